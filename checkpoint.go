@@ -1,0 +1,262 @@
+package smriti
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Note kinds.
+const (
+	NoteKindNote      = "note"
+	NoteKindMilestone = "milestone"
+	NoteKindNoise     = "noise"
+)
+
+// Author types.
+const (
+	AuthorUser   = "user"
+	AuthorLLM    = "llm"
+	AuthorAgent  = "agent"
+	AuthorSystem = "system"
+)
+
+// Checkpoint is an immutable, structured snapshot of what was concluded. On
+// the wire a Checkpoint is a "commit" and its Hash the "commit_hash".
+type Checkpoint struct {
+	ID      ID
+	SpaceID ID
+	// Hash is a hash chain link: SHA-256 over the checkpoint's canonical
+	// content and its parents' hashes (see ComputeHash).
+	Hash          string
+	ParentID      *ID
+	MergeParentID *ID
+	BranchName    string
+	AuthorAgent   *string
+	AuthorType    string
+	ProjectRoot   *string
+	Content
+	ContextBlob   map[string]any
+	RawSourceText *string
+	Metadata      map[string]any
+	// Notes are annotations stored beside the checkpoint; they never change
+	// it and are not covered by its hash.
+	Notes     []*Note
+	LogPos    int64
+	CreatedAt time.Time
+}
+
+// Content is the structured state a checkpoint carries.
+type Content struct {
+	Message       string // the title
+	Objective     string
+	Summary       string
+	Decisions     []string
+	Assumptions   []string
+	Tasks         []Task
+	OpenQuestions []string
+	Entities      []string
+	Artifacts     []Artifact
+}
+
+// Task is an open task: a plain string on the wire, or an object with
+// annotations. Structured remembers which, so a string stays a string.
+type Task struct {
+	Text       string
+	ID         string
+	IntentHint string
+	BlockedBy  string
+	Status     string
+	Structured bool
+}
+
+type taskObject struct {
+	Text       string `json:"text"`
+	ID         string `json:"id,omitempty"`
+	IntentHint string `json:"intent_hint,omitempty"`
+	BlockedBy  string `json:"blocked_by,omitempty"`
+	Status     string `json:"status,omitempty"`
+}
+
+// MarshalJSON writes a plain task as a string and a structured one as an object.
+func (t Task) MarshalJSON() ([]byte, error) {
+	if !t.Structured {
+		return json.Marshal(t.Text)
+	}
+	return json.Marshal(taskObject{t.Text, t.ID, t.IntentHint, t.BlockedBy, t.Status})
+}
+
+// UnmarshalJSON accepts a string or an object with a string "text". Unknown
+// keys of an object are dropped; null annotation values count as absent.
+func (t *Task) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*t = Task{Text: s}
+		return nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return Errorf(EUNPROCESSABLE, "a task must be a string or an object with a \"text\" string")
+	}
+	get := func(k string) (string, error) {
+		v, ok := raw[k]
+		if !ok || string(v) == "null" {
+			return "", nil
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", Errorf(EUNPROCESSABLE, "task field %q must be a string", k)
+		}
+		return s, nil
+	}
+	var o taskObject
+	var err error
+	if o.Text, err = get("text"); err != nil {
+		return err
+	}
+	if _, ok := raw["text"]; !ok {
+		return Errorf(EUNPROCESSABLE, "a task object needs a \"text\" string")
+	}
+	if o.ID, err = get("id"); err != nil {
+		return err
+	}
+	if o.IntentHint, err = get("intent_hint"); err != nil {
+		return err
+	}
+	if o.BlockedBy, err = get("blocked_by"); err != nil {
+		return err
+	}
+	if o.Status, err = get("status"); err != nil {
+		return err
+	}
+	*t = Task{Text: o.Text, ID: o.ID, IntentHint: o.IntentHint, BlockedBy: o.BlockedBy, Status: o.Status, Structured: true}
+	return nil
+}
+
+// Artifact is a piece of content attached to a checkpoint verbatim.
+type Artifact struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Label   string `json:"label"`
+	Content string `json:"content"`
+}
+
+// SourceTurns records which turns a drafted checkpoint came from.
+type SourceTurns struct {
+	SessionID ID    `json:"session_id"`
+	FromSeq   int64 `json:"from_seq"`
+	ToSeq     int64 `json:"to_seq"`
+}
+
+// Note annotates a checkpoint without changing it.
+type Note struct {
+	ID           ID
+	CheckpointID ID
+	Author       string
+	Text         string
+	Kind         string
+	CreatedAt    time.Time
+}
+
+// NoteCreate is what a caller may set when adding a note.
+type NoteCreate struct {
+	Author string
+	Text   string
+	Kind   string
+}
+
+// CheckpointCommit writes a checkpoint from a session: its branch is the
+// session's branch and its parent follows the branch rules (see SPEC §3).
+type CheckpointCommit struct {
+	SpaceID     ID
+	SessionID   ID
+	Content     Content
+	AuthorAgent *string
+	ProjectRoot *string
+	SourceTurns *SourceTurns
+}
+
+// CheckpointCreate writes a checkpoint with an explicit parent and branch
+// (the legacy create path, and merges).
+type CheckpointCreate struct {
+	SpaceID       ID
+	ParentID      *ID
+	MergeParentID *ID
+	BranchName    string
+	AuthorAgent   *string
+	AuthorType    string
+	ProjectRoot   *string
+	Content       Content
+	ContextBlob   map[string]any
+	RawSourceText *string
+	Metadata      map[string]any
+	// IntegrateBranch, when set, marks every session of that branch in the
+	// space as integrated in the same transaction (used by merge).
+	IntegrateBranch string
+}
+
+// CheckpointQuery selects checkpoints of one space, newest first.
+type CheckpointQuery struct {
+	Branch *string
+	Page
+}
+
+// Dependents are what stops a checkpoint from being deleted.
+type Dependents struct {
+	CheckpointID   ID          `json:"checkpoint_id"`
+	ChildCommits   []Dependent `json:"child_commits"`
+	ForkedSessions []Dependent `json:"forked_sessions"`
+	SeededSessions []Dependent `json:"seeded_sessions"`
+	BlockingCount  int         `json:"blocking_count"`
+}
+
+// Dependent is one thing that depends on a checkpoint.
+type Dependent struct {
+	Kind  string `json:"kind"`
+	ID    ID     `json:"id"`
+	Label string `json:"label"`
+}
+
+// Verification is the result of recomputing a hash chain.
+type Verification struct {
+	OK bool `json:"ok"`
+	// Checked is how many checkpoints were recomputed.
+	Checked int `json:"checked"`
+	// FirstMismatch is the checkpoint nearest the start whose stored hash
+	// differs from the recomputed one.
+	FirstMismatch *ID `json:"first_mismatch"`
+}
+
+// CheckpointService manages checkpoints. Every method is scoped to the caller
+// in ctx: a checkpoint in a space the caller may not see is ENOTFOUND.
+type CheckpointService interface {
+	// CommitCheckpoint writes a checkpoint from a session (branch and parent
+	// rules of SPEC §3). ENOTFOUND for an unknown space, or a session that is
+	// missing or not in that space.
+	CommitCheckpoint(ctx context.Context, in CheckpointCommit) (*Checkpoint, error)
+	// CreateCheckpoint writes a checkpoint with an explicit parent.
+	// ENOTFOUND for an unknown space; EINVALID for a parent that is missing
+	// or in another space.
+	CreateCheckpoint(ctx context.Context, in CheckpointCreate) (*Checkpoint, error)
+	// Checkpoint returns the checkpoint with its notes, or ENOTFOUND.
+	Checkpoint(ctx context.Context, id ID) (*Checkpoint, error)
+	// Checkpoints lists a space's checkpoints newest first; ENOTFOUND for an
+	// unknown space.
+	Checkpoints(ctx context.Context, spaceID ID, q CheckpointQuery) ([]*Checkpoint, string, error)
+	// LatestCheckpoints returns up to n newest checkpoints of the branch,
+	// newest first ([] when there are none); ENOTFOUND for an unknown space.
+	LatestCheckpoints(ctx context.Context, spaceID ID, branch string, n int) ([]*Checkpoint, error)
+	// Ancestors returns the checkpoint and up to n-1 of its ancestors along
+	// the parent chain, oldest first; ENOTFOUND for an unknown checkpoint.
+	Ancestors(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
+	// DeleteCheckpoint removes the checkpoint. Without cascade, a checkpoint
+	// with children or forked sessions is ECONFLICT with *Dependents as the
+	// error data; with cascade the subtree and sessions forked from it go
+	// too. ENOTFOUND as Checkpoint.
+	DeleteCheckpoint(ctx context.Context, id ID, cascade bool) error
+	// AddNote stores a note beside the checkpoint; ENOTFOUND as Checkpoint.
+	AddNote(ctx context.Context, checkpointID ID, in NoteCreate) (*Note, error)
+	// VerifyCheckpoint recomputes the hash chain from the checkpoint to its
+	// root(s); ENOTFOUND as Checkpoint.
+	VerifyCheckpoint(ctx context.Context, id ID) (*Verification, error)
+}

@@ -1,0 +1,76 @@
+package smriti
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. The HTTP layer maps each to one status in a single table and
+// the Go client maps statuses back, so the CLI and MCP report the same error
+// the server meant.
+const (
+	ECONFLICT       = "conflict"        // 409
+	EINTERNAL       = "internal"        // 500
+	EINVALID        = "invalid"         // 400: malformed input (bad UUID, bad JSON)
+	EUNPROCESSABLE  = "unprocessable"   // 422: well-formed but fails validation
+	ENOTFOUND       = "not_found"       // 404 (also for things the caller may not see)
+	EUNAUTHORIZED   = "unauthorized"    // 401
+	EFORBIDDEN      = "forbidden"       // 403
+	ETOOLARGE       = "too_large"       // 413
+	EUPSTREAM       = "upstream"        // 502: the LLM provider failed or answered nonsense
+	EUNAVAILABLE    = "unavailable"     // 503: a needed provider is not configured
+	ENOTIMPLEMENTED = "not_implemented" // 501
+)
+
+// Error is the domain's error: a code, a message meant for the user, and
+// optional structured data (for example the dependents of a checkpoint that
+// cannot be deleted).
+type Error struct {
+	Code    string
+	Message string
+	// Data, when set, is sent to clients in place of the plain message
+	// (the wire format allows an object "detail" for a few errors).
+	Data any
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
+// any other non-nil error, and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-facing message of err. Errors that are not
+// *Error are internal and never shown in detail.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// ErrorData returns the structured data of the first *Error in err's chain.
+func ErrorData(err error) any {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Data
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package smriti
+
+import "context"
+
+// Message is one message of a provider conversation.
+type Message struct {
+	Role    string `json:"role"` // system | user | assistant
+	Content string `json:"content"`
+}
+
+// CompletionRequest is what Smriti asks a model for.
+type CompletionRequest struct {
+	Model    string
+	Messages []Message
+	// MaxTokens caps the reply; 0 lets the adapter choose.
+	MaxTokens int
+	// Schema, when set, asks for a JSON object matching it, through the
+	// provider's structured-output feature where it has one.
+	Schema *JSONSchema
+}
+
+// JSONSchema names a JSON Schema (draft 2020-12 subset) for structured output.
+type JSONSchema struct {
+	Name   string
+	Schema map[string]any
+}
+
+// Usage counts tokens of one provider call.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Completion is a provider's answer.
+type Completion struct {
+	Text  string
+	Model string
+	Usage Usage
+}
+
+// Provider is one LLM backend. Implementations honour ctx cancellation, retry
+// 429/5xx with backoff, and return an EUPSTREAM *Error naming the provider and
+// the upstream status on failure — never a key.
+type Provider interface {
+	// Name is the provider's configuration name (openai, anthropic, ...).
+	Name() string
+	// Complete returns the whole reply.
+	Complete(ctx context.Context, req CompletionRequest) (*Completion, error)
+	// Stream calls onDelta with each piece of text as it arrives and returns
+	// the whole reply at the end. An error from onDelta stops the stream.
+	Stream(ctx context.Context, req CompletionRequest, onDelta func(text string) error) (*Completion, error)
+}
+
+// ProviderStatus is one provider's configuration state, as the providers
+// endpoint reports it. It never carries a key.
+type ProviderStatus struct {
+	Enabled        bool   `json:"enabled"`
+	HasKey         bool   `json:"has_key"`
+	MissingPackage bool   `json:"missing_package"`
+	Configured     bool   `json:"configured"`
+	StatusLabel    string `json:"status_label"`
+	DefaultModel   string `json:"default_model"`
+	BaseURL        string `json:"base_url,omitempty"`
+}
+
+// BackgroundStatus describes the background intelligence slot.
+type BackgroundStatus struct {
+	Provider       string `json:"provider"`
+	Model          string `json:"model"`
+	Enabled        bool   `json:"enabled"`
+	HasKey         bool   `json:"has_key"`
+	MissingPackage bool   `json:"missing_package"`
+	Configured     bool   `json:"configured"`
+	StatusLabel    string `json:"status_label"`
+	// UsingMock is true when nothing is configured and the deterministic
+	// mock answers instead.
+	UsingMock bool `json:"using_mock"`
+}
+
+// Providers resolves configured providers.
+type Providers interface {
+	// Provider returns the named provider. EUNAVAILABLE (503) when it is not
+	// configured, with the environment variable to set in the message;
+	// EINVALID for an unknown name.
+	Provider(name string) (Provider, error)
+	// Background returns the background intelligence provider and model
+	// (the mock when nothing is configured).
+	Background() (Provider, string, error)
+	// DefaultProvider is the chat provider used when a request names none.
+	DefaultProvider() string
+	// DefaultModel is the named provider's default model ("" if none).
+	DefaultModel(name string) string
+	// ContextWindow is the model's context window in tokens (a conservative
+	// default for unknown models).
+	ContextWindow(provider, model string) int
+	// Status reports every provider and the background slot.
+	Status() (map[string]ProviderStatus, BackgroundStatus)
+}
+
+// Provider names.
+const (
+	ProviderOpenAI     = "openai"
+	ProviderAnthropic  = "anthropic"
+	ProviderOpenRouter = "openrouter"
+	ProviderGeneric    = "generic"
+	ProviderMock       = "mock"
+)

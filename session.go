@@ -1,0 +1,162 @@
+package smriti
+
+import (
+	"context"
+	"time"
+)
+
+// MainBranch is the branch every Space starts with.
+const MainBranch = "main"
+
+// Branch dispositions.
+const (
+	DispositionActive     = "active"
+	DispositionIntegrated = "integrated"
+	DispositionAbandoned  = "abandoned"
+)
+
+// Turn roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleSystem    = "system"
+)
+
+// Session is the live chat runtime: an append-only stream of Turns, optionally
+// attached to a Space and, when forked, to the Checkpoint it branched from.
+type Session struct {
+	ID                     ID
+	SpaceID                *ID
+	OwnerID                ID
+	Title                  string
+	ActiveProvider         string
+	ActiveModel            string
+	SeededCheckpointID     *ID
+	ForkedFromCheckpointID *ID
+	BranchName             string
+	BranchDisposition      string
+	Metadata               map[string]any
+	// LastSeq is the sequence number of the newest turn, -1 when there is none.
+	LastSeq   int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// IsFork reports whether the session was forked from a checkpoint.
+func (s *Session) IsFork() bool { return s.ForkedFromCheckpointID != nil }
+
+// Turn is one event of a session's stream. Turns are never updated or deleted
+// except together with their session or space.
+type Turn struct {
+	ID        ID
+	SessionID ID
+	SpaceID   *ID
+	Role      string
+	Content   string
+	Provider  string
+	Model     string
+	// Seq is per session: starts at 0, increases by one, no gaps.
+	Seq int64
+	// LogPos is the turn's position in the store-wide log shared with
+	// checkpoints, so "after this checkpoint" is an exact comparison.
+	LogPos int64
+	// Tokens is the estimated token count of Content, computed once at write.
+	Tokens    int
+	Metadata  map[string]any
+	CreatedAt time.Time
+}
+
+// SessionCreate is what a caller may set when creating a session.
+type SessionCreate struct {
+	SpaceID  *ID
+	Title    string
+	Provider string
+	Model    string
+	// SeedFrom is "head" (default), "none", or a checkpoint id in the space.
+	SeedFrom string
+}
+
+// ForkCreate describes a new session branching from a checkpoint.
+type ForkCreate struct {
+	SpaceID      ID
+	CheckpointID ID
+	// BranchName may be empty: a unique default is chosen.
+	BranchName string
+	Provider   string
+	Model      string
+}
+
+// Exchange is a user turn and the assistant reply to it, written together in
+// one transaction after the provider has answered.
+type Exchange struct {
+	SessionID ID
+	User      TurnWrite
+	Assistant TurnWrite
+	// IdempotencyKey, when set, makes a repeated write with the same key
+	// return the stored exchange instead of writing twice.
+	IdempotencyKey string
+}
+
+// TurnWrite is the content of a turn to be written.
+type TurnWrite struct {
+	Content  string
+	Provider string
+	Model    string
+	Tokens   int
+	Metadata map[string]any
+}
+
+// ExchangeResult is what AppendExchange stored (or had stored before, for a
+// repeated idempotency key).
+type ExchangeResult struct {
+	User      *Turn
+	Assistant *Turn
+	Replayed  bool
+}
+
+// TurnQuery selects turns of one session. All bounds are exclusive.
+type TurnQuery struct {
+	AfterSeq    *int64 // sequence_number > AfterSeq
+	AfterLogPos *int64 // log position > AfterLogPos
+	BeforeSeq   *int64 // sequence_number < BeforeSeq (paging backwards)
+	// Newest returns the most recent turns first; otherwise oldest first.
+	Newest bool
+	Limit  int
+	// ExcludeSystem drops system-role turns.
+	ExcludeSystem bool
+}
+
+// SessionService manages sessions and their turns. Every method is scoped to
+// the caller in ctx: a session of a space the caller may not see is ENOTFOUND.
+type SessionService interface {
+	// CreateSession stores a new session on main; ENOTFOUND for an unknown space.
+	CreateSession(ctx context.Context, in SessionCreate) (*Session, error)
+	// Session returns the session or ENOTFOUND.
+	Session(ctx context.Context, id ID) (*Session, error)
+	// Sessions lists the caller's sessions, most recently updated first;
+	// spaceID narrows it to one space (ENOTFOUND for an unknown space).
+	Sessions(ctx context.Context, spaceID *ID, page Page) ([]*Session, string, error)
+	// DeleteSession removes the session and its turns; checkpoints it wrote
+	// remain. ENOTFOUND as Session.
+	DeleteSession(ctx context.Context, id ID) error
+	// AttachSession attaches the session (and its turns) to a space;
+	// ENOTFOUND for an unknown session or space.
+	AttachSession(ctx context.Context, id, spaceID ID) (*Session, error)
+	// SetSessionTitle replaces the title; ENOTFOUND as Session.
+	SetSessionTitle(ctx context.Context, id ID, title string) (*Session, error)
+	// Turns returns the session's turns selected by q; ENOTFOUND as Session.
+	Turns(ctx context.Context, sessionID ID, q TurnQuery) ([]*Turn, error)
+	// AppendExchange writes the user and assistant turns with the next two
+	// sequence numbers in one transaction and records the provider and model
+	// as the session's active ones. ENOTFOUND as Session.
+	AppendExchange(ctx context.Context, ex Exchange) (*ExchangeResult, error)
+	// ForkSession creates a session on a new branch starting at the
+	// checkpoint. ENOTFOUND for an unknown space or checkpoint, EINVALID when
+	// the checkpoint is in another space, ECONFLICT for a branch name that is
+	// main or already in use.
+	ForkSession(ctx context.Context, in ForkCreate) (*Session, error)
+	// SetBranchDisposition sets the disposition of every session on the
+	// branch and returns how many changed; ENOTFOUND for an unknown space or
+	// a branch without sessions.
+	SetBranchDisposition(ctx context.Context, spaceID ID, branch, disposition string) (int, error)
+}

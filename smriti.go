@@ -1,0 +1,76 @@
+// Package smriti holds the domain of Smriti — version control for reasoning
+// state: Spaces, Sessions and their Turns (the append-only event stream), and
+// Checkpoints (immutable, structured, branchable snapshots of what was
+// concluded) — together with the service interfaces the adapters implement and
+// the pure logic (context resolution, prompt building, diff, merge) that sits
+// between them.
+//
+// This package imports no adapter: no SQL, no HTTP, no provider SDK.
+package smriti
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// ID identifies every stored thing.
+type ID = uuid.UUID
+
+// NilID is the zero ID.
+var NilID = uuid.Nil
+
+// LocalUserID is the built-in user every request runs as until accounts land.
+// It matches the single tenant of the first implementation so that migrated
+// data keeps its owner.
+var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
+
+// ParseID parses s as a UUID, returning an EINVALID error naming field when it
+// is not one.
+func ParseID(field, s string) (ID, error) {
+	id, err := uuid.Parse(s)
+	if err != nil || len(s) != 36 {
+		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, truncate(s, 64))
+	}
+	return id, nil
+}
+
+// NewID returns a new random ID.
+func NewID() ID { return uuid.New() }
+
+type userKey struct{}
+
+// WithUser returns a context whose caller is user.
+func WithUser(ctx context.Context, user ID) context.Context {
+	return context.WithValue(ctx, userKey{}, user)
+}
+
+// UserFromContext returns the caller of ctx. Every store query is scoped by it,
+// so that adding accounts changes no query. A context without a user is the
+// local user.
+func UserFromContext(ctx context.Context) ID {
+	if u, ok := ctx.Value(userKey{}).(ID); ok {
+		return u
+	}
+	return LocalUserID
+}
+
+// Clock returns the current time. Stores and services take one so that tests
+// control time; production uses Now.
+type Clock func() time.Time
+
+// Now is the production clock: UTC, truncated to microseconds because that is
+// what both database engines keep (and the checkpoint hash covers the time).
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
+func Truncate(s string, n int) string { return truncate(s, n) }

@@ -1,0 +1,49 @@
+package smriti
+
+import (
+	"context"
+	"time"
+)
+
+// Space owns Sessions and Checkpoints. On the wire a Space is a "repo".
+type Space struct {
+	ID          ID
+	Slug        *string
+	Name        string
+	Description string
+	ProjectRoot *string
+	OwnerID     ID
+	Metadata    map[string]any
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// SpaceCreate is what a caller may set when creating a Space.
+type SpaceCreate struct {
+	Name        string
+	Description string
+	ProjectRoot *string
+	Metadata    map[string]any
+}
+
+// Page asks for one page of a list. Lists are keyset-paginated: After is the
+// opaque cursor returned with the previous page ("" for the first page).
+type Page struct {
+	Limit int
+	After string
+}
+
+// SpaceService manages Spaces. Every method is scoped to the caller in ctx.
+type SpaceService interface {
+	// CreateSpace stores a new Space owned by the caller.
+	CreateSpace(ctx context.Context, in SpaceCreate) (*Space, error)
+	// Space returns the Space, or ENOTFOUND when it does not exist or the
+	// caller may not see it.
+	Space(ctx context.Context, id ID) (*Space, error)
+	// Spaces lists the caller's Spaces, most recently updated first.
+	Spaces(ctx context.Context, page Page) ([]*Space, string, error)
+	// SetProjectRoot replaces the Space's project root; ENOTFOUND as Space.
+	SetProjectRoot(ctx context.Context, id ID, root string) (*Space, error)
+	// DeleteSpace removes the Space and everything in it; ENOTFOUND as Space.
+	DeleteSpace(ctx context.Context, id ID) error
+}
