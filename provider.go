@@ -17,6 +17,10 @@ type CompletionRequest struct {
 	// Schema, when set, asks for a JSON object matching it, through the
 	// provider's structured-output feature where it has one.
 	Schema *JSONSchema
+	// Annotations describe how the request was built (context mode,
+	// checkpoint hashes, turn count). Real adapters never send them; the
+	// offline mock echoes them so tests and users can see what it received.
+	Annotations map[string]string
 }
 
 // JSONSchema names a JSON Schema (draft 2020-12 subset) for structured output.
