@@ -1,0 +1,130 @@
+package smriti
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Task annotation values. An intent hint tells agents what kind of work a task
+// is; a status is only "open" (the implicit default) or "done" — there is
+// deliberately no "claimed" status, claims live beside checkpoints.
+const (
+	IntentImplement   = "implement"
+	IntentReview      = "review"
+	IntentInvestigate = "investigate"
+	IntentDocs        = "docs"
+	IntentTest        = "test"
+
+	TaskOpen = "open"
+	TaskDone = "done"
+)
+
+// ValidIntent reports whether s (already trimmed and lower-cased) is one of
+// the five intent hints.
+func ValidIntent(s string) bool {
+	switch s {
+	case IntentImplement, IntentReview, IntentInvestigate, IntentDocs, IntentTest:
+		return true
+	}
+	return false
+}
+
+// NormalizeTasks turns the tasks a model (or a client) produced into clean
+// structured tasks, as drafts and extracts store them.
+//
+// Each raw item is a string or an object (map[string]any, as encoding/json
+// decodes it) with a string "text". Items that are neither, or whose text is
+// blank, are skipped. Annotations survive only when valid: id and blocked_by
+// when non-blank strings (trimmed), intent_hint when one of the five intents
+// (stored lower-case), status when "open" or "done"; anything else — other
+// keys, nulls, wrong types — is dropped rather than failing the whole list.
+// Duplicates by trimmed text are dropped, first occurrence wins. The output is
+// never nil and every task has Structured set, so it is written as an object.
+func NormalizeTasks(raw []any) []Task {
+	out := []Task{}
+	seen := map[string]bool{}
+	for _, item := range raw {
+		var t Task
+		switch v := item.(type) {
+		case string:
+			t.Text = strings.TrimSpace(v)
+		case Task:
+			t = v
+			t.Text = strings.TrimSpace(v.Text)
+			t = cleanTaskAnnotations(t)
+		case map[string]any:
+			text, _ := v["text"].(string)
+			t.Text = strings.TrimSpace(text)
+			t.ID = stringField(v, "id")
+			t.IntentHint = strings.ToLower(stringField(v, "intent_hint"))
+			t.BlockedBy = stringField(v, "blocked_by")
+			t.Status = strings.ToLower(stringField(v, "status"))
+			t = cleanTaskAnnotations(t)
+		default:
+			continue
+		}
+		if t.Text == "" || seen[t.Text] {
+			continue
+		}
+		seen[t.Text] = true
+		t.Structured = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// cleanTaskAnnotations trims annotations and drops the invalid ones.
+func cleanTaskAnnotations(t Task) Task {
+	t.ID = strings.TrimSpace(t.ID)
+	t.BlockedBy = strings.TrimSpace(t.BlockedBy)
+	t.IntentHint = strings.ToLower(strings.TrimSpace(t.IntentHint))
+	if !ValidIntent(t.IntentHint) {
+		t.IntentHint = ""
+	}
+	t.Status = strings.ToLower(strings.TrimSpace(t.Status))
+	if t.Status != TaskOpen && t.Status != TaskDone {
+		t.Status = ""
+	}
+	return t
+}
+
+// stringField returns m[key] trimmed when it is a string, else "".
+func stringField(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return strings.TrimSpace(s)
+}
+
+// Render writes the task as one line of text for prompts and terminals:
+//
+//	text [intent] (id: x) (status) → blocked by: y
+//
+// Absent annotations are omitted, so a plain task renders as its text. It
+// never prints a raw object (the first implementation leaked Python dict
+// reprs into prompts this way).
+func (t Task) Render() string {
+	var b strings.Builder
+	b.WriteString(t.Text)
+	if t.IntentHint != "" {
+		fmt.Fprintf(&b, " [%s]", t.IntentHint)
+	}
+	if t.ID != "" {
+		fmt.Fprintf(&b, " (id: %s)", t.ID)
+	}
+	if t.Status != "" {
+		fmt.Fprintf(&b, " (%s)", t.Status)
+	}
+	if t.BlockedBy != "" {
+		fmt.Fprintf(&b, " → blocked by: %s", t.BlockedBy)
+	}
+	return b.String()
+}
+
+// TaskTexts returns the text of each task, in order; annotations are ignored
+// (compare matches tasks by text only).
+func TaskTexts(tasks []Task) []string {
+	out := make([]string, 0, len(tasks))
+	for _, t := range tasks {
+		out = append(out, t.Text)
+	}
+	return out
+}

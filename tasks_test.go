@@ -1,0 +1,75 @@
+package smriti
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestNormalizeTasks(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  []any
+		want []Task
+	}{
+		{"NilGivesEmptyList", nil, []Task{}},
+		{"StringsBecomeStructured", []any{" Book flights "}, []Task{{Text: "Book flights", Structured: true}}},
+		{
+			"ObjectsKeepValidAnnotations",
+			[]any{map[string]any{"text": "Write docs", "id": " d1 ", "intent_hint": " DOCS ", "blocked_by": "impl-1", "status": "Done"}},
+			[]Task{{Text: "Write docs", ID: "d1", IntentHint: "docs", BlockedBy: "impl-1", Status: "done", Structured: true}},
+		},
+		{
+			"InvalidAnnotationsAreDropped",
+			[]any{map[string]any{"text": "x", "id": 3, "intent_hint": "design", "blocked_by": "  ", "status": "claimed", "extra": 1}},
+			[]Task{{Text: "x", Structured: true}},
+		},
+		{
+			"NullAnnotationsAreAbsent",
+			[]any{map[string]any{"text": "x", "intent_hint": nil, "blocked_by": nil}},
+			[]Task{{Text: "x", Structured: true}},
+		},
+		{
+			"BlankAndNonStringItemsSkipped",
+			[]any{"", "  ", nil, 42, map[string]any{"text": ""}, map[string]any{"id": "no-text"}, []any{"x"}},
+			[]Task{},
+		},
+		{
+			"DuplicatesByTrimmedTextFirstWins",
+			[]any{"A", map[string]any{"text": " A ", "id": "later"}, "a"},
+			[]Task{{Text: "A", Structured: true}, {Text: "a", Structured: true}},
+		},
+		{
+			"TaskValuesAreCleanedToo",
+			[]any{Task{Text: " t ", IntentHint: "TEST", Status: "wip"}},
+			[]Task{{Text: "t", IntentHint: "test", Structured: true}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := NormalizeTasks(tt.raw)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("NormalizeTasks = %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTaskRender(t *testing.T) {
+	tests := []struct {
+		name string
+		task Task
+		want string
+	}{
+		{"PlainIsText", Task{Text: "Book"}, "Book"},
+		{"AllAnnotationsAsText", Task{Text: "Ship", ID: "s1", IntentHint: "implement", Status: "done", BlockedBy: "t2"},
+			"Ship [implement] (id: s1) (done) → blocked by: t2"},
+		{"OnlyBlocker", Task{Text: "Ship", BlockedBy: "review"}, "Ship → blocked by: review"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.task.Render(); got != tt.want {
+				t.Fatalf("Render = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
