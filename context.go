@@ -1,0 +1,299 @@
+package smriti
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ContextMode says where the context of a send (or a draft) comes from.
+type ContextMode string
+
+// Context modes (SPEC §3 "Context modes").
+const (
+	// ModeFresh: no checkpoint; the session's own turns.
+	ModeFresh ContextMode = "FRESH"
+	// ModeHead: the newest main checkpoint(s) of the session's space and the
+	// turns written after the newest of them.
+	ModeHead ContextMode = "HEAD"
+	// ModeMounted: a checkpoint the user mounted, and only turns typed after
+	// the mount.
+	ModeMounted ContextMode = "MOUNTED"
+	// ModeForked: the checkpoint the session was forked from, and all of the
+	// fork's own turns.
+	ModeForked ContextMode = "FORKED"
+)
+
+// Memory scopes: how many checkpoints enter the context.
+const (
+	ScopeLatest1 = "latest_1"
+	ScopeLatest3 = "latest_3"
+)
+
+// ContextRequest is the part of a send or draft request that decides the
+// context. The request's space id is deliberately absent: the session's own
+// space is authoritative.
+type ContextRequest struct {
+	// MemoryScope is "latest_1" (also when empty) or "latest_3".
+	MemoryScope string
+	// MountedCheckpointID, when set, anchors the context to that checkpoint.
+	MountedCheckpointID *ID
+	// HistoryBaseSeq is the last sequence number typed before the mount;
+	// only turns after it are given to the model. -1 means "all turns". Nil
+	// with a mount means the session's current last sequence number.
+	// Ignored without a mount.
+	HistoryBaseSeq *int64
+}
+
+// ScopeDepth returns how many checkpoints a memory scope asks for: 1 for ""
+// or "latest_1", 3 for "latest_3". Anything else is EUNPROCESSABLE.
+func ScopeDepth(memoryScope string) (int, error) {
+	switch memoryScope {
+	case "", ScopeLatest1:
+		return 1, nil
+	case ScopeLatest3:
+		return 3, nil
+	}
+	return 0, Errorf(EUNPROCESSABLE, "memory_scope must be %q or %q, not %q",
+		ScopeLatest1, ScopeLatest3, truncate(memoryScope, 40))
+}
+
+// ContextPlan is the decision of which checkpoints and turns a send may use,
+// made from the session and the request before anything is fetched.
+//
+// How to fetch the checkpoints for a plan:
+//   - MOUNTED, FORKED: Anchor plus up to Depth-1 ancestors along the parent
+//     chain (CheckpointService.Ancestors(Anchor, Depth)).
+//   - HEAD: the Depth newest main checkpoints of the session's space,
+//     reversed to oldest first.
+//   - FRESH: none.
+//
+// Then call Resolve with them to get the turn query.
+type ContextPlan struct {
+	Mode ContextMode
+	// Anchor is the mounted checkpoint or the fork source; nil for HEAD and
+	// FRESH.
+	Anchor *ID
+	// Depth is how many checkpoints to fetch (1 or 3).
+	Depth int
+	// AfterSeq bounds the turns for MOUNTED (exclusive); nil otherwise.
+	AfterSeq *int64
+	// AfterLogPos bounds the turns for HEAD (exclusive); set by Resolve.
+	AfterLogPos *int64
+}
+
+// PlanContext decides the context mode for a send or draft in session s.
+//
+// A mount wins; then a fork; then the session's space (HEAD, which Resolve
+// turns into FRESH when the space has no main checkpoint); else FRESH. A
+// mount without HistoryBaseSeq isolates at the session's current last turn,
+// so nothing typed before the mount reaches the model. A fork sees all of its
+// own turns, its first message included.
+//
+// Errors: EUNPROCESSABLE for an unknown memory scope or a HistoryBaseSeq
+// below -1. That the mounted checkpoint exists and belongs to the session's
+// space is checked by the caller once it is fetched (see CheckMount).
+func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
+	depth, err := ScopeDepth(req.MemoryScope)
+	if err != nil {
+		return ContextPlan{}, err
+	}
+	if req.HistoryBaseSeq != nil && *req.HistoryBaseSeq < -1 {
+		return ContextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", *req.HistoryBaseSeq)
+	}
+	p := ContextPlan{Depth: depth}
+	switch {
+	case req.MountedCheckpointID != nil:
+		anchor := *req.MountedCheckpointID
+		base := s.LastSeq
+		if req.HistoryBaseSeq != nil {
+			base = *req.HistoryBaseSeq
+		}
+		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &anchor, &base
+	case s.ForkedFromCheckpointID != nil:
+		anchor := *s.ForkedFromCheckpointID
+		p.Mode, p.Anchor = ModeForked, &anchor
+	case s.SpaceID != nil:
+		p.Mode = ModeHead
+	default:
+		p.Mode = ModeFresh
+	}
+	return p, nil
+}
+
+// CheckMount verifies that a mounted checkpoint may be used by session s: it
+// must belong to the session's space. EINVALID (400) otherwise, including
+// for a session without a space.
+func CheckMount(s *Session, mounted *Checkpoint) error {
+	if s.SpaceID == nil || mounted == nil || mounted.SpaceID != *s.SpaceID {
+		return Errorf(EINVALID, "mounted_checkpoint_id must be a checkpoint of the session's space")
+	}
+	return nil
+}
+
+// Resolve fixes the plan once its checkpoints (oldest first) are fetched —
+// HEAD without checkpoints becomes FRESH — and returns the query for the
+// history turns: after the mount for MOUNTED, every turn for FORKED and
+// FRESH, after the newest checkpoint's log position for HEAD (an exact
+// comparison; timestamps are never compared). The query always excludes
+// system turns and asks for the newest first, so the caller can page back
+// until the token budget is used (see FitTurns).
+func (p *ContextPlan) Resolve(checkpoints []*Checkpoint) TurnQuery {
+	q := TurnQuery{ExcludeSystem: true, Newest: true}
+	switch p.Mode {
+	case ModeMounted:
+		q.AfterSeq = p.AfterSeq
+	case ModeHead:
+		if len(checkpoints) == 0 {
+			p.Mode = ModeFresh
+			break
+		}
+		newest := checkpoints[0].LogPos
+		for _, c := range checkpoints[1:] {
+			newest = max(newest, c.LogPos)
+		}
+		p.AfterLogPos = &newest
+		q.AfterLogPos = p.AfterLogPos
+	}
+	return q
+}
+
+// SelectTurns applies q to the turns of one session in memory: it is the
+// reference behaviour of SessionService.Turns, which the store's
+// conformance tests compare against. The input is not modified; the result
+// is never nil. A Limit of 0 or less means no limit.
+func SelectTurns(turns []*Turn, q TurnQuery) []*Turn {
+	out := []*Turn{}
+	for _, t := range turns {
+		switch {
+		case q.ExcludeSystem && t.Role == RoleSystem,
+			q.AfterSeq != nil && t.Seq <= *q.AfterSeq,
+			q.AfterLogPos != nil && t.LogPos <= *q.AfterLogPos,
+			q.BeforeSeq != nil && t.Seq >= *q.BeforeSeq:
+			continue
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if q.Newest {
+			return out[i].Seq > out[j].Seq
+		}
+		return out[i].Seq < out[j].Seq
+	})
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out
+}
+
+// TurnTokens is the token count of a turn's content: the count stored at
+// write time, or an estimate for turns stored without one.
+func TurnTokens(t *Turn) int {
+	if t.Tokens > 0 {
+		return t.Tokens
+	}
+	return EstimateTokens(t.Content)
+}
+
+// FitTurns keeps the most recent turns whose token counts (TurnTokens) sum
+// to at most budget and returns them oldest first, with how many were
+// dropped. It takes turns newest first (as Resolve's query returns them) and
+// stops at the first turn that does not fit: older turns are dropped first,
+// a turn is never split, and no older turn is kept past a gap. A budget of
+// 0 or less keeps nothing.
+func FitTurns(newestFirst []*Turn, budget int) (kept []*Turn, dropped int) {
+	used, n := 0, 0
+	for _, t := range newestFirst {
+		tok := TurnTokens(t)
+		if used+tok > budget {
+			break
+		}
+		used += tok
+		n++
+	}
+	kept = make([]*Turn, n)
+	for i := range n {
+		kept[i] = newestFirst[n-1-i]
+	}
+	return kept, len(newestFirst) - n
+}
+
+// DefaultReplyReserve is the share of the context window kept free for the
+// model's reply when the caller has no better figure.
+const DefaultReplyReserve = 1024
+
+// HistoryBudget is the default token budget for history turns: the model's
+// context window minus the reply reserve and the messages that are always
+// sent — the checkpoint block and the new message, e.g.
+// BuildPrompt(checkpoints, nil, message). Never negative; the checkpoint
+// block and the new message are never what gets cut.
+func HistoryBudget(contextWindow, reservedForReply int, fixed ...Message) int {
+	return max(0, contextWindow-max(0, reservedForReply)-EstimateMessages(fixed))
+}
+
+// PromptContext is everything a send gives the model, and what the context
+// endpoint shows: the mode, the checkpoints and turns used, what was dropped
+// and the provider messages.
+type PromptContext struct {
+	Mode        ContextMode
+	Checkpoints []*Checkpoint
+	// Turns are the history turns sent, oldest first.
+	Turns []*Turn
+	// Dropped counts the allowed turns left out to fit the budget.
+	Dropped  int
+	Messages []Message
+	// Tokens estimates the whole prompt (EstimateMessages).
+	Tokens int
+}
+
+// AssembleContext builds the prompt of a send from a resolved plan, its
+// checkpoints (oldest first), the allowed turns newest first (the result of
+// the plan's query), the new message and the history budget.
+func AssembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
+	kept, dropped := FitTurns(newestFirst, budget)
+	msgs := BuildPrompt(checkpoints, kept, message)
+	if checkpoints == nil {
+		checkpoints = []*Checkpoint{}
+	}
+	return &PromptContext{
+		Mode:        p.Mode,
+		Checkpoints: checkpoints,
+		Turns:       kept,
+		Dropped:     dropped,
+		Messages:    msgs,
+		Tokens:      EstimateMessages(msgs),
+	}
+}
+
+// SeqRange returns the sequence numbers of the first and last history turn
+// sent, or nil, nil when none was.
+func (pc *PromptContext) SeqRange() (from, to *int64) {
+	if len(pc.Turns) == 0 {
+		return nil, nil
+	}
+	f, t := pc.Turns[0].Seq, pc.Turns[len(pc.Turns)-1].Seq
+	return &f, &t
+}
+
+// Annotation keys describing how a prompt was built; the offline mock echoes
+// them (CompletionRequest.Annotations).
+const (
+	AnnotationMode        = "mode"
+	AnnotationCheckpoints = "checkpoints" // comma-separated short hashes, oldest first
+	AnnotationTurns       = "turns"       // number of history turns sent
+	AnnotationDropped     = "dropped"     // number of allowed turns dropped
+)
+
+// Annotations describes the prompt for CompletionRequest.Annotations.
+func (pc *PromptContext) Annotations() map[string]string {
+	hashes := make([]string, 0, len(pc.Checkpoints))
+	for _, c := range pc.Checkpoints {
+		hashes = append(hashes, ShortHash(c.Hash))
+	}
+	return map[string]string{
+		AnnotationMode:        string(pc.Mode),
+		AnnotationCheckpoints: strings.Join(hashes, ","),
+		AnnotationTurns:       strconv.Itoa(len(pc.Turns)),
+		AnnotationDropped:     strconv.Itoa(pc.Dropped),
+	}
+}

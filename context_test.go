@@ -1,0 +1,433 @@
+package smriti
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// world is an in-memory stand-in for the store, enough to run the SPEC's
+// context scenarios end to end through the pure functions.
+type world struct {
+	logPos      int64
+	space       ID
+	checkpoints []*Checkpoint
+	turns       map[ID][]*Turn
+	sessions    map[ID]*Session
+}
+
+func newWorld() *world {
+	return &world{space: NewID(), turns: map[ID][]*Turn{}, sessions: map[ID]*Session{}}
+}
+
+func (w *world) session(fork *ID, branch string) *Session {
+	sp := w.space
+	s := &Session{ID: NewID(), SpaceID: &sp, ForkedFromCheckpointID: fork, BranchName: branch, LastSeq: -1}
+	w.sessions[s.ID] = s
+	return s
+}
+
+func (w *world) say(s *Session, role, content string, at time.Time) *Turn {
+	w.logPos++
+	s.LastSeq++
+	t := &Turn{ID: NewID(), SessionID: s.ID, Role: role, Content: content, Seq: s.LastSeq, LogPos: w.logPos, CreatedAt: at}
+	w.turns[s.ID] = append(w.turns[s.ID], t)
+	return t
+}
+
+func (w *world) commit(branch string, parent *Checkpoint, c Content, at time.Time) *Checkpoint {
+	w.logPos++
+	cp := &Checkpoint{ID: NewID(), SpaceID: w.space, BranchName: branch, Content: c, LogPos: w.logPos, CreatedAt: at}
+	if parent != nil {
+		cp.ParentID = &parent.ID
+	}
+	cp.Hash = ComputeHash(cp, "", "")
+	w.checkpoints = append(w.checkpoints, cp)
+	return cp
+}
+
+func (w *world) byID(id ID) *Checkpoint {
+	for _, c := range w.checkpoints {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// fetch returns the checkpoints a plan asks for, oldest first.
+func (w *world) fetch(p ContextPlan) []*Checkpoint {
+	var out []*Checkpoint
+	switch p.Mode {
+	case ModeMounted, ModeForked:
+		for c := w.byID(*p.Anchor); c != nil && len(out) < p.Depth; {
+			out = append([]*Checkpoint{c}, out...)
+			if c.ParentID == nil {
+				break
+			}
+			c = w.byID(*c.ParentID)
+		}
+	case ModeHead:
+		for i := len(w.checkpoints) - 1; i >= 0 && len(out) < p.Depth; i-- {
+			if c := w.checkpoints[i]; c.BranchName == MainBranch {
+				out = append([]*Checkpoint{c}, out...)
+			}
+		}
+	}
+	return out
+}
+
+// send runs the whole pure pipeline for one message.
+func (w *world) send(t *testing.T, s *Session, req ContextRequest, message string, budget int) *PromptContext {
+	t.Helper()
+	plan, err := PlanContext(s, req)
+	if err != nil {
+		t.Fatalf("PlanContext: %v", err)
+	}
+	cps := w.fetch(plan)
+	q := plan.Resolve(cps)
+	turns := SelectTurns(w.turns[s.ID], q)
+	return AssembleContext(plan, cps, turns, message, budget)
+}
+
+func promptText(msgs []Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role + ": " + m.Content + "\n")
+	}
+	return b.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// australiaThenNewZealand is the SPEC scenario: turns about Australia,
+// checkpoint 1, turns about New Zealand, checkpoint 2, in one session.
+func australiaThenNewZealand() (*world, *Session, *Checkpoint, *Checkpoint) {
+	w := newWorld()
+	s := w.session(nil, MainBranch)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	w.say(s, RoleUser, "Plan a trip to Australia", t0)
+	w.say(s, RoleAssistant, "Sydney and Melbourne are a good start", t0.Add(time.Second))
+	cp1 := w.commit(MainBranch, nil, Content{Message: "Australia plan", Summary: "Trip to Australia",
+		Decisions: []string{"Visit Sydney"}}, t0.Add(2*time.Second))
+	w.say(s, RoleUser, "Now plan New Zealand", t0.Add(3*time.Second))
+	w.say(s, RoleAssistant, "Auckland and Queenstown", t0.Add(4*time.Second))
+	cp2 := w.commit(MainBranch, cp1, Content{Message: "New Zealand plan", Summary: "Trip to New Zealand",
+		Decisions: []string{"Visit Auckland"}}, t0.Add(5*time.Second))
+	return w, s, cp1, cp2
+}
+
+func TestContextScenarios(t *testing.T) {
+	const big = 100000
+	nz := []string{"New Zealand", "Auckland", "Queenstown"}
+
+	t.Run("MountedWithoutBaseSeqExcludesPreMountTurnsAndLaterCheckpoints", func(t *testing.T) {
+		w, s, cp1, cp2 := australiaThenNewZealand()
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID}, "What about Perth?", big)
+		if pc.Mode != ModeMounted || len(pc.Checkpoints) != 1 || pc.Checkpoints[0] != cp1 || len(pc.Turns) != 0 {
+			t.Fatalf("got mode %s, %d checkpoints, %d turns", pc.Mode, len(pc.Checkpoints), len(pc.Turns))
+		}
+		text := promptText(pc.Messages)
+		for _, bad := range append(nz, ShortHash(cp2.Hash)) {
+			if strings.Contains(text, bad) {
+				t.Errorf("prompt leaks %q:\n%s", bad, text)
+			}
+		}
+		for _, good := range []string{"Visit Sydney", ShortHash(cp1.Hash), "What about Perth?"} {
+			if !strings.Contains(text, good) {
+				t.Errorf("prompt lacks %q:\n%s", good, text)
+			}
+		}
+	})
+
+	t.Run("MountedWithBaseSeqSeesOnlyTurnsAfterTheMount", func(t *testing.T) {
+		w, s, cp1, _ := australiaThenNewZealand()
+		base := s.LastSeq
+		w.say(s, RoleUser, "Mounted question about Perth", time.Now())
+		w.say(s, RoleAssistant, "Perth answer", time.Now())
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "And Darwin?", big)
+		text := promptText(pc.Messages)
+		for _, bad := range append(nz, "Plan a trip") {
+			if strings.Contains(text, bad) {
+				t.Errorf("prompt leaks %q", bad)
+			}
+		}
+		if len(pc.Turns) != 2 || pc.Turns[0].Content != "Mounted question about Perth" {
+			t.Fatalf("turns = %v", pc.Turns)
+		}
+		from, to := pc.SeqRange()
+		if *from != base+1 || *to != base+2 {
+			t.Fatalf("seq range %d..%d", *from, *to)
+		}
+	})
+
+	t.Run("MountedWithBaseSeqMinusOneSeesEveryTurn", func(t *testing.T) {
+		w, s, cp1, _ := australiaThenNewZealand()
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: ptr[int64](-1)}, "x", big)
+		if len(pc.Turns) != 4 {
+			t.Fatalf("turns = %d, want 4", len(pc.Turns))
+		}
+	})
+
+	t.Run("ForkSeesItsOwnFirstMessage", func(t *testing.T) {
+		w, _, cp1, cp2 := australiaThenNewZealand()
+		f := w.session(&cp1.ID, "tasmania")
+		w.say(f, RoleUser, "Fork first message: what about Tasmania", time.Now())
+		w.say(f, RoleAssistant, "Hobart", time.Now())
+		pc := w.send(t, f, ContextRequest{}, "More on Hobart", big)
+		text := promptText(pc.Messages)
+		if pc.Mode != ModeForked || pc.Checkpoints[0] != cp1 {
+			t.Fatalf("mode %s", pc.Mode)
+		}
+		if !strings.Contains(text, "Fork first message") || !strings.Contains(text, "Hobart") {
+			t.Fatalf("fork history missing:\n%s", text)
+		}
+		if strings.Contains(text, "New Zealand") || strings.Contains(text, ShortHash(cp2.Hash)) {
+			t.Fatalf("fork prompt leaks main's later state:\n%s", text)
+		}
+	})
+
+	t.Run("HeadUsesLogPositionNotTimestamps", func(t *testing.T) {
+		w := newWorld()
+		s := w.session(nil, MainBranch)
+		at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		w.say(s, RoleUser, "before-same-instant", at)
+		cp := w.commit(MainBranch, nil, Content{Summary: "head"}, at)
+		w.say(s, RoleUser, "after-same-instant", at)
+		pc := w.send(t, s, ContextRequest{}, "next", big)
+		text := promptText(pc.Messages)
+		if pc.Mode != ModeHead || pc.Checkpoints[0] != cp {
+			t.Fatalf("mode %s", pc.Mode)
+		}
+		if strings.Contains(text, "before-same-instant") || !strings.Contains(text, "after-same-instant") {
+			t.Fatalf("log position boundary wrong:\n%s", text)
+		}
+	})
+
+	t.Run("HeadLatest3GivesThreeNewestMainOldestFirst", func(t *testing.T) {
+		w, s, cp1, cp2 := australiaThenNewZealand()
+		w.commit("side", cp2, Content{Summary: "side branch"}, time.Now())
+		cp3 := w.commit(MainBranch, cp2, Content{Summary: "third"}, time.Now())
+		pc := w.send(t, s, ContextRequest{MemoryScope: ScopeLatest3}, "x", big)
+		if !reflect.DeepEqual(pc.Checkpoints, []*Checkpoint{cp1, cp2, cp3}) {
+			t.Fatalf("checkpoints = %v", pc.Checkpoints)
+		}
+		text := pc.Messages[0].Content
+		if !strings.Contains(text, "Checkpoint 1 ("+ShortHash(cp1.Hash)+", branch main)") ||
+			strings.Index(text, "Checkpoint 1") > strings.Index(text, "Checkpoint 3") {
+			t.Fatalf("labels/order wrong:\n%s", text)
+		}
+	})
+
+	t.Run("HeadWithoutMainCheckpointIsFresh", func(t *testing.T) {
+		w := newWorld()
+		s := w.session(nil, MainBranch)
+		w.say(s, RoleUser, "hello", time.Now())
+		w.say(s, RoleSystem, "system note", time.Now())
+		pc := w.send(t, s, ContextRequest{}, "again", big)
+		if pc.Mode != ModeFresh || len(pc.Turns) != 1 || len(pc.Messages) != 3 {
+			t.Fatalf("mode %s turns %d msgs %d", pc.Mode, len(pc.Turns), len(pc.Messages))
+		}
+		if pc.Messages[0] != (Message{Role: RoleSystem, Content: PromptPreamble}) {
+			t.Fatalf("fresh system message = %+v", pc.Messages[0])
+		}
+	})
+
+	t.Run("BudgetDropsOldestKeepsCheckpointAndNewMessage", func(t *testing.T) {
+		w, s, cp1, _ := australiaThenNewZealand()
+		base := s.LastSeq
+		for i := range 6 {
+			w.say(s, RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now()) // 11 tokens each
+		}
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", 25)
+		if len(pc.Turns) != 2 || pc.Dropped != 4 {
+			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
+		}
+		if !strings.HasSuffix(pc.Turns[1].Content, "f") || !strings.HasSuffix(pc.Turns[0].Content, "e") {
+			t.Fatalf("did not keep the newest two oldest-first: %v", pc.Turns)
+		}
+		if !strings.Contains(pc.Messages[0].Content, "Visit Sydney") || pc.Messages[len(pc.Messages)-1].Content != "new message" {
+			t.Fatalf("checkpoint block or new message cut: %+v", pc.Messages)
+		}
+		a := pc.Annotations()
+		if a[AnnotationMode] != "MOUNTED" || a[AnnotationTurns] != "2" || a[AnnotationDropped] != "4" || a[AnnotationCheckpoints] != ShortHash(cp1.Hash) {
+			t.Fatalf("annotations = %v", a)
+		}
+	})
+
+	t.Run("NoSpaceIsFresh", func(t *testing.T) {
+		p, err := PlanContext(&Session{LastSeq: -1}, ContextRequest{})
+		if err != nil || p.Mode != ModeFresh {
+			t.Fatalf("plan %+v err %v", p, err)
+		}
+		q := p.Resolve(nil)
+		if q != (TurnQuery{ExcludeSystem: true, Newest: true}) {
+			t.Fatalf("query %+v", q)
+		}
+	})
+}
+
+func TestPlanContext(t *testing.T) {
+	space, cp, fork := NewID(), NewID(), NewID()
+	main := &Session{SpaceID: &space, LastSeq: 7}
+	forked := &Session{SpaceID: &space, ForkedFromCheckpointID: &fork, LastSeq: 3}
+	tests := []struct {
+		name    string
+		s       *Session
+		req     ContextRequest
+		want    ContextPlan
+		wantErr string
+	}{
+		{"MountWithoutBaseUsesLastSeq", main, ContextRequest{MountedCheckpointID: &cp},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](7)}, ""},
+		{"MountWithBaseUsesIt", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](2), MemoryScope: "latest_3"},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 3, AfterSeq: ptr[int64](2)}, ""},
+		{"MountWinsOverFork", forked, ContextRequest{MountedCheckpointID: &cp},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](3)}, ""},
+		{"ForkHasNoSeqFilter", forked, ContextRequest{HistoryBaseSeq: ptr[int64](1)},
+			ContextPlan{Mode: ModeForked, Anchor: &fork, Depth: 1}, ""},
+		{"SpaceIsHead", main, ContextRequest{MemoryScope: "latest_1"}, ContextPlan{Mode: ModeHead, Depth: 1}, ""},
+		{"BadScopeIsUnprocessable", main, ContextRequest{MemoryScope: "latest_2"}, ContextPlan{}, "memory_scope"},
+		{"BaseBelowMinusOneIsUnprocessable", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](-2)}, ContextPlan{}, "history_base_seq"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := PlanContext(tt.s, tt.req)
+			if tt.wantErr != "" {
+				if ErrorCode(err) != EUNPROCESSABLE || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %+v (%v), want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckMount(t *testing.T) {
+	space := NewID()
+	s := &Session{SpaceID: &space}
+	if err := CheckMount(s, &Checkpoint{SpaceID: space}); err != nil {
+		t.Fatalf("same space: %v", err)
+	}
+	if err := CheckMount(s, &Checkpoint{SpaceID: NewID()}); ErrorCode(err) != EINVALID {
+		t.Fatalf("other space: %v", err)
+	}
+	if err := CheckMount(&Session{}, &Checkpoint{SpaceID: space}); ErrorCode(err) != EINVALID {
+		t.Fatalf("no space: %v", err)
+	}
+}
+
+func TestSelectTurns(t *testing.T) {
+	var turns []*Turn
+	for i := range 6 {
+		role := RoleUser
+		if i == 2 {
+			role = RoleSystem
+		}
+		// log positions deliberately out of seq order to catch mixing them up
+		turns = append(turns, &Turn{Seq: int64(i), LogPos: int64(100 - i*10), Role: role})
+	}
+	seqs := func(ts []*Turn) []int64 {
+		out := []int64{}
+		for _, t := range ts {
+			out = append(out, t.Seq)
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		q    TurnQuery
+		want []int64
+	}{
+		{"EverythingOldestFirst", TurnQuery{}, []int64{0, 1, 2, 3, 4, 5}},
+		{"NewestFirst", TurnQuery{Newest: true}, []int64{5, 4, 3, 2, 1, 0}},
+		{"ExcludeSystem", TurnQuery{ExcludeSystem: true}, []int64{0, 1, 3, 4, 5}},
+		{"AfterSeqExclusive", TurnQuery{AfterSeq: ptr[int64](3)}, []int64{4, 5}},
+		{"AfterLogPosExclusive", TurnQuery{AfterLogPos: ptr[int64](70)}, []int64{0, 1, 2}},
+		{"BeforeSeqExclusive", TurnQuery{BeforeSeq: ptr[int64](2)}, []int64{0, 1}},
+		{"LimitNewestKeepsMostRecent", TurnQuery{Newest: true, Limit: 2}, []int64{5, 4}},
+		{"LimitOldestKeepsEarliest", TurnQuery{Limit: 2}, []int64{0, 1}},
+		{"PagingBackwards", TurnQuery{Newest: true, BeforeSeq: ptr[int64](4), Limit: 2, ExcludeSystem: true}, []int64{3, 1}},
+		{"NothingMatchesGivesEmpty", TurnQuery{AfterSeq: ptr[int64](9)}, []int64{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := seqs(SelectTurns(turns, tt.q)); !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if turns[0].Seq != 0 || turns[5].Seq != 5 {
+		t.Fatal("SelectTurns modified its input")
+	}
+}
+
+func TestFitTurns(t *testing.T) {
+	mk := func(tokens ...int) []*Turn {
+		var out []*Turn
+		for i, n := range tokens {
+			out = append(out, &Turn{Seq: int64(len(tokens) - 1 - i), Tokens: n})
+		}
+		return out // newest first
+	}
+	tests := []struct {
+		name        string
+		turns       []*Turn
+		budget      int
+		wantSeqs    []int64
+		wantDropped int
+	}{
+		{"AllFit", mk(3, 3, 3), 9, []int64{0, 1, 2}, 0},
+		{"OldestDroppedFirst", mk(3, 3, 3), 7, []int64{1, 2}, 1},
+		{"NoGapsAfterATooBigTurn", mk(3, 50, 1), 10, []int64{2}, 2},
+		{"NewestTooBigKeepsNothing", mk(20, 1), 10, []int64{}, 2},
+		{"ZeroBudgetKeepsNothing", mk(1), 0, []int64{}, 1},
+		{"EmptyInput", nil, 10, []int64{}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept, dropped := FitTurns(tt.turns, tt.budget)
+			got := []int64{}
+			for _, k := range kept {
+				got = append(got, k.Seq)
+			}
+			if !reflect.DeepEqual(got, tt.wantSeqs) || dropped != tt.wantDropped {
+				t.Fatalf("kept %v dropped %d, want %v %d", got, dropped, tt.wantSeqs, tt.wantDropped)
+			}
+		})
+	}
+	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
+		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, 10)
+		if len(kept) != 1 {
+			t.Fatal("a 10-token turn should fit a budget of 10")
+		}
+	})
+}
+
+func TestHistoryBudget(t *testing.T) {
+	fixed := BuildPrompt(nil, nil, strings.Repeat("a", 400)) // 9 + 100 tokens + overhead
+	if got, want := HistoryBudget(10000, 1000, fixed...), 10000-1000-EstimateMessages(fixed); got != want {
+		t.Fatalf("budget = %d, want %d", got, want)
+	}
+	if got := HistoryBudget(100, 1000, fixed...); got != 0 {
+		t.Fatalf("budget never negative, got %d", got)
+	}
+	if got := HistoryBudget(100, -5); got != 100 {
+		t.Fatalf("negative reserve counts as 0, got %d", got)
+	}
+}
+
+func TestScopeDepth(t *testing.T) {
+	for in, want := range map[string]int{"": 1, "latest_1": 1, "latest_3": 3} {
+		if got, err := ScopeDepth(in); got != want || err != nil {
+			t.Errorf("ScopeDepth(%q) = %d, %v", in, got, err)
+		}
+	}
+	if _, err := ScopeDepth("LATEST_3"); err == nil || !strings.Contains(err.Error(), "latest_1") {
+		t.Errorf("want error listing valid values, got %v", err)
+	}
+}
