@@ -1,5 +1,13 @@
 package smriti
 
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // DeriveStructuredReply is what the deterministic offline mock answers to a
 // structured-output request (req.Schema set): JSON text valid for that schema
 // and derived from the data in the request's messages, so tests can tell
@@ -8,6 +16,616 @@ func DeriveStructuredReply(req CompletionRequest) string {
 	return deriveStructuredReply(req)
 }
 
-// deriveStructuredReply is a placeholder until the checkpoint-intelligence
-// logic lands.
-func deriveStructuredReply(req CompletionRequest) string { return "{}" }
+// deriveStructuredReply reads the data block (between DataBegin and DataEnd)
+// of the newest message that has one and answers by schema name:
+//   - draft: cues in the transcript ("we decided to X", "assuming X",
+//     "todo: X", questions, capitalised names) become the fields;
+//   - extract: the same over a markdown document, plus its headed sections
+//     kept verbatim and its fenced code blocks as artifacts;
+//   - review: ReviewChecks plus simple resolved-question and unused-entity
+//     checks on the quoted checkpoint;
+//   - title: the first words of the first user message.
+//
+// Lines that read like instructions to a model never become anything. An
+// unknown or missing schema gets "{}".
+func deriveStructuredReply(req CompletionRequest) string {
+	if req.Schema == nil {
+		return "{}"
+	}
+	data, _ := dataOf(req.Messages)
+	var v any
+	switch req.Schema.Name {
+	case SchemaDraft:
+		v = deriveDraft(data)
+	case SchemaExtract:
+		v = deriveExtract(data)
+	case SchemaReview:
+		v = deriveReview(data)
+	case SchemaTitle:
+		turns := parseTranscript(data)
+		title := ""
+		if len(turns) > 0 {
+			title = firstWords(turns[0].text, 5, MaxSessionTitleChars)
+		}
+		v = map[string]string{"title": title}
+	default:
+		return "{}"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// derivedDraft has every field the draft and extract schemas require.
+type derivedDraft struct {
+	Title         string         `json:"title"`
+	Objective     string         `json:"objective"`
+	Summary       string         `json:"summary"`
+	Decisions     []string       `json:"decisions"`
+	Assumptions   []string       `json:"assumptions"`
+	Tasks         []derivedTask  `json:"tasks"`
+	OpenQuestions []string       `json:"open_questions"`
+	Entities      []string       `json:"entities"`
+	Artifacts     *[]Artifact    `json:"artifacts,omitempty"`
+	seen          map[string]int `json:"-"`
+}
+
+type derivedTask struct {
+	ID         string  `json:"id"`
+	Text       string  `json:"text"`
+	IntentHint *string `json:"intent_hint"`
+	BlockedBy  *string `json:"blocked_by"`
+}
+
+func newDerivedDraft() *derivedDraft {
+	return &derivedDraft{Decisions: []string{}, Assumptions: []string{}, Tasks: []derivedTask{},
+		OpenQuestions: []string{}, Entities: []string{}, seen: map[string]int{}}
+}
+
+type transcriptTurn struct{ role, text string }
+
+// parseTranscript reads Transcript's "ROLE: text" paragraphs back.
+func parseTranscript(data string) []transcriptTurn {
+	var turns []transcriptTurn
+	for _, line := range strings.Split(data, "\n") {
+		role, text, ok := strings.Cut(line, ": ")
+		if ok && (role == "USER" || role == "ASSISTANT") {
+			turns = append(turns, transcriptTurn{strings.ToLower(role), text})
+			continue
+		}
+		if len(turns) > 0 {
+			turns[len(turns)-1].text += "\n" + line
+		}
+	}
+	for i := range turns {
+		turns[i].text = strings.TrimSpace(turns[i].text)
+	}
+	return turns
+}
+
+func deriveDraft(data string) *derivedDraft {
+	d := newDerivedDraft()
+	turns := parseTranscript(data)
+	var texts []string
+	for _, t := range turns {
+		texts = append(texts, t.text)
+	}
+	proper := properNouns(texts)
+	for _, t := range turns {
+		if d.Title == "" && t.role == RoleUser {
+			d.Title = firstWords(t.text, 6, MaxTitleChars)
+		}
+		for _, s := range sentences(t.text) {
+			d.sentence(s, proper)
+		}
+	}
+	if len(turns) > 0 {
+		d.Summary = fmt.Sprintf("A conversation of %d messages, starting with: %q. %s",
+			len(turns), firstWords(turns[0].text, 12, 200), d.counts())
+	}
+	return d
+}
+
+func deriveExtract(data string) *derivedDraft {
+	d := newDerivedDraft()
+	artifacts := []Artifact{}
+	d.Artifacts = &artifacts
+	var prose []string
+	var fence *Artifact
+	var fenceBody []string
+	section := ""
+	lines := strings.Split(data, "\n")
+	for _, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if fence != nil {
+			if strings.HasPrefix(trimmed, "```") {
+				fence.Content = strings.Join(fenceBody, "\n")
+				artifacts = append(artifacts, *fence)
+				fence = nil
+			} else {
+				fenceBody = append(fenceBody, line)
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(trimmed, "```"); ok {
+			lang := strings.TrimSpace(rest)
+			typ, label := "text", fmt.Sprintf("Code block %d", len(artifacts)+1)
+			if lang != "" {
+				typ, label = strings.ToLower(lang), label+" ("+lang+")"
+			}
+			fence, fenceBody = &Artifact{ID: fmt.Sprintf("a%d", len(artifacts)+1), Type: typ, Label: label}, nil
+			continue
+		}
+		if strings.HasPrefix(trimmed, "#") {
+			heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
+			if d.Title == "" {
+				d.Title = capText(heading, MaxTitleChars)
+			}
+			section = sectionOf(heading)
+			continue
+		}
+		prose = append(prose, line)
+		if section != "" && trimmed != "" {
+			d.sectionLine(section, trimmed)
+		}
+	}
+	if fence != nil { // unclosed fence: keep what there is
+		fence.Content = strings.Join(fenceBody, "\n")
+		artifacts = append(artifacts, *fence)
+	}
+	text := strings.Join(prose, "\n")
+	proper := properNouns([]string{text})
+	if d.Title == "" {
+		d.Title = firstWords(text, 8, MaxTitleChars)
+	}
+	for _, s := range sentences(text) {
+		d.sentence(s, proper)
+	}
+	d.Artifacts = &artifacts
+	if d.Summary == "" && strings.TrimSpace(text) != "" {
+		d.Summary = fmt.Sprintf("A document titled %q. %s", d.Title, d.counts())
+	}
+	return d
+}
+
+// sectionOf maps a markdown heading to the field whose items it lists.
+func sectionOf(heading string) string {
+	h := NormalizeItem(heading)
+	h = strings.TrimPrefix(h, "key ")
+	h = strings.TrimPrefix(h, "open ")
+	switch h {
+	case "decisions", "decision":
+		return "decisions"
+	case "assumptions", "assumption":
+		return "assumptions"
+	case "tasks", "task", "todo", "todos", "next steps":
+		return "tasks"
+	case "questions", "question":
+		return "open_questions"
+	case "entities":
+		return "entities"
+	case "objective", "goal", "goals":
+		return "objective"
+	case "summary":
+		return "summary"
+	}
+	return ""
+}
+
+// sectionLine takes a line under a recognised heading verbatim.
+func (d *derivedDraft) sectionLine(section, line string) {
+	item, isBullet := bulletText(line)
+	if IsSuspicious(item) {
+		return
+	}
+	switch section {
+	case "objective":
+		if d.Objective == "" {
+			d.Objective = capText(item, MaxItemChars)
+		}
+	case "summary":
+		d.Summary = capText(strings.TrimSpace(d.Summary+" "+item), MaxSummaryChars)
+	case "decisions":
+		d.add("decisions", &d.Decisions, item)
+	case "assumptions":
+		d.add("assumptions", &d.Assumptions, item)
+	case "open_questions":
+		d.add("open_questions", &d.OpenQuestions, item)
+	case "entities":
+		for _, e := range strings.Split(item, ",") {
+			d.add("entities", &d.Entities, e)
+		}
+	case "tasks":
+		if isBullet || !strings.HasSuffix(item, ":") {
+			d.addTask(item)
+		}
+	}
+}
+
+// bulletText strips a list marker ("- ", "* ", "1. ", "- [ ] ").
+func bulletText(line string) (string, bool) {
+	s := strings.TrimSpace(line)
+	bullet := false
+	for _, p := range []string{"- ", "* ", "+ "} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			s, bullet = strings.TrimSpace(rest), true
+			break
+		}
+	}
+	if !bullet {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+			s, bullet = strings.TrimSpace(s[i+2:]), true
+		}
+	}
+	for _, p := range []string{"[ ] ", "[x] ", "[X] "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s, bullet
+}
+
+// Cue phrases, lower-case. The text after the cue becomes the item.
+var (
+	decisionCues   = []string{"we have decided to ", "we've decided to ", "we decided to ", "decided to ", "decision: ", "let's go with ", "let us go with ", "we will ", "we'll "}
+	assumptionCues = []string{"assumption: ", "we assume ", "i assume ", "assuming ", "assume "}
+	taskCues       = []string{"todo: ", "to do: ", "task: ", "we need to ", "i need to ", "need to ", "needs to "}
+	objectiveCues  = []string{"goal: ", "objective: ", "our goal is to ", "the goal is to ", "we want to "}
+)
+
+// sentence applies the cues to one sentence.
+func (d *derivedDraft) sentence(s string, proper map[string]bool) {
+	s, _ = bulletText(s)
+	if s == "" || IsSuspicious(s) {
+		return
+	}
+	d.entities(s, proper)
+	if strings.HasSuffix(s, "?") {
+		d.add("open_questions", &d.OpenQuestions, s)
+		return
+	}
+	if d.Objective == "" {
+		for _, cue := range objectiveCues {
+			if rest, ok := cutPrefixFold(s, cue); ok && trimEnd(rest) != "" {
+				d.Objective = capText(upperFirst(trimEnd(rest)), MaxItemChars)
+				return
+			}
+		}
+	}
+	if rest, cue, ok := afterCue(s, decisionCues); ok {
+		if strings.HasPrefix(cue, "let") {
+			rest = "Go with " + rest
+		}
+		d.add("decisions", &d.Decisions, upperFirst(rest))
+		return
+	}
+	if rest, _, ok := afterCue(s, assumptionCues); ok {
+		d.add("assumptions", &d.Assumptions, upperFirst(rest))
+		return
+	}
+	if rest, _, ok := afterCue(s, taskCues); ok {
+		d.addTask(upperFirst(rest))
+	}
+}
+
+// afterCue finds the first cue (ASCII, lower-case) at a word boundary,
+// ignoring case, and returns the rest of the sentence after it.
+func afterCue(s string, cues []string) (string, string, bool) {
+	for _, cue := range cues {
+		for i := 0; i+len(cue) <= len(s); i++ {
+			if !strings.EqualFold(s[i:i+len(cue)], cue) {
+				continue
+			}
+			if i > 0 && isWordRune(lastRune(s[:i])) {
+				continue
+			}
+			if rest := trimEnd(s[i+len(cue):]); rest != "" {
+				return rest, cue, true
+			}
+			break
+		}
+	}
+	return "", "", false
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func (d *derivedDraft) add(field string, list *[]string, item string) {
+	item = capText(item, MaxItemChars)
+	k := field + "\x00" + itemKey(item)
+	if item == "" || d.seen[k] > 0 || len(*list) >= MaxDraftItems {
+		return
+	}
+	d.seen[k]++
+	*list = append(*list, item)
+}
+
+func (d *derivedDraft) addTask(text string) {
+	text = capText(text, MaxItemChars)
+	k := "tasks\x00" + itemKey(text)
+	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= MaxDraftItems {
+		return
+	}
+	d.seen[k]++
+	t := derivedTask{ID: fmt.Sprintf("t%d", len(d.Tasks)+1), Text: text}
+	if hint := intentOf(text); hint != "" {
+		t.IntentHint = &hint
+	}
+	d.Tasks = append(d.Tasks, t)
+}
+
+// intentOf guesses a task's intent from its first word.
+func intentOf(text string) string {
+	first := strings.ToLower(strings.Trim(strings.SplitN(text, " ", 2)[0], ".,:;"))
+	switch first {
+	case "implement", "build", "add", "write", "create", "fix", "ship", "wire":
+		return IntentImplement
+	case "review", "check", "audit":
+		return IntentReview
+	case "investigate", "research", "explore", "find", "compare", "evaluate":
+		return IntentInvestigate
+	case "document", "docs":
+		return IntentDocs
+	case "test", "verify":
+		return IntentTest
+	}
+	return ""
+}
+
+// entities adds runs of capitalised words of s: "Great Barrier Reef". A
+// sentence's first word counts only if it is capitalised elsewhere too
+// (proper), since every sentence starts with a capital.
+func (d *derivedDraft) entities(s string, proper map[string]bool) {
+	words := wordsOf(s)
+	var run []string
+	runInitial := false
+	flush := func() {
+		// A lone sentence-initial word ("Great.") that is only known as part
+		// of a longer name is not a name by itself.
+		if len(run) == 1 && runInitial && !proper[" "+run[0]] {
+			run = nil
+		}
+		if len(run) > 0 {
+			name := strings.Join(run, " ")
+			if len([]rune(name)) >= 2 && len(d.Entities) < 20 {
+				d.add("entities", &d.Entities, name)
+			}
+		}
+		run = nil
+	}
+	for i, w := range words {
+		switch {
+		case !capitalised(w.text) || stopEntity[w.text]:
+			flush()
+		case w.initial && !proper[w.text]:
+			flush()
+		default:
+			if i > 0 && !words[i-1].adjacent(w) {
+				flush()
+			}
+			if len(run) == 0 {
+				runInitial = w.initial
+			}
+			run = append(run, w.text)
+		}
+	}
+	flush()
+}
+
+var stopEntity = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("I USER ASSISTANT TODO OK Ok Yes No Thanks " +
+		"Monday Tuesday Wednesday Thursday Friday Saturday Sunday " +
+		"January February March April May June July August September October November December") {
+		m[w] = true
+	}
+	return m
+}()
+
+type word struct {
+	text       string
+	start, end int
+	initial    bool // first word of its sentence or clause
+}
+
+// adjacent reports whether only spaces separate w and next.
+func (w word) adjacent(next word) bool { return next.start == w.end+1 }
+
+func wordsOf(s string) []word {
+	var out []word
+	initial := true
+	start := -1
+	rs := []rune(s)
+	for i := 0; i <= len(rs); i++ {
+		if i < len(rs) && (isWordRune(rs[i]) || (start >= 0 && (rs[i] == '-' || rs[i] == '\'') && i+1 < len(rs) && isWordRune(rs[i+1]))) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			text := strings.TrimSuffix(string(rs[start:i]), "'s")
+			out = append(out, word{text: text, start: start, end: i, initial: initial})
+			initial = false
+			start = -1
+		}
+		if i < len(rs) && strings.ContainsRune(".!?:;\n\"(", rs[i]) {
+			initial = true
+		}
+	}
+	return out
+}
+
+// properNouns collects words that appear capitalised other than first in a
+// sentence: evidence that they are names. A word also seen as a name on its
+// own, not next to another capitalised word, is recorded again as " "+word.
+func properNouns(texts []string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range texts {
+		for _, s := range sentences(t) {
+			s, _ = bulletText(s)
+			words := wordsOf(s)
+			for i, w := range words {
+				if w.initial || !capitalised(w.text) {
+					continue
+				}
+				out[w.text] = true
+				alone := (i == 0 || !words[i-1].adjacent(w) || !capitalised(words[i-1].text)) &&
+					(i+1 == len(words) || !w.adjacent(words[i+1]) || !capitalised(words[i+1].text))
+				if alone {
+					out[" "+w.text] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func capitalised(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
+
+// sentences splits text at line breaks and at ". ", "! ", "? " (keeping the
+// mark, so questions stay recognisable); "3.5" is not split.
+func sentences(text string) []string {
+	var out []string
+	rs := []rune(text)
+	start := 0
+	emit := func(end int) {
+		if s := strings.TrimSpace(string(rs[start:end])); s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
+	for i, r := range rs {
+		switch {
+		case r == '\n':
+			emit(i)
+		case (r == '.' || r == '!' || r == '?') && (i+1 == len(rs) || unicode.IsSpace(rs[i+1])):
+			emit(i + 1)
+		}
+	}
+	emit(len(rs))
+	return out
+}
+
+func trimEnd(s string) string { return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".!;:,")) }
+
+func upperFirst(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}
+
+// firstWords returns the first n words of the first non-empty line of s,
+// without markdown heading marks or trailing punctuation, cut to limit.
+func firstWords(s string, n, limit int) string {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>*- "))
+		if line == "" || IsSuspicious(line) {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) > n {
+			f = f[:n]
+		}
+		return capText(strings.TrimRight(strings.Join(f, " "), ".,;:!?"), limit)
+	}
+	return ""
+}
+
+func (d *derivedDraft) counts() string {
+	return fmt.Sprintf("%d decisions, %d assumptions, %d tasks and %d open questions were noted.",
+		len(d.Decisions), len(d.Assumptions), len(d.Tasks), len(d.OpenQuestions))
+}
+
+// deriveReview reviews the checkpoint quoted (as JSON) in a review prompt.
+func deriveReview(data string) *Review {
+	var rd reviewData
+	_ = json.Unmarshal([]byte(data), &rd) // empty or foreign data reviews an empty checkpoint
+	c := &Checkpoint{Content: Content{
+		Message: rd.Title, Objective: rd.Objective, Summary: rd.Summary,
+		Decisions: rd.Decisions, Assumptions: rd.Assumptions, OpenQuestions: rd.OpenQuestions, Entities: rd.Entities,
+	}}
+	for _, t := range rd.Tasks {
+		c.Tasks = append(c.Tasks, Task{Text: t})
+	}
+	issues := ReviewChecks(c)
+	for _, q := range c.OpenQuestions {
+		if d, ok := answeringDecision(q, c.Decisions); ok {
+			issues = append(issues, ReviewIssue{IssueResolvedQuestion,
+				fmt.Sprintf("The open question %q looks answered by the decision %q.", q, d)})
+		}
+	}
+	used := " " + NormalizeItem(strings.Join(append(append([]string{c.Objective, c.Summary}, c.Decisions...), rd.Tasks...), " ")) + " "
+	for _, e := range c.Entities {
+		if k := NormalizeItem(e); k != "" && !strings.Contains(used, " "+k+" ") {
+			issues = append(issues, ReviewIssue{IssueUnusedEntity,
+				fmt.Sprintf("The entity %q is not referenced in the objective, summary, decisions or tasks.", e)})
+		}
+	}
+	r := CombineReview(issues, nil)
+	for _, is := range r.Issues {
+		if len(r.Suggestions) == MaxReviewSuggestions {
+			break
+		}
+		r.Suggestions = append(r.Suggestions, suggestionFor(is.Type))
+	}
+	return r
+}
+
+func suggestionFor(issueType string) string {
+	switch issueType {
+	case IssueSuspiciousInstruction:
+		return "Remove or rewrite text addressed to an AI model; a checkpoint should record project state only."
+	case IssueResolvedQuestion:
+		return "Remove answered questions from the open questions."
+	case IssueUnusedEntity:
+		return "Reference the entity where it matters, or remove it."
+	}
+	return "Revisit the checkpoint for consistency."
+}
+
+// answeringDecision finds a decision sharing most of the question's content
+// words (words longer than three letters).
+func answeringDecision(q string, decisions []string) (string, bool) {
+	qw := contentWords(q)
+	if len(qw) < 2 {
+		return "", false
+	}
+	for _, d := range decisions {
+		dw := contentWords(d)
+		shared := 0
+		for w := range qw {
+			if dw[w] {
+				shared++
+			}
+		}
+		if shared*3 >= len(qw)*2 {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+func contentWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(NormalizeItem(s)) {
+		if len([]rune(w)) > 3 && !questionWords[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+var questionWords = map[string]bool{"should": true, "which": true, "what": true, "when": true, "where": true, "whether": true, "would": true, "could": true, "there": true, "that": true, "this": true, "with": true}
