@@ -518,7 +518,9 @@ func sentences(text string) []string {
 	return out
 }
 
-func trimEnd(s string) string { return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".!;:,")) }
+func trimEnd(s string) string {
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".!;:,"))
+}
 
 func upperFirst(s string) string {
 	for i, r := range s {
