@@ -1,0 +1,433 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+const checkpointCols = `c.id, c.space_id, c.commit_hash, c.parent_id, c.merge_parent_id, c.branch_name, c.author_agent,
+	c.author_type, c.project_root, c.message, c.summary, c.objective, c.decisions, c.assumptions, c.tasks,
+	c.open_questions, c.entities, c.artifacts, c.context_blob, c.raw_source_text, c.metadata, c.log_pos, c.created_at`
+
+// visibleCheckpoint joins a checkpoint to its space so that every query is
+// scoped to the caller: "c" is the checkpoint, "sp" its space.
+const visibleCheckpoint = ` FROM checkpoints c JOIN spaces sp ON sp.id = c.space_id WHERE sp.owner_id = ?`
+
+var errCheckpointNotFound = smriti.Errorf(smriti.ENOTFOUND, "Checkpoint not found")
+
+func scanCheckpoint(row interface{ Scan(...any) error }) (*smriti.Checkpoint, error) {
+	var c smriti.Checkpoint
+	var parent, merge uuid.NullUUID
+	var agent, root, raw sql.NullString
+	var created dbTime
+	if err := row.Scan(&c.ID, &c.SpaceID, &c.Hash, &parent, &merge, &c.BranchName, &agent, &c.AuthorType, &root,
+		&c.Message, &c.Summary, &c.Objective, jsonCol{&c.Decisions}, jsonCol{&c.Assumptions}, jsonCol{&c.Tasks},
+		jsonCol{&c.OpenQuestions}, jsonCol{&c.Entities}, jsonCol{&c.Artifacts}, jsonCol{&c.ContextBlob}, &raw,
+		jsonCol{&c.Metadata}, &c.LogPos, &created); err != nil {
+		return nil, err
+	}
+	c.ParentID, c.MergeParentID = nullID(parent), nullID(merge)
+	if agent.Valid {
+		c.AuthorAgent = &agent.String
+	}
+	if root.Valid {
+		c.ProjectRoot = &root.String
+	}
+	if raw.Valid {
+		c.RawSourceText = &raw.String
+	}
+	c.CreatedAt = created.Time
+	normalizeCheckpoint(&c)
+	return &c, nil
+}
+
+// normalizeCheckpoint replaces nil collections with empty ones, so the wire
+// shows [] and {} and the hash sees the same values it saw at write time.
+func normalizeCheckpoint(c *smriti.Checkpoint) {
+	if c.Decisions == nil {
+		c.Decisions = []string{}
+	}
+	if c.Assumptions == nil {
+		c.Assumptions = []string{}
+	}
+	if c.Tasks == nil {
+		c.Tasks = []smriti.Task{}
+	}
+	if c.OpenQuestions == nil {
+		c.OpenQuestions = []string{}
+	}
+	if c.Entities == nil {
+		c.Entities = []string{}
+	}
+	if c.Artifacts == nil {
+		c.Artifacts = []smriti.Artifact{}
+	}
+	if c.ContextBlob == nil {
+		c.ContextBlob = map[string]any{}
+	}
+	if c.Metadata == nil {
+		c.Metadata = map[string]any{}
+	}
+	if c.Notes == nil {
+		c.Notes = []*smriti.Note{}
+	}
+}
+
+// headRef is what choosing a parent needs to know about a checkpoint.
+type headRef struct {
+	id   smriti.ID
+	hash string
+}
+
+func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, branch string) (*headRef, error) {
+	var h headRef
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id, commit_hash FROM checkpoints WHERE space_id = ? AND branch_name = ?
+		ORDER BY log_pos DESC LIMIT 1`), spaceID, branch).Scan(&h.id, &h.hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("branch head: %w", err)
+	}
+	return &h, nil
+}
+
+func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID) (*headRef, error) {
+	var h headRef
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id, commit_hash FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&h.id, &h.hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up checkpoint: %w", err)
+	}
+	return &h, nil
+}
+
+// CommitCheckpoint implements smriti.CheckpointService.
+func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	var out *smriti.Checkpoint
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.Now()
+		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
+			return err
+		}
+		se, err := s.session(ctx, tx, in.SessionID, "")
+		if err != nil {
+			return err
+		}
+		if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
+			return smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
+		}
+		parent, err := s.branchHead(ctx, tx, in.SpaceID, se.BranchName)
+		if err != nil {
+			return err
+		}
+		if parent == nil && se.BranchName != smriti.MainBranch && se.ForkedFromCheckpointID != nil {
+			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *se.ForkedFromCheckpointID); err != nil {
+				return err
+			}
+		}
+		agent := in.AuthorAgent
+		if agent == nil || *agent == "" {
+			agent = &se.ActiveProvider
+		}
+		meta := map[string]any{"session_id": se.ID.String()}
+		if in.SourceTurns != nil {
+			meta["source_turns"] = map[string]any{
+				"session_id": in.SourceTurns.SessionID.String(), "from_seq": in.SourceTurns.FromSeq, "to_seq": in.SourceTurns.ToSeq,
+			}
+		}
+		c := &smriti.Checkpoint{
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: se.BranchName, AuthorAgent: agent,
+			AuthorType: smriti.AuthorLLM, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
+		}
+		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil)
+		return err
+	})
+	return out, err
+}
+
+// CreateCheckpoint implements smriti.CheckpointService.
+func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
+	var out *smriti.Checkpoint
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.Now()
+		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
+			return err
+		}
+		var parent, merge *headRef
+		var err error
+		if in.ParentID != nil {
+			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *in.ParentID); err != nil {
+				return err
+			}
+			if parent == nil {
+				return smriti.Errorf(smriti.EINVALID, "Invalid parent commit: %s is not a checkpoint of this space", *in.ParentID)
+			}
+		}
+		if in.MergeParentID != nil {
+			if merge, err = s.refInSpace(ctx, tx, in.SpaceID, *in.MergeParentID); err != nil {
+				return err
+			}
+			if merge == nil {
+				return smriti.Errorf(smriti.EINVALID, "Invalid merge parent: %s is not a checkpoint of this space", *in.MergeParentID)
+			}
+		}
+		if in.IntegrateBranch != "" {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
+				smriti.DispositionIntegrated, s.d.t(now), in.SpaceID, in.IntegrateBranch); err != nil {
+				return fmt.Errorf("integrate branch: %w", err)
+			}
+		}
+		branch := in.BranchName
+		if branch == "" {
+			branch = smriti.MainBranch
+		}
+		authorType := in.AuthorType
+		if authorType == "" {
+			authorType = smriti.AuthorLLM
+		}
+		c := &smriti.Checkpoint{
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent, AuthorType: authorType,
+			ProjectRoot: in.ProjectRoot, Content: in.Content, ContextBlob: in.ContextBlob, RawSourceText: in.RawSourceText,
+			Metadata: in.Metadata, CreatedAt: now,
+		}
+		out, err = s.insertCheckpoint(ctx, tx, c, parent, merge)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint, parent, merge *headRef) (*smriti.Checkpoint, error) {
+	normalizeCheckpoint(c)
+	parentHash, mergeHash := "", ""
+	if parent != nil {
+		c.ParentID, parentHash = &parent.id, parent.hash
+	}
+	if merge != nil {
+		c.MergeParentID, mergeHash = &merge.id, merge.hash
+	}
+	pos, err := s.nextLogPositions(ctx, tx, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.LogPos = pos
+	c.Hash = smriti.ComputeHash(c, parentHash, mergeHash)
+	args := []any{c.ID, c.SpaceID, c.Hash, idArg(c.ParentID), idArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
+		c.AuthorType, c.ProjectRoot, c.Message, c.Summary, c.Objective}
+	for _, v := range []any{c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities, c.Artifacts, c.ContextBlob} {
+		j, err := jsonArg(v)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, j)
+	}
+	meta, err := jsonArg(c.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt))
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
+		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
+		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at)
+		VALUES (`+placeholders(len(args))+`)`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("insert checkpoint: %w", err)
+	}
+	return c, nil
+}
+
+// Checkpoint implements smriti.CheckpointService.
+func (s *Store) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
+	c, err := s.checkpoint(ctx, s.read, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.attachNotes(ctx, s.read, []*smriti.Checkpoint{c}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smriti.Checkpoint, error) {
+	c, err := scanCheckpoint(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+checkpointCols+visibleCheckpoint+` AND c.id = ?`),
+		smriti.UserFromContext(ctx), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errCheckpointNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get checkpoint: %w", err)
+	}
+	return c, nil
+}
+
+func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list checkpoints: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Checkpoint{}
+	for rows.Next() {
+		c, err := scanCheckpoint(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list checkpoints: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Checkpoints implements smriti.CheckpointService.
+func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
+	if _, err := s.Space(ctx, spaceID); err != nil {
+		return nil, "", err
+	}
+	limit := clampLimit(q.Limit, 200, 1000)
+	query := `SELECT ` + checkpointCols + visibleCheckpoint + ` AND c.space_id = ?`
+	args := []any{smriti.UserFromContext(ctx), spaceID}
+	if q.Branch != nil {
+		query += ` AND c.branch_name = ?`
+		args = append(args, *q.Branch)
+	}
+	if q.After != "" {
+		pos, err := parseLogCursor(q.After)
+		if err != nil {
+			return nil, "", err
+		}
+		query += ` AND c.log_pos < ?`
+		args = append(args, pos)
+	}
+	query += ` ORDER BY c.log_pos DESC LIMIT ?`
+	args = append(args, limit+1)
+	out, err := s.queryCheckpoints(ctx, s.read, query, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = strconv.FormatInt(out[len(out)-1].LogPos, 10)
+	}
+	if err := s.attachNotes(ctx, s.read, out); err != nil {
+		return nil, "", err
+	}
+	return out, next, nil
+}
+
+// LatestCheckpoints implements smriti.CheckpointService.
+func (s *Store) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
+	if n <= 0 {
+		n = 1
+	}
+	out, _, err := s.Checkpoints(ctx, spaceID, smriti.CheckpointQuery{Branch: &branch, Page: smriti.Page{Limit: n}})
+	return out, err
+}
+
+// Ancestors implements smriti.CheckpointService. One recursive query walks
+// the parent chain, bounded by n, so a deep chain costs one round trip.
+func (s *Store) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.Checkpoint, error) {
+	if n <= 0 {
+		n = 1
+	}
+	out, err := s.queryCheckpoints(ctx, s.read, `WITH RECURSIVE chain (id, depth) AS (
+			SELECT id, 0 FROM checkpoints WHERE id = ?
+			UNION ALL
+			SELECT p.parent_id, chain.depth + 1 FROM chain JOIN checkpoints p ON p.id = chain.id
+			WHERE p.parent_id IS NOT NULL AND chain.depth + 1 < ?
+		)
+		SELECT `+checkpointCols+` FROM chain JOIN checkpoints c ON c.id = chain.id JOIN spaces sp ON sp.id = c.space_id
+		WHERE sp.owner_id = ? ORDER BY chain.depth DESC`, id, n, smriti.UserFromContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errCheckpointNotFound
+	}
+	return out, nil
+}
+
+// AddNote implements smriti.CheckpointService.
+func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+	n := &smriti.Note{ID: smriti.NewID(), CheckpointID: checkpointID, Author: in.Author, Text: in.Text, Kind: in.Kind, CreatedAt: s.Now()}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.checkpoint(ctx, tx, checkpointID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+			n.ID, n.CheckpointID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("add note: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// attachNotes loads the notes of a page of checkpoints in one query.
+func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpoint) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	byID := make(map[smriti.ID]*smriti.Checkpoint, len(cs))
+	args := make([]any, 0, len(cs))
+	for _, c := range cs {
+		byID[c.ID] = c
+		args = append(args, c.ID)
+	}
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, checkpoint_id, author, text, kind, created_at FROM checkpoint_notes
+		WHERE checkpoint_id IN (`+placeholders(len(args))+`) ORDER BY created_at, id`), args...)
+	if err != nil {
+		return fmt.Errorf("load notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n smriti.Note
+		var created dbTime
+		if err := rows.Scan(&n.ID, &n.CheckpointID, &n.Author, &n.Text, &n.Kind, &created); err != nil {
+			return fmt.Errorf("load notes: %w", err)
+		}
+		n.CreatedAt = created.Time
+		if c := byID[n.CheckpointID]; c != nil {
+			c.Notes = append(c.Notes, &n)
+		}
+	}
+	return rows.Err()
+}
+
+// NoteCounts returns, per checkpoint of a space, how many notes it has and
+// of which kinds. The lineage tree shows them as badges.
+func (s *Store) noteKinds(ctx context.Context, q querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT n.checkpoint_id, n.kind, COUNT(*) FROM checkpoint_notes n
+		JOIN checkpoints c ON c.id = n.checkpoint_id WHERE c.space_id = ? GROUP BY n.checkpoint_id, n.kind`), spaceID)
+	if err != nil {
+		return nil, fmt.Errorf("count notes: %w", err)
+	}
+	defer rows.Close()
+	out := map[smriti.ID]map[string]int{}
+	for rows.Next() {
+		var id smriti.ID
+		var kind string
+		var n int
+		if err := rows.Scan(&id, &kind, &n); err != nil {
+			return nil, fmt.Errorf("count notes: %w", err)
+		}
+		if out[id] == nil {
+			out[id] = map[string]int{}
+		}
+		out[id][kind] = n
+	}
+	return out, rows.Err()
+}
+

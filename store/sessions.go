@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+const sessionCols = `id, space_id, owner_id, title, active_provider, active_model, seeded_checkpoint_id,
+	forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at`
+
+var errSessionNotFound = smriti.Errorf(smriti.ENOTFOUND, "Session not found")
+
+func scanSession(row interface{ Scan(...any) error }) (*smriti.Session, error) {
+	var se smriti.Session
+	var space, seeded, forked uuid.NullUUID
+	var created, updated dbTime
+	if err := row.Scan(&se.ID, &space, &se.OwnerID, &se.Title, &se.ActiveProvider, &se.ActiveModel, &seeded,
+		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, jsonCol{&se.Metadata}, &created, &updated); err != nil {
+		return nil, err
+	}
+	se.SpaceID, se.SeededCheckpointID, se.ForkedFromCheckpointID = nullID(space), nullID(seeded), nullID(forked)
+	if se.Metadata == nil {
+		se.Metadata = map[string]any{}
+	}
+	se.CreatedAt, se.UpdatedAt = created.Time, updated.Time
+	return &se, nil
+}
+
+// CreateSession implements smriti.SessionService.
+func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
+	now := s.Now()
+	se := &smriti.Session{
+		ID: smriti.NewID(), SpaceID: in.SpaceID, OwnerID: smriti.UserFromContext(ctx), Title: in.Title,
+		ActiveProvider: in.Provider, ActiveModel: in.Model, BranchName: smriti.MainBranch,
+		BranchDisposition: smriti.DispositionActive, LastSeq: -1, Metadata: map[string]any{},
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if se.Title == "" {
+		se.Title = "Session " + now.Format("Jan 02 15:04")
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if in.SpaceID != nil {
+			if _, err := s.space(ctx, tx, *in.SpaceID); err != nil {
+				return err
+			}
+			seed, err := s.resolveSeed(ctx, tx, *in.SpaceID, in.SeedFrom)
+			if err != nil {
+				return err
+			}
+			se.SeededCheckpointID = seed
+		}
+		return s.insertSession(ctx, tx, se)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return se, nil
+}
+
+// resolveSeed turns seed_from into a checkpoint id: "head" (or empty) is the
+// newest main checkpoint, "none" is nothing, anything else must be a
+// checkpoint of the space.
+func (s *Store) resolveSeed(ctx context.Context, q querier, spaceID smriti.ID, seedFrom string) (*smriti.ID, error) {
+	switch strings.TrimSpace(seedFrom) {
+	case "none":
+		return nil, nil
+	case "", "head":
+		head, err := s.branchHead(ctx, q, spaceID, smriti.MainBranch)
+		if err != nil || head == nil {
+			return nil, err
+		}
+		return &head.id, nil
+	}
+	id, err := smriti.ParseID("seed_from", seedFrom)
+	if err != nil {
+		return nil, smriti.Errorf(smriti.EINVALID, `seed_from must be "head", "none" or a checkpoint id; got %q`, smriti.Truncate(seedFrom, 64))
+	}
+	var got smriti.ID
+	err = q.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "seed_from: checkpoint %s not found in this space", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolve seed: %w", err)
+	}
+	return &got, nil
+}
+
+func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Session) error {
+	meta, err := jsonArg(se.Metadata)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sessions (id, space_id, owner_id, title, active_provider, active_model,
+		seeded_checkpoint_id, forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		se.ID, idArg(se.SpaceID), se.OwnerID, se.Title, se.ActiveProvider, se.ActiveModel, idArg(se.SeededCheckpointID),
+		idArg(se.ForkedFromCheckpointID), se.BranchName, se.BranchDisposition, se.LastSeq, meta, s.d.t(se.CreatedAt), s.d.t(se.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("insert session: %w", err)
+	}
+	return nil
+}
+
+// Session implements smriti.SessionService.
+func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
+	return s.session(ctx, s.read, id, "")
+}
+
+func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
+	se, err := scanSession(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionCols+` FROM sessions WHERE id = ? AND owner_id = ?`+lock),
+		id, smriti.UserFromContext(ctx)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errSessionNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get session: %w", err)
+	}
+	return se, nil
+}
+
+// Sessions implements smriti.SessionService.
+func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Page) ([]*smriti.Session, string, error) {
+	limit := clampLimit(page.Limit, 50, 1000)
+	q := `SELECT ` + sessionCols + ` FROM sessions WHERE owner_id = ?`
+	args := []any{smriti.UserFromContext(ctx)}
+	if spaceID != nil {
+		if _, err := s.Space(ctx, *spaceID); err != nil {
+			return nil, "", err
+		}
+		q += ` AND space_id = ?`
+		args = append(args, *spaceID)
+	}
+	if page.After != "" {
+		t, id, err := parseTimeCursor(page.After)
+		if err != nil {
+			return nil, "", err
+		}
+		q += ` AND (updated_at < ? OR (updated_at = ? AND id < ?))`
+		args = append(args, s.d.t(t), s.d.t(t), id)
+	}
+	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
+	args = append(args, limit+1)
+	out, err := s.querySessions(ctx, s.read, q, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[len(out)-1]
+		next = timeCursor(last.UpdatedAt, last.ID)
+	}
+	return out, next, nil
+}
+
+func (s *Store) querySessions(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Session, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Session{}
+	for rows.Next() {
+		se, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		out = append(out, se)
+	}
+	return out, rows.Err()
+}
+
+// DeleteSession implements smriti.SessionService.
+func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND owner_id = ?`), id, smriti.UserFromContext(ctx))
+		if err != nil {
+			return fmt.Errorf("delete session: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errSessionNotFound
+		}
+		return nil
+	})
+}
+
+// AttachSession implements smriti.SessionService.
+func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smriti.Session, error) {
+	var se *smriti.Session
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if se, err = s.session(ctx, tx, id, s.d.forUpdate); err != nil {
+			return err
+		}
+		if _, err := s.space(ctx, tx, spaceID); err != nil {
+			return err
+		}
+		now := s.Now()
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET space_id = ?, updated_at = ? WHERE id = ?`), spaceID, s.d.t(now), id); err != nil {
+			return fmt.Errorf("attach session: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE turns SET space_id = ? WHERE session_id = ?`), spaceID, id); err != nil {
+			return fmt.Errorf("attach turns: %w", err)
+		}
+		se.SpaceID, se.UpdatedAt = &spaceID, now
+		return nil
+	})
+	return se, err
+}
+
+// SetSessionTitle implements smriti.SessionService.
+func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string) (*smriti.Session, error) {
+	var se *smriti.Session
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if se, err = s.session(ctx, tx, id, s.d.forUpdate); err != nil {
+			return err
+		}
+		now := s.Now()
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`), title, s.d.t(now), id); err != nil {
+			return fmt.Errorf("set title: %w", err)
+		}
+		se.Title, se.UpdatedAt = title, now
+		return nil
+	})
+	return se, err
+}

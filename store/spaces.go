@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+const spaceCols = `id, slug, owner_id, name, description, project_root, metadata, created_at, updated_at`
+
+func scanSpace(row interface{ Scan(...any) error }) (*smriti.Space, error) {
+	var sp smriti.Space
+	var slug, root sql.NullString
+	var created, updated dbTime
+	if err := row.Scan(&sp.ID, &slug, &sp.OwnerID, &sp.Name, &sp.Description, &root,
+		jsonCol{&sp.Metadata}, &created, &updated); err != nil {
+		return nil, err
+	}
+	if slug.Valid {
+		sp.Slug = &slug.String
+	}
+	if root.Valid {
+		sp.ProjectRoot = &root.String
+	}
+	if sp.Metadata == nil {
+		sp.Metadata = map[string]any{}
+	}
+	sp.CreatedAt, sp.UpdatedAt = created.Time, updated.Time
+	return &sp, nil
+}
+
+// CreateSpace implements smriti.SpaceService.
+func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+	now := s.Now()
+	sp := &smriti.Space{
+		ID: smriti.NewID(), OwnerID: smriti.UserFromContext(ctx), Name: in.Name,
+		Description: in.Description, ProjectRoot: strPtr(in.ProjectRoot), Metadata: in.Metadata,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if sp.Metadata == nil {
+		sp.Metadata = map[string]any{}
+	}
+	meta, err := jsonArg(sp.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO spaces (id, owner_id, name, description, project_root, metadata, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+			sp.ID, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.t(now), s.d.t(now))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create space: %w", err)
+	}
+	return sp, nil
+}
+
+// Space implements smriti.SpaceService.
+func (s *Store) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
+	return s.space(ctx, s.read, id)
+}
+
+func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Space, error) {
+	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND owner_id = ?`),
+		id, smriti.UserFromContext(ctx)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errSpaceNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get space: %w", err)
+	}
+	return sp, nil
+}
+
+var errSpaceNotFound = smriti.Errorf(smriti.ENOTFOUND, "Space not found")
+
+// lockSpace checks the caller may see the space and, on PostgreSQL, locks its
+// row so that concurrent writers to one space queue up (branch heads and
+// fork names are then decided one writer at a time). It bumps updated_at.
+func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
+	var got smriti.ID
+	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE spaces SET updated_at = ? WHERE id = ? AND owner_id = ? RETURNING id`),
+		s.d.t(now), id, smriti.UserFromContext(ctx)).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errSpaceNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("lock space: %w", err)
+	}
+	return nil
+}
+
+// Spaces implements smriti.SpaceService.
+func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
+	limit := clampLimit(page.Limit, 100, 1000)
+	q := `SELECT ` + spaceCols + ` FROM spaces WHERE owner_id = ?`
+	args := []any{smriti.UserFromContext(ctx)}
+	if page.After != "" {
+		t, id, err := parseTimeCursor(page.After)
+		if err != nil {
+			return nil, "", err
+		}
+		q += ` AND (updated_at < ? OR (updated_at = ? AND id < ?))`
+		args = append(args, s.d.t(t), s.d.t(t), id)
+	}
+	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
+	args = append(args, limit+1)
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(q), args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list spaces: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Space{}
+	for rows.Next() {
+		sp, err := scanSpace(rows)
+		if err != nil {
+			return nil, "", fmt.Errorf("list spaces: %w", err)
+		}
+		out = append(out, sp)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", fmt.Errorf("list spaces: %w", err)
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[len(out)-1]
+		next = timeCursor(last.UpdatedAt, last.ID)
+	}
+	return out, next, nil
+}
+
+// SetProjectRoot implements smriti.SpaceService.
+func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*smriti.Space, error) {
+	var sp *smriti.Space
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.Now()
+		if err := s.lockSpace(ctx, tx, id, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE spaces SET project_root = ? WHERE id = ?`), root, id); err != nil {
+			return fmt.Errorf("set project root: %w", err)
+		}
+		var err error
+		sp, err = s.space(ctx, tx, id)
+		return err
+	})
+	return sp, err
+}
+
+// DeleteSpace implements smriti.SpaceService.
+func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM spaces WHERE id = ? AND owner_id = ?`), id, smriti.UserFromContext(ctx))
+		if err != nil {
+			return fmt.Errorf("delete space: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errSpaceNotFound
+		}
+		return nil
+	})
+}
+
+func clampLimit(n, def, max int) int {
+	if n <= 0 {
+		return def
+	}
+	if n > max {
+		return max
+	}
+	return n
+}
+
+// Cursors are opaque to clients: "<unix micros>_<id>" for time-ordered lists
+// and "<log position>" for log-ordered ones.
+func timeCursor(t time.Time, id smriti.ID) string {
+	return strconv.FormatInt(t.UnixMicro(), 10) + "_" + id.String()
+}
+
+func parseTimeCursor(c string) (time.Time, smriti.ID, error) {
+	ts, idPart, ok := strings.Cut(c, "_")
+	micros, err := strconv.ParseInt(ts, 10, 64)
+	id, err2 := uuid.Parse(idPart)
+	if !ok || err != nil || err2 != nil {
+		return time.Time{}, smriti.NilID, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
+	}
+	return time.UnixMicro(micros).UTC(), id, nil
+}
+
+func parseLogCursor(c string) (int64, error) {
+	n, err := strconv.ParseInt(c, 10, 64)
+	if err != nil || n < 0 {
+		return 0, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
+	}
+	return n, nil
+}

@@ -1,0 +1,210 @@
+// Package store keeps Smriti's state in SQL: embedded SQLite by default
+// (pure-Go driver, WAL, foreign keys, one writer connection) or PostgreSQL
+// for several stateless server replicas sharing one database. One
+// implementation serves both engines; where they differ, the difference is
+// named in dialect.go rather than copied per query.
+//
+// The store implements the domain's service interfaces. Every public method
+// is one transaction and is scoped to the caller taken from the context. It
+// must not import the HTTP, provider or CLI packages.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"smriti"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Store is the SQL store. Create one with Open.
+type Store struct {
+	read  *sql.DB
+	write *sql.DB // the single writer connection on SQLite; == read on PostgreSQL
+	d     dialect
+	// Now is the clock; tests replace it.
+	Now smriti.Clock
+	log *slog.Logger
+}
+
+var (
+	_ smriti.SpaceService      = (*Store)(nil)
+	_ smriti.SessionService    = (*Store)(nil)
+	_ smriti.CheckpointService = (*Store)(nil)
+)
+
+// Open connects to dsn and runs the migrations. dsn is a file path or
+// "sqlite:PATH" for embedded SQLite, or a "postgres://" / "postgresql://" URL.
+func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Store{Now: smriti.Now, log: logger}
+	var err error
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		s.d = postgresDialect
+		if s.read, err = sql.Open("pgx", dsn); err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		s.read.SetMaxOpenConns(20)
+		s.read.SetMaxIdleConns(10)
+		s.read.SetConnMaxIdleTime(5 * time.Minute)
+		s.write = s.read
+	default:
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if path == "" {
+			return nil, errors.New("empty database path")
+		}
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database directory: %w", err)
+			}
+		}
+		s.d = sqliteDialect
+		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
+			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		if s.write, err = sql.Open("sqlite", conn); err != nil {
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		// One writer: SQLite allows a single writer at a time, and a pool of
+		// one turns contention into an orderly queue instead of busy errors.
+		s.write.SetMaxOpenConns(1)
+		if s.read, err = sql.Open("sqlite", conn); err != nil {
+			s.write.Close()
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		s.read.SetMaxOpenConns(8)
+	}
+	if err := s.write.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Engine names the database engine: "sqlite" or "postgres".
+func (s *Store) Engine() string { return s.d.name }
+
+// Close releases the connections.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		if e := s.read.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// Ping checks the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
+
+// DB exposes the underlying connection pool for tests and tools that must
+// reach under the store (for example to tamper with a row).
+func (s *Store) DB() *sql.DB { return s.write }
+
+// Rebind rewrites a query written with ? placeholders for this engine.
+func (s *Store) Rebind(q string) string { return s.d.rebind(q) }
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations, "migrations/"+s.d.name)
+	if err != nil {
+		return err
+	}
+	dialect := goose.DialectSQLite3
+	if s.d.name == "postgres" {
+		dialect = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(dialect, s.write, sub)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// tx runs fn in a write transaction, retrying on PostgreSQL serialization
+// failures and deadlocks (which row locks make rare but not impossible).
+func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	for attempt := 0; ; attempt++ {
+		err := s.tx1(ctx, fn)
+		if err == nil || attempt >= 4 || !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+	}
+}
+
+func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func retryable(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "40001" || pg.Code == "40P01"
+	}
+	return false
+}
+
+// isUniqueViolation reports a unique-constraint failure on either engine.
+func isUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505"
+	}
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// nextLogPositions reserves n positions in the store-wide log and returns the
+// last one. It takes the log row's lock, so callers take it after every other
+// lock they need (space, then session, then log) to keep lock order fixed.
+func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
+	var pos int64
+	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`), n).Scan(&pos)
+	if err != nil {
+		return 0, fmt.Errorf("reserve log position: %w", err)
+	}
+	return pos, nil
+}

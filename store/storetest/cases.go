@@ -1,0 +1,622 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"smriti"
+	"smriti/store"
+)
+
+func testSpaces(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	var made []*smriti.Space
+	for i := 0; i < 5; i++ {
+		made = append(made, get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: fmt.Sprintf("space %d", i)})).must(t))
+	}
+	got := get(s.Space(ctx, made[0].ID)).must(t)
+	if got.Name != "space 0" || got.OwnerID != smriti.UserFromContext(ctx) || got.Metadata == nil {
+		t.Fatalf("space = %+v", got)
+	}
+	page1, next, err := s.Spaces(ctx, smriti.Page{Limit: 3})
+	if err != nil || len(page1) != 3 || next == "" {
+		t.Fatalf("page1 = %d spaces, next %q, err %v", len(page1), next, err)
+	}
+	page2, next2, err := s.Spaces(ctx, smriti.Page{Limit: 3, After: next})
+	if err != nil || len(page2) != 2 || next2 != "" {
+		t.Fatalf("page2 = %d spaces, next %q, err %v", len(page2), next2, err)
+	}
+	seen := map[smriti.ID]bool{}
+	for _, sp := range append(page1, page2...) {
+		if seen[sp.ID] {
+			t.Fatalf("space %s listed twice", sp.ID)
+		}
+		seen[sp.ID] = true
+	}
+	_, _, err = s.Spaces(ctx, smriti.Page{After: "garbage"})
+	wantCode(t, err, smriti.EINVALID)
+
+	updated := get(s.SetProjectRoot(ctx, made[1].ID, "/src/app")).must(t)
+	if updated.ProjectRoot == nil || *updated.ProjectRoot != "/src/app" {
+		t.Fatalf("project root = %v", updated.ProjectRoot)
+	}
+	if err := s.DeleteSpace(ctx, made[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Space(ctx, made[2].ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	wantCode(t, s.DeleteSpace(ctx, made[2].ID), smriti.ENOTFOUND)
+	_, err = s.SetProjectRoot(ctx, smriti.NewID(), "/x")
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testSpacesInvisible(t *testing.T, s *store.Store) {
+	alice, bob := userCtx(), userCtx()
+	sp := newSpace(t, alice, s)
+	se := newSession(t, alice, s, sp)
+	cp := commit(t, alice, s, sp, se, "one")
+	if _, err := s.Space(bob, sp.ID); smriti.ErrorCode(err) != smriti.ENOTFOUND {
+		t.Fatalf("bob sees alice's space: %v", err)
+	}
+	if _, err := s.Session(bob, se.ID); smriti.ErrorCode(err) != smriti.ENOTFOUND {
+		t.Fatalf("bob sees alice's session: %v", err)
+	}
+	if _, err := s.Checkpoint(bob, cp.ID); smriti.ErrorCode(err) != smriti.ENOTFOUND {
+		t.Fatalf("bob sees alice's checkpoint: %v", err)
+	}
+	wantCode(t, s.DeleteSpace(bob, sp.ID), smriti.ENOTFOUND)
+	wantCode(t, s.DeleteCheckpoint(bob, cp.ID, true), smriti.ENOTFOUND)
+	list, _, _ := s.Spaces(bob, smriti.Page{})
+	if len(list) != 0 {
+		t.Fatalf("bob lists %d spaces", len(list))
+	}
+}
+
+func testSessions(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	loose := get(s.CreateSession(ctx, smriti.SessionCreate{Title: "loose"})).must(t)
+	if loose.SpaceID != nil || loose.BranchName != "main" || loose.LastSeq != -1 || loose.BranchDisposition != "active" {
+		t.Fatalf("loose session = %+v", loose)
+	}
+	untitled := newSession(t, ctx, s, sp)
+	if untitled.Title == "" {
+		t.Fatal("default title is empty")
+	}
+	send(t, ctx, s, loose, "hello")
+	attached := get(s.AttachSession(ctx, loose.ID, sp.ID)).must(t)
+	if attached.SpaceID == nil || *attached.SpaceID != sp.ID {
+		t.Fatalf("attach did not set space: %+v", attached)
+	}
+	turns := get(s.Turns(ctx, loose.ID, smriti.TurnQuery{})).must(t)
+	for _, tr := range turns {
+		if tr.SpaceID == nil || *tr.SpaceID != sp.ID {
+			t.Fatalf("turn %d not attached", tr.Seq)
+		}
+	}
+	titled := get(s.SetSessionTitle(ctx, loose.ID, "Trip planning")).must(t)
+	if titled.Title != "Trip planning" {
+		t.Fatalf("title = %q", titled.Title)
+	}
+	inSpace, _ := must2(t)(s.Sessions(ctx, &sp.ID, smriti.Page{}))
+	if len(inSpace) != 2 {
+		t.Fatalf("space sessions = %d", len(inSpace))
+	}
+	unknown := smriti.NewID()
+	_, _, err := s.Sessions(ctx, &unknown, smriti.Page{})
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.AttachSession(ctx, loose.ID, smriti.NewID())
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &unknown})
+	wantCode(t, err, smriti.ENOTFOUND)
+	if err := s.DeleteSession(ctx, loose.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Turns(ctx, loose.ID, smriti.TurnQuery{})
+	wantCode(t, err, smriti.ENOTFOUND)
+	wantCode(t, s.DeleteSession(ctx, loose.ID), smriti.ENOTFOUND)
+}
+
+func must2(t *testing.T) func([]*smriti.Session, string, error) ([]*smriti.Session, string) {
+	return func(v []*smriti.Session, next string, err error) ([]*smriti.Session, string) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, next
+	}
+}
+
+func testSessionSeeding(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	first := newSession(t, ctx, s, sp)
+	if first.SeededCheckpointID != nil {
+		t.Fatal("seeded before any checkpoint")
+	}
+	cp1 := commit(t, ctx, s, sp, first, "one")
+	cp2 := commit(t, ctx, s, sp, first, "two")
+	head := newSession(t, ctx, s, sp)
+	if head.SeededCheckpointID == nil || *head.SeededCheckpointID != cp2.ID {
+		t.Fatalf("seed head = %v, want %s", head.SeededCheckpointID, cp2.ID)
+	}
+	none := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "none"})).must(t)
+	if none.SeededCheckpointID != nil {
+		t.Fatal("seed none set a checkpoint")
+	}
+	byID := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: cp1.ID.String()})).must(t)
+	if byID.SeededCheckpointID == nil || *byID.SeededCheckpointID != cp1.ID {
+		t.Fatal("seed by id ignored")
+	}
+	_, err := s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "not-a-uuid"})
+	wantCode(t, err, smriti.EINVALID)
+	_, err = s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: smriti.NewID().String()})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testAppendExchange(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	var lastLog int64
+	for i := 0; i < 3; i++ {
+		ex := send(t, ctx, s, se, fmt.Sprintf("m%d", i))
+		if ex.User.Seq != int64(2*i) || ex.Assistant.Seq != int64(2*i+1) || ex.Replayed {
+			t.Fatalf("exchange %d seqs = %d,%d", i, ex.User.Seq, ex.Assistant.Seq)
+		}
+		if ex.User.LogPos <= lastLog || ex.Assistant.LogPos != ex.User.LogPos+1 {
+			t.Fatalf("log positions not increasing: %d %d after %d", ex.User.LogPos, ex.Assistant.LogPos, lastLog)
+		}
+		lastLog = ex.Assistant.LogPos
+	}
+	got := get(s.Session(ctx, se.ID)).must(t)
+	if got.LastSeq != 5 || got.ActiveProvider != "mock" {
+		t.Fatalf("session after sends = %+v", got)
+	}
+	_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: smriti.NewID()})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testIdempotency(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	ex := smriti.Exchange{SessionID: se.ID, IdempotencyKey: "k1",
+		User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
+	first := get(s.AppendExchange(ctx, ex)).must(t)
+	ex.Assistant.Content = "a different answer"
+	again := get(s.AppendExchange(ctx, ex)).must(t)
+	if !again.Replayed || again.Assistant.ID != first.Assistant.ID || again.Assistant.Content != "a" {
+		t.Fatalf("replay = %+v", again)
+	}
+	replay := get(s.ReplayExchange(ctx, se.ID, "k1")).must(t)
+	if replay == nil || replay.User.ID != first.User.ID {
+		t.Fatal("ReplayExchange did not find the key")
+	}
+	if none := get(s.ReplayExchange(ctx, se.ID, "other")).must(t); none != nil {
+		t.Fatal("unknown key replayed")
+	}
+	turns := get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).must(t)
+	if len(turns) != 2 {
+		t.Fatalf("turns = %d, want 2", len(turns))
+	}
+}
+
+func testConcurrentSends(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
+				User: smriti.TurnWrite{Content: fmt.Sprintf("q%d", i)}, Assistant: smriti.TurnWrite{Content: fmt.Sprintf("a%d", i)}})
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkPairs(t, get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).must(t), n)
+}
+
+// checkPairs asserts turns are numbered 0..2n-1 without gaps and each reply
+// directly follows its own question.
+func checkPairs(t *testing.T, turns []*smriti.Turn, n int) {
+	t.Helper()
+	if len(turns) != 2*n {
+		t.Fatalf("turns = %d, want %d", len(turns), 2*n)
+	}
+	for i, tr := range turns {
+		if tr.Seq != int64(i) {
+			t.Fatalf("turn %d has seq %d", i, tr.Seq)
+		}
+		if i%2 == 1 {
+			q := turns[i-1]
+			if q.Role != "user" || tr.Role != "assistant" || "a"+q.Content[1:] != tr.Content {
+				t.Fatalf("reply %q (seq %d) does not follow its question %q", tr.Content, tr.Seq, q.Content)
+			}
+		}
+	}
+}
+
+func testTurnQueries(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	var ex []*smriti.ExchangeResult
+	for i := 0; i < 5; i++ {
+		ex = append(ex, send(t, ctx, s, se, fmt.Sprintf("m%d", i)))
+	}
+	seq := func(ts []*smriti.Turn) []int64 {
+		out := []int64{}
+		for _, t := range ts {
+			out = append(out, t.Seq)
+		}
+		return out
+	}
+	three, pos := int64(3), ex[2].User.LogPos
+	cases := []struct {
+		name string
+		q    smriti.TurnQuery
+		want string
+	}{
+		{"All", smriti.TurnQuery{}, "[0 1 2 3 4 5 6 7 8 9]"},
+		{"AfterSeq", smriti.TurnQuery{AfterSeq: &three}, "[4 5 6 7 8 9]"},
+		{"BeforeSeq", smriti.TurnQuery{BeforeSeq: &three}, "[0 1 2]"},
+		{"AfterLogPos", smriti.TurnQuery{AfterLogPos: &pos}, "[5 6 7 8 9]"},
+		{"NewestLimit", smriti.TurnQuery{Newest: true, Limit: 3}, "[9 8 7]"},
+	}
+	for _, c := range cases {
+		got := fmt.Sprint(seq(get(s.Turns(ctx, se.ID, c.q)).must(t)))
+		if got != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+func testCommitParentRules(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	if a.ParentID != nil || a.BranchName != "main" || len(a.Hash) != 64 {
+		t.Fatalf("first checkpoint = %+v", a)
+	}
+	if a.Metadata["session_id"] != se.ID.String() || a.AuthorAgent == nil || *a.AuthorAgent != "mock" {
+		t.Fatalf("metadata/author = %v %v", a.Metadata, a.AuthorAgent)
+	}
+	b := commit(t, ctx, s, sp, se, "B")
+	if b.ParentID == nil || *b.ParentID != a.ID {
+		t.Fatal("second main checkpoint does not parent to the first")
+	}
+	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "alt"})).must(t)
+	f1 := commit(t, ctx, s, sp, fork, "F1")
+	if f1.ParentID == nil || *f1.ParentID != a.ID || f1.BranchName != "alt" {
+		t.Fatalf("fork's first checkpoint parent = %v branch %s, want %s on alt", f1.ParentID, f1.BranchName, a.ID)
+	}
+	f2 := commit(t, ctx, s, sp, fork, "F2")
+	if f2.ParentID == nil || *f2.ParentID != f1.ID {
+		t.Fatal("fork checkpoints do not chain")
+	}
+	c := commit(t, ctx, s, sp, se, "C")
+	if c.ParentID == nil || *c.ParentID != b.ID {
+		t.Fatal("main checkpoint after fork parents to the fork")
+	}
+	main := "main"
+	list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Branch: &main})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cp := range list {
+		if cp.BranchName != "main" {
+			t.Fatalf("fork checkpoint %s listed on main", cp.Message)
+		}
+	}
+	if len(list) != 3 || list[0].ID != c.ID {
+		t.Fatalf("main list = %d, newest %s", len(list), list[0].Message)
+	}
+	other := newSpace(t, ctx, s)
+	_, err = s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: other.ID, SessionID: se.ID, Content: smriti.Content{Message: "x"}})
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: other.ID, ParentID: &a.ID, Content: smriti.Content{Message: "x"}})
+	wantCode(t, err, smriti.EINVALID)
+	legacy := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "legacy", Content: smriti.Content{Message: "L"}})).must(t)
+	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != "llm" {
+		t.Fatalf("legacy create = %+v", legacy)
+	}
+}
+
+func testConcurrentCommits(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	const n = 32
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			_, err := s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: fmt.Sprint(i)}})
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+	if err != nil || len(list) != n {
+		t.Fatalf("checkpoints = %d, err %v", len(list), err)
+	}
+	// Newest first: each checkpoint's parent is the one committed just before it.
+	parents := map[smriti.ID]bool{}
+	for i, cp := range list {
+		if i == len(list)-1 {
+			if cp.ParentID != nil {
+				t.Fatal("oldest checkpoint has a parent")
+			}
+			continue
+		}
+		if cp.ParentID == nil || *cp.ParentID != list[i+1].ID {
+			t.Fatalf("checkpoint %d does not parent to the one before it", i)
+		}
+		if parents[*cp.ParentID] {
+			t.Fatal("two checkpoints share a parent")
+		}
+		parents[*cp.ParentID] = true
+	}
+	v := get(s.VerifyCheckpoint(ctx, list[0].ID)).must(t)
+	if !v.OK || v.Checked != n {
+		t.Fatalf("verify = %+v", v)
+	}
+}
+
+func testCheckpointPaging(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	for i := 0; i < 7; i++ {
+		commit(t, ctx, s, sp, se, fmt.Sprint(i))
+	}
+	var all []string
+	after := ""
+	for pages := 0; ; pages++ {
+		list, next, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Page: smriti.Page{Limit: 3, After: after}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range list {
+			all = append(all, c.Message)
+		}
+		if next == "" {
+			break
+		}
+		after = next
+	}
+	if fmt.Sprint(all) != "[6 5 4 3 2 1 0]" {
+		t.Fatalf("paged = %v", all)
+	}
+	latest := get(s.LatestCheckpoints(ctx, sp.ID, "main", 2)).must(t)
+	if len(latest) != 2 || latest[0].Message != "6" {
+		t.Fatalf("latest = %v", latest)
+	}
+	_, _, err := s.Checkpoints(ctx, smriti.NewID(), smriti.CheckpointQuery{})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testAncestors(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	var cps []*smriti.Checkpoint
+	for i := 0; i < 5; i++ {
+		cps = append(cps, commit(t, ctx, s, sp, se, fmt.Sprint(i)))
+	}
+	chain := get(s.Ancestors(ctx, cps[4].ID, 3)).must(t)
+	if len(chain) != 3 || chain[0].Message != "2" || chain[2].Message != "4" {
+		t.Fatalf("ancestors = %v", names(chain))
+	}
+	one := get(s.Ancestors(ctx, cps[0].ID, 3)).must(t)
+	if len(one) != 1 {
+		t.Fatalf("root ancestors = %d", len(one))
+	}
+	_, err := s.Ancestors(ctx, smriti.NewID(), 3)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func names(cs []*smriti.Checkpoint) []string {
+	out := []string{}
+	for _, c := range cs {
+		out = append(out, c.Message)
+	}
+	return out
+}
+
+func testDeleteCascade(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	b := commit(t, ctx, s, sp, se, "B")
+	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
+	f1 := commit(t, ctx, s, sp, fork, "F1")
+	err := s.DeleteCheckpoint(ctx, a.ID, false)
+	wantCode(t, err, smriti.ECONFLICT)
+	data, _ := smriti.ErrorData(err).(map[string]any)
+	deps, _ := data["dependents"].(*smriti.Dependents)
+	if deps == nil || deps.BlockingCount != 3 || len(deps.ChildCommits) != 2 || len(deps.ForkedSessions) != 1 {
+		t.Fatalf("dependents = %+v", data)
+	}
+	// A leaf goes without cascade.
+	if err := s.DeleteCheckpoint(ctx, f1.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteCheckpoint(ctx, a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []smriti.ID{a.ID, b.ID} {
+		_, err := s.Checkpoint(ctx, id)
+		wantCode(t, err, smriti.ENOTFOUND)
+	}
+	_, err = s.Session(ctx, fork.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	if _, err := s.Session(ctx, se.ID); err != nil {
+		t.Fatal("the writing session was deleted with its checkpoints")
+	}
+	wantCode(t, s.DeleteCheckpoint(ctx, a.ID, true), smriti.ENOTFOUND)
+}
+
+func testVerify(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	var cps []*smriti.Checkpoint
+	for i := 0; i < 4; i++ {
+		cps = append(cps, commit(t, ctx, s, sp, se, fmt.Sprint(i), "decision "+fmt.Sprint(i)))
+	}
+	v := get(s.VerifyCheckpoint(ctx, cps[3].ID)).must(t)
+	if !v.OK || v.Checked != 4 || v.FirstMismatch != nil {
+		t.Fatalf("untouched chain: %+v", v)
+	}
+	if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET summary = 'rewritten history' WHERE id = ?`), cps[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	v = get(s.VerifyCheckpoint(ctx, cps[3].ID)).must(t)
+	if v.OK || v.FirstMismatch == nil || *v.FirstMismatch != cps[1].ID {
+		t.Fatalf("tampered chain: %+v, want mismatch at %s", v, cps[1].ID)
+	}
+	_, err := s.VerifyCheckpoint(ctx, smriti.NewID())
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testNotes(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	cp := commit(t, ctx, s, sp, se, "A")
+	n := get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "founder", Text: "shipped", Kind: "milestone"})).must(t)
+	if n.Kind != "milestone" || n.CheckpointID != cp.ID {
+		t.Fatalf("note = %+v", n)
+	}
+	got := get(s.Checkpoint(ctx, cp.ID)).must(t)
+	if len(got.Notes) != 1 || got.Notes[0].Text != "shipped" {
+		t.Fatalf("notes = %+v", got.Notes)
+	}
+	if got.Hash != cp.Hash {
+		t.Fatal("a note changed the checkpoint hash")
+	}
+	if v := get(s.VerifyCheckpoint(ctx, cp.ID)).must(t); !v.OK {
+		t.Fatal("a note broke verification")
+	}
+	_, err := s.AddNote(ctx, smriti.NewID(), smriti.NoteCreate{Text: "x", Kind: "note"})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testForkNames(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	f1 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
+	f2 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
+	want := "fork-" + smriti.ShortHash(a.Hash)
+	if f1.BranchName != want || f2.BranchName != want+"-2" {
+		t.Fatalf("default names = %s, %s", f1.BranchName, f2.BranchName)
+	}
+	if f1.ForkedFromCheckpointID == nil || *f1.ForkedFromCheckpointID != a.ID || f1.LastSeq != -1 {
+		t.Fatalf("fork = %+v", f1)
+	}
+	_, err := s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "main"})
+	wantCode(t, err, smriti.ECONFLICT)
+	_, err = s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: want})
+	wantCode(t, err, smriti.ECONFLICT)
+	other := newSpace(t, ctx, s)
+	_, err = s.ForkSession(ctx, smriti.ForkCreate{SpaceID: other.ID, CheckpointID: a.ID})
+	wantCode(t, err, smriti.EINVALID)
+	_, err = s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: smriti.NewID()})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testConcurrentForks(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	results := make([]*smriti.Session, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			f, err := s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[i] = f
+		}(i)
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if results[0].BranchName == results[1].BranchName {
+		t.Fatalf("both forks got branch %q", results[0].BranchName)
+	}
+}
+
+func testDisposition(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "exp"})).must(t)
+	n := get(s.SetBranchDisposition(ctx, sp.ID, "exp", "abandoned")).must(t)
+	if n != 1 {
+		t.Fatalf("updated %d sessions", n)
+	}
+	_, err := s.SetBranchDisposition(ctx, sp.ID, "nope", "abandoned")
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.SetBranchDisposition(ctx, smriti.NewID(), "exp", "abandoned")
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testDeleteSpace(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	send(t, ctx, s, se, "hi")
+	cp := commit(t, ctx, s, sp, se, "A")
+	get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "a", Text: "n", Kind: "note"})).must(t)
+	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp.ID})).must(t)
+	if err := s.DeleteSpace(ctx, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"checkpoints", "sessions", "turns", "checkpoint_notes"} {
+		var n int
+		q := `SELECT COUNT(*) FROM ` + table + ` WHERE ` + map[string]string{
+			"checkpoints": "space_id = ?", "sessions": "space_id = ?", "turns": "space_id = ?",
+			"checkpoint_notes": "checkpoint_id = ?"}[table]
+		arg := any(sp.ID)
+		if table == "checkpoint_notes" {
+			arg = cp.ID
+		}
+		if err := s.DB().QueryRowContext(context.Background(), s.Rebind(q), arg).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("%d rows left in %s", n, table)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+// Package storetest is the store's conformance suite: the same cases run
+// against every engine (SQLite always; PostgreSQL when
+// SMRITI_TEST_POSTGRES_URL is set, which CI always does).
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"smriti"
+	"smriti/store"
+)
+
+// Opener returns a fresh, migrated store for one test.
+type Opener func(t *testing.T) *store.Store
+
+// Run runs every conformance case against stores from open.
+func Run(t *testing.T, open Opener) {
+	cases := []struct {
+		name string
+		fn   func(t *testing.T, s *store.Store)
+	}{
+		{"Spaces", testSpaces},
+		{"SpacesInvisibleToOtherUsers", testSpacesInvisible},
+		{"Sessions", testSessions},
+		{"SessionSeeding", testSessionSeeding},
+		{"AppendExchangeNumbersTurns", testAppendExchange},
+		{"IdempotentExchangeWritesOnce", testIdempotency},
+		{"ConcurrentSendsKeepSequence", testConcurrentSends},
+		{"TurnQueries", testTurnQueries},
+		{"CommitParentRules", testCommitParentRules},
+		{"ConcurrentCommitsFormOneChain", testConcurrentCommits},
+		{"CheckpointPaging", testCheckpointPaging},
+		{"Ancestors", testAncestors},
+		{"DeleteRefusedWithDependentsThenCascade", testDeleteCascade},
+		{"VerifyDetectsTamperedRow", testVerify},
+		{"Notes", testNotes},
+		{"ForkNames", testForkNames},
+		{"ConcurrentForksGetDistinctNames", testConcurrentForks},
+		{"BranchDisposition", testDisposition},
+		{"DeleteSpaceRemovesEverything", testDeleteSpace},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.fn(t, open(t))
+		})
+	}
+}
+
+// userCtx gives each case its own user, so cases sharing a database never
+// see each other's rows.
+func userCtx() context.Context {
+	return smriti.WithUser(context.Background(), smriti.NewID())
+}
+
+// result carries a value and error so calls read get(f()).must(t).
+type result[T any] struct {
+	v   T
+	err error
+}
+
+func get[T any](v T, err error) result[T] { return result[T]{v, err} }
+
+func (r result[T]) must(t *testing.T) T {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("unexpected error: %v", r.err)
+	}
+	return r.v
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := smriti.ErrorCode(err); got != code {
+		t.Fatalf("error code = %q (%v), want %q", got, err, code)
+	}
+}
+
+func newSpace(t *testing.T, ctx context.Context, s *store.Store) *smriti.Space {
+	t.Helper()
+	return get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "Australia Trip", Description: "2026"})).must(t)
+}
+
+func newSession(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Space) *smriti.Session {
+	t.Helper()
+	return get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &space.ID, Provider: "mock", Model: "m"})).must(t)
+}
+
+func commit(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Space, se *smriti.Session, msg string, decisions ...string) *smriti.Checkpoint {
+	t.Helper()
+	return get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: space.ID, SessionID: se.ID,
+		Content: smriti.Content{Message: msg, Summary: "summary of " + msg, Decisions: decisions}})).must(t)
+}
+
+func send(t *testing.T, ctx context.Context, s *store.Store, se *smriti.Session, msg string) *smriti.ExchangeResult {
+	t.Helper()
+	return get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
+		User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "m"},
+		Assistant: smriti.TurnWrite{Content: "reply to " + msg, Provider: "mock", Model: "m"}})).must(t)
+}

@@ -1,0 +1,186 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+const turnCols = `id, session_id, space_id, role, content, provider, model, sequence_number, log_pos, tokens, metadata, created_at`
+
+func scanTurn(row interface{ Scan(...any) error }) (*smriti.Turn, error) {
+	var t smriti.Turn
+	var space uuid.NullUUID
+	var created dbTime
+	if err := row.Scan(&t.ID, &t.SessionID, &space, &t.Role, &t.Content, &t.Provider, &t.Model, &t.Seq, &t.LogPos,
+		&t.Tokens, jsonCol{&t.Metadata}, &created); err != nil {
+		return nil, err
+	}
+	t.SpaceID = nullID(space)
+	if t.Metadata == nil {
+		t.Metadata = map[string]any{}
+	}
+	t.CreatedAt = created.Time
+	return &t, nil
+}
+
+// Turns implements smriti.SessionService.
+func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error) {
+	if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
+		return nil, err
+	}
+	query := `SELECT ` + turnCols + ` FROM turns WHERE session_id = ?`
+	args := []any{sessionID}
+	if q.AfterSeq != nil {
+		query += ` AND sequence_number > ?`
+		args = append(args, *q.AfterSeq)
+	}
+	if q.BeforeSeq != nil {
+		query += ` AND sequence_number < ?`
+		args = append(args, *q.BeforeSeq)
+	}
+	if q.AfterLogPos != nil {
+		query += ` AND log_pos > ?`
+		args = append(args, *q.AfterLogPos)
+	}
+	if q.ExcludeSystem {
+		query += ` AND role <> 'system'`
+	}
+	if q.Newest {
+		query += ` ORDER BY sequence_number DESC`
+	} else {
+		query += ` ORDER BY sequence_number ASC`
+	}
+	if q.Limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, q.Limit)
+	}
+	return s.queryTurns(ctx, s.read, query, args...)
+}
+
+func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Turn, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list turns: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Turn{}
+	for rows.Next() {
+		t, err := scanTurn(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list turns: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// AppendExchange implements smriti.SessionService. The session row is
+// locked first (FOR UPDATE on PostgreSQL; the single writer on SQLite), so
+// concurrent sends to one session — from any number of server replicas —
+// take consecutive sequence numbers and never collide.
+func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+	var res *smriti.ExchangeResult
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		se, err := s.session(ctx, tx, ex.SessionID, s.d.forUpdate)
+		if err != nil {
+			return err
+		}
+		if ex.IdempotencyKey != "" {
+			prev, err := s.replay(ctx, tx, ex.SessionID, ex.IdempotencyKey)
+			if err != nil || prev != nil {
+				res = prev
+				return err
+			}
+		}
+		now := s.Now()
+		userSeq := se.LastSeq + 1
+		pos, err := s.nextLogPositions(ctx, tx, 2)
+		if err != nil {
+			return err
+		}
+		user := s.newTurn(se, smriti.RoleUser, ex.User, userSeq, pos-1, now)
+		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, userSeq+1, pos, now)
+		for _, t := range []*smriti.Turn{user, asst} {
+			if err := s.insertTurn(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ?, active_provider = ?, active_model = ?, updated_at = ? WHERE id = ?`),
+			asst.Seq, ex.Assistant.Provider, ex.Assistant.Model, s.d.t(now), se.ID); err != nil {
+			return fmt.Errorf("update session: %w", err)
+		}
+		if ex.IdempotencyKey != "" {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at)
+				VALUES (?, ?, ?, ?, ?)`), se.ID, ex.IdempotencyKey, user.ID, asst.ID, s.d.t(now)); err != nil {
+				return fmt.Errorf("record idempotency key: %w", err)
+			}
+		}
+		res = &smriti.ExchangeResult{User: user, Assistant: asst}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ReplayExchange returns the exchange stored under an idempotency key, or nil.
+func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+	if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
+		return nil, err
+	}
+	return s.replay(ctx, s.read, sessionID, key)
+}
+
+func (s *Store) replay(ctx context.Context, q querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+	var userID, asstID smriti.ID
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT user_turn_id, assistant_turn_id FROM send_keys WHERE session_id = ? AND idempotency_key = ?`),
+		sessionID, key).Scan(&userID, &asstID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up idempotency key: %w", err)
+	}
+	turns, err := s.queryTurns(ctx, q, `SELECT `+turnCols+` FROM turns WHERE id IN (?, ?) ORDER BY sequence_number`, userID, asstID)
+	if err != nil {
+		return nil, err
+	}
+	if len(turns) != 2 {
+		return nil, fmt.Errorf("idempotency key %q points at %d turns", key, len(turns))
+	}
+	return &smriti.ExchangeResult{User: turns[0], Assistant: turns[1], Replayed: true}, nil
+}
+
+func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq, pos int64, now time.Time) *smriti.Turn {
+	t := &smriti.Turn{
+		ID: smriti.NewID(), SessionID: se.ID, SpaceID: se.SpaceID, Role: role, Content: w.Content,
+		Provider: w.Provider, Model: w.Model, Seq: seq, LogPos: pos, Tokens: w.Tokens, Metadata: w.Metadata,
+	}
+	if t.Metadata == nil {
+		t.Metadata = map[string]any{}
+	}
+	t.CreatedAt = now
+	return t
+}
+
+func (s *Store) insertTurn(ctx context.Context, tx *sql.Tx, t *smriti.Turn) error {
+	meta, err := jsonArg(t.Metadata)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+		sequence_number, log_pos, tokens, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens, meta, s.d.t(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert turn: %w", err)
+	}
+	return nil
+}
