@@ -17,25 +17,28 @@ import (
 // or "previous instructions", so false positives stay rare.
 var suspiciousPatterns = func() []*regexp.Regexp {
 	src := []string{
-		`\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints)`,
-		`\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous)`,
-		`\bignore\s+(everything|all)\s+(above|before|said)`,
-		`\byou\s+are\s+now\b`,
-		`\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b`,
-		`\bsystem\s+prompt\b`,
-		`\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b`,
-		`\brecord\s+(the|a|this)\s+decision\s+(to|that)\b`,
-		`\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b`,
-		`\bnew\s+instructions?\s*:`,
-		`\b(reveal|print|output|repeat|show)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b`,
-		`(?m)^\s*(system|assistant)\s*:`,
-		`<\|?(im_start|im_end|system|endoftext)\|?>`,
-		`\[/?(inst|sys)\]`,
-		`\b(jailbreak|dan\s+mode|developer\s+mode)\b`,
+		`(?i)\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints)`,
+		`(?i)\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous)`,
+		`(?i)\bignore\s+(everything|all)\s+(above|before|said)`,
+		`(?i)\byou\s+are\s+now\b`,
+		`(?i)\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b`,
+		// "system prompt" alone is ordinary vocabulary in AI projects; only
+		// text that addresses the model's own prompt is flagged.
+		`(?i)\b(your|new|following)\s+system\s+prompt\b`,
+		`(?i)\b(reveal|print|output|repeat|show|leak)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b`,
+		`(?i)\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b`,
+		`(?i)\brecord\s+(the|a|this)\s+decision\s+(to|that)\b`,
+		`(?i)\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b`,
+		`(?i)\bnew\s+instructions?\s*:`,
+		// Role impersonation: upper-case only, "System: Ubuntu" is data.
+		`(?m)^\s*(SYSTEM|ASSISTANT)\s*:`,
+		`(?i)<\|?(im_start|im_end|system|endoftext)\|?>`,
+		`(?i)\[/?(inst|sys)\]`,
+		`(?i)\b(jailbreak|dan\s+mode|developer\s+mode)\b`,
 	}
 	out := make([]*regexp.Regexp, len(src))
 	for i, s := range src {
-		out[i] = regexp.MustCompile(`(?i)` + s)
+		out[i] = regexp.MustCompile(s)
 	}
 	return out
 }()
