@@ -430,4 +430,3 @@ func (s *Store) noteKinds(ctx context.Context, q querier, spaceID smriti.ID) (ma
 	}
 	return out, rows.Err()
 }
-

@@ -1,0 +1,285 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"smriti"
+)
+
+// Client speaks to a Smriti server. The CLI and the MCP server use it, and
+// the HTTP tests drive the server through it, so the API and its client are
+// tested together. Errors come back as *smriti.Error with the domain code
+// that matches the HTTP status and the server's detail message.
+type Client struct {
+	BaseURL string
+	HTTP    *http.Client
+	// Header is added to every request (for example Authorization).
+	Header http.Header
+}
+
+// NewClient returns a client for the server at baseURL.
+func NewClient(baseURL string) *Client {
+	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 5 * time.Minute}}
+}
+
+// Do sends a request with an optional JSON body and decodes a JSON answer
+// into out (when out is non-nil). It is exported for endpoints without a
+// typed method and for tests that send deliberately malformed bodies.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*http.Response, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("encode request: %w", err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range c.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return resp, fmt.Errorf("read response: %w", err)
+	}
+	if resp.StatusCode >= 400 {
+		return resp, decodeError(resp.StatusCode, data)
+	}
+	if out != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return resp, fmt.Errorf("decode %s %s response: %w", method, path, err)
+		}
+	}
+	return resp, nil
+}
+
+// decodeError turns an error answer back into the domain error.
+func decodeError(status int, data []byte) error {
+	var body struct {
+		Detail json.RawMessage `json:"detail"`
+	}
+	e := &smriti.Error{Code: codeOf(status)}
+	if json.Unmarshal(data, &body) == nil && len(body.Detail) > 0 {
+		var msg string
+		if json.Unmarshal(body.Detail, &msg) == nil {
+			e.Message = msg
+		} else {
+			var obj map[string]any
+			if json.Unmarshal(body.Detail, &obj) == nil {
+				e.Data = obj
+				if m, ok := obj["message"].(string); ok {
+					e.Message = m
+				}
+			}
+		}
+	}
+	if e.Message == "" {
+		e.Message = fmt.Sprintf("server answered %d %s", status, http.StatusText(status))
+	}
+	return e
+}
+
+func (c *Client) get(ctx context.Context, path string, out any) error {
+	_, err := c.Do(ctx, http.MethodGet, path, nil, out)
+	return err
+}
+
+func (c *Client) post(ctx context.Context, path string, body, out any) error {
+	_, err := c.Do(ctx, http.MethodPost, path, body, out)
+	return err
+}
+
+// Health reads /health.
+func (c *Client) Health(ctx context.Context) (*Health, error) {
+	var h Health
+	return &h, c.get(ctx, "/health", &h)
+}
+
+// CreateSpace creates a space.
+func (c *Client) CreateSpace(ctx context.Context, name, description string) (*Repo, error) {
+	var out Repo
+	return &out, c.post(ctx, "/api/v2/repos", map[string]any{"name": name, "description": description}, &out)
+}
+
+// Spaces lists spaces.
+func (c *Client) Spaces(ctx context.Context) ([]Repo, error) {
+	var out []Repo
+	return out, c.get(ctx, "/api/v2/repos", &out)
+}
+
+// Space gets a space.
+func (c *Client) Space(ctx context.Context, id smriti.ID) (*Repo, error) {
+	var out Repo
+	return &out, c.get(ctx, "/api/v2/repos/"+id.String(), &out)
+}
+
+// DeleteSpace deletes a space.
+func (c *Client) DeleteSpace(ctx context.Context, id smriti.ID) error {
+	_, err := c.Do(ctx, http.MethodDelete, "/api/v2/repos/"+id.String(), nil, nil)
+	return err
+}
+
+// SetProjectRoot sets a space's project root.
+func (c *Client) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*Repo, error) {
+	var out Repo
+	_, err := c.Do(ctx, http.MethodPatch, "/api/v2/repos/"+id.String()+"/project-root", map[string]any{"project_root": root}, &out)
+	return &out, err
+}
+
+// Checkpoints lists a space's checkpoints, newest first; branch "" means all.
+func (c *Client) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]Commit, error) {
+	var out []Commit
+	path := "/api/v2/repos/" + space.String() + "/commits"
+	if branch != "" {
+		path += "?branch=" + url.QueryEscape(branch)
+	}
+	return out, c.get(ctx, path, &out)
+}
+
+// LatestCheckpoint returns the newest checkpoint of a branch ("" = main).
+func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch string) (*Commit, error) {
+	var out Commit
+	path := "/api/v2/repos/" + space.String() + "/commits/latest"
+	if branch != "" {
+		path += "?branch=" + url.QueryEscape(branch)
+	}
+	return &out, c.get(ctx, path, &out)
+}
+
+// Commit saves a checkpoint from a session.
+func (c *Client) Commit(ctx context.Context, req CommitRequest) (*Commit, error) {
+	var out Commit
+	return &out, c.post(ctx, "/api/v4/chat/commit", req, &out)
+}
+
+// CreateCheckpoint creates a checkpoint with an explicit parent (legacy).
+func (c *Client) CreateCheckpoint(ctx context.Context, req LegacyCommitRequest) (*Commit, error) {
+	var out Commit
+	return &out, c.post(ctx, "/api/v2/commits", req, &out)
+}
+
+// Checkpoint gets a checkpoint.
+func (c *Client) Checkpoint(ctx context.Context, id smriti.ID) (*Commit, error) {
+	var out Commit
+	return &out, c.get(ctx, "/api/v2/commits/"+id.String(), &out)
+}
+
+// DeleteCheckpoint deletes a checkpoint; a refusal is ECONFLICT with the
+// dependents in the error's Data.
+func (c *Client) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
+	path := "/api/v2/commits/" + id.String()
+	if cascade {
+		path += "?cascade=true"
+	}
+	_, err := c.Do(ctx, http.MethodDelete, path, nil, nil)
+	return err
+}
+
+// AddNote annotates a checkpoint.
+func (c *Client) AddNote(ctx context.Context, id smriti.ID, text, author, kind string) (*NoteOut, error) {
+	var out NoteOut
+	return &out, c.post(ctx, "/api/v5/checkpoint/"+id.String()+"/notes", map[string]any{"text": text, "author": author, "kind": kind}, &out)
+}
+
+// Verify recomputes a checkpoint's hash chain.
+func (c *Client) Verify(ctx context.Context, id smriti.ID) (*Verification, error) {
+	var out Verification
+	return &out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/verify", &out)
+}
+
+// CreateSession creates a session (space nil for an unattached one).
+func (c *Client) CreateSession(ctx context.Context, space *smriti.ID, title, provider, model string) (*SessionOut, error) {
+	req := map[string]any{"title": title, "provider": provider, "model": model}
+	if space != nil {
+		req["repo_id"] = space.String()
+	}
+	var out SessionOut
+	return &out, c.post(ctx, "/api/v4/chat/sessions", req, &out)
+}
+
+// Sessions lists recent sessions.
+func (c *Client) Sessions(ctx context.Context) ([]SessionOut, error) {
+	var out []SessionOut
+	return out, c.get(ctx, "/api/v4/chat/sessions", &out)
+}
+
+// Session gets a session.
+func (c *Client) Session(ctx context.Context, id smriti.ID) (*SessionOut, error) {
+	var out SessionOut
+	return &out, c.get(ctx, "/api/v4/chat/sessions/"+id.String(), &out)
+}
+
+// DeleteSession deletes a session.
+func (c *Client) DeleteSession(ctx context.Context, id smriti.ID) error {
+	_, err := c.Do(ctx, http.MethodDelete, "/api/v4/chat/sessions/"+id.String(), nil, nil)
+	return err
+}
+
+// Turns lists a session's turns (the first page of up to 1000).
+func (c *Client) Turns(ctx context.Context, id smriti.ID) ([]TurnOut, error) {
+	var out []TurnOut
+	return out, c.get(ctx, "/api/v4/chat/sessions/"+id.String()+"/turns", &out)
+}
+
+// AllTurns pages through every turn of a session.
+func (c *Client) AllTurns(ctx context.Context, id smriti.ID) ([]TurnOut, error) {
+	var all []TurnOut
+	path := "/api/v4/chat/sessions/" + id.String() + "/turns"
+	next := ""
+	for {
+		var page []TurnOut
+		p := path
+		if next != "" {
+			p += "?after_seq=" + url.QueryEscape(next)
+		}
+		resp, err := c.Do(ctx, http.MethodGet, p, nil, &page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page...)
+		next = resp.Header.Get("X-Next-Cursor")
+		if next == "" {
+			return all, nil
+		}
+	}
+}
+
+// Attach attaches a session to a space.
+func (c *Client) Attach(ctx context.Context, session, space smriti.ID) (*SessionOut, error) {
+	var out SessionOut
+	_, err := c.Do(ctx, http.MethodPut, "/api/v4/chat/sessions/"+session.String()+"/attach", map[string]any{"repo_id": space.String()}, &out)
+	return &out, err
+}
+
+// Head returns a space's main head and latest session.
+func (c *Client) Head(ctx context.Context, space smriti.ID) (*Head, error) {
+	var out Head
+	return &out, c.get(ctx, "/api/v4/chat/spaces/"+space.String()+"/head", &out)
+}

@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"smriti"
+)
+
+// statusOf is the one table from domain error codes to HTTP statuses.
+var statusOf = map[string]int{
+	smriti.EINVALID:        http.StatusBadRequest,
+	smriti.EUNAUTHORIZED:   http.StatusUnauthorized,
+	smriti.EFORBIDDEN:      http.StatusForbidden,
+	smriti.ENOTFOUND:       http.StatusNotFound,
+	smriti.ECONFLICT:       http.StatusConflict,
+	smriti.ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	smriti.EUNPROCESSABLE:  http.StatusUnprocessableEntity,
+	smriti.EINTERNAL:       http.StatusInternalServerError,
+	smriti.ENOTIMPLEMENTED: http.StatusNotImplemented,
+	smriti.EUPSTREAM:       http.StatusBadGateway,
+	smriti.EUNAVAILABLE:    http.StatusServiceUnavailable,
+}
+
+// codeOf maps a status back to a domain code; the client uses it so the CLI
+// and MCP report the error the server meant.
+func codeOf(status int) string {
+	for code, s := range statusOf {
+		if s == status {
+			return code
+		}
+	}
+	switch {
+	case status == http.StatusMethodNotAllowed:
+		return smriti.EINVALID
+	case status >= 500:
+		return smriti.EINTERNAL
+	default:
+		return smriti.EINVALID
+	}
+}
+
+// ErrorBody is every error answer: {"detail": "..."}, or an object detail
+// where the reference says so (the 409 on deleting a checkpoint with
+// dependents).
+type ErrorBody struct {
+	Detail any `json:"detail"`
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := smriti.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if code == smriti.EINTERNAL {
+		s.log.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
+	}
+	var detail any = smriti.ErrorMessage(err)
+	if data := smriti.ErrorData(err); data != nil {
+		detail = data
+	}
+	s.metrics.errors.WithLabelValues(code).Inc()
+	writeJSON(w, status, ErrorBody{Detail: detail})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}

@@ -1,0 +1,4 @@
+package httpapi
+
+// intelligenceRoutes are draft, extract and review.
+func (s *Server) intelligenceRoutes() []route { return nil }

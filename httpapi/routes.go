@@ -1,0 +1,43 @@
+package httpapi
+
+import (
+	"net/http"
+)
+
+// route is one endpoint: what it does, what it takes and returns (for the
+// OpenAPI document) and its handler. The mux and the OpenAPI document are
+// both built from the same table, so they cannot drift apart.
+type route struct {
+	method  string
+	path    string
+	summary string
+	tag     string
+	// in is a zero value of the request body type (nil when there is none).
+	in any
+	// out is a zero value of the success body type (nil for no body).
+	out    any
+	status int
+	// query lists the query parameters: name → description.
+	query  map[string]string
+	handle func(w http.ResponseWriter, r *http.Request) error
+	// stream marks a text/event-stream answer.
+	stream bool
+}
+
+// routeGroups lets each area of the API register its routes from its own
+// file.
+func (s *Server) allRoutes() []route {
+	var all []route
+	for _, group := range [][]route{
+		s.systemRoutes(),
+		s.spaceRoutes(),
+		s.checkpointRoutes(),
+		s.sessionRoutes(),
+		s.chatRoutes(),
+		s.intelligenceRoutes(),
+		s.lineageRoutes(),
+	} {
+		all = append(all, group...)
+	}
+	return all
+}

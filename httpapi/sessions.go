@@ -1,0 +1,253 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"smriti"
+)
+
+// SessionCreateRequest creates a session.
+type SessionCreateRequest struct {
+	RepoID   *string `json:"repo_id"`
+	Title    string  `json:"title" required:"false"`
+	Provider string  `json:"provider" required:"false"`
+	Model    string  `json:"model" required:"false"`
+	SeedFrom string  `json:"seed_from" required:"false"`
+}
+
+// AttachRequest attaches a session to a space.
+type AttachRequest struct {
+	RepoID *string `json:"repo_id" required:"true"`
+}
+
+func (s *Server) sessionRoutes() []route {
+	turnsQuery := map[string]string{"after_seq": "only turns with a greater sequence number (paging)", "limit": "page size (1–1000, default 1000)"}
+	return []route{
+		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSession},
+		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []SessionOut{}, status: 200,
+			query: map[string]string{"limit": "page size (default 50)", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
+		{method: "GET", path: "/api/v4/chat/sessions/{session_id}", summary: "Get a session", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSession},
+		{method: "DELETE", path: "/api/v4/chat/sessions/{session_id}", summary: "Delete a session and its turns", tag: "sessions", status: 204, handle: s.deleteSession},
+		{method: "GET", path: "/api/v4/chat/sessions/{session_id}/turns", summary: "A session's turns in order", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listTurns},
+		{method: "PUT", path: "/api/v4/chat/sessions/{session_id}/attach", summary: "Attach a session to a space", tag: "sessions", in: AttachRequest{}, out: SessionOut{}, status: 200, handle: s.attachSession},
+		{method: "POST", path: "/api/v4/chat/spaces/{repo_id}/sessions", summary: "Create a session in a space", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSpaceSession},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}", summary: "Get a session of a space", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSpaceSession},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}/turns", summary: "A space session's turns", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listSpaceTurns},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/head", summary: "A space's main head and latest session", tag: "sessions", out: Head{}, status: 200, handle: s.spaceHead},
+	}
+}
+
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
+	var req SessionCreateRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	space, err := optID("repo_id", req.RepoID)
+	if err != nil {
+		return err
+	}
+	return s.newSession(w, r, space, req)
+}
+
+func (s *Server) createSpaceSession(w http.ResponseWriter, r *http.Request) error {
+	space, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	var req SessionCreateRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	return s.newSession(w, r, &space, req)
+}
+
+func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smriti.ID, req SessionCreateRequest) error {
+	if len(req.Title) > 255 {
+		return fieldTooLong("title", 255)
+	}
+	provider := strings.ToLower(strings.TrimSpace(req.Provider))
+	if provider == "" && s.providers != nil {
+		provider = s.providers.DefaultProvider()
+	}
+	model := strings.TrimSpace(req.Model)
+	if model == "" && s.providers != nil {
+		model = s.providers.DefaultModel(provider)
+	}
+	se, err := s.store.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: strings.TrimSpace(req.Title),
+		Provider: provider, Model: model, SeedFrom: req.SeedFrom})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, sessionOf(se))
+	return nil
+}
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
+	page, err := queryPage(r)
+	if err != nil {
+		return err
+	}
+	list, next, err := s.store.Sessions(r.Context(), nil, page)
+	if err != nil {
+		return err
+	}
+	setNextCursor(w, next)
+	writeJSON(w, http.StatusOK, sessionsOf(list))
+	return nil
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return err
+	}
+	se, err := s.store.Session(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sessionOf(se))
+	return nil
+}
+
+// spaceSession loads a session addressed under a space; a session of
+// another space is not found there.
+func (s *Server) spaceSession(r *http.Request) (*smriti.Session, error) {
+	space, err := pathID(r, "repo_id")
+	if err != nil {
+		return nil, err
+	}
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return nil, err
+	}
+	se, err := s.store.Session(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if se.SpaceID == nil || *se.SpaceID != space {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
+	}
+	return se, nil
+}
+
+func (s *Server) getSpaceSession(w http.ResponseWriter, r *http.Request) error {
+	se, err := s.spaceSession(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sessionOf(se))
+	return nil
+}
+
+func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteSession(r.Context(), id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) listTurns(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return err
+	}
+	return s.writeTurns(w, r, id)
+}
+
+func (s *Server) listSpaceTurns(w http.ResponseWriter, r *http.Request) error {
+	se, err := s.spaceSession(r)
+	if err != nil {
+		return err
+	}
+	return s.writeTurns(w, r, se.ID)
+}
+
+// writeTurns pages turns by sequence number: the first page starts at 0
+// and X-Next-Cursor carries the after_seq of the next one.
+func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID smriti.ID) error {
+	q := smriti.TurnQuery{Limit: 1000}
+	if v := r.URL.Query().Get("after_seq"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < -1 {
+			return smriti.Errorf(smriti.EINVALID, "query parameter after_seq must be an integer >= -1, got %q", smriti.Truncate(v, 32))
+		}
+		q.AfterSeq = &n
+	}
+	page, err := queryPage(r)
+	if err != nil {
+		return err
+	}
+	if page.Limit > 0 {
+		q.Limit = page.Limit
+	}
+	turns, err := s.store.Turns(r.Context(), sessionID, q)
+	if err != nil {
+		return err
+	}
+	if len(turns) == q.Limit {
+		setNextCursor(w, strconv.FormatInt(turns[len(turns)-1].Seq, 10))
+	}
+	writeJSON(w, http.StatusOK, turnsOf(turns))
+	return nil
+}
+
+func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return err
+	}
+	var req AttachRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	space, err := reqID("repo_id", req.RepoID)
+	if err != nil {
+		return err
+	}
+	se, err := s.store.AttachSession(r.Context(), id, space)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sessionOf(se))
+	return nil
+}
+
+func (s *Server) spaceHead(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	head, err := s.head(r, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, head)
+	return nil
+}
+
+func (s *Server) head(r *http.Request, spaceID smriti.ID) (Head, error) {
+	h := Head{RepoID: spaceID}
+	latest, err := s.store.LatestCheckpoints(r.Context(), spaceID, smriti.MainBranch, 1)
+	if err != nil {
+		return h, err
+	}
+	if len(latest) == 1 {
+		c := latest[0]
+		h.CommitHash, h.CommitID, h.Summary, h.Objective = &c.Hash, &c.ID, &c.Summary, &c.Objective
+	}
+	sessions, _, err := s.store.Sessions(r.Context(), &spaceID, smriti.Page{Limit: 1})
+	if err != nil {
+		return h, err
+	}
+	if len(sessions) == 1 {
+		h.LatestSessionID, h.LatestSessionTitle = &sessions[0].ID, &sessions[0].Title
+	}
+	return h, nil
+}

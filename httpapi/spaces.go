@@ -1,0 +1,171 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"smriti"
+)
+
+// SpaceCreateRequest creates a Space ("repo").
+type SpaceCreateRequest struct {
+	Name        *string        `json:"name" required:"true"`
+	Description *string        `json:"description"`
+	ProjectRoot *string        `json:"project_root"`
+	UserID      *string        `json:"user_id"`
+	Metadata    map[string]any `json:"metadata" required:"false"`
+}
+
+// ProjectRootRequest sets a Space's project root.
+type ProjectRootRequest struct {
+	ProjectRoot *string `json:"project_root" required:"true"`
+}
+
+func (s *Server) spaceRoutes() []route {
+	page := map[string]string{"limit": "page size (1–1000)", "after": "cursor from the X-Next-Cursor header of the previous page"}
+	return []route{
+		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: SpaceCreateRequest{}, out: Repo{}, status: 201, handle: s.createSpace},
+		{method: "GET", path: "/api/v2/repos", summary: "List spaces, most recently updated first", tag: "spaces", out: []Repo{}, status: 200, query: page, handle: s.listSpaces},
+		{method: "GET", path: "/api/v2/repos/{repo_id}", summary: "Get a space", tag: "spaces", out: Repo{}, status: 200, handle: s.getSpace},
+		{method: "DELETE", path: "/api/v2/repos/{repo_id}", summary: "Delete a space and everything in it", tag: "spaces", status: 204, handle: s.deleteSpace},
+		{method: "PATCH", path: "/api/v2/repos/{repo_id}/project-root", summary: "Set a space's project root", tag: "spaces", in: ProjectRootRequest{}, out: Repo{}, status: 200, handle: s.setProjectRoot},
+		{method: "GET", path: "/api/v2/repos/{repo_id}/commits", summary: "List a space's checkpoints, newest first", tag: "spaces", out: []Commit{}, status: 200,
+			query: map[string]string{"branch": "only this branch", "limit": page["limit"], "after": page["after"]}, handle: s.listCheckpoints},
+		{method: "GET", path: "/api/v2/repos/{repo_id}/commits/latest", summary: "The newest checkpoint of a branch", tag: "spaces", out: Commit{}, status: 200,
+			query: map[string]string{"branch": "branch name (default main)"}, handle: s.latestCheckpoint},
+	}
+}
+
+func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
+	var req SpaceCreateRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.Name == nil || strings.TrimSpace(*req.Name) == "" {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "name is required")
+	}
+	if len(*req.Name) > 255 {
+		return fieldTooLong("name", 255)
+	}
+	if uid, err := optID("user_id", req.UserID); err != nil {
+		return err
+	} else if uid != nil && *uid != smriti.UserFromContext(r.Context()) {
+		return smriti.Errorf(smriti.EFORBIDDEN, "user_id: spaces can only be created for yourself")
+	}
+	in := smriti.SpaceCreate{Name: strings.TrimSpace(*req.Name), ProjectRoot: req.ProjectRoot, Metadata: req.Metadata}
+	if req.Description != nil {
+		in.Description = *req.Description
+	}
+	sp, err := s.store.CreateSpace(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, repoOf(sp))
+	return nil
+}
+
+func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
+	page, err := queryPage(r)
+	if err != nil {
+		return err
+	}
+	spaces, next, err := s.store.Spaces(r.Context(), page)
+	if err != nil {
+		return err
+	}
+	out := make([]Repo, len(spaces))
+	for i, sp := range spaces {
+		out[i] = repoOf(sp)
+	}
+	setNextCursor(w, next)
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	sp, err := s.store.Space(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, repoOf(sp))
+	return nil
+}
+
+func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteSpace(r.Context(), id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) setProjectRoot(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	var req ProjectRootRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.ProjectRoot == nil || strings.TrimSpace(*req.ProjectRoot) == "" {
+		return smriti.Errorf(smriti.EINVALID, "project_root cannot be empty")
+	}
+	sp, err := s.store.SetProjectRoot(r.Context(), id, *req.ProjectRoot)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, repoOf(sp))
+	return nil
+}
+
+func (s *Server) listCheckpoints(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	page, err := queryPage(r)
+	if err != nil {
+		return err
+	}
+	q := smriti.CheckpointQuery{Page: page}
+	if r.URL.Query().Has("branch") {
+		b := r.URL.Query().Get("branch")
+		q.Branch = &b
+	}
+	list, next, err := s.store.Checkpoints(r.Context(), id, q)
+	if err != nil {
+		return err
+	}
+	setNextCursor(w, next)
+	writeJSON(w, http.StatusOK, commitsOf(list))
+	return nil
+}
+
+func (s *Server) latestCheckpoint(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	branch := r.URL.Query().Get("branch")
+	if branch == "" {
+		branch = smriti.MainBranch
+	}
+	list, err := s.store.LatestCheckpoints(r.Context(), id, branch, 1)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return smriti.Errorf(smriti.ENOTFOUND, "No commits found for this repo/branch")
+	}
+	writeJSON(w, http.StatusOK, commitOf(list[0]))
+	return nil
+}

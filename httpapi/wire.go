@@ -1,0 +1,201 @@
+package httpapi
+
+import (
+	"time"
+
+	"smriti"
+)
+
+// The wire format keeps the names of the first implementation so its
+// clients work unchanged: a Space is a "repo" (repo_id, /repos) and a
+// Checkpoint a "commit" (commit_hash, /commits). Inside Smriti they are
+// Space and Checkpoint; this file is the one place that translates.
+
+// Repo is a Space on the wire.
+type Repo struct {
+	ID          smriti.ID      `json:"id"`
+	RepoSlug    *string        `json:"repo_slug"`
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	ProjectRoot *string        `json:"project_root"`
+	UserID      smriti.ID      `json:"user_id"`
+	Metadata    map[string]any `json:"metadata"`
+	CreatedAt   time.Time      `json:"created_at"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+}
+
+func repoOf(s *smriti.Space) Repo {
+	return Repo{ID: s.ID, RepoSlug: s.Slug, Name: s.Name, Description: s.Description, ProjectRoot: s.ProjectRoot,
+		UserID: s.OwnerID, Metadata: s.Metadata, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+}
+
+// Commit is a full Checkpoint on the wire (the V2 shape, a superset of V4's).
+type Commit struct {
+	ID             smriti.ID         `json:"id"`
+	RepoID         smriti.ID         `json:"repo_id"`
+	CommitHash     string            `json:"commit_hash"`
+	ParentCommitID *smriti.ID        `json:"parent_commit_id"`
+	MergeParentID  *smriti.ID        `json:"merge_parent_id"`
+	BranchName     string            `json:"branch_name"`
+	AuthorAgent    *string           `json:"author_agent"`
+	AuthorType     string            `json:"author_type"`
+	ProjectRoot    *string           `json:"project_root"`
+	Message        string            `json:"message"`
+	Summary        string            `json:"summary"`
+	Objective      string            `json:"objective"`
+	Decisions      []string          `json:"decisions"`
+	Assumptions    []string          `json:"assumptions"`
+	Tasks          []smriti.Task     `json:"tasks"`
+	OpenQuestions  []string          `json:"open_questions"`
+	Entities       []string          `json:"entities"`
+	Artifacts      []smriti.Artifact `json:"artifacts"`
+	ContextBlob    map[string]any    `json:"context_blob"`
+	RawSourceText  *string           `json:"raw_source_text"`
+	Metadata       map[string]any    `json:"metadata"`
+	CreatedAt      time.Time         `json:"created_at"`
+}
+
+// NoteOut is a checkpoint note on the wire.
+type NoteOut struct {
+	ID           smriti.ID `json:"id"`
+	CheckpointID smriti.ID `json:"checkpoint_id"`
+	Author       string    `json:"author"`
+	Text         string    `json:"text"`
+	Kind         string    `json:"kind"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+func noteOf(n *smriti.Note) NoteOut {
+	return NoteOut{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}
+}
+
+func commitOf(c *smriti.Checkpoint) Commit {
+	meta := make(map[string]any, len(c.Metadata)+1)
+	for k, v := range c.Metadata {
+		meta[k] = v
+	}
+	// Notes live beside the checkpoint; clients of the first implementation
+	// read them from metadata.notes.
+	if len(c.Notes) > 0 {
+		notes := make([]NoteOut, len(c.Notes))
+		for i, n := range c.Notes {
+			notes[i] = noteOf(n)
+		}
+		meta["notes"] = notes
+	}
+	return Commit{
+		ID: c.ID, RepoID: c.SpaceID, CommitHash: c.Hash, ParentCommitID: c.ParentID, MergeParentID: c.MergeParentID,
+		BranchName: c.BranchName, AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType, ProjectRoot: c.ProjectRoot,
+		Message: c.Message, Summary: c.Summary, Objective: c.Objective, Decisions: nonNil(c.Decisions),
+		Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks), OpenQuestions: nonNil(c.OpenQuestions),
+		Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts), ContextBlob: nonNilMap(c.ContextBlob),
+		RawSourceText: c.RawSourceText, Metadata: meta, CreatedAt: c.CreatedAt,
+	}
+}
+
+func commitsOf(cs []*smriti.Checkpoint) []Commit {
+	out := make([]Commit, len(cs))
+	for i, c := range cs {
+		out[i] = commitOf(c)
+	}
+	return out
+}
+
+// SessionOut is a Session on the wire.
+type SessionOut struct {
+	ID                     smriti.ID  `json:"id"`
+	RepoID                 *smriti.ID `json:"repo_id"`
+	Title                  string     `json:"title"`
+	ActiveProvider         string     `json:"active_provider"`
+	ActiveModel            string     `json:"active_model"`
+	SeededCommitID         *smriti.ID `json:"seeded_commit_id"`
+	ForkedFromCheckpointID *smriti.ID `json:"forked_from_checkpoint_id"`
+	BranchName             string     `json:"branch_name"`
+	BranchDisposition      string     `json:"branch_disposition"`
+	TurnCount              int64      `json:"turn_count"`
+	CreatedAt              time.Time  `json:"created_at"`
+	UpdatedAt              time.Time  `json:"updated_at"`
+}
+
+func sessionOf(s *smriti.Session) SessionOut {
+	return SessionOut{ID: s.ID, RepoID: s.SpaceID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
+		SeededCommitID: s.SeededCheckpointID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
+		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+}
+
+func sessionsOf(ss []*smriti.Session) []SessionOut {
+	out := make([]SessionOut, len(ss))
+	for i, s := range ss {
+		out[i] = sessionOf(s)
+	}
+	return out
+}
+
+// TurnOut is a Turn on the wire.
+type TurnOut struct {
+	ID             smriti.ID      `json:"id"`
+	SessionID      smriti.ID      `json:"session_id"`
+	RepoID         *smriti.ID     `json:"repo_id"`
+	Role           string         `json:"role"`
+	Content        string         `json:"content"`
+	Provider       string         `json:"provider"`
+	Model          string         `json:"model"`
+	SequenceNumber int64          `json:"sequence_number"`
+	Metadata       map[string]any `json:"metadata"`
+	CreatedAt      time.Time      `json:"created_at"`
+}
+
+func turnOf(t *smriti.Turn) TurnOut {
+	return TurnOut{ID: t.ID, SessionID: t.SessionID, RepoID: t.SpaceID, Role: t.Role, Content: t.Content, Provider: t.Provider,
+		Model: t.Model, SequenceNumber: t.Seq, Metadata: nonNilMap(t.Metadata), CreatedAt: t.CreatedAt}
+}
+
+func turnsOf(ts []*smriti.Turn) []TurnOut {
+	out := make([]TurnOut, len(ts))
+	for i, t := range ts {
+		out[i] = turnOf(t)
+	}
+	return out
+}
+
+// Head is a space's main head and latest session.
+type Head struct {
+	RepoID             smriti.ID  `json:"repo_id"`
+	CommitHash         *string    `json:"commit_hash"`
+	CommitID           *smriti.ID `json:"commit_id"`
+	Summary            *string    `json:"summary"`
+	Objective          *string    `json:"objective"`
+	LatestSessionID    *smriti.ID `json:"latest_session_id"`
+	LatestSessionTitle *string    `json:"latest_session_title"`
+}
+
+// Health is the /health answer.
+type Health struct {
+	Status       string   `json:"status"`
+	Version      string   `json:"version"`
+	GitSHA       string   `json:"git_sha"`
+	Database     string   `json:"database"`
+	Capabilities []string `json:"capabilities"`
+}
+
+// Verification is the verify answer.
+type Verification struct {
+	CheckpointID  smriti.ID  `json:"checkpoint_id"`
+	OK            bool       `json:"ok"`
+	Checked       int        `json:"checked"`
+	FirstMismatch *smriti.ID `json:"first_mismatch"`
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
