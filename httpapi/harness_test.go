@@ -1,0 +1,170 @@
+package httpapi_test
+
+import (
+	"context"
+	"database/sql"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"smriti"
+	"smriti/httpapi"
+	"smriti/provider"
+	"smriti/store"
+)
+
+// testEnv is a real server on 127.0.0.1 over a real database, and the
+// project's own client pointed at it.
+type testEnv struct {
+	c     *httpapi.Client
+	store *store.Store
+	url   string
+	srv   *httpapi.Server
+}
+
+type envOption func(*envConfig)
+
+type envConfig struct {
+	postgres bool
+	getenv   func(string) string
+	popts    []provider.Option
+}
+
+// withPostgres runs the server on a fresh PostgreSQL database
+// (SMRITI_TEST_POSTGRES_URL; skipped when unset outside CI).
+func withPostgres() envOption { return func(c *envConfig) { c.postgres = true } }
+
+// withProviderEnv configures providers from the given variables.
+func withProviderEnv(vars map[string]string) envOption {
+	return func(c *envConfig) { c.getenv = func(k string) string { return vars[k] } }
+}
+
+func withProviderOptions(opts ...provider.Option) envOption {
+	return func(c *envConfig) { c.popts = append(c.popts, opts...) }
+}
+
+func newEnv(t *testing.T, opts ...envOption) *testEnv {
+	t.Helper()
+	cfg := envConfig{getenv: func(string) string { return "" }}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	dsn := filepath.Join(t.TempDir(), "smriti.db")
+	if cfg.postgres {
+		dsn = postgresDSN(t)
+	}
+	st, err := store.Open(context.Background(), dsn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	pcfg, err := provider.Load(provider.LoadOptions{Getenv: cfg.getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	providers := provider.New(pcfg, cfg.popts...)
+	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test"})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+	})
+	url := "http://" + ln.Addr().String()
+	return &testEnv{c: httpapi.NewClient(url), store: st, url: url, srv: srv}
+}
+
+// postgresDSN creates a throwaway database on the test server.
+func postgresDSN(t *testing.T) string {
+	t.Helper()
+	url := os.Getenv("SMRITI_TEST_POSTGRES_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("SMRITI_TEST_POSTGRES_URL must be set in CI")
+		}
+		t.Skip("SMRITI_TEST_POSTGRES_URL not set")
+	}
+	admin, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	name := "smriti_http_" + strings.ReplaceAll(smriti.NewID().String()[:18], "-", "")
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if a, err := sql.Open("pgx", url); err == nil {
+			a.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+			a.Close()
+		}
+	})
+	base, query, _ := strings.Cut(url, "?")
+	out := base[:strings.LastIndex(base, "/")+1] + name
+	if query != "" {
+		out += "?" + query
+	}
+	return out
+}
+
+var bg = context.Background()
+
+// wantStatus asserts err is a domain error with the code for status.
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := smriti.ErrorCode(err); got != code {
+		t.Fatalf("error = %v (code %q), want code %q", err, got, code)
+	}
+}
+
+// result lets a call read get(f()).must(t).
+type result[T any] struct {
+	v   T
+	err error
+}
+
+func get[T any](v T, err error) result[T] { return result[T]{v, err} }
+
+func (r result[T]) must(t *testing.T) T {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("unexpected error: %v", r.err)
+	}
+	return r.v
+}
+
+// raw sends a request with a raw body and returns the status and detail.
+func (e *testEnv) raw(t *testing.T, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp.StatusCode, b.String()
+}
