@@ -111,8 +111,10 @@ func malformed(err error) bool {
 	if errors.As(err, &syn) || errors.As(err, &typ) {
 		return true
 	}
+	// Both SDKs wrap decoding failures as "error parsing response json: …".
 	s := err.Error()
-	return strings.Contains(s, "invalid character") || strings.Contains(s, "unexpected end of JSON")
+	return strings.Contains(s, "error parsing response json") ||
+		strings.Contains(s, "invalid character") || strings.Contains(s, "unexpected end of JSON")
 }
 
 // upstreamMessage digs the human message out of an error reply: OpenAI,
