@@ -79,7 +79,8 @@ func TestParseDraft(t *testing.T) {
 				}
 			}},
 		{name: "ArtifactCapsHold", withArtifacts: true,
-			in: fmt.Sprintf(`{"artifacts":[%s]}`, many(25, func(i int) string { return fmt.Sprintf(`{"content":%q}`, strings.Repeat("x", 100001)) })),
+			in: fmt.Sprintf(`{"artifacts":[%s,%s]}`, fmt.Sprintf(`{"content":%q}`, strings.Repeat("x", MaxArtifactChars+1)),
+				many(24, func(i int) string { return fmt.Sprintf(`{"content":"c%d"}`, i) })),
 			check: func(t *testing.T, d *Draft) {
 				if len(d.Artifacts) != MaxArtifacts || utf8.RuneCountInString(d.Artifacts[0].Content) > MaxArtifactChars ||
 					!strings.HasSuffix(d.Artifacts[0].Content, TruncationMarker) {

@@ -12,36 +12,30 @@ import (
 // are deterministic, so they hold even when the model doing the drafting or
 // the review was itself fooled.
 
-// suspiciousPatterns match text that reads like an instruction to a model.
-// They are deliberately specific: project state rarely says "you are now"
-// or "previous instructions", so false positives stay rare.
-var suspiciousPatterns = func() []*regexp.Regexp {
-	src := []string{
-		`(?i)\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints)`,
-		`(?i)\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous)`,
-		`(?i)\bignore\s+(everything|all)\s+(above|before|said)`,
-		`(?i)\byou\s+are\s+now\b`,
-		`(?i)\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b`,
-		// "system prompt" alone is ordinary vocabulary in AI projects; only
-		// text that addresses the model's own prompt is flagged.
-		`(?i)\b(your|new|following)\s+system\s+prompt\b`,
-		`(?i)\b(reveal|print|output|repeat|show|leak)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b`,
-		`(?i)\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b`,
-		`(?i)\brecord\s+(the|a|this)\s+decision\s+(to|that)\b`,
-		`(?i)\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b`,
-		`(?i)\bnew\s+instructions?\s*:`,
-		// Role impersonation: upper-case only, "System: Ubuntu" is data.
-		`(?m)^\s*(SYSTEM|ASSISTANT)\s*:`,
-		`(?i)<\|?(im_start|im_end|system|endoftext)\|?>`,
-		`(?i)\[/?(inst|sys)\]`,
-		`(?i)\b(jailbreak|dan\s+mode|developer\s+mode)\b`,
-	}
-	out := make([]*regexp.Regexp, len(src))
-	for i, s := range src {
-		out[i] = regexp.MustCompile(s)
-	}
-	return out
-}()
+// suspiciousPattern matches text that reads like an instruction to a model.
+// The alternatives are deliberately specific: project state rarely says
+// "you are now" or "previous instructions", so false positives stay rare.
+// "system prompt" alone is ordinary vocabulary in AI projects, so only text
+// addressing the model's own prompt is flagged; role impersonation is
+// matched upper-case only ("System: Ubuntu" is data). The alternatives form
+// one expression so that a long artifact is scanned once (a few MB/s).
+var suspiciousPattern = regexp.MustCompile(strings.Join([]string{
+	`(?i:\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints))`,
+	`(?i:\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous))`,
+	`(?i:\bignore\s+(everything|all)\s+(above|before|said))`,
+	`(?i:\byou\s+are\s+now\b)`,
+	`(?i:\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b)`,
+	`(?i:\b(your|new|following)\s+system\s+prompt\b)`,
+	`(?i:\b(reveal|print|output|repeat|show|leak)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b)`,
+	`(?i:\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b)`,
+	`(?i:\brecord\s+(the|a|this)\s+decision\s+(to|that)\b)`,
+	`(?i:\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b)`,
+	`(?i:\bnew\s+instructions?\s*:)`,
+	`(?m:^\s*(SYSTEM|ASSISTANT)\s*:)`,
+	`(?i:<\|?(im_start|im_end|system|endoftext)\|?>)`,
+	`(?i:\[/?(inst|sys)\])`,
+	`(?i:\b(jailbreak|dan\s+mode|developer\s+mode)\b)`,
+}, "|"))
 
 // DetectSuspiciousInstructions returns, for each text that reads like an
 // instruction to a model, a short snippet around the first match (in order,
@@ -65,13 +59,7 @@ func IsSuspicious(s string) bool {
 }
 
 func suspiciousSnippet(s string) (string, bool) {
-	first := -1
-	var loc []int
-	for _, re := range suspiciousPatterns {
-		if l := re.FindStringIndex(s); l != nil && (first < 0 || l[0] < first) {
-			first, loc = l[0], l
-		}
-	}
+	loc := suspiciousPattern.FindStringIndex(s)
 	if loc == nil {
 		return "", false
 	}
