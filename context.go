@@ -138,6 +138,10 @@ func CheckMount(s *Session, mounted *Checkpoint) error {
 // comparison; timestamps are never compared). The query always excludes
 // system turns and asks for the newest first, so the caller can page back
 // until the token budget is used (see FitTurns).
+//
+// A mounted checkpoint or fork source that cannot be found is the caller's
+// error to report; unlike the first implementation, nothing silently falls
+// back to HEAD.
 func (p *ContextPlan) Resolve(checkpoints []*Checkpoint) TurnQuery {
 	q := TurnQuery{ExcludeSystem: true, Newest: true}
 	switch p.Mode {

@@ -3,6 +3,7 @@ package smriti
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -12,6 +13,7 @@ var (
 	ErrNoJSONObject  = errors.New("the reply contains no JSON object")
 	ErrJSONArray     = errors.New("expected a JSON object, got an array")
 	ErrJSONTruncated = errors.New("the JSON is incomplete (truncated?)")
+	ErrInvalidJSON   = errors.New("the JSON object is not valid JSON")
 )
 
 // ExtractJSONObject finds the JSON object in a model's reply, which may wrap
@@ -21,7 +23,9 @@ var (
 //
 // A reply whose JSON is an array is ErrJSONArray; one whose first object
 // never closes is ErrJSONTruncated — its nested objects are not returned in
-// its place; no object at all is ErrNoJSONObject.
+// its place; an object that is not valid JSON (a trailing comma, say) is
+// ErrInvalidJSON with the decoder's complaint; no object at all is
+// ErrNoJSONObject.
 func ExtractJSONObject(text string) ([]byte, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	// A fenced block is what the model meant as its answer; prose around it
@@ -35,6 +39,7 @@ func ExtractJSONObject(text string) ([]byte, error) {
 }
 
 func scanJSONObject(s string) ([]byte, error) {
+	var invalid error // the first candidate that looked like JSON but was not
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '{' && c != '[' {
@@ -50,6 +55,10 @@ func scanJSONObject(s string) ([]byte, error) {
 		candidate := s[i : end+1]
 		if !json.Valid([]byte(candidate)) {
 			if c == '{' {
+				if invalid == nil && strings.HasPrefix(strings.TrimLeft(candidate[1:], " \t\r\n"), `"`) {
+					var v any
+					invalid = fmt.Errorf("%w: %v", ErrInvalidJSON, json.Unmarshal([]byte(candidate), &v))
+				}
 				i = end // prose in braces: look after it
 			}
 			continue // "[x]" in prose: look inside it
@@ -58,6 +67,9 @@ func scanJSONObject(s string) ([]byte, error) {
 			return nil, ErrJSONArray
 		}
 		return []byte(candidate), nil
+	}
+	if invalid != nil {
+		return nil, invalid
 	}
 	return nil, ErrNoJSONObject
 }

@@ -29,6 +29,8 @@ func TestExtractJSONObject(t *testing.T) {
 		{"Truncated", `{"title": "x", "decisions": ["a", "b`, "", ErrJSONTruncated},
 		{"TruncatedWithCompleteNestedObject", `{"tasks": [{"text": "a"}, {"text": "b"`, "", ErrJSONTruncated},
 		{"TruncatedInsideUnclosedFence", "```json\n{\"a\": [1, 2", "", ErrJSONTruncated},
+		{"InvalidObjectSaysWhy", `{"a": 1,}`, "", ErrInvalidJSON},
+		{"ProseBracesAreNotInvalidJSON", `Use {placeholders} here.`, "", ErrNoJSONObject},
 		{"NoJSON", "I cannot help with that.", "", ErrNoJSONObject},
 		{"Empty", "", "", ErrNoJSONObject},
 	}

@@ -64,7 +64,17 @@ func systemPrompt(checkpoints []*Checkpoint) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s (%s, branch %s)", label, ShortHash(c.Hash), quoteData(c.BranchName))
+		var about []string
+		if c.Hash != "" {
+			about = append(about, ShortHash(c.Hash))
+		}
+		if c.BranchName != "" {
+			about = append(about, "branch "+quoteData(c.BranchName))
+		}
+		b.WriteString(label)
+		if len(about) > 0 {
+			b.WriteString(" (" + strings.Join(about, ", ") + ")")
+		}
 		if c.Message != "" {
 			b.WriteString(": " + quoteData(c.Message))
 		}
