@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -171,6 +172,11 @@ func (p *anthropicAdapter) Stream(ctx context.Context, req smriti.CompletionRequ
 			}
 		}
 		if err := stream.Err(); err != nil {
+			// An error event after the stream began: the status was 200.
+			var ae *anthropic.Error
+			if errors.As(err, &ae) && ae.StatusCode < 400 {
+				return smriti.Errorf(smriti.EUPSTREAM, "anthropic failed mid-stream: %s", upstreamMessage([]byte(ae.RawJSON())))
+			}
 			return err
 		}
 		out = &smriti.Completion{

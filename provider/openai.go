@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 
 	"smriti"
@@ -158,6 +160,11 @@ func (p *openAICompat) Stream(ctx context.Context, req smriti.CompletionRequest,
 			}
 		}
 		if err := stream.Err(); err != nil {
+			// An error event after the stream began: the status was 200.
+			var se *ssestream.StreamError
+			if errors.As(err, &se) {
+				return smriti.Errorf(smriti.EUPSTREAM, "%s failed mid-stream: %s", p.name, upstreamMessage(se.Event.Data))
+			}
 			return err
 		}
 		c.Text = text.String()

@@ -416,3 +416,19 @@ func TestOpenAIUnreachable(t *testing.T) {
 		t.Errorf("error names the base URL: %v", err)
 	}
 }
+
+// OpenAI reports a failure after the stream began as a data event carrying
+// an error object.
+func TestOpenAIErrorEventMidStream(t *testing.T) {
+	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+		writeSSE(w, openAIStream[0], openAIStream[1],
+			`data: {"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`)
+	})
+	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	var deltas []string
+	_, err := p.Stream(context.Background(), chatRequest, func(s string) error { deltas = append(deltas, s); return nil })
+	assertUpstream(t, err, "openai failed mid-stream: The server had an error")
+	if len(deltas) != 1 || len(srv.requests()) != 1 {
+		t.Errorf("deltas %q, %d requests: a started stream must not be retried", deltas, len(srv.requests()))
+	}
+}
