@@ -150,6 +150,9 @@ type SessionService interface {
 	// sequence numbers in one transaction and records the provider and model
 	// as the session's active ones. ENOTFOUND as Session.
 	AppendExchange(ctx context.Context, ex Exchange) (*ExchangeResult, error)
+	// ReplayExchange returns the exchange stored under an idempotency key,
+	// or nil when there is none. ENOTFOUND as Session.
+	ReplayExchange(ctx context.Context, sessionID ID, key string) (*ExchangeResult, error)
 	// ForkSession creates a session on a new branch starting at the
 	// checkpoint. ENOTFOUND for an unknown space or checkpoint, EINVALID when
 	// the checkpoint is in another space, ECONFLICT for a branch name that is

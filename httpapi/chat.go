@@ -1,5 +1,294 @@
 package httpapi
 
-// chatRoutes are sending, streaming, the context preview, titles and
-// provider status.
-func (s *Server) chatRoutes() []route { return nil }
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"smriti"
+)
+
+// SendRequest is the body of a send, a streamed send and a context preview.
+type SendRequest struct {
+	SessionID           *string `json:"session_id" required:"true"`
+	RepoID              *string `json:"repo_id"`
+	Provider            string  `json:"provider" required:"false"`
+	Model               string  `json:"model" required:"false"`
+	Message             *string `json:"message" required:"true"`
+	UseMock             bool    `json:"use_mock" required:"false"`
+	MemoryScope         string  `json:"memory_scope" required:"false"`
+	MountedCheckpointID *string `json:"mounted_checkpoint_id"`
+	HistoryBaseSeq      *int64  `json:"history_base_seq"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID    string `json:"client_request_id" required:"false"`
+	HistoryTokenBudget int    `json:"history_token_budget" required:"false"`
+}
+
+// ContextInfo says what a reply was built from.
+type ContextInfo struct {
+	Mode          string      `json:"mode"`
+	CheckpointIDs []smriti.ID `json:"checkpoint_ids"`
+	CommitHashes  []string    `json:"commit_hashes"`
+	FromSeq       *int64      `json:"from_seq"`
+	ToSeq         *int64      `json:"to_seq"`
+	DroppedTurns  int         `json:"dropped_turns"`
+}
+
+// SendResponse answers a send (the first implementation's fields first).
+type SendResponse struct {
+	Reply           string       `json:"reply"`
+	SessionID       smriti.ID    `json:"session_id"`
+	TurnCount       int64        `json:"turn_count"`
+	Provider        string       `json:"provider"`
+	Model           string       `json:"model"`
+	UserTurnID      smriti.ID    `json:"user_turn_id"`
+	AssistantTurnID smriti.ID    `json:"assistant_turn_id"`
+	UserSeq         int64        `json:"user_seq"`
+	AssistantSeq    int64        `json:"assistant_seq"`
+	Usage           smriti.Usage `json:"usage"`
+	Context         ContextInfo  `json:"context"`
+	Replayed        bool         `json:"replayed"`
+}
+
+// ContextPreview is exactly what a send with the same body would give the
+// model, without calling it.
+type ContextPreview struct {
+	Mode          string           `json:"mode"`
+	Provider      string           `json:"provider"`
+	Model         string           `json:"model"`
+	CheckpointIDs []smriti.ID      `json:"checkpoint_ids"`
+	Checkpoints   []PreviewCommit  `json:"checkpoints"`
+	TurnRange     *SeqRange        `json:"turn_range"`
+	TurnCount     int              `json:"turn_count"`
+	DroppedTurns  int              `json:"dropped_turns"`
+	HistoryBudget int              `json:"history_budget"`
+	TokenEstimate int              `json:"token_estimate"`
+	Messages      []smriti.Message `json:"messages"`
+}
+
+// PreviewCommit names a checkpoint in a preview.
+type PreviewCommit struct {
+	ID         smriti.ID `json:"id"`
+	CommitHash string    `json:"commit_hash"`
+	Message    string    `json:"message"`
+	BranchName string    `json:"branch_name"`
+}
+
+// SeqRange is an inclusive range of turn sequence numbers.
+type SeqRange struct {
+	FromSeq int64 `json:"from_seq"`
+	ToSeq   int64 `json:"to_seq"`
+}
+
+// ProvidersStatus is the provider status answer: one entry per provider and
+// "background_intelligence". Keys are never included.
+type ProvidersStatus map[string]any
+
+func (s *Server) chatRoutes() []route {
+	return []route{
+		{method: "POST", path: "/api/v4/chat/send", summary: "Send a message: resolve the context, ask the provider, store both turns", tag: "chat",
+			in: SendRequest{}, out: SendResponse{}, status: 200, handle: s.send},
+		{method: "POST", path: "/api/v5/chat/send/stream", summary: "Send a message and stream the reply as server-sent events (meta, delta, done, error)", tag: "chat",
+			in: SendRequest{}, status: 200, stream: true, handle: s.sendStream},
+		{method: "POST", path: "/api/v5/chat/context", summary: "Preview exactly what a send would give the model, without calling it", tag: "chat",
+			in: SendRequest{}, out: ContextPreview{}, status: 200, handle: s.previewContext},
+		{method: "GET", path: "/api/v4/chat/providers", summary: "Provider configuration status (never keys)", tag: "chat",
+			out: ProvidersStatus{}, status: 200, handle: s.providerStatus},
+	}
+}
+
+func (s *Server) chat() *smriti.Chat {
+	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
+}
+
+// sendRequest decodes and validates a send body.
+func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
+	var req SendRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return smriti.SendRequest{}, err
+	}
+	sid, err := reqID("session_id", req.SessionID)
+	if err != nil {
+		return smriti.SendRequest{}, err
+	}
+	if _, err := optID("repo_id", req.RepoID); err != nil {
+		return smriti.SendRequest{}, err
+	}
+	mounted, err := optID("mounted_checkpoint_id", req.MountedCheckpointID)
+	if err != nil {
+		return smriti.SendRequest{}, err
+	}
+	if req.Message == nil {
+		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "message is required")
+	}
+	if req.HistoryTokenBudget < 0 {
+		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "history_token_budget must be positive")
+	}
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	if key == "" {
+		key = strings.TrimSpace(req.ClientRequestID)
+	}
+	if len(key) > 200 {
+		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters")
+	}
+	return smriti.SendRequest{
+		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: *req.Message, UseMock: req.UseMock,
+		Context:        smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq},
+		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
+	}, nil
+}
+
+func contextInfo(p *smriti.Prepared) ContextInfo {
+	info := ContextInfo{Mode: string(p.Context.Mode), CheckpointIDs: []smriti.ID{}, CommitHashes: []string{}, DroppedTurns: p.Context.Dropped}
+	for _, c := range p.Context.Checkpoints {
+		info.CheckpointIDs = append(info.CheckpointIDs, c.ID)
+		info.CommitHashes = append(info.CommitHashes, c.Hash)
+	}
+	info.FromSeq, info.ToSeq = p.Context.SeqRange()
+	return info
+}
+
+func sendResponse(res *smriti.SendResult) SendResponse {
+	ex := res.Exchange
+	info := contextInfo(res.Prepared)
+	if m, ok := ex.Assistant.Metadata["context"].(map[string]any); ok && res.Exchange.Replayed {
+		info = replayedInfo(m)
+	}
+	return SendResponse{
+		Reply: ex.Assistant.Content, SessionID: ex.Assistant.SessionID, TurnCount: ex.Assistant.Seq + 1,
+		Provider: ex.Assistant.Provider, Model: ex.Assistant.Model, UserTurnID: ex.User.ID, AssistantTurnID: ex.Assistant.ID,
+		UserSeq: ex.User.Seq, AssistantSeq: ex.Assistant.Seq, Usage: res.Completion.Usage, Context: info, Replayed: ex.Replayed,
+	}
+}
+
+// replayedInfo rebuilds the context description stored with a reply.
+func replayedInfo(m map[string]any) ContextInfo {
+	info := ContextInfo{CheckpointIDs: []smriti.ID{}, CommitHashes: []string{}}
+	info.Mode, _ = m["mode"].(string)
+	if ids, ok := m["checkpoint_ids"].([]any); ok {
+		for _, v := range ids {
+			if s, ok := v.(string); ok {
+				if id, err := smriti.ParseID("checkpoint_id", s); err == nil {
+					info.CheckpointIDs = append(info.CheckpointIDs, id)
+				}
+			}
+		}
+	}
+	num := func(k string) *int64 {
+		if f, ok := m[k].(float64); ok {
+			n := int64(f)
+			return &n
+		}
+		return nil
+	}
+	info.FromSeq, info.ToSeq = num("from_seq"), num("to_seq")
+	if d := num("dropped_turns"); d != nil {
+		info.DroppedTurns = int(*d)
+	}
+	return info
+}
+
+func (s *Server) send(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.sendRequest(w, r)
+	if err != nil {
+		return err
+	}
+	res, err := s.chat().Send(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sendResponse(res))
+	return nil
+}
+
+// sendStream answers with server-sent events: "meta" once the context is
+// resolved, "delta" per piece of the reply, then "done" after both turns
+// are stored — or "error" with the same detail a plain send would give.
+// Errors found before the stream starts get an ordinary JSON error answer.
+func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.sendRequest(w, r)
+	if err != nil {
+		return err
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		return smriti.Errorf(smriti.EINTERNAL, "streaming is not supported by this connection")
+	}
+	started := false
+	event := func(name string, v any) error {
+		if !started {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.Header().Set("X-Accel-Buffering", "no")
+			w.WriteHeader(http.StatusOK)
+			started = true
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b); err != nil {
+			return err
+		}
+		flusher.Flush()
+		return nil
+	}
+	res, err := s.chat().Stream(r.Context(), req,
+		func(p *smriti.Prepared) error {
+			provider := ""
+			if p.Provider != nil {
+				provider = p.Provider.Name()
+			}
+			return event("meta", map[string]any{"session_id": req.SessionID, "provider": provider, "model": p.Model, "context": contextInfo(p)})
+		},
+		func(text string) error { return event("delta", map[string]string{"text": text}) })
+	if err != nil {
+		if !started {
+			return err
+		}
+		code := smriti.ErrorCode(err)
+		status := statusOf[code]
+		if code == smriti.EINTERNAL {
+			s.log.ErrorContext(r.Context(), "stream failed", "err", err, "request_id", requestID(r.Context()))
+		}
+		s.metrics.errors.WithLabelValues(code).Inc()
+		_ = event("error", map[string]any{"status": status, "detail": smriti.ErrorMessage(err)})
+		return nil
+	}
+	return event("done", sendResponse(res))
+}
+
+func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.sendRequest(w, r)
+	if err != nil {
+		return err
+	}
+	p, err := s.chat().Prepare(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	out := ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model, CheckpointIDs: []smriti.ID{},
+		Checkpoints: []PreviewCommit{}, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
+		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}
+	for _, c := range p.Context.Checkpoints {
+		out.CheckpointIDs = append(out.CheckpointIDs, c.ID)
+		out.Checkpoints = append(out.Checkpoints, PreviewCommit{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName})
+	}
+	if from, to := p.Context.SeqRange(); from != nil {
+		out.TurnRange = &SeqRange{FromSeq: *from, ToSeq: *to}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
+	list, bg := s.providers.Status()
+	out := ProvidersStatus{}
+	for name, st := range list {
+		out[name] = st
+	}
+	out["background_intelligence"] = bg
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
