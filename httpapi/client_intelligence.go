@@ -1,0 +1,33 @@
+package httpapi
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// Draft drafts a checkpoint from a session's recent turns.
+func (c *Client) Draft(ctx context.Context, req DraftRequest) (*DraftOut, error) {
+	var out DraftOut
+	return &out, c.post(ctx, "/api/v5/checkpoint/draft", req, &out)
+}
+
+// Extract extracts a checkpoint from a markdown document; useMock answers
+// with the offline mock whatever the background provider is.
+func (c *Client) Extract(ctx context.Context, markdown string, useMock bool) (*ExtractOut, error) {
+	var out ExtractOut
+	return &out, c.post(ctx, "/api/v5/checkpoint/extract", ExtractRequest{Content: &markdown, UseMock: useMock}, &out)
+}
+
+// Review reviews a checkpoint for consistency and instruction-like content.
+func (c *Client) Review(ctx context.Context, checkpoint smriti.ID) (*ReviewOut, error) {
+	var out ReviewOut
+	return &out, c.post(ctx, "/api/v5/checkpoint/"+checkpoint.String()+"/review", nil, &out)
+}
+
+// GenerateTitle names a session after its first turns; the session comes
+// back unchanged when no title could be generated.
+func (c *Client) GenerateTitle(ctx context.Context, session smriti.ID) (*SessionOut, error) {
+	var out SessionOut
+	return &out, c.post(ctx, "/api/v4/chat/sessions/"+session.String()+"/title", nil, &out)
+}
