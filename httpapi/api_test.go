@@ -1,0 +1,385 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+type openapiDoc struct {
+	Paths map[string]map[string]json.RawMessage `json:"paths"`
+}
+
+// routes lists the documented routes as {method, path, "body"|""}.
+func routes(t *testing.T, e *testEnv) [][3]string {
+	t.Helper()
+	var doc openapiDoc
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out [][3]string
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			body := ""
+			if strings.Contains(string(op), `"requestBody"`) {
+				body = "body"
+			}
+			out = append(out, [3]string{strings.ToUpper(method), path, body})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][1]+out[i][0] < out[j][1]+out[j][0] })
+	return out
+}
+
+func fill(path, value string) string {
+	out := path
+	for strings.Contains(out, "{") {
+		i, j := strings.Index(out, "{"), strings.Index(out, "}")
+		out = out[:i] + value + out[j+1:]
+	}
+	return out
+}
+
+func TestOpenAPIListsEveryIssueRoute(t *testing.T) {
+	e := newEnv(t)
+	have := map[string]bool{}
+	for _, r := range routes(t, e) {
+		have[r[0]+" "+r[1]] = true
+	}
+	for _, want := range []string{
+		"GET /health", "POST /api/v2/repos", "GET /api/v2/repos", "GET /api/v2/repos/{repo_id}", "DELETE /api/v2/repos/{repo_id}",
+		"PATCH /api/v2/repos/{repo_id}/project-root", "GET /api/v2/repos/{repo_id}/commits", "GET /api/v2/repos/{repo_id}/commits/latest",
+		"POST /api/v4/chat/commit", "POST /api/v2/commits", "GET /api/v2/commits/{commit_id}", "DELETE /api/v2/commits/{commit_id}",
+		"POST /api/v5/checkpoint/{commit_id}/notes", "GET /api/v5/checkpoints/{commit_id}/verify",
+		"POST /api/v4/chat/sessions", "GET /api/v4/chat/sessions", "GET /api/v4/chat/sessions/{session_id}",
+		"DELETE /api/v4/chat/sessions/{session_id}", "GET /api/v4/chat/sessions/{session_id}/turns",
+		"PUT /api/v4/chat/sessions/{session_id}/attach", "POST /api/v4/chat/spaces/{repo_id}/sessions",
+		"GET /api/v4/chat/spaces/{repo_id}/sessions/{session_id}", "GET /api/v4/chat/spaces/{repo_id}/sessions/{session_id}/turns",
+		"GET /api/v4/chat/spaces/{repo_id}/head", "POST /api/v4/chat/send", "POST /api/v5/chat/send/stream",
+		"POST /api/v5/chat/context", "GET /api/v4/chat/providers", "GET /openapi.json", "GET /docs",
+	} {
+		if !have[want] {
+			t.Errorf("OpenAPI document lacks %s", want)
+		}
+	}
+	// Every documented route is really served: none answers the mux's
+	// catch-all "Not found: METHOD PATH".
+	for _, r := range routes(t, e) {
+		_, body := e.raw(t, r[0], fill(r[1], smriti.NewID().String()), "{}")
+		if strings.Contains(body, `"Not found: `) {
+			t.Errorf("%s %s is documented but not routed", r[0], r[1])
+		}
+	}
+}
+
+// TestBadInputNeverA500 sends every documented route malformed ids,
+// malformed JSON, wrong shapes and oversized bodies.
+func TestBadInputNeverA500(t *testing.T) {
+	e := newEnv(t)
+	big := `{"message": "` + strings.Repeat("x", httpapi.DefaultBodyLimit+10) + `"}`
+	for _, r := range routes(t, e) {
+		method, path := r[0], r[1]
+		hasID := strings.Contains(path, "{")
+		takesBody := r[2] == "body"
+		t.Run(method+" "+path, func(t *testing.T) {
+			check := func(what, p, body string, allowed ...int) {
+				t.Helper()
+				status, resp := e.raw(t, method, p, body)
+				if status >= 500 {
+					t.Fatalf("%s: status %d: %s", what, status, resp)
+				}
+				ok := len(allowed) == 0
+				for _, a := range allowed {
+					ok = ok || status == a
+				}
+				if !ok {
+					t.Fatalf("%s: status %d (%s), want one of %v", what, status, resp, allowed)
+				}
+				if status >= 400 && !strings.Contains(resp, `"detail"`) {
+					t.Fatalf("%s: error without detail: %s", what, resp)
+				}
+			}
+			if hasID {
+				check("malformed id", fill(path, "not-a-uuid"), "{}", 400)
+				check("sql in id", fill(path, "1'%20OR%20'1'='1"), "{}", 400)
+				if !takesBody {
+					check("unknown id", fill(path, smriti.NewID().String()), "", 404, 503)
+				}
+			}
+			if takesBody {
+				p := fill(path, smriti.NewID().String())
+				check("malformed json", p, `{"name": `, 400)
+				check("empty body", p, ``, 400)
+				check("array body", p, `[1,2]`, 422)
+				check("oversized body", p, big, 413)
+				check("wrong types", p, `{"session_id": 5, "repo_id": true, "message": ["x"], "name": 3, "text": 1, "content": 2, "space_id": [], "checkpoint_id": {}}`, 400, 404, 422)
+				check("bad uuids in body", p, `{"session_id": "nope", "repo_id": "nope", "space_id": "nope", "checkpoint_id": "nope", "mounted_checkpoint_id": "x", "message": "m", "name": "n", "text": "t", "content": "c"}`)
+			}
+		})
+	}
+}
+
+func TestSpacesEndToEnd(t *testing.T) {
+	e := newEnv(t)
+	sp := get(e.c.CreateSpace(bg, "Australia Trip", "Planning")).must(t)
+	if sp.Name != "Australia Trip" || sp.Metadata == nil || sp.RepoSlug != nil {
+		t.Fatalf("space = %+v", sp)
+	}
+	list := get(e.c.Spaces(bg)).must(t)
+	if len(list) != 1 || list[0].ID != sp.ID {
+		t.Fatalf("spaces = %+v", list)
+	}
+	root := get(e.c.SetProjectRoot(bg, sp.ID, "/src/trip")).must(t)
+	if root.ProjectRoot == nil || *root.ProjectRoot != "/src/trip" {
+		t.Fatal("project root not set")
+	}
+	_, err := e.c.SetProjectRoot(bg, sp.ID, "   ")
+	wantCode(t, err, smriti.EINVALID)
+	_, err = e.c.CreateSpace(bg, "  ", "")
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	_, err = e.c.LatestCheckpoint(bg, sp.ID, "")
+	wantCode(t, err, smriti.ENOTFOUND)
+	status, _ := e.raw(t, "POST", "/api/v2/repos", `{"name": "x", "user_id": "00000000-0000-0000-0000-000000000001"}`)
+	if status != http.StatusForbidden {
+		t.Fatalf("creating a space for another user: %d", status)
+	}
+	if err := e.c.DeleteSpace(bg, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.c.Space(bg, sp.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	wantCode(t, e.c.DeleteSpace(bg, sp.ID), smriti.ENOTFOUND)
+}
+
+func strp(s string) *string { return &s }
+
+func TestCheckpointsEndToEnd(t *testing.T) {
+	e := newEnv(t)
+	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
+	se := get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).must(t)
+	commit := func(msg string, extra func(*httpapi.CommitRequest)) (*httpapi.Commit, error) {
+		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+		req.Message = strp(msg)
+		if extra != nil {
+			extra(&req)
+		}
+		return e.c.Commit(bg, req)
+	}
+	a := get(commit("A", func(r *httpapi.CommitRequest) {
+		r.Decisions = []string{"East coast only"}
+		r.Tasks = []smriti.Task{{Text: "Book flights"}, {Text: "Visa", ID: "visa", IntentHint: "investigate", Structured: true}}
+		r.Artifacts = []smriti.Artifact{{ID: "a1", Type: "text", Label: "Itinerary", Content: "Day 1: Sydney"}}
+	})).must(t)
+	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "llm" {
+		t.Fatalf("checkpoint A = %+v", a)
+	}
+	raw := get(e.c.Checkpoint(bg, a.ID)).must(t)
+	b, _ := json.Marshal(raw.Tasks)
+	if string(b) != `["Book flights",{"text":"Visa","id":"visa","intent_hint":"investigate"}]` {
+		t.Fatalf("tasks round trip = %s", b)
+	}
+	bcp := get(commit("B", nil)).must(t)
+	if bcp.ParentCommitID == nil || *bcp.ParentCommitID != a.ID {
+		t.Fatal("B does not parent to A")
+	}
+	latest := get(e.c.LatestCheckpoint(bg, sp.ID, "")).must(t)
+	if latest.ID != bcp.ID {
+		t.Fatal("latest is not B")
+	}
+	head := get(e.c.Head(bg, sp.ID)).must(t)
+	if head.CommitID == nil || *head.CommitID != bcp.ID || head.LatestSessionID == nil || *head.LatestSessionID != se.ID {
+		t.Fatalf("head = %+v", head)
+	}
+
+	// Wrong types and validation.
+	for body, want := range map[string]int{
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + se.ID.String() + `", "message": "x", "decisions": "one"}`:            422,
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + se.ID.String() + `", "message": "x", "tasks": [5]}`:                  422,
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + se.ID.String() + `", "message": "x", "tasks": [{"id": "no-text"}]}`:  422,
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + se.ID.String() + `", "message": ""}`:                                 422,
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + se.ID.String() + `", "message": "` + strings.Repeat("m", 300) + `"}`: 422,
+		`{"repo_id": "` + sp.ID.String() + `", "session_id": "` + smriti.NewID().String() + `", "message": "x"}`:                       404,
+		`{"repo_id": "` + smriti.NewID().String() + `", "session_id": "` + se.ID.String() + `", "message": "x"}`:                       404,
+		`{"repo_id": "zzz", "session_id": "` + se.ID.String() + `", "message": "x"}`:                                                   400,
+		`{"session_id": "` + se.ID.String() + `", "message": "x"}`:                                                                     422,
+	} {
+		if status, resp := e.raw(t, "POST", "/api/v4/chat/commit", body); status != want {
+			t.Errorf("commit %s: %d %s, want %d", smriti.Truncate(body, 120), status, resp, want)
+		}
+	}
+
+	// Notes.
+	n := get(e.c.AddNote(bg, a.ID, "shipped", "", "milestone")).must(t)
+	if n.Author != "founder" || n.Kind != "milestone" {
+		t.Fatalf("note = %+v", n)
+	}
+	_, err := e.c.AddNote(bg, a.ID, "x", "", "rant")
+	wantCode(t, err, smriti.EINVALID)
+	_, err = e.c.AddNote(bg, a.ID, strings.Repeat("x", 2001), "", "note")
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	withNote := get(e.c.Checkpoint(bg, a.ID)).must(t)
+	if notes, ok := withNote.Metadata["notes"].([]any); !ok || len(notes) != 1 {
+		t.Fatalf("metadata.notes = %v", withNote.Metadata["notes"])
+	}
+
+	// Legacy create with an explicit parent.
+	legacy := httpapi.LegacyCommitRequest{RepoID: strp(sp.ID.String()), ParentCommitID: strp(a.ID.String()), BranchName: "side"}
+	legacy.Message = strp("L")
+	l := get(e.c.CreateCheckpoint(bg, legacy)).must(t)
+	if l.ParentCommitID == nil || *l.ParentCommitID != a.ID || l.BranchName != "side" {
+		t.Fatalf("legacy = %+v", l)
+	}
+	legacy.ParentCommitID = strp(smriti.NewID().String())
+	_, err = e.c.CreateCheckpoint(bg, legacy)
+	wantCode(t, err, smriti.EINVALID)
+
+	// Verify, then tamper with a row directly and verify again.
+	v := get(e.c.Verify(bg, bcp.ID)).must(t)
+	if !v.OK || v.Checked != 2 {
+		t.Fatalf("verify = %+v", v)
+	}
+	if _, err := e.store.DB().Exec(e.store.Rebind(`UPDATE checkpoints SET decisions = '["West coast only"]' WHERE id = ?`), a.ID); err != nil {
+		t.Fatal(err)
+	}
+	v = get(e.c.Verify(bg, bcp.ID)).must(t)
+	if v.OK || v.FirstMismatch == nil || *v.FirstMismatch != a.ID {
+		t.Fatalf("verify after tampering = %+v", v)
+	}
+
+	// Delete with dependents: 409 with the dependents object, then cascade.
+	err = e.c.DeleteCheckpoint(bg, a.ID, false)
+	wantCode(t, err, smriti.ECONFLICT)
+	data, _ := smriti.ErrorData(err).(map[string]any)
+	deps, _ := data["dependents"].(map[string]any)
+	if deps == nil || deps["blocking_count"].(float64) != 2 {
+		t.Fatalf("409 detail = %v", data)
+	}
+	status, _ := e.raw(t, "DELETE", "/api/v2/commits/"+a.ID.String()+"?cascade=maybe", "")
+	if status != 400 {
+		t.Fatalf("cascade=maybe: %d", status)
+	}
+	if err := e.c.DeleteCheckpoint(bg, a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []smriti.ID{a.ID, bcp.ID, l.ID} {
+		_, err := e.c.Checkpoint(bg, id)
+		wantCode(t, err, smriti.ENOTFOUND)
+	}
+}
+
+func TestSessionsEndToEnd(t *testing.T) {
+	e := newEnv(t)
+	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
+	loose := get(e.c.CreateSession(bg, nil, "Loose", "", "")).must(t)
+	if loose.RepoID != nil || loose.ActiveProvider != "mock" || loose.BranchName != "main" {
+		t.Fatalf("loose = %+v", loose)
+	}
+	get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(loose.ID.String()), Message: strp("hello")}, "")).must(t)
+	att := get(e.c.Attach(bg, loose.ID, sp.ID)).must(t)
+	if att.RepoID == nil || *att.RepoID != sp.ID {
+		t.Fatal("attach failed")
+	}
+	turns := get(e.c.Turns(bg, loose.ID)).must(t)
+	if len(turns) != 2 || turns[0].RepoID == nil || *turns[0].RepoID != sp.ID {
+		t.Fatalf("turns after attach = %+v", turns)
+	}
+	var inSpace httpapi.SessionOut
+	if _, err := e.c.Do(bg, "POST", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions", map[string]any{"title": "T"}, &inSpace); err != nil {
+		t.Fatal(err)
+	}
+	var got httpapi.SessionOut
+	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+inSpace.ID.String(), nil, &got); err != nil || got.ID != inSpace.ID {
+		t.Fatalf("space session: %v", err)
+	}
+	other := get(e.c.CreateSpace(bg, "Other", "")).must(t)
+	_, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+other.ID.String()+"/sessions/"+inSpace.ID.String(), nil, nil)
+	wantCode(t, err, smriti.ENOTFOUND)
+	var spaceTurns []httpapi.TurnOut
+	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+loose.ID.String()+"/turns", nil, &spaceTurns); err != nil || len(spaceTurns) != 2 {
+		t.Fatalf("space turns: %v (%d)", err, len(spaceTurns))
+	}
+	list := get(e.c.Sessions(bg)).must(t)
+	if len(list) != 2 {
+		t.Fatalf("sessions = %d", len(list))
+	}
+	status, _ := e.raw(t, "POST", "/api/v4/chat/sessions", `{"repo_id": "`+sp.ID.String()+`", "seed_from": "bogus"}`)
+	if status != 400 {
+		t.Fatalf("bogus seed_from: %d", status)
+	}
+	if err := e.c.DeleteSession(bg, loose.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.c.Turns(bg, loose.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func TestTurnsPageBySequence(t *testing.T) {
+	e := newEnv(t)
+	se := get(e.c.CreateSession(bg, nil, "", "", "")).must(t)
+	for i := 0; i < 6; i++ {
+		get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp(fmt.Sprint(i))}, "")).must(t)
+	}
+	var page []httpapi.TurnOut
+	resp, err := e.c.Do(bg, "GET", "/api/v4/chat/sessions/"+se.ID.String()+"/turns?limit=5", nil, &page)
+	if err != nil || len(page) != 5 || resp.Header.Get("X-Next-Cursor") != "4" {
+		t.Fatalf("first page: %v, %d turns, cursor %q", err, len(page), resp.Header.Get("X-Next-Cursor"))
+	}
+	all := get(e.c.AllTurns(bg, se.ID)).must(t)
+	if len(all) != 12 {
+		t.Fatalf("all turns = %d", len(all))
+	}
+}
+
+func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
+	e := newEnv(t)
+	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
+	se := get(e.c.CreateSession(bg, &sp.ID, "", "", "")).must(t)
+	var wg sync.WaitGroup
+	for i := 0; i < 32; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+			req.Message = strp(fmt.Sprint(i))
+			if _, err := e.c.Commit(bg, req); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	list := get(e.c.Checkpoints(bg, sp.ID, "main")).must(t)
+	if len(list) != 32 {
+		t.Fatalf("checkpoints = %d", len(list))
+	}
+	for i := 0; i < len(list)-1; i++ {
+		if list[i].ParentCommitID == nil || *list[i].ParentCommitID != list[i+1].ID {
+			t.Fatalf("checkpoint %d does not parent to the previous one", i)
+		}
+	}
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	e := newEnv(t)
+	h := get(e.c.Health(bg)).must(t)
+	if h.Status != "ok" || h.Database != "sqlite" || len(h.Capabilities) == 0 {
+		t.Fatalf("health = %+v", h)
+	}
+	e.raw(t, "GET", "/api/v2/repos/not-a-uuid", "")
+	_, body := e.raw(t, "GET", "/metrics", "")
+	for _, want := range []string{"smriti_http_requests_total", `route="/api/v2/repos/{repo_id}"`, `smriti_errors_total{code="invalid"}`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	_, docs := e.raw(t, "GET", "/docs", "")
+	if !strings.Contains(docs, "/api/v4/chat/send") {
+		t.Error("docs page does not list the send route")
+	}
+}
