@@ -165,7 +165,7 @@ func shorten(s string) string {
 }
 
 var (
-	skKey  = regexp.MustCompile(`sk-[A-Za-z0-9_\-]{3,}`)
+	skKey  = regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{3,}`)
 	bearer = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`)
 )
 
