@@ -26,6 +26,7 @@ type testEnv struct {
 	store *store.Store
 	url   string
 	srv   *httpapi.Server
+	dsn   string
 }
 
 type envOption func(*envConfig)
@@ -59,6 +60,16 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	if cfg.postgres {
 		dsn = postgresDSN(t)
 	}
+	return startEnv(t, dsn, cfg)
+}
+
+// newEnvOn starts a second server on the database of another (a replica).
+func newEnvOn(t *testing.T, dsn string) *testEnv {
+	return startEnv(t, dsn, envConfig{getenv: func(string) string { return "" }})
+}
+
+func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
+	t.Helper()
 	st, err := store.Open(context.Background(), dsn, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +93,7 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 		hs.Shutdown(ctx)
 	})
 	url := "http://" + ln.Addr().String()
-	return &testEnv{c: httpapi.NewClient(url), store: st, url: url, srv: srv}
+	return &testEnv{c: httpapi.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
 }
 
 // postgresDSN creates a throwaway database on the test server.
