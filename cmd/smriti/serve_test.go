@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"smriti/httpapi"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildBinary compiles smriti once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "smriti-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "smriti")
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startServer runs `smriti serve` and waits for /health.
+func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--config", filepath.Join(t.TempDir(), "none.yaml"), "--env-file", "")
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENROUTER_API_KEY=", "SMRITI_GENERIC_API_URL=")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+		}
+	}()
+	c := httpapi.NewClient("http://" + addr)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		_, err := c.Health(ctx)
+		cancel()
+		if err == nil {
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("server did not answer /health: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestAcknowledgedWritesSurviveKill9 kills the server with SIGKILL right
+// after a run of acknowledged commits and sends, restarts it on the same
+// database file, and finds every one of them.
+func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
+	bin := buildBinary(t)
+	db := filepath.Join(t.TempDir(), "smriti.db")
+	addr := freeAddr(t)
+	cmd := startServer(t, bin, addr, db)
+	c := httpapi.NewClient("http://" + addr)
+	ctx := context.Background()
+	sp, err := c.CreateSpace(ctx, "Durable", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	se, err := c.CreateSession(ctx, &sp.ID, "", "mock", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acked []string
+	for i := 0; i < 25; i++ {
+		msg := fmt.Sprintf("checkpoint %d", i)
+		req := httpapi.CommitRequest{RepoID: ptr(sp.ID.String()), SessionID: ptr(se.ID.String())}
+		req.Message = &msg
+		cp, err := c.Commit(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acked = append(acked, cp.ID.String())
+		if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	cmd = startServer(t, bin, addr, db)
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	list, err := c.Checkpoints(ctx, sp.ID, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, cp := range list {
+		have[cp.ID.String()] = true
+	}
+	for _, id := range acked {
+		if !have[id] {
+			t.Fatalf("acknowledged checkpoint %s lost after kill -9", id)
+		}
+	}
+	turns, err := c.AllTurns(ctx, se.ID)
+	if err != nil || len(turns) != 50 {
+		t.Fatalf("turns after kill -9 = %d (%v), want 50", len(turns), err)
+	}
+	v, err := c.Verify(ctx, list[0].ID)
+	if err != nil || !v.OK || v.Checked != 25 {
+		t.Fatalf("verify after restart = %+v, %v", v, err)
+	}
+}
+
+// TestGracefulShutdownOnSIGTERM: the server exits 0 on SIGTERM.
+func TestGracefulShutdownOnSIGTERM(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := startServer(t, bin, freeAddr(t), filepath.Join(t.TempDir(), "s.db"))
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("server did not stop on SIGTERM")
+	}
+}
+
+func TestVersionJSON(t *testing.T) {
+	out, err := exec.Command(buildBinary(t), "version", "--json").Output()
+	if err != nil || !strings.Contains(string(out), `"version"`) {
+		t.Fatalf("version --json = %s, %v", out, err)
+	}
+}
+
+func ptr(s string) *string { return &s }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test: installs what a fresh Debian machine lacks, starts a
+# throwaway PostgreSQL cluster so the store's conformance suite and the
+# HTTP tests run on both engines, then runs the Go tests with -race.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need_apt+=(postgresql)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "==> installing ${need_apt[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "missing ${need_apt[*]}: run 'sudo apt-get install -y ${need_apt[*]}'" >&2
+    exit 1
+  fi
+fi
+
+pgdir=$(mktemp -d /tmp/smriti-pg.XXXXXX)
+cleanup() { ./scripts/pg.sh stop "$pgdir" || true; rm -rf "$pgdir"; }
+trap cleanup EXIT
+echo "==> starting PostgreSQL"
+export SMRITI_TEST_POSTGRES_URL=$(./scripts/pg.sh start "$pgdir")
+echo "    $SMRITI_TEST_POSTGRES_URL"
+
+echo "==> gofmt and go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; exit 1; fi
+go vet ./...
+
+echo "==> go test -race"
+go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
