@@ -129,6 +129,9 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if err := s.noBody(w, r); err != nil {
+		return err
+	}
 	rev, err := s.intelligence().Review(r.Context(), id)
 	if err != nil {
 		return err
@@ -142,12 +145,27 @@ func (s *Server) titleSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.noBody(w, r); err != nil {
+		return err
+	}
 	se, err := s.intelligence().Title(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, sessionOf(se))
 	return nil
+}
+
+// noBody accepts the empty body these endpoints take and, since clients
+// may send one, a JSON object, which is ignored; anything else is refused
+// as on every other endpoint (400 malformed, 422 not an object, 413 too
+// large).
+func (s *Server) noBody(w http.ResponseWriter, r *http.Request) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	var ignored struct{}
+	return s.decodeBody(w, r, &ignored)
 }
 
 func draftFieldsOf(d *smriti.Draft) DraftFields {
