@@ -18,7 +18,7 @@ type Backend interface {
 	smriti.SpaceService
 	smriti.SessionService
 	smriti.CheckpointService
-	// smriti.LineageService: added with the lineage endpoints.
+	smriti.LineageService
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").

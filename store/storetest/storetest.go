@@ -39,6 +39,10 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentForksGetDistinctNames", testConcurrentForks},
 		{"BranchDisposition", testDisposition},
 		{"DeleteSpaceRemovesEverything", testDeleteSpace},
+		{"CommonAncestor", testCommonAncestor},
+		{"CommonAncestorSurvivesATamperedCycle", testCommonAncestorTamperedCycle},
+		{"ReachableCheckpoints", testReachable},
+		{"SpaceTree", testSpaceTree},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
