@@ -1,0 +1,192 @@
+package smriti
+
+import (
+	"context"
+	"fmt"
+)
+
+// MergeRequest asks to merge a source checkpoint (usually a branch head)
+// into a target (by default main's head).
+type MergeRequest struct {
+	SpaceID  ID
+	SourceID ID
+	// TargetID nil means the head of main.
+	TargetID    *ID
+	Resolutions []MergeResolution
+	// DryRun previews the merge without writing anything.
+	DryRun bool
+	// Message is the merge checkpoint's title; "" gives
+	// "Merge <source branch> into <target branch>".
+	Message     string
+	AuthorAgent *string
+}
+
+// MergeOutcome is a previewed or committed merge.
+type MergeOutcome struct {
+	Source, Target *Checkpoint
+	// Base is the lowest common ancestor (nil for unrelated histories,
+	// which merge against empty content).
+	Base *Checkpoint
+	// Merged is the content the merge checkpoint has (or would have).
+	Merged Content
+	// Conflicts are those the resolutions left open (never nil). A commit
+	// never has any: it fails instead.
+	Conflicts []MergeConflict
+	// Resolved counts the conflicts the resolutions settled.
+	Resolved int
+	// Checkpoint is the merge checkpoint written; nil on a dry run.
+	Checkpoint *Checkpoint
+}
+
+// MergeBackend is what a merge needs from storage.
+type MergeBackend interface {
+	SpaceService
+	CheckpointService
+	LineageService
+}
+
+// MergeCheckpoints runs a merge: it finds the base with CommonAncestor,
+// merges the target's content (ours) with the source's (theirs) against it,
+// applies the resolutions and, unless it is a dry run, writes a checkpoint
+// on the target's branch whose parent is the target and whose merge parent
+// is the source, marking the source branch integrated in the same write.
+//
+// Errors: ENOTFOUND for an unknown space or checkpoint; EINVALID for a
+// checkpoint of another space; ECONFLICT when there is nothing to merge
+// (source and target are the same, or the source is already in the
+// target's history), when main has no checkpoint to merge into, when the
+// target is not the head of its branch, and — on commit — when conflicts
+// are left unresolved, with {"message", "conflicts"} as the error data;
+// EUNPROCESSABLE for a resolution that names no conflict.
+func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*MergeOutcome, error) {
+	if _, err := b.Space(ctx, req.SpaceID); err != nil {
+		return nil, err
+	}
+	source, err := checkpointInSpace(ctx, b, req.SpaceID, req.SourceID, "Source")
+	if err != nil {
+		return nil, err
+	}
+	target, err := mergeTarget(ctx, b, req)
+	if err != nil {
+		return nil, err
+	}
+	if source.ID == target.ID {
+		return nil, Errorf(ECONFLICT, "Nothing to merge: the source and the target are the same checkpoint")
+	}
+	base, err := b.CommonAncestor(ctx, target.ID, source.ID)
+	if err != nil {
+		return nil, err
+	}
+	if base != nil && base.ID == source.ID {
+		return nil, Errorf(ECONFLICT, "Nothing to merge: checkpoint %s is already in the history of %s", ShortHash(source.Hash), ShortHash(target.Hash))
+	}
+
+	// The merge checkpoint gets its own title, so the sides' titles take no
+	// part in the merge (they differ on nearly every branch and would
+	// otherwise conflict every time).
+	untitled := func(c *Checkpoint) *Content {
+		if c == nil {
+			return nil
+		}
+		content := c.Content
+		content.Message = ""
+		return &content
+	}
+	preview := Merge(untitled(base), untitled(target), untitled(source))
+	merged, open, err := ApplyResolutions(preview, req.Resolutions)
+	if err != nil {
+		return nil, err
+	}
+	merged.Message = req.Message
+	if merged.Message == "" {
+		merged.Message = fmt.Sprintf("Merge %s into %s", source.BranchName, target.BranchName)
+	}
+	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: len(preview.Conflicts) - len(open)}
+	if req.DryRun {
+		return out, nil
+	}
+	if len(open) > 0 {
+		msg := fmt.Sprintf("Merge has %d unresolved conflict(s); resolve each (field, key) with ours, theirs, base or custom and retry", len(open))
+		return nil, &Error{Code: ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "conflicts": open}}
+	}
+
+	in := CheckpointCreate{
+		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName,
+		AuthorAgent: req.AuthorAgent, AuthorType: AuthorSystem, ProjectRoot: target.ProjectRoot, Content: merged,
+		Metadata: map[string]any{"merge": map[string]any{
+			"source_checkpoint_id": source.ID.String(), "target_checkpoint_id": target.ID.String(),
+			"base_checkpoint_id": idString(base), "conflicts_resolved": out.Resolved,
+		}},
+	}
+	// A person who settled conflicts authored the result; otherwise the
+	// merge wrote itself.
+	if out.Resolved > 0 {
+		in.AuthorType = AuthorUser
+	}
+	// Merging main into a branch, or a branch into itself, integrates
+	// nothing; merging an older checkpoint of a branch leaves the rest of
+	// the branch unmerged, so the branch stays as it is.
+	if source.BranchName != MainBranch && source.BranchName != target.BranchName {
+		head, err := b.LatestCheckpoints(ctx, req.SpaceID, source.BranchName, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(head) == 1 && head[0].ID == source.ID {
+			in.IntegrateBranch = source.BranchName
+		}
+	}
+	if out.Checkpoint, err = b.CreateCheckpoint(ctx, in); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// mergeTarget is the requested target, or main's head. A target must be the
+// head of its branch: a merge checkpoint below the head would fork the
+// branch into two lines.
+func mergeTarget(ctx context.Context, b MergeBackend, req MergeRequest) (*Checkpoint, error) {
+	if req.TargetID == nil {
+		head, err := b.LatestCheckpoints(ctx, req.SpaceID, MainBranch, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(head) == 0 {
+			return nil, Errorf(ECONFLICT, "main has no checkpoint to merge into; name a target_checkpoint_id")
+		}
+		return b.Checkpoint(ctx, head[0].ID)
+	}
+	target, err := checkpointInSpace(ctx, b, req.SpaceID, *req.TargetID, "Target")
+	if err != nil {
+		return nil, err
+	}
+	head, err := b.LatestCheckpoints(ctx, req.SpaceID, target.BranchName, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(head) == 1 && head[0].ID != target.ID {
+		return nil, Errorf(ECONFLICT, "Target checkpoint %s is not the head of branch '%s' (the head is %s); merge into the head",
+			ShortHash(target.Hash), target.BranchName, ShortHash(head[0].Hash))
+	}
+	return target, nil
+}
+
+func checkpointInSpace(ctx context.Context, b CheckpointService, space, id ID, role string) (*Checkpoint, error) {
+	c, err := b.Checkpoint(ctx, id)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, Errorf(ENOTFOUND, "%s checkpoint not found", role)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.SpaceID != space {
+		return nil, Errorf(EINVALID, "%s checkpoint does not belong to this space", role)
+	}
+	return c, nil
+}
+
+func idString(c *Checkpoint) any {
+	if c == nil {
+		return nil
+	}
+	return c.ID.String()
+}
