@@ -272,3 +272,18 @@ func TestSecretsDoNotLeakFromConfig(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseDotEnv(f *testing.F) {
+	for _, seed := range []string{
+		"A=1\n", "export B='x y'\n", `C="a\"b\\n"` + "\n", "# c\nD=e # f\n", "=x\n", "E=\"open\n", "F='\n", "G= \"\"\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		for k := range ParseDotEnv([]byte(data)) {
+			if k == "" || strings.ContainsAny(k, " \t=\n") {
+				t.Errorf("bad key %q from %q", k, data)
+			}
+		}
+	})
+}

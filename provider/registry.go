@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -47,7 +48,8 @@ type Option func(*options)
 // (default DefaultTimeout; 0 means no bound beyond the caller's context).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
-// WithRetryPolicy replaces DefaultRetryPolicy. Zero fields keep the default.
+// WithRetryPolicy replaces DefaultRetryPolicy. Zero durations keep the
+// default; MaxRetries is taken as given, so 0 turns retries off.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(o *options) {
 		if p.BaseDelay > 0 {
@@ -109,6 +111,8 @@ func New(cfg *Config, opts ...Option) *Registry {
 	if cfg != nil {
 		r.cfg = *cfg
 	}
+	// A copy, so the caller changing its Config later cannot race with us.
+	r.cfg.Providers = maps.Clone(r.cfg.Providers)
 	if r.cfg.Providers == nil {
 		r.cfg.Providers = map[string]ProviderConfig{}
 	}
