@@ -185,6 +185,11 @@ func (r *Registry) DefaultProvider() string {
 	if r.cfg.DefaultProvider != "" {
 		return r.cfg.DefaultProvider
 	}
+	return r.firstUsable()
+}
+
+// firstUsable is the first real provider that can be called, else the mock.
+func (r *Registry) firstUsable() string {
 	for _, name := range realProviders {
 		if r.usable(name) {
 			return name
@@ -205,17 +210,9 @@ func (r *Registry) DefaultModel(name string) string {
 func (r *Registry) resolveBackground() backgroundSlot {
 	b := backgroundSlot{provider: r.cfg.BackgroundProvider, explicit: r.cfg.BackgroundProvider != ""}
 	if !b.explicit {
-		switch def := r.DefaultProvider(); {
-		case def != smriti.ProviderMock && r.providers[def] != nil:
-			b.provider = def
-		default:
-			b.provider = smriti.ProviderMock
-			for _, name := range realProviders {
-				if r.usable(name) {
-					b.provider = name
-					break
-				}
-			}
+		b.provider = r.DefaultProvider()
+		if r.providers[b.provider] == nil { // a chat default that lacks a key
+			b.provider = r.firstUsable()
 		}
 	}
 	b.usingMock = b.provider == smriti.ProviderMock

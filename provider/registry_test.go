@@ -126,6 +126,7 @@ func TestBackgroundFollowsConfiguredProviders(t *testing.T) {
 	}{
 		{"FirstWithKey", "", map[string]string{EnvAnthropicKey: "sk-ant-0123456789"}, "anthropic", "claude-sonnet-4-5", false},
 		{"ChatDefault", "", map[string]string{EnvAnthropicKey: "k", EnvOpenAIKey: "k", EnvDefaultProvider: "anthropic"}, "anthropic", "claude-sonnet-4-5", false},
+		{"ChatDefaultWithoutKeySkipped", "", map[string]string{EnvAnthropicKey: "k", EnvDefaultProvider: "openai"}, "anthropic", "claude-sonnet-4-5", false},
 		{"YAML", fullYAML, nil, "openai", "gpt-4o-mini", false},
 		{"Env", fullYAML, map[string]string{EnvBackgroundProvider: "generic", EnvBackgroundModel: "qwen2.5:7b"}, "generic", "qwen2.5:7b", false},
 		{"ExplicitMock", "", map[string]string{EnvOpenAIKey: "k", EnvBackgroundProvider: "mock"}, "mock", "mock", true},
