@@ -1,4 +1,424 @@
 package httpapi
 
+import (
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+const maxBranchName = 255
+
+// ForkRequest starts a session on a new branch from a checkpoint.
+type ForkRequest struct {
+	SpaceID      *string `json:"space_id" required:"true"`
+	CheckpointID *string `json:"checkpoint_id" required:"true"`
+	// BranchName "" picks a free default name.
+	BranchName string `json:"branch_name" required:"false"`
+	Provider   string `json:"provider" required:"false"`
+	Model      string `json:"model" required:"false"`
+}
+
+// ForkResponse is the forked session.
+type ForkResponse struct {
+	SessionID              smriti.ID `json:"session_id"`
+	BranchName             string    `json:"branch_name"`
+	ForkedFromCheckpointID smriti.ID `json:"forked_from_checkpoint_id"`
+	// HistoryBaseSeq is -1, not the first implementation's 0. It is the
+	// sequence number after which a session's turns enter the model's
+	// context. The first implementation answered 0 and so dropped the
+	// fork's first message (sequence 0) when a client sent it back; a fork
+	// in FORKED mode sees all of its own turns, its first message included
+	// (SPEC §3), and -1 says exactly that to clients that echo it.
+	HistoryBaseSeq int64      `json:"history_base_seq"`
+	Session        SessionOut `json:"session"`
+}
+
+// CheckpointNode is a checkpoint in the branch tree.
+type CheckpointNode struct {
+	ID                 smriti.ID  `json:"id"`
+	CommitHash         string     `json:"commit_hash"`
+	Message            string     `json:"message"`
+	BranchName         string     `json:"branch_name"`
+	ParentCheckpointID *smriti.ID `json:"parent_checkpoint_id"`
+	MergeParentID      *smriti.ID `json:"merge_parent_id"`
+	CreatedAt          time.Time  `json:"created_at"`
+	Summary            string     `json:"summary"`
+	Objective          string     `json:"objective"`
+	AuthorAgent        *string    `json:"author_agent"`
+	NoteCount          int        `json:"note_count"`
+	NoteKinds          []string   `json:"note_kinds"`
+}
+
+// SessionNode is a session in the branch tree, with its real disposition.
+type SessionNode struct {
+	ID                     smriti.ID  `json:"id"`
+	Title                  string     `json:"title"`
+	BranchName             string     `json:"branch_name"`
+	ForkedFromCheckpointID *smriti.ID `json:"forked_from_checkpoint_id"`
+	SeededCommitID         *smriti.ID `json:"seeded_commit_id"`
+	BranchDisposition      string     `json:"branch_disposition"`
+	CreatedAt              time.Time  `json:"created_at"`
+}
+
+// MergeEdge is the second parent edge of a merge checkpoint.
+type MergeEdge struct {
+	CheckpointID       smriti.ID `json:"checkpoint_id"`
+	SourceCheckpointID smriti.ID `json:"source_checkpoint_id"`
+}
+
+// LineageTree is a space's branch tree, oldest first.
+type LineageTree struct {
+	SpaceID     smriti.ID        `json:"space_id"`
+	Checkpoints []CheckpointNode `json:"checkpoints"`
+	Sessions    []SessionNode    `json:"sessions"`
+	Merges      []MergeEdge      `json:"merges"`
+}
+
+// CheckpointDetail is one side of a comparison.
+type CheckpointDetail struct {
+	ID            smriti.ID         `json:"id"`
+	CommitHash    string            `json:"commit_hash"`
+	Message       string            `json:"message"`
+	BranchName    string            `json:"branch_name"`
+	Summary       string            `json:"summary"`
+	Objective     string            `json:"objective"`
+	Decisions     []string          `json:"decisions"`
+	Assumptions   []string          `json:"assumptions"`
+	Tasks         []smriti.Task     `json:"tasks"`
+	OpenQuestions []string          `json:"open_questions"`
+	Entities      []string          `json:"entities"`
+	Artifacts     []smriti.Artifact `json:"artifacts"`
+}
+
+// CompareDiff is the flat diff the first implementation's clients read,
+// with open questions and entities added.
+type CompareDiff struct {
+	SummaryA               string     `json:"summary_a"`
+	SummaryB               string     `json:"summary_b"`
+	ObjectiveA             string     `json:"objective_a"`
+	ObjectiveB             string     `json:"objective_b"`
+	DecisionsOnlyA         []string   `json:"decisions_only_a"`
+	DecisionsOnlyB         []string   `json:"decisions_only_b"`
+	DecisionsShared        []string   `json:"decisions_shared"`
+	AssumptionsOnlyA       []string   `json:"assumptions_only_a"`
+	AssumptionsOnlyB       []string   `json:"assumptions_only_b"`
+	AssumptionsShared      []string   `json:"assumptions_shared"`
+	TasksOnlyA             []string   `json:"tasks_only_a"`
+	TasksOnlyB             []string   `json:"tasks_only_b"`
+	TasksShared            []string   `json:"tasks_shared"`
+	OpenQuestionsOnlyA     []string   `json:"open_questions_only_a"`
+	OpenQuestionsOnlyB     []string   `json:"open_questions_only_b"`
+	OpenQuestionsShared    []string   `json:"open_questions_shared"`
+	EntitiesOnlyA          []string   `json:"entities_only_a"`
+	EntitiesOnlyB          []string   `json:"entities_only_b"`
+	EntitiesShared         []string   `json:"entities_shared"`
+	CommonAncestorCommitID *smriti.ID `json:"common_ancestor_commit_id"`
+}
+
+// CompareResponse compares two checkpoints of one space.
+type CompareResponse struct {
+	CheckpointA CheckpointDetail `json:"checkpoint_a"`
+	CheckpointB CheckpointDetail `json:"checkpoint_b"`
+	Diff        CompareDiff      `json:"diff"`
+}
+
+// DispositionRequest sets the disposition of every session of a branch.
+// The branch is named in the body because branch names contain "/".
+type DispositionRequest struct {
+	SpaceID     *string `json:"space_id" required:"true"`
+	BranchName  *string `json:"branch_name" required:"true"`
+	Disposition *string `json:"disposition" required:"true"`
+}
+
+// DispositionResponse says how many sessions changed.
+type DispositionResponse struct {
+	SpaceID         smriti.ID `json:"space_id"`
+	BranchName      string    `json:"branch_name"`
+	Disposition     string    `json:"disposition"`
+	SessionsUpdated int       `json:"sessions_updated"`
+}
+
+// MergeRequest merges a source checkpoint into a target (main's head by
+// default). dry_run previews without writing.
+type MergeRequest struct {
+	SpaceID            *string                  `json:"space_id" required:"true"`
+	SourceCheckpointID *string                  `json:"source_checkpoint_id" required:"true"`
+	TargetCheckpointID *string                  `json:"target_checkpoint_id"`
+	Resolutions        []smriti.MergeResolution `json:"resolutions" required:"false"`
+	DryRun             bool                     `json:"dry_run" required:"false"`
+	Message            *string                  `json:"message"`
+}
+
+// MergedContent is the content a merge produces.
+type MergedContent struct {
+	Message       string            `json:"message"`
+	Summary       string            `json:"summary"`
+	Objective     string            `json:"objective"`
+	Decisions     []string          `json:"decisions"`
+	Assumptions   []string          `json:"assumptions"`
+	Tasks         []smriti.Task     `json:"tasks"`
+	OpenQuestions []string          `json:"open_questions"`
+	Entities      []string          `json:"entities"`
+	Artifacts     []smriti.Artifact `json:"artifacts"`
+}
+
+// MergePreview is a dry run's answer: the merged content and the conflicts
+// still to resolve.
+type MergePreview struct {
+	BaseCheckpointID   *smriti.ID             `json:"base_checkpoint_id"`
+	SourceCheckpointID smriti.ID              `json:"source_checkpoint_id"`
+	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id"`
+	Merged             MergedContent          `json:"merged"`
+	Conflicts          []smriti.MergeConflict `json:"conflicts"`
+}
+
+// MergeCommitted is a committed merge: the checkpoint with two parents.
+type MergeCommitted struct {
+	Checkpoint        Commit     `json:"checkpoint"`
+	BaseCheckpointID  *smriti.ID `json:"base_checkpoint_id"`
+	ConflictsResolved int        `json:"conflicts_resolved"`
+}
+
 // lineageRoutes are fork, tree, compare, reachable, disposition and merge.
-func (s *Server) lineageRoutes() []route { return nil }
+func (s *Server) lineageRoutes() []route {
+	return []route{
+		{method: "POST", path: "/api/v5/lineage/sessions/fork", summary: "Fork a session on a new branch from a checkpoint", tag: "lineage",
+			in: ForkRequest{}, out: ForkResponse{}, status: 201, handle: s.fork},
+		{method: "GET", path: "/api/v5/lineage/spaces/{space_id}", summary: "A space's branch tree: checkpoints, sessions and merge edges, oldest first", tag: "lineage",
+			out: LineageTree{}, status: 200, handle: s.lineageTree},
+		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints of a space and name their lowest common ancestor", tag: "lineage",
+			out: CompareResponse{}, status: 200, handle: s.compare},
+		{method: "GET", path: "/api/v5/lineage/sessions/{session_id}/checkpoints", summary: "The checkpoints a session can reach, newest first", tag: "lineage",
+			out: []Commit{}, status: 200, handle: s.reachable},
+		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", summary: "Mark every session of a branch active, integrated or abandoned", tag: "lineage",
+			in: DispositionRequest{}, out: DispositionResponse{}, status: 200, handle: s.setDisposition},
+		{method: "POST", path: "/api/v5/lineage/merge", summary: "Merge a checkpoint into a branch head (dry_run: 200 with a preview; else 201 with the merge checkpoint, 409 while conflicts are unresolved)", tag: "lineage",
+			in: MergeRequest{}, out: MergeCommitted{}, status: 201, handle: s.merge},
+	}
+}
+
+func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
+	var req ForkRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if blank(req.SpaceID) || blank(req.CheckpointID) {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id and checkpoint_id are required")
+	}
+	space, errS := smriti.ParseID("space_id", strings.TrimSpace(*req.SpaceID))
+	checkpoint, errC := smriti.ParseID("checkpoint_id", strings.TrimSpace(*req.CheckpointID))
+	if errS != nil || errC != nil {
+		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
+	}
+	branch, err := branchName(req.BranchName, false)
+	if err != nil {
+		return err
+	}
+	provider := strings.ToLower(strings.TrimSpace(req.Provider))
+	if provider == "" && s.providers != nil {
+		provider = s.providers.DefaultProvider()
+	}
+	model := strings.TrimSpace(req.Model)
+	if model == "" && s.providers != nil {
+		model = s.providers.DefaultModel(provider)
+	}
+	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: branch,
+		Provider: provider, Model: model})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, ForkResponse{SessionID: se.ID, BranchName: se.BranchName, ForkedFromCheckpointID: checkpoint,
+		HistoryBaseSeq: -1, Session: sessionOf(se)})
+	return nil
+}
+
+// branchName trims and checks a branch name; "" is allowed unless required.
+func branchName(name string, required bool) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "" && required:
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")
+	case len([]rune(name)) > maxBranchName:
+		return "", fieldTooLong("branch_name", maxBranchName)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name must not contain control characters")
+	}
+	return name, nil
+}
+
+func blank(v *string) bool { return v == nil || strings.TrimSpace(*v) == "" }
+
+func (s *Server) lineageTree(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	t, err := s.store.SpaceTree(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := LineageTree{SpaceID: t.SpaceID, Checkpoints: make([]CheckpointNode, len(t.Checkpoints)),
+		Sessions: make([]SessionNode, len(t.Sessions)), Merges: []MergeEdge{}}
+	for i, c := range t.Checkpoints {
+		out.Checkpoints[i] = CheckpointNode{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName,
+			ParentCheckpointID: c.ParentID, MergeParentID: c.MergeParentID, CreatedAt: c.CreatedAt, Summary: c.Summary,
+			Objective: c.Objective, AuthorAgent: c.AuthorAgent, NoteCount: c.NoteCount, NoteKinds: nonNil(c.NoteKinds)}
+		if c.MergeParentID != nil {
+			out.Merges = append(out.Merges, MergeEdge{CheckpointID: c.ID, SourceCheckpointID: *c.MergeParentID})
+		}
+	}
+	for i, se := range t.Sessions {
+		out.Sessions[i] = SessionNode{ID: se.ID, Title: se.Title, BranchName: se.BranchName, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
+			SeededCommitID: se.SeededCheckpointID, BranchDisposition: se.BranchDisposition, CreatedAt: se.CreatedAt}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
+	aID, err := pathID(r, "a_id")
+	if err != nil {
+		return err
+	}
+	bID, err := pathID(r, "b_id")
+	if err != nil {
+		return err
+	}
+	a, err := s.store.Checkpoint(r.Context(), aID)
+	if err != nil {
+		return err
+	}
+	b, err := s.store.Checkpoint(r.Context(), bID)
+	if err != nil {
+		return err
+	}
+	lca, err := s.store.CommonAncestor(r.Context(), aID, bID)
+	if err != nil {
+		return err
+	}
+	d := smriti.DiffCheckpoints(a, b)
+	out := CompareResponse{CheckpointA: detailOf(a), CheckpointB: detailOf(b), Diff: CompareDiff{
+		SummaryA: d.SummaryA, SummaryB: d.SummaryB, ObjectiveA: d.ObjectiveA, ObjectiveB: d.ObjectiveB,
+		DecisionsOnlyA: d.Decisions.OnlyA, DecisionsOnlyB: d.Decisions.OnlyB, DecisionsShared: d.Decisions.Shared,
+		AssumptionsOnlyA: d.Assumptions.OnlyA, AssumptionsOnlyB: d.Assumptions.OnlyB, AssumptionsShared: d.Assumptions.Shared,
+		TasksOnlyA: d.Tasks.OnlyA, TasksOnlyB: d.Tasks.OnlyB, TasksShared: d.Tasks.Shared,
+		OpenQuestionsOnlyA: d.OpenQuestions.OnlyA, OpenQuestionsOnlyB: d.OpenQuestions.OnlyB, OpenQuestionsShared: d.OpenQuestions.Shared,
+		EntitiesOnlyA: d.Entities.OnlyA, EntitiesOnlyB: d.Entities.OnlyB, EntitiesShared: d.Entities.Shared,
+	}}
+	if lca != nil {
+		out.Diff.CommonAncestorCommitID = &lca.ID
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func detailOf(c *smriti.Checkpoint) CheckpointDetail {
+	return CheckpointDetail{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName, Summary: c.Summary,
+		Objective: c.Objective, Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks),
+		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts)}
+}
+
+func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "session_id")
+	if err != nil {
+		return err
+	}
+	list, err := s.store.ReachableCheckpoints(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, commitsOf(list))
+	return nil
+}
+
+var dispositions = map[string]bool{smriti.DispositionActive: true, smriti.DispositionIntegrated: true, smriti.DispositionAbandoned: true}
+
+func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
+	var req DispositionRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if blank(req.SpaceID) {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id is required")
+	}
+	space, err := uuid.Parse(strings.TrimSpace(*req.SpaceID))
+	if err != nil || len(strings.TrimSpace(*req.SpaceID)) != 36 {
+		return smriti.Errorf(smriti.EINVALID, "Invalid space_id")
+	}
+	if req.BranchName == nil {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")
+	}
+	branch, err := branchName(*req.BranchName, true)
+	if err != nil {
+		return err
+	}
+	if req.Disposition == nil {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "disposition is required")
+	}
+	if _, err := s.store.Space(r.Context(), space); err != nil {
+		return err
+	}
+	disposition := strings.TrimSpace(*req.Disposition)
+	if !dispositions[disposition] {
+		return smriti.Errorf(smriti.EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", smriti.Truncate(disposition, 40))
+	}
+	n, err := s.store.SetBranchDisposition(r.Context(), space, branch, disposition)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, DispositionResponse{SpaceID: space, BranchName: branch, Disposition: disposition, SessionsUpdated: n})
+	return nil
+}
+
+func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
+	var req MergeRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	space, err := reqID("space_id", req.SpaceID)
+	if err != nil {
+		return err
+	}
+	source, err := reqID("source_checkpoint_id", req.SourceCheckpointID)
+	if err != nil {
+		return err
+	}
+	target, err := optID("target_checkpoint_id", req.TargetCheckpointID)
+	if err != nil {
+		return err
+	}
+	in := smriti.MergeRequest{SpaceID: space, SourceID: source, TargetID: target, Resolutions: req.Resolutions, DryRun: req.DryRun}
+	if req.Message != nil {
+		in.Message = strings.TrimSpace(*req.Message)
+		if len([]rune(in.Message)) > maxMessage {
+			return fieldTooLong("message", maxMessage)
+		}
+	}
+	if len(req.Resolutions) > maxListItems {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(req.Resolutions), maxListItems)
+	}
+	out, err := smriti.MergeCheckpoints(r.Context(), s.store, in)
+	if err != nil {
+		return err
+	}
+	var base *smriti.ID
+	if out.Base != nil {
+		base = &out.Base.ID
+	}
+	if req.DryRun {
+		m := out.Merged
+		writeJSON(w, http.StatusOK, MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
+			Merged: MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, Decisions: nonNil(m.Decisions),
+				Assumptions: nonNil(m.Assumptions), Tasks: nonNil(m.Tasks), OpenQuestions: nonNil(m.OpenQuestions),
+				Entities: nonNil(m.Entities), Artifacts: nonNil(m.Artifacts)},
+			Conflicts: nonNil(out.Conflicts)})
+		return nil
+	}
+	writeJSON(w, http.StatusCreated, MergeCommitted{Checkpoint: commitOf(out.Checkpoint), BaseCheckpointID: base, ConflictsResolved: out.Resolved})
+	return nil
+}
