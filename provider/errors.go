@@ -78,10 +78,13 @@ func (c *caller) mapError(parent, callCtx context.Context, tr *callTrace, err er
 			errCallTimeout,
 		}
 	}
-	if _, status, body := tr.result(); status >= 400 {
+	if attempts, status, body := tr.result(); status >= 400 {
 		msg := statusText(status)
 		if m := upstreamMessage(body); m != "" {
 			msg += ": " + m
+		}
+		if attempts > 1 {
+			msg += fmt.Sprintf(" (after %d attempts)", attempts)
 		}
 		return smriti.Errorf(smriti.EUPSTREAM, "%s returned %s", c.provider, c.redact(msg))
 	}

@@ -321,7 +321,7 @@ func TestOpenAIGivesUpAfterMaxRetries(t *testing.T) {
 	})
 	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
 	_, err := p.Complete(context.Background(), chatRequest)
-	assertUpstream(t, err, "openai returned 500 Internal Server Error: boom")
+	assertUpstream(t, err, "openai returned 500 Internal Server Error: boom (after 3 attempts)")
 	if n := len(srv.requests()); n != 3 {
 		t.Errorf("server got %d requests, want 1 + 2 retries", n)
 	}
