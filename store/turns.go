@@ -46,8 +46,20 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 		args = append(args, *q.BeforeSeq)
 	}
 	if q.AfterLogPos != nil {
-		query += ` AND log_pos > ?`
-		args = append(args, *q.AfterLogPos)
+		// Within a session, sequence numbers and log positions grow
+		// together (both are taken under the session's lock), so the log
+		// bound becomes a sequence bound and every query below walks the
+		// (session_id, sequence_number) index instead of sorting.
+		var first sql.NullInt64
+		if err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`),
+			sessionID, *q.AfterLogPos).Scan(&first); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("resolve log bound: %w", err)
+		}
+		if !first.Valid {
+			return []*smriti.Turn{}, nil
+		}
+		query += ` AND sequence_number >= ?`
+		args = append(args, first.Int64)
 	}
 	if q.ExcludeSystem {
 		query += ` AND role <> 'system'`
