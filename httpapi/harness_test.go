@@ -2,10 +2,8 @@ package httpapi_test
 
 import (
 	"context"
-	"database/sql"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +15,7 @@ import (
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
+	"smriti/store/storetest"
 )
 
 // testEnv is a real server on 127.0.0.1 over a real database, and the
@@ -58,7 +57,7 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	}
 	dsn := filepath.Join(t.TempDir(), "smriti.db")
 	if cfg.postgres {
-		dsn = postgresDSN(t)
+		dsn = storetest.PostgresDSN(t)
 	}
 	return startEnv(t, dsn, cfg)
 }
@@ -94,39 +93,6 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	})
 	url := "http://" + ln.Addr().String()
 	return &testEnv{c: httpapi.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
-}
-
-// postgresDSN creates a throwaway database on the test server.
-func postgresDSN(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("SMRITI_TEST_POSTGRES_URL")
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SMRITI_TEST_POSTGRES_URL must be set in CI")
-		}
-		t.Skip("SMRITI_TEST_POSTGRES_URL not set")
-	}
-	admin, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	name := "smriti_http_" + strings.ReplaceAll(smriti.NewID().String()[:18], "-", "")
-	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if a, err := sql.Open("pgx", url); err == nil {
-			a.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-			a.Close()
-		}
-	})
-	base, query, _ := strings.Cut(url, "?")
-	out := base[:strings.LastIndex(base, "/")+1] + name
-	if query != "" {
-		out += "?" + query
-	}
-	return out
 }
 
 var bg = context.Background()
