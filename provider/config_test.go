@@ -253,9 +253,10 @@ func TestSecretsDoNotLeakFromConfig(t *testing.T) {
 	js, _ := json.Marshal(cfg)
 	ym, _ := yaml.Marshal(cfg)
 	outputs := map[string]string{
-		"%v":   fmt.Sprintf("%v", cfg),
-		"%+v":  fmt.Sprintf("%+v", *cfg),
-		"%#v":  fmt.Sprintf("%#v", *cfg),
+		"%v":  fmt.Sprintf("%v", cfg),
+		"%+v": fmt.Sprintf("%+v", *cfg),
+		"%#v": fmt.Sprintf("%#v", *cfg),
+		//lint:ignore S1025 the test is about what the %s verb prints
 		"%s":   fmt.Sprintf("%s", cfg.Providers["openai"].APIKey),
 		"json": string(js),
 		"yaml": string(ym),

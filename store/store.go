@@ -181,15 +181,6 @@ func retryable(err error) bool {
 	return false
 }
 
-// isUniqueViolation reports a unique-constraint failure on either engine.
-func isUniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23505"
-	}
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
-
 // querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
