@@ -52,9 +52,13 @@ type SendResult struct {
 // maxMessageChars bounds one user message.
 const maxMessageChars = 100000
 
-// historyPage is how many turns are read per round trip while filling the
-// history budget, newest first.
-const historyPage = 256
+// History is read newest first in pages: the first page is small, later
+// ones are sized from the budget left and the turns' average size so far,
+// so a typical send reads about what fits in one or two round trips.
+const (
+	firstHistoryPage = 128
+	maxHistoryPage   = 2048
+)
 
 // Prepare resolves a send without calling the provider: the context preview
 // endpoint shows exactly this. ENOTFOUND for an unknown session or mounted
@@ -83,7 +87,10 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	q := plan.Resolve(checkpoints)
+	q, firstAllowed, err := c.seqBounded(ctx, se, plan.Resolve(checkpoints))
+	if err != nil {
+		return nil, err
+	}
 	budget := req.HistoryBudget
 	if budget <= 0 {
 		budget = HistoryBudget(c.Providers.ContextWindow(prov.Name(), model), DefaultReplyReserve,
@@ -95,13 +102,9 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	}
 	pc := AssembleContext(plan, checkpoints, turns, req.Message, budget)
 	if more {
-		// Some allowed turns were never read; sequence numbers are gapless,
-		// so count them from the oldest allowed one.
-		n, err := c.unreadTurns(ctx, se.ID, q, turns[len(turns)-1].Seq)
-		if err != nil {
-			return nil, err
-		}
-		pc.Dropped += n
+		// Allowed turns older than the oldest one read were never read;
+		// sequence numbers are gapless, so count them.
+		pc.Dropped += int(max(0, turns[len(turns)-1].Seq-firstAllowed))
 	}
 	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget}, nil
 }
@@ -170,7 +173,7 @@ func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *ContextPl
 // more reports that allowed turns remain unread.
 func (c *Chat) historyWithin(ctx context.Context, sessionID ID, q TurnQuery, budget int) (turns []*Turn, more bool, err error) {
 	used := 0
-	q.Limit = historyPage
+	q.Limit, q.PromptOnly = firstHistoryPage, true
 	for {
 		page, err := c.Sessions.Turns(ctx, sessionID, q)
 		if err != nil {
@@ -188,17 +191,35 @@ func (c *Chat) historyWithin(ctx context.Context, sessionID ID, q TurnQuery, bud
 		}
 		before := page[len(page)-1].Seq
 		q.BeforeSeq = &before
+		avg := max(1, used/len(turns))
+		q.Limit = min(maxHistoryPage, max(firstHistoryPage, (budget-used)/avg+16))
 	}
 }
 
-// unreadTurns counts the allowed turns older than the oldest one read.
-func (c *Chat) unreadTurns(ctx context.Context, sessionID ID, q TurnQuery, oldestRead int64) (int, error) {
-	q.Newest, q.Limit, q.BeforeSeq = false, 1, nil
-	oldest, err := c.Sessions.Turns(ctx, sessionID, q)
-	if err != nil || len(oldest) == 0 {
-		return 0, err
+// seqBounded turns the history query into a pure sequence-number bound and
+// returns the first allowed sequence number. The allowed turns of a session
+// are always a gapless suffix of it (no mode skips turns in the middle), so
+// a HEAD log-position bound is resolved once, up front, to the first turn
+// after it; every page then walks the sequence index.
+func (c *Chat) seqBounded(ctx context.Context, se *Session, q TurnQuery) (TurnQuery, int64, error) {
+	switch {
+	case q.AfterLogPos != nil:
+		first := q
+		first.Newest, first.Limit, first.PromptOnly = false, 1, true
+		oldest, err := c.Sessions.Turns(ctx, se.ID, first)
+		if err != nil {
+			return q, 0, err
+		}
+		bound := se.LastSeq
+		if len(oldest) == 1 {
+			bound = oldest[0].Seq - 1
+		}
+		q.AfterLogPos, q.AfterSeq = nil, &bound
+		return q, bound + 1, nil
+	case q.AfterSeq != nil:
+		return q, *q.AfterSeq + 1, nil
 	}
-	return int(max(0, oldestRead-oldest[0].Seq)), nil
+	return q, 0, nil
 }
 
 // Send resolves the context, calls the provider and stores both turns.

@@ -124,6 +124,10 @@ type TurnQuery struct {
 	Limit  int
 	// ExcludeSystem drops system-role turns.
 	ExcludeSystem bool
+	// PromptOnly fills only what a prompt needs — Seq, LogPos, Role,
+	// Content and Tokens — so a send reading hundreds of history turns
+	// does not pay for ids, metadata and timestamps it never uses.
+	PromptOnly bool
 }
 
 // SessionService manages sessions and their turns. Every method is scoped to

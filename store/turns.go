@@ -32,11 +32,14 @@ func scanTurn(row interface{ Scan(...any) error }) (*smriti.Turn, error) {
 
 // Turns implements smriti.SessionService.
 func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error) {
-	if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
-		return nil, err
+	cols := turnCols
+	if q.PromptOnly {
+		cols = promptTurnCols
 	}
-	query := `SELECT ` + turnCols + ` FROM turns WHERE session_id = ?`
-	args := []any{sessionID}
+	// The caller's visibility is part of the query; only an empty answer
+	// needs a second look to tell "no turns" from "no such session".
+	query := `SELECT ` + cols + ` FROM turns WHERE session_id = ? AND EXISTS (SELECT 1 FROM sessions WHERE id = ? AND owner_id = ?)`
+	args := []any{sessionID, sessionID, smriti.UserFromContext(ctx)}
 	if q.AfterSeq != nil {
 		query += ` AND sequence_number > ?`
 		args = append(args, *q.AfterSeq)
@@ -56,6 +59,9 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 			return nil, fmt.Errorf("resolve log bound: %w", err)
 		}
 		if !first.Valid {
+			if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
+				return nil, err
+			}
 			return []*smriti.Turn{}, nil
 		}
 		query += ` AND sequence_number >= ?`
@@ -73,7 +79,36 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 		query += ` LIMIT ?`
 		args = append(args, q.Limit)
 	}
-	return s.queryTurns(ctx, s.read, query, args...)
+	var out []*smriti.Turn
+	var err error
+	if q.PromptOnly {
+		out, err = s.queryPromptTurns(ctx, sessionID, query, args...)
+	} else {
+		out, err = s.queryTurns(ctx, s.read, query, args...)
+	}
+	if err == nil && len(out) == 0 {
+		_, err = s.session(ctx, s.read, sessionID, "")
+	}
+	return out, err
+}
+
+const promptTurnCols = `sequence_number, log_pos, role, content, tokens`
+
+func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query string, args ...any) ([]*smriti.Turn, error) {
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list turns: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Turn{}
+	for rows.Next() {
+		t := &smriti.Turn{SessionID: sessionID}
+		if err := rows.Scan(&t.Seq, &t.LogPos, &t.Role, &t.Content, &t.Tokens); err != nil {
+			return nil, fmt.Errorf("list turns: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
 
 func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Turn, error) {
