@@ -221,6 +221,14 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	}
 	c.LogPos = pos
 	c.Hash = smriti.ComputeHash(c, parentHash, mergeHash)
+	depth, skip, placed, err := s.newAncestry(tx).placement(ctx, c.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	var depthArg sql.NullInt64
+	if placed {
+		depthArg = sql.NullInt64{Int64: depth, Valid: true}
+	}
 	args := []any{c.ID, c.SpaceID, c.Hash, idArg(c.ParentID), idArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
 		c.AuthorType, c.ProjectRoot, c.Message, c.Summary, c.Objective}
 	for _, v := range []any{c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities, c.Artifacts, c.ContextBlob} {
@@ -234,10 +242,10 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt))
+	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip))
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
 		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
-		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at)
+		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id)
 		VALUES (`+placeholders(len(args))+`)`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("insert checkpoint: %w", err)

@@ -55,6 +55,20 @@ func (s *Store) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Che
 	if a == b {
 		return s.Checkpoint(ctx, a)
 	}
+	if id, ok, err := s.fastCommonAncestor(ctx, spaceID, older, newer); err != nil {
+		return nil, err
+	} else if ok {
+		if id == nil {
+			return nil, nil
+		}
+		return s.Checkpoint(ctx, *id)
+	}
+	return s.walkCommonAncestor(ctx, spaceID, older, newer)
+}
+
+// walkCommonAncestor finds the common ancestor with one recursive query
+// over both parent edges (see CommonAncestor).
+func (s *Store) walkCommonAncestor(ctx context.Context, spaceID, older, newer smriti.ID) (*smriti.Checkpoint, error) {
 	c, err := scanCheckpoint(s.read.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE
 		wo (id, log_pos, parent_id, merge_parent_id) AS (
 			SELECT id, log_pos, parent_id, merge_parent_id FROM checkpoints WHERE id = ?
@@ -220,4 +234,51 @@ func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree,
 		return nil, err
 	}
 	return tree, nil
+}
+
+// fastCommonAncestor answers with the skip pointers when they are enough:
+// both checkpoints carry ancestry data and no merge in the space could
+// offer a nearer ancestor. ok is false when the recursive walk must decide.
+func (s *Store) fastCommonAncestor(ctx context.Context, spaceID, x, y smriti.ID) (id *smriti.ID, ok bool, err error) {
+	lca, top, err := s.firstParentAncestor(ctx, x, y)
+	if errors.Is(err, errNoAncestry) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	// A merge newer than the first-parent answer (any merge, when there is
+	// none) and not newer than both checkpoints might lead to a nearer one.
+	low := int64(-1)
+	if lca != nil {
+		low = lca.logPos
+	}
+	var one int
+	err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT 1 FROM checkpoints WHERE space_id = ? AND merge_parent_id IS NOT NULL
+		AND log_pos > ? AND log_pos <= ? LIMIT 1`), spaceID, low, top).Scan(&one)
+	switch {
+	case err == nil:
+		return nil, false, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, false, fmt.Errorf("look for merges: %w", err)
+	case lca == nil:
+		return nil, true, nil
+	}
+	return &lca.id, true, nil
+}
+
+// firstParentAncestor is the common ancestor along first-parent chains
+// (nil when none) and the newer checkpoint's log position.
+func (s *Store) firstParentAncestor(ctx context.Context, x, y smriti.ID) (*ancNode, int64, error) {
+	a := s.newAncestry(s.read)
+	nx, err := a.node(ctx, x)
+	if err != nil {
+		return nil, 0, err
+	}
+	ny, err := a.node(ctx, y)
+	if err != nil {
+		return nil, 0, err
+	}
+	lca, err := a.commonAncestor(ctx, nx, ny)
+	return lca, max(nx.logPos, ny.logPos), err
 }
