@@ -193,6 +193,10 @@ type CheckpointCreate struct {
 	// IntegrateBranch, when set, marks every session of that branch in the
 	// space as integrated in the same transaction (used by merge).
 	IntegrateBranch string
+	// ParentMustBeHead makes the write fail with ECONFLICT unless ParentID is
+	// still the newest checkpoint of BranchName when the transaction runs,
+	// so a checkpoint committed meanwhile is never silently split off.
+	ParentMustBeHead bool
 }
 
 // CheckpointQuery selects checkpoints of one space, newest first.

@@ -111,7 +111,7 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 	}
 
 	in := CheckpointCreate{
-		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName,
+		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
 		AuthorAgent: req.AuthorAgent, AuthorType: AuthorSystem, ProjectRoot: target.ProjectRoot, Content: merged,
 		Metadata: map[string]any{"merge": map[string]any{
 			"source_checkpoint_id": source.ID.String(), "target_checkpoint_id": target.ID.String(),

@@ -181,15 +181,24 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 				return smriti.Errorf(smriti.EINVALID, "Invalid merge parent: %s is not a checkpoint of this space", *in.MergeParentID)
 			}
 		}
+		branch := in.BranchName
+		if branch == "" {
+			branch = smriti.MainBranch
+		}
+		if in.ParentMustBeHead {
+			head, err := s.branchHead(ctx, tx, in.SpaceID, branch)
+			if err != nil {
+				return err
+			}
+			if head == nil || parent == nil || head.id != parent.id {
+				return smriti.Errorf(smriti.ECONFLICT, "Branch '%s' moved while this was being written (its head is no longer the parent); preview again and retry", branch)
+			}
+		}
 		if in.IntegrateBranch != "" {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
 				smriti.DispositionIntegrated, s.d.t(now), in.SpaceID, in.IntegrateBranch); err != nil {
 				return fmt.Errorf("integrate branch: %w", err)
 			}
-		}
-		branch := in.BranchName
-		if branch == "" {
-			branch = smriti.MainBranch
 		}
 		authorType := in.AuthorType
 		if authorType == "" {

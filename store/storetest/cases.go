@@ -620,3 +620,21 @@ func testDeleteSpace(t *testing.T, s *store.Store) {
 		}
 	}
 }
+
+func testParentMustBeHead(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A")
+	ok := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "main",
+		ParentMustBeHead: true, Content: smriti.Content{Message: "on the head"}})).must(t)
+	// a is no longer main's head: a write that expects it to be is refused
+	// and leaves nothing behind.
+	_, err := s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "main",
+		ParentMustBeHead: true, Content: smriti.Content{Message: "stale"}})
+	wantCode(t, err, smriti.ECONFLICT)
+	latest := get(s.LatestCheckpoints(ctx, sp.ID, "main", 5)).must(t)
+	if len(latest) != 2 || latest[0].ID != ok.ID {
+		t.Fatalf("main after the refused write = %v", names(latest))
+	}
+}

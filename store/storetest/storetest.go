@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentSendsKeepSequence", testConcurrentSends},
 		{"TurnQueries", testTurnQueries},
 		{"CommitParentRules", testCommitParentRules},
+		{"CreateRefusesAParentThatIsNoLongerTheHead", testParentMustBeHead},
 		{"ConcurrentCommitsFormOneChain", testConcurrentCommits},
 		{"CheckpointPaging", testCheckpointPaging},
 		{"Ancestors", testAncestors},
