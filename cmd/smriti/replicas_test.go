@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"smriti/httpapi"
+	"smriti/store/storetest"
+)
+
+// TestTwoServerProcessesShareOnePostgres runs two `smriti serve` processes
+// on one PostgreSQL database, as replicas behind a load balancer, and sends
+// 64 messages to one session through both at once: the turns come out
+// numbered 0..127 with no gap, each reply right after its own question.
+func TestTwoServerProcessesShareOnePostgres(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	bin := buildBinary(t)
+	var clients []*httpapi.Client
+	for i := 0; i < 2; i++ {
+		addr := freeAddr(t)
+		cmd := startServer(t, bin, addr, dsn)
+		t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+		clients = append(clients, httpapi.NewClient("http://"+addr))
+	}
+	ctx := context.Background()
+	se, err := clients[0].CreateSession(ctx, nil, "", "mock", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 64; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			msg := fmt.Sprintf("question %d", i)
+			if _, err := clients[i%2].Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	turns, err := clients[1].AllTurns(ctx, se.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 128 {
+		t.Fatalf("turns = %d, want 128", len(turns))
+	}
+	for i, tr := range turns {
+		if tr.SequenceNumber != int64(i) {
+			t.Fatalf("turn %d has sequence %d", i, tr.SequenceNumber)
+		}
+		if i%2 == 1 && (turns[i-1].Role != "user" || tr.Role != "assistant" || !strings.Contains(tr.Content, turns[i-1].Content)) {
+			t.Fatalf("reply %d %q does not follow its question %q", i, tr.Content, turns[i-1].Content)
+		}
+	}
+}
