@@ -372,8 +372,11 @@ func TestHealthAndMetrics(t *testing.T) {
 		t.Fatalf("health = %+v", h)
 	}
 	e.raw(t, "GET", "/api/v2/repos/not-a-uuid", "")
+	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("count me")}, "")).must(t)
 	_, body := e.raw(t, "GET", "/metrics", "")
-	for _, want := range []string{"smriti_http_requests_total", `route="/api/v2/repos/{repo_id}"`, `smriti_errors_total{code="invalid"}`} {
+	for _, want := range []string{"smriti_http_requests_total", `route="/api/v2/repos/{repo_id}"`, `smriti_errors_total{code="invalid"}`,
+		`smriti_provider_calls_total{model="mock",outcome="ok",provider="mock"} 1`, `smriti_provider_tokens_total{direction="output",provider="mock"}`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %s", want)
 		}

@@ -78,8 +78,14 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	providers := provider.New(pcfg, cfg.popts...)
-	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test"})
+	// Provider calls reach the server's metrics the way `smriti serve`
+	// wires them.
+	var srv *httpapi.Server
+	observe := provider.WithObserver(func(name, model, outcome string, u smriti.Usage, d time.Duration) {
+		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
+	})
+	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
+	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test"})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -83,7 +83,8 @@ func New(cfg Config) *Server {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// Metrics exposes the provider-call observer for the provider registry.
+// ObserveProviderCall records one provider call in the server's metrics;
+// main passes it to the provider registry as its observer.
 func (s *Server) ObserveProviderCall(provider, model, outcome string, usage smriti.Usage, seconds float64) {
 	s.metrics.observeProvider(provider, model, outcome, usage, seconds)
 }
