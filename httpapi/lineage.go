@@ -81,18 +81,13 @@ type LineageTree struct {
 
 // CheckpointDetail is one side of a comparison.
 type CheckpointDetail struct {
-	ID            smriti.ID         `json:"id"`
-	CommitHash    string            `json:"commit_hash"`
-	Message       string            `json:"message"`
-	BranchName    string            `json:"branch_name"`
-	Summary       string            `json:"summary"`
-	Objective     string            `json:"objective"`
-	Decisions     []string          `json:"decisions"`
-	Assumptions   []string          `json:"assumptions"`
-	Tasks         []smriti.Task     `json:"tasks"`
-	OpenQuestions []string          `json:"open_questions"`
-	Entities      []string          `json:"entities"`
-	Artifacts     []smriti.Artifact `json:"artifacts"`
+	ID         smriti.ID `json:"id"`
+	CommitHash string    `json:"commit_hash"`
+	Message    string    `json:"message"`
+	BranchName string    `json:"branch_name"`
+	Summary    string    `json:"summary"`
+	Objective  string    `json:"objective"`
+	StateLists
 }
 
 // CompareDiff is the flat diff the first implementation's clients read,
@@ -156,15 +151,10 @@ type MergeRequest struct {
 
 // MergedContent is the content a merge produces.
 type MergedContent struct {
-	Message       string            `json:"message"`
-	Summary       string            `json:"summary"`
-	Objective     string            `json:"objective"`
-	Decisions     []string          `json:"decisions"`
-	Assumptions   []string          `json:"assumptions"`
-	Tasks         []smriti.Task     `json:"tasks"`
-	OpenQuestions []string          `json:"open_questions"`
-	Entities      []string          `json:"entities"`
-	Artifacts     []smriti.Artifact `json:"artifacts"`
+	Message   string `json:"message"`
+	Summary   string `json:"summary"`
+	Objective string `json:"objective"`
+	StateLists
 }
 
 // MergePreview is a dry run's answer: the merged content and the conflicts
@@ -319,8 +309,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 
 func detailOf(c *smriti.Checkpoint) CheckpointDetail {
 	return CheckpointDetail{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName, Summary: c.Summary,
-		Objective: c.Objective, Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks),
-		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts)}
+		Objective: c.Objective, StateLists: stateListsOf(&c.Content)}
 }
 
 func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
@@ -413,9 +402,7 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 	if req.DryRun {
 		m := out.Merged
 		writeJSON(w, http.StatusOK, MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
-			Merged: MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, Decisions: nonNil(m.Decisions),
-				Assumptions: nonNil(m.Assumptions), Tasks: nonNil(m.Tasks), OpenQuestions: nonNil(m.OpenQuestions),
-				Entities: nonNil(m.Entities), Artifacts: nonNil(m.Artifacts)},
+			Merged:    MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: stateListsOf(&m)},
 			Conflicts: nonNil(out.Conflicts)})
 		return nil
 	}

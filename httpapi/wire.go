@@ -186,6 +186,22 @@ type Verification struct {
 	FirstMismatch *smriti.ID `json:"first_mismatch"`
 }
 
+// StateLists are the structured lists every checkpoint shape carries, in
+// the wire's names; the lineage answers embed them.
+type StateLists struct {
+	Decisions     []string          `json:"decisions"`
+	Assumptions   []string          `json:"assumptions"`
+	Tasks         []smriti.Task     `json:"tasks"`
+	OpenQuestions []string          `json:"open_questions"`
+	Entities      []string          `json:"entities"`
+	Artifacts     []smriti.Artifact `json:"artifacts"`
+}
+
+func stateListsOf(c *smriti.Content) StateLists {
+	return StateLists{Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks),
+		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts)}
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
