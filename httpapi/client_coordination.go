@@ -177,3 +177,16 @@ func (c *Client) CloseWorktree(ctx context.Context, idOrPrefix string, force boo
 	_, err := c.Do(ctx, http.MethodDelete, path, nil, &out)
 	return &out, err
 }
+
+// ContextPack exports a checkpoint for another tool (smriti.PackTargets).
+func (c *Client) ContextPack(ctx context.Context, checkpoint smriti.ID, target string) (*ContextPack, error) {
+	id := checkpoint.String()
+	var out ContextPack
+	return &out, c.post(ctx, "/api/v2/context/from-commit", ContextPackRequest{CommitID: &id, Target: &target}, &out)
+}
+
+// ParentDelta returns a checkpoint beside its parent (Parent nil for a root).
+func (c *Client) ParentDelta(ctx context.Context, checkpoint smriti.ID) (*ParentDelta, error) {
+	var out ParentDelta
+	return &out, c.get(ctx, "/api/v2/context/parent-delta/"+checkpoint.String(), &out)
+}

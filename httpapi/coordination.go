@@ -54,7 +54,7 @@ func (s *Server) coordinationRoutes() []route {
 			tag: "coordination", in: ClaimPatchRequest{}, out: ClaimOut{}, status: 200, handle: s.finishClaim},
 		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
 			tag: "coordination", out: SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
-	}, s.worktreeRoutes()...)
+	}, append(s.worktreeRoutes(), s.contextPackRoutes()...)...)
 }
 
 // stateQuery reads ?since_commit_id= and ?session_id=.

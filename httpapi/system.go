@@ -10,7 +10,7 @@ import (
 var Capabilities = []string{
 	"structured_tasks", "task_ids", "checkpoint_notes", "branch_disposition",
 	"hash_chain_verify", "idempotent_send", "streaming", "context_preview", "merge", "source_turns",
-	"claims", "freshness", "compact_state", "worktrees", "worktree_binding",
+	"claims", "freshness", "compact_state", "worktrees", "worktree_binding", "context_packs",
 }
 
 func (s *Server) systemRoutes() []route {
