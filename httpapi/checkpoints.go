@@ -111,10 +111,11 @@ func (f *ContentFields) content() (smriti.Content, error) {
 		if len([]rune(t.Text)) > maxItemChars {
 			return c, smriti.Errorf(smriti.EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, maxItemChars)
 		}
-		if t.Status != "" && t.Status != "open" && t.Status != "done" {
+		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != smriti.TaskOpen && st != smriti.TaskDone {
 			return c, smriti.Errorf(smriti.EUNPROCESSABLE, "tasks[%d].status must be \"open\" or \"done\"", i)
 		}
 	}
+	c.Tasks = smriti.CleanTasks(c.Tasks)
 	if len(c.Artifacts) > maxArtifacts {
 		return c, smriti.Errorf(smriti.EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), maxArtifacts)
 	}
