@@ -305,7 +305,7 @@ func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, a
 
 // Checkpoints implements smriti.CheckpointService.
 func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
-	limit := clampLimit(q.Limit, 200, 1000)
+	limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap)
 	query := `SELECT ` + checkpointCols + visibleCheckpoint + ` AND c.space_id = ?`
 	args := []any{smriti.UserFromContext(ctx), spaceID}
 	if q.Branch != nil {
