@@ -275,3 +275,34 @@ func TestWorktreesWithoutGitAnswer503(t *testing.T) {
 	_, err := e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
 	wantCode(t, err, smriti.EUNAVAILABLE)
 }
+
+// Two servers on one database answer the same drift: the probe is cached
+// in the store, not in either process.
+func TestReplicasShareTheProbeCache(t *testing.T) {
+	repo := newRepo(t)
+	clk := &testClock{t: time.Now().UTC()}
+	a := newEnv(t, withGit(t.TempDir(), clk))
+	cfg := envConfig{getenv: func(string) string { return "" }}
+	withGit(t.TempDir(), clk)(&cfg)
+	b := startEnv(t, a.dsn, cfg)
+	space := get(a.c.CreateSpace(bg, "S", "")).must(t)
+	get(a.c.SetProjectRoot(bg, space.ID, repo)).must(t)
+	sid := space.ID.String()
+	w := get(a.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).must(t)
+	write(t, filepath.Join(w.Path, "one.txt"), "1\n")
+	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+		t.Fatalf("replica A probe = %+v", p)
+	}
+	write(t, filepath.Join(w.Path, "two.txt"), "2\n")
+	// B has never probed; within the TTL it answers A's measurement.
+	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+		t.Fatalf("replica B probe = %+v, want the shared cached one", p)
+	}
+	clk.advance(smriti.DefaultProbeTTL + time.Second)
+	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+		t.Fatalf("replica B after the TTL = %+v", p)
+	}
+	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+		t.Fatalf("replica A reads B's fresh probe = %+v", p)
+	}
+}
