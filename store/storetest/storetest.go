@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"ReachableCheckpoints", testReachable},
 		{"SpaceTree", testSpaceTree},
 	}
+	cases = append(cases, portabilityCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
