@@ -19,6 +19,9 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -34,6 +37,9 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
 }
