@@ -252,7 +252,7 @@ func Snippet(text string, terms []string) string {
 		pos = w.end
 	}
 	if to < len(ws) {
-		b.WriteString(collapseSpace(text[pos:ws[to].start]))
+		b.WriteString(strings.TrimRightFunc(collapseSpace(text[pos:ws[to].start]), unicode.IsSpace))
 		b.WriteString("…")
 	} else {
 		b.WriteString(collapseSpace(text[pos:]))
