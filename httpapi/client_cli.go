@@ -1,0 +1,23 @@
+package httpapi
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// CreateSpaceWith creates a space from a full request (project root,
+// metadata).
+func (c *Client) CreateSpaceWith(ctx context.Context, req SpaceCreateRequest) (*Repo, error) {
+	var out Repo
+	return &out, c.post(ctx, "/api/v2/repos", req, &out)
+}
+
+// StatusOf is the HTTP status the server answers for err's domain code
+// (500 for errors without one), for clients that report it.
+func StatusOf(err error) int {
+	if s, ok := statusOf[smriti.ErrorCode(err)]; ok {
+		return s
+	}
+	return 500
+}
