@@ -200,7 +200,11 @@ func readJSONArray(r io.Reader, fn func(int, *Conversation, error) error) error 
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return Errorf(EINVALID, "malformed JSON in conversation %d: %v", i, err)
+			if i == 0 {
+				return Errorf(EINVALID, "malformed JSON in conversation 0: %v", err)
+			}
+			// What came before is imported; say where reading stopped.
+			return fn(i, nil, Errorf(EINVALID, "malformed JSON in conversation %d: %v; the rest of the file was not read", i, err))
 		}
 		c, perr := parseJSONConversation(raw)
 		if err := fn(i, c, perr); err != nil {

@@ -311,7 +311,7 @@ func TestTranscriptImportBadInput(t *testing.T) {
 		{"UnknownSpace", "/api/v5/import/transcript?space_id=" + smriti.NewID().String(), "User: hi", 404, "not found"},
 		{"BadDraft", "/api/v5/import/transcript?draft=maybe&space_id=" + repo.ID.String(), "User: hi", 400, "draft"},
 		{"Empty", "/api/v5/import/transcript?space_id=" + repo.ID.String(), "", 422, "empty"},
-		{"UnreadableJSON", "/api/v5/import/transcript?space_id=" + repo.ID.String(), `[{"mapping": {}}, {"map`, 400, "malformed JSON"},
+		{"UnreadableJSON", "/api/v5/import/transcript?space_id=" + repo.ID.String(), `[{"mapping": `, 400, "malformed JSON"},
 		{"SearchNoQuery", "/api/v5/search", "", 422, "q is required"},
 		{"SearchBadKind", "/api/v5/search?q=x&kind=space", "", 422, "kind must be"},
 		{"SearchBadSpace", "/api/v5/search?q=x&space_id=1", "", 400, "space_id"},
@@ -332,6 +332,12 @@ func TestTranscriptImportBadInput(t *testing.T) {
 	}
 	if spaces := get(e.c.Sessions(bg)).must(t); len(spaces) != 0 {
 		t.Fatalf("bad input wrote %d sessions", len(spaces))
+	}
+	// A file that breaks after its first conversation keeps that one and
+	// says where reading stopped.
+	res := get(e.c.ImportTranscript(bg, repo.ID, "cut.json", strings.NewReader(`[{"title":"kept","mapping":{}}, {"title": "cut`), false)).must(t)
+	if res.Imported != 1 || res.Failed != 1 || !strings.Contains(*res.Conversations[1].Error, "the rest of the file was not read") {
+		t.Fatalf("cut file = %+v", res)
 	}
 }
 
