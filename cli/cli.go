@@ -94,6 +94,16 @@ func Attach(root *cobra.Command) {
 func commands() []*cobra.Command {
 	return []*cobra.Command{
 		newSpaceCmd(),
+		newCheckpointCmd(),
+		newForkCmd(),
+		newRestoreCmd(),
+		newCompareCmd(),
+		newBranchCmd(),
+		newVerifyCmd(),
+		newMergeCmd(),
+		newChatCmd(),
+		newContextCmd(),
+		newSkillsCmd(),
 	}
 }
 

@@ -21,3 +21,9 @@ func StatusOf(err error) int {
 	}
 	return 500
 }
+
+// CreateSessionWith creates a session from a full request (seed_from).
+func (c *Client) CreateSessionWith(ctx context.Context, req SessionCreateRequest) (*SessionOut, error) {
+	var out SessionOut
+	return &out, c.post(ctx, "/api/v4/chat/sessions", req, &out)
+}
