@@ -71,7 +71,7 @@ func formatCheckpoint(c *httpapi.Commit, full bool) string {
 	bullets(&b, "Assumptions", c.Assumptions)
 	tasks := make([]string, len(c.Tasks))
 	for i, t := range c.Tasks {
-		tasks[i] = taskLine(t)
+		tasks[i] = t.Render()
 	}
 	bullets(&b, "Tasks", tasks)
 	bullets(&b, "Open questions", c.OpenQuestions)

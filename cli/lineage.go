@@ -115,7 +115,7 @@ func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
 	bullets(&b, "Open questions", cp.OpenQuestions)
 	tasks := make([]string, len(cp.Tasks))
 	for i, t := range cp.Tasks {
-		tasks[i] = taskLine(t)
+		tasks[i] = t.Render()
 	}
 	bullets(&b, "In progress", tasks)
 	artifactsSection(&b, cp.Artifacts, full)

@@ -36,6 +36,8 @@ type Config struct {
 	BodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
+	MCP http.Handler
 }
 
 // Server is the HTTP API.
@@ -66,6 +68,9 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+	}
 	if cfg.Web != nil {
 		mux.Handle("/", cfg.Web)
 	} else {
