@@ -104,6 +104,10 @@ func commands() []*cobra.Command {
 		newChatCmd(),
 		newContextCmd(),
 		newSkillsCmd(),
+		newStateCmd(),
+		newClaimCmd(),
+		newMetricsCmd(),
+		newInitCmd(),
 	}
 }
 
