@@ -95,6 +95,20 @@ func commands() []*cobra.Command {
 	return []*cobra.Command{
 		newSpaceCmd(),
 		newImportCmd(), newExportCmd(), newImportSpaceCmd(), newSearchCmd(),
+		newCheckpointCmd(),
+		newForkCmd(),
+		newRestoreCmd(),
+		newCompareCmd(),
+		newBranchCmd(),
+		newVerifyCmd(),
+		newMergeCmd(),
+		newChatCmd(),
+		newContextCmd(),
+		newSkillsCmd(),
+		newStateCmd(),
+		newClaimCmd(),
+		newMetricsCmd(),
+		newInitCmd(),
 	}
 }
 

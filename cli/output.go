@@ -157,21 +157,3 @@ func bullets(b *strings.Builder, title string, items []string) {
 	}
 	b.WriteString("\n")
 }
-
-// taskLine renders a task with its annotations.
-func taskLine(t smriti.Task) string {
-	s := t.Text
-	if t.IntentHint != "" {
-		s += " [" + t.IntentHint + "]"
-	}
-	if t.ID != "" {
-		s += " (id: " + t.ID + ")"
-	}
-	if t.Status != "" && t.Status != "open" {
-		s += " (" + t.Status + ")"
-	}
-	if t.BlockedBy != "" {
-		s += " → blocked by: " + t.BlockedBy
-	}
-	return s
-}

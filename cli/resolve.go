@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"smriti"
@@ -31,33 +30,18 @@ func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.
 	if err != nil {
 		return nil, err
 	}
-	var exact, fold []httpapi.Repo
-	for _, r := range all {
-		if r.Name == arg {
-			exact = append(exact, r)
-		} else if strings.EqualFold(r.Name, arg) {
-			fold = append(fold, r)
-		}
+	names := make([]string, len(all))
+	for i, r := range all {
+		names[i] = r.Name
 	}
-	switch {
-	case len(exact) == 1:
-		return &exact[0], nil
-	case len(exact) > 1:
-		return nil, failf("several spaces are named %q; use the UUID to choose one (`smriti space list`)", arg)
-	case len(fold) == 1:
-		return &fold[0], nil
-	case len(fold) > 1:
-		return nil, failf("several spaces match %q ignoring case; use the UUID to choose one (`smriti space list`)", arg)
+	i, err := smriti.MatchSpaceName(names, arg)
+	if err != nil {
+		return nil, withHint(withHint(err, smriti.ENOTFOUND, spaceListHint), smriti.EINVALID, spaceListHint)
 	}
-	return nil, &hinted{err: smriti.Errorf(smriti.ENOTFOUND, "no space found matching %q", arg), hint: spaceListHint}
+	return &all[i], nil
 }
 
-func looksLikeUUID(s string) bool {
-	return len(s) == 36 && strings.Count(s, "-") == 4
-}
-
-// minPrefix is the shortest checkpoint id or hash prefix accepted.
-const minPrefix = 7
+func looksLikeUUID(s string) bool { return smriti.LooksLikeID(s) }
 
 // resolveCheckpoint finds a checkpoint by full UUID, or by a unique prefix
 // (at least 7 characters) of its id or hash across every space the caller
@@ -72,39 +56,32 @@ func resolveCheckpoint(ctx context.Context, c *httpapi.Client, arg string) (*htt
 		cp, err := c.Checkpoint(ctx, id)
 		return cp, withHint(err, smriti.ENOTFOUND, hint)
 	}
-	p := strings.ToLower(arg)
-	if len(p) < minPrefix {
-		return nil, failf("checkpoint %q: give the full id or at least %d characters of its id or hash", arg, minPrefix)
+	if len(strings.TrimSpace(arg)) < smriti.MinRefPrefix {
+		_, err := smriti.MatchCheckpointRef(nil, arg)
+		return nil, err
 	}
 	spaces, err := c.Spaces(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var found []httpapi.Commit
+	var all []httpapi.Commit
 	for _, s := range spaces {
 		cps, err := c.Checkpoints(ctx, s.ID, "")
 		if err != nil {
 			return nil, err
 		}
-		for _, cp := range cps {
-			if strings.HasPrefix(cp.ID.String(), p) || strings.HasPrefix(cp.CommitHash, p) {
-				found = append(found, cp)
-			}
-		}
+		all = append(all, cps...)
 	}
-	switch len(found) {
-	case 0:
-		return nil, &hinted{err: smriti.Errorf(smriti.ENOTFOUND, "no checkpoint matches %q", arg), hint: hint}
-	case 1:
-		// The list shape has no notes; read the checkpoint itself.
-		return c.Checkpoint(ctx, found[0].ID)
+	refs := make([]smriti.CheckpointRef, len(all))
+	for i, cp := range all {
+		refs[i] = smriti.CheckpointRef{ID: cp.ID.String(), Hash: cp.CommitHash}
 	}
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = short(f.CommitHash) + " (" + f.ID.String() + ")"
+	i, err := smriti.MatchCheckpointRef(refs, arg)
+	if err != nil {
+		return nil, withHint(err, smriti.ENOTFOUND, hint)
 	}
-	sort.Strings(ids)
-	return nil, failf("checkpoint prefix %q is ambiguous: %s; give more characters", arg, strings.Join(ids, ", "))
+	// The list shape carries no notes; read the checkpoint itself.
+	return c.Checkpoint(ctx, all[i].ID)
 }
 
 // spaceName is how a space appears in messages.

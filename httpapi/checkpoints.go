@@ -14,8 +14,6 @@ const (
 	maxListItems = 1000
 	maxItemChars = 10000
 	maxArtifacts = 100
-	maxNoteText  = 2000
-	maxNoteBy    = 100
 )
 
 // ContentFields are the structured fields every checkpoint write accepts.
@@ -235,8 +233,6 @@ func (s *Server) deleteCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-var noteKinds = map[string]bool{smriti.NoteKindNote: true, smriti.NoteKindMilestone: true, smriti.NoteKindNoise: true}
-
 func (s *Server) addNote(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "commit_id")
 	if err != nil {
@@ -247,24 +243,17 @@ func (s *Server) addNote(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := smriti.NoteCreate{Author: "founder", Kind: smriti.NoteKindNote}
-	if req.Text == nil || strings.TrimSpace(*req.Text) == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "text is required")
-	}
-	in.Text = *req.Text
-	if len([]rune(in.Text)) > maxNoteText {
-		return fieldTooLong("text", maxNoteText)
+	if req.Text != nil {
+		in.Text = *req.Text
 	}
 	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
 		in.Author = strings.TrimSpace(*req.Author)
 	}
-	if len([]rune(in.Author)) > maxNoteBy {
-		return fieldTooLong("author", maxNoteBy)
-	}
 	if req.Kind != nil && *req.Kind != "" {
 		in.Kind = *req.Kind
 	}
-	if !noteKinds[in.Kind] {
-		return smriti.Errorf(smriti.EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", smriti.Truncate(in.Kind, 40))
+	if err := smriti.ValidateNote(in); err != nil {
+		return err
 	}
 	n, err := s.store.AddNote(r.Context(), id, in)
 	if err != nil {

@@ -325,8 +325,6 @@ func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-var dispositions = map[string]bool{smriti.DispositionActive: true, smriti.DispositionIntegrated: true, smriti.DispositionAbandoned: true}
-
 func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 	var req DispositionRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -353,8 +351,8 @@ func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	disposition := strings.TrimSpace(*req.Disposition)
-	if !dispositions[disposition] {
-		return smriti.Errorf(smriti.EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", smriti.Truncate(disposition, 40))
+	if err := smriti.ValidateDisposition(disposition); err != nil {
+		return err
 	}
 	n, err := s.store.SetBranchDisposition(r.Context(), space, branch, disposition)
 	if err != nil {

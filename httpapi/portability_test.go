@@ -17,7 +17,7 @@ import (
 	"smriti/httpapi"
 )
 
-func sp(s string) *string { return &s }
+
 
 // buildSpace makes a space through the API with a fork, a merge, notes and
 // turns, and returns it with its checkpoints.

@@ -49,7 +49,7 @@ func setupScriptServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
-	srv := newAPIServer(db, provider.New(cfg))
+	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -70,11 +70,6 @@ func setupScriptServer(env *testscript.Env) error {
 		db.Close()
 	})
 	return nil
-}
-
-// newAPIServer builds the HTTP API the way serve does, for tests.
-func newAPIServer(db *store.Store, providers *provider.Registry) http.Handler {
-	return httpapi.New(httpapi.Config{Backend: db, Providers: providers, Version: version, Commit: commit})
 }
 
 // cmdExitCode is `exitcode N prog args...`: run prog and fail unless it

@@ -36,6 +36,7 @@ Run "smriti serve" to start the API and web workspace.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCmd(), newVersionCmd())
+	root.AddCommand(newMCPCmd())
 	cli.Attach(root)
 	return root
 }

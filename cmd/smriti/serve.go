@@ -102,7 +102,7 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit})
+	api = httpapi.New(apiConfig(db, providers, logger))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
