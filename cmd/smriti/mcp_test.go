@@ -47,7 +47,7 @@ var wantTools = []string{
 	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_spaces", "smriti_merge", "smriti_restore", "smriti_review_checkpoint",
-	"smriti_show_checkpoint", "smriti_verify",
+	"smriti_search", "smriti_show_checkpoint", "smriti_verify",
 }
 
 func TestMCPOverHTTP(t *testing.T) {
