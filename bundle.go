@@ -14,7 +14,7 @@ import (
 // A space bundle carries one space from one server to another: gzip'd JSON
 // Lines, one record per line, in this order — header, space, checkpoints
 // (parents before children, each with its notes), then each session followed
-// by its turns, then an end record with the counts. docs/bundle-format.md
+// by its turns, then the claims, then an end record with the counts. docs/bundle-format.md
 // describes it field by field.
 const (
 	BundleFormat  = "smriti-space-bundle"
@@ -30,6 +30,7 @@ const (
 	RecordCheckpoint = "checkpoint"
 	RecordSession    = "session"
 	RecordTurn       = "turn"
+	RecordClaim      = "claim"
 	RecordEnd        = "end"
 )
 
@@ -42,6 +43,7 @@ type BundleRecord struct {
 	Checkpoint *BundleCheckpoint `json:"checkpoint,omitempty"`
 	Session    *BundleSession    `json:"session,omitempty"`
 	Turn       *BundleTurn       `json:"turn,omitempty"`
+	Claim      *BundleClaim      `json:"claim,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
 }
 
@@ -57,6 +59,7 @@ type BundleCounts struct {
 	Notes       int `json:"notes"`
 	Sessions    int `json:"sessions"`
 	Turns       int `json:"turns"`
+	Claims      int `json:"claims"`
 }
 
 // BundleSpace is the space record.
@@ -133,6 +136,22 @@ type BundleTurn struct {
 	Tokens    int            `json:"tokens"`
 	Metadata  map[string]any `json:"metadata"`
 	CreatedAt time.Time      `json:"created_at"`
+}
+
+// BundleClaim is a claim record. The worktree a claim was made from is a
+// path on one machine and is not carried.
+type BundleClaim struct {
+	ID               ID        `json:"id"`
+	SessionID        *ID       `json:"session_id"`
+	Agent            string    `json:"agent"`
+	BranchName       string    `json:"branch_name"`
+	BaseCheckpointID *ID       `json:"base_checkpoint_id"`
+	Scope            string    `json:"scope"`
+	TaskID           *string   `json:"task_id"`
+	Intent           string    `json:"intent"`
+	Status           string    `json:"status"`
+	ClaimedAt        time.Time `json:"claimed_at"`
+	ExpiresAt        time.Time `json:"expires_at"`
 }
 
 // SpaceExporter writes and reads space bundles.
@@ -333,6 +352,7 @@ const (
 	stageSpace = iota
 	stageCheckpoints
 	stageSessions
+	stageClaims
 	stageEnd
 )
 
@@ -453,6 +473,34 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 		}
 		br.nextSeq++
 		br.counts.Turns++
+	case RecordClaim:
+		cl := rec.Claim
+		if cl == nil || br.stage == stageSpace || br.stage == stageEnd {
+			return bad("claims come after the sessions and their turns")
+		}
+		if err := fresh(cl.ID); err != nil {
+			return err
+		}
+		if cl.SessionID != nil && !br.sessions[*cl.SessionID] {
+			return bad("claim %s names session %s, which is not in this bundle", cl.ID, *cl.SessionID)
+		}
+		if cl.BaseCheckpointID != nil {
+			if _, ok := br.hashes[*cl.BaseCheckpointID]; !ok {
+				return bad("claim %s names checkpoint %s, which is not in this bundle", cl.ID, *cl.BaseCheckpointID)
+			}
+		}
+		if !ValidIntent(cl.Intent) {
+			return bad("claim %s has intent %q", cl.ID, Truncate(cl.Intent, 32))
+		}
+		if cl.Status != ClaimActive && cl.Status != ClaimDone && cl.Status != ClaimAbandoned {
+			return bad("claim %s has status %q", cl.ID, Truncate(cl.Status, 32))
+		}
+		if cl.Scope == "" || cl.BranchName == "" || !cl.ExpiresAt.After(cl.ClaimedAt) {
+			return bad("claim %s needs a scope, a branch and an expiry after its claim time", cl.ID)
+		}
+		br.stage = stageClaims
+		br.curSession = nil
+		br.counts.Claims++
 	case RecordEnd:
 		if rec.End == nil || br.stage == stageSpace {
 			return bad("the end record comes last, after the space")

@@ -89,6 +89,19 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 		}
 		counts.Turns += n
 	}
+	claims, err := s.queryClaims(ctx, tx, `SELECT `+claimCols+` FROM claims cl WHERE cl.space_id = ? ORDER BY cl.claimed_at, cl.id`, id)
+	if err != nil {
+		return err
+	}
+	for _, c := range claims {
+		counts.Claims++
+		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordClaim, Claim: &smriti.BundleClaim{
+			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
+			Scope: c.Scope, TaskID: c.TaskID, Intent: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(),
+		}}); err != nil {
+			return err
+		}
+	}
 	return w.Write(smriti.BundleRecord{Type: smriti.RecordEnd, End: &counts})
 }
 
@@ -215,6 +228,19 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return importConflict(err)
 				}
 				lastSeq[t.SessionID] = t.Seq
+			case smriti.RecordClaim:
+				b := rec.Claim
+				id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
+				if asNew {
+					id, session, base = remap.ID(b.ID), remap.Opt(b.SessionID), remap.Opt(b.BaseCheckpointID)
+				}
+				if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+					base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at)
+					VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`),
+					id, spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
+					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt)); err != nil {
+					return importConflict(fmt.Errorf("import claim: %w", err))
+				}
 			}
 		}
 		for id, seq := range lastSeq {

@@ -44,6 +44,10 @@ func portabilitySpace(t *testing.T, ctx context.Context, s *store.Store) (*smrit
 		BranchName: smriti.MainBranch, Content: smriti.Content{Message: "Merge budget", Decisions: []string{"Fly via Singapore", "Stay in a hostel", "Hotel near the tram"},
 			Tasks: []smriti.Task{{Text: "Book the hostel", Status: "open", Structured: true}, {Text: "Pack"}}},
 		IntegrateBranch: "budget", Metadata: map[string]any{"merge": map[string]any{"source_branch": "budget"}}})).must(t)
+	if _, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "agent-1", Scope: "book the hostel", BranchName: "budget",
+		BaseCheckpointID: &c2.ID, SessionID: &fork.ID, Intent: smriti.IntentImplement}); err != nil {
+		t.Fatal(err)
+	}
 	return sp, []*smriti.Checkpoint{c1, c2, c3, merged}
 }
 
@@ -178,6 +182,11 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 	parent := get(s.Checkpoint(ctx, *merge.MergeParentID)).must(t)
 	if parent.BranchName != "budget" || parent.Message != "Budget option" || parent.SpaceID != cp.ID {
 		t.Fatalf("merge parent of the copy = %+v", parent)
+	}
+	claims, _, err := s.Claims(ctx, cp.ID, smriti.ClaimQuery{})
+	if err != nil || len(claims) != 1 || claims[0].BaseCheckpointID == nil || *claims[0].BaseCheckpointID != parent.ID ||
+		claims[0].SessionID == nil || claims[0].Scope != "book the hostel" {
+		t.Fatalf("claims of the copy = %+v (%v)", claims, err)
 	}
 	if sid, _ := parent.Metadata["session_id"].(string); sid == "" {
 		t.Fatal("session_id metadata lost")
