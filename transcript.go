@@ -602,7 +602,8 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 }
 
 func (im *TranscriptImporter) draft(ctx context.Context, spaceID, sessionID ID) (*ID, error) {
-	res, err := im.Intelligence.Draft(ctx, DraftRequest{SessionID: sessionID, NumTurns: MaxDraftTurns})
+	n := MaxDraftTurns
+	res, err := im.Intelligence.Draft(ctx, DraftRequest{SessionID: sessionID, NumTurns: &n})
 	if err != nil {
 		return nil, err
 	}
