@@ -103,9 +103,9 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
-		Coordinator: coord})
+	apiCfg := apiConfig(db, providers, logger)
+	apiCfg.Coordinator = &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	api = httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
