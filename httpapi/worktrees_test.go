@@ -111,6 +111,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(w1.Path, "README.md")); err != nil || string(b) != "hello\n" {
 		t.Fatalf("worktree checkout: %q %v", b, err)
 	}
+	clk.advance(time.Second)
 	p2 := filepath.Join(t.TempDir(), "w2")
 	w2 := get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).must(t)
 	if w2.BranchName != "feature/x" || w2.Path != p2 {
