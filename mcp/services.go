@@ -13,12 +13,16 @@ type Backend interface {
 	smriti.CheckpointService
 	smriti.SessionService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
 }
 
 // Services implements Ops by calling the domain services in-process.
 type Services struct {
 	Store     Backend
 	Providers smriti.Providers
+	// Briefs answers the state brief (the server's Coordinator).
+	Briefs smriti.StateService
 }
 
 var _ Ops = (*Services)(nil)
@@ -153,4 +157,40 @@ func (s *Services) PreviewContext(ctx context.Context, session smriti.ID, messag
 	return &ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model,
 		Checkpoints: p.Context.Checkpoints, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
 		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
+}
+
+func (s *Services) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+	return s.Briefs.SpaceState(ctx, space, q)
+}
+
+func (s *Services) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	return s.Store.CreateClaim(ctx, in)
+}
+
+func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	return s.Store.FinishClaim(ctx, id, status)
+}
+
+func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+	q := smriti.ClaimQuery{IncludeExpired: includeExpired}
+	var all []*smriti.Claim
+	for {
+		got, next, err := s.Store.Claims(ctx, space, q)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if next == "" {
+			return all, nil
+		}
+		q.After = next
+	}
+}
+
+func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+	m, err := s.Store.SpaceMetrics(ctx, space)
+	if err != nil {
+		return smriti.MetricsView{}, err
+	}
+	return m.View(), nil
 }

@@ -45,9 +45,10 @@ func startAPI(t *testing.T) string {
 // wantTools is every tool the server offers.
 var wantTools = []string{
 	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
+	"smriti_claim", "smriti_claim_done",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
-	"smriti_list_checkpoints", "smriti_list_spaces", "smriti_merge", "smriti_restore", "smriti_review_checkpoint",
-	"smriti_show_checkpoint", "smriti_verify",
+	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
+	"smriti_restore", "smriti_review_checkpoint", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
 }
 
 func TestMCPOverHTTP(t *testing.T) {
@@ -118,8 +119,10 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != strings.Join(wantTools, ",") {
-		t.Fatalf("tools = %v\nwant %v", names, wantTools)
+	want := append([]string(nil), wantTools...)
+	sort.Strings(want)
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("tools = %v\nwant %v", names, want)
 	}
 	if a := byName["smriti_list_spaces"].Annotations; a == nil || !a.ReadOnlyHint {
 		t.Error("smriti_list_spaces is not annotated read-only")
@@ -224,6 +227,25 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession) {
 
 	call("smriti_install_skill", map[string]any{"target": "claude-code"}, false, "# Smriti skill pack for Claude Code", "`.claude/skills/smriti/SKILL.md`", "smriti_state(")
 	call("smriti_install_skill", map[string]any{"target": "vim"}, true, "HTTP 422\nunknown skill pack target \"vim\"")
+
+	call("smriti_state", map[string]any{"space": "demo", "compact": true}, false, "# demo", "Latest checkpoint: `")
+	call("smriti_state", map[string]any{"space": "demo", "since": "$a"}, false, "## State: changed since `"+vars["a"]+"`")
+	call("smriti_state", map[string]any{"space": "demo", "main_only": true, "since": "$a"}, false, "# demo")
+	call("smriti_state", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching")
+	out = call("smriti_claim", map[string]any{"space": "demo", "scope": "write docs", "task_id": "T1"}, false,
+		"Claimed: [implement] \"write docs\" on `main` by `claude-code`", "Claim ID: `")
+	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, false,
+		"Collides with 1 live claim(s)", "`claude-code` [implement]")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 422\n")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
+	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
+	call("smriti_claim_done", map[string]any{"claim_id": "$claim"}, false, "marked done.")
+	call("smriti_claim_done", map[string]any{"claim_id": "$claim", "abandon": true}, true, "HTTP 409\n")
+	call("smriti_claim_done", map[string]any{"claim_id": "bad"}, true, "HTTP 400\n")
+	call("smriti_list_claims", map[string]any{"space": "demo", "all": true}, false, "2 claim(s):", " · done")
+	call("smriti_metrics", map[string]any{"space": "demo"}, false, "# demo — project metrics", "2 claims · 100% completion · 2 with task IDs")
+	call("smriti_metrics", map[string]any{"space": "nosuch"}, true, "HTTP 404\n")
 
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a"}, true, "HTTP 409\n", "\"child_commits\"")
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a", "cascade": true}, false, "Deleted checkpoint `"+vars["a"]+"` (cascade).")

@@ -12,6 +12,9 @@ import (
 // apiConfig is the HTTP API over db and providers, with the MCP tools at
 // /mcp calling the same services in-process.
 func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger) httpapi.Config {
-	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers}, StatusOf: httpapi.StatusOf, Version: version})
-	return httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit, MCP: tools}
+	coord := &smriti.Coordinator{Briefs: db, Store: db}
+	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord},
+		StatusOf: httpapi.StatusOf, Version: version})
+	return httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
+		Coordinator: coord, MCP: tools}
 }
