@@ -146,3 +146,54 @@ func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, d
 	}
 	return &out
 }
+
+func TestContextPacksAndParentDelta(t *testing.T) {
+	e := newEnv(t)
+	space := get(e.c.CreateSpace(bg, "Packs", "")).must(t)
+	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	root := commitVia(t, e, space.ID, se.ID, "Root", "Local models")
+	var child httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
+		"message": "Child", "summary": "Two stages", "decisions": []string{"Local models", "Reranker"},
+		"tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}}}, &child); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range smriti.PackTargets {
+		pack := get(e.c.ContextPack(bg, child.ID, target)).must(t)
+		c, _ := e.store.Checkpoint(bg, child.ID)
+		sp, _ := e.store.Space(bg, space.ID)
+		want, _ := smriti.RenderContextPack(sp, c, target)
+		if pack.Content != want || pack.TargetTool != target || pack.Format != "markdown" {
+			t.Fatalf("%s pack = %+v", target, pack)
+		}
+		if !strings.Contains(pack.Content, "Bench") || !strings.Contains(pack.Content, "Reranker") {
+			t.Fatalf("%s pack lacks content:\n%s", target, pack.Content)
+		}
+	}
+	// No target is generic.
+	var pack httpapi.ContextPack
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/context/from-commit", map[string]any{"commit_id": child.ID}, &pack); err != nil ||
+		pack.TargetTool != "generic" || !strings.HasPrefix(pack.Content, "--- SMRITI CONTEXT PACK ---\nSpace: Packs\n") {
+		t.Fatalf("default pack = %+v, %v", pack, err)
+	}
+	_, err := e.c.ContextPack(bg, child.ID, "vim")
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	_, err = e.c.ContextPack(bg, smriti.NewID(), "generic")
+	wantCode(t, err, smriti.ENOTFOUND)
+	status, _ := e.raw(t, "POST", "/api/v2/context/from-commit", `{"commit_id": "nope"}`)
+	if status != 400 {
+		t.Fatalf("bad commit_id: %d", status)
+	}
+
+	d := get(e.c.ParentDelta(bg, root.ID)).must(t)
+	if d.Current.ID != root.ID || d.Parent != nil || d.Current.Decisions[0] != "Local models" {
+		t.Fatalf("root delta = %+v", d)
+	}
+	d = get(e.c.ParentDelta(bg, child.ID)).must(t)
+	if d.Current.ID != child.ID || d.Parent == nil || d.Parent.ID != root.ID || *d.Current.ParentCommitID != root.ID ||
+		len(d.Current.Tasks) != 2 || d.Current.Tasks[1].Status != "done" || d.Current.Summary != "Two stages" {
+		t.Fatalf("child delta = %+v", d)
+	}
+	_, err = e.c.ParentDelta(bg, smriti.NewID())
+	wantCode(t, err, smriti.ENOTFOUND)
+}

@@ -14,6 +14,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -24,7 +26,8 @@ import (
 func startAPI(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "smriti.db"), nil)
+	dir := t.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "smriti.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func startAPI(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil)), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")})), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
 	return "http://" + ln.Addr().String()
