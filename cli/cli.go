@@ -108,6 +108,7 @@ func commands() []*cobra.Command {
 		newClaimCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
+		newWorktreeCmd(),
 	}
 }
 

@@ -51,6 +51,12 @@ type Ops interface {
 	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error)
 	Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error)
 
+	OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error)
+	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
+	// Worktree resolves a full id or a prefix of 4+ characters.
+	Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error)
+	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error)
+
 	// PreviewContext is what a send of message in the session would give
 	// the model.
 	PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error)

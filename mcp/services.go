@@ -21,8 +21,10 @@ type Backend interface {
 type Services struct {
 	Store     Backend
 	Providers smriti.Providers
-	// Briefs answers the state brief (the server's Coordinator).
-	Briefs smriti.StateService
+	// Briefs answers the state brief and WorktreeManager opens and closes
+	// worktrees (both the server's Coordinator).
+	Briefs          smriti.StateService
+	WorktreeManager smriti.WorktreeService
 }
 
 var _ Ops = (*Services)(nil)
@@ -193,4 +195,20 @@ func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.Metrics
 		return smriti.MetricsView{}, err
 	}
 	return m.View(), nil
+}
+
+func (s *Services) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	return s.WorktreeManager.OpenWorktree(ctx, in)
+}
+
+func (s *Services) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	return s.WorktreeManager.Worktree(ctx, idOrPrefix)
+}
+
+func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	return s.WorktreeManager.CloseWorktree(ctx, idOrPrefix, force)
+}
+
+func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	return s.WorktreeManager.Worktrees(ctx, space, includeClosed)
 }

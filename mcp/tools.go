@@ -452,9 +452,82 @@ type listClaimsIn struct {
 	All   bool   `json:"all,omitempty" jsonschema:"include expired, done and abandoned claims"`
 }
 
+type worktreeOpenIn struct {
+	Space      string `json:"space" jsonschema:"space name or UUID"`
+	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default claude-code)"`
+	Branch     string `json:"branch,omitempty" jsonschema:"git branch to create (default smriti/<agent>/<suffix>)"`
+	BaseCommit string `json:"base_commit,omitempty" jsonschema:"commit to start from (default the project's HEAD)"`
+	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute directory to create"`
+}
+
+type worktreeListIn struct {
+	Space         string `json:"space" jsonschema:"space name or UUID"`
+	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also list closed worktrees"`
+}
+
+type worktreeIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+}
+
+type worktreeCloseIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+	Force      bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes"`
+}
+
+func (t *tools) registerWorktrees(s *sdk.Server) {
+	add(t, s, "smriti_worktree_open", "Create a git worktree for an agent in the space's project; work only inside the returned path.", additive,
+		func(ctx context.Context, in worktreeOpenIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Agent == "" {
+				in.Agent = "claude-code"
+			}
+			w, err := t.ops.OpenWorktree(ctx, smriti.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
+				BaseCommitSHA: in.BaseCommit, BasePath: in.BasePath})
+			if err != nil {
+				return "", err
+			}
+			base := ""
+			if w.BaseCommitSHA != nil {
+				base = *w.BaseCommitSHA
+			}
+			return fmt.Sprintf("Created worktree `%s` for `%s`.\nPath: `%s`\nBranch: `%s`\nBase: `%s`\n", w.ID, w.Agent, w.Path, w.BranchName, base), nil
+		})
+	add(t, s, "smriti_worktree_list", "List a space's worktrees with their drift (dirty files, ahead/behind).", readOnly,
+		func(ctx context.Context, in worktreeListIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			wts, probes, err := t.ops.Worktrees(ctx, sp.ID, in.IncludeClosed)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderWorktrees(wts, probes, in.IncludeClosed, ""), nil
+		})
+	add(t, s, "smriti_worktree_show", "Show one worktree.", readOnly, func(ctx context.Context, in worktreeIn) (string, error) {
+		w, err := t.ops.Worktree(ctx, in.WorktreeID)
+		if err != nil {
+			return "", err
+		}
+		return smriti.RenderWorktree(w), nil
+	})
+	add(t, s, "smriti_worktree_close", "Remove a worktree (its branch stays); refuses uncommitted changes unless force.", destructive,
+		func(ctx context.Context, in worktreeCloseIn) (string, error) {
+			w, err := t.ops.CloseWorktree(ctx, in.WorktreeID, in.Force)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Closed worktree `%s` at `%s`.\n", w.ID, w.Path), nil
+		})
+}
+
 // registerCoordination adds the tools over the state brief, claims and
 // metrics.
 func (t *tools) registerCoordination(s *sdk.Server) {
+	t.registerWorktrees(s)
 	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)

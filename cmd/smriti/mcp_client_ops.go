@@ -296,3 +296,47 @@ func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.Metrics
 	}
 	return m.View(), nil
 }
+
+func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	sp := in.SpaceID.String()
+	req := httpapi.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
+	if in.BranchName != "" {
+		req.BranchName = &in.BranchName
+	}
+	if in.BaseCommitSHA != "" {
+		req.BaseCommitSHA = &in.BaseCommitSHA
+	}
+	if in.BasePath != "" {
+		req.BasePath = &in.BasePath
+	}
+	w, err := o.c.OpenWorktree(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	items, err := o.c.Worktrees(ctx, space, includeClosed)
+	if err != nil {
+		return nil, nil, err
+	}
+	wts, probes := httpapi.WorktreesOf(items)
+	return wts, probes, nil
+}
+
+func (o clientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	w, err := o.c.Worktree(ctx, idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	w, err := o.c.CloseWorktree(ctx, idOrPrefix, force)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}

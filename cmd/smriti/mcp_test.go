@@ -52,6 +52,7 @@ var wantTools = []string{
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
 	"smriti_restore", "smriti_review_checkpoint", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
+	"smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
 }
 
 func TestMCPOverHTTP(t *testing.T) {
@@ -62,7 +63,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	exerciseTools(t, session)
+	exerciseTools(t, session, base)
 }
 
 func TestMCPOverStdio(t *testing.T) {
@@ -76,7 +77,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	exerciseTools(t, session)
+	exerciseTools(t, session, base)
 }
 
 func TestMCPStdioServerDown(t *testing.T) {
@@ -97,6 +98,21 @@ func TestMCPStdioServerDown(t *testing.T) {
 	}
 }
 
+// gitRepo makes a git repository with one commit.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(cmd.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
 func textOf(r *sdk.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range r.Content {
@@ -109,7 +125,7 @@ func textOf(r *sdk.CallToolResult) string {
 
 // exerciseTools lists the tools, checks their annotations and schemas, and
 // calls each one — successes and error paths — on a fresh server.
-func exerciseTools(t *testing.T, s *sdk.ClientSession) {
+func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	ctx := context.Background()
 	list, err := s.ListTools(ctx, nil)
 	if err != nil {
@@ -249,6 +265,23 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession) {
 	call("smriti_list_claims", map[string]any{"space": "demo", "all": true}, false, "2 claim(s):", " · done")
 	call("smriti_metrics", map[string]any{"space": "demo"}, false, "# demo — project metrics", "2 claims · 100% completion · 2 with task IDs")
 	call("smriti_metrics", map[string]any{"space": "nosuch"}, true, "HTTP 404\n")
+
+	// Worktrees need the space's project root to be a git repository.
+	repo := gitRepo(t)
+	spaceID, _ := smriti.ParseID("space", vars["space"])
+	if _, err := httpapi.NewClient(base).SetProjectRoot(ctx, spaceID, repo); err != nil {
+		t.Fatal(err)
+	}
+	out = call("smriti_worktree_open", map[string]any{"space": "demo", "agent": "codex", "branch": "codex/x"}, false,
+		"for `codex`.", "Branch: `codex/x`")
+	capture(out, "Created worktree `([0-9a-f-]{36})`", "wt")
+	call("smriti_worktree_open", map[string]any{"space": "demo", "agent": "codex", "branch": "codex/x"}, true, "HTTP 409\nBranch already exists")
+	call("smriti_worktree_list", map[string]any{"space": "demo"}, false, "ID  ", " codex ", "codex/x")
+	call("smriti_worktree_show", map[string]any{"worktree_id": vars["wt"][:6]}, false, "agent: codex", "status: active")
+	call("smriti_worktree_show", map[string]any{"worktree_id": "ab"}, true, "HTTP 400\n")
+	call("smriti_worktree_close", map[string]any{"worktree_id": "$wt"}, false, "Closed worktree `"+vars["wt"]+"`")
+	call("smriti_worktree_close", map[string]any{"worktree_id": "$wt"}, true, "HTTP 409\n")
+	call("smriti_worktree_list", map[string]any{"space": "demo"}, false, "No active worktrees.")
 
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a"}, true, "HTTP 409\n", "\"child_commits\"")
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a", "cascade": true}, false, "Deleted checkpoint `"+vars["a"]+"` (cascade).")
