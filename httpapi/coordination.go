@@ -225,10 +225,3 @@ func (s *Server) spaceMetrics(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, metricsOf(m))
 	return nil
 }
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}

@@ -97,12 +97,6 @@ func (s *Services) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade b
 }
 
 func (s *Services) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
-	if _, err := s.Store.Checkpoint(ctx, id); err != nil {
-		return nil, err
-	}
-	if err := smriti.ValidateNote(in); err != nil {
-		return nil, err
-	}
 	return s.Store.AddNote(ctx, id, in)
 }
 
@@ -127,20 +121,12 @@ func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 }
 
 func (s *Services) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
-	if in.Provider == "" && s.Providers != nil {
-		in.Provider = s.Providers.DefaultProvider()
-	}
-	if in.Model == "" && s.Providers != nil {
-		in.Model = s.Providers.DefaultModel(in.Provider)
-	}
+	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
 	return s.Store.ForkSession(ctx, in)
 }
 
 func (s *Services) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
 	if _, err := s.Store.Space(ctx, space); err != nil {
-		return 0, err
-	}
-	if err := smriti.ValidateDisposition(disposition); err != nil {
 		return 0, err
 	}
 	return s.Store.SetBranchDisposition(ctx, space, branch, disposition)
