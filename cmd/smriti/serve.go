@@ -103,9 +103,8 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	apiCfg := apiConfig(db, providers, logger)
-	apiCfg.Coordinator = &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
-	api = httpapi.New(apiCfg)
+	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	api = httpapi.New(apiConfig(db, providers, logger, coord))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
