@@ -94,7 +94,7 @@ func CombineReview(checks []ReviewIssue, model *Review) *Review {
 	return out
 }
 
-// Schema names; the offline mock answers by name (DeriveStructuredReply).
+// Schema names; the offline mock answers by name (provider/mockderive).
 const (
 	SchemaDraft   = "checkpoint_draft"
 	SchemaExtract = "checkpoint_extract"
@@ -213,10 +213,10 @@ func ExtractPrompt(markdown string) []Message {
 	}
 }
 
-// reviewData is how a checkpoint is quoted in a review prompt: as JSON, so
+// ReviewData is how a checkpoint is quoted in a review prompt: as JSON, so
 // the data is unambiguous (and json.Marshal escapes "<", so it can never
 // contain a delimiter).
-type reviewData struct {
+type ReviewData struct {
 	Title         string   `json:"title"`
 	Objective     string   `json:"objective"`
 	Summary       string   `json:"summary"`
@@ -234,7 +234,7 @@ func ReviewPrompt(c *Checkpoint) []Message {
 	for _, t := range c.Tasks {
 		tasks = append(tasks, t.Render())
 	}
-	data, _ := json.MarshalIndent(reviewData{
+	data, _ := json.MarshalIndent(ReviewData{
 		Title: c.Message, Objective: c.Objective, Summary: c.Summary,
 		Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: tasks,
 		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities),
@@ -304,9 +304,9 @@ func dataBlock(s string) string {
 	return DataBegin + "\n" + quoteData(strings.TrimRight(s, "\n")) + "\n" + DataEnd
 }
 
-// dataOf returns the data block of the newest message that has one (a retry
+// PromptData returns the data block of the newest message that has one (a retry
 // appends messages without data), or "", false.
-func dataOf(msgs []Message) (string, bool) {
+func PromptData(msgs []Message) (string, bool) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		_, rest, ok := strings.Cut(msgs[i].Content, DataBegin+"\n")
 		if !ok {
