@@ -103,21 +103,30 @@ func parseTranscript(data string) []transcriptTurn {
 	return turns
 }
 
+// deriveDraft drafts from a transcript. Cues count in every turn, but only
+// the user's turns name things: a reply's own words ("You said", the mode
+// it echoes) are not the conversation's entities. Without an objective cue,
+// the first user request is the objective.
 func deriveDraft(data string) *derivedDraft {
 	d := newDerivedDraft()
 	turns := parseTranscript(data)
-	var texts []string
+	var userTexts []string
 	for _, t := range turns {
-		texts = append(texts, t.text)
+		if t.role == smriti.RoleUser {
+			userTexts = append(userTexts, t.text)
+		}
 	}
-	proper := properNouns(texts)
+	proper := properNouns(userTexts)
 	for _, t := range turns {
 		if d.Title == "" && t.role == smriti.RoleUser {
 			d.Title = firstWords(t.text, 6, smriti.MaxTitleChars)
 		}
 		for _, s := range sentences(t.text) {
-			d.sentence(s, proper)
+			d.sentence(s, proper, t.role == smriti.RoleUser)
 		}
+	}
+	if d.Objective == "" && len(userTexts) > 0 {
+		d.Objective = firstRequest(userTexts[0])
 	}
 	if len(turns) > 0 {
 		d.Summary = fmt.Sprintf("A conversation of %d messages, starting with: %q. %s",
@@ -179,7 +188,7 @@ func deriveExtract(data string) *derivedDraft {
 		d.Title = firstWords(text, 8, smriti.MaxTitleChars)
 	}
 	for _, s := range sentences(text) {
-		d.sentence(s, proper)
+		d.sentence(s, proper, true)
 	}
 	d.Artifacts = &artifacts
 	if d.Summary == "" && strings.TrimSpace(text) != "" {
@@ -275,13 +284,16 @@ var (
 	objectiveCues  = []string{"goal: ", "objective: ", "our goal is to ", "the goal is to ", "we want to "}
 )
 
-// sentence applies the cues to one sentence.
-func (d *derivedDraft) sentence(s string, proper map[string]bool) {
+// sentence applies the cues to one sentence; withNames also takes its
+// entities.
+func (d *derivedDraft) sentence(s string, proper map[string]bool, withNames bool) {
 	s, _ = bulletText(s)
 	if s == "" || smriti.IsSuspicious(s) {
 		return
 	}
-	d.entities(s, proper)
+	if withNames {
+		d.entities(s, proper)
+	}
 	if strings.HasSuffix(s, "?") {
 		d.add("open_questions", &d.OpenQuestions, s)
 		return
@@ -308,6 +320,17 @@ func (d *derivedDraft) sentence(s string, proper map[string]bool) {
 	if rest, _, ok := afterCue(s, taskCues); ok {
 		d.addTask(upperFirst(rest))
 	}
+}
+
+// firstRequest is the first sentence of text that is not instruction-like,
+// as an objective: "Plan a trip to Australia."  → "Plan a trip to Australia".
+func firstRequest(text string) string {
+	for _, s := range sentences(text) {
+		if s, _ = bulletText(s); s != "" && !smriti.IsSuspicious(s) {
+			return upperFirst(trimEnd(s))
+		}
+	}
+	return ""
 }
 
 // afterCue finds the first cue (ASCII, lower-case) at a word boundary,
