@@ -75,10 +75,6 @@ func (s *Server) intelligenceRoutes() []route {
 	}
 }
 
-func (s *Server) intelligence() *smriti.Intelligence {
-	return &smriti.Intelligence{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
-}
-
 func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	var req DraftRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -93,7 +89,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := smriti.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
-	res, err := s.intelligence().Draft(r.Context(), in)
+	res, err := s.intel.Draft(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -109,7 +105,7 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if req.Content == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
 	}
-	d, err := s.intelligence().Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock})
+	d, err := s.intel.Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock})
 	if err != nil {
 		return err
 	}
@@ -125,7 +121,7 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	rev, err := s.intelligence().Review(r.Context(), id)
+	rev, err := s.intel.Review(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -141,7 +137,7 @@ func (s *Server) titleSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	se, err := s.intelligence().Title(r.Context(), id)
+	se, err := s.intel.Title(r.Context(), id)
 	if err != nil {
 		return err
 	}

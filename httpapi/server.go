@@ -36,6 +36,14 @@ type Config struct {
 	BodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// Chat and Intelligence are the services the chat and background
+	// intelligence endpoints call; when nil, New builds them over Backend
+	// and Providers.
+	Chat         *smriti.Chat
+	Intelligence *smriti.Intelligence
+	// Metrics receives request and provider-call series; when nil, New
+	// makes its own.
+	Metrics *Metrics
 }
 
 // Server is the HTTP API.
@@ -45,7 +53,9 @@ type Server struct {
 	providers smriti.Providers
 	log       *slog.Logger
 	bodyLimit int64
-	metrics   *metrics
+	metrics   *Metrics
+	chat      *smriti.Chat
+	intel     *smriti.Intelligence
 	routes    []route
 	handler   http.Handler
 }
@@ -59,7 +69,15 @@ func New(cfg Config) *Server {
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
 	}
-	s.metrics = newMetrics()
+	if s.metrics = cfg.Metrics; s.metrics == nil {
+		s.metrics = NewMetrics()
+	}
+	if s.chat = cfg.Chat; s.chat == nil {
+		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+	}
+	if s.intel = cfg.Intelligence; s.intel == nil {
+		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+	}
 	s.routes = s.allRoutes()
 	mux := http.NewServeMux()
 	for _, rt := range s.routes {
@@ -82,9 +100,3 @@ func New(cfg Config) *Server {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
-
-// ObserveProviderCall records one provider call in the server's metrics;
-// main passes it to the provider registry as its observer.
-func (s *Server) ObserveProviderCall(provider, model, outcome string, usage smriti.Usage, seconds float64) {
-	s.metrics.observeProvider(provider, model, outcome, usage, seconds)
-}

@@ -95,14 +95,13 @@ func serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("load provider configuration: %w", err)
 	}
-	var api *httpapi.Server
-	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(
-		func(name, model, outcome string, usage smriti.Usage, elapsed time.Duration) {
-			if api != nil {
-				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
-			}
-		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit})
+	metrics := httpapi.NewMetrics()
+	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
+	api := httpapi.New(httpapi.Config{
+		Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit, Metrics: metrics,
+		Chat:         &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now},
+		Intelligence: &smriti.Intelligence{Sessions: db, Checkpoints: db, Providers: providers},
+	})
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
