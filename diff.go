@@ -119,30 +119,6 @@ func DiffCheckpoints(a, b *Checkpoint) CheckpointDiff {
 	}
 }
 
-// Wire returns the diff in the compare endpoint's flat shape
-// (summary_a, decisions_only_a, decisions_shared, …), which existing clients
-// of the first implementation read.
-func (d CheckpointDiff) Wire() map[string]any {
-	m := map[string]any{
-		"summary_a":   d.SummaryA,
-		"summary_b":   d.SummaryB,
-		"objective_a": d.ObjectiveA,
-		"objective_b": d.ObjectiveB,
-	}
-	for name, l := range map[string]ListDiff{
-		"decisions":      d.Decisions,
-		"assumptions":    d.Assumptions,
-		"tasks":          d.Tasks,
-		"open_questions": d.OpenQuestions,
-		"entities":       d.Entities,
-	} {
-		m[name+"_only_a"] = l.OnlyA
-		m[name+"_only_b"] = l.OnlyB
-		m[name+"_shared"] = l.Shared
-	}
-	return m
-}
-
 func contentOf(c *Checkpoint) Content {
 	if c == nil {
 		return Content{}

@@ -262,7 +262,7 @@ func TitlePrompt(turns []*Turn) []Message {
 			break
 		}
 		if t.Role != RoleSystem {
-			fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(t.Role), truncate(t.Content, 300))
+			fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(t.Role), Truncate(t.Content, 300))
 		}
 	}
 	return []Message{

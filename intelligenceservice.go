@@ -254,7 +254,7 @@ func structuredCall[T any](ctx context.Context, p Provider, model string, msgs [
 	if problem == nil {
 		return v, nil
 	}
-	req.Messages = RetryPrompt(msgs, truncate(c.Text, maxRetryEcho), problem)
+	req.Messages = RetryPrompt(msgs, Truncate(c.Text, maxRetryEcho), problem)
 	if c, err = p.Complete(ctx, req); err != nil {
 		return zero, err
 	}
@@ -314,7 +314,7 @@ func DropInjectedItems(d *Draft, what string, sources ...string) {
 		kept := []string{}
 		for _, it := range items {
 			if injected(it) {
-				d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a %s that only instruction-like text in the %s supports: %q", name, what, truncate(it, 160)))
+				d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a %s that only instruction-like text in the %s supports: %q", name, what, Truncate(it, 160)))
 				continue
 			}
 			kept = append(kept, it)
@@ -327,7 +327,7 @@ func DropInjectedItems(d *Draft, what string, sources ...string) {
 	tasks := []Task{}
 	for _, t := range d.Tasks {
 		if injected(t.Text) {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, truncate(t.Text, 160)))
+			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, Truncate(t.Text, 160)))
 			continue
 		}
 		tasks = append(tasks, t)

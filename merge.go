@@ -106,7 +106,7 @@ func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeRes
 		switch r.Choice {
 		case ChooseOurs, ChooseTheirs, ChooseBase, ChooseCustom:
 		default:
-			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), truncate(r.Choice, 20))
+			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), Truncate(r.Choice, 20))
 		}
 		m.res[conflictRef{r.Field, r.Key}] = r
 	}
@@ -145,7 +145,7 @@ func describeRef(field, key string) string {
 	if key == "" {
 		return fmt.Sprintf("%q", field)
 	}
-	return fmt.Sprintf("%q item %q", field, truncate(key, 60))
+	return fmt.Sprintf("%q item %q", field, Truncate(key, 60))
 }
 
 // conflict records c, or returns the caller's resolution for it.
