@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"smriti"
 )
@@ -19,6 +20,10 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
+	smriti.StateService
+	smriti.WorktreeStore
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -44,6 +49,11 @@ type Config struct {
 	// Metrics receives request and provider-call series; when nil, New
 	// makes its own.
 	Metrics *Metrics
+	// Coordinator serves the state brief and worktrees; nil builds one over
+	// Backend without git (worktree routes then answer 503).
+	Coordinator *smriti.Coordinator
+	// Now is the clock for rendered relative times (smriti.Now when nil).
+	Now smriti.Clock
 }
 
 // Server is the HTTP API.
@@ -58,6 +68,7 @@ type Server struct {
 	intel     *smriti.Intelligence
 	routes    []route
 	handler   http.Handler
+	coord     *smriti.Coordinator
 }
 
 // New builds the server and its routes.
@@ -78,6 +89,10 @@ func New(cfg Config) *Server {
 	if s.intel = cfg.Intelligence; s.intel == nil {
 		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
 	}
+	s.coord = cfg.Coordinator
+	if s.coord == nil {
+		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
+	}
 	s.routes = s.allRoutes()
 	mux := http.NewServeMux()
 	for _, rt := range s.routes {
@@ -96,6 +111,13 @@ func New(cfg Config) *Server {
 	})
 	s.handler = s.middleware(mux)
 	return s
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return smriti.Now()
 }
 
 // ServeHTTP implements http.Handler.
