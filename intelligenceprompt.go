@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"smriti/internal/nonnil"
 )
 
 // Background intelligence — drafting a checkpoint from turns, extracting one
@@ -236,8 +238,8 @@ func ReviewPrompt(c *Checkpoint) []Message {
 	}
 	data, _ := json.MarshalIndent(ReviewData{
 		Title: c.Message, Objective: c.Objective, Summary: c.Summary,
-		Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: tasks,
-		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities),
+		Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions), Tasks: tasks,
+		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities),
 	}, "", "  ")
 	return []Message{
 		{Role: RoleSystem, Content: "You review a saved reasoning checkpoint for consistency. Be conservative: " +

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // The coordination answers keep the first implementation's shapes (its
@@ -137,7 +138,7 @@ func spaceStateOf(b *smriti.StateBrief, head Head) SpaceState {
 		}
 		if c.Worktree != nil && c.Probe != nil {
 			p := *c.Probe
-			p.DirtyPaths = nonNil(p.DirtyPaths)
+			p.DirtyPaths = nonnil.Slice(p.DirtyPaths)
 			sc.Worktree = &StateWorktree{ID: c.Worktree.ID, Path: c.Worktree.Path, Branch: c.Worktree.BranchName, WorktreeProbe: p}
 		}
 		out.ActiveClaims = append(out.ActiveClaims, sc)
@@ -146,7 +147,7 @@ func spaceStateOf(b *smriti.StateBrief, head Head) SpaceState {
 		d := &Divergence{Pairs: []DivergencePair{}, More: b.MoreDivergent}
 		for _, p := range b.Divergence {
 			d.Pairs = append(d.Pairs, DivergencePair{BranchName: p.Branch, BranchCommitHash: p.BranchHash,
-				MainOnlyDecisions: nonNil(p.MainOnly), BranchOnlyDecisions: nonNil(p.BranchOnly)})
+				MainOnlyDecisions: nonnil.Slice(p.MainOnly), BranchOnlyDecisions: nonnil.Slice(p.BranchOnly)})
 		}
 		out.Divergence = d
 	}

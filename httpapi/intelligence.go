@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // DraftRequest drafts a checkpoint from a session's recent turns
@@ -93,7 +94,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonNil(res.Draft.Warnings)})
+	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings)})
 	return nil
 }
 
@@ -109,7 +110,7 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonNil(d.Artifacts), Warnings: nonNil(d.Warnings)})
+	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings)})
 	return nil
 }
 
@@ -125,7 +126,7 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ReviewOut{CheckpointID: id, Issues: nonNil(rev.Issues), Suggestions: nonNil(rev.Suggestions)})
+	writeJSON(w, http.StatusOK, ReviewOut{CheckpointID: id, Issues: nonnil.Slice(rev.Issues), Suggestions: nonnil.Slice(rev.Suggestions)})
 	return nil
 }
 
@@ -158,6 +159,6 @@ func (s *Server) noBody(w http.ResponseWriter, r *http.Request) error {
 }
 
 func draftFieldsOf(d *smriti.Draft) DraftFields {
-	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonNil(d.Decisions),
-		Assumptions: nonNil(d.Assumptions), Tasks: nonNil(d.Tasks), OpenQuestions: nonNil(d.OpenQuestions), Entities: nonNil(d.Entities)}
+	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
+		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions), Entities: nonnil.Slice(d.Entities)}
 }
