@@ -8,9 +8,9 @@ import (
 	"smriti/internal/nonnil"
 )
 
-// HashTimeLayout is how a checkpoint's creation time enters its hash: UTC,
+// hashTimeLayout is how a checkpoint's creation time enters its hash: UTC,
 // microseconds, because both database engines keep exactly that.
-const HashTimeLayout = "2006-01-02T15:04:05.000000Z"
+const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 
 // ComputeHash returns the checkpoint's hash chain link: the hex SHA-256 of a
 // canonical JSON encoding of its content, space, branch, provenance, creation
@@ -25,7 +25,7 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		"v":                 1,
 		"space_id":          c.SpaceID.String(),
 		"branch":            c.BranchName,
-		"created_at":        c.CreatedAt.UTC().Format(HashTimeLayout),
+		"created_at":        c.CreatedAt.UTC().Format(hashTimeLayout),
 		"parent_hash":       parentHash,
 		"merge_parent_hash": mergeParentHash,
 		"author_agent":      c.AuthorAgent,

@@ -63,10 +63,10 @@ func suspiciousSnippet(s string) (string, bool) {
 	return line, true
 }
 
-// SanitizeDraft drops instruction-like items from a draft's lists and adds a
+// sanitizeDraft drops instruction-like items from a draft's lists and adds a
 // warning for each; instruction-like title, objective, summary or artifacts
 // are kept (a person edits them before saving) but warned about.
-func SanitizeDraft(d *Draft) {
+func sanitizeDraft(d *Draft) {
 	if d.Warnings == nil {
 		d.Warnings = []string{}
 	}

@@ -84,7 +84,7 @@ func newDerivedDraft() *derivedDraft {
 
 type transcriptTurn struct{ role, text string }
 
-// parseTranscript reads Transcript's "ROLE: text" paragraphs back.
+// parseTranscript reads a draft prompt's "ROLE: text" paragraphs back.
 func parseTranscript(data string) []transcriptTurn {
 	var turns []transcriptTurn
 	for _, line := range strings.Split(data, "\n") {
