@@ -94,6 +94,7 @@ func Attach(root *cobra.Command) {
 func commands() []*cobra.Command {
 	return []*cobra.Command{
 		newSpaceCmd(),
+		newImportCmd(), newExportCmd(), newImportSpaceCmd(), newSearchCmd(),
 		newCheckpointCmd(),
 		newForkCmd(),
 		newRestoreCmd(),

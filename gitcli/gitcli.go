@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func (g *Git) run(ctx context.Context, limit time.Duration, dir string, args ...
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return result{}, "", smriti.Errorf(smriti.EUPSTREAM, "git %s timed out after %s", args[0], limit)
-	case errors.Is(err, exec.ErrNotFound):
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 		return result{}, "", smriti.Errorf(smriti.EUPSTREAM, "git executable not found (%s)", bin)
 	case errors.As(err, &exit):
 		return result{out: stdout.String(), code: exit.ExitCode()}, msg, nil

@@ -197,3 +197,57 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 	_, err = e.c.ParentDelta(bg, smriti.NewID())
 	wantCode(t, err, smriti.ENOTFOUND)
 }
+
+func TestTaskStatusSurvivesEveryPath(t *testing.T) {
+	e := newEnv(t)
+	space := get(e.c.CreateSpace(bg, "Tasks", "")).must(t)
+	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	var a httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
+		"message": "A", "tasks": []any{" plain ", map[string]any{"text": "Bench", "id": " t1", "intent_hint": "TEST", "status": "open"},
+			map[string]any{"text": "Odd", "intent_hint": "refactor"}, "plain"}}, &a); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmtAny(a.Tasks); got != `["plain",{"text":"Bench","id":"t1","intent_hint":"test","status":"open"},{"text":"Odd"}]` {
+		t.Fatalf("commit tasks = %s", got)
+	}
+	status, body := e.raw(t, "POST", "/api/v4/chat/commit", `{"repo_id":"`+space.ID.String()+`","session_id":"`+se.ID.String()+
+		`","message":"x","tasks":[{"text":"t","status":"claimed"}]}`)
+	if status != 422 || !strings.Contains(body, "status") {
+		t.Fatalf("claimed status: %d %s", status, body)
+	}
+	// The legacy create path cleans the same way.
+	var legacy httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/commits", map[string]any{"repo_id": space.ID, "parent_commit_id": a.ID,
+		"branch_name": "side", "message": "L", "tasks": []any{map[string]any{"text": " Bench ", "status": "DONE"}}}, &legacy); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmtAny(legacy.Tasks); got != `[{"text":"Bench","status":"done"}]` {
+		t.Fatalf("legacy tasks = %s", got)
+	}
+
+	fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).must(t)
+	var b httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": fork.SessionID,
+		"message": "B", "tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}, "Odd"}}, &b); err != nil {
+		t.Fatal(err)
+	}
+	cmp := get(e.c.Compare(bg, a.ID, b.ID)).must(t)
+	if cmp.CheckpointB.Tasks[1].Status != "done" || cmp.CheckpointA.Tasks[1].Status != "open" {
+		t.Fatalf("compare lost the status: %+v / %+v", cmp.CheckpointA.Tasks, cmp.CheckpointB.Tasks)
+	}
+	merged := get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).must(t)
+	var bench *smriti.Task
+	for i, task := range merged.Checkpoint.Tasks {
+		if task.Text == "Bench" {
+			bench = &merged.Checkpoint.Tasks[i]
+		}
+	}
+	if bench == nil || bench.Status != "done" || bench.ID != "t1" {
+		t.Fatalf("merge lost the status: %+v", merged.Checkpoint.Tasks)
+	}
+	md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).must(t)
+	if !strings.Contains(md, "- Bench [test] (id: t1) (done)\n") {
+		t.Fatalf("brief lost the status:\n%s", md)
+	}
+}

@@ -20,6 +20,9 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
 	smriti.ClaimService
 	smriti.MetricsService
 	smriti.StateService
@@ -39,6 +42,9 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
 	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.

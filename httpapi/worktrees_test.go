@@ -111,6 +111,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(w1.Path, "README.md")); err != nil || string(b) != "hello\n" {
 		t.Fatalf("worktree checkout: %q %v", b, err)
 	}
+	clk.advance(time.Second)
 	p2 := filepath.Join(t.TempDir(), "w2")
 	w2 := get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).must(t)
 	if w2.BranchName != "feature/x" || w2.Path != p2 {
@@ -274,4 +275,35 @@ func TestWorktreesWithoutGitAnswer503(t *testing.T) {
 	sid := space.ID.String()
 	_, err := e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
 	wantCode(t, err, smriti.EUNAVAILABLE)
+}
+
+// Two servers on one database answer the same drift: the probe is cached
+// in the store, not in either process.
+func TestReplicasShareTheProbeCache(t *testing.T) {
+	repo := newRepo(t)
+	clk := &testClock{t: time.Now().UTC()}
+	a := newEnv(t, withGit(t.TempDir(), clk))
+	cfg := envConfig{getenv: func(string) string { return "" }}
+	withGit(t.TempDir(), clk)(&cfg)
+	b := startEnv(t, a.dsn, cfg)
+	space := get(a.c.CreateSpace(bg, "S", "")).must(t)
+	get(a.c.SetProjectRoot(bg, space.ID, repo)).must(t)
+	sid := space.ID.String()
+	w := get(a.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).must(t)
+	write(t, filepath.Join(w.Path, "one.txt"), "1\n")
+	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+		t.Fatalf("replica A probe = %+v", p)
+	}
+	write(t, filepath.Join(w.Path, "two.txt"), "2\n")
+	// B has never probed; within the TTL it answers A's measurement.
+	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+		t.Fatalf("replica B probe = %+v, want the shared cached one", p)
+	}
+	clk.advance(smriti.DefaultProbeTTL + time.Second)
+	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+		t.Fatalf("replica B after the TTL = %+v", p)
+	}
+	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+		t.Fatalf("replica A reads B's fresh probe = %+v", p)
+	}
 }

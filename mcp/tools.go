@@ -374,6 +374,7 @@ func (t *tools) register(s *sdk.Server) {
 			return formatPreview(p), nil
 		})
 	t.registerCoordination(s)
+	t.registerSearch(s)
 }
 
 func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (string, error) {

@@ -51,7 +51,7 @@ var wantTools = []string{
 	"smriti_claim", "smriti_claim_done",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
-	"smriti_restore", "smriti_review_checkpoint", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
+	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
 	"smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
 }
 
