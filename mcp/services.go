@@ -85,6 +85,7 @@ func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 }
 
 func (s *Services) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
+	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
 	return s.Store.CreateSession(ctx, in)
 }
 
