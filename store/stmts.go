@@ -40,11 +40,34 @@ func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.St
 	return st, nil
 }
 
-// txStmt is query prepared for use inside tx (which runs on the write pool).
+// The write statements of a send, prepared when the store opens: on SQLite
+// the write pool is one connection, which a transaction holds, so they
+// cannot be prepared on first use inside one.
+const (
+	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
+	active_provider = ?, active_model = ?, updated_at = ? WHERE id = ? AND owner_id = ? RETURNING last_seq, token_total, space_id`
+	sqlInsertTurns = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+	sequence_number, log_pos, tokens, token_total, metadata, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlNextLogPos = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
+)
+
+func (s *Store) prepareWrites(ctx context.Context) error {
+	for _, q := range []string{sqlBumpSession, sqlInsertTurns, sqlNextLogPos} {
+		if _, err := s.prepared(ctx, s.write, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// txStmt is a write statement prepared at open, for use inside tx.
 func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
-	st, err := s.prepared(ctx, s.write, query)
-	if err != nil {
-		return nil, err
+	s.stmts.mu.Lock()
+	st, ok := s.stmts.m[stmtKey{s.write, query}]
+	s.stmts.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("statement not prepared at open: %.40s", query)
 	}
 	return tx.StmtContext(ctx, st), nil
 }

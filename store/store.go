@@ -106,6 +106,10 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	if err := s.prepareWrites(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -205,7 +209,7 @@ type querier interface {
 // last one. It takes the log row's lock, so callers take it after every other
 // lock they need (space, then session, then log) to keep lock order fixed.
 func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
-	st, err := s.txStmt(ctx, tx, `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`)
+	st, err := s.txStmt(ctx, tx, sqlNextLogPos)
 	if err != nil {
 		return 0, err
 	}

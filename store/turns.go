@@ -149,8 +149,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 			}
 		}
 		now := s.Now()
-		upd, err := s.txStmt(ctx, tx, `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
-			active_provider = ?, active_model = ?, updated_at = ? WHERE id = ? AND owner_id = ? RETURNING last_seq, token_total, space_id`)
+		upd, err := s.txStmt(ctx, tx, sqlBumpSession)
 		if err != nil {
 			return err
 		}
@@ -242,9 +241,7 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 // insertTurns writes an exchange's two turns with one statement; totals
 // are their running token totals.
 func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn, totals [2]int64) error {
-	st, err := s.txStmt(ctx, tx, `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
-		sequence_number, log_pos, tokens, token_total, metadata, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,8 @@ import (
 
 type options struct {
 	bin, db, baseline, baselineBody string
-	turns, n, rounds               int
-	conc                           []int
+	turns, n, rounds                int
+	conc                            []int
 }
 
 func main() {
