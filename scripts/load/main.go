@@ -76,6 +76,9 @@ func run(o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if o.bin, err = filepath.Abs(o.bin); err != nil {
+		return err
+	}
 	if o.db == "" {
 		o.db = filepath.Join(tmp, "load.db")
 	}
