@@ -102,7 +102,7 @@ func (s *Server) chat() *smriti.Chat {
 	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
 }
 
-// sendRequest decodes and validates a send body.
+// sendRequest decodes a send body; the chat service validates it.
 func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
 	var req SendRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -119,21 +119,12 @@ func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.Sen
 	if err != nil {
 		return smriti.SendRequest{}, err
 	}
-	if req.Message == nil {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "message is required")
-	}
-	if req.HistoryTokenBudget < 0 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "history_token_budget must be positive")
-	}
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
 		key = strings.TrimSpace(req.ClientRequestID)
 	}
-	if len(key) > 200 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters")
-	}
 	return smriti.SendRequest{
-		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: *req.Message, UseMock: req.UseMock,
+		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: deref(req.Message), UseMock: req.UseMock,
 		Context:        smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq},
 		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
 	}, nil

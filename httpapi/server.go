@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"smriti"
 )
@@ -19,6 +20,13 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
+	smriti.ClaimService
+	smriti.MetricsService
+	smriti.StateService
+	smriti.WorktreeStore
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -34,8 +42,18 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
+	MCP http.Handler
+	// Coordinator serves the state brief and worktrees; nil builds one over
+	// Backend without git (worktree routes then answer 503).
+	Coordinator *smriti.Coordinator
+	// Now is the clock for rendered relative times (smriti.Now when nil).
+	Now smriti.Clock
 }
 
 // Server is the HTTP API.
@@ -48,6 +66,7 @@ type Server struct {
 	metrics   *metrics
 	routes    []route
 	handler   http.Handler
+	coord     *smriti.Coordinator
 }
 
 // New builds the server and its routes.
@@ -59,6 +78,10 @@ func New(cfg Config) *Server {
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
 	}
+	s.coord = cfg.Coordinator
+	if s.coord == nil {
+		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
+	}
 	s.metrics = newMetrics()
 	s.routes = s.allRoutes()
 	mux := http.NewServeMux()
@@ -66,6 +89,9 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+	}
 	if cfg.Web != nil {
 		mux.Handle("/", cfg.Web)
 	} else {
@@ -78,6 +104,13 @@ func New(cfg Config) *Server {
 	})
 	s.handler = s.middleware(mux)
 	return s
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return smriti.Now()
 }
 
 // ServeHTTP implements http.Handler.

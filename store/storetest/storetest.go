@@ -44,7 +44,13 @@ func Run(t *testing.T, open Opener) {
 		{"CommonAncestorSurvivesATamperedCycle", testCommonAncestorTamperedCycle},
 		{"ReachableCheckpoints", testReachable},
 		{"SpaceTree", testSpaceTree},
+		{"ClaimsLifecycle", testClaimsLifecycle},
+		{"ClaimsValidation", testClaimsValidation},
+		{"ClaimCollisions", testClaimCollisions},
+		{"SpaceState", testSpaceState},
+		{"SpaceMetrics", testSpaceMetrics},
 	}
+	cases = append(cases, portabilityCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
