@@ -259,3 +259,25 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn,
 	}
 	return nil
 }
+
+// insertTurn writes one turn appended to its session (imports write turns
+// one by one, in sequence order): its running token total continues the
+// previous turn's, and the session's total grows with it.
+func (s *Store) insertTurn(ctx context.Context, tx *sql.Tx, t *smriti.Turn) error {
+	meta, err := jsonArg(t.Metadata)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+		sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		? + COALESCE((SELECT p.token_total FROM turns p WHERE p.session_id = ? AND p.sequence_number = ?), 0), ?, ?)`),
+		t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens,
+		t.Tokens, t.SessionID, t.Seq-1, meta, s.d.t(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert turn: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET token_total = token_total + ? WHERE id = ?`), t.Tokens, t.SessionID); err != nil {
+		return fmt.Errorf("update session: %w", err)
+	}
+	return nil
+}
