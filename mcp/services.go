@@ -25,13 +25,13 @@ type Services struct {
 	// worktrees (both the server's Coordinator).
 	Briefs          smriti.StateService
 	WorktreeManager smriti.WorktreeService
+	// Chat and Intelligence are the services the HTTP handlers use too,
+	// built once by the caller.
+	Chat         *smriti.Chat
+	Intelligence *smriti.Intelligence
 }
 
 var _ Ops = (*Services)(nil)
-
-func (s *Services) intelligence() *smriti.Intelligence {
-	return &smriti.Intelligence{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
-}
 
 func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	var all []*smriti.Space
@@ -105,11 +105,11 @@ func (s *Services) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 }
 
 func (s *Services) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
-	return s.intelligence().Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
+	return s.Intelligence.Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
 }
 
 func (s *Services) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
-	return s.intelligence().Review(ctx, id)
+	return s.Intelligence.Review(ctx, id)
 }
 
 func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
@@ -137,8 +137,7 @@ func (s *Services) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.M
 }
 
 func (s *Services) PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error) {
-	chat := &smriti.Chat{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
-	p, err := chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
+	p, err := s.Chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func startAPI(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")})), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
 	return "http://" + ln.Addr().String()
