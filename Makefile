@@ -8,7 +8,7 @@ COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: run build test test-go bench fuzz vet lint clean
+.PHONY: run build test test-go bench fuzz vet lint clean load
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/smriti
@@ -25,6 +25,9 @@ vet:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+load:
+	./scripts/load.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeJSON -fuzztime 30s ./httpapi/

@@ -58,14 +58,6 @@ type SendResult struct {
 // maxMessageChars bounds one user message.
 const maxMessageChars = 100000
 
-// History is read newest first in pages: the first page is small, later
-// ones are sized from the budget left and the turns' average size so far,
-// so a typical send reads about what fits in one or two round trips.
-const (
-	firstHistoryPage = 128
-	maxHistoryPage   = 2048
-)
-
 // Prepare resolves a send without calling the provider: the context preview
 // endpoint shows exactly this. ENOTFOUND for an unknown session or mounted
 // checkpoint; EINVALID for a mount outside the session's space;
@@ -96,20 +88,13 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 		budget = HistoryBudget(c.Providers.ContextWindow(prov.Name(), model), DefaultReplyReserve,
 			BuildPrompt(checkpoints, nil, req.Message)...)
 	}
-	turns, more, err := c.historyWithin(ctx, se.ID, q, budget)
+	hist, err := c.Sessions.History(ctx, se, HistoryQuery{AfterSeq: q.AfterSeq, AfterLogPos: q.AfterLogPos, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
-	pc := AssembleContext(plan, checkpoints, turns, req.Message, budget)
-	if more {
-		// Allowed turns older than the oldest one read were never read;
-		// sequence numbers are gapless, so count them.
-		first, err := c.firstAllowedSeq(ctx, se.ID, q)
-		if err != nil {
-			return nil, err
-		}
-		pc.Dropped += int(max(0, turns[len(turns)-1].Seq-first))
-	}
+	pc := AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
+	// Allowed turns older than the oldest one read were never read.
+	pc.Dropped += hist.Unread
 	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget}, nil
 }
 
@@ -161,53 +146,6 @@ func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *ContextPl
 		return out, nil
 	}
 	return nil, nil
-}
-
-// historyWithin reads allowed turns newest first, a page at a time, until
-// the budget is spent: a long session costs what fits, not its length.
-// more reports that allowed turns remain unread.
-func (c *Chat) historyWithin(ctx context.Context, sessionID ID, q TurnQuery, budget int) (turns []*Turn, more bool, err error) {
-	used := 0
-	q.Limit, q.PromptOnly = firstHistoryPage, true
-	for {
-		page, err := c.Sessions.Turns(ctx, sessionID, q)
-		if err != nil {
-			return nil, false, err
-		}
-		for i, t := range page {
-			used += TurnTokens(t)
-			if used > budget {
-				return append(turns, page[:i+1]...), true, nil
-			}
-		}
-		turns = append(turns, page...)
-		if len(page) < q.Limit {
-			return turns, false, nil
-		}
-		before := page[len(page)-1].Seq
-		q.BeforeSeq = &before
-		avg := max(1, used/len(turns))
-		q.Limit = min(maxHistoryPage, max(firstHistoryPage, (budget-used)/avg+16))
-	}
-}
-
-// firstAllowedSeq returns the sequence number of the oldest turn q allows
-// (q's Newest and paging bounds aside). The allowed turns of a session are
-// always a gapless suffix of it (no mode skips turns in the middle), so this
-// is where the turns a send may use begin.
-func (c *Chat) firstAllowedSeq(ctx context.Context, sessionID ID, q TurnQuery) (int64, error) {
-	switch {
-	case q.AfterLogPos != nil:
-		q.Newest, q.Limit, q.PromptOnly, q.BeforeSeq = false, 1, true, nil
-		oldest, err := c.Sessions.Turns(ctx, sessionID, q)
-		if err != nil || len(oldest) == 0 {
-			return 0, err
-		}
-		return oldest[0].Seq, nil
-	case q.AfterSeq != nil:
-		return *q.AfterSeq + 1, nil
-	}
-	return 0, nil
 }
 
 // Send resolves the context, calls the provider and stores both turns.

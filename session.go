@@ -147,6 +147,10 @@ type SessionService interface {
 	SetSessionTitle(ctx context.Context, id ID, title string) (*Session, error)
 	// Turns returns the session's turns selected by q; ENOTFOUND as Session.
 	Turns(ctx context.Context, sessionID ID, q TurnQuery) ([]*Turn, error)
+	// History returns the history a send may fit into a token budget, as of
+	// the session se read (Session): see HistoryQuery. The returned turns
+	// are shared and must not be modified.
+	History(ctx context.Context, se *Session, q HistoryQuery) (HistoryWindow, error)
 	// AppendExchange writes the user and assistant turns with the next two
 	// sequence numbers in one transaction and records the provider and model
 	// as the session's active ones. ENOTFOUND as Session.
@@ -163,4 +167,24 @@ type SessionService interface {
 	// branch and returns how many changed; ENOTFOUND for an unknown space or
 	// a branch without sessions.
 	SetBranchDisposition(ctx context.Context, spaceID ID, branch, disposition string) (int, error)
+}
+
+// HistoryQuery selects the history of a send: the session's non-system
+// turns after AfterSeq and after log position AfterLogPos (no bound when
+// nil) up to the session's LastSeq, newest first, read back only until their
+// token counts (TurnTokens) add up to more than Budget.
+type HistoryQuery struct {
+	AfterSeq    *int64
+	AfterLogPos *int64
+	Budget      int
+}
+
+// HistoryWindow is the answer to a HistoryQuery.
+type HistoryWindow struct {
+	// Turns are newest first. When the budget was exceeded, the last of
+	// them is the first turn that took the running total past it.
+	Turns []*Turn
+	// Unread counts the allowed turns older than the last one returned,
+	// which were not read.
+	Unread int
 }

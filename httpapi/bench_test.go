@@ -66,7 +66,7 @@ func (e *benchEnv) checkpoints(b *testing.B, n int) []*smriti.Checkpoint {
 }
 
 // bulkTurns appends n turns to the session with plain SQL in large batches
-// (the write path itself is measured by BenchmarkSend).
+// (the write path itself is measured by BenchmarkSend), with the running token totals a send writes.
 func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 	b.Helper()
 	db := e.st.DB()
@@ -81,26 +81,29 @@ func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 	start := pos - int64(n)
 	now := time.Now().UTC().Format("2006-01-02T15:04:05.000000Z")
 	const batch = 500
+	total := 0
 	for i := 0; i < n; i += batch {
 		var sb strings.Builder
 		var args []any
-		sb.WriteString(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model, sequence_number, log_pos, tokens, metadata, created_at) VALUES `)
+		sb.WriteString(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model, sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES `)
 		for j := i; j < min(n, i+batch); j++ {
 			if j > i {
 				sb.WriteString(",")
 			}
-			sb.WriteString("(?, ?, ?, ?, ?, 'mock', 'mock', ?, ?, ?, '{}', ?)")
+			sb.WriteString("(?, ?, ?, ?, ?, 'mock', 'mock', ?, ?, ?, ?, '{}', ?)")
 			role, content := "user", fmt.Sprintf("user message number %d about the plan", j)
 			if j%2 == 1 {
 				role, content = "assistant", fmt.Sprintf("assistant reply number %d with a few more words", j)
 			}
-			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, smriti.EstimateTokens(content), now)
+			tokens := smriti.EstimateTokens(content)
+			total += tokens
+			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, tokens, total, now)
 		}
 		if _, err := tx.Exec(sb.String(), args...); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := tx.Exec(`UPDATE sessions SET last_seq = ? WHERE id = ?`, n-1, e.session.ID); err != nil {
+	if _, err := tx.Exec(`UPDATE sessions SET last_seq = ?, token_total = ? WHERE id = ?`, n-1, total, e.session.ID); err != nil {
 		b.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -152,10 +155,10 @@ func BenchmarkListCheckpoints(b *testing.B) {
 }
 
 // BenchmarkSend is a mock send in a space of 1,000 checkpoints, in sessions
-// of 10, 10,000 and 100,000 turns (all after the newest checkpoint, so all
+// of 10, 1,500, 10,000 and 100,000 turns (all after the newest checkpoint, so all
 // are allowed history and the token budget decides what is read).
 func BenchmarkSend(b *testing.B) {
-	for _, turns := range []int{10, 10000, 100000} {
+	for _, turns := range []int{10, 1500, 10000, 100000} {
 		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
 			e := newBenchEnv(b)
 			e.checkpoints(b, 1000)

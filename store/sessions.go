@@ -167,6 +167,7 @@ func (s *Store) querySessions(ctx context.Context, q querier, query string, args
 
 // DeleteSession implements smriti.SessionService.
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
+	defer s.cache.drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND owner_id = ?`), id, smriti.UserFromContext(ctx))
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -41,6 +42,11 @@ type Store struct {
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
 	log *slog.Logger
+	// cache holds hot sessions' recent turns; stmts the prepared statements
+	// of the send path; historyRows counts the turn rows History read.
+	cache       *turnCache
+	stmts       stmts
+	historyRows atomic.Int64
 }
 
 var (
@@ -55,7 +61,7 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{Now: smriti.Now, log: logger}
+	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes)}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
@@ -100,6 +106,10 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	if err := s.prepareWrites(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -108,6 +118,7 @@ func (s *Store) Engine() string { return s.d.name }
 
 // Close releases the connections.
 func (s *Store) Close() error {
+	s.closeStmts()
 	err := s.write.Close()
 	if s.read != s.write {
 		if e := s.read.Close(); err == nil {
@@ -220,9 +231,12 @@ type querier interface {
 // last one. It takes the log row's lock, so callers take it after every other
 // lock they need (space, then session, then log) to keep lock order fixed.
 func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
-	var pos int64
-	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`), n).Scan(&pos)
+	st, err := s.txStmt(ctx, tx, sqlNextLogPos)
 	if err != nil {
+		return 0, err
+	}
+	var pos int64
+	if err := st.QueryRowContext(ctx, n).Scan(&pos); err != nil {
 		return 0, fmt.Errorf("reserve log position: %w", err)
 	}
 	return pos, nil

@@ -116,17 +116,19 @@ func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ..
 }
 
 // AppendExchange implements smriti.SessionService. The session row is
-// locked first (FOR UPDATE on PostgreSQL; the single writer on SQLite), so
-// concurrent sends to one session — from any number of server replicas —
-// take consecutive sequence numbers and never collide.
+// locked first (by its UPDATE: a row lock on PostgreSQL; the single writer on
+// SQLite), so concurrent sends to one session — from any number of server
+// replicas — take consecutive sequence numbers and never collide. The
+// session's running token total moves with it, and each turn stores the
+// total up to and including itself.
 func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
 	var res *smriti.ExchangeResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		se, err := s.session(ctx, tx, ex.SessionID, s.d.forUpdate)
-		if err != nil {
-			return err
-		}
+		res = nil
 		if ex.IdempotencyKey != "" {
+			if _, err := s.session(ctx, tx, ex.SessionID, s.d.forUpdate); err != nil {
+				return err
+			}
 			prev, err := s.replay(ctx, tx, ex.SessionID, ex.IdempotencyKey)
 			if err != nil || prev != nil {
 				res = prev
@@ -134,21 +136,29 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 			}
 		}
 		now := s.Now()
-		userSeq := se.LastSeq + 1
+		upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+		if err != nil {
+			return err
+		}
+		var last, total int64
+		var space uuid.NullUUID
+		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, ex.Assistant.Provider, ex.Assistant.Model, s.d.t(now),
+			ex.SessionID, smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errSessionNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("update session: %w", err)
+		}
 		pos, err := s.nextLogPositions(ctx, tx, 2)
 		if err != nil {
 			return err
 		}
-		user := s.newTurn(se, smriti.RoleUser, ex.User, userSeq, pos-1, now)
-		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, userSeq+1, pos, now)
-		for _, t := range []*smriti.Turn{user, asst} {
-			if err := s.insertTurn(ctx, tx, t); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ?, active_provider = ?, active_model = ?, updated_at = ? WHERE id = ?`),
-			asst.Seq, ex.Assistant.Provider, ex.Assistant.Model, s.d.t(now), se.ID); err != nil {
-			return fmt.Errorf("update session: %w", err)
+		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
+		user := s.newTurn(se, smriti.RoleUser, ex.User, last-1, pos-1, now)
+		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, last, pos, now)
+		if err := s.insertTurns(ctx, tx, [2]*smriti.Turn{user, asst}, [2]int64{total - int64(asst.Tokens), total}); err != nil {
+			return err
 		}
 		if ex.IdempotencyKey != "" {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at)
@@ -162,7 +172,17 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	if err != nil {
 		return nil, err
 	}
+	if !res.Replayed {
+		// Committed: a session already in the cache gets its new turns
+		// without reading them back.
+		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+	}
 	return res, nil
+}
+
+// promptTurn copies what a prompt needs of a turn, for the cache.
+func promptTurn(t *smriti.Turn) *smriti.Turn {
+	return &smriti.Turn{SessionID: t.SessionID, Seq: t.Seq, LogPos: t.LogPos, Role: t.Role, Content: t.Content, Tokens: t.Tokens}
 }
 
 // ReplayExchange returns the exchange stored under an idempotency key, or nil.
@@ -205,16 +225,46 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 	return t
 }
 
+// insertTurns writes an exchange's two turns with one statement; totals
+// are their running token totals.
+func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn, totals [2]int64) error {
+	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
+	if err != nil {
+		return err
+	}
+	args := make([]any, 0, 26)
+	for i, t := range ts {
+		meta, err := jsonArg(t.Metadata)
+		if err != nil {
+			return err
+		}
+		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
+			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
+	}
+	if _, err := st.ExecContext(ctx, args...); err != nil {
+		return fmt.Errorf("insert turns: %w", err)
+	}
+	return nil
+}
+
+// insertTurn writes one turn appended to its session (imports write turns
+// one by one, in sequence order): its running token total continues the
+// previous turn's, and the session's total grows with it.
 func (s *Store) insertTurn(ctx context.Context, tx *sql.Tx, t *smriti.Turn) error {
 	meta, err := jsonArg(t.Metadata)
 	if err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
-		sequence_number, log_pos, tokens, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens, meta, s.d.t(t.CreatedAt))
+		sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		? + COALESCE((SELECT p.token_total FROM turns p WHERE p.session_id = ? AND p.sequence_number = ?), 0), ?, ?)`),
+		t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens,
+		t.Tokens, t.SessionID, t.Seq-1, meta, s.d.t(t.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert turn: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET token_total = token_total + ? WHERE id = ?`), t.Tokens, t.SessionID); err != nil {
+		return fmt.Errorf("update session: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,292 @@
+// Command load measures a release build of smriti the way SPEC §7 states its
+// figures: it starts `smriti serve` on a temporary SQLite database (or the
+// PostgreSQL URL given), times start to the first healthy /health, reads the
+// idle RSS, grows one session through the API until its history is past the
+// mock model's window, and then prints sends/s, p50 and p99 at each
+// concurrency. With -baseline URL it alternates every round between Smriti
+// and that reference server and prints the ratio of their rates.
+//
+//	go run ./scripts/load -bin bin/smriti
+//
+// Everything talks to 127.0.0.1 and every loop is bounded.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	bin, db, baseline, baselineBody string
+	turns, n, rounds                int
+	conc                            []int
+}
+
+func main() {
+	var o options
+	var conc string
+	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start")
+	flag.StringVar(&o.db, "db", "", "database for the server (default: a fresh SQLite file in a temporary directory)")
+	flag.IntVar(&o.turns, "turns", 1500, "turns the session holds before measuring (sent through the API at c=16)")
+	flag.IntVar(&o.n, "n", 2000, "sends per measurement")
+	flag.IntVar(&o.rounds, "rounds", 1, "measurements per concurrency (alternating with the baseline when one is given)")
+	flag.StringVar(&conc, "c", "1,16", "concurrencies, comma separated")
+	flag.StringVar(&o.baseline, "baseline", "", "URL of a reference send endpoint to alternate with (optional)")
+	flag.StringVar(&o.baselineBody, "baseline-body", `{"session_id":"s1","message":"hello there"}`, "JSON body for the reference endpoint")
+	flag.Parse()
+	for _, f := range strings.Split(conc, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 || c > 256 {
+			fail(fmt.Errorf("bad concurrency %q", f))
+		}
+		o.conc = append(o.conc, c)
+	}
+	if o.n < 1 || o.n > 1000000 || o.turns < 0 || o.turns > 1000000 || o.rounds < 1 || o.rounds > 100 {
+		fail(errors.New("-n, -turns or -rounds out of range"))
+	}
+	if err := run(o); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "load:", err)
+	os.Exit(1)
+}
+
+func run(o options) error {
+	tmp, err := os.MkdirTemp("", "smriti-load-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if o.bin, err = filepath.Abs(o.bin); err != nil {
+		return err
+	}
+	if o.db == "" {
+		o.db = filepath.Join(tmp, "load.db")
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	base := "http://" + addr
+	cmd := exec.Command(o.bin, "serve", "--addr", addr, "--db", o.db,
+		"--config", filepath.Join(tmp, "none.yaml"), "--env-file", filepath.Join(tmp, "none.env"))
+	cmd.Dir = tmp
+	// Only the mock provider: no key from the caller's environment reaches the server.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp}
+	logf, err := os.Create(filepath.Join(tmp, "server.log"))
+	if err != nil {
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", o.bin, err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	cl := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	ready, err := waitHealthy(cl, base+"/health", start)
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(tmp, "server.log"))
+		return fmt.Errorf("%w\n%s", err, log)
+	}
+	fmt.Printf("start to first /health: %.1f ms\n", float64(ready.Microseconds())/1000)
+	time.Sleep(500 * time.Millisecond)
+	idle, err := rssKB(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("idle RSS after start: %.1f MB\n", float64(idle)/1024)
+
+	var se struct {
+		ID string `json:"id"`
+	}
+	if err := postJSON(cl, base+"/api/v4/chat/sessions", `{"title":"load","provider":"mock","model":"mock"}`, 201, &se); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	sendURL := base + "/api/v4/chat/send"
+	sendBody := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, se.ID)
+	if o.turns > 0 {
+		t0 := time.Now()
+		r := measure(cl, sendURL, sendBody, (o.turns+1)/2, 16)
+		if r.errors > 0 {
+			return fmt.Errorf("seeding: %d of %d sends failed", r.errors, r.n)
+		}
+		fmt.Printf("seeded %d turns through the API in %.1f s\n", r.n*2, time.Since(t0).Seconds())
+	}
+	var prev struct {
+		Turns   int `json:"turn_count"`
+		Dropped int `json:"dropped_turns"`
+	}
+	if err := postJSON(cl, base+"/api/v5/chat/context", sendBody, 200, &prev); err != nil {
+		return fmt.Errorf("context preview: %w", err)
+	}
+	fmt.Printf("history in the window: %d turns, %d older turns dropped\n", prev.Turns, prev.Dropped)
+
+	fmt.Printf("%-10s %4s %7s %10s %9s %9s %7s\n", "target", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors")
+	for _, c := range o.conc {
+		var rs, rb []float64
+		for round := 0; round < o.rounds; round++ {
+			r := measure(cl, sendURL, sendBody, o.n, c)
+			r.print("smriti")
+			rs = append(rs, r.rps)
+			if o.baseline != "" {
+				b := measure(cl, o.baseline, o.baselineBody, o.n, c)
+				b.print("baseline")
+				rb = append(rb, b.rps)
+			}
+		}
+		if o.baseline != "" {
+			fmt.Printf("c=%d: smriti/baseline = %.2f (medians %.0f / %.0f sends/s over %d rounds)\n",
+				c, median(rs)/median(rb), median(rs), median(rb), o.rounds)
+		}
+	}
+	time.Sleep(2 * time.Second)
+	after, err := rssKB(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("idle RSS after the load: %.1f MB\n", float64(after)/1024)
+	return nil
+}
+
+type result struct {
+	n, c, errors  int
+	rps, p50, p99 float64
+}
+
+func (r result) print(target string) {
+	fmt.Printf("%-10s %4d %7d %10.0f %9.2f %9.2f %7d\n", target, r.c, r.n, r.rps, r.p50, r.p99, r.errors)
+}
+
+// measure posts body n times from c workers and times each request.
+func measure(cl *http.Client, url, body string, n, c int) result {
+	lat := make([]time.Duration, n)
+	var mu sync.Mutex
+	next, errs := 0, 0
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < c; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				t0 := time.Now()
+				err := postJSON(cl, url, body, 200, nil)
+				lat[i] = time.Since(t0)
+				if err != nil {
+					mu.Lock()
+					errs++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	p := func(q float64) float64 { return float64(lat[int(q*float64(n-1))].Microseconds()) / 1000 }
+	return result{n: n, c: c, errors: errs, rps: float64(n) / el.Seconds(), p50: p(0.5), p99: p(0.99)}
+}
+
+func postJSON(cl *http.Client, url, body string, want int, out any) error {
+	resp, err := cl.Post(url, "application/json", bytes.NewBufferString(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, data)
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// waitHealthy polls /health every millisecond for at most ten seconds and
+// returns the time from start to the first 200.
+func waitHealthy(cl *http.Client, url string, start time.Time) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+		if resp, err := cl.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return time.Since(start), nil
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return 0, errors.New("the server did not answer /health within 10 s")
+}
+
+// rssKB reads the resident set size of a process from /proc.
+func rssKB(pid int) (int, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read RSS: %w", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			return strconv.Atoi(f[1])
+		}
+	}
+	return 0, errors.New("no VmRSS line")
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

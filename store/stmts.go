@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+)
+
+// stmts holds the statements of the send path, prepared once per pool and
+// reused on every connection (database/sql prepares a statement on a
+// connection the first time it runs there), so a send does not pay for
+// parsing its SQL again.
+type stmts struct {
+	mu sync.Mutex
+	m  map[stmtKey]*sql.Stmt
+}
+
+type stmtKey struct {
+	db    *sql.DB
+	query string
+}
+
+// prepared returns query (written with ? placeholders) prepared on db.
+func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+	k := stmtKey{db, query}
+	s.stmts.mu.Lock()
+	defer s.stmts.mu.Unlock()
+	if st, ok := s.stmts.m[k]; ok {
+		return st, nil
+	}
+	st, err := db.PrepareContext(ctx, s.d.rebind(query))
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if s.stmts.m == nil {
+		s.stmts.m = map[stmtKey]*sql.Stmt{}
+	}
+	s.stmts.m[k] = st
+	return st, nil
+}
+
+// The write statements of a send, prepared when the store opens: on SQLite
+// the write pool is one connection, which a transaction holds, so they
+// cannot be prepared on first use inside one.
+const (
+	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
+	active_provider = ?, active_model = ?, updated_at = ? WHERE id = ? AND owner_id = ? RETURNING last_seq, token_total, space_id`
+	sqlInsertTurns = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+	sequence_number, log_pos, tokens, token_total, metadata, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlNextLogPos = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
+)
+
+func (s *Store) prepareWrites(ctx context.Context) error {
+	for _, q := range []string{sqlBumpSession, sqlInsertTurns, sqlNextLogPos} {
+		if _, err := s.prepared(ctx, s.write, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// txStmt is a write statement prepared at open, for use inside tx.
+func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	s.stmts.mu.Lock()
+	st, ok := s.stmts.m[stmtKey{s.write, query}]
+	s.stmts.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("statement not prepared at open: %.40s", query)
+	}
+	return tx.StmtContext(ctx, st), nil
+}
+
+func (s *Store) closeStmts() {
+	s.stmts.mu.Lock()
+	defer s.stmts.mu.Unlock()
+	for k, st := range s.stmts.m {
+		st.Close()
+		delete(s.stmts.m, k)
+	}
+}

@@ -1,0 +1,186 @@
+package store
+
+import (
+	"container/list"
+	"sync"
+
+	"smriti"
+)
+
+// turnCache keeps the recent turns of hot sessions in memory, least
+// recently used first out, within a byte limit. Turns are append-only and
+// never change once written, so a cached turn is never stale; what the cache
+// may lack is newer turns (written by another server on the same database),
+// and the reader asks the database for exactly those — the ones above the
+// newest sequence number it holds.
+//
+// An entry is a contiguous run of one session's turns, oldest first, holding
+// only what a prompt needs (sequence number, log position, role, content,
+// token count). Readers take a snapshot of an entry's slice under the lock
+// and read it without the lock: writers only append past a snapshot's end or
+// re-slice, never overwrite an element a snapshot can see.
+type turnCache struct {
+	mu    sync.Mutex
+	limit int64
+	used  int64
+	lru   list.List // of *cacheEntry, most recently used at the front
+	byID  map[smriti.ID]*list.Element
+}
+
+type cacheEntry struct {
+	session smriti.ID
+	turns   []*smriti.Turn // ascending, consecutive sequence numbers
+	bytes   int64
+	// budget is the largest history budget served from the entry; a smaller
+	// one does not trim what a larger one needs.
+	budget int
+}
+
+// turnOverhead approximates a cached turn's memory beyond its content.
+const turnOverhead = 160
+
+// DefaultTurnCacheBytes is the turn cache's default memory bound.
+const DefaultTurnCacheBytes = 8 << 20
+
+func newTurnCache(limit int64) *turnCache {
+	return &turnCache{limit: limit, byID: map[smriti.ID]*list.Element{}}
+}
+
+func turnBytes(ts []*smriti.Turn) int64 {
+	var n int64
+	for _, t := range ts {
+		n += int64(len(t.Content)) + turnOverhead
+	}
+	return n
+}
+
+// setLimit changes the bound, evicting at once what no longer fits; 0
+// turns the cache off.
+func (c *turnCache) setLimit(limit int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit = max(0, limit)
+	c.evictLocked()
+}
+
+// get returns a snapshot of the session's cached turns (nil when none).
+func (c *turnCache) get(id smriti.ID) []*smriti.Turn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byID[id]
+	if !ok {
+		return nil
+	}
+	c.lru.MoveToFront(el)
+	return el.Value.(*cacheEntry).turns
+}
+
+// add records turns (ascending, consecutive) read or written for a session
+// and returns the entry's snapshot afterwards. Turns that continue the entry
+// are appended, turns that end just before it are prepended; turns that are
+// not contiguous with it replace it when they are newer and are dropped when
+// older.
+func (c *turnCache) add(id smriti.ID, ts []*smriti.Turn) []*smriti.Turn { return c.put(id, ts, true) }
+
+func (c *turnCache) put(id smriti.ID, ts []*smriti.Turn, create bool) []*smriti.Turn {
+	if len(ts) == 0 {
+		return c.get(id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byID[id]
+	if !ok {
+		if !create || c.limit <= 0 {
+			return ts
+		}
+		e := &cacheEntry{session: id, turns: ts, bytes: turnBytes(ts)}
+		c.byID[id] = c.lru.PushFront(e)
+		c.used += e.bytes
+		c.evictLocked()
+		return ts
+	}
+	e := el.Value.(*cacheEntry)
+	c.lru.MoveToFront(el)
+	lo, hi := e.turns[0].Seq, e.turns[len(e.turns)-1].Seq
+	first, last := ts[0].Seq, ts[len(ts)-1].Seq
+	var added []*smriti.Turn
+	switch {
+	case first <= hi+1 && last > hi: // continues the entry (perhaps overlapping)
+		added = ts[hi+1-first:]
+		e.turns = append(e.turns, added...)
+	case last == lo-1: // just before it
+		added = ts
+		e.turns = append(append(make([]*smriti.Turn, 0, len(ts)+len(e.turns)), ts...), e.turns...)
+	case first > hi+1: // newer, with a gap: start over from these
+		c.used -= e.bytes
+		e.turns, e.bytes = ts, 0
+		added = ts
+	default: // already held, or older with a gap
+		return e.turns
+	}
+	n := turnBytes(added)
+	e.bytes += n
+	c.used += n
+	out := e.turns
+	c.evictLocked()
+	return out
+}
+
+// extend appends turns that continue a session's entry; a session not in
+// the cache stays out (it is not known to be hot).
+func (c *turnCache) extend(id smriti.ID, ts []*smriti.Turn) { c.put(id, ts, false) }
+
+// trim drops the session's turns older than seq keep once budget is at least
+// the largest budget the entry has served.
+func (c *turnCache) trim(id smriti.ID, keep int64, budget int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byID[id]
+	if !ok {
+		return
+	}
+	e := el.Value.(*cacheEntry)
+	if budget < e.budget {
+		return
+	}
+	e.budget = budget
+	// Keep some slack for concurrent sends that read a slightly older
+	// snapshot, and trim in steps so a send does not copy on every call.
+	const slack = 64
+	drop := int(keep-e.turns[0].Seq) - slack
+	if drop < slack || drop >= len(e.turns) {
+		return
+	}
+	n := turnBytes(e.turns[:drop])
+	e.turns = e.turns[drop:]
+	e.bytes -= n
+	c.used -= n
+}
+
+// drop forgets a session.
+func (c *turnCache) drop(id smriti.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byID[id]; ok {
+		c.removeLocked(el)
+	}
+}
+
+func (c *turnCache) evictLocked() {
+	for c.used > c.limit && c.lru.Len() > 0 {
+		c.removeLocked(c.lru.Back())
+	}
+}
+
+func (c *turnCache) removeLocked(el *list.Element) {
+	e := c.lru.Remove(el).(*cacheEntry)
+	delete(c.byID, e.session)
+	c.used -= e.bytes
+}
+
+// size reports the entries and bytes held.
+func (c *turnCache) size() (entries int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len(), c.used
+}
