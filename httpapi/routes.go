@@ -36,6 +36,7 @@ func (s *Server) allRoutes() []route {
 		s.chatRoutes(),
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
+		s.eventRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -19,6 +19,7 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SpaceEventLog
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -34,7 +35,8 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
-	// Web, when set, serves the web workspace at /.
+	// Web, when set, serves the web workspace at /: every path outside
+	// /api/ that no route matched.
 	Web http.Handler
 }
 
@@ -66,16 +68,18 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
+	})
 	if cfg.Web != nil {
+		mux.Handle("/api/", notFound)
 		mux.Handle("/", cfg.Web)
 	} else {
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/docs", http.StatusFound)
 		})
+		mux.Handle("/", notFound)
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
-	})
 	s.handler = s.middleware(mux)
 	return s
 }

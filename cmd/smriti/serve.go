@@ -20,6 +20,7 @@ import (
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
+	"smriti/web"
 )
 
 type serveOptions struct {
@@ -102,7 +103,7 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit})
+	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit, Web: web.Handler()})
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

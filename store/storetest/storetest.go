@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		{"CommonAncestorSurvivesATamperedCycle", testCommonAncestorTamperedCycle},
 		{"ReachableCheckpoints", testReachable},
 		{"SpaceTree", testSpaceTree},
+		{"SpaceEvents", testSpaceEvents},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
