@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import { Link, useParams } from "react-router-dom";
+import { Link, useNavigate, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type SendBody } from "../api";
 import { Markdown } from "../components/Markdown";
@@ -20,6 +20,7 @@ export default function ChatPage() {
 
 function Chat({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
+  const nav = useNavigate();
   const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
   const turns = useQuery({ queryKey: ["turns", sessionId], queryFn: () => api.turns(sessionId) });
   const spaceId = session.data?.repo_id ?? null;
@@ -103,7 +104,7 @@ function Chat({ sessionId }: { sessionId: string }) {
   async function openDrawer() {
     setDrawer({});
     try {
-      setDrawer({ preview: await api.context(body("")) });
+      setDrawer({ preview: await api.context(body("(your next message)")) });
     } catch (e) {
       setDrawer({ error: (e as Error).message });
     }
@@ -148,6 +149,17 @@ function Chat({ sessionId }: { sessionId: string }) {
               {spaceId && (
                 <button className="primary" onClick={() => setCreating(true)}>
                   Create checkpoint
+                </button>
+              )}
+              {spaceId && (
+                <button
+                  onClick={async () => {
+                    const ns = await api.createSession(spaceId, "New session", activeProvider, activeModel);
+                    qc.invalidateQueries({ queryKey: ["sessions"] });
+                    nav(`/sessions/${ns.id}`);
+                  }}
+                >
+                  New session
                 </button>
               )}
               <button onClick={openDrawer}>What the model sees</button>

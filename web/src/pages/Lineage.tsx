@@ -105,7 +105,7 @@ export default function Lineage() {
           {error}
         </p>
       )}
-      <div className="graph" aria-hidden="true">
+      <div className="graph" role="region" aria-label="Branch graph: click a checkpoint to select it (the lists below offer the same by keyboard)">
         <ReactFlow nodes={nodes} edges={edges} fitView onNodeClick={(_, n) => toggle(n.id)} nodesDraggable={false} nodesConnectable={false} proOptions={{ hideAttribution: true }}>
           <Background />
           <Controls showInteractive={false} />
