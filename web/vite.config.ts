@@ -9,6 +9,8 @@ export default defineConfig({
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
   test: {
     environment: "jsdom",
+    // Generous: CI machines here are shared and slow.
+    testTimeout: 30_000,
     include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
   },
 });

@@ -23,7 +23,7 @@ function Sidebar() {
         {(sessions.data ?? []).slice(0, 12).map((s) => (
           <li key={s.id}>
             <NavLink to={`/sessions/${s.id}`} title={s.title}>
-              {s.branch_name !== "main" && <span aria-label={`branch ${s.branch_name}`}>⑂ </span>}
+              {s.branch_name !== "main" && <span aria-label={`branch ${s.branch_name}`}>↳ </span>}
               {s.title || "Untitled"}
             </NavLink>
           </li>

@@ -23,10 +23,16 @@ export function MergeView({
   onMerge: (r: MergeResolution[]) => Promise<void>;
 }) {
   const [choices, setChoices] = useState<Record<string, MergeResolution>>({});
+  // A preview with resolutions lists only what is still open; the view keeps
+  // showing every conflict met so far, with the choice made for it.
+  const [seen, setSeen] = useState<MergeConflict[]>(preview.conflicts);
+  const fresh = preview.conflicts.filter((c) => !seen.some((s) => keyOf(s) === keyOf(c)));
+  if (fresh.length) setSeen([...seen, ...fresh]);
+  const conflicts = fresh.length ? [...seen, ...fresh] : seen;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const resolutions = Object.values(choices);
-  const unresolved = preview.conflicts.filter((c) => {
+  const unresolved = conflicts.filter((c) => {
     const r = choices[keyOf(c)];
     return !r || (r.choice === "custom" && !r.value.trim());
   });
@@ -50,9 +56,9 @@ export function MergeView({
     <section aria-label="Merge">
       <p>
         Merging <strong>{sourceLabel}</strong> (theirs) into <strong>{targetLabel}</strong> (ours).{" "}
-        {preview.conflicts.length === 0 ? "No conflicts." : `${preview.conflicts.length} conflict(s); ${unresolved.length} unresolved.`}
+        {conflicts.length === 0 ? "No conflicts." : `${conflicts.length} conflict(s); ${unresolved.length} unresolved.`}
       </p>
-      {preview.conflicts.map((c, i) => {
+      {conflicts.map((c, i) => {
         const r = choices[keyOf(c)];
         const name = `conflict-${i}`;
         return (

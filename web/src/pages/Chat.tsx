@@ -172,7 +172,7 @@ function Chat({ sessionId }: { sessionId: string }) {
           </div>
           <div className="row small">
             {space.data && <Link to={`/spaces/${space.data.id}/lineage?session=${se.id}`}>{space.data.name}</Link>}
-            {se.branch_name !== "main" && <span className="badge">⑂ {se.branch_name}</span>}
+            {se.branch_name !== "main" && <span className="badge">branch {se.branch_name}</span>}
             <button className="badge" title={badge.title} onClick={() => setPanel(true)} data-testid="context-badge">
               {badge.text}
             </button>

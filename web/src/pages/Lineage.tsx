@@ -132,7 +132,7 @@ export default function Lineage() {
           <section key={b} className="card" aria-labelledby={`branch-${b}`}>
             <div className="row spread">
               <h2 id={`branch-${b}`} style={{ margin: 0 }}>
-                ⑂ {b} {disposition(b) !== "active" && <span className="badge warn">{disposition(b)}</span>}
+                Branch {b} {disposition(b) !== "active" && <span className="badge warn">{disposition(b)}</span>}
               </h2>
               {sessions.length > 0 && (
                 <label className="row small" style={{ margin: 0 }}>

@@ -56,7 +56,7 @@ export default function Overview() {
           </h2>
           <p className="muted small">
             {latest.title || "Untitled"} · {relTime(latest.updated_at)}
-            {latest.branch_name !== "main" && <span className="badge"> ⑂ {latest.branch_name}</span>}
+            {latest.branch_name !== "main" && <span className="badge">branch {latest.branch_name}</span>}
           </p>
           {head.data?.commit_hash ? (
             <>
