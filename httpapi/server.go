@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"smriti"
 )
@@ -19,6 +20,10 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
+	smriti.StateService
+	smriti.WorktreeStore
 	smriti.SpaceEventLog
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
@@ -38,6 +43,11 @@ type Config struct {
 	// Web, when set, serves the web workspace at /: every path outside
 	// /api/ that no route matched.
 	Web http.Handler
+	// Coordinator serves the state brief and worktrees; nil builds one over
+	// Backend without git (worktree routes then answer 503).
+	Coordinator *smriti.Coordinator
+	// Now is the clock for rendered relative times (smriti.Now when nil).
+	Now smriti.Clock
 }
 
 // Server is the HTTP API.
@@ -50,6 +60,7 @@ type Server struct {
 	metrics   *metrics
 	routes    []route
 	handler   http.Handler
+	coord     *smriti.Coordinator
 }
 
 // New builds the server and its routes.
@@ -60,6 +71,10 @@ func New(cfg Config) *Server {
 	}
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
+	}
+	s.coord = cfg.Coordinator
+	if s.coord == nil {
+		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.metrics = newMetrics()
 	s.routes = s.allRoutes()
@@ -82,6 +97,13 @@ func New(cfg Config) *Server {
 	}
 	s.handler = s.middleware(mux)
 	return s
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return smriti.Now()
 }
 
 // ServeHTTP implements http.Handler.
