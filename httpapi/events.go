@@ -33,7 +33,7 @@ const eventKeepAlive = 15 * time.Second
 func (s *Server) eventRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v5/spaces/{space_id}/events",
-			summary: "Live changes of a space as server-sent events (checkpoint.created, session.created, session.updated, disposition.changed); the event id is the store-wide log position, and Last-Event-ID (header) or after (query) resumes after it",
+			summary: "Live changes of a space as server-sent events (checkpoint.created, session.created, session.updated, disposition.changed, claim.changed); the event id is the store-wide log position, and Last-Event-ID (header) or after (query) resumes after it",
 			tag:     "spaces", status: 200, stream: true,
 			query:  map[string]string{"after": "resume after this log position (default: now, or the Last-Event-ID header)"},
 			handle: s.spaceEvents},

@@ -26,6 +26,11 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 	get(s.SetBranchDisposition(ctx, sp.ID, "exp", smriti.DispositionAbandoned)).must(t)
 	loose := get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock"})).must(t)
 	get(s.AttachSession(ctx, loose.ID, sp.ID)).must(t)
+	claim, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Book the tickets", BranchName: "exp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get(s.FinishClaim(ctx, claim.ID, "done")).must(t)
 
 	evs := get(s.SpaceEvents(ctx, sp.ID, start, 100)).must(t)
 	want := []struct {
@@ -40,6 +45,8 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 		{smriti.EventSessionCreated, fork.ID, "exp"},
 		{smriti.EventDispositionChanged, fork.ID, "exp"},
 		{smriti.EventSessionUpdated, loose.ID, "main"},
+		{smriti.EventClaimChanged, claim.ID, "exp"},
+		{smriti.EventClaimChanged, claim.ID, "exp"},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("got %d events, want %d: %+v", len(evs), len(want), evs)
@@ -62,7 +69,7 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 	}
 	// Resuming after a position returns exactly what followed it.
 	rest := get(s.SpaceEvents(ctx, sp.ID, evs[4].Position, 100)).must(t)
-	if len(rest) != 2 || rest[0].Position != evs[5].Position {
+	if len(rest) != 4 || rest[0].Position != evs[5].Position {
 		t.Fatalf("after %d: %+v", evs[4].Position, rest)
 	}
 	if got := get(s.SpaceEvents(ctx, sp.ID, start, 2)).must(t); len(got) != 2 || got[1].Position != evs[1].Position {
@@ -72,7 +79,7 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 		t.Fatalf("log position %d behind the last event %d", pos, evs[len(evs)-1].Position)
 	}
 	// Another user cannot read the log; an unknown space is not found.
-	_, err := s.SpaceEvents(userCtx(), sp.ID, 0, 10)
+	_, err = s.SpaceEvents(userCtx(), sp.ID, 0, 10)
 	wantCode(t, err, smriti.ENOTFOUND)
 	_, err = s.SpaceEvents(ctx, smriti.NewID(), 0, 10)
 	wantCode(t, err, smriti.ENOTFOUND)

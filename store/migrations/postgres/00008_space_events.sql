@@ -3,7 +3,8 @@
 -- written by triggers, so every write path records its event in the same
 -- transaction without knowing about subscribers. A checkpoint or an
 -- assistant turn reuses the log position it already took; a session created,
--- renamed, attached or given a new disposition takes the next one. Readers
+-- renamed, attached or given a new disposition, and a claim made or
+-- finished, takes the next one. Readers
 -- (any replica) poll "position > N": the log row is locked by every writer
 -- until commit, so positions become visible in order and none is skipped.
 -- Row triggers on sessions run AFTER the statement has locked its rows, so
@@ -33,6 +34,12 @@ BEGIN
             SELECT NEW.log_pos, NEW.space_id, 'session.updated', NEW.session_id, s.branch_name
             FROM sessions s WHERE s.id = NEW.session_id;
         END IF;
+    ELSIF TG_TABLE_NAME = 'claims' THEN
+        IF TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM NEW.status THEN
+            UPDATE store_log SET position = position + 1 WHERE id = 1 RETURNING position INTO pos;
+            INSERT INTO space_events (position, space_id, kind, subject_id, branch_name)
+            VALUES (pos, NEW.space_id, 'claim.changed', NEW.id, NEW.branch_name);
+        END IF;
     ELSIF NEW.space_id IS NOT NULL THEN
         IF TG_OP = 'INSERT' THEN
             ev := 'session.created';
@@ -58,8 +65,11 @@ CREATE TRIGGER space_events_turn AFTER INSERT ON turns
     FOR EACH ROW EXECUTE FUNCTION space_events_record();
 CREATE TRIGGER space_events_session AFTER INSERT OR UPDATE OF title, space_id, branch_disposition ON sessions
     FOR EACH ROW EXECUTE FUNCTION space_events_record();
+CREATE TRIGGER space_events_claim AFTER INSERT OR UPDATE OF status ON claims
+    FOR EACH ROW EXECUTE FUNCTION space_events_record();
 
 -- +goose Down
+DROP TRIGGER space_events_claim ON claims;
 DROP TRIGGER space_events_session ON sessions;
 DROP TRIGGER space_events_turn ON turns;
 DROP TRIGGER space_events_checkpoint ON checkpoints;

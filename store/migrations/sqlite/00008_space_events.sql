@@ -3,7 +3,8 @@
 -- written by triggers, so every write path records its event in the same
 -- transaction without knowing about subscribers. A checkpoint or an
 -- assistant turn reuses the log position it already took; a session created,
--- renamed, attached or given a new disposition takes the next one. Readers
+-- renamed, attached or given a new disposition, and a claim made or
+-- finished, takes the next one. Readers
 -- resume from a position: the log row is locked by every writer until
 -- commit, so positions become visible in order and "after N" never skips one.
 CREATE TABLE space_events (
@@ -59,7 +60,30 @@ BEGIN
 END;
 -- +goose StatementEnd
 
+-- +goose StatementBegin
+CREATE TRIGGER space_events_claim_created AFTER INSERT ON claims
+BEGIN
+    UPDATE store_log SET position = position + 1 WHERE id = 1;
+    INSERT INTO space_events (position, space_id, kind, subject_id, branch_name, created_at)
+    SELECT position, NEW.space_id, 'claim.changed', NEW.id, NEW.branch_name, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM store_log WHERE id = 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER space_events_claim_changed AFTER UPDATE OF status ON claims
+WHEN OLD.status IS NOT NEW.status
+BEGIN
+    UPDATE store_log SET position = position + 1 WHERE id = 1;
+    INSERT INTO space_events (position, space_id, kind, subject_id, branch_name, created_at)
+    SELECT position, NEW.space_id, 'claim.changed', NEW.id, NEW.branch_name, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM store_log WHERE id = 1;
+END;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP TRIGGER space_events_claim_changed;
+DROP TRIGGER space_events_claim_created;
 DROP TRIGGER space_events_session_changed;
 DROP TRIGGER space_events_session_created;
 DROP TRIGGER space_events_turn;
