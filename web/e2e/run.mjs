@@ -334,6 +334,19 @@ try {
   await shot(page, "checkpoint-detail-verified");
   await axe(page, "checkpoint-detail");
 
+  console.log("coordination");
+  await fetch(`${base}/api/v5/claims`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ space_id: spaceId, agent: "codex", scope: "Book the train tickets", branch_name: "main" }),
+  });
+  await page.goto(`${base}/spaces/${spaceId}/coordination`);
+  await page.getByTestId("claims").getByText("Book the train tickets").waitFor();
+  await page.getByRole("heading", { name: "State brief" }).waitFor();
+  expect((await page.locator("section[aria-labelledby=brief-title]").innerText()).includes("Australia trip"), "the state brief names the space");
+  await shot(page, "coordination");
+  await axe(page, "coordination");
+
   console.log("settings, responsive width, dark theme");
   await page.goto(`${base}/settings`);
   await page.getByTestId("background-slot").waitFor();

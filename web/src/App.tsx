@@ -9,6 +9,7 @@ import Chat from "./pages/Chat";
 const Lineage = lazy(() => import("./pages/Lineage"));
 const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
+const Coordination = lazy(() => import("./pages/Coordination"));
 
 function Sidebar() {
   const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
@@ -63,6 +64,7 @@ export default function App() {
             <Route path="/" element={<Overview />} />
             <Route path="/sessions/:sessionId" element={<Chat />} />
             <Route path="/spaces/:spaceId/lineage" element={<Lineage />} />
+            <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
             <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
             <Route path="/settings" element={<Settings />} />
             <Route path="*" element={<h1>Page not found</h1>} />

@@ -316,7 +316,35 @@ export async function request<T>(method: string, path: string, body?: unknown, h
 const get = <T,>(p: string) => request<T>("GET", p);
 const post = <T,>(p: string, b: unknown) => request<T>("POST", p, b);
 
+export interface Claim {
+  id: ID;
+  agent: string;
+  branch_name: string;
+  scope: string;
+  task_id: string | null;
+  intent_type: string;
+  status: string;
+  claimed_at: string;
+  expires_at: string;
+}
+
+async function text(path: string): Promise<string> {
+  const resp = await fetch(path, { headers: { Accept: "text/markdown" }, credentials: "same-origin" });
+  if (!resp.ok) {
+    let detail: unknown = `HTTP ${resp.status}`;
+    try {
+      detail = (await resp.json()).detail;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(messageOf(detail, resp.status), resp.status, detail);
+  }
+  return resp.text();
+}
+
 export const api = {
+  brief: (space: ID) => text(`/api/v5/spaces/${space}/brief`),
+  claims: (space: ID) => get<Claim[]>(`/api/v5/claims?space_id=${space}&include_expired=true`),
   spaces: () => get<Space[]>("/api/v2/repos"),
   space: (id: ID) => get<Space>(`/api/v2/repos/${id}`),
   createSpace: (name: string, description = "") => post<Space>("/api/v2/repos", { name, description }),
