@@ -20,6 +20,9 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
 	smriti.ClaimService
 	smriti.MetricsService
 	smriti.StateService
@@ -40,9 +43,14 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /: every path outside
 	// /api/ that no route matched.
 	Web http.Handler
+	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
+	MCP http.Handler
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Backend without git (worktree routes then answer 503).
 	Coordinator *smriti.Coordinator
@@ -83,6 +91,9 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+	}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
 	})

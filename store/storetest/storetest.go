@@ -51,6 +51,7 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceMetrics", testSpaceMetrics},
 		{"SpaceEvents", testSpaceEvents},
 	}
+	cases = append(cases, portabilityCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
