@@ -8,10 +8,27 @@ COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: run build test test-go bench fuzz vet lint clean load
+.PHONY: run build build-api web test test-go bench fuzz vet lint clean load
 
-build:
+# The web workspace is rebuilt when web/dist is missing or older than any of
+# its sources, then embedded in the binary (the webui build tag).
+WEB_SRC := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig.json web/package.json web/package-lock.json -type f 2>/dev/null)
+
+build: web/dist/index.html
+	$(GO) build -trimpath -tags webui -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/smriti
+
+# build-api builds the binary without the web workspace (no Node needed).
+build-api:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/smriti
+
+web: web/dist/index.html
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
+	cd web && npm run build
 
 run: build
 	./$(BIN) serve
@@ -33,4 +50,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeJSON -fuzztime 30s ./httpapi/
 
 clean:
-	rm -rf bin
+	rm -rf bin web/dist

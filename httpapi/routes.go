@@ -40,6 +40,7 @@ func (s *Server) allRoutes() []route {
 		s.lineageRoutes(),
 		s.portabilityRoutes(),
 		s.coordinationRoutes(),
+		s.eventRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -27,6 +27,7 @@ type Backend interface {
 	smriti.MetricsService
 	smriti.StateService
 	smriti.WorktreeStore
+	smriti.SpaceEventLog
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -45,7 +46,8 @@ type Config struct {
 	// ImportBodyLimit bounds the bodies of the transcript and space import
 	// routes (DefaultImportBodyLimit when 0).
 	ImportBodyLimit int64
-	// Web, when set, serves the web workspace at /.
+	// Web, when set, serves the web workspace at /: every path outside
+	// /api/ that no route matched.
 	Web http.Handler
 	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
 	MCP http.Handler
@@ -110,16 +112,18 @@ func New(cfg Config) *Server {
 	if cfg.MCP != nil {
 		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
 	}
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
+	})
 	if cfg.Web != nil {
+		mux.Handle("/api/", notFound)
 		mux.Handle("/", cfg.Web)
 	} else {
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/docs", http.StatusFound)
 		})
+		mux.Handle("/", notFound)
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
-	})
 	s.handler = s.middleware(mux)
 	return s
 }

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 need_apt=()
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "==> installing ${need_apt[*]}"
@@ -32,3 +33,11 @@ go vet ./...
 
 echo "==> go test -race"
 go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
+
+echo "==> web workspace: Vitest, build, end to end in Chromium"
+(cd web && npm ci --no-audit --no-fund --loglevel=error && npx tsc -p . && npx vitest run && npx vite build)
+webbin=$(mktemp -d /tmp/smriti-web.XXXXXX)
+go build -tags webui -o "$webbin/smriti" ./cmd/smriti
+# Screenshots, axe results and the budget figures land in web/e2e-artifacts/.
+(cd web && SMRITI_BIN="$webbin/smriti" node e2e/run.mjs)
+rm -rf "$webbin"

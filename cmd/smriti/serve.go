@@ -21,6 +21,7 @@ import (
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
+	"smriti/web"
 )
 
 type serveOptions struct {
@@ -99,7 +100,9 @@ func serve(ctx context.Context, o serveOptions) error {
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
 	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
-	api := httpapi.New(apiConfig(db, providers, logger, coord, metrics))
+	apiCfg := apiConfig(db, providers, logger, coord, metrics)
+	apiCfg.Web = web.Handler()
+	api := httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"ClaimCollisions", testClaimCollisions},
 		{"SpaceState", testSpaceState},
 		{"SpaceMetrics", testSpaceMetrics},
+		{"SpaceEvents", testSpaceEvents},
 	}
 	cases = append(cases, portabilityCases...)
 	for _, c := range cases {

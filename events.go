@@ -1,0 +1,37 @@
+package smriti
+
+import (
+	"context"
+	"time"
+)
+
+// The kinds of SpaceEvent.
+const (
+	EventCheckpointCreated  = "checkpoint.created"
+	EventSessionCreated     = "session.created"
+	EventSessionUpdated     = "session.updated"
+	EventDispositionChanged = "disposition.changed"
+	EventClaimChanged       = "claim.changed"
+)
+
+// SpaceEvent is one change in a Space that live views refresh on. Position is
+// the store-wide log position the change committed at: events of one Space
+// are strictly increasing in it, so a subscriber resumes with "after N".
+type SpaceEvent struct {
+	Position   int64
+	SpaceID    ID
+	Kind       string
+	SubjectID  ID // the checkpoint, session or claim the event is about
+	BranchName string
+	CreatedAt  time.Time
+}
+
+// SpaceEventLog reads the per-space event log.
+type SpaceEventLog interface {
+	// SpaceEvents returns up to limit events of the Space with a position
+	// greater than after, oldest first; ENOTFOUND as SpaceService.Space.
+	SpaceEvents(ctx context.Context, space ID, after int64, limit int) ([]SpaceEvent, error)
+	// LogPosition is the store-wide log position every committed write has
+	// reached: a subscriber starting now asks for events after it.
+	LogPosition(ctx context.Context) (int64, error)
+}

@@ -1,0 +1,166 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+// subscribe opens a space's event stream and delivers its events on a
+// channel until the test ends.
+func subscribe(t *testing.T, url string, space smriti.ID, after *int64) <-chan httpapi.SpaceEventOut {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ch := make(chan httpapi.SpaceEventOut, 64)
+	// The stream starts "now" at the server's log position, so the test
+	// waits until the subscription is open before writing.
+	opened := make(chan struct{})
+	c := httpapi.NewClient(url)
+	c.HTTP.Transport = &notifyTransport{opened: opened}
+	go func() {
+		defer close(ch)
+		c.SpaceEvents(ctx, space, after, func(ev httpapi.SpaceEventOut) bool {
+			ch <- ev
+			return true
+		})
+	}()
+	select {
+	case <-opened:
+	case <-time.After(10 * time.Second):
+		t.Fatal("event stream did not open")
+	}
+	return ch
+}
+
+// notifyTransport closes opened once the stream's response headers arrive.
+type notifyTransport struct{ opened chan struct{} }
+
+func (n *notifyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		close(n.opened)
+	}
+	return resp, err
+}
+
+func nextEvents(t *testing.T, ch <-chan httpapi.SpaceEventOut, n int) []httpapi.SpaceEventOut {
+	t.Helper()
+	var out []httpapi.SpaceEventOut
+	deadline := time.After(20 * time.Second)
+	for len(out) < n {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatalf("stream closed after %d events, want %d: %+v", len(out), n, out)
+			}
+			out = append(out, ev)
+		case <-deadline:
+			t.Fatalf("got %d events, want %d: %+v", len(out), n, out)
+		}
+	}
+	return out
+}
+
+func TestSpaceEvents(t *testing.T) {
+	for _, engine := range []struct {
+		name string
+		opts []envOption
+	}{{"sqlite", nil}, {"postgres", []envOption{withPostgres()}}} {
+		t.Run(engine.name, func(t *testing.T) {
+			e := newEnv(t, engine.opts...)
+			sp := get(e.c.CreateSpace(bg, "Live", "")).must(t)
+			other := get(e.c.CreateSpace(bg, "Elsewhere", "")).must(t)
+			events := subscribe(t, e.url, sp.ID, nil)
+
+			se := get(e.c.CreateSession(bg, &sp.ID, "Planning", "mock", "")).must(t)
+			// Writes in another space never show up in this stream.
+			get(e.c.CreateSession(bg, &other.ID, "Noise", "mock", "")).must(t)
+			get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Provider: "mock", Model: "mock",
+				Message: strp("We decided to go by train."), UseMock: true}, "")).must(t)
+			cp := e.commitDecisions(t, *sp, *se, "Go by train", "Train")
+			fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp.ID.String()),
+				BranchName: "by-bus"})).must(t)
+			get(e.c.SetDisposition(bg, sp.ID, "by-bus", "abandoned")).must(t)
+
+			got := nextEvents(t, events, 5)
+			want := []struct {
+				kind    string
+				subject smriti.ID
+				branch  string
+			}{
+				{smriti.EventSessionCreated, se.ID, "main"},
+				{smriti.EventSessionUpdated, se.ID, "main"},
+				{smriti.EventCheckpointCreated, cp.ID, "main"},
+				{smriti.EventSessionCreated, fork.SessionID, "by-bus"},
+				{smriti.EventDispositionChanged, fork.SessionID, "by-bus"},
+			}
+			for i, w := range want {
+				g := got[i]
+				if g.Kind != w.kind || g.SubjectID != w.subject || g.BranchName != w.branch || g.SpaceID != sp.ID {
+					t.Fatalf("event %d = %+v, want %s %s on %s", i, g, w.kind, w.subject, w.branch)
+				}
+				if i > 0 && g.Position <= got[i-1].Position {
+					t.Fatalf("positions not increasing: %d after %d", g.Position, got[i-1].Position)
+				}
+			}
+
+			// A reconnect with Last-Event-ID gets exactly what followed.
+			resumed := nextEvents(t, subscribe(t, e.url, sp.ID, &got[2].Position), 2)
+			if resumed[0].Position != got[3].Position || resumed[1].Position != got[4].Position {
+				t.Fatalf("resumed = %+v, want positions %d, %d", resumed, got[3].Position, got[4].Position)
+			}
+		})
+	}
+}
+
+// TestSpaceEventsAcrossReplicas: a write through one server reaches a
+// subscriber of another server on the same PostgreSQL database.
+func TestSpaceEventsAcrossReplicas(t *testing.T) {
+	a := newEnv(t, withPostgres())
+	b := newEnvOn(t, a.dsn)
+	sp := get(a.c.CreateSpace(bg, "Shared", "")).must(t)
+	events := subscribe(t, a.url, sp.ID, nil)
+	se := get(b.c.CreateSession(bg, &sp.ID, "From B", "mock", "")).must(t)
+	got := nextEvents(t, events, 1)
+	if got[0].Kind != smriti.EventSessionCreated || got[0].SubjectID != se.ID {
+		t.Fatalf("event = %+v, want session.created for %s", got[0], se.ID)
+	}
+}
+
+func TestSpaceEventsBadInput(t *testing.T) {
+	e := newEnv(t)
+	sp := get(e.c.CreateSpace(bg, "Live", "")).must(t)
+	for _, c := range []struct {
+		path, lastID string
+		status       int
+		detail       string
+	}{
+		{"/api/v5/spaces/" + smriti.NewID().String() + "/events", "", 404, "Space not found"},
+		{"/api/v5/spaces/not-a-uuid/events", "", 400, ""},
+		{"/api/v5/spaces/" + sp.ID.String() + "/events?after=-1", "", 422, "after must be a non-negative integer"},
+		{"/api/v5/spaces/" + sp.ID.String() + "/events", "abc", 422, "Last-Event-ID must be a non-negative integer"},
+	} {
+		req, _ := http.NewRequest("GET", e.url+c.path, nil)
+		if c.lastID != "" {
+			req.Header.Set("Last-Event-ID", c.lastID)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Detail string `json:"detail"`
+		}
+		json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || (c.detail != "" && body.Detail != c.detail) {
+			t.Errorf("%s: %d %q, want %d %q", c.path, resp.StatusCode, body.Detail, c.status, c.detail)
+		}
+	}
+}

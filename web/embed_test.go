@@ -1,0 +1,82 @@
+package web
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func get(t *testing.T, h http.Handler, method, path, encoding string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	if encoding != "" {
+		req.Header.Set("Accept-Encoding", encoding)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func body(t *testing.T, r *http.Response) string {
+	t.Helper()
+	rd := r.Body
+	if r.Header.Get("Content-Encoding") == "gzip" {
+		z, err := gzip.NewReader(r.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = z
+	}
+	b, err := io.ReadAll(rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestAppServesFilesAndFallsBackToIndex(t *testing.T) {
+	h := &app{files: fstest.MapFS{
+		"index.html":           {Data: []byte("<!doctype html><div id=root></div>")},
+		"assets/index-abc.js":  {Data: []byte(strings.Repeat("console.log('smriti');", 50))},
+		"assets/index-abc.css": {Data: []byte("body{}")},
+	}}
+	for _, c := range []struct {
+		path, want, cache, ctype string
+		status                   int
+	}{
+		{"/", "<!doctype html><div id=root></div>", "no-cache", "text/html; charset=utf-8", 200},
+		{"/sessions/5b0c/anything", "<!doctype html><div id=root></div>", "no-cache", "text/html; charset=utf-8", 200},
+		{"/assets/index-abc.css", "body{}", "public, max-age=31536000, immutable", "text/css; charset=utf-8", 200},
+		{"/assets/index-old.js", "not found\n", "", "text/plain; charset=utf-8", 404},
+	} {
+		r := get(t, h, "GET", c.path, "")
+		if got := body(t, r); r.StatusCode != c.status || got != c.want || r.Header.Get("Cache-Control") != c.cache || r.Header.Get("Content-Type") != c.ctype {
+			t.Errorf("GET %s = %d %q cache %q type %q; want %d %q cache %q type %q", c.path, r.StatusCode, got,
+				r.Header.Get("Cache-Control"), r.Header.Get("Content-Type"), c.status, c.want, c.cache, c.ctype)
+		}
+	}
+	r := get(t, h, "GET", "/assets/index-abc.js", "gzip, br")
+	if r.Header.Get("Content-Encoding") != "gzip" || body(t, r) != strings.Repeat("console.log('smriti');", 50) {
+		t.Errorf("gzip: encoding %q", r.Header.Get("Content-Encoding"))
+	}
+	if r := get(t, h, "POST", "/", ""); r.StatusCode != 405 || r.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST / = %d, Allow %q", r.StatusCode, r.Header.Get("Allow"))
+	}
+}
+
+func TestPlaceholderWithoutTheBuiltWorkspace(t *testing.T) {
+	if Embedded() {
+		t.Skip("built with the webui tag")
+	}
+	r := get(t, Handler(), "GET", "/sessions/x", "")
+	if b := body(t, r); r.StatusCode != 200 || !strings.Contains(b, "built without the web workspace") || !strings.Contains(b, "make run") {
+		t.Fatalf("placeholder = %d %q", r.StatusCode, b)
+	}
+	if r := get(t, Handler(), "DELETE", "/", ""); r.StatusCode != 405 {
+		t.Fatalf("DELETE / = %d", r.StatusCode)
+	}
+}

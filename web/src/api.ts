@@ -1,0 +1,483 @@
+// The API client: same-origin fetch, JSON bodies always sent with
+// Content-Type: application/json, errors turned into ApiError with the
+// server's detail.
+
+export type ID = string;
+
+export interface Space {
+  id: ID;
+  name: string;
+  description: string;
+  project_root: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Session {
+  id: ID;
+  repo_id: ID | null;
+  title: string;
+  active_provider: string;
+  active_model: string;
+  seeded_commit_id: ID | null;
+  forked_from_checkpoint_id: ID | null;
+  branch_name: string;
+  branch_disposition: string;
+  turn_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Turn {
+  id: ID;
+  session_id: ID;
+  role: "user" | "assistant" | "system";
+  content: string;
+  provider: string;
+  model: string;
+  sequence_number: number;
+  created_at: string;
+}
+
+export interface Head {
+  repo_id: ID;
+  commit_hash: string | null;
+  commit_id: ID | null;
+  summary: string | null;
+  objective: string | null;
+  latest_session_id: ID | null;
+  latest_session_title: string | null;
+}
+
+/** A task as the API sends it: a plain string or a structured object. */
+export type TaskWire = string | TaskObject;
+export interface TaskObject {
+  text: string;
+  id?: string;
+  intent_hint?: string;
+  blocked_by?: string;
+  status?: string;
+}
+
+export interface Artifact {
+  id: string;
+  type: string;
+  label: string;
+  content: string;
+}
+
+export interface Checkpoint {
+  id: ID;
+  repo_id: ID;
+  commit_hash: string;
+  parent_commit_id: ID | null;
+  merge_parent_id: ID | null;
+  branch_name: string;
+  author_agent: string | null;
+  author_type: string;
+  message: string;
+  summary: string;
+  objective: string;
+  decisions: string[];
+  assumptions: string[];
+  tasks: TaskWire[];
+  open_questions: string[];
+  entities: string[];
+  artifacts: Artifact[];
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface Draft {
+  title: string;
+  objective: string;
+  summary: string;
+  decisions: string[];
+  assumptions: string[];
+  tasks: TaskWire[];
+  open_questions: string[];
+  entities: string[];
+  artifacts?: Artifact[];
+}
+
+export interface ContextInfo {
+  mode: string;
+  checkpoint_ids: ID[];
+  commit_hashes: string[];
+  from_seq: number | null;
+  to_seq: number | null;
+  dropped_turns: number;
+}
+
+export interface ContextPreview {
+  mode: string;
+  provider: string;
+  model: string;
+  checkpoint_ids: ID[];
+  checkpoints: { id: ID; commit_hash: string; message: string; branch_name: string }[];
+  turn_range: { from_seq: number; to_seq: number } | null;
+  turn_count: number;
+  dropped_turns: number;
+  history_budget: number;
+  token_estimate: number;
+  messages: { role: string; content: string }[];
+}
+
+export interface ProviderStatus {
+  enabled: boolean;
+  has_key: boolean;
+  missing_package: boolean;
+  configured: boolean;
+  status_label: string;
+  default_model: string;
+  base_url?: string;
+}
+
+export interface BackgroundStatus {
+  provider: string;
+  model: string;
+  enabled: boolean;
+  has_key: boolean;
+  configured: boolean;
+  status_label: string;
+  using_mock: boolean;
+}
+
+export type ProvidersStatus = Record<string, ProviderStatus> & { background_intelligence?: BackgroundStatus };
+
+export interface SendResponse {
+  reply: string;
+  session_id: ID;
+  turn_count: number;
+  provider: string;
+  model: string;
+  user_seq: number;
+  assistant_seq: number;
+  context: ContextInfo;
+  replayed: boolean;
+}
+
+export interface CheckpointNode {
+  id: ID;
+  commit_hash: string;
+  message: string;
+  branch_name: string;
+  parent_checkpoint_id: ID | null;
+  merge_parent_id: ID | null;
+  created_at: string;
+  summary: string;
+  objective: string;
+  author_agent: string | null;
+  note_count: number;
+  note_kinds: string[];
+}
+
+export interface SessionNode {
+  id: ID;
+  title: string;
+  branch_name: string;
+  forked_from_checkpoint_id: ID | null;
+  seeded_commit_id: ID | null;
+  branch_disposition: string;
+  created_at: string;
+}
+
+export interface LineageTree {
+  space_id: ID;
+  checkpoints: CheckpointNode[];
+  sessions: SessionNode[];
+  merges: { checkpoint_id: ID; source_checkpoint_id: ID }[];
+}
+
+export interface CompareResponse {
+  checkpoint_a: Checkpoint;
+  checkpoint_b: Checkpoint;
+  diff: {
+    summary_a: string;
+    summary_b: string;
+    objective_a: string;
+    objective_b: string;
+    decisions_only_a: string[];
+    decisions_only_b: string[];
+    decisions_shared: string[];
+    assumptions_only_a: string[];
+    assumptions_only_b: string[];
+    assumptions_shared: string[];
+    tasks_only_a: string[];
+    tasks_only_b: string[];
+    tasks_shared: string[];
+    open_questions_only_a?: string[];
+    open_questions_only_b?: string[];
+    open_questions_shared?: string[];
+    common_ancestor_commit_id: ID | null;
+  };
+}
+
+export interface MergeConflict {
+  field: string;
+  key: string;
+  kind: string;
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+export interface MergeResolution {
+  field: string;
+  key: string;
+  choice: "ours" | "theirs" | "base" | "custom";
+  value: string;
+}
+
+export interface MergePreview {
+  base_checkpoint_id: ID | null;
+  source_checkpoint_id: ID;
+  target_checkpoint_id: ID;
+  merged: { message: string; summary: string; objective: string; decisions: string[]; tasks: TaskWire[] };
+  conflicts: MergeConflict[];
+}
+
+export interface MergeRequest {
+  space_id: ID;
+  source_checkpoint_id: ID;
+  target_checkpoint_id?: ID;
+  resolutions: MergeResolution[];
+  dry_run: boolean;
+  message?: string;
+}
+
+export interface Verification {
+  checkpoint_id: ID;
+  ok: boolean;
+  checked: number;
+  first_mismatch: ID | null;
+}
+
+export interface Note {
+  id: ID;
+  checkpoint_id: ID;
+  author: string;
+  text: string;
+  kind: string;
+  created_at: string;
+}
+
+export interface DeleteDependents {
+  message: string;
+  dependents: {
+    child_commits: { id: ID; label: string }[];
+    forked_sessions: { id: ID; label: string }[];
+    blocking_count: number;
+  };
+}
+
+export class ApiError extends Error {
+  status: number;
+  detail: unknown;
+  constructor(message: string, status: number, detail: unknown) {
+    super(message);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+function messageOf(detail: unknown, status: number): string {
+  if (typeof detail === "string") return detail;
+  if (detail && typeof detail === "object" && "message" in detail && typeof (detail as { message: unknown }).message === "string") {
+    return (detail as { message: string }).message;
+  }
+  return `HTTP ${status}`;
+}
+
+export async function request<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+  const init: RequestInit = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+  }
+  const resp = await fetch(path, init);
+  if (resp.status === 204) return undefined as T;
+  const text = await resp.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!resp.ok) {
+    const detail = data && typeof data === "object" && "detail" in data ? (data as { detail: unknown }).detail : data;
+    throw new ApiError(messageOf(detail, resp.status), resp.status, detail);
+  }
+  return data as T;
+}
+
+const get = <T,>(p: string) => request<T>("GET", p);
+const post = <T,>(p: string, b: unknown) => request<T>("POST", p, b);
+
+export interface Claim {
+  id: ID;
+  agent: string;
+  branch_name: string;
+  scope: string;
+  task_id: string | null;
+  intent_type: string;
+  status: string;
+  claimed_at: string;
+  expires_at: string;
+}
+
+async function text(path: string): Promise<string> {
+  const resp = await fetch(path, { headers: { Accept: "text/markdown" }, credentials: "same-origin" });
+  if (!resp.ok) {
+    let detail: unknown = `HTTP ${resp.status}`;
+    try {
+      detail = (await resp.json()).detail;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(messageOf(detail, resp.status), resp.status, detail);
+  }
+  return resp.text();
+}
+
+export const api = {
+  brief: (space: ID) => text(`/api/v5/spaces/${space}/brief`),
+  claims: (space: ID) => get<Claim[]>(`/api/v5/claims?space_id=${space}&include_expired=true`),
+  spaces: () => get<Space[]>("/api/v2/repos"),
+  space: (id: ID) => get<Space>(`/api/v2/repos/${id}`),
+  createSpace: (name: string, description = "") => post<Space>("/api/v2/repos", { name, description }),
+  deleteSpace: (id: ID) => request<void>("DELETE", `/api/v2/repos/${id}`),
+  head: (space: ID) => get<Head>(`/api/v4/chat/spaces/${space}/head`),
+  sessions: () => get<Session[]>("/api/v4/chat/sessions"),
+  session: (id: ID) => get<Session>(`/api/v4/chat/sessions/${id}`),
+  createSession: (space: ID, title: string, provider: string, model: string, seedFrom = "head") =>
+    post<Session>(`/api/v4/chat/spaces/${space}/sessions`, { title, provider, model, seed_from: seedFrom }),
+  turns: (id: ID) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?limit=1000`),
+  providers: () => get<ProvidersStatus>("/api/v4/chat/providers"),
+  context: (body: SendBody) => post<ContextPreview>("/api/v5/chat/context", body),
+  draft: (body: { session_id: ID; mounted_checkpoint_id?: ID | null; history_base_seq?: number | null }) =>
+    post<Draft>("/api/v5/checkpoint/draft", body),
+  commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
+  checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
+  checkpoints: (space: ID) => get<Checkpoint[]>(`/api/v2/repos/${space}/commits?limit=500`),
+  deleteCheckpoint: (id: ID, cascade: boolean) => request<void>("DELETE", `/api/v2/commits/${id}?cascade=${cascade}`),
+  review: (id: ID) =>
+    post<{ checkpoint_id: ID; issues: { type: string; description: string }[]; suggestions: string[] }>(`/api/v5/checkpoint/${id}/review`, {}),
+  addNote: (id: ID, text: string, kind: string) => post<Note>(`/api/v5/checkpoint/${id}/notes`, { text, kind, author: "web" }),
+  verify: (id: ID) => get<Verification>(`/api/v5/checkpoints/${id}/verify`),
+  reachable: (session: ID) => get<Checkpoint[]>(`/api/v5/lineage/sessions/${session}/checkpoints`),
+  tree: (space: ID) => get<LineageTree>(`/api/v5/lineage/spaces/${space}`),
+  compare: (a: ID, b: ID) => get<CompareResponse>(`/api/v5/lineage/checkpoints/${a}/compare/${b}`),
+  fork: (space: ID, checkpoint: ID, branch: string) =>
+    post<{ session_id: ID; branch_name: string; history_base_seq: number }>("/api/v5/lineage/sessions/fork", {
+      space_id: space,
+      checkpoint_id: checkpoint,
+      branch_name: branch,
+    }),
+  disposition: (space: ID, branch: string, disposition: string) =>
+    request<{ sessions_updated: number }>("PATCH", "/api/v5/lineage/branches/disposition", { space_id: space, branch_name: branch, disposition }),
+  mergePreview: (body: MergeRequest) => post<MergePreview>("/api/v5/lineage/merge", { ...body, dry_run: true }),
+  merge: (body: MergeRequest) => post<{ checkpoint: Checkpoint; conflicts_resolved: number }>("/api/v5/lineage/merge", { ...body, dry_run: false }),
+};
+
+export interface SendBody {
+  session_id: ID;
+  provider: string;
+  model: string;
+  message: string;
+  use_mock?: boolean;
+  memory_scope?: string;
+  mounted_checkpoint_id?: ID | null;
+  history_base_seq?: number | null;
+}
+
+export interface CommitBody {
+  repo_id: ID;
+  session_id: ID;
+  message: string;
+  summary: string;
+  objective: string;
+  decisions: string[];
+  assumptions: string[];
+  tasks: TaskWire[];
+  open_questions: string[];
+  entities: string[];
+  artifacts: Artifact[];
+}
+
+export interface StreamHandlers {
+  onMeta?: (meta: { provider: string; model: string; context: ContextInfo }) => void;
+  onDelta: (text: string) => void;
+}
+
+/**
+ * Sends a message through the streaming endpoint. The same idempotency key
+ * must be passed when the caller retries a failed send, so the server never
+ * stores the exchange twice.
+ */
+export async function sendStream(body: SendBody, idempotencyKey: string, h: StreamHandlers, signal?: AbortSignal): Promise<SendResponse> {
+  const resp = await fetch("/api/v5/chat/send/stream", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", "Idempotency-Key": idempotencyKey },
+    body: JSON.stringify(body),
+    signal,
+    credentials: "same-origin",
+  });
+  if (!resp.ok || !resp.body) {
+    let detail: unknown = `HTTP ${resp.status}`;
+    try {
+      detail = (await resp.json()).detail;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(messageOf(detail, resp.status), resp.status, detail);
+  }
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i: number;
+    while ((i = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      let event = "message";
+      let data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) event = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      if (!data) continue;
+      const payload = JSON.parse(data);
+      if (event === "meta") h.onMeta?.(payload);
+      else if (event === "delta") h.onDelta(payload.text);
+      else if (event === "done") return payload as SendResponse;
+      else if (event === "error") throw new ApiError(messageOf(payload.detail, payload.status), payload.status, payload.detail);
+    }
+  }
+  throw new ApiError("The reply stream ended early", 502, null);
+}
+
+export function newKey(): string {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
+  return Math.random().toString(16).slice(2) + Date.now().toString(16);
+}
+
+export const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 7) : "");
+
+export function taskText(t: TaskWire): string {
+  return typeof t === "string" ? t : t.text;
+}
+
+export function relTime(iso: string, now = Date.now()): string {
+  const d = (now - new Date(iso).getTime()) / 1000;
+  if (d < 60) return "just now";
+  if (d < 3600) return `${Math.floor(d / 60)}m ago`;
+  if (d < 86400) return `${Math.floor(d / 3600)}h ago`;
+  if (d < 86400 * 7) return `${Math.floor(d / 86400)}d ago`;
+  return new Date(iso).toLocaleDateString();
+}

@@ -1,0 +1,192 @@
+import { useState, type FormEvent } from "react";
+import { Link, useParams } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { api, relTime, short, type Note, type TaskWire } from "../api";
+
+function List({ title, items }: { title: string; items: string[] }) {
+  if (!items.length) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul>{items.map((x, i) => <li key={i}>{x}</li>)}</ul>
+    </>
+  );
+}
+
+function Task({ t }: { t: TaskWire }) {
+  if (typeof t === "string") return <li>{t}</li>;
+  const done = t.status === "done";
+  return (
+    <li>
+      <span style={done ? { textDecoration: "line-through" } : undefined}>{t.text}</span> {t.intent_hint && <span className="badge">{t.intent_hint}</span>}{" "}
+      {done && <span className="badge ok">done</span>} {t.id && <span className="muted small">id: {t.id}</span>}
+      {t.blocked_by && <span className="muted small"> → blocked by {t.blocked_by}</span>}
+    </li>
+  );
+}
+
+function Delta({ title, before, after }: { title: string; before: string[]; after: string[] }) {
+  const added = after.filter((x) => !before.includes(x));
+  const removed = before.filter((x) => !after.includes(x));
+  if (!added.length && !removed.length) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul className="plain">
+        {added.map((x) => (
+          <li key={`+${x}`}>
+            <span className="badge ok" aria-label="added">
+              +
+            </span>{" "}
+            {x}
+          </li>
+        ))}
+        {removed.map((x) => (
+          <li key={`-${x}`}>
+            <span className="badge bad" aria-label="removed">
+              −
+            </span>{" "}
+            {x}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export default function CheckpointDetail() {
+  const { id = "" } = useParams();
+  const cp = useQuery({ queryKey: ["checkpoint", id], queryFn: () => api.checkpoint(id) });
+  const parentId = cp.data?.parent_commit_id;
+  const parent = useQuery({ queryKey: ["checkpoint", parentId], queryFn: () => api.checkpoint(parentId!), enabled: !!parentId });
+  const verify = useQuery({ queryKey: ["verify", id], queryFn: () => api.verify(id) });
+  const [notes, setNotes] = useState<Note[]>([]);
+  const [text, setText] = useState("");
+  const [kind, setKind] = useState("note");
+  const [error, setError] = useState("");
+
+  async function addNote(e: FormEvent) {
+    e.preventDefault();
+    if (!text.trim()) return;
+    setError("");
+    try {
+      const n = await api.addNote(id, text.trim(), kind);
+      setNotes((ns) => [...ns, n]);
+      setText("");
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  if (cp.isError) return <p className="error">Could not load the checkpoint: {(cp.error as Error).message}</p>;
+  const c = cp.data;
+  if (!c) return <p>Loading…</p>;
+  const tasks = (ts: TaskWire[]) => ts.map((t) => (typeof t === "string" ? t : t.text));
+  return (
+    <>
+      <div className="row spread">
+        <h1 style={{ marginBottom: 0 }}>{c.message}</h1>
+        {verify.data ? (
+          <span className={`badge ${verify.data.ok ? "ok" : "bad"}`} data-testid="verify-badge" title={`${verify.data.checked} checkpoints rechecked to the root`}>
+            {verify.data.ok ? `verified ✓ (${verify.data.checked} in chain)` : `hash chain broken at ${verify.data.first_mismatch?.slice(0, 8)}`}
+          </span>
+        ) : (
+          <span className="badge">verifying…</span>
+        )}
+      </div>
+      <p className="muted small">
+        <span className="mono">{c.commit_hash}</span> · <span className="badge">{c.branch_name}</span> · {c.author_agent ?? c.author_type} · {relTime(c.created_at)} ·{" "}
+        <Link to={`/spaces/${c.repo_id}/lineage`}>lineage</Link>
+        {parentId && (
+          <>
+            {" "}
+            · parent <Link to={`/checkpoints/${parentId}`}>{short(parent.data?.commit_hash) || parentId.slice(0, 8)}</Link>
+          </>
+        )}
+        {c.merge_parent_id && (
+          <>
+            {" "}
+            · merged from <Link to={`/checkpoints/${c.merge_parent_id}`}>{c.merge_parent_id.slice(0, 8)}</Link>
+          </>
+        )}
+      </p>
+      <div className="grid2">
+        <section aria-labelledby="state-title">
+          <h2 id="state-title">State</h2>
+          {c.objective && (
+            <p>
+              <strong>Objective:</strong> {c.objective}
+            </p>
+          )}
+          {c.summary && (
+            <p>
+              <strong>Summary:</strong> {c.summary}
+            </p>
+          )}
+          <List title="Decisions" items={c.decisions} />
+          <List title="Assumptions" items={c.assumptions} />
+          {c.tasks.length > 0 && (
+            <>
+              <h3>Tasks</h3>
+              <ul>{c.tasks.map((t, i) => <Task key={i} t={t} />)}</ul>
+            </>
+          )}
+          <List title="Open questions" items={c.open_questions} />
+          <List title="Entities" items={c.entities} />
+          {c.artifacts.length > 0 && (
+            <>
+              <h3>Artifacts</h3>
+              {c.artifacts.map((a) => (
+                <details key={a.id}>
+                  <summary>{a.label || a.id}</summary>
+                  <pre style={{ whiteSpace: "pre-wrap" }}>{a.content}</pre>
+                </details>
+              ))}
+            </>
+          )}
+        </section>
+        <section aria-labelledby="delta-title">
+          <h2 id="delta-title">What changed since the parent</h2>
+          {!parentId && <p className="muted">This is a root checkpoint.</p>}
+          {parent.data && (
+            <>
+              {parent.data.objective !== c.objective && (
+                <p>
+                  <strong>Objective</strong> was “{parent.data.objective || "—"}”, now “{c.objective || "—"}”.
+                </p>
+              )}
+              {parent.data.summary !== c.summary && <p>The summary changed.</p>}
+              <Delta title="Decisions" before={parent.data.decisions} after={c.decisions} />
+              <Delta title="Tasks" before={tasks(parent.data.tasks)} after={tasks(c.tasks)} />
+              <Delta title="Open questions" before={parent.data.open_questions} after={c.open_questions} />
+            </>
+          )}
+          <h2>Notes</h2>
+          <ul>
+            {notes.map((n) => (
+              <li key={n.id}>
+                {n.kind !== "note" && <span className="badge">{n.kind}</span>} {n.text} <span className="muted small">— {n.author}</span>
+              </li>
+            ))}
+          </ul>
+          <form onSubmit={addNote}>
+            <label htmlFor="note-text">Add a note</label>
+            <textarea id="note-text" rows={2} value={text} onChange={(e) => setText(e.target.value)} maxLength={2000} />
+            <div className="row">
+              <label htmlFor="note-kind" style={{ margin: 0 }}>
+                Kind
+              </label>
+              <select id="note-kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+                <option>note</option>
+                <option>milestone</option>
+                <option>noise</option>
+              </select>
+              <button type="submit">Add note</button>
+            </div>
+            {error && <p className="error">{error}</p>}
+          </form>
+        </section>
+      </div>
+    </>
+  );
+}
