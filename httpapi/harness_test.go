@@ -34,6 +34,12 @@ type envConfig struct {
 	postgres bool
 	getenv   func(string) string
 	popts    []provider.Option
+	security httpapi.SecurityConfig
+}
+
+// withSecurity sets the server's security and connection bounds.
+func withSecurity(sc httpapi.SecurityConfig) envOption {
+	return func(c *envConfig) { c.security = sc }
 }
 
 // withPostgres runs the server on a fresh PostgreSQL database
@@ -85,12 +91,12 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
 	})
 	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
-	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test"})
+	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Security: cfg.security})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	hs := srv.HTTPServer()
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

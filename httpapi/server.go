@@ -36,6 +36,8 @@ type Config struct {
 	BodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// Security and connection bounds (see security.go and browser.go).
+	Security SecurityConfig
 }
 
 // Server is the HTTP API.
@@ -48,6 +50,9 @@ type Server struct {
 	metrics   *metrics
 	routes    []route
 	handler   http.Handler
+	guard     *browserGuard
+	sec       SecurityConfig
+	streams   chan struct{}
 }
 
 // New builds the server and its routes.
@@ -60,6 +65,9 @@ func New(cfg Config) *Server {
 		s.bodyLimit = DefaultBodyLimit
 	}
 	s.metrics = newMetrics()
+	s.sec = cfg.Security.withDefaults()
+	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)
+	s.streams = make(chan struct{}, s.sec.MaxStreams)
 	s.routes = s.allRoutes()
 	mux := http.NewServeMux()
 	for _, rt := range s.routes {
