@@ -75,6 +75,9 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 	if err := g.checkHost(r); err != nil {
 		return false, err
 	}
+	if dotSegments(r.URL.Path) {
+		return false, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, smriti.Truncate(r.URL.Path, 200))
+	}
 	origin := r.Header.Get("Origin")
 	allowed := origin != "" && g.origins[strings.ToLower(origin)]
 	if allowed {
@@ -106,6 +109,14 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 		}
 	}
 	return false, nil
+}
+
+// dotSegments reports a path the router would clean and redirect
+// ("/a/../b", "/a//b"): such paths name no resource here, and answering
+// them with a redirect would let a crafted id steer the client elsewhere.
+func dotSegments(p string) bool {
+	return strings.Contains(p, "//") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") ||
+		strings.Contains(p, "/./") || strings.HasSuffix(p, "/.")
 }
 
 func safeMethod(m string) bool {

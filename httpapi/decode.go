@@ -45,6 +45,9 @@ func DecodeJSON(body []byte, dst any) error {
 	if trimmed[0] != '{' {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "request body must be a JSON object")
 	}
+	if err := smriti.CheckJSONText(trimmed); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)
