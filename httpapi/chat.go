@@ -102,7 +102,7 @@ func (s *Server) chat() *smriti.Chat {
 	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
 }
 
-// sendRequest decodes and validates a send body.
+// sendRequest decodes a send body; the chat service validates it.
 func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
 	var req SendRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -119,21 +119,12 @@ func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.Sen
 	if err != nil {
 		return smriti.SendRequest{}, err
 	}
-	if req.Message == nil {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "message is required")
-	}
-	if req.HistoryTokenBudget < 0 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "history_token_budget must be positive")
-	}
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
 		key = strings.TrimSpace(req.ClientRequestID)
 	}
-	if len(key) > 200 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters")
-	}
 	return smriti.SendRequest{
-		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: *req.Message, UseMock: req.UseMock,
+		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: deref(req.Message), UseMock: req.UseMock,
 		Context:        smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq},
 		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
 	}, nil
@@ -152,41 +143,16 @@ func contextInfo(p *smriti.Prepared) ContextInfo {
 func sendResponse(res *smriti.SendResult) SendResponse {
 	ex := res.Exchange
 	info := contextInfo(res.Prepared)
-	if m, ok := ex.Assistant.Metadata["context"].(map[string]any); ok && res.Exchange.Replayed {
-		info = replayedInfo(m)
+	if ex.Replayed {
+		rc := res.Reply.Context
+		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: []string{},
+			FromSeq: rc.FromSeq, ToSeq: rc.ToSeq, DroppedTurns: rc.DroppedTurns}
 	}
 	return SendResponse{
 		Reply: ex.Assistant.Content, SessionID: ex.Assistant.SessionID, TurnCount: ex.Assistant.Seq + 1,
 		Provider: ex.Assistant.Provider, Model: ex.Assistant.Model, UserTurnID: ex.User.ID, AssistantTurnID: ex.Assistant.ID,
 		UserSeq: ex.User.Seq, AssistantSeq: ex.Assistant.Seq, Usage: res.Completion.Usage, Context: info, Replayed: ex.Replayed,
 	}
-}
-
-// replayedInfo rebuilds the context description stored with a reply.
-func replayedInfo(m map[string]any) ContextInfo {
-	info := ContextInfo{CheckpointIDs: []smriti.ID{}, CommitHashes: []string{}}
-	info.Mode, _ = m["mode"].(string)
-	if ids, ok := m["checkpoint_ids"].([]any); ok {
-		for _, v := range ids {
-			if s, ok := v.(string); ok {
-				if id, err := smriti.ParseID("checkpoint_id", s); err == nil {
-					info.CheckpointIDs = append(info.CheckpointIDs, id)
-				}
-			}
-		}
-	}
-	num := func(k string) *int64 {
-		if f, ok := m[k].(float64); ok {
-			n := int64(f)
-			return &n
-		}
-		return nil
-	}
-	info.FromSeq, info.ToSeq = num("from_seq"), num("to_seq")
-	if d := num("dropped_turns"); d != nil {
-		info.DroppedTurns = int(*d)
-	}
-	return info
 }
 
 func (s *Server) send(w http.ResponseWriter, r *http.Request) error {

@@ -52,6 +52,8 @@ func (s *Server) OpenAPI() map[string]any {
 		switch {
 		case rt.stream:
 			resp["content"] = map[string]any{"text/event-stream": map[string]any{"schema": map[string]any{"type": "string"}}}
+		case rt.text != "":
+			resp["content"] = map[string]any{rt.text: map[string]any{"schema": map[string]any{"type": "string"}}}
 		case rt.out != nil:
 			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.out))}}
 		}

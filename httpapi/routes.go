@@ -22,6 +22,8 @@ type route struct {
 	handle func(w http.ResponseWriter, r *http.Request) error
 	// stream marks a text/event-stream answer.
 	stream bool
+	// text, when set, is the media type of a plain-text answer.
+	text string
 }
 
 // routeGroups lets each area of the API register its routes from its own
@@ -36,6 +38,7 @@ func (s *Server) allRoutes() []route {
 		s.chatRoutes(),
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
+		s.coordinationRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"smriti"
 )
@@ -19,6 +20,10 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
+	smriti.StateService
+	smriti.WorktreeStore
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -38,6 +43,11 @@ type Config struct {
 	Web http.Handler
 	// Security and connection bounds (see security.go and browser.go).
 	Security SecurityConfig
+	// Coordinator serves the state brief and worktrees; nil builds one over
+	// Backend without git (worktree routes then answer 503).
+	Coordinator *smriti.Coordinator
+	// Now is the clock for rendered relative times (smriti.Now when nil).
+	Now smriti.Clock
 }
 
 // Server is the HTTP API.
@@ -53,6 +63,7 @@ type Server struct {
 	guard     *browserGuard
 	sec       SecurityConfig
 	streams   chan struct{}
+	coord     *smriti.Coordinator
 }
 
 // New builds the server and its routes.
@@ -63,6 +74,10 @@ func New(cfg Config) *Server {
 	}
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
+	}
+	s.coord = cfg.Coordinator
+	if s.coord == nil {
+		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.metrics = newMetrics()
 	s.sec = cfg.Security.withDefaults()
@@ -86,6 +101,13 @@ func New(cfg Config) *Server {
 	})
 	s.handler = s.middleware(mux)
 	return s
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return smriti.Now()
 }
 
 // ServeHTTP implements http.Handler.

@@ -44,6 +44,11 @@ func Run(t *testing.T, open Opener) {
 		{"CommonAncestorSurvivesATamperedCycle", testCommonAncestorTamperedCycle},
 		{"ReachableCheckpoints", testReachable},
 		{"SpaceTree", testSpaceTree},
+		{"ClaimsLifecycle", testClaimsLifecycle},
+		{"ClaimsValidation", testClaimsValidation},
+		{"ClaimCollisions", testClaimCollisions},
+		{"SpaceState", testSpaceState},
+		{"SpaceMetrics", testSpaceMetrics},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
