@@ -264,3 +264,19 @@ func TestStreamsSendKeepAliveComments(t *testing.T) {
 	}
 	t.Fatalf("no keep-alive comment on a quiet stream: %v", sc.Err())
 }
+
+func TestClientSendsJSONAndTheTokenFromSMRITI_TOKEN(t *testing.T) {
+	t.Setenv("SMRITI_TOKEN", "smriti-test-token")
+	var auth, ctype string
+	srv := fakeOpenAI(t, func(w http.ResponseWriter, r *http.Request) {
+		auth, ctype = r.Header.Get("Authorization"), r.Header.Get("Content-Type")
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"00000000-0000-0000-0000-000000000001","name":"x"}`))
+	})
+	if _, err := httpapi.NewClient(srv.URL).CreateSpace(bg, "x", ""); err != nil {
+		t.Fatal(err)
+	}
+	if auth != "Bearer smriti-test-token" || ctype != "application/json" {
+		t.Fatalf("Authorization %q, Content-Type %q", auth, ctype)
+	}
+}
