@@ -280,3 +280,35 @@ func TestClientSendsJSONAndTheTokenFromSMRITI_TOKEN(t *testing.T) {
 		t.Fatalf("Authorization %q, Content-Type %q", auth, ctype)
 	}
 }
+
+func TestAttackStreamFloodCappedWith429(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	upstream := fakeOpenAI(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}`+"\n\n")
+		w.(http.Flusher).Flush()
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	e := newEnv(t, withProviderEnv(map[string]string{"OPENAI_API_KEY": "sk-test-secret-key", "OPENAI_BASE_URL": upstream.URL}),
+		withSecurity(httpapi.SecurityConfig{MaxStreams: 1}))
+	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	body := fmt.Sprintf(`{"session_id":%q,"message":"hello","provider":"openai","model":"gpt-4o"}`, se.ID)
+	req, _ := http.NewRequest("POST", e.url+"/api/v5/chat/send/stream", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	first, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Body.Close()
+	defer close(release)
+	<-started
+	status, resp, h := e.send(t, "POST", "/api/v5/chat/send/stream", body, map[string]string{"Content-Type": "application/json"})
+	if status != 429 || h.Get("Retry-After") != "1" || resp != `{"detail":"too many streams open at once (limit 1); retry shortly"}`+"\n" {
+		t.Fatalf("second stream = %d (Retry-After %q) %s", status, h.Get("Retry-After"), resp)
+	}
+}
