@@ -70,13 +70,15 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		// user; the store already scopes every query by this value.
 		ctx = smriti.WithUser(ctx, smriti.LocalUserID)
 		r = r.WithContext(ctx)
+		// The body deadline comes first: even a refused request's body is
+		// drained by the server before the connection is reused.
+		s.boundBody(w, r)
 		if done, err := s.guard.check(w, r); done || err != nil {
 			if err != nil {
 				s.writeError(w, r, err)
 			}
 			return
 		}
-		s.boundBody(w, r)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
