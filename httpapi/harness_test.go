@@ -34,6 +34,8 @@ type envConfig struct {
 	postgres bool
 	getenv   func(string) string
 	popts    []provider.Option
+	// coord, when set, builds the coordinator (worktrees with real git).
+	coord    func(st *store.Store) *smriti.Coordinator
 	security httpapi.SecurityConfig
 }
 
@@ -91,7 +93,11 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
 	})
 	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
-	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Security: cfg.security})
+	var coord *smriti.Coordinator
+	if cfg.coord != nil {
+		coord = cfg.coord(st)
+	}
+	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Coordinator: coord, Security: cfg.security})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

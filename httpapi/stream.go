@@ -16,17 +16,34 @@ import (
 // Every stream route gets one from wrap, so routes added later are covered.
 type streamWriter struct {
 	http.ResponseWriter
-	rec     *statusRecorder
 	rc      *http.ResponseController
 	timeout time.Duration
 
-	mu   sync.Mutex
-	last time.Time
-	err  error
+	mu      sync.Mutex
+	last    time.Time
+	err     error
+	started bool // headers are out
+	sse     bool // and they said text/event-stream
+}
+
+// WriteHeader records, under the lock the keep-alive takes, that the
+// answer has started and whether it is an event stream.
+func (w *streamWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.startLocked()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *streamWriter) startLocked() {
+	if !w.started {
+		w.started = true
+		w.sse = w.ResponseWriter.Header().Get("Content-Type") == "text/event-stream"
+	}
 }
 
 func (s *Server) newStreamWriter(rec *statusRecorder) *streamWriter {
-	return &streamWriter{ResponseWriter: rec, rec: rec, rc: http.NewResponseController(rec.ResponseWriter), timeout: s.sec.StreamWriteTimeout}
+	return &streamWriter{ResponseWriter: rec, rc: http.NewResponseController(rec.ResponseWriter), timeout: s.sec.StreamWriteTimeout}
 }
 
 func (w *streamWriter) Write(b []byte) (int, error) {
@@ -35,6 +52,7 @@ func (w *streamWriter) Write(b []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
+	w.startLocked()
 	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
 	n, err := w.ResponseWriter.Write(b)
 	w.last = time.Now()
@@ -73,8 +91,7 @@ func (w *streamWriter) keepAlive(every time.Duration, stop <-chan struct{}) {
 			return
 		case now := <-t.C:
 			w.mu.Lock()
-			if w.err == nil && w.rec.status != 0 && now.Sub(w.last) >= every &&
-				w.Header().Get("Content-Type") == "text/event-stream" {
+			if w.err == nil && w.sse && now.Sub(w.last) >= every {
 				_, err := w.ResponseWriter.Write([]byte(": keep-alive\n\n"))
 				if err != nil {
 					w.err = err

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -158,8 +159,10 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
-		Security: httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}})
+	apiCfg := apiConfig(db, providers, logger)
+	apiCfg.Coordinator = &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}
+	api = httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -200,4 +203,17 @@ func redactDSN(dsn string) string {
 		}
 	}
 	return dsn
+}
+
+// worktreeRoot is where worktrees go when a request names no path:
+// $SMRITI_WORKTREE_ROOT, else ~/.smriti/worktrees.
+func worktreeRoot() string {
+	if root := os.Getenv("SMRITI_WORKTREE_ROOT"); root != "" {
+		return root
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".smriti", "worktrees")
 }
