@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"smriti/internal/nonnil"
 )
 
 // A space bundle carries one space from one server to another: gzip'd JSON
@@ -174,10 +176,10 @@ func (b *BundleCheckpoint) CheckpointOf(spaceID ID) *Checkpoint {
 	return &Checkpoint{
 		ID: b.ID, SpaceID: spaceID, Hash: b.CommitHash, ParentID: b.ParentID, MergeParentID: b.MergeParentID,
 		BranchName: b.BranchName, AuthorAgent: b.AuthorAgent, AuthorType: b.AuthorType, ProjectRoot: b.ProjectRoot,
-		Content: Content{Message: b.Message, Objective: b.Objective, Summary: b.Summary, Decisions: nonNil(b.Decisions),
-			Assumptions: nonNil(b.Assumptions), Tasks: nonNil(b.Tasks), OpenQuestions: nonNil(b.OpenQuestions),
-			Entities: nonNil(b.Entities), Artifacts: nonNil(b.Artifacts)},
-		ContextBlob: nonNilMap(b.ContextBlob), RawSourceText: b.RawSourceText, Metadata: nonNilMap(b.Metadata),
+		Content: Content{Message: b.Message, Objective: b.Objective, Summary: b.Summary, Decisions: nonnil.Slice(b.Decisions),
+			Assumptions: nonnil.Slice(b.Assumptions), Tasks: nonnil.Slice(b.Tasks), OpenQuestions: nonnil.Slice(b.OpenQuestions),
+			Entities: nonnil.Slice(b.Entities), Artifacts: nonnil.Slice(b.Artifacts)},
+		ContextBlob: nonnil.Map(b.ContextBlob), RawSourceText: b.RawSourceText, Metadata: nonnil.Map(b.Metadata),
 		CreatedAt: b.CreatedAt.UTC(),
 	}
 }
@@ -187,10 +189,10 @@ func BundleCheckpointOf(c *Checkpoint) *BundleCheckpoint {
 	b := &BundleCheckpoint{
 		ID: c.ID, CommitHash: c.Hash, ParentID: c.ParentID, MergeParentID: c.MergeParentID, BranchName: c.BranchName,
 		AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType, ProjectRoot: c.ProjectRoot, Message: c.Message,
-		Objective: c.Objective, Summary: c.Summary, Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions),
-		Tasks: nonNil(c.Tasks), OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities),
-		Artifacts: nonNil(c.Artifacts), ContextBlob: nonNilMap(c.ContextBlob), RawSourceText: c.RawSourceText,
-		Metadata: nonNilMap(c.Metadata), CreatedAt: c.CreatedAt.UTC(), Notes: []BundleNote{},
+		Objective: c.Objective, Summary: c.Summary, Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions),
+		Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities),
+		Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob), RawSourceText: c.RawSourceText,
+		Metadata: nonnil.Map(c.Metadata), CreatedAt: c.CreatedAt.UTC(), Notes: []BundleNote{},
 	}
 	for _, n := range c.Notes {
 		b.Notes = append(b.Notes, BundleNote{ID: n.ID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt.UTC()})
@@ -489,7 +491,7 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 				return bad("claim %s names checkpoint %s, which is not in this bundle", cl.ID, *cl.BaseCheckpointID)
 			}
 		}
-		if !ValidIntent(cl.Intent) {
+		if !validIntent(cl.Intent) {
 			return bad("claim %s has intent %q", cl.ID, Truncate(cl.Intent, 32))
 		}
 		if cl.Status != ClaimActive && cl.Status != ClaimDone && cl.Status != ClaimAbandoned {

@@ -27,7 +27,6 @@ const (
 	MaxClaimAgent  = 100
 	MaxClaimScope  = 2000
 	MaxClaimTaskID = 100
-	MaxBranchName  = 255
 )
 
 // Claim is an advisory declaration that an agent is working on something in
@@ -103,7 +102,7 @@ func (in *ClaimCreate) Normalize() error {
 		in.TTL = &d
 	}
 	switch {
-	case !ValidIntent(in.Intent):
+	case !validIntent(in.Intent):
 		return Errorf(EUNPROCESSABLE, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
 	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
 		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
@@ -115,10 +114,8 @@ func (in *ClaimCreate) Normalize() error {
 		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
 	case len(in.TaskID) > MaxClaimTaskID:
 		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", MaxClaimTaskID)
-	case len(in.BranchName) > MaxBranchName:
-		return Errorf(EUNPROCESSABLE, "branch_name must be at most %d characters", MaxBranchName)
 	}
-	return nil
+	return ValidateBranchName(in.BranchName)
 }
 
 // Collides reports whether two claims are about the same work: the same

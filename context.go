@@ -55,7 +55,7 @@ func ScopeDepth(memoryScope string) (int, error) {
 		return 3, nil
 	}
 	return 0, Errorf(EUNPROCESSABLE, "memory_scope must be %q or %q, not %q",
-		ScopeLatest1, ScopeLatest3, truncate(memoryScope, 40))
+		ScopeLatest1, ScopeLatest3, Truncate(memoryScope, 40))
 }
 
 // ContextPlan is the decision of which checkpoints and turns a send may use,

@@ -43,11 +43,11 @@ type ListDiff struct {
 	Shared []string `json:"shared"`
 }
 
-// DiffLists compares two lists by NormalizeItem key. Within a side only the
+// diffLists compares two lists by NormalizeItem key. Within a side only the
 // first item of each key counts. Items with an empty key (say "---") can
 // match nothing and are reported on their own side, duplicates included.
 // Shared items are reported in A's wording.
-func DiffLists(a, b []string) ListDiff {
+func diffLists(a, b []string) ListDiff {
 	keysA, unmatchA := firstByKey(a)
 	keysB, unmatchB := firstByKey(b)
 	d := ListDiff{OnlyA: unmatchA, OnlyB: unmatchB, Shared: []string{}}
@@ -89,7 +89,7 @@ func firstByKey(items []string) (map[string]string, []string) {
 
 // CheckpointDiff compares the structured state of two checkpoints (A and B).
 // Summary and objective are reported raw, "" when unset; lists are diffed
-// with DiffLists, tasks by text (annotations ignored).
+// with diffLists, tasks by text (annotations ignored).
 type CheckpointDiff struct {
 	SummaryA      string   `json:"summary_a"`
 	SummaryB      string   `json:"summary_b"`
@@ -111,36 +111,12 @@ func DiffCheckpoints(a, b *Checkpoint) CheckpointDiff {
 		SummaryB:      cb.Summary,
 		ObjectiveA:    ca.Objective,
 		ObjectiveB:    cb.Objective,
-		Decisions:     DiffLists(ca.Decisions, cb.Decisions),
-		Assumptions:   DiffLists(ca.Assumptions, cb.Assumptions),
-		Tasks:         DiffLists(TaskTexts(ca.Tasks), TaskTexts(cb.Tasks)),
-		OpenQuestions: DiffLists(ca.OpenQuestions, cb.OpenQuestions),
-		Entities:      DiffLists(ca.Entities, cb.Entities),
+		Decisions:     diffLists(ca.Decisions, cb.Decisions),
+		Assumptions:   diffLists(ca.Assumptions, cb.Assumptions),
+		Tasks:         diffLists(TaskTexts(ca.Tasks), TaskTexts(cb.Tasks)),
+		OpenQuestions: diffLists(ca.OpenQuestions, cb.OpenQuestions),
+		Entities:      diffLists(ca.Entities, cb.Entities),
 	}
-}
-
-// Wire returns the diff in the compare endpoint's flat shape
-// (summary_a, decisions_only_a, decisions_shared, …), which existing clients
-// of the first implementation read.
-func (d CheckpointDiff) Wire() map[string]any {
-	m := map[string]any{
-		"summary_a":   d.SummaryA,
-		"summary_b":   d.SummaryB,
-		"objective_a": d.ObjectiveA,
-		"objective_b": d.ObjectiveB,
-	}
-	for name, l := range map[string]ListDiff{
-		"decisions":      d.Decisions,
-		"assumptions":    d.Assumptions,
-		"tasks":          d.Tasks,
-		"open_questions": d.OpenQuestions,
-		"entities":       d.Entities,
-	} {
-		m[name+"_only_a"] = l.OnlyA
-		m[name+"_only_b"] = l.OnlyB
-		m[name+"_shared"] = l.Shared
-	}
-	return m
 }
 
 func contentOf(c *Checkpoint) Content {

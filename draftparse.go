@@ -25,7 +25,7 @@ const (
 )
 
 // ParseDraft reads a model's draft (or, withArtifacts, extract) reply:
-// tolerant of fences and prose (ExtractJSONObject), strict about types,
+// tolerant of fences and prose (extractJSONObject), strict about types,
 // lenient where no meaning is lost.
 //
 // Missing or null fields are empty. A single string where a list was
@@ -36,11 +36,11 @@ const (
 // prompt. Text is trimmed and cut to the caps (MaxItemChars per item,
 // MaxTitleChars, MaxSummaryChars, MaxDraftItems per list, MaxArtifacts of
 // MaxArtifactChars), blank items dropped, duplicates (NormalizeItem) dropped,
-// tasks normalised (NormalizeTasks). Artifacts without an id get "a1", "a2",
+// tasks normalised (normalizeTasks). Artifacts without an id get "a1", "a2",
 // …; without a type "text"; without content they are dropped. Without
 // withArtifacts an "artifacts" field is ignored.
 //
-// The draft is then sanitised (SanitizeDraft): instruction-like items are
+// The draft is then sanitised (sanitizeDraft): instruction-like items are
 // dropped with a warning.
 func ParseDraft(text string, withArtifacts bool) (*Draft, error) {
 	m, err := decodeObject(text)
@@ -76,12 +76,12 @@ func ParseDraft(text string, withArtifacts bool) (*Draft, error) {
 			return nil, err
 		}
 	}
-	SanitizeDraft(d)
+	sanitizeDraft(d)
 	return d, nil
 }
 
 // ParseReview reads a model's review reply. Issues of a type other than the
-// five IssueTypes, or without a description, are dropped (a model inventing
+// five issueTypes, or without a description, are dropped (a model inventing
 // categories is not an error worth a retry); at most MaxReviewIssues issues
 // and MaxReviewSuggestions suggestions are kept. Wrong types for the two
 // fields themselves are errors naming them.
@@ -123,11 +123,11 @@ func ParseReview(text string) (*Review, error) {
 	return r, nil
 }
 
-// ParseTitle reads a generated session title: a {"title": …} object, or
+// parseTitle reads a generated session title: a {"title": …} object, or
 // failing that the first non-empty line of plain text; surrounding quotes and
 // a "Title:" prefix are removed and the result cut to MaxSessionTitleChars.
 // "" when there is nothing usable.
-func ParseTitle(text string) string {
+func parseTitle(text string) string {
 	title := ""
 	if m, err := decodeObject(text); err == nil {
 		title, _ = m["title"].(string)
@@ -148,7 +148,7 @@ func ParseTitle(text string) string {
 }
 
 func validIssueType(t string) bool {
-	for _, v := range IssueTypes {
+	for _, v := range issueTypes {
 		if t == v {
 			return true
 		}
@@ -157,7 +157,7 @@ func validIssueType(t string) bool {
 }
 
 func decodeObject(text string) (map[string]any, error) {
-	obj, err := ExtractJSONObject(text)
+	obj, err := extractJSONObject(text)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func taskList(m map[string]any) ([]Task, error) {
 	}
 	out := []Task{}
 	seen := map[string]bool{}
-	for _, t := range NormalizeTasks(raw) {
+	for _, t := range normalizeTasks(raw) {
 		t.Text = capText(t.Text, MaxItemChars)
 		t.ID = capText(t.ID, maxArtifactIDType)
 		t.BlockedBy = capText(t.BlockedBy, MaxItemChars)

@@ -171,8 +171,8 @@ func TestParseTitle(t *testing.T) {
 		`{"title": "` + strings.Repeat("x", 80) + `"}`: strings.Repeat("x", 59) + "…",
 	}
 	for in, want := range tests {
-		if got := ParseTitle(in); got != want {
-			t.Errorf("ParseTitle(%q) = %q, want %q", in, got, want)
+		if got := parseTitle(in); got != want {
+			t.Errorf("parseTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

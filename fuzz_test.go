@@ -12,7 +12,7 @@ func FuzzExtractJSONObject(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		obj, err := ExtractJSONObject(s)
+		obj, err := extractJSONObject(s)
 		if err != nil {
 			if obj != nil {
 				t.Fatal("object returned with an error")
@@ -62,7 +62,7 @@ func FuzzParseDraft(f *testing.F) {
 				}
 			}
 			for _, task := range d.Tasks {
-				if !task.Structured || (task.IntentHint != "" && !ValidIntent(task.IntentHint)) {
+				if !task.Structured || (task.IntentHint != "" && !validIntent(task.IntentHint)) {
 					t.Fatalf("bad task %+v", task)
 				}
 			}
@@ -100,7 +100,7 @@ func FuzzNormalizeItem(f *testing.F) {
 		if strings.TrimSpace(k) != k || strings.Contains(k, "  ") {
 			t.Fatalf("whitespace not collapsed: %q", k)
 		}
-		d := DiffLists([]string{s}, []string{k})
+		d := diffLists([]string{s}, []string{k})
 		if k != "" && len(d.Shared) != 1 {
 			t.Fatalf("an item does not match its own key: %q vs %q: %+v", s, k, d)
 		}

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+
+	"smriti/internal/nonnil"
 )
 
-// HashTimeLayout is how a checkpoint's creation time enters its hash: UTC,
+// hashTimeLayout is how a checkpoint's creation time enters its hash: UTC,
 // microseconds, because both database engines keep exactly that.
-const HashTimeLayout = "2006-01-02T15:04:05.000000Z"
+const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 
 // ComputeHash returns the checkpoint's hash chain link: the hex SHA-256 of a
 // canonical JSON encoding of its content, space, branch, provenance, creation
@@ -23,7 +25,7 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		"v":                 1,
 		"space_id":          c.SpaceID.String(),
 		"branch":            c.BranchName,
-		"created_at":        c.CreatedAt.UTC().Format(HashTimeLayout),
+		"created_at":        c.CreatedAt.UTC().Format(hashTimeLayout),
 		"parent_hash":       parentHash,
 		"merge_parent_hash": mergeParentHash,
 		"author_agent":      c.AuthorAgent,
@@ -32,15 +34,15 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		"message":           c.Message,
 		"objective":         c.Objective,
 		"summary":           c.Summary,
-		"decisions":         nonNil(c.Decisions),
-		"assumptions":       nonNil(c.Assumptions),
-		"tasks":             nonNil(c.Tasks),
-		"open_questions":    nonNil(c.OpenQuestions),
-		"entities":          nonNil(c.Entities),
-		"artifacts":         nonNil(c.Artifacts),
-		"context_blob":      nonNilMap(c.ContextBlob),
+		"decisions":         nonnil.Slice(c.Decisions),
+		"assumptions":       nonnil.Slice(c.Assumptions),
+		"tasks":             nonnil.Slice(c.Tasks),
+		"open_questions":    nonnil.Slice(c.OpenQuestions),
+		"entities":          nonnil.Slice(c.Entities),
+		"artifacts":         nonnil.Slice(c.Artifacts),
+		"context_blob":      nonnil.Map(c.ContextBlob),
 		"raw_source_text":   c.RawSourceText,
-		"metadata":          nonNilMap(c.Metadata),
+		"metadata":          nonnil.Map(c.Metadata),
 	}
 	sum := sha256.Sum256(canonicalJSON(doc))
 	return hex.EncodeToString(sum[:])
@@ -62,20 +64,6 @@ func canonicalJSON(v any) []byte {
 	}
 	out, _ := json.Marshal(generic)
 	return out
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-func nonNilMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }
 
 // ShortHash is the display form of a checkpoint hash.

@@ -7,26 +7,26 @@ import (
 	"strings"
 )
 
-// Errors of ExtractJSONObject. The messages are written for the retry prompt
+// Errors of extractJSONObject. The messages are written for the retry prompt
 // that tells a model what was wrong with its reply.
 var (
 	ErrNoJSONObject  = errors.New("the reply contains no JSON object")
-	ErrJSONArray     = errors.New("expected a JSON object, got an array")
-	ErrJSONTruncated = errors.New("the JSON is incomplete (truncated?)")
-	ErrInvalidJSON   = errors.New("the JSON object is not valid JSON")
+	errJSONArray     = errors.New("expected a JSON object, got an array")
+	errJSONTruncated = errors.New("the JSON is incomplete (truncated?)")
+	errInvalidJSON   = errors.New("the JSON object is not valid JSON")
 )
 
-// ExtractJSONObject finds the JSON object in a model's reply, which may wrap
+// extractJSONObject finds the JSON object in a model's reply, which may wrap
 // it in a code fence (```json … ```), put prose before or after it, or start
 // with a byte-order mark. It returns the first balanced top-level object that
 // is valid JSON (brace matching ignores braces inside strings).
 //
-// A reply whose JSON is an array is ErrJSONArray; one whose first object
-// never closes is ErrJSONTruncated — its nested objects are not returned in
+// A reply whose JSON is an array is errJSONArray; one whose first object
+// never closes is errJSONTruncated — its nested objects are not returned in
 // its place; an object that is not valid JSON (a trailing comma, say) is
-// ErrInvalidJSON with the decoder's complaint; no object at all is
+// errInvalidJSON with the decoder's complaint; no object at all is
 // ErrNoJSONObject.
-func ExtractJSONObject(text string) ([]byte, error) {
+func extractJSONObject(text string) ([]byte, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	// A fenced block is what the model meant as its answer; prose around it
 	// may contain braces of its own.
@@ -48,7 +48,7 @@ func scanJSONObject(s string) ([]byte, error) {
 		end := matchBrackets(s, i)
 		if end < 0 {
 			if c == '{' {
-				return nil, ErrJSONTruncated
+				return nil, errJSONTruncated
 			}
 			continue // an unclosed "[" in prose
 		}
@@ -57,14 +57,14 @@ func scanJSONObject(s string) ([]byte, error) {
 			if c == '{' {
 				if invalid == nil && strings.HasPrefix(strings.TrimLeft(candidate[1:], " \t\r\n"), `"`) {
 					var v any
-					invalid = fmt.Errorf("%w: %v", ErrInvalidJSON, json.Unmarshal([]byte(candidate), &v))
+					invalid = fmt.Errorf("%w: %v", errInvalidJSON, json.Unmarshal([]byte(candidate), &v))
 				}
 				i = end // prose in braces: look after it
 			}
 			continue // "[x]" in prose: look inside it
 		}
 		if c == '[' {
-			return nil, ErrJSONArray
+			return nil, errJSONArray
 		}
 		return []byte(candidate), nil
 	}

@@ -23,26 +23,26 @@ func TestExtractJSONObject(t *testing.T) {
 		{"FenceBeatsProseBraces", "The {x} field:\n```json\n{\"x\": 2}\n```", `{"x": 2}`, nil},
 		{"FirstOfTwoObjects", `{"a":1} {"b":2}`, `{"a":1}`, nil},
 		{"InlineFenceSpan", "```{\"a\":1}```", `{"a":1}`, nil},
-		{"TopLevelArray", `[{"a": 1}]`, "", ErrJSONArray},
-		{"ArrayAfterProse", `Here: [{"a": 1}, {"b": 2}]`, "", ErrJSONArray},
-		{"FencedArray", "```json\n[1, 2]\n```", "", ErrJSONArray},
-		{"Truncated", `{"title": "x", "decisions": ["a", "b`, "", ErrJSONTruncated},
-		{"TruncatedWithCompleteNestedObject", `{"tasks": [{"text": "a"}, {"text": "b"`, "", ErrJSONTruncated},
-		{"TruncatedInsideUnclosedFence", "```json\n{\"a\": [1, 2", "", ErrJSONTruncated},
-		{"InvalidObjectSaysWhy", `{"a": 1,}`, "", ErrInvalidJSON},
+		{"TopLevelArray", `[{"a": 1}]`, "", errJSONArray},
+		{"ArrayAfterProse", `Here: [{"a": 1}, {"b": 2}]`, "", errJSONArray},
+		{"FencedArray", "```json\n[1, 2]\n```", "", errJSONArray},
+		{"Truncated", `{"title": "x", "decisions": ["a", "b`, "", errJSONTruncated},
+		{"TruncatedWithCompleteNestedObject", `{"tasks": [{"text": "a"}, {"text": "b"`, "", errJSONTruncated},
+		{"TruncatedInsideUnclosedFence", "```json\n{\"a\": [1, 2", "", errJSONTruncated},
+		{"InvalidObjectSaysWhy", `{"a": 1,}`, "", errInvalidJSON},
 		{"ProseBracesAreNotInvalidJSON", `Use {placeholders} here.`, "", ErrNoJSONObject},
 		{"NoJSON", "I cannot help with that.", "", ErrNoJSONObject},
 		{"Empty", "", "", ErrNoJSONObject},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ExtractJSONObject(tt.in)
+			got, err := extractJSONObject(tt.in)
 			if !errors.Is(err, tt.wantErr) || string(got) != tt.want {
-				t.Fatalf("ExtractJSONObject(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.wantErr)
+				t.Fatalf("extractJSONObject(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.wantErr)
 			}
 		})
 	}
-	if ErrJSONArray.Error() != "expected a JSON object, got an array" || ErrJSONTruncated.Error() != "the JSON is incomplete (truncated?)" {
+	if errJSONArray.Error() != "expected a JSON object, got an array" || errJSONTruncated.Error() != "the JSON is incomplete (truncated?)" {
 		t.Fatal("error texts are part of the retry prompt and must not drift")
 	}
 }

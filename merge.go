@@ -55,15 +55,23 @@ type MergeResolution struct {
 	Value  string `json:"value"`
 }
 
-// MergeResult is a previewed merge: the merged content, with every
-// conflict provisionally decided (the scalar and the edited item of "ours",
-// an item edited on one side and removed on the other kept), and the
-// conflicts the caller must still resolve (never nil).
+// MergeResult is a merge: the merged content, with every conflict the
+// resolutions did not settle provisionally decided (the scalar and the
+// edited item of "ours", an item edited on one side and removed on the other
+// kept), the conflicts the caller must still resolve (never nil) and how
+// many the resolutions settled.
 type MergeResult struct {
 	Merged    Content         `json:"merged"`
 	Conflicts []MergeConflict `json:"conflicts"`
+	Resolved  int             `json:"resolved"`
+}
 
-	base, ours, theirs *Content
+type conflictRef struct{ field, key string }
+
+type merger struct {
+	res       map[conflictRef]MergeResolution
+	used      map[conflictRef]bool
+	conflicts []MergeConflict
 }
 
 // Merge is the three-way merge of a source branch head (theirs) into a target
@@ -78,46 +86,11 @@ type MergeResult struct {
 // with anything: one side's rewording wins over an untouched side, ours wins
 // over theirs. Message, objective and summary take the side that changed;
 // changed on both sides to different values is a conflict.
-func Merge(base, ours, theirs *Content) MergeResult {
-	r, _ := merge(base, ours, theirs, nil)
-	return r
-}
-
-// ApplyResolutions settles the conflicts of a MergeResult that Merge
-// returned and returns the final content and the conflicts left unresolved
-// (never nil). It re-runs the merge with the resolutions, so r must come from
-// Merge in this process (a MergeResult decoded from JSON has lost its
-// inputs: use MergeResolved). EUNPROCESSABLE for a resolution with an unknown
-// choice or one that names no conflict.
-func ApplyResolutions(r MergeResult, res []MergeResolution) (Content, []MergeConflict, error) {
-	if r.base == nil { // not from Merge (or decoded from JSON)
-		if len(res) == 0 {
-			return r.Merged, nonNil(r.Conflicts), nil
-		}
-		return Content{}, nil, Errorf(EINTERNAL, "merge result has no inputs: resolutions must be applied to the result of Merge")
-	}
-	return MergeResolved(r.base, r.ours, r.theirs, res)
-}
-
-// MergeResolved merges like Merge and settles conflicts with res (see
-// ApplyResolutions), for callers that recompute the merge at commit time.
-func MergeResolved(base, ours, theirs *Content, res []MergeResolution) (Content, []MergeConflict, error) {
-	r, err := merge(base, ours, theirs, res)
-	if err != nil {
-		return Content{}, nil, err
-	}
-	return r.Merged, r.Conflicts, nil
-}
-
-type conflictRef struct{ field, key string }
-
-type merger struct {
-	res       map[conflictRef]MergeResolution
-	used      map[conflictRef]bool
-	conflicts []MergeConflict
-}
-
-func merge(base, ours, theirs *Content, res []MergeResolution) (MergeResult, error) {
+//
+// Resolutions settle conflicts as they are found (see MergeResolution).
+// EUNPROCESSABLE for a resolution with an unknown choice or one that names
+// no conflict.
+func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeResult, error) {
 	empty := &Content{}
 	if base == nil {
 		base = empty
@@ -129,11 +102,11 @@ func merge(base, ours, theirs *Content, res []MergeResolution) (MergeResult, err
 		theirs = empty
 	}
 	m := &merger{res: map[conflictRef]MergeResolution{}, used: map[conflictRef]bool{}, conflicts: []MergeConflict{}}
-	for _, r := range res {
+	for _, r := range resolutions {
 		switch r.Choice {
 		case ChooseOurs, ChooseTheirs, ChooseBase, ChooseCustom:
 		default:
-			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), truncate(r.Choice, 20))
+			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), Truncate(r.Choice, 20))
 		}
 		m.res[conflictRef{r.Field, r.Key}] = r
 	}
@@ -165,14 +138,14 @@ func merge(base, ours, theirs *Content, res []MergeResolution) (MergeResult, err
 			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s matches no conflict", describeRef(ref.field, ref.key))
 		}
 	}
-	return MergeResult{Merged: out, Conflicts: m.conflicts, base: base, ours: ours, theirs: theirs}, nil
+	return MergeResult{Merged: out, Conflicts: m.conflicts, Resolved: len(m.used)}, nil
 }
 
 func describeRef(field, key string) string {
 	if key == "" {
 		return fmt.Sprintf("%q", field)
 	}
-	return fmt.Sprintf("%q item %q", field, truncate(key, 60))
+	return fmt.Sprintf("%q item %q", field, Truncate(key, 60))
 }
 
 // conflict records c, or returns the caller's resolution for it.

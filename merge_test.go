@@ -26,7 +26,7 @@ func TestMergeLists(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Merge(&Content{Decisions: tt.base}, &Content{Decisions: tt.ours}, &Content{Decisions: tt.theirs})
+			r := merged(&Content{Decisions: tt.base}, &Content{Decisions: tt.ours}, &Content{Decisions: tt.theirs})
 			if !reflect.DeepEqual(r.Merged.Decisions, tt.want) || len(r.Conflicts) != 0 {
 				t.Fatalf("merged %q conflicts %+v, want %q", r.Merged.Decisions, r.Conflicts, tt.want)
 			}
@@ -41,14 +41,14 @@ func TestMerge(t *testing.T) {
 		Entities: []string{"Sydney"}, Artifacts: []Artifact{{ID: "a1", Content: "v1"}}}
 
 	t.Run("NilBaseKeepsEverythingFromBothSides", func(t *testing.T) {
-		r := Merge(nil, &Content{Decisions: []string{"x"}, Summary: "s"}, &Content{Decisions: []string{"y"}, Summary: "s"})
+		r := merged(nil, &Content{Decisions: []string{"x"}, Summary: "s"}, &Content{Decisions: []string{"y"}, Summary: "s"})
 		if !reflect.DeepEqual(r.Merged.Decisions, []string{"x", "y"}) || r.Merged.Summary != "s" || len(r.Conflicts) != 0 {
 			t.Fatalf("%+v", r)
 		}
 	})
 
 	t.Run("NilBaseDifferentSummariesConflict", func(t *testing.T) {
-		r := Merge(nil, &Content{Summary: "a"}, &Content{Summary: "b"})
+		r := merged(nil, &Content{Summary: "a"}, &Content{Summary: "b"})
 		if len(r.Conflicts) != 1 || r.Conflicts[0] != (MergeConflict{Field: "summary", Kind: ConflictBothChanged, Ours: "a", Theirs: "b"}) {
 			t.Fatalf("%+v", r.Conflicts)
 		}
@@ -58,7 +58,7 @@ func TestMerge(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Objective = "new objective"
 		theirs.Summary = "new summary"
-		r := Merge(base, &ours, &theirs)
+		r := merged(base, &ours, &theirs)
 		if r.Merged.Objective != "new objective" || r.Merged.Summary != "new summary" || len(r.Conflicts) != 0 {
 			t.Fatalf("%+v", r)
 		}
@@ -67,7 +67,7 @@ func TestMerge(t *testing.T) {
 	t.Run("SummaryEditedOnBothSidesConflicts", func(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Summary, theirs.Summary = "ours summary", "theirs summary"
-		r := Merge(base, &ours, &theirs)
+		r := merged(base, &ours, &theirs)
 		want := MergeConflict{Field: "summary", Kind: ConflictBothChanged, Base: "base summary", Ours: "ours summary", Theirs: "theirs summary"}
 		if len(r.Conflicts) != 1 || r.Conflicts[0] != want || r.Merged.Summary != "ours summary" {
 			t.Fatalf("conflicts %+v merged summary %q", r.Conflicts, r.Merged.Summary)
@@ -77,7 +77,7 @@ func TestMerge(t *testing.T) {
 	t.Run("SameEditOnBothSidesIsNoConflict", func(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Summary, theirs.Summary = "same", "same "
-		if r := Merge(base, &ours, &theirs); len(r.Conflicts) != 0 {
+		if r := merged(base, &ours, &theirs); len(r.Conflicts) != 0 {
 			t.Fatalf("%+v", r.Conflicts)
 		}
 	})
@@ -86,7 +86,7 @@ func TestMerge(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Tasks = []Task{task("Book hotel", "")}                            // removed "Buy map"
 		theirs.Tasks = []Task{task("Book hotel", ""), task("Buy map", "done")} // edited it
-		r := Merge(base, &ours, &theirs)
+		r := merged(base, &ours, &theirs)
 		if len(r.Merged.Tasks) != 2 || r.Merged.Tasks[1].Status != "done" {
 			t.Fatalf("tasks %+v", r.Merged.Tasks)
 		}
@@ -96,13 +96,13 @@ func TestMerge(t *testing.T) {
 		}
 
 		t.Run("ResolvedOursRemovesIt", func(t *testing.T) {
-			c, left, err := ApplyResolutions(r, []MergeResolution{{Field: "tasks", Key: "buy map", Choice: ChooseOurs}})
+			c, left, err := resolved(base, &ours, &theirs, []MergeResolution{{Field: "tasks", Key: "buy map", Choice: ChooseOurs}})
 			if err != nil || len(left) != 0 || len(c.Tasks) != 1 {
 				t.Fatalf("tasks %+v left %+v err %v", c.Tasks, left, err)
 			}
 		})
 		t.Run("ResolvedCustomRenamesEditedTask", func(t *testing.T) {
-			c, _, err := ApplyResolutions(r, []MergeResolution{{Field: "tasks", Key: "buy map", Choice: ChooseCustom, Value: "Buy two maps"}})
+			c, _, err := resolved(base, &ours, &theirs, []MergeResolution{{Field: "tasks", Key: "buy map", Choice: ChooseCustom, Value: "Buy two maps"}})
 			if err != nil || c.Tasks[1].Text != "Buy two maps" || c.Tasks[1].Status != "done" {
 				t.Fatalf("tasks %+v err %v", c.Tasks, err)
 			}
@@ -112,7 +112,7 @@ func TestMerge(t *testing.T) {
 	t.Run("TaskRemovedOneSideUntouchedOtherIsRemoved", func(t *testing.T) {
 		ours := *base
 		ours.Tasks = []Task{task("Book hotel", "")}
-		r := Merge(base, &ours, base)
+		r := merged(base, &ours, base)
 		if len(r.Merged.Tasks) != 1 || len(r.Conflicts) != 0 {
 			t.Fatalf("%+v", r)
 		}
@@ -121,7 +121,7 @@ func TestMerge(t *testing.T) {
 	t.Run("TaskAnnotatedOnOneSideTakesAnnotation", func(t *testing.T) {
 		theirs := *base
 		theirs.Tasks = []Task{task("Book hotel", "done"), task("Buy map", "")}
-		r := Merge(base, base, &theirs)
+		r := merged(base, base, &theirs)
 		if r.Merged.Tasks[0].Status != "done" || len(r.Conflicts) != 0 {
 			t.Fatalf("%+v", r)
 		}
@@ -131,11 +131,11 @@ func TestMerge(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Artifacts = []Artifact{{ID: "a1", Content: "ours"}}
 		theirs.Artifacts = []Artifact{{ID: "a1", Content: "theirs"}, {Label: "New", Content: "n"}}
-		r := Merge(base, &ours, &theirs)
+		r := merged(base, &ours, &theirs)
 		if len(r.Conflicts) != 1 || r.Conflicts[0].Key != "id:a1" || r.Conflicts[0].Theirs != "theirs" {
 			t.Fatalf("%+v", r.Conflicts)
 		}
-		c, left, err := ApplyResolutions(r, []MergeResolution{{Field: "artifacts", Key: "id:a1", Choice: ChooseTheirs}})
+		c, left, err := resolved(base, &ours, &theirs, []MergeResolution{{Field: "artifacts", Key: "id:a1", Choice: ChooseTheirs}})
 		if err != nil || len(left) != 0 || c.Artifacts[0].Content != "theirs" || c.Artifacts[1].Label != "New" {
 			t.Fatalf("%+v %+v %v", c.Artifacts, left, err)
 		}
@@ -144,36 +144,34 @@ func TestMerge(t *testing.T) {
 	t.Run("ResolutionAppliedToSummary", func(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Summary, theirs.Summary, ours.Objective, theirs.Objective = "o", "t", "oo", "tt"
-		r := Merge(base, &ours, &theirs)
-		c, left, err := ApplyResolutions(r, []MergeResolution{
+		c, left, err := resolved(base, &ours, &theirs, []MergeResolution{
 			{Field: "summary", Choice: ChooseCustom, Value: "written by hand"},
 		})
 		if err != nil || c.Summary != "written by hand" || len(left) != 1 || left[0].Field != "objective" {
 			t.Fatalf("summary %q left %+v err %v", c.Summary, left, err)
 		}
-		c, left, err = ApplyResolutions(r, []MergeResolution{{Field: "summary", Choice: ChooseBase}, {Field: "objective", Choice: ChooseTheirs}})
+		c, left, err = resolved(base, &ours, &theirs, []MergeResolution{{Field: "summary", Choice: ChooseBase}, {Field: "objective", Choice: ChooseTheirs}})
 		if err != nil || c.Summary != "base summary" || c.Objective != "tt" || len(left) != 0 {
 			t.Fatalf("%+v %+v %v", c, left, err)
 		}
 	})
 
 	t.Run("ResolutionNamingNoConflictIsUnprocessable", func(t *testing.T) {
-		r := Merge(base, base, base)
-		_, _, err := ApplyResolutions(r, []MergeResolution{{Field: "summary", Choice: ChooseOurs}})
+		_, _, err := resolved(base, base, base, []MergeResolution{{Field: "summary", Choice: ChooseOurs}})
 		if ErrorCode(err) != EUNPROCESSABLE {
 			t.Fatalf("err = %v", err)
 		}
 	})
 
 	t.Run("UnknownChoiceIsUnprocessable", func(t *testing.T) {
-		_, _, err := MergeResolved(nil, &Content{Summary: "a"}, &Content{Summary: "b"}, []MergeResolution{{Field: "summary", Choice: "mine"}})
+		_, _, err := resolved(nil, &Content{Summary: "a"}, &Content{Summary: "b"}, []MergeResolution{{Field: "summary", Choice: "mine"}})
 		if ErrorCode(err) != EUNPROCESSABLE || !strings.Contains(err.Error(), "ours, theirs, base or custom") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 
 	t.Run("JSONHasSnakeCaseAndEmptyConflictList", func(t *testing.T) {
-		b, _ := json.Marshal(Merge(base, base, base))
+		b, _ := json.Marshal(merged(base, base, base))
 		if !strings.Contains(string(b), `"conflicts":[]`) {
 			t.Fatalf("%s", b)
 		}
@@ -186,9 +184,24 @@ func TestMerge(t *testing.T) {
 	t.Run("InputsNotModified", func(t *testing.T) {
 		ours := Content{Decisions: []string{"a", "b"}}
 		theirs := Content{Decisions: []string{"b", "c"}}
-		Merge(nil, &ours, &theirs)
+		merged(nil, &ours, &theirs)
 		if !reflect.DeepEqual(ours.Decisions, []string{"a", "b"}) || !reflect.DeepEqual(theirs.Decisions, []string{"b", "c"}) {
 			t.Fatal("inputs changed")
 		}
 	})
+}
+
+// merged is Merge without resolutions, which cannot fail.
+func merged(base, ours, theirs *Content) MergeResult {
+	r, err := Merge(base, ours, theirs, nil)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// resolved is Merge with resolutions: the content and the conflicts left.
+func resolved(base, ours, theirs *Content, res []MergeResolution) (Content, []MergeConflict, error) {
+	r, err := Merge(base, ours, theirs, res)
+	return r.Merged, r.Conflicts, err
 }

@@ -37,21 +37,6 @@ var suspiciousPattern = regexp.MustCompile(strings.Join([]string{
 	`(?i:\b(jailbreak|dan\s+mode|developer\s+mode)\b)`,
 }, "|"))
 
-// DetectSuspiciousInstructions returns, for each text that reads like an
-// instruction to a model, a short snippet around the first match (in order,
-// without repeats). An empty result means nothing was found.
-func DetectSuspiciousInstructions(texts ...string) []string {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, t := range texts {
-		if s, ok := suspiciousSnippet(t); ok && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // IsSuspicious reports whether s reads like an instruction to a model.
 func IsSuspicious(s string) bool {
 	_, ok := suspiciousSnippet(s)
@@ -73,15 +58,15 @@ func suspiciousSnippet(s string) (string, bool) {
 	if len([]rune(line)) > 160 {
 		// keep the match itself visible
 		m := strings.TrimSpace(s[loc[0]:loc[1]])
-		line = truncate(m, 160)
+		line = Truncate(m, 160)
 	}
 	return line, true
 }
 
-// SanitizeDraft drops instruction-like items from a draft's lists and adds a
+// sanitizeDraft drops instruction-like items from a draft's lists and adds a
 // warning for each; instruction-like title, objective, summary or artifacts
 // are kept (a person edits them before saving) but warned about.
-func SanitizeDraft(d *Draft) {
+func sanitizeDraft(d *Draft) {
 	if d.Warnings == nil {
 		d.Warnings = []string{}
 	}

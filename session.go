@@ -42,9 +42,6 @@ type Session struct {
 	UpdatedAt time.Time
 }
 
-// IsFork reports whether the session was forked from a checkpoint.
-func (s *Session) IsFork() bool { return s.ForkedFromCheckpointID != nil }
-
 // Turn is one event of a session's stream. Turns are never updated or deleted
 // except together with their session or space.
 type Turn struct {

@@ -31,7 +31,7 @@ var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
 func ParseID(field, s string) (ID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
-		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, truncate(s, 64))
+		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, Truncate(s, 64))
 	}
 	return id, nil
 }
@@ -64,13 +64,11 @@ type Clock func() time.Time
 // what both database engines keep (and the checkpoint hash covers the time).
 func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
+func Truncate(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
 	return string(r[:n]) + "…"
 }
-
-// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
-func Truncate(s string, n int) string { return truncate(s, n) }

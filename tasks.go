@@ -19,9 +19,9 @@ const (
 	TaskDone = "done"
 )
 
-// ValidIntent reports whether s (already trimmed and lower-cased) is one of
+// validIntent reports whether s (already trimmed and lower-cased) is one of
 // the five intent hints.
-func ValidIntent(s string) bool {
+func validIntent(s string) bool {
 	switch s {
 	case IntentImplement, IntentReview, IntentInvestigate, IntentDocs, IntentTest:
 		return true
@@ -29,7 +29,7 @@ func ValidIntent(s string) bool {
 	return false
 }
 
-// NormalizeTasks turns the tasks a model (or a client) produced into clean
+// normalizeTasks turns the tasks a model (or a client) produced into clean
 // structured tasks, as drafts and extracts store them.
 //
 // Each raw item is a string or an object (map[string]any, as encoding/json
@@ -40,7 +40,7 @@ func ValidIntent(s string) bool {
 // keys, nulls, wrong types — is dropped rather than failing the whole list.
 // Duplicates by trimmed text are dropped, first occurrence wins. The output is
 // never nil and every task has Structured set, so it is written as an object.
-func NormalizeTasks(raw []any) []Task {
+func normalizeTasks(raw []any) []Task {
 	out := []Task{}
 	seen := map[string]bool{}
 	for _, item := range raw {
@@ -102,7 +102,7 @@ func cleanTaskAnnotations(t Task) Task {
 	t.ID = strings.TrimSpace(t.ID)
 	t.BlockedBy = strings.TrimSpace(t.BlockedBy)
 	t.IntentHint = strings.ToLower(strings.TrimSpace(t.IntentHint))
-	if !ValidIntent(t.IntentHint) {
+	if !validIntent(t.IntentHint) {
 		t.IntentHint = ""
 	}
 	t.Status = strings.ToLower(strings.TrimSpace(t.Status))

@@ -46,9 +46,9 @@ func TestNormalizeTasks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := NormalizeTasks(tt.raw)
+			got := normalizeTasks(tt.raw)
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("NormalizeTasks = %#v, want %#v", got, tt.want)
+				t.Fatalf("normalizeTasks = %#v, want %#v", got, tt.want)
 			}
 		})
 	}

@@ -146,7 +146,7 @@ func ValidateDisposition(d string) error {
 	case DispositionAbandoned, DispositionActive, DispositionIntegrated:
 		return nil
 	}
-	return Errorf(EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", truncate(d, 40))
+	return Errorf(EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", Truncate(d, 40))
 }
 
 // Note defaults: who wrote a note and its kind when the caller says nothing.
@@ -188,7 +188,7 @@ func ValidateNoteKind(kind string) error {
 	case NoteKindMilestone, NoteKindNoise, NoteKindNote:
 		return nil
 	}
-	return Errorf(EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", truncate(kind, 40))
+	return Errorf(EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", Truncate(kind, 40))
 }
 
 // Validate checks what a send can be refused for before anything is read:

@@ -109,6 +109,7 @@ func commands() []*cobra.Command {
 		newClaimCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
+		newWorktreeCmd(),
 	}
 }
 

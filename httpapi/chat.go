@@ -98,10 +98,6 @@ func (s *Server) chatRoutes() []route {
 	}
 }
 
-func (s *Server) chat() *smriti.Chat {
-	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
-}
-
 // sendRequest decodes a send body; the chat service validates it.
 func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
 	var req SendRequest
@@ -160,7 +156,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.chat().Send(r.Context(), req)
+	res, err := s.chat.Send(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -200,7 +196,7 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 		flusher.Flush()
 		return nil
 	}
-	res, err := s.chat().Stream(r.Context(), req,
+	res, err := s.chat.Stream(r.Context(), req,
 		func(p *smriti.Prepared) error {
 			provider := ""
 			if p.Provider != nil {
@@ -230,7 +226,7 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.chat().Prepare(r.Context(), req)
+	p, err := s.chat.Prepare(r.Context(), req)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // ContentFields are the structured fields every checkpoint write accepts.
@@ -82,9 +83,9 @@ func (f *ContentFields) content() smriti.Content {
 	if f.Message != nil {
 		msg = strings.TrimSpace(*f.Message)
 	}
-	return smriti.Content{Message: msg, Summary: f.Summary, Objective: f.Objective, Decisions: nonNil(f.Decisions),
-		Assumptions: nonNil(f.Assumptions), Tasks: nonNil(f.Tasks), OpenQuestions: nonNil(f.OpenQuestions),
-		Entities: nonNil(f.Entities), Artifacts: nonNil(f.Artifacts)}
+	return smriti.Content{Message: msg, Summary: f.Summary, Objective: f.Objective, Decisions: nonnil.Slice(f.Decisions),
+		Assumptions: nonnil.Slice(f.Assumptions), Tasks: nonnil.Slice(f.Tasks), OpenQuestions: nonnil.Slice(f.OpenQuestions),
+		Entities: nonnil.Slice(f.Entities), Artifacts: nonnil.Slice(f.Artifacts)}
 }
 
 func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error {

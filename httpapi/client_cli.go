@@ -45,3 +45,22 @@ func (c *ClaimOut) Claim() *smriti.Claim {
 		BaseCheckpointID: c.BaseCommitID, WorktreeID: c.WorktreeID, Scope: c.Scope, TaskID: c.TaskID, Intent: c.IntentType,
 		Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 }
+
+// Worktree returns the wire worktree as the domain's.
+func (w *WorktreeOut) Worktree() *smriti.Worktree {
+	return &smriti.Worktree{ID: w.ID, SpaceID: w.RepoID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
+		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
+}
+
+// WorktreesOf splits a worktree list into worktrees and their probes.
+func WorktreesOf(items []WorktreeListItem) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe) {
+	wts := make([]*smriti.Worktree, len(items))
+	probes := map[smriti.ID]*smriti.WorktreeProbe{}
+	for i := range items {
+		wts[i] = items[i].Worktree()
+		if items[i].Probe != nil {
+			probes[items[i].ID] = items[i].Probe
+		}
+	}
+	return wts, probes
+}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"smriti"
+
+	"smriti/internal/nonnil"
 )
 
 // ContextPackRequest exports a checkpoint for another tool.
@@ -48,8 +50,8 @@ type ParentDelta struct {
 
 func snapshotOf(c *smriti.Checkpoint) Snapshot {
 	return Snapshot{ID: c.ID, CommitHash: c.Hash, Message: c.Message, Summary: c.Summary, Objective: c.Objective,
-		Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks),
-		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities), AuthorAgent: c.AuthorAgent,
+		Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks),
+		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities), AuthorAgent: c.AuthorAgent,
 		AuthorType: c.AuthorType, BranchName: c.BranchName, ParentCommitID: c.ParentID, CreatedAt: c.CreatedAt}
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // The coordination answers keep the first implementation's shapes (its
@@ -145,7 +146,7 @@ func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 		d := &Divergence{Pairs: []DivergencePair{}, More: b.MoreDivergent}
 		for _, p := range b.Divergence {
 			d.Pairs = append(d.Pairs, DivergencePair{BranchName: p.Branch, BranchCommitHash: p.BranchHash,
-				MainOnlyDecisions: nonNil(p.MainOnly), BranchOnlyDecisions: nonNil(p.BranchOnly)})
+				MainOnlyDecisions: nonnil.Slice(p.MainOnly), BranchOnlyDecisions: nonnil.Slice(p.BranchOnly)})
 		}
 		out.Divergence = d
 	}

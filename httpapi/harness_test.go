@@ -88,16 +88,15 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	}
 	// Provider calls reach the server's metrics the way `smriti serve`
 	// wires them.
-	var srv *httpapi.Server
-	observe := provider.WithObserver(func(name, model, outcome string, u smriti.Usage, d time.Duration) {
-		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
-	})
-	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
+	metrics := httpapi.NewMetrics()
+	providers := provider.New(pcfg, append([]provider.Option{provider.WithObserver(metrics.ObserveProviderCall)}, cfg.popts...)...)
 	var coord *smriti.Coordinator
 	if cfg.coord != nil {
 		coord = cfg.coord(st)
 	}
-	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Coordinator: coord, Security: cfg.security})
+	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
+		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now},
+		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // DraftRequest drafts a checkpoint from a session's recent turns
@@ -75,10 +76,6 @@ func (s *Server) intelligenceRoutes() []route {
 	}
 }
 
-func (s *Server) intelligence() *smriti.Intelligence {
-	return &smriti.Intelligence{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
-}
-
 func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	var req DraftRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -93,11 +90,11 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := smriti.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
-	res, err := s.intelligence().Draft(r.Context(), in)
+	res, err := s.intel.Draft(r.Context(), in)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonNil(res.Draft.Warnings)})
+	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings)})
 	return nil
 }
 
@@ -109,11 +106,11 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if req.Content == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
 	}
-	d, err := s.intelligence().Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock})
+	d, err := s.intel.Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonNil(d.Artifacts), Warnings: nonNil(d.Warnings)})
+	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings)})
 	return nil
 }
 
@@ -125,11 +122,11 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	rev, err := s.intelligence().Review(r.Context(), id)
+	rev, err := s.intel.Review(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ReviewOut{CheckpointID: id, Issues: nonNil(rev.Issues), Suggestions: nonNil(rev.Suggestions)})
+	writeJSON(w, http.StatusOK, ReviewOut{CheckpointID: id, Issues: nonnil.Slice(rev.Issues), Suggestions: nonnil.Slice(rev.Suggestions)})
 	return nil
 }
 
@@ -141,7 +138,7 @@ func (s *Server) titleSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	se, err := s.intelligence().Title(r.Context(), id)
+	se, err := s.intel.Title(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -162,6 +159,6 @@ func (s *Server) noBody(w http.ResponseWriter, r *http.Request) error {
 }
 
 func draftFieldsOf(d *smriti.Draft) DraftFields {
-	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonNil(d.Decisions),
-		Assumptions: nonNil(d.Assumptions), Tasks: nonNil(d.Tasks), OpenQuestions: nonNil(d.OpenQuestions), Entities: nonNil(d.Entities)}
+	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
+		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions), Entities: nonnil.Slice(d.Entities)}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 const maxBranchName = 255
@@ -231,7 +232,7 @@ func (s *Server) lineageTree(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range t.Checkpoints {
 		out.Checkpoints[i] = CheckpointNode{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName,
 			ParentCheckpointID: c.ParentID, MergeParentID: c.MergeParentID, CreatedAt: c.CreatedAt, Summary: c.Summary,
-			Objective: c.Objective, AuthorAgent: c.AuthorAgent, NoteCount: c.NoteCount, NoteKinds: nonNil(c.NoteKinds)}
+			Objective: c.Objective, AuthorAgent: c.AuthorAgent, NoteCount: c.NoteCount, NoteKinds: nonnil.Slice(c.NoteKinds)}
 		if c.MergeParentID != nil {
 			out.Merges = append(out.Merges, MergeEdge{CheckpointID: c.ID, SourceCheckpointID: *c.MergeParentID})
 		}
@@ -359,7 +360,7 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 		m := out.Merged
 		writeJSON(w, http.StatusOK, MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
 			Merged:    MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: stateListsOf(&m)},
-			Conflicts: nonNil(out.Conflicts)})
+			Conflicts: nonnil.Slice(out.Conflicts)})
 		return nil
 	}
 	writeJSON(w, http.StatusCreated, MergeCommitted{Checkpoint: commitOf(out.Checkpoint), BaseCheckpointID: base, ConflictsResolved: out.Resolved})

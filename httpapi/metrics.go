@@ -12,9 +12,11 @@ import (
 	"smriti"
 )
 
-// metrics are the server's Prometheus series, on a registry of its own so
-// that several servers in one test process do not collide.
-type metrics struct {
+// Metrics are the server's Prometheus series, on a registry of its own so
+// that several servers in one test process do not collide. main builds them
+// before the provider registry, which reports its calls here
+// (ObserveProviderCall), and hands them to the server.
+type Metrics struct {
 	reg            *prometheus.Registry
 	requests       *prometheus.CounterVec
 	latency        *prometheus.HistogramVec
@@ -24,8 +26,9 @@ type metrics struct {
 	providerTime   *prometheus.HistogramVec
 }
 
-func newMetrics() *metrics {
-	m := &metrics{
+// NewMetrics registers the series.
+func NewMetrics() *Metrics {
+	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "smriti_http_requests_total", Help: "HTTP requests by method, route and status code."},
@@ -51,18 +54,20 @@ func newMetrics() *metrics {
 	return m
 }
 
-func (m *metrics) handler() http.Handler {
+func (m *Metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-func (m *metrics) observeRequest(method, route string, status int, d time.Duration) {
+func (m *Metrics) observeRequest(method, route string, status int, d time.Duration) {
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(method, route).Observe(d.Seconds())
 }
 
-func (m *metrics) observeProvider(provider, model, outcome string, usage smriti.Usage, seconds float64) {
+// ObserveProviderCall records one provider call; its signature is the
+// provider registry's observer.
+func (m *Metrics) ObserveProviderCall(provider, model, outcome string, usage smriti.Usage, elapsed time.Duration) {
 	m.providerCalls.WithLabelValues(provider, model, outcome).Inc()
 	m.providerTokens.WithLabelValues(provider, "input").Add(float64(usage.InputTokens))
 	m.providerTokens.WithLabelValues(provider, "output").Add(float64(usage.OutputTokens))
-	m.providerTime.WithLabelValues(provider).Observe(seconds)
+	m.providerTime.WithLabelValues(provider).Observe(elapsed.Seconds())
 }

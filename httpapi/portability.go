@@ -107,7 +107,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intelligence()}
+	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
 	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: q.Get("filename"), Draft: draft})
 	if err != nil {
 		return err

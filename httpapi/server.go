@@ -51,6 +51,14 @@ type Config struct {
 	Security SecurityConfig
 	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
 	MCP http.Handler
+	// Chat and Intelligence are the services the chat and background
+	// intelligence endpoints call; when nil, New builds them over Backend
+	// and Providers.
+	Chat         *smriti.Chat
+	Intelligence *smriti.Intelligence
+	// Metrics receives request and provider-call series; when nil, New
+	// makes its own.
+	Metrics *Metrics
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Backend without git (worktree routes then answer 503).
 	Coordinator *smriti.Coordinator
@@ -65,7 +73,9 @@ type Server struct {
 	providers smriti.Providers
 	log       *slog.Logger
 	bodyLimit int64
-	metrics   *metrics
+	metrics   *Metrics
+	chat      *smriti.Chat
+	intel     *smriti.Intelligence
 	routes    []route
 	handler   http.Handler
 	guard     *browserGuard
@@ -83,11 +93,19 @@ func New(cfg Config) *Server {
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
 	}
+	if s.metrics = cfg.Metrics; s.metrics == nil {
+		s.metrics = NewMetrics()
+	}
+	if s.chat = cfg.Chat; s.chat == nil {
+		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+	}
+	if s.intel = cfg.Intelligence; s.intel == nil {
+		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+	}
 	s.coord = cfg.Coordinator
 	if s.coord == nil {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
-	s.metrics = newMetrics()
 	s.sec = cfg.Security.withDefaults()
 	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)
 	s.streams = make(chan struct{}, s.sec.MaxStreams)
@@ -123,9 +141,3 @@ func (s *Server) now() time.Time {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
-
-// ObserveProviderCall records one provider call in the server's metrics;
-// main passes it to the provider registry as its observer.
-func (s *Server) ObserveProviderCall(provider, model, outcome string, usage smriti.Usage, seconds float64) {
-	s.metrics.observeProvider(provider, model, outcome, usage, seconds)
-}

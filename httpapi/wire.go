@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // The wire format keeps the names of the first implementation so its
@@ -86,9 +87,9 @@ func commitOf(c *smriti.Checkpoint) Commit {
 	return Commit{
 		ID: c.ID, RepoID: c.SpaceID, CommitHash: c.Hash, ParentCommitID: c.ParentID, MergeParentID: c.MergeParentID,
 		BranchName: c.BranchName, AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType, ProjectRoot: c.ProjectRoot,
-		Message: c.Message, Summary: c.Summary, Objective: c.Objective, Decisions: nonNil(c.Decisions),
-		Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks), OpenQuestions: nonNil(c.OpenQuestions),
-		Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts), ContextBlob: nonNilMap(c.ContextBlob),
+		Message: c.Message, Summary: c.Summary, Objective: c.Objective, Decisions: nonnil.Slice(c.Decisions),
+		Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions),
+		Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob),
 		RawSourceText: c.RawSourceText, Metadata: meta, CreatedAt: c.CreatedAt,
 	}
 }
@@ -147,7 +148,7 @@ type TurnOut struct {
 
 func turnOf(t *smriti.Turn) TurnOut {
 	return TurnOut{ID: t.ID, SessionID: t.SessionID, RepoID: t.SpaceID, Role: t.Role, Content: t.Content, Provider: t.Provider,
-		Model: t.Model, SequenceNumber: t.Seq, Metadata: nonNilMap(t.Metadata), CreatedAt: t.CreatedAt}
+		Model: t.Model, SequenceNumber: t.Seq, Metadata: nonnil.Map(t.Metadata), CreatedAt: t.CreatedAt}
 }
 
 func turnsOf(ts []*smriti.Turn) []TurnOut {
@@ -198,20 +199,6 @@ type StateLists struct {
 }
 
 func stateListsOf(c *smriti.Content) StateLists {
-	return StateLists{Decisions: nonNil(c.Decisions), Assumptions: nonNil(c.Assumptions), Tasks: nonNil(c.Tasks),
-		OpenQuestions: nonNil(c.OpenQuestions), Entities: nonNil(c.Entities), Artifacts: nonNil(c.Artifacts)}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-func nonNilMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
+	return StateLists{Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks),
+		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts)}
 }

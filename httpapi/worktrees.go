@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"smriti"
+
+	"smriti/internal/nonnil"
 )
 
 // WorktreeRequest opens a git worktree for an agent.
@@ -53,7 +55,7 @@ func probeOut(p *smriti.WorktreeProbe, now time.Time) *smriti.WorktreeProbe {
 		return nil
 	}
 	q := *p
-	q.DirtyPaths = nonNil(q.DirtyPaths)
+	q.DirtyPaths = nonnil.Slice(q.DirtyPaths)
 	if !q.LastCommitAt.IsZero() {
 		q.LastCommitRelative = smriti.RelativeTime(q.LastCommitAt, now)
 	}

@@ -41,6 +41,22 @@ type Ops interface {
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
 	Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error)
 
+	// State is the space's state brief.
+	State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error)
+	// CreateClaim stores a claim and returns the live claims it collides with.
+	CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error)
+	FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error)
+	// Claims lists a space's claims, newest first; live ones only unless
+	// includeExpired.
+	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error)
+	Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error)
+
+	OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error)
+	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
+	// Worktree resolves a full id or a prefix of 4+ characters.
+	Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error)
+	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error)
+
 	// PreviewContext is what a send of message in the session would give
 	// the model.
 	PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error)

@@ -13,19 +13,25 @@ type Backend interface {
 	smriti.CheckpointService
 	smriti.SessionService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
 }
 
 // Services implements Ops by calling the domain services in-process.
 type Services struct {
 	Store     Backend
 	Providers smriti.Providers
+	// Briefs answers the state brief and WorktreeManager opens and closes
+	// worktrees (both the server's Coordinator).
+	Briefs          smriti.StateService
+	WorktreeManager smriti.WorktreeService
+	// Chat and Intelligence are the services the HTTP handlers use too,
+	// built once by the caller.
+	Chat         *smriti.Chat
+	Intelligence *smriti.Intelligence
 }
 
 var _ Ops = (*Services)(nil)
-
-func (s *Services) intelligence() *smriti.Intelligence {
-	return &smriti.Intelligence{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
-}
 
 func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	var all []*smriti.Space
@@ -91,12 +97,6 @@ func (s *Services) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade b
 }
 
 func (s *Services) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
-	if _, err := s.Store.Checkpoint(ctx, id); err != nil {
-		return nil, err
-	}
-	if err := smriti.ValidateNote(in); err != nil {
-		return nil, err
-	}
 	return s.Store.AddNote(ctx, id, in)
 }
 
@@ -105,11 +105,11 @@ func (s *Services) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 }
 
 func (s *Services) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
-	return s.intelligence().Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
+	return s.Intelligence.Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
 }
 
 func (s *Services) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
-	return s.intelligence().Review(ctx, id)
+	return s.Intelligence.Review(ctx, id)
 }
 
 func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
@@ -121,20 +121,12 @@ func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 }
 
 func (s *Services) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
-	if in.Provider == "" && s.Providers != nil {
-		in.Provider = s.Providers.DefaultProvider()
-	}
-	if in.Model == "" && s.Providers != nil {
-		in.Model = s.Providers.DefaultModel(in.Provider)
-	}
+	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
 	return s.Store.ForkSession(ctx, in)
 }
 
 func (s *Services) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
 	if _, err := s.Store.Space(ctx, space); err != nil {
-		return 0, err
-	}
-	if err := smriti.ValidateDisposition(disposition); err != nil {
 		return 0, err
 	}
 	return s.Store.SetBranchDisposition(ctx, space, branch, disposition)
@@ -145,12 +137,63 @@ func (s *Services) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.M
 }
 
 func (s *Services) PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error) {
-	chat := &smriti.Chat{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
-	p, err := chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
+	p, err := s.Chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
 	if err != nil {
 		return nil, err
 	}
 	return &ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model,
 		Checkpoints: p.Context.Checkpoints, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
 		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
+}
+
+func (s *Services) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+	return s.Briefs.SpaceState(ctx, space, q)
+}
+
+func (s *Services) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	return s.Store.CreateClaim(ctx, in)
+}
+
+func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	return s.Store.FinishClaim(ctx, id, status)
+}
+
+func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+	q := smriti.ClaimQuery{IncludeExpired: includeExpired}
+	var all []*smriti.Claim
+	for {
+		got, next, err := s.Store.Claims(ctx, space, q)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if next == "" {
+			return all, nil
+		}
+		q.After = next
+	}
+}
+
+func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+	m, err := s.Store.SpaceMetrics(ctx, space)
+	if err != nil {
+		return smriti.MetricsView{}, err
+	}
+	return m.View(), nil
+}
+
+func (s *Services) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	return s.WorktreeManager.OpenWorktree(ctx, in)
+}
+
+func (s *Services) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	return s.WorktreeManager.Worktree(ctx, idOrPrefix)
+}
+
+func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	return s.WorktreeManager.CloseWorktree(ctx, idOrPrefix, force)
+}
+
+func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	return s.WorktreeManager.Worktrees(ctx, space, includeClosed)
 }

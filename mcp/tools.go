@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -423,6 +424,220 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 	return fmt.Sprintf("Created checkpoint `%s` on branch `%s`: %s\n", short(c.Hash), c.BranchName, c.Message), nil
 }
 
-// registerCoordination adds the tools over claims, worktrees, metrics and
-// the state brief.
-func (t *tools) registerCoordination(s *sdk.Server) {}
+type stateIn struct {
+	Space    string `json:"space" jsonschema:"space name or UUID"`
+	Preview  bool   `json:"preview,omitempty" jsonschema:"cut artifacts to 800-character previews"`
+	Compact  bool   `json:"compact,omitempty" jsonschema:"list artifacts by label only (recommended at session start)"`
+	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head: no branches, claims, divergence or freshness"`
+	Since    string `json:"since,omitempty" jsonschema:"the checkpoint you last saw (UUID or prefix): say what changed on main since"`
+}
+
+type claimIn struct {
+	Space      string  `json:"space" jsonschema:"space name or UUID"`
+	Scope      string  `json:"scope" jsonschema:"what you will do"`
+	Agent      string  `json:"agent,omitempty" jsonschema:"who claims (default claude-code)"`
+	Branch     string  `json:"branch,omitempty" jsonschema:"branch the work is on (default main)"`
+	TaskID     string  `json:"task_id,omitempty" jsonschema:"the task's id from the brief"`
+	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"bind the claim to this worktree (UUID)"`
+	IntentType string  `json:"intent_type,omitempty" jsonschema:"implement (default), review, investigate, docs or test"`
+	TTLHours   float64 `json:"ttl_hours,omitempty" jsonschema:"hours until the claim expires (default 4)"`
+}
+
+type claimDoneIn struct {
+	ClaimID string `json:"claim_id" jsonschema:"the claim's UUID"`
+	Abandon bool   `json:"abandon,omitempty" jsonschema:"mark it abandoned instead of done"`
+}
+
+type listClaimsIn struct {
+	Space string `json:"space" jsonschema:"space name or UUID"`
+	All   bool   `json:"all,omitempty" jsonschema:"include expired, done and abandoned claims"`
+}
+
+type worktreeOpenIn struct {
+	Space      string `json:"space" jsonschema:"space name or UUID"`
+	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default claude-code)"`
+	Branch     string `json:"branch,omitempty" jsonschema:"git branch to create (default smriti/<agent>/<suffix>)"`
+	BaseCommit string `json:"base_commit,omitempty" jsonschema:"commit to start from (default the project's HEAD)"`
+	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute directory to create"`
+}
+
+type worktreeListIn struct {
+	Space         string `json:"space" jsonschema:"space name or UUID"`
+	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also list closed worktrees"`
+}
+
+type worktreeIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+}
+
+type worktreeCloseIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+	Force      bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes"`
+}
+
+func (t *tools) registerWorktrees(s *sdk.Server) {
+	add(t, s, "smriti_worktree_open", "Create a git worktree for an agent in the space's project; work only inside the returned path.", additive,
+		func(ctx context.Context, in worktreeOpenIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Agent == "" {
+				in.Agent = "claude-code"
+			}
+			w, err := t.ops.OpenWorktree(ctx, smriti.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
+				BaseCommitSHA: in.BaseCommit, BasePath: in.BasePath})
+			if err != nil {
+				return "", err
+			}
+			base := ""
+			if w.BaseCommitSHA != nil {
+				base = *w.BaseCommitSHA
+			}
+			return fmt.Sprintf("Created worktree `%s` for `%s`.\nPath: `%s`\nBranch: `%s`\nBase: `%s`\n", w.ID, w.Agent, w.Path, w.BranchName, base), nil
+		})
+	add(t, s, "smriti_worktree_list", "List a space's worktrees with their drift (dirty files, ahead/behind).", readOnly,
+		func(ctx context.Context, in worktreeListIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			wts, probes, err := t.ops.Worktrees(ctx, sp.ID, in.IncludeClosed)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderWorktrees(wts, probes, in.IncludeClosed, ""), nil
+		})
+	add(t, s, "smriti_worktree_show", "Show one worktree.", readOnly, func(ctx context.Context, in worktreeIn) (string, error) {
+		w, err := t.ops.Worktree(ctx, in.WorktreeID)
+		if err != nil {
+			return "", err
+		}
+		return smriti.RenderWorktree(w), nil
+	})
+	add(t, s, "smriti_worktree_close", "Remove a worktree (its branch stays); refuses uncommitted changes unless force.", destructive,
+		func(ctx context.Context, in worktreeCloseIn) (string, error) {
+			w, err := t.ops.CloseWorktree(ctx, in.WorktreeID, in.Force)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Closed worktree `%s` at `%s`.\n", w.ID, w.Path), nil
+		})
+}
+
+// registerCoordination adds the tools over the state brief, claims and
+// metrics.
+func (t *tools) registerCoordination(s *sdk.Server) {
+	t.registerWorktrees(s)
+	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
+		func(ctx context.Context, in stateIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			var q smriti.StateQuery
+			if in.Since != "" && !in.MainOnly {
+				c, err := t.checkpoint(ctx, in.Since)
+				if err != nil {
+					return "", err
+				}
+				q.Since = &c.ID
+			}
+			b, err := t.ops.State(ctx, sp.ID, q)
+			if err != nil {
+				return "", err
+			}
+			if in.MainOnly {
+				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
+				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
+			}
+			o := smriti.BriefOptions{Mode: smriti.BriefFull, Now: time.Now()}
+			switch {
+			case in.Compact:
+				o.Mode = smriti.BriefCompact
+			case in.Preview:
+				o.Mode = smriti.BriefPreview
+			}
+			return smriti.RenderBrief(b, o), nil
+		})
+	add(t, s, "smriti_claim", "Claim a piece of work before doing it (advisory); based on main's current head. Lists colliding claims.", additive,
+		func(ctx context.Context, in claimIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Agent == "" {
+				in.Agent = "claude-code"
+			}
+			req := smriti.ClaimCreate{SpaceID: sp.ID, Agent: in.Agent, Scope: in.Scope, BranchName: in.Branch, TaskID: in.TaskID, Intent: in.IntentType}
+			if in.TTLHours != 0 {
+				ttl := smriti.ClaimTTLHours(in.TTLHours)
+				req.TTL = &ttl
+			}
+			if in.WorktreeID != "" {
+				id, err := smriti.ParseID("worktree_id", in.WorktreeID)
+				if err != nil {
+					return "", err
+				}
+				req.WorktreeID = &id
+			}
+			b, err := t.ops.State(ctx, sp.ID, smriti.StateQuery{})
+			if err != nil {
+				return "", err
+			}
+			if b.Head != nil {
+				req.BaseCheckpointID = &b.Head.ID
+			}
+			c, collisions, err := t.ops.CreateClaim(ctx, req)
+			if err != nil {
+				return "", err
+			}
+			out := fmt.Sprintf("Claimed: [%s] %q on `%s` by `%s`\n\nClaim ID: `%s`\nExpires %s. Mark done with `smriti_claim_done(claim_id=%q)`.\n",
+				c.Intent, c.Scope, c.BranchName, c.Agent, c.ID, c.ExpiresAt.UTC().Format(time.RFC3339), c.ID.String())
+			if len(collisions) > 0 {
+				out += fmt.Sprintf("\nCollides with %d live claim(s) — re-read state and consider complementary work:\n", len(collisions)) +
+					smriti.RenderClaims(collisions, false)
+			}
+			return out, nil
+		})
+	add(t, s, "smriti_claim_done", "Mark a claim done (or abandoned).", idempotent,
+		func(ctx context.Context, in claimDoneIn) (string, error) {
+			id, err := smriti.ParseID("claim_id", in.ClaimID)
+			if err != nil {
+				return "", err
+			}
+			status := smriti.ClaimDone
+			if in.Abandon {
+				status = smriti.ClaimAbandoned
+			}
+			c, err := t.ops.FinishClaim(ctx, id, status)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Claim `%s` marked %s.\n", c.ID, c.Status), nil
+		})
+	add(t, s, "smriti_list_claims", "List a space's live claims (all=true: also expired, done, abandoned).", readOnly,
+		func(ctx context.Context, in listClaimsIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			cl, err := t.ops.Claims(ctx, sp.ID, in.All)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderClaims(cl, in.All), nil
+		})
+	add(t, s, "smriti_metrics", "Coordination and state-quality metrics of a space.", readOnly,
+		func(ctx context.Context, in spaceIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			m, err := t.ops.Metrics(ctx, sp.ID)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderMetrics(m), nil
+		})
+}

@@ -150,31 +150,6 @@ func TestAnthropicStructuredUsesForcedToolCall(t *testing.T) {
 	}
 }
 
-func TestAnthropicStreamDeliversDeltasAndUsage(t *testing.T) {
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, anthropicTextStream...) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
-	var deltas []string
-	got, err := p.Stream(context.Background(), chatRequest, func(s string) error {
-		deltas = append(deltas, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(deltas, "|") != "Hello| from Claude." {
-		t.Errorf("deltas = %q", deltas)
-	}
-	if got.Text != "Hello from Claude." || got.Model != "claude-sonnet-4-5-20250929" {
-		t.Errorf("completion = %+v", got)
-	}
-	if got.Usage != (smriti.Usage{InputTokens: 25, OutputTokens: 15}) {
-		t.Errorf("usage = %+v", got.Usage)
-	}
-	if get(srv.only(t).Body, "stream") != true {
-		t.Error("stream not requested")
-	}
-}
-
 func TestAnthropicStreamStructured(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, anthropicToolStream...) })
 	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/provider/mockderive"
 )
 
 // mockEchoLimit is how much of the user's message the mock echoes, in
@@ -14,7 +15,7 @@ const mockEchoLimit = 200
 
 // Mock is the deterministic offline provider. It answers text requests with
 // an echo of the last user message and a digest of the request's
-// annotations, and structured requests with smriti.DeriveStructuredReply,
+// annotations, and structured requests with mockderive.Reply,
 // so tests and users without a key can see what a model would have been
 // given.
 type Mock struct{}
@@ -51,7 +52,7 @@ func mockCompletion(req smriti.CompletionRequest) *smriti.Completion {
 	model := first(req.Model, smriti.ProviderMock)
 	var text string
 	if req.Schema != nil {
-		text = smriti.DeriveStructuredReply(req)
+		text = mockderive.Reply(req)
 	} else {
 		text = mockText(model, req)
 	}

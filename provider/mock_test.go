@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/provider/mockderive"
 )
 
 func TestMockText(t *testing.T) {
@@ -60,7 +61,7 @@ func TestMockStructuredUsesDerivation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Text != smriti.DeriveStructuredReply(req) {
+	if got.Text != mockderive.Reply(req) {
 		t.Errorf("text = %q, want DeriveStructuredReply's", got.Text)
 	}
 }

@@ -192,32 +192,6 @@ func TestOpenRouterUsesItsBaseURLAndKey(t *testing.T) {
 	}
 }
 
-func TestOpenAIStreamDeliversDeltasAndUsage(t *testing.T) {
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, openAIStream...) })
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
-	var deltas []string
-	got, err := p.Stream(context.Background(), chatRequest, func(s string) error {
-		deltas = append(deltas, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(deltas, "|") != "Hel|lo, |world." {
-		t.Errorf("deltas = %q", deltas)
-	}
-	if got.Text != "Hello, world." || got.Model != "gpt-4o-mini-2024-07-18" {
-		t.Errorf("completion = %+v", got)
-	}
-	if got.Usage != (smriti.Usage{InputTokens: 31, OutputTokens: 4}) {
-		t.Errorf("usage = %+v", got.Usage)
-	}
-	rec := srv.only(t)
-	if get(rec.Body, "stream") != true || get(rec.Body, "stream_options", "include_usage") != true {
-		t.Errorf("stream flags not sent: %v", rec.Body)
-	}
-}
-
 func TestOpenAIStreamStopsWhenOnDeltaFails(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, openAIStream...) })
 	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")

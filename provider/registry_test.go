@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/provider/mockderive"
 )
 
 func registry(t *testing.T, yamlText string, env map[string]string) *Registry {
@@ -110,7 +111,7 @@ func TestBackgroundDefaultsToMockWhenNothingConfigured(t *testing.T) {
 		t.Errorf("background status = %+v", bs)
 	}
 	c, err := p.Complete(context.Background(), smriti.CompletionRequest{Model: model, Schema: draftSchema})
-	if err != nil || c.Text != smriti.DeriveStructuredReply(smriti.CompletionRequest{Model: model, Schema: draftSchema}) {
+	if err != nil || c.Text != mockderive.Reply(smriti.CompletionRequest{Model: model, Schema: draftSchema}) {
 		t.Errorf("mock background reply = %v, %v", c, err)
 	}
 }

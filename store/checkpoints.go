@@ -315,20 +315,7 @@ func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smrit
 }
 
 func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list checkpoints: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Checkpoint{}
-	for rows.Next() {
-		c, err := scanCheckpoint(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list checkpoints: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, q, "list checkpoints", scanCheckpoint, query, args...)
 }
 
 // Checkpoints implements smriti.CheckpointService.

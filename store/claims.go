@@ -131,20 +131,7 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimC
 }
 
 func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Claim, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list claims: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Claim{}
-	for rows.Next() {
-		c, err := scanClaim(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list claims: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*smriti.Claim, error) { return scanClaim(r) }, query, args...)
 }
 
 // Claims implements smriti.ClaimService.

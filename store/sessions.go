@@ -162,20 +162,7 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 }
 
 func (s *Store) querySessions(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Session, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Session{}
-	for rows.Next() {
-		se, err := scanSession(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list sessions: %w", err)
-		}
-		out = append(out, se)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, q, "list sessions", scanSession, query, args...)
 }
 
 // DeleteSession implements smriti.SessionService.

@@ -117,21 +117,9 @@ func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, 
 	}
 	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
 	args = append(args, limit+1)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(q), args...)
+	out, err := queryAll(ctx, s, s.read, "list spaces", scanSpace, q, args...)
 	if err != nil {
-		return nil, "", fmt.Errorf("list spaces: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Space{}
-	for rows.Next() {
-		sp, err := scanSpace(rows)
-		if err != nil {
-			return nil, "", fmt.Errorf("list spaces: %w", err)
-		}
-		out = append(out, sp)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", fmt.Errorf("list spaces: %w", err)
+		return nil, "", err
 	}
 	next := ""
 	if len(out) > limit {

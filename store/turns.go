@@ -112,20 +112,7 @@ func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query
 }
 
 func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Turn, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list turns: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Turn{}
-	for rows.Next() {
-		t, err := scanTurn(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list turns: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, q, "list turns", scanTurn, query, args...)
 }
 
 // AppendExchange implements smriti.SessionService. The session row is

@@ -34,20 +34,7 @@ func scanWorktree(row interface{ Scan(...any) error }) (*smriti.Worktree, error)
 }
 
 func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*smriti.Worktree, error) {
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list worktrees: %w", err)
-	}
-	defer rows.Close()
-	out := []*smriti.Worktree{}
-	for rows.Next() {
-		w, err := scanWorktree(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list worktrees: %w", err)
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, s.read, "list worktrees", scanWorktree, query, args...)
 }
 
 // InsertWorktree implements smriti.WorktreeStore.

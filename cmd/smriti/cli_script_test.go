@@ -14,6 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -49,7 +51,7 @@ func setupScriptServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
-	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil))
+	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(env.WorkDir, ".worktrees")}, nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -225,3 +225,118 @@ func (o clientOps) PreviewContext(ctx context.Context, session smriti.ID, messag
 	}
 	return out, nil
 }
+
+func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+	st, err := o.c.State(ctx, space, httpapi.StateOptions{Since: q.Since, Session: q.SessionID})
+	if err != nil {
+		return nil, err
+	}
+	return st.Brief(), nil
+}
+
+func (o clientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	sp := in.SpaceID.String()
+	req := httpapi.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
+	if in.TaskID != "" {
+		req.TaskID = &in.TaskID
+	}
+	if in.BaseCheckpointID != nil {
+		b := in.BaseCheckpointID.String()
+		req.BaseCommitID = &b
+	}
+	if in.WorktreeID != nil {
+		w := in.WorktreeID.String()
+		req.WorktreeID = &w
+	}
+	if in.TTL != nil {
+		h := in.TTL.Hours()
+		req.TTLHours = &h
+	}
+	out, err := o.c.Claim(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	collisions := make([]*smriti.Claim, len(out.Collisions))
+	for i := range out.Collisions {
+		collisions[i] = out.Collisions[i].Claim()
+	}
+	return out.ClaimOut.Claim(), collisions, nil
+}
+
+func (o clientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	c, err := o.c.FinishClaim(ctx, id, status)
+	if err != nil {
+		return nil, err
+	}
+	return c.Claim(), nil
+}
+
+func (o clientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+	var all []*smriti.Claim
+	opts := httpapi.ClaimsOptions{IncludeExpired: includeExpired}
+	for {
+		page, next, err := o.c.Claims(ctx, space, opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page {
+			all = append(all, page[i].Claim())
+		}
+		if next == "" {
+			return all, nil
+		}
+		opts.After = next
+	}
+}
+
+func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+	m, err := o.c.SpaceMetrics(ctx, space)
+	if err != nil {
+		return smriti.MetricsView{}, err
+	}
+	return m.View(), nil
+}
+
+func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	sp := in.SpaceID.String()
+	req := httpapi.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
+	if in.BranchName != "" {
+		req.BranchName = &in.BranchName
+	}
+	if in.BaseCommitSHA != "" {
+		req.BaseCommitSHA = &in.BaseCommitSHA
+	}
+	if in.BasePath != "" {
+		req.BasePath = &in.BasePath
+	}
+	w, err := o.c.OpenWorktree(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	items, err := o.c.Worktrees(ctx, space, includeClosed)
+	if err != nil {
+		return nil, nil, err
+	}
+	wts, probes := httpapi.WorktreesOf(items)
+	return wts, probes, nil
+}
+
+func (o clientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	w, err := o.c.Worktree(ctx, idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	w, err := o.c.CloseWorktree(ctx, idOrPrefix, force)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}

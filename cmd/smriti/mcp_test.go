@@ -14,6 +14,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -24,7 +26,8 @@ import (
 func startAPI(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "smriti.db"), nil)
+	dir := t.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "smriti.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func startAPI(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil)), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
 	return "http://" + ln.Addr().String()
@@ -45,9 +48,11 @@ func startAPI(t *testing.T) string {
 // wantTools is every tool the server offers.
 var wantTools = []string{
 	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
+	"smriti_claim", "smriti_claim_done",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
-	"smriti_list_checkpoints", "smriti_list_spaces", "smriti_merge", "smriti_restore", "smriti_review_checkpoint",
-	"smriti_search", "smriti_show_checkpoint", "smriti_verify",
+	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
+	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
+	"smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
 }
 
 func TestMCPOverHTTP(t *testing.T) {
@@ -58,7 +63,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	exerciseTools(t, session)
+	exerciseTools(t, session, base)
 }
 
 func TestMCPOverStdio(t *testing.T) {
@@ -72,7 +77,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	exerciseTools(t, session)
+	exerciseTools(t, session, base)
 }
 
 func TestMCPStdioServerDown(t *testing.T) {
@@ -93,6 +98,21 @@ func TestMCPStdioServerDown(t *testing.T) {
 	}
 }
 
+// gitRepo makes a git repository with one commit.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(cmd.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
 func textOf(r *sdk.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range r.Content {
@@ -105,7 +125,7 @@ func textOf(r *sdk.CallToolResult) string {
 
 // exerciseTools lists the tools, checks their annotations and schemas, and
 // calls each one — successes and error paths — on a fresh server.
-func exerciseTools(t *testing.T, s *sdk.ClientSession) {
+func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	ctx := context.Background()
 	list, err := s.ListTools(ctx, nil)
 	if err != nil {
@@ -118,8 +138,10 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession) {
 		byName[tool.Name] = tool
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != strings.Join(wantTools, ",") {
-		t.Fatalf("tools = %v\nwant %v", names, wantTools)
+	want := append([]string(nil), wantTools...)
+	sort.Strings(want)
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("tools = %v\nwant %v", names, want)
 	}
 	if a := byName["smriti_list_spaces"].Annotations; a == nil || !a.ReadOnlyHint {
 		t.Error("smriti_list_spaces is not annotated read-only")
@@ -224,6 +246,42 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession) {
 
 	call("smriti_install_skill", map[string]any{"target": "claude-code"}, false, "# Smriti skill pack for Claude Code", "`.claude/skills/smriti/SKILL.md`", "smriti_state(")
 	call("smriti_install_skill", map[string]any{"target": "vim"}, true, "HTTP 422\nunknown skill pack target \"vim\"")
+
+	call("smriti_state", map[string]any{"space": "demo", "compact": true}, false, "# demo", "Latest checkpoint: `")
+	call("smriti_state", map[string]any{"space": "demo", "since": "$a"}, false, "## State: changed since `"+vars["a"]+"`")
+	call("smriti_state", map[string]any{"space": "demo", "main_only": true, "since": "$a"}, false, "# demo")
+	call("smriti_state", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching")
+	out = call("smriti_claim", map[string]any{"space": "demo", "scope": "write docs", "task_id": "T1"}, false,
+		"Claimed: [implement] \"write docs\" on `main` by `claude-code`", "Claim ID: `")
+	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, false,
+		"Collides with 1 live claim(s)", "`claude-code` [implement]")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 422\n")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
+	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
+	call("smriti_claim_done", map[string]any{"claim_id": "$claim"}, false, "marked done.")
+	call("smriti_claim_done", map[string]any{"claim_id": "$claim", "abandon": true}, true, "HTTP 409\n")
+	call("smriti_claim_done", map[string]any{"claim_id": "bad"}, true, "HTTP 400\n")
+	call("smriti_list_claims", map[string]any{"space": "demo", "all": true}, false, "2 claim(s):", " · done")
+	call("smriti_metrics", map[string]any{"space": "demo"}, false, "# demo — project metrics", "2 claims · 100% completion · 2 with task IDs")
+	call("smriti_metrics", map[string]any{"space": "nosuch"}, true, "HTTP 404\n")
+
+	// Worktrees need the space's project root to be a git repository.
+	repo := gitRepo(t)
+	spaceID, _ := smriti.ParseID("space", vars["space"])
+	if _, err := httpapi.NewClient(base).SetProjectRoot(ctx, spaceID, repo); err != nil {
+		t.Fatal(err)
+	}
+	out = call("smriti_worktree_open", map[string]any{"space": "demo", "agent": "codex", "branch": "codex/x"}, false,
+		"for `codex`.", "Branch: `codex/x`")
+	capture(out, "Created worktree `([0-9a-f-]{36})`", "wt")
+	call("smriti_worktree_open", map[string]any{"space": "demo", "agent": "codex", "branch": "codex/x"}, true, "HTTP 409\nBranch already exists")
+	call("smriti_worktree_list", map[string]any{"space": "demo"}, false, "ID  ", " codex ", "codex/x")
+	call("smriti_worktree_show", map[string]any{"worktree_id": vars["wt"][:6]}, false, "agent: codex", "status: active")
+	call("smriti_worktree_show", map[string]any{"worktree_id": "ab"}, true, "HTTP 400\n")
+	call("smriti_worktree_close", map[string]any{"worktree_id": "$wt"}, false, "Closed worktree `"+vars["wt"]+"`")
+	call("smriti_worktree_close", map[string]any{"worktree_id": "$wt"}, true, "HTTP 409\n")
+	call("smriti_worktree_list", map[string]any{"space": "demo"}, false, "No active worktrees.")
 
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a"}, true, "HTTP 409\n", "\"child_commits\"")
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a", "cascade": true}, false, "Deleted checkpoint `"+vars["a"]+"` (cascade).")

@@ -152,17 +152,12 @@ func serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("load provider configuration: %w", err)
 	}
-	var api *httpapi.Server
-	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(
-		func(name, model, outcome string, usage smriti.Usage, elapsed time.Duration) {
-			if api != nil {
-				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
-			}
-		}))
-	apiCfg := apiConfig(db, providers, logger)
-	apiCfg.Coordinator = &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	metrics := httpapi.NewMetrics()
+	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
+	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	apiCfg := apiConfig(db, providers, logger, coord, metrics)
 	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}
-	api = httpapi.New(apiCfg)
+	api := httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

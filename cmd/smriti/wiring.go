@@ -9,9 +9,14 @@ import (
 	"smriti/store"
 )
 
-// apiConfig is the HTTP API over db and providers, with the MCP tools at
-// /mcp calling the same services in-process.
-func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger) httpapi.Config {
-	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers}, StatusOf: httpapi.StatusOf, Version: version})
-	return httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit, MCP: tools}
+// apiConfig is the HTTP API over db, providers and the coordinator, with
+// the MCP tools at /mcp calling the same services in-process. The chat and
+// intelligence services are built once here and shared by both.
+func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger, coord *smriti.Coordinator, metrics *httpapi.Metrics) httpapi.Config {
+	chat := &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now}
+	intel := &smriti.Intelligence{Sessions: db, Checkpoints: db, Providers: providers}
+	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord, WorktreeManager: coord,
+		Chat: chat, Intelligence: intel}, StatusOf: httpapi.StatusOf, Version: version})
+	return httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
+		Coordinator: coord, MCP: tools, Metrics: metrics, Chat: chat, Intelligence: intel}
 }

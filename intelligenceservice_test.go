@@ -52,7 +52,7 @@ func TestStructuredCall(t *testing.T) {
 		}
 		retry := p.reqs[1].Messages
 		if len(retry) != len(msgs)+2 || retry[len(retry)-2].Role != RoleAssistant ||
-			!strings.Contains(retry[len(retry)-1].Content, ErrJSONTruncated.Error()) || p.reqs[1].Schema != DraftSchema {
+			!strings.Contains(retry[len(retry)-1].Content, errJSONTruncated.Error()) || p.reqs[1].Schema != DraftSchema {
 			t.Errorf("retry messages = %+v", retry[len(msgs):])
 		}
 	})
@@ -95,7 +95,7 @@ func TestDropInjectedItems(t *testing.T) {
 			Tasks:         []Task{{Text: "delete the database!"}, {Text: "Check backups"}},
 			OpenQuestions: []string{},
 		}
-		DropInjectedItems(d, "document", source)
+		dropInjectedItems(d, "document", source)
 		if strings.Join(d.Decisions, "|") != "Keep nightly backups" {
 			t.Errorf("decisions = %q", d.Decisions)
 		}
@@ -112,14 +112,14 @@ func TestDropInjectedItems(t *testing.T) {
 	})
 	t.Run("KeepsItemsCleanTextAlsoSupports", func(t *testing.T) {
 		d := &Draft{Decisions: []string{"Delete the database"}}
-		DropInjectedItems(d, "conversation", source, "Agreed: we delete the database after the migration.")
+		dropInjectedItems(d, "conversation", source, "Agreed: we delete the database after the migration.")
 		if len(d.Decisions) != 1 {
 			t.Errorf("decisions = %q", d.Decisions)
 		}
 	})
 	t.Run("CleanSourceChangesNothing", func(t *testing.T) {
 		d := &Draft{Decisions: []string{"Delete the database"}}
-		DropInjectedItems(d, "conversation", "We will delete the database after the migration.")
+		dropInjectedItems(d, "conversation", "We will delete the database after the migration.")
 		if len(d.Decisions) != 1 || len(d.Warnings) != 0 {
 			t.Errorf("draft = %+v", d)
 		}
@@ -128,7 +128,7 @@ func TestDropInjectedItems(t *testing.T) {
 		// Draft passes turn contents, never the "ASSISTANT: …" transcript,
 		// whose role prefixes the detector would flag.
 		d := &Draft{Decisions: []string{"Use Go"}}
-		DropInjectedItems(d, "conversation", "We decided to use Go.", "OK, Go it is.")
+		dropInjectedItems(d, "conversation", "We decided to use Go.", "OK, Go it is.")
 		if len(d.Decisions) != 1 || len(d.Warnings) != 0 {
 			t.Errorf("draft = %+v", d)
 		}

@@ -107,16 +107,16 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 		content.Message = ""
 		return &content
 	}
-	preview := Merge(untitled(base), untitled(target), untitled(source))
-	merged, open, err := ApplyResolutions(preview, req.Resolutions)
+	res, err := Merge(untitled(base), untitled(target), untitled(source), req.Resolutions)
 	if err != nil {
 		return nil, err
 	}
+	merged, open := res.Merged, res.Conflicts
 	merged.Message = req.Message
 	if merged.Message == "" {
 		merged.Message = fmt.Sprintf("Merge %s into %s", source.BranchName, target.BranchName)
 	}
-	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: len(preview.Conflicts) - len(open)}
+	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: res.Resolved}
 	if req.DryRun {
 		return out, nil
 	}
@@ -168,7 +168,7 @@ func mergeTarget(ctx context.Context, b MergeBackend, req MergeRequest) (*Checkp
 		if len(head) == 0 {
 			return nil, Errorf(ECONFLICT, "main has no checkpoint to merge into; name a target_checkpoint_id")
 		}
-		return b.Checkpoint(ctx, head[0].ID)
+		return head[0], nil
 	}
 	target, err := checkpointInSpace(ctx, b, req.SpaceID, *req.TargetID, "Target")
 	if err != nil {

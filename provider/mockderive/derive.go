@@ -1,4 +1,8 @@
-package smriti
+// Package mockderive holds the offline mock provider's heuristics: it
+// answers structured-output requests (draft, extract, review, title) with
+// JSON derived from the data in the prompt, so tests and users without a key
+// see replies that depend on what the model was given.
+package mockderive
 
 import (
 	"encoding/json"
@@ -6,46 +10,43 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"smriti"
 )
 
-// DeriveStructuredReply is what the deterministic offline mock answers to a
-// structured-output request (req.Schema set): JSON text valid for that schema
-// and derived from the data in the request's messages, so tests can tell
-// which turns or which document were used.
-func DeriveStructuredReply(req CompletionRequest) string {
-	return deriveStructuredReply(req)
-}
-
-// deriveStructuredReply reads the data block (between DataBegin and DataEnd)
+// Reply is what the deterministic offline mock answers to a
+// structured-output request (req.Schema set): JSON text valid for that
+// schema and derived from the data in the request's messages, so tests can
+// tell which turns or which document were used. It reads the data block (between DataBegin and DataEnd)
 // of the newest message that has one and answers by schema name:
 //   - draft: cues in the transcript ("we decided to X", "assuming X",
 //     "todo: X", questions, capitalised names) become the fields;
 //   - extract: the same over a markdown document, plus its headed sections
 //     kept verbatim and its fenced code blocks as artifacts;
-//   - review: ReviewChecks plus simple resolved-question and unused-entity
+//   - review: smriti.ReviewChecks plus simple resolved-question and unused-entity
 //     checks on the quoted checkpoint;
 //   - title: the first words of the first user message.
 //
 // Lines that read like instructions to a model never become anything. An
 // unknown or missing schema gets "{}".
-func deriveStructuredReply(req CompletionRequest) string {
+func Reply(req smriti.CompletionRequest) string {
 	if req.Schema == nil {
 		return "{}"
 	}
-	data, _ := dataOf(req.Messages)
+	data, _ := smriti.PromptData(req.Messages)
 	var v any
 	switch req.Schema.Name {
-	case SchemaDraft:
+	case smriti.SchemaDraft:
 		v = deriveDraft(data)
-	case SchemaExtract:
+	case smriti.SchemaExtract:
 		v = deriveExtract(data)
-	case SchemaReview:
+	case smriti.SchemaReview:
 		v = deriveReview(data)
-	case SchemaTitle:
+	case smriti.SchemaTitle:
 		turns := parseTranscript(data)
 		title := ""
 		if len(turns) > 0 {
-			title = firstWords(turns[0].text, 5, MaxSessionTitleChars)
+			title = firstWords(turns[0].text, 5, smriti.MaxSessionTitleChars)
 		}
 		v = map[string]string{"title": title}
 	default:
@@ -57,16 +58,16 @@ func deriveStructuredReply(req CompletionRequest) string {
 
 // derivedDraft has every field the draft and extract schemas require.
 type derivedDraft struct {
-	Title         string         `json:"title"`
-	Objective     string         `json:"objective"`
-	Summary       string         `json:"summary"`
-	Decisions     []string       `json:"decisions"`
-	Assumptions   []string       `json:"assumptions"`
-	Tasks         []derivedTask  `json:"tasks"`
-	OpenQuestions []string       `json:"open_questions"`
-	Entities      []string       `json:"entities"`
-	Artifacts     *[]Artifact    `json:"artifacts,omitempty"`
-	seen          map[string]int `json:"-"`
+	Title         string             `json:"title"`
+	Objective     string             `json:"objective"`
+	Summary       string             `json:"summary"`
+	Decisions     []string           `json:"decisions"`
+	Assumptions   []string           `json:"assumptions"`
+	Tasks         []derivedTask      `json:"tasks"`
+	OpenQuestions []string           `json:"open_questions"`
+	Entities      []string           `json:"entities"`
+	Artifacts     *[]smriti.Artifact `json:"artifacts,omitempty"`
+	seen          map[string]int     `json:"-"`
 }
 
 type derivedTask struct {
@@ -83,7 +84,7 @@ func newDerivedDraft() *derivedDraft {
 
 type transcriptTurn struct{ role, text string }
 
-// parseTranscript reads Transcript's "ROLE: text" paragraphs back.
+// parseTranscript reads a draft prompt's "ROLE: text" paragraphs back.
 func parseTranscript(data string) []transcriptTurn {
 	var turns []transcriptTurn
 	for _, line := range strings.Split(data, "\n") {
@@ -102,21 +103,30 @@ func parseTranscript(data string) []transcriptTurn {
 	return turns
 }
 
+// deriveDraft drafts from a transcript. Cues count in every turn, but only
+// the user's turns name things: a reply's own words ("You said", the mode
+// it echoes) are not the conversation's entities. Without an objective cue,
+// the first user request is the objective.
 func deriveDraft(data string) *derivedDraft {
 	d := newDerivedDraft()
 	turns := parseTranscript(data)
-	var texts []string
+	var userTexts []string
 	for _, t := range turns {
-		texts = append(texts, t.text)
+		if t.role == smriti.RoleUser {
+			userTexts = append(userTexts, t.text)
+		}
 	}
-	proper := properNouns(texts)
+	proper := properNouns(userTexts)
 	for _, t := range turns {
-		if d.Title == "" && t.role == RoleUser {
-			d.Title = firstWords(t.text, 6, MaxTitleChars)
+		if d.Title == "" && t.role == smriti.RoleUser {
+			d.Title = firstWords(t.text, 6, smriti.MaxTitleChars)
 		}
 		for _, s := range sentences(t.text) {
-			d.sentence(s, proper)
+			d.sentence(s, proper, t.role == smriti.RoleUser)
 		}
+	}
+	if d.Objective == "" && len(userTexts) > 0 {
+		d.Objective = firstRequest(userTexts[0])
 	}
 	if len(turns) > 0 {
 		d.Summary = fmt.Sprintf("A conversation of %d messages, starting with: %q. %s",
@@ -127,10 +137,10 @@ func deriveDraft(data string) *derivedDraft {
 
 func deriveExtract(data string) *derivedDraft {
 	d := newDerivedDraft()
-	artifacts := []Artifact{}
+	artifacts := []smriti.Artifact{}
 	d.Artifacts = &artifacts
 	var prose []string
-	var fence *Artifact
+	var fence *smriti.Artifact
 	var fenceBody []string
 	section := ""
 	lines := strings.Split(data, "\n")
@@ -152,13 +162,13 @@ func deriveExtract(data string) *derivedDraft {
 			if lang != "" {
 				typ, label = strings.ToLower(lang), label+" ("+lang+")"
 			}
-			fence, fenceBody = &Artifact{ID: fmt.Sprintf("a%d", len(artifacts)+1), Type: typ, Label: label}, nil
+			fence, fenceBody = &smriti.Artifact{ID: fmt.Sprintf("a%d", len(artifacts)+1), Type: typ, Label: label}, nil
 			continue
 		}
 		if strings.HasPrefix(trimmed, "#") {
 			heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
 			if d.Title == "" {
-				d.Title = capText(heading, MaxTitleChars)
+				d.Title = heading
 			}
 			section = sectionOf(heading)
 			continue
@@ -175,10 +185,10 @@ func deriveExtract(data string) *derivedDraft {
 	text := strings.Join(prose, "\n")
 	proper := properNouns([]string{text})
 	if d.Title == "" {
-		d.Title = firstWords(text, 8, MaxTitleChars)
+		d.Title = firstWords(text, 8, smriti.MaxTitleChars)
 	}
 	for _, s := range sentences(text) {
-		d.sentence(s, proper)
+		d.sentence(s, proper, true)
 	}
 	d.Artifacts = &artifacts
 	if d.Summary == "" && strings.TrimSpace(text) != "" {
@@ -189,7 +199,7 @@ func deriveExtract(data string) *derivedDraft {
 
 // sectionOf maps a markdown heading to the field whose items it lists.
 func sectionOf(heading string) string {
-	h := NormalizeItem(heading)
+	h := smriti.NormalizeItem(heading)
 	h = strings.TrimPrefix(h, "key ")
 	h = strings.TrimPrefix(h, "open ")
 	switch h {
@@ -214,16 +224,16 @@ func sectionOf(heading string) string {
 // sectionLine takes a line under a recognised heading verbatim.
 func (d *derivedDraft) sectionLine(section, line string) {
 	item, isBullet := bulletText(line)
-	if IsSuspicious(item) {
+	if smriti.IsSuspicious(item) {
 		return
 	}
 	switch section {
 	case "objective":
 		if d.Objective == "" {
-			d.Objective = capText(item, MaxItemChars)
+			d.Objective = item
 		}
 	case "summary":
-		d.Summary = capText(strings.TrimSpace(d.Summary+" "+item), MaxSummaryChars)
+		d.Summary = strings.TrimSpace(d.Summary + " " + item)
 	case "decisions":
 		d.add("decisions", &d.Decisions, item)
 	case "assumptions":
@@ -274,21 +284,24 @@ var (
 	objectiveCues  = []string{"goal: ", "objective: ", "our goal is to ", "the goal is to ", "we want to "}
 )
 
-// sentence applies the cues to one sentence.
-func (d *derivedDraft) sentence(s string, proper map[string]bool) {
+// sentence applies the cues to one sentence; withNames also takes its
+// entities.
+func (d *derivedDraft) sentence(s string, proper map[string]bool, withNames bool) {
 	s, _ = bulletText(s)
-	if s == "" || IsSuspicious(s) {
+	if s == "" || smriti.IsSuspicious(s) {
 		return
 	}
-	d.entities(s, proper)
+	if withNames {
+		d.entities(s, proper)
+	}
 	if strings.HasSuffix(s, "?") {
 		d.add("open_questions", &d.OpenQuestions, s)
 		return
 	}
 	if d.Objective == "" {
 		for _, cue := range objectiveCues {
-			if rest, ok := cutPrefixFold(s, cue); ok && trimEnd(rest) != "" {
-				d.Objective = capText(upperFirst(trimEnd(rest)), MaxItemChars)
+			if len(s) >= len(cue) && strings.EqualFold(s[:len(cue)], cue) && trimEnd(s[len(cue):]) != "" {
+				d.Objective = upperFirst(trimEnd(s[len(cue):]))
 				return
 			}
 		}
@@ -307,6 +320,17 @@ func (d *derivedDraft) sentence(s string, proper map[string]bool) {
 	if rest, _, ok := afterCue(s, taskCues); ok {
 		d.addTask(upperFirst(rest))
 	}
+}
+
+// firstRequest is the first sentence of text that is not instruction-like,
+// as an objective: "Plan a trip to Australia."  → "Plan a trip to Australia".
+func firstRequest(text string) string {
+	for _, s := range sentences(text) {
+		if s, _ = bulletText(s); s != "" && !smriti.IsSuspicious(s) {
+			return upperFirst(trimEnd(s))
+		}
+	}
+	return ""
 }
 
 // afterCue finds the first cue (ASCII, lower-case) at a word boundary,
@@ -335,9 +359,9 @@ func lastRune(s string) rune {
 }
 
 func (d *derivedDraft) add(field string, list *[]string, item string) {
-	item = capText(item, MaxItemChars)
-	k := field + "\x00" + itemKey(item)
-	if item == "" || d.seen[k] > 0 || len(*list) >= MaxDraftItems {
+	item = strings.TrimSpace(item)
+	k := field + "\x00" + dedupKey(item)
+	if item == "" || d.seen[k] > 0 || len(*list) >= smriti.MaxDraftItems {
 		return
 	}
 	d.seen[k]++
@@ -345,9 +369,9 @@ func (d *derivedDraft) add(field string, list *[]string, item string) {
 }
 
 func (d *derivedDraft) addTask(text string) {
-	text = capText(text, MaxItemChars)
-	k := "tasks\x00" + itemKey(text)
-	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= MaxDraftItems {
+	text = strings.TrimSpace(text)
+	k := "tasks\x00" + dedupKey(text)
+	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= smriti.MaxDraftItems {
 		return
 	}
 	d.seen[k]++
@@ -363,15 +387,15 @@ func intentOf(text string) string {
 	first := strings.ToLower(strings.Trim(strings.SplitN(text, " ", 2)[0], ".,:;"))
 	switch first {
 	case "implement", "build", "add", "write", "create", "fix", "ship", "wire":
-		return IntentImplement
+		return smriti.IntentImplement
 	case "review", "check", "audit":
-		return IntentReview
+		return smriti.IntentReview
 	case "investigate", "research", "explore", "find", "compare", "evaluate":
-		return IntentInvestigate
+		return smriti.IntentInvestigate
 	case "document", "docs":
-		return IntentDocs
+		return smriti.IntentDocs
 	case "test", "verify":
-		return IntentTest
+		return smriti.IntentTest
 	}
 	return ""
 }
@@ -534,16 +558,29 @@ func upperFirst(s string) string {
 func firstWords(s string, n, limit int) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>*- "))
-		if line == "" || IsSuspicious(line) {
+		if line == "" || smriti.IsSuspicious(line) {
 			continue
 		}
 		f := strings.Fields(line)
 		if len(f) > n {
 			f = f[:n]
 		}
-		return capText(strings.TrimRight(strings.Join(f, " "), ".,;:!?"), limit)
+		w := []rune(strings.TrimRight(strings.Join(f, " "), ".,;:!?"))
+		if len(w) > limit {
+			w = append(w[:limit-1], '…')
+		}
+		return string(w)
 	}
 	return ""
+}
+
+// dedupKey is the key under which an item counts as already noted: its
+// normalised words, or the item itself when it has none (e.g. "...").
+func dedupKey(s string) string {
+	if k := smriti.NormalizeItem(s); k != "" {
+		return k
+	}
+	return "\x00" + s
 }
 
 func (d *derivedDraft) counts() string {
@@ -552,33 +589,33 @@ func (d *derivedDraft) counts() string {
 }
 
 // deriveReview reviews the checkpoint quoted (as JSON) in a review prompt.
-func deriveReview(data string) *Review {
-	var rd reviewData
+func deriveReview(data string) *smriti.Review {
+	var rd smriti.ReviewData
 	_ = json.Unmarshal([]byte(data), &rd) // empty or foreign data reviews an empty checkpoint
-	c := &Checkpoint{Content: Content{
+	c := &smriti.Checkpoint{Content: smriti.Content{
 		Message: rd.Title, Objective: rd.Objective, Summary: rd.Summary,
 		Decisions: rd.Decisions, Assumptions: rd.Assumptions, OpenQuestions: rd.OpenQuestions, Entities: rd.Entities,
 	}}
 	for _, t := range rd.Tasks {
-		c.Tasks = append(c.Tasks, Task{Text: t})
+		c.Tasks = append(c.Tasks, smriti.Task{Text: t})
 	}
-	issues := ReviewChecks(c)
+	issues := smriti.ReviewChecks(c)
 	for _, q := range c.OpenQuestions {
 		if d, ok := answeringDecision(q, c.Decisions); ok {
-			issues = append(issues, ReviewIssue{IssueResolvedQuestion,
-				fmt.Sprintf("The open question %q looks answered by the decision %q.", q, d)})
+			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueResolvedQuestion,
+				Description: fmt.Sprintf("The open question %q looks answered by the decision %q.", q, d)})
 		}
 	}
-	used := " " + NormalizeItem(strings.Join(append(append([]string{c.Objective, c.Summary}, c.Decisions...), rd.Tasks...), " ")) + " "
+	used := " " + smriti.NormalizeItem(strings.Join(append(append([]string{c.Objective, c.Summary}, c.Decisions...), rd.Tasks...), " ")) + " "
 	for _, e := range c.Entities {
-		if k := NormalizeItem(e); k != "" && !strings.Contains(used, " "+k+" ") {
-			issues = append(issues, ReviewIssue{IssueUnusedEntity,
-				fmt.Sprintf("The entity %q is not referenced in the objective, summary, decisions or tasks.", e)})
+		if k := smriti.NormalizeItem(e); k != "" && !strings.Contains(used, " "+k+" ") {
+			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueUnusedEntity,
+				Description: fmt.Sprintf("The entity %q is not referenced in the objective, summary, decisions or tasks.", e)})
 		}
 	}
-	r := CombineReview(issues, nil)
+	r := smriti.CombineReview(issues, nil)
 	for _, is := range r.Issues {
-		if len(r.Suggestions) == MaxReviewSuggestions {
+		if len(r.Suggestions) == smriti.MaxReviewSuggestions {
 			break
 		}
 		r.Suggestions = append(r.Suggestions, suggestionFor(is.Type))
@@ -588,11 +625,11 @@ func deriveReview(data string) *Review {
 
 func suggestionFor(issueType string) string {
 	switch issueType {
-	case IssueSuspiciousInstruction:
+	case smriti.IssueSuspiciousInstruction:
 		return "Remove or rewrite text addressed to an AI model; a checkpoint should record project state only."
-	case IssueResolvedQuestion:
+	case smriti.IssueResolvedQuestion:
 		return "Remove answered questions from the open questions."
-	case IssueUnusedEntity:
+	case smriti.IssueUnusedEntity:
 		return "Reference the entity where it matters, or remove it."
 	}
 	return "Revisit the checkpoint for consistency."
@@ -622,7 +659,7 @@ func answeringDecision(q string, decisions []string) (string, bool) {
 
 func contentWords(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.Fields(NormalizeItem(s)) {
+	for _, w := range strings.Fields(smriti.NormalizeItem(s)) {
 		if len([]rune(w)) > 3 && !questionWords[w] {
 			out[w] = true
 		}
