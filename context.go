@@ -91,7 +91,7 @@ type ContextPlan struct {
 // own turns, its first message included.
 //
 // Errors: EUNPROCESSABLE for an unknown memory scope or a HistoryBaseSeq
-// below -1. That the mounted checkpoint exists and belongs to the session's
+// below -1 or beyond the session's last turn. That the mounted checkpoint exists and belongs to the session's
 // space is checked by the caller once it is fetched (see CheckMount).
 func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
 	depth, err := ScopeDepth(req.MemoryScope)
@@ -100,6 +100,9 @@ func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
 	}
 	if req.HistoryBaseSeq != nil && *req.HistoryBaseSeq < -1 {
 		return ContextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", *req.HistoryBaseSeq)
+	}
+	if req.HistoryBaseSeq != nil && *req.HistoryBaseSeq > s.LastSeq {
+		return ContextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq %d is beyond the session's last turn (%d)", *req.HistoryBaseSeq, s.LastSeq)
 	}
 	p := ContextPlan{Depth: depth}
 	switch {

@@ -20,6 +20,12 @@ const (
 	EUPSTREAM       = "upstream"        // 502: the LLM provider failed or answered nonsense
 	EUNAVAILABLE    = "unavailable"     // 503: a needed provider is not configured
 	ENOTIMPLEMENTED = "not_implemented" // 501
+	// Codes a transport raises about the request itself rather than the
+	// domain; they still travel as domain errors so the client can name them.
+	EUNSUPPORTEDMEDIA = "unsupported_media" // 415: a body that is not JSON
+	EMISDIRECTED      = "misdirected"       // 421: a Host this server does not serve
+	ETIMEOUT          = "timeout"           // 408: the request body arrived too slowly
+	ETOOMANY          = "too_many"          // 429: a rate limit; Data carries the wait
 )
 
 // Error is the domain's error: a code, a message meant for the user, and

@@ -109,6 +109,7 @@ func TestBadInputNeverA500(t *testing.T) {
 			if hasID {
 				check("malformed id", fill(path, "not-a-uuid"), "{}", 400)
 				check("sql in id", fill(path, "1'%20OR%20'1'='1"), "{}", 400)
+				check("dot segments in id", fill(path, ".."), "{}", 404)
 				if !takesBody {
 					check("unknown id", fill(path, smriti.NewID().String()), "", 404, 503)
 				}
@@ -120,6 +121,11 @@ func TestBadInputNeverA500(t *testing.T) {
 				check("array body", p, `[1,2]`, 422)
 				check("oversized body", p, big, 413)
 				check("wrong types", p, `{"session_id": 5, "repo_id": true, "message": ["x"], "name": 3, "text": 1, "content": 2, "space_id": [], "checkpoint_id": {}}`, 400, 404, 422)
+				check("NUL in text", p, `{"message": "a\u0000", "name": "a\u0000", "text": "a\u0000", "content": "a\u0000", "markdown": "a\u0000", "title": "a\u0000"}`, 422)
+				check("invalid UTF-8 in text", p, "{\"message\": \"caf\xe9\", \"name\": \"caf\xe9\", \"text\": \"caf\xe9\"}", 422)
+				if status, resp, _ := e.send(t, method, p, `{"name":"x","message":"m"}`, map[string]string{"Content-Type": "text/plain"}); status != 415 {
+					t.Fatalf("text/plain body: status %d (%s), want 415", status, resp)
+				}
 				check("bad uuids in body", p, `{"session_id": "nope", "repo_id": "nope", "space_id": "nope", "checkpoint_id": "nope", "mounted_checkpoint_id": "x", "message": "m", "name": "n", "text": "t", "content": "c"}`)
 			}
 		})

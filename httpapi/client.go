@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -25,9 +26,15 @@ type Client struct {
 	Header http.Header
 }
 
-// NewClient returns a client for the server at baseURL.
+// NewClient returns a client for the server at baseURL. When SMRITI_TOKEN
+// is set, every request carries it as "Authorization: Bearer", so the CLI
+// and MCP reach a server in auth mode with no further setup.
 func NewClient(baseURL string) *Client {
-	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 5 * time.Minute}}
+	c := &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: &http.Client{Timeout: 5 * time.Minute}}
+	if token := strings.TrimSpace(os.Getenv("SMRITI_TOKEN")); token != "" {
+		c.Header = http.Header{"Authorization": {"Bearer " + token}}
+	}
+	return c
 }
 
 // Do sends a request with an optional JSON body and decodes a JSON answer

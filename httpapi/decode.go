@@ -26,6 +26,10 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, dst any) err
 		if errors.As(err, &tooBig) {
 			return smriti.Errorf(smriti.ETOOLARGE, "request body is larger than the %d-byte limit", tooBig.Limit)
 		}
+		var domain *smriti.Error
+		if errors.As(err, &domain) {
+			return domain
+		}
 		return smriti.Errorf(smriti.EINVALID, "could not read the request body: %v", err)
 	}
 	return DecodeJSON(body, dst)
@@ -40,6 +44,9 @@ func DecodeJSON(body []byte, dst any) error {
 	}
 	if trimmed[0] != '{' {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "request body must be a JSON object")
+	}
+	if err := smriti.CheckJSONText(trimmed); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(dst); err != nil {

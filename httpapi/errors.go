@@ -9,17 +9,21 @@ import (
 
 // statusOf is the one table from domain error codes to HTTP statuses.
 var statusOf = map[string]int{
-	smriti.EINVALID:        http.StatusBadRequest,
-	smriti.EUNAUTHORIZED:   http.StatusUnauthorized,
-	smriti.EFORBIDDEN:      http.StatusForbidden,
-	smriti.ENOTFOUND:       http.StatusNotFound,
-	smriti.ECONFLICT:       http.StatusConflict,
-	smriti.ETOOLARGE:       http.StatusRequestEntityTooLarge,
-	smriti.EUNPROCESSABLE:  http.StatusUnprocessableEntity,
-	smriti.EINTERNAL:       http.StatusInternalServerError,
-	smriti.ENOTIMPLEMENTED: http.StatusNotImplemented,
-	smriti.EUPSTREAM:       http.StatusBadGateway,
-	smriti.EUNAVAILABLE:    http.StatusServiceUnavailable,
+	smriti.EINVALID:          http.StatusBadRequest,
+	smriti.EUNAUTHORIZED:     http.StatusUnauthorized,
+	smriti.EFORBIDDEN:        http.StatusForbidden,
+	smriti.ENOTFOUND:         http.StatusNotFound,
+	smriti.ECONFLICT:         http.StatusConflict,
+	smriti.ETOOLARGE:         http.StatusRequestEntityTooLarge,
+	smriti.EUNPROCESSABLE:    http.StatusUnprocessableEntity,
+	smriti.EINTERNAL:         http.StatusInternalServerError,
+	smriti.ENOTIMPLEMENTED:   http.StatusNotImplemented,
+	smriti.EUPSTREAM:         http.StatusBadGateway,
+	smriti.EUNAVAILABLE:      http.StatusServiceUnavailable,
+	smriti.EUNSUPPORTEDMEDIA: http.StatusUnsupportedMediaType,
+	smriti.EMISDIRECTED:      http.StatusMisdirectedRequest,
+	smriti.ETIMEOUT:          http.StatusRequestTimeout,
+	smriti.ETOOMANY:          http.StatusTooManyRequests,
 }
 
 // codeOf maps a status back to a domain code; the client uses it so the CLI

@@ -35,7 +35,13 @@ type envConfig struct {
 	getenv   func(string) string
 	popts    []provider.Option
 	// coord, when set, builds the coordinator (worktrees with real git).
-	coord func(st *store.Store) *smriti.Coordinator
+	coord    func(st *store.Store) *smriti.Coordinator
+	security httpapi.SecurityConfig
+}
+
+// withSecurity sets the server's security and connection bounds.
+func withSecurity(sc httpapi.SecurityConfig) envOption {
+	return func(c *envConfig) { c.security = sc }
 }
 
 // withPostgres runs the server on a fresh PostgreSQL database
@@ -90,12 +96,12 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	}
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
 		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now},
-		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord})
+		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	hs := srv.HTTPServer()
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -54,8 +54,9 @@ func (r *statusRecorder) Flush() {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// middleware gives every request an id, the local user, CORS headers for
-// the web workspace's dev server, a log line, and recovery from panics.
+// middleware gives every request an id, the local user, the browser checks
+// (Host, CORS, Origin, Content-Type), a body-read deadline, a log line, and
+// recovery from panics.
 func (s *Server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -69,16 +70,14 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		// user; the store already scopes every query by this value.
 		ctx = smriti.WithUser(ctx, smriti.LocalUserID)
 		r = r.WithContext(ctx)
-		if origin := r.Header.Get("Origin"); origin != "" {
-			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Set("Vary", "Origin")
-			w.Header().Set("Access-Control-Allow-Credentials", "true")
-			if r.Method == http.MethodOptions {
-				w.Header().Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-				w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Idempotency-Key, X-Request-ID, Authorization")
-				w.WriteHeader(http.StatusNoContent)
-				return
+		// The body deadline comes first: even a refused request's body is
+		// drained by the server before the connection is reused.
+		s.boundBody(w, r)
+		if done, err := s.guard.check(w, r); done || err != nil {
+			if err != nil {
+				s.writeError(w, r, err)
 			}
+			return
 		}
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -105,7 +104,13 @@ func (s *Server) wrap(rt route) http.Handler {
 		if !ok {
 			rec = &statusRecorder{ResponseWriter: w}
 		}
-		if err := rt.handle(rec, r); err != nil {
+		var err error
+		if rt.stream {
+			err = s.serveStream(rt, rec, r)
+		} else {
+			err = rt.handle(rec, r)
+		}
+		if err != nil {
 			if rec.status != 0 {
 				// Headers already went out (a stream); nothing more to say.
 				s.log.WarnContext(r.Context(), "error after response started", "err", err, "request_id", requestID(r.Context()))

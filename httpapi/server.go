@@ -49,6 +49,8 @@ type Config struct {
 	// Web, when set, serves the web workspace at /: every path outside
 	// /api/ that no route matched.
 	Web http.Handler
+	// Security and connection bounds (see security.go and browser.go).
+	Security SecurityConfig
 	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
 	MCP http.Handler
 	// Chat and Intelligence are the services the chat and background
@@ -78,6 +80,9 @@ type Server struct {
 	intel     *smriti.Intelligence
 	routes    []route
 	handler   http.Handler
+	guard     *browserGuard
+	sec       SecurityConfig
+	streams   chan struct{}
 	coord     *smriti.Coordinator
 }
 
@@ -103,6 +108,9 @@ func New(cfg Config) *Server {
 	if s.coord == nil {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
+	s.sec = cfg.Security.withDefaults()
+	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)
+	s.streams = make(chan struct{}, s.sec.MaxStreams)
 	s.routes = s.allRoutes()
 	mux := http.NewServeMux()
 	for _, rt := range s.routes {

@@ -144,12 +144,13 @@ func (p *anthropicAdapter) Complete(ctx context.Context, req smriti.CompletionRe
 
 func (p *anthropicAdapter) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
 	var out *smriti.Completion
-	err := p.call.run(ctx, func(ctx context.Context) error {
+	err := p.call.stream(ctx, func(ctx context.Context, alive func()) error {
 		stream := p.msgs.NewStreaming(ctx, p.params(req))
 		defer stream.Close()
 		var msg anthropic.Message
 		for stream.Next() {
 			event := stream.Current()
+			alive()
 			if err := msg.Accumulate(event); err != nil {
 				return err
 			}

@@ -42,6 +42,27 @@ func (c *caller) run(ctx context.Context, fn func(ctx context.Context) error) er
 	return c.mapError(ctx, callCtx, tr, err)
 }
 
+// stream runs one streaming call. Its timeout bounds the silence between
+// two events rather than the whole call, so a long reply that keeps
+// producing tokens is never cut, while an upstream that goes quiet is.
+// fn calls alive for every event it receives.
+func (c *caller) stream(ctx context.Context, fn func(ctx context.Context, alive func()) error) error {
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	alive := func() {}
+	if c.timeout > 0 {
+		timer := time.AfterFunc(c.timeout, func() { cancel(errCallTimeout) })
+		defer timer.Stop()
+		alive = func() { timer.Reset(c.timeout) }
+	}
+	callCtx, tr := withTrace(callCtx)
+	err := fn(callCtx, alive)
+	if err == nil {
+		return nil
+	}
+	return c.mapError(ctx, callCtx, tr, err)
+}
+
 // deltaError marks an error returned by a Stream caller's onDelta, which
 // goes back to the caller untouched.
 type deltaError struct{ err error }

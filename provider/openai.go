@@ -133,7 +133,7 @@ func (p *openAICompat) Complete(ctx context.Context, req smriti.CompletionReques
 
 func (p *openAICompat) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
 	var out *smriti.Completion
-	err := p.call.run(ctx, func(ctx context.Context) error {
+	err := p.call.stream(ctx, func(ctx context.Context, alive func()) error {
 		params := p.params(req)
 		params.StreamOptions.IncludeUsage = openai.Bool(true)
 		stream := p.chat.NewStreaming(ctx, params)
@@ -142,6 +142,7 @@ func (p *openAICompat) Stream(ctx context.Context, req smriti.CompletionRequest,
 		c := &smriti.Completion{Model: req.Model}
 		for stream.Next() {
 			chunk := stream.Current()
+			alive()
 			if chunk.Model != "" {
 				c.Model = chunk.Model
 			}

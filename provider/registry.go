@@ -30,7 +30,8 @@ import (
 // "error", "timeout" or "canceled"; usage is zero unless the call succeeded.
 type Observer func(provider, model, outcome string, usage smriti.Usage, elapsed time.Duration)
 
-// DefaultTimeout bounds one provider call, retries and streaming included.
+// DefaultTimeout bounds one provider call, retries included; for a stream it
+// bounds the silence between two events instead, so a long reply is not cut.
 const DefaultTimeout = 120 * time.Second
 
 type options struct {
@@ -44,7 +45,8 @@ type options struct {
 // Option configures a Registry.
 type Option func(*options)
 
-// WithTimeout bounds each provider call, retries and streaming included
+// WithTimeout bounds each provider call, retries included, and the silence
+// between two events of a stream
 // (default DefaultTimeout; 0 means no bound beyond the caller's context).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 

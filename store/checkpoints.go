@@ -145,6 +145,17 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		}
 		meta := map[string]any{"session_id": se.ID.String()}
 		if in.SourceTurns != nil {
+			src := se
+			if in.SourceTurns.SessionID != se.ID {
+				if src, err = s.session(ctx, tx, in.SourceTurns.SessionID, ""); smriti.ErrorCode(err) == smriti.ENOTFOUND {
+					src, err = nil, nil
+				} else if err != nil {
+					return err
+				}
+			}
+			if err := smriti.CheckSourceTurns(*in.SourceTurns, src); err != nil {
+				return err
+			}
 			meta["source_turns"] = map[string]any{
 				"session_id": in.SourceTurns.SessionID.String(), "from_seq": in.SourceTurns.FromSeq, "to_seq": in.SourceTurns.ToSeq,
 			}
@@ -162,6 +173,9 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 // CreateCheckpoint implements smriti.CheckpointService.
 func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
 	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := smriti.CheckMetadata("metadata", in.Metadata); err != nil {
 		return nil, err
 	}
 	in.Content.Normalize()

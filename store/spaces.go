@@ -39,6 +39,9 @@ func scanSpace(row interface{ Scan(...any) error }) (*smriti.Space, error) {
 
 // CreateSpace implements smriti.SpaceService.
 func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+	if err := smriti.CheckMetadata("metadata", in.Metadata); err != nil {
+		return nil, err
+	}
 	now := s.Now()
 	sp := &smriti.Space{
 		ID: smriti.NewID(), OwnerID: smriti.UserFromContext(ctx), Name: in.Name,

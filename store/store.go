@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"smriti"
@@ -144,10 +145,19 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	dialect := goose.DialectSQLite3
+	var opts []goose.ProviderOption
 	if s.d.name == "postgres" {
 		dialect = goose.DialectPostgres
+		// Replicas starting together on one database take turns: goose holds
+		// a PostgreSQL advisory lock on its own connection for the whole run,
+		// so the second replica waits, then finds nothing left to apply.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+		if err != nil {
+			return fmt.Errorf("migrations lock: %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	p, err := goose.NewProvider(dialect, s.write, sub)
+	p, err := goose.NewProvider(dialect, s.write, sub, opts...)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

@@ -59,3 +59,37 @@ func TestTwoServerProcessesShareOnePostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoReplicasMigrateAnEmptyPostgresAtOnce starts two `smriti serve`
+// processes at the same moment on a database with no tables: the migration
+// lock makes one wait for the other, and both come up and share the data.
+func TestTwoReplicasMigrateAnEmptyPostgresAtOnce(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	bin := buildBinary(t)
+	addrs := []string{freeAddr(t), freeAddr(t)}
+	var wg sync.WaitGroup
+	for _, addr := range addrs {
+		wg.Add(1)
+		go func(addr string) {
+			defer wg.Done()
+			cmd := startServer(t, bin, addr, dsn)
+			t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+		}(addr)
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	ctx := context.Background()
+	sp, err := httpapi.NewClient("http://"+addrs[0]).CreateSpace(ctx, "shared", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := httpapi.NewClient("http://"+addrs[1]).Space(ctx, sp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "shared" {
+		t.Fatalf("second replica sees space %q, want %q", got.Name, "shared")
+	}
+}

@@ -26,6 +26,8 @@ import (
 
 type serveOptions struct {
 	addr, db, config, dotenv, logFormat string
+	corsOrigins, allowedHosts           []string
+	insecureNoAuth                      bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -41,7 +43,8 @@ the deterministic offline mock.
 Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, SMRITI_GENERIC_API_URL, …).`,
 		Example: `  smriti serve
-  smriti serve --addr 0.0.0.0:8000 --db postgres://smriti@db/smriti`,
+  smriti serve --db postgres://smriti@db/smriti
+  smriti serve --cors-origin http://localhost:5173`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return serve(cmd.Context(), o)
 		},
@@ -52,7 +55,51 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 	f.StringVar(&o.config, "config", envOr("SMRITI_CONFIG", "providers.yaml"), "providers YAML (env SMRITI_CONFIG; ignored when missing)")
 	f.StringVar(&o.dotenv, "env-file", ".env", "a .env file with provider settings (ignored when missing)")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	f.StringArrayVar(&o.corsOrigins, "cors-origin", envList("SMRITI_CORS_ORIGINS"),
+		"allow cross-origin requests from this origin, such as http://localhost:5173 (repeatable; env SMRITI_CORS_ORIGINS, comma-separated; never * or null)")
+	f.StringArrayVar(&o.allowedHosts, "allowed-host", envList("SMRITI_ALLOWED_HOSTS"),
+		"also answer requests whose Host is this name (repeatable; env SMRITI_ALLOWED_HOSTS); on loopback only localhost, 127.0.0.1 and [::1] are answered otherwise")
+	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false,
+		"serve on a non-loopback address without accounts: anyone who can reach the port can read, change and delete everything")
 	return cmd
+}
+
+// envList reads a comma-separated environment variable.
+func envList(key string) []string {
+	var out []string
+	for _, v := range strings.Split(os.Getenv(key), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// checkExposure refuses to serve beyond loopback without accounts unless
+// the operator insists, and then warns at every start.
+func checkExposure(addr string, insecure bool, logger *slog.Logger) error {
+	if isLoopback(addr) {
+		return nil
+	}
+	if !insecure {
+		return fmt.Errorf("refusing to serve on %s without authentication: Smriti has no accounts yet, so anyone who can reach this address could read and change every space; listen on 127.0.0.1 (the default), or pass --insecure-no-auth if a trusted network or proxy guards it", addr)
+	}
+	logger.Warn("serving on a non-loopback address with no authentication (--insecure-no-auth): anyone who can reach it can read, change and delete every space", "addr", addr)
+	return nil
+}
+
+// isLoopback reports whether a listen address only accepts local
+// connections. An empty host (":8000") listens on every interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func envOr(key, def string) string {
@@ -84,6 +131,15 @@ func serve(ctx context.Context, o serveOptions) error {
 	}
 	logger := slog.New(handler)
 
+	if err := checkExposure(o.addr, o.insecureNoAuth, logger); err != nil {
+		return err
+	}
+	for _, origin := range o.corsOrigins {
+		if _, err := httpapi.ValidateCORSOrigin(origin); err != nil {
+			return err
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -102,13 +158,14 @@ func serve(ctx context.Context, o serveOptions) error {
 	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
 	apiCfg := apiConfig(db, providers, logger, coord, metrics)
 	apiCfg.Web = web.Handler()
+	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}
 	api := httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another server running? choose another --addr)", o.addr, err)
 	}
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := api.HTTPServer()
 	_, bg := providers.Status()
 	logger.Info("smriti serving", "url", "http://"+ln.Addr().String(), "database", db.Engine(), "dsn", redactDSN(o.db),
 		"chat_provider", providers.DefaultProvider(), "background", bg.Provider, "background_mock", bg.UsingMock, "version", version)

@@ -173,3 +173,30 @@ func TestVersionJSON(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestAttackNonLoopbackStartWithoutAuthRefused: `smriti serve` on every
+// interface, without accounts, refuses to start and says why; with
+// --insecure-no-auth it starts and warns.
+func TestAttackNonLoopbackStartWithoutAuthRefused(t *testing.T) {
+	bin := buildBinary(t)
+	db := filepath.Join(t.TempDir(), "smriti.db")
+	out, err := exec.Command(bin, "serve", "--addr", "0.0.0.0:0", "--db", db, "--env-file", "").CombinedOutput()
+	if err == nil {
+		t.Fatalf("serve on 0.0.0.0 without auth started: %s", out)
+	}
+	if !strings.Contains(string(out), "refusing to serve on 0.0.0.0:0 without authentication") {
+		t.Fatalf("refusal = %s", out)
+	}
+	if isLoopback("0.0.0.0:8000") || isLoopback(":8000") || !isLoopback("127.0.0.1:8000") || !isLoopback("[::1]:8000") || !isLoopback("localhost:8000") {
+		t.Fatal("isLoopback misjudges an address")
+	}
+}
+
+func TestServeRefusesWildcardCORSOrigin(t *testing.T) {
+	bin := buildBinary(t)
+	db := filepath.Join(t.TempDir(), "smriti.db")
+	out, err := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--env-file", "", "--cors-origin", "*").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `CORS origin "*" is not allowed`) {
+		t.Fatalf("serve with --cors-origin '*': err %v, output %s", err, out)
+	}
+}

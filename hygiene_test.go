@@ -1,0 +1,59 @@
+package smriti
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckJSONText(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, MaxJSONDepth+1) + "1" + strings.Repeat("}", MaxJSONDepth+1)
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"CleanPasses", `{"name":"ok","tags":["a","b"],"n":1,"m":{"x":[{"y":"z"}]}}`, ""},
+		{"NULInFieldNamed", `{"name":"ok","message":"a\u0000b"}`, "message contains a NUL character"},
+		{"NULInNestedArrayNamed", `{"decisions":["fine","bad\u0000"]}`, "decisions[1] contains a NUL character"},
+		{"NULInMetadataNamed", `{"metadata":{"k":{"deep":"x\u0000"}}}`, "metadata.k.deep contains a NUL character"},
+		{"InvalidUTF8Named", "{\"summary\":\"caf\xe9\"}", "summary is not valid UTF-8"},
+		{"InvalidUTF8KeyNamed", "{\"m\":{\"\xff\":1}}", "m.\ufffd: a key is not valid UTF-8"},
+		{"EscapedBackslashIsNotNUL", `{"text":"a\\u0000b"}`, ""},
+		{"TooDeepRefused", deep, "nests deeper than 40 levels"},
+		{"SyntaxLeftToDecoder", `{"a":`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckJSONText([]byte(tc.body))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("error %v, want none", err)
+				}
+				return
+			}
+			if err == nil || ErrorCode(err) != EUNPROCESSABLE || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want 422 containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckMetadata(t *testing.T) {
+	deep := map[string]any{}
+	m := deep
+	for i := 0; i < MaxMetadataDepth; i++ {
+		next := map[string]any{}
+		m["d"] = next
+		m = next
+	}
+	if err := CheckMetadata("metadata", deep); err == nil || !strings.Contains(err.Error(), "nests deeper than 32 levels") {
+		t.Fatalf("33 levels: %v", err)
+	}
+	big := map[string]any{"blob": strings.Repeat("x", MaxMetadataBytes)}
+	if err := CheckMetadata("metadata", big); err == nil || !strings.Contains(err.Error(), "the limit is 65536") {
+		t.Fatalf("oversized: %v", err)
+	}
+	if err := CheckMetadata("metadata", map[string]any{"a": []any{"x\x00"}}); err == nil || err.Error() != "metadata.a[0] contains a NUL character" {
+		t.Fatalf("NUL: %v", err)
+	}
+	if err := CheckMetadata("metadata", map[string]any{"a": []any{1.0, "ok", map[string]any{"b": true}}}); err != nil {
+		t.Fatalf("clean metadata: %v", err)
+	}
+}
