@@ -238,9 +238,10 @@ func TestContextScenarios(t *testing.T) {
 		w, s, cp1, _ := australiaThenNewZealand()
 		base := s.LastSeq
 		for i := range 6 {
-			w.say(s, RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now()) // 11 tokens each
+			w.say(s, RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now())
 		}
-		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", 25)
+		two := 2 * EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", two+1)
 		if len(pc.Turns) != 2 || pc.Dropped != 4 {
 			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
 		}
@@ -401,9 +402,9 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, 10)
+		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
-			t.Fatal("a 10-token turn should fit a budget of 10")
+			t.Fatal("a turn should fit a budget of its estimate")
 		}
 	})
 }
@@ -416,7 +417,7 @@ func TestHistoryBudget(t *testing.T) {
 	if got := HistoryBudget(100, 1000, fixed...); got != 0 {
 		t.Fatalf("budget never negative, got %d", got)
 	}
-	if got := HistoryBudget(100, -5); got != 100 {
+	if got := HistoryBudget(100, -5); got != 100-ReplyPrimingTokens {
 		t.Fatalf("negative reserve counts as 0, got %d", got)
 	}
 }
