@@ -81,9 +81,17 @@ type SeqRange struct {
 	ToSeq   int64 `json:"to_seq"`
 }
 
-// ProvidersStatus is the provider status answer: one entry per provider and
-// "background_intelligence". Keys are never included.
+// ProvidersStatus is the provider status answer: one entry per provider,
+// "background_intelligence" and "chat" (ChatDefaults). Keys are never
+// included.
 type ProvidersStatus map[string]any
+
+// ChatDefaults says which provider and model a session created without
+// them uses (a send without them uses its session's).
+type ChatDefaults struct {
+	DefaultProvider string `json:"default_provider" doc:"Provider a new session uses when the request names none"`
+	DefaultModel    string `json:"default_model" doc:"That provider's default model (\"\" when none is configured)"`
+}
 
 func (s *Server) chatRoutes() []route {
 	return []route{
@@ -289,6 +297,8 @@ func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
 		out[name] = st
 	}
 	out["background_intelligence"] = bg
+	def := s.providers.DefaultProvider()
+	out["chat"] = ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

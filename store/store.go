@@ -40,6 +40,9 @@ type Store struct {
 	d     dialect
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
+	// KeyRetention is how long idempotency keys are honoured
+	// (DefaultKeyRetention when 0).
+	KeyRetention time.Duration
 	log *slog.Logger
 }
 
