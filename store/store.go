@@ -43,7 +43,7 @@ type Store struct {
 	// KeyRetention is how long idempotency keys are honoured
 	// (DefaultKeyRetention when 0).
 	KeyRetention time.Duration
-	log *slog.Logger
+	log          *slog.Logger
 }
 
 var (
