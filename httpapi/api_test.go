@@ -177,7 +177,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 		r.Tasks = []smriti.Task{{Text: "Book flights"}, {Text: "Visa", ID: "visa", IntentHint: "investigate", Structured: true}}
 		r.Artifacts = []smriti.Artifact{{ID: "a1", Type: "text", Label: "Itinerary", Content: "Day 1: Sydney"}}
 	})).must(t)
-	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "llm" {
+	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "user" || a.AuthorAgent != nil {
 		t.Fatalf("checkpoint A = %+v", a)
 	}
 	raw := get(e.c.Checkpoint(bg, a.ID)).must(t)

@@ -36,9 +36,10 @@ type CommitRequest struct {
 	RepoID    *string `json:"repo_id" required:"true"`
 	SessionID *string `json:"session_id" required:"true"`
 	ContentFields
-	AuthorAgent *string        `json:"author_agent"`
+	AuthorAgent *string        `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
+	AuthorType  string         `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for a draft or extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent, or \"llm\" with source_turns"`
 	ProjectRoot *string        `json:"project_root"`
-	SourceTurns *SourceTurnsIn `json:"source_turns"`
+	SourceTurns *SourceTurnsIn `json:"source_turns" doc:"The turns a draft was made from; marks the content as drafted (author_type \"llm\")"`
 }
 
 // SourceTurnsIn names the turns a drafted checkpoint came from.
@@ -150,7 +151,12 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, AuthorAgent: req.AuthorAgent, ProjectRoot: req.ProjectRoot}
+	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, req.SourceTurns != nil, s.backgroundModel())
+	if err != nil {
+		return err
+	}
+	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content,
+		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot}
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
@@ -169,7 +175,17 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-var authorTypes = map[string]bool{smriti.AuthorUser: true, smriti.AuthorLLM: true, smriti.AuthorAgent: true, smriti.AuthorSystem: true}
+// backgroundModel names the model that drafts and extracts ("" when none
+// is configured), the author of drafted content.
+func (s *Server) backgroundModel() string {
+	if s.providers == nil {
+		return ""
+	}
+	if _, model, err := s.providers.Background(); err == nil {
+		return model
+	}
+	return ""
+}
 
 func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	var req LegacyCommitRequest
@@ -188,15 +204,16 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if req.AuthorType != "" && !authorTypes[req.AuthorType] {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user")
+	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, false, s.backgroundModel())
+	if err != nil {
+		return err
 	}
 	branch := strings.TrimSpace(req.BranchName)
 	if len(branch) > 255 {
 		return fieldTooLong("branch_name", 255)
 	}
 	c, err := s.store.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
-		SpaceID: spaceID, ParentID: parent, BranchName: branch, AuthorAgent: req.AuthorAgent, AuthorType: req.AuthorType,
+		SpaceID: spaceID, ParentID: parent, BranchName: branch, AuthorAgent: author.Agent, AuthorType: author.Type,
 		ProjectRoot: req.ProjectRoot, Content: content, ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
 	})
 	if err != nil {
