@@ -54,6 +54,17 @@ type Mount struct {
 	BaseSeq int64
 }
 
+// MountFor is the mount of checkpoint in session s: BaseSeq is base when
+// given, else the session's last sequence number, so only what is typed
+// from now on reaches the model.
+func MountFor(s *Session, checkpoint ID, base *int64) Mount {
+	m := Mount{CheckpointID: checkpoint, BaseSeq: s.LastSeq}
+	if base != nil {
+		m.BaseSeq = *base
+	}
+	return m
+}
+
 // Validate checks the mount's own fields: EUNPROCESSABLE for a BaseSeq
 // below -1. That the checkpoint exists and is in the session's space is
 // the service's check (SessionService.SetMount).

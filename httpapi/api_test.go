@@ -381,8 +381,15 @@ func TestHealthAndMetrics(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+	// The reference page is self-contained: it renders /openapi.json with
+	// its own script and loads nothing from elsewhere.
 	_, docs := e.raw(t, "GET", "/docs", "")
-	if !strings.Contains(docs, "/api/v4/chat/send") {
-		t.Error("docs page does not list the send route")
+	if !strings.Contains(docs, `fetch("/openapi.json")`) || !strings.Contains(docs, "Context modes") {
+		t.Error("docs page does not render /openapi.json or lacks the context modes")
+	}
+	for _, external := range []string{"http://", "https://", "//cdn", "<link "} {
+		if strings.Contains(docs, external) {
+			t.Errorf("docs page refers outside the server: %q", external)
+		}
 	}
 }

@@ -22,6 +22,19 @@ type route struct {
 	handle func(w http.ResponseWriter, r *http.Request) error
 	// stream marks a text/event-stream answer.
 	stream bool
+
+	// Optional documentation; the zero value is fine for all of them.
+
+	// description explains the route beyond its summary (shown in /docs).
+	description string
+	// errors lists error statuses the route can answer beyond the ones its
+	// shape implies (see errorStatuses): 409, 502, 503 and the like.
+	errors []int
+	// headers lists request headers the route reads: name → description.
+	headers map[string]string
+	// contentType is the success body's media type when it is not JSON
+	// (text/html for /docs).
+	contentType string
 }
 
 // routeGroups lets each area of the API register its routes from its own
@@ -36,6 +49,7 @@ func (s *Server) allRoutes() []route {
 		s.chatRoutes(),
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
+		s.mountRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -113,14 +113,28 @@ type SessionOut struct {
 	BranchName             string     `json:"branch_name"`
 	BranchDisposition      string     `json:"branch_disposition"`
 	TurnCount              int64      `json:"turn_count"`
+	Mount                  *MountOut  `json:"mount" doc:"The checkpoint the session's context is anchored to, kept between sends; null when nothing is mounted"`
 	CreatedAt              time.Time  `json:"created_at"`
 	UpdatedAt              time.Time  `json:"updated_at"`
+}
+
+// MountOut is a session's mount.
+type MountOut struct {
+	CheckpointID   smriti.ID `json:"checkpoint_id" doc:"The mounted checkpoint"`
+	HistoryBaseSeq int64     `json:"history_base_seq" doc:"Last sequence number typed before the mount: only later turns reach the model (-1: every turn)"`
+}
+
+func mountOf(m *smriti.Mount) *MountOut {
+	if m == nil {
+		return nil
+	}
+	return &MountOut{CheckpointID: m.CheckpointID, HistoryBaseSeq: m.BaseSeq}
 }
 
 func sessionOf(s *smriti.Session) SessionOut {
 	return SessionOut{ID: s.ID, RepoID: s.SpaceID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
 		SeededCommitID: s.SeededCheckpointID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
-		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, Mount: mountOf(s.Mount), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 func sessionsOf(ss []*smriti.Session) []SessionOut {
