@@ -38,7 +38,7 @@ type Commit struct {
 	MergeParentID  *smriti.ID        `json:"merge_parent_id"`
 	BranchName     string            `json:"branch_name"`
 	AuthorAgent    *string           `json:"author_agent"`
-	AuthorType     string            `json:"author_type"`
+	AuthorType     string            `json:"author_type" enum:"user,llm,agent,system" doc:"Who wrote the content: a person (user), the background model from a draft or extract (llm, author_agent names the model), a named agent, or the system (a merge that combined both sides itself)"`
 	ProjectRoot    *string           `json:"project_root"`
 	Message        string            `json:"message"`
 	Summary        string            `json:"summary"`
@@ -111,7 +111,7 @@ type SessionOut struct {
 	SeededCommitID         *smriti.ID `json:"seeded_commit_id"`
 	ForkedFromCheckpointID *smriti.ID `json:"forked_from_checkpoint_id"`
 	BranchName             string     `json:"branch_name"`
-	BranchDisposition      string     `json:"branch_disposition"`
+	BranchDisposition      string     `json:"branch_disposition" enum:"active,integrated,abandoned"`
 	TurnCount              int64      `json:"turn_count"`
 	Mount                  *MountOut  `json:"mount" doc:"The checkpoint the session's context is anchored to, kept between sends; null when nothing is mounted"`
 	CreatedAt              time.Time  `json:"created_at"`
