@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -13,6 +14,8 @@ type Chat struct {
 	Sessions    SessionService
 	Checkpoints CheckpointService
 	Providers   Providers
+	// Now stamps stored replies; nil means the production clock.
+	Now Clock
 }
 
 // SendRequest is one user message to send.
@@ -47,6 +50,9 @@ type SendResult struct {
 	Prepared   *Prepared
 	Exchange   *ExchangeResult
 	Completion *Completion
+	// Reply is what the assistant turn records about how it was made; for a
+	// replayed send, what was recorded the first time.
+	Reply ReplyMeta
 }
 
 // maxMessageChars bounds one user message.
@@ -87,10 +93,7 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	q, firstAllowed, err := c.seqBounded(ctx, se, plan.Resolve(checkpoints))
-	if err != nil {
-		return nil, err
-	}
+	q := plan.Resolve(checkpoints)
 	budget := req.HistoryBudget
 	if budget <= 0 {
 		budget = HistoryBudget(c.Providers.ContextWindow(prov.Name(), model), DefaultReplyReserve,
@@ -104,29 +107,24 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if more {
 		// Allowed turns older than the oldest one read were never read;
 		// sequence numbers are gapless, so count them.
-		pc.Dropped += int(max(0, turns[len(turns)-1].Seq-firstAllowed))
+		first, err := c.firstAllowedSeq(ctx, se.ID, q)
+		if err != nil {
+			return nil, err
+		}
+		pc.Dropped += int(max(0, turns[len(turns)-1].Seq-first))
 	}
 	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget}, nil
 }
 
 func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, error) {
-	name := strings.ToLower(strings.TrimSpace(req.Provider))
+	name := req.Provider
 	if req.UseMock {
 		name = ProviderMock
 	}
-	if name == "" {
+	if strings.TrimSpace(name) == "" {
 		name = se.ActiveProvider
 	}
-	if name == "" {
-		name = c.Providers.DefaultProvider()
-	}
-	model := strings.TrimSpace(req.Model)
-	if model == "" {
-		model = c.Providers.DefaultModel(name)
-	}
-	if model == "" && name == ProviderMock {
-		model = "mock"
-	}
+	name, model := ChooseModel(c.Providers, name, req.Model)
 	if model == "" {
 		return nil, "", Errorf(EINVALID, "Model must be specified (no default_model is configured for provider %q)", name)
 	}
@@ -196,30 +194,23 @@ func (c *Chat) historyWithin(ctx context.Context, sessionID ID, q TurnQuery, bud
 	}
 }
 
-// seqBounded turns the history query into a pure sequence-number bound and
-// returns the first allowed sequence number. The allowed turns of a session
-// are always a gapless suffix of it (no mode skips turns in the middle), so
-// a HEAD log-position bound is resolved once, up front, to the first turn
-// after it; every page then walks the sequence index.
-func (c *Chat) seqBounded(ctx context.Context, se *Session, q TurnQuery) (TurnQuery, int64, error) {
+// firstAllowedSeq returns the sequence number of the oldest turn q allows
+// (q's Newest and paging bounds aside). The allowed turns of a session are
+// always a gapless suffix of it (no mode skips turns in the middle), so this
+// is where the turns a send may use begin.
+func (c *Chat) firstAllowedSeq(ctx context.Context, sessionID ID, q TurnQuery) (int64, error) {
 	switch {
 	case q.AfterLogPos != nil:
-		first := q
-		first.Newest, first.Limit, first.PromptOnly = false, 1, true
-		oldest, err := c.Sessions.Turns(ctx, se.ID, first)
-		if err != nil {
-			return q, 0, err
+		q.Newest, q.Limit, q.PromptOnly, q.BeforeSeq = false, 1, true, nil
+		oldest, err := c.Sessions.Turns(ctx, sessionID, q)
+		if err != nil || len(oldest) == 0 {
+			return 0, err
 		}
-		bound := se.LastSeq
-		if len(oldest) == 1 {
-			bound = oldest[0].Seq - 1
-		}
-		q.AfterLogPos, q.AfterSeq = nil, &bound
-		return q, bound + 1, nil
+		return oldest[0].Seq, nil
 	case q.AfterSeq != nil:
-		return q, *q.AfterSeq + 1, nil
+		return *q.AfterSeq + 1, nil
 	}
-	return q, 0, nil
+	return 0, nil
 }
 
 // Send resolves the context, calls the provider and stores both turns.
@@ -269,34 +260,32 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	if err := ctx.Err(); err != nil {
 		return nil, Errorf(EUPSTREAM, "the request was cancelled before the reply was stored")
 	}
-	ex, err := c.Sessions.AppendExchange(ctx, c.exchange(req, p, comp))
+	write, meta := c.exchange(req, p, comp)
+	ex, err := c.Sessions.AppendExchange(ctx, write)
 	if err != nil {
 		return nil, err
 	}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp}, nil
+	if ex.Replayed {
+		// A concurrent send with the same key stored its exchange first.
+		meta = ReplyMetaOf(ex.Assistant)
+	}
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
 }
 
-func (c *Chat) exchange(req SendRequest, p *Prepared, comp *Completion) Exchange {
-	ids := make([]string, len(p.Context.Checkpoints))
-	for i, cp := range p.Context.Checkpoints {
-		ids[i] = cp.ID.String()
+func (c *Chat) exchange(req SendRequest, p *Prepared, comp *Completion) (Exchange, ReplyMeta) {
+	now := c.Now
+	if now == nil {
+		now = Now
 	}
-	ctxMeta := map[string]any{"mode": string(p.Context.Mode), "checkpoint_ids": ids, "dropped_turns": p.Context.Dropped}
-	if from, to := p.Context.SeqRange(); from != nil {
-		ctxMeta["from_seq"], ctxMeta["to_seq"] = *from, *to
-	}
+	meta := ReplyMeta{Usage: comp.Usage, Context: p.Context.ReplyContext(), At: now().UTC().Truncate(time.Second)}
 	provider := p.Provider.Name()
 	return Exchange{
 		SessionID:      req.SessionID,
 		IdempotencyKey: req.IdempotencyKey,
 		User:           TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: EstimateTokens(req.Message)},
 		Assistant: TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: EstimateTokens(comp.Text),
-			Metadata: map[string]any{
-				"usage":   map[string]any{"input_tokens": comp.Usage.InputTokens, "output_tokens": comp.Usage.OutputTokens},
-				"context": ctxMeta,
-				"at":      time.Now().UTC().Format(time.RFC3339),
-			}},
-	}
+			Metadata: meta.Metadata()},
+	}, meta
 }
 
 // replayed answers a repeated idempotency key with the stored exchange,
@@ -306,12 +295,8 @@ func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *ExchangeResult
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Session: se, Model: ex.Assistant.Model, Context: &PromptContext{Checkpoints: []*Checkpoint{}}}
-	if m, ok := ex.Assistant.Metadata["context"].(map[string]any); ok {
-		if mode, ok := m["mode"].(string); ok {
-			p.Context.Mode = ContextMode(mode)
-		}
-	}
+	meta := ReplyMetaOf(ex.Assistant)
+	p := &Prepared{Session: se, Model: ex.Assistant.Model, Context: &PromptContext{Mode: meta.Context.Mode, Checkpoints: []*Checkpoint{}}}
 	if onMeta != nil {
 		if err := onMeta(p); err != nil {
 			return nil, err
@@ -322,22 +307,50 @@ func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *ExchangeResult
 			return nil, err
 		}
 	}
-	comp := &Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model}
-	if u, ok := ex.Assistant.Metadata["usage"].(map[string]any); ok {
-		comp.Usage.InputTokens = toInt(u["input_tokens"])
-		comp.Usage.OutputTokens = toInt(u["output_tokens"])
-	}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp}, nil
+	comp := &Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
 }
 
-func toInt(v any) int {
-	switch n := v.(type) {
-	case float64:
-		return int(n)
-	case int:
-		return n
-	case int64:
-		return int(n)
+// ReplyMeta is what a send records with the assistant turn it stores — the
+// provider's usage, the context the reply was built from and when — kept as
+// the turn's metadata (JSON) and read back by a replayed send.
+type ReplyMeta struct {
+	Usage   Usage        `json:"usage"`
+	Context ReplyContext `json:"context"`
+	At      time.Time    `json:"at"`
+}
+
+// ReplyContext says which context a reply was built from.
+type ReplyContext struct {
+	Mode          ContextMode `json:"mode"`
+	CheckpointIDs []ID        `json:"checkpoint_ids"`
+	DroppedTurns  int         `json:"dropped_turns"`
+	// FromSeq and ToSeq are the first and last history turn sent; absent
+	// when none was.
+	FromSeq *int64 `json:"from_seq,omitempty"`
+	ToSeq   *int64 `json:"to_seq,omitempty"`
+}
+
+// Metadata returns m as a turn's metadata: the JSON object it is stored as.
+func (m ReplyMeta) Metadata() map[string]any {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // a struct of plain fields always encodes
 	}
-	return 0
+	out := map[string]any{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// ReplyMetaOf reads back the ReplyMeta a send stored with an assistant turn;
+// fields the turn does not record are left zero.
+func ReplyMetaOf(t *Turn) ReplyMeta {
+	var m ReplyMeta
+	if b, err := json.Marshal(t.Metadata); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	if m.Context.CheckpointIDs == nil {
+		m.Context.CheckpointIDs = []ID{}
+	}
+	return m
 }

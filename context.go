@@ -279,6 +279,17 @@ func (pc *PromptContext) SeqRange() (from, to *int64) {
 	return &f, &t
 }
 
+// ReplyContext is what a reply records about this context.
+func (pc *PromptContext) ReplyContext() ReplyContext {
+	ids := make([]ID, len(pc.Checkpoints))
+	for i, cp := range pc.Checkpoints {
+		ids[i] = cp.ID
+	}
+	rc := ReplyContext{Mode: pc.Mode, CheckpointIDs: ids, DroppedTurns: pc.Dropped}
+	rc.FromSeq, rc.ToSeq = pc.SeqRange()
+	return rc
+}
+
 // Annotation keys describing how a prompt was built; the offline mock echoes
 // them (CompletionRequest.Annotations).
 const (

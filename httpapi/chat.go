@@ -181,41 +181,16 @@ func contextInfo(p *smriti.Prepared) ContextInfo {
 func sendResponse(res *smriti.SendResult) SendResponse {
 	ex := res.Exchange
 	info := contextInfo(res.Prepared)
-	if m, ok := ex.Assistant.Metadata["context"].(map[string]any); ok && res.Exchange.Replayed {
-		info = replayedInfo(m)
+	if ex.Replayed {
+		rc := res.Reply.Context
+		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: []string{},
+			FromSeq: rc.FromSeq, ToSeq: rc.ToSeq, DroppedTurns: rc.DroppedTurns}
 	}
 	return SendResponse{
 		Reply: ex.Assistant.Content, SessionID: ex.Assistant.SessionID, TurnCount: ex.Assistant.Seq + 1,
 		Provider: ex.Assistant.Provider, Model: ex.Assistant.Model, UserTurnID: ex.User.ID, AssistantTurnID: ex.Assistant.ID,
 		UserSeq: ex.User.Seq, AssistantSeq: ex.Assistant.Seq, Usage: res.Completion.Usage, Context: info, Replayed: ex.Replayed,
 	}
-}
-
-// replayedInfo rebuilds the context description stored with a reply.
-func replayedInfo(m map[string]any) ContextInfo {
-	info := ContextInfo{CheckpointIDs: []smriti.ID{}, CommitHashes: []string{}}
-	info.Mode, _ = m["mode"].(string)
-	if ids, ok := m["checkpoint_ids"].([]any); ok {
-		for _, v := range ids {
-			if s, ok := v.(string); ok {
-				if id, err := smriti.ParseID("checkpoint_id", s); err == nil {
-					info.CheckpointIDs = append(info.CheckpointIDs, id)
-				}
-			}
-		}
-	}
-	num := func(k string) *int64 {
-		if f, ok := m[k].(float64); ok {
-			n := int64(f)
-			return &n
-		}
-		return nil
-	}
-	info.FromSeq, info.ToSeq = num("from_seq"), num("to_seq")
-	if d := num("dropped_turns"); d != nil {
-		info.DroppedTurns = int(*d)
-	}
-	return info
 }
 
 func (s *Server) send(w http.ResponseWriter, r *http.Request) error {

@@ -209,14 +209,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	provider := strings.ToLower(strings.TrimSpace(req.Provider))
-	if provider == "" && s.providers != nil {
-		provider = s.providers.DefaultProvider()
-	}
-	model := strings.TrimSpace(req.Model)
-	if model == "" && s.providers != nil {
-		model = s.providers.DefaultModel(provider)
-	}
+	provider, model := smriti.ChooseModel(s.providers, req.Provider, req.Model)
 	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: branch,
 		Provider: provider, Model: model})
 	if err != nil {

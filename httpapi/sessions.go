@@ -67,14 +67,7 @@ func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smrit
 	if len(req.Title) > 255 {
 		return fieldTooLong("title", 255)
 	}
-	provider := strings.ToLower(strings.TrimSpace(req.Provider))
-	if provider == "" && s.providers != nil {
-		provider = s.providers.DefaultProvider()
-	}
-	model := strings.TrimSpace(req.Model)
-	if model == "" && s.providers != nil {
-		model = s.providers.DefaultModel(provider)
-	}
+	provider, model := smriti.ChooseModel(s.providers, req.Provider, req.Model)
 	se, err := s.store.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: strings.TrimSpace(req.Title),
 		Provider: provider, Model: model, SeedFrom: req.SeedFrom})
 	if err != nil {

@@ -157,7 +157,13 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		if err == nil || attempt >= 4 || !retryable(err) {
 			return err
 		}
-		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+		wait := time.NewTimer(time.Duration(attempt+1) * 5 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			wait.Stop()
+			return err
+		case <-wait.C:
+		}
 	}
 }
 
