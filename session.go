@@ -134,6 +134,10 @@ type Exchange struct {
 	// Mount, when set, is recorded as the session's mount in the same
 	// transaction (a send naming a new mounted checkpoint).
 	Mount *Mount
+	// KeepSessionModel leaves the session's provider and model as they are
+	// (a one-off use_mock send); otherwise the exchange's become the
+	// session's.
+	KeepSessionModel bool
 }
 
 // TurnWrite is the content of a turn to be written.

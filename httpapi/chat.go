@@ -65,7 +65,11 @@ type ContextPreview struct {
 	TurnCount     int              `json:"turn_count"`
 	DroppedTurns  int              `json:"dropped_turns"`
 	HistoryBudget int              `json:"history_budget" doc:"Token budget the history turns were fitted to"`
-	TokenEstimate int              `json:"token_estimate" doc:"Tokens of the whole prompt"`
+	TokenEstimate int              `json:"token_estimate" doc:"Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin"`
+	ExactTokens   bool             `json:"exact_tokens" doc:"True when token_estimate comes from the model's own tokenizer"`
+	ReplyTokens   int              `json:"reply_tokens" doc:"Reply reserve: the max_tokens the provider is asked for, kept free in the window"`
+	Mount         *MountOut        `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
+	LastUsage     *smriti.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
 	Messages      []smriti.Message `json:"messages"`
 }
 
@@ -128,7 +132,7 @@ func (s *Server) chatRoutes() []route {
 }
 
 func (s *Server) chat() *smriti.Chat {
-	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers}
+	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers, Tokens: s.cfg.Tokens}
 }
 
 // sendRequest decodes and validates a send body.
@@ -183,7 +187,7 @@ func sendResponse(res *smriti.SendResult) SendResponse {
 	info := contextInfo(res.Prepared)
 	if ex.Replayed {
 		rc := res.Reply.Context
-		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: []string{},
+		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: append([]string{}, rc.CommitHashes...),
 			FromSeq: rc.FromSeq, ToSeq: rc.ToSeq, DroppedTurns: rc.DroppedTurns}
 	}
 	return SendResponse{
@@ -274,7 +278,25 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model, CheckpointIDs: []smriti.ID{},
 		Checkpoints: []PreviewCommit{}, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
-		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}
+		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages, ReplyTokens: p.ReplyTokens,
+		Mount: mountOf(p.Session.Mount)}
+	if p.Mount != nil {
+		out.Mount = mountOf(p.Mount)
+	}
+	if s.cfg.Tokens != nil {
+		_, out.ExactTokens = s.cfg.Tokens.CountTokens(p.Provider.Name(), p.Model, "")
+	}
+	last, err := s.store.Turns(r.Context(), p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
+	if err != nil {
+		return err
+	}
+	for _, t := range last {
+		if t.Role == smriti.RoleAssistant {
+			u := smriti.ReplyMetaOf(t).Usage
+			out.LastUsage = &u
+			break
+		}
+	}
 	for _, c := range p.Context.Checkpoints {
 		out.CheckpointIDs = append(out.CheckpointIDs, c.ID)
 		out.Checkpoints = append(out.Checkpoints, PreviewCommit{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName})

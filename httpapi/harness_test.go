@@ -16,6 +16,7 @@ import (
 	"smriti/provider"
 	"smriti/store"
 	"smriti/store/storetest"
+	"smriti/tokenizer"
 )
 
 // testEnv is a real server on 127.0.0.1 over a real database, and the
@@ -85,7 +86,7 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
 	})
 	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
-	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test"})
+	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Tokens: tokenizer.Counter{}, Version: "test", Commit: "test"})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

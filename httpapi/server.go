@@ -34,6 +34,9 @@ type Config struct {
 	Logger    *slog.Logger
 	Version   string
 	Commit    string
+	// Tokens counts tokens for chat budgets and stored turn counts
+	// (smriti.EstimateCounter when nil).
+	Tokens smriti.TokenCounter
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
 	// Web, when set, serves the web workspace at /.

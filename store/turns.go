@@ -175,8 +175,12 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 				return err
 			}
 		}
+		provider, model := ex.Assistant.Provider, ex.Assistant.Model
+		if ex.KeepSessionModel {
+			provider, model = se.ActiveProvider, se.ActiveModel
+		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ?, active_provider = ?, active_model = ?, updated_at = ? WHERE id = ?`),
-			asst.Seq, ex.Assistant.Provider, ex.Assistant.Model, s.d.t(now), se.ID); err != nil {
+			asst.Seq, provider, model, s.d.t(now), se.ID); err != nil {
 			return fmt.Errorf("update session: %w", err)
 		}
 		if ex.IdempotencyKey != "" {

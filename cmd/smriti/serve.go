@@ -20,10 +20,13 @@ import (
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
+	"smriti/tokenizer"
 )
 
 type serveOptions struct {
 	addr, db, config, dotenv, logFormat string
+	// keyRetention is how long idempotency keys are honoured.
+	keyRetention time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -50,6 +53,11 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 	f.StringVar(&o.config, "config", envOr("SMRITI_CONFIG", "providers.yaml"), "providers YAML (env SMRITI_CONFIG; ignored when missing)")
 	f.StringVar(&o.dotenv, "env-file", ".env", "a .env file with provider settings (ignored when missing)")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	retention, err := time.ParseDuration(envOr("SMRITI_IDEMPOTENCY_TTL", store.DefaultKeyRetention.String()))
+	if err != nil || retention <= 0 {
+		retention = store.DefaultKeyRetention
+	}
+	f.DurationVar(&o.keyRetention, "idempotency-ttl", retention, "how long a send's Idempotency-Key is honoured, then purged (env SMRITI_IDEMPOTENCY_TTL)")
 	return cmd
 }
 
@@ -90,6 +98,8 @@ func serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("open database %s: %w", redactDSN(o.db), err)
 	}
 	defer db.Close()
+	db.KeyRetention = o.keyRetention
+	go purgeSendKeys(ctx, db, logger)
 
 	cfg, err := provider.Load(provider.LoadOptions{YAMLPath: o.config, DotEnvPath: o.dotenv, Getenv: os.Getenv})
 	if err != nil {
@@ -102,7 +112,7 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit})
+	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit})
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -143,4 +153,23 @@ func redactDSN(dsn string) string {
 		}
 	}
 	return dsn
+}
+
+// purgeSendKeys deletes expired idempotency keys at start and then hourly,
+// until ctx ends. Expired keys are already ignored; this reclaims the rows.
+func purgeSendKeys(ctx context.Context, db *store.Store, logger *slog.Logger) {
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		if n, err := db.PurgeSendKeys(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("purging idempotency keys failed", "err", err)
+		} else if n > 0 {
+			logger.Info("purged expired idempotency keys", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }

@@ -289,7 +289,9 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	if a.ParentID != nil || a.BranchName != "main" || len(a.Hash) != 64 {
 		t.Fatalf("first checkpoint = %+v", a)
 	}
-	if a.Metadata["session_id"] != se.ID.String() || a.AuthorAgent == nil || *a.AuthorAgent != "mock" {
+	// A checkpoint written without an author is the user's: the session's
+	// chat provider did not write it.
+	if a.Metadata["session_id"] != se.ID.String() || a.AuthorAgent != nil || a.AuthorType != smriti.AuthorUser {
 		t.Fatalf("metadata/author = %v %v", a.Metadata, a.AuthorAgent)
 	}
 	b := commit(t, ctx, s, sp, se, "B")
