@@ -330,7 +330,7 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	_, err = s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: other.ID, ParentID: &a.ID, Content: smriti.Content{Message: "x"}})
 	wantCode(t, err, smriti.EINVALID)
 	legacy := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "legacy", Content: smriti.Content{Message: "L"}})).must(t)
-	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != "llm" {
+	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != smriti.AuthorUser {
 		t.Fatalf("legacy create = %+v", legacy)
 	}
 }
