@@ -81,11 +81,8 @@ const (
 // checkpoint; EINVALID for a mount outside the session's space;
 // EUNPROCESSABLE for bad fields; EUNAVAILABLE for an unconfigured provider.
 func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) {
-	if strings.TrimSpace(req.Message) == "" {
-		return nil, Errorf(EUNPROCESSABLE, "message is required")
-	}
-	if len([]rune(req.Message)) > maxMessageChars {
-		return nil, Errorf(EUNPROCESSABLE, "message must be at most %d characters", maxMessageChars)
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	se, err := c.Sessions.Session(ctx, req.SessionID)
 	if err != nil {
@@ -273,6 +270,9 @@ func (c *Chat) Stream(ctx context.Context, req SendRequest, onMeta func(*Prepare
 }
 
 func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
 	if req.IdempotencyKey != "" {
 		prev, err := c.Sessions.ReplayExchange(ctx, req.SessionID, req.IdempotencyKey)
 		if err != nil {

@@ -39,8 +39,8 @@ type Intelligence struct {
 type DraftRequest struct {
 	SessionID ID
 	// NumTurns is how many of the most recent allowed turns to read:
-	// 1..MaxDraftTurns, 0 for DefaultDraftTurns.
-	NumTurns int
+	// 1..MaxDraftTurns; nil for DefaultDraftTurns.
+	NumTurns *int
 	// MountedCheckpointID and HistoryBaseSeq isolate the draft as a send
 	// would (see PlanContext).
 	MountedCheckpointID *ID
@@ -88,12 +88,12 @@ func EmptyDraft() *Draft {
 // background provider is not configured; EUPSTREAM when it fails or answers
 // unusable JSON twice.
 func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResult, error) {
-	n := req.NumTurns
-	if n == 0 {
-		n = DefaultDraftTurns
+	n := DefaultDraftTurns
+	if req.NumTurns != nil {
+		n = *req.NumTurns
 	}
 	if n < 1 || n > MaxDraftTurns {
-		return nil, Errorf(EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", MaxDraftTurns, req.NumTurns)
+		return nil, Errorf(EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", MaxDraftTurns, n)
 	}
 	s, err := in.Sessions.Session(ctx, req.SessionID)
 	if err != nil {

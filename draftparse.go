@@ -14,7 +14,6 @@ import (
 // read (or store).
 const (
 	MaxDraftItems     = 50
-	MaxItemChars      = 2000
 	MaxTitleChars     = 120
 	MaxSummaryChars   = 4000
 	MaxArtifacts      = 20

@@ -61,7 +61,7 @@ func TestParseDraft(t *testing.T) {
 			}
 		}},
 		{name: "CapsHold", in: fmt.Sprintf(`{"title":%q,"summary":%q,"decisions":[%s],"open_questions":[%q]}`,
-			strings.Repeat("t", 300), strings.Repeat("s", 5000), many(60, func(i int) string { return fmt.Sprintf(`"d%d"`, i) }), strings.Repeat("é", 3000)),
+			strings.Repeat("t", 300), strings.Repeat("s", 5000), many(60, func(i int) string { return fmt.Sprintf(`"d%d"`, i) }), strings.Repeat("é", MaxItemChars+1000)),
 			check: func(t *testing.T, d *Draft) {
 				if utf8.RuneCountInString(d.Title) != MaxTitleChars || utf8.RuneCountInString(d.Summary) != MaxSummaryChars ||
 					len(d.Decisions) != MaxDraftItems || utf8.RuneCountInString(d.OpenQuestions[0]) != MaxItemChars ||

@@ -21,6 +21,18 @@ type MergeRequest struct {
 	AuthorAgent *string
 }
 
+// Validate checks the message (at most MaxCheckpointMessageChars) and the
+// number of resolutions (at most MaxListItems). EUNPROCESSABLE otherwise.
+func (r *MergeRequest) Validate() error {
+	if runeLen(r.Message) > MaxCheckpointMessageChars {
+		return tooLong("message", MaxCheckpointMessageChars)
+	}
+	if len(r.Resolutions) > MaxListItems {
+		return Errorf(EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(r.Resolutions), MaxListItems)
+	}
+	return nil
+}
+
 // MergeOutcome is a previewed or committed merge.
 type MergeOutcome struct {
 	Source, Target *Checkpoint
@@ -59,6 +71,9 @@ type MergeBackend interface {
 // are left unresolved, with {"message", "conflicts"} as the error data;
 // EUNPROCESSABLE for a resolution that names no conflict.
 func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*MergeOutcome, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
 	if _, err := b.Space(ctx, req.SpaceID); err != nil {
 		return nil, err
 	}

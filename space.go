@@ -29,9 +29,16 @@ type SpaceCreate struct {
 // Page asks for one page of a list. Lists are keyset-paginated: After is the
 // opaque cursor returned with the previous page ("" for the first page).
 type Page struct {
+	// Limit is the page size; 0 means everything up to ListCap.
 	Limit int
 	After string
 }
+
+// ListCap is the most items one list answer holds. A list asked for without
+// a limit returns every item up to ListCap, because the first
+// implementation's clients never follow a cursor; a cut list still returns
+// its cursor.
+const ListCap = 5000
 
 // SpaceService manages Spaces. Every method is scoped to the caller in ctx.
 type SpaceService interface {

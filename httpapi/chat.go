@@ -68,7 +68,7 @@ type ContextPreview struct {
 	TokenEstimate int              `json:"token_estimate" doc:"Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin"`
 	ExactTokens   bool             `json:"exact_tokens" doc:"True when token_estimate comes from the model's own tokenizer"`
 	ReplyTokens   int              `json:"reply_tokens" doc:"Reply reserve: the max_tokens the provider is asked for, kept free in the window"`
-	Mount         *MountOut        `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
+	Mount         *SessionMount    `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
 	LastUsage     *smriti.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
 	Messages      []smriti.Message `json:"messages"`
 }
@@ -135,7 +135,7 @@ func (s *Server) chat() *smriti.Chat {
 	return &smriti.Chat{Sessions: s.store, Checkpoints: s.store, Providers: s.providers, Tokens: s.cfg.Tokens}
 }
 
-// sendRequest decodes and validates a send body.
+// sendRequest decodes a send body; the chat service validates it.
 func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
 	var req SendRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -152,21 +152,12 @@ func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.Sen
 	if err != nil {
 		return smriti.SendRequest{}, err
 	}
-	if req.Message == nil {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "message is required")
-	}
-	if req.HistoryTokenBudget < 0 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "history_token_budget must be positive")
-	}
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
 		key = strings.TrimSpace(req.ClientRequestID)
 	}
-	if len(key) > 200 {
-		return smriti.SendRequest{}, smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters")
-	}
 	return smriti.SendRequest{
-		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: *req.Message, UseMock: req.UseMock,
+		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: deref(req.Message), UseMock: req.UseMock,
 		Context:        smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq},
 		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
 	}, nil
@@ -279,9 +270,9 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	out := ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model, CheckpointIDs: []smriti.ID{},
 		Checkpoints: []PreviewCommit{}, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
 		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages, ReplyTokens: p.ReplyTokens,
-		Mount: mountOf(p.Session.Mount)}
+		Mount: sessionMountOf(p.Session.Mount)}
 	if p.Mount != nil {
-		out.Mount = mountOf(p.Mount)
+		out.Mount = sessionMountOf(p.Mount)
 	}
 	if s.cfg.Tokens != nil {
 		_, out.ExactTokens = s.cfg.Tokens.CountTokens(p.Provider.Name(), p.Model, "")

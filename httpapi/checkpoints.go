@@ -7,17 +7,6 @@ import (
 	"smriti"
 )
 
-// Limits on checkpoint content. They keep one checkpoint readable by a
-// model and bounded in storage; the body limit bounds the request as a whole.
-const (
-	maxMessage   = 255
-	maxListItems = 1000
-	maxItemChars = 10000
-	maxArtifacts = 100
-	maxNoteText  = 2000
-	maxNoteBy    = 100
-)
-
 // ContentFields are the structured fields every checkpoint write accepts.
 type ContentFields struct {
 	Message       *string           `json:"message" required:"true"`
@@ -87,51 +76,16 @@ func (s *Server) checkpointRoutes() []route {
 	}
 }
 
-// content validates the structured fields and returns them trimmed.
-func (f *ContentFields) content() (smriti.Content, error) {
-	if f.Message == nil || strings.TrimSpace(*f.Message) == "" {
-		return smriti.Content{}, smriti.Errorf(smriti.EUNPROCESSABLE, "message is required (the checkpoint's title)")
+// content maps the structured fields to the domain's (validated by the
+// service that writes them).
+func (f *ContentFields) content() smriti.Content {
+	msg := ""
+	if f.Message != nil {
+		msg = strings.TrimSpace(*f.Message)
 	}
-	msg := strings.TrimSpace(*f.Message)
-	if len([]rune(msg)) > maxMessage {
-		return smriti.Content{}, fieldTooLong("message", maxMessage)
-	}
-	c := smriti.Content{Message: msg, Summary: f.Summary, Objective: f.Objective, Decisions: nonNil(f.Decisions),
+	return smriti.Content{Message: msg, Summary: f.Summary, Objective: f.Objective, Decisions: nonNil(f.Decisions),
 		Assumptions: nonNil(f.Assumptions), Tasks: nonNil(f.Tasks), OpenQuestions: nonNil(f.OpenQuestions),
 		Entities: nonNil(f.Entities), Artifacts: nonNil(f.Artifacts)}
-	for name, list := range map[string][]string{"decisions": c.Decisions, "assumptions": c.Assumptions,
-		"open_questions": c.OpenQuestions, "entities": c.Entities} {
-		if err := checkList(name, list); err != nil {
-			return c, err
-		}
-	}
-	if len(c.Tasks) > maxListItems {
-		return c, smriti.Errorf(smriti.EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), maxListItems)
-	}
-	for i, t := range c.Tasks {
-		if len([]rune(t.Text)) > maxItemChars {
-			return c, smriti.Errorf(smriti.EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, maxItemChars)
-		}
-		if t.Status != "" && t.Status != "open" && t.Status != "done" {
-			return c, smriti.Errorf(smriti.EUNPROCESSABLE, "tasks[%d].status must be \"open\" or \"done\"", i)
-		}
-	}
-	if len(c.Artifacts) > maxArtifacts {
-		return c, smriti.Errorf(smriti.EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), maxArtifacts)
-	}
-	return c, nil
-}
-
-func checkList(name string, list []string) error {
-	if len(list) > maxListItems {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), maxListItems)
-	}
-	for i, item := range list {
-		if len([]rune(item)) > maxItemChars {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "%s[%d] is longer than %d characters", name, i, maxItemChars)
-		}
-	}
-	return nil
 }
 
 func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -147,25 +101,21 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	content, err := req.content()
-	if err != nil {
-		return err
-	}
 	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, req.SourceTurns != nil, s.backgroundModel())
 	if err != nil {
 		return err
 	}
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content,
+	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(),
 		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot}
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
 			return err
 		}
-		if st.FromSeq == nil || st.ToSeq == nil || *st.FromSeq < 0 || *st.ToSeq < *st.FromSeq {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq")
+		in.SourceTurns = &smriti.SourceTurns{SessionID: sid, FromSeq: -1, ToSeq: -1} // missing bounds are refused as out of range
+		if st.FromSeq != nil && st.ToSeq != nil {
+			in.SourceTurns.FromSeq, in.SourceTurns.ToSeq = *st.FromSeq, *st.ToSeq
 		}
-		in.SourceTurns = &smriti.SourceTurns{SessionID: sid, FromSeq: *st.FromSeq, ToSeq: *st.ToSeq}
 	}
 	c, err := s.store.CommitCheckpoint(r.Context(), in)
 	if err != nil {
@@ -200,21 +150,13 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	content, err := req.content()
-	if err != nil {
-		return err
-	}
 	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, false, s.backgroundModel())
 	if err != nil {
 		return err
 	}
-	branch := strings.TrimSpace(req.BranchName)
-	if len(branch) > 255 {
-		return fieldTooLong("branch_name", 255)
-	}
 	c, err := s.store.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
-		SpaceID: spaceID, ParentID: parent, BranchName: branch, AuthorAgent: author.Agent, AuthorType: author.Type,
-		ProjectRoot: req.ProjectRoot, Content: content, ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
+		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: author.Agent, AuthorType: author.Type,
+		ProjectRoot: req.ProjectRoot, Content: req.content(), ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
 	})
 	if err != nil {
 		return err
@@ -252,8 +194,6 @@ func (s *Server) deleteCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-var noteKinds = map[string]bool{smriti.NoteKindNote: true, smriti.NoteKindMilestone: true, smriti.NoteKindNoise: true}
-
 func (s *Server) addNote(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "commit_id")
 	if err != nil {
@@ -263,26 +203,7 @@ func (s *Server) addNote(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	in := smriti.NoteCreate{Author: "founder", Kind: smriti.NoteKindNote}
-	if req.Text == nil || strings.TrimSpace(*req.Text) == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "text is required")
-	}
-	in.Text = *req.Text
-	if len([]rune(in.Text)) > maxNoteText {
-		return fieldTooLong("text", maxNoteText)
-	}
-	if req.Author != nil && strings.TrimSpace(*req.Author) != "" {
-		in.Author = strings.TrimSpace(*req.Author)
-	}
-	if len([]rune(in.Author)) > maxNoteBy {
-		return fieldTooLong("author", maxNoteBy)
-	}
-	if req.Kind != nil && *req.Kind != "" {
-		in.Kind = *req.Kind
-	}
-	if !noteKinds[in.Kind] {
-		return smriti.Errorf(smriti.EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", smriti.Truncate(in.Kind, 40))
-	}
+	in := smriti.NoteCreate{Text: deref(req.Text), Author: deref(req.Author), Kind: deref(req.Kind)}
 	n, err := s.store.AddNote(r.Context(), id, in)
 	if err != nil {
 		return err

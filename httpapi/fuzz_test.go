@@ -31,7 +31,8 @@ func FuzzDecodeJSON(f *testing.F) {
 			t.Fatalf("commit body: error code %q: %v", smriti.ErrorCode(err), err)
 		}
 		if err == nil {
-			if _, err := commit.content(); err != nil && !allowed[smriti.ErrorCode(err)] {
+			content := commit.content()
+			if err := content.Validate(); err != nil && !allowed[smriti.ErrorCode(err)] {
 				t.Fatalf("commit validation: %v", err)
 			}
 		}

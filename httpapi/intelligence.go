@@ -92,14 +92,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := smriti.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq}
-	if req.NumTurns != nil {
-		// An explicit 0 is out of range, not "the default".
-		if *req.NumTurns < 1 || *req.NumTurns > smriti.MaxDraftTurns {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", smriti.MaxDraftTurns, *req.NumTurns)
-		}
-		in.NumTurns = *req.NumTurns
-	}
+	in := smriti.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
 	res, err := s.intelligence().Draft(r.Context(), in)
 	if err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/google/uuid"
 
@@ -205,12 +204,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if errS != nil || errC != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
 	}
-	branch, err := branchName(req.BranchName, false)
-	if err != nil {
-		return err
-	}
 	provider, model := smriti.ChooseModel(s.providers, req.Provider, req.Model)
-	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: branch,
+	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: strings.TrimSpace(req.BranchName),
 		Provider: provider, Model: model})
 	if err != nil {
 		return err
@@ -218,20 +213,6 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusCreated, ForkResponse{SessionID: se.ID, BranchName: se.BranchName, ForkedFromCheckpointID: checkpoint,
 		HistoryBaseSeq: -1, Session: sessionOf(se)})
 	return nil
-}
-
-// branchName trims and checks a branch name; "" is allowed unless required.
-func branchName(name string, required bool) (string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case name == "" && required:
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")
-	case len([]rune(name)) > maxBranchName:
-		return "", fieldTooLong("branch_name", maxBranchName)
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name must not contain control characters")
-	}
-	return name, nil
 }
 
 func blank(v *string) bool { return v == nil || strings.TrimSpace(*v) == "" }
@@ -318,8 +299,6 @@ func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-var dispositions = map[string]bool{smriti.DispositionActive: true, smriti.DispositionIntegrated: true, smriti.DispositionAbandoned: true}
-
 func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 	var req DispositionRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -335,20 +314,10 @@ func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 	if req.BranchName == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")
 	}
-	branch, err := branchName(*req.BranchName, true)
-	if err != nil {
-		return err
-	}
 	if req.Disposition == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "disposition is required")
 	}
-	if _, err := s.store.Space(r.Context(), space); err != nil {
-		return err
-	}
-	disposition := strings.TrimSpace(*req.Disposition)
-	if !dispositions[disposition] {
-		return smriti.Errorf(smriti.EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", smriti.Truncate(disposition, 40))
-	}
+	branch, disposition := strings.TrimSpace(*req.BranchName), strings.TrimSpace(*req.Disposition)
 	n, err := s.store.SetBranchDisposition(r.Context(), space, branch, disposition)
 	if err != nil {
 		return err
@@ -377,12 +346,6 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 	in := smriti.MergeRequest{SpaceID: space, SourceID: source, TargetID: target, Resolutions: req.Resolutions, DryRun: req.DryRun}
 	if req.Message != nil {
 		in.Message = strings.TrimSpace(*req.Message)
-		if len([]rune(in.Message)) > maxMessage {
-			return fieldTooLong("message", maxMessage)
-		}
-	}
-	if len(req.Resolutions) > maxListItems {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(req.Resolutions), maxListItems)
 	}
 	out, err := smriti.MergeCheckpoints(r.Context(), s.store, in)
 	if err != nil {

@@ -101,8 +101,8 @@ func (s *Server) OpenAPI() map[string]any {
 			resp["description"] = "Server-sent events: meta (the resolved context), delta (a piece of the reply), " +
 				"then done (the same body as a plain send) or error ({status, detail})"
 			resp["content"] = map[string]any{"text/event-stream": map[string]any{"schema": map[string]any{"type": "string"}}}
-		case rt.contentType != "":
-			resp["content"] = map[string]any{rt.contentType: map[string]any{"schema": map[string]any{"type": "string"}}}
+		case rt.text != "":
+			resp["content"] = map[string]any{rt.text: map[string]any{"schema": map[string]any{"type": "string"}}}
 		case rt.out != nil:
 			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.out), dirOut)}}
 		}

@@ -22,6 +22,8 @@ type route struct {
 	handle func(w http.ResponseWriter, r *http.Request) error
 	// stream marks a text/event-stream answer.
 	stream bool
+	// text, when set, is the media type of a plain-text answer.
+	text string
 
 	// Optional documentation; the zero value is fine for all of them.
 
@@ -32,9 +34,6 @@ type route struct {
 	errors []int
 	// headers lists request headers the route reads: name → description.
 	headers map[string]string
-	// contentType is the success body's media type when it is not JSON
-	// (text/html for /docs).
-	contentType string
 }
 
 // routeGroups lets each area of the API register its routes from its own
@@ -50,6 +49,7 @@ func (s *Server) allRoutes() []route {
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
 		s.mountRoutes(),
+		s.coordinationRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"smriti"
 )
@@ -21,6 +22,10 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
+	smriti.StateService
+	smriti.WorktreeStore
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -41,6 +46,11 @@ type Config struct {
 	BodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// Coordinator serves the state brief and worktrees; nil builds one over
+	// Backend without git (worktree routes then answer 503).
+	Coordinator *smriti.Coordinator
+	// Now is the clock for rendered relative times (smriti.Now when nil).
+	Now smriti.Clock
 }
 
 // Server is the HTTP API.
@@ -53,6 +63,7 @@ type Server struct {
 	metrics   *metrics
 	routes    []route
 	handler   http.Handler
+	coord     *smriti.Coordinator
 }
 
 // New builds the server and its routes.
@@ -63,6 +74,10 @@ func New(cfg Config) *Server {
 	}
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
+	}
+	s.coord = cfg.Coordinator
+	if s.coord == nil {
+		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.metrics = newMetrics()
 	s.routes = s.allRoutes()
@@ -109,6 +124,13 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		}
 	}
 	return allow
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return smriti.Now()
 }
 
 // ServeHTTP implements http.Handler.

@@ -20,7 +20,7 @@ func (s *Server) systemRoutes() []route {
 		{method: "GET", path: "/openapi.json", summary: "This API as an OpenAPI 3.1 document", tag: "system",
 			out: map[string]any{}, status: 200, handle: s.openapi},
 		{method: "GET", path: "/docs", summary: "A browsable reference of this API", tag: "system",
-			status: 200, contentType: "text/html", handle: s.docs},
+			status: 200, text: "text/html", handle: s.docs},
 	}
 }
 

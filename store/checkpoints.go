@@ -113,6 +113,9 @@ func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID
 
 // CommitCheckpoint implements smriti.CheckpointService.
 func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
 	var out *smriti.Checkpoint
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
@@ -157,6 +160,9 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 
 // CreateCheckpoint implements smriti.CheckpointService.
 func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
 	var out *smriti.Checkpoint
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
@@ -378,6 +384,10 @@ func (s *Store) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.C
 
 // AddNote implements smriti.CheckpointService.
 func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
 	n := &smriti.Note{ID: smriti.NewID(), CheckpointID: checkpointID, Author: in.Author, Text: in.Text, Kind: in.Kind, CreatedAt: s.Now()}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := s.checkpoint(ctx, tx, checkpointID); err != nil {

@@ -13,6 +13,9 @@ import (
 // while the branch name is chosen, so two forks at once never share a
 // default name.
 func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
+	if err := smriti.ValidateBranchName(strings.TrimSpace(in.BranchName)); err != nil {
+		return nil, err
+	}
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
@@ -79,10 +82,19 @@ func (s *Store) freeBranchName(ctx context.Context, q querier, spaceID smriti.ID
 
 // SetBranchDisposition implements smriti.SessionService.
 func (s *Store) SetBranchDisposition(ctx context.Context, spaceID smriti.ID, branch, disposition string) (int, error) {
+	if branch == "" {
+		return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")
+	}
+	if err := smriti.ValidateBranchName(branch); err != nil {
+		return 0, err
+	}
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
 		if err := s.lockSpace(ctx, tx, spaceID, now); err != nil {
+			return err
+		}
+		if err := smriti.ValidateDisposition(disposition); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),

@@ -46,6 +46,11 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceTree", testSpaceTree},
 		{"Mounts", testMounts},
 		{"KeyDigestAndRetention", testKeyDigestAndRetention},
+		{"ClaimsLifecycle", testClaimsLifecycle},
+		{"ClaimsValidation", testClaimsValidation},
+		{"ClaimCollisions", testClaimCollisions},
+		{"SpaceState", testSpaceState},
+		{"SpaceMetrics", testSpaceMetrics},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

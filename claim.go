@@ -1,0 +1,172 @@
+package smriti
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Claim statuses. A claim is active until it is finished once (done or
+// abandoned) or its time runs out; expiry is computed from the clock when
+// read, never written back.
+const (
+	ClaimActive    = "active"
+	ClaimDone      = "done"
+	ClaimAbandoned = "abandoned"
+)
+
+// Claim time-to-live bounds and default.
+const (
+	MinClaimTTL     = time.Minute
+	MaxClaimTTL     = 7 * 24 * time.Hour
+	DefaultClaimTTL = 4 * time.Hour
+)
+
+// Claim text limits.
+const (
+	MaxClaimAgent  = 100
+	MaxClaimScope  = 2000
+	MaxClaimTaskID = 100
+	MaxBranchName  = 255
+)
+
+// Claim is an advisory declaration that an agent is working on something in
+// a space. Claims never lock anything: a claim that collides with another is
+// still stored, and both agents are told.
+type Claim struct {
+	ID               ID
+	SpaceID          ID
+	SessionID        *ID
+	Agent            string
+	BranchName       string
+	BaseCheckpointID *ID
+	WorktreeID       *ID
+	Scope            string
+	TaskID           *string
+	Intent           string
+	Status           string
+	ClaimedAt        time.Time
+	ExpiresAt        time.Time
+}
+
+// Live reports whether the claim is active and not yet expired at now.
+func (c *Claim) Live(now time.Time) bool {
+	return c.Status == ClaimActive && c.ExpiresAt.After(now)
+}
+
+// ClaimCreate is what a caller may set when claiming work.
+type ClaimCreate struct {
+	SpaceID          ID
+	Agent            string
+	Scope            string
+	BranchName       string
+	BaseCheckpointID *ID
+	SessionID        *ID
+	WorktreeID       *ID
+	TaskID           string
+	Intent           string
+	// TTL is how long the claim lives; nil is DefaultClaimTTL.
+	TTL *time.Duration
+}
+
+// ClaimTTLHours converts a TTL given in (possibly fractional) hours, as the
+// wire carries it, without overflowing: values far outside the allowed
+// range stay outside it.
+func ClaimTTLHours(h float64) time.Duration {
+	switch {
+	case h != h || h < 0:
+		return -1
+	case h > 2*MaxClaimTTL.Hours():
+		return 2 * MaxClaimTTL
+	}
+	return time.Duration(h * float64(time.Hour))
+}
+
+// Normalize trims the text fields and fills defaults (branch main, intent
+// implement, TTL four hours), then validates: the intent must be one of the
+// five, the TTL within MinClaimTTL..MaxClaimTTL, the scope non-blank, every
+// text within its limit. Failures are EUNPROCESSABLE.
+func (in *ClaimCreate) Normalize() error {
+	in.Agent = strings.TrimSpace(in.Agent)
+	in.Scope = strings.TrimSpace(in.Scope)
+	in.BranchName = strings.TrimSpace(in.BranchName)
+	in.TaskID = strings.TrimSpace(in.TaskID)
+	in.Intent = strings.ToLower(strings.TrimSpace(in.Intent))
+	if in.BranchName == "" {
+		in.BranchName = MainBranch
+	}
+	if in.Intent == "" {
+		in.Intent = IntentImplement
+	}
+	if in.TTL == nil {
+		d := DefaultClaimTTL
+		in.TTL = &d
+	}
+	switch {
+	case !ValidIntent(in.Intent):
+		return Errorf(EUNPROCESSABLE, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
+	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
+		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
+	case in.Scope == "":
+		return Errorf(EUNPROCESSABLE, "scope must not be empty")
+	case len(in.Scope) > MaxClaimScope:
+		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", MaxClaimScope)
+	case len(in.Agent) > MaxClaimAgent:
+		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
+	case len(in.TaskID) > MaxClaimTaskID:
+		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", MaxClaimTaskID)
+	case len(in.BranchName) > MaxBranchName:
+		return Errorf(EUNPROCESSABLE, "branch_name must be at most %d characters", MaxBranchName)
+	}
+	return nil
+}
+
+// Collides reports whether two claims are about the same work: the same
+// non-empty task id, or scopes equal under NormalizeItem.
+func (c *Claim) Collides(o *Claim) bool {
+	if c.TaskID != nil && o.TaskID != nil && *c.TaskID != "" && *c.TaskID == *o.TaskID {
+		return true
+	}
+	k := NormalizeItem(c.Scope)
+	return k != "" && k == NormalizeItem(o.Scope)
+}
+
+// CheckClaimFinish validates a status change: only done or abandoned
+// (EINVALID otherwise), only from a live claim (ECONFLICT when it was already
+// finished or has expired at now).
+func CheckClaimFinish(c *Claim, status string, now time.Time) error {
+	if status != ClaimDone && status != ClaimAbandoned {
+		return Errorf(EINVALID, "Invalid status '%s'. Must be 'done' or 'abandoned'.", Truncate(status, 40))
+	}
+	if c.Status != ClaimActive {
+		return Errorf(ECONFLICT, "Claim is already '%s' — cannot update.", c.Status)
+	}
+	if !c.ExpiresAt.After(now) {
+		return Errorf(ECONFLICT, "Claim expired at %s — cannot update; claim the work again.", c.ExpiresAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// ClaimQuery selects claims of one space, newest first.
+type ClaimQuery struct {
+	// IncludeExpired also returns expired, done and abandoned claims.
+	IncludeExpired bool
+	Page
+}
+
+// ClaimService manages claims. Every method is scoped to the caller in ctx.
+type ClaimService interface {
+	// CreateClaim stores a live claim (expiry from the store's clock) and
+	// returns it with the other live claims of the space it collides with
+	// ([] when none). ENOTFOUND for an unknown space; EUNPROCESSABLE for
+	// input Normalize refuses; EINVALID when the base checkpoint, session or
+	// worktree is missing or belongs to another space, or the worktree is
+	// closed.
+	CreateClaim(ctx context.Context, in ClaimCreate) (*Claim, []*Claim, error)
+	// Claims lists a space's claims, newest first: live ones only unless
+	// q.IncludeExpired. ENOTFOUND for an unknown space.
+	Claims(ctx context.Context, spaceID ID, q ClaimQuery) ([]*Claim, string, error)
+	// FinishClaim marks a live claim done or abandoned (CheckClaimFinish
+	// decides); ENOTFOUND for an unknown claim.
+	FinishClaim(ctx context.Context, id ID, status string) (*Claim, error)
+}

@@ -1,0 +1,315 @@
+package smriti
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// DefaultProbeTTL is how long a worktree probe is reused. It is short, so a
+// brief is never far behind the disk, and kept in the store, so every
+// server replica answers the same.
+const DefaultProbeTTL = 30 * time.Second
+
+// Coordinator is the coordination service: the state brief with the drift
+// of bound worktrees, and opening, listing and closing worktrees with git.
+// It composes the store and the git adapter; it does no I/O of its own.
+type Coordinator struct {
+	Briefs StateService
+	Store  WorktreeStore
+	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
+	// (the brief still works, without probes).
+	Git Git
+	Now Clock
+	// ProbeTTL is how long a cached probe is reused (DefaultProbeTTL when 0).
+	ProbeTTL time.Duration
+	// Root is where worktrees go when the caller names no path:
+	// <Root>/<space>/<agent>-<suffix>.
+	Root string
+}
+
+var _ WorktreeService = (*Coordinator)(nil)
+
+func (c *Coordinator) now() time.Time {
+	if c.Now == nil {
+		return Now()
+	}
+	return c.Now()
+}
+
+func (c *Coordinator) git() (Git, error) {
+	if c.Git == nil || c.Store == nil {
+		return nil, Errorf(EUNAVAILABLE, "worktrees are not available: this server has no git binary configured")
+	}
+	return c.Git, nil
+}
+
+// SpaceState returns the state brief with a fresh-enough probe for every
+// claim bound to an active worktree. Errors as StateService.SpaceState.
+func (c *Coordinator) SpaceState(ctx context.Context, spaceID ID, q StateQuery) (*StateBrief, error) {
+	b, err := c.Briefs.SpaceState(ctx, spaceID, q)
+	if err != nil {
+		return nil, err
+	}
+	var wts []*Worktree
+	for _, cl := range b.Claims {
+		if cl.Worktree != nil && cl.Worktree.Status == WorktreeActive {
+			wts = append(wts, cl.Worktree)
+		}
+	}
+	if len(wts) == 0 || c.Store == nil {
+		return b, nil
+	}
+	probes, err := c.probes(ctx, wts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.Claims {
+		if w := b.Claims[i].Worktree; w != nil {
+			b.Claims[i].Probe = probes[w.ID]
+		}
+	}
+	return b, nil
+}
+
+// probes returns the drift of each worktree: from the shared cache when it
+// is younger than the TTL, else measured with git and cached (failures
+// too, as nil).
+func (c *Coordinator) probes(ctx context.Context, wts []*Worktree) (map[ID]*WorktreeProbe, error) {
+	ttl := c.ProbeTTL
+	if ttl <= 0 {
+		ttl = DefaultProbeTTL
+	}
+	now := c.now()
+	ids := make([]ID, len(wts))
+	for i, w := range wts {
+		ids[i] = w.ID
+	}
+	cached, err := c.Store.ProbesSince(ctx, ids, now.Add(-ttl))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[ID]*WorktreeProbe, len(wts))
+	for _, w := range wts {
+		if p, ok := cached[w.ID]; ok {
+			out[w.ID] = p.Probe
+			continue
+		}
+		if c.Git == nil {
+			continue
+		}
+		cp := &CachedProbe{WorktreeID: w.ID, ProbedAt: now}
+		if p, err := c.Git.Probe(ctx, w.Path); err != nil {
+			cp.Error = ErrorMessage(err)
+		} else {
+			cp.Probe = p
+		}
+		if err := c.Store.SaveProbe(ctx, cp); err != nil {
+			return nil, err
+		}
+		out[w.ID] = cp.Probe
+	}
+	return out, nil
+}
+
+var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug turns a name into a path- and branch-safe word (lower-case letters,
+// digits and single hyphens), or fallback when nothing is left.
+func Slug(s, fallback string) string {
+	s = strings.Trim(slugRun.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// OpenWorktree implements WorktreeService.
+func (c *Coordinator) OpenWorktree(ctx context.Context, in WorktreeOpen) (*Worktree, error) {
+	git, err := c.git()
+	if err != nil {
+		return nil, err
+	}
+	agent := strings.TrimSpace(in.Agent)
+	if agent == "" {
+		return nil, Errorf(EINVALID, "agent must be non-empty")
+	}
+	if len(agent) > MaxClaimAgent {
+		return nil, Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
+	}
+	sp, root, err := c.projectRoot(ctx, in.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	suffix := NewID().String()[:8]
+	branch := strings.TrimSpace(in.BranchName)
+	if branch == "" {
+		branch = "smriti/" + Slug(agent, "agent") + "/" + suffix
+	}
+	path := strings.TrimSpace(in.BasePath)
+	if path == "" {
+		if c.Root == "" {
+			return nil, Errorf(EINVALID, "base_path is required: this server has no default worktree directory")
+		}
+		path = filepath.Join(c.Root, Slug(sp.Name, "space"), Slug(agent, "agent")+"-"+suffix)
+	} else {
+		if !filepath.IsAbs(path) {
+			return nil, Errorf(EINVALID, "base_path must be absolute")
+		}
+		path = filepath.Clean(path)
+	}
+	exists, err := git.BranchExists(ctx, root, branch)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		return nil, Errorf(ECONFLICT, "Branch already exists: %s", branch)
+	}
+	base := strings.TrimSpace(in.BaseCommitSHA)
+	if base == "" {
+		if base, err = git.HeadSHA(ctx, root); err != nil {
+			return nil, err
+		}
+	}
+	if err := git.AddWorktree(ctx, root, path, branch, base); err != nil {
+		return nil, err
+	}
+	w := &Worktree{ID: NewID(), SpaceID: sp.ID, Agent: agent, Path: path, BranchName: branch,
+		BaseCommitSHA: &base, Status: WorktreeActive, CreatedAt: c.now()}
+	if err := c.Store.InsertWorktree(ctx, w); err != nil {
+		// Leave no orphan on disk for a row that was never written.
+		_ = git.RemoveWorktree(context.WithoutCancel(ctx), root, path, true)
+		return nil, err
+	}
+	return w, nil
+}
+
+// projectRoot finds the space's project root, back-filling the space from
+// its newest checkpoint's root when the space has none.
+func (c *Coordinator) projectRoot(ctx context.Context, spaceID ID) (*Space, string, error) {
+	root, fromSpace, err := c.Store.ResolveProjectRoot(ctx, spaceID)
+	if err != nil {
+		return nil, "", err
+	}
+	if root == "" {
+		return nil, "", Errorf(EINVALID, "No project_root configured for this space. Set it via `smriti space set-project-root <space> <path>` or create a checkpoint with project_root set.")
+	}
+	resolved, err := c.Git.ResolveDir(ctx, root)
+	if err != nil {
+		return nil, "", err
+	}
+	var sp *Space
+	if !fromSpace {
+		sp, err = c.Store.SetProjectRoot(ctx, spaceID, resolved)
+	} else {
+		sp, err = c.Store.Space(ctx, spaceID)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return sp, resolved, nil
+}
+
+// Worktrees implements WorktreeService.
+func (c *Coordinator) Worktrees(ctx context.Context, spaceID ID, includeClosed bool) ([]*Worktree, map[ID]*WorktreeProbe, error) {
+	if c.Store == nil {
+		return nil, nil, Errorf(EUNAVAILABLE, "worktrees are not available on this server")
+	}
+	ws, err := c.Store.ListWorktrees(ctx, spaceID, includeClosed)
+	if err != nil {
+		return nil, nil, err
+	}
+	var active []*Worktree
+	for _, w := range ws {
+		if w.Status == WorktreeActive {
+			active = append(active, w)
+		}
+	}
+	probes := map[ID]*WorktreeProbe{}
+	if len(active) > 0 {
+		if probes, err = c.probes(ctx, active); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ws, probes, nil
+}
+
+var prefixChars = regexp.MustCompile(`^[0-9a-f-]+$`)
+
+// Worktree implements WorktreeService.
+func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktree, error) {
+	if c.Store == nil {
+		return nil, Errorf(EUNAVAILABLE, "worktrees are not available on this server")
+	}
+	s := strings.ToLower(strings.TrimSpace(idOrPrefix))
+	if len(s) < MinWorktreePrefix {
+		return nil, Errorf(EINVALID, "Worktree id must be at least %d characters", MinWorktreePrefix)
+	}
+	if id, err := uuid.Parse(s); err == nil && len(s) == 36 {
+		ws, err := c.Store.WorktreesByPrefix(ctx, id.String(), 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(ws) == 0 {
+			return nil, Errorf(ENOTFOUND, "Worktree not found")
+		}
+		return ws[0], nil
+	}
+	if len(s) > 36 || !prefixChars.MatchString(s) {
+		return nil, Errorf(EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", Truncate(s, 40))
+	}
+	ws, err := c.Store.WorktreesByPrefix(ctx, s, 4)
+	if err != nil {
+		return nil, err
+	}
+	switch len(ws) {
+	case 0:
+		return nil, Errorf(ENOTFOUND, "No worktree matches prefix '%s'", s)
+	case 1:
+		return ws[0], nil
+	}
+	names := []string{}
+	for i, w := range ws {
+		if i == 3 {
+			break
+		}
+		names = append(names, w.ID.String()[:8]+"...")
+	}
+	return nil, Errorf(EUNPROCESSABLE, "Worktree prefix '%s' is ambiguous (matches %s)", s, strings.Join(names, ", "))
+}
+
+// CloseWorktree implements WorktreeService.
+func (c *Coordinator) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*Worktree, error) {
+	git, err := c.git()
+	if err != nil {
+		return nil, err
+	}
+	w, err := c.Worktree(ctx, idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	if w.Status == WorktreeClosed {
+		return nil, Errorf(ECONFLICT, "Worktree is already closed")
+	}
+	_, root, err := c.projectRoot(ctx, w.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	if !force {
+		dirty, err := git.Dirty(ctx, w.Path)
+		if err != nil {
+			return nil, err
+		}
+		if len(dirty) > 0 {
+			return nil, Errorf(ECONFLICT, "Worktree has uncommitted changes; pass force=true to remove it.")
+		}
+	}
+	if err := git.RemoveWorktree(ctx, root, w.Path, force); err != nil {
+		return nil, err
+	}
+	return c.Store.MarkWorktreeClosed(ctx, w.ID, c.now())
+}

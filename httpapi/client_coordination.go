@@ -1,0 +1,146 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"smriti"
+)
+
+// StateOptions narrow a state brief request.
+type StateOptions struct {
+	// Since is the checkpoint last seen: the brief says what changed on
+	// main since.
+	Since *smriti.ID
+	// Session is the asking session: the brief shows its mount.
+	Session *smriti.ID
+}
+
+func (o StateOptions) query(v url.Values) {
+	if o.Since != nil {
+		v.Set("since_commit_id", o.Since.String())
+	}
+	if o.Session != nil {
+		v.Set("session_id", o.Session.String())
+	}
+}
+
+func withQuery(path string, v url.Values) string {
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+// State reads a space's state brief. Render it with
+// smriti.RenderBrief(st.Brief(), opts).
+func (c *Client) State(ctx context.Context, space smriti.ID, o StateOptions) (*SpaceState, error) {
+	v := url.Values{}
+	o.query(v)
+	var out SpaceState
+	return &out, c.get(ctx, withQuery("/api/v4/chat/spaces/"+space.String()+"/state", v), &out)
+}
+
+// BriefOptions choose how the server renders the brief.
+type BriefOptions struct {
+	StateOptions
+	Compact bool
+	Preview bool
+	Stats   bool
+}
+
+// Brief fetches the state brief rendered as markdown by the server.
+func (c *Client) Brief(ctx context.Context, space smriti.ID, o BriefOptions) (string, error) {
+	v := url.Values{"format": {"markdown"}}
+	o.query(v)
+	if o.Compact {
+		v.Set("compact", "true")
+	}
+	if o.Preview {
+		v.Set("preview", "true")
+	}
+	if o.Stats {
+		v.Set("stats", "true")
+	}
+	return c.getText(ctx, withQuery("/api/v5/spaces/"+space.String()+"/brief", v))
+}
+
+// getText GETs a plain-text answer.
+func (c *Client) getText(ctx context.Context, path string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL+path, nil)
+	if err != nil {
+		return "", err
+	}
+	for k, vs := range c.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return "", smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", fmt.Errorf("read response: %w", err)
+	}
+	if resp.StatusCode >= 400 {
+		return "", decodeError(resp.StatusCode, data)
+	}
+	return string(data), nil
+}
+
+// Claim declares work in a space. The answer lists the live claims it
+// collides with; it is stored either way.
+func (c *Client) Claim(ctx context.Context, req ClaimRequest) (*ClaimCreated, error) {
+	var out ClaimCreated
+	return &out, c.post(ctx, "/api/v5/claims", req, &out)
+}
+
+// ClaimsOptions narrow a claims list.
+type ClaimsOptions struct {
+	IncludeExpired bool
+	// Limit and After page the list; without Limit every claim up to the
+	// server's cap comes back.
+	Limit int
+	After string
+}
+
+// Claims lists a space's claims, newest first, and the cursor of the next
+// page ("" when there is none).
+func (c *Client) Claims(ctx context.Context, space smriti.ID, o ClaimsOptions) ([]ClaimOut, string, error) {
+	v := url.Values{"space_id": {space.String()}}
+	if o.IncludeExpired {
+		v.Set("include_expired", "true")
+	}
+	if o.Limit > 0 {
+		v.Set("limit", strconv.Itoa(o.Limit))
+	}
+	if o.After != "" {
+		v.Set("after", o.After)
+	}
+	var out []ClaimOut
+	resp, err := c.Do(ctx, http.MethodGet, withQuery("/api/v5/claims", v), nil, &out)
+	if err != nil {
+		return nil, "", err
+	}
+	return out, resp.Header.Get("X-Next-Cursor"), nil
+}
+
+// FinishClaim marks a claim done or abandoned.
+func (c *Client) FinishClaim(ctx context.Context, id smriti.ID, status string) (*ClaimOut, error) {
+	var out ClaimOut
+	_, err := c.Do(ctx, http.MethodPatch, "/api/v5/claims/"+id.String(), ClaimPatchRequest{Status: &status}, &out)
+	return &out, err
+}
+
+// SpaceMetrics reads a space's metrics.
+func (c *Client) SpaceMetrics(ctx context.Context, space smriti.ID) (*SpaceMetricsOut, error) {
+	var out SpaceMetricsOut
+	return &out, c.get(ctx, "/api/v5/metrics/spaces/"+space.String(), &out)
+}

@@ -1,0 +1,227 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"smriti"
+)
+
+// ClaimRequest claims work in a space.
+type ClaimRequest struct {
+	SpaceID      *string  `json:"space_id" required:"true"`
+	Agent        *string  `json:"agent"`
+	Scope        *string  `json:"scope" required:"true"`
+	BranchName   *string  `json:"branch_name"`
+	BaseCommitID *string  `json:"base_commit_id"`
+	SessionID    *string  `json:"session_id"`
+	TaskID       *string  `json:"task_id"`
+	WorktreeID   *string  `json:"worktree_id"`
+	IntentType   *string  `json:"intent_type"`
+	TTLHours     *float64 `json:"ttl_hours"`
+}
+
+// ClaimPatchRequest finishes a claim.
+type ClaimPatchRequest struct {
+	Status *string `json:"status" required:"true"`
+}
+
+func (s *Server) coordinationRoutes() []route {
+	stateQuery := map[string]string{
+		"since_commit_id": "the checkpoint you last saw: the brief says what changed on main since (404 when not in the space)",
+		"session_id":      "the asking session: the brief shows its mounted checkpoint",
+	}
+	briefQuery := map[string]string{
+		"format":          "markdown (the only format)",
+		"compact":         "true: list artifact labels only",
+		"preview":         "true: cut artifact content to 800 characters",
+		"stats":           "true: append what compact mode saved",
+		"since_commit_id": stateQuery["since_commit_id"],
+		"session_id":      stateQuery["session_id"],
+	}
+	return []route{
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/state", summary: "The state brief: main head, active branches, live claims, divergence and freshness",
+			tag: "coordination", out: SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
+		{method: "GET", path: "/api/v5/spaces/{space_id}/brief", summary: "The state brief rendered as markdown, as agents read it",
+			tag: "coordination", status: 200, text: "text/markdown", query: briefQuery, handle: s.spaceBrief},
+		{method: "POST", path: "/api/v5/claims", summary: "Claim work (advisory: collisions with live claims are returned, not refused)",
+			tag: "coordination", in: ClaimRequest{}, out: ClaimCreated{}, status: 201, handle: s.createClaim},
+		{method: "GET", path: "/api/v5/claims", summary: "A space's claims, newest first (live ones unless include_expired)",
+			tag: "coordination", out: []ClaimOut{}, status: 200, handle: s.listClaims, query: map[string]string{
+				"space_id": "the space (required)", "include_expired": "true: also expired, done and abandoned claims",
+				"limit": "page size (1–1000); without it every claim up to 5,000", "after": "cursor from X-Next-Cursor"}},
+		{method: "PATCH", path: "/api/v5/claims/{claim_id}", summary: "Finish a live claim: done or abandoned (once)",
+			tag: "coordination", in: ClaimPatchRequest{}, out: ClaimOut{}, status: 200, handle: s.finishClaim},
+		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
+			tag: "coordination", out: SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
+	}
+}
+
+// stateQuery reads ?since_commit_id= and ?session_id=.
+func stateQueryOf(r *http.Request) (smriti.StateQuery, error) {
+	var q smriti.StateQuery
+	var err error
+	v := r.URL.Query()
+	since, session := v.Get("since_commit_id"), v.Get("session_id")
+	if q.Since, err = optID("since_commit_id", &since); err != nil {
+		return q, err
+	}
+	if q.SessionID, err = optID("session_id", &session); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+func (s *Server) brief(r *http.Request, spaceID smriti.ID) (*smriti.StateBrief, error) {
+	q, err := stateQueryOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.coord.SpaceState(r.Context(), spaceID, q)
+}
+
+func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "repo_id")
+	if err != nil {
+		return err
+	}
+	b, err := s.brief(r, id)
+	if err != nil {
+		return err
+	}
+	h := Head{RepoID: id}
+	if c := b.Head; c != nil {
+		h.CommitHash, h.CommitID, h.Summary, h.Objective = &c.Hash, &c.ID, &c.Summary, &c.Objective
+	}
+	if se := b.LatestSession; se != nil {
+		h.LatestSessionID, h.LatestSessionTitle = &se.ID, &se.Title
+	}
+	writeJSON(w, http.StatusOK, spaceStateOf(b, h))
+	return nil
+}
+
+func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
+		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
+	}
+	opts := smriti.BriefOptions{Now: s.now()}
+	compact, err := queryBool(r, "compact")
+	if err != nil {
+		return err
+	}
+	preview, err := queryBool(r, "preview")
+	if err != nil {
+		return err
+	}
+	if opts.Stats, err = queryBool(r, "stats"); err != nil {
+		return err
+	}
+	switch {
+	case compact:
+		opts.Mode = smriti.BriefCompact
+	case preview:
+		opts.Mode = smriti.BriefPreview
+	}
+	b, err := s.brief(r, id)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write([]byte(smriti.RenderBrief(b, opts)))
+	return err
+}
+
+func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
+	var req ClaimRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	space, err := reqID("space_id", req.SpaceID)
+	if err != nil {
+		return err
+	}
+	in := smriti.ClaimCreate{SpaceID: space, Agent: deref(req.Agent), Scope: deref(req.Scope), BranchName: deref(req.BranchName),
+		TaskID: deref(req.TaskID), Intent: deref(req.IntentType)}
+	if in.BaseCheckpointID, err = optID("base_commit_id", req.BaseCommitID); err != nil {
+		return err
+	}
+	if in.SessionID, err = optID("session_id", req.SessionID); err != nil {
+		return err
+	}
+	if in.WorktreeID, err = optID("worktree_id", req.WorktreeID); err != nil {
+		return err
+	}
+	if req.TTLHours != nil {
+		d := smriti.ClaimTTLHours(*req.TTLHours)
+		in.TTL = &d
+	}
+	c, collisions, err := s.store.CreateClaim(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, ClaimCreated{ClaimOut: claimOf(c), Collisions: claimsOf(collisions)})
+	return nil
+}
+
+func (s *Server) listClaims(w http.ResponseWriter, r *http.Request) error {
+	raw := r.URL.Query().Get("space_id")
+	if strings.TrimSpace(raw) == "" {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
+	}
+	space, err := smriti.ParseID("space_id", raw)
+	if err != nil {
+		return err
+	}
+	q := smriti.ClaimQuery{}
+	if q.IncludeExpired, err = queryBool(r, "include_expired"); err != nil {
+		return err
+	}
+	if q.Page, err = queryPage(r); err != nil {
+		return err
+	}
+	claims, next, err := s.store.Claims(r.Context(), space, q)
+	if err != nil {
+		return err
+	}
+	setNextCursor(w, next)
+	writeJSON(w, http.StatusOK, claimsOf(claims))
+	return nil
+}
+
+func (s *Server) finishClaim(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "claim_id")
+	if err != nil {
+		return err
+	}
+	var req ClaimPatchRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.Status == nil {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "status is required")
+	}
+	c, err := s.store.FinishClaim(r.Context(), id, strings.TrimSpace(*req.Status))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, claimOf(c))
+	return nil
+}
+
+func (s *Server) spaceMetrics(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	m, err := s.store.SpaceMetrics(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, metricsOf(m))
+	return nil
+}

@@ -1,0 +1,148 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+func sp(s string) *string { return &s }
+
+func TestStateBriefEndToEnd(t *testing.T) {
+	for _, engine := range []struct {
+		name string
+		opts []envOption
+	}{{"SQLite", nil}, {"Postgres", []envOption{withPostgres()}}} {
+		t.Run(engine.name, func(t *testing.T) {
+			e := newEnv(t, engine.opts...)
+			space := get(e.c.CreateSpace(bg, "Research", "")).must(t)
+
+			// An empty space: every section present, [] or null.
+			var raw map[string]any
+			if _, err := e.c.Do(bg, http.MethodGet, "/api/v4/chat/spaces/"+space.ID.String()+"/state", nil, &raw); err != nil {
+				t.Fatal(err)
+			}
+			for k, want := range map[string]string{"commit": "<nil>", "active_branches": "[]", "active_claims": "[]",
+				"divergence": "<nil>", "freshness": "<nil>", "mount": "<nil>"} {
+				if got := fmtAny(raw[k]); got != want {
+					t.Errorf("empty state %s = %s, want %s", k, got, want)
+				}
+			}
+
+			se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+			a := commitVia(t, e, space.ID, se.ID, "A", "Local models", "Vector index")
+			fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "alt"})).must(t)
+			commitVia(t, e, space.ID, fork.SessionID, "Alt", "Hosted models")
+			b := commitVia(t, e, space.ID, se.ID, "B", "Local models", "Vector index", "Audit")
+
+			claim := get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("codex"), Scope: sp("Index job"),
+				TaskID: sp("t1"), BaseCommitID: sp(a.ID.String())})).must(t)
+			if len(claim.Collisions) != 0 || claim.Status != "active" || claim.IntentType != "implement" {
+				t.Fatalf("claim = %+v", claim)
+			}
+			dup := get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"),
+				TaskID: sp("t1"), IntentType: sp("Review")})).must(t)
+			if len(dup.Collisions) != 1 || dup.Collisions[0].ID != claim.ID || dup.IntentType != "review" {
+				t.Fatalf("collision not reported: %+v", dup)
+			}
+
+			st := get(e.c.State(bg, space.ID, httpapi.StateOptions{Since: &a.ID})).must(t)
+			if st.Commit == nil || st.Commit.ID != b.ID || *st.Head.CommitID != b.ID || len(st.ActiveBranches) != 1 ||
+				st.ActiveBranches[0].BranchName != "alt" || len(st.ActiveClaims) != 2 || st.ActiveClaims[1].BaseCommitHash == nil ||
+				*st.ActiveClaims[1].BaseCommitHash != a.CommitHash[:7] {
+				t.Fatalf("state = %+v", st)
+			}
+			if st.Divergence == nil || len(st.Divergence.Pairs) != 1 || st.Divergence.Pairs[0].BranchName != "alt" {
+				t.Fatalf("divergence = %+v", st.Divergence)
+			}
+			if f := st.Freshness; f == nil || !f.Changed || f.NewCheckpointsCount != 1 || f.NewCheckpoints[0].CommitHash != b.CommitHash[:7] {
+				t.Fatalf("freshness = %+v", st.Freshness)
+			}
+			// The client renders the brief exactly as the server does.
+			opts := smriti.BriefOptions{Mode: smriti.BriefCompact, Now: st.Commit.CreatedAt}
+			md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).must(t)
+			local := smriti.RenderBrief(st.Brief(), opts)
+			for _, want := range []string{"## State: changed since `" + a.CommitHash[:7] + "`", "# Research", "## Active branches\n- `alt`",
+				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t1)", "### main ↔ `alt`"} {
+				if !strings.Contains(md, want) || !strings.Contains(local, want) {
+					t.Errorf("brief lacks %q\nserver:\n%s\nclient:\n%s", want, md, local)
+				}
+			}
+
+			unknown := smriti.NewID()
+			_, err := e.c.State(bg, space.ID, httpapi.StateOptions{Since: &unknown})
+			wantCode(t, err, smriti.ENOTFOUND)
+			status, body := e.raw(t, "GET", "/api/v4/chat/spaces/"+space.ID.String()+"/state?since_commit_id=nope", "")
+			if status != 400 || !strings.Contains(body, "since_commit_id") {
+				t.Fatalf("bad since: %d %s", status, body)
+			}
+			status, body = e.raw(t, "GET", "/api/v5/spaces/"+space.ID.String()+"/brief?format=html", "")
+			if status != 400 {
+				t.Fatalf("format=html: %d %s", status, body)
+			}
+
+			// Claims over HTTP: bounds, wrong space, finish once.
+			for _, h := range []string{"0", "0.01", "169", "-1", "1e308"} {
+				status, body := e.raw(t, "POST", "/api/v5/claims", `{"space_id":"`+space.ID.String()+`","agent":"a","scope":"s","ttl_hours":`+h+`}`)
+				if status != 422 || !strings.Contains(body, "ttl_hours") {
+					t.Errorf("ttl_hours %s: %d %s", h, status, body)
+				}
+			}
+			other := get(e.c.CreateSpace(bg, "Other", "")).must(t)
+			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), BaseCommitID: sp(a.ID.String())})
+			wantCode(t, err, smriti.EINVALID)
+			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), SessionID: sp(se.ID.String())})
+			wantCode(t, err, smriti.EINVALID)
+			done := get(e.c.FinishClaim(bg, claim.ID, "done")).must(t)
+			if done.Status != "done" {
+				t.Fatalf("finished = %+v", done)
+			}
+			_, err = e.c.FinishClaim(bg, claim.ID, "abandoned")
+			wantCode(t, err, smriti.ECONFLICT)
+			list, next, err := e.c.Claims(bg, space.ID, httpapi.ClaimsOptions{})
+			if err != nil || len(list) != 1 || list[0].ID != dup.ID || next != "" {
+				t.Fatalf("live claims = %+v, %q, %v", list, next, err)
+			}
+			all, _, err := e.c.Claims(bg, space.ID, httpapi.ClaimsOptions{IncludeExpired: true})
+			if err != nil || len(all) != 2 {
+				t.Fatalf("all claims = %d, %v", len(all), err)
+			}
+			status, _ = e.raw(t, "GET", "/api/v5/claims", "")
+			if status != 422 {
+				t.Fatalf("claims without space_id: %d", status)
+			}
+			_, _, err = e.c.Claims(bg, smriti.NewID(), httpapi.ClaimsOptions{})
+			wantCode(t, err, smriti.ENOTFOUND)
+
+			m := get(e.c.SpaceMetrics(bg, space.ID)).must(t)
+			if m.Coordination.TotalCheckpoints != 3 || m.Coordination.TotalClaims != 2 || m.Coordination.ClaimsDone != 1 ||
+				m.Coordination.ClaimCompletionRate == nil || *m.Coordination.ClaimCompletionRate != 1 || m.Branches.Active != 1 ||
+				m.StateQuality.AvgDecisionsPerCheckpoint != 2 {
+				t.Fatalf("metrics = %+v", m)
+			}
+		})
+	}
+}
+
+func fmtAny(v any) string {
+	if v == nil {
+		return "<nil>"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, decisions ...string) *httpapi.Commit {
+	t.Helper()
+	var out httpapi.Commit
+	_, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space, "session_id": session,
+		"message": msg, "decisions": decisions}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}

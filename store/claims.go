@@ -1,0 +1,218 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+var _ smriti.ClaimService = (*Store)(nil)
+
+const claimCols = `cl.id, cl.space_id, cl.session_id, cl.agent, cl.branch_name, cl.base_checkpoint_id, cl.worktree_id,
+	cl.scope, cl.task_id, cl.intent, cl.status, cl.claimed_at, cl.expires_at`
+
+// visibleClaim scopes claims to the caller through their space.
+const visibleClaim = ` FROM claims cl JOIN spaces sp ON sp.id = cl.space_id WHERE sp.owner_id = ?`
+
+var errClaimNotFound = smriti.Errorf(smriti.ENOTFOUND, "Claim not found")
+
+func scanClaim(row interface{ Scan(...any) error }, extra ...any) (*smriti.Claim, error) {
+	var c smriti.Claim
+	var session, base, wt uuid.NullUUID
+	var task sql.NullString
+	var claimed, expires dbTime
+	dst := append([]any{&c.ID, &c.SpaceID, &session, &c.Agent, &c.BranchName, &base, &wt, &c.Scope, &task,
+		&c.Intent, &c.Status, &claimed, &expires}, extra...)
+	if err := row.Scan(dst...); err != nil {
+		return nil, err
+	}
+	c.SessionID, c.BaseCheckpointID, c.WorktreeID = nullID(session), nullID(base), nullID(wt)
+	if task.Valid {
+		c.TaskID = &task.String
+	}
+	c.ClaimedAt, c.ExpiresAt = claimed.Time, expires.Time
+	return &c, nil
+}
+
+// CreateClaim implements smriti.ClaimService.
+func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	if err := in.Normalize(); err != nil {
+		return nil, nil, err
+	}
+	var out *smriti.Claim
+	var collisions []*smriti.Claim
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.space(ctx, tx, in.SpaceID); err != nil {
+			return err
+		}
+		if err := s.checkClaimRefs(ctx, tx, &in); err != nil {
+			return err
+		}
+		now := s.Now()
+		c := &smriti.Claim{ID: smriti.NewID(), SpaceID: in.SpaceID, SessionID: in.SessionID, Agent: in.Agent,
+			BranchName: in.BranchName, BaseCheckpointID: in.BaseCheckpointID, WorktreeID: in.WorktreeID, Scope: in.Scope,
+			Intent: in.Intent, Status: smriti.ClaimActive, ClaimedAt: now, ExpiresAt: now.Add(*in.TTL)}
+		if in.TaskID != "" {
+			task := in.TaskID
+			c.TaskID = &task
+		}
+		live, err := s.queryClaims(ctx, tx, `SELECT `+claimCols+visibleClaim+` AND cl.space_id = ? AND cl.status = 'active'
+			AND cl.expires_at > ? ORDER BY cl.claimed_at DESC, cl.id DESC LIMIT ?`,
+			smriti.UserFromContext(ctx), in.SpaceID, s.d.t(now), smriti.ListCap)
+		if err != nil {
+			return err
+		}
+		collisions = []*smriti.Claim{}
+		for _, o := range live {
+			if c.Collides(o) {
+				collisions = append(collisions, o)
+			}
+		}
+		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+			base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			c.ID, c.SpaceID, idArg(c.SessionID), c.Agent, c.BranchName, idArg(c.BaseCheckpointID), idArg(c.WorktreeID),
+			c.Scope, c.TaskID, c.Intent, c.Status, s.d.t(c.ClaimedAt), s.d.t(c.ExpiresAt))
+		if err != nil {
+			return fmt.Errorf("insert claim: %w", err)
+		}
+		out = c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, collisions, nil
+}
+
+// checkClaimRefs checks that the claim's base checkpoint, session and
+// worktree exist in its space (and the worktree is still open).
+func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimCreate) error {
+	if in.BaseCheckpointID != nil {
+		ref, err := s.refInSpace(ctx, q, in.SpaceID, *in.BaseCheckpointID)
+		if err != nil {
+			return err
+		}
+		if ref == nil {
+			return smriti.Errorf(smriti.EINVALID, "base_commit_id: no such checkpoint in this space")
+		}
+	}
+	if in.SessionID != nil {
+		var space uuid.NullUUID
+		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND owner_id = ?`),
+			*in.SessionID, smriti.UserFromContext(ctx)).Scan(&space)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("look up session: %w", err)
+		}
+		if err != nil || !space.Valid || space.UUID != in.SpaceID {
+			return smriti.Errorf(smriti.EINVALID, "session_id: no such session in this space")
+		}
+	}
+	if in.WorktreeID != nil {
+		var space smriti.ID
+		var status string
+		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id, status FROM worktrees WHERE id = ?`), *in.WorktreeID).Scan(&space, &status)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("look up worktree: %w", err)
+		}
+		switch {
+		case err != nil || space != in.SpaceID:
+			return smriti.Errorf(smriti.EINVALID, "worktree_id: no such worktree in this space")
+		case status != smriti.WorktreeActive:
+			return smriti.Errorf(smriti.EINVALID, "Worktree is not active")
+		}
+	}
+	return nil
+}
+
+func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Claim, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list claims: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Claim{}
+	for rows.Next() {
+		c, err := scanClaim(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list claims: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Claims implements smriti.ClaimService.
+func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q smriti.ClaimQuery) ([]*smriti.Claim, string, error) {
+	if _, err := s.space(ctx, s.read, spaceID); err != nil {
+		return nil, "", err
+	}
+	limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap)
+	query := `SELECT ` + claimCols + visibleClaim + ` AND cl.space_id = ?`
+	args := []any{smriti.UserFromContext(ctx), spaceID}
+	if !q.IncludeExpired {
+		query += ` AND cl.status = 'active' AND cl.expires_at > ?`
+		args = append(args, s.d.t(s.Now()))
+	}
+	if q.After != "" {
+		t, id, err := parseTimeCursor(q.After)
+		if err != nil {
+			return nil, "", err
+		}
+		query += ` AND (cl.claimed_at < ? OR (cl.claimed_at = ? AND cl.id < ?))`
+		args = append(args, s.d.t(t), s.d.t(t), id)
+	}
+	query += ` ORDER BY cl.claimed_at DESC, cl.id DESC LIMIT ?`
+	args = append(args, limit+1)
+	out, err := s.queryClaims(ctx, s.read, query, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[len(out)-1]
+		next = timeCursor(last.ClaimedAt, last.ID)
+	}
+	return out, next, nil
+}
+
+// FinishClaim implements smriti.ClaimService.
+func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	var out *smriti.Claim
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
+			smriti.UserFromContext(ctx), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return errClaimNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("get claim: %w", err)
+		}
+		now := s.Now()
+		if err := smriti.CheckClaimFinish(c, status, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET status = ?, finished_at = ? WHERE id = ?`),
+			status, s.d.t(now), id); err != nil {
+			return fmt.Errorf("finish claim: %w", err)
+		}
+		c.Status = status
+		out = c
+		return nil
+	})
+	return out, err
+}
+
+// forUpdateOf locks only the rows of one table of a join.
+func forUpdateOf(d dialect, table string) string {
+	if d.forUpdate == "" {
+		return ""
+	}
+	return d.forUpdate + " OF " + table
+}

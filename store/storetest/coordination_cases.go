@@ -1,0 +1,319 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"smriti"
+	"smriti/store"
+)
+
+// clock is a controllable store clock.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+func ttl(d time.Duration) *time.Duration { return &d }
+func claimIn(sp *smriti.Space) smriti.ClaimCreate {
+	return smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer"}
+}
+
+func testClaimsLifecycle(t *testing.T, s *store.Store) {
+	clk := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	s.Now = clk.now
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+
+	c, coll, err := s.CreateClaim(ctx, claimIn(sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Status != smriti.ClaimActive || c.Intent != smriti.IntentImplement || c.BranchName != smriti.MainBranch ||
+		!c.ClaimedAt.Equal(clk.t) || !c.ExpiresAt.Equal(clk.t.Add(smriti.DefaultClaimTTL)) || len(coll) != 0 || coll == nil {
+		t.Fatalf("claim = %+v, collisions %v", c, coll)
+	}
+
+	// Expiry is computed from the store's clock.
+	clk.advance(time.Second)
+	short, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: "short", TTL: ttl(2 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	if len(live) != 2 || live[0].ID != short.ID {
+		t.Fatalf("live claims = %d, want 2 newest first", len(live))
+	}
+	clk.advance(2 * time.Minute)
+	live = get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	if len(live) != 1 || live[0].ID != c.ID {
+		t.Fatalf("after expiry live = %+v, want only the 4h claim", live)
+	}
+	all := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true})).must(t)
+	if len(all) != 2 {
+		t.Fatalf("include_expired = %d claims, want 2", len(all))
+	}
+	_, err = s.FinishClaim(ctx, short.ID, smriti.ClaimDone)
+	wantCode(t, err, smriti.ECONFLICT)
+
+	_, err = s.FinishClaim(ctx, c.ID, "claimed")
+	wantCode(t, err, smriti.EINVALID)
+	done := get(s.FinishClaim(ctx, c.ID, smriti.ClaimDone)).must(t)
+	if done.Status != smriti.ClaimDone {
+		t.Fatalf("status = %q", done.Status)
+	}
+	_, err = s.FinishClaim(ctx, c.ID, smriti.ClaimAbandoned)
+	wantCode(t, err, smriti.ECONFLICT)
+	_, err = s.FinishClaim(ctx, smriti.NewID(), smriti.ClaimDone)
+	wantCode(t, err, smriti.ENOTFOUND)
+	// Another user sees neither the claims nor the space.
+	_, err = s.FinishClaim(userCtx(), short.ID, smriti.ClaimDone)
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, _, err = s.Claims(userCtx(), sp.ID, smriti.ClaimQuery{})
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func get2[T any](v T, _ string, err error) result[T] { return result[T]{v, err} }
+
+func testClaimsValidation(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	other := newSpace(t, ctx, s)
+	otherSession := newSession(t, ctx, s, other)
+	otherCp := commit(t, ctx, s, other, otherSession, "elsewhere")
+	se := newSession(t, ctx, s, sp)
+	cp := commit(t, ctx, s, sp, se, "here")
+
+	for _, d := range []time.Duration{59 * time.Second, 0, -time.Hour, smriti.MaxClaimTTL + time.Second} {
+		in := claimIn(sp)
+		in.TTL = ttl(d)
+		_, _, err := s.CreateClaim(ctx, in)
+		wantCode(t, err, smriti.EUNPROCESSABLE)
+	}
+	for _, d := range []time.Duration{smriti.MinClaimTTL, smriti.MaxClaimTTL} {
+		in := claimIn(sp)
+		in.TTL = ttl(d)
+		if _, _, err := s.CreateClaim(ctx, in); err != nil {
+			t.Fatalf("ttl %v: %v", d, err)
+		}
+	}
+	bad := []func(*smriti.ClaimCreate){
+		func(in *smriti.ClaimCreate) { in.Intent = "refactor" },
+		func(in *smriti.ClaimCreate) { in.Scope = "   " },
+	}
+	for i, f := range bad {
+		in := claimIn(sp)
+		f(&in)
+		_, _, err := s.CreateClaim(ctx, in)
+		if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
+			t.Fatalf("bad input %d: err %v", i, err)
+		}
+	}
+	wrong := []func(*smriti.ClaimCreate){
+		func(in *smriti.ClaimCreate) { in.BaseCheckpointID = &otherCp.ID },
+		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.BaseCheckpointID = &id },
+		func(in *smriti.ClaimCreate) { in.SessionID = &otherSession.ID },
+		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.SessionID = &id },
+		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.WorktreeID = &id },
+	}
+	for i, f := range wrong {
+		in := claimIn(sp)
+		f(&in)
+		_, _, err := s.CreateClaim(ctx, in)
+		if smriti.ErrorCode(err) != smriti.EINVALID {
+			t.Fatalf("wrong-space reference %d: err %v, want invalid", i, err)
+		}
+	}
+	in := claimIn(sp)
+	in.BaseCheckpointID, in.SessionID = &cp.ID, &se.ID
+	c := get3(s.CreateClaim(ctx, in)).must(t)
+	if *c.BaseCheckpointID != cp.ID || *c.SessionID != se.ID {
+		t.Fatalf("claim refs = %+v", c)
+	}
+	in = claimIn(sp)
+	in.SpaceID = smriti.NewID()
+	_, _, err := s.CreateClaim(ctx, in)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func get3[T, U any](v T, _ U, err error) result[T] { return result[T]{v, err} }
+
+func testClaimCollisions(t *testing.T, s *store.Store) {
+	clk := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	s.Now = clk.now
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	other := newSpace(t, ctx, s)
+	first := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer", TaskID: "t2"})).must(t)
+	clk.advance(time.Second)
+	expiring := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "x", Scope: "Benchmark", TTL: ttl(time.Minute)})).must(t)
+	clk.advance(time.Second)
+	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).must(t)
+
+	// Same task id, different wording: a collision, still stored.
+	c, coll, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
+	if err != nil || len(coll) != 1 || coll[0].ID != first.ID || c.ID == first.ID {
+		t.Fatalf("task-id collision: claim %v, collisions %+v, err %v", c, coll, err)
+	}
+	// Same scope up to case and punctuation, no task id.
+	clk.advance(time.Second)
+	_, coll, err = s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "write the INDEXER."})
+	if err != nil || len(coll) != 1 || coll[0].ID != first.ID {
+		t.Fatalf("scope collision: %+v, err %v", coll, err)
+	}
+	// An expired claim no longer collides.
+	clk.advance(2 * time.Minute)
+	_, coll, err = s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "y", Scope: "benchmark"})
+	if err != nil || len(coll) != 0 {
+		t.Fatalf("expired claim %s collided: %+v", expiring.ID, coll)
+	}
+	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	if len(live) != 4 {
+		t.Fatalf("live claims = %d, want 4 (collisions are stored)", len(live))
+	}
+	page, next, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3}})
+	if err != nil || len(page) != 3 || next == "" {
+		t.Fatalf("page = %d, next %q, err %v", len(page), next, err)
+	}
+	rest, next2, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3, After: next}})
+	if err != nil || len(rest) != 2 || next2 != "" {
+		t.Fatalf("rest = %d, next %q, err %v", len(rest), next2, err)
+	}
+}
+
+func testSpaceState(t *testing.T, s *store.Store) {
+	clk := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	s.Now = func() time.Time { clk.advance(time.Millisecond); return clk.t }
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+
+	empty := get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).must(t)
+	if empty.Head != nil || len(empty.Branches) != 0 || empty.Branches == nil || empty.Claims == nil ||
+		len(empty.Divergence) != 0 || empty.Freshness != nil || empty.LatestSession != nil {
+		t.Fatalf("empty state = %+v", empty)
+	}
+
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A", "Local models", "Vector index")
+	var forks []*smriti.Session
+	for i := 0; i < 3; i++ {
+		f := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: fmt.Sprintf("b%d", i)})).must(t)
+		forks = append(forks, f)
+	}
+	commit(t, ctx, s, sp, forks[0], "B0", "Local models", "Vector index") // agrees with main
+	commit(t, ctx, s, sp, forks[1], "B1", "Local models", "No index")
+	b2 := commit(t, ctx, s, sp, forks[2], "B2", "Hosted models")
+	commit(t, ctx, s, sp, forks[2], "B2 head", "Hosted models", "Cloud") // newer head of b2
+	idle := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "no-commits"})).must(t)
+	_ = idle
+	get(s.SetBranchDisposition(ctx, sp.ID, "b1", smriti.DispositionAbandoned)).must(t)
+	b := commit(t, ctx, s, sp, se, "B", "Local models", "Vector index", "Audit")
+	c := commit(t, ctx, s, sp, se, "C", "Local models", "Vector index", "Audit")
+
+	claim := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "x", BaseCheckpointID: &a.ID})).must(t)
+	done := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "y"})).must(t)
+	get(s.FinishClaim(ctx, done.ID, smriti.ClaimDone)).must(t)
+
+	st := get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &a.ID})).must(t)
+	if st.Head == nil || st.Head.ID != c.ID || st.LatestSession == nil {
+		t.Fatalf("head = %+v", st.Head)
+	}
+	var names []string
+	for _, h := range st.Branches {
+		names = append(names, h.Branch+":"+h.Message)
+	}
+	if fmt.Sprint(names) != "[b2:B2 head b0:B0]" {
+		t.Fatalf("active branches = %v (abandoned, idle and older heads must not show)", names)
+	}
+	if len(st.Divergence) != 2 || st.Divergence[0].Branch != "b2" || st.Divergence[1].Branch != "b0" {
+		t.Fatalf("divergence = %+v", st.Divergence)
+	}
+	if fmt.Sprint(st.Divergence[1].MainOnly, st.Divergence[1].BranchOnly) != "[Audit] []" {
+		t.Fatalf("b0 divergence = %+v", st.Divergence[1])
+	}
+	if len(st.Claims) != 1 || st.Claims[0].ID != claim.ID || st.Claims[0].BaseHash != a.Hash {
+		t.Fatalf("claims = %+v", st.Claims)
+	}
+	f := st.Freshness
+	if f == nil || !f.Changed || f.NewCount != 2 || f.SinceHash != a.Hash || f.CurrentHeadHash != c.Hash ||
+		len(f.New) != 2 || f.New[0].ID != c.ID || f.New[1].ID != b.ID {
+		t.Fatalf("freshness = %+v", f)
+	}
+	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &c.ID})).must(t)
+	if st.Freshness == nil || st.Freshness.Changed || st.Freshness.NewCount != 0 || st.Freshness.New == nil {
+		t.Fatalf("unchanged freshness = %+v", st.Freshness)
+	}
+	// A branch checkpoint written before B and C: main moved since.
+	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &b2.ID})).must(t)
+	if !st.Freshness.Changed || st.Freshness.NewCount != 2 {
+		t.Fatalf("since a branch checkpoint = %+v", st.Freshness)
+	}
+	unknown := smriti.NewID()
+	_, err := s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &unknown})
+	wantCode(t, err, smriti.ENOTFOUND)
+	otherSpace := newSpace(t, ctx, s)
+	otherSe := newSession(t, ctx, s, otherSpace)
+	elsewhere := commit(t, ctx, s, otherSpace, otherSe, "elsewhere")
+	_, err = s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &elsewhere.ID})
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.SpaceState(ctx, sp.ID, smriti.StateQuery{SessionID: &otherSe.ID})
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.SpaceState(userCtx(), sp.ID, smriti.StateQuery{})
+	wantCode(t, err, smriti.ENOTFOUND)
+
+	// Many live claims: ten shown, the rest counted.
+	for i := 0; i < 13; i++ {
+		get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "bulk", Scope: fmt.Sprintf("scope %d", i)})).must(t)
+	}
+	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).must(t)
+	if len(st.Claims) != smriti.ActiveClaimsCap || st.MoreClaims != 4 || st.Claims[0].Scope != "scope 12" {
+		t.Fatalf("claims = %d, more %d", len(st.Claims), st.MoreClaims)
+	}
+}
+
+func testSpaceMetrics(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	agent := func(a string) *string { return &a }
+	mk := func(author *string, decisions []string, tasks ...smriti.Task) *smriti.Checkpoint {
+		return get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, AuthorAgent: author,
+			Content: smriti.Content{Message: "m", Decisions: decisions, Tasks: tasks}})).must(t)
+	}
+	mk(agent("claude"), []string{"a", "b"}, smriti.Task{Text: "t", IntentHint: "implement", ID: "t1", Structured: true})
+	c2 := mk(agent("codex"), []string{"a"}, smriti.Task{Text: "plain"})
+	// The legacy path keeps a missing author missing.
+	c3 := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &c2.ID, BranchName: smriti.MainBranch,
+		AuthorType: smriti.AuthorLLM, Content: smriti.Content{Message: "m"}})).must(t)
+	mk(agent("codex"), []string{"x", "y", "z"}, smriti.Task{Text: "u", ID: "t9", Structured: true})
+	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "big", Kind: smriti.NoteKindMilestone})).must(t)
+	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "meh", Kind: smriti.NoteKindNoise})).must(t)
+	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "n", Kind: smriti.NoteKindNote})).must(t)
+	for i, status := range []string{smriti.ClaimDone, smriti.ClaimDone, smriti.ClaimAbandoned, ""} {
+		in := smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d", i)}
+		if i == 0 {
+			in.TaskID = "t1"
+		}
+		c := get3(s.CreateClaim(ctx, in)).must(t)
+		if status != "" {
+			get(s.FinishClaim(ctx, c.ID, status)).must(t)
+		}
+	}
+	f1 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f1"})).must(t)
+	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f2"})).must(t)
+	get(s.SetBranchDisposition(ctx, sp.ID, f1.BranchName, smriti.DispositionIntegrated)).must(t)
+
+	m := get(s.SpaceMetrics(ctx, sp.ID)).must(t)
+	got := fmt.Sprintf("%d %d %v %d | %d %d %d %d %v | %d %d %d %d %d %d | %v %v | %d %d %d",
+		m.TotalCheckpoints, m.UniqueAgents, m.AgentCheckpoints, m.CrossAgentContinuations,
+		m.TotalClaims, m.ClaimsDone, m.ClaimsAbandoned, m.ClaimsWithTaskID, *m.ClaimCompletionRate(),
+		m.TotalDecisions, m.TotalTasks, m.StructuredTasks, m.TaskIDCheckpoints, m.MilestoneNotes, m.NoiseNotes,
+		m.AvgDecisions(), m.AvgTasks(), m.BranchesActive, m.BranchesIntegrated, m.BranchesAbandoned)
+	// claude→codex is a continuation; codex→(none) and (none)→codex are not.
+	want := "4 2 map[(none):1 claude:1 codex:2] 1 | 4 2 1 1 0.67 | 6 3 1 2 1 1 | 1.5 0.8 | 1 1 0"
+	if got != want {
+		t.Fatalf("metrics\n got  %s\n want %s", got, want)
+	}
+	_, err := s.SpaceMetrics(ctx, smriti.NewID())
+	wantCode(t, err, smriti.ENOTFOUND)
+}

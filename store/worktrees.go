@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"smriti"
+)
+
+var _ smriti.WorktreeStore = (*Store)(nil)
+
+const worktreeCols = `w.id, w.space_id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at, w.closed_at`
+
+// visibleWorktree scopes worktrees to the caller through their space.
+const visibleWorktree = ` FROM worktrees w JOIN spaces sp ON sp.id = w.space_id WHERE sp.owner_id = ?`
+
+func scanWorktree(row interface{ Scan(...any) error }) (*smriti.Worktree, error) {
+	var w smriti.Worktree
+	var base sql.NullString
+	var created, closed dbTime
+	if err := row.Scan(&w.ID, &w.SpaceID, &w.Agent, &w.Path, &w.BranchName, &base, &w.Status, &created, &closed); err != nil {
+		return nil, err
+	}
+	w.BaseCommitSHA, w.CreatedAt = nullStr(base), created.Time
+	if !closed.IsZero() {
+		t := closed.Time
+		w.ClosedAt = &t
+	}
+	return &w, nil
+}
+
+func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*smriti.Worktree, error) {
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list worktrees: %w", err)
+	}
+	defer rows.Close()
+	out := []*smriti.Worktree{}
+	for rows.Next() {
+		w, err := scanWorktree(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list worktrees: %w", err)
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// InsertWorktree implements smriti.WorktreeStore.
+func (s *Store) InsertWorktree(ctx context.Context, w *smriti.Worktree) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.space(ctx, tx, w.SpaceID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO worktrees (id, space_id, agent, path, branch_name, base_commit_sha, status, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), w.ID, w.SpaceID, w.Agent, w.Path, w.BranchName, w.BaseCommitSHA, w.Status, s.d.t(w.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("insert worktree: %w", err)
+		}
+		return nil
+	})
+}
+
+// ListWorktrees implements smriti.WorktreeStore.
+func (s *Store) ListWorktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*smriti.Worktree, error) {
+	if _, err := s.space(ctx, s.read, spaceID); err != nil {
+		return nil, err
+	}
+	q := `SELECT ` + worktreeCols + visibleWorktree + ` AND w.space_id = ?`
+	if !includeClosed {
+		q += ` AND w.status = 'active'`
+	}
+	return s.queryWorktrees(ctx, q+` ORDER BY w.created_at DESC, w.id DESC LIMIT ?`, smriti.UserFromContext(ctx), spaceID, smriti.ListCap)
+}
+
+// WorktreesByPrefix implements smriti.WorktreeStore.
+func (s *Store) WorktreesByPrefix(ctx context.Context, prefix string, limit int) ([]*smriti.Worktree, error) {
+	prefix = strings.ToLower(prefix)
+	if strings.ContainsAny(prefix, `%_\`) {
+		return []*smriti.Worktree{}, nil
+	}
+	return s.queryWorktrees(ctx, `SELECT `+worktreeCols+visibleWorktree+` AND CAST(w.id AS TEXT) LIKE ?
+		ORDER BY w.created_at DESC, w.id DESC LIMIT ?`, smriti.UserFromContext(ctx), prefix+"%", limit)
+}
+
+// MarkWorktreeClosed implements smriti.WorktreeStore.
+func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Time) (*smriti.Worktree, error) {
+	var out *smriti.Worktree
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		w, err := scanWorktree(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+worktreeCols+visibleWorktree+` AND w.id = ?`+forUpdateOf(s.d, "w")),
+			smriti.UserFromContext(ctx), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return smriti.Errorf(smriti.ENOTFOUND, "Worktree not found")
+		}
+		if err != nil {
+			return fmt.Errorf("get worktree: %w", err)
+		}
+		if w.Status == smriti.WorktreeClosed {
+			return smriti.Errorf(smriti.ECONFLICT, "Worktree is already closed")
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE worktrees SET status = ?, closed_at = ? WHERE id = ?`),
+			smriti.WorktreeClosed, s.d.t(at), id); err != nil {
+			return fmt.Errorf("close worktree: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM worktree_probes WHERE worktree_id = ?`), id); err != nil {
+			return fmt.Errorf("close worktree: %w", err)
+		}
+		w.Status, w.ClosedAt = smriti.WorktreeClosed, &at
+		out = w
+		return nil
+	})
+	return out, err
+}
+
+// ProbesSince implements smriti.WorktreeStore.
+func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Time) (map[smriti.ID]*smriti.CachedProbe, error) {
+	out := map[smriti.ID]*smriti.CachedProbe{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{s.d.t(since)}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT worktree_id, probe, error, probed_at FROM worktree_probes
+		WHERE probed_at >= ? AND worktree_id IN (`+placeholders(len(ids))+`)`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("read probes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p smriti.CachedProbe
+		var probed dbTime
+		if err := rows.Scan(&p.WorktreeID, jsonCol{&p.Probe}, &p.Error, &probed); err != nil {
+			return nil, fmt.Errorf("read probes: %w", err)
+		}
+		p.ProbedAt = probed.Time
+		out[p.WorktreeID] = &p
+	}
+	return out, rows.Err()
+}
+
+// SaveProbe implements smriti.WorktreeStore.
+func (s *Store) SaveProbe(ctx context.Context, p *smriti.CachedProbe) error {
+	var probe any
+	if p.Probe != nil {
+		j, err := jsonArg(p.Probe)
+		if err != nil {
+			return err
+		}
+		probe = j
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO worktree_probes (worktree_id, probe, error, probed_at)
+			VALUES (?, ?, ?, ?)
+			ON CONFLICT (worktree_id) DO UPDATE SET probe = excluded.probe, error = excluded.error, probed_at = excluded.probed_at`),
+			p.WorktreeID, probe, p.Error, s.d.t(p.ProbedAt))
+		if err != nil {
+			return fmt.Errorf("save probe: %w", err)
+		}
+		return nil
+	})
+}
+
+// ResolveProjectRoot implements smriti.WorktreeStore.
+func (s *Store) ResolveProjectRoot(ctx context.Context, spaceID smriti.ID) (string, bool, error) {
+	sp, err := s.space(ctx, s.read, spaceID)
+	if err != nil {
+		return "", false, err
+	}
+	if sp.ProjectRoot != nil && strings.TrimSpace(*sp.ProjectRoot) != "" {
+		return strings.TrimSpace(*sp.ProjectRoot), true, nil
+	}
+	var root string
+	err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT project_root FROM checkpoints WHERE space_id = ?
+		AND project_root IS NOT NULL AND project_root <> '' ORDER BY log_pos DESC LIMIT 1`), spaceID).Scan(&root)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("project root: %w", err)
+	}
+	return strings.TrimSpace(root), false, nil
+}
