@@ -155,21 +155,22 @@ func redactDSN(dsn string) string {
 	return dsn
 }
 
-// purgeSendKeys deletes expired idempotency keys at start and then hourly,
-// until ctx ends. Expired keys are already ignored; this reclaims the rows.
+// purgeSendKeys deletes expired idempotency keys hourly until ctx ends.
+// Expired keys are already ignored by a replay; this only reclaims their
+// rows, so it waits an hour rather than doing work while the server starts.
 func purgeSendKeys(ctx context.Context, db *store.Store, logger *slog.Logger) {
 	tick := time.NewTicker(time.Hour)
 	defer tick.Stop()
 	for {
-		if n, err := db.PurgeSendKeys(ctx); err != nil && ctx.Err() == nil {
-			logger.Warn("purging idempotency keys failed", "err", err)
-		} else if n > 0 {
-			logger.Info("purged expired idempotency keys", "count", n)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+		if n, err := db.PurgeSendKeys(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("purging idempotency keys failed", "err", err)
+		} else if n > 0 {
+			logger.Info("purged expired idempotency keys", "count", n)
 		}
 	}
 }
