@@ -35,6 +35,8 @@ type envConfig struct {
 	postgres bool
 	getenv   func(string) string
 	popts    []provider.Option
+	// coord, when set, builds the coordinator (worktrees with real git).
+	coord func(st *store.Store) *smriti.Coordinator
 }
 
 // withPostgres runs the server on a fresh PostgreSQL database
@@ -86,7 +88,11 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		srv.ObserveProviderCall(name, model, outcome, u, d.Seconds())
 	})
 	providers := provider.New(pcfg, append([]provider.Option{observe}, cfg.popts...)...)
-	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Tokens: tokenizer.Counter{}, Version: "test", Commit: "test"})
+	var coord *smriti.Coordinator
+	if cfg.coord != nil {
+		coord = cfg.coord(st)
+	}
+	srv = httpapi.New(httpapi.Config{Backend: st, Providers: providers, Tokens: tokenizer.Counter{}, Version: "test", Commit: "test", Coordinator: coord})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -13,9 +13,18 @@ import (
 )
 
 // conformancePending lists routes (as "METHOD /path") that have no success
-// case in TestOpenAPIConformance yet. It is empty: every route has one.
-// A route added without a case fails TestEveryRouteHasAConformanceCase.
-var conformancePending = map[string]bool{}
+// case in TestOpenAPIConformance yet; their schemas are still generated and
+// their bad input still swept. A route added without a case or an entry
+// here fails TestEveryRouteHasAConformanceCase.
+var conformancePending = map[string]bool{
+	// Worktrees need a git repository and a coordinator in the test server.
+	"GET /api/v5/worktrees": true, "POST /api/v5/worktrees": true,
+	"GET /api/v5/worktrees/{id_or_prefix}": true, "DELETE /api/v5/worktrees/{id_or_prefix}": true,
+	// Context packs, search, space export/import and transcript import.
+	"GET /api/v2/context/parent-delta/{commit_id}": true, "POST /api/v2/context/from-commit": true,
+	"GET /api/v5/search": true, "GET /api/v5/spaces/{space_id}/export": true,
+	"POST /api/v5/spaces/import": true, "POST /api/v5/import/transcript": true,
+}
 
 // conformanceStep is one real request of the scenario: a route's success
 // path. Path and body may hold {name} placeholders filled from values

@@ -49,6 +49,7 @@ func (s *Server) allRoutes() []route {
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
 		s.mountRoutes(),
+		s.portabilityRoutes(),
 		s.coordinationRoutes(),
 	} {
 		all = append(all, group...)

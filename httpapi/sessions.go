@@ -23,11 +23,12 @@ type AttachRequest struct {
 }
 
 func (s *Server) sessionRoutes() []route {
-	turnsQuery := map[string]string{"after": "cursor from the X-Next-Cursor header of the previous page: only turns with a greater sequence number", "after_seq": "older name of after, still accepted", "limit": "page size (1–1000, default 1000)"}
+	turnsQuery := map[string]string{"after": "cursor from the X-Next-Cursor header of the previous page: only turns with a greater sequence number",
+		"after_seq": "older name of after, still accepted", "limit": "page size (1–1000); without it every turn up to 5,000"}
 	return []route{
 		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSession},
 		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []SessionOut{}, status: 200,
-			query: map[string]string{"limit": "page size (default 50)", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
+			query: map[string]string{"limit": "page size (1–1000); without it every session up to 5,000", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
 		{method: "GET", path: "/api/v4/chat/sessions/{session_id}", summary: "Get a session", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSession},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{session_id}", summary: "Delete a session and its turns", tag: "sessions", status: 204, handle: s.deleteSession},
 		{method: "GET", path: "/api/v4/chat/sessions/{session_id}/turns", summary: "A session's turns in order", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listTurns},
@@ -166,7 +167,7 @@ func (s *Server) listSpaceTurns(w http.ResponseWriter, r *http.Request) error {
 // and X-Next-Cursor carries the cursor (?after=) of the next one, as for
 // every list. ?after_seq= is the older name of the same cursor.
 func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID smriti.ID) error {
-	q := smriti.TurnQuery{Limit: 1000}
+	q := smriti.TurnQuery{Limit: smriti.ListCap}
 	page, err := queryPage(r)
 	if err != nil {
 		return err

@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
-	"smriti/tokenizer"
 )
 
 type serveOptions struct {
@@ -112,7 +112,8 @@ func serve(ctx context.Context, o serveOptions) error {
 				api.ObserveProviderCall(name, model, outcome, usage, elapsed.Seconds())
 			}
 		}))
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit})
+	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	api = httpapi.New(apiConfig(db, providers, logger, coord))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -173,4 +174,17 @@ func purgeSendKeys(ctx context.Context, db *store.Store, logger *slog.Logger) {
 			logger.Info("purged expired idempotency keys", "count", n)
 		}
 	}
+}
+
+// worktreeRoot is where worktrees go when a request names no path:
+// $SMRITI_WORKTREE_ROOT, else ~/.smriti/worktrees.
+func worktreeRoot() string {
+	if root := os.Getenv("SMRITI_WORKTREE_ROOT"); root != "" {
+		return root
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".smriti", "worktrees")
 }
