@@ -14,6 +14,9 @@ type Chat struct {
 	Sessions    SessionService
 	Checkpoints CheckpointService
 	Providers   Providers
+	// Tokens counts tokens for budgets and for the count stored with each
+	// turn; nil means EstimateCounter.
+	Tokens TokenCounter
 	// Now stamps stored replies; nil means the production clock.
 	Now Clock
 }
@@ -24,7 +27,8 @@ type SendRequest struct {
 	Provider  string
 	Model     string
 	Message   string
-	// UseMock answers with the offline mock whatever Provider says.
+	// UseMock answers this send with the offline mock whatever Provider
+	// says; the session keeps its own provider and model.
 	UseMock bool
 	Context ContextRequest
 	// IdempotencyKey makes a retried send return the stored reply.
@@ -43,6 +47,12 @@ type Prepared struct {
 	Context  *PromptContext
 	// Budget is the token budget the history turns were fitted to.
 	Budget int
+	// ReplyTokens is the reply reserve: the window share kept free for the
+	// reply, and the max_tokens the provider is asked for.
+	ReplyTokens int
+	// Mount is the mount the send records on the session (a request naming
+	// a new mounted checkpoint); nil when the session's mount stays.
+	Mount *Mount
 }
 
 // SendResult is a completed (or replayed) send.
@@ -83,42 +93,76 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 		return nil, err
 	}
 	q := plan.Resolve(checkpoints)
+	window := c.Providers.ContextWindow(prov.Name(), model)
+	reply := ReplyTokens(window)
+	fixed := CountMessages(c.counter(), prov.Name(), model, BuildPrompt(checkpoints, nil, req.Message))
 	budget := req.HistoryBudget
 	if budget <= 0 {
-		budget = HistoryBudget(c.Providers.ContextWindow(prov.Name(), model), DefaultReplyReserve,
-			BuildPrompt(checkpoints, nil, req.Message)...)
+		budget = max(0, window-reply-fixed)
 	}
 	hist, err := c.Sessions.History(ctx, se, HistoryQuery{AfterSeq: q.AfterSeq, AfterLogPos: q.AfterLogPos, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
 	pc := AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
+	// The prompt's size: the fixed messages counted now, the history turns
+	// by the counts stored with them when they were written.
+	pc.Tokens = fixed
+	for _, t := range pc.Turns {
+		pc.Tokens += TurnTokens(t) + MessageOverheadTokens
+	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread
-	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget}, nil
+	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount}, nil
 }
 
+func (c *Chat) counter() TokenCounter {
+	if c.Tokens == nil {
+		return EstimateCounter{}
+	}
+	return c.Tokens
+}
+
+// chooseProvider picks the provider and model of a send: use_mock means
+// the mock for this send; else the provider asked for, else the session's.
+// Without a model the session's model is used when the provider is the
+// session's, else that provider's default. An unknown provider is refused
+// first (EINVALID naming the known ones), whatever else is missing.
 func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, error) {
-	name := req.Provider
+	name := strings.ToLower(strings.TrimSpace(req.Provider))
+	model := strings.TrimSpace(req.Model)
 	if req.UseMock {
-		name = ProviderMock
+		name, model = ProviderMock, ""
 	}
-	if strings.TrimSpace(name) == "" {
-		name = se.ActiveProvider
+	if name == "" {
+		name = strings.ToLower(strings.TrimSpace(se.ActiveProvider))
 	}
-	name, model := ChooseModel(c.Providers, name, req.Model)
-	if model == "" {
-		return nil, "", Errorf(EINVALID, "Model must be specified (no default_model is configured for provider %q)", name)
+	if model == "" && name != "" && strings.EqualFold(name, se.ActiveProvider) {
+		model = se.ActiveModel
 	}
+	name, model = ChooseModel(c.Providers, name, model)
 	p, err := c.Providers.Provider(name)
 	if err != nil {
 		return nil, "", err
+	}
+	if model == "" {
+		return nil, "", Errorf(EINVALID, "Model must be specified (no default_model is configured for provider %q)", name)
 	}
 	return p, model, nil
 }
 
 // planCheckpoints fetches the checkpoints a plan names, oldest first.
 func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *ContextPlan) ([]*Checkpoint, error) {
+	if plan.Mode == ModeForked && se.SpaceID != nil {
+		// HEAD on the fork's branch: its newest checkpoint, once there is one.
+		newest, err := c.Checkpoints.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(newest) == 1 {
+			plan.Anchor = &newest[0].ID
+		}
+	}
 	switch {
 	case plan.Anchor != nil:
 		chain, err := c.Checkpoints.Ancestors(ctx, *plan.Anchor, plan.Depth)
@@ -173,6 +217,9 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 			return nil, err
 		}
 		if prev != nil {
+			if err := CheckReplay(req, prev); err != nil {
+				return nil, err
+			}
 			return c.replayed(ctx, req, prev, onMeta, onDelta)
 		}
 	}
@@ -185,7 +232,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 			return nil, err
 		}
 	}
-	creq := CompletionRequest{Model: p.Model, Messages: p.Context.Messages, Annotations: p.Context.Annotations()}
+	creq := CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
 	var comp *Completion
 	if onDelta != nil {
 		comp, err = p.Provider.Stream(ctx, creq, onDelta)
@@ -205,6 +252,9 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	}
 	if ex.Replayed {
 		// A concurrent send with the same key stored its exchange first.
+		if err := CheckReplay(req, ex); err != nil {
+			return nil, err
+		}
 		meta = ReplyMetaOf(ex.Assistant)
 	}
 	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
@@ -217,13 +267,22 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *Completion) (Exchang
 	}
 	meta := ReplyMeta{Usage: comp.Usage, Context: p.Context.ReplyContext(), At: now().UTC().Truncate(time.Second)}
 	provider := p.Provider.Name()
-	return Exchange{
-		SessionID:      req.SessionID,
-		IdempotencyKey: req.IdempotencyKey,
-		User:           TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: EstimateTokens(req.Message)},
-		Assistant: TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: EstimateTokens(comp.Text),
+	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
+	replyTokens, _ := c.counter().CountTokens(provider, p.Model, comp.Text)
+	ex := Exchange{
+		SessionID:        req.SessionID,
+		IdempotencyKey:   req.IdempotencyKey,
+		RequestHash:      RequestDigest(req),
+		Mount:            p.Mount,
+		KeepSessionModel: req.UseMock,
+		User:             TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
+		Assistant: TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: replyTokens,
 			Metadata: meta.Metadata()},
-	}, meta
+	}
+	if req.IdempotencyKey == "" {
+		ex.RequestHash = ""
+	}
+	return ex, meta
 }
 
 // replayed answers a repeated idempotency key with the stored exchange,
@@ -262,6 +321,7 @@ type ReplyMeta struct {
 type ReplyContext struct {
 	Mode          ContextMode `json:"mode"`
 	CheckpointIDs []ID        `json:"checkpoint_ids"`
+	CommitHashes  []string    `json:"commit_hashes,omitempty"`
 	DroppedTurns  int         `json:"dropped_turns"`
 	// FromSeq and ToSeq are the first and last history turn sent; absent
 	// when none was.

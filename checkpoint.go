@@ -168,9 +168,12 @@ type NoteCreate struct {
 // CheckpointCommit writes a checkpoint from a session: its branch is the
 // session's branch and its parent follows the branch rules (see SPEC §3).
 type CheckpointCommit struct {
-	SpaceID     ID
-	SessionID   ID
-	Content     Content
+	SpaceID   ID
+	SessionID ID
+	Content   Content
+	// AuthorType and AuthorAgent are stored as given (see CommitAuthor);
+	// an empty AuthorType is AuthorUser.
+	AuthorType  string
 	AuthorAgent *string
 	ProjectRoot *string
 	SourceTurns *SourceTurns

@@ -16,11 +16,12 @@ const (
 	// ModeHead: the newest main checkpoint(s) of the session's space and the
 	// turns written after the newest of them.
 	ModeHead ContextMode = "HEAD"
-	// ModeMounted: a checkpoint the user mounted, and only turns typed after
-	// the mount.
+	// ModeMounted: a checkpoint the user mounted (kept on the session), and
+	// only turns typed after the mount.
 	ModeMounted ContextMode = "MOUNTED"
-	// ModeForked: the checkpoint the session was forked from, and all of the
-	// fork's own turns.
+	// ModeForked: HEAD on the fork's own branch — the newest checkpoint of
+	// the branch (the fork source until the first commit on it) and the
+	// fork's turns written after it.
 	ModeForked ContextMode = "FORKED"
 )
 
@@ -62,8 +63,10 @@ func ScopeDepth(memoryScope string) (int, error) {
 // made from the session and the request before anything is fetched.
 //
 // How to fetch the checkpoints for a plan:
-//   - MOUNTED, FORKED: Anchor plus up to Depth-1 ancestors along the parent
-//     chain (CheckpointService.Ancestors(Anchor, Depth)).
+//   - MOUNTED: Anchor plus up to Depth-1 ancestors along the parent chain
+//     (CheckpointService.Ancestors(Anchor, Depth)).
+//   - FORKED: the same from the newest checkpoint of Branch when it has one,
+//     else from Anchor (the fork source).
 //   - HEAD: the Depth newest main checkpoints of the session's space,
 //     reversed to oldest first.
 //   - FRESH: none.
@@ -74,6 +77,12 @@ type ContextPlan struct {
 	// Anchor is the mounted checkpoint or the fork source; nil for HEAD and
 	// FRESH.
 	Anchor *ID
+	// Branch is the fork's branch (FORKED only).
+	Branch string
+	// Mount is the mount a send in this plan records on the session: set
+	// when the request names a checkpoint (or a base) other than the
+	// session's current mount; nil otherwise.
+	Mount *Mount
 	// Depth is how many checkpoints to fetch (1 or 3).
 	Depth int
 	// AfterSeq bounds the turns for MOUNTED (exclusive); nil otherwise.
@@ -84,11 +93,19 @@ type ContextPlan struct {
 
 // PlanContext decides the context mode for a send or draft in session s.
 //
-// A mount wins; then a fork; then the session's space (HEAD, which Resolve
-// turns into FRESH when the space has no main checkpoint); else FRESH. A
-// mount without HistoryBaseSeq isolates at the session's current last turn,
-// so nothing typed before the mount reaches the model. A fork sees all of its
-// own turns, its first message included.
+// A mount wins — the request's, else the one kept on the session; then a
+// fork; then the session's space (HEAD, which Resolve turns into FRESH when
+// the space has no main checkpoint); else FRESH.
+//
+// A request naming a checkpoint that is not the session's mount starts a new
+// mount at the session's current last turn, so nothing typed before it
+// reaches the model, and the plan carries it (Mount) for the send to record.
+// Naming the session's own mount, or naming none while the session has one,
+// keeps the stored base, so every stateless send after a mount sees the
+// turns since the mount. An explicit HistoryBaseSeq wins over both (the
+// first implementation's UI sends it every time). A fork is HEAD on its own
+// branch: its own turns after the branch's newest checkpoint, all of them
+// (its first message included) before the first commit on it.
 //
 // Errors: EUNPROCESSABLE for an unknown memory scope or a HistoryBaseSeq
 // below -1 or beyond the session's last turn. That the mounted checkpoint exists and belongs to the session's
@@ -107,15 +124,23 @@ func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
 	p := ContextPlan{Depth: depth}
 	switch {
 	case req.MountedCheckpointID != nil:
-		anchor := *req.MountedCheckpointID
-		base := s.LastSeq
-		if req.HistoryBaseSeq != nil {
-			base = *req.HistoryBaseSeq
+		m := MountFor(s, *req.MountedCheckpointID, req.HistoryBaseSeq)
+		if s.Mount != nil && s.Mount.CheckpointID == m.CheckpointID && req.HistoryBaseSeq == nil {
+			m.BaseSeq = s.Mount.BaseSeq
 		}
-		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &anchor, &base
+		if s.Mount == nil || *s.Mount != m {
+			p.Mount = &m
+		}
+		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &m.CheckpointID, &m.BaseSeq
+	case s.Mount != nil:
+		m := MountFor(s, s.Mount.CheckpointID, req.HistoryBaseSeq)
+		if req.HistoryBaseSeq == nil {
+			m.BaseSeq = s.Mount.BaseSeq
+		}
+		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &m.CheckpointID, &m.BaseSeq
 	case s.ForkedFromCheckpointID != nil:
 		anchor := *s.ForkedFromCheckpointID
-		p.Mode, p.Anchor = ModeForked, &anchor
+		p.Mode, p.Anchor, p.Branch = ModeForked, &anchor, s.BranchName
 	case s.SpaceID != nil:
 		p.Mode = ModeHead
 	default:
@@ -136,9 +161,11 @@ func CheckMount(s *Session, mounted *Checkpoint) error {
 
 // Resolve fixes the plan once its checkpoints (oldest first) are fetched —
 // HEAD without checkpoints becomes FRESH — and returns the query for the
-// history turns: after the mount for MOUNTED, every turn for FORKED and
-// FRESH, after the newest checkpoint's log position for HEAD (an exact
-// comparison; timestamps are never compared). The query always excludes
+// history turns: after the mount for MOUNTED, every turn for FRESH, after
+// the newest checkpoint's log position for HEAD and FORKED (an exact
+// comparison; timestamps are never compared). A fork's turns all come after
+// its fork source, so before the first commit on the branch that is every
+// turn of the fork. The query always excludes
 // system turns and asks for the newest first, so the caller can page back
 // until the token budget is used (see FitTurns).
 //
@@ -150,9 +177,11 @@ func (p *ContextPlan) Resolve(checkpoints []*Checkpoint) TurnQuery {
 	switch p.Mode {
 	case ModeMounted:
 		q.AfterSeq = p.AfterSeq
-	case ModeHead:
+	case ModeHead, ModeForked:
 		if len(checkpoints) == 0 {
-			p.Mode = ModeFresh
+			if p.Mode == ModeHead {
+				p.Mode = ModeFresh
+			}
 			break
 		}
 		newest := checkpoints[0].LogPos
@@ -288,7 +317,11 @@ func (pc *PromptContext) ReplyContext() ReplyContext {
 	for i, cp := range pc.Checkpoints {
 		ids[i] = cp.ID
 	}
-	rc := ReplyContext{Mode: pc.Mode, CheckpointIDs: ids, DroppedTurns: pc.Dropped}
+	hashes := make([]string, len(pc.Checkpoints))
+	for i, cp := range pc.Checkpoints {
+		hashes[i] = cp.Hash
+	}
+	rc := ReplyContext{Mode: pc.Mode, CheckpointIDs: ids, CommitHashes: hashes, DroppedTurns: pc.Dropped}
 	rc.FromSeq, rc.ToSeq = pc.SeqRange()
 	return rc
 }

@@ -59,6 +59,15 @@ func (w *world) byID(id ID) *Checkpoint {
 // fetch returns the checkpoints a plan asks for, oldest first.
 func (w *world) fetch(p ContextPlan) []*Checkpoint {
 	var out []*Checkpoint
+	if p.Mode == ModeForked {
+		// HEAD on the fork's branch: its newest checkpoint once it has one.
+		for i := len(w.checkpoints) - 1; i >= 0; i-- {
+			if c := w.checkpoints[i]; c.BranchName == p.Branch {
+				p.Anchor = &c.ID
+				break
+			}
+		}
+	}
 	switch p.Mode {
 	case ModeMounted, ModeForked:
 		for c := w.byID(*p.Anchor); c != nil && len(out) < p.Depth; {
@@ -88,7 +97,95 @@ func (w *world) send(t *testing.T, s *Session, req ContextRequest, message strin
 	cps := w.fetch(plan)
 	q := plan.Resolve(cps)
 	turns := SelectTurns(w.turns[s.ID], q)
+	if plan.Mount != nil {
+		s.Mount = plan.Mount // what the send records on the session
+	}
 	return AssembleContext(plan, cps, turns, message, budget)
+}
+
+// exchange is a whole send: the context, then both turns written.
+func (w *world) exchange(t *testing.T, s *Session, req ContextRequest, message string) *PromptContext {
+	t.Helper()
+	pc := w.send(t, s, req, message, 1<<20)
+	w.say(s, RoleUser, message, time.Now())
+	w.say(s, RoleAssistant, "reply to "+message, time.Now())
+	return pc
+}
+
+func seqsOf(turns []*Turn) []int64 {
+	out := []int64{}
+	for _, t := range turns {
+		out = append(out, t.Seq)
+	}
+	return out
+}
+
+// The context rules of issue 9, each as a sequence of sends.
+func TestContextKeptAcrossSends(t *testing.T) {
+	t.Run("TwoStatelessSendsAfterAMountSeeTheFirstOnesTurns", func(t *testing.T) {
+		w, s, cp1, _ := australiaThenNewZealand()
+		mountedAt := s.LastSeq
+		first := w.exchange(t, s, ContextRequest{MountedCheckpointID: &cp1.ID}, "first after mount")
+		if first.Mode != ModeMounted || len(first.Turns) != 0 || s.Mount == nil || s.Mount.BaseSeq != mountedAt {
+			t.Fatalf("first: mode %s turns %d mount %+v", first.Mode, len(first.Turns), s.Mount)
+		}
+		// Stateless: the second and third sends name the mount but no base.
+		second := w.exchange(t, s, ContextRequest{MountedCheckpointID: &cp1.ID}, "second")
+		if want := []int64{mountedAt + 1, mountedAt + 2}; !reflect.DeepEqual(seqsOf(second.Turns), want) {
+			t.Fatalf("second saw %v, want %v", seqsOf(second.Turns), want)
+		}
+		// With no mount fields at all the session's mount still holds.
+		third := w.send(t, s, ContextRequest{}, "third", 1<<20)
+		if third.Mode != ModeMounted || third.Checkpoints[0].ID != cp1.ID || len(third.Turns) != 4 || third.Turns[0].Seq != mountedAt+1 {
+			t.Fatalf("third: mode %s turns %v", third.Mode, seqsOf(third.Turns))
+		}
+	})
+	t.Run("UnmountGoesBackToHead", func(t *testing.T) {
+		w, s, cp1, cp2 := australiaThenNewZealand()
+		w.exchange(t, s, ContextRequest{MountedCheckpointID: &cp1.ID}, "mounted")
+		s.Mount = nil
+		pc := w.send(t, s, ContextRequest{}, "after unmount", 1<<20)
+		if pc.Mode != ModeHead || pc.Checkpoints[0].ID != cp2.ID {
+			t.Fatalf("mode %s checkpoints %v", pc.Mode, pc.Checkpoints)
+		}
+	})
+	t.Run("SeedFromACheckpointSeesItAndEveryTurnNotLaterMain", func(t *testing.T) {
+		w, _, cp1, cp2 := australiaThenNewZealand()
+		s := w.session(nil, MainBranch)
+		s.Mount = &Mount{CheckpointID: cp1.ID, BaseSeq: -1} // what seed_from: <cp1> stores
+		w.say(s, RoleUser, "hello", time.Now())
+		pc := w.send(t, s, ContextRequest{}, "go on", 1<<20)
+		if pc.Mode != ModeMounted || len(pc.Checkpoints) != 1 || pc.Checkpoints[0].ID != cp1.ID || len(pc.Turns) != 1 {
+			t.Fatalf("mode %s checkpoints %v turns %d", pc.Mode, pc.Checkpoints, len(pc.Turns))
+		}
+		if strings.Contains(pc.Messages[0].Content, cp2.Message) {
+			t.Fatal("a later main checkpoint leaked into a seeded session")
+		}
+	})
+	t.Run("AForksSecondCheckpointAnchorsItsSends", func(t *testing.T) {
+		w, _, cp1, _ := australiaThenNewZealand()
+		f := w.session(&cp1.ID, "east")
+		w.say(f, RoleUser, "fork turn 0", time.Now())
+		pc := w.send(t, f, ContextRequest{}, "q", 1<<20)
+		if pc.Mode != ModeForked || pc.Checkpoints[0].ID != cp1.ID || len(pc.Turns) != 1 {
+			t.Fatalf("before any commit: %s %v %v", pc.Mode, pc.Checkpoints, seqsOf(pc.Turns))
+		}
+		e1 := w.commit("east", cp1, Content{Message: "East 1"}, time.Now())
+		w.say(f, RoleUser, "after e1", time.Now())
+		e2 := w.commit("east", e1, Content{Message: "East 2"}, time.Now())
+		w.say(f, RoleUser, "after e2", time.Now())
+		pc = w.send(t, f, ContextRequest{MemoryScope: ScopeLatest3}, "q", 1<<20)
+		got := []ID{}
+		for _, c := range pc.Checkpoints {
+			got = append(got, c.ID)
+		}
+		if pc.Mode != ModeForked || !reflect.DeepEqual(got, []ID{cp1.ID, e1.ID, e2.ID}) {
+			t.Fatalf("checkpoints %v, want fork source, e1, e2", got)
+		}
+		if len(pc.Turns) != 1 || pc.Turns[0].Content != "after e2" {
+			t.Fatalf("turns %v, want only the one after e2", pc.Turns)
+		}
+	})
 }
 
 func promptText(msgs []Message) string {
@@ -238,9 +335,10 @@ func TestContextScenarios(t *testing.T) {
 		w, s, cp1, _ := australiaThenNewZealand()
 		base := s.LastSeq
 		for i := range 6 {
-			w.say(s, RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now()) // 11 tokens each
+			w.say(s, RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now())
 		}
-		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", 25)
+		two := 2 * EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
+		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", two+1)
 		if len(pc.Turns) != 2 || pc.Dropped != 4 {
 			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
 		}
@@ -270,8 +368,10 @@ func TestContextScenarios(t *testing.T) {
 
 func TestPlanContext(t *testing.T) {
 	space, cp, fork := NewID(), NewID(), NewID()
+	other := NewID()
 	main := &Session{SpaceID: &space, LastSeq: 7}
-	forked := &Session{SpaceID: &space, ForkedFromCheckpointID: &fork, LastSeq: 3}
+	forked := &Session{SpaceID: &space, ForkedFromCheckpointID: &fork, BranchName: "east", LastSeq: 3}
+	mounted := &Session{SpaceID: &space, LastSeq: 9, Mount: &Mount{CheckpointID: cp, BaseSeq: 4}}
 	tests := []struct {
 		name    string
 		s       *Session
@@ -280,13 +380,26 @@ func TestPlanContext(t *testing.T) {
 		wantErr string
 	}{
 		{"MountWithoutBaseUsesLastSeq", main, ContextRequest{MountedCheckpointID: &cp},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](7)}, ""},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](7), Mount: &Mount{cp, 7}}, ""},
 		{"MountWithBaseUsesIt", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](2), MemoryScope: "latest_3"},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 3, AfterSeq: ptr[int64](2)}, ""},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 3, AfterSeq: ptr[int64](2), Mount: &Mount{cp, 2}}, ""},
 		{"MountWinsOverFork", forked, ContextRequest{MountedCheckpointID: &cp},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](3)}, ""},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](3), Mount: &Mount{cp, 3}}, ""},
 		{"ForkHasNoSeqFilter", forked, ContextRequest{HistoryBaseSeq: ptr[int64](1)},
-			ContextPlan{Mode: ModeForked, Anchor: &fork, Depth: 1}, ""},
+			ContextPlan{Mode: ModeForked, Anchor: &fork, Branch: "east", Depth: 1}, ""},
+		// The session keeps its mount between sends.
+		{"StoredMountWithoutFields", mounted, ContextRequest{},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
+		{"NamingTheStoredMountKeepsItsBase", mounted, ContextRequest{MountedCheckpointID: &cp},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
+		{"ExplicitBaseWinsOverStoredOne", mounted, ContextRequest{HistoryBaseSeq: ptr[int64](-1)},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
+		{"ExplicitBaseWithStoredCheckpointIsRecorded", mounted, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](6)},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](6), Mount: &Mount{cp, 6}}, ""},
+		{"NewCheckpointStartsANewMountNow", mounted, ContextRequest{MountedCheckpointID: &other},
+			ContextPlan{Mode: ModeMounted, Anchor: &other, Depth: 1, AfterSeq: ptr[int64](9), Mount: &Mount{other, 9}}, ""},
+		{"SeededMountSeesEveryTurn", &Session{SpaceID: &space, LastSeq: 5, Mount: &Mount{cp, -1}}, ContextRequest{},
+			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
 		{"SpaceIsHead", main, ContextRequest{MemoryScope: "latest_1"}, ContextPlan{Mode: ModeHead, Depth: 1}, ""},
 		{"BadScopeIsUnprocessable", main, ContextRequest{MemoryScope: "latest_2"}, ContextPlan{}, "memory_scope"},
 		{"BaseBelowMinusOneIsUnprocessable", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](-2)}, ContextPlan{}, "history_base_seq"},
@@ -401,9 +514,9 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, 10)
+		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
-			t.Fatal("a 10-token turn should fit a budget of 10")
+			t.Fatal("a turn should fit a budget of its estimate")
 		}
 	})
 }
@@ -416,7 +529,7 @@ func TestHistoryBudget(t *testing.T) {
 	if got := HistoryBudget(100, 1000, fixed...); got != 0 {
 		t.Fatalf("budget never negative, got %d", got)
 	}
-	if got := HistoryBudget(100, -5); got != 100 {
+	if got := HistoryBudget(100, -5); got != 100-ReplyPrimingTokens {
 		t.Fatalf("negative reserve counts as 0, got %d", got)
 	}
 }

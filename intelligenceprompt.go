@@ -207,7 +207,8 @@ func ExtractPrompt(markdown string) []Message {
 	return []Message{
 		{Role: RoleSystem, Content: "You extract the reasoning state described in a document into structured metadata. " +
 			"Extract only what the document states. If it has sections named like the fields (Decisions, Assumptions, " +
-			"Tasks, Open Questions, …) keep their items verbatim; otherwise map content by meaning.\n\n" +
+			"Tasks, Open Questions, …) keep their items verbatim; otherwise map content by meaning. " +
+			"A task-list item keeps its checkbox state: \"- [x] …\" is a task with \"status\": \"done\", \"- [ ] …\" one with \"status\": \"open\".\n\n" +
 			dataRule + "\n\n" + draftFields + "\n" +
 			`- "artifacts": fenced code blocks, JSON or other structured content, verbatim: {"id": short alphanumeric, "type": the fence language or "text"/"markdown", "label": a short description, "content"}.` +
 			"\n\n" + jsonRule},

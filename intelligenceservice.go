@@ -171,6 +171,7 @@ func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft
 		return nil, err
 	}
 	dropInjectedItems(d, "document", text)
+	d.Tasks = KeepCheckboxState(d.Tasks, text)
 	return d, nil
 }
 

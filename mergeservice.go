@@ -125,18 +125,14 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 		return nil, &Error{Code: ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "conflicts": open}}
 	}
 
+	author := MergeAuthor(ctx, req.AuthorAgent, out.Resolved)
 	in := CheckpointCreate{
 		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
-		AuthorAgent: req.AuthorAgent, AuthorType: AuthorSystem, ProjectRoot: target.ProjectRoot, Content: merged,
+		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged,
 		Metadata: map[string]any{"merge": map[string]any{
 			"source_checkpoint_id": source.ID.String(), "target_checkpoint_id": target.ID.String(),
 			"base_checkpoint_id": idString(base), "conflicts_resolved": out.Resolved,
 		}},
-	}
-	// A person who settled conflicts authored the result; otherwise the
-	// merge wrote itself.
-	if out.Resolved > 0 {
-		in.AuthorType = AuthorUser
 	}
 	// Merging main into a branch, or a branch into itself, integrates
 	// nothing; merging an older checkpoint of a branch leaves the rest of

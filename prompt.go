@@ -137,31 +137,3 @@ func capArtifact(s string) string {
 func quoteData(s string) string {
 	return strings.ReplaceAll(s, "<<<", "<< <")
 }
-
-// EstimateTokens is a cheap, deterministic token estimate: a quarter token
-// per ASCII byte (rounded up) plus one token per non-ASCII character, which
-// over- rather than under-counts for most scripts. Used where no tokenizer
-// is at hand and for budgeting; it is never billed.
-func EstimateTokens(s string) int {
-	ascii, other := 0, 0
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			ascii++
-		} else {
-			other++
-		}
-	}
-	return (ascii+3)/4 + other
-}
-
-// MessageOverheadTokens approximates the per-message framing a chat API adds.
-const MessageOverheadTokens = 4
-
-// EstimateMessages estimates the tokens of a whole provider conversation.
-func EstimateMessages(msgs []Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += EstimateTokens(m.Content) + MessageOverheadTokens
-	}
-	return n
-}

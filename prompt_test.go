@@ -98,11 +98,21 @@ func TestEstimateTokens(t *testing.T) {
 		want int
 	}{
 		{"Empty", "", 0},
-		{"OneByteRoundsUp", "a", 1},
-		{"FourBytesOneToken", "abcd", 1},
-		{"FiveBytesTwoTokens", "abcde", 2},
-		{"NonASCIIOnePerChar", "東京", 2},
-		{"Mixed", "abcd東", 2},
+		// raw 1, plus the 15% margin, rounded up
+		{"OneLetter", "a", 2},
+		{"FourLettersOnePiece", "abcd", 2},
+		{"FiveLettersTwoPieces", "abcde", 3},
+		// three-byte characters cost two pieces each: raw 4
+		{"CJKTwoPerChar", "東京", 5},
+		{"Mixed", "abcd東", 4},
+		// digits by threes, letters by fours: 550|e|8400 = 1+1+2
+		{"HexRuns", "550e8400", 5},
+		// punctuation one each, a single space free: {|"|a|"|:|1|} = 7 → 8.05
+		{"JSON", `{"a": 1}`, 9},
+		// a run of eight spaces: 2; two letters: 2
+		{"Indent", "a        b", 5},
+		// a line-break run is one piece
+		{"Breaks", "a\n\n\nb", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,7 +121,7 @@ func TestEstimateTokens(t *testing.T) {
 			}
 		})
 	}
-	if got := EstimateMessages([]Message{{Content: "abcd"}, {Content: ""}}); got != 1+2*MessageOverheadTokens {
+	if got := EstimateMessages([]Message{{Content: "abcd"}, {Content: ""}}); got != ReplyPrimingTokens+2+2*MessageOverheadTokens {
 		t.Fatalf("EstimateMessages = %d", got)
 	}
 }

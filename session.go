@@ -35,11 +35,44 @@ type Session struct {
 	ForkedFromCheckpointID *ID
 	BranchName             string
 	BranchDisposition      string
-	Metadata               map[string]any
+	// Mount is the checkpoint the session's context is anchored to, kept
+	// between sends; nil when nothing is mounted.
+	Mount    *Mount
+	Metadata map[string]any
 	// LastSeq is the sequence number of the newest turn, -1 when there is none.
 	LastSeq   int64
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// Mount anchors a session's context to a checkpoint: sends and drafts see
+// that checkpoint and only the turns after BaseSeq.
+type Mount struct {
+	CheckpointID ID
+	// BaseSeq is the last sequence number typed before the mount; -1 means
+	// every turn of the session.
+	BaseSeq int64
+}
+
+// MountFor is the mount of checkpoint in session s: BaseSeq is base when
+// given, else the session's last sequence number, so only what is typed
+// from now on reaches the model.
+func MountFor(s *Session, checkpoint ID, base *int64) Mount {
+	m := Mount{CheckpointID: checkpoint, BaseSeq: s.LastSeq}
+	if base != nil {
+		m.BaseSeq = *base
+	}
+	return m
+}
+
+// Validate checks the mount's own fields: EUNPROCESSABLE for a BaseSeq
+// below -1. That the checkpoint exists and is in the session's space is
+// the service's check (SessionService.SetMount).
+func (m Mount) Validate() error {
+	if m.BaseSeq < -1 {
+		return Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", m.BaseSeq)
+	}
+	return nil
 }
 
 // Turn is one event of a session's stream. Turns are never updated or deleted
@@ -92,6 +125,16 @@ type Exchange struct {
 	// IdempotencyKey, when set, makes a repeated write with the same key
 	// return the stored exchange instead of writing twice.
 	IdempotencyKey string
+	// RequestHash is stored with the key (RequestDigest of the send), so a
+	// reuse of the key for another request can be told apart.
+	RequestHash string
+	// Mount, when set, is recorded as the session's mount in the same
+	// transaction (a send naming a new mounted checkpoint).
+	Mount *Mount
+	// KeepSessionModel leaves the session's provider and model as they are
+	// (a one-off use_mock send); otherwise the exchange's become the
+	// session's.
+	KeepSessionModel bool
 }
 
 // TurnWrite is the content of a turn to be written.
@@ -109,6 +152,9 @@ type ExchangeResult struct {
 	User      *Turn
 	Assistant *Turn
 	Replayed  bool
+	// RequestHash is the digest stored with the idempotency key ("" for
+	// keys stored before digests were kept).
+	RequestHash string
 }
 
 // TurnQuery selects turns of one session. All bounds are exclusive.
@@ -156,8 +202,14 @@ type SessionService interface {
 	// as the session's active ones. ENOTFOUND as Session.
 	AppendExchange(ctx context.Context, ex Exchange) (*ExchangeResult, error)
 	// ReplayExchange returns the exchange stored under an idempotency key,
-	// or nil when there is none. ENOTFOUND as Session.
+	// or nil when there is none or it is older than the key retention.
+	// ENOTFOUND as Session.
 	ReplayExchange(ctx context.Context, sessionID ID, key string) (*ExchangeResult, error)
+	// SetMount records m as the session's mount, or ends the mount when m
+	// is nil. ENOTFOUND as Session or for an unknown checkpoint; EINVALID
+	// for a checkpoint outside the session's space (or a session without
+	// one); EUNPROCESSABLE as Mount.Validate.
+	SetMount(ctx context.Context, sessionID ID, m *Mount) (*Session, error)
 	// ForkSession creates a session on a new branch starting at the
 	// checkpoint. ENOTFOUND for an unknown space or checkpoint, EINVALID when
 	// the checkpoint is in another space, ECONFLICT for a branch name that is

@@ -183,7 +183,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 		r.Tasks = []smriti.Task{{Text: "Book flights"}, {Text: "Visa", ID: "visa", IntentHint: "investigate", Structured: true}}
 		r.Artifacts = []smriti.Artifact{{ID: "a1", Type: "text", Label: "Itinerary", Content: "Day 1: Sydney"}}
 	})).must(t)
-	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "llm" {
+	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "user" || a.AuthorAgent != nil {
 		t.Fatalf("checkpoint A = %+v", a)
 	}
 	raw := get(e.c.Checkpoint(bg, a.ID)).must(t)
@@ -387,8 +387,15 @@ func TestHealthAndMetrics(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+	// The reference page is self-contained: it renders /openapi.json with
+	// its own script and loads nothing from elsewhere.
 	_, docs := e.raw(t, "GET", "/docs", "")
-	if !strings.Contains(docs, "/api/v4/chat/send") {
-		t.Error("docs page does not list the send route")
+	if !strings.Contains(docs, `fetch("/openapi.json")`) || !strings.Contains(docs, "Context modes") {
+		t.Error("docs page does not render /openapi.json or lacks the context modes")
+	}
+	for _, external := range []string{"http://", "https://", "//cdn", "<link "} {
+		if strings.Contains(docs, external) {
+			t.Errorf("docs page refers outside the server: %q", external)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
+	"sort"
 	"strings"
 
 	"smriti"
@@ -11,28 +13,28 @@ import (
 
 // SendRequest is the body of a send, a streamed send and a context preview.
 type SendRequest struct {
-	SessionID           *string `json:"session_id" required:"true"`
-	RepoID              *string `json:"repo_id"`
-	Provider            string  `json:"provider" required:"false"`
-	Model               string  `json:"model" required:"false"`
-	Message             *string `json:"message" required:"true"`
-	UseMock             bool    `json:"use_mock" required:"false"`
-	MemoryScope         string  `json:"memory_scope" required:"false"`
-	MountedCheckpointID *string `json:"mounted_checkpoint_id"`
-	HistoryBaseSeq      *int64  `json:"history_base_seq"`
+	SessionID           *string `json:"session_id" required:"true" doc:"The session to send in"`
+	RepoID              *string `json:"repo_id" doc:"Ignored: the session's own space is authoritative (accepted for compatibility)"`
+	Provider            string  `json:"provider" required:"false" doc:"Provider for this send; default: the session's provider"`
+	Model               string  `json:"model" required:"false" doc:"Model for this send; default: the session's model (the provider's default model when the provider changes)"`
+	Message             *string `json:"message" required:"true" doc:"The user message (at most 100,000 characters)"`
+	UseMock             bool    `json:"use_mock" required:"false" default:"false" doc:"Answer this one send with the offline mock; the session keeps its provider"`
+	MemoryScope         string  `json:"memory_scope" required:"false" enum:"latest_1,latest_3" default:"latest_1" doc:"How many checkpoints enter the context"`
+	MountedCheckpointID *string `json:"mounted_checkpoint_id" doc:"Mount this checkpoint; a new one is recorded on the session and used by later sends"`
+	HistoryBaseSeq      *int64  `json:"history_base_seq" doc:"With a mount: the last sequence number to leave out (-1: every turn). Wins over the session's stored base for this send"`
 	// ClientRequestID is the body form of the Idempotency-Key header.
-	ClientRequestID    string `json:"client_request_id" required:"false"`
-	HistoryTokenBudget int    `json:"history_token_budget" required:"false"`
+	ClientRequestID    string `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent"`
+	HistoryTokenBudget int    `json:"history_token_budget" required:"false" doc:"Token budget for history turns; default: the model's window minus the reply reserve and the fixed messages"`
 }
 
 // ContextInfo says what a reply was built from.
 type ContextInfo struct {
-	Mode          string      `json:"mode"`
-	CheckpointIDs []smriti.ID `json:"checkpoint_ids"`
-	CommitHashes  []string    `json:"commit_hashes"`
-	FromSeq       *int64      `json:"from_seq"`
-	ToSeq         *int64      `json:"to_seq"`
-	DroppedTurns  int         `json:"dropped_turns"`
+	Mode          string      `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode the reply was built in"`
+	CheckpointIDs []smriti.ID `json:"checkpoint_ids" doc:"Checkpoints given to the model, oldest first"`
+	CommitHashes  []string    `json:"commit_hashes" doc:"Their hashes, in the same order"`
+	FromSeq       *int64      `json:"from_seq" doc:"First history turn sent (null when none)"`
+	ToSeq         *int64      `json:"to_seq" doc:"Last history turn sent (null when none)"`
+	DroppedTurns  int         `json:"dropped_turns" doc:"Allowed turns left out to fit the budget"`
 }
 
 // SendResponse answers a send (the first implementation's fields first).
@@ -48,13 +50,13 @@ type SendResponse struct {
 	AssistantSeq    int64        `json:"assistant_seq"`
 	Usage           smriti.Usage `json:"usage"`
 	Context         ContextInfo  `json:"context"`
-	Replayed        bool         `json:"replayed"`
+	Replayed        bool         `json:"replayed" doc:"True when this answers a repeated idempotency key: the first send's response, the provider not called again"`
 }
 
 // ContextPreview is exactly what a send with the same body would give the
 // model, without calling it.
 type ContextPreview struct {
-	Mode          string           `json:"mode"`
+	Mode          string           `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED"`
 	Provider      string           `json:"provider"`
 	Model         string           `json:"model"`
 	CheckpointIDs []smriti.ID      `json:"checkpoint_ids"`
@@ -62,8 +64,12 @@ type ContextPreview struct {
 	TurnRange     *SeqRange        `json:"turn_range"`
 	TurnCount     int              `json:"turn_count"`
 	DroppedTurns  int              `json:"dropped_turns"`
-	HistoryBudget int              `json:"history_budget"`
-	TokenEstimate int              `json:"token_estimate"`
+	HistoryBudget int              `json:"history_budget" doc:"Token budget the history turns were fitted to"`
+	TokenEstimate int              `json:"token_estimate" doc:"Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin"`
+	ExactTokens   bool             `json:"exact_tokens" doc:"True when token_estimate comes from the model's own tokenizer"`
+	ReplyTokens   int              `json:"reply_tokens" doc:"Reply reserve: the max_tokens the provider is asked for, kept free in the window"`
+	Mount         *SessionMount    `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
+	LastUsage     *smriti.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
 	Messages      []smriti.Message `json:"messages"`
 }
 
@@ -81,16 +87,43 @@ type SeqRange struct {
 	ToSeq   int64 `json:"to_seq"`
 }
 
-// ProvidersStatus is the provider status answer: one entry per provider and
-// "background_intelligence". Keys are never included.
+// ProvidersStatus is the provider status answer: one entry per provider,
+// "background_intelligence" and "chat" (ChatDefaults). Keys are never
+// included.
 type ProvidersStatus map[string]any
+
+// apiSchema documents the known keys of the provider status answer.
+func (ProvidersStatus) apiSchema(g *schemaGen) map[string]any {
+	props := map[string]any{
+		"background_intelligence": g.schema(reflect.TypeOf(smriti.BackgroundStatus{}), dirOut),
+		"chat":                    g.schema(reflect.TypeOf(ChatDefaults{}), dirOut),
+	}
+	required := []string{"background_intelligence", "chat"}
+	for _, name := range []string{smriti.ProviderAnthropic, smriti.ProviderGeneric, smriti.ProviderOpenAI, smriti.ProviderOpenRouter} {
+		props[name] = g.schema(reflect.TypeOf(smriti.ProviderStatus{}), dirOut)
+		required = append(required, name)
+	}
+	sort.Strings(required)
+	return map[string]any{"type": "object", "properties": props, "required": required,
+		"description": "One entry per provider, the background intelligence slot, and the chat defaults. Never keys."}
+}
+
+// ChatDefaults says which provider and model a session created without
+// them uses (a send without them uses its session's).
+type ChatDefaults struct {
+	DefaultProvider string `json:"default_provider" doc:"Provider a new session uses when the request names none"`
+	DefaultModel    string `json:"default_model" doc:"That provider's default model (\"\" when none is configured)"`
+}
+
+var idempotencyHeader = map[string]string{"Idempotency-Key": "Makes a retried send safe: the same key with the same request returns the first response " +
+	"(for 24 hours by default); with a different request it is refused with 422"}
 
 func (s *Server) chatRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v4/chat/send", summary: "Send a message: resolve the context, ask the provider, store both turns", tag: "chat",
-			in: SendRequest{}, out: SendResponse{}, status: 200, handle: s.send},
+			in: SendRequest{}, out: SendResponse{}, status: 200, handle: s.send, headers: idempotencyHeader},
 		{method: "POST", path: "/api/v5/chat/send/stream", summary: "Send a message and stream the reply as server-sent events (meta, delta, done, error)", tag: "chat",
-			in: SendRequest{}, status: 200, stream: true, handle: s.sendStream},
+			in: SendRequest{}, status: 200, stream: true, handle: s.sendStream, headers: idempotencyHeader},
 		{method: "POST", path: "/api/v5/chat/context", summary: "Preview exactly what a send would give the model, without calling it", tag: "chat",
 			in: SendRequest{}, out: ContextPreview{}, status: 200, handle: s.previewContext},
 		{method: "GET", path: "/api/v4/chat/providers", summary: "Provider configuration status (never keys)", tag: "chat",
@@ -141,7 +174,7 @@ func sendResponse(res *smriti.SendResult) SendResponse {
 	info := contextInfo(res.Prepared)
 	if ex.Replayed {
 		rc := res.Reply.Context
-		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: []string{},
+		info = ContextInfo{Mode: string(rc.Mode), CheckpointIDs: rc.CheckpointIDs, CommitHashes: append([]string{}, rc.CommitHashes...),
 			FromSeq: rc.FromSeq, ToSeq: rc.ToSeq, DroppedTurns: rc.DroppedTurns}
 	}
 	return SendResponse{
@@ -232,7 +265,25 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model, CheckpointIDs: []smriti.ID{},
 		Checkpoints: []PreviewCommit{}, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
-		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}
+		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages, ReplyTokens: p.ReplyTokens,
+		Mount: sessionMountOf(p.Session.Mount)}
+	if p.Mount != nil {
+		out.Mount = sessionMountOf(p.Mount)
+	}
+	if s.cfg.Tokens != nil {
+		_, out.ExactTokens = s.cfg.Tokens.CountTokens(p.Provider.Name(), p.Model, "")
+	}
+	last, err := s.store.Turns(r.Context(), p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
+	if err != nil {
+		return err
+	}
+	for _, t := range last {
+		if t.Role == smriti.RoleAssistant {
+			u := smriti.ReplyMetaOf(t).Usage
+			out.LastUsage = &u
+			break
+		}
+	}
 	for _, c := range p.Context.Checkpoints {
 		out.CheckpointIDs = append(out.CheckpointIDs, c.ID)
 		out.Checkpoints = append(out.Checkpoints, PreviewCommit{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName})
@@ -251,6 +302,8 @@ func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
 		out[name] = st
 	}
 	out["background_intelligence"] = bg
+	def := s.providers.DefaultProvider()
+	out["chat"] = ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

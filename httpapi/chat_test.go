@@ -84,6 +84,10 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	})
 
 	t.Run("HeadUsesTurnsAfterNewestCheckpoint", func(t *testing.T) {
+		// The mount above is kept on the session until it is ended.
+		if after := get(e.c.Unmount(bg, se.ID)).must(t); after.Mount != nil {
+			t.Fatalf("unmount left %+v", after.Mount)
+		}
 		p := get(e.c.PreviewContext(bg, sendReq(se.ID, "next?"))).must(t)
 		if p.Mode != "HEAD" || p.CheckpointIDs[0] != cp2.ID {
 			t.Fatalf("head preview = %s %v", p.Mode, p.CheckpointIDs)

@@ -26,9 +26,10 @@ type CommitRequest struct {
 	RepoID    *string `json:"repo_id" required:"true"`
 	SessionID *string `json:"session_id" required:"true"`
 	ContentFields
-	AuthorAgent *string        `json:"author_agent"`
+	AuthorAgent *string        `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
+	AuthorType  string         `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for a draft or extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent, or \"llm\" with source_turns"`
 	ProjectRoot *string        `json:"project_root"`
-	SourceTurns *SourceTurnsIn `json:"source_turns"`
+	SourceTurns *SourceTurnsIn `json:"source_turns" doc:"The turns a draft was made from; marks the content as drafted (author_type \"llm\")"`
 }
 
 // SourceTurnsIn names the turns a drafted checkpoint came from.
@@ -63,12 +64,12 @@ type NoteRequest struct {
 func (s *Server) checkpointRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v4/chat/commit", summary: "Save a checkpoint from a session (branch and parent follow the session)", tag: "checkpoints",
-			in: CommitRequest{}, out: Commit{}, status: 201, handle: s.commitCheckpoint},
+			in: CommitRequest{}, out: Commit{}, status: 201, handle: s.commitCheckpoint, errors: []int{409}},
 		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints",
-			in: LegacyCommitRequest{}, out: Commit{}, status: 201, handle: s.createCheckpoint},
+			in: LegacyCommitRequest{}, out: Commit{}, status: 201, handle: s.createCheckpoint, errors: []int{409}},
 		{method: "GET", path: "/api/v2/commits/{commit_id}", summary: "Get a checkpoint", tag: "checkpoints", out: Commit{}, status: 200, handle: s.getCheckpoint},
 		{method: "DELETE", path: "/api/v2/commits/{commit_id}", summary: "Delete a checkpoint (409 with its dependents unless cascade=true)", tag: "checkpoints",
-			status: 204, query: map[string]string{"cascade": "also delete the subtree and the sessions forked from it"}, handle: s.deleteCheckpoint},
+			status: 204, query: map[string]string{"cascade": "also delete the subtree and the sessions forked from it"}, handle: s.deleteCheckpoint, errors: []int{409}},
 		{method: "POST", path: "/api/v5/checkpoint/{commit_id}/notes", summary: "Annotate a checkpoint (note, milestone or noise)", tag: "checkpoints",
 			in: NoteRequest{}, out: NoteOut{}, status: 201, handle: s.addNote},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/verify", summary: "Recompute the hash chain from a checkpoint to its root", tag: "checkpoints",
@@ -101,7 +102,12 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(), AuthorAgent: req.AuthorAgent, ProjectRoot: req.ProjectRoot}
+	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, req.SourceTurns != nil, s.backgroundModel())
+	if err != nil {
+		return err
+	}
+	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(),
+		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot}
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
@@ -120,6 +126,18 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+// backgroundModel names the model that drafts and extracts ("" when none
+// is configured), the author of drafted content.
+func (s *Server) backgroundModel() string {
+	if s.providers == nil {
+		return ""
+	}
+	if _, model, err := s.providers.Background(); err == nil {
+		return model
+	}
+	return ""
+}
+
 func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	var req LegacyCommitRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
@@ -133,8 +151,12 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, false, s.backgroundModel())
+	if err != nil {
+		return err
+	}
 	c, err := s.store.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
-		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: req.AuthorAgent, AuthorType: req.AuthorType,
+		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: author.Agent, AuthorType: author.Type,
 		ProjectRoot: req.ProjectRoot, Content: req.content(), ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
 	})
 	if err != nil {

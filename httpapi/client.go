@@ -264,7 +264,7 @@ func (c *Client) AllTurns(ctx context.Context, id smriti.ID) ([]TurnOut, error) 
 		var page []TurnOut
 		p := path
 		if next != "" {
-			p += "?after_seq=" + url.QueryEscape(next)
+			p += "?after=" + url.QueryEscape(next)
 		}
 		resp, err := c.Do(ctx, http.MethodGet, p, nil, &page)
 		if err != nil {

@@ -116,3 +116,18 @@ func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(S
 	}
 	return nil, smriti.Errorf(smriti.EUPSTREAM, "the stream ended without a done event")
 }
+
+// Mount mounts a checkpoint on a session; base nil means "from now on".
+func (c *Client) Mount(ctx context.Context, session, checkpoint smriti.ID, base *int64) (*SessionOut, error) {
+	var out SessionOut
+	id := checkpoint.String()
+	_, err := c.Do(ctx, http.MethodPut, "/api/v5/chat/sessions/"+session.String()+"/mount", MountRequest{CheckpointID: &id, HistoryBaseSeq: base}, &out)
+	return &out, err
+}
+
+// Unmount ends a session's mount.
+func (c *Client) Unmount(ctx context.Context, session smriti.ID) (*SessionOut, error) {
+	var out SessionOut
+	_, err := c.Do(ctx, http.MethodDelete, "/api/v5/chat/sessions/"+session.String()+"/mount", nil, &out)
+	return &out, err
+}

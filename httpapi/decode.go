@@ -137,10 +137,21 @@ func queryBool(r *http.Request, name string) (bool, error) {
 	return b, nil
 }
 
-// queryPage reads ?limit= and ?after= for keyset-paginated lists.
+// cursorAliases are older names of the ?after= cursor, still accepted.
+var cursorAliases = []string{"after_seq", "cursor"}
+
+// queryPage reads ?limit= and ?after= for keyset-paginated lists: every list
+// takes its cursor as ?after=, the value of the previous page's
+// X-Next-Cursor header. The older names in cursorAliases are read when
+// ?after= is absent.
 func queryPage(r *http.Request) (smriti.Page, error) {
 	q := r.URL.Query()
 	p := smriti.Page{After: q.Get("after")}
+	for _, alias := range cursorAliases {
+		if p.After == "" {
+			p.After = q.Get(alias)
+		}
+	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {

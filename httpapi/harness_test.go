@@ -16,6 +16,7 @@ import (
 	"smriti/provider"
 	"smriti/store"
 	"smriti/store/storetest"
+	"smriti/tokenizer"
 )
 
 // testEnv is a real server on 127.0.0.1 over a real database, and the
@@ -95,7 +96,8 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		coord = cfg.coord(st)
 	}
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
-		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now},
+		Tokens:       tokenizer.Counter{},
+		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
 		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

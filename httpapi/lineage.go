@@ -178,7 +178,7 @@ type MergeCommitted struct {
 func (s *Server) lineageRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", summary: "Fork a session on a new branch from a checkpoint", tag: "lineage",
-			in: ForkRequest{}, out: ForkResponse{}, status: 201, handle: s.fork},
+			in: ForkRequest{}, out: ForkResponse{}, status: 201, handle: s.fork, errors: []int{409}},
 		{method: "GET", path: "/api/v5/lineage/spaces/{space_id}", summary: "A space's branch tree: checkpoints, sessions and merge edges, oldest first", tag: "lineage",
 			out: LineageTree{}, status: 200, handle: s.lineageTree},
 		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints of a space and name their lowest common ancestor", tag: "lineage",
@@ -188,7 +188,7 @@ func (s *Server) lineageRoutes() []route {
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", summary: "Mark every session of a branch active, integrated or abandoned", tag: "lineage",
 			in: DispositionRequest{}, out: DispositionResponse{}, status: 200, handle: s.setDisposition},
 		{method: "POST", path: "/api/v5/lineage/merge", summary: "Merge a checkpoint into a branch head (dry_run: 200 with a preview; else 201 with the merge checkpoint, 409 while conflicts are unresolved)", tag: "lineage",
-			in: MergeRequest{}, out: MergeCommitted{}, status: 201, handle: s.merge},
+			in: MergeRequest{}, out: MergeCommitted{}, status: 201, handle: s.merge, errors: []int{409}},
 	}
 }
 

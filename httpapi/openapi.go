@@ -1,12 +1,12 @@
 package httpapi
 
 import (
-	"fmt"
-	"html"
+	_ "embed"
 	"net/http"
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,9 +17,54 @@ import (
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
-// OpenAPI returns the OpenAPI 3.1 document for every route.
+// What each error status means on this API, for the reference.
+var errorMeaning = map[int]string{
+	400: "Malformed input: bad JSON, a malformed id, a wrong query parameter",
+	404: "Not found, or not visible to the caller",
+	409: "Conflict with the current state (see the detail)",
+	413: "Request body too large",
+	422: "Well-formed but invalid: a missing or out-of-range field",
+	500: "Internal error (logged on the server; never details)",
+	502: "The LLM provider failed or answered unusably",
+	503: "A needed provider is not configured, or the database is unavailable",
+}
+
+// errorStatuses lists every error status a route can answer: 500 always;
+// 400 when it reads a path id, a query parameter or a body; 404 for a
+// path id; 413 and 422 for a body; POST routes of the chat and
+// intelligence areas call a provider (502, 503); plus the route's own
+// errors.
+func errorStatuses(rt route) []int {
+	set := map[int]bool{500: true}
+	hasPath := pathParam.MatchString(rt.path)
+	if hasPath || rt.in != nil || len(rt.query) > 0 {
+		set[400] = true
+	}
+	if hasPath {
+		set[404] = true
+	}
+	if rt.in != nil {
+		set[413], set[422] = true, true
+	}
+	if rt.method == http.MethodPost && (rt.tag == "chat" || rt.tag == "intelligence") {
+		set[502], set[503] = true, true
+	}
+	for _, st := range rt.errors {
+		set[st] = true
+	}
+	out := make([]int, 0, len(set))
+	for st := range set {
+		out = append(out, st)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// OpenAPI returns the OpenAPI 3.1 document for every route. Schemas are
+// derived from the routes' Go types by reflection (see schemaGen), so a new
+// route is documented by adding it to the table.
 func (s *Server) OpenAPI() map[string]any {
-	g := &schemaGen{defs: map[string]any{}}
+	g := newSchemaGen()
 	paths := map[string]any{}
 	for _, rt := range s.routes {
 		op := map[string]any{
@@ -27,41 +72,51 @@ func (s *Server) OpenAPI() map[string]any {
 			"operationId": operationID(rt),
 			"tags":        []string{rt.tag},
 		}
+		if rt.description != "" {
+			op["description"] = rt.description
+		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true,
-				"schema": map[string]any{"type": "string"}})
+				"schema": map[string]any{"type": "string", "format": "uuid"}})
 		}
-		keys := make([]string, 0, len(rt.query))
-		for k := range rt.query {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(rt.query) {
 			params = append(params, map[string]any{"name": k, "in": "query", "required": false,
 				"description": rt.query[k], "schema": map[string]any{"type": "string"}})
+		}
+		for _, k := range sortedKeys(rt.headers) {
+			params = append(params, map[string]any{"name": k, "in": "header", "required": false,
+				"description": rt.headers[k], "schema": map[string]any{"type": "string"}})
 		}
 		if params != nil {
 			op["parameters"] = params
 		}
 		if rt.in != nil {
 			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-				"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.in))}}}
+				"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.in), dirIn)}}}
 		}
 		resp := map[string]any{"description": http.StatusText(rt.status)}
 		switch {
 		case rt.stream:
+			resp["description"] = "Server-sent events: meta (the resolved context), delta (a piece of the reply), " +
+				"then done (the same body as a plain send) or error ({status, detail})"
 			resp["content"] = map[string]any{"text/event-stream": map[string]any{"schema": map[string]any{"type": "string"}}}
 		case rt.text != "":
 			resp["content"] = map[string]any{rt.text: map[string]any{"schema": map[string]any{"type": "string"}}}
 		case rt.out != nil:
-			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.out))}}
+			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.out), dirOut)}}
 		}
-		op["responses"] = map[string]any{
-			fmt.Sprint(rt.status): resp,
-			"default": map[string]any{"description": "Error", "content": map[string]any{
-				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}},
+		if _, ok := rt.query["after"]; ok {
+			resp["headers"] = map[string]any{"X-Next-Cursor": map[string]any{
+				"description": "Present when more items follow: pass it as ?after= to get the next page",
+				"schema":      map[string]any{"type": "string"}}}
 		}
+		responses := map[string]any{strconv.Itoa(rt.status): resp}
+		for _, st := range errorStatuses(rt) {
+			responses[strconv.Itoa(st)] = map[string]any{"description": errorMeaning[st], "content": map[string]any{
+				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
+		}
+		op["responses"] = responses
 		p, _ := paths[rt.path].(map[string]any)
 		if p == nil {
 			p = map[string]any{}
@@ -70,14 +125,26 @@ func (s *Server) OpenAPI() map[string]any {
 		p[strings.ToLower(rt.method)] = op
 	}
 	g.defs["Error"] = map[string]any{"type": "object", "required": []string{"detail"},
-		"properties": map[string]any{"detail": map[string]any{"description": "A message, or an object for a few errors (see the reference)"}}}
+		"description": "Every error answer. A request with a wrong method on a known path gets 405 with an Allow header, in the same shape.",
+		"properties": map[string]any{"detail": map[string]any{
+			"description": "A message meant for the user; an object for a few errors (merge conflicts, a checkpoint with dependents)"}}}
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "Smriti API", "version": s.cfg.Version,
-			"description": "Version control for reasoning state. Spaces are \"repos\" and checkpoints \"commits\" on the wire."},
+			"description": "Version control for reasoning state. Spaces are \"repos\" and checkpoints \"commits\" on the wire. " +
+				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>."},
 		"paths":      paths,
 		"components": map[string]any{"schemas": g.defs},
 	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func operationID(rt route) string {
@@ -90,72 +157,72 @@ func (s *Server) openapi(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// docsPage renders /openapi.json in the browser: a static page with its
+// own script, embedded in the binary, so the reference works offline.
+//
+//go:embed docs.html
+var docsPage []byte
+
 func (s *Server) docs(w http.ResponseWriter, r *http.Request) error {
-	var b strings.Builder
-	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><title>Smriti API</title><style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222}
-h2{margin-top:1.6em;border-bottom:1px solid #ddd}code{background:#f4f4f4;padding:1px 4px;border-radius:3px}
-.m{display:inline-block;width:4.5em;font-weight:600}.GET{color:#0a7}.POST{color:#06c}.DELETE{color:#c33}.PATCH,.PUT{color:#a60}
-</style></head><body><h1>Smriti API</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a>.
-Errors are <code>{"detail": "…"}</code>. Spaces are "repos" and checkpoints "commits" on the wire.</p>`)
-	byTag := map[string][]route{}
-	var tags []string
-	for _, rt := range s.routes {
-		if byTag[rt.tag] == nil {
-			tags = append(tags, rt.tag)
-		}
-		byTag[rt.tag] = append(byTag[rt.tag], rt)
-	}
-	for _, tag := range tags {
-		fmt.Fprintf(&b, "<h2>%s</h2><ul>", html.EscapeString(tag))
-		for _, rt := range byTag[tag] {
-			fmt.Fprintf(&b, `<li><span class="m %s">%s</span><code>%s</code> — %s`, rt.method, rt.method,
-				html.EscapeString(rt.path), html.EscapeString(rt.summary))
-			if len(rt.query) > 0 {
-				var qs []string
-				for k := range rt.query {
-					qs = append(qs, k)
-				}
-				sort.Strings(qs)
-				fmt.Fprintf(&b, " <small>query: %s</small>", html.EscapeString(strings.Join(qs, ", ")))
-			}
-			b.WriteString("</li>")
-		}
-		b.WriteString("</ul>")
-	}
-	b.WriteString("</body></html>")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, err := w.Write([]byte(b.String()))
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'")
+	_, err := w.Write(docsPage)
 	return err
 }
 
-// schemaGen derives JSON Schemas from Go types by their json tags.
-type schemaGen struct{ defs map[string]any }
+// direction says whether a schema describes a request or a response: the
+// same Go field is required in a response when it is always written, and
+// in a request only when the server refuses a body without it.
+type direction int
 
-var (
-	timeType = reflect.TypeOf(time.Time{})
-	uuidType = reflect.TypeOf(uuid.UUID{})
-	taskType = reflect.TypeOf(smriti.Task{})
+const (
+	dirIn direction = iota
+	dirOut
 )
 
-func (g *schemaGen) schema(t reflect.Type) map[string]any {
+// schemaGen derives JSON Schemas from Go types. Per struct field:
+//
+//	json:"name[,omitempty]"  the property name (embedded structs are inlined)
+//	doc:"…"                  the description
+//	enum:"a,b,c"             the allowed values
+//	default:"…"              the default when absent (JSON text, or a plain string)
+//	required:"true|false"    in a request: required only with required:"true";
+//	                         in a response: required unless omitempty or required:"false"
+//
+// Named struct types become components (request-side ones get an "Input"
+// suffix unless their name already says Request); a type may supply its
+// own schema with an apiSchema method.
+type schemaGen struct{ defs map[string]any }
+
+func newSchemaGen() *schemaGen { return &schemaGen{defs: map[string]any{}} }
+
+// customSchema lets a type describe itself (a map with known keys, say).
+type customSchema interface {
+	apiSchema(g *schemaGen) map[string]any
+}
+
+var (
+	timeType   = reflect.TypeOf(time.Time{})
+	uuidType   = reflect.TypeOf(uuid.UUID{})
+	taskType   = reflect.TypeOf(smriti.Task{})
+	customType = reflect.TypeOf((*customSchema)(nil)).Elem()
+)
+
+func (g *schemaGen) schema(t reflect.Type, dir direction) map[string]any {
+	if t.Implements(customType) {
+		return reflect.Zero(t).Interface().(customSchema).apiSchema(g)
+	}
 	switch {
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t == uuidType:
 		return map[string]any{"type": "string", "format": "uuid"}
 	case t == taskType:
-		return map[string]any{"oneOf": []any{
-			map[string]any{"type": "string"},
-			map[string]any{"type": "object", "required": []string{"text"}, "properties": map[string]any{
-				"text": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"},
-				"intent_hint": map[string]any{"enum": []string{"implement", "review", "investigate", "docs", "test"}},
-				"blocked_by":  map[string]any{"type": "string"}, "status": map[string]any{"enum": []string{"open", "done"}}}},
-		}}
+		return taskSchema()
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		inner := g.schema(t.Elem())
+		inner := g.schema(t.Elem(), dir)
 		return map[string]any{"anyOf": []any{inner, map[string]any{"type": "null"}}}
 	case reflect.String:
 		return map[string]any{"type": "string"}
@@ -166,26 +233,32 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}
 	case reflect.Slice, reflect.Array:
-		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+		return map[string]any{"type": "array", "items": g.schema(t.Elem(), dir)}
 	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+		if t.Elem().Kind() == reflect.Interface {
+			return map[string]any{"type": "object", "additionalProperties": true}
+		}
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem(), dir)}
 	case reflect.Interface:
 		return map[string]any{}
 	case reflect.Struct:
 		name := t.Name()
 		if name == "" {
-			return g.object(t)
+			return g.object(t, dir)
+		}
+		if dir == dirIn && !strings.HasSuffix(name, "Request") && !strings.HasSuffix(name, "In") {
+			name += "Input"
 		}
 		if _, ok := g.defs[name]; !ok {
 			g.defs[name] = map[string]any{} // placeholder breaks recursion
-			g.defs[name] = g.object(t)
+			g.defs[name] = g.object(t, dir)
 		}
 		return map[string]any{"$ref": "#/components/schemas/" + name}
 	}
 	return map[string]any{}
 }
 
-func (g *schemaGen) object(t reflect.Type) map[string]any {
+func (g *schemaGen) object(t reflect.Type, dir direction) map[string]any {
 	props := map[string]any{}
 	var required []string
 	for i := 0; i < t.NumField(); i++ {
@@ -198,18 +271,24 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			if f.Anonymous && f.Type.Kind() == reflect.Struct {
-				inner := g.object(f.Type)
-				for k, v := range inner["properties"].(map[string]any) {
-					props[k] = v
-				}
-				continue
+		if name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct {
+			inner := g.object(f.Type, dir)
+			for k, v := range inner["properties"].(map[string]any) {
+				props[k] = v
 			}
+			if req, ok := inner["required"].([]string); ok {
+				required = append(required, req...)
+			}
+			continue
+		}
+		if name == "" {
 			name = f.Name
 		}
-		props[name] = g.schema(f.Type)
-		if f.Tag.Get("required") == "true" || (!strings.Contains(opts, "omitempty") && f.Type.Kind() != reflect.Pointer && f.Tag.Get("required") != "false") {
+		props[name] = g.field(f, dir)
+		req := f.Tag.Get("required")
+		switch {
+		case req == "true",
+			dir == dirOut && req != "false" && !strings.Contains(opts, "omitempty"):
 			required = append(required, name)
 		}
 	}
@@ -219,4 +298,70 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 		out["required"] = required
 	}
 	return out
+}
+
+// field is a struct field's schema with its doc, enum and default tags.
+func (g *schemaGen) field(f reflect.StructField, dir direction) map[string]any {
+	s := g.schema(f.Type, dir)
+	if _, isRef := s["$ref"]; isRef || s["anyOf"] != nil {
+		// Annotations beside a $ref are ignored by older readers: wrap.
+		if f.Tag.Get("doc") != "" || f.Tag.Get("default") != "" {
+			s = map[string]any{"allOf": []any{s}}
+		}
+	}
+	if d := f.Tag.Get("doc"); d != "" {
+		s["description"] = d
+	}
+	if e := f.Tag.Get("enum"); e != "" {
+		vals := strings.Split(e, ",")
+		if f.Type.Kind() == reflect.Pointer {
+			s["enum"] = append(anySlice(vals), nil)
+		} else {
+			s["enum"] = vals
+		}
+	}
+	if d, ok := f.Tag.Lookup("default"); ok {
+		s["default"] = defaultValue(f.Type, d)
+	}
+	return s
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// defaultValue turns a default tag into a JSON value of the field's kind.
+func defaultValue(t reflect.Type, d string) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, err := strconv.ParseInt(d, 10, 64); err == nil {
+			return n
+		}
+	case reflect.Bool:
+		if b, err := strconv.ParseBool(d); err == nil {
+			return b
+		}
+	}
+	return d
+}
+
+func taskSchema() map[string]any {
+	return map[string]any{
+		"description": "A task: a plain string, or an object when it carries annotations",
+		"oneOf": []any{
+			map[string]any{"type": "string"},
+			map[string]any{"type": "object", "required": []string{"text"}, "properties": map[string]any{
+				"text":        map[string]any{"type": "string"},
+				"id":          map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
+				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest}},
+				"blocked_by":  map[string]any{"type": "string", "description": "The id of a task this one waits for"},
+				"status":      map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
+		}}
 }

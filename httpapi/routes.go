@@ -24,6 +24,16 @@ type route struct {
 	stream bool
 	// text, when set, is the media type of a plain-text answer.
 	text string
+
+	// Optional documentation; the zero value is fine for all of them.
+
+	// description explains the route beyond its summary (shown in /docs).
+	description string
+	// errors lists error statuses the route can answer beyond the ones its
+	// shape implies (see errorStatuses): 409, 502, 503 and the like.
+	errors []int
+	// headers lists request headers the route reads: name → description.
+	headers map[string]string
 }
 
 // routeGroups lets each area of the API register its routes from its own
@@ -38,6 +48,7 @@ func (s *Server) allRoutes() []route {
 		s.chatRoutes(),
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
+		s.mountRoutes(),
 		s.portabilityRoutes(),
 		s.coordinationRoutes(),
 		s.eventRoutes(),

@@ -7,8 +7,10 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"smriti"
@@ -41,6 +43,9 @@ type Config struct {
 	Logger    *slog.Logger
 	Version   string
 	Commit    string
+	// Tokens counts tokens for chat budgets and stored turn counts
+	// (smriti.EstimateCounter when nil).
+	Tokens smriti.TokenCounter
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
 	// ImportBodyLimit bounds the bodies of the transcript and space import
@@ -99,7 +104,7 @@ func New(cfg Config) *Server {
 		s.metrics = NewMetrics()
 	}
 	if s.chat = cfg.Chat; s.chat == nil {
-		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers, Tokens: cfg.Tokens}
 	}
 	if s.intel = cfg.Intelligence; s.intel == nil {
 		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
@@ -120,7 +125,15 @@ func New(cfg Config) *Server {
 	if cfg.MCP != nil {
 		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
 	}
+	// A known path with the wrong method is 405 with Allow; anything else
+	// unrouted is a JSON 404.
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(mux, r); len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{
+				"detail": fmt.Sprintf("Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+			return
+		}
 		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
 	})
 	if cfg.Web != nil {
@@ -134,6 +147,26 @@ func New(cfg Config) *Server {
 	}
 	s.handler = s.middleware(mux)
 	return s
+}
+
+// allowedMethods lists the methods the mux serves for r's path other than
+// the catch-all, so a wrong method is told apart from an unknown path.
+func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return allow
 }
 
 func (s *Server) now() time.Time {

@@ -23,7 +23,8 @@ type AttachRequest struct {
 }
 
 func (s *Server) sessionRoutes() []route {
-	turnsQuery := map[string]string{"after_seq": "only turns with a greater sequence number (paging)", "limit": "page size (1–1000); without it every turn up to 5,000"}
+	turnsQuery := map[string]string{"after": "cursor from the X-Next-Cursor header of the previous page: only turns with a greater sequence number",
+		"after_seq": "older name of after, still accepted", "limit": "page size (1–1000); without it every turn up to 5,000"}
 	return []route{
 		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSession},
 		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []SessionOut{}, status: 200,
@@ -163,19 +164,20 @@ func (s *Server) listSpaceTurns(w http.ResponseWriter, r *http.Request) error {
 }
 
 // writeTurns pages turns by sequence number: the first page starts at 0
-// and X-Next-Cursor carries the after_seq of the next one.
+// and X-Next-Cursor carries the cursor (?after=) of the next one, as for
+// every list. ?after_seq= is the older name of the same cursor.
 func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID smriti.ID) error {
 	q := smriti.TurnQuery{Limit: smriti.ListCap}
-	if v := r.URL.Query().Get("after_seq"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < -1 {
-			return smriti.Errorf(smriti.EINVALID, "query parameter after_seq must be an integer >= -1, got %q", smriti.Truncate(v, 32))
-		}
-		q.AfterSeq = &n
-	}
 	page, err := queryPage(r)
 	if err != nil {
 		return err
+	}
+	if v := page.After; v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < -1 {
+			return smriti.Errorf(smriti.EINVALID, "query parameter after must be a turn sequence number >= -1 (from X-Next-Cursor), got %q", smriti.Truncate(v, 32))
+		}
+		q.AfterSeq = &n
 	}
 	if page.Limit > 0 {
 		q.Limit = page.Limit

@@ -16,11 +16,11 @@ var Capabilities = []string{
 func (s *Server) systemRoutes() []route {
 	return []route{
 		{method: "GET", path: "/health", summary: "Server status, version and capabilities", tag: "system",
-			out: Health{}, status: 200, handle: s.health},
+			out: Health{}, status: 200, handle: s.health, errors: []int{503}},
 		{method: "GET", path: "/openapi.json", summary: "This API as an OpenAPI 3.1 document", tag: "system",
 			out: map[string]any{}, status: 200, handle: s.openapi},
 		{method: "GET", path: "/docs", summary: "A browsable reference of this API", tag: "system",
-			status: 200, handle: s.docs},
+			status: 200, text: "text/html", handle: s.docs},
 	}
 }
 

@@ -39,7 +39,7 @@ type Commit struct {
 	MergeParentID  *smriti.ID        `json:"merge_parent_id"`
 	BranchName     string            `json:"branch_name"`
 	AuthorAgent    *string           `json:"author_agent"`
-	AuthorType     string            `json:"author_type"`
+	AuthorType     string            `json:"author_type" enum:"user,llm,agent,system" doc:"Who wrote the content: a person (user), the background model from a draft or extract (llm, author_agent names the model), a named agent, or the system (a merge that combined both sides itself)"`
 	ProjectRoot    *string           `json:"project_root"`
 	Message        string            `json:"message"`
 	Summary        string            `json:"summary"`
@@ -104,24 +104,38 @@ func commitsOf(cs []*smriti.Checkpoint) []Commit {
 
 // SessionOut is a Session on the wire.
 type SessionOut struct {
-	ID                     smriti.ID  `json:"id"`
-	RepoID                 *smriti.ID `json:"repo_id"`
-	Title                  string     `json:"title"`
-	ActiveProvider         string     `json:"active_provider"`
-	ActiveModel            string     `json:"active_model"`
-	SeededCommitID         *smriti.ID `json:"seeded_commit_id"`
-	ForkedFromCheckpointID *smriti.ID `json:"forked_from_checkpoint_id"`
-	BranchName             string     `json:"branch_name"`
-	BranchDisposition      string     `json:"branch_disposition"`
-	TurnCount              int64      `json:"turn_count"`
-	CreatedAt              time.Time  `json:"created_at"`
-	UpdatedAt              time.Time  `json:"updated_at"`
+	ID                     smriti.ID     `json:"id"`
+	RepoID                 *smriti.ID    `json:"repo_id"`
+	Title                  string        `json:"title"`
+	ActiveProvider         string        `json:"active_provider"`
+	ActiveModel            string        `json:"active_model"`
+	SeededCommitID         *smriti.ID    `json:"seeded_commit_id"`
+	ForkedFromCheckpointID *smriti.ID    `json:"forked_from_checkpoint_id"`
+	BranchName             string        `json:"branch_name"`
+	BranchDisposition      string        `json:"branch_disposition" enum:"active,integrated,abandoned"`
+	TurnCount              int64         `json:"turn_count"`
+	Mount                  *SessionMount `json:"mount" doc:"The checkpoint the session's context is anchored to, kept between sends; null when nothing is mounted"`
+	CreatedAt              time.Time     `json:"created_at"`
+	UpdatedAt              time.Time     `json:"updated_at"`
+}
+
+// SessionMount is a session's mount.
+type SessionMount struct {
+	CheckpointID   smriti.ID `json:"checkpoint_id" doc:"The mounted checkpoint"`
+	HistoryBaseSeq int64     `json:"history_base_seq" doc:"Last sequence number typed before the mount: only later turns reach the model (-1: every turn)"`
+}
+
+func sessionMountOf(m *smriti.Mount) *SessionMount {
+	if m == nil {
+		return nil
+	}
+	return &SessionMount{CheckpointID: m.CheckpointID, HistoryBaseSeq: m.BaseSeq}
 }
 
 func sessionOf(s *smriti.Session) SessionOut {
 	return SessionOut{ID: s.ID, RepoID: s.SpaceID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
 		SeededCommitID: s.SeededCheckpointID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
-		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, Mount: sessionMountOf(s.Mount), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 func sessionsOf(ss []*smriti.Session) []SessionOut {

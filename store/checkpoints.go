@@ -139,9 +139,9 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 				return err
 			}
 		}
-		agent := in.AuthorAgent
-		if agent == nil || *agent == "" {
-			agent = &se.ActiveProvider
+		authorType := in.AuthorType
+		if authorType == "" {
+			authorType = smriti.AuthorUser
 		}
 		meta := map[string]any{"session_id": se.ID.String()}
 		if in.SourceTurns != nil {
@@ -161,8 +161,8 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			}
 		}
 		c := &smriti.Checkpoint{
-			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: se.BranchName, AuthorAgent: agent,
-			AuthorType: smriti.AuthorLLM, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: se.BranchName, AuthorAgent: in.AuthorAgent,
+			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
 		}
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil)
 		return err
@@ -224,7 +224,7 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 		}
 		authorType := in.AuthorType
 		if authorType == "" {
-			authorType = smriti.AuthorLLM
+			authorType = smriti.AuthorUser
 		}
 		c := &smriti.Checkpoint{
 			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent, AuthorType: authorType,

@@ -13,17 +13,23 @@ import (
 )
 
 const sessionCols = `id, space_id, owner_id, title, active_provider, active_model, seeded_checkpoint_id,
-	forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at`
+	forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at,
+	mounted_checkpoint_id, mount_base_seq`
 
 var errSessionNotFound = smriti.Errorf(smriti.ENOTFOUND, "Session not found")
 
 func scanSession(row interface{ Scan(...any) error }) (*smriti.Session, error) {
 	var se smriti.Session
-	var space, seeded, forked uuid.NullUUID
+	var space, seeded, forked, mounted uuid.NullUUID
+	var base sql.NullInt64
 	var created, updated dbTime
 	if err := row.Scan(&se.ID, &space, &se.OwnerID, &se.Title, &se.ActiveProvider, &se.ActiveModel, &seeded,
-		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, jsonCol{&se.Metadata}, &created, &updated); err != nil {
+		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, jsonCol{&se.Metadata}, &created, &updated,
+		&mounted, &base); err != nil {
 		return nil, err
+	}
+	if mounted.Valid && base.Valid {
+		se.Mount = &smriti.Mount{CheckpointID: mounted.UUID, BaseSeq: base.Int64}
 	}
 	se.SpaceID, se.SeededCheckpointID, se.ForkedFromCheckpointID = nullID(space), nullID(seeded), nullID(forked)
 	if se.Metadata == nil {
@@ -55,6 +61,11 @@ func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*sm
 				return err
 			}
 			se.SeededCheckpointID = seed
+			if seed != nil && seededByID(in.SeedFrom) {
+				// A named checkpoint is mounted from the start, every turn
+				// included; "head" keeps following the newest main one.
+				se.Mount = &smriti.Mount{CheckpointID: *seed, BaseSeq: -1}
+			}
 		}
 		return s.insertSession(ctx, tx, se)
 	})
@@ -93,16 +104,37 @@ func (s *Store) resolveSeed(ctx context.Context, q querier, spaceID smriti.ID, s
 	return &got, nil
 }
 
+// seededByID reports whether seed_from names a checkpoint rather than
+// "head", "none" or nothing.
+func seededByID(seedFrom string) bool {
+	switch strings.TrimSpace(seedFrom) {
+	case "", "head", "none":
+		return false
+	}
+	return true
+}
+
+// mountArgs are the column values of a mount (NULLs for none).
+func mountArgs(m *smriti.Mount) (checkpoint, base any) {
+	if m == nil {
+		return nil, nil
+	}
+	return m.CheckpointID, m.BaseSeq
+}
+
 func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Session) error {
 	meta, err := jsonArg(se.Metadata)
 	if err != nil {
 		return err
 	}
+	mounted, base := mountArgs(se.Mount)
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sessions (id, space_id, owner_id, title, active_provider, active_model,
-		seeded_checkpoint_id, forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		seeded_checkpoint_id, forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at,
+		mounted_checkpoint_id, mount_base_seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		se.ID, idArg(se.SpaceID), se.OwnerID, se.Title, se.ActiveProvider, se.ActiveModel, idArg(se.SeededCheckpointID),
-		idArg(se.ForkedFromCheckpointID), se.BranchName, se.BranchDisposition, se.LastSeq, meta, s.d.t(se.CreatedAt), s.d.t(se.UpdatedAt))
+		idArg(se.ForkedFromCheckpointID), se.BranchName, se.BranchDisposition, se.LastSeq, meta, s.d.t(se.CreatedAt), s.d.t(se.UpdatedAt),
+		mounted, base)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", err)
 	}
@@ -220,4 +252,61 @@ func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string)
 		return nil
 	})
 	return se, err
+}
+
+// SetMount implements smriti.SessionService.
+func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*smriti.Session, error) {
+	if m != nil {
+		if err := m.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	var out *smriti.Session
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		se, err := s.session(ctx, tx, id, s.d.forUpdate)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			if err := s.checkMountable(ctx, tx, se, m.CheckpointID); err != nil {
+				return err
+			}
+		}
+		if err := s.setMount(ctx, tx, se.ID, m); err != nil {
+			return err
+		}
+		se.Mount = m
+		out = se
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkMountable verifies the checkpoint exists and is in the session's
+// space.
+func (s *Store) checkMountable(ctx context.Context, q querier, se *smriti.Session, checkpoint smriti.ID) error {
+	var space smriti.ID
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM checkpoints WHERE id = ?`), checkpoint).Scan(&space)
+	if errors.Is(err, sql.ErrNoRows) {
+		return smriti.Errorf(smriti.ENOTFOUND, "mounted checkpoint %s not found", checkpoint)
+	}
+	if err != nil {
+		return fmt.Errorf("look up mounted checkpoint: %w", err)
+	}
+	if se.SpaceID == nil || *se.SpaceID != space {
+		return smriti.Errorf(smriti.EINVALID, "mounted_checkpoint_id must be a checkpoint of the session's space")
+	}
+	return nil
+}
+
+func (s *Store) setMount(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, m *smriti.Mount) error {
+	mounted, base := mountArgs(m)
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?`),
+		mounted, base, sessionID); err != nil {
+		return fmt.Errorf("set mount: %w", err)
+	}
+	return nil
 }

@@ -78,6 +78,17 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 		if se.SpaceID == nil || *se.SpaceID != spaceID {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
+		if se.Mount != nil {
+			m := &smriti.MountedCheckpoint{SessionID: se.ID, CheckpointID: se.Mount.CheckpointID}
+			err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, message FROM checkpoints WHERE id = ?`), m.CheckpointID).
+				Scan(&m.Hash, &m.Message)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return nil, fmt.Errorf("mounted checkpoint: %w", err)
+			}
+			if err == nil {
+				b.Mount = m
+			}
+		}
 	}
 	branches, err := s.activeBranchHeads(ctx, tx, spaceID)
 	if err != nil {

@@ -43,6 +43,9 @@ type Store struct {
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
 	log *slog.Logger
+	// KeyRetention is how long idempotency keys are honoured
+	// (DefaultKeyRetention when 0).
+	KeyRetention time.Duration
 	// cache holds hot sessions' recent turns; stmts the prepared statements
 	// of the send path; historyRows counts the turn rows History read.
 	cache       *turnCache

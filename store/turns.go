@@ -134,15 +134,26 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 				res = prev
 				return err
 			}
+			// Any row left under the key is past retention: the key is free.
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM send_keys WHERE session_id = ? AND idempotency_key = ?`),
+				ex.SessionID, ex.IdempotencyKey); err != nil {
+				return fmt.Errorf("free expired idempotency key: %w", err)
+			}
 		}
 		now := s.Now()
 		upd, err := s.txStmt(ctx, tx, sqlBumpSession)
 		if err != nil {
 			return err
 		}
+		// A one-off provider (use_mock) leaves the session's own in place:
+		// NULL keeps the stored value.
+		var provider, model any = ex.Assistant.Provider, ex.Assistant.Model
+		if ex.KeepSessionModel {
+			provider, model = nil, nil
+		}
 		var last, total int64
 		var space uuid.NullUUID
-		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, ex.Assistant.Provider, ex.Assistant.Model, s.d.t(now),
+		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
 			ex.SessionID, smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errSessionNotFound
@@ -155,18 +166,29 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 			return err
 		}
 		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
+		if ex.Mount != nil {
+			if err := ex.Mount.Validate(); err != nil {
+				return err
+			}
+			if err := s.checkMountable(ctx, tx, se, ex.Mount.CheckpointID); err != nil {
+				return err
+			}
+			if err := s.setMount(ctx, tx, ex.SessionID, ex.Mount); err != nil {
+				return err
+			}
+		}
 		user := s.newTurn(se, smriti.RoleUser, ex.User, last-1, pos-1, now)
 		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, last, pos, now)
 		if err := s.insertTurns(ctx, tx, [2]*smriti.Turn{user, asst}, [2]int64{total - int64(asst.Tokens), total}); err != nil {
 			return err
 		}
 		if ex.IdempotencyKey != "" {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at)
-				VALUES (?, ?, ?, ?, ?)`), se.ID, ex.IdempotencyKey, user.ID, asst.ID, s.d.t(now)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at, request_hash)
+				VALUES (?, ?, ?, ?, ?, ?)`), se.ID, ex.IdempotencyKey, user.ID, asst.ID, s.d.t(now), ex.RequestHash); err != nil {
 				return fmt.Errorf("record idempotency key: %w", err)
 			}
 		}
-		res = &smriti.ExchangeResult{User: user, Assistant: asst}
+		res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
 		return nil
 	})
 	if err != nil {
@@ -185,7 +207,30 @@ func promptTurn(t *smriti.Turn) *smriti.Turn {
 	return &smriti.Turn{SessionID: t.SessionID, Seq: t.Seq, LogPos: t.LogPos, Role: t.Role, Content: t.Content, Tokens: t.Tokens}
 }
 
-// ReplayExchange returns the exchange stored under an idempotency key, or nil.
+// DefaultKeyRetention is how long an idempotency key is kept.
+const DefaultKeyRetention = 24 * time.Hour
+
+// keyRetention is the store's retention, DefaultKeyRetention unless set.
+func (s *Store) keyRetention() time.Duration {
+	if s.KeyRetention > 0 {
+		return s.KeyRetention
+	}
+	return DefaultKeyRetention
+}
+
+// PurgeSendKeys deletes the idempotency keys older than the retention and
+// returns how many went. Expired keys are already ignored by a replay;
+// purging only reclaims their rows.
+func (s *Store) PurgeSendKeys(ctx context.Context) (int64, error) {
+	res, err := s.write.ExecContext(ctx, s.d.rebind(`DELETE FROM send_keys WHERE created_at < ?`), s.d.t(s.Now().Add(-s.keyRetention())))
+	if err != nil {
+		return 0, fmt.Errorf("purge idempotency keys: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// ReplayExchange returns the exchange stored under an idempotency key, or
+// nil when there is none within the retention.
 func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
 	if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
 		return nil, err
@@ -195,8 +240,10 @@ func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key str
 
 func (s *Store) replay(ctx context.Context, q querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
 	var userID, asstID smriti.ID
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT user_turn_id, assistant_turn_id FROM send_keys WHERE session_id = ? AND idempotency_key = ?`),
-		sessionID, key).Scan(&userID, &asstID)
+	var hash string
+	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT user_turn_id, assistant_turn_id, request_hash FROM send_keys
+		WHERE session_id = ? AND idempotency_key = ? AND created_at >= ?`),
+		sessionID, key, s.d.t(s.Now().Add(-s.keyRetention()))).Scan(&userID, &asstID, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -210,7 +257,7 @@ func (s *Store) replay(ctx context.Context, q querier, sessionID smriti.ID, key 
 	if len(turns) != 2 {
 		return nil, fmt.Errorf("idempotency key %q points at %d turns", key, len(turns))
 	}
-	return &smriti.ExchangeResult{User: turns[0], Assistant: turns[1], Replayed: true}, nil
+	return &smriti.ExchangeResult{User: turns[0], Assistant: turns[1], Replayed: true, RequestHash: hash}, nil
 }
 
 func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq, pos int64, now time.Time) *smriti.Turn {

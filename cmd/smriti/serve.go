@@ -28,6 +28,8 @@ type serveOptions struct {
 	addr, db, config, dotenv, logFormat string
 	corsOrigins, allowedHosts           []string
 	insecureNoAuth                      bool
+	// keyRetention is how long idempotency keys are honoured.
+	keyRetention time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -61,6 +63,11 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 		"also answer requests whose Host is this name (repeatable; env SMRITI_ALLOWED_HOSTS); on loopback only localhost, 127.0.0.1 and [::1] are answered otherwise")
 	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false,
 		"serve on a non-loopback address without accounts: anyone who can reach the port can read, change and delete everything")
+	retention, err := time.ParseDuration(envOr("SMRITI_IDEMPOTENCY_TTL", store.DefaultKeyRetention.String()))
+	if err != nil || retention <= 0 {
+		retention = store.DefaultKeyRetention
+	}
+	f.DurationVar(&o.keyRetention, "idempotency-ttl", retention, "how long a send's Idempotency-Key is honoured, then purged (env SMRITI_IDEMPOTENCY_TTL)")
 	return cmd
 }
 
@@ -148,6 +155,8 @@ func serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("open database %s: %w", redactDSN(o.db), err)
 	}
 	defer db.Close()
+	db.KeyRetention = o.keyRetention
+	go purgeSendKeys(ctx, db, logger)
 
 	cfg, err := provider.Load(provider.LoadOptions{YAMLPath: o.config, DotEnvPath: o.dotenv, Getenv: os.Getenv})
 	if err != nil {
@@ -200,6 +209,26 @@ func redactDSN(dsn string) string {
 		}
 	}
 	return dsn
+}
+
+// purgeSendKeys deletes expired idempotency keys hourly until ctx ends.
+// Expired keys are already ignored by a replay; this only reclaims their
+// rows, so it waits an hour rather than doing work while the server starts.
+func purgeSendKeys(ctx context.Context, db *store.Store, logger *slog.Logger) {
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if n, err := db.PurgeSendKeys(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("purging idempotency keys failed", "err", err)
+		} else if n > 0 {
+			logger.Info("purged expired idempotency keys", "count", n)
+		}
+	}
 }
 
 // worktreeRoot is where worktrees go when a request names no path:

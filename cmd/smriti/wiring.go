@@ -7,16 +7,17 @@ import (
 	"smriti/httpapi"
 	"smriti/mcp"
 	"smriti/store"
+	"smriti/tokenizer"
 )
 
 // apiConfig is the HTTP API over db, providers and the coordinator, with
 // the MCP tools at /mcp calling the same services in-process. The chat and
 // intelligence services are built once here and shared by both.
 func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger, coord *smriti.Coordinator, metrics *httpapi.Metrics) httpapi.Config {
-	chat := &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now}
+	chat := &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now, Tokens: tokenizer.Counter{}}
 	intel := &smriti.Intelligence{Sessions: db, Checkpoints: db, Providers: providers}
 	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord, WorktreeManager: coord,
 		Chat: chat, Intelligence: intel}, StatusOf: httpapi.StatusOf, Version: version})
-	return httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
+	return httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit,
 		Coordinator: coord, MCP: tools, Metrics: metrics, Chat: chat, Intelligence: intel}
 }

@@ -289,7 +289,9 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	if a.ParentID != nil || a.BranchName != "main" || len(a.Hash) != 64 {
 		t.Fatalf("first checkpoint = %+v", a)
 	}
-	if a.Metadata["session_id"] != se.ID.String() || a.AuthorAgent == nil || *a.AuthorAgent != "mock" {
+	// A checkpoint written without an author is the user's: the session's
+	// chat provider did not write it.
+	if a.Metadata["session_id"] != se.ID.String() || a.AuthorAgent != nil || a.AuthorType != smriti.AuthorUser {
 		t.Fatalf("metadata/author = %v %v", a.Metadata, a.AuthorAgent)
 	}
 	b := commit(t, ctx, s, sp, se, "B")
@@ -328,7 +330,7 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	_, err = s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: other.ID, ParentID: &a.ID, Content: smriti.Content{Message: "x"}})
 	wantCode(t, err, smriti.EINVALID)
 	legacy := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "legacy", Content: smriti.Content{Message: "L"}})).must(t)
-	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != "llm" {
+	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != smriti.AuthorUser {
 		t.Fatalf("legacy create = %+v", legacy)
 	}
 }

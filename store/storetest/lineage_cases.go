@@ -200,7 +200,7 @@ func testSpaceTree(t *testing.T, s *store.Store) {
 		t.Fatalf("merge node = %+v", m)
 	}
 	if x1 := byName["X1"]; x1.ParentID == nil || *x1.ParentID != h.a.ID || x1.BranchName != "x" || x1.Hash != h.x1.Hash ||
-		x1.Summary != "summary of X1" || x1.AuthorAgent == nil {
+		x1.Summary != "summary of X1" || x1.AuthorAgent != nil {
 		t.Fatalf("X1 node = %+v", x1)
 	}
 	if b := byName["B"]; b.NoteCount != 3 || !slices.Equal(b.NoteKinds, []string{"milestone", "note"}) {

@@ -44,6 +44,8 @@ func Run(t *testing.T, open Opener) {
 		{"CommonAncestorSurvivesATamperedCycle", testCommonAncestorTamperedCycle},
 		{"ReachableCheckpoints", testReachable},
 		{"SpaceTree", testSpaceTree},
+		{"Mounts", testMounts},
+		{"KeyDigestAndRetention", testKeyDigestAndRetention},
 		{"ClaimsLifecycle", testClaimsLifecycle},
 		{"ClaimsValidation", testClaimsValidation},
 		{"ClaimCollisions", testClaimCollisions},

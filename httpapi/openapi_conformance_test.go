@@ -1,0 +1,536 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// conformancePending lists routes (as "METHOD /path") that have no success
+// case in TestOpenAPIConformance yet; their schemas are still generated and
+// their bad input still swept. A route added without a case or an entry
+// here fails TestEveryRouteHasAConformanceCase.
+var conformancePending = map[string]bool{
+	// Worktrees need a git repository and a coordinator in the test server.
+	"GET /api/v5/worktrees": true, "POST /api/v5/worktrees": true,
+	"GET /api/v5/worktrees/{id_or_prefix}": true, "DELETE /api/v5/worktrees/{id_or_prefix}": true,
+	// Context packs, search, space export/import and transcript import.
+	"GET /api/v2/context/parent-delta/{commit_id}": true, "POST /api/v2/context/from-commit": true,
+	"GET /api/v5/search": true, "GET /api/v5/spaces/{space_id}/export": true,
+	"POST /api/v5/spaces/import": true, "POST /api/v5/import/transcript": true,
+}
+
+// conformanceStep is one real request of the scenario: a route's success
+// path. Path and body may hold {name} placeholders filled from values
+// captured by earlier steps; capture names values of the answer to keep.
+type conformanceStep struct {
+	method, path, body string
+	headers            map[string]string
+	capture            map[string]string // name → top-level field (dotted for nested)
+}
+
+var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// TestOpenAPIConformance drives every route's success path on a real
+// server and checks each answer against the document: the status is the
+// documented one, every field of the answer is documented (with the right
+// type, and within its enum), every required field is present, and every
+// documented field of every schema the answers reach shows up in at least
+// one real answer.
+func TestOpenAPIConformance(t *testing.T) {
+	e := newEnv(t)
+	var doc map[string]any
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	v := &validator{doc: doc, seen: map[string]bool{}, reached: map[string]bool{}}
+	vals := map[string]string{}
+	covered := map[string]bool{}
+	for i, st := range conformanceScenario() {
+		fill := func(s string) string {
+			return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+				if val, ok := vals[m[1:len(m)-1]]; ok {
+					return val
+				}
+				return m
+			})
+		}
+		path, body := fill(st.path), fill(st.body)
+		route := e.routeOf(t, doc, st.method, st.path)
+		covered[st.method+" "+route] = true
+		req, err := http.NewRequest(st.method, e.url+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for k, h := range st.headers {
+			req.Header.Set(k, fill(h))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		op := doc["paths"].(map[string]any)[route].(map[string]any)[strings.ToLower(st.method)].(map[string]any)
+		where := fmt.Sprintf("step %d %s %s", i, st.method, route)
+		var success string
+		for code := range op["responses"].(map[string]any) {
+			if code < "400" {
+				success = code
+			}
+		}
+		if strconv.Itoa(resp.StatusCode) != success {
+			t.Fatalf("%s: status %d, documented %s: %s", where, resp.StatusCode, success, raw)
+		}
+		content, _ := op["responses"].(map[string]any)[success].(map[string]any)["content"].(map[string]any)
+		if js, ok := content["application/json"].(map[string]any); ok {
+			var got any
+			if err := json.Unmarshal(raw, &got); err != nil {
+				t.Fatalf("%s: answer is not JSON: %v", where, err)
+			}
+			for _, problem := range v.check(got, js["schema"].(map[string]any), "") {
+				t.Errorf("%s: %s", where, problem)
+			}
+			for name, field := range st.capture {
+				vals[name] = lookup(got, field)
+				if vals[name] == "" {
+					t.Fatalf("%s: no %s in %s", where, field, raw)
+				}
+			}
+		} else if len(raw) > 0 && resp.Header.Get("Content-Type") == "application/json" {
+			t.Errorf("%s: undocumented JSON body %s", where, raw)
+		}
+	}
+	for _, r := range routesOf(doc) {
+		if !covered[r] && !conformancePending[r] {
+			t.Errorf("%s has no success case in the conformance scenario", r)
+		}
+	}
+	var never []string
+	for comp := range v.reached {
+		props, _ := v.component(comp)["properties"].(map[string]any)
+		for p := range props {
+			if !v.seen[comp+"."+p] {
+				never = append(never, comp+"."+p)
+			}
+		}
+	}
+	sort.Strings(never)
+	for _, f := range never {
+		t.Errorf("documented field %s never appears in a real answer", f)
+	}
+}
+
+// TestEveryRouteHasAConformanceCase keeps the scenario complete as routes
+// are added.
+func TestEveryRouteHasAConformanceCase(t *testing.T) {
+	e := newEnv(t)
+	var doc map[string]any
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, st := range conformanceScenario() {
+		have[st.method+" "+e.routeOf(t, doc, st.method, st.path)] = true
+	}
+	for _, r := range routesOf(doc) {
+		if !have[r] && !conformancePending[r] {
+			t.Errorf("%s: add a success case to conformanceScenario (or list it in conformancePending)", r)
+		}
+	}
+}
+
+func routesOf(doc map[string]any) []string {
+	var out []string
+	for path, ops := range doc["paths"].(map[string]any) {
+		for m := range ops.(map[string]any) {
+			out = append(out, strings.ToUpper(m)+" "+path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// routeOf finds the documented path template a scenario path is written
+// against (the scenario writes templates with its own placeholder names
+// where they differ, so match segment by segment).
+func (e *testEnv) routeOf(t *testing.T, doc map[string]any, method, path string) string {
+	t.Helper()
+	path, _, _ = strings.Cut(path, "?")
+	segs := strings.Split(path, "/")
+	for route, ops := range doc["paths"].(map[string]any) {
+		if _, ok := ops.(map[string]any)[strings.ToLower(method)]; !ok {
+			continue
+		}
+		rs := strings.Split(route, "/")
+		if len(rs) != len(segs) {
+			continue
+		}
+		match := true
+		for i := range rs {
+			isParam := strings.HasPrefix(rs[i], "{")
+			if isParam != strings.HasPrefix(segs[i], "{") || (!isParam && rs[i] != segs[i]) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return route
+		}
+	}
+	t.Fatalf("no documented route for %s %s", method, path)
+	return ""
+}
+
+func lookup(v any, dotted string) string {
+	for _, k := range strings.Split(dotted, ".") {
+		if i, err := strconv.Atoi(k); err == nil {
+			arr, _ := v.([]any)
+			if i >= len(arr) {
+				return ""
+			}
+			v = arr[i]
+			continue
+		}
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+// validator checks JSON values against the document's schemas and
+// records which properties of which components it saw.
+type validator struct {
+	doc     map[string]any
+	seen    map[string]bool // "Component.field"
+	reached map[string]bool // components an answer was checked against
+}
+
+func (v *validator) component(name string) map[string]any {
+	return v.doc["components"].(map[string]any)["schemas"].(map[string]any)[name].(map[string]any)
+}
+
+func (v *validator) check(val any, s map[string]any, at string) []string {
+	return v.checkIn(val, s, at, "")
+}
+
+func (v *validator) checkIn(val any, s map[string]any, at, comp string) []string {
+	if ref, ok := s["$ref"].(string); ok {
+		name := strings.TrimPrefix(ref, "#/components/schemas/")
+		v.reached[name] = true
+		return v.checkIn(val, v.component(name), at, name)
+	}
+	if all, ok := s["allOf"].([]any); ok {
+		return v.checkIn(val, all[0].(map[string]any), at, comp)
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		alts, ok := s[key].([]any)
+		if !ok {
+			continue
+		}
+		var first []string
+		for i, alt := range alts {
+			// Try each alternative on a scratch record, keep the one that fits.
+			scratch := &validator{doc: v.doc, seen: map[string]bool{}, reached: map[string]bool{}}
+			problems := scratch.checkIn(val, alt.(map[string]any), at, comp)
+			if len(problems) == 0 {
+				for k := range scratch.seen {
+					v.seen[k] = true
+				}
+				for k := range scratch.reached {
+					v.reached[k] = true
+				}
+				return nil
+			}
+			if i == 0 {
+				first = problems
+			}
+		}
+		return append([]string{fmt.Sprintf("%s: %v matches no alternative of %s", at, short(val), key)}, first...)
+	}
+	if enum, ok := s["enum"].([]any); ok {
+		found := false
+		for _, e := range enum {
+			found = found || e == val
+		}
+		if !found {
+			return []string{fmt.Sprintf("%s: %v is not one of %v", at, short(val), enum)}
+		}
+	}
+	typ, _ := s["type"].(string)
+	switch typ {
+	case "":
+		return nil
+	case "null":
+		if val != nil {
+			return []string{fmt.Sprintf("%s: want null, got %v", at, short(val))}
+		}
+	case "string":
+		if _, ok := val.(string); !ok {
+			return []string{fmt.Sprintf("%s: want a string, got %v", at, short(val))}
+		}
+	case "boolean":
+		if _, ok := val.(bool); !ok {
+			return []string{fmt.Sprintf("%s: want a boolean, got %v", at, short(val))}
+		}
+	case "integer", "number":
+		f, ok := val.(float64)
+		if !ok || (typ == "integer" && f != float64(int64(f))) {
+			return []string{fmt.Sprintf("%s: want %s, got %v", at, typ, short(val))}
+		}
+	case "array":
+		arr, ok := val.([]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: want an array, got %v", at, short(val))}
+		}
+		var out []string
+		for i, item := range arr {
+			out = append(out, v.checkIn(item, s["items"].(map[string]any), fmt.Sprintf("%s[%d]", at, i), "")...)
+		}
+		return out
+	case "object":
+		obj, ok := val.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: want an object, got %v", at, short(val))}
+		}
+		props, _ := s["properties"].(map[string]any)
+		var out []string
+		if req, ok := s["required"].([]any); ok {
+			for _, r := range req {
+				if _, ok := obj[r.(string)]; !ok {
+					out = append(out, fmt.Sprintf("%s: required field %q missing", at, r))
+				}
+			}
+		}
+		extra := s["additionalProperties"]
+		for k, item := range obj {
+			if p, ok := props[k].(map[string]any); ok {
+				if comp != "" {
+					v.seen[comp+"."+k] = true
+				}
+				out = append(out, v.checkIn(item, p, at+"."+k, "")...)
+				continue
+			}
+			switch x := extra.(type) {
+			case bool:
+				if !x {
+					out = append(out, fmt.Sprintf("%s: field %q is not documented", at, k))
+				}
+			case map[string]any:
+				out = append(out, v.checkIn(item, x, at+"."+k, "")...)
+			default:
+				out = append(out, fmt.Sprintf("%s: field %q is not documented", at, k))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 80 {
+		return string(b[:80]) + "…"
+	}
+	return string(b)
+}
+
+// conformanceScenario reaches every route's success path once, in an
+// order where each step has what it needs.
+func conformanceScenario() []conformanceStep {
+	content := `"summary": "Plan the trip", "objective": "A two-week trip", "decisions": ["East coast only"],
+		"assumptions": ["Flights under $1500"], "tasks": ["Book flights", {"text": "Visa", "id": "visa", "intent_hint": "investigate", "status": "done", "blocked_by": "flights"}],
+		"open_questions": ["Which month?"], "entities": ["Sydney"], "artifacts": [{"id": "a1", "type": "text", "label": "Itinerary", "content": "Day 1"}]`
+	return []conformanceStep{
+		{method: "GET", path: "/health"},
+		{method: "GET", path: "/openapi.json"},
+		{method: "GET", path: "/docs"},
+		{method: "GET", path: "/api/v4/chat/providers"},
+		{method: "POST", path: "/api/v2/repos", body: `{"name": "Trip", "description": "2026", "project_root": "/srv/trip", "metadata": {"k": "v"}}`,
+			capture: map[string]string{"repo": "id"}},
+		{method: "GET", path: "/api/v2/repos"},
+		{method: "GET", path: "/api/v2/repos/{repo}"},
+		{method: "PATCH", path: "/api/v2/repos/{repo}/project-root", body: `{"project_root": "/srv/trip2"}`},
+		{method: "POST", path: "/api/v4/chat/spaces/{repo}/sessions", body: `{"title": "Planning", "provider": "mock", "model": "mock"}`,
+			capture: map[string]string{"session": "id"}},
+		{method: "POST", path: "/api/v4/chat/sessions", body: `{"title": "Loose"}`, capture: map[string]string{"loose": "id"}},
+		{method: "PUT", path: "/api/v4/chat/sessions/{loose}/attach", body: `{"repo_id": "{repo}"}`},
+		{method: "POST", path: "/api/v4/chat/send", body: `{"session_id": "{session}", "message": "Plan Sydney", "use_mock": true}`,
+			headers: map[string]string{"Idempotency-Key": "first"}},
+		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Base", ` + content + `,
+			"author_agent": "planner", "project_root": "/srv/trip", "source_turns": {"session_id": "{session}", "from_seq": 0, "to_seq": 1}}`,
+			capture: map[string]string{"base": "id"}},
+		{method: "POST", path: "/api/v2/commits", body: `{"repo_id": "{repo}", "parent_commit_id": "{base}", "message": "Second", "author_type": "user",
+			"context_blob": {"k": 1}, "raw_source_text": "notes", "metadata": {"m": true}, ` + content + `}`, capture: map[string]string{"second": "id"}},
+		{method: "GET", path: "/api/v2/commits/{second}"},
+		{method: "GET", path: "/api/v2/repos/{repo}/commits"},
+		{method: "GET", path: "/api/v2/repos/{repo}/commits/latest"},
+		{method: "POST", path: "/api/v5/checkpoint/{second}/notes", body: `{"text": "Checked the visa rules", "author": "ana", "kind": "note"}`},
+		{method: "GET", path: "/api/v5/checkpoints/{second}/verify"},
+		{method: "PUT", path: "/api/v5/chat/sessions/{session}/mount", body: `{"checkpoint_id": "{base}", "history_base_seq": 1}`},
+		{method: "POST", path: "/api/v5/chat/context", body: `{"session_id": "{session}", "message": "What next?", "memory_scope": "latest_3"}`},
+		{method: "POST", path: "/api/v5/chat/send/stream", body: `{"session_id": "{session}", "message": "And then?", "use_mock": true}`},
+		{method: "DELETE", path: "/api/v5/chat/sessions/{session}/mount"},
+		{method: "GET", path: "/api/v4/chat/sessions"},
+		{method: "GET", path: "/api/v4/chat/sessions/{session}"},
+		{method: "GET", path: "/api/v4/chat/sessions/{session}/turns?limit=1&after=0"},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo}/sessions/{session}"},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo}/sessions/{session}/turns"},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo}/head"},
+		{method: "POST", path: "/api/v5/checkpoint/draft", body: `{"session_id": "{session}", "num_turns": 4}`},
+		{method: "POST", path: "/api/v5/checkpoint/extract", body: "{\"content\": \"# Notes\\n\\n## Tasks\\n- [x] Book flights\\n\\n```sql\\nSELECT 1;\\n```\", \"use_mock\": true}"},
+		{method: "POST", path: "/api/v5/checkpoint/{second}/review"},
+		{method: "POST", path: "/api/v4/chat/sessions/{session}/title"},
+		{method: "POST", path: "/api/v5/lineage/sessions/fork", body: `{"space_id": "{repo}", "checkpoint_id": "{base}", "branch_name": "east", "provider": "mock", "model": "mock"}`,
+			capture: map[string]string{"fork": "session_id"}},
+		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{fork}", "message": "East", "decisions": ["East coast only", "Fly into Sydney"]}`,
+			capture: map[string]string{"east": "id"}},
+		{method: "GET", path: "/api/v5/lineage/spaces/{repo}"},
+		{method: "GET", path: "/api/v5/lineage/checkpoints/{second}/compare/{east}"},
+		{method: "GET", path: "/api/v5/lineage/sessions/{fork}/checkpoints"},
+		{method: "POST", path: "/api/v5/lineage/merge", body: `{"space_id": "{repo}", "source_checkpoint_id": "{east}", "target_checkpoint_id": "{second}", "message": "Merge east"}`},
+		{method: "PUT", path: "/api/v5/chat/sessions/{session}/mount", body: `{"checkpoint_id": "{base}"}`},
+		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "claude-code", "scope": "docs/README", "branch_name": "east",
+			"base_commit_id": "{base}", "session_id": "{fork}", "task_id": "visa", "intent_type": "implement", "ttl_hours": 2}`,
+			capture: map[string]string{"claim": "id"}},
+		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo}/state?session_id={session}&since_commit_id={base}"},
+		{method: "GET", path: "/api/v5/spaces/{repo}/brief?session_id={session}&since_commit_id={base}"},
+		{method: "GET", path: "/api/v5/claims?space_id={repo}"},
+		{method: "PATCH", path: "/api/v5/claims/{claim}", body: `{"status": "done"}`},
+		{method: "GET", path: "/api/v5/metrics/spaces/{repo}"},
+		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", body: `{"space_id": "{repo}", "branch_name": "east", "disposition": "abandoned"}`},
+		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
+		{method: "DELETE", path: "/api/v4/chat/sessions/{loose}"},
+		{method: "DELETE", path: "/api/v2/repos/{repo}"},
+	}
+}
+
+// The validator itself: each kind of mismatch is reported.
+func TestConformanceValidatorReports(t *testing.T) {
+	doc := map[string]any{"components": map[string]any{"schemas": map[string]any{
+		"Thing": map[string]any{"type": "object", "required": []any{"id", "mode"}, "properties": map[string]any{
+			"id":   map[string]any{"type": "string"},
+			"mode": map[string]any{"enum": []any{"A", "B"}},
+			"n":    map[string]any{"anyOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "null"}}},
+		}},
+	}}}
+	ref := map[string]any{"$ref": "#/components/schemas/Thing"}
+	for _, tt := range []struct {
+		name, body string
+		want       string // substring of the only problem; "" for none
+	}{
+		{"Conforms", `{"id": "x", "mode": "A", "n": null}`, ""},
+		{"Undocumented", `{"id": "x", "mode": "A", "extra": 1}`, `field "extra" is not documented`},
+		{"MissingRequired", `{"mode": "B"}`, `required field "id" missing`},
+		{"WrongType", `{"id": 5, "mode": "A"}`, "want a string"},
+		{"OutsideEnum", `{"id": "x", "mode": "C"}`, "is not one of"},
+		{"NoAlternative", `{"id": "x", "mode": "A", "n": 1.5}`, "matches no alternative"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var val any
+			if err := json.Unmarshal([]byte(tt.body), &val); err != nil {
+				t.Fatal(err)
+			}
+			v := &validator{doc: doc, seen: map[string]bool{}, reached: map[string]bool{}}
+			problems := v.check(val, ref, "")
+			if tt.want == "" {
+				if len(problems) != 0 {
+					t.Fatalf("problems %v, want none", problems)
+				}
+				if !v.seen["Thing.id"] || !v.seen["Thing.n"] || !v.reached["Thing"] {
+					t.Fatalf("seen %v reached %v", v.seen, v.reached)
+				}
+				return
+			}
+			if len(problems) == 0 || !strings.Contains(problems[0], tt.want) {
+				t.Fatalf("problems %v, want %q", problems, tt.want)
+			}
+		})
+	}
+}
+
+// Request schemas list what the server refuses a body without, and only
+// that; enums and defaults come from the struct tags.
+func TestOpenAPIRequestSchemas(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Required   []string                  `json:"required"`
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		schema   string
+		required []string
+	}{
+		{"CommitRequest", []string{"message", "repo_id", "session_id"}},
+		{"SendRequest", []string{"message", "session_id"}},
+		{"MountRequest", []string{"checkpoint_id"}},
+		{"SessionCreateRequest", nil},
+		{"LegacyCommitRequest", []string{"message", "repo_id"}},
+	} {
+		got := doc.Components.Schemas[tt.schema].Required
+		if strings.Join(got, ",") != strings.Join(tt.required, ",") {
+			t.Errorf("%s required = %v, want %v", tt.schema, got, tt.required)
+		}
+	}
+	scope := doc.Components.Schemas["SendRequest"].Properties["memory_scope"]
+	if fmt.Sprint(scope["enum"]) != "[latest_1 latest_3]" || scope["default"] != "latest_1" || scope["description"] == nil {
+		t.Errorf("memory_scope = %v", scope)
+	}
+	if mode := doc.Components.Schemas["ContextInfo"].Properties["mode"]; fmt.Sprint(mode["enum"]) != "[FRESH HEAD MOUNTED FORKED]" {
+		t.Errorf("context mode = %v", mode)
+	}
+}
+
+// Each route documents every status it can answer.
+func TestOpenAPIStatuses(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]any `json:"responses"`
+		} `json:"paths"`
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	codes := func(path, method string) string {
+		var out []string
+		for c := range doc.Paths[path][method].Responses {
+			out = append(out, c)
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	for _, tt := range []struct{ path, method, want string }{
+		{"/health", "get", "200,500,503"},
+		{"/api/v4/chat/send", "post", "200,400,413,422,500,502,503"},
+		{"/api/v2/commits/{commit_id}", "get", "200,400,404,500"},
+		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,404,413,422,500"},
+	} {
+		if got := codes(tt.path, tt.method); got != tt.want {
+			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package smriti
+
+import "testing"
+
+func TestRequestDigest(t *testing.T) {
+	sid, cp := NewID(), NewID()
+	base := SendRequest{SessionID: sid, Message: "hello", IdempotencyKey: "k"}
+	d := RequestDigest(base)
+	seq := int64(3)
+	same := base
+	same.IdempotencyKey = "other key"
+	same.Provider = " " // blank provider is no provider
+	same.Context.MemoryScope = ScopeLatest1
+	if RequestDigest(same) != d {
+		t.Fatal("the key, blank provider or default scope changed the digest")
+	}
+	for name, change := range map[string]func(*SendRequest){
+		"Message":  func(r *SendRequest) { r.Message = "hello!" },
+		"Session":  func(r *SendRequest) { r.SessionID = NewID() },
+		"Provider": func(r *SendRequest) { r.Provider = "openai" },
+		"Model":    func(r *SendRequest) { r.Model = "gpt-4o" },
+		"UseMock":  func(r *SendRequest) { r.UseMock = true },
+		"Scope":    func(r *SendRequest) { r.Context.MemoryScope = ScopeLatest3 },
+		"Mount":    func(r *SendRequest) { r.Context.MountedCheckpointID = &cp },
+		"Base":     func(r *SendRequest) { r.Context.HistoryBaseSeq = &seq },
+		"Budget":   func(r *SendRequest) { r.HistoryBudget = 100 },
+	} {
+		r := base
+		change(&r)
+		if RequestDigest(r) == d {
+			t.Errorf("%s did not change the digest", name)
+		}
+	}
+	if err := CheckReplay(base, &ExchangeResult{RequestHash: d}); err != nil {
+		t.Fatalf("same request refused: %v", err)
+	}
+	other := base
+	other.Message = "something else"
+	if err := CheckReplay(other, &ExchangeResult{RequestHash: d}); ErrorCode(err) != EUNPROCESSABLE {
+		t.Fatalf("different request: %v, want unprocessable", err)
+	}
+	if err := CheckReplay(other, &ExchangeResult{}); err != nil {
+		t.Fatalf("a key stored without a digest refused: %v", err)
+	}
+}
