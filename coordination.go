@@ -284,11 +284,11 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktre
 
 // CloseWorktree implements WorktreeService.
 func (c *Coordinator) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*Worktree, error) {
-	git, err := c.git()
+	w, err := c.Worktree(ctx, idOrPrefix)
 	if err != nil {
 		return nil, err
 	}
-	w, err := c.Worktree(ctx, idOrPrefix)
+	git, err := c.git()
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,30 @@ func normalizeTasks(raw []any) []Task {
 	return out
 }
 
+// CleanTasks tidies the tasks a client wrote with a checkpoint, keeping each
+// task's form: a plain string stays a string, an object stays an object.
+// Text and annotations are trimmed, an intent hint outside the five is
+// dropped (and a valid one lower-cased), a status is lower-cased, blank
+// tasks and repeated texts (first wins) are dropped. Status values are
+// validated by the caller before (a bad status is an error on a write,
+// not something to drop silently). The result is never nil.
+func CleanTasks(tasks []Task) []Task {
+	out := make([]Task, 0, len(tasks))
+	seen := map[string]bool{}
+	for _, t := range tasks {
+		structured := t.Structured
+		t.Text = strings.TrimSpace(t.Text)
+		t = cleanTaskAnnotations(t)
+		t.Structured = structured
+		if t.Text == "" || seen[t.Text] {
+			continue
+		}
+		seen[t.Text] = true
+		out = append(out, t)
+	}
+	return out
+}
+
 // cleanTaskAnnotations trims annotations and drops the invalid ones.
 func cleanTaskAnnotations(t Task) Task {
 	t.ID = strings.TrimSpace(t.ID)

@@ -73,3 +73,25 @@ func TestTaskRender(t *testing.T) {
 		})
 	}
 }
+
+func TestCleanTasksKeepsEachTasksForm(t *testing.T) {
+	in := []Task{
+		{Text: "  plain  "},
+		{Text: "Bench", ID: " t1 ", IntentHint: " TEST ", Status: "Done", BlockedBy: " t0 ", Structured: true},
+		{Text: "odd intent", IntentHint: "refactor", Status: "open", Structured: true},
+		{Text: "plain"},
+		{Text: "   ", Structured: true},
+	}
+	got := CleanTasks(in)
+	want := []Task{
+		{Text: "plain"},
+		{Text: "Bench", ID: "t1", IntentHint: "test", Status: "done", BlockedBy: "t0", Structured: true},
+		{Text: "odd intent", Status: "open", Structured: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("CleanTasks =\n%+v\nwant\n%+v", got, want)
+	}
+	if got := CleanTasks(nil); got == nil || len(got) != 0 {
+		t.Fatalf("CleanTasks(nil) = %#v", got)
+	}
+}

@@ -62,7 +62,7 @@ func (c *Content) Validate() error {
 		if runeLen(t.Text) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, MaxItemChars)
 		}
-		if t.Status != "" && t.Status != "open" && t.Status != "done" {
+		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != TaskOpen && st != TaskDone {
 			return Errorf(EUNPROCESSABLE, "tasks[%d].status must be \"open\" or \"done\"", i)
 		}
 	}
@@ -70,6 +70,12 @@ func (c *Content) Validate() error {
 		return Errorf(EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), MaxCheckpointArtifacts)
 	}
 	return nil
+}
+
+// Normalize tidies what Validate accepted: tasks are cleaned (CleanTasks),
+// each keeping its form. Services call it after Validate, before writing.
+func (c *Content) Normalize() {
+	c.Tasks = CleanTasks(c.Tasks)
 }
 
 func validateList(name string, list []string) error {

@@ -144,3 +144,49 @@ func (c *Client) SpaceMetrics(ctx context.Context, space smriti.ID) (*SpaceMetri
 	var out SpaceMetricsOut
 	return &out, c.get(ctx, "/api/v5/metrics/spaces/"+space.String(), &out)
 }
+
+// OpenWorktree opens a git worktree for an agent.
+func (c *Client) OpenWorktree(ctx context.Context, req WorktreeRequest) (*WorktreeOut, error) {
+	var out WorktreeOut
+	return &out, c.post(ctx, "/api/v5/worktrees", req, &out)
+}
+
+// Worktrees lists a space's worktrees with their drift.
+func (c *Client) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]WorktreeListItem, error) {
+	v := url.Values{"space_id": {space.String()}}
+	if includeClosed {
+		v.Set("include_closed", "true")
+	}
+	var out []WorktreeListItem
+	return out, c.get(ctx, withQuery("/api/v5/worktrees", v), &out)
+}
+
+// Worktree gets a worktree by id or id prefix (at least 4 characters).
+func (c *Client) Worktree(ctx context.Context, idOrPrefix string) (*WorktreeOut, error) {
+	var out WorktreeOut
+	return &out, c.get(ctx, "/api/v5/worktrees/"+url.PathEscape(idOrPrefix), &out)
+}
+
+// CloseWorktree removes a worktree; force drops uncommitted changes.
+func (c *Client) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*WorktreeOut, error) {
+	path := "/api/v5/worktrees/" + url.PathEscape(idOrPrefix)
+	if force {
+		path += "?force=true"
+	}
+	var out WorktreeOut
+	_, err := c.Do(ctx, http.MethodDelete, path, nil, &out)
+	return &out, err
+}
+
+// ContextPack exports a checkpoint for another tool (smriti.PackTargets).
+func (c *Client) ContextPack(ctx context.Context, checkpoint smriti.ID, target string) (*ContextPack, error) {
+	id := checkpoint.String()
+	var out ContextPack
+	return &out, c.post(ctx, "/api/v2/context/from-commit", ContextPackRequest{CommitID: &id, Target: &target}, &out)
+}
+
+// ParentDelta returns a checkpoint beside its parent (Parent nil for a root).
+func (c *Client) ParentDelta(ctx context.Context, checkpoint smriti.ID) (*ParentDelta, error) {
+	var out ParentDelta
+	return &out, c.get(ctx, "/api/v2/context/parent-delta/"+checkpoint.String(), &out)
+}

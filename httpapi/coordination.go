@@ -39,7 +39,7 @@ func (s *Server) coordinationRoutes() []route {
 		"since_commit_id": stateQuery["since_commit_id"],
 		"session_id":      stateQuery["session_id"],
 	}
-	return []route{
+	return append([]route{
 		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/state", summary: "The state brief: main head, active branches, live claims, divergence and freshness",
 			tag: "coordination", out: SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/brief", summary: "The state brief rendered as markdown, as agents read it",
@@ -54,7 +54,7 @@ func (s *Server) coordinationRoutes() []route {
 			tag: "coordination", in: ClaimPatchRequest{}, out: ClaimOut{}, status: 200, handle: s.finishClaim},
 		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
 			tag: "coordination", out: SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
-	}
+	}, append(s.worktreeRoutes(), s.contextPackRoutes()...)...)
 }
 
 // stateQuery reads ?since_commit_id= and ?session_id=.
@@ -96,7 +96,7 @@ func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
 	if se := b.LatestSession; se != nil {
 		h.LatestSessionID, h.LatestSessionTitle = &se.ID, &se.Title
 	}
-	writeJSON(w, http.StatusOK, spaceStateOf(b, h))
+	writeJSON(w, http.StatusOK, spaceStateOf(b, h, s.now()))
 	return nil
 }
 

@@ -146,3 +146,108 @@ func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, d
 	}
 	return &out
 }
+
+func TestContextPacksAndParentDelta(t *testing.T) {
+	e := newEnv(t)
+	space := get(e.c.CreateSpace(bg, "Packs", "")).must(t)
+	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	root := commitVia(t, e, space.ID, se.ID, "Root", "Local models")
+	var child httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
+		"message": "Child", "summary": "Two stages", "decisions": []string{"Local models", "Reranker"},
+		"tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}}}, &child); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range smriti.PackTargets {
+		pack := get(e.c.ContextPack(bg, child.ID, target)).must(t)
+		c, _ := e.store.Checkpoint(bg, child.ID)
+		sp, _ := e.store.Space(bg, space.ID)
+		want, _ := smriti.RenderContextPack(sp, c, target)
+		if pack.Content != want || pack.TargetTool != target || pack.Format != "markdown" {
+			t.Fatalf("%s pack = %+v", target, pack)
+		}
+		if !strings.Contains(pack.Content, "Bench") || !strings.Contains(pack.Content, "Reranker") {
+			t.Fatalf("%s pack lacks content:\n%s", target, pack.Content)
+		}
+	}
+	// No target is generic.
+	var pack httpapi.ContextPack
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/context/from-commit", map[string]any{"commit_id": child.ID}, &pack); err != nil ||
+		pack.TargetTool != "generic" || !strings.HasPrefix(pack.Content, "--- SMRITI CONTEXT PACK ---\nSpace: Packs\n") {
+		t.Fatalf("default pack = %+v, %v", pack, err)
+	}
+	_, err := e.c.ContextPack(bg, child.ID, "vim")
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	_, err = e.c.ContextPack(bg, smriti.NewID(), "generic")
+	wantCode(t, err, smriti.ENOTFOUND)
+	status, _ := e.raw(t, "POST", "/api/v2/context/from-commit", `{"commit_id": "nope"}`)
+	if status != 400 {
+		t.Fatalf("bad commit_id: %d", status)
+	}
+
+	d := get(e.c.ParentDelta(bg, root.ID)).must(t)
+	if d.Current.ID != root.ID || d.Parent != nil || d.Current.Decisions[0] != "Local models" {
+		t.Fatalf("root delta = %+v", d)
+	}
+	d = get(e.c.ParentDelta(bg, child.ID)).must(t)
+	if d.Current.ID != child.ID || d.Parent == nil || d.Parent.ID != root.ID || *d.Current.ParentCommitID != root.ID ||
+		len(d.Current.Tasks) != 2 || d.Current.Tasks[1].Status != "done" || d.Current.Summary != "Two stages" {
+		t.Fatalf("child delta = %+v", d)
+	}
+	_, err = e.c.ParentDelta(bg, smriti.NewID())
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func TestTaskStatusSurvivesEveryPath(t *testing.T) {
+	e := newEnv(t)
+	space := get(e.c.CreateSpace(bg, "Tasks", "")).must(t)
+	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	var a httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
+		"message": "A", "tasks": []any{" plain ", map[string]any{"text": "Bench", "id": " t1", "intent_hint": "TEST", "status": "open"},
+			map[string]any{"text": "Odd", "intent_hint": "refactor"}, "plain"}}, &a); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmtAny(a.Tasks); got != `["plain",{"text":"Bench","id":"t1","intent_hint":"test","status":"open"},{"text":"Odd"}]` {
+		t.Fatalf("commit tasks = %s", got)
+	}
+	status, body := e.raw(t, "POST", "/api/v4/chat/commit", `{"repo_id":"`+space.ID.String()+`","session_id":"`+se.ID.String()+
+		`","message":"x","tasks":[{"text":"t","status":"claimed"}]}`)
+	if status != 422 || !strings.Contains(body, "status") {
+		t.Fatalf("claimed status: %d %s", status, body)
+	}
+	// The legacy create path cleans the same way.
+	var legacy httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/commits", map[string]any{"repo_id": space.ID, "parent_commit_id": a.ID,
+		"branch_name": "side", "message": "L", "tasks": []any{map[string]any{"text": " Bench ", "status": "DONE"}}}, &legacy); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmtAny(legacy.Tasks); got != `[{"text":"Bench","status":"done"}]` {
+		t.Fatalf("legacy tasks = %s", got)
+	}
+
+	fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).must(t)
+	var b httpapi.Commit
+	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": fork.SessionID,
+		"message": "B", "tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}, "Odd"}}, &b); err != nil {
+		t.Fatal(err)
+	}
+	cmp := get(e.c.Compare(bg, a.ID, b.ID)).must(t)
+	if cmp.CheckpointB.Tasks[1].Status != "done" || cmp.CheckpointA.Tasks[1].Status != "open" {
+		t.Fatalf("compare lost the status: %+v / %+v", cmp.CheckpointA.Tasks, cmp.CheckpointB.Tasks)
+	}
+	merged := get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).must(t)
+	var bench *smriti.Task
+	for i, task := range merged.Checkpoint.Tasks {
+		if task.Text == "Bench" {
+			bench = &merged.Checkpoint.Tasks[i]
+		}
+	}
+	if bench == nil || bench.Status != "done" || bench.ID != "t1" {
+		t.Fatalf("merge lost the status: %+v", merged.Checkpoint.Tasks)
+	}
+	md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).must(t)
+	if !strings.Contains(md, "- Bench [test] (id: t1) (done)\n") {
+		t.Fatalf("brief lost the status:\n%s", md)
+	}
+}

@@ -111,7 +111,7 @@ type MountOut struct {
 	Message    string    `json:"message"`
 }
 
-func spaceStateOf(b *smriti.StateBrief, head Head) SpaceState {
+func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 	out := SpaceState{
 		Space: StateSpace{ID: b.Space.ID, Name: b.Space.Name, ProjectRoot: b.Space.ProjectRoot},
 		Head:  head, ActiveBranches: []ActiveBranch{}, ActiveBranchesMore: b.MoreBranches,
@@ -137,9 +137,8 @@ func spaceStateOf(b *smriti.StateBrief, head Head) SpaceState {
 			sc.BaseCommitHash = &h
 		}
 		if c.Worktree != nil && c.Probe != nil {
-			p := *c.Probe
-			p.DirtyPaths = nonnil.Slice(p.DirtyPaths)
-			sc.Worktree = &StateWorktree{ID: c.Worktree.ID, Path: c.Worktree.Path, Branch: c.Worktree.BranchName, WorktreeProbe: p}
+			sc.Worktree = &StateWorktree{ID: c.Worktree.ID, Path: c.Worktree.Path, Branch: c.Worktree.BranchName,
+				WorktreeProbe: *probeOut(c.Probe, now)}
 		}
 		out.ActiveClaims = append(out.ActiveClaims, sc)
 	}

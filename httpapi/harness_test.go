@@ -34,6 +34,8 @@ type envConfig struct {
 	postgres bool
 	getenv   func(string) string
 	popts    []provider.Option
+	// coord, when set, builds the coordinator (worktrees with real git).
+	coord func(st *store.Store) *smriti.Coordinator
 }
 
 // withPostgres runs the server on a fresh PostgreSQL database
@@ -82,7 +84,11 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	// wires them.
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(pcfg, append([]provider.Option{provider.WithObserver(metrics.ObserveProviderCall)}, cfg.popts...)...)
-	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
+	var coord *smriti.Coordinator
+	if cfg.coord != nil {
+		coord = cfg.coord(st)
+	}
+	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Coordinator: coord, Metrics: metrics,
 		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now},
 		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

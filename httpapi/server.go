@@ -20,6 +20,9 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
 	smriti.ClaimService
 	smriti.MetricsService
 	smriti.StateService
@@ -39,6 +42,9 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
 	// Chat and Intelligence are the services the chat and background
@@ -49,6 +55,8 @@ type Config struct {
 	// Metrics receives request and provider-call series; when nil, New
 	// makes its own.
 	Metrics *Metrics
+	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
+	MCP http.Handler
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Backend without git (worktree routes then answer 503).
 	Coordinator *smriti.Coordinator
@@ -99,6 +107,9 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+	}
 	if cfg.Web != nil {
 		mux.Handle("/", cfg.Web)
 	} else {

@@ -23,11 +23,11 @@ type AttachRequest struct {
 }
 
 func (s *Server) sessionRoutes() []route {
-	turnsQuery := map[string]string{"after_seq": "only turns with a greater sequence number (paging)", "limit": "page size (1–1000, default 1000)"}
+	turnsQuery := map[string]string{"after_seq": "only turns with a greater sequence number (paging)", "limit": "page size (1–1000); without it every turn up to 5,000"}
 	return []route{
 		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSession},
 		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []SessionOut{}, status: 200,
-			query: map[string]string{"limit": "page size (default 50)", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
+			query: map[string]string{"limit": "page size (1–1000); without it every session up to 5,000", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
 		{method: "GET", path: "/api/v4/chat/sessions/{session_id}", summary: "Get a session", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSession},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{session_id}", summary: "Delete a session and its turns", tag: "sessions", status: 204, handle: s.deleteSession},
 		{method: "GET", path: "/api/v4/chat/sessions/{session_id}/turns", summary: "A session's turns in order", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listTurns},
@@ -165,7 +165,7 @@ func (s *Server) listSpaceTurns(w http.ResponseWriter, r *http.Request) error {
 // writeTurns pages turns by sequence number: the first page starts at 0
 // and X-Next-Cursor carries the after_seq of the next one.
 func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID smriti.ID) error {
-	q := smriti.TurnQuery{Limit: 1000}
+	q := smriti.TurnQuery{Limit: smriti.ListCap}
 	if v := r.URL.Query().Get("after_seq"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < -1 {

@@ -22,7 +22,7 @@ type ProjectRootRequest struct {
 }
 
 func (s *Server) spaceRoutes() []route {
-	page := map[string]string{"limit": "page size (1–1000)", "after": "cursor from the X-Next-Cursor header of the previous page"}
+	page := map[string]string{"limit": "page size (1–1000); without it every item up to 5,000", "after": "cursor from the X-Next-Cursor header of the previous page"}
 	return []route{
 		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: SpaceCreateRequest{}, out: Repo{}, status: 201, handle: s.createSpace},
 		{method: "GET", path: "/api/v2/repos", summary: "List spaces, most recently updated first", tag: "spaces", out: []Repo{}, status: 200, query: page, handle: s.listSpaces},

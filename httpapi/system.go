@@ -6,11 +6,11 @@ import (
 
 // Capabilities lists what this server supports; agents use it to detect a
 // server too old for what they want to do. Only what is implemented is
-// listed: coordination (claims, state brief, freshness, worktrees) joins
-// when it lands.
+// listed.
 var Capabilities = []string{
 	"structured_tasks", "task_ids", "checkpoint_notes", "branch_disposition",
 	"hash_chain_verify", "idempotent_send", "streaming", "context_preview", "merge", "source_turns",
+	"claims", "freshness", "compact_state", "worktrees", "worktree_binding", "context_packs",
 }
 
 func (s *Server) systemRoutes() []route {

@@ -128,7 +128,7 @@ func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock strin
 
 // Sessions implements smriti.SessionService.
 func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Page) ([]*smriti.Session, string, error) {
-	limit := clampLimit(page.Limit, 50, 1000)
+	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
 	q := `SELECT ` + sessionCols + ` FROM sessions WHERE owner_id = ?`
 	args := []any{smriti.UserFromContext(ctx)}
 	if spaceID != nil {

@@ -101,7 +101,7 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 
 // Spaces implements smriti.SpaceService.
 func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
-	limit := clampLimit(page.Limit, 100, 1000)
+	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
 	q := `SELECT ` + spaceCols + ` FROM spaces WHERE owner_id = ?`
 	args := []any{smriti.UserFromContext(ctx)}
 	if page.After != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -97,11 +98,8 @@ func serve(ctx context.Context, o serveOptions) error {
 	}
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
-	api := httpapi.New(httpapi.Config{
-		Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit, Metrics: metrics,
-		Chat:         &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now},
-		Intelligence: &smriti.Intelligence{Sessions: db, Checkpoints: db, Providers: providers},
-	})
+	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	api := httpapi.New(apiConfig(db, providers, logger, coord, metrics))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -142,4 +140,17 @@ func redactDSN(dsn string) string {
 		}
 	}
 	return dsn
+}
+
+// worktreeRoot is where worktrees go when a request names no path:
+// $SMRITI_WORKTREE_ROOT, else ~/.smriti/worktrees.
+func worktreeRoot() string {
+	if root := os.Getenv("SMRITI_WORKTREE_ROOT"); root != "" {
+		return root
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".smriti", "worktrees")
 }

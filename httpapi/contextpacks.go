@@ -1,0 +1,117 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"smriti"
+	"smriti/internal/nonnil"
+)
+
+// ContextPackRequest exports a checkpoint for another tool.
+type ContextPackRequest struct {
+	CommitID *string `json:"commit_id" required:"true"`
+	// Target is generic (default), claude, cursor, chatgpt or agents_md.
+	Target *string `json:"target"`
+}
+
+// ContextPack is a checkpoint rendered for another tool.
+type ContextPack struct {
+	Content    string `json:"content"`
+	TargetTool string `json:"target_tool"`
+	Format     string `json:"format"`
+}
+
+// Snapshot is a checkpoint's state in a parent delta.
+type Snapshot struct {
+	ID             smriti.ID     `json:"id"`
+	CommitHash     string        `json:"commit_hash"`
+	Message        string        `json:"message"`
+	Summary        string        `json:"summary"`
+	Objective      string        `json:"objective"`
+	Decisions      []string      `json:"decisions"`
+	Assumptions    []string      `json:"assumptions"`
+	Tasks          []smriti.Task `json:"tasks"`
+	OpenQuestions  []string      `json:"open_questions"`
+	Entities       []string      `json:"entities"`
+	AuthorAgent    *string       `json:"author_agent"`
+	AuthorType     string        `json:"author_type"`
+	BranchName     string        `json:"branch_name"`
+	ParentCommitID *smriti.ID    `json:"parent_commit_id"`
+	CreatedAt      time.Time     `json:"created_at"`
+}
+
+// ParentDelta is a checkpoint beside its parent (null for a root).
+type ParentDelta struct {
+	Current Snapshot  `json:"current"`
+	Parent  *Snapshot `json:"parent"`
+}
+
+func snapshotOf(c *smriti.Checkpoint) Snapshot {
+	return Snapshot{ID: c.ID, CommitHash: c.Hash, Message: c.Message, Summary: c.Summary, Objective: c.Objective,
+		Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks),
+		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities), AuthorAgent: c.AuthorAgent,
+		AuthorType: c.AuthorType, BranchName: c.BranchName, ParentCommitID: c.ParentID, CreatedAt: c.CreatedAt}
+}
+
+func (s *Server) contextPackRoutes() []route {
+	return []route{
+		{method: "POST", path: "/api/v2/context/from-commit", summary: "Export a checkpoint as a context pack for another tool (generic, claude, cursor, chatgpt, agents_md)",
+			tag: "context", in: ContextPackRequest{}, out: ContextPack{}, status: 200, handle: s.contextPack},
+		{method: "GET", path: "/api/v2/context/parent-delta/{commit_id}", summary: "A checkpoint beside its parent",
+			tag: "context", out: ParentDelta{}, status: 200, handle: s.parentDelta},
+	}
+}
+
+func (s *Server) contextPack(w http.ResponseWriter, r *http.Request) error {
+	var req ContextPackRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	id, err := reqID("commit_id", req.CommitID)
+	if err != nil {
+		return err
+	}
+	target := smriti.PackGeneric
+	if req.Target != nil && *req.Target != "" {
+		target = *req.Target
+	}
+	c, err := s.store.Checkpoint(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	sp, err := s.store.Space(r.Context(), c.SpaceID)
+	if err != nil {
+		return err
+	}
+	content, err := smriti.RenderContextPack(sp, c, target)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ContextPack{Content: content, TargetTool: target, Format: "markdown"})
+	return nil
+}
+
+func (s *Server) parentDelta(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "commit_id")
+	if err != nil {
+		return err
+	}
+	c, err := s.store.Checkpoint(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := ParentDelta{Current: snapshotOf(c)}
+	if c.ParentID != nil {
+		p, err := s.store.Checkpoint(r.Context(), *c.ParentID)
+		if err != nil && smriti.ErrorCode(err) != smriti.ENOTFOUND {
+			return err
+		}
+		if p != nil {
+			snap := snapshotOf(p)
+			out.Parent = &snap
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

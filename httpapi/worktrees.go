@@ -1,0 +1,144 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"smriti"
+	"smriti/internal/nonnil"
+)
+
+// WorktreeRequest opens a git worktree for an agent.
+type WorktreeRequest struct {
+	SpaceID *string `json:"space_id" required:"true"`
+	Agent   *string `json:"agent" required:"true"`
+	// BranchName is the git branch to create (default smriti/<agent>/<suffix>).
+	BranchName *string `json:"branch_name"`
+	// BaseCommitSHA is where the branch starts (default the project's HEAD).
+	BaseCommitSHA *string `json:"base_commit_sha"`
+	// BasePath is the absolute directory to create (default under the
+	// server's worktree root).
+	BasePath *string `json:"base_path"`
+}
+
+// WorktreeOut is a worktree on the wire.
+type WorktreeOut struct {
+	ID            smriti.ID  `json:"id"`
+	RepoID        smriti.ID  `json:"repo_id"`
+	Agent         string     `json:"agent"`
+	Path          string     `json:"path"`
+	BranchName    string     `json:"branch_name"`
+	BaseCommitSHA *string    `json:"base_commit_sha"`
+	Status        string     `json:"status"`
+	CreatedAt     time.Time  `json:"created_at"`
+	ClosedAt      *time.Time `json:"closed_at"`
+}
+
+// WorktreeListItem is a worktree with its drift (probe null when closed or
+// when probing failed).
+type WorktreeListItem struct {
+	WorktreeOut
+	Probe *smriti.WorktreeProbe `json:"probe"`
+}
+
+func worktreeOf(w *smriti.Worktree) WorktreeOut {
+	return WorktreeOut{ID: w.ID, RepoID: w.SpaceID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
+		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
+}
+
+// probeOut fills the relative time of the last commit as of now (the cache
+// keeps the absolute time, so a cached probe never reads stale).
+func probeOut(p *smriti.WorktreeProbe, now time.Time) *smriti.WorktreeProbe {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.DirtyPaths = nonnil.Slice(q.DirtyPaths)
+	if !q.LastCommitAt.IsZero() {
+		q.LastCommitRelative = smriti.RelativeTime(q.LastCommitAt, now)
+	}
+	return &q
+}
+
+func (s *Server) worktreeRoutes() []route {
+	return []route{
+		{method: "POST", path: "/api/v5/worktrees", summary: "Open a git worktree on a new branch for an agent (runs git in the space's project root)",
+			tag: "worktrees", in: WorktreeRequest{}, out: WorktreeOut{}, status: 201, handle: s.openWorktree},
+		{method: "GET", path: "/api/v5/worktrees", summary: "A space's worktrees, newest first, each active one with its drift",
+			tag: "worktrees", out: []WorktreeListItem{}, status: 200, handle: s.listWorktrees, query: map[string]string{
+				"space_id": "the space (required)", "include_closed": "true: also closed worktrees (never probed)"}},
+		{method: "GET", path: "/api/v5/worktrees/{id_or_prefix}", summary: "A worktree by id or id prefix (at least 4 characters)",
+			tag: "worktrees", out: WorktreeOut{}, status: 200, handle: s.getWorktree},
+		{method: "DELETE", path: "/api/v5/worktrees/{id_or_prefix}", summary: "Remove a worktree (409 with uncommitted changes unless force=true; the branch stays)",
+			tag: "worktrees", out: WorktreeOut{}, status: 200, handle: s.closeWorktree,
+			query: map[string]string{"force": "true: remove even with uncommitted changes"}},
+	}
+}
+
+func (s *Server) openWorktree(w http.ResponseWriter, r *http.Request) error {
+	var req WorktreeRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	space, err := reqID("space_id", req.SpaceID)
+	if err != nil {
+		return err
+	}
+	in := smriti.WorktreeOpen{SpaceID: space, Agent: deref(req.Agent), BranchName: deref(req.BranchName),
+		BaseCommitSHA: deref(req.BaseCommitSHA), BasePath: deref(req.BasePath)}
+	wt, err := s.coord.OpenWorktree(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, worktreeOf(wt))
+	return nil
+}
+
+func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
+	raw := r.URL.Query().Get("space_id")
+	if strings.TrimSpace(raw) == "" {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
+	}
+	space, err := smriti.ParseID("space_id", raw)
+	if err != nil {
+		return err
+	}
+	includeClosed, err := queryBool(r, "include_closed")
+	if err != nil {
+		return err
+	}
+	ws, probes, err := s.coord.Worktrees(r.Context(), space, includeClosed)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	out := make([]WorktreeListItem, len(ws))
+	for i, wt := range ws {
+		out[i] = WorktreeListItem{WorktreeOut: worktreeOf(wt), Probe: probeOut(probes[wt.ID], now)}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getWorktree(w http.ResponseWriter, r *http.Request) error {
+	wt, err := s.coord.Worktree(r.Context(), r.PathValue("id_or_prefix"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, worktreeOf(wt))
+	return nil
+}
+
+func (s *Server) closeWorktree(w http.ResponseWriter, r *http.Request) error {
+	force, err := queryBool(r, "force")
+	if err != nil {
+		return err
+	}
+	wt, err := s.coord.CloseWorktree(r.Context(), r.PathValue("id_or_prefix"), force)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, worktreeOf(wt))
+	return nil
+}
