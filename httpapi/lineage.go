@@ -11,8 +11,6 @@ import (
 	"smriti/internal/nonnil"
 )
 
-const maxBranchName = 255
-
 // ForkRequest starts a session on a new branch from a checkpoint.
 type ForkRequest struct {
 	SpaceID      *string `json:"space_id" required:"true"`

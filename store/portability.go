@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 var (
@@ -40,7 +41,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 	}
 	if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSpace, Space: &smriti.BundleSpace{
 		ID: sp.ID, Slug: sp.Slug, Name: sp.Name, Description: sp.Description, ProjectRoot: sp.ProjectRoot,
-		Metadata: nonNilMap(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
+		Metadata: nonnil.Map(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
 	}}); err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSession, Session: &smriti.BundleSession{
 			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
 			SeededCheckpointID: se.SeededCheckpointID, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
-			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonNilMap(se.Metadata),
+			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonnil.Map(se.Metadata),
 			CreatedAt: se.CreatedAt.UTC(), UpdatedAt: se.UpdatedAt.UTC(),
 		}}); err != nil {
 			return err
@@ -128,13 +129,6 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 	return n, rows.Err()
 }
 
-func nonNilMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
-}
-
 // ImportSpace implements smriti.SpaceExporter. The whole bundle is checked
 // first, with nothing written; then it is read again and written inside one
 // transaction, checked again as it goes, so a bundle that changed between
@@ -171,7 +165,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 			case smriti.RecordSpace:
 				b := rec.Space
 				sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
-					OwnerID: user, Metadata: nonNilMap(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
+					OwnerID: user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
 				if asNew {
 					sp.ID, sp.Slug = remap.ID(b.ID), nil
 				}
@@ -205,7 +199,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				b := rec.Session
 				se := &smriti.Session{ID: b.ID, SpaceID: &spaceID, OwnerID: user, Title: b.Title, ActiveProvider: b.ActiveProvider,
 					ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
-					BranchName: b.BranchName, BranchDisposition: b.BranchDisposition, Metadata: nonNilMap(b.Metadata), LastSeq: -1,
+					BranchName: b.BranchName, BranchDisposition: b.BranchDisposition, Metadata: nonnil.Map(b.Metadata), LastSeq: -1,
 					CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
 				if asNew {
 					se.ID, se.SeededCheckpointID, se.ForkedFromCheckpointID = remap.ID(b.ID), remap.Opt(b.SeededCheckpointID), remap.Opt(b.ForkedFromCheckpointID)
@@ -217,7 +211,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 			case smriti.RecordTurn:
 				b := rec.Turn
 				t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &spaceID, Role: b.Role, Content: b.Content,
-					Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonNilMap(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
+					Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
 				if asNew {
 					t.ID, t.SessionID = remap.ID(b.ID), remap.ID(b.SessionID)
 				}
