@@ -38,6 +38,7 @@ func (s *Server) allRoutes() []route {
 		s.chatRoutes(),
 		s.intelligenceRoutes(),
 		s.lineageRoutes(),
+		s.portabilityRoutes(),
 		s.coordinationRoutes(),
 	} {
 		all = append(all, group...)

@@ -20,6 +20,9 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.LineageService
+	smriti.SearchService
+	smriti.SpaceExporter
+	smriti.TranscriptStore
 	smriti.ClaimService
 	smriti.MetricsService
 	smriti.StateService
@@ -39,8 +42,13 @@ type Config struct {
 	Commit    string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
+	// ImportBodyLimit bounds the bodies of the transcript and space import
+	// routes (DefaultImportBodyLimit when 0).
+	ImportBodyLimit int64
 	// Web, when set, serves the web workspace at /.
 	Web http.Handler
+	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
+	MCP http.Handler
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Backend without git (worktree routes then answer 503).
 	Coordinator *smriti.Coordinator
@@ -81,6 +89,9 @@ func New(cfg Config) *Server {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+	}
 	if cfg.Web != nil {
 		mux.Handle("/", cfg.Web)
 	} else {

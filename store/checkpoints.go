@@ -238,9 +238,15 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	}
 	c.LogPos = pos
 	c.Hash = smriti.ComputeHash(c, parentHash, mergeHash)
+	return c, s.writeCheckpointRow(ctx, tx, c)
+}
+
+// writeCheckpointRow stores a checkpoint whose hash and log position are
+// already set, with its place in the ancestry index.
+func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
 	depth, skip, placed, err := s.newAncestry(tx).placement(ctx, c.ParentID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var depthArg sql.NullInt64
 	if placed {
@@ -251,13 +257,13 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	for _, v := range []any{c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities, c.Artifacts, c.ContextBlob} {
 		j, err := jsonArg(v)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		args = append(args, j)
 	}
 	meta, err := jsonArg(c.Metadata)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip))
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
@@ -265,9 +271,9 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id)
 		VALUES (`+placeholders(len(args))+`)`), args...)
 	if err != nil {
-		return nil, fmt.Errorf("insert checkpoint: %w", err)
+		return fmt.Errorf("insert checkpoint: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
 // Checkpoint implements smriti.CheckpointService.

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"smriti/cli"
 )
 
 // Set at build time with -ldflags "-X main.version=… -X main.commit=… -X main.date=…".
@@ -18,10 +20,7 @@ var (
 )
 
 func main() {
-	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "smriti:", err)
-		os.Exit(1)
-	}
+	os.Exit(cli.Report(os.Stderr, newRoot().Execute()))
 }
 
 func newRoot() *cobra.Command {
@@ -37,6 +36,8 @@ Run "smriti serve" to start the API and web workspace.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCmd(), newVersionCmd())
+	root.AddCommand(newMCPCmd())
+	cli.Attach(root)
 	return root
 }
 

@@ -104,8 +104,7 @@ func serve(ctx context.Context, o serveOptions) error {
 			}
 		}))
 	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
-	api = httpapi.New(httpapi.Config{Backend: db, Providers: providers, Logger: logger, Version: version, Commit: commit,
-		Coordinator: coord})
+	api = httpapi.New(apiConfig(db, providers, logger, coord))
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceState", testSpaceState},
 		{"SpaceMetrics", testSpaceMetrics},
 	}
+	cases = append(cases, portabilityCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+type chatOptions struct {
+	session, provider, model, mount string
+	mock, asJSON                    bool
+}
+
+func (o *chatOptions) flags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.session, "session", "", "continue this session (default: a new session in the space)")
+	f.StringVar(&o.provider, "provider", "", "provider (default: the server's)")
+	f.StringVar(&o.model, "model", "", "model (default: the provider's)")
+	f.StringVar(&o.mount, "mount", "", "mount this checkpoint: the model sees it and the turns after the mount")
+	f.BoolVar(&o.mock, "mock", false, "answer with the offline mock")
+	jsonFlag(cmd, &o.asJSON)
+}
+
+// sessionFor returns the session to talk in: --session, or a new one in the
+// space (seeded from main's head).
+func (o *chatOptions) sessionFor(ctx context.Context, c *httpapi.Client, spaceArg, title string) (smriti.ID, error) {
+	if o.session != "" {
+		return smriti.ParseID("--session", o.session)
+	}
+	sp, err := resolveSpace(ctx, c, spaceArg)
+	if err != nil {
+		return smriti.NilID, err
+	}
+	id := sp.ID.String()
+	s, err := c.CreateSessionWith(ctx, httpapi.SessionCreateRequest{RepoID: &id, Title: title, Provider: o.provider, Model: o.model})
+	if err != nil {
+		return smriti.NilID, err
+	}
+	return s.ID, nil
+}
+
+func (o *chatOptions) request(ctx context.Context, c *httpapi.Client, session smriti.ID, msg string) (httpapi.SendRequest, error) {
+	sid := session.String()
+	req := httpapi.SendRequest{SessionID: &sid, Message: &msg, Provider: o.provider, Model: o.model, UseMock: o.mock}
+	if o.mount != "" {
+		cp, err := resolveCheckpoint(ctx, c, o.mount)
+		if err != nil {
+			return req, err
+		}
+		id := cp.ID.String()
+		req.MountedCheckpointID = &id
+	}
+	return req, nil
+}
+
+func newChatCmd() *cobra.Command {
+	var o chatOptions
+	cmd := &cobra.Command{
+		Use:   "chat <space> [message…]",
+		Short: "Send a message and stream the reply; with no message on a terminal, an interactive loop",
+		Long: `Send one message (the arguments, or stdin when it is piped) and stream the
+reply to the terminal. With no message and a terminal on stdin, chat
+interactively until an empty line or end of input. --json prints the final
+answer (reply, session, turn count, usage, context) instead of streaming.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr(cmd, "missing argument <space>")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			c := env.Client()
+			msg := strings.Join(args[1:], " ")
+			interactive := msg == "" && env.StdinTTY
+			if msg == "" && !interactive {
+				data, err := readAllLimited(env.Stdin, "stdin")
+				if err != nil {
+					return err
+				}
+				msg = strings.TrimSpace(string(data))
+				if msg == "" {
+					return usageErr(cmd, "no message: pass it as arguments or pipe it on stdin")
+				}
+			}
+			title := "cli chat"
+			if msg != "" {
+				title = "cli: " + truncateRunes(msg, 80)
+			}
+			session, err := o.sessionFor(ctx, c, args[0], title)
+			if err != nil {
+				return err
+			}
+			if !interactive {
+				return chatOnce(ctx, env, c, &o, session, msg)
+			}
+			fmt.Fprintf(env.Stderr, "session %s — an empty line ends the chat\n", session)
+			in := bufio.NewScanner(env.Stdin)
+			in.Buffer(make([]byte, 64*1024), maxStdin)
+			for {
+				fmt.Fprint(env.Stderr, "> ")
+				if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
+					return in.Err()
+				}
+				if err := chatOnce(ctx, env, c, &o, session, in.Text()); err != nil {
+					Report(env.Stderr, err)
+				}
+			}
+		},
+	}
+	o.flags(cmd)
+	return cmd
+}
+
+// chatOnce sends one message, streaming the reply to stdout.
+func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, session smriti.ID, msg string) error {
+	req, err := o.request(ctx, c, session, msg)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		stop := spinner(env, "thinking…")
+		out, err := c.Send(ctx, req, "")
+		stop()
+		if err != nil {
+			return err
+		}
+		return printJSON(env.Stdout, out)
+	}
+	stop := spinner(env, "thinking…")
+	started := false
+	_, err = c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
+		if ev.Event != "delta" {
+			return
+		}
+		var d struct {
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(ev.Data, &d) == nil {
+			if !started {
+				stop()
+				started = true
+			}
+			fmt.Fprint(env.Stdout, d.Text)
+		}
+	})
+	stop()
+	if started {
+		fmt.Fprintln(env.Stdout)
+	}
+	return err
+}
+
+func newContextCmd() *cobra.Command {
+	var o chatOptions
+	cmd := &cobra.Command{
+		Use:   "context <space> <message…>",
+		Short: "Print exactly what a send would give the model, without calling it",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usageErr(cmd, fmt.Sprintf("missing argument <%s>", []string{"space", "message"}[len(args)]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			c := env.Client()
+			msg := strings.Join(args[1:], " ")
+			var session smriti.ID
+			var err error
+			if o.session != "" {
+				session, err = smriti.ParseID("--session", o.session)
+			} else {
+				// A preview needs a session; a fresh one of the space shows
+				// what a new conversation would start from.
+				session, err = o.sessionFor(ctx, c, args[0], "cli: context preview")
+			}
+			if err != nil {
+				return err
+			}
+			req, err := o.request(ctx, c, session, msg)
+			if err != nil {
+				return err
+			}
+			p, err := c.PreviewContext(ctx, req)
+			if err != nil {
+				return err
+			}
+			if o.asJSON {
+				return printJSON(env.Stdout, p)
+			}
+			fmt.Fprint(env.Stdout, formatPreview(p))
+			return nil
+		},
+	}
+	o.flags(cmd)
+	return cmd
+}
+
+func formatPreview(p *httpapi.ContextPreview) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Context: %s mode · %s/%s · ~%d tokens\n\n", p.Mode, p.Provider, p.Model, p.TokenEstimate)
+	if len(p.Checkpoints) > 0 {
+		b.WriteString("Checkpoints:\n")
+		for _, c := range p.Checkpoints {
+			fmt.Fprintf(&b, "- `%s` on `%s` — %s\n", short(c.CommitHash), c.BranchName, c.Message)
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("Checkpoints: none\n\n")
+	}
+	fmt.Fprintf(&b, "Turns: %d", p.TurnCount)
+	if p.DroppedTurns > 0 {
+		fmt.Fprintf(&b, " (%d dropped to fit the budget)", p.DroppedTurns)
+	}
+	b.WriteString("\n")
+	for _, m := range p.Messages {
+		fmt.Fprintf(&b, "\n## %s\n%s\n", m.Role, m.Content)
+	}
+	return b.String()
+}

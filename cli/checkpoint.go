@@ -1,0 +1,406 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+func newCheckpointCmd() *cobra.Command {
+	return groupCmd("checkpoint", "Create, show, list, review, annotate and delete checkpoints",
+		newCheckpointCreateCmd(), newCheckpointShowCmd(), newCheckpointListCmd(),
+		newCheckpointReviewCmd(), newCheckpointDeleteCmd(), newCheckpointNoteCmd())
+}
+
+// checkpointPayload is the checkpoint JSON a `checkpoint create` reads: the
+// content fields, plus project_root and author_agent. Other keys are
+// ignored.
+type checkpointPayload struct {
+	httpapi.ContentFields
+	ProjectRoot *string `json:"project_root,omitempty"`
+	AuthorAgent *string `json:"author_agent,omitempty"`
+}
+
+// parseCheckpointJSON checks the shape before anything is sent.
+func parseCheckpointJSON(data []byte) (*checkpointPayload, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, failf("no checkpoint JSON provided. Pipe JSON on stdin, or use --from-json <path>.\n" +
+			"  echo '{\"message\": \"…\", \"decisions\": [\"…\"]}' | smriti checkpoint create <space>")
+	}
+	var any_ any
+	if err := json.Unmarshal(data, &any_); err != nil {
+		return nil, failf("invalid JSON input — %v", err)
+	}
+	if _, ok := any_.(map[string]any); !ok {
+		return nil, failf("checkpoint JSON must be an object, got: %s", jsonKind(any_))
+	}
+	var p checkpointPayload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, failf("invalid checkpoint JSON — %v", err)
+	}
+	if p.Message == nil || strings.TrimSpace(*p.Message) == "" {
+		return nil, failf("checkpoint JSON must include a non-empty 'message' field")
+	}
+	return &p, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "object"
+}
+
+// DefaultAuthorAgent tags checkpoints the CLI writes when neither
+// --author-agent nor the payload names an author (the first implementation
+// let the throwaway session's provider name stand in for the author).
+const DefaultAuthorAgent = "smriti-cli"
+
+func newCheckpointCreateCmd() *cobra.Command {
+	var (
+		asJSON, extract, dryRun, noRoot bool
+		fromJSON, session, author, root string
+	)
+	cmd := &cobra.Command{
+		Use:   "create <space>",
+		Short: "Create a checkpoint from JSON on stdin (or --from-json), or extract one from markdown (--extract)",
+		Example: `  echo '{"message":"Chose SQLite","decisions":["SQLite by default"]}' | smriti checkpoint create demo
+  cat handoff.md | smriti checkpoint create demo --extract
+  smriti checkpoint create demo --from-json cp.json --session <fork-session-id>`,
+		Args: exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			if extract && fromJSON != "" {
+				return usageErr(cmd, "--extract and --from-json are mutually exclusive")
+			}
+			var sessionID smriti.ID
+			if session != "" {
+				id, err := smriti.ParseID("--session", session)
+				if err != nil {
+					return err
+				}
+				sessionID = id
+			}
+			c := env.Client()
+			var p *checkpointPayload
+			if extract {
+				if env.StdinTTY {
+					return failf("--extract reads markdown from stdin; pipe it in:\n  cat handoff.md | smriti checkpoint create %s --extract", args[0])
+				}
+				data, err := readAllLimited(env.Stdin, "stdin")
+				if err != nil {
+					return err
+				}
+				if strings.TrimSpace(string(data)) == "" {
+					return failf("empty content on stdin for --extract")
+				}
+				stop := spinner(env, "extracting checkpoint…")
+				ex, err := c.Extract(ctx, string(data), false)
+				stop()
+				if err != nil {
+					return err
+				}
+				msg := strings.TrimSpace(ex.Title)
+				if msg == "" {
+					msg = "Extracted checkpoint"
+				}
+				p = &checkpointPayload{ContentFields: httpapi.ContentFields{Message: &msg, Summary: ex.Summary,
+					Objective: ex.Objective, Decisions: ex.Decisions, Assumptions: ex.Assumptions, Tasks: ex.Tasks,
+					OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts}}
+			} else {
+				var data []byte
+				var err error
+				switch {
+				case fromJSON != "" && fromJSON != "-":
+					f, ferr := os.Open(fromJSON)
+					if ferr != nil {
+						return failf("file not found — %v", ferr)
+					}
+					data, err = readAllLimited(f, fromJSON)
+					f.Close()
+				case fromJSON == "-" || !env.StdinTTY:
+					data, err = readAllLimited(env.Stdin, "stdin")
+				}
+				if err != nil {
+					return err
+				}
+				if p, err = parseCheckpointJSON(data); err != nil {
+					return err
+				}
+			}
+			switch {
+			case noRoot:
+				p.ProjectRoot = nil
+			case root != "":
+				p.ProjectRoot = &root
+			case p.ProjectRoot == nil:
+				if wd, err := env.Getwd(); err == nil {
+					p.ProjectRoot = &wd
+				}
+			}
+			switch {
+			case author != "":
+				p.AuthorAgent = &author
+			case p.AuthorAgent == nil || *p.AuthorAgent == "":
+				a := DefaultAuthorAgent
+				p.AuthorAgent = &a
+			}
+			if dryRun {
+				return printJSON(env.Stdout, p)
+			}
+			sp, err := resolveSpace(ctx, c, args[0])
+			if err != nil {
+				return err
+			}
+			spID := sp.ID.String()
+			if session == "" {
+				s, err := c.CreateSessionWith(ctx, httpapi.SessionCreateRequest{RepoID: &spID,
+					Title: "cli: " + truncateRunes(*p.Message, 80), SeedFrom: "none"})
+				if err != nil {
+					return err
+				}
+				sessionID = s.ID
+			}
+			sid := sessionID.String()
+			out, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
+				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot})
+			if err != nil {
+				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			fmt.Fprintf(env.Stdout, "Created checkpoint: `%s` %s\n", short(out.CommitHash), out.Message)
+			if out.BranchName != "main" {
+				fmt.Fprintf(env.Stdout, "Branch: %s\n", out.BranchName)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fromJSON, "from-json", "", "read the checkpoint JSON from this file ('-' for stdin)")
+	f.BoolVar(&extract, "extract", false, "extract the checkpoint from markdown on stdin (LLM-backed)")
+	f.BoolVar(&dryRun, "dry-run", false, "print the payload that would be sent and stop")
+	f.StringVar(&session, "session", "", "write into this session (a fork's session puts the checkpoint on its branch)")
+	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
+	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
+	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
+	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+func newCheckpointShowCmd() *cobra.Command {
+	var asJSON, full bool
+	cmd := &cobra.Command{
+		Use:   "show <checkpoint>",
+		Short: "Show a checkpoint (by UUID or a unique id/hash prefix of 7+ characters)",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			cp, err := resolveCheckpoint(cmd.Context(), env.Client(), args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, cp)
+			}
+			fmt.Fprint(env.Stdout, formatCheckpoint(cp, full))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&full, "full-artifacts", false, "show artifacts in full (default: 800-character previews)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newCheckpointListCmd() *cobra.Command {
+	var asJSON bool
+	var branch string
+	cmd := &cobra.Command{
+		Use:   "list <space>",
+		Short: "List a space's checkpoints, newest first",
+		Args:  exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			cps, err := c.Checkpoints(cmd.Context(), sp.ID, branch)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, cps)
+			}
+			fmt.Fprint(env.Stdout, formatCheckpointList(cps))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&branch, "branch", "", "only this branch")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newCheckpointReviewCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "review <checkpoint>",
+		Short: "Review a checkpoint for contradictions and hidden assumptions (LLM-backed)",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			stop := spinner(env, "reviewing…")
+			r, err := c.Review(cmd.Context(), cp.ID)
+			stop()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, r)
+			}
+			fmt.Fprint(env.Stdout, formatReview(r))
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// CheckpointDeleted is the --json answer of `checkpoint delete`.
+type CheckpointDeleted struct {
+	Deleted      bool   `json:"deleted"`
+	CheckpointID string `json:"checkpoint_id"`
+	Cascade      bool   `json:"cascade"`
+}
+
+func newCheckpointDeleteCmd() *cobra.Command {
+	var asJSON, yes, cascade bool
+	cmd := &cobra.Command{
+		Use:   "delete <checkpoint>",
+		Short: "Delete a checkpoint (--cascade for its subtree; asks first, --yes in scripts)",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			preview := fmt.Sprintf("Delete checkpoint '%s' (`%s`)?", cp.Message, short(cp.CommitHash))
+			if cascade {
+				preview += "\n  --cascade: every descendant checkpoint and every session forked from them goes too."
+			}
+			if err := confirm(env, yes, preview); err != nil {
+				return err
+			}
+			if err := c.DeleteCheckpoint(cmd.Context(), cp.ID, cascade); err != nil {
+				return refusalOf(err)
+			}
+			if asJSON {
+				return printJSON(env.Stdout, CheckpointDeleted{Deleted: true, CheckpointID: cp.ID.String(), Cascade: cascade})
+			}
+			suffix := ""
+			if cascade {
+				suffix = " (cascade)"
+			}
+			fmt.Fprintf(env.Stdout, "Deleted checkpoint `%s`%s.\n", short(cp.CommitHash), suffix)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&cascade, "cascade", false, "also delete descendants and sessions forked from them")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// refusalOf lists what blocks a checkpoint delete.
+func refusalOf(err error) error {
+	data, ok := smriti.ErrorData(err).(map[string]any)
+	if !ok || smriti.ErrorCode(err) != smriti.ECONFLICT {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Refusing to delete: %s", smriti.ErrorMessage(err))
+	if deps, ok := data["dependents"].(map[string]any); ok {
+		for _, group := range []struct{ key, label string }{{"child_commits", "child commit"}, {"forked_sessions", "forked session"}} {
+			items, _ := deps[group.key].([]any)
+			for _, it := range items {
+				m, _ := it.(map[string]any)
+				fmt.Fprintf(&b, "\n    - %s: %v (%v)", group.label, m["label"], m["id"])
+			}
+		}
+	}
+	return &hinted{err: smriti.Errorf(smriti.ECONFLICT, "%s", b.String()), hint: "  Re-run with --cascade to delete the subtree."}
+}
+
+func newCheckpointNoteCmd() *cobra.Command {
+	var asJSON bool
+	var text, author, kind string
+	cmd := &cobra.Command{
+		Use:   "note <checkpoint>",
+		Short: "Annotate a checkpoint (note, milestone or noise) without changing it",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			if text == "" {
+				return usageErr(cmd, "--text is required")
+			}
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			n, err := c.AddNote(cmd.Context(), cp.ID, text, author, kind)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, n)
+			}
+			suffix := ""
+			if n.Kind != "" && n.Kind != smriti.NoteKindNote {
+				suffix = " [" + n.Kind + "]"
+			}
+			fmt.Fprintf(env.Stdout, "Note added to checkpoint `%s…`%s\n", cp.ID.String()[:8], suffix)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&text, "text", "", "the note (required)")
+	cmd.Flags().StringVar(&author, "author", "founder", "who writes it")
+	cmd.Flags().StringVar(&kind, "kind", "note", "note, milestone or noise")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}

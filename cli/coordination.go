@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+func newStateCmd() *cobra.Command {
+	var (
+		asJSON, compact, preview, full, mainOnly, stats bool
+		since                                           string
+	)
+	cmd := &cobra.Command{
+		Use:   "state <space>",
+		Short: "Print the state brief: main's head, active branches, live claims, divergence (read this first)",
+		Example: `  smriti state demo --compact
+  smriti state demo --since 3f9a2c1`,
+		Args: exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			c := env.Client()
+			sp, err := resolveSpace(ctx, c, args[0])
+			if err != nil {
+				return err
+			}
+			var opts httpapi.StateOptions
+			if since != "" && !mainOnly {
+				cp, err := resolveCheckpoint(ctx, c, since)
+				if err != nil {
+					return err
+				}
+				opts.Since = &cp.ID
+			}
+			st, err := c.State(ctx, sp.ID, opts)
+			if err != nil {
+				return err
+			}
+			if mainOnly {
+				st.ActiveBranches, st.ActiveBranchesMore = []httpapi.ActiveBranch{}, 0
+				st.ActiveClaims, st.ActiveClaimsMore = []httpapi.StateClaim{}, 0
+				st.Divergence, st.Freshness = nil, nil
+			}
+			if asJSON {
+				return printJSON(env.Stdout, st)
+			}
+			o := smriti.BriefOptions{Mode: smriti.BriefFull, Stats: stats, Now: time.Now()}
+			switch {
+			case compact:
+				o.Mode = smriti.BriefCompact
+			case preview:
+				o.Mode = smriti.BriefPreview
+			}
+			o.Home, _ = os.UserHomeDir()
+			fmt.Fprint(env.Stdout, smriti.RenderBrief(st.Brief(), o))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&compact, "compact", false, "list artifacts by label only (recommended at session start)")
+	f.BoolVar(&preview, "preview", false, "cut artifacts to 800-character previews")
+	f.BoolVar(&full, "full-artifacts", false, "artifacts in full (the default)")
+	f.BoolVar(&mainOnly, "main-only", false, "only main's head: no branches, claims, divergence or freshness")
+	f.BoolVar(&stats, "stats", false, "append what compact mode saved")
+	f.StringVar(&since, "since", "", "the checkpoint you last saw: say what changed on main since")
+	cmd.MarkFlagsMutuallyExclusive("compact", "preview", "full-artifacts")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newClaimCmd() *cobra.Command {
+	return groupCmd("claim", "Declare, finish and list work claims (advisory, not locks)",
+		newClaimCreateCmd(), newClaimFinishCmd("done"), newClaimFinishCmd("abandon"), newClaimListCmd())
+}
+
+func newClaimCreateCmd() *cobra.Command {
+	var (
+		asJSON                                     bool
+		agent, scope, branch, intent, task, worktr string
+		ttl                                        float64
+	)
+	cmd := &cobra.Command{
+		Use:   "create <space>",
+		Short: "Claim a piece of work (based on main's current head); lists colliding claims",
+		Args:  exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			if agent == "" || scope == "" {
+				return usageErr(cmd, "--agent and --scope are required")
+			}
+			c := env.Client()
+			sp, err := resolveSpace(ctx, c, args[0])
+			if err != nil {
+				return err
+			}
+			head, err := c.Head(ctx, sp.ID)
+			if err != nil {
+				return err
+			}
+			spID := sp.ID.String()
+			req := httpapi.ClaimRequest{SpaceID: &spID, Agent: &agent, Scope: &scope, BranchName: &branch, IntentType: &intent, TTLHours: &ttl}
+			if head.CommitID != nil {
+				id := head.CommitID.String()
+				req.BaseCommitID = &id
+			}
+			if task != "" {
+				req.TaskID = &task
+			}
+			if worktr != "" {
+				req.WorktreeID = &worktr
+			}
+			out, err := c.Claim(ctx, req)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			fmt.Fprintf(env.Stdout, "Claimed: [%s] %q on `%s` by `%s`  (id: %s, expires in %gh)\n",
+				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, ttl)
+			if len(out.Collisions) > 0 {
+				fmt.Fprintf(env.Stdout, "\nCollides with %d live claim(s) — re-read state and consider another task:\n", len(out.Collisions))
+				cl := make([]*smriti.Claim, len(out.Collisions))
+				for i := range out.Collisions {
+					cl[i] = out.Collisions[i].Claim()
+				}
+				fmt.Fprint(env.Stdout, smriti.RenderClaims(cl, false))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&agent, "agent", "", "who claims (required)")
+	f.StringVar(&scope, "scope", "", "what will be done (required)")
+	f.StringVar(&branch, "branch", "main", "branch the work is on")
+	f.StringVar(&intent, "intent-type", "implement", "implement, review, investigate, docs or test")
+	f.StringVar(&task, "task-id", "", "the task's id from the brief")
+	f.StringVar(&worktr, "worktree", "", "bind to this worktree (UUID)")
+	f.Float64Var(&ttl, "ttl", 4.0, "hours until the claim expires")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newClaimFinishCmd(verb string) *cobra.Command {
+	status := map[string]string{"done": smriti.ClaimDone, "abandon": smriti.ClaimAbandoned}[verb]
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   verb + " <claim-id>",
+		Short: "Mark a claim " + status,
+		Args:  exactArgs(1, "claim-id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			id, err := smriti.ParseID("claim id", args[0])
+			if err != nil {
+				return err
+			}
+			out, err := env.Client().FinishClaim(cmd.Context(), id, status)
+			if err != nil {
+				return withHint(err, smriti.ENOTFOUND, "Run `smriti claim list <space> --all` to see claim ids.")
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			fmt.Fprintf(env.Stdout, "Claim `%s` marked %s.\n", out.ID, out.Status)
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newClaimListCmd() *cobra.Command {
+	var asJSON, all bool
+	cmd := &cobra.Command{
+		Use:   "list <space>",
+		Short: "List live claims (--all: also expired, done and abandoned)",
+		Args:  exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			claims, _, err := c.Claims(cmd.Context(), sp.ID, httpapi.ClaimsOptions{IncludeExpired: all})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, claims)
+			}
+			cl := make([]*smriti.Claim, len(claims))
+			for i := range claims {
+				cl[i] = claims[i].Claim()
+			}
+			fmt.Fprint(env.Stdout, smriti.RenderClaims(cl, all))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "include expired, done and abandoned claims")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func newMetricsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "metrics <space>",
+		Short: "Coordination and state-quality metrics of a space",
+		Args:  exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			m, err := c.SpaceMetrics(cmd.Context(), sp.ID)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, m)
+			}
+			fmt.Fprint(env.Stdout, smriti.RenderMetrics(m.View()))
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}

@@ -1,0 +1,275 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"smriti/httpapi"
+)
+
+func newForkCmd() *cobra.Command {
+	var asJSON bool
+	var branch string
+	cmd := &cobra.Command{
+		Use:   "fork <checkpoint>",
+		Short: "Start a session on a new branch from a checkpoint",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			sp, cpID := cp.RepoID.String(), cp.ID.String()
+			out, err := c.Fork(cmd.Context(), httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cpID, BranchName: branch})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			msg := cp.Message
+			if msg == "" {
+				msg = "(no message)"
+			}
+			fmt.Fprintf(env.Stdout, "Forked from `%s` — %q\n  → new session: %s (%s)\n  → seeded from: %s\n\n"+
+				"Next: write a checkpoint to this session with\n  smriti checkpoint create %s --session %s < checkpoint.json\n",
+				short(cp.CommitHash), msg, out.BranchName, out.SessionID, short(cp.CommitHash), cp.RepoID, out.SessionID)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&branch, "branch", "", "branch name (default: a free generated name)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// Restored is the --json answer of `restore`.
+type Restored struct {
+	Space  *httpapi.Repo   `json:"space"`
+	Commit *httpapi.Commit `json:"commit"`
+}
+
+func newRestoreCmd() *cobra.Command {
+	var asJSON, preview, full bool
+	cmd := &cobra.Command{
+		Use:   "restore <checkpoint>",
+		Short: "Print a continuation brief for a checkpoint (read-only)",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			sp, err := c.Space(cmd.Context(), cp.RepoID)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, Restored{Space: sp, Commit: cp})
+			}
+			fmt.Fprint(env.Stdout, formatRestore(sp, cp, !preview))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&preview, "preview", false, "800-character artifact previews")
+	cmd.Flags().BoolVar(&full, "full-artifacts", false, "artifacts in full (the default)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// formatRestore is the brief of one checkpoint, without branches or claims.
+func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", short(cp.CommitHash))
+	name := sp.Name
+	if name == "" {
+		name = "Untitled space"
+	}
+	fmt.Fprintf(&b, "# %s\n", name)
+	if d := strings.TrimRight(sp.Description, " \n"); d != "" {
+		b.WriteString(d + "\n")
+	}
+	if r := deref(sp.ProjectRoot); r != "" {
+		fmt.Fprintf(&b, "Project root: %s\n", tildePath(r))
+	}
+	b.WriteString("\n")
+	meta := []string{"Latest checkpoint: `" + short(cp.CommitHash) + "`"}
+	if a := deref(cp.AuthorAgent); a != "" {
+		meta = append(meta, "by `"+a+"`")
+	}
+	meta = append(meta, relTime(cp.CreatedAt))
+	fmt.Fprintf(&b, "%s\n\n", strings.Join(meta, " · "))
+	if cp.Objective != "" {
+		fmt.Fprintf(&b, "## Current objective\n%s\n\n", cp.Objective)
+	}
+	if cp.Summary != "" {
+		fmt.Fprintf(&b, "## Where we are\n%s\n\n", cp.Summary)
+	}
+	bullets(&b, "Decisions", cp.Decisions)
+	bullets(&b, "Assumptions we are relying on", cp.Assumptions)
+	bullets(&b, "Open questions", cp.OpenQuestions)
+	tasks := make([]string, len(cp.Tasks))
+	for i, t := range cp.Tasks {
+		tasks[i] = t.Render()
+	}
+	bullets(&b, "In progress", tasks)
+	artifactsSection(&b, cp.Artifacts, full)
+	if len(cp.Entities) > 0 {
+		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(cp.Entities, ", "))
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func newCompareCmd() *cobra.Command {
+	var asJSON, full bool
+	cmd := &cobra.Command{
+		Use:   "compare <checkpoint-a> <checkpoint-b>",
+		Short: "Compare two checkpoints: shared and one-sided decisions, assumptions, tasks",
+		Args:  exactArgs(2, "checkpoint-a", "checkpoint-b"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			a, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			b, err := resolveCheckpoint(cmd.Context(), c, args[1])
+			if err != nil {
+				return err
+			}
+			out, err := c.Compare(cmd.Context(), a.ID, b.ID)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			fmt.Fprint(env.Stdout, formatCompare(out))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&full, "full-artifacts", false, "accepted for compatibility; artifacts are not diffed")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func formatCompare(r *httpapi.CompareResponse) string {
+	a, bb, d := r.CheckpointA, r.CheckpointB, r.Diff
+	a7, b7 := short(a.CommitHash), short(bb.CommitHash)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
+	if d.CommonAncestorCommitID != nil {
+		fmt.Fprintf(&b, "Common ancestor: `%s`\n\n", d.CommonAncestorCommitID)
+	} else {
+		b.WriteString("Common ancestor: _none — unrelated histories_\n\n")
+	}
+	fmt.Fprintf(&b, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, a.Message, b7, bb.BranchName, bb.Message)
+	scalar := func(title, x, y string) {
+		if x == y {
+			if x != "" {
+				fmt.Fprintf(&b, "## %s (identical)\n%s\n\n", title, x)
+			}
+			return
+		}
+		fmt.Fprintf(&b, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", title, x, title, y)
+	}
+	scalar("Summary", d.SummaryA, d.SummaryB)
+	scalar("Objective", d.ObjectiveA, d.ObjectiveB)
+	lists := func(title string, shared, onlyA, onlyB []string) {
+		if len(shared)+len(onlyA)+len(onlyB) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "## %s\n\n", title)
+		group := func(h string, items []string) {
+			if len(items) == 0 {
+				return
+			}
+			fmt.Fprintf(&b, "### %s\n", h)
+			for _, it := range items {
+				fmt.Fprintf(&b, "- %s\n", it)
+			}
+			b.WriteString("\n")
+		}
+		group("Shared", shared)
+		group("Only in A (`"+a7+"`)", onlyA)
+		group("Only in B (`"+b7+"`)", onlyB)
+	}
+	lists("Decisions", d.DecisionsShared, d.DecisionsOnlyA, d.DecisionsOnlyB)
+	lists("Assumptions", d.AssumptionsShared, d.AssumptionsOnlyA, d.AssumptionsOnlyB)
+	lists("Tasks", d.TasksShared, d.TasksOnlyA, d.TasksOnlyB)
+	lists("Open questions", d.OpenQuestionsShared, d.OpenQuestionsOnlyA, d.OpenQuestionsOnlyB)
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func newBranchCmd() *cobra.Command {
+	var asJSON bool
+	var disposition string
+	closeCmd := &cobra.Command{
+		Use:   "close <space> <branch>",
+		Short: "Mark a branch integrated (default), abandoned, or active again",
+		Args:  exactArgs(2, "space", "branch"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			out, err := c.SetDisposition(cmd.Context(), sp.ID, args[1], disposition)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, out)
+			}
+			fmt.Fprintf(env.Stdout, "Branch `%s` marked `%s` (%d session(s) updated).\n", out.BranchName, out.Disposition, out.SessionsUpdated)
+			return nil
+		},
+	}
+	closeCmd.Flags().StringVar(&disposition, "disposition", "integrated", "integrated, abandoned or active")
+	jsonFlag(closeCmd, &asJSON)
+	return groupCmd("branch", "Branch lifecycle", closeCmd)
+}
+
+func newVerifyCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify <checkpoint>",
+		Short: "Recompute a checkpoint's hash chain back to its roots (exit 1 on a mismatch)",
+		Args:  exactArgs(1, "checkpoint"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			v, err := c.Verify(cmd.Context(), cp.ID)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := printJSON(env.Stdout, v); err != nil {
+					return err
+				}
+			} else if v.OK {
+				fmt.Fprintf(env.Stdout, "Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(cp.CommitHash), v.Checked)
+			}
+			if !v.OK {
+				first := "?"
+				if v.FirstMismatch != nil {
+					first = v.FirstMismatch.String()
+				}
+				return failf("hash chain of %s does not verify: first mismatch at checkpoint %s (%d checked)", short(cp.CommitHash), first, v.Checked)
+			}
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+// newImportCmd imports transcript files into a space.
+func newImportCmd() *cobra.Command {
+	var asJSON, draft bool
+	cmd := &cobra.Command{
+		Use:   "import <space> FILE...",
+		Short: "Import conversations (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			var all []*httpapi.TranscriptImportResponse
+			for _, name := range args[1:] {
+				f, err := os.Open(name)
+				if err != nil {
+					return failf("cannot open %s: %v", name, err)
+				}
+				res, err := c.ImportTranscript(cmd.Context(), sp.ID, filepath.Base(name), f, draft)
+				f.Close()
+				if err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				all = append(all, res)
+				if !asJSON {
+					fmt.Fprint(env.Stdout, formatTranscriptImport(name, res))
+				}
+			}
+			if asJSON {
+				return printJSON(env.Stdout, all)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&draft, "draft", false, "draft and commit a checkpoint after each imported conversation")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func formatTranscriptImport(name string, res *httpapi.TranscriptImportResponse) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d imported, %d unchanged, %d failed\n", name, res.Imported, res.Unchanged, res.Failed)
+	for _, c := range res.Conversations {
+		title := c.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		line := fmt.Sprintf("- #%d %s — %s", c.Index, title, c.Status)
+		if c.SessionID != nil {
+			line += fmt.Sprintf(", %d turns, session `%s`", c.Turns, *c.SessionID)
+		}
+		if c.CheckpointID != nil {
+			line += fmt.Sprintf(", checkpoint `%s`", *c.CheckpointID)
+		}
+		if c.Error != nil {
+			line += ": " + *c.Error
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// newExportCmd writes a space's bundle to a file.
+func newExportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "export <space> -o FILE",
+		Short: "Export a space as a portable bundle (gzip'd JSON Lines)",
+		Args:  exactArgs(1, "space"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			if out == "" {
+				return usageErr(cmd, "-o FILE is required")
+			}
+			c := env.Client()
+			sp, err := resolveSpace(cmd.Context(), c, args[0])
+			if err != nil {
+				return err
+			}
+			tmp := out + ".partial"
+			f, err := os.Create(tmp)
+			if err != nil {
+				return failf("cannot create %s: %v", out, err)
+			}
+			err = c.ExportSpace(cmd.Context(), sp.ID, f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(tmp)
+				return err
+			}
+			if err := os.Rename(tmp, out); err != nil {
+				return failf("cannot write %s: %v", out, err)
+			}
+			fmt.Fprintf(env.Stdout, "Exported space '%s' to %s\n", sp.Name, out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the bundle to")
+	return cmd
+}
+
+// newImportSpaceCmd recreates a space from a bundle.
+func newImportSpaceCmd() *cobra.Command {
+	var asJSON, asNew bool
+	cmd := &cobra.Command{
+		Use:   "import-space FILE",
+		Short: "Recreate a space from a bundle (same ids and hashes, or new ones with --as-new)",
+		Args:  exactArgs(1, "FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			f, err := os.Open(args[0])
+			if err != nil {
+				return failf("cannot open %s: %v", args[0], err)
+			}
+			defer f.Close()
+			res, err := env.Client().ImportSpace(cmd.Context(), f, asNew)
+			if err != nil {
+				return withHint(err, smriti.ECONFLICT, "Add --as-new to import a copy with new ids.")
+			}
+			if asJSON {
+				return printJSON(env.Stdout, res)
+			}
+			fmt.Fprintf(env.Stdout, "Imported space: %s  `%s`\n%d checkpoints, %d notes, %d sessions, %d turns\n",
+				res.Repo.Name, res.Repo.ID, res.Counts.Checkpoints, res.Counts.Notes, res.Counts.Sessions, res.Counts.Turns)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asNew, "as-new", false, "give everything new ids and recompute the hashes (lineage kept)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// newSearchCmd searches checkpoints, notes and turns.
+func newSearchCmd() *cobra.Command {
+	var (
+		asJSON        bool
+		space, branch string
+		kinds         []string
+		limit         int
+	)
+	cmd := &cobra.Command{
+		Use:   "search <words...>",
+		Short: "Search checkpoints, notes and turns",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			c := env.Client()
+			p := httpapi.SearchParams{Q: strings.Join(args, " "), Kinds: kinds, Branch: branch, Limit: limit}
+			if space != "" {
+				sp, err := resolveSpace(cmd.Context(), c, space)
+				if err != nil {
+					return err
+				}
+				p.SpaceID = &sp.ID
+			}
+			res, err := c.Search(cmd.Context(), p)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, res.Results)
+			}
+			fmt.Fprint(env.Stdout, formatSearch(res))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&space, "space", "", "only this space (name or id)")
+	cmd.Flags().StringVar(&branch, "branch", "", "only this branch")
+	cmd.Flags().StringSliceVar(&kinds, "kind", nil, "checkpoint, turn or note (repeatable)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many results (1-100)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+func formatSearch(res *httpapi.SearchResponse) string {
+	if len(res.Results) == 0 {
+		return fmt.Sprintf("Nothing matches %q.\n", res.Query)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d result(s) for %q:\n\n", len(res.Results), res.Query)
+	for _, h := range res.Results {
+		where := ""
+		switch {
+		case h.CommitHash != nil:
+			where = fmt.Sprintf("%s@%s", h.Branch, smriti.ShortHash(*h.CommitHash))
+		case h.SessionID != nil && h.Seq != nil:
+			where = fmt.Sprintf("%s, session %s #%d", h.Branch, short(h.SessionID.String()), *h.Seq)
+		}
+		snippet := strings.NewReplacer(smriti.HighlightStart, "**", smriti.HighlightEnd, "**").Replace(h.Snippet)
+		fmt.Fprintf(&b, "- [%s] %s (%s)\n  %s\n", h.Kind, h.Title, where, snippet)
+	}
+	return b.String()
+}

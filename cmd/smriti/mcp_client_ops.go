@@ -1,0 +1,342 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"smriti"
+	"smriti/httpapi"
+	"smriti/mcp"
+)
+
+// clientOps implements mcp.Ops over HTTP, for `smriti mcp` on stdio: the
+// same tools as the server's /mcp, talking to SMRITI_API_URL.
+type clientOps struct{ c *httpapi.Client }
+
+var _ mcp.Ops = clientOps{}
+
+func spaceOf(r *httpapi.Repo) *smriti.Space {
+	return &smriti.Space{ID: r.ID, Slug: r.RepoSlug, Name: r.Name, Description: r.Description, ProjectRoot: r.ProjectRoot,
+		OwnerID: r.UserID, Metadata: r.Metadata, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+// checkpointOf reads a wire checkpoint back, its notes from metadata.notes.
+func checkpointOf(c *httpapi.Commit) *smriti.Checkpoint {
+	cp := &smriti.Checkpoint{ID: c.ID, SpaceID: c.RepoID, Hash: c.CommitHash, ParentID: c.ParentCommitID, MergeParentID: c.MergeParentID,
+		BranchName: c.BranchName, AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType, ProjectRoot: c.ProjectRoot,
+		Content: smriti.Content{Message: c.Message, Objective: c.Objective, Summary: c.Summary, Decisions: c.Decisions,
+			Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions, Entities: c.Entities, Artifacts: c.Artifacts},
+		ContextBlob: c.ContextBlob, RawSourceText: c.RawSourceText, Metadata: c.Metadata, CreatedAt: c.CreatedAt}
+	if raw, ok := c.Metadata["notes"]; ok {
+		var notes []httpapi.NoteOut
+		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &notes) == nil {
+			for _, n := range notes {
+				cp.Notes = append(cp.Notes, &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt})
+			}
+		}
+	}
+	return cp
+}
+
+func sessionOf(s *httpapi.SessionOut) *smriti.Session {
+	return &smriti.Session{ID: s.ID, SpaceID: s.RepoID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
+		SeededCheckpointID: s.SeededCommitID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
+		BranchDisposition: s.BranchDisposition, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+}
+
+func (o clientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
+	rs, err := o.c.Spaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*smriti.Space, len(rs))
+	for i := range rs {
+		out[i] = spaceOf(&rs[i])
+	}
+	return out, nil
+}
+
+func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
+	r, err := o.c.Space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return spaceOf(r), nil
+}
+
+func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+	r, err := o.c.CreateSpaceWith(ctx, httpapi.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
+	if err != nil {
+		return nil, err
+	}
+	return spaceOf(r), nil
+}
+
+func (o clientOps) DeleteSpace(ctx context.Context, id smriti.ID) error {
+	return o.c.DeleteSpace(ctx, id)
+}
+
+func (o clientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
+	c, err := o.c.Checkpoint(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return checkpointOf(c), nil
+}
+
+func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
+	cs, err := o.c.Checkpoints(ctx, space, branch)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*smriti.Checkpoint, len(cs))
+	for i := range cs {
+		out[i] = checkpointOf(&cs[i])
+	}
+	return out, nil
+}
+
+func (o clientOps) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
+	req := httpapi.SessionCreateRequest{Title: in.Title, Provider: in.Provider, Model: in.Model, SeedFrom: in.SeedFrom}
+	if in.SpaceID != nil {
+		id := in.SpaceID.String()
+		req.RepoID = &id
+	}
+	s, err := o.c.CreateSessionWith(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return sessionOf(s), nil
+}
+
+func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	sp, se := in.SpaceID.String(), in.SessionID.String()
+	ct := in.Content
+	c, err := o.c.Commit(ctx, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
+		ContentFields: httpapi.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
+			Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}})
+	if err != nil {
+		return nil, err
+	}
+	return checkpointOf(c), nil
+}
+
+func (o clientOps) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
+	return o.c.DeleteCheckpoint(ctx, id, cascade)
+}
+
+func (o clientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+	n, err := o.c.AddNote(ctx, id, in.Text, in.Author, in.Kind)
+	if err != nil {
+		return nil, err
+	}
+	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}, nil
+}
+
+func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
+	v, err := o.c.Verify(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
+}
+
+func (o clientOps) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
+	d, err := o.c.Extract(ctx, markdown, false)
+	if err != nil {
+		return nil, err
+	}
+	return &smriti.Draft{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: d.Decisions, Assumptions: d.Assumptions,
+		Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities, Artifacts: d.Artifacts, Warnings: d.Warnings}, nil
+}
+
+func (o clientOps) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
+	r, err := o.c.Review(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &smriti.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
+}
+
+func (o clientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
+	r, err := o.c.Compare(ctx, a, b)
+	if err != nil {
+		return nil, err
+	}
+	return r.Diff.CommonAncestorCommitID, nil
+}
+
+func (o clientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
+	sp, cp := in.SpaceID.String(), in.CheckpointID.String()
+	r, err := o.c.Fork(ctx, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: in.BranchName, Provider: in.Provider, Model: in.Model})
+	if err != nil {
+		return nil, err
+	}
+	return sessionOf(&r.Session), nil
+}
+
+func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
+	r, err := o.c.SetDisposition(ctx, space, branch, disposition)
+	if err != nil {
+		return 0, err
+	}
+	return r.SessionsUpdated, nil
+}
+
+func (o clientOps) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error) {
+	sp, src := in.SpaceID.String(), in.SourceID.String()
+	req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, Resolutions: in.Resolutions}
+	if in.TargetID != nil {
+		t := in.TargetID.String()
+		req.TargetCheckpointID = &t
+	}
+	if in.Message != "" {
+		req.Message = &in.Message
+	}
+	if in.DryRun {
+		p, err := o.c.MergePreview(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		m := p.Merged
+		return &smriti.MergeOutcome{Merged: smriti.Content{Message: m.Message, Summary: m.Summary, Objective: m.Objective, Decisions: m.Decisions,
+			Assumptions: m.Assumptions, Tasks: m.Tasks, OpenQuestions: m.OpenQuestions, Entities: m.Entities, Artifacts: m.Artifacts},
+			Conflicts: p.Conflicts}, nil
+	}
+	r, err := o.c.Merge(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &smriti.MergeOutcome{Checkpoint: checkpointOf(&r.Checkpoint), Merged: checkpointOf(&r.Checkpoint).Content,
+		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
+}
+
+func (o clientOps) PreviewContext(ctx context.Context, session smriti.ID, message string) (*mcp.ContextPreview, error) {
+	sid := session.String()
+	p, err := o.c.PreviewContext(ctx, httpapi.SendRequest{SessionID: &sid, Message: &message})
+	if err != nil {
+		return nil, err
+	}
+	out := &mcp.ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns,
+		TokenEstimate: p.TokenEstimate, Messages: p.Messages}
+	for _, c := range p.Checkpoints {
+		out.Checkpoints = append(out.Checkpoints, &smriti.Checkpoint{ID: c.ID, Hash: c.CommitHash, BranchName: c.BranchName,
+			Content: smriti.Content{Message: c.Message}})
+	}
+	return out, nil
+}
+
+func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+	st, err := o.c.State(ctx, space, httpapi.StateOptions{Since: q.Since, Session: q.SessionID})
+	if err != nil {
+		return nil, err
+	}
+	return st.Brief(), nil
+}
+
+func (o clientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	sp := in.SpaceID.String()
+	req := httpapi.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
+	if in.TaskID != "" {
+		req.TaskID = &in.TaskID
+	}
+	if in.BaseCheckpointID != nil {
+		b := in.BaseCheckpointID.String()
+		req.BaseCommitID = &b
+	}
+	if in.WorktreeID != nil {
+		w := in.WorktreeID.String()
+		req.WorktreeID = &w
+	}
+	if in.TTL != nil {
+		h := in.TTL.Hours()
+		req.TTLHours = &h
+	}
+	out, err := o.c.Claim(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	collisions := make([]*smriti.Claim, len(out.Collisions))
+	for i := range out.Collisions {
+		collisions[i] = out.Collisions[i].Claim()
+	}
+	return out.ClaimOut.Claim(), collisions, nil
+}
+
+func (o clientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	c, err := o.c.FinishClaim(ctx, id, status)
+	if err != nil {
+		return nil, err
+	}
+	return c.Claim(), nil
+}
+
+func (o clientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+	var all []*smriti.Claim
+	opts := httpapi.ClaimsOptions{IncludeExpired: includeExpired}
+	for {
+		page, next, err := o.c.Claims(ctx, space, opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page {
+			all = append(all, page[i].Claim())
+		}
+		if next == "" {
+			return all, nil
+		}
+		opts.After = next
+	}
+}
+
+func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+	m, err := o.c.SpaceMetrics(ctx, space)
+	if err != nil {
+		return smriti.MetricsView{}, err
+	}
+	return m.View(), nil
+}
+
+func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	sp := in.SpaceID.String()
+	req := httpapi.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
+	if in.BranchName != "" {
+		req.BranchName = &in.BranchName
+	}
+	if in.BaseCommitSHA != "" {
+		req.BaseCommitSHA = &in.BaseCommitSHA
+	}
+	if in.BasePath != "" {
+		req.BasePath = &in.BasePath
+	}
+	w, err := o.c.OpenWorktree(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	items, err := o.c.Worktrees(ctx, space, includeClosed)
+	if err != nil {
+		return nil, nil, err
+	}
+	wts, probes := httpapi.WorktreesOf(items)
+	return wts, probes, nil
+}
+
+func (o clientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	w, err := o.c.Worktree(ctx, idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}
+
+func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	w, err := o.c.CloseWorktree(ctx, idOrPrefix, force)
+	if err != nil {
+		return nil, err
+	}
+	return w.Worktree(), nil
+}

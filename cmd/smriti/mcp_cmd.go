@@ -1,0 +1,39 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"smriti/httpapi"
+	"smriti/mcp"
+)
+
+func newMCPCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Run the MCP server on stdio (talks HTTP to SMRITI_API_URL)",
+		Long: `Run the Smriti MCP tools over stdio for an agent host. The tools talk HTTP to
+--api-url / SMRITI_API_URL (default http://localhost:8000), sending
+SMRITI_TOKEN as a bearer token when set. The server also offers the same tools
+over streamable HTTP at /mcp.
+
+Host configuration:
+  {"mcpServers": {"smriti": {"command": "smriti", "args": ["mcp"],
+                             "env": {"SMRITI_API_URL": "http://localhost:8000"}}}}`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			url, _ := cmd.Flags().GetString("api-url")
+			if url == "" {
+				url = envOr("SMRITI_API_URL", "http://localhost:8000")
+			}
+			c := httpapi.NewClient(strings.TrimRight(url, "/"))
+			if tok := os.Getenv("SMRITI_TOKEN"); tok != "" {
+				c.Header = http.Header{"Authorization": {"Bearer " + tok}}
+			}
+			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: httpapi.StatusOf, Version: version})
+		},
+	}
+}

@@ -1,0 +1,66 @@
+package httpapi
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// CreateSpaceWith creates a space from a full request (project root,
+// metadata).
+func (c *Client) CreateSpaceWith(ctx context.Context, req SpaceCreateRequest) (*Repo, error) {
+	var out Repo
+	return &out, c.post(ctx, "/api/v2/repos", req, &out)
+}
+
+// StatusOf is the HTTP status the server answers for err's domain code
+// (500 for errors without one), for clients that report it.
+func StatusOf(err error) int {
+	if s, ok := statusOf[smriti.ErrorCode(err)]; ok {
+		return s
+	}
+	return 500
+}
+
+// CreateSessionWith creates a session from a full request (seed_from).
+func (c *Client) CreateSessionWith(ctx context.Context, req SessionCreateRequest) (*SessionOut, error) {
+	var out SessionOut
+	return &out, c.post(ctx, "/api/v4/chat/sessions", req, &out)
+}
+
+// View returns the metrics as the report shows them.
+func (m *SpaceMetricsOut) View() smriti.MetricsView {
+	c, q, b := m.Coordination, m.StateQuality, m.Branches
+	return smriti.MetricsView{SpaceName: m.SpaceName, TotalCheckpoints: c.TotalCheckpoints, UniqueAgents: c.UniqueAgents,
+		AgentCheckpoints: c.AgentCheckpoints, CrossAgentContinuations: c.CrossAgentContinuations, TotalClaims: c.TotalClaims,
+		ClaimsWithTaskID: c.ClaimsWithTaskID, ClaimCompletionRate: c.ClaimCompletionRate, AvgDecisions: q.AvgDecisionsPerCheckpoint,
+		AvgTasks: q.AvgTasksPerCheckpoint, StructuredTasks: q.CheckpointsWithStructuredTasks, TaskIDCheckpoints: q.CheckpointsWithTaskIDs,
+		MilestoneNotes: q.MilestoneCount, NoiseNotes: q.NoiseCount, BranchesActive: b.Active, BranchesIntegrated: b.Integrated,
+		BranchesAbandoned: b.Abandoned}
+}
+
+// Claim returns the wire claim as the domain's.
+func (c *ClaimOut) Claim() *smriti.Claim {
+	return &smriti.Claim{ID: c.ID, SpaceID: c.RepoID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
+		BaseCheckpointID: c.BaseCommitID, WorktreeID: c.WorktreeID, Scope: c.Scope, TaskID: c.TaskID, Intent: c.IntentType,
+		Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
+}
+
+// Worktree returns the wire worktree as the domain's.
+func (w *WorktreeOut) Worktree() *smriti.Worktree {
+	return &smriti.Worktree{ID: w.ID, SpaceID: w.RepoID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
+		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
+}
+
+// WorktreesOf splits a worktree list into worktrees and their probes.
+func WorktreesOf(items []WorktreeListItem) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe) {
+	wts := make([]*smriti.Worktree, len(items))
+	probes := map[smriti.ID]*smriti.WorktreeProbe{}
+	for i := range items {
+		wts[i] = items[i].Worktree()
+		if items[i].Probe != nil {
+			probes[items[i].ID] = items[i].Probe
+		}
+	}
+	return wts, probes
+}

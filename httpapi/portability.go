@@ -1,0 +1,225 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"smriti"
+)
+
+// DefaultImportBodyLimit bounds the body of the two import routes, which
+// take whole export files. Neither holds the body in memory: a transcript is
+// parsed as it streams in, a bundle is spooled to a temporary file, checked,
+// and then written.
+const DefaultImportBodyLimit = 1 << 30
+
+// TranscriptImportResponse reports what became of each conversation.
+type TranscriptImportResponse struct {
+	SpaceID       smriti.ID                     `json:"space_id"`
+	Imported      int                           `json:"imported"`
+	Unchanged     int                           `json:"unchanged"`
+	Failed        int                           `json:"failed"`
+	Conversations []smriti.ImportedConversation `json:"conversations"`
+}
+
+// SpaceImportResponse is the space an imported bundle became.
+type SpaceImportResponse struct {
+	Repo   Repo                `json:"repo"`
+	Counts smriti.BundleCounts `json:"counts"`
+	AsNew  bool                `json:"as_new"`
+}
+
+// SearchResponse lists search hits, best first.
+type SearchResponse struct {
+	Query   string              `json:"query"`
+	Results []*smriti.SearchHit `json:"results"`
+}
+
+func (s *Server) portabilityRoutes() []route {
+	return []route{
+		{method: "POST", path: "/api/v5/import/transcript", summary: "Import a transcript file (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space; the body is the file itself",
+			tag: "portability", out: TranscriptImportResponse{}, status: 200, query: map[string]string{
+				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
+				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
+		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
+			tag: "portability", status: 200, handle: s.exportSpace},
+		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
+			tag: "portability", out: SpaceImportResponse{}, status: 201, query: map[string]string{
+				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace},
+		{method: "GET", path: "/api/v5/search", summary: "Full-text search over checkpoints, notes and turns, ranked, with highlighted snippets",
+			tag: "portability", out: SearchResponse{}, status: 200, query: map[string]string{
+				"q": "the words to find (all must match)", "space_id": "only this space", "kind": "checkpoint, turn or note (repeat or comma-separate for several)",
+				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, handle: s.search},
+	}
+}
+
+func (s *Server) importLimit() int64 {
+	if s.cfg.ImportBodyLimit > 0 {
+		return s.cfg.ImportBodyLimit
+	}
+	return DefaultImportBodyLimit
+}
+
+// importBody bounds an import body; a declared length over the limit is
+// refused before a byte is read.
+func (s *Server) importBody(w http.ResponseWriter, r *http.Request) (io.Reader, error) {
+	limit := s.importLimit()
+	if r.ContentLength > limit {
+		return nil, smriti.Errorf(smriti.ETOOLARGE, "request body of %d bytes is larger than the %d-byte import limit", r.ContentLength, limit)
+	}
+	return &importReader{r: http.MaxBytesReader(w, r.Body, limit)}, nil
+}
+
+// importReader turns the body limit's error into the domain's.
+type importReader struct{ r io.Reader }
+
+func (b *importReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return n, smriti.Errorf(smriti.ETOOLARGE, "request body is larger than the %d-byte import limit", tooBig.Limit)
+	}
+	return n, err
+}
+
+func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	if q.Get("space_id") == "" {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
+	}
+	spaceID, err := smriti.ParseID("space_id", q.Get("space_id"))
+	if err != nil {
+		return err
+	}
+	draft, err := queryBool(r, "draft")
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.Space(r.Context(), spaceID); err != nil {
+		return err
+	}
+	body, err := s.importBody(w, r)
+	if err != nil {
+		return err
+	}
+	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intelligence()}
+	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: q.Get("filename"), Draft: draft})
+	if err != nil {
+		return err
+	}
+	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: convs}
+	for _, c := range convs {
+		switch c.Status {
+		case smriti.ImportImported:
+			out.Imported++
+		case smriti.ImportUnchanged:
+			out.Unchanged++
+		default:
+			out.Failed++
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) exportSpace(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	// Errors before the first byte still get a JSON answer: check the
+	// space first, then stream.
+	if _, err := s.store.Space(r.Context(), id); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="space-%s.smriti.jsonl.gz"`, id))
+	bw, err := smriti.NewBundleWriter(w)
+	if err != nil {
+		return err
+	}
+	if err := s.store.ExportSpace(r.Context(), id, bw); err != nil {
+		return err
+	}
+	return bw.Close()
+}
+
+func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
+	asNew, err := queryBool(r, "as_new")
+	if err != nil {
+		return err
+	}
+	body, err := s.importBody(w, r)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp("", "smriti-bundle-*")
+	if err != nil {
+		return fmt.Errorf("spool bundle: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := io.Copy(f, body)
+	if err != nil {
+		if smriti.ErrorCode(err) != smriti.EINTERNAL {
+			return err
+		}
+		return smriti.Errorf(smriti.EINVALID, "could not read the request body: %v", err)
+	}
+	if n == 0 {
+		return smriti.Errorf(smriti.EINVALID, "request body is empty; send a space bundle (application/gzip)")
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("spool bundle: %w", err)
+	}
+	_, counts, err := smriti.VerifyBundle(f)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("spool bundle: %w", err)
+	}
+	sp, err := s.store.ImportSpace(r.Context(), f, asNew)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, SpaceImportResponse{Repo: repoOf(sp), Counts: *counts, AsNew: asNew})
+	return nil
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	sq := smriti.SearchQuery{Text: q.Get("q"), Branch: q.Get("branch")}
+	if v := q.Get("space_id"); v != "" {
+		id, err := smriti.ParseID("space_id", v)
+		if err != nil {
+			return err
+		}
+		sq.SpaceID = &id
+	}
+	for _, k := range q["kind"] {
+		for _, part := range strings.Split(k, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				sq.Kinds = append(sq.Kinds, part)
+			}
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer, got %q", smriti.Truncate(v, 32))
+		}
+		sq.Limit = n
+	}
+	hits, err := s.store.Search(r.Context(), sq)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, SearchResponse{Query: sq.Text, Results: hits})
+	return nil
+}

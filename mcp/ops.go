@@ -1,0 +1,75 @@
+// Package mcp is Smriti's Model Context Protocol server: the agent tools
+// (smriti_state, smriti_create_checkpoint, smriti_merge, …) built with the
+// official Go SDK. The tools are defined over Ops, a small set of
+// operations with two implementations: Services, which calls the domain
+// services directly (the server's own /mcp endpoint), and an HTTP-backed
+// one wired in cmd/smriti for `smriti mcp` over stdio. This package imports
+// the domain and the SDK only — never another adapter.
+package mcp
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// Ops is what the tools need. Errors are *smriti.Error with the code the
+// server would answer (ENOTFOUND for a missing or invisible thing).
+type Ops interface {
+	Spaces(ctx context.Context) ([]*smriti.Space, error)
+	Space(ctx context.Context, id smriti.ID) (*smriti.Space, error)
+	CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error)
+	DeleteSpace(ctx context.Context, id smriti.ID) error
+
+	Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error)
+	// Checkpoints lists a space's checkpoints newest first; branch "" = all.
+	Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
+	CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error)
+	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)
+	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
+	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error
+	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
+	Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
+
+	Extract(ctx context.Context, markdown string) (*smriti.Draft, error)
+	Review(ctx context.Context, id smriti.ID) (*smriti.Review, error)
+
+	// CommonAncestor returns the lowest common ancestor's id, nil when the
+	// histories are unrelated.
+	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error)
+	Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
+	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
+	Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error)
+
+	// State is the space's state brief.
+	State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error)
+	// CreateClaim stores a claim and returns the live claims it collides with.
+	CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error)
+	FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error)
+	// Claims lists a space's claims, newest first; live ones only unless
+	// includeExpired.
+	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error)
+	Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error)
+
+	OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error)
+	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
+	// Worktree resolves a full id or a prefix of 4+ characters.
+	Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error)
+	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error)
+
+	// PreviewContext is what a send of message in the session would give
+	// the model.
+	PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error)
+}
+
+// ContextPreview is what a send would give the model.
+type ContextPreview struct {
+	Mode          string
+	Provider      string
+	Model         string
+	Checkpoints   []*smriti.Checkpoint
+	TurnCount     int
+	DroppedTurns  int
+	TokenEstimate int
+	Messages      []smriti.Message
+}

@@ -1,0 +1,84 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"smriti"
+)
+
+// Searcher is what smriti_search needs; the tool is offered when the Ops
+// implementation has it.
+type Searcher interface {
+	Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error)
+}
+
+// Search implements Searcher over the store's search, when it has one.
+func (s *Services) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+	ss, ok := s.Store.(smriti.SearchService)
+	if !ok {
+		return nil, smriti.Errorf(smriti.ENOTIMPLEMENTED, "search is not available on this server")
+	}
+	return ss.Search(ctx, q)
+}
+
+type searchIn struct {
+	Query  string `json:"query" jsonschema:"the words to find; every word must match"`
+	Space  string `json:"space,omitempty" jsonschema:"only this space (name or UUID); empty searches every space"`
+	Kind   string `json:"kind,omitempty" jsonschema:"checkpoint, turn or note; empty searches all three"`
+	Branch string `json:"branch,omitempty" jsonschema:"only this branch"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many results (1-100, default 20)"`
+}
+
+func (t *tools) registerSearch(s *sdk.Server) {
+	sr, ok := t.ops.(Searcher)
+	if !ok {
+		return
+	}
+	add(t, s, "smriti_search", "Find where something was decided or discussed: full-text search over checkpoints (title, objective, summary, decisions, assumptions, tasks, questions, entities, artifacts), notes and conversation turns, best match first, each with its checkpoint hash and branch.",
+		readOnly, func(ctx context.Context, in searchIn) (string, error) {
+			q := smriti.SearchQuery{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
+			if in.Kind != "" {
+				q.Kinds = []string{in.Kind}
+			}
+			if in.Space != "" {
+				sp, err := t.space(ctx, in.Space)
+				if err != nil {
+					return "", err
+				}
+				q.SpaceID = &sp.ID
+			}
+			hits, err := sr.Search(ctx, q)
+			if err != nil {
+				return "", err
+			}
+			return formatSearchHits(in.Query, hits), nil
+		})
+}
+
+func formatSearchHits(query string, hits []*smriti.SearchHit) string {
+	if len(hits) == 0 {
+		return fmt.Sprintf("Nothing matches %q.", query)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d result(s) for %q:\n", len(hits), query)
+	mark := strings.NewReplacer(smriti.HighlightStart, "**", smriti.HighlightEnd, "**")
+	for _, h := range hits {
+		where := h.Branch
+		if h.CommitHash != nil {
+			where += "@" + smriti.ShortHash(*h.CommitHash)
+		}
+		if h.SessionID != nil && h.Seq != nil {
+			where += fmt.Sprintf(", session %s turn %d", h.SessionID, *h.Seq)
+		}
+		id := h.ID.String()
+		if h.CheckpointID != nil {
+			id = h.CheckpointID.String()
+		}
+		fmt.Fprintf(&b, "\n- [%s] %s (%s) `%s`\n  %s", h.Kind, h.Title, where, id, mark.Replace(h.Snippet))
+	}
+	return b.String()
+}

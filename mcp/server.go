@@ -1,0 +1,143 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"smriti"
+)
+
+// Config builds a server.
+type Config struct {
+	Ops Ops
+	// StatusOf is the HTTP status that matches an error's domain code; tool
+	// errors lead with it so an agent sees what the API would have said.
+	StatusOf func(error) int
+	Version  string
+}
+
+// NewServer returns the MCP server with every tool registered.
+func NewServer(cfg Config) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "smriti", Title: "Smriti", Version: cfg.Version}, &sdk.ServerOptions{
+		Instructions: "Smriti is version control for reasoning state. Read a space's state first (smriti_state), " +
+			"checkpoint conclusions at inflection points (smriti_create_checkpoint), claim work before doing it (smriti_claim).",
+	})
+	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf}
+	if t.statusOf == nil {
+		t.statusOf = func(error) int { return 0 }
+	}
+	t.register(s)
+	return s
+}
+
+// HTTPHandler serves the tools over streamable HTTP (mounted at /mcp).
+func HTTPHandler(cfg Config) http.Handler {
+	s := NewServer(cfg)
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+}
+
+// ServeStdio runs the tools over stdin/stdout until the client goes away.
+func ServeStdio(ctx context.Context, cfg Config) error {
+	return NewServer(cfg).Run(ctx, &sdk.StdioTransport{})
+}
+
+type tools struct {
+	ops      Ops
+	statusOf func(error) int
+}
+
+// text is a successful tool answer.
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// fail is a tool error: the HTTP status, the server's message and any
+// structured detail, so an agent can tell "not found" from "conflict".
+func (t *tools) fail(err error) *sdk.CallToolResult {
+	var b strings.Builder
+	if st := t.statusOf(err); st != 0 {
+		fmt.Fprintf(&b, "HTTP %d\n", st)
+	}
+	b.WriteString(smriti.ErrorMessage(err))
+	if data := smriti.ErrorData(err); data != nil {
+		if j, jerr := json.MarshalIndent(data, "", "  "); jerr == nil {
+			b.WriteString("\n")
+			b.Write(j)
+		}
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
+}
+
+// invalid is a tool error for bad arguments, before any call.
+func (t *tools) invalid(format string, args ...any) *sdk.CallToolResult {
+	return t.fail(smriti.Errorf(smriti.EUNPROCESSABLE, format, args...))
+}
+
+func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "space is required (a name or UUID; smriti_list_spaces lists them)")
+	}
+	if smriti.LooksLikeID(arg) {
+		if id, err := smriti.ParseID("space", arg); err == nil {
+			sp, err := t.ops.Space(ctx, id)
+			if err == nil || smriti.ErrorCode(err) != smriti.ENOTFOUND {
+				return sp, err
+			}
+		}
+	}
+	all, err := t.ops.Spaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(all))
+	for i, s := range all {
+		names[i] = s.Name
+	}
+	i, err := smriti.MatchSpaceName(names, arg)
+	if err != nil {
+		return nil, err
+	}
+	return all[i], nil
+}
+
+func (t *tools) checkpoint(ctx context.Context, arg string) (*smriti.Checkpoint, error) {
+	arg = strings.TrimSpace(arg)
+	if smriti.LooksLikeID(arg) {
+		id, err := smriti.ParseID("checkpoint_id", arg)
+		if err != nil {
+			return nil, err
+		}
+		return t.ops.Checkpoint(ctx, id)
+	}
+	if len(arg) < smriti.MinRefPrefix {
+		_, err := smriti.MatchCheckpointRef(nil, arg)
+		return nil, err
+	}
+	spaces, err := t.ops.Spaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var all []*smriti.Checkpoint
+	for _, s := range spaces {
+		cps, err := t.ops.Checkpoints(ctx, s.ID, "")
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, cps...)
+	}
+	refs := make([]smriti.CheckpointRef, len(all))
+	for i, c := range all {
+		refs[i] = smriti.CheckpointRef{ID: c.ID.String(), Hash: c.Hash}
+	}
+	i, err := smriti.MatchCheckpointRef(refs, arg)
+	if err != nil {
+		return nil, err
+	}
+	return t.ops.Checkpoint(ctx, all[i].ID)
+}

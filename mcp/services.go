@@ -1,0 +1,200 @@
+package mcp
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// Backend is the storage the in-server tools use: the same services the
+// HTTP handlers call.
+type Backend interface {
+	smriti.SpaceService
+	smriti.CheckpointService
+	smriti.SessionService
+	smriti.LineageService
+	smriti.ClaimService
+	smriti.MetricsService
+}
+
+// Services implements Ops by calling the domain services in-process.
+type Services struct {
+	Store     Backend
+	Providers smriti.Providers
+	// Briefs answers the state brief and WorktreeManager opens and closes
+	// worktrees (both the server's Coordinator).
+	Briefs          smriti.StateService
+	WorktreeManager smriti.WorktreeService
+}
+
+var _ Ops = (*Services)(nil)
+
+func (s *Services) intelligence() *smriti.Intelligence {
+	return &smriti.Intelligence{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
+}
+
+func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
+	var all []*smriti.Space
+	page := smriti.Page{}
+	for {
+		got, next, err := s.Store.Spaces(ctx, page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if next == "" {
+			return all, nil
+		}
+		page.After = next
+	}
+}
+
+func (s *Services) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
+	return s.Store.Space(ctx, id)
+}
+
+func (s *Services) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+	return s.Store.CreateSpace(ctx, in)
+}
+
+func (s *Services) DeleteSpace(ctx context.Context, id smriti.ID) error {
+	return s.Store.DeleteSpace(ctx, id)
+}
+
+func (s *Services) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
+	return s.Store.Checkpoint(ctx, id)
+}
+
+func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
+	q := smriti.CheckpointQuery{}
+	if branch != "" {
+		q.Branch = &branch
+	}
+	var all []*smriti.Checkpoint
+	for {
+		got, next, err := s.Store.Checkpoints(ctx, space, q)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if next == "" {
+			return all, nil
+		}
+		q.After = next
+	}
+}
+
+func (s *Services) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
+	return s.Store.CreateSession(ctx, in)
+}
+
+func (s *Services) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	return s.Store.CommitCheckpoint(ctx, in)
+}
+
+func (s *Services) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
+	return s.Store.DeleteCheckpoint(ctx, id, cascade)
+}
+
+func (s *Services) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+	return s.Store.AddNote(ctx, id, in)
+}
+
+func (s *Services) Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
+	return s.Store.VerifyCheckpoint(ctx, id)
+}
+
+func (s *Services) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
+	return s.intelligence().Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
+}
+
+func (s *Services) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
+	return s.intelligence().Review(ctx, id)
+}
+
+func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
+	c, err := s.Store.CommonAncestor(ctx, a, b)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return &c.ID, nil
+}
+
+func (s *Services) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
+	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
+	return s.Store.ForkSession(ctx, in)
+}
+
+func (s *Services) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
+	if _, err := s.Store.Space(ctx, space); err != nil {
+		return 0, err
+	}
+	return s.Store.SetBranchDisposition(ctx, space, branch, disposition)
+}
+
+func (s *Services) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error) {
+	return smriti.MergeCheckpoints(ctx, s.Store, in)
+}
+
+func (s *Services) PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error) {
+	chat := &smriti.Chat{Sessions: s.Store, Checkpoints: s.Store, Providers: s.Providers}
+	p, err := chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
+	if err != nil {
+		return nil, err
+	}
+	return &ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model,
+		Checkpoints: p.Context.Checkpoints, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
+		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
+}
+
+func (s *Services) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+	return s.Briefs.SpaceState(ctx, space, q)
+}
+
+func (s *Services) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	return s.Store.CreateClaim(ctx, in)
+}
+
+func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+	return s.Store.FinishClaim(ctx, id, status)
+}
+
+func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+	q := smriti.ClaimQuery{IncludeExpired: includeExpired}
+	var all []*smriti.Claim
+	for {
+		got, next, err := s.Store.Claims(ctx, space, q)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if next == "" {
+			return all, nil
+		}
+		q.After = next
+	}
+}
+
+func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+	m, err := s.Store.SpaceMetrics(ctx, space)
+	if err != nil {
+		return smriti.MetricsView{}, err
+	}
+	return m.View(), nil
+}
+
+func (s *Services) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	return s.WorktreeManager.OpenWorktree(ctx, in)
+}
+
+func (s *Services) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+	return s.WorktreeManager.Worktree(ctx, idOrPrefix)
+}
+
+func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+	return s.WorktreeManager.CloseWorktree(ctx, idOrPrefix, force)
+}
+
+func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	return s.WorktreeManager.Worktrees(ctx, space, includeClosed)
+}

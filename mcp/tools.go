@@ -1,0 +1,643 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"smriti"
+	"smriti/skills"
+)
+
+func ptr(b bool) *bool { return &b }
+
+// Annotation sets: a read never changes anything; an additive write never
+// destroys; a destructive one may.
+var (
+	readOnly    = &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+	additive    = &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+	idempotent  = &sdk.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+	destructive = &sdk.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
+)
+
+type handler[In any] func(ctx context.Context, in In) (string, error)
+
+// add registers a tool whose handler returns markdown or an error.
+func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnotations, h handler[In]) {
+	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, Annotations: ann},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+			out, err := h(ctx, in)
+			if err != nil {
+				return t.fail(err), nil, nil
+			}
+			return text(out), nil, nil
+		})
+}
+
+type noArgs struct{}
+
+type checkpointArg struct {
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID, or a unique prefix (7+ characters) of its id or hash"`
+}
+
+type showIn struct {
+	CheckpointID  string `json:"checkpoint_id" jsonschema:"checkpoint UUID, or a unique prefix (7+ characters) of its id or hash"`
+	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"show artifacts in full instead of 800-character previews"`
+}
+
+type listCheckpointsIn struct {
+	Space  string `json:"space" jsonschema:"space name or UUID"`
+	Branch string `json:"branch,omitempty" jsonschema:"only checkpoints of this branch; empty lists every branch"`
+}
+
+type restoreIn struct {
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
+	Preview      bool   `json:"preview,omitempty" jsonschema:"800-character artifact previews instead of full content"`
+}
+
+type compareIn struct {
+	CheckpointA   string `json:"checkpoint_a" jsonschema:"first checkpoint (UUID or unique prefix)"`
+	CheckpointB   string `json:"checkpoint_b" jsonschema:"second checkpoint (UUID or unique prefix)"`
+	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"accepted for compatibility; artifacts are not diffed"`
+}
+
+type createSpaceIn struct {
+	Name        string `json:"name" jsonschema:"the space's name"`
+	Description string `json:"description,omitempty" jsonschema:"what the space is for"`
+}
+
+type forkIn struct {
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint to fork from (UUID or unique prefix)"`
+	Branch       string `json:"branch,omitempty" jsonschema:"new branch name; empty picks a free one"`
+}
+
+type createCheckpointIn struct {
+	Space       string `json:"space" jsonschema:"space name or UUID"`
+	Content     string `json:"content" jsonschema:"markdown handoff; decisions, tasks, questions and code blocks are extracted from it"`
+	Session     string `json:"session,omitempty" jsonschema:"session UUID to write into (a fork's session puts the checkpoint on its branch)"`
+	AuthorAgent string `json:"author_agent,omitempty" jsonschema:"stable name of the agent writing it"`
+	ProjectRoot string `json:"project_root,omitempty" jsonschema:"absolute project directory"`
+	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"return the extracted payload without creating anything"`
+}
+
+type spaceIn struct {
+	Space string `json:"space" jsonschema:"space name or UUID"`
+}
+
+type noteIn struct {
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
+	Text         string `json:"text" jsonschema:"the note (up to 2000 characters)"`
+	Author       string `json:"author,omitempty" jsonschema:"who writes it (default founder)"`
+	Kind         string `json:"kind,omitempty" jsonschema:"note (default), milestone or noise"`
+}
+
+type closeBranchIn struct {
+	Space       string `json:"space" jsonschema:"space name or UUID"`
+	Branch      string `json:"branch" jsonschema:"branch name"`
+	Disposition string `json:"disposition,omitempty" jsonschema:"integrated (default), abandoned or active"`
+}
+
+type installSkillIn struct {
+	Target string `json:"target" jsonschema:"claude-code or codex"`
+}
+
+type deleteCheckpointIn struct {
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
+	Cascade      bool   `json:"cascade,omitempty" jsonschema:"also delete descendants and the sessions forked from them"`
+}
+
+type resolutionIn struct {
+	Field  string `json:"field" jsonschema:"the conflicting field: message, objective, summary, tasks or artifacts"`
+	Key    string `json:"key,omitempty" jsonschema:"the conflicting item of a list field, as the preview names it"`
+	Choice string `json:"choice" jsonschema:"ours, theirs, base, or custom"`
+	Value  string `json:"value,omitempty" jsonschema:"the value to use with custom"`
+}
+
+type mergeIn struct {
+	Source      string         `json:"source" jsonschema:"checkpoint to merge (UUID or unique prefix)"`
+	Target      string         `json:"target,omitempty" jsonschema:"checkpoint to merge into; default the head of main"`
+	Resolutions []resolutionIn `json:"resolutions,omitempty" jsonschema:"how to settle each conflict the preview listed"`
+	Commit      bool           `json:"commit,omitempty" jsonschema:"write the merge checkpoint; false previews"`
+	Message     string         `json:"message,omitempty" jsonschema:"title of the merge checkpoint"`
+}
+
+type contextIn struct {
+	Space   string `json:"space" jsonschema:"space name or UUID"`
+	Message string `json:"message" jsonschema:"the message a send would carry"`
+	Session string `json:"session,omitempty" jsonschema:"session UUID; empty previews a new session of the space"`
+}
+
+func (t *tools) register(s *sdk.Server) {
+	add(t, s, "smriti_list_spaces", "List the spaces.", readOnly, func(ctx context.Context, _ noArgs) (string, error) {
+		sp, err := t.ops.Spaces(ctx)
+		if err != nil {
+			return "", err
+		}
+		return formatSpaces(sp), nil
+	})
+	add(t, s, "smriti_show_checkpoint", "Show one checkpoint: objective, summary, decisions, tasks, artifacts, notes.", readOnly,
+		func(ctx context.Context, in showIn) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			return formatCheckpoint(c, in.FullArtifacts), nil
+		})
+	add(t, s, "smriti_list_checkpoints", "List a space's checkpoints, newest first, with full ids.", readOnly,
+		func(ctx context.Context, in listCheckpointsIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			cps, err := t.ops.Checkpoints(ctx, sp.ID, in.Branch)
+			if err != nil {
+				return "", err
+			}
+			return formatCheckpoints(cps), nil
+		})
+	add(t, s, "smriti_review_checkpoint", "Review a checkpoint for contradictions, hidden assumptions and instruction-like content (LLM-backed).",
+		&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
+		func(ctx context.Context, in checkpointArg) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			r, err := t.ops.Review(ctx, c.ID)
+			if err != nil {
+				return "", err
+			}
+			return formatReview(r), nil
+		})
+	add(t, s, "smriti_restore", "Continuation brief for a checkpoint (read-only; nothing changes).", readOnly,
+		func(ctx context.Context, in restoreIn) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			sp, err := t.ops.Space(ctx, c.SpaceID)
+			if err != nil {
+				return "", err
+			}
+			return formatRestore(sp, c, !in.Preview), nil
+		})
+	add(t, s, "smriti_compare", "Compare two checkpoints: shared and one-sided decisions, assumptions, tasks, and their common ancestor.", readOnly,
+		func(ctx context.Context, in compareIn) (string, error) {
+			a, err := t.checkpoint(ctx, in.CheckpointA)
+			if err != nil {
+				return "", err
+			}
+			b, err := t.checkpoint(ctx, in.CheckpointB)
+			if err != nil {
+				return "", err
+			}
+			anc, err := t.ops.CommonAncestor(ctx, a.ID, b.ID)
+			if err != nil {
+				return "", err
+			}
+			return formatCompare(a, b, anc), nil
+		})
+	add(t, s, "smriti_create_space", "Create a space.", additive, func(ctx context.Context, in createSpaceIn) (string, error) {
+		if strings.TrimSpace(in.Name) == "" {
+			return "", smriti.Errorf(smriti.EUNPROCESSABLE, "name must not be empty")
+		}
+		sp, err := t.ops.CreateSpace(ctx, smriti.SpaceCreate{Name: in.Name, Description: in.Description})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Created space `%s`: %s\n", sp.ID, sp.Name), nil
+	})
+	add(t, s, "smriti_fork", "Start a session on a new branch from a checkpoint; checkpoint into that session to extend the branch.", additive,
+		func(ctx context.Context, in forkIn) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			se, err := t.ops.Fork(ctx, smriti.ForkCreate{SpaceID: c.SpaceID, CheckpointID: c.ID, BranchName: in.Branch})
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Forked from `%s` — %q\n  → new session: %s (%s)\n  → seeded from: %s\n\nNext: smriti_create_checkpoint(space=%q, session=%q, content=...)\n",
+				short(c.Hash), c.Message, se.BranchName, se.ID, short(c.Hash), c.SpaceID.String(), se.ID.String()), nil
+		})
+	add(t, s, "smriti_create_checkpoint", "Create a checkpoint from a markdown handoff (extracted into structured state).", additive,
+		t.createCheckpoint)
+	add(t, s, "smriti_delete_space", "Delete a space with every checkpoint and session in it.", destructive,
+		func(ctx context.Context, in spaceIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			cps, err := t.ops.Checkpoints(ctx, sp.ID, "")
+			if err != nil {
+				return "", err
+			}
+			if err := t.ops.DeleteSpace(ctx, sp.ID); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Deleted space '%s' and its %d checkpoint(s).\n", sp.Name, len(cps)), nil
+		})
+	add(t, s, "smriti_checkpoint_note", "Annotate a checkpoint (note, milestone, noise) without changing it.", additive,
+		func(ctx context.Context, in noteIn) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			if in.Author == "" {
+				in.Author = "founder"
+			}
+			if in.Kind == "" {
+				in.Kind = smriti.NoteKindNote
+			}
+			n, err := t.ops.AddNote(ctx, c.ID, smriti.NoteCreate{Author: in.Author, Text: in.Text, Kind: in.Kind})
+			if err != nil {
+				return "", err
+			}
+			suffix := ""
+			if n.Kind != smriti.NoteKindNote {
+				suffix = " [" + n.Kind + "]"
+			}
+			return fmt.Sprintf("Note added to checkpoint `%s…`%s\n", c.ID.String()[:8], suffix), nil
+		})
+	add(t, s, "smriti_close_branch", "Mark every session of a branch integrated, abandoned or active.", idempotent,
+		func(ctx context.Context, in closeBranchIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Disposition == "" {
+				in.Disposition = "integrated"
+			}
+			n, err := t.ops.SetBranchDisposition(ctx, sp.ID, in.Branch, in.Disposition)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Branch `%s` marked `%s` (%d session(s) updated).\n", in.Branch, in.Disposition, n), nil
+		})
+	add(t, s, "smriti_install_skill", "Return the Smriti skill pack for a host with its suggested destination; writes no file.", readOnly,
+		func(ctx context.Context, in installSkillIn) (string, error) {
+			tg, err := skills.Lookup(in.Target)
+			if err != nil {
+				return "", smriti.Errorf(smriti.EUNPROCESSABLE, "%v", err)
+			}
+			body, err := skills.Render(in.Target)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("# Smriti skill pack for %s\n\n**Suggested destination (relative to project root):** `%s`\n\n"+
+				"Write the block below to that file with your file tools; install again when the version changes.\n\n```markdown\n%s```\n",
+				tg.DisplayName, tg.Destination, body), nil
+		})
+	add(t, s, "smriti_delete_checkpoint", "Delete a checkpoint; refuses when others depend on it unless cascade.", destructive,
+		func(ctx context.Context, in deleteCheckpointIn) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			if err := t.ops.DeleteCheckpoint(ctx, c.ID, in.Cascade); err != nil {
+				return "", err
+			}
+			suffix := ""
+			if in.Cascade {
+				suffix = " (cascade)"
+			}
+			return fmt.Sprintf("Deleted checkpoint `%s`%s.\n", short(c.Hash), suffix), nil
+		})
+	add(t, s, "smriti_merge", "Merge a checkpoint into main's head (or target): preview conflicts with commit=false, then commit=true with resolutions.", additive,
+		func(ctx context.Context, in mergeIn) (string, error) {
+			src, err := t.checkpoint(ctx, in.Source)
+			if err != nil {
+				return "", err
+			}
+			req := smriti.MergeRequest{SpaceID: src.SpaceID, SourceID: src.ID, DryRun: !in.Commit, Message: in.Message}
+			for _, r := range in.Resolutions {
+				req.Resolutions = append(req.Resolutions, smriti.MergeResolution(r))
+			}
+			if in.Target != "" {
+				tg, err := t.checkpoint(ctx, in.Target)
+				if err != nil {
+					return "", err
+				}
+				req.TargetID = &tg.ID
+			}
+			o, err := t.ops.Merge(ctx, req)
+			if err != nil {
+				return "", err
+			}
+			return formatMerge(o), nil
+		})
+	add(t, s, "smriti_verify", "Recompute a checkpoint's hash chain back to its roots.", readOnly,
+		func(ctx context.Context, in checkpointArg) (string, error) {
+			c, err := t.checkpoint(ctx, in.CheckpointID)
+			if err != nil {
+				return "", err
+			}
+			v, err := t.ops.Verify(ctx, c.ID)
+			if err != nil {
+				return "", err
+			}
+			if !v.OK {
+				return "", smriti.Errorf(smriti.ECONFLICT, "hash chain of %s does not verify: first mismatch at %v (%d checked)", short(c.Hash), v.FirstMismatch, v.Checked)
+			}
+			return fmt.Sprintf("Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(c.Hash), v.Checked), nil
+		})
+	add(t, s, "smriti_context", "Show exactly what a send would give the model (mode, checkpoints, turns, messages) without calling it.", readOnly,
+		func(ctx context.Context, in contextIn) (string, error) {
+			if strings.TrimSpace(in.Message) == "" {
+				return "", smriti.Errorf(smriti.EUNPROCESSABLE, "message must not be empty")
+			}
+			var session smriti.ID
+			if in.Session != "" {
+				id, err := smriti.ParseID("session", in.Session)
+				if err != nil {
+					return "", err
+				}
+				session = id
+			} else {
+				sp, err := t.space(ctx, in.Space)
+				if err != nil {
+					return "", err
+				}
+				se, err := t.ops.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Title: "mcp: context preview"})
+				if err != nil {
+					return "", err
+				}
+				session = se.ID
+			}
+			p, err := t.ops.PreviewContext(ctx, session, in.Message)
+			if err != nil {
+				return "", err
+			}
+			return formatPreview(p), nil
+		})
+	t.registerCoordination(s)
+	t.registerSearch(s)
+}
+
+func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (string, error) {
+	if strings.TrimSpace(in.Content) == "" {
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string")
+	}
+	sp, err := t.space(ctx, in.Space)
+	if err != nil {
+		return "", err
+	}
+	var session smriti.ID
+	if in.Session != "" {
+		if session, err = smriti.ParseID("session", in.Session); err != nil {
+			return "", err
+		}
+	}
+	d, err := t.ops.Extract(ctx, in.Content)
+	if err != nil {
+		return "", err
+	}
+	content := d.Content()
+	if strings.TrimSpace(content.Message) == "" {
+		content.Message = "Extracted checkpoint"
+	}
+	if in.DryRun {
+		j, _ := json.MarshalIndent(d, "", "  ")
+		return "Dry run — extracted payload (no checkpoint created):\n\n```json\n" + string(j) + "\n```\n", nil
+	}
+	if in.Session == "" {
+		se, err := t.ops.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Title: "mcp: " + smriti.Truncate(content.Message, 80), SeedFrom: "none"})
+		if err != nil {
+			return "", err
+		}
+		session = se.ID
+	}
+	req := smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session, Content: content}
+	if in.AuthorAgent != "" {
+		req.AuthorAgent = &in.AuthorAgent
+	}
+	if in.ProjectRoot != "" {
+		req.ProjectRoot = &in.ProjectRoot
+	}
+	c, err := t.ops.CommitCheckpoint(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Created checkpoint `%s` on branch `%s`: %s\n", short(c.Hash), c.BranchName, c.Message), nil
+}
+
+type stateIn struct {
+	Space    string `json:"space" jsonschema:"space name or UUID"`
+	Preview  bool   `json:"preview,omitempty" jsonschema:"cut artifacts to 800-character previews"`
+	Compact  bool   `json:"compact,omitempty" jsonschema:"list artifacts by label only (recommended at session start)"`
+	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head: no branches, claims, divergence or freshness"`
+	Since    string `json:"since,omitempty" jsonschema:"the checkpoint you last saw (UUID or prefix): say what changed on main since"`
+}
+
+type claimIn struct {
+	Space      string  `json:"space" jsonschema:"space name or UUID"`
+	Scope      string  `json:"scope" jsonschema:"what you will do"`
+	Agent      string  `json:"agent,omitempty" jsonschema:"who claims (default claude-code)"`
+	Branch     string  `json:"branch,omitempty" jsonschema:"branch the work is on (default main)"`
+	TaskID     string  `json:"task_id,omitempty" jsonschema:"the task's id from the brief"`
+	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"bind the claim to this worktree (UUID)"`
+	IntentType string  `json:"intent_type,omitempty" jsonschema:"implement (default), review, investigate, docs or test"`
+	TTLHours   float64 `json:"ttl_hours,omitempty" jsonschema:"hours until the claim expires (default 4)"`
+}
+
+type claimDoneIn struct {
+	ClaimID string `json:"claim_id" jsonschema:"the claim's UUID"`
+	Abandon bool   `json:"abandon,omitempty" jsonschema:"mark it abandoned instead of done"`
+}
+
+type listClaimsIn struct {
+	Space string `json:"space" jsonschema:"space name or UUID"`
+	All   bool   `json:"all,omitempty" jsonschema:"include expired, done and abandoned claims"`
+}
+
+type worktreeOpenIn struct {
+	Space      string `json:"space" jsonschema:"space name or UUID"`
+	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default claude-code)"`
+	Branch     string `json:"branch,omitempty" jsonschema:"git branch to create (default smriti/<agent>/<suffix>)"`
+	BaseCommit string `json:"base_commit,omitempty" jsonschema:"commit to start from (default the project's HEAD)"`
+	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute directory to create"`
+}
+
+type worktreeListIn struct {
+	Space         string `json:"space" jsonschema:"space name or UUID"`
+	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also list closed worktrees"`
+}
+
+type worktreeIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+}
+
+type worktreeCloseIn struct {
+	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+	Force      bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes"`
+}
+
+func (t *tools) registerWorktrees(s *sdk.Server) {
+	add(t, s, "smriti_worktree_open", "Create a git worktree for an agent in the space's project; work only inside the returned path.", additive,
+		func(ctx context.Context, in worktreeOpenIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Agent == "" {
+				in.Agent = "claude-code"
+			}
+			w, err := t.ops.OpenWorktree(ctx, smriti.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
+				BaseCommitSHA: in.BaseCommit, BasePath: in.BasePath})
+			if err != nil {
+				return "", err
+			}
+			base := ""
+			if w.BaseCommitSHA != nil {
+				base = *w.BaseCommitSHA
+			}
+			return fmt.Sprintf("Created worktree `%s` for `%s`.\nPath: `%s`\nBranch: `%s`\nBase: `%s`\n", w.ID, w.Agent, w.Path, w.BranchName, base), nil
+		})
+	add(t, s, "smriti_worktree_list", "List a space's worktrees with their drift (dirty files, ahead/behind).", readOnly,
+		func(ctx context.Context, in worktreeListIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			wts, probes, err := t.ops.Worktrees(ctx, sp.ID, in.IncludeClosed)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderWorktrees(wts, probes, in.IncludeClosed, ""), nil
+		})
+	add(t, s, "smriti_worktree_show", "Show one worktree.", readOnly, func(ctx context.Context, in worktreeIn) (string, error) {
+		w, err := t.ops.Worktree(ctx, in.WorktreeID)
+		if err != nil {
+			return "", err
+		}
+		return smriti.RenderWorktree(w), nil
+	})
+	add(t, s, "smriti_worktree_close", "Remove a worktree (its branch stays); refuses uncommitted changes unless force.", destructive,
+		func(ctx context.Context, in worktreeCloseIn) (string, error) {
+			w, err := t.ops.CloseWorktree(ctx, in.WorktreeID, in.Force)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Closed worktree `%s` at `%s`.\n", w.ID, w.Path), nil
+		})
+}
+
+// registerCoordination adds the tools over the state brief, claims and
+// metrics.
+func (t *tools) registerCoordination(s *sdk.Server) {
+	t.registerWorktrees(s)
+	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
+		func(ctx context.Context, in stateIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			var q smriti.StateQuery
+			if in.Since != "" && !in.MainOnly {
+				c, err := t.checkpoint(ctx, in.Since)
+				if err != nil {
+					return "", err
+				}
+				q.Since = &c.ID
+			}
+			b, err := t.ops.State(ctx, sp.ID, q)
+			if err != nil {
+				return "", err
+			}
+			if in.MainOnly {
+				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
+				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
+			}
+			o := smriti.BriefOptions{Mode: smriti.BriefFull, Now: time.Now()}
+			switch {
+			case in.Compact:
+				o.Mode = smriti.BriefCompact
+			case in.Preview:
+				o.Mode = smriti.BriefPreview
+			}
+			return smriti.RenderBrief(b, o), nil
+		})
+	add(t, s, "smriti_claim", "Claim a piece of work before doing it (advisory); based on main's current head. Lists colliding claims.", additive,
+		func(ctx context.Context, in claimIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			if in.Agent == "" {
+				in.Agent = "claude-code"
+			}
+			req := smriti.ClaimCreate{SpaceID: sp.ID, Agent: in.Agent, Scope: in.Scope, BranchName: in.Branch, TaskID: in.TaskID, Intent: in.IntentType}
+			if in.TTLHours != 0 {
+				ttl := smriti.ClaimTTLHours(in.TTLHours)
+				req.TTL = &ttl
+			}
+			if in.WorktreeID != "" {
+				id, err := smriti.ParseID("worktree_id", in.WorktreeID)
+				if err != nil {
+					return "", err
+				}
+				req.WorktreeID = &id
+			}
+			b, err := t.ops.State(ctx, sp.ID, smriti.StateQuery{})
+			if err != nil {
+				return "", err
+			}
+			if b.Head != nil {
+				req.BaseCheckpointID = &b.Head.ID
+			}
+			c, collisions, err := t.ops.CreateClaim(ctx, req)
+			if err != nil {
+				return "", err
+			}
+			out := fmt.Sprintf("Claimed: [%s] %q on `%s` by `%s`\n\nClaim ID: `%s`\nExpires %s. Mark done with `smriti_claim_done(claim_id=%q)`.\n",
+				c.Intent, c.Scope, c.BranchName, c.Agent, c.ID, c.ExpiresAt.UTC().Format(time.RFC3339), c.ID.String())
+			if len(collisions) > 0 {
+				out += fmt.Sprintf("\nCollides with %d live claim(s) — re-read state and consider complementary work:\n", len(collisions)) +
+					smriti.RenderClaims(collisions, false)
+			}
+			return out, nil
+		})
+	add(t, s, "smriti_claim_done", "Mark a claim done (or abandoned).", idempotent,
+		func(ctx context.Context, in claimDoneIn) (string, error) {
+			id, err := smriti.ParseID("claim_id", in.ClaimID)
+			if err != nil {
+				return "", err
+			}
+			status := smriti.ClaimDone
+			if in.Abandon {
+				status = smriti.ClaimAbandoned
+			}
+			c, err := t.ops.FinishClaim(ctx, id, status)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("Claim `%s` marked %s.\n", c.ID, c.Status), nil
+		})
+	add(t, s, "smriti_list_claims", "List a space's live claims (all=true: also expired, done, abandoned).", readOnly,
+		func(ctx context.Context, in listClaimsIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			cl, err := t.ops.Claims(ctx, sp.ID, in.All)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderClaims(cl, in.All), nil
+		})
+	add(t, s, "smriti_metrics", "Coordination and state-quality metrics of a space.", readOnly,
+		func(ctx context.Context, in spaceIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			m, err := t.ops.Metrics(ctx, sp.ID)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderMetrics(m), nil
+		})
+}

@@ -1,0 +1,367 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"smriti"
+)
+
+var (
+	_ smriti.SpaceExporter   = (*Store)(nil)
+	_ smriti.TranscriptStore = (*Store)(nil)
+)
+
+// exportPage is how many checkpoints an export reads at a time.
+const exportPage = 500
+
+// ExportSpace implements smriti.SpaceExporter. It reads inside one
+// read-only transaction, so the bundle is one consistent snapshot, and
+// streams: checkpoints a page at a time, turns row by row.
+func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleWriter) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.d.name == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := s.read.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer tx.Rollback()
+	sp, err := s.space(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSpace, Space: &smriti.BundleSpace{
+		ID: sp.ID, Slug: sp.Slug, Name: sp.Name, Description: sp.Description, ProjectRoot: sp.ProjectRoot,
+		Metadata: nonNilMap(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
+	}}); err != nil {
+		return err
+	}
+	var counts smriti.BundleCounts
+	// Log order is parent order: a parent is always written before its
+	// children, merge parents included.
+	after := int64(-1)
+	for {
+		page, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.space_id = ? AND c.log_pos > ?
+			ORDER BY c.log_pos LIMIT ?`, id, after, exportPage)
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			break
+		}
+		if err := s.attachNotes(ctx, tx, page); err != nil {
+			return err
+		}
+		for _, c := range page {
+			counts.Checkpoints++
+			counts.Notes += len(c.Notes)
+			if err := w.Write(smriti.BundleRecord{Type: smriti.RecordCheckpoint, Checkpoint: smriti.BundleCheckpointOf(c)}); err != nil {
+				return err
+			}
+		}
+		after = page[len(page)-1].LogPos
+	}
+	sessions, err := s.querySessions(ctx, tx, `SELECT `+sessionCols+` FROM sessions WHERE space_id = ? ORDER BY created_at, id`, id)
+	if err != nil {
+		return err
+	}
+	for _, se := range sessions {
+		counts.Sessions++
+		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSession, Session: &smriti.BundleSession{
+			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
+			SeededCheckpointID: se.SeededCheckpointID, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
+			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonNilMap(se.Metadata),
+			CreatedAt: se.CreatedAt.UTC(), UpdatedAt: se.UpdatedAt.UTC(),
+		}}); err != nil {
+			return err
+		}
+		n, err := s.exportTurns(ctx, tx, se.ID, w)
+		if err != nil {
+			return err
+		}
+		counts.Turns += n
+	}
+	claims, err := s.queryClaims(ctx, tx, `SELECT `+claimCols+` FROM claims cl WHERE cl.space_id = ? ORDER BY cl.claimed_at, cl.id`, id)
+	if err != nil {
+		return err
+	}
+	for _, c := range claims {
+		counts.Claims++
+		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordClaim, Claim: &smriti.BundleClaim{
+			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
+			Scope: c.Scope, TaskID: c.TaskID, Intent: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(),
+		}}); err != nil {
+			return err
+		}
+	}
+	return w.Write(smriti.BundleRecord{Type: smriti.RecordEnd, End: &counts})
+}
+
+func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, w *smriti.BundleWriter) (int, error) {
+	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
+	if err != nil {
+		return 0, fmt.Errorf("export turns: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		t, err := scanTurn(rows)
+		if err != nil {
+			return n, fmt.Errorf("export turns: %w", err)
+		}
+		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordTurn, Turn: &smriti.BundleTurn{
+			ID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Role: t.Role, Content: t.Content, Provider: t.Provider,
+			Model: t.Model, Tokens: t.Tokens, Metadata: t.Metadata, CreatedAt: t.CreatedAt.UTC(),
+		}}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, rows.Err()
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// ImportSpace implements smriti.SpaceExporter. The whole bundle is checked
+// first, with nothing written; then it is read again and written inside one
+// transaction, checked again as it goes, so a bundle that changed between
+// the passes still cannot leave half a space behind.
+func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
+	if _, _, err := smriti.VerifyBundle(r); err != nil {
+		return nil, err
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("import: rewind bundle: %w", err)
+	}
+	var out *smriti.Space
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		br, err := smriti.NewBundleReader(r)
+		if err != nil {
+			return err
+		}
+		var remap *smriti.BundleRemap
+		if asNew {
+			remap = smriti.NewBundleRemap()
+		}
+		user := smriti.UserFromContext(ctx)
+		var spaceID smriti.ID
+		var lastSeq map[smriti.ID]int64 = map[smriti.ID]int64{}
+		for {
+			rec, err := br.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			switch rec.Type {
+			case smriti.RecordSpace:
+				b := rec.Space
+				sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
+					OwnerID: user, Metadata: nonNilMap(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
+				if asNew {
+					sp.ID, sp.Slug = remap.ID(b.ID), nil
+				}
+				if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
+					return err
+				}
+				spaceID, out = sp.ID, sp
+			case smriti.RecordCheckpoint:
+				b := rec.Checkpoint
+				c := b.CheckpointOf(spaceID)
+				if asNew {
+					remap.Checkpoint(c)
+				}
+				if c.LogPos, err = s.nextLogPositions(ctx, tx, 1); err != nil {
+					return err
+				}
+				if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
+					return importConflict(err)
+				}
+				for _, n := range b.Notes {
+					id := n.ID
+					if asNew {
+						id = remap.ID(n.ID)
+					}
+					if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+						id, c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
+						return importConflict(fmt.Errorf("import note: %w", err))
+					}
+				}
+			case smriti.RecordSession:
+				b := rec.Session
+				se := &smriti.Session{ID: b.ID, SpaceID: &spaceID, OwnerID: user, Title: b.Title, ActiveProvider: b.ActiveProvider,
+					ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
+					BranchName: b.BranchName, BranchDisposition: b.BranchDisposition, Metadata: nonNilMap(b.Metadata), LastSeq: -1,
+					CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
+				if asNew {
+					se.ID, se.SeededCheckpointID, se.ForkedFromCheckpointID = remap.ID(b.ID), remap.Opt(b.SeededCheckpointID), remap.Opt(b.ForkedFromCheckpointID)
+				}
+				if err := s.insertSession(ctx, tx, se); err != nil {
+					return importConflict(err)
+				}
+				lastSeq[se.ID] = -1
+			case smriti.RecordTurn:
+				b := rec.Turn
+				t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &spaceID, Role: b.Role, Content: b.Content,
+					Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonNilMap(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
+				if asNew {
+					t.ID, t.SessionID = remap.ID(b.ID), remap.ID(b.SessionID)
+				}
+				if t.LogPos, err = s.nextLogPositions(ctx, tx, 1); err != nil {
+					return err
+				}
+				if err := s.insertTurn(ctx, tx, t); err != nil {
+					return importConflict(err)
+				}
+				lastSeq[t.SessionID] = t.Seq
+			case smriti.RecordClaim:
+				b := rec.Claim
+				id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
+				if asNew {
+					id, session, base = remap.ID(b.ID), remap.Opt(b.SessionID), remap.Opt(b.BaseCheckpointID)
+				}
+				if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+					base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at)
+					VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`),
+					id, spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
+					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt)); err != nil {
+					return importConflict(fmt.Errorf("import claim: %w", err))
+				}
+			}
+		}
+		for id, seq := range lastSeq {
+			if seq < 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ? WHERE id = ?`), seq, id); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.Space) error {
+	var owner smriti.ID
+	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT owner_id FROM spaces WHERE id = ?`), sp.ID).Scan(&owner)
+	switch {
+	case err == nil && owner == sp.OwnerID:
+		return smriti.Errorf(smriti.ECONFLICT, "Space %s already exists on this server; import it with as_new to make a copy with new ids", sp.ID)
+	case err == nil:
+		return smriti.Errorf(smriti.ECONFLICT, "The bundle's ids are already in use on this server; import it with as_new to give it new ids")
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("import space: %w", err)
+	}
+	meta, err := jsonArg(sp.Metadata)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO spaces (id, slug, owner_id, name, description, project_root, metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		sp.ID, sp.Slug, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.t(sp.CreatedAt), s.d.t(sp.UpdatedAt))
+	if err != nil {
+		return importConflict(fmt.Errorf("import space: %w", err))
+	}
+	return nil
+}
+
+// importConflict turns a unique-key violation (an id or hash of the bundle
+// that is already stored, perhaps in another user's space) into a conflict
+// that names no other row.
+func importConflict(err error) error {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23505" ||
+		strings.Contains(err.Error(), "UNIQUE constraint failed") {
+		return smriti.Errorf(smriti.ECONFLICT, "The bundle's ids are already in use on this server; import it with as_new to give it new ids")
+	}
+	return err
+}
+
+// ImportConversation implements smriti.TranscriptStore.
+func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *smriti.Conversation, filename string) (*smriti.Session, bool, error) {
+	hash := c.ContentHash()
+	var out *smriti.Session
+	created := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := s.Now()
+		if err := s.lockSpace(ctx, tx, spaceID, now); err != nil {
+			return err
+		}
+		var prior sql.NullString
+		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT session_id FROM transcript_imports WHERE space_id = ? AND content_hash = ?`), spaceID, hash).Scan(&prior)
+		if err == nil {
+			if prior.Valid {
+				id, perr := smriti.ParseID("session_id", prior.String)
+				if perr == nil {
+					if out, err = s.session(ctx, tx, id, ""); err == nil {
+						return nil
+					}
+				}
+			}
+			// The session was deleted since; the conversation stays
+			// imported (a no-op), reported without a session.
+			out = nil
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("import: %w", err)
+		}
+		title := smriti.Truncate(strings.TrimSpace(c.Title), smriti.MaxImportTitleChars)
+		if title == "" {
+			title = "Imported conversation"
+		}
+		meta := map[string]any{"import": map[string]any{"source": c.Source, "content_hash": hash, "file": smriti.Truncate(filename, 255)}}
+		if c.ExternalID != "" {
+			meta["import"].(map[string]any)["external_id"] = c.ExternalID
+		}
+		if c.CreatedAt != nil {
+			meta["import"].(map[string]any)["original_created_at"] = c.CreatedAt.UTC().Format("2006-01-02T15:04:05.999999Z07:00")
+		}
+		se := &smriti.Session{ID: smriti.NewID(), SpaceID: &spaceID, OwnerID: smriti.UserFromContext(ctx), Title: title,
+			ActiveProvider: "import", ActiveModel: c.Source, BranchName: smriti.MainBranch, BranchDisposition: smriti.DispositionActive,
+			Metadata: meta, LastSeq: int64(len(c.Turns)) - 1, CreatedAt: now, UpdatedAt: now}
+		if err := s.insertSession(ctx, tx, se); err != nil {
+			return err
+		}
+		var last int64
+		if n := len(c.Turns); n > 0 {
+			if last, err = s.nextLogPositions(ctx, tx, n); err != nil {
+				return err
+			}
+		}
+		first := last - int64(len(c.Turns)) + 1
+		for i, ct := range c.Turns {
+			t := &smriti.Turn{ID: smriti.NewID(), SessionID: se.ID, SpaceID: &spaceID, Role: ct.Role, Content: ct.Content,
+				Provider: "import", Model: c.Source, Seq: int64(i), LogPos: first + int64(i), Tokens: smriti.EstimateTokens(ct.Content),
+				Metadata: ct.Metadata(c), CreatedAt: now}
+			if err := s.insertTurn(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO transcript_imports (space_id, content_hash, session_id, created_at) VALUES (?, ?, ?, ?)`),
+			spaceID, hash, se.ID, s.d.t(now)); err != nil {
+			return fmt.Errorf("record import: %w", err)
+		}
+		out, created = se, true
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, created, nil
+}

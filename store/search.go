@@ -1,0 +1,234 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+var _ smriti.SearchService = (*Store)(nil)
+
+// Search implements smriti.SearchService. Each kind is one indexed query,
+// ranked by the engine (SQLite's bm25 over FTS5, PostgreSQL's ts_rank over
+// the tsvector columns), limited, and the kinds merged by score. The
+// snippets are cut in the domain (smriti.Snippet) so both engines show the
+// same ones.
+func (s *Store) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	if q.SpaceID != nil {
+		if _, err := s.space(ctx, s.read, *q.SpaceID); err != nil {
+			return nil, err
+		}
+	}
+	terms := q.Terms()
+	var hits []*smriti.SearchHit
+	for _, kind := range []string{smriti.SearchCheckpoint, smriti.SearchNote, smriti.SearchTurn} {
+		if !q.Wants(kind) {
+			continue
+		}
+		var found []*smriti.SearchHit
+		var err error
+		switch kind {
+		case smriti.SearchCheckpoint:
+			found, err = s.searchCheckpoints(ctx, q, terms)
+		case smriti.SearchNote:
+			found, err = s.searchNotes(ctx, q, terms)
+		case smriti.SearchTurn:
+			found, err = s.searchTurns(ctx, q, terms)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("search %ss: %w", kind, err)
+		}
+		hits = append(hits, found...)
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	if len(hits) > q.Limit {
+		hits = hits[:q.Limit]
+	}
+	for _, h := range hits {
+		h.Snippet = smriti.Snippet(h.Text, terms)
+	}
+	if hits == nil {
+		hits = []*smriti.SearchHit{}
+	}
+	return hits, nil
+}
+
+// match is the engine's full-text condition and score for one index.
+type match struct {
+	from, where, score string
+	arg                any
+}
+
+func (s *Store) matchFor(kind string, q smriti.SearchQuery, terms []string) match {
+	if s.d.name == "postgres" {
+		// plainto_tsquery parses the words as the index did (no
+		// diacritic folding on PostgreSQL).
+		tsq := `plainto_tsquery('simple', ?)`
+		col := map[string]string{smriti.SearchCheckpoint: "c.search_tsv", smriti.SearchNote: "n.search_tsv", smriti.SearchTurn: "t.search_tsv"}[kind]
+		return match{where: col + ` @@ ` + tsq, score: `ts_rank(` + col + `, ` + tsq + `)`, arg: q.Text}
+	}
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	expr := strings.Join(quoted, " ")
+	switch kind {
+	case smriti.SearchCheckpoint:
+		// Title weighs most, then objective and summary, then the lists.
+		return match{from: `checkpoint_fts f JOIN `, where: `checkpoint_fts MATCH ?`, score: `-bm25(checkpoint_fts, 10.0, 4.0, 4.0, 1.0)`, arg: expr}
+	case smriti.SearchNote:
+		return match{from: `note_fts f JOIN `, where: `note_fts MATCH ?`, score: `-bm25(note_fts)`, arg: expr}
+	}
+	return match{from: `turn_fts f JOIN `, where: `turn_fts MATCH ?`, score: `-bm25(turn_fts)`, arg: expr}
+}
+
+// scoreArgs repeats the match argument where the score needs it too.
+func (m match) args(d dialect) []any {
+	if d.name == "postgres" {
+		return []any{m.arg}
+	}
+	return nil
+}
+
+func (s *Store) searchCheckpoints(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
+	m := s.matchFor(smriti.SearchCheckpoint, q, terms)
+	on := ``
+	if m.from != "" {
+		on = ` ON c.log_pos = f.rowid`
+	}
+	query := `SELECT c.id, ` + m.score + ` AS score FROM ` + m.from + `checkpoints c` + on + ` JOIN spaces sp ON sp.id = c.space_id
+		WHERE ` + m.where + ` AND sp.owner_id = ?`
+	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
+	if q.SpaceID != nil {
+		query += ` AND c.space_id = ?`
+		args = append(args, *q.SpaceID)
+	}
+	if q.Branch != "" {
+		query += ` AND c.branch_name = ?`
+		args = append(args, q.Branch)
+	}
+	query += ` ORDER BY score DESC, c.log_pos DESC LIMIT ?`
+	args = append(args, q.Limit)
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	var ids []any
+	scores := map[smriti.ID]float64{}
+	for rows.Next() {
+		var id smriti.ID
+		var score float64
+		if err := rows.Scan(&id, &score); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+		scores[id] = score
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	cs, err := s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(ids))+`)`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*smriti.SearchHit, 0, len(cs))
+	for _, c := range cs {
+		id, hash := c.ID, c.Hash
+		out = append(out, &smriti.SearchHit{Kind: smriti.SearchCheckpoint, ID: c.ID, SpaceID: c.SpaceID, CheckpointID: &id,
+			CommitHash: &hash, Branch: c.BranchName, Title: c.Message, Score: scores[c.ID], Text: smriti.SearchText(c)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+func (s *Store) searchNotes(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
+	m := s.matchFor(smriti.SearchNote, q, terms)
+	on := ``
+	if m.from != "" {
+		on = ` ON n.id = f.note_id`
+	}
+	query := `SELECT n.id, n.text, c.id, c.space_id, c.commit_hash, c.branch_name, c.message, ` + m.score + ` AS score
+		FROM ` + m.from + `checkpoint_notes n` + on + ` JOIN checkpoints c ON c.id = n.checkpoint_id JOIN spaces sp ON sp.id = c.space_id
+		WHERE ` + m.where + ` AND sp.owner_id = ?`
+	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
+	if q.SpaceID != nil {
+		query += ` AND c.space_id = ?`
+		args = append(args, *q.SpaceID)
+	}
+	if q.Branch != "" {
+		query += ` AND c.branch_name = ?`
+		args = append(args, q.Branch)
+	}
+	query += ` ORDER BY score DESC, n.created_at DESC, n.id LIMIT ?`
+	args = append(args, q.Limit)
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*smriti.SearchHit
+	for rows.Next() {
+		h := &smriti.SearchHit{Kind: smriti.SearchNote}
+		var cid smriti.ID
+		var hash string
+		if err := rows.Scan(&h.ID, &h.Text, &cid, &h.SpaceID, &hash, &h.Branch, &h.Title, &h.Score); err != nil {
+			return nil, err
+		}
+		h.CheckpointID, h.CommitHash = &cid, &hash
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) searchTurns(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
+	m := s.matchFor(smriti.SearchTurn, q, terms)
+	on := ``
+	if m.from != "" {
+		on = ` ON t.log_pos = f.rowid`
+	}
+	query := `SELECT t.id, t.session_id, t.space_id, t.sequence_number, t.content, se.branch_name, se.title, ` + m.score + ` AS score
+		FROM ` + m.from + `turns t` + on + ` JOIN sessions se ON se.id = t.session_id
+		WHERE ` + m.where + ` AND se.owner_id = ?`
+	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
+	if q.SpaceID != nil {
+		query += ` AND t.space_id = ?`
+		args = append(args, *q.SpaceID)
+	}
+	if q.Branch != "" {
+		query += ` AND se.branch_name = ?`
+		args = append(args, q.Branch)
+	}
+	query += ` ORDER BY score DESC, t.log_pos DESC LIMIT ?`
+	args = append(args, q.Limit)
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*smriti.SearchHit
+	for rows.Next() {
+		h := &smriti.SearchHit{Kind: smriti.SearchTurn}
+		var sid smriti.ID
+		var space uuid.NullUUID
+		var seq int64
+		if err := rows.Scan(&h.ID, &sid, &space, &seq, &h.Text, &h.Branch, &h.Title, &h.Score); err != nil {
+			return nil, err
+		}
+		if sp := nullID(space); sp != nil {
+			h.SpaceID = *sp
+		}
+		h.SessionID, h.Seq = &sid, &seq
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
