@@ -17,8 +17,6 @@ import (
 	"smriti/httpapi"
 )
 
-
-
 // buildSpace makes a space through the API with a fork, a merge, notes and
 // turns, and returns it with its checkpoints.
 func buildSpace(t *testing.T, e *testEnv) (smriti.ID, []httpapi.Commit) {
