@@ -150,7 +150,8 @@ func New(cfg Config) *Server {
 }
 
 // allowedMethods lists the methods the mux serves for r's path other than
-// the catch-all, so a wrong method is told apart from an unknown path.
+// the catch-alls ("/" and, with the web workspace, "/api/"), so a wrong
+// method is told apart from an unknown path.
 func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 	var allow []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -159,7 +160,7 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		}
 		probe := r.Clone(r.Context())
 		probe.Method = m
-		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" && pattern != "/api/" {
 			allow = append(allow, m)
 			if m == http.MethodGet {
 				allow = append(allow, http.MethodHead)
