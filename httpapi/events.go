@@ -34,7 +34,9 @@ func (s *Server) eventRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v5/spaces/{space_id}/events",
 			summary: "Live changes of a space as server-sent events (checkpoint.created, session.created, session.updated, disposition.changed, claim.changed); the event id is the store-wide log position, and Last-Event-ID (header) or after (query) resumes after it",
-			tag:     "spaces", status: 200, stream: true,
+			tag:     "spaces", status: 200,
+			stream: "one per change, named by its kind, with data {position, space_id, kind, subject_id, branch_name, created_at}; " +
+				"comments carry the start position and keep-alives",
 			query:  map[string]string{"after": "resume after this log position (default: now, or the Last-Event-ID header)"},
 			handle: s.spaceEvents},
 	}

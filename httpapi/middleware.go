@@ -105,7 +105,7 @@ func (s *Server) wrap(rt route) http.Handler {
 			rec = &statusRecorder{ResponseWriter: w}
 		}
 		var err error
-		if rt.stream {
+		if rt.stream != "" {
 			err = s.serveStream(rt, rec, r)
 		} else {
 			err = rt.handle(rec, r)

@@ -97,9 +97,8 @@ func (s *Server) OpenAPI() map[string]any {
 		}
 		resp := map[string]any{"description": http.StatusText(rt.status)}
 		switch {
-		case rt.stream:
-			resp["description"] = "Server-sent events: meta (the resolved context), delta (a piece of the reply), " +
-				"then done (the same body as a plain send) or error ({status, detail})"
+		case rt.stream != "":
+			resp["description"] = "Server-sent events: " + rt.stream
 			resp["content"] = map[string]any{"text/event-stream": map[string]any{"schema": map[string]any{"type": "string"}}}
 		case rt.text != "":
 			resp["content"] = map[string]any{rt.text: map[string]any{"schema": map[string]any{"type": "string"}}}

@@ -1,30 +1,25 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // conformancePending lists routes (as "METHOD /path") that have no success
 // case in TestOpenAPIConformance yet; their schemas are still generated and
 // their bad input still swept. A route added without a case or an entry
 // here fails TestEveryRouteHasAConformanceCase.
-var conformancePending = map[string]bool{
-	// Worktrees need a git repository and a coordinator in the test server.
-	"GET /api/v5/worktrees": true, "POST /api/v5/worktrees": true,
-	"GET /api/v5/worktrees/{id_or_prefix}": true, "DELETE /api/v5/worktrees/{id_or_prefix}": true,
-	// Context packs, search, space export/import and transcript import.
-	"GET /api/v2/context/parent-delta/{commit_id}": true, "POST /api/v2/context/from-commit": true,
-	"GET /api/v5/search": true, "GET /api/v5/spaces/{space_id}/export": true,
-	"POST /api/v5/spaces/import": true, "POST /api/v5/import/transcript": true,
-}
+var conformancePending = map[string]bool{}
 
 // conformanceStep is one real request of the scenario: a route's success
 // path. Path and body may hold {name} placeholders filled from values
@@ -33,6 +28,12 @@ type conformanceStep struct {
 	method, path, body string
 	headers            map[string]string
 	capture            map[string]string // name → top-level field (dotted for nested)
+	// contentType is the request body's media type (default JSON).
+	contentType string
+	// keep names the raw answer, for a later step's body ("{name}").
+	keep string
+	// until ends a never-ending stream once this text has arrived.
+	until string
 }
 
 var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
@@ -44,13 +45,16 @@ var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
 // documented field of every schema the answers reach shows up in at least
 // one real answer.
 func TestOpenAPIConformance(t *testing.T) {
-	e := newEnv(t)
+	// Worktrees run the real git in a real repository (the space's
+	// project root).
+	repo := newRepo(t)
+	e := newEnv(t, withGit(filepath.Join(t.TempDir(), "worktrees"), &testClock{t: time.Now().UTC()}))
 	var doc map[string]any
 	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
 		t.Fatal(err)
 	}
 	v := &validator{doc: doc, seen: map[string]bool{}, reached: map[string]bool{}}
-	vals := map[string]string{}
+	vals := map[string]string{"git_repo": repo}
 	covered := map[string]bool{}
 	for i, st := range conformanceScenario() {
 		fill := func(s string) string {
@@ -64,12 +68,17 @@ func TestOpenAPIConformance(t *testing.T) {
 		path, body := fill(st.path), fill(st.body)
 		route := e.routeOf(t, doc, st.method, st.path)
 		covered[st.method+" "+route] = true
-		req, err := http.NewRequest(st.method, e.url+path, strings.NewReader(body))
+		ctx, cancel := context.WithCancel(bg)
+		req, err := http.NewRequestWithContext(ctx, st.method, e.url+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
+			ct := st.contentType
+			if ct == "" {
+				ct = "application/json"
+			}
+			req.Header.Set("Content-Type", ct)
 		}
 		for k, h := range st.headers {
 			req.Header.Set(k, fill(h))
@@ -78,8 +87,15 @@ func TestOpenAPIConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, _ := io.ReadAll(resp.Body)
+		raw, err := readAnswer(resp.Body, st.until)
+		cancel()
 		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("step %d %s %s: %v", i, st.method, path, err)
+		}
+		if st.keep != "" {
+			vals[st.keep] = string(raw)
+		}
 		op := doc["paths"].(map[string]any)[route].(map[string]any)[strings.ToLower(st.method)].(map[string]any)
 		where := fmt.Sprintf("step %d %s %s", i, st.method, route)
 		var success string
@@ -106,8 +122,22 @@ func TestOpenAPIConformance(t *testing.T) {
 					t.Fatalf("%s: no %s in %s", where, field, raw)
 				}
 			}
-		} else if len(raw) > 0 && resp.Header.Get("Content-Type") == "application/json" {
-			t.Errorf("%s: undocumented JSON body %s", where, raw)
+		} else if len(content) == 1 {
+			// A text, stream or file answer: the document names its media
+			// type, and the answer says the same.
+			for media := range content {
+				got, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+				if got != media {
+					t.Errorf("%s: Content-Type %q, documented %q", where, got, media)
+				}
+				if len(raw) == 0 {
+					t.Errorf("%s: empty %s answer", where, media)
+				}
+			}
+		} else if len(content) > 1 {
+			t.Errorf("%s: several success media types %v", where, content)
+		} else if len(raw) > 0 {
+			t.Errorf("%s: undocumented %s body %s", where, resp.Header.Get("Content-Type"), short(string(raw)))
 		}
 	}
 	for _, r := range routesOf(doc) {
@@ -147,6 +177,24 @@ func TestEveryRouteHasAConformanceCase(t *testing.T) {
 			t.Errorf("%s: add a success case to conformanceScenario (or list it in conformancePending)", r)
 		}
 	}
+}
+
+// readAnswer reads a whole answer, or, for a stream that never ends, up
+// to the first occurrence of until.
+func readAnswer(r io.Reader, until string) ([]byte, error) {
+	if until == "" {
+		return io.ReadAll(r)
+	}
+	var got []byte
+	buf := make([]byte, 4096)
+	for !strings.Contains(string(got), until) {
+		n, err := r.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			return got, fmt.Errorf("stream ended before %q: %v: %s", until, err, got)
+		}
+	}
+	return got, nil
 }
 
 func routesOf(doc map[string]any) []string {
@@ -365,7 +413,12 @@ func conformanceScenario() []conformanceStep {
 			capture: map[string]string{"repo": "id"}},
 		{method: "GET", path: "/api/v2/repos"},
 		{method: "GET", path: "/api/v2/repos/{repo}"},
-		{method: "PATCH", path: "/api/v2/repos/{repo}/project-root", body: `{"project_root": "/srv/trip2"}`},
+		{method: "PATCH", path: "/api/v2/repos/{repo}/project-root", body: `{"project_root": "{git_repo}"}`},
+		{method: "POST", path: "/api/v5/worktrees", body: `{"space_id": "{repo}", "agent": "codex", "branch_name": "codex/trip"}`,
+			capture: map[string]string{"worktree": "id"}},
+		{method: "GET", path: "/api/v5/worktrees?space_id={repo}&include_closed=true"},
+		{method: "GET", path: "/api/v5/worktrees/{worktree}"},
+		{method: "DELETE", path: "/api/v5/worktrees/{worktree}?force=true"},
 		{method: "POST", path: "/api/v4/chat/spaces/{repo}/sessions", body: `{"title": "Planning", "provider": "mock", "model": "mock"}`,
 			capture: map[string]string{"session": "id"}},
 		{method: "POST", path: "/api/v4/chat/sessions", body: `{"title": "Loose"}`, capture: map[string]string{"loose": "id"}},
@@ -378,6 +431,14 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v2/commits", body: `{"repo_id": "{repo}", "parent_commit_id": "{base}", "message": "Second", "author_type": "user",
 			"context_blob": {"k": 1}, "raw_source_text": "notes", "metadata": {"m": true}, ` + content + `}`, capture: map[string]string{"second": "id"}},
 		{method: "GET", path: "/api/v2/commits/{second}"},
+		{method: "POST", path: "/api/v2/context/from-commit", body: `{"commit_id": "{second}", "target": "claude"}`},
+		{method: "GET", path: "/api/v2/context/parent-delta/{second}"},
+		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=call.md", contentType: "application/octet-stream",
+			body: "# Call notes\n\nUser: Where do we land?\n\nAssistant: Sydney, on the east coast.\n"},
+		{method: "GET", path: "/api/v5/search?q=Sydney&space_id={repo}&limit=50"},
+		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
+		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},
+		{method: "POST", path: "/api/v5/spaces/import?as_new=true", contentType: "application/gzip", body: "{bundle}"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits/latest"},
 		{method: "POST", path: "/api/v5/checkpoint/{second}/notes", body: `{"text": "Checked the visa rules", "author": "ana", "kind": "note"}`},

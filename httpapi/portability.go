@@ -47,7 +47,7 @@ func (s *Server) portabilityRoutes() []route {
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
-			tag: "portability", status: 200, handle: s.exportSpace},
+			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
 			tag: "portability", out: SpaceImportResponse{}, status: 201, query: map[string]string{
 				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace},

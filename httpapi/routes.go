@@ -20,8 +20,9 @@ type route struct {
 	// query lists the query parameters: name → description.
 	query  map[string]string
 	handle func(w http.ResponseWriter, r *http.Request) error
-	// stream marks a text/event-stream answer.
-	stream bool
+	// stream, when set, marks a text/event-stream answer and says which
+	// events it sends.
+	stream string
 	// text, when set, is the media type of a plain-text answer.
 	text string
 
