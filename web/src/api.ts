@@ -24,8 +24,16 @@ export interface Session {
   branch_name: string;
   branch_disposition: string;
   turn_count: number;
+  /** The checkpoint the session's context is anchored to, kept on the server between sends. */
+  mount: SessionMount | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface SessionMount {
+  checkpoint_id: ID;
+  /** Last sequence number typed before the mount: only later turns reach the model (-1: every turn). */
+  history_base_seq: number;
 }
 
 export interface Turn {
@@ -354,10 +362,17 @@ export const api = {
   session: (id: ID) => get<Session>(`/api/v4/chat/sessions/${id}`),
   createSession: (space: ID, title: string, provider: string, model: string, seedFrom = "head") =>
     post<Session>(`/api/v4/chat/spaces/${space}/sessions`, { title, provider, model, seed_from: seedFrom }),
+  /** Mounts a checkpoint on the session; without a base only what is typed from now on reaches the model. */
+  mount: (session: ID, checkpoint: ID, historyBaseSeq?: number) =>
+    request<Session>("PUT", `/api/v5/chat/sessions/${session}/mount`, {
+      checkpoint_id: checkpoint,
+      ...(historyBaseSeq !== undefined ? { history_base_seq: historyBaseSeq } : {}),
+    }),
+  unmount: (session: ID) => request<Session>("DELETE", `/api/v5/chat/sessions/${session}/mount`),
   turns: (id: ID) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?limit=1000`),
   providers: () => get<ProvidersStatus>("/api/v4/chat/providers"),
   context: (body: SendBody) => post<ContextPreview>("/api/v5/chat/context", body),
-  draft: (body: { session_id: ID; mounted_checkpoint_id?: ID | null; history_base_seq?: number | null }) =>
+  draft: (body: { session_id: ID }) =>
     post<Draft>("/api/v5/checkpoint/draft", body),
   commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
   checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
@@ -389,8 +404,6 @@ export interface SendBody {
   message: string;
   use_mock?: boolean;
   memory_scope?: string;
-  mounted_checkpoint_id?: ID | null;
-  history_base_seq?: number | null;
 }
 
 export interface CommitBody {
