@@ -270,6 +270,16 @@ export interface Note {
   created_at: string;
 }
 
+/** Tools a checkpoint can be exported for as a context pack. */
+export const PACK_TARGETS = ["generic", "claude", "cursor", "chatgpt", "agents_md"] as const;
+export type PackTarget = (typeof PACK_TARGETS)[number];
+
+export interface ContextPack {
+  content: string;
+  target_tool: string;
+  format: string;
+}
+
 export interface DeleteDependents {
   message: string;
   dependents: {
@@ -381,6 +391,7 @@ export const api = {
   review: (id: ID) =>
     post<{ checkpoint_id: ID; issues: { type: string; description: string }[]; suggestions: string[] }>(`/api/v5/checkpoint/${id}/review`, {}),
   addNote: (id: ID, text: string, kind: string) => post<Note>(`/api/v5/checkpoint/${id}/notes`, { text, kind, author: "web" }),
+  contextPack: (commit: ID, target: PackTarget) => post<ContextPack>("/api/v2/context/from-commit", { commit_id: commit, target }),
   verify: (id: ID) => get<Verification>(`/api/v5/checkpoints/${id}/verify`),
   reachable: (session: ID) => get<Checkpoint[]>(`/api/v5/lineage/sessions/${session}/checkpoints`),
   tree: (space: ID) => get<LineageTree>(`/api/v5/lineage/spaces/${space}`),

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api, relTime, short, type Note, type TaskWire } from "../api";
+import { ContextPackPanel } from "../components/ContextPackPanel";
 
 function List({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
@@ -187,6 +188,7 @@ export default function CheckpointDetail() {
           </form>
         </section>
       </div>
+      <ContextPackPanel checkpointId={c.id} />
     </>
   );
 }
