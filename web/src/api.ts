@@ -270,6 +270,27 @@ export interface Note {
   created_at: string;
 }
 
+/** The notes a checkpoint carries under metadata.notes, oldest first; malformed entries are skipped. */
+export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
+  const raw = c.metadata?.notes;
+  if (!Array.isArray(raw)) return [];
+  const out: Note[] = [];
+  for (const n of raw) {
+    if (!n || typeof n !== "object") continue;
+    const o = n as Record<string, unknown>;
+    if (typeof o.text !== "string") continue;
+    out.push({
+      id: typeof o.id === "string" ? o.id : `${out.length}`,
+      checkpoint_id: typeof o.checkpoint_id === "string" ? o.checkpoint_id : c.id,
+      author: typeof o.author === "string" ? o.author : "",
+      text: o.text,
+      kind: typeof o.kind === "string" && o.kind ? o.kind : "note",
+      created_at: typeof o.created_at === "string" ? o.created_at : "",
+    });
+  }
+  return out;
+}
+
 /** Tools a checkpoint can be exported for as a context pack. */
 export const PACK_TARGETS = ["generic", "claude", "cursor", "chatgpt", "agents_md"] as const;
 export type PackTarget = (typeof PACK_TARGETS)[number];
