@@ -245,7 +245,12 @@ try {
   await page.getByTestId("turn-assistant").first().waitFor();
   await page.getByRole("button", { name: "History" }).click();
   await page.getByRole("button", { name: `Mount ${hashA}` }).click();
-  expect((await page.getByTestId("context-badge").innerText()) === `MOUNTED · ${hashA}`, "the badge says MOUNTED");
+  await page.getByTestId("context-badge").filter({ hasText: `MOUNTED · ${hashA}` }).waitFor();
+  expect(true, "the badge says MOUNTED");
+  await page.reload();
+  await page.getByTestId("context-badge").filter({ hasText: `MOUNTED · ${hashA}` }).waitFor();
+  expect(true, "the mount survives a reload (kept on the session)");
+  await page.getByRole("button", { name: "History" }).click();
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("What did we decide about transport?");
   await page.getByRole("textbox", { name: "Message", exact: true }).press("Enter");
   await page.getByTestId("turn-assistant").nth(1).waitFor();

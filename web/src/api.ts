@@ -24,8 +24,16 @@ export interface Session {
   branch_name: string;
   branch_disposition: string;
   turn_count: number;
+  /** The checkpoint the session's context is anchored to, kept on the server between sends. */
+  mount: SessionMount | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface SessionMount {
+  checkpoint_id: ID;
+  /** Last sequence number typed before the mount: only later turns reach the model (-1: every turn). */
+  history_base_seq: number;
 }
 
 export interface Turn {
@@ -262,6 +270,37 @@ export interface Note {
   created_at: string;
 }
 
+/** The notes a checkpoint carries under metadata.notes, oldest first; malformed entries are skipped. */
+export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
+  const raw = c.metadata?.notes;
+  if (!Array.isArray(raw)) return [];
+  const out: Note[] = [];
+  for (const n of raw) {
+    if (!n || typeof n !== "object") continue;
+    const o = n as Record<string, unknown>;
+    if (typeof o.text !== "string") continue;
+    out.push({
+      id: typeof o.id === "string" ? o.id : `${out.length}`,
+      checkpoint_id: typeof o.checkpoint_id === "string" ? o.checkpoint_id : c.id,
+      author: typeof o.author === "string" ? o.author : "",
+      text: o.text,
+      kind: typeof o.kind === "string" && o.kind ? o.kind : "note",
+      created_at: typeof o.created_at === "string" ? o.created_at : "",
+    });
+  }
+  return out;
+}
+
+/** Tools a checkpoint can be exported for as a context pack. */
+export const PACK_TARGETS = ["generic", "claude", "cursor", "chatgpt", "agents_md"] as const;
+export type PackTarget = (typeof PACK_TARGETS)[number];
+
+export interface ContextPack {
+  content: string;
+  target_tool: string;
+  format: string;
+}
+
 export interface DeleteDependents {
   message: string;
   dependents: {
@@ -354,10 +393,17 @@ export const api = {
   session: (id: ID) => get<Session>(`/api/v4/chat/sessions/${id}`),
   createSession: (space: ID, title: string, provider: string, model: string, seedFrom = "head") =>
     post<Session>(`/api/v4/chat/spaces/${space}/sessions`, { title, provider, model, seed_from: seedFrom }),
+  /** Mounts a checkpoint on the session; without a base only what is typed from now on reaches the model. */
+  mount: (session: ID, checkpoint: ID, historyBaseSeq?: number) =>
+    request<Session>("PUT", `/api/v5/chat/sessions/${session}/mount`, {
+      checkpoint_id: checkpoint,
+      ...(historyBaseSeq !== undefined ? { history_base_seq: historyBaseSeq } : {}),
+    }),
+  unmount: (session: ID) => request<Session>("DELETE", `/api/v5/chat/sessions/${session}/mount`),
   turns: (id: ID) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?limit=1000`),
   providers: () => get<ProvidersStatus>("/api/v4/chat/providers"),
   context: (body: SendBody) => post<ContextPreview>("/api/v5/chat/context", body),
-  draft: (body: { session_id: ID; mounted_checkpoint_id?: ID | null; history_base_seq?: number | null }) =>
+  draft: (body: { session_id: ID }) =>
     post<Draft>("/api/v5/checkpoint/draft", body),
   commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
   checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
@@ -366,6 +412,7 @@ export const api = {
   review: (id: ID) =>
     post<{ checkpoint_id: ID; issues: { type: string; description: string }[]; suggestions: string[] }>(`/api/v5/checkpoint/${id}/review`, {}),
   addNote: (id: ID, text: string, kind: string) => post<Note>(`/api/v5/checkpoint/${id}/notes`, { text, kind, author: "web" }),
+  contextPack: (commit: ID, target: PackTarget) => post<ContextPack>("/api/v2/context/from-commit", { commit_id: commit, target }),
   verify: (id: ID) => get<Verification>(`/api/v5/checkpoints/${id}/verify`),
   reachable: (session: ID) => get<Checkpoint[]>(`/api/v5/lineage/sessions/${session}/checkpoints`),
   tree: (space: ID) => get<LineageTree>(`/api/v5/lineage/spaces/${space}`),
@@ -389,8 +436,6 @@ export interface SendBody {
   message: string;
   use_mock?: boolean;
   memory_scope?: string;
-  mounted_checkpoint_id?: ID | null;
-  history_base_seq?: number | null;
 }
 
 export interface CommitBody {

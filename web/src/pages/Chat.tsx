@@ -14,7 +14,7 @@ const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic
 
 export default function ChatPage() {
   const { sessionId = "" } = useParams();
-  // A new session starts with fresh page state (mount, drafts, streams).
+  // A new session starts with fresh page state (drafts, streams); the mount lives on the session.
   return <Chat key={sessionId} sessionId={sessionId} />;
 }
 
@@ -29,11 +29,20 @@ function Chat({ sessionId }: { sessionId: string }) {
   const providers = useQuery({ queryKey: ["providers"], queryFn: api.providers, staleTime: 60_000 });
   const forkedFrom = session.data?.forked_from_checkpoint_id;
   const forkSource = useQuery({ queryKey: ["checkpoint", forkedFrom], queryFn: () => api.checkpoint(forkedFrom!), enabled: !!forkedFrom });
+  const mounted = session.data?.mount ?? null;
+  const mountedCheckpoint = useQuery({
+    queryKey: ["checkpoint", mounted?.checkpoint_id],
+    queryFn: () => api.checkpoint(mounted!.checkpoint_id),
+    enabled: !!mounted,
+  });
+  const mount: Mount | null = mounted
+    ? { id: mounted.checkpoint_id, hash: mountedCheckpoint.data?.commit_hash ?? "", baseSeq: mounted.history_base_seq }
+    : null;
   useSpaceEvents(spaceId);
 
   const [provider, setProvider] = useState<string | null>(null);
   const [model, setModel] = useState<string | null>(null);
-  const [mount, setMount] = useState<Mount | null>(null);
+  const [mountError, setMountError] = useState("");
   const [pending, setPending] = useState<{ text: string; reply: string } | null>(null);
   const [lastCtx, setLastCtx] = useState<ContextInfo | null>(null);
   const [drawer, setDrawer] = useState<{ preview?: ContextPreview; error?: string } | null>(null);
@@ -75,10 +84,8 @@ function Chat({ sessionId }: { sessionId: string }) {
       model: activeModel || (activeProvider === "mock" ? "mock" : ""),
       message,
       use_mock: activeProvider === "mock",
-      mounted_checkpoint_id: mount?.id ?? null,
-      history_base_seq: mount ? mount.baseSeq : null,
     }),
-    [sessionId, activeProvider, activeModel, mount],
+    [sessionId, activeProvider, activeModel],
   );
 
   async function send(text: string, key: string, signal: AbortSignal) {
@@ -128,10 +135,27 @@ function Chat({ sessionId }: { sessionId: string }) {
     }
   }
 
-  function mountCheckpoint(c: Checkpoint) {
-    const seqs = (turns.data ?? []).map((t) => t.sequence_number);
-    setMount({ id: c.id, hash: c.commit_hash, baseSeq: seqs.length ? Math.max(...seqs) : -1 });
-    setLastCtx(null);
+  // The server keeps the mount on the session: a reload shows it again and
+  // every later send and draft uses it without naming it.
+  async function mountCheckpoint(c: Checkpoint) {
+    setMountError("");
+    try {
+      qc.setQueryData(["checkpoint", c.id], c);
+      qc.setQueryData(["session", sessionId], await api.mount(sessionId, c.id));
+      setLastCtx(null);
+    } catch (e) {
+      setMountError((e as Error).message);
+    }
+  }
+
+  async function unmount() {
+    setMountError("");
+    try {
+      qc.setQueryData(["session", sessionId], await api.unmount(sessionId));
+      setLastCtx(null);
+    } catch (e) {
+      setMountError((e as Error).message);
+    }
   }
 
   if (session.isError) return <p className="error">Could not load the session: {(session.error as Error).message}</p>;
@@ -177,11 +201,16 @@ function Chat({ sessionId }: { sessionId: string }) {
               {badge.text}
             </button>
             {mount && (
-              <button className="small" onClick={() => setMount(null)}>
+              <button className="small" onClick={unmount}>
                 Unmount
               </button>
             )}
           </div>
+          {mountError && (
+            <p className="error" role="alert">
+              {mountError}
+            </p>
+          )}
         </header>
         <section className="thread" aria-label="Conversation" aria-live="polite">
           {list.length === 0 && !pending && (
@@ -237,14 +266,14 @@ function Chat({ sessionId }: { sessionId: string }) {
         />
       </div>
       {panel && spaceId && (
-        <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={() => setMount(null)} />
+        <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={unmount} />
       )}
       {drawer && <ContextDrawer preview={drawer.preview} error={drawer.error} onClose={() => setDrawer(null)} />}
       {creating && (
         <Modal title="Create checkpoint" onClose={() => setCreating(false)}>
           <CheckpointForm
             draftAvailable={!!bg && (bg.configured || bg.using_mock || bg.has_key)}
-            onDraft={() => api.draft({ session_id: sessionId, mounted_checkpoint_id: mount?.id ?? null, history_base_seq: mount ? mount.baseSeq : null })}
+            onDraft={() => api.draft({ session_id: sessionId })}
             onSubmit={saveCheckpoint}
           />
         </Modal>

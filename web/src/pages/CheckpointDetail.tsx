@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router-dom";
-import { useQuery } from "@tanstack/react-query";
-import { api, relTime, short, type Note, type TaskWire } from "../api";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, notesOf, relTime, short, type Checkpoint, type TaskWire } from "../api";
+import { NotesPanel } from "../components/NotesPanel";
+import { ContextPackPanel } from "../components/ContextPackPanel";
 
 function List({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
@@ -60,22 +61,16 @@ export default function CheckpointDetail() {
   const parentId = cp.data?.parent_commit_id;
   const parent = useQuery({ queryKey: ["checkpoint", parentId], queryFn: () => api.checkpoint(parentId!), enabled: !!parentId });
   const verify = useQuery({ queryKey: ["verify", id], queryFn: () => api.verify(id) });
-  const [notes, setNotes] = useState<Note[]>([]);
-  const [text, setText] = useState("");
-  const [kind, setKind] = useState("note");
-  const [error, setError] = useState("");
+  const qc = useQueryClient();
 
-  async function addNote(e: FormEvent) {
-    e.preventDefault();
-    if (!text.trim()) return;
-    setError("");
-    try {
-      const n = await api.addNote(id, text.trim(), kind);
-      setNotes((ns) => [...ns, n]);
-      setText("");
-    } catch (err) {
-      setError((err as Error).message);
-    }
+  // The note the server returns is shown at once; the refetch brings the
+  // checkpoint's stored list (metadata.notes) back as the source of truth.
+  async function addNote(text: string, kind: string) {
+    const n = await api.addNote(id, text, kind);
+    qc.setQueryData<Checkpoint>(["checkpoint", id], (old) =>
+      old ? { ...old, metadata: { ...old.metadata, notes: [...notesOf(old), n] } } : old,
+    );
+    void qc.invalidateQueries({ queryKey: ["checkpoint", id] });
   }
 
   if (cp.isError) return <p className="error">Could not load the checkpoint: {(cp.error as Error).message}</p>;
@@ -161,32 +156,10 @@ export default function CheckpointDetail() {
               <Delta title="Open questions" before={parent.data.open_questions} after={c.open_questions} />
             </>
           )}
-          <h2>Notes</h2>
-          <ul>
-            {notes.map((n) => (
-              <li key={n.id}>
-                {n.kind !== "note" && <span className="badge">{n.kind}</span>} {n.text} <span className="muted small">— {n.author}</span>
-              </li>
-            ))}
-          </ul>
-          <form onSubmit={addNote}>
-            <label htmlFor="note-text">Add a note</label>
-            <textarea id="note-text" rows={2} value={text} onChange={(e) => setText(e.target.value)} maxLength={2000} />
-            <div className="row">
-              <label htmlFor="note-kind" style={{ margin: 0 }}>
-                Kind
-              </label>
-              <select id="note-kind" value={kind} onChange={(e) => setKind(e.target.value)}>
-                <option>note</option>
-                <option>milestone</option>
-                <option>noise</option>
-              </select>
-              <button type="submit">Add note</button>
-            </div>
-            {error && <p className="error">{error}</p>}
-          </form>
+          <NotesPanel notes={notesOf(c)} onAdd={addNote} />
         </section>
       </div>
+      <ContextPackPanel checkpointId={c.id} />
     </>
   );
 }

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import CheckpointDetail from "./CheckpointDetail";
+import { notesOf, type Checkpoint, type Note } from "../api";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const stored: Note = { id: "n1", checkpoint_id: "c1", author: "founder", text: "Train chosen for cost", kind: "milestone", created_at: "2026-01-01T10:00:00+00:00" };
+
+function checkpoint(notes: Note[]): Checkpoint {
+  return {
+    id: "c1",
+    repo_id: "r1",
+    commit_hash: "abcdef1234567890",
+    parent_commit_id: null,
+    merge_parent_id: null,
+    branch_name: "main",
+    author_agent: null,
+    author_type: "human",
+    message: "Go by train",
+    summary: "",
+    objective: "",
+    decisions: [],
+    assumptions: [],
+    tasks: [],
+    open_questions: [],
+    entities: [],
+    artifacts: [],
+    metadata: notes.length ? { session_id: "s1", notes } : { session_id: "s1" },
+    created_at: "2026-01-01T09:00:00Z",
+  };
+}
+
+/** Keeps the checkpoint's notes the way the server does (appended under metadata.notes). */
+function fakeServer() {
+  const notes: Note[] = [stored];
+  const posted: unknown[] = [];
+  const json = (data: unknown, status = 200) => new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });
+  const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input);
+    if (path === "/api/v2/commits/c1") return json(checkpoint(notes));
+    if (path === "/api/v5/checkpoints/c1/verify") return json({ checkpoint_id: "c1", ok: true, checked: 1, first_mismatch: null });
+    if (path === "/api/v2/context/from-commit") return json({ content: "pack", target_tool: "generic", format: "markdown" });
+    if (path === "/api/v5/checkpoint/c1/notes" && init?.method === "POST") {
+      const body = JSON.parse(String(init.body)) as { text: string; kind: string; author: string };
+      posted.push(body);
+      const n: Note = { id: "n2", checkpoint_id: "c1", author: body.author, text: body.text, kind: body.kind, created_at: "2026-01-02T10:00:00+00:00" };
+      notes.push(n);
+      return json(n, 201);
+    }
+    return json({ detail: "no route" }, 404);
+  };
+  return { posted, fetchFn };
+}
+
+describe("CheckpointDetail notes", () => {
+  it("lists the checkpoint's stored notes and appends a new one", async () => {
+    const srv = fakeServer();
+    vi.stubGlobal("fetch", vi.fn(srv.fetchFn));
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={qc}>
+        <MemoryRouter initialEntries={["/checkpoints/c1"]}>
+          <Routes>
+            <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const first = await screen.findByTestId("note");
+    expect(within(first).getByText("milestone")).toBeTruthy();
+    expect(first.textContent).toContain("Train chosen for cost");
+    expect(first.textContent).toContain("founder");
+    expect(first.querySelector("time")?.getAttribute("datetime")).toBe("2026-01-01T10:00:00+00:00");
+
+    await userEvent.type(screen.getByLabelText("Add a note"), "Check the bus too");
+    await userEvent.selectOptions(screen.getByLabelText("Kind"), "noise");
+    await userEvent.click(screen.getByRole("button", { name: "Add note" }));
+    await waitFor(() => expect(screen.getAllByTestId("note")).toHaveLength(2));
+    expect(srv.posted).toEqual([{ text: "Check the bus too", kind: "noise", author: "web" }]);
+    const second = screen.getAllByTestId("note")[1];
+    expect(within(second).getByText("noise")).toBeTruthy();
+    expect(second.textContent).toContain("Check the bus too");
+    expect((screen.getByLabelText("Add a note") as HTMLTextAreaElement).value).toBe("");
+  });
+});
+
+describe("notesOf", () => {
+  it("reads metadata.notes, defaulting a missing kind to note and skipping malformed entries", () => {
+    const c = { id: "c9", metadata: { notes: [{ id: "a", text: "kept", author: "x", created_at: "2026-01-01T00:00:00+00:00" }, 7, { id: "b" }] } };
+    expect(notesOf(c)).toEqual([{ id: "a", checkpoint_id: "c9", author: "x", text: "kept", kind: "note", created_at: "2026-01-01T00:00:00+00:00" }]);
+    expect(notesOf({ id: "c9", metadata: {} })).toEqual([]);
+  });
+});
