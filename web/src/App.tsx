@@ -4,12 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "./api";
 import Overview from "./pages/Overview";
 import Chat from "./pages/Chat";
+import SearchBox from "./components/SearchBox";
 
 // The heavier pages load on demand so the first paint stays small.
 const Lineage = lazy(() => import("./pages/Lineage"));
 const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
 const Coordination = lazy(() => import("./pages/Coordination"));
+const Search = lazy(() => import("./pages/Search"));
 
 function Sidebar() {
   const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
@@ -19,6 +21,7 @@ function Sidebar() {
       <NavLink to="/" className="brand" end>
         Smriti
       </NavLink>
+      <SearchBox />
       <h2 id="nav-sessions">Recent sessions</h2>
       <ul aria-labelledby="nav-sessions">
         {(sessions.data ?? []).slice(0, 12).map((s) => (
@@ -67,6 +70,7 @@ export default function App() {
             <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
             <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
             <Route path="/settings" element={<Settings />} />
+            <Route path="/search" element={<Search />} />
             <Route path="*" element={<h1>Page not found</h1>} />
           </Routes>
         </Suspense>

@@ -381,7 +381,50 @@ async function text(path: string): Promise<string> {
   return resp.text();
 }
 
+export const SEARCH_KINDS = ["checkpoint", "turn", "note"] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** One search hit. The snippet marks matched words with <mark>…</mark>; the rest is NOT HTML-escaped. */
+export interface SearchHit {
+  kind: SearchKind;
+  id: ID;
+  space_id: ID;
+  /** The checkpoint the hit is (kind checkpoint) or annotates (kind note); null for a turn. */
+  checkpoint_id: ID | null;
+  commit_hash: string | null;
+  branch: string;
+  /** A turn's session; null otherwise. */
+  session_id: ID | null;
+  sequence_number: number | null;
+  title: string;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchResponse {
+  query: string;
+  results: SearchHit[];
+}
+
+export interface SearchParams {
+  q: string;
+  space_id?: ID;
+  kind?: SearchKind;
+  branch?: string;
+  limit?: number;
+}
+
+export function searchPath(p: SearchParams): string {
+  const qs = new URLSearchParams({ q: p.q });
+  if (p.space_id) qs.set("space_id", p.space_id);
+  if (p.kind) qs.set("kind", p.kind);
+  if (p.branch) qs.set("branch", p.branch);
+  if (p.limit !== undefined) qs.set("limit", String(p.limit));
+  return `/api/v5/search?${qs.toString()}`;
+}
+
 export const api = {
+  search: (p: SearchParams) => get<SearchResponse>(searchPath(p)),
   brief: (space: ID) => text(`/api/v5/spaces/${space}/brief`),
   claims: (space: ID) => get<Claim[]>(`/api/v5/claims?space_id=${space}&include_expired=true`),
   spaces: () => get<Space[]>("/api/v2/repos"),
