@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"smriti"
 	"smriti/httpapi"
 )
 
@@ -113,12 +114,8 @@ func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
 	bullets(&b, "Decisions", cp.Decisions)
 	bullets(&b, "Assumptions we are relying on", cp.Assumptions)
 	bullets(&b, "Open questions", cp.OpenQuestions)
-	tasks := make([]string, len(cp.Tasks))
-	for i, t := range cp.Tasks {
-		tasks[i] = t.Render()
-	}
-	bullets(&b, "In progress", tasks)
-	artifactsSection(&b, cp.Artifacts, full)
+	bullets(&b, "In progress", smriti.TaskLines(cp.Tasks))
+	b.WriteString(smriti.RenderArtifacts(cp.Artifacts, viewOptions(full)))
 	if len(cp.Entities) > 0 {
 		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(cp.Entities, ", "))
 	}

@@ -40,25 +40,8 @@ func short(s string) string {
 // now is the clock relative times are measured against.
 var now = time.Now
 
-// relTime says how long ago t was: "just now", "5m ago", "3h ago", "2d ago",
-// or the date after 30 days.
-func relTime(t time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	d := now().Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	case d < 30*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
-	}
-	return t.UTC().Format("2006-01-02")
-}
+// relTime says how long ago t was, by the local clock (smriti.RelativeTime).
+func relTime(t time.Time) string { return smriti.RelativeTime(t, now()) }
 
 // tildePath shows a path under $HOME as ~/….
 func tildePath(p string) string {

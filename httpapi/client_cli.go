@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 
 	"smriti"
 )
@@ -63,4 +64,47 @@ func WorktreesOf(items []WorktreeListItem) ([]*smriti.Worktree, map[smriti.ID]*s
 		}
 	}
 	return wts, probes
+}
+
+// Checkpoint returns the wire checkpoint as the domain's, with the notes the
+// server lists in its metadata.
+func (c *Commit) Checkpoint() *smriti.Checkpoint {
+	return &smriti.Checkpoint{ID: c.ID, SpaceID: c.RepoID, Hash: c.CommitHash, ParentID: c.ParentCommitID,
+		MergeParentID: c.MergeParentID, BranchName: c.BranchName, AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType,
+		ProjectRoot: c.ProjectRoot, Content: smriti.Content{Message: c.Message, Objective: c.Objective, Summary: c.Summary,
+			Decisions: c.Decisions, Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions,
+			Entities: c.Entities, Artifacts: c.Artifacts}, ContextBlob: c.ContextBlob, RawSourceText: c.RawSourceText,
+		Metadata: c.Metadata, Notes: c.notes(), CreatedAt: c.CreatedAt}
+}
+
+// notes reads the notes listed under the metadata's "notes" key; none when
+// the key is missing or not a list of notes.
+func (c *Commit) notes() []*smriti.Note {
+	raw, ok := c.Metadata["notes"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var wire []NoteOut
+	if json.Unmarshal(b, &wire) != nil {
+		return nil
+	}
+	out := make([]*smriti.Note, len(wire))
+	for i := range wire {
+		out[i] = wire[i].Note()
+	}
+	return out
+}
+
+// Note returns the wire note as the domain's.
+func (n *NoteOut) Note() *smriti.Note {
+	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}
+}
+
+// Review returns the wire review as the domain's.
+func (r *ReviewOut) Review() *smriti.Review {
+	return &smriti.Review{Issues: r.Issues, Suggestions: r.Suggestions}
 }

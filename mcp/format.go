@@ -17,22 +17,12 @@ func short(s string) string {
 	return s
 }
 
-func relTime(t time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	d := time.Since(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	case d < 30*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
-	}
-	return t.UTC().Format("2006-01-02")
+func relTime(t time.Time) string { return smriti.RelativeTime(t, time.Now()) }
+
+// viewOptions are the checkpoint view options of the tools: the server's
+// clock and the argument that shows artifacts in full.
+func viewOptions(full bool) smriti.CheckpointRenderOptions {
+	return smriti.CheckpointRenderOptions{Now: time.Now(), FullArtifacts: full, FullHint: "full_artifacts=true"}
 }
 
 func deref(s *string) string {
@@ -53,34 +43,6 @@ func bullets(b *strings.Builder, title string, items []string) {
 	b.WriteString("\n")
 }
 
-func taskLines(ts []smriti.Task) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.Render()
-	}
-	return out
-}
-
-const previewChars = 800
-
-func artifacts(b *strings.Builder, arts []smriti.Artifact, full bool) {
-	if len(arts) == 0 {
-		return
-	}
-	b.WriteString("## Attached artifacts\n\n")
-	for _, a := range arts {
-		label := a.Label
-		if label == "" {
-			label = "Untitled"
-		}
-		content := a.Content
-		if r := []rune(content); !full && len(r) > previewChars {
-			content = string(r[:previewChars]) + "\n\n[… truncated, use full_artifacts=true to see all]"
-		}
-		fmt.Fprintf(b, "### %s\n%s\n\n", label, content)
-	}
-}
-
 func formatSpaces(spaces []*smriti.Space) string {
 	if len(spaces) == 0 {
 		return "No spaces yet. Create one with smriti_create_space.\n"
@@ -94,88 +56,6 @@ func formatSpaces(spaces []*smriti.Space) string {
 		}
 	}
 	return b.String()
-}
-
-func formatCheckpoint(c *smriti.Checkpoint, full bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", c.Message)
-	meta := []string{"`" + short(c.Hash) + "`", relTime(c.CreatedAt), "branch `" + c.BranchName + "`"}
-	if a := deref(c.AuthorAgent); a != "" {
-		meta = append(meta, "by `"+a+"`")
-	}
-	if r := deref(c.ProjectRoot); r != "" {
-		meta = append(meta, "at `"+r+"`")
-	}
-	fmt.Fprintf(&b, "%s\nid: `%s`\n\n", strings.Join(meta, " · "), c.ID)
-	if c.Objective != "" {
-		fmt.Fprintf(&b, "## Objective\n%s\n\n", c.Objective)
-	}
-	if c.Summary != "" {
-		fmt.Fprintf(&b, "## Summary\n%s\n\n", c.Summary)
-	}
-	bullets(&b, "Decisions", c.Decisions)
-	bullets(&b, "Assumptions", c.Assumptions)
-	bullets(&b, "Tasks", taskLines(c.Tasks))
-	bullets(&b, "Open questions", c.OpenQuestions)
-	artifacts(&b, c.Artifacts, full)
-	if len(c.Entities) > 0 {
-		fmt.Fprintf(&b, "## Entities\n%s\n\n", strings.Join(c.Entities, ", "))
-	}
-	if len(c.Notes) > 0 {
-		b.WriteString("## Notes\n")
-		for _, n := range c.Notes {
-			kind := ""
-			if n.Kind != "" && n.Kind != smriti.NoteKindNote {
-				kind = "[" + n.Kind + "] "
-			}
-			fmt.Fprintf(&b, "- %s%s · %s — %s\n", kind, n.Author, relTime(n.CreatedAt), n.Text)
-		}
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
-}
-
-func formatCheckpoints(cps []*smriti.Checkpoint) string {
-	if len(cps) == 0 {
-		return "No checkpoints yet.\n"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d checkpoint(s):\n\n", len(cps))
-	for _, c := range cps {
-		branch := ""
-		if c.BranchName != "main" {
-			branch = " (branch: " + c.BranchName + ")"
-		}
-		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", short(c.Hash), c.ID, c.Message, relTime(c.CreatedAt), branch)
-	}
-	return b.String()
-}
-
-var reviewLabels = map[string]string{
-	smriti.IssueContradiction:         "Possible contradiction",
-	smriti.IssueHiddenAssumption:      "Hidden assumption",
-	smriti.IssueResolvedQuestion:      "Possibly resolved",
-	smriti.IssueUnusedEntity:          "Possibly unused entity",
-	smriti.IssueSuspiciousInstruction: "Reads like an instruction to a model",
-}
-
-func formatReview(r *smriti.Review) string {
-	if len(r.Issues) == 0 && len(r.Suggestions) == 0 {
-		return "No issues found — reasoning looks consistent.\n"
-	}
-	var b strings.Builder
-	b.WriteString("# Checkpoint review\n\n")
-	if len(r.Issues) > 0 {
-		fmt.Fprintf(&b, "Found %d issue(s):\n\n", len(r.Issues))
-		for i, is := range r.Issues {
-			label := reviewLabels[is.Type]
-			if label == "" {
-				label = is.Type
-			}
-			fmt.Fprintf(&b, "%d. **%s**\n   %s\n\n", i+1, label, is.Description)
-		}
-	}
-	bullets(&b, "Suggestions", r.Suggestions)
-	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
 func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
@@ -207,8 +87,8 @@ func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
 	bullets(&b, "Decisions", cp.Decisions)
 	bullets(&b, "Assumptions we are relying on", cp.Assumptions)
 	bullets(&b, "Open questions", cp.OpenQuestions)
-	bullets(&b, "In progress", taskLines(cp.Tasks))
-	artifacts(&b, cp.Artifacts, full)
+	bullets(&b, "In progress", smriti.TaskLines(cp.Tasks))
+	b.WriteString(smriti.RenderArtifacts(cp.Artifacts, viewOptions(full)))
 	if len(cp.Entities) > 0 {
 		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(cp.Entities, ", "))
 	}

@@ -145,7 +145,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return formatCheckpoint(c, in.FullArtifacts), nil
+			return smriti.RenderCheckpoint(c, viewOptions(in.FullArtifacts)), nil
 		})
 	add(t, s, "smriti_list_checkpoints", "List a space's checkpoints, newest first, with full ids.", readOnly,
 		func(ctx context.Context, in listCheckpointsIn) (string, error) {
@@ -157,7 +157,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return formatCheckpoints(cps), nil
+			return smriti.RenderCheckpointList(cps, time.Now()), nil
 		})
 	add(t, s, "smriti_review_checkpoint", "Review a checkpoint for contradictions, hidden assumptions and instruction-like content (LLM-backed).",
 		&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
@@ -170,7 +170,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return formatReview(r), nil
+			return smriti.RenderReview(r), nil
 		})
 	add(t, s, "smriti_restore", "Continuation brief for a checkpoint (read-only; nothing changes).", readOnly,
 		func(ctx context.Context, in restoreIn) (string, error) {

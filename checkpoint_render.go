@@ -1,0 +1,154 @@
+package smriti
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CheckpointRenderOptions control the markdown views of checkpoints.
+type CheckpointRenderOptions struct {
+	// Now is the time relative times are computed from.
+	Now time.Time
+	// Home, when set, is shown as ~ at the start of paths.
+	Home string
+	// FullArtifacts shows every artifact's content; otherwise each is cut
+	// to ArtifactPreviewChars.
+	FullArtifacts bool
+	// FullHint names, in the truncation notice, how the reader asks for
+	// the full content (a flag for the CLI, a tool argument for MCP).
+	FullHint string
+}
+
+// RenderCheckpoint writes one checkpoint as markdown: title, a meta line,
+// its content sections (empty ones left out), artifacts and notes. It is
+// pure: the same checkpoint, options and clock give the same text.
+func RenderCheckpoint(c *Checkpoint, o CheckpointRenderOptions) string {
+	r := briefRenderer{o: BriefOptions{Now: o.Now, Home: o.Home}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", c.Message)
+	meta := []string{"`" + ShortHash(c.Hash) + "`", r.rel(c.CreatedAt), "branch `" + c.BranchName + "`"}
+	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
+		meta = append(meta, "by `"+*c.AuthorAgent+"`")
+	}
+	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
+		meta = append(meta, "at `"+r.path(*c.ProjectRoot)+"`")
+	}
+	fmt.Fprintf(&b, "%s\nid: `%s`\n\n", strings.Join(meta, " · "), c.ID)
+	if c.Objective != "" {
+		fmt.Fprintf(&b, "## Objective\n%s\n\n", c.Objective)
+	}
+	if c.Summary != "" {
+		fmt.Fprintf(&b, "## Summary\n%s\n\n", c.Summary)
+	}
+	b.WriteString(MarkdownBullets("Decisions", c.Decisions))
+	b.WriteString(MarkdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(MarkdownBullets("Tasks", TaskLines(c.Tasks)))
+	b.WriteString(MarkdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(RenderArtifacts(c.Artifacts, o))
+	if len(c.Entities) > 0 {
+		fmt.Fprintf(&b, "## Entities\n%s\n\n", strings.Join(c.Entities, ", "))
+	}
+	if len(c.Notes) > 0 {
+		b.WriteString("## Notes\n")
+		for _, n := range c.Notes {
+			kind := ""
+			if n.Kind != "" && n.Kind != NoteKindNote {
+				kind = "[" + n.Kind + "] "
+			}
+			fmt.Fprintf(&b, "- %s%s · %s — %s\n", kind, n.Author, r.rel(n.CreatedAt), n.Text)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// RenderCheckpointList writes a checkpoint list, one line each, naming the
+// branch of those not on main.
+func RenderCheckpointList(cps []*Checkpoint, now time.Time) string {
+	if len(cps) == 0 {
+		return "No checkpoints yet.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d checkpoint(s):\n\n", len(cps))
+	for _, c := range cps {
+		branch := ""
+		if c.BranchName != "main" {
+			branch = " (branch: " + c.BranchName + ")"
+		}
+		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", ShortHash(c.Hash), c.ID, c.Message, RelativeTime(c.CreatedAt, now), branch)
+	}
+	return b.String()
+}
+
+// reviewLabels are the headings review issues are shown under; an unknown
+// type is shown as itself.
+var reviewLabels = map[string]string{
+	IssueContradiction:         "Possible contradiction",
+	IssueHiddenAssumption:      "Hidden assumption",
+	IssueResolvedQuestion:      "Possibly resolved",
+	IssueUnusedEntity:          "Possibly unused entity",
+	IssueSuspiciousInstruction: "Reads like an instruction to a model",
+}
+
+// RenderReview writes a checkpoint review: numbered issues, then
+// suggestions, or one line saying nothing was found.
+func RenderReview(rv *Review) string {
+	if len(rv.Issues) == 0 && len(rv.Suggestions) == 0 {
+		return "No issues found — reasoning looks consistent.\n"
+	}
+	var b strings.Builder
+	b.WriteString("# Checkpoint review\n\n")
+	if len(rv.Issues) > 0 {
+		fmt.Fprintf(&b, "Found %d issue(s):\n\n", len(rv.Issues))
+		for i, is := range rv.Issues {
+			label := reviewLabels[is.Type]
+			if label == "" {
+				label = is.Type
+			}
+			fmt.Fprintf(&b, "%d. **%s**\n   %s\n\n", i+1, label, is.Description)
+		}
+	}
+	b.WriteString(MarkdownBullets("Suggestions", rv.Suggestions))
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// RenderArtifacts writes the "Attached artifacts" section, each artifact
+// in full or cut to ArtifactPreviewChars with a notice naming o.FullHint;
+// nothing when there are none.
+func RenderArtifacts(arts []Artifact, o CheckpointRenderOptions) string {
+	if len(arts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Attached artifacts\n\n")
+	for _, a := range arts {
+		label := a.Label
+		if label == "" {
+			label = "Untitled"
+		}
+		content := a.Content
+		if rs := []rune(content); !o.FullArtifacts && len(rs) > ArtifactPreviewChars {
+			content = string(rs[:ArtifactPreviewChars]) + "\n\n[… truncated, use " + o.FullHint + " to see all]"
+		}
+		fmt.Fprintf(&b, "### %s\n%s\n\n", label, content)
+	}
+	return b.String()
+}
+
+// MarkdownBullets writes a "## title" section of "- item" lines followed by
+// a blank line; nothing when items is empty.
+func MarkdownBullets(title string, items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return listSection(title, items) + "\n"
+}
+
+// TaskLines renders each task as one line (Task.Render).
+func TaskLines(ts []Task) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Render()
+	}
+	return out
+}
