@@ -152,3 +152,45 @@ func TaskLines(ts []Task) []string {
 	}
 	return out
 }
+
+// RenderRestore writes the continuation brief of one checkpoint: the space it
+// belongs to, then what an agent resuming from it needs (objective, where
+// things stand, decisions, assumptions, open questions, tasks, artifacts,
+// entities), without branches or claims.
+func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
+	r := briefRenderer{o: BriefOptions{Now: o.Now, Home: o.Home}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", ShortHash(c.Hash))
+	name := sp.Name
+	if name == "" {
+		name = "Untitled space"
+	}
+	fmt.Fprintf(&b, "# %s\n", name)
+	if d := strings.TrimSpace(sp.Description); d != "" {
+		b.WriteString(d + "\n")
+	}
+	if sp.ProjectRoot != nil && *sp.ProjectRoot != "" {
+		fmt.Fprintf(&b, "Project root: %s\n", r.path(*sp.ProjectRoot))
+	}
+	meta := []string{"Latest checkpoint: `" + ShortHash(c.Hash) + "`"}
+	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
+		meta = append(meta, "by `"+*c.AuthorAgent+"`")
+	}
+	meta = append(meta, r.rel(c.CreatedAt))
+	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
+	if c.Objective != "" {
+		fmt.Fprintf(&b, "## Current objective\n%s\n\n", c.Objective)
+	}
+	if c.Summary != "" {
+		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
+	}
+	b.WriteString(MarkdownBullets("Decisions", c.Decisions))
+	b.WriteString(MarkdownBullets("Assumptions we are relying on", c.Assumptions))
+	b.WriteString(MarkdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(MarkdownBullets("In progress", TaskLines(c.Tasks)))
+	b.WriteString(RenderArtifacts(c.Artifacts, o))
+	if len(c.Entities) > 0 {
+		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(c.Entities, ", "))
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}

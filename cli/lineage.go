@@ -85,41 +85,7 @@ func newRestoreCmd() *cobra.Command {
 
 // formatRestore is the brief of one checkpoint, without branches or claims.
 func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", short(cp.CommitHash))
-	name := sp.Name
-	if name == "" {
-		name = "Untitled space"
-	}
-	fmt.Fprintf(&b, "# %s\n", name)
-	if d := strings.TrimRight(sp.Description, " \n"); d != "" {
-		b.WriteString(d + "\n")
-	}
-	if r := deref(sp.ProjectRoot); r != "" {
-		fmt.Fprintf(&b, "Project root: %s\n", tildePath(r))
-	}
-	b.WriteString("\n")
-	meta := []string{"Latest checkpoint: `" + short(cp.CommitHash) + "`"}
-	if a := deref(cp.AuthorAgent); a != "" {
-		meta = append(meta, "by `"+a+"`")
-	}
-	meta = append(meta, relTime(cp.CreatedAt))
-	fmt.Fprintf(&b, "%s\n\n", strings.Join(meta, " · "))
-	if cp.Objective != "" {
-		fmt.Fprintf(&b, "## Current objective\n%s\n\n", cp.Objective)
-	}
-	if cp.Summary != "" {
-		fmt.Fprintf(&b, "## Where we are\n%s\n\n", cp.Summary)
-	}
-	bullets(&b, "Decisions", cp.Decisions)
-	bullets(&b, "Assumptions we are relying on", cp.Assumptions)
-	bullets(&b, "Open questions", cp.OpenQuestions)
-	bullets(&b, "In progress", smriti.TaskLines(cp.Tasks))
-	b.WriteString(smriti.RenderArtifacts(cp.Artifacts, viewOptions(full)))
-	if len(cp.Entities) > 0 {
-		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(cp.Entities, ", "))
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return smriti.RenderRestore(sp.Space(), cp.Checkpoint(), viewOptions(full))
 }
 
 func newCompareCmd() *cobra.Command {

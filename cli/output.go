@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -39,24 +37,6 @@ func short(s string) string {
 
 // now is the clock relative times are measured against.
 var now = time.Now
-
-// relTime says how long ago t was, by the local clock (smriti.RelativeTime).
-func relTime(t time.Time) string { return smriti.RelativeTime(t, now()) }
-
-// tildePath shows a path under $HOME as ~/….
-func tildePath(p string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" || home == "/" {
-		return p
-	}
-	if p == home {
-		return "~"
-	}
-	if strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
 
 func deref(s *string) string {
 	if s == nil {
@@ -127,16 +107,4 @@ func spinner(env *Env, label string) (stop func()) {
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { close(done); wg.Wait() }) }
-}
-
-// bullets writes a "## title" section of "- item" lines; nothing when empty.
-func bullets(b *strings.Builder, title string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "## %s\n", title)
-	for _, it := range items {
-		fmt.Fprintf(b, "- %s\n", it)
-	}
-	b.WriteString("\n")
 }

@@ -108,3 +108,9 @@ func (n *NoteOut) Note() *smriti.Note {
 func (r *ReviewOut) Review() *smriti.Review {
 	return &smriti.Review{Issues: r.Issues, Suggestions: r.Suggestions}
 }
+
+// Space is the domain view of the wire space, for rendering.
+func (r *Repo) Space() *smriti.Space {
+	return &smriti.Space{ID: r.ID, Slug: r.RepoSlug, Name: r.Name, Description: r.Description, ProjectRoot: r.ProjectRoot,
+		OwnerID: r.UserID, Metadata: r.Metadata, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}

@@ -17,30 +17,10 @@ func short(s string) string {
 	return s
 }
 
-func relTime(t time.Time) string { return smriti.RelativeTime(t, time.Now()) }
-
 // viewOptions are the checkpoint view options of the tools: the server's
 // clock and the argument that shows artifacts in full.
 func viewOptions(full bool) smriti.CheckpointRenderOptions {
 	return smriti.CheckpointRenderOptions{Now: time.Now(), FullArtifacts: full, FullHint: "full_artifacts=true"}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func bullets(b *strings.Builder, title string, items []string) {
-	if len(items) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "## %s\n", title)
-	for _, it := range items {
-		fmt.Fprintf(b, "- %s\n", it)
-	}
-	b.WriteString("\n")
 }
 
 func formatSpaces(spaces []*smriti.Space) string {
@@ -59,40 +39,7 @@ func formatSpaces(spaces []*smriti.Space) string {
 }
 
 func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", short(cp.Hash))
-	name := sp.Name
-	if name == "" {
-		name = "Untitled space"
-	}
-	fmt.Fprintf(&b, "# %s\n", name)
-	if d := strings.TrimSpace(sp.Description); d != "" {
-		b.WriteString(d + "\n")
-	}
-	if r := deref(sp.ProjectRoot); r != "" {
-		fmt.Fprintf(&b, "Project root: %s\n", r)
-	}
-	meta := []string{"Latest checkpoint: `" + short(cp.Hash) + "`"}
-	if a := deref(cp.AuthorAgent); a != "" {
-		meta = append(meta, "by `"+a+"`")
-	}
-	meta = append(meta, relTime(cp.CreatedAt))
-	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
-	if cp.Objective != "" {
-		fmt.Fprintf(&b, "## Current objective\n%s\n\n", cp.Objective)
-	}
-	if cp.Summary != "" {
-		fmt.Fprintf(&b, "## Where we are\n%s\n\n", cp.Summary)
-	}
-	bullets(&b, "Decisions", cp.Decisions)
-	bullets(&b, "Assumptions we are relying on", cp.Assumptions)
-	bullets(&b, "Open questions", cp.OpenQuestions)
-	bullets(&b, "In progress", smriti.TaskLines(cp.Tasks))
-	b.WriteString(smriti.RenderArtifacts(cp.Artifacts, viewOptions(full)))
-	if len(cp.Entities) > 0 {
-		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(cp.Entities, ", "))
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return smriti.RenderRestore(sp, cp, viewOptions(full))
 }
 
 func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.ID) string {
