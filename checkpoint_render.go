@@ -194,3 +194,44 @@ func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
+
+// RenderCompare writes the comparison of checkpoints a and b: their common
+// ancestor (nil: unrelated histories), summary and objective side by side or
+// marked identical, then the shared and one-sided items of each list in d.
+func RenderCompare(a, b *Checkpoint, d CheckpointDiff, ancestor *ID) string {
+	a7, b7 := ShortHash(a.Hash), ShortHash(b.Hash)
+	var s strings.Builder
+	fmt.Fprintf(&s, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
+	if ancestor != nil {
+		fmt.Fprintf(&s, "Common ancestor: `%s`\n\n", ancestor)
+	} else {
+		s.WriteString("Common ancestor: _none — unrelated histories_\n\n")
+	}
+	fmt.Fprintf(&s, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, a.Message, b7, b.BranchName, b.Message)
+	for _, sc := range []struct{ title, x, y string }{{"Summary", d.SummaryA, d.SummaryB}, {"Objective", d.ObjectiveA, d.ObjectiveB}} {
+		switch {
+		case sc.x != sc.y:
+			fmt.Fprintf(&s, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", sc.title, sc.x, sc.title, sc.y)
+		case sc.x != "":
+			fmt.Fprintf(&s, "## %s (identical)\n%s\n\n", sc.title, sc.x)
+		}
+	}
+	for _, l := range []struct {
+		title string
+		diff  ListDiff
+	}{{"Decisions", d.Decisions}, {"Assumptions", d.Assumptions}, {"Tasks", d.Tasks}, {"Open questions", d.OpenQuestions}} {
+		if len(l.diff.Shared)+len(l.diff.OnlyA)+len(l.diff.OnlyB) == 0 {
+			continue
+		}
+		fmt.Fprintf(&s, "## %s\n\n", l.title)
+		for _, g := range []struct {
+			heading string
+			items   []string
+		}{{"Shared", l.diff.Shared}, {"Only in A (`" + a7 + "`)", l.diff.OnlyA}, {"Only in B (`" + b7 + "`)", l.diff.OnlyB}} {
+			if len(g.items) > 0 {
+				s.WriteString("#" + listSection(g.heading, g.items) + "\n")
+			}
+		}
+	}
+	return strings.TrimRight(s.String(), "\n") + "\n"
+}

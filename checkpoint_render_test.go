@@ -145,3 +145,21 @@ func TestRenderRestore(t *testing.T) {
 		})
 	}
 }
+
+func TestRenderCompare(t *testing.T) {
+	a := &smriti.Checkpoint{Hash: hashOf('a'), BranchName: "main",
+		Content: smriti.Content{Message: "Train", Summary: "Same.", Objective: "Go north", Decisions: []string{"Book early", "Take the train"}}}
+	b := &smriti.Checkpoint{Hash: hashOf('b'), BranchName: "bus",
+		Content: smriti.Content{Message: "Bus", Summary: "Same.", Objective: "Go south", Decisions: []string{"Book early", "Take the bus"}}}
+	anc := fixedID(7)
+	want := "# Compare `aaaaaaa` ↔ `bbbbbbb`\n\nCommon ancestor: `07070707-0707-0707-0707-070707070707`\n\n" +
+		"- A: `aaaaaaa` on `main` — Train\n- B: `bbbbbbb` on `bus` — Bus\n\n" +
+		"## Summary (identical)\nSame.\n\n## Objective (A)\nGo north\n\n## Objective (B)\nGo south\n\n" +
+		"## Decisions\n\n### Shared\n- Book early\n\n### Only in A (`aaaaaaa`)\n- Take the train\n\n### Only in B (`bbbbbbb`)\n- Take the bus\n"
+	if got := smriti.RenderCompare(a, b, smriti.DiffCheckpoints(a, b), &anc); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	if got := smriti.RenderCompare(a, a, smriti.DiffCheckpoints(a, a), nil); !strings.Contains(got, "Common ancestor: _none — unrelated histories_\n") {
+		t.Errorf("unrelated: %q", got)
+	}
+}

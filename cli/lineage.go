@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -122,51 +121,7 @@ func newCompareCmd() *cobra.Command {
 }
 
 func formatCompare(r *httpapi.CompareResponse) string {
-	a, bb, d := r.CheckpointA, r.CheckpointB, r.Diff
-	a7, b7 := short(a.CommitHash), short(bb.CommitHash)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
-	if d.CommonAncestorCommitID != nil {
-		fmt.Fprintf(&b, "Common ancestor: `%s`\n\n", d.CommonAncestorCommitID)
-	} else {
-		b.WriteString("Common ancestor: _none — unrelated histories_\n\n")
-	}
-	fmt.Fprintf(&b, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, a.Message, b7, bb.BranchName, bb.Message)
-	scalar := func(title, x, y string) {
-		if x == y {
-			if x != "" {
-				fmt.Fprintf(&b, "## %s (identical)\n%s\n\n", title, x)
-			}
-			return
-		}
-		fmt.Fprintf(&b, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", title, x, title, y)
-	}
-	scalar("Summary", d.SummaryA, d.SummaryB)
-	scalar("Objective", d.ObjectiveA, d.ObjectiveB)
-	lists := func(title string, shared, onlyA, onlyB []string) {
-		if len(shared)+len(onlyA)+len(onlyB) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "## %s\n\n", title)
-		group := func(h string, items []string) {
-			if len(items) == 0 {
-				return
-			}
-			fmt.Fprintf(&b, "### %s\n", h)
-			for _, it := range items {
-				fmt.Fprintf(&b, "- %s\n", it)
-			}
-			b.WriteString("\n")
-		}
-		group("Shared", shared)
-		group("Only in A (`"+a7+"`)", onlyA)
-		group("Only in B (`"+b7+"`)", onlyB)
-	}
-	lists("Decisions", d.DecisionsShared, d.DecisionsOnlyA, d.DecisionsOnlyB)
-	lists("Assumptions", d.AssumptionsShared, d.AssumptionsOnlyA, d.AssumptionsOnlyB)
-	lists("Tasks", d.TasksShared, d.TasksOnlyA, d.TasksOnlyB)
-	lists("Open questions", d.OpenQuestionsShared, d.OpenQuestionsOnlyA, d.OpenQuestionsOnlyB)
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return smriti.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID)
 }
 
 func newBranchCmd() *cobra.Command {

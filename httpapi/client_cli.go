@@ -114,3 +114,20 @@ func (r *Repo) Space() *smriti.Space {
 	return &smriti.Space{ID: r.ID, Slug: r.RepoSlug, Name: r.Name, Description: r.Description, ProjectRoot: r.ProjectRoot,
 		OwnerID: r.UserID, Metadata: r.Metadata, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
+
+// Checkpoint is the part of a compared checkpoint a rendering names: id,
+// hash, branch and title.
+func (c *CheckpointDetail) Checkpoint() *smriti.Checkpoint {
+	return &smriti.Checkpoint{ID: c.ID, Hash: c.CommitHash, BranchName: c.BranchName,
+		Content: smriti.Content{Message: c.Message, Summary: c.Summary, Objective: c.Objective}}
+}
+
+// CheckpointDiff is the domain form of the wire diff.
+func (d *CompareDiff) CheckpointDiff() smriti.CheckpointDiff {
+	return smriti.CheckpointDiff{SummaryA: d.SummaryA, SummaryB: d.SummaryB, ObjectiveA: d.ObjectiveA, ObjectiveB: d.ObjectiveB,
+		Decisions:     smriti.ListDiff{OnlyA: d.DecisionsOnlyA, OnlyB: d.DecisionsOnlyB, Shared: d.DecisionsShared},
+		Assumptions:   smriti.ListDiff{OnlyA: d.AssumptionsOnlyA, OnlyB: d.AssumptionsOnlyB, Shared: d.AssumptionsShared},
+		Tasks:         smriti.ListDiff{OnlyA: d.TasksOnlyA, OnlyB: d.TasksOnlyB, Shared: d.TasksShared},
+		OpenQuestions: smriti.ListDiff{OnlyA: d.OpenQuestionsOnlyA, OnlyB: d.OpenQuestionsOnlyB, Shared: d.OpenQuestionsShared},
+		Entities:      smriti.ListDiff{OnlyA: d.EntitiesOnlyA, OnlyB: d.EntitiesOnlyB, Shared: d.EntitiesShared}}
+}

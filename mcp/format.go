@@ -43,50 +43,7 @@ func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
 }
 
 func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.ID) string {
-	d := smriti.DiffCheckpoints(a, bb)
-	a7, b7 := short(a.Hash), short(bb.Hash)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
-	if ancestor != nil {
-		fmt.Fprintf(&b, "Common ancestor: `%s`\n\n", ancestor)
-	} else {
-		b.WriteString("Common ancestor: _none — unrelated histories_\n\n")
-	}
-	fmt.Fprintf(&b, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, a.Message, b7, bb.BranchName, bb.Message)
-	scalar := func(title, x, y string) {
-		if x == y {
-			if x != "" {
-				fmt.Fprintf(&b, "## %s (identical)\n%s\n\n", title, x)
-			}
-			return
-		}
-		fmt.Fprintf(&b, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", title, x, title, y)
-	}
-	scalar("Summary", d.SummaryA, d.SummaryB)
-	scalar("Objective", d.ObjectiveA, d.ObjectiveB)
-	for _, l := range []struct {
-		title string
-		diff  smriti.ListDiff
-	}{{"Decisions", d.Decisions}, {"Assumptions", d.Assumptions}, {"Tasks", d.Tasks}, {"Open questions", d.OpenQuestions}} {
-		if len(l.diff.Shared)+len(l.diff.OnlyA)+len(l.diff.OnlyB) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "## %s\n\n", l.title)
-		for _, g := range []struct {
-			h     string
-			items []string
-		}{{"Shared", l.diff.Shared}, {"Only in A (`" + a7 + "`)", l.diff.OnlyA}, {"Only in B (`" + b7 + "`)", l.diff.OnlyB}} {
-			if len(g.items) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "### %s\n", g.h)
-			for _, it := range g.items {
-				fmt.Fprintf(&b, "- %s\n", it)
-			}
-			b.WriteString("\n")
-		}
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return smriti.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), ancestor)
 }
 
 func formatConflicts(b *strings.Builder, conflicts []smriti.MergeConflict) {
