@@ -18,7 +18,7 @@ const checkpointCols = `c.id, c.space_id, c.commit_hash, c.parent_id, c.merge_pa
 
 // visibleCheckpoint joins a checkpoint to its space so that every query is
 // scoped to the caller: "c" is the checkpoint, "sp" its space.
-const visibleCheckpoint = ` FROM checkpoints c JOIN spaces sp ON sp.id = c.space_id WHERE sp.owner_id = ?`
+const visibleCheckpoint = ` FROM checkpoints c JOIN spaces sp ON sp.id = c.space_id WHERE sp.id` + memberSpace
 
 var errCheckpointNotFound = smriti.Errorf(smriti.ENOTFOUND, "Checkpoint not found")
 
@@ -381,7 +381,7 @@ func (s *Store) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.C
 			WHERE p.parent_id IS NOT NULL AND chain.depth + 1 < ?
 		)
 		SELECT `+checkpointCols+` FROM chain JOIN checkpoints c ON c.id = chain.id JOIN spaces sp ON sp.id = c.space_id
-		WHERE sp.owner_id = ? ORDER BY chain.depth DESC`, id, n, smriti.UserFromContext(ctx))
+		WHERE sp.id`+memberSpace+` ORDER BY chain.depth DESC`, id, n, smriti.UserFromContext(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ const claimCols = `cl.id, cl.space_id, cl.session_id, cl.agent, cl.branch_name, 
 	cl.scope, cl.task_id, cl.intent, cl.status, cl.claimed_at, cl.expires_at`
 
 // visibleClaim scopes claims to the caller through their space.
-const visibleClaim = ` FROM claims cl JOIN spaces sp ON sp.id = cl.space_id WHERE sp.owner_id = ?`
+const visibleClaim = ` FROM claims cl JOIN spaces sp ON sp.id = cl.space_id WHERE sp.id` + memberSpace
 
 var errClaimNotFound = smriti.Errorf(smriti.ENOTFOUND, "Claim not found")
 
@@ -104,8 +104,8 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimC
 	}
 	if in.SessionID != nil {
 		var space uuid.NullUUID
-		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND owner_id = ?`),
-			*in.SessionID, smriti.UserFromContext(ctx)).Scan(&space)
+		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
+			*in.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&space)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("look up session: %w", err)
 		}

@@ -158,7 +158,7 @@ func (s *Store) ReachableCheckpoints(ctx context.Context, sessionID smriti.ID) (
 				UNION `+walkUp("r")+`
 			)
 			SELECT `+checkpointCols+` FROM r JOIN checkpoints c ON c.id = r.id JOIN spaces sp ON sp.id = c.space_id
-			WHERE c.space_id = ? AND sp.owner_id = ? ORDER BY c.log_pos DESC`,
+			WHERE c.space_id = ? AND sp.id`+memberSpace+` ORDER BY c.log_pos DESC`,
 			space, se.BranchName, *se.ForkedFromCheckpointID, space, smriti.UserFromContext(ctx))
 	}
 	if err != nil {
@@ -228,8 +228,8 @@ func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree,
 		}
 		sort.Strings(c.NoteKinds)
 	}
-	tree.Sessions, err = s.querySessions(ctx, s.read, `SELECT `+sessionCols+` FROM sessions WHERE space_id = ? AND owner_id = ?
-		ORDER BY created_at, id`, spaceID, smriti.UserFromContext(ctx))
+	tree.Sessions, err = s.querySessions(ctx, s.read, `SELECT `+sessionCols+` FROM sessions WHERE space_id = ? AND `+sessionVisible+`
+		ORDER BY created_at, id`, spaceID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func (s *Store) searchCheckpoints(ctx context.Context, q smriti.SearchQuery, ter
 		on = ` ON c.log_pos = f.rowid`
 	}
 	query := `SELECT c.id, ` + m.score + ` AS score FROM ` + m.from + `checkpoints c` + on + ` JOIN spaces sp ON sp.id = c.space_id
-		WHERE ` + m.where + ` AND sp.owner_id = ?`
+		WHERE ` + m.where + ` AND sp.id` + memberSpace
 	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
 	if q.SpaceID != nil {
 		query += ` AND c.space_id = ?`
@@ -159,7 +159,7 @@ func (s *Store) searchNotes(ctx context.Context, q smriti.SearchQuery, terms []s
 	}
 	query := `SELECT n.id, n.text, c.id, c.space_id, c.commit_hash, c.branch_name, c.message, ` + m.score + ` AS score
 		FROM ` + m.from + `checkpoint_notes n` + on + ` JOIN checkpoints c ON c.id = n.checkpoint_id JOIN spaces sp ON sp.id = c.space_id
-		WHERE ` + m.where + ` AND sp.owner_id = ?`
+		WHERE ` + m.where + ` AND sp.id` + memberSpace
 	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
 	if q.SpaceID != nil {
 		query += ` AND c.space_id = ?`
@@ -198,8 +198,8 @@ func (s *Store) searchTurns(ctx context.Context, q smriti.SearchQuery, terms []s
 	}
 	query := `SELECT t.id, t.session_id, t.space_id, t.sequence_number, t.content, se.branch_name, se.title, ` + m.score + ` AS score
 		FROM ` + m.from + `turns t` + on + ` JOIN sessions se ON se.id = t.session_id
-		WHERE ` + m.where + ` AND se.owner_id = ?`
-	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx))
+		WHERE ` + m.where + ` AND ` + sessionVisibleSe
+	args := append(m.args(s.d), m.arg, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 	if q.SpaceID != nil {
 		query += ` AND t.space_id = ?`
 		args = append(args, *q.SpaceID)

@@ -147,8 +147,8 @@ func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, err
 }
 
 func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
-	se, err := scanSession(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionCols+` FROM sessions WHERE id = ? AND owner_id = ?`+lock),
-		id, smriti.UserFromContext(ctx)))
+	se, err := scanSession(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionCols+` FROM sessions WHERE id = ? AND `+sessionVisible+lock),
+		id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errSessionNotFound
 	}
@@ -161,8 +161,8 @@ func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock strin
 // Sessions implements smriti.SessionService.
 func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Page) ([]*smriti.Session, string, error) {
 	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
-	q := `SELECT ` + sessionCols + ` FROM sessions WHERE owner_id = ?`
-	args := []any{smriti.UserFromContext(ctx)}
+	q := `SELECT ` + sessionCols + ` FROM sessions WHERE ` + sessionVisible
+	args := []any{smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)}
 	if spaceID != nil {
 		if _, err := s.Space(ctx, *spaceID); err != nil {
 			return nil, "", err
@@ -201,7 +201,7 @@ func (s *Store) querySessions(ctx context.Context, q querier, query string, args
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
 	defer s.cache.drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND owner_id = ?`), id, smriti.UserFromContext(ctx))
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionVisible), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 		if err != nil {
 			return fmt.Errorf("delete session: %w", err)
 		}

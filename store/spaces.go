@@ -73,7 +73,7 @@ func (s *Store) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) 
 }
 
 func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Space, error) {
-	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND owner_id = ?`),
+	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND id`+memberSpace),
 		id, smriti.UserFromContext(ctx)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errSpaceNotFound
@@ -91,7 +91,7 @@ var errSpaceNotFound = smriti.Errorf(smriti.ENOTFOUND, "Space not found")
 // fork names are then decided one writer at a time). It bumps updated_at.
 func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
 	var got smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE spaces SET updated_at = ? WHERE id = ? AND owner_id = ? RETURNING id`),
+	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE spaces SET updated_at = ? WHERE id = ? AND id`+memberSpace+` RETURNING id`),
 		s.d.t(now), id, smriti.UserFromContext(ctx)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errSpaceNotFound
@@ -105,7 +105,7 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 // Spaces implements smriti.SpaceService.
 func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
 	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
-	q := `SELECT ` + spaceCols + ` FROM spaces WHERE owner_id = ?`
+	q := `SELECT ` + spaceCols + ` FROM spaces WHERE id` + memberSpace
 	args := []any{smriti.UserFromContext(ctx)}
 	if page.After != "" {
 		t, id, err := parseTimeCursor(page.After)
@@ -151,12 +151,15 @@ func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (
 // DeleteSpace implements smriti.SpaceService.
 func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM spaces WHERE id = ? AND owner_id = ?`), id, smriti.UserFromContext(ctx))
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM spaces WHERE id = ? AND id`+ownedSpace), id, smriti.UserFromContext(ctx))
 		if err != nil {
 			return fmt.Errorf("delete space: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errSpaceNotFound
+			if _, err := s.space(ctx, tx, id); err != nil {
+				return err
+			}
+			return smriti.RoleEditor.Authorize(smriti.NeedAdmin)
 		}
 		return nil
 	})

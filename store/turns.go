@@ -38,8 +38,8 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 	}
 	// The caller's visibility is part of the query; only an empty answer
 	// needs a second look to tell "no turns" from "no such session".
-	query := `SELECT ` + cols + ` FROM turns WHERE session_id = ? AND EXISTS (SELECT 1 FROM sessions WHERE id = ? AND owner_id = ?)`
-	args := []any{sessionID, sessionID, smriti.UserFromContext(ctx)}
+	query := `SELECT ` + cols + ` FROM turns WHERE session_id = ? AND EXISTS (SELECT 1 FROM sessions WHERE id = ? AND ` + sessionVisible + `)`
+	args := []any{sessionID, sessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)}
 	if q.AfterSeq != nil {
 		query += ` AND sequence_number > ?`
 		args = append(args, *q.AfterSeq)
@@ -154,7 +154,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 		var last, total int64
 		var space uuid.NullUUID
 		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
-			ex.SessionID, smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
+			ex.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errSessionNotFound
 		}

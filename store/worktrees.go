@@ -16,7 +16,7 @@ var _ smriti.WorktreeStore = (*Store)(nil)
 const worktreeCols = `w.id, w.space_id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at, w.closed_at`
 
 // visibleWorktree scopes worktrees to the caller through their space.
-const visibleWorktree = ` FROM worktrees w JOIN spaces sp ON sp.id = w.space_id WHERE sp.owner_id = ?`
+const visibleWorktree = ` FROM worktrees w JOIN spaces sp ON sp.id = w.space_id WHERE sp.id` + memberSpace
 
 func scanWorktree(row interface{ Scan(...any) error }) (*smriti.Worktree, error) {
 	var w smriti.Worktree

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceEvents", testSpaceEvents},
 	}
 	cases = append(cases, portabilityCases...)
+	cases = append(cases, accountCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

@@ -1,0 +1,299 @@
+package smriti
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// User is an account that may sign in (auth mode) and own or share Spaces.
+// The built-in local user (LocalUserID) has no password and never signs in.
+type User struct {
+	ID        ID
+	Username  string
+	Disabled  bool
+	CreatedAt time.Time
+}
+
+// Scope is what an API token may do: read (GET/HEAD only), write (everything
+// but account management) or admin (also users and tokens).
+type Scope string
+
+// Token scopes, weakest first.
+const (
+	ScopeRead  Scope = "read"
+	ScopeWrite Scope = "write"
+	ScopeAdmin Scope = "admin"
+)
+
+// Need is what a request asks to do.
+type Need int
+
+// Needs, weakest first.
+const (
+	NeedRead  Need = iota // look without changing anything
+	NeedWrite             // change a space's contents
+	NeedAdmin             // manage accounts, tokens or a space's members
+)
+
+// ParseScope returns the scope named s, or EUNPROCESSABLE.
+func ParseScope(s string) (Scope, error) {
+	switch Scope(s) {
+	case ScopeRead, ScopeWrite, ScopeAdmin:
+		return Scope(s), nil
+	}
+	return "", Errorf(EUNPROCESSABLE, "scope: %q is not one of read, write, admin", Truncate(s, 32))
+}
+
+// Permits reports whether a token of this scope may do what need asks.
+func (s Scope) Permits(need Need) bool {
+	switch s {
+	case ScopeAdmin:
+		return true
+	case ScopeWrite:
+		return need <= NeedWrite
+	case ScopeRead:
+		return need == NeedRead
+	}
+	return false
+}
+
+// Role is a member's standing in a Space. The Space's creator is its owner.
+type Role string
+
+// Space roles, weakest first.
+const (
+	RoleViewer Role = "viewer"
+	RoleEditor Role = "editor"
+	RoleOwner  Role = "owner"
+)
+
+// ParseRole returns the role named s, or EUNPROCESSABLE.
+func ParseRole(s string) (Role, error) {
+	switch Role(s) {
+	case RoleViewer, RoleEditor, RoleOwner:
+		return Role(s), nil
+	}
+	return "", Errorf(EUNPROCESSABLE, "role: %q is not one of owner, editor, viewer", Truncate(s, 32))
+}
+
+// Permits is the one rule for what a member may do in a Space: a viewer
+// reads, an editor also writes, the owner also manages members.
+func (r Role) Permits(need Need) bool {
+	switch r {
+	case RoleOwner:
+		return true
+	case RoleEditor:
+		return need <= NeedWrite
+	case RoleViewer:
+		return need == NeedRead
+	}
+	return false
+}
+
+// Authorize returns nil when role permits need, and otherwise the EFORBIDDEN
+// error every adapter reports for it.
+func (r Role) Authorize(need Need) error {
+	if r.Permits(need) {
+		return nil
+	}
+	switch need {
+	case NeedAdmin:
+		return Errorf(EFORBIDDEN, "only the space's owner may do this")
+	default:
+		return Errorf(EFORBIDDEN, "a %s of this space may not change it", r)
+	}
+}
+
+// Member is a user's role in a Space.
+type Member struct {
+	SpaceID   ID
+	UserID    ID
+	Username  string
+	Role      Role
+	CreatedAt time.Time
+}
+
+// APIToken is a bearer credential. Only the SHA-256 of its secret is stored;
+// the secret is shown once, when the token is made.
+type APIToken struct {
+	ID        ID
+	UserID    ID
+	Name      string
+	Scope     Scope
+	CreatedAt time.Time
+	ExpiresAt *time.Time
+	RevokedAt *time.Time
+}
+
+// Principal is who a request acts for and how far it may go.
+type Principal struct {
+	UserID   ID
+	Username string
+	Scope    Scope
+	// TokenID is the API token used, nil for a browser session or local mode.
+	TokenID *ID
+}
+
+// CheckUsable returns EUNAUTHORIZED when the token may not be used at now.
+func (t *APIToken) CheckUsable(now time.Time) error {
+	switch {
+	case t.RevokedAt != nil:
+		return errBadCredentials
+	case t.ExpiresAt != nil && !now.Before(*t.ExpiresAt):
+		return errBadCredentials
+	}
+	return nil
+}
+
+// errBadCredentials is the one answer for every unusable credential, so a
+// caller cannot tell a revoked token from an expired or unknown one.
+var errBadCredentials = Errorf(EUNAUTHORIZED, "missing, invalid, expired or revoked credentials")
+
+// ErrBadCredentials returns the error for an unusable credential.
+func ErrBadCredentials() error { return errBadCredentials }
+
+var usernameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// ValidateUsername checks a new username: 1–64 of a-z 0-9 . _ -, starting
+// with a letter or digit.
+func ValidateUsername(name string) error {
+	if !usernameRE.MatchString(name) {
+		return Errorf(EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", Truncate(name, 64))
+	}
+	return nil
+}
+
+// MinPasswordLen is the shortest password a user may set.
+const MinPasswordLen = 8
+
+// ValidatePassword checks a new password's length.
+func ValidatePassword(pw string) error {
+	if n := len([]rune(pw)); n < MinPasswordLen || len(pw) > 1024 {
+		return Errorf(EUNPROCESSABLE, "password: must be %d to 1024 characters", MinPasswordLen)
+	}
+	return nil
+}
+
+// argon2id parameters (RFC 9106's second recommended option, with 64 MiB).
+const (
+	argonTime    = 3
+	argonMemory  = 64 * 1024
+	argonThreads = 2
+	argonKeyLen  = 32
+)
+
+// HashPassword returns the argon2id hash of pw in the PHC string form.
+func HashPassword(pw string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", fmt.Errorf("password salt: %w", err)
+	}
+	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// CheckPassword reports whether pw matches hash (from HashPassword). An empty
+// or malformed hash never matches.
+func CheckPassword(hash, pw string) bool {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var version int
+	var mem, iters uint32
+	var threads uint8
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &iters, &threads); err != nil || mem > 1<<21 || iters > 64 || threads == 0 {
+		return false
+	}
+	b64 := base64.RawStdEncoding
+	salt, err1 := b64.DecodeString(parts[4])
+	want, err2 := b64.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(pw), salt, iters, mem, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// tokenPrefix marks Smriti secrets so they are recognisable in a leak scan.
+const tokenPrefix = "smriti_"
+
+// NewSecret returns a fresh 256-bit secret (for an API token or a browser
+// session) and the hash under which it is stored.
+func NewSecret() (secret, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("new secret: %w", err)
+	}
+	secret = tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+	return secret, HashSecret(secret), nil
+}
+
+// HashSecret returns the stored form of a secret: hex SHA-256.
+func HashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// AccountService keeps users, API tokens, browser sessions and space members.
+// Methods taking ctx act for the caller in it where they say so.
+type AccountService interface {
+	// CreateUser stores a user with the given password hash; ECONFLICT when
+	// the username is taken.
+	CreateUser(ctx context.Context, username, passwordHash string) (*User, error)
+	// Users lists every user by username.
+	Users(ctx context.Context) ([]*User, error)
+	// UserByName returns the user and its password hash, or ENOTFOUND.
+	UserByName(ctx context.Context, username string) (*User, string, error)
+	// SetUserDisabled disables or re-enables a user; ENOTFOUND when unknown.
+	// Disabling also ends the user's browser sessions.
+	SetUserDisabled(ctx context.Context, username string, disabled bool) (*User, error)
+
+	// CreateToken stores t under the hash of its secret.
+	CreateToken(ctx context.Context, t *APIToken, secretHash string) error
+	// Tokens lists the user's tokens, newest first.
+	Tokens(ctx context.Context, userID ID) ([]*APIToken, error)
+	// RevokeToken revokes one of the user's tokens; ENOTFOUND when the user
+	// has no such token (revoking twice keeps the first time).
+	RevokeToken(ctx context.Context, userID, id ID) (*APIToken, error)
+	// TokenPrincipal resolves a token secret's hash at now: EUNAUTHORIZED
+	// when unknown, revoked, expired or its user is disabled.
+	TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*Principal, error)
+
+	// CreateBrowserSession stores a signed-in browser's session.
+	CreateBrowserSession(ctx context.Context, secretHash string, userID ID, expires time.Time) error
+	// SessionPrincipal resolves a browser session's hash at now; EUNAUTHORIZED
+	// as TokenPrincipal.
+	SessionPrincipal(ctx context.Context, secretHash string, now time.Time) (*Principal, error)
+	// DeleteBrowserSession ends a browser session; unknown hashes are ignored.
+	DeleteBrowserSession(ctx context.Context, secretHash string) error
+
+	// SpaceRole returns the caller's role in the Space that holds id (a
+	// space, session, checkpoint, claim or worktree id); ENOTFOUND when no
+	// such thing exists or the caller is not a member of its Space.
+	SpaceRole(ctx context.Context, id ID) (Role, error)
+	// Members lists a Space's members; ENOTFOUND as SpaceRole.
+	Members(ctx context.Context, spaceID ID) ([]*Member, error)
+	// SetMember gives a user a role in the Space; the caller must own it
+	// (EFORBIDDEN otherwise), the user must exist (ENOTFOUND) and the Space's
+	// creator stays its owner (ECONFLICT).
+	SetMember(ctx context.Context, spaceID, userID ID, role Role) (*Member, error)
+	// RemoveMember takes a user out of the Space; rules as SetMember, and
+	// ENOTFOUND when the user is not a member.
+	RemoveMember(ctx context.Context, spaceID, userID ID) error
+}

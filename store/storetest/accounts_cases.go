@@ -1,0 +1,223 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"smriti"
+	"smriti/store"
+)
+
+// accountCases run on both engines: users, tokens, browser sessions and the
+// one access rule (space membership).
+var accountCases = []struct {
+	name string
+	fn   func(t *testing.T, s *store.Store)
+}{
+	{"UsersUniqueAndDisabled", testUsers},
+	{"TokensRevokedOrExpiredFail", testTokens},
+	{"BrowserSessionsExpireAndEnd", testBrowserSessions},
+	{"MembersSeeTheirSpacesOnly", testMembership},
+	{"OnlyTheOwnerManagesMembersAndDeletes", testMemberRules},
+}
+
+func newUser(t *testing.T, s *store.Store, name string) (*smriti.User, context.Context) {
+	t.Helper()
+	u := get(s.CreateUser(context.Background(), name, "")).must(t)
+	return u, smriti.WithUser(context.Background(), u.ID)
+}
+
+func testUsers(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	hash := "$argon2id$v=19$m=65536,t=3,p=2$c2FsdA$a2V5"
+	u := get(s.CreateUser(ctx, "alice", hash)).must(t)
+	_, err := s.CreateUser(ctx, "alice", hash)
+	wantCode(t, err, smriti.ECONFLICT)
+	_, err = s.CreateUser(ctx, "Bad Name", hash)
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	got, gotHash, err := s.UserByName(ctx, "alice")
+	if err != nil || got.ID != u.ID || gotHash != hash || got.Disabled {
+		t.Fatalf("UserByName = %+v %q %v", got, gotHash, err)
+	}
+	_, _, err = s.UserByName(ctx, "nobody")
+	wantCode(t, err, smriti.ENOTFOUND)
+	all := get(s.Users(ctx)).must(t)
+	if len(all) != 2 || all[0].Username != "alice" || all[1].Username != "local" || all[1].ID != smriti.LocalUserID {
+		t.Fatalf("users = %+v, want alice and the built-in local user", all)
+	}
+	off := get(s.SetUserDisabled(ctx, "alice", true)).must(t)
+	if !off.Disabled {
+		t.Fatalf("disabled = %v", off.Disabled)
+	}
+	_, err = s.SetUserDisabled(ctx, "nobody", true)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testTokens(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	u, _ := newUser(t, s, "tok")
+	now := s.Now()
+	mk := func(scope smriti.Scope, expires *time.Time) (*smriti.APIToken, string) {
+		secret, hash, err := smriti.NewSecret()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Name: string(scope), Scope: scope, CreatedAt: now, ExpiresAt: expires}
+		if err := s.CreateToken(ctx, tok, hash); err != nil {
+			t.Fatal(err)
+		}
+		return tok, secret
+	}
+	live, liveSecret := mk(smriti.ScopeRead, nil)
+	p := get(s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)).must(t)
+	if p.UserID != u.ID || p.Scope != smriti.ScopeRead || p.TokenID == nil || *p.TokenID != live.ID || p.Username != "tok" {
+		t.Fatalf("principal = %+v", p)
+	}
+	_, err := s.TokenPrincipal(ctx, smriti.HashSecret("smriti_unknown"), now)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+
+	soon := now.Add(time.Hour)
+	_, expSecret := mk(smriti.ScopeWrite, &soon)
+	get(s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), now)).must(t)
+	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), soon)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+
+	revoked := get(s.RevokeToken(ctx, u.ID, live.ID)).must(t)
+	if revoked.RevokedAt == nil {
+		t.Fatal("revoked_at not set")
+	}
+	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+	_, err = s.RevokeToken(ctx, smriti.NewID(), live.ID) // not this user's token
+	wantCode(t, err, smriti.ENOTFOUND)
+
+	list := get(s.Tokens(ctx, u.ID)).must(t)
+	if len(list) != 2 {
+		t.Fatalf("tokens = %d, want 2", len(list))
+	}
+	_, adminSecret := mk(smriti.ScopeAdmin, nil)
+	get(s.SetUserDisabled(ctx, "tok", true)).must(t)
+	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(adminSecret), now)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+}
+
+func testBrowserSessions(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	u, _ := newUser(t, s, "web")
+	now := s.Now()
+	secret, hash, err := smriti.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateBrowserSession(ctx, hash, u.ID, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	p := get(s.SessionPrincipal(ctx, smriti.HashSecret(secret), now)).must(t)
+	if p.UserID != u.ID || p.Scope != smriti.ScopeAdmin || p.TokenID != nil {
+		t.Fatalf("principal = %+v", p)
+	}
+	_, err = s.SessionPrincipal(ctx, hash, now.Add(time.Hour))
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+	if err := s.DeleteBrowserSession(ctx, hash); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.SessionPrincipal(ctx, hash, now)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+
+	_, hash2, _ := smriti.NewSecret()
+	if err := s.CreateBrowserSession(ctx, hash2, u.ID, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	get(s.SetUserDisabled(ctx, "web", true)).must(t)
+	_, err = s.SessionPrincipal(ctx, hash2, now)
+	wantCode(t, err, smriti.EUNAUTHORIZED)
+}
+
+func testMembership(t *testing.T, s *store.Store) {
+	_, alice := newUser(t, s, "owner")
+	bob, bobCtx := newUser(t, s, "bob")
+	sp := newSpace(t, alice, s)
+	se := newSession(t, alice, s, sp)
+	send(t, alice, s, se, "hello")
+	cp := commit(t, alice, s, sp, se, "one")
+
+	if r := get(s.SpaceRole(alice, cp.ID)).must(t); r != smriti.RoleOwner {
+		t.Fatalf("creator's role = %q", r)
+	}
+	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID, smriti.NewID()} {
+		_, err := s.SpaceRole(bobCtx, id)
+		wantCode(t, err, smriti.ENOTFOUND)
+	}
+	_, err := s.Space(bobCtx, sp.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.Turns(bobCtx, se.ID, smriti.TurnQuery{})
+	wantCode(t, err, smriti.ENOTFOUND)
+
+	m := get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleViewer)).must(t)
+	if m.Role != smriti.RoleViewer || m.Username != "bob" || m.UserID != bob.ID {
+		t.Fatalf("member = %+v", m)
+	}
+	if got := get(s.Space(bobCtx, sp.ID)).must(t); got.ID != sp.ID {
+		t.Fatalf("viewer sees %s", got.ID)
+	}
+	if got := get(s.Checkpoint(bobCtx, cp.ID)).must(t); got.ID != cp.ID {
+		t.Fatalf("viewer sees checkpoint %s", got.ID)
+	}
+	if turns := get(s.Turns(bobCtx, se.ID, smriti.TurnQuery{})).must(t); len(turns) != 2 {
+		t.Fatalf("viewer sees %d turns, want 2", len(turns))
+	}
+	list, _, err := s.Spaces(bobCtx, smriti.Page{})
+	if err != nil || len(list) != 1 || list[0].ID != sp.ID {
+		t.Fatalf("viewer's spaces = %v, %v", list, err)
+	}
+	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID} {
+		if r := get(s.SpaceRole(bobCtx, id)).must(t); r != smriti.RoleViewer {
+			t.Fatalf("role via %s = %q", id, r)
+		}
+	}
+	get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleEditor)).must(t)
+	if r := get(s.SpaceRole(bobCtx, se.ID)).must(t); r != smriti.RoleEditor {
+		t.Fatalf("role after change = %q", r)
+	}
+	members := get(s.Members(alice, sp.ID)).must(t)
+	if len(members) != 2 || members[0].Role != smriti.RoleOwner || members[1].UserID != bob.ID {
+		t.Fatalf("members = %+v", members)
+	}
+	if err := s.RemoveMember(alice, sp.ID, bob.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Space(bobCtx, sp.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	wantCode(t, s.RemoveMember(alice, sp.ID, bob.ID), smriti.ENOTFOUND)
+	_, err = s.SetMember(alice, sp.ID, smriti.NewID(), smriti.RoleViewer)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func testMemberRules(t *testing.T, s *store.Store) {
+	alice, aliceCtx := newUser(t, s, "alice")
+	bob, bobCtx := newUser(t, s, "bob")
+	carol, carolCtx := newUser(t, s, "carol")
+	sp := newSpace(t, aliceCtx, s)
+	get(s.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleEditor)).must(t)
+
+	_, err := s.SetMember(bobCtx, sp.ID, carol.ID, smriti.RoleViewer)
+	wantCode(t, err, smriti.EFORBIDDEN)
+	_, err = s.Members(bobCtx, sp.ID)
+	wantCode(t, err, smriti.EFORBIDDEN)
+	_, err = s.Members(carolCtx, sp.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.SetMember(carolCtx, sp.ID, carol.ID, smriti.RoleOwner)
+	wantCode(t, err, smriti.ENOTFOUND)
+	_, err = s.SetMember(aliceCtx, sp.ID, alice.ID, smriti.RoleViewer)
+	wantCode(t, err, smriti.ECONFLICT)
+	wantCode(t, s.RemoveMember(aliceCtx, sp.ID, alice.ID), smriti.ECONFLICT)
+
+	wantCode(t, s.DeleteSpace(bobCtx, sp.ID), smriti.EFORBIDDEN)
+	wantCode(t, s.DeleteSpace(carolCtx, sp.ID), smriti.ENOTFOUND)
+	if err := s.DeleteSpace(aliceCtx, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Space(bobCtx, sp.ID)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
