@@ -66,9 +66,6 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-ID", id)
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
-		// Until accounts land every request runs as the built-in local
-		// user; the store already scopes every query by this value.
-		ctx = smriti.WithUser(ctx, smriti.LocalUserID)
 		r = r.WithContext(ctx)
 		// The body deadline comes first: even a refused request's body is
 		// drained by the server before the connection is reused.
@@ -90,6 +87,23 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			s.log.InfoContext(ctx, "request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 				"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id)
 		}()
+		// The principal is resolved once; the store scopes every query by
+		// its user.
+		p, err := s.authenticate(r)
+		if err == nil && p != nil {
+			err = s.authorizeMCP(r, p)
+		}
+		if err != nil {
+			if smriti.ErrorCode(err) == smriti.EUNAUTHORIZED {
+				rec.Header().Set("WWW-Authenticate", `Bearer realm="smriti"`)
+			}
+			s.writeError(rec, r, err)
+			return
+		}
+		if p != nil {
+			ctx = context.WithValue(smriti.WithUser(ctx, p.UserID), principalKey, p)
+			r = r.WithContext(ctx)
+		}
 		next.ServeHTTP(rec, r)
 	})
 }
@@ -104,10 +118,12 @@ func (s *Server) wrap(rt route) http.Handler {
 		if !ok {
 			rec = &statusRecorder{ResponseWriter: w}
 		}
-		var err error
-		if rt.stream != "" {
+		err := s.authorize(rt, rec, r)
+		switch {
+		case err != nil:
+		case rt.stream != "":
 			err = s.serveStream(rt, rec, r)
-		} else {
+		default:
 			err = rt.handle(rec, r)
 		}
 		if err != nil {

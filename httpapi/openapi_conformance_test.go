@@ -53,6 +53,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
 		t.Fatal(err)
 	}
+	addConformanceUser(t, e)
 	v := &validator{doc: doc, seen: map[string]bool{}, reached: map[string]bool{}}
 	vals := map[string]string{"git_repo": repo}
 	covered := map[string]bool{}
@@ -404,7 +405,7 @@ func conformanceScenario() []conformanceStep {
 	content := `"summary": "Plan the trip", "objective": "A two-week trip", "decisions": ["East coast only"],
 		"assumptions": ["Flights under $1500"], "tasks": ["Book flights", {"text": "Visa", "id": "visa", "intent_hint": "investigate", "status": "done", "blocked_by": "flights"}],
 		"open_questions": ["Which month?"], "entities": ["Sydney"], "artifacts": [{"id": "a1", "type": "text", "label": "Itinerary", "content": "Day 1"}]`
-	return []conformanceStep{
+	return append(append([]conformanceStep{
 		{method: "GET", path: "/health"},
 		{method: "GET", path: "/openapi.json"},
 		{method: "GET", path: "/docs"},
@@ -478,8 +479,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", body: `{"space_id": "{repo}", "branch_name": "east", "disposition": "abandoned"}`},
 		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{loose}"},
-		{method: "DELETE", path: "/api/v2/repos/{repo}"},
-	}
+	}, accountScenario()...), conformanceStep{method: "DELETE", path: "/api/v2/repos/{repo}"})
 }
 
 // The validator itself: each kind of mismatch is reported.

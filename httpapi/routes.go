@@ -53,6 +53,7 @@ func (s *Server) allRoutes() []route {
 		s.portabilityRoutes(),
 		s.coordinationRoutes(),
 		s.eventRoutes(),
+		s.accountRoutes(),
 	} {
 		all = append(all, group...)
 	}

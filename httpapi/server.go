@@ -71,6 +71,9 @@ type Config struct {
 	Coordinator *smriti.Coordinator
 	// Now is the clock for rendered relative times (smriti.Now when nil).
 	Now smriti.Clock
+	// Auth is auth mode and the LLM rate limit (see auth.go); the zero
+	// value is local mode.
+	Auth AuthConfig
 }
 
 // Server is the HTTP API.
@@ -89,6 +92,8 @@ type Server struct {
 	sec       SecurityConfig
 	streams   chan struct{}
 	coord     *smriti.Coordinator
+	auth      AuthConfig
+	llm       *limiters
 }
 
 // New builds the server and its routes.
@@ -112,6 +117,10 @@ func New(cfg Config) *Server {
 	s.coord = cfg.Coordinator
 	if s.coord == nil {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
+	}
+	s.auth, s.llm = cfg.Auth, newLimiters(cfg.Auth)
+	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
+		s.auth.Accounts = a
 	}
 	s.sec = cfg.Security.withDefaults()
 	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)

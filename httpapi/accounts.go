@@ -1,0 +1,363 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"smriti"
+)
+
+// LoginRequest signs a browser in.
+type LoginRequest struct {
+	Username *string `json:"username" required:"true"`
+	Password *string `json:"password" required:"true"`
+}
+
+// UserOut is a user as the API shows it (never a password hash).
+type UserOut struct {
+	ID        smriti.ID `json:"id"`
+	Username  string    `json:"username"`
+	Disabled  bool      `json:"disabled"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// LoginOut answers a login; the session itself travels only in the
+// HttpOnly cookie.
+type LoginOut struct {
+	User      UserOut   `json:"user"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// MeOut is who the request acts for.
+type MeOut struct {
+	UserID   smriti.ID `json:"user_id"`
+	Username string    `json:"username"`
+	Scope    string    `json:"scope" enum:"read,write,admin"`
+	// Via is how the request authenticated: token, session, or local (auth
+	// mode off).
+	Via     string     `json:"via" enum:"token,session,local"`
+	TokenID *smriti.ID `json:"token_id"`
+}
+
+// TokenCreateRequest makes an API token for the caller.
+type TokenCreateRequest struct {
+	Name  *string `json:"name"`
+	Scope *string `json:"scope" required:"true" enum:"read,write,admin"`
+	// ExpiresIn is a Go duration such as "720h"; absent means no expiry.
+	ExpiresIn *string `json:"expires_in"`
+}
+
+// TokenOut is an API token without its secret.
+type TokenOut struct {
+	ID        smriti.ID  `json:"id"`
+	UserID    smriti.ID  `json:"user_id"`
+	Name      string     `json:"name"`
+	Scope     string     `json:"scope" enum:"read,write,admin"`
+	CreatedAt time.Time  `json:"created_at"`
+	ExpiresAt *time.Time `json:"expires_at"`
+	RevokedAt *time.Time `json:"revoked_at"`
+}
+
+// TokenCreated carries the token's secret, shown this once.
+type TokenCreated struct {
+	Token  TokenOut `json:"token"`
+	Secret string   `json:"secret"`
+}
+
+// MemberRequest sets a member's role.
+type MemberRequest struct {
+	Role *string `json:"role" required:"true" enum:"owner,editor,viewer"`
+}
+
+// MemberOut is a user's role in a space.
+type MemberOut struct {
+	SpaceID   smriti.ID `json:"space_id"`
+	UserID    smriti.ID `json:"user_id"`
+	Username  string    `json:"username"`
+	Role      string    `json:"role" enum:"owner,editor,viewer"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func userOut(u *smriti.User) UserOut {
+	return UserOut{ID: u.ID, Username: u.Username, Disabled: u.Disabled, CreatedAt: u.CreatedAt}
+}
+
+// TokenOf is the wire form of a token.
+func TokenOf(t *smriti.APIToken) TokenOut {
+	return TokenOut{ID: t.ID, UserID: t.UserID, Name: t.Name, Scope: string(t.Scope), CreatedAt: t.CreatedAt, ExpiresAt: t.ExpiresAt, RevokedAt: t.RevokedAt}
+}
+
+func memberOut(m *smriti.Member) MemberOut {
+	return MemberOut{SpaceID: m.SpaceID, UserID: m.UserID, Username: m.Username, Role: string(m.Role), CreatedAt: m.CreatedAt}
+}
+
+func (s *Server) accountRoutes() []route {
+	creds := []int{401, 403}
+	return []route{
+		{method: "POST", path: "/api/v4/auth/login", summary: "Sign a browser in: sets an HttpOnly, SameSite=Strict session cookie", tag: "accounts",
+			in: LoginRequest{}, out: LoginOut{}, status: 200, handle: s.login, errors: []int{401, 503},
+			description: "A wrong password, an unknown or disabled user all answer the same 401. In local mode the session is made but changes nothing: every request is the local user."},
+		{method: "POST", path: "/api/v4/auth/logout", summary: "End this browser's session and clear its cookie", tag: "accounts", status: 204, handle: s.logout, errors: []int{503}},
+		{method: "GET", path: "/api/v4/auth/me", summary: "Who this request acts for and with which scope", tag: "accounts", out: MeOut{}, status: 200, handle: s.me, errors: creds},
+		{method: "POST", path: "/api/v4/auth/tokens", summary: "Make an API token for yourself (admin scope or a browser session); the secret is shown once", tag: "accounts",
+			in: TokenCreateRequest{}, out: TokenCreated{}, status: 201, handle: s.createToken, errors: []int{401, 403, 503}},
+		{method: "GET", path: "/api/v4/auth/tokens", summary: "Your API tokens, newest first (never their secrets)", tag: "accounts", out: []TokenOut{}, status: 200, handle: s.listTokens, errors: []int{401, 403, 503}},
+		{method: "DELETE", path: "/api/v4/auth/tokens/{token_id}", summary: "Revoke one of your API tokens", tag: "accounts", out: TokenOut{}, status: 200, handle: s.revokeToken, errors: []int{401, 403, 503}},
+		{method: "GET", path: "/api/v5/spaces/{space_id}/members", summary: "A space's members and their roles (owner only)", tag: "accounts", out: []MemberOut{}, status: 200, handle: s.listMembers, errors: []int{401, 403, 503}},
+		{method: "PUT", path: "/api/v5/spaces/{space_id}/members/{user_id}", summary: "Give a user a role in a space (owner only)", tag: "accounts",
+			in: MemberRequest{}, out: MemberOut{}, status: 200, handle: s.setMember, errors: []int{401, 403, 409, 503}},
+		{method: "DELETE", path: "/api/v5/spaces/{space_id}/members/{user_id}", summary: "Take a user out of a space (owner only)", tag: "accounts", status: 204, handle: s.removeMember, errors: []int{401, 403, 409, 503}},
+	}
+}
+
+func (s *Server) accounts() (smriti.AccountService, error) {
+	if s.auth.Accounts == nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "accounts are not available on this server")
+	}
+	return s.auth.Accounts, nil
+}
+
+// needAdmin checks the request's scope allows account management.
+func needAdmin(r *http.Request) (*smriti.Principal, error) {
+	p := principalOf(r.Context())
+	if p == nil {
+		return nil, smriti.ErrBadCredentials()
+	}
+	if !p.Scope.Permits(smriti.NeedAdmin) {
+		return nil, smriti.Errorf(smriti.EFORBIDDEN, "managing tokens needs the admin scope or a browser session")
+	}
+	return p, nil
+}
+
+// dummyHash makes a login for an unknown user cost what a real one costs,
+// so timing does not tell which usernames exist.
+var dummyHash, _ = smriti.HashPassword("not a password of anyone")
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	var req LoginRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.Username == nil || *req.Username == "" || req.Password == nil || *req.Password == "" {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "username and password are required")
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	u, hash, err := accounts.UserByName(r.Context(), *req.Username)
+	switch smriti.ErrorCode(err) {
+	case "":
+	case smriti.ENOTFOUND:
+		u, hash = nil, dummyHash
+	default:
+		return err
+	}
+	if !smriti.CheckPassword(hash, *req.Password) || u == nil || u.Disabled {
+		return smriti.ErrBadCredentials()
+	}
+	secret, secretHash, err := smriti.NewSecret()
+	if err != nil {
+		return err
+	}
+	expires := s.now().Add(s.auth.sessionTTL())
+	if err := accounts.CreateBrowserSession(r.Context(), secretHash, u.ID, expires); err != nil {
+		return err
+	}
+	http.SetCookie(w, s.sessionCookie(r, secret, expires))
+	writeJSON(w, http.StatusOK, LoginOut{User: userOut(u), ExpiresAt: expires})
+	return nil
+}
+
+// sessionCookie is the browser session cookie: HttpOnly so scripts cannot
+// read it, SameSite=Strict so no other site's page can send it (the CSRF
+// defence, with the Origin check), Secure when the request came over TLS
+// or the operator says a TLS proxy fronts the server.
+func (s *Server) sessionCookie(r *http.Request, value string, expires time.Time) *http.Cookie {
+	c := &http.Cookie{Name: SessionCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: r.TLS != nil || s.auth.SecureCookie}
+	if value == "" {
+		c.MaxAge = -1
+	} else {
+		c.Expires = expires
+	}
+	return c
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+		if err := accounts.DeleteBrowserSession(r.Context(), smriti.HashSecret(c.Value)); err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, s.sessionCookie(r, "", time.Time{}))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) me(w http.ResponseWriter, r *http.Request) error {
+	p := principalOf(r.Context())
+	if p == nil {
+		return smriti.ErrBadCredentials()
+	}
+	via := "session"
+	switch {
+	case !s.auth.Enabled:
+		via = "local"
+	case p.TokenID != nil:
+		via = "token"
+	}
+	writeJSON(w, http.StatusOK, MeOut{UserID: p.UserID, Username: p.Username, Scope: string(p.Scope), Via: via, TokenID: p.TokenID})
+	return nil
+}
+
+func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
+	var req TokenCreateRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.Scope == nil {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope is required (read, write or admin)")
+	}
+	in := smriti.TokenRequest{Scope: *req.Scope}
+	if req.Name != nil {
+		in.Name = *req.Name
+	}
+	if req.ExpiresIn != nil {
+		in.ExpiresIn = *req.ExpiresIn
+	}
+	p, err := needAdmin(r)
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	tok, secret, err := smriti.IssueToken(r.Context(), accounts, p.UserID, in, s.now())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, TokenCreated{Token: TokenOf(tok), Secret: secret})
+	return nil
+}
+
+func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
+	p, err := needAdmin(r)
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	toks, err := accounts.Tokens(r.Context(), p.UserID)
+	if err != nil {
+		return err
+	}
+	out := make([]TokenOut, len(toks))
+	for i, t := range toks {
+		out[i] = TokenOf(t)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "token_id")
+	if err != nil {
+		return err
+	}
+	p, err := needAdmin(r)
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	t, err := accounts.RevokeToken(r.Context(), p.UserID, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, TokenOf(t))
+	return nil
+}
+
+func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
+	space, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	ms, err := accounts.Members(r.Context(), space)
+	if err != nil {
+		return err
+	}
+	out := make([]MemberOut, len(ms))
+	for i, m := range ms {
+		out[i] = memberOut(m)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) setMember(w http.ResponseWriter, r *http.Request) error {
+	space, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	user, err := pathID(r, "user_id")
+	if err != nil {
+		return err
+	}
+	var req MemberRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if req.Role == nil {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "role is required (owner, editor or viewer)")
+	}
+	role, err := smriti.ParseRole(strings.TrimSpace(*req.Role))
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	m, err := accounts.SetMember(r.Context(), space, user, role)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, memberOut(m))
+	return nil
+}
+
+func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
+	space, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	user, err := pathID(r, "user_id")
+	if err != nil {
+		return err
+	}
+	accounts, err := s.accounts()
+	if err != nil {
+		return err
+	}
+	if err := accounts.RemoveMember(r.Context(), space, user); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

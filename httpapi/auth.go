@@ -1,0 +1,287 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"smriti"
+)
+
+// AuthConfig turns on auth mode and bounds the LLM-backed endpoints. The
+// zero value is local mode: every request is the built-in local user with
+// every right, and no login exists.
+type AuthConfig struct {
+	// Enabled requires a credential on every API request: an API token
+	// ("Authorization: Bearer …") or a browser session cookie.
+	Enabled bool
+	// Accounts keeps users, tokens, browser sessions and space members; the
+	// account and membership routes answer 503 without it.
+	Accounts smriti.AccountService
+	// SessionTTL is how long a browser login lasts (DefaultSessionTTL when 0).
+	SessionTTL time.Duration
+	// SecureCookie marks the session cookie Secure (set when serving TLS or
+	// behind a TLS-terminating proxy).
+	SecureCookie bool
+	// LLMRatePerMinute and LLMBurst limit each principal's calls to the
+	// LLM-backed endpoints (send, draft, extract, review, title); 0 means
+	// no limit.
+	LLMRatePerMinute float64
+	LLMBurst         int
+}
+
+// DefaultSessionTTL is how long a browser login lasts by default.
+const DefaultSessionTTL = 12 * time.Hour
+
+// SessionCookie is the name of the browser session cookie.
+const SessionCookie = "smriti_session"
+
+const principalKey ctxKey = 100
+
+// principalOf returns the principal the middleware resolved for r.
+func principalOf(ctx context.Context) *smriti.Principal {
+	p, _ := ctx.Value(principalKey).(*smriti.Principal)
+	return p
+}
+
+var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: smriti.ScopeAdmin}
+
+// publicPath reports whether a request may go without credentials in auth
+// mode: the login itself, status and API documents, and the web
+// workspace's static files (which hold no data; the UI then signs in).
+func publicPath(r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case p == "/api/v4/auth/login" && r.Method == http.MethodPost:
+		return true
+	case p == "/health", p == "/openapi.json", p == "/docs":
+		return true
+	case strings.HasPrefix(p, "/api/"), p == "/mcp", strings.HasPrefix(p, "/mcp/"), p == "/metrics":
+		return false
+	}
+	return true
+}
+
+// authenticate resolves the request's principal once: the local user in
+// local mode, otherwise the bearer token or the session cookie. A request
+// to a public path carries no principal in auth mode.
+func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
+	if !s.auth.Enabled {
+		return localPrincipal, nil
+	}
+	if publicPath(r) {
+		return nil, nil
+	}
+	accounts := s.auth.Accounts
+	if accounts == nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "auth mode is on but no account store is configured")
+	}
+	now := s.now()
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, token, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			return nil, smriti.ErrBadCredentials()
+		}
+		return accounts.TokenPrincipal(r.Context(), smriti.HashSecret(strings.TrimSpace(token)), now)
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+		return accounts.SessionPrincipal(r.Context(), smriti.HashSecret(c.Value), now)
+	}
+	return nil, smriti.ErrBadCredentials()
+}
+
+// needOf is what a request asks to do by its method: GET and HEAD read,
+// everything else writes.
+func needOf(r *http.Request) smriti.Need {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return smriti.NeedRead
+	}
+	return smriti.NeedWrite
+}
+
+// authorize checks a routed request against its principal: the token's
+// scope first, then, for a write in auth mode, the caller's role in every
+// space the request names (by path or by a top-level "…_id" in its JSON
+// body). Things the caller cannot see are left to the handler, which
+// answers 404 for them as for things that do not exist.
+func (s *Server) authorize(rt route, w http.ResponseWriter, r *http.Request) error {
+	p := principalOf(r.Context())
+	if p == nil {
+		return nil // a public route
+	}
+	need := needOf(r)
+	if !p.Scope.Permits(need) {
+		return smriti.Errorf(smriti.EFORBIDDEN, "this token's scope (%s) may not %s", p.Scope, strings.ToLower(r.Method))
+	}
+	if s.auth.Enabled && need != smriti.NeedRead {
+		if err := s.authorizeSpaces(rt, r, need); err != nil {
+			return err
+		}
+	}
+	return s.limitLLM(rt, w, p)
+}
+
+// authorizeSpaces applies smriti.Role.Permits to every space the request
+// names.
+func (s *Server) authorizeSpaces(rt route, r *http.Request, need smriti.Need) error {
+	for _, id := range namedIDs(rt.path, r, s.bodyLimit) {
+		role, err := s.auth.Accounts.SpaceRole(r.Context(), id)
+		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := role.Authorize(need); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// namedIDs returns the UUIDs a request names: its path wildcards and the
+// string values of its JSON body's top-level keys ending in "_id". The body
+// is put back for the handler.
+func namedIDs(pattern string, r *http.Request, limit int64) []smriti.ID {
+	var ids []smriti.ID
+	add := func(v string) {
+		if id, err := smriti.ParseID("", v); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	for rest := pattern; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		add(r.PathValue(strings.TrimSuffix(rest[i+1:i+j], "...")))
+		rest = rest[i+j:]
+	}
+	if r.Body == nil || r.Body == http.NoBody || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		return ids
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil {
+		return ids
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return ids
+	}
+	for k, v := range top {
+		var str string
+		if strings.HasSuffix(k, "_id") && json.Unmarshal(v, &str) == nil {
+			add(str)
+		}
+	}
+	return ids
+}
+
+// llmRoutes are the endpoints that call a provider, which the per-principal
+// rate limit covers.
+var llmRoutes = map[string]bool{
+	"POST /api/v4/chat/send":                        true,
+	"POST /api/v5/chat/send/stream":                 true,
+	"POST /api/v5/checkpoint/draft":                 true,
+	"POST /api/v5/checkpoint/extract":               true,
+	"POST /api/v5/checkpoint/{commit_id}/review":    true,
+	"POST /api/v4/chat/sessions/{session_id}/title": true,
+}
+
+// limiters holds one token bucket per principal (API token, or user for a
+// browser session or local mode).
+type limiters struct {
+	mu    sync.Mutex
+	every rate.Limit
+	burst int
+	by    map[string]*rate.Limiter
+}
+
+// maxLimiters bounds the map; past it the buckets start afresh (a caller
+// then gets at most one extra burst).
+const maxLimiters = 10000
+
+func (l *limiters) get(key string) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.by[key]
+	if !ok {
+		if len(l.by) >= maxLimiters {
+			l.by = map[string]*rate.Limiter{}
+		}
+		lim = rate.NewLimiter(l.every, l.burst)
+		l.by[key] = lim
+	}
+	return lim
+}
+
+// limitLLM answers 429 with Retry-After when the principal has spent its
+// allowance of LLM-backed calls.
+func (s *Server) limitLLM(rt route, w http.ResponseWriter, p *smriti.Principal) error {
+	if s.llm == nil || !llmRoutes[rt.method+" "+rt.path] {
+		return nil
+	}
+	key := "user:" + p.UserID.String()
+	if p.TokenID != nil {
+		key = "token:" + p.TokenID.String()
+	}
+	res := s.llm.get(key).Reserve()
+	if res.OK() && res.Delay() == 0 {
+		return nil
+	}
+	wait := res.Delay()
+	res.Cancel()
+	secs := int(math.Ceil(wait.Seconds()))
+	if secs < 1 {
+		secs = 1
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	return smriti.Errorf(smriti.ETOOMANY, "rate limit for LLM-backed calls reached (%g per minute); retry in %d s", s.auth.LLMRatePerMinute, secs)
+}
+
+func newLimiters(c AuthConfig) *limiters {
+	if c.LLMRatePerMinute <= 0 {
+		return nil
+	}
+	burst := c.LLMBurst
+	if burst <= 0 {
+		burst = 1
+	}
+	return &limiters{every: rate.Limit(c.LLMRatePerMinute / 60), burst: burst, by: map[string]*rate.Limiter{}}
+}
+
+func (c AuthConfig) sessionTTL() time.Duration {
+	if c.SessionTTL <= 0 {
+		return DefaultSessionTTL
+	}
+	return c.SessionTTL
+}
+
+// authorizeMCP admits MCP clients whose scope may write: the MCP tools both
+// read and write, over the same services.
+func (s *Server) authorizeMCP(r *http.Request, p *smriti.Principal) error {
+	if r.URL.Path != "/mcp" && !strings.HasPrefix(r.URL.Path, "/mcp/") {
+		return nil
+	}
+	if !p.Scope.Permits(smriti.NeedWrite) {
+		return smriti.Errorf(smriti.EFORBIDDEN, "MCP needs a token with the write or admin scope")
+	}
+	return nil
+}
