@@ -79,7 +79,8 @@ type MemberOut struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func userOut(u *smriti.User) UserOut {
+// UserOf is the wire form of a user.
+func UserOf(u *smriti.User) UserOut {
 	return UserOut{ID: u.ID, Username: u.Username, Disabled: u.Disabled, CreatedAt: u.CreatedAt}
 }
 
@@ -166,7 +167,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.SetCookie(w, s.sessionCookie(r, secret, expires))
-	writeJSON(w, http.StatusOK, LoginOut{User: userOut(u), ExpiresAt: expires})
+	writeJSON(w, http.StatusOK, LoginOut{User: UserOf(u), ExpiresAt: expires})
 	return nil
 }
 

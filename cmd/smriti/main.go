@@ -37,6 +37,7 @@ Run "smriti serve" to start the API and web workspace.`,
 	}
 	root.AddCommand(newServeCmd(), newVersionCmd())
 	root.AddCommand(newMCPCmd())
+	root.AddCommand(cli.AccountCommands(defaultDB(), openAccounts)...)
 	cli.Attach(root)
 	return root
 }

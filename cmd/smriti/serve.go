@@ -28,6 +28,7 @@ type serveOptions struct {
 	addr, db, config, dotenv, logFormat string
 	corsOrigins, allowedHosts           []string
 	insecureNoAuth                      bool
+	auth                                authOptions
 	// keyRetention is how long idempotency keys are honoured.
 	keyRetention time.Duration
 }
@@ -61,6 +62,7 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 		"allow cross-origin requests from this origin, such as http://localhost:5173 (repeatable; env SMRITI_CORS_ORIGINS, comma-separated; never * or null)")
 	f.StringArrayVar(&o.allowedHosts, "allowed-host", envList("SMRITI_ALLOWED_HOSTS"),
 		"also answer requests whose Host is this name (repeatable; env SMRITI_ALLOWED_HOSTS); on loopback only localhost, 127.0.0.1 and [::1] are answered otherwise")
+	addAuthFlags(f, &o.auth)
 	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false,
 		"serve on a non-loopback address without accounts: anyone who can reach the port can read, change and delete everything")
 	retention, err := time.ParseDuration(envOr("SMRITI_IDEMPOTENCY_TTL", store.DefaultKeyRetention.String()))
@@ -84,12 +86,12 @@ func envList(key string) []string {
 
 // checkExposure refuses to serve beyond loopback without accounts unless
 // the operator insists, and then warns at every start.
-func checkExposure(addr string, insecure bool, logger *slog.Logger) error {
-	if isLoopback(addr) {
+func checkExposure(addr string, auth, insecure bool, logger *slog.Logger) error {
+	if isLoopback(addr) || auth {
 		return nil
 	}
 	if !insecure {
-		return fmt.Errorf("refusing to serve on %s without authentication: Smriti has no accounts yet, so anyone who can reach this address could read and change every space; listen on 127.0.0.1 (the default), or pass --insecure-no-auth if a trusted network or proxy guards it", addr)
+		return fmt.Errorf("refusing to serve on %s without authentication: anyone who can reach this address could read and change every space; turn on accounts with --auth (SMRITI_AUTH=on), listen on 127.0.0.1 (the default), or pass --insecure-no-auth if a trusted network or proxy guards it", addr)
 	}
 	logger.Warn("serving on a non-loopback address with no authentication (--insecure-no-auth): anyone who can reach it can read, change and delete every space", "addr", addr)
 	return nil
@@ -138,7 +140,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	}
 	logger := slog.New(handler)
 
-	if err := checkExposure(o.addr, o.insecureNoAuth, logger); err != nil {
+	if err := checkExposure(o.addr, o.auth.enabled, o.insecureNoAuth, logger); err != nil {
 		return err
 	}
 	for _, origin := range o.corsOrigins {
@@ -168,6 +170,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	apiCfg := apiConfig(db, providers, logger, coord, metrics)
 	apiCfg.Web = web.Handler()
 	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}
+	apiCfg.Auth = o.auth.config(db)
 	api := httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)
@@ -177,7 +180,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	srv := api.HTTPServer()
 	_, bg := providers.Status()
 	logger.Info("smriti serving", "url", "http://"+ln.Addr().String(), "database", db.Engine(), "dsn", redactDSN(o.db),
-		"chat_provider", providers.DefaultProvider(), "background", bg.Provider, "background_mock", bg.UsingMock, "version", version)
+		"auth", o.auth.enabled, "chat_provider", providers.DefaultProvider(), "background", bg.Provider, "background_mock", bg.UsingMock, "version", version)
 	if bg.UsingMock {
 		logger.Warn("no LLM provider configured: chat and drafting use the offline mock; set OPENAI_API_KEY or ANTHROPIC_API_KEY to use a real model")
 	}
