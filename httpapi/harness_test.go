@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -38,6 +39,10 @@ type envConfig struct {
 	// coord, when set, builds the coordinator (worktrees with real git).
 	coord    func(st *store.Store) *smriti.Coordinator
 	security httpapi.SecurityConfig
+	// auth and logger configure auth mode and the server's log (see
+	// auth_security_test.go).
+	auth   httpapi.AuthConfig
+	logger *slog.Logger
 }
 
 // withSecurity sets the server's security and connection bounds.
@@ -98,7 +103,8 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
 		Tokens:       tokenizer.Counter{},
 		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
-		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security})
+		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
+		Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
