@@ -142,6 +142,8 @@ type Principal struct {
 	Scope    Scope
 	// TokenID is the API token used, nil for a browser session or local mode.
 	TokenID *ID
+	// Expires is when the credential stops working (nil: never).
+	Expires *time.Time
 }
 
 // CheckUsable returns EUNAUTHORIZED when the token may not be used at now.
@@ -184,11 +186,14 @@ func ValidatePassword(pw string) error {
 	return nil
 }
 
-// argon2id parameters (RFC 9106's second recommended option, with 64 MiB).
+// argon2id parameters: OWASP's minimum (19 MiB, two passes, one lane),
+// which keeps a login near a few tens of milliseconds, so concurrent logins
+// cannot exhaust a small server's memory. The parameters travel in each
+// hash, so raising them later leaves old hashes valid.
 const (
-	argonTime    = 3
-	argonMemory  = 64 * 1024
-	argonThreads = 2
+	argonTime    = 2
+	argonMemory  = 19 * 1024
+	argonThreads = 1
 	argonKeyLen  = 32
 )
 

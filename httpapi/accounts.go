@@ -195,6 +195,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 		if err := accounts.DeleteBrowserSession(r.Context(), smriti.HashSecret(c.Value)); err != nil {
 			return err
 		}
+		s.creds.clear()
 	}
 	http.SetCookie(w, s.sessionCookie(r, "", time.Time{}))
 	w.WriteHeader(http.StatusNoContent)
@@ -286,6 +287,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.creds.clear()
 	writeJSON(w, http.StatusOK, TokenOf(t))
 	return nil
 }

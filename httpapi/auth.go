@@ -37,7 +37,16 @@ type AuthConfig struct {
 	// no limit.
 	LLMRatePerMinute float64
 	LLMBurst         int
+	// CredentialCacheTTL is how long a resolved token or session is
+	// trusted without asking the database again (DefaultCredentialCacheTTL
+	// when 0; negative turns the cache off). A revocation or logout through
+	// this server clears the cache at once; one made elsewhere (the CLI,
+	// another replica) takes effect within the TTL.
+	CredentialCacheTTL time.Duration
 }
+
+// DefaultCredentialCacheTTL bounds how stale a cached credential may be.
+const DefaultCredentialCacheTTL = 2 * time.Second
 
 // DefaultSessionTTL is how long a browser login lasts by default.
 const DefaultSessionTTL = 12 * time.Hour
@@ -91,10 +100,14 @@ func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return nil, smriti.ErrBadCredentials()
 		}
-		return accounts.TokenPrincipal(r.Context(), smriti.HashSecret(strings.TrimSpace(token)), now)
+		return s.creds.resolve("t"+smriti.HashSecret(strings.TrimSpace(token)), now, func(hash string) (*smriti.Principal, error) {
+			return accounts.TokenPrincipal(r.Context(), hash, now)
+		})
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
-		return accounts.SessionPrincipal(r.Context(), smriti.HashSecret(c.Value), now)
+		return s.creds.resolve("s"+smriti.HashSecret(c.Value), now, func(hash string) (*smriti.Principal, error) {
+			return accounts.SessionPrincipal(r.Context(), hash, now)
+		})
 	}
 	return nil, smriti.ErrBadCredentials()
 }
@@ -284,4 +297,60 @@ func (s *Server) authorizeMCP(r *http.Request, p *smriti.Principal) error {
 		return smriti.Errorf(smriti.EFORBIDDEN, "MCP needs a token with the write or admin scope")
 	}
 	return nil
+}
+
+// credCache remembers resolved credentials for a short while, so a client
+// making many requests does not cost a database read for each. Only
+// successes are kept; an entry never outlives its credential.
+type credCache struct {
+	ttl time.Duration
+	mu  sync.Mutex
+	m   map[string]credEntry
+}
+
+type credEntry struct {
+	p     *smriti.Principal
+	until time.Time
+}
+
+func newCredCache(ttl time.Duration) *credCache {
+	if ttl == 0 {
+		ttl = DefaultCredentialCacheTTL
+	}
+	return &credCache{ttl: ttl, m: map[string]credEntry{}}
+}
+
+// resolve returns the principal for key (a kind letter and the secret's
+// hash), asking lookup with the hash when it is not cached.
+func (c *credCache) resolve(key string, now time.Time, lookup func(hash string) (*smriti.Principal, error)) (*smriti.Principal, error) {
+	if c.ttl > 0 {
+		c.mu.Lock()
+		e, ok := c.m[key]
+		c.mu.Unlock()
+		if ok && now.Before(e.until) {
+			return e.p, nil
+		}
+	}
+	p, err := lookup(key[1:])
+	if err != nil || c.ttl <= 0 {
+		return p, err
+	}
+	until := now.Add(c.ttl)
+	if p.Expires != nil && p.Expires.Before(until) {
+		until = *p.Expires
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxLimiters {
+		c.m = map[string]credEntry{}
+	}
+	c.m[key] = credEntry{p: p, until: until}
+	c.mu.Unlock()
+	return p, nil
+}
+
+// clear forgets every cached credential (after a revocation or logout).
+func (c *credCache) clear() {
+	c.mu.Lock()
+	c.m = map[string]credEntry{}
+	c.mu.Unlock()
 }

@@ -348,8 +348,9 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		wantUnauthorized(t, e, "basic auth", http.Header{"Authorization": {"Basic YWxpY2U6cHc="}})
 		wantUnauthorized(t, e, "unknown session cookie", http.Header{"Cookie": {httpapi.SessionCookie + "=forged"}})
 
-		get(e.store.SetUserDisabled(bg, "alice", true)).must(t)
-		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + alice.secret}})
+		dora := e.newAccount(t, "dora", smriti.ScopeAdmin)
+		get(e.store.SetUserDisabled(bg, "dora", true)).must(t)
+		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + dora.secret}})
 
 		if st, _ := call(t, httpapi.NewClient(e.url), "GET", "/health", nil); st != 200 {
 			t.Fatalf("/health without credentials = %d, want 200", st)

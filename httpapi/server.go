@@ -94,6 +94,7 @@ type Server struct {
 	coord     *smriti.Coordinator
 	auth      AuthConfig
 	llm       *limiters
+	creds     *credCache
 }
 
 // New builds the server and its routes.
@@ -118,7 +119,7 @@ func New(cfg Config) *Server {
 	if s.coord == nil {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
-	s.auth, s.llm = cfg.Auth, newLimiters(cfg.Auth)
+	s.auth, s.llm, s.creds = cfg.Auth, newLimiters(cfg.Auth), newCredCache(cfg.Auth.CredentialCacheTTL)
 	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
 		s.auth.Accounts = a
 	}

@@ -168,16 +168,26 @@ func (s *Store) RevokeToken(ctx context.Context, userID, id smriti.ID) (*smriti.
 	return t, err
 }
 
-// TokenPrincipal implements smriti.AccountService. It is one indexed read on
-// the hash, run for every request in auth mode.
+// The credential lookups run on every request in auth mode: one indexed read
+// each, prepared once.
+const (
+	sqlTokenPrincipal = `SELECT t.id, t.user_id, t.name, t.scope, t.created_at, t.expires_at, t.revoked_at, u.username, u.disabled
+		FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.secret_hash = ?`
+	sqlSessionPrincipal = `SELECT u.id, u.username, u.disabled, b.expires_at
+		FROM browser_sessions b JOIN users u ON u.id = b.user_id WHERE b.secret_hash = ?`
+)
+
+// TokenPrincipal implements smriti.AccountService.
 func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*smriti.Principal, error) {
 	var t smriti.APIToken
 	var created, expires, revoked dbTime
 	var username string
 	var disabled bool
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT t.id, t.user_id, t.name, t.scope, t.created_at, t.expires_at, t.revoked_at, u.username, u.disabled
-		FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.secret_hash = ?`), secretHash).
-		Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &username, &disabled)
+	st, err := s.prepared(ctx, s.read, sqlTokenPrincipal)
+	if err != nil {
+		return nil, err
+	}
+	err = st.QueryRowContext(ctx, secretHash).Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &username, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.ErrBadCredentials()
 	}
@@ -192,7 +202,7 @@ func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.
 		return nil, err
 	}
 	id := t.ID
-	return &smriti.Principal{UserID: t.UserID, Username: username, Scope: t.Scope, TokenID: &id}, nil
+	return &smriti.Principal{UserID: t.UserID, Username: username, Scope: t.Scope, TokenID: &id, Expires: t.ExpiresAt}, nil
 }
 
 // CreateBrowserSession implements smriti.AccountService.
@@ -219,9 +229,11 @@ func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now tim
 	var p smriti.Principal
 	var expires dbTime
 	var disabled bool
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT u.id, u.username, u.disabled, b.expires_at
-		FROM browser_sessions b JOIN users u ON u.id = b.user_id WHERE b.secret_hash = ?`), secretHash).
-		Scan(&p.UserID, &p.Username, &disabled, &expires)
+	st, err := s.prepared(ctx, s.read, sqlSessionPrincipal)
+	if err != nil {
+		return nil, err
+	}
+	err = st.QueryRowContext(ctx, secretHash).Scan(&p.UserID, &p.Username, &disabled, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.ErrBadCredentials()
 	}
@@ -232,6 +244,8 @@ func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now tim
 		return nil, smriti.ErrBadCredentials()
 	}
 	p.Scope = smriti.ScopeAdmin
+	exp := expires.Time
+	p.Expires = &exp
 	return &p, nil
 }
 
