@@ -284,21 +284,6 @@ func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (smriti.
 	return smriti.Role(role), nil
 }
 
-// requireOwner checks the caller owns the space: ENOTFOUND when they cannot
-// see it, EFORBIDDEN when they can but do not own it.
-func (s *Store) requireOwner(ctx context.Context, q querier, spaceID smriti.ID) error {
-	var role string
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT role FROM space_members WHERE space_id = ? AND user_id = ?`),
-		spaceID, smriti.UserFromContext(ctx)).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return errSpaceNotFound
-	}
-	if err != nil {
-		return fmt.Errorf("look up role: %w", err)
-	}
-	return smriti.Role(role).Authorize(smriti.NeedAdmin)
-}
-
 const memberCols = `m.space_id, m.user_id, COALESCE(u.username, ''), m.role, m.created_at`
 
 func scanMember(row interface{ Scan(...any) error }) (*smriti.Member, error) {
@@ -313,7 +298,7 @@ func scanMember(row interface{ Scan(...any) error }) (*smriti.Member, error) {
 
 // Members implements smriti.AccountService.
 func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*smriti.Member, error) {
-	if err := s.requireOwner(ctx, s.read, spaceID); err != nil {
+	if err := s.requireRole(ctx, s.read, spaceID, smriti.NeedAdmin); err != nil {
 		return nil, err
 	}
 	return queryAll(ctx, s, s.read, "list members", scanMember, `SELECT `+memberCols+`
@@ -322,7 +307,7 @@ func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*smriti.Membe
 
 // checkMemberChange applies the rules shared by SetMember and RemoveMember.
 func (s *Store) checkMemberChange(ctx context.Context, tx *sql.Tx, spaceID, userID smriti.ID) error {
-	if err := s.requireOwner(ctx, tx, spaceID); err != nil {
+	if err := s.requireRole(ctx, tx, spaceID, smriti.NeedAdmin); err != nil {
 		return err
 	}
 	var creator smriti.ID

@@ -399,10 +399,14 @@ func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.N
 	}
 	n := &smriti.Note{ID: smriti.NewID(), CheckpointID: checkpointID, Author: in.Author, Text: in.Text, Kind: in.Kind, CreatedAt: s.Now()}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := s.checkpoint(ctx, tx, checkpointID); err != nil {
+		c, err := s.checkpoint(ctx, tx, checkpointID)
+		if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
 			n.ID, n.CheckpointID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("add note: %w", err)

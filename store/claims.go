@@ -47,7 +47,7 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 	var out *smriti.Claim
 	var collisions []*smriti.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := s.space(ctx, tx, in.SpaceID); err != nil {
+		if err := s.requireRole(ctx, tx, in.SpaceID, smriti.NeedWrite); err != nil {
 			return err
 		}
 		if err := s.checkClaimRefs(ctx, tx, &in); err != nil {
@@ -180,6 +180,9 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 		}
 		if err != nil {
 			return fmt.Errorf("get claim: %w", err)
+		}
+		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+			return err
 		}
 		now := s.Now()
 		if err := smriti.CheckClaimFinish(c, status, now); err != nil {

@@ -53,7 +53,7 @@ func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*sm
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if in.SpaceID != nil {
-			if _, err := s.space(ctx, tx, *in.SpaceID); err != nil {
+			if err := s.requireRole(ctx, tx, *in.SpaceID, smriti.NeedWrite); err != nil {
 				return err
 			}
 			seed, err := s.resolveSeed(ctx, tx, *in.SpaceID, in.SeedFrom)
@@ -201,12 +201,12 @@ func (s *Store) querySessions(ctx context.Context, q querier, query string, args
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
 	defer s.cache.drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionVisible), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
+		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionWritable), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 		if err != nil {
 			return fmt.Errorf("delete session: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return errSessionNotFound
+			return s.whyNotWritable(ctx, tx, id)
 		}
 		return nil
 	})
@@ -217,10 +217,10 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if se, err = s.session(ctx, tx, id, s.d.forUpdate); err != nil {
+		if se, err = s.sessionForWrite(ctx, tx, id, s.d.forUpdate); err != nil {
 			return err
 		}
-		if _, err := s.space(ctx, tx, spaceID); err != nil {
+		if err := s.requireRole(ctx, tx, spaceID, smriti.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()
@@ -241,7 +241,7 @@ func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string)
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if se, err = s.session(ctx, tx, id, s.d.forUpdate); err != nil {
+		if se, err = s.sessionForWrite(ctx, tx, id, s.d.forUpdate); err != nil {
 			return err
 		}
 		now := s.Now()
@@ -263,7 +263,7 @@ func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*s
 	}
 	var out *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		se, err := s.session(ctx, tx, id, s.d.forUpdate)
+		se, err := s.sessionForWrite(ctx, tx, id, s.d.forUpdate)
 		if err != nil {
 			return err
 		}

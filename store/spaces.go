@@ -86,7 +86,7 @@ func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Spa
 
 var errSpaceNotFound = smriti.Errorf(smriti.ENOTFOUND, "Space not found")
 
-// lockSpace checks the caller may see the space and, on PostgreSQL, locks its
+// lockSpace checks the caller may change the space and, on PostgreSQL, locks its
 // row so that concurrent writers to one space queue up (branch heads and
 // fork names are then decided one writer at a time). It bumps updated_at.
 func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
@@ -99,7 +99,7 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 	if err != nil {
 		return fmt.Errorf("lock space: %w", err)
 	}
-	return nil
+	return s.requireRole(ctx, tx, id, smriti.NeedWrite)
 }
 
 // Spaces implements smriti.SpaceService.

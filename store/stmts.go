@@ -45,7 +45,7 @@ func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.St
 // cannot be prepared on first use inside one.
 const (
 	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
-	active_provider = COALESCE(?, active_provider), active_model = COALESCE(?, active_model), updated_at = ? WHERE id = ? AND ` + sessionVisible + ` RETURNING last_seq, token_total, space_id`
+	active_provider = COALESCE(?, active_provider), active_model = COALESCE(?, active_model), updated_at = ? WHERE id = ? AND ` + sessionWritable + ` RETURNING last_seq, token_total, space_id`
 	sqlInsertTurns = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
 	sequence_number, log_pos, tokens, token_total, metadata, created_at)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`

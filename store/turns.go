@@ -126,7 +126,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = nil
 		if ex.IdempotencyKey != "" {
-			if _, err := s.session(ctx, tx, ex.SessionID, s.d.forUpdate); err != nil {
+			if _, err := s.sessionForWrite(ctx, tx, ex.SessionID, s.d.forUpdate); err != nil {
 				return err
 			}
 			prev, err := s.replay(ctx, tx, ex.SessionID, ex.IdempotencyKey)
@@ -156,7 +156,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
 			ex.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
-			return errSessionNotFound
+			return s.whyNotWritable(ctx, tx, ex.SessionID)
 		}
 		if err != nil {
 			return fmt.Errorf("update session: %w", err)

@@ -20,6 +20,7 @@ var accountCases = []struct {
 	{"BrowserSessionsExpireAndEnd", testBrowserSessions},
 	{"MembersSeeTheirSpacesOnly", testMembership},
 	{"OnlyTheOwnerManagesMembersAndDeletes", testMemberRules},
+	{"ViewerChangesNothing", testViewerWrites},
 }
 
 func newUser(t *testing.T, s *store.Store, name string) (*smriti.User, context.Context) {
@@ -220,4 +221,67 @@ func testMemberRules(t *testing.T, s *store.Store) {
 	}
 	_, err = s.Space(bobCtx, sp.ID)
 	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+// testViewerWrites: every write method refuses a viewer with EFORBIDDEN (the
+// same rule the HTTP and MCP adapters meet) and the space is unchanged; an
+// editor may write.
+func testViewerWrites(t *testing.T, s *store.Store) {
+	_, alice := newUser(t, s, "alice")
+	vic, vicCtx := newUser(t, s, "vic")
+	sp := newSpace(t, alice, s)
+	se := newSession(t, alice, s, sp)
+	send(t, alice, s, se, "hello")
+	cp := commit(t, alice, s, sp, se, "one")
+	claim := get3(s.CreateClaim(alice, claimIn(sp))).must(t)
+	get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleViewer)).must(t)
+	forbidden := func(what string, err error) {
+		t.Helper()
+		if smriti.ErrorCode(err) != smriti.EFORBIDDEN || err.Error() != "a viewer of this space may not change it" {
+			t.Errorf("viewer %s: %v, want EFORBIDDEN", what, err)
+		}
+	}
+	ex := smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "x"}, Assistant: smriti.TurnWrite{Content: "y"}}
+	_, err := s.AppendExchange(vicCtx, ex)
+	forbidden("send", err)
+	ex.IdempotencyKey = "k"
+	_, err = s.AppendExchange(vicCtx, ex)
+	forbidden("send with a key", err)
+	_, err = s.CommitCheckpoint(vicCtx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: "m"}})
+	forbidden("commit", err)
+	_, err = s.CreateCheckpoint(vicCtx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &cp.ID, Content: smriti.Content{Message: "m"}})
+	forbidden("create checkpoint", err)
+	forbidden("delete checkpoint", s.DeleteCheckpoint(vicCtx, cp.ID, true))
+	_, err = s.AddNote(vicCtx, cp.ID, smriti.NoteCreate{Author: "v", Text: "t", Kind: "note"})
+	forbidden("note", err)
+	_, err = s.CreateSession(vicCtx, smriti.SessionCreate{SpaceID: &sp.ID, Provider: "mock", Model: "m"})
+	forbidden("create session", err)
+	forbidden("delete session", s.DeleteSession(vicCtx, se.ID))
+	_, err = s.SetSessionTitle(vicCtx, se.ID, "mine")
+	forbidden("title", err)
+	_, err = s.SetMount(vicCtx, se.ID, &smriti.Mount{CheckpointID: cp.ID, BaseSeq: -1})
+	forbidden("mount", err)
+	_, err = s.ForkSession(vicCtx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp.ID, Provider: "mock", Model: "m"})
+	forbidden("fork", err)
+	_, err = s.SetBranchDisposition(vicCtx, sp.ID, "main", smriti.DispositionAbandoned)
+	forbidden("disposition", err)
+	_, err = s.SetProjectRoot(vicCtx, sp.ID, "/evil")
+	forbidden("project root", err)
+	_, _, err = s.CreateClaim(vicCtx, claimIn(sp))
+	forbidden("claim", err)
+	_, err = s.FinishClaim(vicCtx, claim.ID, smriti.ClaimDone)
+	forbidden("finish claim", err)
+	loose := get(s.CreateSession(vicCtx, smriti.SessionCreate{Provider: "mock", Model: "m"})).must(t)
+	_, err = s.AttachSession(vicCtx, loose.ID, sp.ID)
+	forbidden("attach into the space", err)
+
+	if turns := get(s.Turns(alice, se.ID, smriti.TurnQuery{})).must(t); len(turns) != 2 {
+		t.Fatalf("turns = %d, want 2", len(turns))
+	}
+	if got := get(s.Session(alice, se.ID)).must(t); got.Title != se.Title || got.Mount != nil {
+		t.Fatalf("session changed: %+v", got)
+	}
+	get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleEditor)).must(t)
+	send(t, vicCtx, s, se, "from the editor")
+	get(s.AddNote(vicCtx, cp.ID, smriti.NoteCreate{Author: "v", Text: "t", Kind: "note"})).must(t)
 }
