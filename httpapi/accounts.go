@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"smriti"
@@ -132,8 +133,12 @@ func needAdmin(r *http.Request) (*smriti.Principal, error) {
 }
 
 // dummyHash makes a login for an unknown user cost what a real one costs,
-// so timing does not tell which usernames exist.
-var dummyHash, _ = smriti.HashPassword("not a password of anyone")
+// so timing does not tell which usernames exist. It is made on the first
+// login, not at start.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := smriti.HashPassword("not a password of anyone")
+	return h
+})
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	var req LoginRequest
@@ -151,7 +156,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	switch smriti.ErrorCode(err) {
 	case "":
 	case smriti.ENOTFOUND:
-		u, hash = nil, dummyHash
+		u, hash = nil, dummyHash()
 	default:
 		return err
 	}

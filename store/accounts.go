@@ -33,6 +33,8 @@ func scanUser(row interface{ Scan(...any) error }) (*smriti.User, error) {
 	return &u, nil
 }
 
+// uniqueViolation reports whether err is either engine's unique-key
+// violation.
 func uniqueViolation(err error) bool {
 	var pg *pgconn.PgError
 	return errors.As(err, &pg) && pg.Code == "23505" || err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")

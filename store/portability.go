@@ -8,8 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"smriti"
 	"smriti/internal/nonnil"
 )
@@ -278,9 +276,7 @@ func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.
 // that is already stored, perhaps in another user's space) into a conflict
 // that names no other row.
 func importConflict(err error) error {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) && pg.Code == "23505" ||
-		strings.Contains(err.Error(), "UNIQUE constraint failed") {
+	if uniqueViolation(err) {
 		return smriti.Errorf(smriti.ECONFLICT, "The bundle's ids are already in use on this server; import it with as_new to give it new ids")
 	}
 	return err

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"smriti"
 	"smriti/httpapi"
@@ -33,7 +33,8 @@ const (
 	defaultAuthLLMBurst = 10
 )
 
-func addAuthFlags(f *pflag.FlagSet, o *authOptions) {
+func addAuthFlags(cmd *cobra.Command, o *authOptions) {
+	f := cmd.Flags()
 	on := strings.EqualFold(os.Getenv("SMRITI_AUTH"), "on") || os.Getenv("SMRITI_AUTH") == "1" || strings.EqualFold(os.Getenv("SMRITI_AUTH"), "true")
 	f.BoolVar(&o.enabled, "auth", on,
 		"auth mode: every API request needs an API token (Authorization: Bearer) or a browser login; required to serve beyond loopback (env SMRITI_AUTH=on)")

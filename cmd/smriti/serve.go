@@ -62,7 +62,7 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 		"allow cross-origin requests from this origin, such as http://localhost:5173 (repeatable; env SMRITI_CORS_ORIGINS, comma-separated; never * or null)")
 	f.StringArrayVar(&o.allowedHosts, "allowed-host", envList("SMRITI_ALLOWED_HOSTS"),
 		"also answer requests whose Host is this name (repeatable; env SMRITI_ALLOWED_HOSTS); on loopback only localhost, 127.0.0.1 and [::1] are answered otherwise")
-	addAuthFlags(f, &o.auth)
+	addAuthFlags(cmd, &o.auth)
 	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false,
 		"serve on a non-loopback address without accounts: anyone who can reach the port can read, change and delete everything")
 	retention, err := time.ParseDuration(envOr("SMRITI_IDEMPOTENCY_TTL", store.DefaultKeyRetention.String()))
