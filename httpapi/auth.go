@@ -65,12 +65,13 @@ func principalOf(ctx context.Context) *smriti.Principal {
 var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: smriti.ScopeAdmin}
 
 // publicPath reports whether a request may go without credentials in auth
-// mode: the login itself, status and API documents, and the web
-// workspace's static files (which hold no data; the UI then signs in).
+// mode: login and logout (which ends only the session whose secret it
+// presents, so an expired cookie can still be cleared), status and API
+// documents, and the web workspace's static files (which hold no data).
 func publicPath(r *http.Request) bool {
 	p := r.URL.Path
 	switch {
-	case p == "/api/v4/auth/login" && r.Method == http.MethodPost:
+	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && r.Method == http.MethodPost:
 		return true
 	case p == "/health", p == "/openapi.json", p == "/docs":
 		return true

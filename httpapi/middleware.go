@@ -102,8 +102,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}
 		if p != nil {
 			ctx = context.WithValue(smriti.WithUser(ctx, p.UserID), principalKey, p)
-			r = r.WithContext(ctx)
+		} else {
+			// A public path in auth mode acts for nobody: no space has the
+			// nil user as a member.
+			ctx = smriti.WithUser(ctx, smriti.NilID)
 		}
+		r = r.WithContext(ctx)
 		next.ServeHTTP(rec, r)
 	})
 }
