@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/httpapi"
@@ -21,9 +22,10 @@ import (
 //
 // BenchmarkAuthPerRequest runs GET /api/v4/auth/me (no store work of its
 // own) in local mode and with each credential; the difference from local is
-// the per-request cost of resolving the principal.
+// the per-request cost of resolving the principal ("token" mostly hits the
+// credential cache; "token-uncached" reads the database every time).
 
-func newAuthBench(b *testing.B, enabled bool) (http.Handler, *store.Store, *smriti.User) {
+func newAuthBench(b *testing.B, enabled bool, cacheTTL ...time.Duration) (http.Handler, *store.Store, *smriti.User) {
 	b.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), nil)
 	if err != nil {
@@ -39,7 +41,11 @@ func newAuthBench(b *testing.B, enabled bool) (http.Handler, *store.Store, *smri
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Config{Backend: st, Providers: provider.New(cfg), Auth: httpapi.AuthConfig{Enabled: enabled}})
+	ac := httpapi.AuthConfig{Enabled: enabled}
+	if len(cacheTTL) > 0 {
+		ac.CredentialCacheTTL = cacheTTL[0]
+	}
+	h := httpapi.New(httpapi.Config{Backend: st, Providers: provider.New(cfg), Auth: ac})
 	return h, st, u
 }
 
@@ -71,15 +77,20 @@ func BenchmarkAuthPerRequest(b *testing.B) {
 		h, _, _ := newAuthBench(b, false)
 		serveBench(b, h, me("", ""), 200)
 	})
-	b.Run("token", func(b *testing.B) {
-		h, st, u := newAuthBench(b, true)
-		tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeRead, CreatedAt: smriti.Now()}
-		secret, hash, _ := smriti.NewSecret()
-		if err := st.CreateToken(context.Background(), tok, hash); err != nil {
-			b.Fatal(err)
-		}
-		serveBench(b, h, me("Authorization", "Bearer "+secret), 200)
-	})
+	for _, c := range []struct {
+		name string
+		ttl  time.Duration
+	}{{"token", 0}, {"token-uncached", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			h, st, u := newAuthBench(b, true, c.ttl)
+			tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeRead, CreatedAt: smriti.Now()}
+			secret, hash, _ := smriti.NewSecret()
+			if err := st.CreateToken(context.Background(), tok, hash); err != nil {
+				b.Fatal(err)
+			}
+			serveBench(b, h, me("Authorization", "Bearer "+secret), 200)
+		})
+	}
 	b.Run("session", func(b *testing.B) {
 		h, st, u := newAuthBench(b, true)
 		secret, hash, _ := smriti.NewSecret()
