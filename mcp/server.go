@@ -73,11 +73,6 @@ func (t *tools) fail(err error) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
 }
 
-// invalid is a tool error for bad arguments, before any call.
-func (t *tools) invalid(format string, args ...any) *sdk.CallToolResult {
-	return t.fail(smriti.Errorf(smriti.EUNPROCESSABLE, format, args...))
-}
-
 func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" {
