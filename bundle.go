@@ -19,10 +19,10 @@ import (
 // by its turns, then the claims, then an end record with the counts. docs/bundle-format.md
 // describes it field by field.
 const (
-	BundleFormat  = "smriti-space-bundle"
-	BundleVersion = 1
-	// MaxBundleLine bounds one decoded record.
-	MaxBundleLine = 64 << 20
+	bundleFormat  = "smriti-space-bundle"
+	bundleVersion = 1
+	// maxBundleLine bounds one decoded record.
+	maxBundleLine = 64 << 20
 )
 
 // Bundle record types.
@@ -216,7 +216,7 @@ func NewBundleWriter(w io.Writer) (*BundleWriter, error) {
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
 	bw := &BundleWriter{gz: gz, buf: buf, enc: enc}
-	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: BundleFormat, Version: BundleVersion}})
+	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: bundleFormat, Version: bundleVersion}})
 }
 
 // Write appends one record.
@@ -274,11 +274,11 @@ func NewBundleReader(r io.Reader) (*BundleReader, error) {
 	if rec.Type != RecordHeader || rec.Header == nil {
 		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: the first record is not a header")
 	}
-	if rec.Header.Format != BundleFormat {
-		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: format %q, want %q", Truncate(rec.Header.Format, 64), BundleFormat)
+	if rec.Header.Format != bundleFormat {
+		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: format %q, want %q", Truncate(rec.Header.Format, 64), bundleFormat)
 	}
-	if rec.Header.Version != BundleVersion {
-		return nil, Errorf(EUNPROCESSABLE, "unsupported bundle version %d: this server reads version %d", rec.Header.Version, BundleVersion)
+	if rec.Header.Version != bundleVersion {
+		return nil, Errorf(EUNPROCESSABLE, "unsupported bundle version %d: this server reads version %d", rec.Header.Version, bundleVersion)
 	}
 	return br, nil
 }
@@ -294,8 +294,8 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	for _, b := range p[:n] {
 		if b == '\n' {
 			l.run = 0
-		} else if l.run++; l.run > MaxBundleLine {
-			return 0, Errorf(EUNPROCESSABLE, "a bundle record is longer than %d bytes", MaxBundleLine)
+		} else if l.run++; l.run > maxBundleLine {
+			return 0, Errorf(EUNPROCESSABLE, "a bundle record is longer than %d bytes", maxBundleLine)
 		}
 	}
 	return n, err

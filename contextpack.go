@@ -54,11 +54,11 @@ func packGeneric(name string, c *Checkpoint) string {
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "**Objective**: %s\n\n", c.Objective)
 	}
-	b.WriteString(MarkdownBullets("Decisions", c.Decisions))
-	b.WriteString(MarkdownBullets("Assumptions", c.Assumptions))
-	b.WriteString(MarkdownBullets("Tasks", TaskLines(c.Tasks)))
-	b.WriteString(MarkdownBullets("Open Questions", c.OpenQuestions))
-	b.WriteString(MarkdownBullets("Entities", c.Entities))
+	b.WriteString(markdownBullets("Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Tasks", taskLines(c.Tasks)))
+	b.WriteString(markdownBullets("Open Questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Entities", c.Entities))
 	b.WriteString("Use this context as our shared starting point.")
 	return b.String()
 }
@@ -72,11 +72,11 @@ func packCursor(name string, c *Checkpoint) string {
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "## Current Objective\n%s\n\n", c.Objective)
 	}
-	b.WriteString(MarkdownBullets("Active Tasks", TaskLines(c.Tasks)))
-	b.WriteString(MarkdownBullets("Key Decisions", c.Decisions))
-	b.WriteString(MarkdownBullets("Assumptions", c.Assumptions))
-	b.WriteString(MarkdownBullets("Open Questions", c.OpenQuestions))
-	b.WriteString(MarkdownBullets("Entities", c.Entities))
+	b.WriteString(markdownBullets("Active Tasks", taskLines(c.Tasks)))
+	b.WriteString(markdownBullets("Key Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Open Questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Entities", c.Entities))
 	b.WriteString("## Instructions for Cursor\nReview the active tasks and open questions above against the code, then help me take the next step.")
 	return b.String()
 }
@@ -133,8 +133,8 @@ func packAgentsMD(name string, c *Checkpoint) string {
 	if c.Summary != "" {
 		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
 	}
-	b.WriteString(MarkdownBullets("Decisions (follow these)", c.Decisions))
-	b.WriteString(MarkdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Decisions (follow these)", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
 	if len(c.Tasks) > 0 {
 		b.WriteString("## Tasks\n")
 		for _, t := range c.Tasks {
@@ -143,11 +143,11 @@ func packAgentsMD(name string, c *Checkpoint) string {
 				box = "[x]"
 			}
 			t.Status = ""
-			fmt.Fprintf(&b, "- %s %s\n", box, t.Render())
+			fmt.Fprintf(&b, "- %s %s\n", box, t.render())
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(MarkdownBullets("Open questions", c.OpenQuestions))
-	b.WriteString(MarkdownBullets("Key entities", c.Entities))
+	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Key entities", c.Entities))
 	return b.String()
 }
