@@ -48,11 +48,6 @@ type Claim struct {
 	ExpiresAt        time.Time
 }
 
-// live reports whether the claim is active and not yet expired at now.
-func (c *Claim) live(now time.Time) bool {
-	return c.Status == ClaimActive && c.ExpiresAt.After(now)
-}
-
 // ClaimCreate is what a caller may set when claiming work.
 type ClaimCreate struct {
 	SpaceID          ID

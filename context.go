@@ -254,10 +254,6 @@ func fitTurns(newestFirst []*Turn, budget int) (kept []*Turn, dropped int) {
 	return kept, len(newestFirst) - n
 }
 
-// defaultReplyReserve is the share of the context window kept free for the
-// model's reply when the caller has no better figure.
-const defaultReplyReserve = 1024
-
 // historyBudget is the default token budget for history turns: the model's
 // context window minus the reply reserve and the messages that are always
 // sent — the checkpoint block and the new message, e.g.
