@@ -26,7 +26,7 @@ const (
 
 // MergeConflict is one decision a merge cannot make alone. Base, Ours and
 // Theirs are the competing values as text ("" where a side has no value, e.g.
-// the side that removed an item); tasks appear rendered (Task.Render),
+// the side that removed an item); tasks appear rendered (Task.render),
 // artifacts as their content.
 type MergeConflict struct {
 	// Field is the content field: message, objective, summary, tasks or
