@@ -558,7 +558,8 @@ func (m *BundleRemap) ID(old ID) ID {
 	return n
 }
 
-func (m *BundleRemap) opt(old *ID) *ID {
+// Opt maps an optional id: nil stays nil.
+func (m *BundleRemap) Opt(old *ID) *ID {
 	if old == nil {
 		return nil
 	}
@@ -569,7 +570,7 @@ func (m *BundleRemap) opt(old *ID) *ID {
 // Checkpoint rewrites c (already in the new space) with new ids and its new
 // hash.
 func (m *BundleRemap) Checkpoint(c *Checkpoint) {
-	c.ID, c.ParentID, c.MergeParentID = m.ID(c.ID), m.opt(c.ParentID), m.opt(c.MergeParentID)
+	c.ID, c.ParentID, c.MergeParentID = m.ID(c.ID), m.Opt(c.ParentID), m.Opt(c.MergeParentID)
 	meta := map[string]any{}
 	for k, v := range c.Metadata {
 		meta[k] = v
@@ -602,6 +603,3 @@ func (m *BundleRemap) Checkpoint(c *Checkpoint) {
 	c.Hash = ComputeHash(c, ph, mh)
 	m.hashes[c.ID] = c.Hash
 }
-
-// Opt maps an optional id.
-func (m *BundleRemap) Opt(old *ID) *ID { return m.opt(old) }

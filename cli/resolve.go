@@ -13,7 +13,7 @@ const spaceListHint = "Run `smriti space list` to see the spaces."
 // resolveSpace finds a space by UUID or by name (exact, then
 // case-insensitive); several matches ask for the UUID.
 func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.Repo, error) {
-	if looksLikeUUID(arg) {
+	if smriti.LooksLikeID(arg) {
 		id, err := smriti.ParseID("space", arg)
 		if err == nil {
 			r, err := c.Space(ctx, id)
@@ -39,8 +39,6 @@ func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.
 	}
 	return &all[i], nil
 }
-
-func looksLikeUUID(s string) bool { return smriti.LooksLikeID(s) }
 
 // resolveCheckpoint finds a checkpoint by full UUID, or by a unique prefix
 // (at least 7 characters) of its id or hash across every space the caller
