@@ -11,7 +11,7 @@ import (
 // Background intelligence orchestration: which turns a draft reads, which
 // provider answers, one retry when the answer is unusable, and the
 // poisoning defences applied to whatever comes back. The prompts, schemas
-// and parsers it uses are in intelligence.go, draftparse.go and poison.go.
+// and parsers it uses are in intelligenceprompt.go, draftparse.go and poison.go.
 
 // Draft and extract limits.
 const (

@@ -27,8 +27,9 @@ func (estimateCounter) CountTokens(_, _, text string) (int, bool) { return Estim
 // its per-character heuristic. The heuristic alone was fitted to BPE
 // tokenizers (OpenAI's cl100k_base and o200k_base) over English prose, Go
 // code, JSON, UUIDs, Chinese, Hindi and emoji; with the margin it does not
-// undercount them on that corpus (tokenizer/corpus_test.go). Tokenizers of
-// other vendors differ; the margin is what absorbs that.
+// undercount them on that corpus (the tokenizer package's
+// TestCorpusEstimateMargin). Tokenizers of other vendors differ; the margin
+// is what absorbs that.
 const EstimateMarginPercent = 15
 
 // EstimateTokens is a cheap, deterministic, deliberately high token

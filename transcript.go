@@ -530,7 +530,7 @@ func jsonProblem(err error) string {
 	return err.Error()
 }
 
-// TurnMetadata is what an imported turn records about its origin.
+// Metadata is what an imported turn records about its origin.
 func (t ConversationTurn) Metadata(c *Conversation) map[string]any {
 	m := map[string]any{"import": map[string]any{"source": c.Source}}
 	if t.CreatedAt != nil {

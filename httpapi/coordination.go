@@ -57,7 +57,7 @@ func (s *Server) coordinationRoutes() []route {
 	}, append(s.worktreeRoutes(), s.contextPackRoutes()...)...)
 }
 
-// stateQuery reads ?since_commit_id= and ?session_id=.
+// stateQueryOf reads ?since_commit_id= and ?session_id=.
 func stateQueryOf(r *http.Request) (smriti.StateQuery, error) {
 	var q smriti.StateQuery
 	var err error

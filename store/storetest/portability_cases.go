@@ -11,8 +11,8 @@ import (
 	"smriti/store"
 )
 
-// PortabilityCases are the search, transcript and bundle cases; Run runs
-// them too. They are exported so a test can run them across two engines.
+// portabilityCases are the search, transcript and bundle cases; Run runs
+// them with the others.
 var portabilityCases = []struct {
 	name string
 	fn   func(t *testing.T, s *store.Store)
