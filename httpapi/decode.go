@@ -120,14 +120,11 @@ func queryID(r *http.Request, name string) (*smriti.ID, error) {
 
 // requiredQueryID parses a required UUID query parameter.
 func requiredQueryID(r *http.Request, name string) (smriti.ID, error) {
-	id, err := queryID(r, name)
-	if err != nil {
-		return smriti.NilID, err
-	}
-	if id == nil {
+	v := r.URL.Query().Get(name)
+	if strings.TrimSpace(v) == "" {
 		return smriti.NilID, smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter %s is required", name)
 	}
-	return *id, nil
+	return reqID(name, &v)
 }
 
 // reqID parses a required UUID field.
