@@ -45,8 +45,8 @@ const (
 	NeedAdmin             // manage accounts, tokens or a space's members
 )
 
-// ParseScope returns the scope named s, or EUNPROCESSABLE.
-func ParseScope(s string) (Scope, error) {
+// parseScope returns the scope named s, or EUNPROCESSABLE.
+func parseScope(s string) (Scope, error) {
 	switch Scope(s) {
 	case ScopeRead, ScopeWrite, ScopeAdmin:
 		return Scope(s), nil
@@ -175,13 +175,13 @@ func ValidateUsername(name string) error {
 	return nil
 }
 
-// MinPasswordLen is the shortest password a user may set.
-const MinPasswordLen = 8
+// minPasswordLen is the shortest password a user may set.
+const minPasswordLen = 8
 
 // ValidatePassword checks a new password's length.
 func ValidatePassword(pw string) error {
-	if n := len([]rune(pw)); n < MinPasswordLen || len(pw) > 1024 {
-		return Errorf(EUNPROCESSABLE, "password: must be %d to 1024 characters", MinPasswordLen)
+	if n := len([]rune(pw)); n < minPasswordLen || len(pw) > 1024 {
+		return Errorf(EUNPROCESSABLE, "password: must be %d to 1024 characters", minPasswordLen)
 	}
 	return nil
 }
@@ -311,21 +311,21 @@ type TokenRequest struct {
 	ExpiresIn string
 }
 
-// MaxTokenNameLen bounds a token's name.
-const MaxTokenNameLen = 100
+// maxTokenNameLen bounds a token's name.
+const maxTokenNameLen = 100
 
 // IssueToken validates in, makes a token for user and stores it under the
 // hash of its secret. The secret is returned this once and kept nowhere.
 // The HTTP API and the CLI both issue tokens through it.
 func IssueToken(ctx context.Context, accounts AccountService, user ID, in TokenRequest, now time.Time) (*APIToken, string, error) {
-	scope, err := ParseScope(strings.TrimSpace(in.Scope))
+	scope, err := parseScope(strings.TrimSpace(in.Scope))
 	if err != nil {
 		return nil, "", err
 	}
-	if len([]rune(in.Name)) > MaxTokenNameLen {
-		return nil, "", Errorf(EUNPROCESSABLE, "name: at most %d characters", MaxTokenNameLen)
+	if len([]rune(in.Name)) > maxTokenNameLen {
+		return nil, "", Errorf(EUNPROCESSABLE, "name: at most %d characters", maxTokenNameLen)
 	}
-	if err := CheckText("name", in.Name); err != nil {
+	if err := checkText("name", in.Name); err != nil {
 		return nil, "", err
 	}
 	t := &APIToken{ID: NewID(), UserID: user, Name: in.Name, Scope: scope, CreatedAt: now}
