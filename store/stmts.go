@@ -21,17 +21,29 @@ type stmtKey struct {
 	query string
 }
 
-// prepared returns query (written with ? placeholders) prepared on db.
+// prepared returns query (written with ? placeholders) prepared on db. The
+// lock is not held while preparing: preparing waits for a pooled
+// connection, and on PostgreSQL the transactions holding every connection
+// may be waiting for the lock in txStmt — a deadlock no database detects.
+// Two callers may then prepare the same query at once; the second keeps the
+// first's statement.
 func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
 	k := stmtKey{db, query}
 	s.stmts.mu.Lock()
-	defer s.stmts.mu.Unlock()
-	if st, ok := s.stmts.m[k]; ok {
+	st, ok := s.stmts.m[k]
+	s.stmts.mu.Unlock()
+	if ok {
 		return st, nil
 	}
 	st, err := db.PrepareContext(ctx, s.d.rebind(query))
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	s.stmts.mu.Lock()
+	defer s.stmts.mu.Unlock()
+	if first, ok := s.stmts.m[k]; ok {
+		st.Close()
+		return first, nil
 	}
 	if s.stmts.m == nil {
 		s.stmts.m = map[stmtKey]*sql.Stmt{}
