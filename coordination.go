@@ -115,10 +115,10 @@ func (c *Coordinator) probes(ctx context.Context, wts []*Worktree) (map[ID]*Work
 	return out, nil
 }
 
-// Slug turns a name into a path- and branch-safe word (lower-case letters,
+// slug turns a name into a path- and branch-safe word (lower-case letters,
 // digits and single hyphens), or fallback when nothing is left: every run of
 // other characters becomes one hyphen, and none leads or trails.
-func Slug(s, fallback string) string {
+func slug(s, fallback string) string {
 	var b strings.Builder
 	gap := false
 	for _, r := range strings.ToLower(s) {
@@ -148,8 +148,8 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in WorktreeOpen) (*Workt
 	if agent == "" {
 		return nil, Errorf(EINVALID, "agent must be non-empty")
 	}
-	if len(agent) > MaxClaimAgent {
-		return nil, Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
+	if len(agent) > maxClaimAgent {
+		return nil, Errorf(EUNPROCESSABLE, "agent must be at most %d characters", maxClaimAgent)
 	}
 	sp, root, err := c.projectRoot(ctx, in.SpaceID)
 	if err != nil {
@@ -158,14 +158,14 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in WorktreeOpen) (*Workt
 	suffix := NewID().String()[:8]
 	branch := strings.TrimSpace(in.BranchName)
 	if branch == "" {
-		branch = "smriti/" + Slug(agent, "agent") + "/" + suffix
+		branch = "smriti/" + slug(agent, "agent") + "/" + suffix
 	}
 	path := strings.TrimSpace(in.BasePath)
 	if path == "" {
 		if c.Root == "" {
 			return nil, Errorf(EINVALID, "base_path is required: this server has no default worktree directory")
 		}
-		path = filepath.Join(c.Root, Slug(sp.Name, "space"), Slug(agent, "agent")+"-"+suffix)
+		path = filepath.Join(c.Root, slug(sp.Name, "space"), slug(agent, "agent")+"-"+suffix)
 	} else {
 		if !filepath.IsAbs(path) {
 			return nil, Errorf(EINVALID, "base_path must be absolute")
@@ -254,8 +254,8 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktre
 		return nil, Errorf(EUNAVAILABLE, "worktrees are not available on this server")
 	}
 	s := strings.ToLower(strings.TrimSpace(idOrPrefix))
-	if len(s) < MinWorktreePrefix {
-		return nil, Errorf(EINVALID, "Worktree id must be at least %d characters", MinWorktreePrefix)
+	if len(s) < minWorktreePrefix {
+		return nil, Errorf(EINVALID, "Worktree id must be at least %d characters", minWorktreePrefix)
 	}
 	if id, err := uuid.Parse(s); err == nil && len(s) == 36 {
 		ws, err := c.Store.WorktreesByPrefix(ctx, id.String(), 1)

@@ -18,13 +18,13 @@ func TestSlug(t *testing.T) {
 		{"---", "agent"},
 		{"\xff\xfeok\xff", "ok"},
 	} {
-		if got := Slug(tc.in, "agent"); got != tc.want {
-			t.Errorf("Slug(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := slug(tc.in, "agent"); got != tc.want {
+			t.Errorf("slug(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-// FuzzSlugMatchesPattern holds Slug to its definition: lower-case, every
+// FuzzSlugMatchesPattern holds slug to its definition: lower-case, every
 // run of characters other than a-z and 0-9 replaced by one hyphen, hyphens
 // trimmed from both ends.
 func FuzzSlugMatchesPattern(f *testing.F) {
@@ -37,8 +37,8 @@ func FuzzSlugMatchesPattern(f *testing.F) {
 		if want == "" {
 			want = "fallback"
 		}
-		if got := Slug(s, "fallback"); got != want {
-			t.Fatalf("Slug(%q) = %q, want %q", s, got, want)
+		if got := slug(s, "fallback"); got != want {
+			t.Fatalf("slug(%q) = %q, want %q", s, got, want)
 		}
 	})
 }
