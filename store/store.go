@@ -51,6 +51,8 @@ type Store struct {
 	cache       *turnCache
 	stmts       stmts
 	historyRows atomic.Int64
+	// group batches concurrent sends into one transaction.
+	group groupCommit
 }
 
 var (

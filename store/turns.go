@@ -122,6 +122,20 @@ func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ..
 // session's running token total moves with it, and each turn stores the
 // total up to and including itself.
 func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+	if grouped(ex) {
+		return s.appendGrouped(ctx, ex)
+	}
+	res, err := s.appendOne(ctx, ex)
+	if err == nil && !res.Replayed {
+		// Committed: a session already in the cache gets its new turns
+		// without reading them back.
+		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+	}
+	return res, err
+}
+
+// appendOne writes one exchange in its own transaction.
+func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
 	var res *smriti.ExchangeResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = nil
@@ -193,11 +207,6 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	})
 	if err != nil {
 		return nil, err
-	}
-	if !res.Replayed {
-		// Committed: a session already in the cache gets its new turns
-		// without reading them back.
-		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
 	}
 	return res, nil
 }
