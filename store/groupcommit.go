@@ -119,56 +119,76 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 	}
 }
 
+// writeGroupTx writes a batch sorted by session: each run of one session's
+// exchanges (for one caller) bumps the session's row once, the log row is
+// taken once for the batch, and the turns are inserted together.
 func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	ctx := context.WithoutCancel(live[0].ctx)
 	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
 	if err != nil {
 		return err
 	}
-	type bumped struct {
-		p           *pendingExchange
-		last, total int64
-		space       uuid.NullUUID
-	}
-	rows := make([]bumped, 0, len(live))
 	now := s.Now()
-	for _, p := range live {
-		p.res, p.err = nil, nil
-		ex := p.ex
-		var provider, model any = ex.Assistant.Provider, ex.Assistant.Model
-		if ex.KeepSessionModel {
-			provider, model = nil, nil
+	turns := make([]*smriti.Turn, 0, 2*len(live))
+	totals := make([]int64, 0, 2*len(live))
+	stored := make([]*pendingExchange, 0, len(live))
+	for i := 0; i < len(live); {
+		run := live[i:]
+		owner := smriti.UserFromContext(run[0].ctx)
+		n, tokens := 0, 0
+		// NULL keeps the stored value: a one-off provider (use_mock) leaves
+		// the session's own in place; the run's last other send sets it.
+		var provider, model any
+		for _, p := range run {
+			if p.ex.SessionID != run[0].ex.SessionID || smriti.UserFromContext(p.ctx) != owner {
+				break
+			}
+			p.res, p.err = nil, nil
+			n++
+			tokens += p.ex.User.Tokens + p.ex.Assistant.Tokens
+			if !p.ex.KeepSessionModel {
+				provider, model = p.ex.Assistant.Provider, p.ex.Assistant.Model
+			}
 		}
-		b := bumped{p: p}
-		err := upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
-			ex.SessionID, smriti.UserFromContext(p.ctx)).Scan(&b.last, &b.total, &b.space)
+		run, i = run[:n], i+n
+		var last, total int64
+		var space uuid.NullUUID
+		err := upd.QueryRowContext(ctx, 2*n, tokens, provider, model, s.d.t(now), run[0].ex.SessionID, owner).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
-			p.err = errSessionNotFound
+			for _, p := range run {
+				p.err = errSessionNotFound
+			}
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("update session: %w", err)
 		}
-		rows = append(rows, b)
+		se := &smriti.Session{ID: run[0].ex.SessionID, SpaceID: nullID(space)}
+		seq, sum := last-int64(2*n), total-int64(tokens)
+		for _, p := range run {
+			user := s.newTurn(se, smriti.RoleUser, p.ex.User, seq+1, 0, now)
+			asst := s.newTurn(se, smriti.RoleAssistant, p.ex.Assistant, seq+2, 0, now)
+			seq += 2
+			sum += int64(user.Tokens)
+			totals = append(totals, sum)
+			sum += int64(asst.Tokens)
+			totals = append(totals, sum)
+			turns = append(turns, user, asst)
+			p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
+			stored = append(stored, p)
+		}
 	}
-	if len(rows) == 0 {
+	if len(turns) == 0 {
 		return nil
 	}
-	pos, err := s.nextLogPositions(ctx, tx, 2*len(rows))
+	pos, err := s.nextLogPositions(ctx, tx, len(turns))
 	if err != nil {
 		return err
 	}
-	pos -= int64(2 * len(rows))
-	for _, b := range rows {
-		ex := b.p.ex
-		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(b.space)}
-		user := s.newTurn(se, smriti.RoleUser, ex.User, b.last-1, pos+1, now)
-		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, b.last, pos+2, now)
-		pos += 2
-		if err := s.insertTurns(ctx, tx, [2]*smriti.Turn{user, asst}, [2]int64{b.total - int64(asst.Tokens), b.total}); err != nil {
-			return err
-		}
-		b.p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
+	pos -= int64(len(turns))
+	for _, t := range turns {
+		pos++
+		t.LogPos = pos
 	}
-	return nil
+	return s.insertTurns(ctx, tx, turns, totals)
 }

@@ -44,12 +44,12 @@ func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.St
 // the write pool is one connection, which a transaction holds, so they
 // cannot be prepared on first use inside one.
 const (
-	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
+	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + ?, token_total = token_total + ?,
 	active_provider = COALESCE(?, active_provider), active_model = COALESCE(?, active_model), updated_at = ? WHERE id = ? AND owner_id = ? RETURNING last_seq, token_total, space_id`
-	sqlInsertTurns = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
-	sequence_number, log_pos, tokens, token_total, metadata, created_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlNextLogPos = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
+	sqlInsertTurnsHead = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+	sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES `
+	sqlInsertTurns = sqlInsertTurnsHead + `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlNextLogPos  = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
 )
 
 func (s *Store) prepareWrites(ctx context.Context) error {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -167,7 +168,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		}
 		var last, total int64
 		var space uuid.NullUUID
-		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
+		err = upd.QueryRowContext(ctx, 2, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
 			ex.SessionID, smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errSessionNotFound
@@ -193,7 +194,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		}
 		user := s.newTurn(se, smriti.RoleUser, ex.User, last-1, pos-1, now)
 		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, last, pos, now)
-		if err := s.insertTurns(ctx, tx, [2]*smriti.Turn{user, asst}, [2]int64{total - int64(asst.Tokens), total}); err != nil {
+		if err := s.insertTurns(ctx, tx, []*smriti.Turn{user, asst}, []int64{total - int64(asst.Tokens), total}); err != nil {
 			return err
 		}
 		if ex.IdempotencyKey != "" {
@@ -281,14 +282,11 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 	return t
 }
 
-// insertTurns writes an exchange's two turns with one statement; totals
-// are their running token totals.
-func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn, totals [2]int64) error {
-	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
-	if err != nil {
-		return err
-	}
-	args := make([]any, 0, 26)
+// insertTurns writes exchanges' turns (user and assistant pairs); totals
+// are their running token totals. A pair is one prepared statement; on an
+// engine with wideWrites, a group of pairs is one statement too.
+func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, totals []int64) error {
+	args := make([]any, 0, 13*len(ts))
 	for i, t := range ts {
 		meta, err := jsonArg(t.Metadata)
 		if err != nil {
@@ -297,8 +295,21 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn,
 		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
 			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
 	}
-	if _, err := st.ExecContext(ctx, args...); err != nil {
-		return fmt.Errorf("insert turns: %w", err)
+	if len(ts) > 2 && s.d.wideWrites {
+		rows := strings.TrimSuffix(strings.Repeat("("+placeholders(13)+"), ", len(ts)), ", ")
+		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurnsHead+rows), args...); err != nil {
+			return fmt.Errorf("insert turns: %w", err)
+		}
+		return nil
+	}
+	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
+	if err != nil {
+		return err
+	}
+	for ; len(args) > 0; args = args[26:] {
+		if _, err := st.ExecContext(ctx, args[:26]...); err != nil {
+			return fmt.Errorf("insert turns: %w", err)
+		}
 	}
 	return nil
 }
