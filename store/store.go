@@ -102,7 +102,11 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 			s.write.Close()
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
+		// Readers keep their connections: a connection closed when idle
+		// is reopened (its pragmas applied) and its statements prepared
+		// again on the next burst.
 		s.read.SetMaxOpenConns(8)
+		s.read.SetMaxIdleConns(8)
 	}
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()
