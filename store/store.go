@@ -91,7 +91,7 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		}
 		s.d = sqliteDialect
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
-			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 		if s.write, err = sql.Open("sqlite", conn); err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
