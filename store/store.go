@@ -75,8 +75,10 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		if s.read, err = sql.Open("pgx", dsn); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
+		// Connections stay open through bursts (a new one is a new server
+		// process); ConnMaxIdleTime closes them after a quiet spell.
 		s.read.SetMaxOpenConns(20)
-		s.read.SetMaxIdleConns(10)
+		s.read.SetMaxIdleConns(20)
 		s.read.SetConnMaxIdleTime(5 * time.Minute)
 		s.write = s.read
 	default:
