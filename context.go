@@ -286,6 +286,14 @@ type PromptContext struct {
 // checkpoints (oldest first), the allowed turns newest first (the result of
 // the plan's query), the new message and the history budget.
 func AssembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
+	pc := assembleContext(p, checkpoints, newestFirst, message, budget)
+	pc.Tokens = EstimateMessages(pc.Messages)
+	return pc
+}
+
+// assembleContext is AssembleContext without the token estimate, for a
+// caller that sizes the prompt from counts it already has.
+func assembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
 	kept, dropped := FitTurns(newestFirst, budget)
 	msgs := BuildPrompt(checkpoints, kept, message)
 	if checkpoints == nil {
@@ -297,7 +305,6 @@ func AssembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Tu
 		Turns:       kept,
 		Dropped:     dropped,
 		Messages:    msgs,
-		Tokens:      EstimateMessages(msgs),
 	}
 }
 
