@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -32,10 +33,20 @@ type groupCommit struct {
 	mu    sync.Mutex
 	queue []*pendingExchange
 	busy  bool
+	// last is the size of the previous batch; want and filled let a leader
+	// wait (at most groupWait) for as many exchanges again, since sends
+	// that were answered together tend to come back together.
+	last   int
+	want   int
+	filled chan struct{}
 }
 
 // maxGroup bounds the exchanges written in one transaction.
 const maxGroup = 64
+
+// groupWait bounds how long a leader waits for its batch to fill. It only
+// waits after a batch of more than one exchange, so a lone send never does.
+const groupWait = time.Millisecond
 
 type pendingExchange struct {
 	ctx  context.Context
@@ -61,16 +72,35 @@ func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.
 	g.queue = append(g.queue, p)
 	lead := !g.busy
 	g.busy = true
+	if g.filled != nil && len(g.queue) >= g.want {
+		close(g.filled)
+		g.filled = nil
+	}
 	g.mu.Unlock()
 	if !lead {
 		if r := <-p.done; !r.lead {
 			return r.res, r.err
 		}
 	}
-	// Leading: p is at the head of the queue.
+	// Leading: p is at the head of the queue. After a batch of several,
+	// give as many a moment to arrive.
 	g.mu.Lock()
+	if want := min(g.last, maxGroup); want > 1 && len(g.queue) < want {
+		filled := make(chan struct{})
+		g.want, g.filled = want, filled
+		g.mu.Unlock()
+		wait := time.NewTimer(groupWait)
+		select {
+		case <-filled:
+		case <-wait.C:
+		}
+		wait.Stop()
+		g.mu.Lock()
+		g.filled = nil
+	}
 	batch := g.queue[:min(len(g.queue), maxGroup)]
 	g.queue = append([]*pendingExchange(nil), g.queue[len(batch):]...)
+	g.last = len(batch)
 	g.mu.Unlock()
 	s.writeGroup(batch)
 	g.mu.Lock()
