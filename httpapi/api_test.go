@@ -28,7 +28,10 @@ func routes(t *testing.T, e *testEnv) [][3]string {
 	for path, ops := range doc.Paths {
 		for method, op := range ops {
 			body := ""
-			if strings.Contains(string(op), `"requestBody"`) {
+			switch {
+			case strings.Contains(string(op), `"format":"binary"`):
+				body = "file"
+			case strings.Contains(string(op), `"requestBody"`):
 				body = "body"
 			}
 			out = append(out, [3]string{strings.ToUpper(method), path, body})
@@ -88,6 +91,7 @@ func TestBadInputNeverA500(t *testing.T) {
 		method, path := r[0], r[1]
 		hasID := strings.Contains(path, "{")
 		takesBody := r[2] == "body"
+		takesFile := r[2] == "file"
 		t.Run(method+" "+path, func(t *testing.T) {
 			check := func(what, p, body string, allowed ...int) {
 				t.Helper()
@@ -110,8 +114,26 @@ func TestBadInputNeverA500(t *testing.T) {
 				check("malformed id", fill(path, "not-a-uuid"), "{}", 400)
 				check("sql in id", fill(path, "1'%20OR%20'1'='1"), "{}", 400)
 				check("dot segments in id", fill(path, ".."), "{}", 404)
-				if !takesBody {
+				if !takesBody && !takesFile {
 					check("unknown id", fill(path, smriti.NewID().String()), "", 404, 503)
+				}
+			}
+			if takesFile {
+				// A file route: a target that is missing, malformed or unknown
+				// is named, and a file that is not what the route takes is
+				// refused before anything is written.
+				p := fill(path, smriti.NewID().String())
+				md := "# Title\n\nuser: hi\n"
+				switch path {
+				case "/api/v5/import/transcript":
+					check("no space", p, md, 422)
+					check("malformed space id", p+"?space_id=nope", md, 400)
+					check("unknown space", p+"?space_id="+smriti.NewID().String(), md, 404)
+				case "/api/v5/spaces/import":
+					check("not a bundle", p, "not gzip \x00\xff", 400)
+					check("empty file", p, "", 400)
+				default:
+					t.Fatalf("no bad-input cases for the file route %s %s", method, path)
 				}
 			}
 			if takesBody {
@@ -396,6 +418,40 @@ func TestHealthAndMetrics(t *testing.T) {
 	for _, external := range []string{"http://", "https://", "//cdn", "<link "} {
 		if strings.Contains(docs, external) {
 			t.Errorf("docs page refers outside the server: %q", external)
+		}
+	}
+}
+
+// The two import routes take a file, not JSON: the document says which
+// media types, with a binary schema, so a client generated from it sends
+// the file as is.
+func TestOpenAPIDocumentsFileBodies(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			RequestBody struct {
+				Required bool `json:"required"`
+				Content  map[string]struct {
+					Schema map[string]string `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+		} `json:"paths"`
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]string{
+		"/api/v5/import/transcript": {"application/json", "application/octet-stream"},
+		"/api/v5/spaces/import":     {"application/gzip", "application/octet-stream"},
+	} {
+		body := doc.Paths[path]["post"].RequestBody
+		if !body.Required || len(body.Content) != len(want) {
+			t.Errorf("POST %s request body = %+v, want required with %v", path, body, want)
+		}
+		for _, mt := range want {
+			if s := body.Content[mt].Schema; s["type"] != "string" || s["format"] != "binary" {
+				t.Errorf("POST %s %s schema = %v, want a binary string", path, mt, s)
+			}
 		}
 	}
 }

@@ -95,6 +95,13 @@ func (s *Server) OpenAPI() map[string]any {
 			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
 				"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.in), dirIn)}}}
 		}
+		if len(rt.files) > 0 {
+			content := map[string]any{}
+			for _, mt := range rt.files {
+				content[mt] = map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}
+			}
+			op["requestBody"] = map[string]any{"required": true, "content": content}
+		}
 		resp := map[string]any{"description": http.StatusText(rt.status)}
 		switch {
 		case rt.stream != "":

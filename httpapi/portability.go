@@ -43,13 +43,15 @@ type SearchResponse struct {
 func (s *Server) portabilityRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/import/transcript", summary: "Import a transcript file (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space; the body is the file itself",
-			tag: "portability", out: TranscriptImportResponse{}, status: 200, query: map[string]string{
+			tag: "portability", out: TranscriptImportResponse{}, status: 200,
+			files: []string{"application/json", "application/octet-stream"}, query: map[string]string{
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
 			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
-			tag: "portability", out: SpaceImportResponse{}, status: 201, query: map[string]string{
+			tag: "portability", out: SpaceImportResponse{}, status: 201,
+			files: []string{"application/gzip", "application/octet-stream"}, query: map[string]string{
 				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace},
 		{method: "GET", path: "/api/v5/search", summary: "Full-text search over checkpoints, notes and turns, ranked, with highlighted snippets",
 			tag: "portability", out: SearchResponse{}, status: 200, query: map[string]string{

@@ -14,6 +14,9 @@ type route struct {
 	tag     string
 	// in is a zero value of the request body type (nil when there is none).
 	in any
+	// files, when set, says the body is a file rather than JSON and lists
+	// the media types it may be sent as.
+	files []string
 	// out is a zero value of the success body type (nil for no body).
 	out    any
 	status int
