@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -283,8 +282,10 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 }
 
 // insertTurns writes exchanges' turns (user and assistant pairs); totals
-// are their running token totals. A pair is one prepared statement; on an
-// engine with wideWrites, a group of pairs is one statement too.
+// are their running token totals. On an engine with wideWrites they are
+// one statement; otherwise prepared inserts of 16, 8 … 1 exchanges write
+// them in as few statements as that allows (on SQLite every statement also
+// flushes the full-text index's pending terms into a new segment).
 func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, totals []int64) error {
 	args := make([]any, 0, 13*len(ts))
 	for i, t := range ts {
@@ -296,20 +297,24 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
 	}
 	if len(ts) > 2 && s.d.wideWrites {
-		rows := strings.TrimSuffix(strings.Repeat("("+placeholders(13)+"), ", len(ts)), ", ")
-		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurnsHead+rows), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurns(len(ts)/2)), args...); err != nil {
 			return fmt.Errorf("insert turns: %w", err)
 		}
 		return nil
 	}
-	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
-	if err != nil {
-		return err
-	}
-	for ; len(args) > 0; args = args[26:] {
-		if _, err := st.ExecContext(ctx, args[:26]...); err != nil {
+	for pairs := len(ts) / 2; pairs > 0; {
+		n := maxInsertPairs
+		for n > pairs {
+			n /= 2
+		}
+		st, err := s.txStmt(ctx, tx, sqlInsertTurns(n))
+		if err != nil {
+			return err
+		}
+		if _, err := st.ExecContext(ctx, args[:26*n]...); err != nil {
 			return fmt.Errorf("insert turns: %w", err)
 		}
+		args, pairs = args[26*n:], pairs-n
 	}
 	return nil
 }
