@@ -6,7 +6,9 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/store"
@@ -27,6 +29,16 @@ func TestGroupCommitPostgres(t *testing.T) {
 // stored turns are numbered, positioned and totalled as single sends number
 // them.
 func testGroupCommit(t *testing.T, s *store.Store) {
+	// A clock that moves a second per reading: a batch written in one
+	// transaction stamps all its turns alike.
+	var tick sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.Now = func() time.Time {
+		tick.Lock()
+		defer tick.Unlock()
+		clock = clock.Add(time.Second)
+		return clock
+	}
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	other := smriti.WithUser(context.Background(), smriti.NewID())
 	a := get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).must(t)
@@ -53,11 +65,18 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 			// The first round leaves the exchange that cannot be stored out.
 			res, errs := s.WriteGroup(slices.Delete(slices.Clone(ctxs), 6, 7), slices.Delete(slices.Clone(exs), 6, 7))
 			checkGroup(t, res, errs, []string{"a1", "b1", "a2", "ENOTFOUND", "ENOTFOUND", "cancelled", "b2", "a3"}, []int64{2, 0, 4, -1, -1, -1, 2, 6})
+			if at := stamps(res); len(at) != 1 {
+				t.Fatalf("the batch's turns carry %d timestamps, want 1 (one transaction)", len(at))
+			}
 			continue
 		}
 		res, errs := s.WriteGroup(ctxs, exs)
 		checkGroup(t, res, errs, []string{"a1", "b1", "a2", "ENOTFOUND", "ENOTFOUND", "cancelled", "failed", "b2", "a3"},
 			[]int64{8, 4, 10, -1, -1, -1, -1, 6, 12})
+		// The failed batch was written again exchange by exchange.
+		if at := stamps(res); len(at) != 5 {
+			t.Fatalf("the rewritten exchanges carry %d timestamps, want 5 (one transaction each)", len(at))
+		}
 	}
 	// Turns: in pairs, consecutive, log positions growing with sequence
 	// numbers, running token totals as single sends store them.
@@ -95,6 +114,17 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 	if read := s.HistoryRowsRead() - before; read != 0 || len(w.Turns) != 14 || w.Turns[0].Content != "a a3" {
 		t.Fatalf("history after the batch: %d rows read, %d turns, newest %q", read, len(w.Turns), w.Turns[0].Content)
 	}
+}
+
+// stamps collects the distinct creation times of the stored exchanges.
+func stamps(res []*smriti.ExchangeResult) map[time.Time]bool {
+	at := map[time.Time]bool{}
+	for _, r := range res {
+		if r != nil {
+			at[r.User.CreatedAt], at[r.Assistant.CreatedAt] = true, true
+		}
+	}
+	return at
 }
 
 // checkGroup compares a batch's results with the expected outcome of each
