@@ -13,8 +13,8 @@ type Author struct {
 	Agent *string
 }
 
-// MaxAuthorAgentChars bounds an author_agent name.
-const MaxAuthorAgentChars = 255
+// maxAuthorAgentChars bounds an author_agent name.
+const maxAuthorAgentChars = 255
 
 // CommitAuthor attributes a checkpoint a caller writes:
 //
@@ -39,8 +39,8 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 	var agent *string
 	if authorAgent != nil {
 		if a := strings.TrimSpace(*authorAgent); a != "" {
-			if len([]rune(a)) > MaxAuthorAgentChars {
-				return Author{}, Errorf(EUNPROCESSABLE, "author_agent must be at most %d characters", MaxAuthorAgentChars)
+			if len([]rune(a)) > maxAuthorAgentChars {
+				return Author{}, Errorf(EUNPROCESSABLE, "author_agent must be at most %d characters", maxAuthorAgentChars)
 			}
 			agent = &a
 		}
@@ -62,12 +62,12 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 	return Author{Type: typ, Agent: agent}, nil
 }
 
-// MergeAuthor attributes a merge checkpoint to whoever merged. An agent the
+// mergeAuthor attributes a merge checkpoint to whoever merged. An agent the
 // request names is the author ("agent"). Otherwise the caller is named by
 // their user id: as "user" when they settled conflicts (they wrote part of
 // the result), as "system" when the merge combined the two sides by
 // itself.
-func MergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
+func mergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
 	if authorAgent != nil {
 		if a := strings.TrimSpace(*authorAgent); a != "" {
 			return Author{Type: AuthorAgent, Agent: &a}

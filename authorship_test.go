@@ -26,7 +26,7 @@ func TestCommitAuthor(t *testing.T) {
 		{"DraftEditedAndSavedAsUser", "user", nil, true, AuthorUser, "", ""},
 		{"AgentTypeKept", "agent", ptr("ci"), false, AuthorAgent, "ci", ""},
 		{"UnknownType", "robot", nil, false, "", "", EUNPROCESSABLE},
-		{"AgentTooLong", "", ptr(strings.Repeat("a", MaxAuthorAgentChars+1)), false, "", "", EUNPROCESSABLE},
+		{"AgentTooLong", "", ptr(strings.Repeat("a", maxAuthorAgentChars+1)), false, "", "", EUNPROCESSABLE},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := CommitAuthor(tt.typ, tt.agent, tt.drafted, "bg-model")
@@ -63,7 +63,7 @@ func TestMergeAuthor(t *testing.T) {
 		{"AgentMerged", &agent, 1, AuthorAgent, "merge-bot"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := MergeAuthor(ctx, tt.agent, tt.resolved)
+			got := mergeAuthor(ctx, tt.agent, tt.resolved)
 			if got.Type != tt.wantType || got.Agent == nil || *got.Agent != tt.wantAgent {
 				t.Fatalf("got %s/%v, want %s/%s", got.Type, got.Agent, tt.wantType, tt.wantAgent)
 			}

@@ -23,7 +23,7 @@ const (
 // Brief rendering limits.
 const (
 	ArtifactPreviewChars = 800
-	DirtyPathChars       = 40
+	dirtyPathChars       = 40
 )
 
 // BriefOptions control RenderBrief.
@@ -329,8 +329,8 @@ func dirtySummary(p *WorktreeProbe) string {
 	}
 	paths := make([]string, 0, len(p.DirtyPaths)+1)
 	for _, s := range p.DirtyPaths {
-		if rs := []rune(s); len(rs) > DirtyPathChars {
-			s = string(rs[:DirtyPathChars-1]) + "…"
+		if rs := []rune(s); len(rs) > dirtyPathChars {
+			s = string(rs[:dirtyPathChars-1]) + "…"
 		}
 		paths = append(paths, s)
 	}

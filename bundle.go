@@ -19,10 +19,10 @@ import (
 // by its turns, then the claims, then an end record with the counts. docs/bundle-format.md
 // describes it field by field.
 const (
-	BundleFormat  = "smriti-space-bundle"
-	BundleVersion = 1
-	// MaxBundleLine bounds one decoded record.
-	MaxBundleLine = 64 << 20
+	bundleFormat  = "smriti-space-bundle"
+	bundleVersion = 1
+	// maxBundleLine bounds one decoded record.
+	maxBundleLine = 64 << 20
 )
 
 // Bundle record types.
@@ -216,7 +216,7 @@ func NewBundleWriter(w io.Writer) (*BundleWriter, error) {
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
 	bw := &BundleWriter{gz: gz, buf: buf, enc: enc}
-	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: BundleFormat, Version: BundleVersion}})
+	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: bundleFormat, Version: bundleVersion}})
 }
 
 // Write appends one record.
@@ -274,11 +274,11 @@ func NewBundleReader(r io.Reader) (*BundleReader, error) {
 	if rec.Type != RecordHeader || rec.Header == nil {
 		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: the first record is not a header")
 	}
-	if rec.Header.Format != BundleFormat {
-		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: format %q, want %q", Truncate(rec.Header.Format, 64), BundleFormat)
+	if rec.Header.Format != bundleFormat {
+		return nil, Errorf(EUNPROCESSABLE, "not a space bundle: format %q, want %q", Truncate(rec.Header.Format, 64), bundleFormat)
 	}
-	if rec.Header.Version != BundleVersion {
-		return nil, Errorf(EUNPROCESSABLE, "unsupported bundle version %d: this server reads version %d", rec.Header.Version, BundleVersion)
+	if rec.Header.Version != bundleVersion {
+		return nil, Errorf(EUNPROCESSABLE, "unsupported bundle version %d: this server reads version %d", rec.Header.Version, bundleVersion)
 	}
 	return br, nil
 }
@@ -294,8 +294,8 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	for _, b := range p[:n] {
 		if b == '\n' {
 			l.run = 0
-		} else if l.run++; l.run > MaxBundleLine {
-			return 0, Errorf(EUNPROCESSABLE, "a bundle record is longer than %d bytes", MaxBundleLine)
+		} else if l.run++; l.run > maxBundleLine {
+			return 0, Errorf(EUNPROCESSABLE, "a bundle record is longer than %d bytes", maxBundleLine)
 		}
 	}
 	return n, err
@@ -558,7 +558,8 @@ func (m *BundleRemap) ID(old ID) ID {
 	return n
 }
 
-func (m *BundleRemap) opt(old *ID) *ID {
+// Opt maps an optional id: nil stays nil.
+func (m *BundleRemap) Opt(old *ID) *ID {
 	if old == nil {
 		return nil
 	}
@@ -569,7 +570,7 @@ func (m *BundleRemap) opt(old *ID) *ID {
 // Checkpoint rewrites c (already in the new space) with new ids and its new
 // hash.
 func (m *BundleRemap) Checkpoint(c *Checkpoint) {
-	c.ID, c.ParentID, c.MergeParentID = m.ID(c.ID), m.opt(c.ParentID), m.opt(c.MergeParentID)
+	c.ID, c.ParentID, c.MergeParentID = m.ID(c.ID), m.Opt(c.ParentID), m.Opt(c.MergeParentID)
 	meta := map[string]any{}
 	for k, v := range c.Metadata {
 		meta[k] = v
@@ -602,6 +603,3 @@ func (m *BundleRemap) Checkpoint(c *Checkpoint) {
 	c.Hash = ComputeHash(c, ph, mh)
 	m.hashes[c.ID] = c.Hash
 }
-
-// Opt maps an optional id.
-func (m *BundleRemap) Opt(old *ID) *ID { return m.opt(old) }

@@ -15,7 +15,7 @@ type Chat struct {
 	Checkpoints CheckpointService
 	Providers   Providers
 	// Tokens counts tokens for budgets and for the count stored with each
-	// turn; nil means EstimateCounter.
+	// turn; nil means estimateCounter.
 	Tokens TokenCounter
 	// Now stamps stored replies; nil means the production clock.
 	Now Clock
@@ -84,7 +84,7 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	plan, err := PlanContext(se, req.Context)
+	plan, err := planContext(se, req.Context)
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +92,10 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	q := plan.Resolve(checkpoints)
+	q := plan.resolve(checkpoints)
 	window := c.Providers.ContextWindow(prov.Name(), model)
 	reply := ReplyTokens(window)
-	fixed := CountMessages(c.counter(), prov.Name(), model, BuildPrompt(checkpoints, nil, req.Message))
+	fixed := CountMessages(c.counter(), prov.Name(), model, buildPrompt(checkpoints, nil, req.Message))
 	budget := req.HistoryBudget
 	if budget <= 0 {
 		budget = max(0, window-reply-fixed)
@@ -119,7 +119,7 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 
 func (c *Chat) counter() TokenCounter {
 	if c.Tokens == nil {
-		return EstimateCounter{}
+		return estimateCounter{}
 	}
 	return c.Tokens
 }
@@ -153,7 +153,7 @@ func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, e
 }
 
 // planCheckpoints fetches the checkpoints a plan names, oldest first.
-func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *ContextPlan) ([]*Checkpoint, error) {
+func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *contextPlan) ([]*Checkpoint, error) {
 	if plan.Mode == ModeForked && se.SpaceID != nil {
 		// HEAD on the fork's branch: its newest checkpoint, once there is one.
 		newest, err := c.Checkpoints.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
@@ -174,7 +174,7 @@ func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *ContextPl
 			return nil, err
 		}
 		if plan.Mode == ModeMounted {
-			if err := CheckMount(se, chain[len(chain)-1]); err != nil {
+			if err := checkMount(se, chain[len(chain)-1]); err != nil {
 				return nil, err
 			}
 		}
@@ -218,7 +218,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 			return nil, err
 		}
 		if prev != nil {
-			if err := CheckReplay(req, prev); err != nil {
+			if err := checkReplay(req, prev); err != nil {
 				return nil, err
 			}
 			return c.replayed(ctx, req, prev, onMeta, onDelta)
@@ -233,7 +233,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 			return nil, err
 		}
 	}
-	creq := CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
+	creq := CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.annotations()}
 	var comp *Completion
 	if onDelta != nil {
 		comp, err = p.Provider.Stream(ctx, creq, onDelta)
@@ -253,7 +253,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	}
 	if ex.Replayed {
 		// A concurrent send with the same key stored its exchange first.
-		if err := CheckReplay(req, ex); err != nil {
+		if err := checkReplay(req, ex); err != nil {
 			return nil, err
 		}
 		meta = ReplyMetaOf(ex.Assistant)
@@ -266,19 +266,19 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *Completion) (Exchang
 	if now == nil {
 		now = Now
 	}
-	meta := ReplyMeta{Usage: comp.Usage, Context: p.Context.ReplyContext(), At: now().UTC().Truncate(time.Second)}
+	meta := ReplyMeta{Usage: comp.Usage, Context: p.Context.replyContext(), At: now().UTC().Truncate(time.Second)}
 	provider := p.Provider.Name()
 	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
 	replyTokens, _ := c.counter().CountTokens(provider, p.Model, comp.Text)
 	ex := Exchange{
 		SessionID:        req.SessionID,
 		IdempotencyKey:   req.IdempotencyKey,
-		RequestHash:      RequestDigest(req),
+		RequestHash:      requestDigest(req),
 		Mount:            p.Mount,
 		KeepSessionModel: req.UseMock,
 		User:             TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
 		Assistant: TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: replyTokens,
-			Metadata: meta.Metadata()},
+			Metadata: meta.metadata()},
 	}
 	if req.IdempotencyKey == "" {
 		ex.RequestHash = ""
@@ -330,8 +330,8 @@ type ReplyContext struct {
 	ToSeq   *int64 `json:"to_seq,omitempty"`
 }
 
-// Metadata returns m as a turn's metadata: the JSON object it is stored as.
-func (m ReplyMeta) Metadata() map[string]any {
+// metadata returns m as a turn's metadata: the JSON object it is stored as.
+func (m ReplyMeta) metadata() map[string]any {
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(err) // a struct of plain fields always encodes

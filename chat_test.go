@@ -30,9 +30,9 @@ func TestReplyMetaRoundTripsThroughTurnMetadata(t *testing.T) {
 			}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.in.Metadata()
+			got := tt.in.metadata()
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Metadata() = %#v\nwant %#v", got, tt.want)
+				t.Fatalf("metadata() = %#v\nwant %#v", got, tt.want)
 			}
 			back := ReplyMetaOf(&Turn{Metadata: got})
 			if !reflect.DeepEqual(back, tt.in) {

@@ -38,12 +38,12 @@ func listItem(line string) (string, bool) {
 	return s, false
 }
 
-// DocumentCheckboxes reads the task-list items of a markdown document
+// documentCheckboxes reads the task-list items of a markdown document
 // ("- [x] done thing", "* [ ] open thing", "1. [X] …") and maps each item's
 // normalised text (NormalizeItem) to its status, TaskDone or TaskOpen.
 // Items inside fenced code blocks are not tasks and are skipped. When the
 // same text appears twice, the last state wins.
-func DocumentCheckboxes(markdown string) map[string]string {
+func documentCheckboxes(markdown string) map[string]string {
 	out := map[string]string{}
 	fenced := false
 	for _, line := range strings.Split(markdown, "\n") {
@@ -65,15 +65,15 @@ func DocumentCheckboxes(markdown string) map[string]string {
 	return out
 }
 
-// KeepCheckboxState carries a document's checkbox state into the tasks
+// keepCheckboxState carries a document's checkbox state into the tasks
 // extracted from it, so "- [x] write the migration" becomes a task with
 // status "done" whatever the model did with the marker: a task whose text
 // still starts with a marker has it removed and takes its state; a task
 // whose text matches a checkbox item of the document (compared with
 // NormalizeItem) takes that item's state. Other tasks keep the status they
 // have. The slice is modified in place and returned.
-func KeepCheckboxState(tasks []Task, markdown string) []Task {
-	boxes := DocumentCheckboxes(markdown)
+func keepCheckboxState(tasks []Task, markdown string) []Task {
+	boxes := documentCheckboxes(markdown)
 	for i := range tasks {
 		if text, status, ok := checkboxMarker(tasks[i].Text); ok && text != "" {
 			tasks[i].Text, tasks[i].Status = text, status

@@ -25,7 +25,7 @@ func TestKeepCheckboxState(t *testing.T) {
 		{"NotAMarker", []Task{{Text: "[link] text"}}, []Task{{Text: "[link] text"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := KeepCheckboxState(tt.in, doc); !reflect.DeepEqual(got, tt.want) {
+			if got := keepCheckboxState(tt.in, doc); !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -33,7 +33,7 @@ func TestKeepCheckboxState(t *testing.T) {
 }
 
 func TestDocumentCheckboxes(t *testing.T) {
-	got := DocumentCheckboxes("- [x] A\n- [ ] B\n+ [X] C\n2) [ ] D\n- E\n[x] not a list item\n- [x]\n")
+	got := documentCheckboxes("- [x] A\n- [ ] B\n+ [X] C\n2) [ ] D\n- E\n[x] not a list item\n- [x]\n")
 	want := map[string]string{"a": TaskDone, "b": TaskOpen, "c": TaskDone, "d": TaskOpen}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)

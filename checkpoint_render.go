@@ -41,11 +41,11 @@ func RenderCheckpoint(c *Checkpoint, o CheckpointRenderOptions) string {
 	if c.Summary != "" {
 		fmt.Fprintf(&b, "## Summary\n%s\n\n", c.Summary)
 	}
-	b.WriteString(MarkdownBullets("Decisions", c.Decisions))
-	b.WriteString(MarkdownBullets("Assumptions", c.Assumptions))
-	b.WriteString(MarkdownBullets("Tasks", TaskLines(c.Tasks)))
-	b.WriteString(MarkdownBullets("Open questions", c.OpenQuestions))
-	b.WriteString(RenderArtifacts(c.Artifacts, o))
+	b.WriteString(markdownBullets("Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Tasks", taskLines(c.Tasks)))
+	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(renderArtifacts(c.Artifacts, o))
 	if len(c.Entities) > 0 {
 		fmt.Fprintf(&b, "## Entities\n%s\n\n", strings.Join(c.Entities, ", "))
 	}
@@ -108,14 +108,14 @@ func RenderReview(rv *Review) string {
 			fmt.Fprintf(&b, "%d. **%s**\n   %s\n\n", i+1, label, is.Description)
 		}
 	}
-	b.WriteString(MarkdownBullets("Suggestions", rv.Suggestions))
+	b.WriteString(markdownBullets("Suggestions", rv.Suggestions))
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-// RenderArtifacts writes the "Attached artifacts" section, each artifact
+// renderArtifacts writes the "Attached artifacts" section, each artifact
 // in full or cut to ArtifactPreviewChars with a notice naming o.FullHint;
 // nothing when there are none.
-func RenderArtifacts(arts []Artifact, o CheckpointRenderOptions) string {
+func renderArtifacts(arts []Artifact, o CheckpointRenderOptions) string {
 	if len(arts) == 0 {
 		return ""
 	}
@@ -135,20 +135,20 @@ func RenderArtifacts(arts []Artifact, o CheckpointRenderOptions) string {
 	return b.String()
 }
 
-// MarkdownBullets writes a "## title" section of "- item" lines followed by
+// markdownBullets writes a "## title" section of "- item" lines followed by
 // a blank line; nothing when items is empty.
-func MarkdownBullets(title string, items []string) string {
+func markdownBullets(title string, items []string) string {
 	if len(items) == 0 {
 		return ""
 	}
 	return listSection(title, items) + "\n"
 }
 
-// TaskLines renders each task as one line (Task.Render).
-func TaskLines(ts []Task) []string {
+// taskLines renders each task as one line (Task.render).
+func taskLines(ts []Task) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Render()
+		out[i] = t.render()
 	}
 	return out
 }
@@ -184,11 +184,11 @@ func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
 	if c.Summary != "" {
 		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
 	}
-	b.WriteString(MarkdownBullets("Decisions", c.Decisions))
-	b.WriteString(MarkdownBullets("Assumptions we are relying on", c.Assumptions))
-	b.WriteString(MarkdownBullets("Open questions", c.OpenQuestions))
-	b.WriteString(MarkdownBullets("In progress", TaskLines(c.Tasks)))
-	b.WriteString(RenderArtifacts(c.Artifacts, o))
+	b.WriteString(markdownBullets("Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions we are relying on", c.Assumptions))
+	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("In progress", taskLines(c.Tasks)))
+	b.WriteString(renderArtifacts(c.Artifacts, o))
 	if len(c.Entities) > 0 {
 		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(c.Entities, ", "))
 	}

@@ -24,9 +24,9 @@ const (
 
 // Claim text limits.
 const (
-	MaxClaimAgent  = 100
-	MaxClaimScope  = 2000
-	MaxClaimTaskID = 100
+	maxClaimAgent  = 100
+	maxClaimScope  = 2000
+	maxClaimTaskID = 100
 )
 
 // Claim is an advisory declaration that an agent is working on something in
@@ -46,11 +46,6 @@ type Claim struct {
 	Status           string
 	ClaimedAt        time.Time
 	ExpiresAt        time.Time
-}
-
-// Live reports whether the claim is active and not yet expired at now.
-func (c *Claim) Live(now time.Time) bool {
-	return c.Status == ClaimActive && c.ExpiresAt.After(now)
 }
 
 // ClaimCreate is what a caller may set when claiming work.
@@ -108,12 +103,12 @@ func (in *ClaimCreate) Normalize() error {
 		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
 	case in.Scope == "":
 		return Errorf(EUNPROCESSABLE, "scope must not be empty")
-	case len(in.Scope) > MaxClaimScope:
-		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", MaxClaimScope)
-	case len(in.Agent) > MaxClaimAgent:
-		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
-	case len(in.TaskID) > MaxClaimTaskID:
-		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", MaxClaimTaskID)
+	case len(in.Scope) > maxClaimScope:
+		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
+	case len(in.Agent) > maxClaimAgent:
+		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", maxClaimAgent)
+	case len(in.TaskID) > maxClaimTaskID:
+		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
 	}
 	return ValidateBranchName(in.BranchName)
 }

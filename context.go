@@ -27,8 +27,8 @@ const (
 
 // Memory scopes: how many checkpoints enter the context.
 const (
-	ScopeLatest1 = "latest_1"
-	ScopeLatest3 = "latest_3"
+	scopeLatest1 = "latest_1"
+	scopeLatest3 = "latest_3"
 )
 
 // ContextRequest is the part of a send or draft request that decides the
@@ -46,20 +46,20 @@ type ContextRequest struct {
 	HistoryBaseSeq *int64
 }
 
-// ScopeDepth returns how many checkpoints a memory scope asks for: 1 for ""
+// scopeDepth returns how many checkpoints a memory scope asks for: 1 for ""
 // or "latest_1", 3 for "latest_3". Anything else is EUNPROCESSABLE.
-func ScopeDepth(memoryScope string) (int, error) {
+func scopeDepth(memoryScope string) (int, error) {
 	switch memoryScope {
-	case "", ScopeLatest1:
+	case "", scopeLatest1:
 		return 1, nil
-	case ScopeLatest3:
+	case scopeLatest3:
 		return 3, nil
 	}
 	return 0, Errorf(EUNPROCESSABLE, "memory_scope must be %q or %q, not %q",
-		ScopeLatest1, ScopeLatest3, Truncate(memoryScope, 40))
+		scopeLatest1, scopeLatest3, Truncate(memoryScope, 40))
 }
 
-// ContextPlan is the decision of which checkpoints and turns a send may use,
+// contextPlan is the decision of which checkpoints and turns a send may use,
 // made from the session and the request before anything is fetched.
 //
 // How to fetch the checkpoints for a plan:
@@ -72,7 +72,7 @@ func ScopeDepth(memoryScope string) (int, error) {
 //   - FRESH: none.
 //
 // Then call Resolve with them to get the turn query.
-type ContextPlan struct {
+type contextPlan struct {
 	Mode ContextMode
 	// Anchor is the mounted checkpoint or the fork source; nil for HEAD and
 	// FRESH.
@@ -91,7 +91,7 @@ type ContextPlan struct {
 	AfterLogPos *int64
 }
 
-// PlanContext decides the context mode for a send or draft in session s.
+// planContext decides the context mode for a send or draft in session s.
 //
 // A mount wins — the request's, else the one kept on the session; then a
 // fork; then the session's space (HEAD, which Resolve turns into FRESH when
@@ -109,19 +109,19 @@ type ContextPlan struct {
 //
 // Errors: EUNPROCESSABLE for an unknown memory scope or a HistoryBaseSeq
 // below -1 or beyond the session's last turn. That the mounted checkpoint exists and belongs to the session's
-// space is checked by the caller once it is fetched (see CheckMount).
-func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
-	depth, err := ScopeDepth(req.MemoryScope)
+// space is checked by the caller once it is fetched (see checkMount).
+func planContext(s *Session, req ContextRequest) (contextPlan, error) {
+	depth, err := scopeDepth(req.MemoryScope)
 	if err != nil {
-		return ContextPlan{}, err
+		return contextPlan{}, err
 	}
 	if req.HistoryBaseSeq != nil && *req.HistoryBaseSeq < -1 {
-		return ContextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", *req.HistoryBaseSeq)
+		return contextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", *req.HistoryBaseSeq)
 	}
 	if req.HistoryBaseSeq != nil && *req.HistoryBaseSeq > s.LastSeq {
-		return ContextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq %d is beyond the session's last turn (%d)", *req.HistoryBaseSeq, s.LastSeq)
+		return contextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq %d is beyond the session's last turn (%d)", *req.HistoryBaseSeq, s.LastSeq)
 	}
-	p := ContextPlan{Depth: depth}
+	p := contextPlan{Depth: depth}
 	switch {
 	case req.MountedCheckpointID != nil:
 		m := MountFor(s, *req.MountedCheckpointID, req.HistoryBaseSeq)
@@ -149,17 +149,17 @@ func PlanContext(s *Session, req ContextRequest) (ContextPlan, error) {
 	return p, nil
 }
 
-// CheckMount verifies that a mounted checkpoint may be used by session s: it
+// checkMount verifies that a mounted checkpoint may be used by session s: it
 // must belong to the session's space. EINVALID (400) otherwise, including
 // for a session without a space.
-func CheckMount(s *Session, mounted *Checkpoint) error {
+func checkMount(s *Session, mounted *Checkpoint) error {
 	if s.SpaceID == nil || mounted == nil || mounted.SpaceID != *s.SpaceID {
 		return Errorf(EINVALID, "mounted_checkpoint_id must be a checkpoint of the session's space")
 	}
 	return nil
 }
 
-// Resolve fixes the plan once its checkpoints (oldest first) are fetched —
+// resolve fixes the plan once its checkpoints (oldest first) are fetched —
 // HEAD without checkpoints becomes FRESH — and returns the query for the
 // history turns: after the mount for MOUNTED, every turn for FRESH, after
 // the newest checkpoint's log position for HEAD and FORKED (an exact
@@ -167,12 +167,12 @@ func CheckMount(s *Session, mounted *Checkpoint) error {
 // its fork source, so before the first commit on the branch that is every
 // turn of the fork. The query always excludes
 // system turns and asks for the newest first, so the caller can page back
-// until the token budget is used (see FitTurns).
+// until the token budget is used (see fitTurns).
 //
 // A mounted checkpoint or fork source that cannot be found is the caller's
 // error to report; unlike the first implementation, nothing silently falls
 // back to HEAD.
-func (p *ContextPlan) Resolve(checkpoints []*Checkpoint) TurnQuery {
+func (p *contextPlan) resolve(checkpoints []*Checkpoint) TurnQuery {
 	q := TurnQuery{ExcludeSystem: true, Newest: true}
 	switch p.Mode {
 	case ModeMounted:
@@ -194,11 +194,11 @@ func (p *ContextPlan) Resolve(checkpoints []*Checkpoint) TurnQuery {
 	return q
 }
 
-// SelectTurns applies q to the turns of one session in memory: it is the
+// selectTurns applies q to the turns of one session in memory: it is the
 // reference behaviour of SessionService.Turns, which the store's
 // conformance tests compare against. The input is not modified; the result
 // is never nil. A Limit of 0 or less means no limit.
-func SelectTurns(turns []*Turn, q TurnQuery) []*Turn {
+func selectTurns(turns []*Turn, q TurnQuery) []*Turn {
 	out := []*Turn{}
 	for _, t := range turns {
 		switch {
@@ -231,13 +231,13 @@ func TurnTokens(t *Turn) int {
 	return EstimateTokens(t.Content)
 }
 
-// FitTurns keeps the most recent turns whose token counts (TurnTokens) sum
+// fitTurns keeps the most recent turns whose token counts (TurnTokens) sum
 // to at most budget and returns them oldest first, with how many were
 // dropped. It takes turns newest first (as Resolve's query returns them) and
 // stops at the first turn that does not fit: older turns are dropped first,
 // a turn is never split, and no older turn is kept past a gap. A budget of
 // 0 or less keeps nothing.
-func FitTurns(newestFirst []*Turn, budget int) (kept []*Turn, dropped int) {
+func fitTurns(newestFirst []*Turn, budget int) (kept []*Turn, dropped int) {
 	used, n := 0, 0
 	for _, t := range newestFirst {
 		tok := TurnTokens(t)
@@ -254,17 +254,13 @@ func FitTurns(newestFirst []*Turn, budget int) (kept []*Turn, dropped int) {
 	return kept, len(newestFirst) - n
 }
 
-// DefaultReplyReserve is the share of the context window kept free for the
-// model's reply when the caller has no better figure.
-const DefaultReplyReserve = 1024
-
-// HistoryBudget is the default token budget for history turns: the model's
+// historyBudget is the default token budget for history turns: the model's
 // context window minus the reply reserve and the messages that are always
 // sent — the checkpoint block and the new message, e.g.
-// BuildPrompt(checkpoints, nil, message). Never negative; the checkpoint
+// buildPrompt(checkpoints, nil, message). Never negative; the checkpoint
 // block and the new message are never what gets cut.
-func HistoryBudget(contextWindow, reservedForReply int, fixed ...Message) int {
-	return max(0, contextWindow-max(0, reservedForReply)-EstimateMessages(fixed))
+func historyBudget(contextWindow, reservedForReply int, fixed ...Message) int {
+	return max(0, contextWindow-max(0, reservedForReply)-estimateMessages(fixed))
 }
 
 // PromptContext is everything a send gives the model, and what the context
@@ -278,24 +274,18 @@ type PromptContext struct {
 	// Dropped counts the allowed turns left out to fit the budget.
 	Dropped  int
 	Messages []Message
-	// Tokens estimates the whole prompt (EstimateMessages).
+	// Tokens is the whole prompt's size: the fixed messages counted, the
+	// history turns by the counts stored with them (set by Chat.Prepare;
+	// no estimate runs over the whole prompt).
 	Tokens int
 }
 
-// AssembleContext builds the prompt of a send from a resolved plan, its
+// assembleContext builds the prompt of a send from a resolved plan, its
 // checkpoints (oldest first), the allowed turns newest first (the result of
 // the plan's query), the new message and the history budget.
-func AssembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
-	pc := assembleContext(p, checkpoints, newestFirst, message, budget)
-	pc.Tokens = EstimateMessages(pc.Messages)
-	return pc
-}
-
-// assembleContext is AssembleContext without the token estimate, for a
-// caller that sizes the prompt from counts it already has.
-func assembleContext(p ContextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
-	kept, dropped := FitTurns(newestFirst, budget)
-	msgs := BuildPrompt(checkpoints, kept, message)
+func assembleContext(p contextPlan, checkpoints []*Checkpoint, newestFirst []*Turn, message string, budget int) *PromptContext {
+	kept, dropped := fitTurns(newestFirst, budget)
+	msgs := buildPrompt(checkpoints, kept, message)
 	if checkpoints == nil {
 		checkpoints = []*Checkpoint{}
 	}
@@ -318,8 +308,8 @@ func (pc *PromptContext) SeqRange() (from, to *int64) {
 	return &f, &t
 }
 
-// ReplyContext is what a reply records about this context.
-func (pc *PromptContext) ReplyContext() ReplyContext {
+// replyContext is what a reply records about this context.
+func (pc *PromptContext) replyContext() ReplyContext {
 	ids := make([]ID, len(pc.Checkpoints))
 	for i, cp := range pc.Checkpoints {
 		ids[i] = cp.ID
@@ -336,22 +326,22 @@ func (pc *PromptContext) ReplyContext() ReplyContext {
 // Annotation keys describing how a prompt was built; the offline mock echoes
 // them (CompletionRequest.Annotations).
 const (
-	AnnotationMode        = "mode"
-	AnnotationCheckpoints = "checkpoints" // comma-separated short hashes, oldest first
-	AnnotationTurns       = "turns"       // number of history turns sent
-	AnnotationDropped     = "dropped"     // number of allowed turns dropped
+	annotationMode        = "mode"
+	annotationCheckpoints = "checkpoints" // comma-separated short hashes, oldest first
+	annotationTurns       = "turns"       // number of history turns sent
+	annotationDropped     = "dropped"     // number of allowed turns dropped
 )
 
-// Annotations describes the prompt for CompletionRequest.Annotations.
-func (pc *PromptContext) Annotations() map[string]string {
+// annotations describes the prompt for CompletionRequest.Annotations.
+func (pc *PromptContext) annotations() map[string]string {
 	hashes := make([]string, 0, len(pc.Checkpoints))
 	for _, c := range pc.Checkpoints {
 		hashes = append(hashes, ShortHash(c.Hash))
 	}
 	return map[string]string{
-		AnnotationMode:        string(pc.Mode),
-		AnnotationCheckpoints: strings.Join(hashes, ","),
-		AnnotationTurns:       strconv.Itoa(len(pc.Turns)),
-		AnnotationDropped:     strconv.Itoa(pc.Dropped),
+		annotationMode:        string(pc.Mode),
+		annotationCheckpoints: strings.Join(hashes, ","),
+		annotationTurns:       strconv.Itoa(len(pc.Turns)),
+		annotationDropped:     strconv.Itoa(pc.Dropped),
 	}
 }

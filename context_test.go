@@ -57,7 +57,7 @@ func (w *world) byID(id ID) *Checkpoint {
 }
 
 // fetch returns the checkpoints a plan asks for, oldest first.
-func (w *world) fetch(p ContextPlan) []*Checkpoint {
+func (w *world) fetch(p contextPlan) []*Checkpoint {
 	var out []*Checkpoint
 	if p.Mode == ModeForked {
 		// HEAD on the fork's branch: its newest checkpoint once it has one.
@@ -90,17 +90,17 @@ func (w *world) fetch(p ContextPlan) []*Checkpoint {
 // send runs the whole pure pipeline for one message.
 func (w *world) send(t *testing.T, s *Session, req ContextRequest, message string, budget int) *PromptContext {
 	t.Helper()
-	plan, err := PlanContext(s, req)
+	plan, err := planContext(s, req)
 	if err != nil {
-		t.Fatalf("PlanContext: %v", err)
+		t.Fatalf("planContext: %v", err)
 	}
 	cps := w.fetch(plan)
-	q := plan.Resolve(cps)
-	turns := SelectTurns(w.turns[s.ID], q)
+	q := plan.resolve(cps)
+	turns := selectTurns(w.turns[s.ID], q)
 	if plan.Mount != nil {
 		s.Mount = plan.Mount // what the send records on the session
 	}
-	return AssembleContext(plan, cps, turns, message, budget)
+	return assembleContext(plan, cps, turns, message, budget)
 }
 
 // exchange is a whole send: the context, then both turns written.
@@ -174,7 +174,7 @@ func TestContextKeptAcrossSends(t *testing.T) {
 		w.say(f, RoleUser, "after e1", time.Now())
 		e2 := w.commit("east", e1, Content{Message: "East 2"}, time.Now())
 		w.say(f, RoleUser, "after e2", time.Now())
-		pc = w.send(t, f, ContextRequest{MemoryScope: ScopeLatest3}, "q", 1<<20)
+		pc = w.send(t, f, ContextRequest{MemoryScope: scopeLatest3}, "q", 1<<20)
 		got := []ID{}
 		for _, c := range pc.Checkpoints {
 			got = append(got, c.ID)
@@ -306,7 +306,7 @@ func TestContextScenarios(t *testing.T) {
 		w, s, cp1, cp2 := australiaThenNewZealand()
 		w.commit("side", cp2, Content{Summary: "side branch"}, time.Now())
 		cp3 := w.commit(MainBranch, cp2, Content{Summary: "third"}, time.Now())
-		pc := w.send(t, s, ContextRequest{MemoryScope: ScopeLatest3}, "x", big)
+		pc := w.send(t, s, ContextRequest{MemoryScope: scopeLatest3}, "x", big)
 		if !reflect.DeepEqual(pc.Checkpoints, []*Checkpoint{cp1, cp2, cp3}) {
 			t.Fatalf("checkpoints = %v", pc.Checkpoints)
 		}
@@ -326,7 +326,7 @@ func TestContextScenarios(t *testing.T) {
 		if pc.Mode != ModeFresh || len(pc.Turns) != 1 || len(pc.Messages) != 3 {
 			t.Fatalf("mode %s turns %d msgs %d", pc.Mode, len(pc.Turns), len(pc.Messages))
 		}
-		if pc.Messages[0] != (Message{Role: RoleSystem, Content: PromptPreamble}) {
+		if pc.Messages[0] != (Message{Role: RoleSystem, Content: promptPreamble}) {
 			t.Fatalf("fresh system message = %+v", pc.Messages[0])
 		}
 	})
@@ -348,18 +348,18 @@ func TestContextScenarios(t *testing.T) {
 		if !strings.Contains(pc.Messages[0].Content, "Visit Sydney") || pc.Messages[len(pc.Messages)-1].Content != "new message" {
 			t.Fatalf("checkpoint block or new message cut: %+v", pc.Messages)
 		}
-		a := pc.Annotations()
-		if a[AnnotationMode] != "MOUNTED" || a[AnnotationTurns] != "2" || a[AnnotationDropped] != "4" || a[AnnotationCheckpoints] != ShortHash(cp1.Hash) {
+		a := pc.annotations()
+		if a[annotationMode] != "MOUNTED" || a[annotationTurns] != "2" || a[annotationDropped] != "4" || a[annotationCheckpoints] != ShortHash(cp1.Hash) {
 			t.Fatalf("annotations = %v", a)
 		}
 	})
 
 	t.Run("NoSpaceIsFresh", func(t *testing.T) {
-		p, err := PlanContext(&Session{LastSeq: -1}, ContextRequest{})
+		p, err := planContext(&Session{LastSeq: -1}, ContextRequest{})
 		if err != nil || p.Mode != ModeFresh {
 			t.Fatalf("plan %+v err %v", p, err)
 		}
-		q := p.Resolve(nil)
+		q := p.resolve(nil)
 		if q != (TurnQuery{ExcludeSystem: true, Newest: true}) {
 			t.Fatalf("query %+v", q)
 		}
@@ -376,37 +376,37 @@ func TestPlanContext(t *testing.T) {
 		name    string
 		s       *Session
 		req     ContextRequest
-		want    ContextPlan
+		want    contextPlan
 		wantErr string
 	}{
 		{"MountWithoutBaseUsesLastSeq", main, ContextRequest{MountedCheckpointID: &cp},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](7), Mount: &Mount{cp, 7}}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](7), Mount: &Mount{cp, 7}}, ""},
 		{"MountWithBaseUsesIt", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](2), MemoryScope: "latest_3"},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 3, AfterSeq: ptr[int64](2), Mount: &Mount{cp, 2}}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 3, AfterSeq: ptr[int64](2), Mount: &Mount{cp, 2}}, ""},
 		{"MountWinsOverFork", forked, ContextRequest{MountedCheckpointID: &cp},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](3), Mount: &Mount{cp, 3}}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](3), Mount: &Mount{cp, 3}}, ""},
 		{"ForkHasNoSeqFilter", forked, ContextRequest{HistoryBaseSeq: ptr[int64](1)},
-			ContextPlan{Mode: ModeForked, Anchor: &fork, Branch: "east", Depth: 1}, ""},
+			contextPlan{Mode: ModeForked, Anchor: &fork, Branch: "east", Depth: 1}, ""},
 		// The session keeps its mount between sends.
 		{"StoredMountWithoutFields", mounted, ContextRequest{},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
 		{"NamingTheStoredMountKeepsItsBase", mounted, ContextRequest{MountedCheckpointID: &cp},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](4)}, ""},
 		{"ExplicitBaseWinsOverStoredOne", mounted, ContextRequest{HistoryBaseSeq: ptr[int64](-1)},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
 		{"ExplicitBaseWithStoredCheckpointIsRecorded", mounted, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](6)},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](6), Mount: &Mount{cp, 6}}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](6), Mount: &Mount{cp, 6}}, ""},
 		{"NewCheckpointStartsANewMountNow", mounted, ContextRequest{MountedCheckpointID: &other},
-			ContextPlan{Mode: ModeMounted, Anchor: &other, Depth: 1, AfterSeq: ptr[int64](9), Mount: &Mount{other, 9}}, ""},
+			contextPlan{Mode: ModeMounted, Anchor: &other, Depth: 1, AfterSeq: ptr[int64](9), Mount: &Mount{other, 9}}, ""},
 		{"SeededMountSeesEveryTurn", &Session{SpaceID: &space, LastSeq: 5, Mount: &Mount{cp, -1}}, ContextRequest{},
-			ContextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
-		{"SpaceIsHead", main, ContextRequest{MemoryScope: "latest_1"}, ContextPlan{Mode: ModeHead, Depth: 1}, ""},
-		{"BadScopeIsUnprocessable", main, ContextRequest{MemoryScope: "latest_2"}, ContextPlan{}, "memory_scope"},
-		{"BaseBelowMinusOneIsUnprocessable", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](-2)}, ContextPlan{}, "history_base_seq"},
+			contextPlan{Mode: ModeMounted, Anchor: &cp, Depth: 1, AfterSeq: ptr[int64](-1)}, ""},
+		{"SpaceIsHead", main, ContextRequest{MemoryScope: "latest_1"}, contextPlan{Mode: ModeHead, Depth: 1}, ""},
+		{"BadScopeIsUnprocessable", main, ContextRequest{MemoryScope: "latest_2"}, contextPlan{}, "memory_scope"},
+		{"BaseBelowMinusOneIsUnprocessable", main, ContextRequest{MountedCheckpointID: &cp, HistoryBaseSeq: ptr[int64](-2)}, contextPlan{}, "history_base_seq"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PlanContext(tt.s, tt.req)
+			got, err := planContext(tt.s, tt.req)
 			if tt.wantErr != "" {
 				if ErrorCode(err) != EUNPROCESSABLE || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v", err)
@@ -423,13 +423,13 @@ func TestPlanContext(t *testing.T) {
 func TestCheckMount(t *testing.T) {
 	space := NewID()
 	s := &Session{SpaceID: &space}
-	if err := CheckMount(s, &Checkpoint{SpaceID: space}); err != nil {
+	if err := checkMount(s, &Checkpoint{SpaceID: space}); err != nil {
 		t.Fatalf("same space: %v", err)
 	}
-	if err := CheckMount(s, &Checkpoint{SpaceID: NewID()}); ErrorCode(err) != EINVALID {
+	if err := checkMount(s, &Checkpoint{SpaceID: NewID()}); ErrorCode(err) != EINVALID {
 		t.Fatalf("other space: %v", err)
 	}
-	if err := CheckMount(&Session{}, &Checkpoint{SpaceID: space}); ErrorCode(err) != EINVALID {
+	if err := checkMount(&Session{}, &Checkpoint{SpaceID: space}); ErrorCode(err) != EINVALID {
 		t.Fatalf("no space: %v", err)
 	}
 }
@@ -469,13 +469,13 @@ func TestSelectTurns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := seqs(SelectTurns(turns, tt.q)); !reflect.DeepEqual(got, tt.want) {
+			if got := seqs(selectTurns(turns, tt.q)); !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
 			}
 		})
 	}
 	if turns[0].Seq != 0 || turns[5].Seq != 5 {
-		t.Fatal("SelectTurns modified its input")
+		t.Fatal("selectTurns modified its input")
 	}
 }
 
@@ -503,7 +503,7 @@ func TestFitTurns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, dropped := FitTurns(tt.turns, tt.budget)
+			kept, dropped := fitTurns(tt.turns, tt.budget)
 			got := []int64{}
 			for _, k := range kept {
 				got = append(got, k.Seq)
@@ -514,7 +514,7 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := FitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
+		kept, _ := fitTurns([]*Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
 			t.Fatal("a turn should fit a budget of its estimate")
 		}
@@ -522,25 +522,25 @@ func TestFitTurns(t *testing.T) {
 }
 
 func TestHistoryBudget(t *testing.T) {
-	fixed := BuildPrompt(nil, nil, strings.Repeat("a", 400)) // 9 + 100 tokens + overhead
-	if got, want := HistoryBudget(10000, 1000, fixed...), 10000-1000-EstimateMessages(fixed); got != want {
+	fixed := buildPrompt(nil, nil, strings.Repeat("a", 400)) // 9 + 100 tokens + overhead
+	if got, want := historyBudget(10000, 1000, fixed...), 10000-1000-estimateMessages(fixed); got != want {
 		t.Fatalf("budget = %d, want %d", got, want)
 	}
-	if got := HistoryBudget(100, 1000, fixed...); got != 0 {
+	if got := historyBudget(100, 1000, fixed...); got != 0 {
 		t.Fatalf("budget never negative, got %d", got)
 	}
-	if got := HistoryBudget(100, -5); got != 100-ReplyPrimingTokens {
+	if got := historyBudget(100, -5); got != 100-ReplyPrimingTokens {
 		t.Fatalf("negative reserve counts as 0, got %d", got)
 	}
 }
 
 func TestScopeDepth(t *testing.T) {
 	for in, want := range map[string]int{"": 1, "latest_1": 1, "latest_3": 3} {
-		if got, err := ScopeDepth(in); got != want || err != nil {
-			t.Errorf("ScopeDepth(%q) = %d, %v", in, got, err)
+		if got, err := scopeDepth(in); got != want || err != nil {
+			t.Errorf("scopeDepth(%q) = %d, %v", in, got, err)
 		}
 	}
-	if _, err := ScopeDepth("LATEST_3"); err == nil || !strings.Contains(err.Error(), "latest_1") {
+	if _, err := scopeDepth("LATEST_3"); err == nil || !strings.Contains(err.Error(), "latest_1") {
 		t.Errorf("want error listing valid values, got %v", err)
 	}
 }

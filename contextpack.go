@@ -45,22 +45,6 @@ func RenderContextPack(space *Space, c *Checkpoint, target string) (string, erro
 	return strings.TrimSpace(out) + "\n", nil
 }
 
-func taskLines(tasks []Task) []string {
-	out := make([]string, len(tasks))
-	for i, t := range tasks {
-		out[i] = t.Render()
-	}
-	return out
-}
-
-// mdSection is "## Title" and one bullet per item, or "" when empty.
-func mdSection(title string, items []string) string {
-	if len(items) == 0 {
-		return ""
-	}
-	return "## " + title + "\n- " + strings.Join(items, "\n- ") + "\n\n"
-}
-
 func packGeneric(name string, c *Checkpoint) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- SMRITI CONTEXT PACK ---\nSpace: %s\nCheckpoint: %s\nBranch: %s\n---\n\n", name, c.Hash, c.BranchName)
@@ -70,11 +54,11 @@ func packGeneric(name string, c *Checkpoint) string {
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "**Objective**: %s\n\n", c.Objective)
 	}
-	b.WriteString(mdSection("Decisions", c.Decisions))
-	b.WriteString(mdSection("Assumptions", c.Assumptions))
-	b.WriteString(mdSection("Tasks", taskLines(c.Tasks)))
-	b.WriteString(mdSection("Open Questions", c.OpenQuestions))
-	b.WriteString(mdSection("Entities", c.Entities))
+	b.WriteString(markdownBullets("Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Tasks", taskLines(c.Tasks)))
+	b.WriteString(markdownBullets("Open Questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Entities", c.Entities))
 	b.WriteString("Use this context as our shared starting point.")
 	return b.String()
 }
@@ -88,11 +72,11 @@ func packCursor(name string, c *Checkpoint) string {
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "## Current Objective\n%s\n\n", c.Objective)
 	}
-	b.WriteString(mdSection("Active Tasks", taskLines(c.Tasks)))
-	b.WriteString(mdSection("Key Decisions", c.Decisions))
-	b.WriteString(mdSection("Assumptions", c.Assumptions))
-	b.WriteString(mdSection("Open Questions", c.OpenQuestions))
-	b.WriteString(mdSection("Entities", c.Entities))
+	b.WriteString(markdownBullets("Active Tasks", taskLines(c.Tasks)))
+	b.WriteString(markdownBullets("Key Decisions", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Open Questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Entities", c.Entities))
 	b.WriteString("## Instructions for Cursor\nReview the active tasks and open questions above against the code, then help me take the next step.")
 	return b.String()
 }
@@ -149,8 +133,8 @@ func packAgentsMD(name string, c *Checkpoint) string {
 	if c.Summary != "" {
 		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
 	}
-	b.WriteString(mdSection("Decisions (follow these)", c.Decisions))
-	b.WriteString(mdSection("Assumptions", c.Assumptions))
+	b.WriteString(markdownBullets("Decisions (follow these)", c.Decisions))
+	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
 	if len(c.Tasks) > 0 {
 		b.WriteString("## Tasks\n")
 		for _, t := range c.Tasks {
@@ -159,11 +143,11 @@ func packAgentsMD(name string, c *Checkpoint) string {
 				box = "[x]"
 			}
 			t.Status = ""
-			fmt.Fprintf(&b, "- %s %s\n", box, t.Render())
+			fmt.Fprintf(&b, "- %s %s\n", box, t.render())
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(mdSection("Open questions", c.OpenQuestions))
-	b.WriteString(mdSection("Key entities", c.Entities))
+	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
+	b.WriteString(markdownBullets("Key entities", c.Entities))
 	return b.String()
 }

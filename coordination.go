@@ -118,9 +118,9 @@ func (c *Coordinator) probes(ctx context.Context, wts []*Worktree) (map[ID]*Work
 
 var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
 
-// Slug turns a name into a path- and branch-safe word (lower-case letters,
+// slug turns a name into a path- and branch-safe word (lower-case letters,
 // digits and single hyphens), or fallback when nothing is left.
-func Slug(s, fallback string) string {
+func slug(s, fallback string) string {
 	s = strings.Trim(slugRun.ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if s == "" {
 		return fallback
@@ -138,8 +138,8 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in WorktreeOpen) (*Workt
 	if agent == "" {
 		return nil, Errorf(EINVALID, "agent must be non-empty")
 	}
-	if len(agent) > MaxClaimAgent {
-		return nil, Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
+	if len(agent) > maxClaimAgent {
+		return nil, Errorf(EUNPROCESSABLE, "agent must be at most %d characters", maxClaimAgent)
 	}
 	sp, root, err := c.projectRoot(ctx, in.SpaceID)
 	if err != nil {
@@ -148,14 +148,14 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in WorktreeOpen) (*Workt
 	suffix := NewID().String()[:8]
 	branch := strings.TrimSpace(in.BranchName)
 	if branch == "" {
-		branch = "smriti/" + Slug(agent, "agent") + "/" + suffix
+		branch = "smriti/" + slug(agent, "agent") + "/" + suffix
 	}
 	path := strings.TrimSpace(in.BasePath)
 	if path == "" {
 		if c.Root == "" {
 			return nil, Errorf(EINVALID, "base_path is required: this server has no default worktree directory")
 		}
-		path = filepath.Join(c.Root, Slug(sp.Name, "space"), Slug(agent, "agent")+"-"+suffix)
+		path = filepath.Join(c.Root, slug(sp.Name, "space"), slug(agent, "agent")+"-"+suffix)
 	} else {
 		if !filepath.IsAbs(path) {
 			return nil, Errorf(EINVALID, "base_path must be absolute")
@@ -246,8 +246,8 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktre
 		return nil, Errorf(EUNAVAILABLE, "worktrees are not available on this server")
 	}
 	s := strings.ToLower(strings.TrimSpace(idOrPrefix))
-	if len(s) < MinWorktreePrefix {
-		return nil, Errorf(EINVALID, "Worktree id must be at least %d characters", MinWorktreePrefix)
+	if len(s) < minWorktreePrefix {
+		return nil, Errorf(EINVALID, "Worktree id must be at least %d characters", minWorktreePrefix)
 	}
 	if id, err := uuid.Parse(s); err == nil && len(s) == 36 {
 		ws, err := c.Store.WorktreesByPrefix(ctx, id.String(), 1)

@@ -15,9 +15,9 @@ import (
 const (
 	MaxDraftItems     = 50
 	MaxTitleChars     = 120
-	MaxSummaryChars   = 4000
-	MaxArtifacts      = 20
-	MaxArtifactChars  = 100000
+	maxSummaryChars   = 4000
+	maxArtifacts      = 20
+	maxArtifactChars  = 100000
 	maxArtifactLabel  = 200
 	maxArtifactIDType = 64
 	// MaxSessionTitleChars caps a generated session title.
@@ -34,8 +34,8 @@ const (
 // or "description". Anything else of the wrong type is an error naming the
 // field (`"decisions" must be an array of strings`), meant for the retry
 // prompt. Text is trimmed and cut to the caps (MaxItemChars per item,
-// MaxTitleChars, MaxSummaryChars, MaxDraftItems per list, MaxArtifacts of
-// MaxArtifactChars), blank items dropped, duplicates (NormalizeItem) dropped,
+// MaxTitleChars, maxSummaryChars, MaxDraftItems per list, maxArtifacts of
+// maxArtifactChars), blank items dropped, duplicates (NormalizeItem) dropped,
 // tasks normalised (normalizeTasks). Artifacts without an id get "a1", "a2",
 // …; without a type "text"; without content they are dropped. Without
 // withArtifacts an "artifacts" field is ignored.
@@ -54,7 +54,7 @@ func ParseDraft(text string, withArtifacts bool) (*Draft, error) {
 	if d.Objective, err = scalarField(m, "objective", MaxItemChars); err != nil {
 		return nil, err
 	}
-	if d.Summary, err = scalarField(m, "summary", MaxSummaryChars); err != nil {
+	if d.Summary, err = scalarField(m, "summary", maxSummaryChars); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
@@ -312,7 +312,7 @@ func artifactList(m map[string]any) ([]Artifact, error) {
 			limit int
 		}{
 			{"id", &a.ID, maxArtifactIDType}, {"type", &a.Type, maxArtifactIDType},
-			{"label", &a.Label, maxArtifactLabel}, {"content", &a.Content, MaxArtifactChars},
+			{"label", &a.Label, maxArtifactLabel}, {"content", &a.Content, maxArtifactChars},
 		} {
 			switch v := o[f.key].(type) {
 			case nil:
@@ -321,13 +321,13 @@ func artifactList(m map[string]any) ([]Artifact, error) {
 				if f.key != "content" {
 					*f.dst = capText(v, f.limit)
 				} else if utf8.RuneCountInString(v) > f.limit {
-					*f.dst = string([]rune(v)[:f.limit-len([]rune(TruncationMarker))]) + TruncationMarker
+					*f.dst = string([]rune(v)[:f.limit-len([]rune(truncationMarker))]) + truncationMarker
 				}
 			default:
 				return nil, fmt.Errorf(`"artifacts[%d].%s" must be a string`, i, f.key)
 			}
 		}
-		if strings.TrimSpace(a.Content) == "" || len(out) == MaxArtifacts {
+		if strings.TrimSpace(a.Content) == "" || len(out) == maxArtifacts {
 			continue
 		}
 		if a.Type == "" {

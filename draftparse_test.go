@@ -63,7 +63,7 @@ func TestParseDraft(t *testing.T) {
 		{name: "CapsHold", in: fmt.Sprintf(`{"title":%q,"summary":%q,"decisions":[%s],"open_questions":[%q]}`,
 			strings.Repeat("t", 300), strings.Repeat("s", 5000), many(60, func(i int) string { return fmt.Sprintf(`"d%d"`, i) }), strings.Repeat("é", MaxItemChars+1000)),
 			check: func(t *testing.T, d *Draft) {
-				if utf8.RuneCountInString(d.Title) != MaxTitleChars || utf8.RuneCountInString(d.Summary) != MaxSummaryChars ||
+				if utf8.RuneCountInString(d.Title) != MaxTitleChars || utf8.RuneCountInString(d.Summary) != maxSummaryChars ||
 					len(d.Decisions) != MaxDraftItems || utf8.RuneCountInString(d.OpenQuestions[0]) != MaxItemChars ||
 					!strings.HasSuffix(d.Title, "…") {
 					t.Fatalf("caps: title %d summary %d decisions %d item %d", utf8.RuneCountInString(d.Title),
@@ -79,11 +79,11 @@ func TestParseDraft(t *testing.T) {
 				}
 			}},
 		{name: "ArtifactCapsHold", withArtifacts: true,
-			in: fmt.Sprintf(`{"artifacts":[%s,%s]}`, fmt.Sprintf(`{"content":%q}`, strings.Repeat("x", MaxArtifactChars+1)),
+			in: fmt.Sprintf(`{"artifacts":[%s,%s]}`, fmt.Sprintf(`{"content":%q}`, strings.Repeat("x", maxArtifactChars+1)),
 				many(24, func(i int) string { return fmt.Sprintf(`{"content":"c%d"}`, i) })),
 			check: func(t *testing.T, d *Draft) {
-				if len(d.Artifacts) != MaxArtifacts || utf8.RuneCountInString(d.Artifacts[0].Content) > MaxArtifactChars ||
-					!strings.HasSuffix(d.Artifacts[0].Content, TruncationMarker) {
+				if len(d.Artifacts) != maxArtifacts || utf8.RuneCountInString(d.Artifacts[0].Content) > maxArtifactChars ||
+					!strings.HasSuffix(d.Artifacts[0].Content, truncationMarker) {
 					t.Fatalf("%d artifacts, first %d chars", len(d.Artifacts), len(d.Artifacts[0].Content))
 				}
 			}},

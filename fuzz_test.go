@@ -45,7 +45,7 @@ func FuzzParseDraft(f *testing.F) {
 				continue
 			}
 			runes := utf8.RuneCountInString
-			if runes(d.Title) > MaxTitleChars || runes(d.Summary) > MaxSummaryChars || runes(d.Objective) > MaxItemChars {
+			if runes(d.Title) > MaxTitleChars || runes(d.Summary) > maxSummaryChars || runes(d.Objective) > MaxItemChars {
 				t.Fatalf("scalar caps broken: %+v", d)
 			}
 			lists := [][]string{d.Decisions, d.Assumptions, d.OpenQuestions, d.Entities, TaskTexts(d.Tasks)}
@@ -66,12 +66,12 @@ func FuzzParseDraft(f *testing.F) {
 					t.Fatalf("bad task %+v", task)
 				}
 			}
-			if len(d.Artifacts) > MaxArtifacts || (!withArtifacts && len(d.Artifacts) > 0) {
+			if len(d.Artifacts) > maxArtifacts || (!withArtifacts && len(d.Artifacts) > 0) {
 				t.Fatalf("%d artifacts", len(d.Artifacts))
 			}
 			ids := map[string]bool{}
 			for _, a := range d.Artifacts {
-				if a.ID == "" || ids[a.ID] || a.Type == "" || runes(a.Content) > MaxArtifactChars {
+				if a.ID == "" || ids[a.ID] || a.Type == "" || runes(a.Content) > maxArtifactChars {
 					t.Fatalf("bad artifact %+v", a)
 				}
 				ids[a.ID] = true

@@ -17,15 +17,15 @@ const (
 	MaxMetadataDepth = 32
 	// MaxMetadataBytes bounds a metadata value's JSON encoding.
 	MaxMetadataBytes = 64 << 10
-	// MaxJSONDepth bounds the nesting of a whole request body; it leaves
+	// maxJSONDepth bounds the nesting of a whole request body; it leaves
 	// room for metadata at its own cap inside a request object.
-	MaxJSONDepth = MaxMetadataDepth + 8
+	maxJSONDepth = MaxMetadataDepth + 8
 )
 
-// CheckText refuses a NUL byte or invalid UTF-8 in a text field: neither
+// checkText refuses a NUL byte or invalid UTF-8 in a text field: neither
 // survives both database engines (PostgreSQL rejects NUL in text), and
 // neither is anything a person or a model meant to write.
-func CheckText(field, s string) error {
+func checkText(field, s string) error {
 	if !utf8.ValidString(s) {
 		return Errorf(EUNPROCESSABLE, "%s is not valid UTF-8", field)
 	}
@@ -36,7 +36,7 @@ func CheckText(field, s string) error {
 }
 
 // CheckMetadata bounds a metadata value's nesting (MaxMetadataDepth) and
-// encoded size (MaxMetadataBytes), and checks its strings with CheckText.
+// encoded size (MaxMetadataBytes), and checks its strings with checkText.
 func CheckMetadata(field string, m map[string]any) error {
 	if m == nil {
 		return nil
@@ -57,13 +57,13 @@ func CheckMetadata(field string, m map[string]any) error {
 func checkValue(path string, v any, depth int) error {
 	switch x := v.(type) {
 	case string:
-		return CheckText(path, x)
+		return checkText(path, x)
 	case map[string]any:
 		if depth > MaxMetadataDepth {
 			return Errorf(EUNPROCESSABLE, "%s nests deeper than %d levels", path, MaxMetadataDepth)
 		}
 		for k, e := range x {
-			if err := CheckText(path+" key", k); err != nil {
+			if err := checkText(path+" key", k); err != nil {
 				return err
 			}
 			if err := checkValue(path+"."+k, e, depth+1); err != nil {
@@ -85,7 +85,7 @@ func checkValue(path string, v any, depth int) error {
 
 // CheckJSONText walks a JSON document before it is decoded and refuses,
 // naming the field, any string (key or value) holding invalid UTF-8 or a
-// NUL character, and nesting deeper than MaxJSONDepth. The standard decoder
+// NUL character, and nesting deeper than maxJSONDepth. The standard decoder
 // would quietly turn invalid UTF-8 into U+FFFD, so this must see the raw
 // bytes. Syntax errors are left for the decoder to report.
 func CheckJSONText(body []byte) error {
@@ -138,8 +138,8 @@ func CheckJSONText(body []byte) error {
 		case json.Delim:
 			switch t {
 			case '{', '[':
-				if len(stack) >= MaxJSONDepth {
-					return Errorf(EUNPROCESSABLE, "%s nests deeper than %d levels", path(), MaxJSONDepth)
+				if len(stack) >= maxJSONDepth {
+					return Errorf(EUNPROCESSABLE, "%s nests deeper than %d levels", path(), maxJSONDepth)
 				}
 				stack = append(stack, frame{object: t == '{', onKey: t == '{'})
 			default:
@@ -163,7 +163,7 @@ func CheckJSONText(body []byte) error {
 			if !utf8.Valid(raw) {
 				return Errorf(EUNPROCESSABLE, "%s is not valid UTF-8", path())
 			}
-			if err := CheckText(path(), t); err != nil {
+			if err := checkText(path(), t); err != nil {
 				return err
 			}
 			after()

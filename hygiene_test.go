@@ -6,7 +6,7 @@ import (
 )
 
 func TestCheckJSONText(t *testing.T) {
-	deep := strings.Repeat(`{"a":`, MaxJSONDepth+1) + "1" + strings.Repeat("}", MaxJSONDepth+1)
+	deep := strings.Repeat(`{"a":`, maxJSONDepth+1) + "1" + strings.Repeat("}", maxJSONDepth+1)
 	for _, tc := range []struct {
 		name, body, want string
 	}{

@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// RequestDigest fingerprints what a send asks for, so an idempotency key
+// requestDigest fingerprints what a send asks for, so an idempotency key
 // reused for a different request can be refused (as Stripe does) rather
 // than silently answered with the first reply. Every field that changes
 // the answer counts: the message, the provider and model asked for,
 // use_mock, and the context fields. The key itself does not.
-func RequestDigest(req SendRequest) string {
+func requestDigest(req SendRequest) string {
 	var mount, base any
 	if req.Context.MountedCheckpointID != nil {
 		mount = req.Context.MountedCheckpointID.String()
@@ -22,7 +22,7 @@ func RequestDigest(req SendRequest) string {
 	}
 	scope := req.Context.MemoryScope
 	if scope == "" {
-		scope = ScopeLatest1
+		scope = scopeLatest1
 	}
 	b, _ := json.Marshal([]any{
 		req.SessionID.String(), req.Message, strings.ToLower(strings.TrimSpace(req.Provider)), strings.TrimSpace(req.Model),
@@ -32,12 +32,12 @@ func RequestDigest(req SendRequest) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CheckReplay decides whether a stored exchange answers req: ECONFLICT is
+// checkReplay decides whether a stored exchange answers req: ECONFLICT is
 // not right for this (nothing is in a conflicting state), so a key reused
 // with a different request is EUNPROCESSABLE (422). Exchanges stored
 // before digests were kept ("" digest) answer any request with their key.
-func CheckReplay(req SendRequest, stored *ExchangeResult) error {
-	if stored.RequestHash != "" && stored.RequestHash != RequestDigest(req) {
+func checkReplay(req SendRequest, stored *ExchangeResult) error {
+	if stored.RequestHash != "" && stored.RequestHash != requestDigest(req) {
 		return Errorf(EUNPROCESSABLE, "Idempotency-Key %q was already used for a different request; use a new key for a new request",
 			Truncate(req.IdempotencyKey, 64))
 	}

@@ -5,13 +5,13 @@ import "testing"
 func TestRequestDigest(t *testing.T) {
 	sid, cp := NewID(), NewID()
 	base := SendRequest{SessionID: sid, Message: "hello", IdempotencyKey: "k"}
-	d := RequestDigest(base)
+	d := requestDigest(base)
 	seq := int64(3)
 	same := base
 	same.IdempotencyKey = "other key"
 	same.Provider = " " // blank provider is no provider
-	same.Context.MemoryScope = ScopeLatest1
-	if RequestDigest(same) != d {
+	same.Context.MemoryScope = scopeLatest1
+	if requestDigest(same) != d {
 		t.Fatal("the key, blank provider or default scope changed the digest")
 	}
 	for name, change := range map[string]func(*SendRequest){
@@ -20,26 +20,26 @@ func TestRequestDigest(t *testing.T) {
 		"Provider": func(r *SendRequest) { r.Provider = "openai" },
 		"Model":    func(r *SendRequest) { r.Model = "gpt-4o" },
 		"UseMock":  func(r *SendRequest) { r.UseMock = true },
-		"Scope":    func(r *SendRequest) { r.Context.MemoryScope = ScopeLatest3 },
+		"Scope":    func(r *SendRequest) { r.Context.MemoryScope = scopeLatest3 },
 		"Mount":    func(r *SendRequest) { r.Context.MountedCheckpointID = &cp },
 		"Base":     func(r *SendRequest) { r.Context.HistoryBaseSeq = &seq },
 		"Budget":   func(r *SendRequest) { r.HistoryBudget = 100 },
 	} {
 		r := base
 		change(&r)
-		if RequestDigest(r) == d {
+		if requestDigest(r) == d {
 			t.Errorf("%s did not change the digest", name)
 		}
 	}
-	if err := CheckReplay(base, &ExchangeResult{RequestHash: d}); err != nil {
+	if err := checkReplay(base, &ExchangeResult{RequestHash: d}); err != nil {
 		t.Fatalf("same request refused: %v", err)
 	}
 	other := base
 	other.Message = "something else"
-	if err := CheckReplay(other, &ExchangeResult{RequestHash: d}); ErrorCode(err) != EUNPROCESSABLE {
+	if err := checkReplay(other, &ExchangeResult{RequestHash: d}); ErrorCode(err) != EUNPROCESSABLE {
 		t.Fatalf("different request: %v, want unprocessable", err)
 	}
-	if err := CheckReplay(other, &ExchangeResult{}); err != nil {
+	if err := checkReplay(other, &ExchangeResult{}); err != nil {
 		t.Fatalf("a key stored without a digest refused: %v", err)
 	}
 }

@@ -235,7 +235,7 @@ type ReviewData struct {
 func ReviewPrompt(c *Checkpoint) []Message {
 	tasks := make([]string, 0, len(c.Tasks))
 	for _, t := range c.Tasks {
-		tasks = append(tasks, t.Render())
+		tasks = append(tasks, t.render())
 	}
 	data, _ := json.MarshalIndent(ReviewData{
 		Title: c.Message, Objective: c.Objective, Summary: c.Summary,

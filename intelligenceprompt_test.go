@@ -120,7 +120,7 @@ func TestPrompts(t *testing.T) {
 		if !strings.Contains(user, "USER: Plan a trip") || !strings.Contains(user, "ASSISTANT: Sure") || strings.Contains(user, "internal note") {
 			t.Fatalf("transcript wrong:\n%s", user)
 		}
-		if strings.Contains(user, CheckpointDataBegin) {
+		if strings.Contains(user, checkpointDataBegin) {
 			t.Fatal("a draft prompt never carries checkpoint data")
 		}
 	})

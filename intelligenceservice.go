@@ -11,12 +11,12 @@ import (
 // Background intelligence orchestration: which turns a draft reads, which
 // provider answers, one retry when the answer is unusable, and the
 // poisoning defences applied to whatever comes back. The prompts, schemas
-// and parsers it uses are in intelligence.go, draftparse.go and poison.go.
+// and parsers it uses are in intelligenceprompt.go, draftparse.go and poison.go.
 
 // Draft and extract limits.
 const (
-	DefaultDraftTurns = 15
-	MaxDraftTurns     = 100
+	defaultDraftTurns = 15
+	maxDraftTurns     = 100
 	// MaxExtractChars bounds the trimmed markdown an extract reads.
 	MaxExtractChars = 200000
 	// titleTurns is how many of a session's first turns name it.
@@ -39,10 +39,10 @@ type Intelligence struct {
 type DraftRequest struct {
 	SessionID ID
 	// NumTurns is how many of the most recent allowed turns to read:
-	// 1..MaxDraftTurns; nil for DefaultDraftTurns.
+	// 1..maxDraftTurns; nil for defaultDraftTurns.
 	NumTurns *int
 	// MountedCheckpointID and HistoryBaseSeq isolate the draft as a send
-	// would (see PlanContext).
+	// would (see planContext).
 	MountedCheckpointID *ID
 	HistoryBaseSeq      *int64
 }
@@ -70,7 +70,7 @@ func emptyDraft() *Draft {
 
 // Draft drafts a checkpoint from the session's turns.
 //
-// The turns are chosen with the same isolation as a send (PlanContext): a
+// The turns are chosen with the same isolation as a send (planContext): a
 // mount reads only turns after history_base_seq (or, without one, after the
 // session's last turn — nothing), a fork all of its own turns, its first
 // message included. Otherwise the whole session is read: unlike a send, a
@@ -88,18 +88,18 @@ func emptyDraft() *Draft {
 // background provider is not configured; EUPSTREAM when it fails or answers
 // unusable JSON twice.
 func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResult, error) {
-	n := DefaultDraftTurns
+	n := defaultDraftTurns
 	if req.NumTurns != nil {
 		n = *req.NumTurns
 	}
-	if n < 1 || n > MaxDraftTurns {
-		return nil, Errorf(EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", MaxDraftTurns, n)
+	if n < 1 || n > maxDraftTurns {
+		return nil, Errorf(EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", maxDraftTurns, n)
 	}
 	s, err := in.Sessions.Session(ctx, req.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := PlanContext(s, ContextRequest{MountedCheckpointID: req.MountedCheckpointID, HistoryBaseSeq: req.HistoryBaseSeq})
+	plan, err := planContext(s, ContextRequest{MountedCheckpointID: req.MountedCheckpointID, HistoryBaseSeq: req.HistoryBaseSeq})
 	if err != nil {
 		return nil, err
 	}
@@ -110,13 +110,13 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 		} else if err != nil {
 			return nil, err
 		}
-		if err := CheckMount(s, c); err != nil {
+		if err := checkMount(s, c); err != nil {
 			return nil, err
 		}
 	}
 	// Resolving without checkpoints keeps the mount's sequence boundary and
 	// turns HEAD into FRESH: the whole session (see above).
-	q := plan.Resolve(nil)
+	q := plan.resolve(nil)
 	q.Limit = n
 	turns, err := in.Sessions.Turns(ctx, s.ID, q)
 	if err != nil {
@@ -171,7 +171,7 @@ func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft
 		return nil, err
 	}
 	dropInjectedItems(d, "document", text)
-	d.Tasks = KeepCheckboxState(d.Tasks, text)
+	d.Tasks = keepCheckboxState(d.Tasks, text)
 	return d, nil
 }
 

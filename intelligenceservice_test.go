@@ -137,7 +137,7 @@ func TestDropInjectedItems(t *testing.T) {
 
 func TestIntelligenceDraftValidatesNumTurnsFirst(t *testing.T) {
 	in := &Intelligence{} // no services: validation must come before any lookup
-	for _, n := range []int{-1, 0, MaxDraftTurns + 1} {
+	for _, n := range []int{-1, 0, maxDraftTurns + 1} {
 		_, err := in.Draft(context.Background(), DraftRequest{SessionID: NewID(), NumTurns: &n})
 		if ErrorCode(err) != EUNPROCESSABLE {
 			t.Errorf("num_turns %d: err = %v", n, err)

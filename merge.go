@@ -7,13 +7,13 @@ import (
 
 // Merge conflict kinds.
 const (
-	// ConflictBothChanged: a scalar (message, objective, summary), a task's
+	// conflictBothChanged: a scalar (message, objective, summary), a task's
 	// annotations or an artifact changed on both sides to different values
 	// (or the same item was added on both sides with different values).
-	ConflictBothChanged = "both_changed"
-	// ConflictRemovedVsEdited: a task or artifact was removed on one side
+	conflictBothChanged = "both_changed"
+	// conflictRemovedVsEdited: a task or artifact was removed on one side
 	// and edited on the other.
-	ConflictRemovedVsEdited = "removed_vs_edited"
+	conflictRemovedVsEdited = "removed_vs_edited"
 )
 
 // Resolution choices.
@@ -26,7 +26,7 @@ const (
 
 // MergeConflict is one decision a merge cannot make alone. Base, Ours and
 // Theirs are the competing values as text ("" where a side has no value, e.g.
-// the side that removed an item); tasks appear rendered (Task.Render),
+// the side that removed an item); tasks appear rendered (Task.render),
 // artifacts as their content.
 type MergeConflict struct {
 	// Field is the content field: message, objective, summary, tasks or
@@ -123,7 +123,7 @@ func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeRes
 	out.Tasks = mergeList(m, "tasks", false, base.Tasks, ours.Tasks, theirs.Tasks,
 		func(t Task) string { return itemKey(t.Text) },
 		func(a, b Task) bool { a.Structured, b.Structured = false, false; return a == b },
-		Task.Render,
+		Task.render,
 		func(t Task, v string) Task { t.Text = strings.TrimSpace(v); return t })
 	out.OpenQuestions = mergeList(m, "open_questions", true, base.OpenQuestions, ours.OpenQuestions, theirs.OpenQuestions, strKey, same, id, nil)
 	out.Entities = mergeList(m, "entities", true, base.Entities, ours.Entities, theirs.Entities, strKey, same, id, nil)
@@ -167,7 +167,7 @@ func (m *merger) scalar(field, base, ours, theirs string) string {
 	case o == b:
 		return theirs
 	}
-	r, ok := m.conflict(MergeConflict{Field: field, Kind: ConflictBothChanged, Base: base, Ours: ours, Theirs: theirs})
+	r, ok := m.conflict(MergeConflict{Field: field, Kind: conflictBothChanged, Base: base, Ours: ours, Theirs: theirs})
 	if !ok {
 		return ours
 	}
@@ -250,7 +250,7 @@ func mergeList[T any](m *merger, field string, soft bool, base, ours, theirs []T
 			if equal(*o, *t) || soft {
 				emit(o)
 			} else {
-				emit(decide(k, ConflictBothChanged, nil, o, t, o))
+				emit(decide(k, conflictBothChanged, nil, o, t, o))
 			}
 		case inTheirs: // on all three
 			oursChanged, theirsChanged := !equal(*o, *b), !equal(*t, *b)
@@ -262,13 +262,13 @@ func mergeList[T any](m *merger, field string, soft bool, base, ours, theirs []T
 			case soft:
 				emit(o)
 			default:
-				emit(decide(k, ConflictBothChanged, b, o, t, o))
+				emit(decide(k, conflictBothChanged, b, o, t, o))
 			}
 		default: // theirs removed it
 			if equal(*o, *b) || soft {
 				continue
 			}
-			emit(decide(k, ConflictRemovedVsEdited, b, o, nil, o))
+			emit(decide(k, conflictRemovedVsEdited, b, o, nil, o))
 		}
 	}
 	for _, k := range tm.order {
@@ -282,7 +282,7 @@ func mergeList[T any](m *merger, field string, soft bool, base, ours, theirs []T
 			emit(t)
 		case equal(*t, *b) || soft: // ours removed it, theirs untouched
 		default:
-			emit(decide(k, ConflictRemovedVsEdited, b, nil, t, t))
+			emit(decide(k, conflictRemovedVsEdited, b, nil, t, t))
 		}
 	}
 	return out

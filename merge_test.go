@@ -49,7 +49,7 @@ func TestMerge(t *testing.T) {
 
 	t.Run("NilBaseDifferentSummariesConflict", func(t *testing.T) {
 		r := merged(nil, &Content{Summary: "a"}, &Content{Summary: "b"})
-		if len(r.Conflicts) != 1 || r.Conflicts[0] != (MergeConflict{Field: "summary", Kind: ConflictBothChanged, Ours: "a", Theirs: "b"}) {
+		if len(r.Conflicts) != 1 || r.Conflicts[0] != (MergeConflict{Field: "summary", Kind: conflictBothChanged, Ours: "a", Theirs: "b"}) {
 			t.Fatalf("%+v", r.Conflicts)
 		}
 	})
@@ -68,7 +68,7 @@ func TestMerge(t *testing.T) {
 		ours, theirs := *base, *base
 		ours.Summary, theirs.Summary = "ours summary", "theirs summary"
 		r := merged(base, &ours, &theirs)
-		want := MergeConflict{Field: "summary", Kind: ConflictBothChanged, Base: "base summary", Ours: "ours summary", Theirs: "theirs summary"}
+		want := MergeConflict{Field: "summary", Kind: conflictBothChanged, Base: "base summary", Ours: "ours summary", Theirs: "theirs summary"}
 		if len(r.Conflicts) != 1 || r.Conflicts[0] != want || r.Merged.Summary != "ours summary" {
 			t.Fatalf("conflicts %+v merged summary %q", r.Conflicts, r.Merged.Summary)
 		}
@@ -90,7 +90,7 @@ func TestMerge(t *testing.T) {
 		if len(r.Merged.Tasks) != 2 || r.Merged.Tasks[1].Status != "done" {
 			t.Fatalf("tasks %+v", r.Merged.Tasks)
 		}
-		want := MergeConflict{Field: "tasks", Key: "buy map", Kind: ConflictRemovedVsEdited, Base: "Buy map", Ours: "", Theirs: "Buy map (done)"}
+		want := MergeConflict{Field: "tasks", Key: "buy map", Kind: conflictRemovedVsEdited, Base: "Buy map", Ours: "", Theirs: "Buy map (done)"}
 		if len(r.Conflicts) != 1 || r.Conflicts[0] != want {
 			t.Fatalf("conflicts %+v", r.Conflicts)
 		}

@@ -21,14 +21,14 @@ type MergeRequest struct {
 	AuthorAgent *string
 }
 
-// Validate checks the message (at most MaxCheckpointMessageChars) and the
-// number of resolutions (at most MaxListItems). EUNPROCESSABLE otherwise.
+// Validate checks the message (at most maxCheckpointMessageChars) and the
+// number of resolutions (at most maxListItems). EUNPROCESSABLE otherwise.
 func (r *MergeRequest) Validate() error {
-	if runeLen(r.Message) > MaxCheckpointMessageChars {
-		return tooLong("message", MaxCheckpointMessageChars)
+	if runeLen(r.Message) > maxCheckpointMessageChars {
+		return tooLong("message", maxCheckpointMessageChars)
 	}
-	if len(r.Resolutions) > MaxListItems {
-		return Errorf(EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(r.Resolutions), MaxListItems)
+	if len(r.Resolutions) > maxListItems {
+		return Errorf(EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(r.Resolutions), maxListItems)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 		return nil, &Error{Code: ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "conflicts": open}}
 	}
 
-	author := MergeAuthor(ctx, req.AuthorAgent, out.Resolved)
+	author := mergeAuthor(ctx, req.AuthorAgent, out.Resolved)
 	in := CheckpointCreate{
 		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
 		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged,

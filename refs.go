@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"context"
 	"sort"
 	"strings"
 )
@@ -74,4 +75,39 @@ func MatchCheckpointRef(cands []CheckpointRef, ref string) (int, error) {
 	}
 	sort.Strings(names)
 	return -1, Errorf(EINVALID, "checkpoint prefix %q is ambiguous: %s; give more characters", Truncate(ref, 64), strings.Join(names, ", "))
+}
+
+// ResolveCheckpointRef returns the ID of the checkpoint ref names: a full
+// UUID as it is; otherwise the one checkpoint, among those checkpoints lists
+// for each space spaces lists, whose id or hash starts with ref (see
+// MatchCheckpointRef). Too short, ambiguous or malformed is EINVALID, no
+// match ENOTFOUND; the caller fetches the checkpoint, so a UUID naming none
+// is its ENOTFOUND.
+func ResolveCheckpointRef(ctx context.Context, ref string, spaces func(context.Context) ([]ID, error),
+	checkpoints func(context.Context, ID) ([]CheckpointRef, error)) (ID, error) {
+	ref = strings.TrimSpace(ref)
+	if LooksLikeID(ref) {
+		return ParseID("checkpoint", ref)
+	}
+	if len(ref) < MinRefPrefix {
+		_, err := MatchCheckpointRef(nil, ref)
+		return NilID, err
+	}
+	ids, err := spaces(ctx)
+	if err != nil {
+		return NilID, err
+	}
+	var all []CheckpointRef
+	for _, id := range ids {
+		cps, err := checkpoints(ctx, id)
+		if err != nil {
+			return NilID, err
+		}
+		all = append(all, cps...)
+	}
+	i, err := MatchCheckpointRef(all, ref)
+	if err != nil {
+		return NilID, err
+	}
+	return ParseID("checkpoint", all[i].ID)
 }

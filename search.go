@@ -18,12 +18,12 @@ const (
 
 // Search limits.
 const (
-	MaxSearchQueryChars = 500
-	MaxSearchTerms      = 16
-	DefaultSearchLimit  = 20
-	MaxSearchLimit      = 100
-	// SnippetWords is how many words a snippet shows around the first match.
-	SnippetWords = 24
+	maxSearchQueryChars = 500
+	maxSearchTerms      = 16
+	defaultSearchLimit  = 20
+	maxSearchLimit      = 100
+	// snippetWords is how many words a snippet shows around the first match.
+	snippetWords = 24
 )
 
 // Snippet highlight markers. The text between them is not escaped: a client
@@ -48,7 +48,7 @@ type SearchQuery struct {
 }
 
 // Terms returns the query's search terms: words as the indexes tokenize them
-// (letters and digits, case and diacritics folded), at most MaxSearchTerms.
+// (letters and digits, case and diacritics folded), at most maxSearchTerms.
 func (q SearchQuery) Terms() []string { return SearchTerms(q.Text) }
 
 // Validate checks the query and fills defaults.
@@ -56,8 +56,8 @@ func (q *SearchQuery) Validate() error {
 	if strings.TrimSpace(q.Text) == "" {
 		return Errorf(EUNPROCESSABLE, "q is required")
 	}
-	if utf8.RuneCountInString(q.Text) > MaxSearchQueryChars {
-		return Errorf(EUNPROCESSABLE, "q must be at most %d characters", MaxSearchQueryChars)
+	if utf8.RuneCountInString(q.Text) > maxSearchQueryChars {
+		return Errorf(EUNPROCESSABLE, "q must be at most %d characters", maxSearchQueryChars)
 	}
 	if len(q.Terms()) == 0 {
 		return Errorf(EUNPROCESSABLE, "q has no words to search for")
@@ -68,10 +68,10 @@ func (q *SearchQuery) Validate() error {
 		}
 	}
 	if q.Limit == 0 {
-		q.Limit = DefaultSearchLimit
+		q.Limit = defaultSearchLimit
 	}
-	if q.Limit < 1 || q.Limit > MaxSearchLimit {
-		return Errorf(EUNPROCESSABLE, "limit must be from 1 to %d", MaxSearchLimit)
+	if q.Limit < 1 || q.Limit > maxSearchLimit {
+		return Errorf(EUNPROCESSABLE, "limit must be from 1 to %d", maxSearchLimit)
 	}
 	return nil
 }
@@ -147,7 +147,7 @@ func SearchText(c *Checkpoint) string {
 
 // SearchTerms splits text into the words the indexes match: runs of letters
 // and digits, lower-cased with diacritics removed, de-duplicated, at most
-// MaxSearchTerms.
+// maxSearchTerms.
 func SearchTerms(text string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -158,7 +158,7 @@ func SearchTerms(text string) []string {
 		}
 		seen[f] = true
 		out = append(out, f)
-		if len(out) == MaxSearchTerms {
+		if len(out) == maxSearchTerms {
 			break
 		}
 	}
@@ -202,7 +202,7 @@ func foldWord(w string) string {
 	return b.String()
 }
 
-// Snippet cuts a window of about SnippetWords words from text around the
+// Snippet cuts a window of about snippetWords words from text around the
 // first word matching a term (the start when none does) and wraps every
 // matching word in the highlight markers. It is computed here, not by the
 // database, so both engines show the same snippet for the same text.
@@ -226,13 +226,13 @@ func Snippet(text string, terms []string) string {
 		}
 	}
 	from := 0
-	if first > SnippetWords/3 {
-		from = first - SnippetWords/3
+	if first > snippetWords/3 {
+		from = first - snippetWords/3
 	}
-	to := from + SnippetWords
+	to := from + snippetWords
 	if to > len(ws) {
 		to = len(ws)
-		if from = to - SnippetWords; from < 0 {
+		if from = to - snippetWords; from < 0 {
 			from = 0
 		}
 	}

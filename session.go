@@ -125,7 +125,7 @@ type Exchange struct {
 	// IdempotencyKey, when set, makes a repeated write with the same key
 	// return the stored exchange instead of writing twice.
 	IdempotencyKey string
-	// RequestHash is stored with the key (RequestDigest of the send), so a
+	// RequestHash is stored with the key (requestDigest of the send), so a
 	// reuse of the key for another request can be told apart.
 	RequestHash string
 	// Mount, when set, is recorded as the session's mount in the same

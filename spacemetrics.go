@@ -50,26 +50,26 @@ func (m *SpaceMetrics) ClaimCompletionRate() *float64 {
 	if n == 0 {
 		return nil
 	}
-	r := RoundTo(float64(m.ClaimsDone)/float64(n), 2)
+	r := roundTo(float64(m.ClaimsDone)/float64(n), 2)
 	return &r
 }
 
 // AvgDecisions is decisions per checkpoint rounded to one decimal (0 for a
 // space without checkpoints).
 func (m *SpaceMetrics) AvgDecisions() float64 {
-	return RoundTo(float64(m.TotalDecisions)/float64(max(m.TotalCheckpoints, 1)), 1)
+	return roundTo(float64(m.TotalDecisions)/float64(max(m.TotalCheckpoints, 1)), 1)
 }
 
 // AvgTasks is tasks per checkpoint rounded to one decimal.
 func (m *SpaceMetrics) AvgTasks() float64 {
-	return RoundTo(float64(m.TotalTasks)/float64(max(m.TotalCheckpoints, 1)), 1)
+	return roundTo(float64(m.TotalTasks)/float64(max(m.TotalCheckpoints, 1)), 1)
 }
 
-// RoundTo rounds x to the given number of decimals, halves away from zero
+// roundTo rounds x to the given number of decimals, halves away from zero
 // (2.25 → 2.3, 0.125 → 0.13). The first implementation rounded halves to
 // even on the binary value; the exact decimal rule is easier to predict and
 // differs only on exact halves.
-func RoundTo(x float64, decimals int) float64 {
+func roundTo(x float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
 	// Round the scaled value at 1e-9 first so 2.675*100 = 267.49999… still
 	// counts as the half it was written as.

@@ -11,7 +11,7 @@ import (
 const (
 	ActiveBranchesCap  = 20
 	DivergenceCap      = 20
-	DivergenceItemsCap = 3
+	divergenceItemsCap = 3
 	ActiveClaimsCap    = 10
 	FreshnessListCap   = 5
 	BranchSummaryCap   = 200
@@ -126,7 +126,7 @@ type StateService interface {
 
 // ComputeDivergence pairs main's decisions with each branch head's, in the
 // branches' order, keeping the branches whose decisions differ: up to
-// DivergenceCap pairs, each side cut to DivergenceItemsCap items, and the
+// DivergenceCap pairs, each side cut to divergenceItemsCap items, and the
 // number of further divergent branches. No main head means no divergence.
 func ComputeDivergence(head *Checkpoint, branches []BranchHead) ([]DivergencePair, int) {
 	pairs := []DivergencePair{}
@@ -144,7 +144,7 @@ func ComputeDivergence(head *Checkpoint, branches []BranchHead) ([]DivergencePai
 			continue
 		}
 		pairs = append(pairs, DivergencePair{Branch: b.Branch, BranchHash: b.Hash,
-			MainOnly: capList(d.OnlyA, DivergenceItemsCap), BranchOnly: capList(d.OnlyB, DivergenceItemsCap)})
+			MainOnly: capList(d.OnlyA, divergenceItemsCap), BranchOnly: capList(d.OnlyB, divergenceItemsCap)})
 	}
 	return pairs, more
 }

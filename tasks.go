@@ -73,14 +73,14 @@ func normalizeTasks(raw []any) []Task {
 	return out
 }
 
-// CleanTasks tidies the tasks a client wrote with a checkpoint, keeping each
+// cleanTasks tidies the tasks a client wrote with a checkpoint, keeping each
 // task's form: a plain string stays a string, an object stays an object.
 // Text and annotations are trimmed, an intent hint outside the five is
 // dropped (and a valid one lower-cased), a status is lower-cased, blank
 // tasks and repeated texts (first wins) are dropped. Status values are
 // validated by the caller before (a bad status is an error on a write,
 // not something to drop silently). The result is never nil.
-func CleanTasks(tasks []Task) []Task {
+func cleanTasks(tasks []Task) []Task {
 	out := make([]Task, 0, len(tasks))
 	seen := map[string]bool{}
 	for _, t := range tasks {
@@ -118,14 +118,14 @@ func stringField(m map[string]any, key string) string {
 	return strings.TrimSpace(s)
 }
 
-// Render writes the task as one line of text for prompts and terminals:
+// render writes the task as one line of text for prompts and terminals:
 //
 //	text [intent] (id: x) (status) → blocked by: y
 //
 // Absent annotations are omitted, so a plain task renders as its text. It
 // never prints a raw object (the first implementation leaked Python dict
 // reprs into prompts this way).
-func (t Task) Render() string {
+func (t Task) render() string {
 	var b strings.Builder
 	b.WriteString(t.Text)
 	if t.IntentHint != "" {

@@ -67,7 +67,7 @@ func TestTaskRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.task.Render(); got != tt.want {
+			if got := tt.task.render(); got != tt.want {
 				t.Fatalf("Render = %q, want %q", got, tt.want)
 			}
 		})
@@ -82,16 +82,16 @@ func TestCleanTasksKeepsEachTasksForm(t *testing.T) {
 		{Text: "plain"},
 		{Text: "   ", Structured: true},
 	}
-	got := CleanTasks(in)
+	got := cleanTasks(in)
 	want := []Task{
 		{Text: "plain"},
 		{Text: "Bench", ID: "t1", IntentHint: "test", Status: "done", BlockedBy: "t0", Structured: true},
 		{Text: "odd intent", Status: "open", Structured: true},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("CleanTasks =\n%+v\nwant\n%+v", got, want)
+		t.Fatalf("cleanTasks =\n%+v\nwant\n%+v", got, want)
 	}
-	if got := CleanTasks(nil); got == nil || len(got) != 0 {
-		t.Fatalf("CleanTasks(nil) = %#v", got)
+	if got := cleanTasks(nil); got == nil || len(got) != 0 {
+		t.Fatalf("cleanTasks(nil) = %#v", got)
 	}
 }

@@ -16,19 +16,20 @@ type TokenCounter interface {
 	CountTokens(provider, model, text string) (n int, exact bool)
 }
 
-// EstimateCounter counts every model with EstimateTokens; it is what a
+// estimateCounter counts every model with EstimateTokens; it is what a
 // Chat without a TokenCounter uses.
-type EstimateCounter struct{}
+type estimateCounter struct{}
 
 // CountTokens implements TokenCounter.
-func (EstimateCounter) CountTokens(_, _, text string) (int, bool) { return EstimateTokens(text), false }
+func (estimateCounter) CountTokens(_, _, text string) (int, bool) { return EstimateTokens(text), false }
 
 // EstimateMarginPercent is the safety margin EstimateTokens adds on top of
 // its per-character heuristic. The heuristic alone was fitted to BPE
 // tokenizers (OpenAI's cl100k_base and o200k_base) over English prose, Go
 // code, JSON, UUIDs, Chinese, Hindi and emoji; with the margin it does not
-// undercount them on that corpus (tokenizer/corpus_test.go). Tokenizers of
-// other vendors differ; the margin is what absorbs that.
+// undercount them on that corpus (the tokenizer package's
+// TestCorpusEstimateMargin). Tokenizers of other vendors differ; the margin
+// is what absorbs that.
 const EstimateMarginPercent = 15
 
 // EstimateTokens is a cheap, deterministic, deliberately high token
@@ -113,10 +114,10 @@ const (
 )
 
 // CountMessages counts the tokens of a whole provider conversation with
-// counter (EstimateCounter when nil).
+// counter (estimateCounter when nil).
 func CountMessages(counter TokenCounter, provider, model string, msgs []Message) int {
 	if counter == nil {
-		counter = EstimateCounter{}
+		counter = estimateCounter{}
 	}
 	n := ReplyPrimingTokens
 	for _, m := range msgs {
@@ -126,17 +127,17 @@ func CountMessages(counter TokenCounter, provider, model string, msgs []Message)
 	return n
 }
 
-// EstimateMessages estimates the tokens of a whole provider conversation
-// (CountMessages with EstimateCounter).
-func EstimateMessages(msgs []Message) int { return CountMessages(nil, "", "", msgs) }
+// estimateMessages estimates the tokens of a whole provider conversation
+// (CountMessages with estimateCounter).
+func estimateMessages(msgs []Message) int { return CountMessages(nil, "", "", msgs) }
 
 // ReplyTokens is the reply reserve of a send: the max_tokens the provider
 // is asked for, so what the history budget keeps free is exactly what the
-// reply may use. It is DefaultReplyTokens, cut to a quarter of windows too
+// reply may use. It is defaultReplyTokens, cut to a quarter of windows too
 // small for it.
 func ReplyTokens(contextWindow int) int {
-	return max(1, min(DefaultReplyTokens, contextWindow/4))
+	return max(1, min(defaultReplyTokens, contextWindow/4))
 }
 
-// DefaultReplyTokens caps a chat reply.
-const DefaultReplyTokens = 4096
+// defaultReplyTokens caps a chat reply.
+const defaultReplyTokens = 4096

@@ -27,9 +27,9 @@ const (
 
 // Transcript limits.
 const (
-	// MaxImportTurnChars bounds one imported turn; longer ones are refused
+	// maxImportTurnChars bounds one imported turn; longer ones are refused
 	// with their conversation rather than cut silently.
-	MaxImportTurnChars = 1 << 20
+	maxImportTurnChars = 1 << 20
 	// MaxImportTitleChars bounds a conversation's title; longer ones are cut.
 	MaxImportTitleChars = 255
 )
@@ -77,8 +77,8 @@ func (c *Conversation) Validate() error {
 		if t.Role != RoleUser && t.Role != RoleAssistant && t.Role != RoleSystem {
 			return Errorf(EUNPROCESSABLE, "message %d has role %q", i, Truncate(t.Role, 32))
 		}
-		if utf8.RuneCountInString(t.Content) > MaxImportTurnChars {
-			return Errorf(EUNPROCESSABLE, "message %d is longer than %d characters", i, MaxImportTurnChars)
+		if utf8.RuneCountInString(t.Content) > maxImportTurnChars {
+			return Errorf(EUNPROCESSABLE, "message %d is longer than %d characters", i, maxImportTurnChars)
 		}
 		if !utf8.ValidString(t.Content) {
 			return Errorf(EUNPROCESSABLE, "message %d is not valid UTF-8", i)
@@ -160,14 +160,14 @@ func ReadTranscripts(r io.Reader, filename string, fn func(i int, c *Conversatio
 		c, err := parseJSONConversation(raw)
 		return fn(0, c, err)
 	}
-	text, err := io.ReadAll(io.LimitReader(br, int64(MaxImportTurnChars)*8+1))
+	text, err := io.ReadAll(io.LimitReader(br, int64(maxImportTurnChars)*8+1))
 	if err != nil {
 		return Errorf(EINVALID, "could not read the transcript: %v", err)
 	}
-	if len(text) > MaxImportTurnChars*8 {
-		return Errorf(EUNPROCESSABLE, "a text transcript must be at most %d bytes", MaxImportTurnChars*8)
+	if len(text) > maxImportTurnChars*8 {
+		return Errorf(EUNPROCESSABLE, "a text transcript must be at most %d bytes", maxImportTurnChars*8)
 	}
-	c, err := ParseMarkdownTranscript(string(text), filename)
+	c, err := parseMarkdownTranscript(string(text), filename)
 	return fn(0, c, err)
 }
 
@@ -437,12 +437,12 @@ var (
 	titleHeading   = regexp.MustCompile(`^\s*#\s+(.+?)\s*$`)
 )
 
-// ParseMarkdownTranscript reads a plain transcript: speakers marked by lines
+// parseMarkdownTranscript reads a plain transcript: speakers marked by lines
 // starting "User:" / "Assistant:" (also Human, You, AI, ChatGPT, Claude; bold
 // allowed) or by "## user" / "## assistant" headings. A "# Title" line before
 // the first speaker names the conversation, else the file name does. Text
 // before the first speaker is not part of the conversation.
-func ParseMarkdownTranscript(text, filename string) (*Conversation, error) {
+func parseMarkdownTranscript(text, filename string) (*Conversation, error) {
 	if !utf8.ValidString(text) {
 		return nil, Errorf(EUNPROCESSABLE, "the transcript is not valid UTF-8")
 	}
@@ -530,7 +530,7 @@ func jsonProblem(err error) string {
 	return err.Error()
 }
 
-// TurnMetadata is what an imported turn records about its origin.
+// Metadata is what an imported turn records about its origin.
 func (t ConversationTurn) Metadata(c *Conversation) map[string]any {
 	m := map[string]any{"import": map[string]any{"source": c.Source}}
 	if t.CreatedAt != nil {
@@ -602,7 +602,7 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 }
 
 func (im *TranscriptImporter) draft(ctx context.Context, spaceID, sessionID ID) (*ID, error) {
-	n := MaxDraftTurns
+	n := maxDraftTurns
 	res, err := im.Intelligence.Draft(ctx, DraftRequest{SessionID: sessionID, NumTurns: &n})
 	if err != nil {
 		return nil, err

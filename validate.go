@@ -10,23 +10,23 @@ import (
 // model and bounded in storage; the services check them, so every surface
 // (HTTP, MCP, CLI) gives the same answer.
 const (
-	// MaxCheckpointMessageChars caps a checkpoint's message (its title).
-	MaxCheckpointMessageChars = 255
-	// MaxListItems caps each list of a checkpoint (decisions, tasks, …).
-	MaxListItems = 1000
+	// maxCheckpointMessageChars caps a checkpoint's message (its title).
+	maxCheckpointMessageChars = 255
+	// maxListItems caps each list of a checkpoint (decisions, tasks, …).
+	maxListItems = 1000
 	// MaxItemChars caps one list item, written or drafted. Drafts are cut
 	// to it and writes are refused beyond it, so every drafted checkpoint
 	// can be saved as it is.
 	MaxItemChars = 10000
-	// MaxCheckpointArtifacts caps the artifacts of a written checkpoint.
-	MaxCheckpointArtifacts = 100
-	// MaxBranchNameChars caps a branch name.
-	MaxBranchNameChars = 255
-	// MaxNoteChars and MaxNoteAuthorChars cap a checkpoint note.
-	MaxNoteChars       = 2000
-	MaxNoteAuthorChars = 100
-	// MaxIdempotencyKeyChars caps a send's idempotency key.
-	MaxIdempotencyKeyChars = 200
+	// maxCheckpointArtifacts caps the artifacts of a written checkpoint.
+	maxCheckpointArtifacts = 100
+	// maxBranchNameChars caps a branch name.
+	maxBranchNameChars = 255
+	// maxNoteChars and maxNoteAuthorChars cap a checkpoint note.
+	maxNoteChars       = 2000
+	maxNoteAuthorChars = 100
+	// maxIdempotencyKeyChars caps a send's idempotency key.
+	maxIdempotencyKeyChars = 200
 )
 
 func tooLong(field string, max int) error {
@@ -36,16 +36,16 @@ func tooLong(field string, max int) error {
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
 
 // Validate checks a checkpoint's content: a message (title) that is not
-// blank and at most MaxCheckpointMessageChars, lists of at most MaxListItems
+// blank and at most maxCheckpointMessageChars, lists of at most maxListItems
 // items of at most MaxItemChars each, task statuses "", "open" or "done",
-// and at most MaxCheckpointArtifacts artifacts. EUNPROCESSABLE otherwise.
+// and at most maxCheckpointArtifacts artifacts. EUNPROCESSABLE otherwise.
 func (c *Content) Validate() error {
 	msg := strings.TrimSpace(c.Message)
 	if msg == "" {
 		return Errorf(EUNPROCESSABLE, "message is required (the checkpoint's title)")
 	}
-	if runeLen(msg) > MaxCheckpointMessageChars {
-		return tooLong("message", MaxCheckpointMessageChars)
+	if runeLen(msg) > maxCheckpointMessageChars {
+		return tooLong("message", maxCheckpointMessageChars)
 	}
 	for _, l := range []struct {
 		name string
@@ -55,8 +55,8 @@ func (c *Content) Validate() error {
 			return err
 		}
 	}
-	if len(c.Tasks) > MaxListItems {
-		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), MaxListItems)
+	if len(c.Tasks) > maxListItems {
+		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), maxListItems)
 	}
 	for i, t := range c.Tasks {
 		if runeLen(t.Text) > MaxItemChars {
@@ -66,21 +66,21 @@ func (c *Content) Validate() error {
 			return Errorf(EUNPROCESSABLE, "tasks[%d].status must be \"open\" or \"done\"", i)
 		}
 	}
-	if len(c.Artifacts) > MaxCheckpointArtifacts {
-		return Errorf(EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), MaxCheckpointArtifacts)
+	if len(c.Artifacts) > maxCheckpointArtifacts {
+		return Errorf(EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), maxCheckpointArtifacts)
 	}
 	return nil
 }
 
-// Normalize tidies what Validate accepted: tasks are cleaned (CleanTasks),
+// Normalize tidies what Validate accepted: tasks are cleaned (cleanTasks),
 // each keeping its form. Services call it after Validate, before writing.
 func (c *Content) Normalize() {
-	c.Tasks = CleanTasks(c.Tasks)
+	c.Tasks = cleanTasks(c.Tasks)
 }
 
 func validateList(name string, list []string) error {
-	if len(list) > MaxListItems {
-		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), MaxListItems)
+	if len(list) > maxListItems {
+		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), maxListItems)
 	}
 	for i, item := range list {
 		if runeLen(item) > MaxItemChars {
@@ -110,15 +110,15 @@ func (in *CheckpointCreate) Validate() error {
 		return err
 	}
 	if in.AuthorType != "" {
-		if err := ValidateAuthorType(in.AuthorType); err != nil {
+		if err := validateAuthorType(in.AuthorType); err != nil {
 			return err
 		}
 	}
 	return ValidateBranchName(in.BranchName)
 }
 
-// ValidateAuthorType accepts the author types: agent, llm, system, user.
-func ValidateAuthorType(t string) error {
+// validateAuthorType accepts the author types: agent, llm, system, user.
+func validateAuthorType(t string) error {
 	switch t {
 	case AuthorAgent, AuthorLLM, AuthorSystem, AuthorUser:
 		return nil
@@ -126,13 +126,13 @@ func ValidateAuthorType(t string) error {
 	return Errorf(EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user")
 }
 
-// ValidateBranchName accepts a branch name of at most MaxBranchNameChars
+// ValidateBranchName accepts a branch name of at most maxBranchNameChars
 // without control characters. "" passes: whether a name is required, and
 // what it defaults to, is the caller's rule.
 func ValidateBranchName(name string) error {
 	switch {
-	case runeLen(name) > MaxBranchNameChars:
-		return tooLong("branch_name", MaxBranchNameChars)
+	case runeLen(name) > maxBranchNameChars:
+		return tooLong("branch_name", maxBranchNameChars)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return Errorf(EUNPROCESSABLE, "branch_name must not contain control characters")
 	}
@@ -151,39 +151,39 @@ func ValidateDisposition(d string) error {
 
 // Note defaults: who wrote a note and its kind when the caller says nothing.
 const (
-	DefaultNoteAuthor = "founder"
-	DefaultNoteKind   = NoteKindNote
+	defaultNoteAuthor = "founder"
+	defaultNoteKind   = NoteKindNote
 )
 
 // Normalize trims the author and fills in the default author and kind.
 func (n *NoteCreate) Normalize() {
 	n.Author = strings.TrimSpace(n.Author)
 	if n.Author == "" {
-		n.Author = DefaultNoteAuthor
+		n.Author = defaultNoteAuthor
 	}
 	if n.Kind == "" {
-		n.Kind = DefaultNoteKind
+		n.Kind = defaultNoteKind
 	}
 }
 
 // Validate checks a normalized note: text not blank and at most
-// MaxNoteChars, author at most MaxNoteAuthorChars (EUNPROCESSABLE), and a
-// known kind (ValidateNoteKind).
+// maxNoteChars, author at most maxNoteAuthorChars (EUNPROCESSABLE), and a
+// known kind (validateNoteKind).
 func (n *NoteCreate) Validate() error {
 	switch {
 	case strings.TrimSpace(n.Text) == "":
 		return Errorf(EUNPROCESSABLE, "text is required")
-	case runeLen(n.Text) > MaxNoteChars:
-		return tooLong("text", MaxNoteChars)
-	case runeLen(n.Author) > MaxNoteAuthorChars:
-		return tooLong("author", MaxNoteAuthorChars)
+	case runeLen(n.Text) > maxNoteChars:
+		return tooLong("text", maxNoteChars)
+	case runeLen(n.Author) > maxNoteAuthorChars:
+		return tooLong("author", maxNoteAuthorChars)
 	}
-	return ValidateNoteKind(n.Kind)
+	return validateNoteKind(n.Kind)
 }
 
-// ValidateNoteKind accepts the note kinds: milestone, noise, note. EINVALID
+// validateNoteKind accepts the note kinds: milestone, noise, note. EINVALID
 // otherwise.
-func ValidateNoteKind(kind string) error {
+func validateNoteKind(kind string) error {
 	switch kind {
 	case NoteKindMilestone, NoteKindNoise, NoteKindNote:
 		return nil
@@ -194,7 +194,7 @@ func ValidateNoteKind(kind string) error {
 // Validate checks what a send can be refused for before anything is read:
 // a message that is not blank and at most the message cap, a history budget
 // that is not negative and an idempotency key of at most
-// MaxIdempotencyKeyChars. EUNPROCESSABLE otherwise.
+// maxIdempotencyKeyChars. EUNPROCESSABLE otherwise.
 func (r *SendRequest) Validate() error {
 	switch {
 	case strings.TrimSpace(r.Message) == "":
@@ -203,8 +203,8 @@ func (r *SendRequest) Validate() error {
 		return Errorf(EUNPROCESSABLE, "message must be at most %d characters", maxMessageChars)
 	case r.HistoryBudget < 0:
 		return Errorf(EUNPROCESSABLE, "history_token_budget must be positive")
-	case len(r.IdempotencyKey) > MaxIdempotencyKeyChars:
-		return Errorf(EUNPROCESSABLE, "Idempotency-Key must be at most %d characters", MaxIdempotencyKeyChars)
+	case len(r.IdempotencyKey) > maxIdempotencyKeyChars:
+		return Errorf(EUNPROCESSABLE, "Idempotency-Key must be at most %d characters", maxIdempotencyKeyChars)
 	}
 	return nil
 }

@@ -17,27 +17,27 @@ func TestValidators(t *testing.T) {
 	}{
 		{"ContentOK", (&Content{Message: " t ", Decisions: []string{long(MaxItemChars)}}).Validate(), "", ""},
 		{"ContentBlankMessage", (&Content{Message: "  "}).Validate(), EUNPROCESSABLE, "message is required (the checkpoint's title)"},
-		{"ContentLongMessage", (&Content{Message: long(MaxCheckpointMessageChars + 1)}).Validate(), EUNPROCESSABLE, "message must be at most 255 characters"},
-		{"ContentTooManyItems", (&Content{Message: "t", Entities: items(MaxListItems + 1)}).Validate(), EUNPROCESSABLE, "entities has 1001 items; at most 1000 are allowed"},
+		{"ContentLongMessage", (&Content{Message: long(maxCheckpointMessageChars + 1)}).Validate(), EUNPROCESSABLE, "message must be at most 255 characters"},
+		{"ContentTooManyItems", (&Content{Message: "t", Entities: items(maxListItems + 1)}).Validate(), EUNPROCESSABLE, "entities has 1001 items; at most 1000 are allowed"},
 		{"ContentLongItem", (&Content{Message: "t", OpenQuestions: []string{"", long(MaxItemChars + 1)}}).Validate(), EUNPROCESSABLE, "open_questions[1] is longer than 10000 characters"},
 		{"ContentLongTask", (&Content{Message: "t", Tasks: []Task{{Text: long(MaxItemChars + 1)}}}).Validate(), EUNPROCESSABLE, "tasks[0] is longer than 10000 characters"},
 		{"ContentTaskStatus", (&Content{Message: "t", Tasks: []Task{{Text: "a", Status: "done"}, {Text: "b", Status: "later"}}}).Validate(), EUNPROCESSABLE, `tasks[1].status must be "open" or "done"`},
-		{"ContentArtifacts", (&Content{Message: "t", Artifacts: make([]Artifact, MaxCheckpointArtifacts+1)}).Validate(), EUNPROCESSABLE, "artifacts has 101 items; at most 100 are allowed"},
+		{"ContentArtifacts", (&Content{Message: "t", Artifacts: make([]Artifact, maxCheckpointArtifacts+1)}).Validate(), EUNPROCESSABLE, "artifacts has 101 items; at most 100 are allowed"},
 		{"CommitSourceTurns", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 3, ToSeq: 2}}).Validate(), EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq"},
 		{"CommitOK", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 0, ToSeq: 0}}).Validate(), "", ""},
 		{"CreateAuthorType", (&CheckpointCreate{Content: okContent, AuthorType: "robot"}).Validate(), EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user"},
 		{"CreateBranch", (&CheckpointCreate{Content: okContent, BranchName: "a\x00b"}).Validate(), EUNPROCESSABLE, "branch_name must not contain control characters"},
-		{"CreateOK", (&CheckpointCreate{Content: okContent, AuthorType: AuthorUser, BranchName: long(MaxBranchNameChars)}).Validate(), "", ""},
-		{"BranchTooLong", ValidateBranchName(long(MaxBranchNameChars + 1)), EUNPROCESSABLE, "branch_name must be at most 255 characters"},
+		{"CreateOK", (&CheckpointCreate{Content: okContent, AuthorType: AuthorUser, BranchName: long(maxBranchNameChars)}).Validate(), "", ""},
+		{"BranchTooLong", ValidateBranchName(long(maxBranchNameChars + 1)), EUNPROCESSABLE, "branch_name must be at most 255 characters"},
 		{"Disposition", ValidateDisposition("merged"), EINVALID, "Invalid disposition 'merged'. Must be one of: abandoned, active, integrated"},
 		{"DispositionOK", ValidateDisposition(DispositionIntegrated), "", ""},
-		{"NoteKind", ValidateNoteKind("todo"), EINVALID, "Invalid kind 'todo'. Must be one of: milestone, noise, note"},
+		{"NoteKind", validateNoteKind("todo"), EINVALID, "Invalid kind 'todo'. Must be one of: milestone, noise, note"},
 		{"NoteBlank", (&NoteCreate{Text: " ", Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "text is required"},
-		{"NoteLong", (&NoteCreate{Text: long(MaxNoteChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "text must be at most 2000 characters"},
-		{"NoteAuthor", (&NoteCreate{Text: "x", Author: long(MaxNoteAuthorChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "author must be at most 100 characters"},
+		{"NoteLong", (&NoteCreate{Text: long(maxNoteChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "text must be at most 2000 characters"},
+		{"NoteAuthor", (&NoteCreate{Text: "x", Author: long(maxNoteAuthorChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "author must be at most 100 characters"},
 		{"SendBlank", (&SendRequest{Message: "\n"}).Validate(), EUNPROCESSABLE, "message is required"},
 		{"SendBudget", (&SendRequest{Message: "hi", HistoryBudget: -1}).Validate(), EUNPROCESSABLE, "history_token_budget must be positive"},
-		{"SendKey", (&SendRequest{Message: "hi", IdempotencyKey: strings.Repeat("k", MaxIdempotencyKeyChars+1)}).Validate(), EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters"},
+		{"SendKey", (&SendRequest{Message: "hi", IdempotencyKey: strings.Repeat("k", maxIdempotencyKeyChars+1)}).Validate(), EUNPROCESSABLE, "Idempotency-Key must be at most 200 characters"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.code == "" {
@@ -56,7 +56,7 @@ func TestValidators(t *testing.T) {
 func TestNoteCreateNormalize(t *testing.T) {
 	n := NoteCreate{Text: "t", Author: "  ", Kind: ""}
 	n.Normalize()
-	if n.Author != DefaultNoteAuthor || n.Kind != NoteKindNote {
+	if n.Author != defaultNoteAuthor || n.Kind != NoteKindNote {
 		t.Fatalf("normalized = %+v", n)
 	}
 	n = NoteCreate{Text: "t", Author: " ana ", Kind: NoteKindNoise}

@@ -11,8 +11,8 @@ const (
 	WorktreeClosed = "closed"
 )
 
-// MinWorktreePrefix is the shortest id prefix that addresses a worktree.
-const MinWorktreePrefix = 4
+// minWorktreePrefix is the shortest id prefix that addresses a worktree.
+const minWorktreePrefix = 4
 
 // Worktree is a git worktree opened for an agent beside a space's project, on
 // its own git branch, so several agents can edit the same project at once.
@@ -83,7 +83,7 @@ type WorktreeService interface {
 	// failed). ENOTFOUND for an unknown space.
 	Worktrees(ctx context.Context, spaceID ID, includeClosed bool) ([]*Worktree, map[ID]*WorktreeProbe, error)
 	// Worktree resolves a full id or an id prefix of at least
-	// MinWorktreePrefix characters. EINVALID for a shorter prefix;
+	// minWorktreePrefix characters. EINVALID for a shorter prefix;
 	// ENOTFOUND when nothing matches; EUNPROCESSABLE, listing the matches,
 	// when a prefix is ambiguous.
 	Worktree(ctx context.Context, idOrPrefix string) (*Worktree, error)

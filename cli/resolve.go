@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"smriti"
 	"smriti/httpapi"
@@ -14,7 +13,7 @@ const spaceListHint = "Run `smriti space list` to see the spaces."
 // resolveSpace finds a space by UUID or by name (exact, then
 // case-insensitive); several matches ask for the UUID.
 func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.Repo, error) {
-	if looksLikeUUID(arg) {
+	if smriti.LooksLikeID(arg) {
 		id, err := smriti.ParseID("space", arg)
 		if err == nil {
 			r, err := c.Space(ctx, id)
@@ -41,47 +40,32 @@ func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.
 	return &all[i], nil
 }
 
-func looksLikeUUID(s string) bool { return smriti.LooksLikeID(s) }
-
 // resolveCheckpoint finds a checkpoint by full UUID, or by a unique prefix
 // (at least 7 characters) of its id or hash across every space the caller
 // can see.
 func resolveCheckpoint(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.Commit, error) {
 	hint := "Run `smriti checkpoint list <space>` to see checkpoint ids."
-	if looksLikeUUID(arg) {
-		id, err := smriti.ParseID("checkpoint", arg)
-		if err != nil {
-			return nil, err
+	id, err := smriti.ResolveCheckpointRef(ctx, arg, func(ctx context.Context) ([]smriti.ID, error) {
+		spaces, err := c.Spaces(ctx)
+		ids := make([]smriti.ID, len(spaces))
+		for i, s := range spaces {
+			ids[i] = s.ID
 		}
-		cp, err := c.Checkpoint(ctx, id)
-		return cp, withHint(err, smriti.ENOTFOUND, hint)
-	}
-	if len(strings.TrimSpace(arg)) < smriti.MinRefPrefix {
-		_, err := smriti.MatchCheckpointRef(nil, arg)
-		return nil, err
-	}
-	spaces, err := c.Spaces(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var all []httpapi.Commit
-	for _, s := range spaces {
-		cps, err := c.Checkpoints(ctx, s.ID, "")
-		if err != nil {
-			return nil, err
+		return ids, err
+	}, func(ctx context.Context, space smriti.ID) ([]smriti.CheckpointRef, error) {
+		cps, err := c.Checkpoints(ctx, space, "")
+		refs := make([]smriti.CheckpointRef, len(cps))
+		for i, cp := range cps {
+			refs[i] = smriti.CheckpointRef{ID: cp.ID.String(), Hash: cp.CommitHash}
 		}
-		all = append(all, cps...)
-	}
-	refs := make([]smriti.CheckpointRef, len(all))
-	for i, cp := range all {
-		refs[i] = smriti.CheckpointRef{ID: cp.ID.String(), Hash: cp.CommitHash}
-	}
-	i, err := smriti.MatchCheckpointRef(refs, arg)
+		return refs, err
+	})
 	if err != nil {
 		return nil, withHint(err, smriti.ENOTFOUND, hint)
 	}
 	// The list shape carries no notes; read the checkpoint itself.
-	return c.Checkpoint(ctx, all[i].ID)
+	cp, err := c.Checkpoint(ctx, id)
+	return cp, withHint(err, smriti.ENOTFOUND, hint)
 }
 
 // spaceName is how a space appears in messages.

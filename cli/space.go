@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"smriti"
 	"smriti/httpapi"
 )
 
@@ -29,27 +29,12 @@ func newSpaceListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, spaces)
 			}
-			fmt.Fprint(env.Stdout, formatSpaceList(spaces))
+			fmt.Fprint(env.Stdout, smriti.RenderSpaces(httpapi.SpacesOf(spaces), "`smriti space create <name>`"))
 			return nil
 		},
 	}
 	jsonFlag(cmd, &asJSON)
 	return cmd
-}
-
-func formatSpaceList(spaces []httpapi.Repo) string {
-	if len(spaces) == 0 {
-		return "No spaces yet. Create one with `smriti space create <name>`.\n"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d space(s):\n\n", len(spaces))
-	for _, s := range spaces {
-		fmt.Fprintf(&b, "- **%s** `%s`\n", s.Name, s.ID)
-		if d := strings.TrimSpace(s.Description); d != "" {
-			fmt.Fprintf(&b, "  %s\n", d)
-		}
-	}
-	return b.String()
 }
 
 func newSpaceCreateCmd() *cobra.Command {

@@ -243,13 +243,8 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 		if !started {
 			return err
 		}
-		code := smriti.ErrorCode(err)
-		status := statusOf[code]
-		if code == smriti.EINTERNAL {
-			s.log.ErrorContext(r.Context(), "stream failed", "err", err, "request_id", requestID(r.Context()))
-		}
-		s.metrics.errors.WithLabelValues(code).Inc()
-		_ = event("error", map[string]any{"status": status, "detail": smriti.ErrorMessage(err)})
+		status, body := s.errorAnswer(r, err)
+		_ = event("error", map[string]any{"status": status, "detail": body.Detail})
 		return nil
 	}
 	return event("done", sendResponse(res))

@@ -115,6 +115,22 @@ func (r *Repo) Space() *smriti.Space {
 		OwnerID: r.UserID, Metadata: r.Metadata, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
+// SpacesOf returns wire spaces as the domain's.
+func SpacesOf(rs []Repo) []*smriti.Space {
+	out := make([]*smriti.Space, len(rs))
+	for i := range rs {
+		out[i] = rs[i].Space()
+	}
+	return out
+}
+
+// Session returns the wire session as the domain's.
+func (s *SessionOut) Session() *smriti.Session {
+	return &smriti.Session{ID: s.ID, SpaceID: s.RepoID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
+		SeededCheckpointID: s.SeededCommitID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
+		BranchDisposition: s.BranchDisposition, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+}
+
 // Checkpoint is the part of a compared checkpoint a rendering names: id,
 // hash, branch and title.
 func (c *CheckpointDetail) Checkpoint() *smriti.Checkpoint {

@@ -57,16 +57,14 @@ func (s *Server) coordinationRoutes() []route {
 	}, append(s.worktreeRoutes(), s.contextPackRoutes()...)...)
 }
 
-// stateQuery reads ?since_commit_id= and ?session_id=.
+// stateQueryOf reads ?since_commit_id= and ?session_id=.
 func stateQueryOf(r *http.Request) (smriti.StateQuery, error) {
 	var q smriti.StateQuery
 	var err error
-	v := r.URL.Query()
-	since, session := v.Get("since_commit_id"), v.Get("session_id")
-	if q.Since, err = optID("since_commit_id", &since); err != nil {
+	if q.Since, err = queryID(r, "since_commit_id"); err != nil {
 		return q, err
 	}
-	if q.SessionID, err = optID("session_id", &session); err != nil {
+	if q.SessionID, err = queryID(r, "session_id"); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -169,11 +167,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) listClaims(w http.ResponseWriter, r *http.Request) error {
-	raw := r.URL.Query().Get("space_id")
-	if strings.TrimSpace(raw) == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
-	}
-	space, err := smriti.ParseID("space_id", raw)
+	space, err := requiredQueryID(r, "space_id")
 	if err != nil {
 		return err
 	}

@@ -112,6 +112,21 @@ func optID(field string, v *string) (*smriti.ID, error) {
 	return &id, nil
 }
 
+// queryID parses an optional UUID query parameter; absent or blank is nil.
+func queryID(r *http.Request, name string) (*smriti.ID, error) {
+	v := r.URL.Query().Get(name)
+	return optID(name, &v)
+}
+
+// requiredQueryID parses a required UUID query parameter.
+func requiredQueryID(r *http.Request, name string) (smriti.ID, error) {
+	v := r.URL.Query().Get(name)
+	if strings.TrimSpace(v) == "" {
+		return smriti.NilID, smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter %s is required", name)
+	}
+	return reqID(name, &v)
+}
+
 // reqID parses a required UUID field.
 func reqID(field string, v *string) (smriti.ID, error) {
 	id, err := optID(field, v)

@@ -51,7 +51,16 @@ type ErrorBody struct {
 	Detail any `json:"detail"`
 }
 
+// writeError answers with err as a JSON error body.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, body := s.errorAnswer(r, err)
+	writeJSON(w, status, body)
+}
+
+// errorAnswer is the status and body that report err, whether as a JSON
+// answer or as a stream's error event. It logs internal errors and counts
+// every error by code.
+func (s *Server) errorAnswer(r *http.Request, err error) (int, ErrorBody) {
 	code := smriti.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {
@@ -65,7 +74,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		detail = data
 	}
 	s.metrics.errors.WithLabelValues(code).Inc()
-	writeJSON(w, status, ErrorBody{Detail: detail})
+	return status, ErrorBody{Detail: detail}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

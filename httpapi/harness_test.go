@@ -116,7 +116,7 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 
 var bg = context.Background()
 
-// wantStatus asserts err is a domain error with the code for status.
+// wantCode asserts err is a domain error with the given code.
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	if got := smriti.ErrorCode(err); got != code {

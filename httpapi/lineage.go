@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"smriti"
 	"smriti/internal/nonnil"
 )
@@ -198,8 +196,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if blank(req.SpaceID) || blank(req.CheckpointID) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id and checkpoint_id are required")
 	}
-	space, errS := smriti.ParseID("space_id", strings.TrimSpace(*req.SpaceID))
-	checkpoint, errC := smriti.ParseID("checkpoint_id", strings.TrimSpace(*req.CheckpointID))
+	space, errS := reqID("space_id", req.SpaceID)
+	checkpoint, errC := reqID("checkpoint_id", req.CheckpointID)
 	if errS != nil || errC != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
 	}
@@ -306,8 +304,8 @@ func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 	if blank(req.SpaceID) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id is required")
 	}
-	space, err := uuid.Parse(strings.TrimSpace(*req.SpaceID))
-	if err != nil || len(strings.TrimSpace(*req.SpaceID)) != 36 {
+	space, err := reqID("space_id", req.SpaceID)
+	if err != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id")
 	}
 	if req.BranchName == nil {

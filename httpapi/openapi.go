@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	_ "embed"
+	"maps"
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,11 +82,11 @@ func (s *Server) OpenAPI() map[string]any {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true,
 				"schema": map[string]any{"type": "string", "format": "uuid"}})
 		}
-		for _, k := range sortedKeys(rt.query) {
+		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
 			params = append(params, map[string]any{"name": k, "in": "query", "required": false,
 				"description": rt.query[k], "schema": map[string]any{"type": "string"}})
 		}
-		for _, k := range sortedKeys(rt.headers) {
+		for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
 			params = append(params, map[string]any{"name": k, "in": "header", "required": false,
 				"description": rt.headers[k], "schema": map[string]any{"type": "string"}})
 		}
@@ -142,15 +144,6 @@ func (s *Server) OpenAPI() map[string]any {
 		"paths":      paths,
 		"components": map[string]any{"schemas": g.defs},
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func operationID(rt route) string {

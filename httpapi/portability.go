@@ -90,11 +90,7 @@ func (b *importReader) Read(p []byte) (int, error) {
 }
 
 func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	if q.Get("space_id") == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
-	}
-	spaceID, err := smriti.ParseID("space_id", q.Get("space_id"))
+	spaceID, err := requiredQueryID(r, "space_id")
 	if err != nil {
 		return err
 	}
@@ -110,7 +106,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
-	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: q.Get("filename"), Draft: draft})
+	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
 	if err != nil {
 		return err
 	}
@@ -197,12 +193,9 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	sq := smriti.SearchQuery{Text: q.Get("q"), Branch: q.Get("branch")}
-	if v := q.Get("space_id"); v != "" {
-		id, err := smriti.ParseID("space_id", v)
-		if err != nil {
-			return err
-		}
-		sq.SpaceID = &id
+	var err error
+	if sq.SpaceID, err = queryID(r, "space_id"); err != nil {
+		return err
 	}
 	for _, k := range q["kind"] {
 		for _, part := range strings.Split(k, ",") {

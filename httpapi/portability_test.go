@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +14,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // buildSpace makes a space through the API with a fork, a merge, notes and
@@ -103,10 +103,10 @@ func TestSpaceImportRefusesBadBundles(t *testing.T) {
 	id, cps := buildSpace(t, e)
 	good := export(t, e, id)
 	target := newEnv(t)
-	lines := gunzipLines(t, good)
+	lines := storetest.BundleLines(t, good)
 	edit := func(f func([]string) []string) []byte {
 		cp := append([]string(nil), lines...)
-		return gzipJoin(t, f(cp))
+		return storetest.BundleOf(t, f(cp))
 	}
 	cases := []struct {
 		name   string
@@ -176,35 +176,13 @@ func rawDeclared(t *testing.T, base, path string, n int64) (int, string) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/gzip\r\nContent-Length: %d\r\n\r\nabc", path, n)
-	resp, err := http.ReadResponse(bufioReader(conn), nil)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
-}
-
-func gunzipLines(t *testing.T, b []byte) []string {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
-}
-
-func gzipJoin(t *testing.T, lines []string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	io.WriteString(zw, strings.Join(lines, "\n")+"\n")
-	zw.Close()
-	return buf.Bytes()
 }
 
 func TestTranscriptImport(t *testing.T) {
@@ -338,5 +316,3 @@ func TestTranscriptImportBadInput(t *testing.T) {
 		t.Fatalf("cut file = %+v", res)
 	}
 }
-
-func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }

@@ -40,7 +40,7 @@ type route struct {
 	headers map[string]string
 }
 
-// routeGroups lets each area of the API register its routes from its own
+// allRoutes gathers the routes each area of the API declares in its own
 // file.
 func (s *Server) allRoutes() []route {
 	var all []route

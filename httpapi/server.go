@@ -44,7 +44,7 @@ type Config struct {
 	Version   string
 	Commit    string
 	// Tokens counts tokens for chat budgets and stored turn counts
-	// (smriti.EstimateCounter when nil).
+	// (smriti.EstimateTokens when nil).
 	Tokens smriti.TokenCounter
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64

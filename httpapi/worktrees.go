@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"smriti"
@@ -97,11 +96,7 @@ func (s *Server) openWorktree(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
-	raw := r.URL.Query().Get("space_id")
-	if strings.TrimSpace(raw) == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "query parameter space_id is required")
-	}
-	space, err := smriti.ParseID("space_id", raw)
+	space, err := requiredQueryID(r, "space_id")
 	if err != nil {
 		return err
 	}

@@ -23,21 +23,6 @@ func viewOptions(full bool) smriti.CheckpointRenderOptions {
 	return smriti.CheckpointRenderOptions{Now: time.Now(), FullArtifacts: full, FullHint: "full_artifacts=true"}
 }
 
-func formatSpaces(spaces []*smriti.Space) string {
-	if len(spaces) == 0 {
-		return "No spaces yet. Create one with smriti_create_space.\n"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d space(s):\n\n", len(spaces))
-	for _, s := range spaces {
-		fmt.Fprintf(&b, "- **%s** `%s`\n", s.Name, s.ID)
-		if d := strings.TrimSpace(s.Description); d != "" {
-			fmt.Fprintf(&b, "  %s\n", d)
-		}
-	}
-	return b.String()
-}
-
 func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
 	return smriti.RenderRestore(sp, cp, viewOptions(full))
 }

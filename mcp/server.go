@@ -73,11 +73,6 @@ func (t *tools) fail(err error) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}
 }
 
-// invalid is a tool error for bad arguments, before any call.
-func (t *tools) invalid(format string, args ...any) *sdk.CallToolResult {
-	return t.fail(smriti.Errorf(smriti.EUNPROCESSABLE, format, args...))
-}
-
 func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" {
@@ -107,37 +102,23 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 }
 
 func (t *tools) checkpoint(ctx context.Context, arg string) (*smriti.Checkpoint, error) {
-	arg = strings.TrimSpace(arg)
-	if smriti.LooksLikeID(arg) {
-		id, err := smriti.ParseID("checkpoint_id", arg)
-		if err != nil {
-			return nil, err
+	id, err := smriti.ResolveCheckpointRef(ctx, arg, func(ctx context.Context) ([]smriti.ID, error) {
+		spaces, err := t.ops.Spaces(ctx)
+		ids := make([]smriti.ID, len(spaces))
+		for i, s := range spaces {
+			ids[i] = s.ID
 		}
-		return t.ops.Checkpoint(ctx, id)
-	}
-	if len(arg) < smriti.MinRefPrefix {
-		_, err := smriti.MatchCheckpointRef(nil, arg)
-		return nil, err
-	}
-	spaces, err := t.ops.Spaces(ctx)
+		return ids, err
+	}, func(ctx context.Context, space smriti.ID) ([]smriti.CheckpointRef, error) {
+		cps, err := t.ops.Checkpoints(ctx, space, "")
+		refs := make([]smriti.CheckpointRef, len(cps))
+		for i, c := range cps {
+			refs[i] = smriti.CheckpointRef{ID: c.ID.String(), Hash: c.Hash}
+		}
+		return refs, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	var all []*smriti.Checkpoint
-	for _, s := range spaces {
-		cps, err := t.ops.Checkpoints(ctx, s.ID, "")
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, cps...)
-	}
-	refs := make([]smriti.CheckpointRef, len(all))
-	for i, c := range all {
-		refs[i] = smriti.CheckpointRef{ID: c.ID.String(), Hash: c.Hash}
-	}
-	i, err := smriti.MatchCheckpointRef(refs, arg)
-	if err != nil {
-		return nil, err
-	}
-	return t.ops.Checkpoint(ctx, all[i].ID)
+	return t.ops.Checkpoint(ctx, id)
 }

@@ -137,7 +137,7 @@ func (t *tools) register(s *sdk.Server) {
 		if err != nil {
 			return "", err
 		}
-		return formatSpaces(sp), nil
+		return smriti.RenderSpaces(sp, "smriti_create_space"), nil
 	})
 	add(t, s, "smriti_show_checkpoint", "Show one checkpoint: objective, summary, decisions, tasks, artifacts, notes.", readOnly,
 		func(ctx context.Context, in showIn) (string, error) {

@@ -3,11 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"smriti"
 )
@@ -201,96 +199,5 @@ func TestAnthropicErrors(t *testing.T) {
 			_, err = p.Stream(context.Background(), chatRequest, func(string) error { return nil })
 			assertUpstream(t, err, tc.want...)
 		})
-	}
-}
-
-// Anthropic can fail after a stream has started, with an error event.
-func TestAnthropicErrorEventMidStream(t *testing.T) {
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		writeSSE(w, append(anthropicTextStream[:4:4],
-			sse("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))...)
-	})
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
-	var deltas []string
-	_, err := p.Stream(context.Background(), chatRequest, func(s string) error { deltas = append(deltas, s); return nil })
-	assertUpstream(t, err, "anthropic failed mid-stream: Overloaded")
-	if strings.Contains(err.Error(), srv.URL) {
-		t.Errorf("error names the URL: %v", err)
-	}
-	if len(deltas) != 1 || len(srv.requests()) != 1 {
-		t.Errorf("deltas %q, %d requests: a started stream must not be retried", deltas, len(srv.requests()))
-	}
-}
-
-func TestAnthropicRetriesAfterRetryAfter(t *testing.T) {
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, attempt int) {
-		if attempt == 0 {
-			w.Header().Set("retry-after", "1")
-			writeJSON(w, 429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-			return
-		}
-		writeSSE(w, anthropicTextStream...)
-	})
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
-	start := time.Now()
-	got, err := p.Stream(context.Background(), chatRequest, func(string) error { return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if elapsed := time.Since(start); elapsed < 900*time.Millisecond {
-		t.Errorf("retried after %v, want retry-after's 1s honoured", elapsed)
-	}
-	if got.Text != "Hello from Claude." || len(srv.requests()) != 2 {
-		t.Errorf("text %q after %d requests", got.Text, len(srv.requests()))
-	}
-}
-
-func TestAnthropicTimesOutWhenServerNeverAnswers(t *testing.T) {
-	release := make(chan struct{})
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	})
-	t.Cleanup(func() { close(release) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL, WithTimeout(250*time.Millisecond))
-	start := time.Now()
-	_, err := p.Stream(context.Background(), chatRequest, func(string) error { return nil })
-	assertUpstream(t, err, "anthropic did not answer within 250ms")
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("timeout took %v", elapsed)
-	}
-}
-
-func TestAnthropicMalformedBody(t *testing.T) {
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		writeJSON(w, 200, `{"id":"msg_1","type":"message","content":[{"type":"text","text":"unterminated`)
-	})
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
-	_, err := p.Complete(context.Background(), chatRequest)
-	assertUpstream(t, err, "anthropic returned a malformed response")
-}
-
-func TestAnthropicCancelledMidStream(t *testing.T) {
-	release := make(chan struct{})
-	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		writeSSE(w, anthropicTextStream[:4]...)
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	})
-	t.Cleanup(func() { close(release) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, err := p.Stream(ctx, chatRequest, func(string) error { cancel(); return nil })
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled in the chain", err)
-	}
-	assertUpstream(t, err, "anthropic call stopped")
-	if outcome(err) != "canceled" {
-		t.Errorf("outcome = %q", outcome(err))
 	}
 }

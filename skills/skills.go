@@ -191,7 +191,7 @@ func Install(dir, key, dest string, force, dryRun bool) (*Result, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(path, []byte(content)); err != nil {
+	if err := WriteFileAtomic(path, []byte(content)); err != nil {
 		return nil, err
 	}
 	res.Action = ActionCreated
@@ -207,9 +207,10 @@ func HasVersion(path string) bool {
 	return err == nil && versionOf(string(b)) != ""
 }
 
-// writeFileAtomic writes through a temporary file and a rename, so a
-// failure never leaves a half-written file.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes through a temporary file and a rename, so a
+// failure never leaves a half-written file. Installs use it, and so do
+// callers writing other onboarding files (settings).
+func WriteFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -229,7 +230,3 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
-
-// WriteFileAtomic is writeFileAtomic for callers that write other
-// onboarding files (settings) with the same guarantee.
-func WriteFileAtomic(path string, data []byte) error { return writeFileAtomic(path, data) }

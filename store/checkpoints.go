@@ -446,7 +446,7 @@ func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpo
 	return rows.Err()
 }
 
-// NoteCounts returns, per checkpoint of a space, how many notes it has and
+// noteKinds returns, per checkpoint of a space, how many notes it has and
 // of which kinds. The lineage tree shows them as badges.
 func (s *Store) noteKinds(ctx context.Context, q querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT n.checkpoint_id, n.kind, COUNT(*) FROM checkpoint_notes n

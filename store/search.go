@@ -90,7 +90,7 @@ func (s *Store) matchFor(kind string, q smriti.SearchQuery, terms []string) matc
 	return match{from: `turn_fts f JOIN `, where: `turn_fts MATCH ?`, score: `-bm25(turn_fts)`, arg: expr}
 }
 
-// scoreArgs repeats the match argument where the score needs it too.
+// args is the match argument again where the score needs it too (PostgreSQL).
 func (m match) args(d dialect) []any {
 	if d.name == "postgres" {
 		return []any{m.arg}

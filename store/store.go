@@ -219,7 +219,6 @@ func retryable(err error) bool {
 	return false
 }
 
-// querier is what both *sql.DB and *sql.Tx offer.
 // queryAll runs query and scans every row with scan; what names the list
 // in errors. The result is never nil.
 func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
@@ -242,6 +241,7 @@ func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan
 	return out, nil
 }
 
+// querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)

@@ -2,8 +2,9 @@ package tokenizer
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"testing"
 
 	"smriti"
@@ -25,15 +26,6 @@ func corpus(t *testing.T) map[string]string {
 		}
 	}
 	return c
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Known counts pin the embedded encodings: a changed asset or a broken
@@ -90,7 +82,7 @@ func TestCorpusOpenAIExact(t *testing.T) {
 	for _, model := range []struct{ provider, model, enc string }{
 		{"openai", "gpt-4o", O200K}, {"openai", "gpt-4", CL100K}, {"openrouter", "openai/gpt-4.1-mini", O200K},
 	} {
-		for _, kind := range sortedKeys(c) {
+		for _, kind := range slices.Sorted(maps.Keys(c)) {
 			want, err := Count(model.enc, c[kind])
 			if err != nil {
 				t.Fatal(err)
@@ -109,7 +101,7 @@ func TestCorpusOpenAIExact(t *testing.T) {
 func TestCorpusEstimateMargin(t *testing.T) {
 	c := corpus(t)
 	var counter Counter
-	for _, kind := range sortedKeys(c) {
+	for _, kind := range slices.Sorted(maps.Keys(c)) {
 		got, exact := counter.CountTokens("anthropic", "claude-sonnet-4", c[kind])
 		if exact {
 			t.Fatalf("anthropic count claims to be exact")

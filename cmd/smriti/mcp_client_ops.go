@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 
 	"smriti"
 	"smriti/httpapi"
@@ -15,45 +14,12 @@ type clientOps struct{ c *httpapi.Client }
 
 var _ mcp.Ops = clientOps{}
 
-func spaceOf(r *httpapi.Repo) *smriti.Space {
-	return &smriti.Space{ID: r.ID, Slug: r.RepoSlug, Name: r.Name, Description: r.Description, ProjectRoot: r.ProjectRoot,
-		OwnerID: r.UserID, Metadata: r.Metadata, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-}
-
-// checkpointOf reads a wire checkpoint back, its notes from metadata.notes.
-func checkpointOf(c *httpapi.Commit) *smriti.Checkpoint {
-	cp := &smriti.Checkpoint{ID: c.ID, SpaceID: c.RepoID, Hash: c.CommitHash, ParentID: c.ParentCommitID, MergeParentID: c.MergeParentID,
-		BranchName: c.BranchName, AuthorAgent: c.AuthorAgent, AuthorType: c.AuthorType, ProjectRoot: c.ProjectRoot,
-		Content: smriti.Content{Message: c.Message, Objective: c.Objective, Summary: c.Summary, Decisions: c.Decisions,
-			Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions, Entities: c.Entities, Artifacts: c.Artifacts},
-		ContextBlob: c.ContextBlob, RawSourceText: c.RawSourceText, Metadata: c.Metadata, CreatedAt: c.CreatedAt}
-	if raw, ok := c.Metadata["notes"]; ok {
-		var notes []httpapi.NoteOut
-		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &notes) == nil {
-			for _, n := range notes {
-				cp.Notes = append(cp.Notes, &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt})
-			}
-		}
-	}
-	return cp
-}
-
-func sessionOf(s *httpapi.SessionOut) *smriti.Session {
-	return &smriti.Session{ID: s.ID, SpaceID: s.RepoID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
-		SeededCheckpointID: s.SeededCommitID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
-		BranchDisposition: s.BranchDisposition, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
-}
-
 func (o clientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	rs, err := o.c.Spaces(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*smriti.Space, len(rs))
-	for i := range rs {
-		out[i] = spaceOf(&rs[i])
-	}
-	return out, nil
+	return httpapi.SpacesOf(rs), nil
 }
 
 func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
@@ -61,7 +27,7 @@ func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, erro
 	if err != nil {
 		return nil, err
 	}
-	return spaceOf(r), nil
+	return r.Space(), nil
 }
 
 func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
@@ -69,7 +35,7 @@ func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smr
 	if err != nil {
 		return nil, err
 	}
-	return spaceOf(r), nil
+	return r.Space(), nil
 }
 
 func (o clientOps) DeleteSpace(ctx context.Context, id smriti.ID) error {
@@ -81,7 +47,7 @@ func (o clientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkp
 	if err != nil {
 		return nil, err
 	}
-	return checkpointOf(c), nil
+	return c.Checkpoint(), nil
 }
 
 func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
@@ -91,7 +57,7 @@ func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	}
 	out := make([]*smriti.Checkpoint, len(cs))
 	for i := range cs {
-		out[i] = checkpointOf(&cs[i])
+		out[i] = cs[i].Checkpoint()
 	}
 	return out, nil
 }
@@ -106,7 +72,7 @@ func (o clientOps) CreateSession(ctx context.Context, in smriti.SessionCreate) (
 	if err != nil {
 		return nil, err
 	}
-	return sessionOf(s), nil
+	return s.Session(), nil
 }
 
 func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
@@ -118,7 +84,7 @@ func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCom
 	if err != nil {
 		return nil, err
 	}
-	return checkpointOf(c), nil
+	return c.Checkpoint(), nil
 }
 
 func (o clientOps) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
@@ -172,7 +138,7 @@ func (o clientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Sess
 	if err != nil {
 		return nil, err
 	}
-	return sessionOf(&r.Session), nil
+	return r.Session.Session(), nil
 }
 
 func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
@@ -207,7 +173,8 @@ func (o clientOps) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.M
 	if err != nil {
 		return nil, err
 	}
-	return &smriti.MergeOutcome{Checkpoint: checkpointOf(&r.Checkpoint), Merged: checkpointOf(&r.Checkpoint).Content,
+	cp := r.Checkpoint.Checkpoint()
+	return &smriti.MergeOutcome{Checkpoint: cp, Merged: cp.Content,
 		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
 }
 

@@ -17,8 +17,9 @@ import (
 // Reply is what the deterministic offline mock answers to a
 // structured-output request (req.Schema set): JSON text valid for that
 // schema and derived from the data in the request's messages, so tests can
-// tell which turns or which document were used. It reads the data block (between DataBegin and DataEnd)
-// of the newest message that has one and answers by schema name:
+// tell which turns or which document were used. It reads the data block of
+// the newest message that has one (smriti.PromptData) and answers by schema
+// name:
 //   - draft: cues in the transcript ("we decided to X", "assuming X",
 //     "todo: X", questions, capitalised names) become the fields;
 //   - extract: the same over a markdown document, plus its headed sections

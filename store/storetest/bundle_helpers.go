@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-func bundleLines(t *testing.T, b []byte) []string {
+// BundleLines reads a gzipped bundle as its JSON lines.
+func BundleLines(t *testing.T, b []byte) []string {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
@@ -21,7 +22,8 @@ func bundleLines(t *testing.T, b []byte) []string {
 	return strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
 }
 
-func bundleOf(t *testing.T, lines []string) []byte {
+// BundleOf writes JSON lines as a gzipped bundle.
+func BundleOf(t *testing.T, lines []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)

@@ -11,8 +11,8 @@ import (
 	"smriti/store"
 )
 
-// PortabilityCases are the search, transcript and bundle cases; Run runs
-// them too. They are exported so a test can run them across two engines.
+// portabilityCases are the search, transcript and bundle cases; Run runs
+// them with the others.
 var portabilityCases = []struct {
 	name string
 	fn   func(t *testing.T, s *store.Store)
@@ -125,7 +125,7 @@ func testBundleTampered(t *testing.T, s *store.Store) {
 // in the checkpoint records (1 = first) and compresses it again.
 func rewriteBundle(t *testing.T, b []byte, old, new string, n int) []byte {
 	t.Helper()
-	lines := bundleLines(t, b)
+	lines := BundleLines(t, b)
 	seen := 0
 	for i, l := range lines {
 		if strings.HasPrefix(l, `{"type":"checkpoint"`) && strings.Contains(l, old) {
@@ -138,7 +138,7 @@ func rewriteBundle(t *testing.T, b []byte, old, new string, n int) []byte {
 	if seen < n {
 		t.Fatalf("%q occurs %d times", old, seen)
 	}
-	return bundleOf(t, lines)
+	return BundleOf(t, lines)
 }
 
 func testBundleAsNew(t *testing.T, s *store.Store) {
