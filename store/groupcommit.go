@@ -161,7 +161,6 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	now := s.Now()
 	turns := make([]*smriti.Turn, 0, 2*len(live))
 	totals := make([]int64, 0, 2*len(live))
-	stored := make([]*pendingExchange, 0, len(live))
 	for i := 0; i < len(live); {
 		run := live[i:]
 		owner := smriti.UserFromContext(run[0].ctx)
@@ -205,7 +204,6 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 			totals = append(totals, sum)
 			turns = append(turns, user, asst)
 			p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
-			stored = append(stored, p)
 		}
 	}
 	if len(turns) == 0 {
