@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/argon2"
@@ -164,12 +165,12 @@ var errBadCredentials = Errorf(EUNAUTHORIZED, "missing, invalid, expired or revo
 // ErrBadCredentials returns the error for an unusable credential.
 func ErrBadCredentials() error { return errBadCredentials }
 
-var usernameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var usernameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // ValidateUsername checks a new username: 1–64 of a-z 0-9 . _ -, starting
 // with a letter or digit.
 func ValidateUsername(name string) error {
-	if !usernameRE.MatchString(name) {
+	if !usernameRE().MatchString(name) {
 		return Errorf(EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", Truncate(name, 64))
 	}
 	return nil

@@ -104,9 +104,10 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
-	pc := assembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
 	// The prompt's size: the fixed messages counted now, the history turns
-	// by the counts stored with them when they were written.
+	// by the counts stored with them when they were written (no estimate
+	// over the whole prompt).
+	pc := assembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
 	pc.Tokens = fixed
 	for _, t := range pc.Turns {
 		pc.Tokens += TurnTokens(t) + MessageOverheadTokens

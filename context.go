@@ -274,7 +274,9 @@ type PromptContext struct {
 	// Dropped counts the allowed turns left out to fit the budget.
 	Dropped  int
 	Messages []Message
-	// Tokens estimates the whole prompt (estimateMessages).
+	// Tokens is the whole prompt's size: the fixed messages counted, the
+	// history turns by the counts stored with them (set by Chat.Prepare;
+	// no estimate runs over the whole prompt).
 	Tokens int
 }
 
@@ -293,7 +295,6 @@ func assembleContext(p contextPlan, checkpoints []*Checkpoint, newestFirst []*Tu
 		Turns:       kept,
 		Dropped:     dropped,
 		Messages:    msgs,
-		Tokens:      estimateMessages(msgs),
 	}
 }
 

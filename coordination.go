@@ -3,7 +3,6 @@ package smriti
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -116,16 +115,27 @@ func (c *Coordinator) probes(ctx context.Context, wts []*Worktree) (map[ID]*Work
 	return out, nil
 }
 
-var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
-
 // slug turns a name into a path- and branch-safe word (lower-case letters,
-// digits and single hyphens), or fallback when nothing is left.
+// digits and single hyphens), or fallback when nothing is left: every run of
+// other characters becomes one hyphen, and none leads or trails.
 func slug(s, fallback string) string {
-	s = strings.Trim(slugRun.ReplaceAllString(strings.ToLower(s), "-"), "-")
-	if s == "" {
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if gap && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			gap = false
+		} else {
+			gap = true
+		}
+	}
+	if b.Len() == 0 {
 		return fallback
 	}
-	return s
+	return b.String()
 }
 
 // OpenWorktree implements WorktreeService.
@@ -238,8 +248,6 @@ func (c *Coordinator) Worktrees(ctx context.Context, spaceID ID, includeClosed b
 	return ws, probes, nil
 }
 
-var prefixChars = regexp.MustCompile(`^[0-9a-f-]+$`)
-
 // Worktree implements WorktreeService.
 func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktree, error) {
 	if c.Store == nil {
@@ -259,7 +267,7 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*Worktre
 		}
 		return ws[0], nil
 	}
-	if len(s) > 36 || !prefixChars.MatchString(s) {
+	if len(s) > 36 || strings.Trim(s, "0123456789abcdef-") != "" {
 		return nil, Errorf(EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", Truncate(s, 40))
 	}
 	ws, err := c.Store.WorktreesByPrefix(ctx, s, 4)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"smriti/internal/nonnil"
 )
@@ -106,18 +107,28 @@ const (
 
 // Structured-output schemas (JSON Schema draft 2020-12, in the subset the
 // providers' strict modes accept: every property required, no extra
-// properties, nullable annotations as anyOf with null).
+// properties, nullable annotations as anyOf with null). Each is built on
+// first use and then shared, so a start of the binary that drafts nothing
+// does not build them.
 var (
-	DraftSchema   = &JSONSchema{Name: SchemaDraft, Schema: draftSchema(false)}
-	ExtractSchema = &JSONSchema{Name: SchemaExtract, Schema: draftSchema(true)}
-	ReviewSchema  = &JSONSchema{Name: SchemaReview, Schema: object(map[string]any{
-		"issues": array(object(map[string]any{
-			"type":        map[string]any{"type": "string", "enum": issueTypes},
-			"description": str(),
-		})),
-		"suggestions": array(str()),
-	})}
-	TitleSchema = &JSONSchema{Name: SchemaTitle, Schema: object(map[string]any{"title": str()})}
+	DraftSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaDraft, Schema: draftSchema(false)}
+	})
+	ExtractSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaExtract, Schema: draftSchema(true)}
+	})
+	ReviewSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaReview, Schema: object(map[string]any{
+			"issues": array(object(map[string]any{
+				"type":        map[string]any{"type": "string", "enum": issueTypes},
+				"description": str(),
+			})),
+			"suggestions": array(str()),
+		})}
+	})
+	TitleSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaTitle, Schema: object(map[string]any{"title": str()})}
+	})
 )
 
 func str() map[string]any { return map[string]any{"type": "string"} }

@@ -179,19 +179,19 @@ func TestSchemasAreStrict(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []*JSONSchema{DraftSchema, ExtractSchema, ReviewSchema, TitleSchema} {
+	for _, s := range []*JSONSchema{DraftSchema(), ExtractSchema(), ReviewSchema(), TitleSchema()} {
 		walk(s.Name, s.Schema)
 		if _, err := json.Marshal(s.Schema); err != nil {
 			t.Errorf("%s: %v", s.Name, err)
 		}
 	}
-	if _, ok := ExtractSchema.Schema["properties"].(map[string]any)["artifacts"]; !ok {
+	if _, ok := ExtractSchema().Schema["properties"].(map[string]any)["artifacts"]; !ok {
 		t.Error("extract schema lacks artifacts")
 	}
-	if _, ok := DraftSchema.Schema["properties"].(map[string]any)["artifacts"]; ok {
+	if _, ok := DraftSchema().Schema["properties"].(map[string]any)["artifacts"]; ok {
 		t.Error("draft schema has artifacts")
 	}
-	enum := ReviewSchema.Schema["properties"].(map[string]any)["issues"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)["type"].(map[string]any)["enum"]
+	enum := ReviewSchema().Schema["properties"].(map[string]any)["issues"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)["type"].(map[string]any)["enum"]
 	if len(enum.([]string)) != 5 {
 		t.Errorf("review enum = %v", enum)
 	}

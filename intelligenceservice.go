@@ -133,7 +133,7 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 	if err != nil {
 		return nil, err
 	}
-	d, err := structuredCall(ctx, p, model, DraftPrompt(turns), DraftSchema, func(text string) (*Draft, error) {
+	d, err := structuredCall(ctx, p, model, DraftPrompt(turns), DraftSchema(), func(text string) (*Draft, error) {
 		return ParseDraft(text, false)
 	})
 	if err != nil {
@@ -164,7 +164,7 @@ func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft
 	if err != nil {
 		return nil, err
 	}
-	d, err := structuredCall(ctx, p, model, ExtractPrompt(text), ExtractSchema, func(text string) (*Draft, error) {
+	d, err := structuredCall(ctx, p, model, ExtractPrompt(text), ExtractSchema(), func(text string) (*Draft, error) {
 		return ParseDraft(text, true)
 	})
 	if err != nil {
@@ -188,7 +188,7 @@ func (in *Intelligence) Review(ctx context.Context, checkpointID ID) (*Review, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := structuredCall(ctx, p, model, ReviewPrompt(c), ReviewSchema, ParseReview)
+	r, err := structuredCall(ctx, p, model, ReviewPrompt(c), ReviewSchema(), ParseReview)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func (in *Intelligence) Title(ctx context.Context, sessionID ID) (*Session, erro
 	if err != nil {
 		return s, nil
 	}
-	c, err := p.Complete(ctx, CompletionRequest{Model: model, Messages: titlePrompt(turns), Schema: TitleSchema})
+	c, err := p.Complete(ctx, CompletionRequest{Model: model, Messages: titlePrompt(turns), Schema: TitleSchema()})
 	if err != nil {
 		return s, nil
 	}

@@ -36,29 +36,29 @@ func TestStructuredCall(t *testing.T) {
 
 	t.Run("ValidReplyIsOneCall", func(t *testing.T) {
 		p := &scripted{replies: []string{`{"title": "Go"}`}}
-		d, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema, parseDraft)
+		d, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema(), parseDraft)
 		if err != nil || d.Title != "Go" || len(p.reqs) != 1 {
 			t.Fatalf("draft = %+v, err = %v, calls = %d", d, err, len(p.reqs))
 		}
-		if p.reqs[0].Schema != DraftSchema || p.reqs[0].Model != "m" {
+		if p.reqs[0].Schema != DraftSchema() || p.reqs[0].Model != "m" {
 			t.Errorf("request = %+v", p.reqs[0])
 		}
 	})
 	t.Run("InvalidThenValidRetriesWithTheProblem", func(t *testing.T) {
 		p := &scripted{replies: []string{`{"title": "Go", "decisions": `, `{"title": "Go"}`}}
-		d, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema, parseDraft)
+		d, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema(), parseDraft)
 		if err != nil || d.Title != "Go" || len(p.reqs) != 2 {
 			t.Fatalf("draft = %+v, err = %v, calls = %d", d, err, len(p.reqs))
 		}
 		retry := p.reqs[1].Messages
 		if len(retry) != len(msgs)+2 || retry[len(retry)-2].Role != RoleAssistant ||
-			!strings.Contains(retry[len(retry)-1].Content, errJSONTruncated.Error()) || p.reqs[1].Schema != DraftSchema {
+			!strings.Contains(retry[len(retry)-1].Content, errJSONTruncated.Error()) || p.reqs[1].Schema != DraftSchema() {
 			t.Errorf("retry messages = %+v", retry[len(msgs):])
 		}
 	})
 	t.Run("InvalidTwiceIsUpstream", func(t *testing.T) {
 		p := &scripted{replies: []string{`[1]`, `{"decisions": 5}`}}
-		_, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema, parseDraft)
+		_, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema(), parseDraft)
 		if ErrorCode(err) != EUPSTREAM || !strings.Contains(err.Error(), "invalid JSON twice") ||
 			!strings.Contains(err.Error(), `"decisions" must be an array of strings`) {
 			t.Fatalf("err = %v", err)
@@ -67,14 +67,14 @@ func TestStructuredCall(t *testing.T) {
 	t.Run("ProviderErrorPassesThroughWithoutRetry", func(t *testing.T) {
 		want := Errorf(EUNAVAILABLE, "Background provider 'anthropic' is not configured")
 		p := &scripted{errs: []error{want}}
-		_, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema, parseDraft)
+		_, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema(), parseDraft)
 		if !errors.Is(err, want) || len(p.reqs) != 1 {
 			t.Fatalf("err = %v after %d calls", err, len(p.reqs))
 		}
 	})
 	t.Run("RunawayReplyIsNotEchoedWhole", func(t *testing.T) {
 		p := &scripted{replies: []string{strings.Repeat("x", 100000), `{}`}}
-		if _, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema, parseDraft); err != nil {
+		if _, err := structuredCall(context.Background(), p, "m", msgs, DraftSchema(), parseDraft); err != nil {
 			t.Fatal(err)
 		}
 		echo := p.reqs[1].Messages[len(msgs)].Content

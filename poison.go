@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Poisoned memory: a checkpoint is fed back to models as context, so text in
@@ -19,23 +20,27 @@ import (
 // addressing the model's own prompt is flagged; role impersonation is
 // matched upper-case only ("System: Ubuntu" is data). The alternatives form
 // one expression so that a long artifact is scanned once (a few MB/s).
-var suspiciousPattern = regexp.MustCompile(strings.Join([]string{
-	`(?i:\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints))`,
-	`(?i:\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous))`,
-	`(?i:\bignore\s+(everything|all)\s+(above|before|said))`,
-	`(?i:\byou\s+are\s+now\b)`,
-	`(?i:\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b)`,
-	`(?i:\b(your|new|following)\s+system\s+prompt\b)`,
-	`(?i:\b(reveal|print|output|repeat|show|leak)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b)`,
-	`(?i:\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b)`,
-	`(?i:\brecord\s+(the|a|this)\s+decision\s+(to|that)\b)`,
-	`(?i:\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b)`,
-	`(?i:\bnew\s+instructions?\s*:)`,
-	`(?m:^\s*(SYSTEM|ASSISTANT)\s*:)`,
-	`(?i:<\|?(im_start|im_end|system|endoftext)\|?>)`,
-	`(?i:\[/?(inst|sys)\])`,
-	`(?i:\b(jailbreak|dan\s+mode|developer\s+mode)\b)`,
-}, "|"))
+// Compiling it allocates about 150 KB, so it is built on first use rather
+// than at every start of the binary, most of which never check a text.
+var suspiciousPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(strings.Join([]string{
+		`(?i:\b(ignore|disregard|forget|override|overwrite|skip)\s+(all\s+|any\s+|the\s+|your\s+|of\s+|these\s+|those\s+|my\s+)*(previous|prior|above|earlier|preceding|former|original|system|existing)\s+(instructions?|prompts?|messages?|rules|guidelines|context|directions|constraints))`,
+		`(?i:\bdisregard\s+(the\s+|everything\s+|all\s+)?(above|before|previous))`,
+		`(?i:\bignore\s+(everything|all)\s+(above|before|said))`,
+		`(?i:\byou\s+are\s+now\b)`,
+		`(?i:\bfrom\s+now\s+on,?\s+(you|always|never|ignore|respond|answer)\b)`,
+		`(?i:\b(your|new|following)\s+system\s+prompt\b)`,
+		`(?i:\b(reveal|print|output|repeat|show|leak)\s+(your|the)\s+(system\s+)?(prompt|instructions)\b)`,
+		`(?i:\b(do\s+not|don't|never)\s+(tell|inform|reveal\s+to|mention\s+(this\s+)?to|let)\s+the\s+user\b)`,
+		`(?i:\brecord\s+(the|a|this)\s+decision\s+(to|that)\b)`,
+		`(?i:\bas\s+an\s+(ai|a\.i\.|language\s+model|llm)\b)`,
+		`(?i:\bnew\s+instructions?\s*:)`,
+		`(?m:^\s*(SYSTEM|ASSISTANT)\s*:)`,
+		`(?i:<\|?(im_start|im_end|system|endoftext)\|?>)`,
+		`(?i:\[/?(inst|sys)\])`,
+		`(?i:\b(jailbreak|dan\s+mode|developer\s+mode)\b)`,
+	}, "|"))
+})
 
 // IsSuspicious reports whether s reads like an instruction to a model.
 func IsSuspicious(s string) bool {
@@ -44,7 +49,7 @@ func IsSuspicious(s string) bool {
 }
 
 func suspiciousSnippet(s string) (string, bool) {
-	loc := suspiciousPattern.FindStringIndex(s)
+	loc := suspiciousPattern().FindStringIndex(s)
 	if loc == nil {
 		return "", false
 	}

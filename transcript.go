@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -431,11 +432,14 @@ func parseClaude(raw json.RawMessage) (*Conversation, error) {
 	return c, c.Validate()
 }
 
-var (
-	colonSpeaker   = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(user|human|you|assistant|ai|chatgpt|claude)(?:\*\*)?\s*:(?:\*\*)?\s?(.*)$`)
-	headingSpeaker = regexp.MustCompile(`(?i)^\s*#{1,6}\s*(user|human|you|assistant|ai|chatgpt|claude)\s*:?\s*$`)
-	titleHeading   = regexp.MustCompile(`^\s*#\s+(.+?)\s*$`)
-)
+// transcriptPatterns are compiled on the first import of a markdown
+// transcript, not at every start of the binary (about 60 KB).
+var transcriptPatterns = sync.OnceValue(func() (p struct{ colonSpeaker, headingSpeaker, titleHeading *regexp.Regexp }) {
+	p.colonSpeaker = regexp.MustCompile(`(?i)^\s*(?:\*\*)?(user|human|you|assistant|ai|chatgpt|claude)(?:\*\*)?\s*:(?:\*\*)?\s?(.*)$`)
+	p.headingSpeaker = regexp.MustCompile(`(?i)^\s*#{1,6}\s*(user|human|you|assistant|ai|chatgpt|claude)\s*:?\s*$`)
+	p.titleHeading = regexp.MustCompile(`^\s*#\s+(.+?)\s*$`)
+	return p
+})
 
 // parseMarkdownTranscript reads a plain transcript: speakers marked by lines
 // starting "User:" / "Assistant:" (also Human, You, AI, ChatGPT, Claude; bold
@@ -459,20 +463,21 @@ func parseMarkdownTranscript(text, filename string) (*Conversation, error) {
 		body = body[:0]
 	}
 	titled := false
+	pat := transcriptPatterns()
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if m := headingSpeaker.FindStringSubmatch(line); m != nil {
+		if m := pat.headingSpeaker.FindStringSubmatch(line); m != nil {
 			flush()
 			cur = &ConversationTurn{Role: speakerRole(m[1])}
 			continue
 		}
-		if m := colonSpeaker.FindStringSubmatch(line); m != nil {
+		if m := pat.colonSpeaker.FindStringSubmatch(line); m != nil {
 			flush()
 			cur = &ConversationTurn{Role: speakerRole(m[1])}
 			body = append(body, m[2])
 			continue
 		}
 		if cur == nil {
-			if m := titleHeading.FindStringSubmatch(line); m != nil && !titled {
+			if m := pat.titleHeading.FindStringSubmatch(line); m != nil && !titled {
 				c.Title, titled = m[1], true
 			}
 			continue

@@ -15,7 +15,7 @@ import (
 
 type chatOptions struct {
 	session, provider, model, mount string
-	mock, asJSON                    bool
+	mock, asJSON, stream            bool
 }
 
 func (o *chatOptions) flags(cmd *cobra.Command) {
@@ -26,6 +26,12 @@ func (o *chatOptions) flags(cmd *cobra.Command) {
 	f.StringVar(&o.mount, "mount", "", "mount this checkpoint: the model sees it and the turns after the mount")
 	f.BoolVar(&o.mock, "mock", false, "answer with the offline mock")
 	jsonFlag(cmd, &o.asJSON)
+}
+
+// streamFlag adds --stream, which chat alone has.
+func (o *chatOptions) streamFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.stream, "stream", false,
+		"with --json: print one JSON event per line as the reply arrives (meta, delta…, then done or error) instead of one object at the end")
 }
 
 // sessionFor returns the session to talk in: --session, or a new one in the
@@ -67,8 +73,17 @@ func newChatCmd() *cobra.Command {
 		Short: "Send a message and stream the reply; with no message on a terminal, an interactive loop",
 		Long: `Send one message (the arguments, or stdin when it is piped) and stream the
 reply to the terminal. With no message and a terminal on stdin, chat
-interactively until an empty line or end of input. --json prints the final
-answer (reply, session, turn count, usage, context) instead of streaming.`,
+interactively until an empty line or end of input.
+
+--json prints the final answer (reply, session, turn count, usage, context)
+as one object once the reply is stored: the shape of POST /api/v4/chat/send,
+read in one piece (jq .reply). --json --stream prints it as newline-delimited
+JSON events instead, one per line as they arrive:
+  {"event":"meta","data":{"session_id":…,"provider":…,"model":…,"context":…}}
+  {"event":"delta","data":{"text":"…"}}         (one per piece of the reply)
+  {"event":"done","data":{…the --json object…}}
+or, when the send fails after it started, {"event":"error","data":{"status":…,"detail":…}}
+followed by exit status 1.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr(cmd, "missing argument <space>")
@@ -117,6 +132,7 @@ answer (reply, session, turn count, usage, context) instead of streaming.`,
 		},
 	}
 	o.flags(cmd)
+	o.streamFlag(cmd)
 	return cmd
 }
 
@@ -125,6 +141,9 @@ func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, 
 	req, err := o.request(ctx, c, session, msg)
 	if err != nil {
 		return err
+	}
+	if o.asJSON && o.stream {
+		return streamEvents(ctx, env, c, req)
 	}
 	if o.asJSON {
 		stop := spinner(env, "thinking…")
@@ -157,6 +176,33 @@ func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, 
 		fmt.Fprintln(env.Stdout)
 	}
 	return err
+}
+
+// streamEvents prints a streamed send as newline-delimited JSON: each
+// server-sent event becomes {"event": name, "data": payload} on one line,
+// written as it arrives. The done event's data is the object --json prints.
+func streamEvents(ctx context.Context, env *Env, c *httpapi.Client, req httpapi.SendRequest) error {
+	var werr error
+	_, err := c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
+		if werr != nil {
+			return
+		}
+		// Marshal compacts the payload onto one line and rejects one that
+		// is not JSON.
+		line, err := json.Marshal(struct {
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
+		}{ev.Event, ev.Data})
+		if err != nil {
+			werr = smriti.Errorf(smriti.EUPSTREAM, "the server sent a %s event that is not JSON", ev.Event)
+			return
+		}
+		_, werr = env.Stdout.Write(append(line, '\n'))
+	})
+	if err != nil {
+		return err
+	}
+	return werr
 }
 
 func newContextCmd() *cobra.Command {

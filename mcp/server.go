@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,10 +36,17 @@ func NewServer(cfg Config) *sdk.Server {
 	return s
 }
 
-// HTTPHandler serves the tools over streamable HTTP (mounted at /mcp).
+// HTTPHandler serves the tools over streamable HTTP (mounted at /mcp). The
+// MCP server is built on the first request to it, not when the HTTP server
+// starts: registering the tools derives and resolves a JSON Schema for each
+// one (about 2 MB of allocation), which a server whose clients never use MCP
+// over HTTP should neither wait for nor keep.
 func HTTPHandler(cfg Config) http.Handler {
-	s := NewServer(cfg)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	handler := sync.OnceValue(func() http.Handler {
+		s := NewServer(cfg)
+		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler().ServeHTTP(w, r) })
 }
 
 // ServeStdio runs the tools over stdin/stdout until the client goes away.

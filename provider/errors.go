@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -188,9 +189,11 @@ func shorten(s string) string {
 	return string(r[:maxMessage]) + "…"
 }
 
+// The key shapes are compiled the first time an error is redacted, not at
+// every start.
 var (
-	skKey  = regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{3,}`)
-	bearer = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`)
+	skKey  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{3,}`) })
+	bearer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`) })
 )
 
 // redact removes the configured keys and anything shaped like a key
@@ -206,6 +209,6 @@ func redactSecrets(s string, secrets []string) string {
 			s = strings.ReplaceAll(s, k, redacted)
 		}
 	}
-	s = skKey.ReplaceAllString(s, "sk-"+redacted)
-	return bearer.ReplaceAllString(s, "${1}"+redacted)
+	s = skKey().ReplaceAllString(s, "sk-"+redacted)
+	return bearer().ReplaceAllString(s, "${1}"+redacted)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -175,12 +176,13 @@ func (p *openAICompat) Stream(ctx context.Context, req smriti.CompletionRequest,
 	return out, err
 }
 
-var nonNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+// nonNameChars is compiled on the first structured call, not at every start.
+var nonNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // schemaName makes the schema's name acceptable as an OpenAI response format
 // name or an Anthropic tool name (^[A-Za-z0-9_-]{1,64}$).
 func schemaName(s *smriti.JSONSchema) string {
-	name := nonNameChars.ReplaceAllString(s.Name, "_")
+	name := nonNameChars().ReplaceAllString(s.Name, "_")
 	if len(name) > 64 {
 		name = name[:64]
 	}

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed pack.md
@@ -60,16 +61,22 @@ func Lookup(key string) (Target, error) {
 	return t, nil
 }
 
+// The pack's patterns are compiled when a pack is rendered or read, not at
+// every start of the binary.
 var (
-	versionRe = regexp.MustCompile(`(?m)^smriti_skill_pack_version:\s*(\S+)\s*$`)
-	pairRe    = regexp.MustCompile(`(?s)\{\{mcp:(.*?)\}\}\{\{cli:(.*?)\}\}`)
+	versionRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^smriti_skill_pack_version:\s*(\S+)\s*$`)
+	})
+	pairRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\{\{mcp:(.*?)\}\}\{\{cli:(.*?)\}\}`)
+	})
 )
 
 // Version is the version of the embedded pack.
 func Version() string { return versionOf(template) }
 
 func versionOf(s string) string {
-	m := versionRe.FindStringSubmatch(s)
+	m := versionRe().FindStringSubmatch(s)
 	if m == nil {
 		return ""
 	}
@@ -86,8 +93,9 @@ func Render(key string) (string, error) {
 }
 
 func render(tpl string, t Target) (string, error) {
-	out := pairRe.ReplaceAllStringFunc(tpl, func(m string) string {
-		sub := pairRe.FindStringSubmatch(m)
+	re := pairRe()
+	out := re.ReplaceAllStringFunc(tpl, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		if t.PrimaryMode == "mcp" {
 			return sub[1]
 		}

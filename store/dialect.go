@@ -22,11 +22,15 @@ type dialect struct {
 	// native time: PostgreSQL keeps timestamptz; SQLite keeps fixed-width
 	// UTC text, which sorts in time order.
 	nativeTime bool
+	// wideWrites: every statement is a network round trip, so a group of
+	// rows is written with one statement; SQLite runs in-process and reuses
+	// a prepared statement per row group instead of parsing a wide one.
+	wideWrites bool
 }
 
 var (
 	sqliteDialect   = dialect{name: "sqlite"}
-	postgresDialect = dialect{name: "postgres", forUpdate: " FOR UPDATE", numbered: true, nativeTime: true}
+	postgresDialect = dialect{name: "postgres", forUpdate: " FOR UPDATE", numbered: true, nativeTime: true, wideWrites: true}
 )
 
 const sqliteTimeLayout = "2006-01-02T15:04:05.000000Z"

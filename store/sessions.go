@@ -143,12 +143,23 @@ func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Sessio
 
 // Session implements smriti.SessionService.
 func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
-	return s.session(ctx, s.read, id, "")
+	// Every send starts here: the statement is prepared once, not parsed
+	// per call.
+	st, err := s.prepared(ctx, s.read, sqlSession)
+	if err != nil {
+		return nil, err
+	}
+	return s.sessionRow(st.QueryRowContext(ctx, id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 }
 
+const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` + sessionVisible
+
 func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
-	se, err := scanSession(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+sessionCols+` FROM sessions WHERE id = ? AND `+sessionVisible+lock),
-		id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
+	return s.sessionRow(q.QueryRowContext(ctx, s.d.rebind(sqlSession+lock), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
+}
+
+func (s *Store) sessionRow(row *sql.Row) (*smriti.Session, error) {
+	se, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errSessionNotFound
 	}

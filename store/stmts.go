@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -56,16 +57,28 @@ func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.St
 // the write pool is one connection, which a transaction holds, so they
 // cannot be prepared on first use inside one.
 const (
-	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + 2, token_total = token_total + ?,
+	sqlBumpSession = `UPDATE sessions SET last_seq = last_seq + ?, token_total = token_total + ?,
 	active_provider = COALESCE(?, active_provider), active_model = COALESCE(?, active_model), updated_at = ? WHERE id = ? AND ` + sessionWritable + ` RETURNING last_seq, token_total, space_id`
-	sqlInsertTurns = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
-	sequence_number, log_pos, tokens, token_total, metadata, created_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertTurnsHead = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+	sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES `
 	sqlNextLogPos = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
 )
 
+// maxInsertPairs is the most exchanges one prepared insert writes; inserts
+// of 1, 2, 4 … maxInsertPairs exchanges are prepared.
+const maxInsertPairs = 16
+
+// sqlInsertTurns inserts the turns of pairs exchanges (two rows each).
+func sqlInsertTurns(pairs int) string {
+	return sqlInsertTurnsHead + strings.TrimSuffix(strings.Repeat("("+placeholders(13)+"), ", 2*pairs), ", ")
+}
+
 func (s *Store) prepareWrites(ctx context.Context) error {
-	for _, q := range []string{sqlBumpSession, sqlInsertTurns, sqlNextLogPos} {
+	qs := []string{sqlBumpSession, sqlNextLogPos}
+	for n := 1; n <= maxInsertPairs; n *= 2 {
+		qs = append(qs, sqlInsertTurns(n))
+	}
+	for _, q := range qs {
 		if _, err := s.prepared(ctx, s.write, q); err != nil {
 			return err
 		}

@@ -51,6 +51,8 @@ type Store struct {
 	cache       *turnCache
 	stmts       stmts
 	historyRows atomic.Int64
+	// group batches concurrent sends into one transaction.
+	group groupCommit
 }
 
 var (
@@ -73,8 +75,10 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		if s.read, err = sql.Open("pgx", dsn); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
+		// Connections stay open through bursts (a new one is a new server
+		// process); ConnMaxIdleTime closes them after a quiet spell.
 		s.read.SetMaxOpenConns(20)
-		s.read.SetMaxIdleConns(10)
+		s.read.SetMaxIdleConns(20)
 		s.read.SetConnMaxIdleTime(5 * time.Minute)
 		s.write = s.read
 	default:
@@ -89,7 +93,7 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		}
 		s.d = sqliteDialect
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
-			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 		if s.write, err = sql.Open("sqlite", conn); err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
@@ -100,7 +104,11 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 			s.write.Close()
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
+		// Readers keep their connections: a connection closed when idle
+		// is reopened (its pragmas applied) and its statements prepared
+		// again on the next burst.
 		s.read.SetMaxOpenConns(8)
+		s.read.SetMaxIdleConns(8)
 	}
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()

@@ -122,6 +122,20 @@ func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ..
 // session's running token total moves with it, and each turn stores the
 // total up to and including itself.
 func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+	if grouped(ex) {
+		return s.appendGrouped(ctx, ex)
+	}
+	res, err := s.appendOne(ctx, ex)
+	if err == nil && !res.Replayed {
+		// Committed: a session already in the cache gets its new turns
+		// without reading them back.
+		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+	}
+	return res, err
+}
+
+// appendOne writes one exchange in its own transaction.
+func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
 	var res *smriti.ExchangeResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = nil
@@ -153,7 +167,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 		}
 		var last, total int64
 		var space uuid.NullUUID
-		err = upd.QueryRowContext(ctx, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
+		err = upd.QueryRowContext(ctx, 2, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
 			ex.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			return s.whyNotWritable(ctx, tx, ex.SessionID)
@@ -179,7 +193,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 		}
 		user := s.newTurn(se, smriti.RoleUser, ex.User, last-1, pos-1, now)
 		asst := s.newTurn(se, smriti.RoleAssistant, ex.Assistant, last, pos, now)
-		if err := s.insertTurns(ctx, tx, [2]*smriti.Turn{user, asst}, [2]int64{total - int64(asst.Tokens), total}); err != nil {
+		if err := s.insertTurns(ctx, tx, []*smriti.Turn{user, asst}, []int64{total - int64(asst.Tokens), total}); err != nil {
 			return err
 		}
 		if ex.IdempotencyKey != "" {
@@ -193,11 +207,6 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	})
 	if err != nil {
 		return nil, err
-	}
-	if !res.Replayed {
-		// Committed: a session already in the cache gets its new turns
-		// without reading them back.
-		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
 	}
 	return res, nil
 }
@@ -272,14 +281,13 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 	return t
 }
 
-// insertTurns writes an exchange's two turns with one statement; totals
-// are their running token totals.
-func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn, totals [2]int64) error {
-	st, err := s.txStmt(ctx, tx, sqlInsertTurns)
-	if err != nil {
-		return err
-	}
-	args := make([]any, 0, 26)
+// insertTurns writes exchanges' turns (user and assistant pairs); totals
+// are their running token totals. On an engine with wideWrites they are
+// one statement; otherwise prepared inserts of 16, 8 … 1 exchanges write
+// them in as few statements as that allows (on SQLite every statement also
+// flushes the full-text index's pending terms into a new segment).
+func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, totals []int64) error {
+	args := make([]any, 0, 13*len(ts))
 	for i, t := range ts {
 		meta, err := jsonArg(t.Metadata)
 		if err != nil {
@@ -288,8 +296,25 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts [2]*smriti.Turn,
 		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
 			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
 	}
-	if _, err := st.ExecContext(ctx, args...); err != nil {
-		return fmt.Errorf("insert turns: %w", err)
+	if len(ts) > 2 && s.d.wideWrites {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurns(len(ts)/2)), args...); err != nil {
+			return fmt.Errorf("insert turns: %w", err)
+		}
+		return nil
+	}
+	for pairs := len(ts) / 2; pairs > 0; {
+		n := maxInsertPairs
+		for n > pairs {
+			n /= 2
+		}
+		st, err := s.txStmt(ctx, tx, sqlInsertTurns(n))
+		if err != nil {
+			return err
+		}
+		if _, err := st.ExecContext(ctx, args[:26*n]...); err != nil {
+			return fmt.Errorf("insert turns: %w", err)
+		}
+		args, pairs = args[26*n:], pairs-n
 	}
 	return nil
 }

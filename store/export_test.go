@@ -1,0 +1,23 @@
+package store
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// WriteGroup writes exchanges as one group commit, each under its own
+// context, and returns their results in order.
+func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*smriti.ExchangeResult, []error) {
+	batch := make([]*pendingExchange, len(exs))
+	for i := range exs {
+		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i], done: make(chan groupResult, 1)}
+	}
+	s.writeGroup(batch)
+	res, errs := make([]*smriti.ExchangeResult, len(exs)), make([]error, len(exs))
+	for i, p := range batch {
+		r := <-p.done
+		res[i], errs[i] = r.res, r.err
+	}
+	return res, errs
+}

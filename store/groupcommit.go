@@ -1,0 +1,223 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"smriti"
+)
+
+// Group commit: concurrent plain sends (no idempotency key, no new mount)
+// are written in one transaction. Whoever finds no transaction running
+// leads: it takes every exchange queued so far, writes them together and
+// hands the lead to the first exchange queued meanwhile. A lone send is
+// written at once, so nothing waits for a batch to fill; under load one
+// commit (and, on PostgreSQL, one hold of the store-wide log row) serves
+// many sends.
+//
+// Each exchange keeps the semantics of writing it alone: its session's row
+// is bumped under the session's lock (taken in session-id order within a
+// batch, then the log row, so lock order stays fixed across replicas), its
+// two turns take consecutive sequence numbers and log positions, and an
+// unknown session fails only that exchange. Any other error fails the
+// batch's transaction, and then each exchange is written on its own.
+type groupCommit struct {
+	mu    sync.Mutex
+	queue []*pendingExchange
+	busy  bool
+	// last is the size of the previous batch; want and filled let a leader
+	// wait (at most groupWait) for as many exchanges again, since sends
+	// that were answered together tend to come back together.
+	last   int
+	want   int
+	filled chan struct{}
+}
+
+// maxGroup bounds the exchanges written in one transaction.
+const maxGroup = 64
+
+// groupWait bounds how long a leader waits for its batch to fill. It only
+// waits after a batch of more than one exchange, so a lone send never does.
+const groupWait = time.Millisecond
+
+type pendingExchange struct {
+	ctx  context.Context
+	ex   smriti.Exchange
+	done chan groupResult // buffered: the lead, then the result
+	res  *smriti.ExchangeResult
+	err  error
+}
+
+type groupResult struct {
+	lead bool
+	res  *smriti.ExchangeResult
+	err  error
+}
+
+// grouped reports whether an exchange may be written in a group.
+func grouped(ex smriti.Exchange) bool { return ex.IdempotencyKey == "" && ex.Mount == nil }
+
+func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+	p := &pendingExchange{ctx: ctx, ex: ex, done: make(chan groupResult, 1)}
+	g := &s.group
+	g.mu.Lock()
+	g.queue = append(g.queue, p)
+	lead := !g.busy
+	g.busy = true
+	if g.filled != nil && len(g.queue) >= g.want {
+		close(g.filled)
+		g.filled = nil
+	}
+	g.mu.Unlock()
+	if !lead {
+		if r := <-p.done; !r.lead {
+			return r.res, r.err
+		}
+	}
+	// Leading: p is at the head of the queue. After a batch of several,
+	// give as many a moment to arrive.
+	g.mu.Lock()
+	if want := min(g.last, maxGroup); want > 1 && len(g.queue) < want {
+		filled := make(chan struct{})
+		g.want, g.filled = want, filled
+		g.mu.Unlock()
+		wait := time.NewTimer(groupWait)
+		select {
+		case <-filled:
+		case <-wait.C:
+		}
+		wait.Stop()
+		g.mu.Lock()
+		g.filled = nil
+	}
+	batch := g.queue[:min(len(g.queue), maxGroup)]
+	g.queue = append([]*pendingExchange(nil), g.queue[len(batch):]...)
+	g.last = len(batch)
+	g.mu.Unlock()
+	s.writeGroup(batch)
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		g.queue[0].done <- groupResult{lead: true}
+	} else {
+		g.busy = false
+	}
+	g.mu.Unlock()
+	r := <-p.done
+	return r.res, r.err
+}
+
+// writeGroup writes a batch and delivers every exchange's result.
+func (s *Store) writeGroup(batch []*pendingExchange) {
+	live := make([]*pendingExchange, 0, len(batch))
+	for _, p := range batch {
+		if err := p.ctx.Err(); err != nil {
+			p.err = fmt.Errorf("append exchange: %w", err)
+			continue
+		}
+		live = append(live, p)
+	}
+	// Session locks in id order; one session's exchanges keep their order.
+	sort.SliceStable(live, func(i, j int) bool {
+		a, b := live[i].ex.SessionID, live[j].ex.SessionID
+		return bytes.Compare(a[:], b[:]) < 0
+	})
+	if len(live) > 0 {
+		err := s.tx(context.WithoutCancel(live[0].ctx), func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		if err != nil {
+			// Write each on its own: the error goes to the exchange it
+			// belongs to, and the others are not held back by it.
+			for _, p := range live {
+				p.res, p.err = s.appendOne(p.ctx, p.ex)
+			}
+		}
+		for _, p := range live {
+			if p.err == nil {
+				s.cache.extend(p.ex.SessionID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
+			}
+		}
+	}
+	for _, p := range batch {
+		p.done <- groupResult{res: p.res, err: p.err}
+	}
+}
+
+// writeGroupTx writes a batch sorted by session: each run of one session's
+// exchanges (for one caller) bumps the session's row once, the log row is
+// taken once for the batch, and the turns are inserted together.
+func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
+	ctx := context.WithoutCancel(live[0].ctx)
+	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	turns := make([]*smriti.Turn, 0, 2*len(live))
+	totals := make([]int64, 0, 2*len(live))
+	for i := 0; i < len(live); {
+		run := live[i:]
+		owner := smriti.UserFromContext(run[0].ctx)
+		n, tokens := 0, 0
+		// NULL keeps the stored value: a one-off provider (use_mock) leaves
+		// the session's own in place; the run's last other send sets it.
+		var provider, model any
+		for _, p := range run {
+			if p.ex.SessionID != run[0].ex.SessionID || smriti.UserFromContext(p.ctx) != owner {
+				break
+			}
+			p.res, p.err = nil, nil
+			n++
+			tokens += p.ex.User.Tokens + p.ex.Assistant.Tokens
+			if !p.ex.KeepSessionModel {
+				provider, model = p.ex.Assistant.Provider, p.ex.Assistant.Model
+			}
+		}
+		run, i = run[:n], i+n
+		var last, total int64
+		var space uuid.NullUUID
+		err := upd.QueryRowContext(ctx, 2*n, tokens, provider, model, s.d.t(now), run[0].ex.SessionID, owner, owner).Scan(&last, &total, &space)
+		if errors.Is(err, sql.ErrNoRows) {
+			why := s.whyNotWritable(smriti.WithUser(ctx, owner), tx, run[0].ex.SessionID)
+			for _, p := range run {
+				p.err = why
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("update session: %w", err)
+		}
+		se := &smriti.Session{ID: run[0].ex.SessionID, SpaceID: nullID(space)}
+		seq, sum := last-int64(2*n), total-int64(tokens)
+		for _, p := range run {
+			user := s.newTurn(se, smriti.RoleUser, p.ex.User, seq+1, 0, now)
+			asst := s.newTurn(se, smriti.RoleAssistant, p.ex.Assistant, seq+2, 0, now)
+			seq += 2
+			sum += int64(user.Tokens)
+			totals = append(totals, sum)
+			sum += int64(asst.Tokens)
+			totals = append(totals, sum)
+			turns = append(turns, user, asst)
+			p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
+		}
+	}
+	if len(turns) == 0 {
+		return nil
+	}
+	pos, err := s.nextLogPositions(ctx, tx, len(turns))
+	if err != nil {
+		return err
+	}
+	pos -= int64(len(turns))
+	for _, t := range turns {
+		pos++
+		t.LogPos = pos
+	}
+	return s.insertTurns(ctx, tx, turns, totals)
+}
