@@ -18,6 +18,8 @@ export type AuthState =
 
 interface AuthContextValue {
   me: Me;
+  /** Counts the sign-ins of this page, so long-lived streams can reopen after one. */
+  signIns: number;
   signOut: () => Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export const useAuth = () => useContext(AuthContext);
 export function AuthGate({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [state, setState] = useState<AuthState>({ kind: "checking" });
+  const [signIns, setSignIns] = useState(0);
 
   const check = useCallback(() => {
     setState({ kind: "checking" });
@@ -72,6 +75,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
       } else {
         qc.clear();
       }
+      setSignIns((n) => n + 1);
       setState({ kind: "signed-in", me });
     },
     [qc],
@@ -104,7 +108,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
   const me = state.me;
   const expired = state.kind === "expired";
   return (
-    <AuthContext.Provider value={{ me, signOut }}>
+    <AuthContext.Provider value={{ me, signOut, signIns }}>
       {expired && <SignIn expired onSignedIn={() => signedIn(me).catch(() => setState({ kind: "expired", me }))} />}
       <div hidden={expired}>
         {/* A different user remounts the workspace with nothing of the last one's. */}
