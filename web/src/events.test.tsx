@@ -39,7 +39,7 @@ describe("useSpaceEvents under auth", () => {
     vi.stubGlobal("EventSource", FakeEventSource);
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      vi.fn(async (input: RequestInfo | URL) => {
         const path = String(input);
         paths.push(path);
         if (path === "/api/v4/auth/login") {
