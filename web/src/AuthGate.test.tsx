@@ -157,6 +157,25 @@ describe("AuthGate", () => {
     expect(screen.queryByText("Trip")).toBeNull();
   });
 
+  it("stays on the sign-in screen with the server's detail when the sign-in succeeds but the server then fails", async () => {
+    const srv = fakeServer();
+    const inner = vi.mocked(fetch).getMockImplementation()!;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+        srv.session && String(input) === "/api/v4/auth/me" ? json({ detail: "database is locked" }, 503) : inner(input, init),
+      ),
+    );
+    setup();
+    await screen.findByRole("heading", { name: "Sign in to Smriti" });
+    await userEvent.type(screen.getByLabelText("Username"), "alice");
+    await userEvent.type(screen.getByLabelText("Password"), "correct horse{Enter}");
+    expect(await screen.findByText("Sign-in failed.")).toBeTruthy();
+    expect(screen.getByTestId("signin-detail").textContent).toBe("Server: database is locked");
+    expect(screen.queryByRole("heading", { name: "Workspace" })).toBeNull();
+    expect((screen.getByRole("button", { name: "Sign in" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("offers a retry when the server cannot be reached", async () => {
     let down = true;
     const srv = fakeServer({ localMode: true });

@@ -103,13 +103,13 @@ export function AuthGate({ children }: { children: ReactNode }) {
         </main>
       );
     case "signed-out":
-      return <SignIn onSignedIn={() => signedIn(null).catch(() => setState({ kind: "signed-out" }))} />;
+      return <SignIn onSignedIn={() => signedIn(null)} />;
   }
   const me = state.me;
   const expired = state.kind === "expired";
   return (
     <AuthContext.Provider value={{ me, signOut, signIns }}>
-      {expired && <SignIn expired onSignedIn={() => signedIn(me).catch(() => setState({ kind: "expired", me }))} />}
+      {expired && <SignIn expired onSignedIn={() => signedIn(me)} />}
       <div hidden={expired}>
         {/* A different user remounts the workspace with nothing of the last one's. */}
         <Fragment key={me.user_id}>{children}</Fragment>

@@ -6,7 +6,7 @@ import { api, ApiError, type LoginResult } from "../api";
  * shows the server's detail; the server answers a wrong password, an
  * unknown user and a disabled one alike, so the message names all three.
  */
-export function SignIn({ onSignedIn, expired }: { onSignedIn: (r: LoginResult) => void; expired?: boolean }) {
+export function SignIn({ onSignedIn, expired }: { onSignedIn: (r: LoginResult) => void | Promise<void>; expired?: boolean }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -31,7 +31,8 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (r: LoginResult) =
     setError(null);
     try {
       const r = await api.login(name, password);
-      onSignedIn(r);
+      // Busy until the workspace has loaded in its place.
+      await onSignedIn(r);
     } catch (err) {
       const detail = (err as Error).message || "";
       const message =
