@@ -118,6 +118,12 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	if s.d.name == "sqlite" {
+		// The migrations filled the writer's page cache with pages a
+		// server rarely reads again; hand that memory back before serving.
+		// Best effort: a failure only keeps the cache.
+		_, _ = s.write.ExecContext(ctx, "PRAGMA shrink_memory")
+	}
 	if err := s.prepareWrites(ctx); err != nil {
 		s.Close()
 		return nil, err
