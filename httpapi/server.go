@@ -133,7 +133,7 @@ func New(cfg Config) *Server {
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
 	if cfg.MCP != nil {
-		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+		mux.Handle("/mcp", http.MaxBytesHandler(s.gateMCP(cfg.MCP), s.bodyLimit))
 	}
 	// A known path with the wrong method is 405 with Allow; anything else
 	// unrouted is a JSON 404.
