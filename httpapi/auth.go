@@ -69,9 +69,14 @@ var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "lo
 // presents, so an expired cookie can still be cleared), status and API
 // documents, and the web workspace's static files (which hold no data).
 func publicPath(r *http.Request) bool {
-	p := r.URL.Path
+	return public(r.Method, r.URL.Path)
+}
+
+// public is publicPath by method and path (a route's pattern is a path for
+// it: no public path has wildcards).
+func public(method, p string) bool {
 	switch {
-	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && r.Method == http.MethodPost:
+	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && method == http.MethodPost:
 		return true
 	case p == "/health", p == "/openapi.json", p == "/docs":
 		return true
@@ -116,7 +121,11 @@ func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
 // needOf is what a request asks to do by its method: GET and HEAD read,
 // everything else writes.
 func needOf(r *http.Request) smriti.Need {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+	return needOfMethod(r.Method)
+}
+
+func needOfMethod(method string) smriti.Need {
+	if method == http.MethodGet || method == http.MethodHead {
 		return smriti.NeedRead
 	}
 	return smriti.NeedWrite
