@@ -39,25 +39,48 @@ function expect(cond, what) {
 }
 
 const work = mkdtempSync(join(tmpdir(), "smriti-e2e-"));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 const env = { PATH: process.env.PATH, HOME: work };
-const server = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--db", join(work, "smriti.db"), "--config", join(work, "none.yaml"), "--env-file", join(work, "none.env")], {
-  env,
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let serverLog = "";
-server.stdout.on("data", (d) => (serverLog += d));
-server.stderr.on("data", (d) => (serverLog += d));
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/health`)).ok) break;
-  } catch {
-    /* not up yet */
+const servers = [];
+
+// Starts `smriti serve` on a free port with its own database and waits for
+// /health; extra holds flags such as --auth.
+async function startServer(db, extra = []) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, "--db", db, "--config", join(work, "none.yaml"), "--env-file", join(work, "none.env"), ...extra], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const srv = { base, proc, log: "" };
+  servers.push(srv);
+  proc.stdout.on("data", (d) => (srv.log += d));
+  proc.stderr.on("data", (d) => (srv.log += d));
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 100) throw new Error(`server did not start:\n${srv.log}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
-  if (i > 100) throw new Error(`server did not start:\n${serverLog}`);
-  await new Promise((r) => setTimeout(r, 100));
+  return srv;
 }
+
+// Runs the real binary's CLI (e.g. `smriti user add`), password on stdin.
+function cli(args, input = "") {
+  return new Promise((resolve, reject) => {
+    const p = spawn(bin, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    p.stdout.on("data", (d) => (output += d));
+    p.stderr.on("data", (d) => (output += d));
+    p.on("error", reject);
+    p.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`smriti ${args.join(" ")} exited ${code}: ${output}`))));
+    p.stdin.end(input);
+  });
+}
+
+const { base } = await startServer(join(work, "smriti.db"));
 
 const browser = await chromium.launch({
   executablePath: chromiumPath,
@@ -370,6 +393,88 @@ try {
   await axe(page, "chat-dark");
   await ctxB.close();
   await ctxA.close();
+
+  console.log("auth mode: a second server with --auth, users made by the CLI");
+  const authDb = join(work, "auth.db");
+  await cli(["user", "add", "alice", "--db", authDb], "correct horse battery\n");
+  await cli(["user", "add", "bob", "--db", authDb], "bob's password\n");
+  await cli(["user", "disable", "bob", "--db", authDb]);
+  const authSrv = await startServer(authDb, ["--auth"]);
+  const ctxC = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ap = await ctxC.newPage();
+  ap.on("pageerror", (e) => console.log("  page error:", e.message));
+  await ap.goto(base + "/");
+  await ap.getByRole("heading", { name: "Overview" }).waitFor();
+  expect((await ap.getByTestId("account").count()) === 0 && (await ap.getByRole("button", { name: "Sign out" }).count()) === 0, "local mode shows no account box and no Sign out");
+  await ap.goto(authSrv.base + "/");
+  await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
+  expect((await ap.getByRole("heading", { name: "Overview" }).count()) === 0, "auth mode opens on the sign-in screen, not the workspace");
+  expect(await ap.getByLabel("Username").evaluate((el) => el === document.activeElement), "the username field has the focus");
+  await shot(ap, "auth-sign-in");
+  await axe(ap, "sign-in");
+
+  const refused = "Sign-in refused: the username or password is wrong, or the account is disabled.";
+  await ap.getByLabel("Username").fill("alice");
+  await ap.getByLabel("Password").fill("not her password");
+  const wrong = ap.waitForResponse((r) => r.url().endsWith("/api/v4/auth/login"));
+  await ap.getByLabel("Password").press("Enter");
+  expect((await wrong).status() === 401, "a wrong password answers 401");
+  await ap.getByRole("alert").filter({ hasText: refused }).waitFor();
+  const detail = await ap.getByTestId("signin-detail").innerText();
+  expect(detail === "Server: missing, invalid, expired or revoked credentials", `the server's detail is shown: "${detail}"`);
+  expect((await ap.getByLabel("Password").inputValue()) === "", "the password field is emptied after a refusal");
+  await shot(ap, "auth-sign-in-refused");
+  await axe(ap, "sign-in-refused");
+
+  await ap.getByLabel("Username").fill("bob");
+  await ap.getByLabel("Password").fill("bob's password");
+  await ap.getByRole("button", { name: "Sign in" }).click();
+  await ap.getByRole("alert").filter({ hasText: refused }).waitFor();
+  expect((await ap.getByRole("heading", { name: "Overview" }).count()) === 0, "a disabled user is refused with the same message");
+
+  await ap.getByLabel("Username").fill("alice");
+  await ap.getByLabel("Password").fill("correct horse battery");
+  await ap.getByRole("button", { name: "Sign in" }).click();
+  await ap.getByRole("heading", { name: "Overview" }).waitFor();
+  expect((await ap.getByTestId("account").innerText()).includes("Signed in as alice"), "the sidebar says who is signed in");
+  const cookie = (await ctxC.cookies()).find((c) => c.name === "smriti_session");
+  expect(cookie && cookie.httpOnly && cookie.sameSite === "Strict", "the session is an HttpOnly, SameSite=Strict cookie");
+
+  await ap.getByLabel("Name").fill("Alice's notes");
+  await ap.getByRole("button", { name: "Create space" }).click();
+  await ap.waitForURL(/\/sessions\//);
+  const box = ap.getByRole("textbox", { name: "Message", exact: true });
+  await box.fill("Signed in and sending.");
+  await box.press("Enter");
+  await ap.getByTestId("turn-assistant").first().waitFor();
+  expect((await ap.getByTestId("turn-assistant").first().innerText()).includes("You said"), "a chat send works when signed in");
+  await shot(ap, "auth-chat");
+
+  console.log("auth mode: the session ends while typing");
+  await ctxC.clearCookies();
+  await box.fill("Typed before the session ended.");
+  await box.press("Enter");
+  await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
+  expect((await ap.getByRole("status").filter({ hasText: "Your session has ended" }).count()) === 1, "a 401 brings back the sign-in screen, saying why");
+  await ap.getByLabel("Username").fill("alice");
+  await ap.getByLabel("Password").fill("correct horse battery");
+  await ap.getByLabel("Password").press("Enter");
+  await box.waitFor();
+  expect((await box.inputValue()) === "Typed before the session ended.", "what was typed in the composer survives the new sign-in");
+  await ap.getByRole("button", { name: "Retry" }).click();
+  await ap.getByTestId("turn-assistant").nth(1).waitFor();
+  expect((await box.inputValue()) === "", "the kept message is sent after signing in again");
+
+  console.log("auth mode: sign out");
+  const out = ap.waitForResponse((r) => r.url().endsWith("/api/v4/auth/logout"));
+  await ap.getByRole("button", { name: "Sign out" }).click();
+  expect((await out).status() === 204, "Sign out calls the logout endpoint");
+  await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
+  expect(!(await ctxC.cookies()).some((c) => c.name === "smriti_session"), "the session cookie is gone");
+  await ap.reload();
+  await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
+  expect(true, "after a reload the sign-in screen is still shown");
+  await ctxC.close();
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});
@@ -377,13 +482,13 @@ try {
   writeFileSync(join(out, "figures.json"), JSON.stringify(figures, null, 2));
   writeFileSync(join(out, "axe.json"), JSON.stringify(axeResults, null, 2));
   await browser.close();
-  server.kill("SIGTERM");
+  for (const srv of servers) srv.proc.kill("SIGTERM");
   rmSync(work, { recursive: true, force: true });
 }
 console.log("figures:", JSON.stringify(figures));
 if (failed) {
   console.error("E2E FAILED:", failed.message);
-  console.error(serverLog.split("\n").slice(-20).join("\n"));
+  for (const srv of servers) console.error(srv.log.split("\n").slice(-20).join("\n"));
   process.exit(1);
 }
 console.log("e2e passed");

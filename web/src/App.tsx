@@ -5,6 +5,7 @@ import { api } from "./api";
 import Overview from "./pages/Overview";
 import Chat from "./pages/Chat";
 import SearchBox from "./components/SearchBox";
+import { AccountBox } from "./AuthGate";
 
 // The heavier pages load on demand so the first paint stays small.
 const Lineage = lazy(() => import("./pages/Lineage"));
@@ -50,6 +51,7 @@ function Sidebar() {
           <a href="/docs">API reference</a>
         </li>
       </ul>
+      <AccountBox />
     </nav>
   );
 }

@@ -320,6 +320,39 @@ export class ApiError extends Error {
   }
 }
 
+/** Who the browser acts for (GET /api/v4/auth/me). */
+export interface Me {
+  user_id: ID;
+  username: string;
+  scope: "read" | "write" | "admin";
+  /** local: the server runs without auth mode; session: a browser sign-in; token: an API token. */
+  via: "local" | "session" | "token";
+  token_id: ID | null;
+}
+
+export interface LoginResult {
+  user: { id: ID; username: string; disabled: boolean; created_at: string };
+  expires_at: string;
+}
+
+const LOGIN_PATH = "/api/v4/auth/login";
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Calls fn whenever an API request answers 401 (no session, or it
+ * expired), except the sign-in request itself. Returns the unsubscribe.
+ */
+export function onUnauthorized(fn: () => void): () => void {
+  unauthorizedListeners.add(fn);
+  return () => {
+    unauthorizedListeners.delete(fn);
+  };
+}
+
+function noteStatus(path: string, status: number) {
+  if (status === 401 && path !== LOGIN_PATH) for (const fn of [...unauthorizedListeners]) fn();
+}
+
 function messageOf(detail: unknown, status: number): string {
   if (typeof detail === "string") return detail;
   if (detail && typeof detail === "object" && "message" in detail && typeof (detail as { message: unknown }).message === "string") {
@@ -335,6 +368,7 @@ export async function request<T>(method: string, path: string, body?: unknown, h
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
   }
   const resp = await fetch(path, init);
+  noteStatus(path, resp.status);
   if (resp.status === 204) return undefined as T;
   const text = await resp.text();
   let data: unknown = undefined;
@@ -369,6 +403,7 @@ export interface Claim {
 
 async function text(path: string): Promise<string> {
   const resp = await fetch(path, { headers: { Accept: "text/markdown" }, credentials: "same-origin" });
+  noteStatus(path, resp.status);
   if (!resp.ok) {
     let detail: unknown = `HTTP ${resp.status}`;
     try {
@@ -424,6 +459,9 @@ export function searchPath(p: SearchParams): string {
 }
 
 export const api = {
+  me: () => get<Me>("/api/v4/auth/me"),
+  login: (username: string, password: string) => post<LoginResult>(LOGIN_PATH, { username, password }),
+  logout: () => request<void>("POST", "/api/v4/auth/logout"),
   search: (p: SearchParams) => get<SearchResponse>(searchPath(p)),
   brief: (space: ID) => text(`/api/v5/spaces/${space}/brief`),
   claims: (space: ID) => get<Claim[]>(`/api/v5/claims?space_id=${space}&include_expired=true`),
@@ -513,6 +551,7 @@ export async function sendStream(body: SendBody, idempotencyKey: string, h: Stre
     signal,
     credentials: "same-origin",
   });
+  noteStatus("/api/v5/chat/send/stream", resp.status);
   if (!resp.ok || !resp.body) {
     let detail: unknown = `HTTP ${resp.status}`;
     try {

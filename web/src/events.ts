@@ -1,5 +1,7 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { api } from "./api";
+import { useAuth } from "./AuthGate";
 
 export interface SpaceEvent {
   position: number;
@@ -12,10 +14,14 @@ export interface SpaceEvent {
 /**
  * Subscribes to a space's live events and refreshes the queries they
  * affect. EventSource reconnects on its own and sends Last-Event-ID, so no
- * event is lost across a reconnect.
+ * event is lost across a reconnect. A stream the server refused (its
+ * session ended) is closed for good, so the hook then asks who is signed
+ * in, which brings back the sign-in screen on a 401, and opens a new stream
+ * after each sign-in.
  */
 export function useSpaceEvents(spaceId: string | null | undefined, onEvent?: (e: SpaceEvent) => void) {
   const qc = useQueryClient();
+  const signIns = useAuth()?.signIns ?? 0;
   useEffect(() => {
     if (!spaceId || typeof EventSource === "undefined") return;
     const es = new EventSource(`/api/v5/spaces/${spaceId}/events`);
@@ -43,6 +49,9 @@ export function useSpaceEvents(spaceId: string | null | undefined, onEvent?: (e:
     for (const k of ["checkpoint.created", "session.created", "session.updated", "disposition.changed", "claim.changed"]) {
       es.addEventListener(k, handle as EventListener);
     }
+    es.onerror = () => {
+      if (es.readyState === EventSource.CLOSED) api.me().catch(() => {});
+    };
     return () => es.close();
-  }, [spaceId, qc, onEvent]);
+  }, [spaceId, qc, onEvent, signIns]);
 }
