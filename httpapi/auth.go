@@ -389,11 +389,3 @@ func (c *credCache) clear() {
 	c.m = map[string]credEntry{}
 	c.mu.Unlock()
 }
-
-// gateMCP gives the MCP requests the gate the LLM routes pass through
-// (admitLLM), which the tools ask before they call a provider.
-func (s *Server) gateMCP(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(smriti.WithLLMGate(r.Context(), s.admitLLM)))
-	})
-}

@@ -95,6 +95,7 @@ type Server struct {
 	auth      AuthConfig
 	llm       *limiters
 	creds     *credCache
+	mcpOwners sessionOwners
 }
 
 // New builds the server and its routes.

@@ -54,21 +54,16 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestMCPOverHTTPAuthGatesLLMTools: under --auth the LLM-backed tools at
-// /mcp pass the HTTP LLM routes' gate. A viewer is refused with 403 before
-// any provider call (and without spending their allowance); past the
-// allowance a caller gets a 429 tool error with the wait, and the provider
-// is not called.
-func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
+// startAuthAPI runs the real server in auth mode (rate limit 1 a minute,
+// bursts of 2) with providers configured from env, on a fresh SQLite file.
+func startAuthAPI(t *testing.T, env map[string]string) (string, *store.Store) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := store.Open(ctx, filepath.Join(dir, "smriti.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	llm, calls := countingOpenAI(t)
-	env := map[string]string{provider.EnvOpenAIKey: "sk-test-0123456789", provider.EnvOpenAIBaseURL: llm.URL + "/v1",
-		provider.EnvBackgroundProvider: "openai", provider.EnvBackgroundModel: "gpt-test"}
 	pcfg, err := provider.Load(provider.LoadOptions{Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
@@ -82,28 +77,57 @@ func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
 	hs := &http.Server{Handler: httpapi.New(cfg), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
-	base := "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), db
+}
 
+// addUser makes a user with a write-scope token and returns the token's
+// secret.
+func addUser(t *testing.T, db *store.Store, name string) (*smriti.User, string) {
+	t.Helper()
+	ctx := context.Background()
 	hash, err := smriti.HashPassword("a long enough password")
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := func(name string) (*smriti.User, string) {
-		u, err := db.CreateUser(ctx, name, hash)
-		if err != nil {
-			t.Fatal(err)
-		}
-		secret, sh, err := smriti.NewSecret()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := db.CreateToken(ctx, &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeWrite, CreatedAt: smriti.Now()}, sh); err != nil {
-			t.Fatal(err)
-		}
-		return u, secret
+	u, err := db.CreateUser(ctx, name, hash)
+	if err != nil {
+		t.Fatal(err)
 	}
-	alice, aliceSecret := user("alice")
-	bob, bobSecret := user("bob")
+	secret, sh, err := smriti.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateToken(ctx, &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeWrite, CreatedAt: smriti.Now()}, sh); err != nil {
+		t.Fatal(err)
+	}
+	return u, secret
+}
+
+// mcpConnect opens an MCP session at /mcp with a bearer token.
+func mcpConnect(t *testing.T, base, secret string) *sdk.ClientSession {
+	t.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer(secret)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestMCPOverHTTPAuthGatesLLMTools: under --auth the LLM-backed tools at
+// /mcp pass the HTTP LLM routes' gate. A viewer is refused with 403 before
+// any provider call (and without spending their allowance); past the
+// allowance a caller gets a 429 tool error with the wait, and the provider
+// is not called.
+func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
+	ctx := context.Background()
+	llm, calls := countingOpenAI(t)
+	base, db := startAuthAPI(t, map[string]string{provider.EnvOpenAIKey: "sk-test-0123456789", provider.EnvOpenAIBaseURL: llm.URL + "/v1",
+		provider.EnvBackgroundProvider: "openai", provider.EnvBackgroundModel: "gpt-test"})
+	alice, aliceSecret := addUser(t, db, "alice")
+	bob, bobSecret := addUser(t, db, "bob")
 	aliceCtx := smriti.WithUser(ctx, alice.ID)
 	sp, err := db.CreateSpace(aliceCtx, smriti.SpaceCreate{Name: "Trip"})
 	if err != nil {
@@ -112,17 +136,7 @@ func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
 	if _, err := db.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
-
-	connect := func(secret string) *sdk.ClientSession {
-		client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-		s, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp",
-			HTTPClient: &http.Client{Transport: bearer(secret)}}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
+	connect := func(secret string) *sdk.ClientSession { return mcpConnect(t, base, secret) }
 	tool := func(s *sdk.ClientSession, name string, args map[string]any) (bool, string) {
 		t.Helper()
 		res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
@@ -204,5 +218,54 @@ func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
 	// Tools that call no provider are not limited.
 	if isErr, got := tool(a, "smriti_list_checkpoints", map[string]any{"space": "Trip"}); isErr || !strings.Contains(got, "Plan") {
 		t.Fatalf("alice's list past the limit = %v %q", isErr, got)
+	}
+}
+
+// TestAttackMCPSessionOfAnotherUser: an MCP session answers only the user
+// who opened it. Another user's token with its id — to call a tool or to
+// end it — gets 404, and the session keeps working for its opener.
+func TestAttackMCPSessionOfAnotherUser(t *testing.T) {
+	ctx := context.Background()
+	base, db := startAuthAPI(t, nil)
+	alice, aliceSecret := addUser(t, db, "alice")
+	_, bobSecret := addUser(t, db, "bob")
+	if _, err := db.CreateSpace(smriti.WithUser(ctx, alice.ID), smriti.SpaceCreate{Name: "Alice's plans"}); err != nil {
+		t.Fatal(err)
+	}
+	a := mcpConnect(t, base, aliceSecret)
+	const listed = "1 space(s):\n\n- **Alice's plans** `"
+	list := func() string {
+		t.Helper()
+		res, err := a.CallTool(ctx, &sdk.CallToolParams{Name: "smriti_list_spaces", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return textOf(res)
+	}
+	if got := list(); !strings.HasPrefix(got, listed) {
+		t.Fatalf("alice's list = %q", got)
+	}
+	for _, method := range []string{"POST", "DELETE"} {
+		req, err := http.NewRequest(method, base+"/mcp",
+			strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"smriti_list_spaces","arguments":{}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+bobSecret)
+		req.Header.Set("Mcp-Session-Id", a.ID())
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || string(body) != `{"detail":"Not found: MCP session"}`+"\n" {
+			t.Fatalf("bob's %s with alice's session = %d %s", method, resp.StatusCode, body)
+		}
+	}
+	if got := list(); !strings.HasPrefix(got, listed) {
+		t.Fatalf("alice's list after bob's tries = %q", got)
 	}
 }
