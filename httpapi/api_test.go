@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 type openapiDoc struct {
@@ -156,15 +157,15 @@ func TestBadInputNeverA500(t *testing.T) {
 
 func TestSpacesEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "Australia Trip", "Planning")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "Australia Trip", "Planning")).Must(t)
 	if sp.Name != "Australia Trip" || sp.Metadata == nil || sp.RepoSlug != nil {
 		t.Fatalf("space = %+v", sp)
 	}
-	list := get(e.c.Spaces(bg)).must(t)
+	list := storetest.Get(e.c.Spaces(bg)).Must(t)
 	if len(list) != 1 || list[0].ID != sp.ID {
 		t.Fatalf("spaces = %+v", list)
 	}
-	root := get(e.c.SetProjectRoot(bg, sp.ID, "/src/trip")).must(t)
+	root := storetest.Get(e.c.SetProjectRoot(bg, sp.ID, "/src/trip")).Must(t)
 	if root.ProjectRoot == nil || *root.ProjectRoot != "/src/trip" {
 		t.Fatal("project root not set")
 	}
@@ -190,8 +191,8 @@ func strp(s string) *string { return &s }
 
 func TestCheckpointsEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	commit := func(msg string, extra func(*httpapi.CommitRequest)) (*httpapi.Commit, error) {
 		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 		req.Message = strp(msg)
@@ -200,28 +201,28 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 		}
 		return e.c.Commit(bg, req)
 	}
-	a := get(commit("A", func(r *httpapi.CommitRequest) {
+	a := storetest.Get(commit("A", func(r *httpapi.CommitRequest) {
 		r.Decisions = []string{"East coast only"}
 		r.Tasks = []smriti.Task{{Text: "Book flights"}, {Text: "Visa", ID: "visa", IntentHint: "investigate", Structured: true}}
 		r.Artifacts = []smriti.Artifact{{ID: "a1", Type: "text", Label: "Itinerary", Content: "Day 1: Sydney"}}
-	})).must(t)
+	})).Must(t)
 	if a.BranchName != "main" || a.ParentCommitID != nil || len(a.CommitHash) != 64 || a.AuthorType != "user" || a.AuthorAgent != nil {
 		t.Fatalf("checkpoint A = %+v", a)
 	}
-	raw := get(e.c.Checkpoint(bg, a.ID)).must(t)
+	raw := storetest.Get(e.c.Checkpoint(bg, a.ID)).Must(t)
 	b, _ := json.Marshal(raw.Tasks)
 	if string(b) != `["Book flights",{"text":"Visa","id":"visa","intent_hint":"investigate"}]` {
 		t.Fatalf("tasks round trip = %s", b)
 	}
-	bcp := get(commit("B", nil)).must(t)
+	bcp := storetest.Get(commit("B", nil)).Must(t)
 	if bcp.ParentCommitID == nil || *bcp.ParentCommitID != a.ID {
 		t.Fatal("B does not parent to A")
 	}
-	latest := get(e.c.LatestCheckpoint(bg, sp.ID, "")).must(t)
+	latest := storetest.Get(e.c.LatestCheckpoint(bg, sp.ID, "")).Must(t)
 	if latest.ID != bcp.ID {
 		t.Fatal("latest is not B")
 	}
-	head := get(e.c.Head(bg, sp.ID)).must(t)
+	head := storetest.Get(e.c.Head(bg, sp.ID)).Must(t)
 	if head.CommitID == nil || *head.CommitID != bcp.ID || head.LatestSessionID == nil || *head.LatestSessionID != se.ID {
 		t.Fatalf("head = %+v", head)
 	}
@@ -244,7 +245,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	}
 
 	// Notes.
-	n := get(e.c.AddNote(bg, a.ID, "shipped", "", "milestone")).must(t)
+	n := storetest.Get(e.c.AddNote(bg, a.ID, "shipped", "", "milestone")).Must(t)
 	if n.Author != "founder" || n.Kind != "milestone" {
 		t.Fatalf("note = %+v", n)
 	}
@@ -252,7 +253,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	wantCode(t, err, smriti.EINVALID)
 	_, err = e.c.AddNote(bg, a.ID, strings.Repeat("x", 2001), "", "note")
 	wantCode(t, err, smriti.EUNPROCESSABLE)
-	withNote := get(e.c.Checkpoint(bg, a.ID)).must(t)
+	withNote := storetest.Get(e.c.Checkpoint(bg, a.ID)).Must(t)
 	if notes, ok := withNote.Metadata["notes"].([]any); !ok || len(notes) != 1 {
 		t.Fatalf("metadata.notes = %v", withNote.Metadata["notes"])
 	}
@@ -260,7 +261,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	// Legacy create with an explicit parent.
 	legacy := httpapi.LegacyCommitRequest{RepoID: strp(sp.ID.String()), ParentCommitID: strp(a.ID.String()), BranchName: "side"}
 	legacy.Message = strp("L")
-	l := get(e.c.CreateCheckpoint(bg, legacy)).must(t)
+	l := storetest.Get(e.c.CreateCheckpoint(bg, legacy)).Must(t)
 	if l.ParentCommitID == nil || *l.ParentCommitID != a.ID || l.BranchName != "side" {
 		t.Fatalf("legacy = %+v", l)
 	}
@@ -269,14 +270,14 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	wantCode(t, err, smriti.EINVALID)
 
 	// Verify, then tamper with a row directly and verify again.
-	v := get(e.c.Verify(bg, bcp.ID)).must(t)
+	v := storetest.Get(e.c.Verify(bg, bcp.ID)).Must(t)
 	if !v.OK || v.Checked != 2 {
 		t.Fatalf("verify = %+v", v)
 	}
 	if _, err := e.store.DB().Exec(e.store.Rebind(`UPDATE checkpoints SET decisions = '["West coast only"]' WHERE id = ?`), a.ID); err != nil {
 		t.Fatal(err)
 	}
-	v = get(e.c.Verify(bg, bcp.ID)).must(t)
+	v = storetest.Get(e.c.Verify(bg, bcp.ID)).Must(t)
 	if v.OK || v.FirstMismatch == nil || *v.FirstMismatch != a.ID {
 		t.Fatalf("verify after tampering = %+v", v)
 	}
@@ -304,17 +305,17 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 
 func TestSessionsEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
-	loose := get(e.c.CreateSession(bg, nil, "Loose", "", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	loose := storetest.Get(e.c.CreateSession(bg, nil, "Loose", "", "")).Must(t)
 	if loose.RepoID != nil || loose.ActiveProvider != "mock" || loose.BranchName != "main" {
 		t.Fatalf("loose = %+v", loose)
 	}
-	get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(loose.ID.String()), Message: strp("hello")}, "")).must(t)
-	att := get(e.c.Attach(bg, loose.ID, sp.ID)).must(t)
+	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(loose.ID.String()), Message: strp("hello")}, "")).Must(t)
+	att := storetest.Get(e.c.Attach(bg, loose.ID, sp.ID)).Must(t)
 	if att.RepoID == nil || *att.RepoID != sp.ID {
 		t.Fatal("attach failed")
 	}
-	turns := get(e.c.Turns(bg, loose.ID)).must(t)
+	turns := storetest.Get(e.c.Turns(bg, loose.ID)).Must(t)
 	if len(turns) != 2 || turns[0].RepoID == nil || *turns[0].RepoID != sp.ID {
 		t.Fatalf("turns after attach = %+v", turns)
 	}
@@ -326,14 +327,14 @@ func TestSessionsEndToEnd(t *testing.T) {
 	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+inSpace.ID.String(), nil, &got); err != nil || got.ID != inSpace.ID {
 		t.Fatalf("space session: %v", err)
 	}
-	other := get(e.c.CreateSpace(bg, "Other", "")).must(t)
+	other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
 	_, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+other.ID.String()+"/sessions/"+inSpace.ID.String(), nil, nil)
 	wantCode(t, err, smriti.ENOTFOUND)
 	var spaceTurns []httpapi.TurnOut
 	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+loose.ID.String()+"/turns", nil, &spaceTurns); err != nil || len(spaceTurns) != 2 {
 		t.Fatalf("space turns: %v (%d)", err, len(spaceTurns))
 	}
-	list := get(e.c.Sessions(bg)).must(t)
+	list := storetest.Get(e.c.Sessions(bg)).Must(t)
 	if len(list) != 2 {
 		t.Fatalf("sessions = %d", len(list))
 	}
@@ -350,16 +351,16 @@ func TestSessionsEndToEnd(t *testing.T) {
 
 func TestTurnsPageBySequence(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "", "")).Must(t)
 	for i := 0; i < 6; i++ {
-		get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp(fmt.Sprint(i))}, "")).must(t)
+		storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp(fmt.Sprint(i))}, "")).Must(t)
 	}
 	var page []httpapi.TurnOut
 	resp, err := e.c.Do(bg, "GET", "/api/v4/chat/sessions/"+se.ID.String()+"/turns?limit=5", nil, &page)
 	if err != nil || len(page) != 5 || resp.Header.Get("X-Next-Cursor") != "4" {
 		t.Fatalf("first page: %v, %d turns, cursor %q", err, len(page), resp.Header.Get("X-Next-Cursor"))
 	}
-	all := get(e.c.AllTurns(bg, se.ID)).must(t)
+	all := storetest.Get(e.c.AllTurns(bg, se.ID)).Must(t)
 	if len(all) != 12 {
 		t.Fatalf("all turns = %d", len(all))
 	}
@@ -367,8 +368,8 @@ func TestTurnsPageBySequence(t *testing.T) {
 
 func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "", "")).Must(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
@@ -382,7 +383,7 @@ func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	list := get(e.c.Checkpoints(bg, sp.ID, "main")).must(t)
+	list := storetest.Get(e.c.Checkpoints(bg, sp.ID, "main")).Must(t)
 	if len(list) != 32 {
 		t.Fatalf("checkpoints = %d", len(list))
 	}
@@ -395,13 +396,13 @@ func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
 
 func TestHealthAndMetrics(t *testing.T) {
 	e := newEnv(t)
-	h := get(e.c.Health(bg)).must(t)
+	h := storetest.Get(e.c.Health(bg)).Must(t)
 	if h.Status != "ok" || h.Database != "sqlite" || len(h.Capabilities) == 0 {
 		t.Fatalf("health = %+v", h)
 	}
 	e.raw(t, "GET", "/api/v2/repos/not-a-uuid", "")
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
-	get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("count me")}, "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
+	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("count me")}, "")).Must(t)
 	_, body := e.raw(t, "GET", "/metrics", "")
 	for _, want := range []string{"smriti_http_requests_total", `route="/api/v2/repos/{repo_id}"`, `smriti_errors_total{code="invalid"}`,
 		`smriti_provider_calls_total{model="mock",outcome="ok",provider="mock"} 1`, `smriti_provider_tokens_total{direction="output",provider="mock"}`} {

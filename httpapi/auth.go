@@ -69,9 +69,14 @@ var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "lo
 // presents, so an expired cookie can still be cleared), status and API
 // documents, and the web workspace's static files (which hold no data).
 func publicPath(r *http.Request) bool {
-	p := r.URL.Path
+	return public(r.Method, r.URL.Path)
+}
+
+// public is publicPath by method and path (a route's pattern is a path for
+// it: no public path has wildcards).
+func public(method, p string) bool {
 	switch {
-	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && r.Method == http.MethodPost:
+	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && method == http.MethodPost:
 		return true
 	case p == "/health", p == "/openapi.json", p == "/docs":
 		return true
@@ -116,7 +121,11 @@ func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
 // needOf is what a request asks to do by its method: GET and HEAD read,
 // everything else writes.
 func needOf(r *http.Request) smriti.Need {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+	return needOfMethod(r.Method)
+}
+
+func needOfMethod(method string) smriti.Need {
+	if method == http.MethodGet || method == http.MethodHead {
 		return smriti.NeedRead
 	}
 	return smriti.NeedWrite
@@ -137,18 +146,43 @@ func (s *Server) authorize(rt route, w http.ResponseWriter, r *http.Request) err
 		return smriti.Errorf(smriti.EFORBIDDEN, "this token's scope (%s) may not %s", p.Scope, strings.ToLower(r.Method))
 	}
 	if s.auth.Enabled && need != smriti.NeedRead {
-		if err := s.authorizeSpaces(rt, r, need); err != nil {
+		if err := s.authorizeSpaces(r.Context(), namedIDs(rt.path, r, s.bodyLimit), need); err != nil {
 			return err
 		}
 	}
-	return s.limitLLM(rt, w, p)
+	if !llmRoutes[rt.method+" "+rt.path] {
+		return nil
+	}
+	retry, err := s.spendLLM(p)
+	if retry > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(retry))
+	}
+	return err
 }
 
-// authorizeSpaces applies smriti.Role.Permits to every space the request
-// names.
-func (s *Server) authorizeSpaces(rt route, r *http.Request, need smriti.Need) error {
-	for _, id := range namedIDs(rt.path, r, s.bodyLimit) {
-		role, err := s.auth.Accounts.SpaceRole(r.Context(), id)
+// admitLLM is the smriti.LLMGate of the MCP tools served at /mcp: the role
+// check and the rate limit authorize applies to the LLM routes, for the
+// principal the MCP session was opened by.
+func (s *Server) admitLLM(ctx context.Context, ids ...smriti.ID) error {
+	p := principalOf(ctx)
+	if p == nil {
+		return smriti.ErrBadCredentials()
+	}
+	if s.auth.Enabled {
+		if err := s.authorizeSpaces(ctx, ids, smriti.NeedWrite); err != nil {
+			return err
+		}
+	}
+	_, err := s.spendLLM(p)
+	return err
+}
+
+// authorizeSpaces applies smriti.Role.Permits to every space ids name (a
+// space, or a thing in one); ids the caller cannot see are left to the
+// handler, which answers 404.
+func (s *Server) authorizeSpaces(ctx context.Context, ids []smriti.ID, need smriti.Need) error {
+	for _, id := range ids {
+		role, err := s.auth.Accounts.SpaceRole(ctx, id)
 		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
 			continue
 		}
@@ -246,11 +280,12 @@ func (l *limiters) get(key string) *rate.Limiter {
 	return lim
 }
 
-// limitLLM answers 429 with Retry-After when the principal has spent its
-// allowance of LLM-backed calls.
-func (s *Server) limitLLM(rt route, w http.ResponseWriter, p *smriti.Principal) error {
-	if s.llm == nil || !llmRoutes[rt.method+" "+rt.path] {
-		return nil
+// spendLLM takes one LLM-backed call from the principal's allowance. When
+// it is spent, it returns ETOOMANY and the whole seconds to wait (for
+// Retry-After).
+func (s *Server) spendLLM(p *smriti.Principal) (retryAfter int, err error) {
+	if s.llm == nil {
+		return 0, nil
 	}
 	key := "user:" + p.UserID.String()
 	if p.TokenID != nil {
@@ -258,7 +293,7 @@ func (s *Server) limitLLM(rt route, w http.ResponseWriter, p *smriti.Principal) 
 	}
 	res := s.llm.get(key).Reserve()
 	if res.OK() && res.Delay() == 0 {
-		return nil
+		return 0, nil
 	}
 	wait := res.Delay()
 	res.Cancel()
@@ -266,8 +301,7 @@ func (s *Server) limitLLM(rt route, w http.ResponseWriter, p *smriti.Principal) 
 	if secs < 1 {
 		secs = 1
 	}
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	return smriti.Errorf(smriti.ETOOMANY, "rate limit for LLM-backed calls reached (%g per minute); retry in %d s", s.auth.LLMRatePerMinute, secs)
+	return secs, smriti.Errorf(smriti.ETOOMANY, "rate limit for LLM-backed calls reached (%g per minute); retry in %d s", s.auth.LLMRatePerMinute, secs)
 }
 
 func newLimiters(c AuthConfig) *limiters {

@@ -13,6 +13,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // The security-regression suite for accounts: one test per attack, named
@@ -50,7 +51,7 @@ var (
 func (e *testEnv) newAccount(t *testing.T, name string, scope smriti.Scope) *account {
 	t.Helper()
 	testHashOnce.Do(func() { testHash, _ = smriti.HashPassword(testPassword) })
-	u := get(e.store.CreateUser(bg, name, testHash)).must(t)
+	u := storetest.Get(e.store.CreateUser(bg, name, testHash)).Must(t)
 	a := &account{user: u}
 	a.token, a.secret = e.issue(t, u, scope, nil)
 	a.c = e.clientWith(a.secret)
@@ -349,7 +350,7 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		wantUnauthorized(t, e, "unknown session cookie", http.Header{"Cookie": {httpapi.SessionCookie + "=forged"}})
 
 		dora := e.newAccount(t, "dora", smriti.ScopeAdmin)
-		get(e.store.SetUserDisabled(bg, "dora", true)).must(t)
+		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + dora.secret}})
 
 		if st, _ := call(t, httpapi.NewClient(e.url), "GET", "/health", nil); st != 200 {
@@ -386,7 +387,7 @@ func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 		e := newEnv(t, append(opts, withAuth(httpapi.AuthConfig{SessionTTL: time.Hour}))...)
 		alice := e.newAccount(t, "alice", smriti.ScopeRead)
 		e.newAccount(t, "dora", smriti.ScopeRead)
-		get(e.store.SetUserDisabled(bg, "dora", true)).must(t)
+		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		for _, c := range [][2]string{{"alice", "wrong password"}, {"nobody", testPassword}, {"dora", testPassword}} {
 			resp, body := login(t, e, c[0], c[1])
 			if resp.StatusCode != 401 || body != `{"detail":"`+badCredentials+`"}`+"\n" || len(resp.Cookies()) != 0 {
@@ -549,7 +550,7 @@ func TestLocalModeNeedsNoCredentials(t *testing.T) {
 	if _, err := e.c.Do(bg, "GET", "/api/v4/auth/me", nil, &me); err != nil || me.UserID != smriti.LocalUserID || me.Via != "local" || me.Scope != "admin" {
 		t.Fatalf("me = %+v, %v", me, err)
 	}
-	sp := get(e.c.CreateSpace(bg, "local", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "local", "")).Must(t)
 	var members []httpapi.MemberOut
 	if _, err := e.c.Do(bg, "GET", "/api/v5/spaces/"+sp.ID.String()+"/members", nil, &members); err != nil ||
 		len(members) != 1 || members[0].UserID != smriti.LocalUserID || members[0].Role != "owner" || members[0].Username != "local" {

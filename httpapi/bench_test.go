@@ -113,6 +113,9 @@ func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 
 func (e *benchEnv) do(b *testing.B, method, path, body string, want int) {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
 	if rec.Code != want {

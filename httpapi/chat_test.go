@@ -15,6 +15,7 @@ import (
 	"smriti"
 	"smriti/httpapi"
 	"smriti/provider"
+	"smriti/store/storetest"
 )
 
 func sendReq(session smriti.ID, msg string) httpapi.SendRequest {
@@ -36,15 +37,15 @@ func allText(p *httpapi.ContextPreview) string {
 // nothing about New Zealand.
 func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "Travel", "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "Travel", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	send := func(msg string) *httpapi.SendResponse {
-		return get(e.c.Send(bg, sendReq(se.ID, msg), "")).must(t)
+		return storetest.Get(e.c.Send(bg, sendReq(se.ID, msg), "")).Must(t)
 	}
 	commit := func(msg, decision string) *httpapi.Commit {
 		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 		req.Message, req.Decisions = strp(msg), []string{decision}
-		return get(e.c.Commit(bg, req)).must(t)
+		return storetest.Get(e.c.Commit(bg, req)).Must(t)
 	}
 	send("Australia: Sydney or Melbourne first?")
 	send("Australia: the Great Barrier Reef in June")
@@ -56,7 +57,7 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	t.Run("MountedExcludesLaterTurnsAndCheckpoints", func(t *testing.T) {
 		req := sendReq(se.ID, "What did we decide?")
 		req.MountedCheckpointID = strp(cp1.ID.String())
-		p := get(e.c.PreviewContext(bg, req)).must(t)
+		p := storetest.Get(e.c.PreviewContext(bg, req)).Must(t)
 		text := allText(p)
 		if p.Mode != "MOUNTED" || len(p.CheckpointIDs) != 1 || p.CheckpointIDs[0] != cp1.ID {
 			t.Fatalf("mode %s checkpoints %v", p.Mode, p.CheckpointIDs)
@@ -69,7 +70,7 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 		if !strings.Contains(text, "Start in Sydney") || p.TurnCount != 0 {
 			t.Fatalf("mounted prompt lacks checkpoint 1 or has turns (%d):\n%s", p.TurnCount, text)
 		}
-		res := get(e.c.Send(bg, req, "")).must(t)
+		res := storetest.Get(e.c.Send(bg, req, "")).Must(t)
 		if res.Context.Mode != "MOUNTED" || !strings.Contains(res.Reply, "checkpoints="+cp1.CommitHash[:7]+" turns=0") {
 			t.Fatalf("mock saw: %s", res.Reply)
 		}
@@ -77,7 +78,7 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 		// what came after it.
 		base := res.UserSeq - 1
 		req.HistoryBaseSeq = &base
-		p = get(e.c.PreviewContext(bg, req)).must(t)
+		p = storetest.Get(e.c.PreviewContext(bg, req)).Must(t)
 		if p.TurnCount != 2 || p.TurnRange.FromSeq != res.UserSeq {
 			t.Fatalf("post-mount turns = %d from %+v", p.TurnCount, p.TurnRange)
 		}
@@ -85,10 +86,10 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 
 	t.Run("HeadUsesTurnsAfterNewestCheckpoint", func(t *testing.T) {
 		// The mount above is kept on the session until it is ended.
-		if after := get(e.c.Unmount(bg, se.ID)).must(t); after.Mount != nil {
+		if after := storetest.Get(e.c.Unmount(bg, se.ID)).Must(t); after.Mount != nil {
 			t.Fatalf("unmount left %+v", after.Mount)
 		}
-		p := get(e.c.PreviewContext(bg, sendReq(se.ID, "next?"))).must(t)
+		p := storetest.Get(e.c.PreviewContext(bg, sendReq(se.ID, "next?"))).Must(t)
 		if p.Mode != "HEAD" || p.CheckpointIDs[0] != cp2.ID {
 			t.Fatalf("head preview = %s %v", p.Mode, p.CheckpointIDs)
 		}
@@ -98,19 +99,19 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 		}
 		req := sendReq(se.ID, "next?")
 		req.MemoryScope = "latest_3"
-		p = get(e.c.PreviewContext(bg, req)).must(t)
+		p = storetest.Get(e.c.PreviewContext(bg, req)).Must(t)
 		if len(p.CheckpointIDs) != 2 || p.CheckpointIDs[0] != cp1.ID {
 			t.Fatalf("latest_3 = %v", p.CheckpointIDs)
 		}
 	})
 
 	t.Run("ForkSeesItsOwnFirstMessage", func(t *testing.T) {
-		fork := get(e.store.ForkSession(context.Background(), smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp1.ID})).must(t)
-		first := get(e.c.Send(bg, sendReq(fork.ID, "Fork: what about Perth?"), "")).must(t)
+		fork := storetest.Get(e.store.ForkSession(context.Background(), smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp1.ID})).Must(t)
+		first := storetest.Get(e.c.Send(bg, sendReq(fork.ID, "Fork: what about Perth?"), "")).Must(t)
 		if first.Context.Mode != "FORKED" {
 			t.Fatalf("fork mode = %s", first.Context.Mode)
 		}
-		p := get(e.c.PreviewContext(bg, sendReq(fork.ID, "and then?"))).must(t)
+		p := storetest.Get(e.c.PreviewContext(bg, sendReq(fork.ID, "and then?"))).Must(t)
 		text := allText(p)
 		if !strings.Contains(text, "Fork: what about Perth?") || strings.Contains(text, "Queenstown") || strings.Contains(text, "Sydney or Melbourne") {
 			t.Fatalf("fork prompt:\n%s", text)
@@ -118,8 +119,8 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	})
 
 	t.Run("MountOfAnotherSpaceIsRejected", func(t *testing.T) {
-		other := get(e.c.CreateSpace(bg, "Other", "")).must(t)
-		ose := get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).must(t)
+		other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
+		ose := storetest.Get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).Must(t)
 		req := sendReq(ose.ID, "x")
 		req.MountedCheckpointID = strp(cp1.ID.String())
 		_, err := e.c.Send(bg, req, "")
@@ -132,13 +133,13 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 
 func TestBudgetDropsOldestTurnsAndReportsThem(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	for i := 0; i < 20; i++ {
-		get(e.c.Send(bg, sendReq(se.ID, fmt.Sprintf("message number %d with some words in it", i)), "")).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(se.ID, fmt.Sprintf("message number %d with some words in it", i)), "")).Must(t)
 	}
 	req := sendReq(se.ID, "now")
 	req.HistoryTokenBudget = 100
-	p := get(e.c.PreviewContext(bg, req)).must(t)
+	p := storetest.Get(e.c.PreviewContext(bg, req)).Must(t)
 	if p.TurnCount == 0 || p.TurnCount+p.DroppedTurns != 40 || p.TurnRange.ToSeq != 39 {
 		t.Fatalf("kept %d dropped %d range %+v", p.TurnCount, p.DroppedTurns, p.TurnRange)
 	}
@@ -152,20 +153,20 @@ func TestBudgetDropsOldestTurnsAndReportsThem(t *testing.T) {
 
 func TestIdempotentSendReturnsStoredReply(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
-	first := get(e.c.Send(bg, sendReq(se.ID, "hello"), "key-1")).must(t)
-	again := get(e.c.Send(bg, sendReq(se.ID, "hello"), "key-1")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
+	first := storetest.Get(e.c.Send(bg, sendReq(se.ID, "hello"), "key-1")).Must(t)
+	again := storetest.Get(e.c.Send(bg, sendReq(se.ID, "hello"), "key-1")).Must(t)
 	if !again.Replayed || again.AssistantTurnID != first.AssistantTurnID || again.Reply != first.Reply {
 		t.Fatalf("replay = %+v", again)
 	}
 	body := sendReq(se.ID, "hello")
 	body.ClientRequestID = "key-2"
-	get(e.c.Send(bg, body, "")).must(t)
-	r2 := get(e.c.Send(bg, body, "")).must(t)
+	storetest.Get(e.c.Send(bg, body, "")).Must(t)
+	r2 := storetest.Get(e.c.Send(bg, body, "")).Must(t)
 	if !r2.Replayed {
 		t.Fatal("client_request_id did not make the send idempotent")
 	}
-	turns := get(e.c.Turns(bg, se.ID)).must(t)
+	turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t)
 	if len(turns) != 4 {
 		t.Fatalf("turns = %d, want 4", len(turns))
 	}
@@ -203,9 +204,9 @@ func concurrentSends(t *testing.T, clients []*httpapi.Client, session smriti.ID)
 
 func TestConcurrentSendsSQLite(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	concurrentSends(t, []*httpapi.Client{e.c}, se.ID)
-	checkPairs(t, get(e.c.AllTurns(bg, se.ID)).must(t), 64)
+	checkPairs(t, storetest.Get(e.c.AllTurns(bg, se.ID)).Must(t), 64)
 }
 
 // TestConcurrentSendsPostgresTwoReplicas runs two servers on one
@@ -213,9 +214,9 @@ func TestConcurrentSendsSQLite(t *testing.T) {
 func TestConcurrentSendsPostgresTwoReplicas(t *testing.T) {
 	a := newEnv(t, withPostgres())
 	b := newEnvOn(t, a.dsn)
-	se := get(a.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(a.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	concurrentSends(t, []*httpapi.Client{a.c, b.c}, se.ID)
-	checkPairs(t, get(b.c.AllTurns(bg, se.ID)).must(t), 64)
+	checkPairs(t, storetest.Get(b.c.AllTurns(bg, se.ID)).Must(t), 64)
 }
 
 // fakeOpenAI answers chat completions the way OpenAI does.
@@ -238,26 +239,26 @@ func TestProviderFailureStoresNothing(t *testing.T) {
 		w.Write([]byte(`{"error":{"message":"The server had an error (key sk-test-secret-key)","type":"server_error","param":null,"code":null}}`))
 	})
 	e := openAIEnv(t, upstream.URL)
-	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	req := httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
 	_, err := e.c.Send(bg, req, "")
 	wantCode(t, err, smriti.EUPSTREAM)
 	if !strings.Contains(err.Error(), "openai") || !strings.Contains(err.Error(), "500") || strings.Contains(err.Error(), "sk-test-secret-key") {
 		t.Fatalf("502 detail = %q", err.Error())
 	}
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 0 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
 		t.Fatalf("a failed send stored %d turns", len(turns))
 	}
 	_, err = e.c.SendStream(bg, req, nil)
 	wantCode(t, err, smriti.EUPSTREAM)
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 0 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
 		t.Fatalf("a failed stream stored %d turns", len(turns))
 	}
 }
 
 func TestUnconfiguredProviderIs503(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "", "")).Must(t)
 	_, err := e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "anthropic", Model: "claude-x"}, "")
 	wantCode(t, err, smriti.EUNAVAILABLE)
 	if !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
@@ -265,7 +266,7 @@ func TestUnconfiguredProviderIs503(t *testing.T) {
 	}
 	_, err = e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "nonsense", Model: "m"}, "")
 	wantCode(t, err, smriti.EINVALID)
-	status := get(e.c.ProviderStatus(bg)).must(t)
+	status := storetest.Get(e.c.ProviderStatus(bg)).Must(t)
 	var bgs smriti.BackgroundStatus
 	json.Unmarshal(status["background_intelligence"], &bgs)
 	if !bgs.UsingMock {
@@ -275,24 +276,24 @@ func TestUnconfiguredProviderIs503(t *testing.T) {
 
 func TestStreamDeliversEventsAndStores(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	var events []string
 	var text strings.Builder
-	done := get(e.c.SendStream(bg, sendReq(se.ID, "stream this"), func(ev httpapi.StreamEvent) {
+	done := storetest.Get(e.c.SendStream(bg, sendReq(se.ID, "stream this"), func(ev httpapi.StreamEvent) {
 		events = append(events, ev.Event)
 		if ev.Event == "delta" {
 			var d struct{ Text string }
 			json.Unmarshal(ev.Data, &d)
 			text.WriteString(d.Text)
 		}
-	})).must(t)
+	})).Must(t)
 	if events[0] != "meta" || events[len(events)-1] != "done" || len(events) < 3 {
 		t.Fatalf("events = %v", events)
 	}
 	if text.String() != done.Reply || done.AssistantSeq != 1 {
 		t.Fatalf("streamed %q, stored %q (seq %d)", text.String(), done.Reply, done.AssistantSeq)
 	}
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 2 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 2 {
 		t.Fatalf("turns = %d", len(turns))
 	}
 }
@@ -312,7 +313,7 @@ func TestStreamClientDisconnectCancelsAndStoresNothing(t *testing.T) {
 		}
 	})
 	e := openAIEnv(t, upstream.URL)
-	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	ctx, cancel := context.WithCancel(bg)
 	req := httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
 	_, err := e.c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
@@ -331,14 +332,14 @@ func TestStreamClientDisconnectCancelsAndStoresNothing(t *testing.T) {
 		t.Fatal("the provider call was not cancelled")
 	}
 	time.Sleep(100 * time.Millisecond)
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 0 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
 		t.Fatalf("a cancelled stream stored %d turns", len(turns))
 	}
 }
 
 func TestSendValidation(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	id := se.ID.String()
 	for body, want := range map[string]int{
 		`{"session_id": "` + id + `"}`:                                          422,
@@ -355,7 +356,7 @@ func TestSendValidation(t *testing.T) {
 			t.Errorf("send %s: %d %s, want %d", smriti.Truncate(body, 100), status, resp, want)
 		}
 	}
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 0 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
 		t.Fatalf("rejected sends stored %d turns", len(turns))
 	}
 }

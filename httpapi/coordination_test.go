@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 func sp(s string) *string { return &s }
@@ -19,7 +20,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 	}{{"SQLite", nil}, {"Postgres", []envOption{withPostgres()}}} {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
-			space := get(e.c.CreateSpace(bg, "Research", "")).must(t)
+			space := storetest.Get(e.c.CreateSpace(bg, "Research", "")).Must(t)
 
 			// An empty space: every section present, [] or null.
 			var raw map[string]any
@@ -33,24 +34,24 @@ func TestStateBriefEndToEnd(t *testing.T) {
 				}
 			}
 
-			se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+			se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 			a := commitVia(t, e, space.ID, se.ID, "A", "Local models", "Vector index")
-			fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "alt"})).must(t)
+			fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "alt"})).Must(t)
 			commitVia(t, e, space.ID, fork.SessionID, "Alt", "Hosted models")
 			b := commitVia(t, e, space.ID, se.ID, "B", "Local models", "Vector index", "Audit")
 
-			claim := get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("codex"), Scope: sp("Index job"),
-				TaskID: sp("t1"), BaseCommitID: sp(a.ID.String())})).must(t)
+			claim := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("codex"), Scope: sp("Index job"),
+				TaskID: sp("t1"), BaseCommitID: sp(a.ID.String())})).Must(t)
 			if len(claim.Collisions) != 0 || claim.Status != "active" || claim.IntentType != "implement" {
 				t.Fatalf("claim = %+v", claim)
 			}
-			dup := get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"),
-				TaskID: sp("t1"), IntentType: sp("Review")})).must(t)
+			dup := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"),
+				TaskID: sp("t1"), IntentType: sp("Review")})).Must(t)
 			if len(dup.Collisions) != 1 || dup.Collisions[0].ID != claim.ID || dup.IntentType != "review" {
 				t.Fatalf("collision not reported: %+v", dup)
 			}
 
-			st := get(e.c.State(bg, space.ID, httpapi.StateOptions{Since: &a.ID})).must(t)
+			st := storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{Since: &a.ID})).Must(t)
 			if st.Commit == nil || st.Commit.ID != b.ID || *st.Head.CommitID != b.ID || len(st.ActiveBranches) != 1 ||
 				st.ActiveBranches[0].BranchName != "alt" || len(st.ActiveClaims) != 2 || st.ActiveClaims[1].BaseCommitHash == nil ||
 				*st.ActiveClaims[1].BaseCommitHash != a.CommitHash[:7] {
@@ -64,7 +65,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			}
 			// The client renders the brief exactly as the server does.
 			opts := smriti.BriefOptions{Mode: smriti.BriefCompact, Now: st.Commit.CreatedAt}
-			md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).must(t)
+			md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).Must(t)
 			local := smriti.RenderBrief(st.Brief(), opts)
 			for _, want := range []string{"## State: changed since `" + a.CommitHash[:7] + "`", "# Research", "## Active branches\n- `alt`",
 				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t1)", "### main ↔ `alt`"} {
@@ -92,12 +93,12 @@ func TestStateBriefEndToEnd(t *testing.T) {
 					t.Errorf("ttl_hours %s: %d %s", h, status, body)
 				}
 			}
-			other := get(e.c.CreateSpace(bg, "Other", "")).must(t)
+			other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
 			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), BaseCommitID: sp(a.ID.String())})
 			wantCode(t, err, smriti.EINVALID)
 			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), SessionID: sp(se.ID.String())})
 			wantCode(t, err, smriti.EINVALID)
-			done := get(e.c.FinishClaim(bg, claim.ID, "done")).must(t)
+			done := storetest.Get(e.c.FinishClaim(bg, claim.ID, "done")).Must(t)
 			if done.Status != "done" {
 				t.Fatalf("finished = %+v", done)
 			}
@@ -118,7 +119,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			_, _, err = e.c.Claims(bg, smriti.NewID(), httpapi.ClaimsOptions{})
 			wantCode(t, err, smriti.ENOTFOUND)
 
-			m := get(e.c.SpaceMetrics(bg, space.ID)).must(t)
+			m := storetest.Get(e.c.SpaceMetrics(bg, space.ID)).Must(t)
 			if m.Coordination.TotalCheckpoints != 3 || m.Coordination.TotalClaims != 2 || m.Coordination.ClaimsDone != 1 ||
 				m.Coordination.ClaimCompletionRate == nil || *m.Coordination.ClaimCompletionRate != 1 || m.Branches.Active != 1 ||
 				m.StateQuality.AvgDecisionsPerCheckpoint != 2 {
@@ -149,8 +150,8 @@ func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, d
 
 func TestContextPacksAndParentDelta(t *testing.T) {
 	e := newEnv(t)
-	space := get(e.c.CreateSpace(bg, "Packs", "")).must(t)
-	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "Packs", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	root := commitVia(t, e, space.ID, se.ID, "Root", "Local models")
 	var child httpapi.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
@@ -159,7 +160,7 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, target := range smriti.PackTargets {
-		pack := get(e.c.ContextPack(bg, child.ID, target)).must(t)
+		pack := storetest.Get(e.c.ContextPack(bg, child.ID, target)).Must(t)
 		c, _ := e.store.Checkpoint(bg, child.ID)
 		sp, _ := e.store.Space(bg, space.ID)
 		want, _ := smriti.RenderContextPack(sp, c, target)
@@ -185,11 +186,11 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 		t.Fatalf("bad commit_id: %d", status)
 	}
 
-	d := get(e.c.ParentDelta(bg, root.ID)).must(t)
+	d := storetest.Get(e.c.ParentDelta(bg, root.ID)).Must(t)
 	if d.Current.ID != root.ID || d.Parent != nil || d.Current.Decisions[0] != "Local models" {
 		t.Fatalf("root delta = %+v", d)
 	}
-	d = get(e.c.ParentDelta(bg, child.ID)).must(t)
+	d = storetest.Get(e.c.ParentDelta(bg, child.ID)).Must(t)
 	if d.Current.ID != child.ID || d.Parent == nil || d.Parent.ID != root.ID || *d.Current.ParentCommitID != root.ID ||
 		len(d.Current.Tasks) != 2 || d.Current.Tasks[1].Status != "done" || d.Current.Summary != "Two stages" {
 		t.Fatalf("child delta = %+v", d)
@@ -200,8 +201,8 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 
 func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	e := newEnv(t)
-	space := get(e.c.CreateSpace(bg, "Tasks", "")).must(t)
-	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "Tasks", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	var a httpapi.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "A", "tasks": []any{" plain ", map[string]any{"text": "Bench", "id": " t1", "intent_hint": "TEST", "status": "open"},
@@ -226,17 +227,17 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 		t.Fatalf("legacy tasks = %s", got)
 	}
 
-	fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).must(t)
+	fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).Must(t)
 	var b httpapi.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": fork.SessionID,
 		"message": "B", "tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}, "Odd"}}, &b); err != nil {
 		t.Fatal(err)
 	}
-	cmp := get(e.c.Compare(bg, a.ID, b.ID)).must(t)
+	cmp := storetest.Get(e.c.Compare(bg, a.ID, b.ID)).Must(t)
 	if cmp.CheckpointB.Tasks[1].Status != "done" || cmp.CheckpointA.Tasks[1].Status != "open" {
 		t.Fatalf("compare lost the status: %+v / %+v", cmp.CheckpointA.Tasks, cmp.CheckpointB.Tasks)
 	}
-	merged := get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).must(t)
+	merged := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).Must(t)
 	var bench *smriti.Task
 	for i, task := range merged.Checkpoint.Tasks {
 		if task.Text == "Bench" {
@@ -246,7 +247,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	if bench == nil || bench.Status != "done" || bench.ID != "t1" {
 		t.Fatalf("merge lost the status: %+v", merged.Checkpoint.Tasks)
 	}
-	md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).must(t)
+	md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).Must(t)
 	if !strings.Contains(md, "- Bench [test] (id: t1) (done)\n") {
 		t.Fatalf("brief lost the status:\n%s", md)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // subscribe opens a space's event stream and delivers its events on a
@@ -74,19 +75,19 @@ func TestSpaceEvents(t *testing.T) {
 	}{{"sqlite", nil}, {"postgres", []envOption{withPostgres()}}} {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
-			sp := get(e.c.CreateSpace(bg, "Live", "")).must(t)
-			other := get(e.c.CreateSpace(bg, "Elsewhere", "")).must(t)
+			sp := storetest.Get(e.c.CreateSpace(bg, "Live", "")).Must(t)
+			other := storetest.Get(e.c.CreateSpace(bg, "Elsewhere", "")).Must(t)
 			events := subscribe(t, e.url, sp.ID, nil)
 
-			se := get(e.c.CreateSession(bg, &sp.ID, "Planning", "mock", "")).must(t)
+			se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "Planning", "mock", "")).Must(t)
 			// Writes in another space never show up in this stream.
-			get(e.c.CreateSession(bg, &other.ID, "Noise", "mock", "")).must(t)
-			get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Provider: "mock", Model: "mock",
-				Message: strp("We decided to go by train."), UseMock: true}, "")).must(t)
+			storetest.Get(e.c.CreateSession(bg, &other.ID, "Noise", "mock", "")).Must(t)
+			storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Provider: "mock", Model: "mock",
+				Message: strp("We decided to go by train."), UseMock: true}, "")).Must(t)
 			cp := e.commitDecisions(t, *sp, *se, "Go by train", "Train")
-			fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp.ID.String()),
-				BranchName: "by-bus"})).must(t)
-			get(e.c.SetDisposition(bg, sp.ID, "by-bus", "abandoned")).must(t)
+			fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp.ID.String()),
+				BranchName: "by-bus"})).Must(t)
+			storetest.Get(e.c.SetDisposition(bg, sp.ID, "by-bus", "abandoned")).Must(t)
 
 			got := nextEvents(t, events, 5)
 			want := []struct {
@@ -124,9 +125,9 @@ func TestSpaceEvents(t *testing.T) {
 func TestSpaceEventsAcrossReplicas(t *testing.T) {
 	a := newEnv(t, withPostgres())
 	b := newEnvOn(t, a.dsn)
-	sp := get(a.c.CreateSpace(bg, "Shared", "")).must(t)
+	sp := storetest.Get(a.c.CreateSpace(bg, "Shared", "")).Must(t)
 	events := subscribe(t, a.url, sp.ID, nil)
-	se := get(b.c.CreateSession(bg, &sp.ID, "From B", "mock", "")).must(t)
+	se := storetest.Get(b.c.CreateSession(bg, &sp.ID, "From B", "mock", "")).Must(t)
 	got := nextEvents(t, events, 1)
 	if got[0].Kind != smriti.EventSessionCreated || got[0].SubjectID != se.ID {
 		t.Fatalf("event = %+v, want session.created for %s", got[0], se.ID)
@@ -135,7 +136,7 @@ func TestSpaceEventsAcrossReplicas(t *testing.T) {
 
 func TestSpaceEventsBadInput(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "Live", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "Live", "")).Must(t)
 	for _, c := range []struct {
 		path, lastID string
 		status       int

@@ -130,22 +130,7 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-// result lets a call read get(f()).must(t).
-type result[T any] struct {
-	v   T
-	err error
-}
-
-func get[T any](v T, err error) result[T] { return result[T]{v, err} }
-
-func (r result[T]) must(t *testing.T) T {
-	t.Helper()
-	if r.err != nil {
-		t.Fatalf("unexpected error: %v", r.err)
-	}
-	return r.v
-}
-
+// result lets a call read storetest.Get(f()).Must(t).
 // raw sends a request with a raw body and returns the status and detail.
 func (e *testEnv) raw(t *testing.T, method, path, body string) (int, string) {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 func TestAttackNULAndInvalidUTF8InTextRefused(t *testing.T) {
@@ -20,12 +21,12 @@ func TestAttackNULAndInvalidUTF8InTextRefused(t *testing.T) {
 	if status != 422 || body != `{"detail":"description is not valid UTF-8"}`+"\n" {
 		t.Fatalf("invalid UTF-8 in description = %d %s", status, body)
 	}
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	status, body = e.raw(t, "POST", "/api/v4/chat/send", fmt.Sprintf(`{"session_id":%q,"message":"hi\u0000"}`, se.ID))
 	if status != 422 || body != `{"detail":"message contains a NUL character"}`+"\n" {
 		t.Fatalf("NUL in message = %d %s", status, body)
 	}
-	if n := len(get(e.c.Spaces(bg)).must(t)); n != 0 {
+	if n := len(storetest.Get(e.c.Spaces(bg)).Must(t)); n != 0 {
 		t.Fatalf("refused bodies created %d spaces", n)
 	}
 }
@@ -49,9 +50,9 @@ func TestAttackDeepOrHugeMetadataRefused(t *testing.T) {
 
 func TestSourceTurnsMustNameExistingTurns(t *testing.T) {
 	e := newEnv(t)
-	sp := get(e.c.CreateSpace(bg, "S", "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).must(t)
-	get(e.c.Send(bg, sendReq(se.ID, "one"), "")).must(t) // turns 0 and 1
+	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
+	storetest.Get(e.c.Send(bg, sendReq(se.ID, "one"), "")).Must(t) // turns 0 and 1
 	commit := func(session smriti.ID, from, to int64) error {
 		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
 			SourceTurns: &httpapi.SourceTurnsIn{SessionID: strp(session.String()), FromSeq: &from, ToSeq: &to}}
@@ -77,13 +78,13 @@ func TestSourceTurnsMustNameExistingTurns(t *testing.T) {
 
 func TestHistoryBaseSeqBeyondLastTurnRefused(t *testing.T) {
 	e := newEnv(t)
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
-	get(e.c.Send(bg, sendReq(se.ID, "one"), "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
+	storetest.Get(e.c.Send(bg, sendReq(se.ID, "one"), "")).Must(t)
 	status, body := e.raw(t, "POST", "/api/v4/chat/send", fmt.Sprintf(`{"session_id":%q,"message":"hi","history_base_seq":7}`, se.ID))
 	if status != 422 || body != `{"detail":"history_base_seq 7 is beyond the session's last turn (1)"}`+"\n" {
 		t.Fatalf("history_base_seq 7 = %d %s", status, body)
 	}
-	if n := len(get(e.c.Turns(bg, se.ID)).must(t)); n != 2 {
+	if n := len(storetest.Get(e.c.Turns(bg, se.ID)).Must(t)); n != 2 {
 		t.Fatalf("turns = %d after a refused send, want 2", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // onBothEngines runs fn on SQLite and, when SMRITI_TEST_POSTGRES_URL is
@@ -29,15 +30,15 @@ type lineageSpace struct {
 
 func newLineageSpace(t *testing.T, env *testEnv) *lineageSpace {
 	t.Helper()
-	sp := get(env.c.CreateSpace(bg, "Australia Trip", "")).must(t)
-	se := get(env.c.CreateSession(bg, &sp.ID, "main", "mock", "mock-1")).must(t)
+	sp := storetest.Get(env.c.CreateSpace(bg, "Australia Trip", "")).Must(t)
+	se := storetest.Get(env.c.CreateSession(bg, &sp.ID, "main", "mock", "mock-1")).Must(t)
 	return &lineageSpace{env: env, space: sp.ID, main: se.ID}
 }
 
 func (l *lineageSpace) commit(t *testing.T, session smriti.ID, f httpapi.ContentFields) *httpapi.Commit {
 	t.Helper()
 	sp, se := l.space.String(), session.String()
-	return get(l.env.c.Commit(bg, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, ContentFields: f})).must(t)
+	return storetest.Get(l.env.c.Commit(bg, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, ContentFields: f})).Must(t)
 }
 
 func (l *lineageSpace) note(t *testing.T, session smriti.ID, msg string, decisions ...string) *httpapi.Commit {
@@ -48,7 +49,7 @@ func (l *lineageSpace) note(t *testing.T, session smriti.ID, msg string, decisio
 func (l *lineageSpace) fork(t *testing.T, from smriti.ID, branch string) *httpapi.ForkResponse {
 	t.Helper()
 	sp, cp := l.space.String(), from.String()
-	return get(l.env.c.Fork(bg, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: branch})).must(t)
+	return storetest.Get(l.env.c.Fork(bg, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: branch})).Must(t)
 }
 
 func messages(cs []httpapi.Commit) []string {
@@ -89,13 +90,13 @@ func TestForkBranchesAndReachable(t *testing.T) {
 			}
 		})
 		t.Run("ForkCheckpointsNeverOnMain", func(t *testing.T) {
-			main := get(env.c.Checkpoints(bg, l.space, "main")).must(t)
+			main := storetest.Get(env.c.Checkpoints(bg, l.space, "main")).Must(t)
 			if got := messages(main); !slices.Equal(got, []string{"C", "B", "A"}) {
 				t.Fatalf("main = %v", got)
 			}
 		})
 		t.Run("ForkReachesItsBranchAndSourceNotLaterMainNorSiblings", func(t *testing.T) {
-			got := get(env.c.Reachable(bg, f.SessionID)).must(t)
+			got := storetest.Get(env.c.Reachable(bg, f.SessionID)).Must(t)
 			if m := messages(got); !slices.Equal(m, []string{"F2", "F1", "B", "A"}) {
 				t.Fatalf("reachable = %v", m)
 			}
@@ -104,13 +105,13 @@ func TestForkBranchesAndReachable(t *testing.T) {
 			}
 		})
 		t.Run("MainReachesMainOnly", func(t *testing.T) {
-			got := get(env.c.Reachable(bg, l.main)).must(t)
+			got := storetest.Get(env.c.Reachable(bg, l.main)).Must(t)
 			if m := messages(got); !slices.Equal(m, []string{"C", "B", "A"}) {
 				t.Fatalf("reachable = %v", m)
 			}
 		})
 		t.Run("UnattachedSessionReachesNothing", func(t *testing.T) {
-			loose := get(env.c.CreateSession(bg, nil, "loose", "mock", "m")).must(t)
+			loose := storetest.Get(env.c.CreateSession(bg, nil, "loose", "mock", "m")).Must(t)
 			code, body := env.raw(t, "GET", "/api/v5/lineage/sessions/"+loose.ID.String()+"/checkpoints", "")
 			if code != 200 || strings.TrimSpace(body) != "[]" {
 				t.Fatalf("unattached = %d %s", code, body)
@@ -164,11 +165,11 @@ func TestCommonAncestorThroughCompare(t *testing.T) {
 	y1 := l.note(t, y.SessionID, "Y1")
 	c := l.note(t, l.main, "C")
 	sp, msg := l.space.String(), "unrelated"
-	root := get(env.c.CreateCheckpoint(bg, httpapi.LegacyCommitRequest{RepoID: &sp, BranchName: "orphan",
-		ContentFields: httpapi.ContentFields{Message: &msg}})).must(t)
+	root := storetest.Get(env.c.CreateCheckpoint(bg, httpapi.LegacyCommitRequest{RepoID: &sp, BranchName: "orphan",
+		ContentFields: httpapi.ContentFields{Message: &msg}})).Must(t)
 	src := x1.ID.String()
-	merged := get(env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
-		Resolutions: []smriti.MergeResolution{{Field: "summary", Choice: smriti.ChooseOurs}}})).must(t)
+	merged := storetest.Get(env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
+		Resolutions: []smriti.MergeResolution{{Field: "summary", Choice: smriti.ChooseOurs}}})).Must(t)
 	x2 := l.note(t, x.SessionID, "X2")
 
 	for _, tc := range []struct {
@@ -184,7 +185,7 @@ func TestCommonAncestorThroughCompare(t *testing.T) {
 		{"AcrossAMergeTheMergedHead", merged.Checkpoint.ID, x2.ID, &x1.ID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := get(env.c.Compare(bg, tc.a, tc.b)).must(t).Diff.CommonAncestorCommitID
+			got := storetest.Get(env.c.Compare(bg, tc.a, tc.b)).Must(t).Diff.CommonAncestorCommitID
 			if (got == nil) != (tc.want == nil) || (got != nil && *got != *tc.want) {
 				t.Fatalf("common ancestor = %v, want %v", got, tc.want)
 			}
@@ -201,7 +202,7 @@ func TestCompareNormalisesAndReportsEveryList(t *testing.T) {
 		Entities: []string{"Sydney", "Qantas"}})
 	b := l.commit(t, l.main, httpapi.ContentFields{Message: &msgB, Summary: "second", Decisions: []string{"fly to   SYDNEY", "Take the train"},
 		Tasks: []smriti.Task{{Text: "book hotel!"}}, OpenQuestions: []string{"which beach"}, Entities: []string{"Sydney", "Melbourne"}})
-	got := get(env.c.Compare(bg, a.ID, b.ID)).must(t)
+	got := storetest.Get(env.c.Compare(bg, a.ID, b.ID)).Must(t)
 	d := got.Diff
 	for name, pair := range map[string][2][]string{
 		"decisions_shared":      {d.DecisionsShared, {"Fly to Sydney."}},
@@ -292,7 +293,7 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 	sp, src := l.space.String(), theirs.ID.String()
 	req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src}
 
-	preview := get(env.c.MergePreview(bg, req)).must(t)
+	preview := storetest.Get(env.c.MergePreview(bg, req)).Must(t)
 	if preview.BaseCheckpointID == nil || *preview.BaseCheckpointID != base.ID || preview.TargetCheckpointID != ours.ID {
 		t.Fatalf("preview base %v target %s, want %s %s", preview.BaseCheckpointID, preview.TargetCheckpointID, base.ID, ours.ID)
 	}
@@ -306,7 +307,7 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 	if want := "Merge " + branch.BranchName + " into main"; preview.Merged.Message != want {
 		t.Fatalf("merged message = %q, want %q", preview.Merged.Message, want)
 	}
-	if after := get(env.c.Checkpoints(bg, l.space, "")).must(t); len(after) != 3 {
+	if after := storetest.Get(env.c.Checkpoints(bg, l.space, "")).Must(t); len(after) != 3 {
 		t.Fatalf("a dry run wrote: %d checkpoints", len(after))
 	}
 
@@ -319,7 +320,7 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 		}
 		req.Resolutions = tc.resolutions
 	}
-	done := get(env.c.Merge(bg, req)).must(t)
+	done := storetest.Get(env.c.Merge(bg, req)).Must(t)
 	cp := done.Checkpoint
 	if cp.ParentCommitID == nil || *cp.ParentCommitID != ours.ID || cp.MergeParentID == nil || *cp.MergeParentID != theirs.ID ||
 		cp.BranchName != "main" || done.ConflictsResolved != tc.wantResolvedOnRetry {
@@ -344,10 +345,10 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 			t.Fatalf("merged tasks = %+v", cp.Tasks)
 		}
 	}
-	if v := get(env.c.Verify(bg, cp.ID)).must(t); !v.OK || v.Checked != 4 {
+	if v := storetest.Get(env.c.Verify(bg, cp.ID)).Must(t); !v.OK || v.Checked != 4 {
 		t.Fatalf("verify merge = %+v", v)
 	}
-	tree := get(env.c.Tree(bg, l.space)).must(t)
+	tree := storetest.Get(env.c.Tree(bg, l.space)).Must(t)
 	for _, se := range tree.Sessions {
 		want := "active"
 		if se.BranchName == branch.BranchName {
@@ -369,11 +370,11 @@ func TestLineageTreeShape(t *testing.T) {
 	env := newEnv(t)
 	l := newLineageSpace(t, env)
 	a := l.note(t, l.main, "A")
-	get(env.c.AddNote(bg, a.ID, "big", "me", "milestone")).must(t)
-	get(env.c.AddNote(bg, a.ID, "small", "me", "note")).must(t)
+	storetest.Get(env.c.AddNote(bg, a.ID, "big", "me", "milestone")).Must(t)
+	storetest.Get(env.c.AddNote(bg, a.ID, "small", "me", "note")).Must(t)
 	f := l.fork(t, a.ID, "exp")
 	l.note(t, f.SessionID, "F1")
-	get(env.c.SetDisposition(bg, l.space, "exp", "abandoned")).must(t)
+	storetest.Get(env.c.SetDisposition(bg, l.space, "exp", "abandoned")).Must(t)
 	code, body := env.raw(t, "GET", "/api/v5/lineage/spaces/"+l.space.String(), "")
 	if code != 200 {
 		t.Fatalf("tree = %d %s", code, body)
@@ -474,7 +475,7 @@ func TestLineageErrors(t *testing.T) {
 		}
 	})
 	t.Run("MergeIntoANonHeadTarget", func(t *testing.T) {
-		heads := get(env.c.Checkpoints(bg, l.space, "taken")).must(t)
+		heads := storetest.Get(env.c.Checkpoints(bg, l.space, "taken")).Must(t)
 		src := heads[0].ID.String()
 		_, err := env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, TargetCheckpointID: &cp})
 		wantCode(t, err, smriti.ECONFLICT)
@@ -483,7 +484,7 @@ func TestLineageErrors(t *testing.T) {
 		}
 	})
 	t.Run("MergeResolutionNamingNoConflict", func(t *testing.T) {
-		heads := get(env.c.Checkpoints(bg, l.space, "taken")).must(t)
+		heads := storetest.Get(env.c.Checkpoints(bg, l.space, "taken")).Must(t)
 		src := heads[0].ID.String()
 		_, err := env.c.MergePreview(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
 			Resolutions: []smriti.MergeResolution{{Field: "objective", Choice: "ours"}}})
@@ -499,7 +500,7 @@ func TestLineageErrors(t *testing.T) {
 		wantCode(t, err, smriti.EINVALID)
 	})
 	t.Run("DispositionAcceptsMain", func(t *testing.T) {
-		got := get(env.c.SetDisposition(bg, l.space, "main", "active")).must(t)
+		got := storetest.Get(env.c.SetDisposition(bg, l.space, "main", "active")).Must(t)
 		if got.SessionsUpdated != 1 || got.BranchName != "main" {
 			t.Fatalf("disposition = %+v", got)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // Clients of the first implementation never follow a cursor: a list asked
@@ -13,8 +14,8 @@ import (
 // keeps paging.
 func TestListsWithoutLimitReturnEverything(t *testing.T) {
 	e := newEnv(t)
-	space := get(e.c.CreateSpace(bg, "Many", "")).must(t)
-	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "Many", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	const n = 1205 // more than the largest page a client may ask for
 	for i := 0; i < n; i++ {
 		if _, err := e.store.CommitCheckpoint(bg, smriti.CheckpointCommit{SpaceID: space.ID, SessionID: se.ID,
@@ -41,7 +42,7 @@ func TestListsWithoutLimitReturnEverything(t *testing.T) {
 // Past the cap the list is cut and says where to go on.
 func TestListCutAtTheCapCarriesACursor(t *testing.T) {
 	e := newEnv(t)
-	space := get(e.c.CreateSpace(bg, "Cap", "")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "Cap", "")).Must(t)
 	sid := space.ID.String()
 	tx, err := e.store.DB().Begin()
 	if err != nil {

@@ -22,22 +22,38 @@ var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 // What each error status means on this API, for the reference.
 var errorMeaning = map[int]string{
 	400: "Malformed input: bad JSON, a malformed id, a wrong query parameter",
+	401: "In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer)",
+	403: "In auth mode: the token's scope, or the caller's role in the space, does not permit this",
 	404: "Not found, or not visible to the caller",
 	409: "Conflict with the current state (see the detail)",
 	413: "Request body too large",
 	422: "Well-formed but invalid: a missing or out-of-range field",
+	429: "Too many requests: the caller's allowance of LLM-backed calls is spent (auth mode, or --llm-rate), " +
+		"or too many streams are open at once; retry after Retry-After seconds",
 	500: "Internal error (logged on the server; never details)",
 	502: "The LLM provider failed or answered unusably",
 	503: "A needed provider is not configured, or the database is unavailable",
 }
 
 // errorStatuses lists every error status a route can answer: 500 always;
-// 400 when it reads a path id, a query parameter or a body; 404 for a
-// path id; 413 and 422 for a body; POST routes of the chat and
-// intelligence areas call a provider (502, 503); plus the route's own
-// errors.
+// in auth mode 401 unless the route is public, and 403 for a write; 400
+// when it reads a path id, a query parameter or a body; 404 for a path id;
+// 413 and 422 for a body; POST routes of the chat and intelligence areas
+// call a provider (502, 503); 429 for the rate-limited LLM routes and the
+// streams; plus the route's own errors. The auth statuses are listed
+// whether or not the server runs in auth mode: the document describes the
+// API, not one server's flags.
 func errorStatuses(rt route) []int {
 	set := map[int]bool{500: true}
+	if !public(rt.method, rt.path) {
+		set[401] = true
+		if needOfMethod(rt.method) != smriti.NeedRead {
+			set[403] = true
+		}
+	}
+	if llmRoutes[rt.method+" "+rt.path] || rt.stream != "" {
+		set[429] = true
+	}
 	hasPath := pathParam.MatchString(rt.path)
 	if hasPath || rt.in != nil || len(rt.query) > 0 {
 		set[400] = true
@@ -121,8 +137,13 @@ func (s *Server) OpenAPI() map[string]any {
 		}
 		responses := map[string]any{strconv.Itoa(rt.status): resp}
 		for _, st := range errorStatuses(rt) {
-			responses[strconv.Itoa(st)] = map[string]any{"description": errorMeaning[st], "content": map[string]any{
+			e := map[string]any{"description": errorMeaning[st], "content": map[string]any{
 				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
+			if st == http.StatusTooManyRequests {
+				e["headers"] = map[string]any{"Retry-After": map[string]any{
+					"description": "Whole seconds to wait before trying again", "schema": map[string]any{"type": "integer", "minimum": 1}}}
+			}
+			responses[strconv.Itoa(st)] = e
 		}
 		op["responses"] = responses
 		p, _ := paths[rt.path].(map[string]any)

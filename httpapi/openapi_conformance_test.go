@@ -568,9 +568,16 @@ func TestOpenAPIRequestSchemas(t *testing.T) {
 // Each route documents every status it can answer.
 func TestOpenAPIStatuses(t *testing.T) {
 	e := newEnv(t)
+	type response struct {
+		Description string `json:"description"`
+		Headers     map[string]struct {
+			Description string         `json:"description"`
+			Schema      map[string]any `json:"schema"`
+		} `json:"headers"`
+	}
 	var doc struct {
 		Paths map[string]map[string]struct {
-			Responses map[string]any `json:"responses"`
+			Responses map[string]response `json:"responses"`
 		} `json:"paths"`
 	}
 	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
@@ -584,14 +591,39 @@ func TestOpenAPIStatuses(t *testing.T) {
 		sort.Strings(out)
 		return strings.Join(out, ",")
 	}
+	// The auth statuses are listed on every server: public routes never
+	// answer 401, reads never 403, only the LLM routes and streams 429.
 	for _, tt := range []struct{ path, method, want string }{
 		{"/health", "get", "200,500,503"},
-		{"/api/v4/chat/send", "post", "200,400,413,422,500,502,503"},
-		{"/api/v2/commits/{commit_id}", "get", "200,400,404,500"},
-		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,404,413,422,500"},
+		{"/openapi.json", "get", "200,500"},
+		{"/docs", "get", "200,500"},
+		{"/api/v4/auth/login", "post", "200,400,401,413,422,500,503"},
+		{"/api/v4/auth/logout", "post", "204,500,503"},
+		{"/api/v2/repos", "get", "200,400,401,500"},
+		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,429,500"},
+		{"/api/v4/chat/send", "post", "200,400,401,403,413,422,429,500,502,503"},
+		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,429,500,502,503"},
+		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,500"},
+		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,422,500"},
+		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,413,422,500"},
 	} {
 		if got := codes(tt.path, tt.method); got != tt.want {
 			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)
+		}
+	}
+	send := doc.Paths["/api/v4/chat/send"]["post"].Responses
+	const (
+		want401 = "In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer)"
+		want403 = "In auth mode: the token's scope, or the caller's role in the space, does not permit this"
+	)
+	if send["401"].Description != want401 || send["403"].Description != want403 {
+		t.Errorf("send's 401 = %q, 403 = %q", send["401"].Description, send["403"].Description)
+	}
+	for _, path := range []string{"/api/v4/chat/send", "/api/v5/checkpoint/{commit_id}/review", "/api/v4/chat/sessions/{session_id}/title"} {
+		r := doc.Paths[path]["post"].Responses["429"]
+		ra, ok := r.Headers["Retry-After"]
+		if !ok || ra.Description != "Whole seconds to wait before trying again" || ra.Schema["type"] != "integer" || ra.Schema["minimum"] != 1.0 {
+			t.Errorf("POST %s 429 = %+v, want a Retry-After header of whole seconds", path, r)
 		}
 	}
 }

@@ -21,22 +21,22 @@ import (
 // turns, and returns it with its checkpoints.
 func buildSpace(t *testing.T, e *testEnv) (smriti.ID, []httpapi.Commit) {
 	t.Helper()
-	repo := get(e.c.CreateSpace(bg, "Portable — Zürich", "travels between servers")).must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, "Portable — Zürich", "travels between servers")).Must(t)
 	rid := repo.ID.String()
-	se := get(e.c.CreateSession(bg, &repo.ID, "main talk", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &repo.ID, "main talk", "mock", "")).Must(t)
 	sid := se.ID.String()
-	get(e.c.Send(bg, httpapi.SendRequest{SessionID: &sid, RepoID: &rid, Message: sp("Which route to Melbourne?"), UseMock: true}, "")).must(t)
-	c1 := get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
-		Message: sp("Route"), Decisions: []string{"Fly via Singapore"}, Tasks: []smriti.Task{{Text: "Book", Status: "open", Structured: true}}}})).must(t)
-	get(e.c.AddNote(bg, c1.ID, "Tickets booked — café at the gate", "ana", "milestone")).must(t)
-	fork := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: &rid, CheckpointID: sp(c1.ID.String()), BranchName: "budget"})).must(t)
+	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: &sid, RepoID: &rid, Message: sp("Which route to Melbourne?"), UseMock: true}, "")).Must(t)
+	c1 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
+		Message: sp("Route"), Decisions: []string{"Fly via Singapore"}, Tasks: []smriti.Task{{Text: "Book", Status: "open", Structured: true}}}})).Must(t)
+	storetest.Get(e.c.AddNote(bg, c1.ID, "Tickets booked — café at the gate", "ana", "milestone")).Must(t)
+	fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: &rid, CheckpointID: sp(c1.ID.String()), BranchName: "budget"})).Must(t)
 	fid := fork.SessionID.String()
-	get(e.c.Send(bg, httpapi.SendRequest{SessionID: &fid, RepoID: &rid, Message: sp("A hostel in Fitzroy?"), UseMock: true}, "")).must(t)
-	c2 := get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &fid, ContentFields: httpapi.ContentFields{
-		Message: sp("Budget"), Decisions: []string{"Fly via Singapore", "Hostel in Fitzroy"}}})).must(t)
-	c3 := get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
-		Message: sp("Hotel"), Decisions: []string{"Fly via Singapore", "Hotel near the tram"}}})).must(t)
-	m := get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: &rid, SourceCheckpointID: sp(c2.ID.String()), TargetCheckpointID: sp(c3.ID.String())})).must(t)
+	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: &fid, RepoID: &rid, Message: sp("A hostel in Fitzroy?"), UseMock: true}, "")).Must(t)
+	c2 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &fid, ContentFields: httpapi.ContentFields{
+		Message: sp("Budget"), Decisions: []string{"Fly via Singapore", "Hostel in Fitzroy"}}})).Must(t)
+	c3 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
+		Message: sp("Hotel"), Decisions: []string{"Fly via Singapore", "Hotel near the tram"}}})).Must(t)
+	m := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: &rid, SourceCheckpointID: sp(c2.ID.String()), TargetCheckpointID: sp(c3.ID.String())})).Must(t)
 	return repo.ID, []httpapi.Commit{*c1, *c2, *c3, m.Checkpoint}
 }
 
@@ -55,16 +55,16 @@ func TestSpaceMovesFromSQLiteToPostgresAndBack(t *testing.T) {
 	id, cps := buildSpace(t, lite)
 	first := export(t, lite, id)
 
-	res := get(pg.c.ImportSpace(bg, bytes.NewReader(first), false)).must(t)
+	res := storetest.Get(pg.c.ImportSpace(bg, bytes.NewReader(first), false)).Must(t)
 	if res.Repo.ID != id || res.AsNew || res.Counts != (smriti.BundleCounts{Checkpoints: 4, Notes: 1, Sessions: 2, Turns: 4}) {
 		t.Fatalf("import = %+v", res)
 	}
 	for _, c := range cps {
-		v := get(pg.c.Verify(bg, c.ID)).must(t)
+		v := storetest.Get(pg.c.Verify(bg, c.ID)).Must(t)
 		if !v.OK {
 			t.Fatalf("verify %s on PostgreSQL: %+v", c.ID, v)
 		}
-		got := get(pg.c.Checkpoint(bg, c.ID)).must(t)
+		got := storetest.Get(pg.c.Checkpoint(bg, c.ID)).Must(t)
 		if got.CommitHash != c.CommitHash {
 			t.Fatalf("hash changed: %s vs %s", got.CommitHash, c.CommitHash)
 		}
@@ -75,23 +75,23 @@ func TestSpaceMovesFromSQLiteToPostgresAndBack(t *testing.T) {
 	}
 	// Back to a fresh SQLite server: same bytes again.
 	lite2 := newEnv(t)
-	get(lite2.c.ImportSpace(bg, bytes.NewReader(second), false)).must(t)
+	storetest.Get(lite2.c.ImportSpace(bg, bytes.NewReader(second), false)).Must(t)
 	if third := export(t, lite2, id); !bytes.Equal(first, third) {
 		t.Fatal("PostgreSQL → SQLite export differs")
 	}
 	// The space exists where it came from: 409, then a copy with as_new.
 	_, err := lite.c.ImportSpace(bg, bytes.NewReader(first), false)
 	wantCode(t, err, smriti.ECONFLICT)
-	cp := get(lite.c.ImportSpace(bg, bytes.NewReader(first), true)).must(t)
+	cp := storetest.Get(lite.c.ImportSpace(bg, bytes.NewReader(first), true)).Must(t)
 	if cp.Repo.ID == id || !cp.AsNew {
 		t.Fatalf("as_new = %+v", cp)
 	}
-	tree := get(lite.c.Checkpoints(bg, cp.Repo.ID, "")).must(t)
-	if len(tree) != 4 || tree[0].MergeParentID == nil || !get(lite.c.Verify(bg, tree[0].ID)).must(t).OK {
+	tree := storetest.Get(lite.c.Checkpoints(bg, cp.Repo.ID, "")).Must(t)
+	if len(tree) != 4 || tree[0].MergeParentID == nil || !storetest.Get(lite.c.Verify(bg, tree[0].ID)).Must(t).OK {
 		t.Fatalf("copy = %+v", tree)
 	}
 	// Search reaches the imported rows on PostgreSQL with the hash and branch.
-	hits := get(pg.c.Search(bg, httpapi.SearchParams{Q: "hostel fitzroy", Kinds: []string{"checkpoint"}, Branch: "budget"})).must(t)
+	hits := storetest.Get(pg.c.Search(bg, httpapi.SearchParams{Q: "hostel fitzroy", Kinds: []string{"checkpoint"}, Branch: "budget"})).Must(t)
 	if len(hits.Results) != 1 || *hits.Results[0].CommitHash != cps[1].CommitHash || hits.Results[0].Branch != "budget" ||
 		hits.Results[0].Snippet != "Budget · Fly via Singapore · <mark>Hostel</mark> in <mark>Fitzroy</mark>" {
 		t.Fatalf("search on PostgreSQL = %d results", len(hits.Results))
@@ -140,7 +140,7 @@ func TestSpaceImportRefusesBadBundles(t *testing.T) {
 			if !strings.Contains(err.Error(), c.detail) {
 				t.Fatalf("detail %q lacks %q", err.Error(), c.detail)
 			}
-			if spaces := get(target.c.Spaces(bg)).must(t); len(spaces) != 0 {
+			if spaces := storetest.Get(target.c.Spaces(bg)).Must(t); len(spaces) != 0 {
 				t.Fatalf("refused import left %d spaces", len(spaces))
 			}
 		})
@@ -187,7 +187,7 @@ func rawDeclared(t *testing.T, base, path string, n int64) (int, string) {
 
 func TestTranscriptImport(t *testing.T) {
 	e := newEnv(t)
-	repo := get(e.c.CreateSpace(bg, "Imported", "")).must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, "Imported", "")).Must(t)
 	imp := func(name string, draft bool) *httpapi.TranscriptImportResponse {
 		t.Helper()
 		f, err := os.Open("../testdata/transcripts/" + name)
@@ -195,7 +195,7 @@ func TestTranscriptImport(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		return get(e.c.ImportTranscript(bg, repo.ID, name, f, draft)).must(t)
+		return storetest.Get(e.c.ImportTranscript(bg, repo.ID, name, f, draft)).Must(t)
 	}
 	cases := []struct {
 		file                       string
@@ -232,14 +232,14 @@ func TestTranscriptImport(t *testing.T) {
 	}
 	// The ChatGPT conversation's turns, in order, with original times.
 	res := imp("chatgpt-conversations.json", false)
-	turns := get(e.c.Turns(bg, *res.Conversations[0].SessionID)).must(t)
+	turns := storetest.Get(e.c.Turns(bg, *res.Conversations[0].SessionID)).Must(t)
 	if len(turns) != 3 || turns[0].Content != "Grüezi! Plan two days in Zürich — café first?" || turns[2].SequenceNumber != 2 {
 		t.Fatalf("turns = %+v", turns)
 	}
 	if md := fmt.Sprint(turns[0].Metadata["import"]); md != "map[original_created_at:2024-03-01T09:30:01.5Z source:chatgpt]" {
 		t.Fatalf("turn metadata = %s", md)
 	}
-	se := get(e.c.Session(bg, *res.Conversations[0].SessionID)).must(t)
+	se := storetest.Get(e.c.Session(bg, *res.Conversations[0].SessionID)).Must(t)
 	if se.Title != "Trip to Zürich ☕" {
 		t.Fatalf("title = %q", se.Title)
 	}
@@ -248,7 +248,7 @@ func TestTranscriptImport(t *testing.T) {
 		t.Fatalf("empty conversation = %+v", empty)
 	}
 	// Imported turns are searchable.
-	hits := get(e.c.Search(bg, httpapi.SearchParams{Q: "Üetliberg", SpaceID: &repo.ID})).must(t)
+	hits := storetest.Get(e.c.Search(bg, httpapi.SearchParams{Q: "Üetliberg", SpaceID: &repo.ID})).Must(t)
 	if len(hits.Results) != 1 || hits.Results[0].Kind != "turn" || *hits.Results[0].Seq != 1 {
 		t.Fatalf("search = %+v", hits.Results)
 	}
@@ -256,18 +256,18 @@ func TestTranscriptImport(t *testing.T) {
 
 func TestTranscriptImportDraftsACheckpoint(t *testing.T) {
 	e := newEnv(t)
-	repo := get(e.c.CreateSpace(bg, "Drafted", "")).must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, "Drafted", "")).Must(t)
 	f, err := os.Open("../testdata/transcripts/headings.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res := get(e.c.ImportTranscript(bg, repo.ID, "headings.md", f, true)).must(t)
+	res := storetest.Get(e.c.ImportTranscript(bg, repo.ID, "headings.md", f, true)).Must(t)
 	conv := res.Conversations[0]
 	if conv.CheckpointID == nil || conv.Error != nil {
 		t.Fatalf("drafted import = %+v", conv)
 	}
-	cp := get(e.c.Checkpoint(bg, *conv.CheckpointID)).must(t)
+	cp := storetest.Get(e.c.Checkpoint(bg, *conv.CheckpointID)).Must(t)
 	st, _ := cp.Metadata["source_turns"].(map[string]any)
 	if cp.BranchName != "main" || st == nil || st["from_seq"] != float64(0) || st["to_seq"] != float64(3) {
 		t.Fatalf("drafted checkpoint = %+v", cp)
@@ -276,7 +276,7 @@ func TestTranscriptImportDraftsACheckpoint(t *testing.T) {
 
 func TestTranscriptImportBadInput(t *testing.T) {
 	e := newEnv(t)
-	repo := get(e.c.CreateSpace(bg, "X", "")).must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, "X", "")).Must(t)
 	cases := []struct {
 		name, path, body string
 		status           int
@@ -306,12 +306,12 @@ func TestTranscriptImportBadInput(t *testing.T) {
 			}
 		})
 	}
-	if spaces := get(e.c.Sessions(bg)).must(t); len(spaces) != 0 {
+	if spaces := storetest.Get(e.c.Sessions(bg)).Must(t); len(spaces) != 0 {
 		t.Fatalf("bad input wrote %d sessions", len(spaces))
 	}
 	// A file that breaks after its first conversation keeps that one and
 	// says where reading stopped.
-	res := get(e.c.ImportTranscript(bg, repo.ID, "cut.json", strings.NewReader(`[{"title":"kept","mapping":{}}, {"title": "cut`), false)).must(t)
+	res := storetest.Get(e.c.ImportTranscript(bg, repo.ID, "cut.json", strings.NewReader(`[{"title":"kept","mapping":{}}, {"title": "cut`), false)).Must(t)
 	if res.Imported != 1 || res.Failed != 1 || !strings.Contains(*res.Conversations[1].Error, "the rest of the file was not read") {
 		t.Fatalf("cut file = %+v", res)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"smriti/httpapi"
+	"smriti/store/storetest"
 )
 
 // The security-regression suite: one test per attack, named for it.
@@ -46,7 +47,7 @@ func (e *testEnv) send(t *testing.T, method, path, body string, headers map[stri
 
 func spaceCount(t *testing.T, e *testEnv) int {
 	t.Helper()
-	return len(get(e.c.Spaces(bg)).must(t))
+	return len(storetest.Get(e.c.Spaces(bg)).Must(t))
 }
 
 func TestAttackCrossOriginPreflightRefused(t *testing.T) {
@@ -210,7 +211,7 @@ func TestAttackNeverReadingStreamClientDropped(t *testing.T) {
 	})
 	e := newEnv(t, withProviderEnv(map[string]string{"OPENAI_API_KEY": "sk-test-secret-key", "OPENAI_BASE_URL": upstream.URL}),
 		withSecurity(httpapi.SecurityConfig{StreamWriteTimeout: 300 * time.Millisecond}))
-	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(e.url, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +229,7 @@ func TestAttackNeverReadingStreamClientDropped(t *testing.T) {
 		t.Fatal("the upstream call of a client that never reads was not cancelled")
 	}
 	time.Sleep(200 * time.Millisecond)
-	if turns := get(e.c.Turns(bg, se.ID)).must(t); len(turns) != 0 {
+	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
 		t.Fatalf("a dropped stream stored %d turns", len(turns))
 	}
 }
@@ -246,7 +247,7 @@ func TestStreamsSendKeepAliveComments(t *testing.T) {
 	})
 	e := newEnv(t, withProviderEnv(map[string]string{"OPENAI_API_KEY": "sk-test-secret-key", "OPENAI_BASE_URL": upstream.URL}),
 		withSecurity(httpapi.SecurityConfig{StreamKeepAlive: 50 * time.Millisecond}))
-	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	req, _ := http.NewRequest("POST", e.url+"/api/v5/chat/send/stream",
 		strings.NewReader(fmt.Sprintf(`{"session_id":%q,"message":"hello","provider":"openai","model":"gpt-4o"}`, se.ID)))
 	req.Header.Set("Content-Type", "application/json")
@@ -296,7 +297,7 @@ func TestAttackStreamFloodCappedWith429(t *testing.T) {
 	})
 	e := newEnv(t, withProviderEnv(map[string]string{"OPENAI_API_KEY": "sk-test-secret-key", "OPENAI_BASE_URL": upstream.URL}),
 		withSecurity(httpapi.SecurityConfig{MaxStreams: 1}))
-	se := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	body := fmt.Sprintf(`{"session_id":%q,"message":"hello","provider":"openai","model":"gpt-4o"}`, se.ID)
 	req, _ := http.NewRequest("POST", e.url+"/api/v5/chat/send/stream", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")

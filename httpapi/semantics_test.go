@@ -13,6 +13,7 @@ import (
 	"smriti"
 	"smriti/httpapi"
 	"smriti/provider"
+	"smriti/store/storetest"
 	"smriti/tokenizer"
 )
 
@@ -22,16 +23,16 @@ func i64(n int64) *int64 { return &n }
 // Australia (cp1), then New Zealand (cp2).
 func planned(t *testing.T, e *testEnv) (httpapi.Repo, httpapi.SessionOut, *httpapi.Commit, *httpapi.Commit) {
 	t.Helper()
-	sp := get(e.c.CreateSpace(bg, "Trips "+smriti.NewID().String()[:8], "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "Trips "+smriti.NewID().String()[:8], "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	commit := func(s smriti.ID, msg, decision string) *httpapi.Commit {
 		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s.String())}
 		req.Message, req.Decisions = strp(msg), []string{decision}
-		return get(e.c.Commit(bg, req)).must(t)
+		return storetest.Get(e.c.Commit(bg, req)).Must(t)
 	}
-	get(e.c.Send(bg, sendReq(se.ID, "Australia: Sydney first?"), "")).must(t)
+	storetest.Get(e.c.Send(bg, sendReq(se.ID, "Australia: Sydney first?"), "")).Must(t)
 	cp1 := commit(se.ID, "Australia plan", "Start in Sydney")
-	get(e.c.Send(bg, sendReq(se.ID, "New Zealand: Queenstown"), "")).must(t)
+	storetest.Get(e.c.Send(bg, sendReq(se.ID, "New Zealand: Queenstown"), "")).Must(t)
 	cp2 := commit(se.ID, "New Zealand plan", "Ski in Queenstown")
 	return *sp, *se, cp1, cp2
 }
@@ -39,23 +40,23 @@ func planned(t *testing.T, e *testEnv) (httpapi.Repo, httpapi.SessionOut, *httpa
 func TestMountKeptOnTheSession(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, se, cp1, _ := planned(t, e)
-		mountAt := get(e.c.Session(bg, se.ID)).must(t).TurnCount - 1
+		mountAt := storetest.Get(e.c.Session(bg, se.ID)).Must(t).TurnCount - 1
 		mounted := func(msg string) httpapi.SendRequest {
 			r := sendReq(se.ID, msg)
 			r.MountedCheckpointID = strp(cp1.ID.String())
 			return r
 		}
-		first := get(e.c.Send(bg, mounted("first after the mount"), "")).must(t)
+		first := storetest.Get(e.c.Send(bg, mounted("first after the mount"), "")).Must(t)
 		if first.Context.Mode != "MOUNTED" || !strings.Contains(first.Reply, "turns=0") {
 			t.Fatalf("first: %s / %s", first.Context.Mode, first.Reply)
 		}
-		s := get(e.c.Session(bg, se.ID)).must(t)
+		s := storetest.Get(e.c.Session(bg, se.ID)).Must(t)
 		if s.Mount == nil || s.Mount.CheckpointID != cp1.ID || s.Mount.HistoryBaseSeq != mountAt {
 			t.Fatalf("session mount = %+v, want %s at %d", s.Mount, cp1.ID, mountAt)
 		}
 		// Two stateless sends (no history_base_seq) both see the first one's turns.
-		second := get(e.c.Send(bg, mounted("second"), "")).must(t)
-		third := get(e.c.Send(bg, sendReq(se.ID, "third, no mount fields"), "")).must(t)
+		second := storetest.Get(e.c.Send(bg, mounted("second"), "")).Must(t)
+		third := storetest.Get(e.c.Send(bg, sendReq(se.ID, "third, no mount fields"), "")).Must(t)
 		for i, tt := range []struct {
 			res  *httpapi.SendResponse
 			from int64
@@ -67,39 +68,39 @@ func TestMountKeptOnTheSession(t *testing.T) {
 			}
 		}
 		// The preview shows the mount; a draft drafts the turns since it.
-		p := get(e.c.PreviewContext(bg, sendReq(se.ID, "preview"))).must(t)
+		p := storetest.Get(e.c.PreviewContext(bg, sendReq(se.ID, "preview"))).Must(t)
 		if p.Mount == nil || p.Mount.CheckpointID != cp1.ID || p.Mode != "MOUNTED" || p.TurnRange.FromSeq != mountAt+1 {
 			t.Fatalf("preview mount %+v mode %s range %+v", p.Mount, p.Mode, p.TurnRange)
 		}
 		if p.LastUsage == nil || p.LastUsage.OutputTokens == 0 || p.ReplyTokens != smriti.ReplyTokens(8192) || p.ExactTokens {
 			t.Fatalf("preview usage %+v reply %d exact %v", p.LastUsage, p.ReplyTokens, p.ExactTokens)
 		}
-		d := get(e.c.Draft(bg, httpapi.DraftRequest{SessionID: strp(se.ID.String())})).must(t)
+		d := storetest.Get(e.c.Draft(bg, httpapi.DraftRequest{SessionID: strp(se.ID.String())})).Must(t)
 		if d.SourceTurns == nil || d.SourceTurns.FromSeq != mountAt+1 || d.SourceTurns.ToSeq != mountAt+6 {
 			t.Fatalf("draft after a mount read %+v, want %d..%d", d.SourceTurns, mountAt+1, mountAt+6)
 		}
 		// An explicit base still wins, for that send only.
 		explicit := mounted("explicit base")
 		explicit.HistoryBaseSeq = i64(-1)
-		if p := get(e.c.PreviewContext(bg, explicit)).must(t); p.TurnRange.FromSeq != 0 {
+		if p := storetest.Get(e.c.PreviewContext(bg, explicit)).Must(t); p.TurnRange.FromSeq != 0 {
 			t.Fatalf("explicit base -1 range %+v", p.TurnRange)
 		}
 		// Unmount: back to HEAD.
-		if s := get(e.c.Unmount(bg, se.ID)).must(t); s.Mount != nil {
+		if s := storetest.Get(e.c.Unmount(bg, se.ID)).Must(t); s.Mount != nil {
 			t.Fatalf("unmount left %+v", s.Mount)
 		}
-		if p := get(e.c.PreviewContext(bg, sendReq(se.ID, "after"))).must(t); p.Mode != "HEAD" || p.Mount != nil {
+		if p := storetest.Get(e.c.PreviewContext(bg, sendReq(se.ID, "after"))).Must(t); p.Mode != "HEAD" || p.Mount != nil {
 			t.Fatalf("after unmount: %s %+v", p.Mode, p.Mount)
 		}
 		// The mount endpoint: default base is the last turn; bad input refused.
-		s = get(e.c.Mount(bg, se.ID, cp1.ID, nil)).must(t)
+		s = storetest.Get(e.c.Mount(bg, se.ID, cp1.ID, nil)).Must(t)
 		if s.Mount == nil || s.Mount.HistoryBaseSeq != s.TurnCount-1 {
 			t.Fatalf("mount endpoint = %+v (turns %d)", s.Mount, s.TurnCount)
 		}
-		other := get(e.c.CreateSpace(bg, "Other "+smriti.NewID().String()[:8], "")).must(t)
-		oSe := get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).must(t)
-		oCp := get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(other.ID.String()), SessionID: strp(oSe.ID.String()),
-			ContentFields: httpapi.ContentFields{Message: strp("elsewhere")}})).must(t)
+		other := storetest.Get(e.c.CreateSpace(bg, "Other "+smriti.NewID().String()[:8], "")).Must(t)
+		oSe := storetest.Get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).Must(t)
+		oCp := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(other.ID.String()), SessionID: strp(oSe.ID.String()),
+			ContentFields: httpapi.ContentFields{Message: strp("elsewhere")}})).Must(t)
 		_, err := e.c.Mount(bg, se.ID, oCp.ID, nil)
 		wantCode(t, err, smriti.EINVALID)
 		_, err = e.c.Mount(bg, se.ID, smriti.NewID(), nil)
@@ -121,8 +122,8 @@ func TestSeedFromACheckpointMountsIt(t *testing.T) {
 		if out.Mount == nil || out.Mount.CheckpointID != cp1.ID || out.Mount.HistoryBaseSeq != -1 || *out.SeededCommitID != cp1.ID {
 			t.Fatalf("seeded session = %+v mount %+v", out, out.Mount)
 		}
-		get(e.c.Send(bg, sendReq(out.ID, "one"), "")).must(t)
-		p := get(e.c.PreviewContext(bg, sendReq(out.ID, "two"))).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(out.ID, "one"), "")).Must(t)
+		p := storetest.Get(e.c.PreviewContext(bg, sendReq(out.ID, "two"))).Must(t)
 		if p.Mode != "MOUNTED" || len(p.CheckpointIDs) != 1 || p.CheckpointIDs[0] != cp1.ID || p.TurnCount != 2 ||
 			strings.Contains(allText(p), cp2.CommitHash[:7]) {
 			t.Fatalf("seeded preview: %s %v turns %d", p.Mode, p.CheckpointIDs, p.TurnCount)
@@ -135,7 +136,7 @@ func TestSeedFromACheckpointMountsIt(t *testing.T) {
 		if head.Mount != nil {
 			t.Fatalf("seed_from head mounted %+v", head.Mount)
 		}
-		if p := get(e.c.PreviewContext(bg, sendReq(head.ID, "x"))).must(t); p.Mode != "HEAD" || p.CheckpointIDs[0] != cp2.ID {
+		if p := storetest.Get(e.c.PreviewContext(bg, sendReq(head.ID, "x"))).Must(t); p.Mode != "HEAD" || p.CheckpointIDs[0] != cp2.ID {
 			t.Fatalf("head seed preview %s %v", p.Mode, p.CheckpointIDs)
 		}
 	})
@@ -144,24 +145,24 @@ func TestSeedFromACheckpointMountsIt(t *testing.T) {
 func TestForkAnchorsOnItsOwnBranch(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, _, cp1, _ := planned(t, e)
-		f := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp1.ID.String()), BranchName: "east"})).must(t)
+		f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp1.ID.String()), BranchName: "east"})).Must(t)
 		commit := func(msg string) *httpapi.Commit {
-			return get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
-				ContentFields: httpapi.ContentFields{Message: strp(msg)}})).must(t)
+			return storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
+				ContentFields: httpapi.ContentFields{Message: strp(msg)}})).Must(t)
 		}
-		get(e.c.Send(bg, sendReq(f.SessionID, "fork turn"), "")).must(t)
-		r := get(e.c.Send(bg, sendReq(f.SessionID, "second fork turn"), "")).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "fork turn"), "")).Must(t)
+		r := storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "second fork turn"), "")).Must(t)
 		if r.Context.Mode != "FORKED" || r.Context.CheckpointIDs[0] != cp1.ID || r.Context.FromSeq == nil || *r.Context.FromSeq != 0 {
 			t.Fatalf("before a commit: %+v", r.Context)
 		}
 		commit("East 1")
-		get(e.c.Send(bg, sendReq(f.SessionID, "after east 1"), "")).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "after east 1"), "")).Must(t)
 		e2 := commit("East 2")
-		r = get(e.c.Send(bg, sendReq(f.SessionID, "after east 2"), "")).must(t)
+		r = storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "after east 2"), "")).Must(t)
 		if r.Context.Mode != "FORKED" || len(r.Context.CheckpointIDs) != 1 || r.Context.CheckpointIDs[0] != e2.ID || r.Context.FromSeq != nil {
 			t.Fatalf("after the second commit the context is %+v, want East 2 and no earlier turns", r.Context)
 		}
-		r = get(e.c.Send(bg, sendReq(f.SessionID, "and again"), "")).must(t)
+		r = storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "and again"), "")).Must(t)
 		if *r.Context.FromSeq != r.UserSeq-2 || r.Context.CheckpointIDs[0] != e2.ID {
 			t.Fatalf("next send context %+v", r.Context)
 		}
@@ -171,12 +172,12 @@ func TestForkAnchorsOnItsOwnBranch(t *testing.T) {
 func TestAuthorship(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, se := e.spaceSession(t)
-		get(e.c.Send(bg, sendReq(se.ID, "hello"), "")).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(se.ID, "hello"), "")).Must(t)
 		commit := func(extra func(*httpapi.CommitRequest)) *httpapi.Commit {
 			req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 			req.Message = strp("c " + smriti.NewID().String()[:6])
 			extra(&req)
-			return get(e.c.Commit(bg, req)).must(t)
+			return storetest.Get(e.c.Commit(bg, req)).Must(t)
 		}
 		for _, tt := range []struct {
 			name      string
@@ -203,10 +204,10 @@ func TestAuthorship(t *testing.T) {
 			})
 		}
 		base := commit(func(*httpapi.CommitRequest) {})
-		f := get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(base.ID.String())})).must(t)
-		side := get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
-			ContentFields: httpapi.ContentFields{Message: strp("side"), Decisions: []string{"New"}}})).must(t)
-		m := get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(side.ID.String())})).must(t)
+		f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(base.ID.String())})).Must(t)
+		side := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
+			ContentFields: httpapi.ContentFields{Message: strp("side"), Decisions: []string{"New"}}})).Must(t)
+		m := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(side.ID.String())})).Must(t)
 		if m.Checkpoint.AuthorAgent == nil || *m.Checkpoint.AuthorAgent != smriti.LocalUserID.String() || m.Checkpoint.AuthorType != "system" {
 			t.Fatalf("merge author %s/%v, want system/%s", m.Checkpoint.AuthorType, m.Checkpoint.AuthorAgent, smriti.LocalUserID)
 		}
@@ -253,7 +254,7 @@ func TestIdempotencyAsStripeDoesIt(t *testing.T) {
 		if st != 422 || !strings.Contains(string(diff), "different request") {
 			t.Fatalf("same key, different message: %d %s", st, diff)
 		}
-		turns := get(e.c.AllTurns(bg, se.ID)).must(t)
+		turns := storetest.Get(e.c.AllTurns(bg, se.ID)).Must(t)
 		if len(turns) != 6 {
 			t.Fatalf("turns = %d, want 6 (nothing written by the replay or the refusal)", len(turns))
 		}
@@ -263,23 +264,23 @@ func TestIdempotencyAsStripeDoesIt(t *testing.T) {
 func TestSendDefaults(t *testing.T) {
 	f := newFakeLLM(t, false, func(int) llmReply { return ok("from the fake") })
 	e := newEnv(t, withFake(f), fastProviders)
-	sp := get(e.c.CreateSpace(bg, "Defaults", "")).must(t)
-	se := get(e.c.CreateSession(bg, &sp.ID, "", "openai", "gpt-4o-mini")).must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, "Defaults", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "openai", "gpt-4o-mini")).Must(t)
 
 	// use_mock answers one send; the session keeps its provider and model.
 	r := sendReq(se.ID, "offline please")
 	r.Provider, r.UseMock = "", true
-	res := get(e.c.Send(bg, r, "")).must(t)
+	res := storetest.Get(e.c.Send(bg, r, "")).Must(t)
 	if res.Provider != "mock" {
 		t.Fatalf("use_mock send answered by %s", res.Provider)
 	}
-	if s := get(e.c.Session(bg, se.ID)).must(t); s.ActiveProvider != "openai" || s.ActiveModel != "gpt-4o-mini" {
+	if s := storetest.Get(e.c.Session(bg, se.ID)).Must(t); s.ActiveProvider != "openai" || s.ActiveModel != "gpt-4o-mini" {
 		t.Fatalf("use_mock switched the session to %s/%s", s.ActiveProvider, s.ActiveModel)
 	}
 	// A send without a model uses the session's, and asks for the reserve.
 	r = sendReq(se.ID, "and now for real")
 	r.Provider = ""
-	res = get(e.c.Send(bg, r, "")).must(t)
+	res = storetest.Get(e.c.Send(bg, r, "")).Must(t)
 	reqs := f.requests()
 	last := reqs[len(reqs)-1]
 	if res.Model != "gpt-4o-mini" || last["model"] != "gpt-4o-mini" || last["max_completion_tokens"] != float64(smriti.ReplyTokens(128000)) {
@@ -288,11 +289,11 @@ func TestSendDefaults(t *testing.T) {
 	// The preview of an OpenAI model counts exactly: the fixed messages now,
 	// the history by the counts stored with each turn (exact too, as every
 	// turn of this session was written by an OpenAI model).
-	se2 := get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o-mini")).must(t)
+	se2 := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o-mini")).Must(t)
 	r = sendReq(se2.ID, "count me: 東京 and 550e8400-e29b-41d4-a716-446655440000")
 	r.Provider = ""
-	get(e.c.Send(bg, r, "")).must(t)
-	p := get(e.c.PreviewContext(bg, r)).must(t)
+	storetest.Get(e.c.Send(bg, r, "")).Must(t)
+	p := storetest.Get(e.c.PreviewContext(bg, r)).Must(t)
 	if !p.ExactTokens {
 		t.Fatal("an OpenAI preview is not exact")
 	}
@@ -347,9 +348,9 @@ func TestMethodNotAllowedAndCursors(t *testing.T) {
 	}
 	// Turns page with ?after= (the X-Next-Cursor value), as every list does;
 	// the old ?after_seq= still works.
-	se := get(e.c.CreateSession(bg, nil, "", "mock", "")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	for i := range 3 {
-		get(e.c.Send(bg, sendReq(se.ID, fmt.Sprint("m", i)), "")).must(t)
+		storetest.Get(e.c.Send(bg, sendReq(se.ID, fmt.Sprint("m", i)), "")).Must(t)
 	}
 	for _, name := range []string{"after", "after_seq"} {
 		var seqs []int64
@@ -385,7 +386,7 @@ func TestExtractKeepsCheckboxes(t *testing.T) {
 	})
 	for name, env := range map[string]*testEnv{"Mock": newEnv(t), "Model": newEnv(t, withFake(f), fastProviders)} {
 		t.Run(name, func(t *testing.T) {
-			x := get(env.c.Extract(bg, doc, name == "Mock")).must(t)
+			x := storetest.Get(env.c.Extract(bg, doc, name == "Mock")).Must(t)
 			got := map[string]string{}
 			for _, task := range x.Tasks {
 				got[task.Text] = task.Status
@@ -456,7 +457,7 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	e := newEnv(t, withProviderEnv(map[string]string{provider.EnvAnthropicKey: "sk-ant-test-0123456789", provider.EnvAnthropicBaseURL: srv.URL}), fastProviders)
-	se := get(e.c.CreateSession(bg, nil, "", "anthropic", "edge-model")).must(t)
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "anthropic", "edge-model")).Must(t)
 	kinds := []string{
 		strings.Repeat("版本控制用于保存推理状态。", 20),
 		strings.Repeat("550e8400-e29b-41d4-a716-446655440000 ", 12),

@@ -95,6 +95,7 @@ type Server struct {
 	auth      AuthConfig
 	llm       *limiters
 	creds     *credCache
+	mcpOwners sessionOwners
 }
 
 // New builds the server and its routes.
@@ -133,7 +134,7 @@ func New(cfg Config) *Server {
 	}
 	mux.Handle("GET /metrics", s.metrics.handler())
 	if cfg.MCP != nil {
-		mux.Handle("/mcp", http.MaxBytesHandler(cfg.MCP, s.bodyLimit))
+		mux.Handle("/mcp", http.MaxBytesHandler(s.gateMCP(cfg.MCP), s.bodyLimit))
 	}
 	// A known path with the wrong method is 405 with Allow; anything else
 	// unrouted is a JSON 404.

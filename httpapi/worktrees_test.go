@@ -15,6 +15,7 @@ import (
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/store"
+	"smriti/store/storetest"
 )
 
 // testClock is a clock the test moves by hand.
@@ -84,7 +85,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "worktrees")
 	clk := &testClock{t: time.Now().UTC()}
 	e := newEnv(t, withGit(root, clk))
-	space := get(e.c.CreateSpace(bg, "Rag Project", "")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "Rag Project", "")).Must(t)
 	sid := space.ID.String()
 
 	// No project root yet: a clear 400.
@@ -93,17 +94,17 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	if !strings.Contains(err.Error(), "No project_root configured") {
 		t.Fatalf("err = %v", err)
 	}
-	get(e.c.SetProjectRoot(bg, space.ID, filepath.Join(repo, "missing"))).must(t)
+	storetest.Get(e.c.SetProjectRoot(bg, space.ID, filepath.Join(repo, "missing"))).Must(t)
 	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("codex")})
 	wantCode(t, err, smriti.EINVALID)
-	get(e.c.SetProjectRoot(bg, space.ID, repo)).must(t)
+	storetest.Get(e.c.SetProjectRoot(bg, space.ID, repo)).Must(t)
 	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("  ")})
 	wantCode(t, err, smriti.EINVALID)
 	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("codex"), BasePath: sp("relative/dir")})
 	wantCode(t, err, smriti.EINVALID)
 
 	head := git(t, repo, "rev-parse", "HEAD")
-	w1 := get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp(" Codex Agent ")})).must(t)
+	w1 := storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp(" Codex Agent ")})).Must(t)
 	if !strings.HasPrefix(w1.BranchName, "smriti/codex-agent/") || w1.Agent != "Codex Agent" || *w1.BaseCommitSHA != head ||
 		w1.Status != "active" || !strings.HasPrefix(w1.Path, filepath.Join(root, "rag-project", "codex-agent-")) {
 		t.Fatalf("worktree = %+v", w1)
@@ -113,7 +114,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	}
 	clk.advance(time.Second)
 	p2 := filepath.Join(t.TempDir(), "w2")
-	w2 := get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).must(t)
+	w2 := storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).Must(t)
 	if w2.BranchName != "feature/x" || w2.Path != p2 {
 		t.Fatalf("w2 = %+v", w2)
 	}
@@ -143,7 +144,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "main moves")
 
-	list := get(e.c.Worktrees(bg, space.ID, false)).must(t)
+	list := storetest.Get(e.c.Worktrees(bg, space.ID, false)).Must(t)
 	if len(list) != 2 || list[0].ID != w2.ID || list[1].ID != w1.ID {
 		t.Fatalf("list = %+v", list)
 	}
@@ -157,29 +158,29 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	}
 	// Probes are cached in the store for the TTL, then measured again.
 	write(t, filepath.Join(w1.Path, "more.txt"), "x\n")
-	if p := get(e.c.Worktrees(bg, space.ID, false)).must(t)[1].Probe; p.DirtyFiles != 1 {
+	if p := storetest.Get(e.c.Worktrees(bg, space.ID, false)).Must(t)[1].Probe; p.DirtyFiles != 1 {
 		t.Fatalf("within the TTL the cached probe answers: %+v", p)
 	}
 	clk.advance(smriti.DefaultProbeTTL + time.Second)
-	if p := get(e.c.Worktrees(bg, space.ID, false)).must(t)[1].Probe; p.DirtyFiles != 2 {
+	if p := storetest.Get(e.c.Worktrees(bg, space.ID, false)).Must(t)[1].Probe; p.DirtyFiles != 2 {
 		t.Fatalf("after the TTL the worktree is probed again: %+v", p)
 	}
 
 	// A claim bound to the worktree shows its drift in the state brief.
 	wid := w1.ID.String()
-	get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: &sid, Agent: sp("codex"), Scope: sp("loop"), WorktreeID: &wid})).must(t)
-	st := get(e.c.State(bg, space.ID, httpapi.StateOptions{})).must(t)
+	storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: &sid, Agent: sp("codex"), Scope: sp("loop"), WorktreeID: &wid})).Must(t)
+	st := storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{})).Must(t)
 	if len(st.ActiveClaims) != 1 || st.ActiveClaims[0].Worktree == nil || st.ActiveClaims[0].Worktree.DirtyFiles != 2 ||
 		st.ActiveClaims[0].Worktree.Path != w1.Path || st.ActiveClaims[0].Worktree.Branch != w1.BranchName {
 		t.Fatalf("state claims = %+v", st.ActiveClaims)
 	}
-	md := get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).must(t)
+	md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).Must(t)
 	if !strings.Contains(md, "   · worktree: "+w1.Path) || !strings.Contains(md, "· 2 dirty (") || !strings.Contains(md, "ahead 1 · behind 1") {
 		t.Fatalf("brief:\n%s", md)
 	}
 
 	// Prefixes.
-	got := get(e.c.Worktree(bg, w1.ID.String()[:8])).must(t)
+	got := storetest.Get(e.c.Worktree(bg, w1.ID.String()[:8])).Must(t)
 	if got.ID != w1.ID {
 		t.Fatalf("prefix resolved to %s", got.ID)
 	}
@@ -201,7 +202,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 		err.Error() != "Worktree prefix 'abcd' is ambiguous (matches abcd1111..., abcd2222...)" {
 		t.Fatalf("err = %v", err)
 	}
-	if got := get(e.c.Worktree(bg, "abcd2")).must(t); got.BranchName != "babcd2222" {
+	if got := storetest.Get(e.c.Worktree(bg, "abcd2")).Must(t); got.BranchName != "babcd2222" {
 		t.Fatalf("abcd2 = %+v", got)
 	}
 
@@ -211,7 +212,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	if !strings.Contains(err.Error(), "uncommitted changes") {
 		t.Fatalf("err = %v", err)
 	}
-	closed := get(e.c.CloseWorktree(bg, w1.ID.String()[:6], true)).must(t)
+	closed := storetest.Get(e.c.CloseWorktree(bg, w1.ID.String()[:6], true)).Must(t)
 	if closed.Status != "closed" || closed.ClosedAt == nil {
 		t.Fatalf("closed = %+v", closed)
 	}
@@ -223,26 +224,26 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	}
 	_, err = e.c.CloseWorktree(bg, w1.ID.String(), true)
 	wantCode(t, err, smriti.ECONFLICT)
-	clean := get(e.c.CloseWorktree(bg, w2.ID.String(), false)).must(t)
+	clean := storetest.Get(e.c.CloseWorktree(bg, w2.ID.String(), false)).Must(t)
 	if clean.Status != "closed" {
 		t.Fatalf("clean close = %+v", clean)
 	}
 	// The claim's worktree is gone: the brief says so; a new claim cannot
 	// bind it.
-	st = get(e.c.State(bg, space.ID, httpapi.StateOptions{})).must(t)
+	st = storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{})).Must(t)
 	if st.ActiveClaims[0].Worktree != nil || st.ActiveClaims[0].WorktreeID == nil {
 		t.Fatalf("claim after close = %+v", st.ActiveClaims[0])
 	}
 	_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: &sid, Scope: sp("x"), WorktreeID: &wid})
 	wantCode(t, err, smriti.EINVALID)
-	all := get(e.c.Worktrees(bg, space.ID, true)).must(t)
+	all := storetest.Get(e.c.Worktrees(bg, space.ID, true)).Must(t)
 	if len(all) != 4 || all[3].ID != w1.ID || all[3].Probe != nil {
 		t.Fatalf("include_closed = %+v", all)
 	}
 
 	// A project root that is not a git repository: git's message, 502.
 	notRepo := t.TempDir()
-	get(e.c.SetProjectRoot(bg, space.ID, notRepo)).must(t)
+	storetest.Get(e.c.SetProjectRoot(bg, space.ID, notRepo)).Must(t)
 	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("x")})
 	wantCode(t, err, smriti.EUPSTREAM)
 	if !strings.Contains(strings.ToLower(err.Error()), "not a git repository") {
@@ -254,15 +255,15 @@ func TestWorktreeProjectRootFromCheckpoint(t *testing.T) {
 	repo := newRepo(t)
 	clk := &testClock{t: time.Now().UTC()}
 	e := newEnv(t, withGit(t.TempDir(), clk))
-	space := get(e.c.CreateSpace(bg, "S", "")).must(t)
-	se := get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	if _, err := e.c.Do(bg, "POST", "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "m", "project_root": repo}, nil); err != nil {
 		t.Fatal(err)
 	}
 	sid := space.ID.String()
-	get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).must(t)
-	got := get(e.c.Space(bg, space.ID)).must(t)
+	storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
+	got := storetest.Get(e.c.Space(bg, space.ID)).Must(t)
 	resolved, _ := filepath.EvalSymlinks(repo)
 	if got.ProjectRoot == nil || *got.ProjectRoot != resolved {
 		t.Fatalf("project root back-fill = %v, want %s", got.ProjectRoot, resolved)
@@ -271,7 +272,7 @@ func TestWorktreeProjectRootFromCheckpoint(t *testing.T) {
 
 func TestWorktreesWithoutGitAnswer503(t *testing.T) {
 	e := newEnv(t)
-	space := get(e.c.CreateSpace(bg, "S", "")).must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
 	sid := space.ID.String()
 	_, err := e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
 	wantCode(t, err, smriti.EUNAVAILABLE)
@@ -286,24 +287,24 @@ func TestReplicasShareTheProbeCache(t *testing.T) {
 	cfg := envConfig{getenv: func(string) string { return "" }}
 	withGit(t.TempDir(), clk)(&cfg)
 	b := startEnv(t, a.dsn, cfg)
-	space := get(a.c.CreateSpace(bg, "S", "")).must(t)
-	get(a.c.SetProjectRoot(bg, space.ID, repo)).must(t)
+	space := storetest.Get(a.c.CreateSpace(bg, "S", "")).Must(t)
+	storetest.Get(a.c.SetProjectRoot(bg, space.ID, repo)).Must(t)
 	sid := space.ID.String()
-	w := get(a.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).must(t)
+	w := storetest.Get(a.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
 	write(t, filepath.Join(w.Path, "one.txt"), "1\n")
-	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+	if p := storetest.Get(a.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
 		t.Fatalf("replica A probe = %+v", p)
 	}
 	write(t, filepath.Join(w.Path, "two.txt"), "2\n")
 	// B has never probed; within the TTL it answers A's measurement.
-	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
+	if p := storetest.Get(b.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
 		t.Fatalf("replica B probe = %+v, want the shared cached one", p)
 	}
 	clk.advance(smriti.DefaultProbeTTL + time.Second)
-	if p := get(b.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+	if p := storetest.Get(b.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p.DirtyFiles != 2 {
 		t.Fatalf("replica B after the TTL = %+v", p)
 	}
-	if p := get(a.c.Worktrees(bg, space.ID, false)).must(t)[0].Probe; p.DirtyFiles != 2 {
+	if p := storetest.Get(a.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p.DirtyFiles != 2 {
 		t.Fatalf("replica A reads B's fresh probe = %+v", p)
 	}
 }

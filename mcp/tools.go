@@ -166,6 +166,9 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
+			if err := smriti.AdmitLLM(ctx, c.ID); err != nil {
+				return "", err
+			}
 			r, err := t.ops.Review(ctx, c.ID)
 			if err != nil {
 				return "", err
@@ -390,6 +393,11 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 		if session, err = smriti.ParseID("session", in.Session); err != nil {
 			return "", err
 		}
+	}
+	// The space is checked before the provider is called: a viewer's
+	// extraction would be spent on a checkpoint they may not commit.
+	if err := smriti.AdmitLLM(ctx, sp.ID); err != nil {
+		return "", err
 	}
 	d, err := t.ops.Extract(ctx, in.Content)
 	if err != nil {

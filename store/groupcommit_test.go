@@ -41,17 +41,17 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 	}
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	other := smriti.WithUser(context.Background(), smriti.NewID())
-	a := get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).must(t)
-	b := get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).must(t)
-	hidden := get(s.CreateSession(other, smriti.SessionCreate{Provider: "mock", Model: "mock"})).must(t)
+	a := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
+	b := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
+	hidden := storetest.Get(s.CreateSession(other, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
 	exchange := func(id smriti.ID, name string) smriti.Exchange {
 		return smriti.Exchange{SessionID: id,
 			User:      smriti.TurnWrite{Content: "q " + name, Provider: "mock", Model: "mock", Tokens: len(name) + 1},
 			Assistant: smriti.TurnWrite{Content: "a " + name, Provider: "mock", Model: "mock", Tokens: 2 * len(name)}}
 	}
 	// A first send on its own, and a read that puts a in the turn cache.
-	get(s.AppendExchange(ctx, exchange(a.ID, "a0"))).must(t)
-	get(s.History(ctx, get(s.Session(ctx, a.ID)).must(t), smriti.HistoryQuery{Budget: 1000})).must(t)
+	storetest.Get(s.AppendExchange(ctx, exchange(a.ID, "a0"))).Must(t)
+	storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), smriti.HistoryQuery{Budget: 1000})).Must(t)
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
@@ -100,7 +100,7 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 				t.Fatalf("turn %d token_total = %d, want %d", turn.Seq, total, sum)
 			}
 		}
-		got := get(s.Session(ctx, se.ID)).must(t)
+		got := storetest.Get(s.Session(ctx, se.ID)).Must(t)
 		if got.LastSeq != int64(len(turns)-1) {
 			t.Fatalf("session last_seq = %d with %d turns", got.LastSeq, len(turns))
 		}
@@ -110,7 +110,7 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 	}
 	// The cached session got the batch's turns without reading them back.
 	before := s.HistoryRowsRead()
-	w := get(s.History(ctx, get(s.Session(ctx, a.ID)).must(t), smriti.HistoryQuery{Budget: 1000})).must(t)
+	w := storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), smriti.HistoryQuery{Budget: 1000})).Must(t)
 	if read := s.HistoryRowsRead() - before; read != 0 || len(w.Turns) != 14 || w.Turns[0].Content != "a a3" {
 		t.Fatalf("history after the batch: %d rows read, %d turns, newest %q", read, len(w.Turns), w.Turns[0].Content)
 	}
@@ -151,19 +151,4 @@ func checkGroup(t *testing.T, res []*smriti.ExchangeResult, errs []error, want [
 			}
 		}
 	}
-}
-
-type result[T any] struct {
-	v   T
-	err error
-}
-
-func get[T any](v T, err error) result[T] { return result[T]{v, err} }
-
-func (r result[T]) must(t *testing.T) T {
-	t.Helper()
-	if r.err != nil {
-		t.Fatal(r.err)
-	}
-	return r.v
 }

@@ -25,14 +25,14 @@ var accountCases = []struct {
 
 func newUser(t *testing.T, s *store.Store, name string) (*smriti.User, context.Context) {
 	t.Helper()
-	u := get(s.CreateUser(context.Background(), name, "")).must(t)
+	u := Get(s.CreateUser(context.Background(), name, "")).Must(t)
 	return u, smriti.WithUser(context.Background(), u.ID)
 }
 
 func testUsers(t *testing.T, s *store.Store) {
 	ctx := context.Background()
 	hash := "$argon2id$v=19$m=65536,t=3,p=2$c2FsdA$a2V5"
-	u := get(s.CreateUser(ctx, "alice", hash)).must(t)
+	u := Get(s.CreateUser(ctx, "alice", hash)).Must(t)
 	_, err := s.CreateUser(ctx, "alice", hash)
 	wantCode(t, err, smriti.ECONFLICT)
 	_, err = s.CreateUser(ctx, "Bad Name", hash)
@@ -43,11 +43,11 @@ func testUsers(t *testing.T, s *store.Store) {
 	}
 	_, _, err = s.UserByName(ctx, "nobody")
 	wantCode(t, err, smriti.ENOTFOUND)
-	all := get(s.Users(ctx)).must(t)
+	all := Get(s.Users(ctx)).Must(t)
 	if len(all) != 2 || all[0].Username != "alice" || all[1].Username != "local" || all[1].ID != smriti.LocalUserID {
 		t.Fatalf("users = %+v, want alice and the built-in local user", all)
 	}
-	off := get(s.SetUserDisabled(ctx, "alice", true)).must(t)
+	off := Get(s.SetUserDisabled(ctx, "alice", true)).Must(t)
 	if !off.Disabled {
 		t.Fatalf("disabled = %v", off.Disabled)
 	}
@@ -71,7 +71,7 @@ func testTokens(t *testing.T, s *store.Store) {
 		return tok, secret
 	}
 	live, liveSecret := mk(smriti.ScopeRead, nil)
-	p := get(s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)).must(t)
+	p := Get(s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)).Must(t)
 	if p.UserID != u.ID || p.Scope != smriti.ScopeRead || p.TokenID == nil || *p.TokenID != live.ID || p.Username != "tok" {
 		t.Fatalf("principal = %+v", p)
 	}
@@ -80,11 +80,11 @@ func testTokens(t *testing.T, s *store.Store) {
 
 	soon := now.Add(time.Hour)
 	_, expSecret := mk(smriti.ScopeWrite, &soon)
-	get(s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), now)).must(t)
+	Get(s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), now)).Must(t)
 	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), soon)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 
-	revoked := get(s.RevokeToken(ctx, u.ID, live.ID)).must(t)
+	revoked := Get(s.RevokeToken(ctx, u.ID, live.ID)).Must(t)
 	if revoked.RevokedAt == nil {
 		t.Fatal("revoked_at not set")
 	}
@@ -93,12 +93,12 @@ func testTokens(t *testing.T, s *store.Store) {
 	_, err = s.RevokeToken(ctx, smriti.NewID(), live.ID) // not this user's token
 	wantCode(t, err, smriti.ENOTFOUND)
 
-	list := get(s.Tokens(ctx, u.ID)).must(t)
+	list := Get(s.Tokens(ctx, u.ID)).Must(t)
 	if len(list) != 2 {
 		t.Fatalf("tokens = %d, want 2", len(list))
 	}
 	_, adminSecret := mk(smriti.ScopeAdmin, nil)
-	get(s.SetUserDisabled(ctx, "tok", true)).must(t)
+	Get(s.SetUserDisabled(ctx, "tok", true)).Must(t)
 	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(adminSecret), now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 }
@@ -114,7 +114,7 @@ func testBrowserSessions(t *testing.T, s *store.Store) {
 	if err := s.CreateBrowserSession(ctx, hash, u.ID, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	p := get(s.SessionPrincipal(ctx, smriti.HashSecret(secret), now)).must(t)
+	p := Get(s.SessionPrincipal(ctx, smriti.HashSecret(secret), now)).Must(t)
 	if p.UserID != u.ID || p.Scope != smriti.ScopeAdmin || p.TokenID != nil {
 		t.Fatalf("principal = %+v", p)
 	}
@@ -130,7 +130,7 @@ func testBrowserSessions(t *testing.T, s *store.Store) {
 	if err := s.CreateBrowserSession(ctx, hash2, u.ID, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	get(s.SetUserDisabled(ctx, "web", true)).must(t)
+	Get(s.SetUserDisabled(ctx, "web", true)).Must(t)
 	_, err = s.SessionPrincipal(ctx, hash2, now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 }
@@ -143,7 +143,7 @@ func testMembership(t *testing.T, s *store.Store) {
 	send(t, alice, s, se, "hello")
 	cp := commit(t, alice, s, sp, se, "one")
 
-	if r := get(s.SpaceRole(alice, cp.ID)).must(t); r != smriti.RoleOwner {
+	if r := Get(s.SpaceRole(alice, cp.ID)).Must(t); r != smriti.RoleOwner {
 		t.Fatalf("creator's role = %q", r)
 	}
 	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID, smriti.NewID()} {
@@ -155,17 +155,17 @@ func testMembership(t *testing.T, s *store.Store) {
 	_, err = s.Turns(bobCtx, se.ID, smriti.TurnQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 
-	m := get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleViewer)).must(t)
+	m := Get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleViewer)).Must(t)
 	if m.Role != smriti.RoleViewer || m.Username != "bob" || m.UserID != bob.ID {
 		t.Fatalf("member = %+v", m)
 	}
-	if got := get(s.Space(bobCtx, sp.ID)).must(t); got.ID != sp.ID {
+	if got := Get(s.Space(bobCtx, sp.ID)).Must(t); got.ID != sp.ID {
 		t.Fatalf("viewer sees %s", got.ID)
 	}
-	if got := get(s.Checkpoint(bobCtx, cp.ID)).must(t); got.ID != cp.ID {
+	if got := Get(s.Checkpoint(bobCtx, cp.ID)).Must(t); got.ID != cp.ID {
 		t.Fatalf("viewer sees checkpoint %s", got.ID)
 	}
-	if turns := get(s.Turns(bobCtx, se.ID, smriti.TurnQuery{})).must(t); len(turns) != 2 {
+	if turns := Get(s.Turns(bobCtx, se.ID, smriti.TurnQuery{})).Must(t); len(turns) != 2 {
 		t.Fatalf("viewer sees %d turns, want 2", len(turns))
 	}
 	list, _, err := s.Spaces(bobCtx, smriti.Page{})
@@ -173,15 +173,15 @@ func testMembership(t *testing.T, s *store.Store) {
 		t.Fatalf("viewer's spaces = %v, %v", list, err)
 	}
 	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID} {
-		if r := get(s.SpaceRole(bobCtx, id)).must(t); r != smriti.RoleViewer {
+		if r := Get(s.SpaceRole(bobCtx, id)).Must(t); r != smriti.RoleViewer {
 			t.Fatalf("role via %s = %q", id, r)
 		}
 	}
-	get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleEditor)).must(t)
-	if r := get(s.SpaceRole(bobCtx, se.ID)).must(t); r != smriti.RoleEditor {
+	Get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleEditor)).Must(t)
+	if r := Get(s.SpaceRole(bobCtx, se.ID)).Must(t); r != smriti.RoleEditor {
 		t.Fatalf("role after change = %q", r)
 	}
-	members := get(s.Members(alice, sp.ID)).must(t)
+	members := Get(s.Members(alice, sp.ID)).Must(t)
 	if len(members) != 2 || members[0].Role != smriti.RoleOwner || members[1].UserID != bob.ID {
 		t.Fatalf("members = %+v", members)
 	}
@@ -200,7 +200,7 @@ func testMemberRules(t *testing.T, s *store.Store) {
 	bob, bobCtx := newUser(t, s, "bob")
 	carol, carolCtx := newUser(t, s, "carol")
 	sp := newSpace(t, aliceCtx, s)
-	get(s.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleEditor)).must(t)
+	Get(s.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleEditor)).Must(t)
 
 	_, err := s.SetMember(bobCtx, sp.ID, carol.ID, smriti.RoleViewer)
 	wantCode(t, err, smriti.EFORBIDDEN)
@@ -233,8 +233,8 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	se := newSession(t, alice, s, sp)
 	send(t, alice, s, se, "hello")
 	cp := commit(t, alice, s, sp, se, "one")
-	claim := get3(s.CreateClaim(alice, claimIn(sp))).must(t)
-	get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleViewer)).must(t)
+	claim := get3(s.CreateClaim(alice, claimIn(sp))).Must(t)
+	Get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleViewer)).Must(t)
 	forbidden := func(what string, err error) {
 		t.Helper()
 		if smriti.ErrorCode(err) != smriti.EFORBIDDEN || err.Error() != "a viewer of this space may not change it" {
@@ -271,17 +271,17 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	forbidden("claim", err)
 	_, err = s.FinishClaim(vicCtx, claim.ID, smriti.ClaimDone)
 	forbidden("finish claim", err)
-	loose := get(s.CreateSession(vicCtx, smriti.SessionCreate{Provider: "mock", Model: "m"})).must(t)
+	loose := Get(s.CreateSession(vicCtx, smriti.SessionCreate{Provider: "mock", Model: "m"})).Must(t)
 	_, err = s.AttachSession(vicCtx, loose.ID, sp.ID)
 	forbidden("attach into the space", err)
 
-	if turns := get(s.Turns(alice, se.ID, smriti.TurnQuery{})).must(t); len(turns) != 2 {
+	if turns := Get(s.Turns(alice, se.ID, smriti.TurnQuery{})).Must(t); len(turns) != 2 {
 		t.Fatalf("turns = %d, want 2", len(turns))
 	}
-	if got := get(s.Session(alice, se.ID)).must(t); got.Title != se.Title || got.Mount != nil {
+	if got := Get(s.Session(alice, se.ID)).Must(t); got.Title != se.Title || got.Mount != nil {
 		t.Fatalf("session changed: %+v", got)
 	}
-	get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleEditor)).must(t)
+	Get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleEditor)).Must(t)
 	send(t, vicCtx, s, se, "from the editor")
-	get(s.AddNote(vicCtx, cp.ID, smriti.NoteCreate{Author: "v", Text: "t", Kind: "note"})).must(t)
+	Get(s.AddNote(vicCtx, cp.ID, smriti.NoteCreate{Author: "v", Text: "t", Kind: "note"})).Must(t)
 }

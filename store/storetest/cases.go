@@ -14,9 +14,9 @@ func testSpaces(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	var made []*smriti.Space
 	for i := 0; i < 5; i++ {
-		made = append(made, get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: fmt.Sprintf("space %d", i)})).must(t))
+		made = append(made, Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: fmt.Sprintf("space %d", i)})).Must(t))
 	}
-	got := get(s.Space(ctx, made[0].ID)).must(t)
+	got := Get(s.Space(ctx, made[0].ID)).Must(t)
 	if got.Name != "space 0" || got.OwnerID != smriti.UserFromContext(ctx) || got.Metadata == nil {
 		t.Fatalf("space = %+v", got)
 	}
@@ -38,7 +38,7 @@ func testSpaces(t *testing.T, s *store.Store) {
 	_, _, err = s.Spaces(ctx, smriti.Page{After: "garbage"})
 	wantCode(t, err, smriti.EINVALID)
 
-	updated := get(s.SetProjectRoot(ctx, made[1].ID, "/src/app")).must(t)
+	updated := Get(s.SetProjectRoot(ctx, made[1].ID, "/src/app")).Must(t)
 	if updated.ProjectRoot == nil || *updated.ProjectRoot != "/src/app" {
 		t.Fatalf("project root = %v", updated.ProjectRoot)
 	}
@@ -77,7 +77,7 @@ func testSpacesInvisible(t *testing.T, s *store.Store) {
 func testSessions(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
-	loose := get(s.CreateSession(ctx, smriti.SessionCreate{Title: "loose"})).must(t)
+	loose := Get(s.CreateSession(ctx, smriti.SessionCreate{Title: "loose"})).Must(t)
 	if loose.SpaceID != nil || loose.BranchName != "main" || loose.LastSeq != -1 || loose.BranchDisposition != "active" {
 		t.Fatalf("loose session = %+v", loose)
 	}
@@ -86,17 +86,17 @@ func testSessions(t *testing.T, s *store.Store) {
 		t.Fatal("default title is empty")
 	}
 	send(t, ctx, s, loose, "hello")
-	attached := get(s.AttachSession(ctx, loose.ID, sp.ID)).must(t)
+	attached := Get(s.AttachSession(ctx, loose.ID, sp.ID)).Must(t)
 	if attached.SpaceID == nil || *attached.SpaceID != sp.ID {
 		t.Fatalf("attach did not set space: %+v", attached)
 	}
-	turns := get(s.Turns(ctx, loose.ID, smriti.TurnQuery{})).must(t)
+	turns := Get(s.Turns(ctx, loose.ID, smriti.TurnQuery{})).Must(t)
 	for _, tr := range turns {
 		if tr.SpaceID == nil || *tr.SpaceID != sp.ID {
 			t.Fatalf("turn %d not attached", tr.Seq)
 		}
 	}
-	titled := get(s.SetSessionTitle(ctx, loose.ID, "Trip planning")).must(t)
+	titled := Get(s.SetSessionTitle(ctx, loose.ID, "Trip planning")).Must(t)
 	if titled.Title != "Trip planning" {
 		t.Fatalf("title = %q", titled.Title)
 	}
@@ -142,11 +142,11 @@ func testSessionSeeding(t *testing.T, s *store.Store) {
 	if head.SeededCheckpointID == nil || *head.SeededCheckpointID != cp2.ID {
 		t.Fatalf("seed head = %v, want %s", head.SeededCheckpointID, cp2.ID)
 	}
-	none := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "none"})).must(t)
+	none := Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "none"})).Must(t)
 	if none.SeededCheckpointID != nil {
 		t.Fatal("seed none set a checkpoint")
 	}
-	byID := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: cp1.ID.String()})).must(t)
+	byID := Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: cp1.ID.String()})).Must(t)
 	if byID.SeededCheckpointID == nil || *byID.SeededCheckpointID != cp1.ID {
 		t.Fatal("seed by id ignored")
 	}
@@ -158,7 +158,7 @@ func testSessionSeeding(t *testing.T, s *store.Store) {
 
 func testAppendExchange(t *testing.T, s *store.Store) {
 	ctx := userCtx()
-	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	var lastLog int64
 	for i := 0; i < 3; i++ {
 		ex := send(t, ctx, s, se, fmt.Sprintf("m%d", i))
@@ -170,7 +170,7 @@ func testAppendExchange(t *testing.T, s *store.Store) {
 		}
 		lastLog = ex.Assistant.LogPos
 	}
-	got := get(s.Session(ctx, se.ID)).must(t)
+	got := Get(s.Session(ctx, se.ID)).Must(t)
 	if got.LastSeq != 5 || got.ActiveProvider != "mock" {
 		t.Fatalf("session after sends = %+v", got)
 	}
@@ -180,23 +180,23 @@ func testAppendExchange(t *testing.T, s *store.Store) {
 
 func testIdempotency(t *testing.T, s *store.Store) {
 	ctx := userCtx()
-	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	ex := smriti.Exchange{SessionID: se.ID, IdempotencyKey: "k1",
 		User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
-	first := get(s.AppendExchange(ctx, ex)).must(t)
+	first := Get(s.AppendExchange(ctx, ex)).Must(t)
 	ex.Assistant.Content = "a different answer"
-	again := get(s.AppendExchange(ctx, ex)).must(t)
+	again := Get(s.AppendExchange(ctx, ex)).Must(t)
 	if !again.Replayed || again.Assistant.ID != first.Assistant.ID || again.Assistant.Content != "a" {
 		t.Fatalf("replay = %+v", again)
 	}
-	replay := get(s.ReplayExchange(ctx, se.ID, "k1")).must(t)
+	replay := Get(s.ReplayExchange(ctx, se.ID, "k1")).Must(t)
 	if replay == nil || replay.User.ID != first.User.ID {
 		t.Fatal("ReplayExchange did not find the key")
 	}
-	if none := get(s.ReplayExchange(ctx, se.ID, "other")).must(t); none != nil {
+	if none := Get(s.ReplayExchange(ctx, se.ID, "other")).Must(t); none != nil {
 		t.Fatal("unknown key replayed")
 	}
-	turns := get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).must(t)
+	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
 	if len(turns) != 2 {
 		t.Fatalf("turns = %d, want 2", len(turns))
 	}
@@ -204,7 +204,7 @@ func testIdempotency(t *testing.T, s *store.Store) {
 
 func testConcurrentSends(t *testing.T, s *store.Store) {
 	ctx := userCtx()
-	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	const n = 64
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -224,7 +224,7 @@ func testConcurrentSends(t *testing.T, s *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	checkPairs(t, get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).must(t), n)
+	checkPairs(t, Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t), n)
 }
 
 // checkPairs asserts turns are numbered 0..2n-1 without gaps and each reply
@@ -249,7 +249,7 @@ func checkPairs(t *testing.T, turns []*smriti.Turn, n int) {
 
 func testTurnQueries(t *testing.T, s *store.Store) {
 	ctx := userCtx()
-	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	var ex []*smriti.ExchangeResult
 	for i := 0; i < 5; i++ {
 		ex = append(ex, send(t, ctx, s, se, fmt.Sprintf("m%d", i)))
@@ -274,7 +274,7 @@ func testTurnQueries(t *testing.T, s *store.Store) {
 		{"NewestLimit", smriti.TurnQuery{Newest: true, Limit: 3}, "[9 8 7]"},
 	}
 	for _, c := range cases {
-		got := fmt.Sprint(seq(get(s.Turns(ctx, se.ID, c.q)).must(t)))
+		got := fmt.Sprint(seq(Get(s.Turns(ctx, se.ID, c.q)).Must(t)))
 		if got != c.want {
 			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
 		}
@@ -298,7 +298,7 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	if b.ParentID == nil || *b.ParentID != a.ID {
 		t.Fatal("second main checkpoint does not parent to the first")
 	}
-	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "alt"})).must(t)
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "alt"})).Must(t)
 	f1 := commit(t, ctx, s, sp, fork, "F1")
 	if f1.ParentID == nil || *f1.ParentID != a.ID || f1.BranchName != "alt" {
 		t.Fatalf("fork's first checkpoint parent = %v branch %s, want %s on alt", f1.ParentID, f1.BranchName, a.ID)
@@ -329,7 +329,7 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 	_, err = s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: other.ID, ParentID: &a.ID, Content: smriti.Content{Message: "x"}})
 	wantCode(t, err, smriti.EINVALID)
-	legacy := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "legacy", Content: smriti.Content{Message: "L"}})).must(t)
+	legacy := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "legacy", Content: smriti.Content{Message: "L"}})).Must(t)
 	if *legacy.ParentID != a.ID || legacy.BranchName != "legacy" || legacy.AuthorType != smriti.AuthorUser {
 		t.Fatalf("legacy create = %+v", legacy)
 	}
@@ -378,7 +378,7 @@ func testConcurrentCommits(t *testing.T, s *store.Store) {
 		}
 		parents[*cp.ParentID] = true
 	}
-	v := get(s.VerifyCheckpoint(ctx, list[0].ID)).must(t)
+	v := Get(s.VerifyCheckpoint(ctx, list[0].ID)).Must(t)
 	if !v.OK || v.Checked != n {
 		t.Fatalf("verify = %+v", v)
 	}
@@ -409,7 +409,7 @@ func testCheckpointPaging(t *testing.T, s *store.Store) {
 	if fmt.Sprint(all) != "[6 5 4 3 2 1 0]" {
 		t.Fatalf("paged = %v", all)
 	}
-	latest := get(s.LatestCheckpoints(ctx, sp.ID, "main", 2)).must(t)
+	latest := Get(s.LatestCheckpoints(ctx, sp.ID, "main", 2)).Must(t)
 	if len(latest) != 2 || latest[0].Message != "6" {
 		t.Fatalf("latest = %v", latest)
 	}
@@ -425,11 +425,11 @@ func testAncestors(t *testing.T, s *store.Store) {
 	for i := 0; i < 5; i++ {
 		cps = append(cps, commit(t, ctx, s, sp, se, fmt.Sprint(i)))
 	}
-	chain := get(s.Ancestors(ctx, cps[4].ID, 3)).must(t)
+	chain := Get(s.Ancestors(ctx, cps[4].ID, 3)).Must(t)
 	if len(chain) != 3 || chain[0].Message != "2" || chain[2].Message != "4" {
 		t.Fatalf("ancestors = %v", names(chain))
 	}
-	one := get(s.Ancestors(ctx, cps[0].ID, 3)).must(t)
+	one := Get(s.Ancestors(ctx, cps[0].ID, 3)).Must(t)
 	if len(one) != 1 {
 		t.Fatalf("root ancestors = %d", len(one))
 	}
@@ -451,7 +451,7 @@ func testDeleteCascade(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "A")
 	b := commit(t, ctx, s, sp, se, "B")
-	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).Must(t)
 	f1 := commit(t, ctx, s, sp, fork, "F1")
 	err := s.DeleteCheckpoint(ctx, a.ID, false)
 	wantCode(t, err, smriti.ECONFLICT)
@@ -487,14 +487,14 @@ func testVerify(t *testing.T, s *store.Store) {
 	for i := 0; i < 4; i++ {
 		cps = append(cps, commit(t, ctx, s, sp, se, fmt.Sprint(i), "decision "+fmt.Sprint(i)))
 	}
-	v := get(s.VerifyCheckpoint(ctx, cps[3].ID)).must(t)
+	v := Get(s.VerifyCheckpoint(ctx, cps[3].ID)).Must(t)
 	if !v.OK || v.Checked != 4 || v.FirstMismatch != nil {
 		t.Fatalf("untouched chain: %+v", v)
 	}
 	if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET summary = 'rewritten history' WHERE id = ?`), cps[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	v = get(s.VerifyCheckpoint(ctx, cps[3].ID)).must(t)
+	v = Get(s.VerifyCheckpoint(ctx, cps[3].ID)).Must(t)
 	if v.OK || v.FirstMismatch == nil || *v.FirstMismatch != cps[1].ID {
 		t.Fatalf("tampered chain: %+v, want mismatch at %s", v, cps[1].ID)
 	}
@@ -507,18 +507,18 @@ func testNotes(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	cp := commit(t, ctx, s, sp, se, "A")
-	n := get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "founder", Text: "shipped", Kind: "milestone"})).must(t)
+	n := Get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "founder", Text: "shipped", Kind: "milestone"})).Must(t)
 	if n.Kind != "milestone" || n.CheckpointID != cp.ID {
 		t.Fatalf("note = %+v", n)
 	}
-	got := get(s.Checkpoint(ctx, cp.ID)).must(t)
+	got := Get(s.Checkpoint(ctx, cp.ID)).Must(t)
 	if len(got.Notes) != 1 || got.Notes[0].Text != "shipped" {
 		t.Fatalf("notes = %+v", got.Notes)
 	}
 	if got.Hash != cp.Hash {
 		t.Fatal("a note changed the checkpoint hash")
 	}
-	if v := get(s.VerifyCheckpoint(ctx, cp.ID)).must(t); !v.OK {
+	if v := Get(s.VerifyCheckpoint(ctx, cp.ID)).Must(t); !v.OK {
 		t.Fatal("a note broke verification")
 	}
 	_, err := s.AddNote(ctx, smriti.NewID(), smriti.NoteCreate{Text: "x", Kind: "note"})
@@ -530,8 +530,8 @@ func testForkNames(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "A")
-	f1 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
-	f2 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).must(t)
+	f1 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).Must(t)
+	f2 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).Must(t)
 	want := "fork-" + smriti.ShortHash(a.Hash)
 	if f1.BranchName != want || f2.BranchName != want+"-2" {
 		t.Fatalf("default names = %s, %s", f1.BranchName, f2.BranchName)
@@ -583,8 +583,8 @@ func testDisposition(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "A")
-	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "exp"})).must(t)
-	n := get(s.SetBranchDisposition(ctx, sp.ID, "exp", "abandoned")).must(t)
+	Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "exp"})).Must(t)
+	n := Get(s.SetBranchDisposition(ctx, sp.ID, "exp", "abandoned")).Must(t)
 	if n != 1 {
 		t.Fatalf("updated %d sessions", n)
 	}
@@ -600,8 +600,8 @@ func testDeleteSpace(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	send(t, ctx, s, se, "hi")
 	cp := commit(t, ctx, s, sp, se, "A")
-	get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "a", Text: "n", Kind: "note"})).must(t)
-	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp.ID})).must(t)
+	Get(s.AddNote(ctx, cp.ID, smriti.NoteCreate{Author: "a", Text: "n", Kind: "note"})).Must(t)
+	Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cp.ID})).Must(t)
 	if err := s.DeleteSpace(ctx, sp.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -628,14 +628,14 @@ func testParentMustBeHead(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "A")
-	ok := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "main",
-		ParentMustBeHead: true, Content: smriti.Content{Message: "on the head"}})).must(t)
+	ok := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "main",
+		ParentMustBeHead: true, Content: smriti.Content{Message: "on the head"}})).Must(t)
 	// a is no longer main's head: a write that expects it to be is refused
 	// and leaves nothing behind.
 	_, err := s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &a.ID, BranchName: "main",
 		ParentMustBeHead: true, Content: smriti.Content{Message: "stale"}})
 	wantCode(t, err, smriti.ECONFLICT)
-	latest := get(s.LatestCheckpoints(ctx, sp.ID, "main", 5)).must(t)
+	latest := Get(s.LatestCheckpoints(ctx, sp.ID, "main", 5)).Must(t)
 	if len(latest) != 2 || latest[0].ID != ok.ID {
 		t.Fatalf("main after the refused write = %v", names(latest))
 	}

@@ -40,16 +40,16 @@ func testClaimsLifecycle(t *testing.T, s *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
 	if len(live) != 2 || live[0].ID != short.ID {
 		t.Fatalf("live claims = %d, want 2 newest first", len(live))
 	}
 	clk.advance(2 * time.Minute)
-	live = get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	live = get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
 	if len(live) != 1 || live[0].ID != c.ID {
 		t.Fatalf("after expiry live = %+v, want only the 4h claim", live)
 	}
-	all := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true})).must(t)
+	all := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true})).Must(t)
 	if len(all) != 2 {
 		t.Fatalf("include_expired = %d claims, want 2", len(all))
 	}
@@ -58,7 +58,7 @@ func testClaimsLifecycle(t *testing.T, s *store.Store) {
 
 	_, err = s.FinishClaim(ctx, c.ID, "claimed")
 	wantCode(t, err, smriti.EINVALID)
-	done := get(s.FinishClaim(ctx, c.ID, smriti.ClaimDone)).must(t)
+	done := Get(s.FinishClaim(ctx, c.ID, smriti.ClaimDone)).Must(t)
 	if done.Status != smriti.ClaimDone {
 		t.Fatalf("status = %q", done.Status)
 	}
@@ -73,7 +73,7 @@ func testClaimsLifecycle(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
-func get2[T any](v T, _ string, err error) result[T] { return result[T]{v, err} }
+func get2[T any](v T, _ string, err error) Result[T] { return Result[T]{v, err} }
 
 func testClaimsValidation(t *testing.T, s *store.Store) {
 	ctx := userCtx()
@@ -126,7 +126,7 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 	}
 	in := claimIn(sp)
 	in.BaseCheckpointID, in.SessionID = &cp.ID, &se.ID
-	c := get3(s.CreateClaim(ctx, in)).must(t)
+	c := get3(s.CreateClaim(ctx, in)).Must(t)
 	if *c.BaseCheckpointID != cp.ID || *c.SessionID != se.ID {
 		t.Fatalf("claim refs = %+v", c)
 	}
@@ -136,7 +136,7 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
-func get3[T, U any](v T, _ U, err error) result[T] { return result[T]{v, err} }
+func get3[T, U any](v T, _ U, err error) Result[T] { return Result[T]{v, err} }
 
 func testClaimCollisions(t *testing.T, s *store.Store) {
 	clk := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
@@ -144,11 +144,11 @@ func testClaimCollisions(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	other := newSpace(t, ctx, s)
-	first := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer", TaskID: "t2"})).must(t)
+	first := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer", TaskID: "t2"})).Must(t)
 	clk.advance(time.Second)
-	expiring := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "x", Scope: "Benchmark", TTL: ttl(time.Minute)})).must(t)
+	expiring := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "x", Scope: "Benchmark", TTL: ttl(time.Minute)})).Must(t)
 	clk.advance(time.Second)
-	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).must(t)
+	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).Must(t)
 
 	// Same task id, different wording: a collision, still stored.
 	c, coll, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
@@ -167,7 +167,7 @@ func testClaimCollisions(t *testing.T, s *store.Store) {
 	if err != nil || len(coll) != 0 {
 		t.Fatalf("expired claim %s collided: %+v", expiring.ID, coll)
 	}
-	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).must(t)
+	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
 	if len(live) != 4 {
 		t.Fatalf("live claims = %d, want 4 (collisions are stored)", len(live))
 	}
@@ -187,7 +187,7 @@ func testSpaceState(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 
-	empty := get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).must(t)
+	empty := Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).Must(t)
 	if empty.Head != nil || len(empty.Branches) != 0 || empty.Branches == nil || empty.Claims == nil ||
 		len(empty.Divergence) != 0 || empty.Freshness != nil || empty.LatestSession != nil {
 		t.Fatalf("empty state = %+v", empty)
@@ -197,24 +197,24 @@ func testSpaceState(t *testing.T, s *store.Store) {
 	a := commit(t, ctx, s, sp, se, "A", "Local models", "Vector index")
 	var forks []*smriti.Session
 	for i := 0; i < 3; i++ {
-		f := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: fmt.Sprintf("b%d", i)})).must(t)
+		f := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: fmt.Sprintf("b%d", i)})).Must(t)
 		forks = append(forks, f)
 	}
 	commit(t, ctx, s, sp, forks[0], "B0", "Local models", "Vector index") // agrees with main
 	commit(t, ctx, s, sp, forks[1], "B1", "Local models", "No index")
 	b2 := commit(t, ctx, s, sp, forks[2], "B2", "Hosted models")
 	commit(t, ctx, s, sp, forks[2], "B2 head", "Hosted models", "Cloud") // newer head of b2
-	idle := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "no-commits"})).must(t)
+	idle := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "no-commits"})).Must(t)
 	_ = idle
-	get(s.SetBranchDisposition(ctx, sp.ID, "b1", smriti.DispositionAbandoned)).must(t)
+	Get(s.SetBranchDisposition(ctx, sp.ID, "b1", smriti.DispositionAbandoned)).Must(t)
 	b := commit(t, ctx, s, sp, se, "B", "Local models", "Vector index", "Audit")
 	c := commit(t, ctx, s, sp, se, "C", "Local models", "Vector index", "Audit")
 
-	claim := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "x", BaseCheckpointID: &a.ID})).must(t)
-	done := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "y"})).must(t)
-	get(s.FinishClaim(ctx, done.ID, smriti.ClaimDone)).must(t)
+	claim := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "x", BaseCheckpointID: &a.ID})).Must(t)
+	done := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "y"})).Must(t)
+	Get(s.FinishClaim(ctx, done.ID, smriti.ClaimDone)).Must(t)
 
-	st := get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &a.ID})).must(t)
+	st := Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &a.ID})).Must(t)
 	if st.Head == nil || st.Head.ID != c.ID || st.LatestSession == nil {
 		t.Fatalf("head = %+v", st.Head)
 	}
@@ -239,12 +239,12 @@ func testSpaceState(t *testing.T, s *store.Store) {
 		len(f.New) != 2 || f.New[0].ID != c.ID || f.New[1].ID != b.ID {
 		t.Fatalf("freshness = %+v", f)
 	}
-	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &c.ID})).must(t)
+	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &c.ID})).Must(t)
 	if st.Freshness == nil || st.Freshness.Changed || st.Freshness.NewCount != 0 || st.Freshness.New == nil {
 		t.Fatalf("unchanged freshness = %+v", st.Freshness)
 	}
 	// A branch checkpoint written before B and C: main moved since.
-	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &b2.ID})).must(t)
+	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &b2.ID})).Must(t)
 	if !st.Freshness.Changed || st.Freshness.NewCount != 2 {
 		t.Fatalf("since a branch checkpoint = %+v", st.Freshness)
 	}
@@ -263,9 +263,9 @@ func testSpaceState(t *testing.T, s *store.Store) {
 
 	// Many live claims: ten shown, the rest counted.
 	for i := 0; i < 13; i++ {
-		get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "bulk", Scope: fmt.Sprintf("scope %d", i)})).must(t)
+		get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "bulk", Scope: fmt.Sprintf("scope %d", i)})).Must(t)
 	}
-	st = get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).must(t)
+	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).Must(t)
 	if len(st.Claims) != smriti.ActiveClaimsCap || st.MoreClaims != 4 || st.Claims[0].Scope != "scope 12" {
 		t.Fatalf("claims = %d, more %d", len(st.Claims), st.MoreClaims)
 	}
@@ -277,33 +277,33 @@ func testSpaceMetrics(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	agent := func(a string) *string { return &a }
 	mk := func(author *string, decisions []string, tasks ...smriti.Task) *smriti.Checkpoint {
-		return get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, AuthorAgent: author,
-			Content: smriti.Content{Message: "m", Decisions: decisions, Tasks: tasks}})).must(t)
+		return Get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, AuthorAgent: author,
+			Content: smriti.Content{Message: "m", Decisions: decisions, Tasks: tasks}})).Must(t)
 	}
 	mk(agent("claude"), []string{"a", "b"}, smriti.Task{Text: "t", IntentHint: "implement", ID: "t1", Structured: true})
 	c2 := mk(agent("codex"), []string{"a"}, smriti.Task{Text: "plain"})
 	// The legacy path keeps a missing author missing.
-	c3 := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &c2.ID, BranchName: smriti.MainBranch,
-		AuthorType: smriti.AuthorLLM, Content: smriti.Content{Message: "m"}})).must(t)
+	c3 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &c2.ID, BranchName: smriti.MainBranch,
+		AuthorType: smriti.AuthorLLM, Content: smriti.Content{Message: "m"}})).Must(t)
 	mk(agent("codex"), []string{"x", "y", "z"}, smriti.Task{Text: "u", ID: "t9", Structured: true})
-	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "big", Kind: smriti.NoteKindMilestone})).must(t)
-	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "meh", Kind: smriti.NoteKindNoise})).must(t)
-	get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "n", Kind: smriti.NoteKindNote})).must(t)
+	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "big", Kind: smriti.NoteKindMilestone})).Must(t)
+	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "meh", Kind: smriti.NoteKindNoise})).Must(t)
+	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "n", Kind: smriti.NoteKindNote})).Must(t)
 	for i, status := range []string{smriti.ClaimDone, smriti.ClaimDone, smriti.ClaimAbandoned, ""} {
 		in := smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d", i)}
 		if i == 0 {
 			in.TaskID = "t1"
 		}
-		c := get3(s.CreateClaim(ctx, in)).must(t)
+		c := get3(s.CreateClaim(ctx, in)).Must(t)
 		if status != "" {
-			get(s.FinishClaim(ctx, c.ID, status)).must(t)
+			Get(s.FinishClaim(ctx, c.ID, status)).Must(t)
 		}
 	}
-	f1 := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f1"})).must(t)
-	get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f2"})).must(t)
-	get(s.SetBranchDisposition(ctx, sp.ID, f1.BranchName, smriti.DispositionIntegrated)).must(t)
+	f1 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f1"})).Must(t)
+	Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c3.ID, BranchName: "f2"})).Must(t)
+	Get(s.SetBranchDisposition(ctx, sp.ID, f1.BranchName, smriti.DispositionIntegrated)).Must(t)
 
-	m := get(s.SpaceMetrics(ctx, sp.ID)).must(t)
+	m := Get(s.SpaceMetrics(ctx, sp.ID)).Must(t)
 	got := fmt.Sprintf("%d %d %v %d | %d %d %d %d %v | %d %d %d %d %d %d | %v %v | %d %d %d",
 		m.TotalCheckpoints, m.UniqueAgents, m.AgentCheckpoints, m.CrossAgentContinuations,
 		m.TotalClaims, m.ClaimsDone, m.ClaimsAbandoned, m.ClaimsWithTaskID, *m.ClaimCompletionRate(),

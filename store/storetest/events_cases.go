@@ -13,26 +13,26 @@ import (
 func testSpaceEvents(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
-	start := get(s.LogPosition(ctx)).must(t)
+	start := Get(s.LogPosition(ctx)).Must(t)
 	other := newSpace(t, ctx, s)
 
 	se := newSession(t, ctx, s, sp)
 	newSession(t, ctx, s, other) // another space: not in this log
 	ex := send(t, ctx, s, se, "hello")
 	a := commit(t, ctx, s, sp, se, "A")
-	get(s.SetSessionTitle(ctx, se.ID, "Renamed")).must(t)
-	get(s.SetSessionTitle(ctx, se.ID, "Renamed")).must(t) // no change, no event
-	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "exp"})).must(t)
-	get(s.SetBranchDisposition(ctx, sp.ID, "exp", smriti.DispositionAbandoned)).must(t)
-	loose := get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock"})).must(t)
-	get(s.AttachSession(ctx, loose.ID, sp.ID)).must(t)
+	Get(s.SetSessionTitle(ctx, se.ID, "Renamed")).Must(t)
+	Get(s.SetSessionTitle(ctx, se.ID, "Renamed")).Must(t) // no change, no event
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID, BranchName: "exp"})).Must(t)
+	Get(s.SetBranchDisposition(ctx, sp.ID, "exp", smriti.DispositionAbandoned)).Must(t)
+	loose := Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock"})).Must(t)
+	Get(s.AttachSession(ctx, loose.ID, sp.ID)).Must(t)
 	claim, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Book the tickets", BranchName: "exp"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	get(s.FinishClaim(ctx, claim.ID, "done")).must(t)
+	Get(s.FinishClaim(ctx, claim.ID, "done")).Must(t)
 
-	evs := get(s.SpaceEvents(ctx, sp.ID, start, 100)).must(t)
+	evs := Get(s.SpaceEvents(ctx, sp.ID, start, 100)).Must(t)
 	want := []struct {
 		kind    string
 		subject smriti.ID
@@ -68,14 +68,14 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 		t.Fatalf("positions %d, %d; want the reply's %d and the checkpoint's %d", evs[1].Position, evs[2].Position, ex.Assistant.LogPos, a.LogPos)
 	}
 	// Resuming after a position returns exactly what followed it.
-	rest := get(s.SpaceEvents(ctx, sp.ID, evs[4].Position, 100)).must(t)
+	rest := Get(s.SpaceEvents(ctx, sp.ID, evs[4].Position, 100)).Must(t)
 	if len(rest) != 4 || rest[0].Position != evs[5].Position {
 		t.Fatalf("after %d: %+v", evs[4].Position, rest)
 	}
-	if got := get(s.SpaceEvents(ctx, sp.ID, start, 2)).must(t); len(got) != 2 || got[1].Position != evs[1].Position {
+	if got := Get(s.SpaceEvents(ctx, sp.ID, start, 2)).Must(t); len(got) != 2 || got[1].Position != evs[1].Position {
 		t.Fatalf("limit 2: %+v", got)
 	}
-	if pos := get(s.LogPosition(ctx)).must(t); pos < evs[len(evs)-1].Position {
+	if pos := Get(s.LogPosition(ctx)).Must(t); pos < evs[len(evs)-1].Position {
 		t.Fatalf("log position %d behind the last event %d", pos, evs[len(evs)-1].Position)
 	}
 	// Another user cannot read the log; an unknown space is not found.
@@ -84,7 +84,7 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 	_, err = s.SpaceEvents(ctx, smriti.NewID(), 0, 10)
 	wantCode(t, err, smriti.ENOTFOUND)
 	// Deleting the space removes its log.
-	get(0, s.DeleteSpace(ctx, sp.ID)).must(t)
+	Get(0, s.DeleteSpace(ctx, sp.ID)).Must(t)
 	_, err = s.SpaceEvents(ctx, sp.ID, 0, 10)
 	wantCode(t, err, smriti.ENOTFOUND)
 }

@@ -25,16 +25,16 @@ func buildHistory(t *testing.T, ctx context.Context, s *store.Store) *history {
 	h := &history{space: newSpace(t, ctx, s)}
 	h.main = newSession(t, ctx, s, h.space)
 	h.a = commit(t, ctx, s, h.space, h.main, "A", "fly to Sydney")
-	h.forkX = get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: h.space.ID, CheckpointID: h.a.ID, BranchName: "x"})).must(t)
+	h.forkX = Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: h.space.ID, CheckpointID: h.a.ID, BranchName: "x"})).Must(t)
 	h.b = commit(t, ctx, s, h.space, h.main, "B")
-	h.forkY = get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: h.space.ID, CheckpointID: h.b.ID, BranchName: "y"})).must(t)
+	h.forkY = Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: h.space.ID, CheckpointID: h.b.ID, BranchName: "y"})).Must(t)
 	h.x1 = commit(t, ctx, s, h.space, h.forkX, "X1")
 	h.c = commit(t, ctx, s, h.space, h.main, "C")
 	h.x2 = commit(t, ctx, s, h.space, h.forkX, "X2")
 	h.y1 = commit(t, ctx, s, h.space, h.forkY, "Y1")
-	h.m = get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: h.space.ID, ParentID: &h.c.ID, MergeParentID: &h.x2.ID,
+	h.m = Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: h.space.ID, ParentID: &h.c.ID, MergeParentID: &h.x2.ID,
 		BranchName: smriti.MainBranch, AuthorType: smriti.AuthorSystem, Content: smriti.Content{Message: "Merge x into main"},
-		IntegrateBranch: "x"})).must(t)
+		IntegrateBranch: "x"})).Must(t)
 	h.x3 = commit(t, ctx, s, h.space, h.forkX, "X3")
 	return h
 }
@@ -42,8 +42,8 @@ func buildHistory(t *testing.T, ctx context.Context, s *store.Store) *history {
 func testCommonAncestor(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	h := buildHistory(t, ctx, s)
-	root := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: h.space.ID, BranchName: "orphan",
-		Content: smriti.Content{Message: "unrelated root"}})).must(t)
+	root := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: h.space.ID, BranchName: "orphan",
+		Content: smriti.Content{Message: "unrelated root"}})).Must(t)
 	for _, c := range []struct {
 		name string
 		a, b *smriti.Checkpoint
@@ -102,15 +102,15 @@ func testCommonAncestorTamperedCycle(t *testing.T, s *store.Store) {
 	if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET parent_id = ? WHERE id = ?`), h.c.ID, h.a.ID); err != nil {
 		t.Fatal(err)
 	}
-	got := get(s.CommonAncestor(ctx, h.c.ID, h.y1.ID)).must(t)
+	got := Get(s.CommonAncestor(ctx, h.c.ID, h.y1.ID)).Must(t)
 	if got == nil || got.ID != h.b.ID {
 		t.Fatalf("LCA over a cycle = %v, want B", got)
 	}
-	got = get(s.CommonAncestor(ctx, h.x3.ID, h.y1.ID)).must(t)
+	got = Get(s.CommonAncestor(ctx, h.x3.ID, h.y1.ID)).Must(t)
 	if got == nil || got.ID != h.a.ID {
 		t.Fatalf("LCA over a cycle = %v, want A", got)
 	}
-	if list := get(s.ReachableCheckpoints(ctx, h.forkY.ID)).must(t); len(list) != 3 {
+	if list := Get(s.ReachableCheckpoints(ctx, h.forkY.ID)).Must(t); len(list) != 3 {
 		t.Fatalf("reachable over a cycle = %v", names(list))
 	}
 }
@@ -121,13 +121,13 @@ func testReachable(t *testing.T, s *store.Store) {
 	main := newSession(t, ctx, s, sp)
 	commit(t, ctx, s, sp, main, "A")
 	b := commit(t, ctx, s, sp, main, "B")
-	get(s.AddNote(ctx, b.ID, smriti.NoteCreate{Author: "me", Text: "key point", Kind: smriti.NoteKindMilestone})).must(t)
-	f := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: b.ID, BranchName: "f"})).must(t)
-	g := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: b.ID, BranchName: "g"})).must(t)
+	Get(s.AddNote(ctx, b.ID, smriti.NoteCreate{Author: "me", Text: "key point", Kind: smriti.NoteKindMilestone})).Must(t)
+	f := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: b.ID, BranchName: "f"})).Must(t)
+	g := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: b.ID, BranchName: "g"})).Must(t)
 
 	want := func(t *testing.T, se *smriti.Session, names_ ...string) []*smriti.Checkpoint {
 		t.Helper()
-		got := get(s.ReachableCheckpoints(ctx, se.ID)).must(t)
+		got := Get(s.ReachableCheckpoints(ctx, se.ID)).Must(t)
 		if !slices.Equal(names(got), names_) {
 			t.Fatalf("reachable from %s = %v, want %v", se.BranchName, names(got), names_)
 		}
@@ -148,20 +148,20 @@ func testReachable(t *testing.T, s *store.Store) {
 	t.Run("MainSessionSeesMainNewestFirst", func(t *testing.T) { want(t, main, "C", "B", "A") })
 	t.Run("SiblingSeesOnlyItsOwnBranch", func(t *testing.T) { want(t, g, "G1", "B", "A") })
 	t.Run("ABranchMergedIntoTheForkBecomesReachable", func(t *testing.T) {
-		g1 := get(s.LatestCheckpoints(ctx, sp.ID, "g", 1)).must(t)[0]
-		get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &f2.ID, MergeParentID: &g1.ID, BranchName: "f",
-			Content: smriti.Content{Message: "FM"}})).must(t)
+		g1 := Get(s.LatestCheckpoints(ctx, sp.ID, "g", 1)).Must(t)[0]
+		Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &f2.ID, MergeParentID: &g1.ID, BranchName: "f",
+			Content: smriti.Content{Message: "FM"}})).Must(t)
 		want(t, f, "FM", "F2", "G1", "F1", "B", "A")
 	})
 	t.Run("UnattachedSessionSeesNothing", func(t *testing.T) {
-		loose := get(s.CreateSession(ctx, smriti.SessionCreate{Title: "loose"})).must(t)
-		if got := get(s.ReachableCheckpoints(ctx, loose.ID)).must(t); got == nil || len(got) != 0 {
+		loose := Get(s.CreateSession(ctx, smriti.SessionCreate{Title: "loose"})).Must(t)
+		if got := Get(s.ReachableCheckpoints(ctx, loose.ID)).Must(t); got == nil || len(got) != 0 {
 			t.Fatalf("unattached = %v", got)
 		}
 	})
 	t.Run("ForkWhoseSourceWasDeletedSeesMain", func(t *testing.T) {
 		leaf := commit(t, ctx, s, sp, main, "D")
-		h := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: leaf.ID, BranchName: "h"})).must(t)
+		h := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: leaf.ID, BranchName: "h"})).Must(t)
 		// Only a row deleted under the store leaves a fork without its
 		// source (the store's own delete refuses or takes the fork along).
 		if _, err := s.DB().Exec(s.Rebind(`DELETE FROM checkpoints WHERE id = ?`), leaf.ID); err != nil {
@@ -180,12 +180,12 @@ func testReachable(t *testing.T, s *store.Store) {
 func testSpaceTree(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	h := buildHistory(t, ctx, s)
-	get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "1", Kind: smriti.NoteKindNote})).must(t)
-	get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "2", Kind: smriti.NoteKindMilestone})).must(t)
-	get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "3", Kind: smriti.NoteKindNote})).must(t)
-	get(s.SetBranchDisposition(ctx, h.space.ID, "y", smriti.DispositionAbandoned)).must(t)
+	Get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "1", Kind: smriti.NoteKindNote})).Must(t)
+	Get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "2", Kind: smriti.NoteKindMilestone})).Must(t)
+	Get(s.AddNote(ctx, h.b.ID, smriti.NoteCreate{Author: "me", Text: "3", Kind: smriti.NoteKindNote})).Must(t)
+	Get(s.SetBranchDisposition(ctx, h.space.ID, "y", smriti.DispositionAbandoned)).Must(t)
 
-	tree := get(s.SpaceTree(ctx, h.space.ID)).must(t)
+	tree := Get(s.SpaceTree(ctx, h.space.ID)).Must(t)
 	var got []string
 	byName := map[string]smriti.TreeCheckpoint{}
 	for _, c := range tree.Checkpoints {
@@ -221,7 +221,7 @@ func testSpaceTree(t *testing.T, s *store.Store) {
 	if disp["main"] != "active" || disp["x"] != "integrated" || disp["y"] != "abandoned" {
 		t.Fatalf("dispositions = %v", disp)
 	}
-	empty := get(s.SpaceTree(ctx, newSpace(t, ctx, s).ID)).must(t)
+	empty := Get(s.SpaceTree(ctx, newSpace(t, ctx, s).ID)).Must(t)
 	if empty.Checkpoints == nil || len(empty.Checkpoints) != 0 || empty.Sessions == nil || len(empty.Sessions) != 0 {
 		t.Fatalf("empty tree = %+v", empty)
 	}

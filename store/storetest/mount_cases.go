@@ -22,23 +22,23 @@ func testMounts(t *testing.T, s *store.Store) {
 		t.Fatalf("new session mounted %+v", se.Mount)
 	}
 	want := &smriti.Mount{CheckpointID: cp1.ID, BaseSeq: 3}
-	got := get(s.SetMount(ctx, se.ID, want)).must(t)
+	got := Get(s.SetMount(ctx, se.ID, want)).Must(t)
 	if !reflect.DeepEqual(got.Mount, want) {
 		t.Fatalf("SetMount = %+v, want %+v", got.Mount, want)
 	}
-	if again := get(s.Session(ctx, se.ID)).must(t); !reflect.DeepEqual(again.Mount, want) {
+	if again := Get(s.Session(ctx, se.ID)).Must(t); !reflect.DeepEqual(again.Mount, want) {
 		t.Fatalf("reloaded mount = %+v, want %+v", again.Mount, want)
 	}
 	ex := smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"},
 		Mount: &smriti.Mount{CheckpointID: cp2.ID, BaseSeq: -1}}
-	get(s.AppendExchange(ctx, ex)).must(t)
-	if again := get(s.Session(ctx, se.ID)).must(t); !reflect.DeepEqual(again.Mount, ex.Mount) || again.LastSeq != 1 {
+	Get(s.AppendExchange(ctx, ex)).Must(t)
+	if again := Get(s.Session(ctx, se.ID)).Must(t); !reflect.DeepEqual(again.Mount, ex.Mount) || again.LastSeq != 1 {
 		t.Fatalf("mount after a mounting send = %+v (last seq %d), want %+v", again.Mount, again.LastSeq, ex.Mount)
 	}
-	if got := get(s.SetMount(ctx, se.ID, nil)).must(t); got.Mount != nil {
+	if got := Get(s.SetMount(ctx, se.ID, nil)).Must(t); got.Mount != nil {
 		t.Fatalf("unmount left %+v", got.Mount)
 	}
-	if again := get(s.Session(ctx, se.ID)).must(t); again.Mount != nil {
+	if again := Get(s.Session(ctx, se.ID)).Must(t); again.Mount != nil {
 		t.Fatalf("reloaded after unmount: %+v", again.Mount)
 	}
 
@@ -60,7 +60,7 @@ func testMounts(t *testing.T, s *store.Store) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := s.SetMount(ctx, tt.session, &tt.m)
 			wantCode(t, err, tt.code)
-			if again := get(s.Session(ctx, se.ID)).must(t); again.Mount != nil {
+			if again := Get(s.Session(ctx, se.ID)).Must(t); again.Mount != nil {
 				t.Fatalf("refused mount was written: %+v", again.Mount)
 			}
 		})
@@ -69,23 +69,23 @@ func testMounts(t *testing.T, s *store.Store) {
 	bad.Mount = &smriti.Mount{CheckpointID: foreign.ID, BaseSeq: -1}
 	_, err := s.AppendExchange(ctx, bad)
 	wantCode(t, err, smriti.EINVALID)
-	if again := get(s.Session(ctx, se.ID)).must(t); again.LastSeq != 1 {
+	if again := Get(s.Session(ctx, se.ID)).Must(t); again.LastSeq != 1 {
 		t.Fatalf("refused mounting send wrote turns: last seq %d", again.LastSeq)
 	}
-	noSpace := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	noSpace := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	_, err = s.SetMount(ctx, noSpace.ID, &smriti.Mount{CheckpointID: cp1.ID})
 	wantCode(t, err, smriti.EINVALID)
 
 	// seed_from: a checkpoint id mounts it with every turn; head does not.
-	seeded := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: cp1.ID.String()})).must(t)
+	seeded := Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: cp1.ID.String()})).Must(t)
 	wantMount := &smriti.Mount{CheckpointID: cp1.ID, BaseSeq: -1}
 	if !reflect.DeepEqual(seeded.Mount, wantMount) {
 		t.Fatalf("seed_from id mount = %+v, want %+v", seeded.Mount, wantMount)
 	}
-	if again := get(s.Session(ctx, seeded.ID)).must(t); !reflect.DeepEqual(again.Mount, wantMount) {
+	if again := Get(s.Session(ctx, seeded.ID)).Must(t); !reflect.DeepEqual(again.Mount, wantMount) {
 		t.Fatalf("reloaded seeded mount = %+v", again.Mount)
 	}
-	head := get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "head"})).must(t)
+	head := Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, SeedFrom: "head"})).Must(t)
 	if head.Mount != nil || head.SeededCheckpointID == nil || *head.SeededCheckpointID != cp2.ID {
 		t.Fatalf("seed head: mount %+v seed %v", head.Mount, head.SeededCheckpointID)
 	}
@@ -98,38 +98,38 @@ func testKeyDigestAndRetention(t *testing.T, s *store.Store) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s.Now = func() time.Time { return now }
 	s.KeyRetention = time.Hour
-	se := get(s.CreateSession(ctx, smriti.SessionCreate{})).must(t)
+	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	ex := smriti.Exchange{SessionID: se.ID, IdempotencyKey: "k", RequestHash: "h1",
 		User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
-	first := get(s.AppendExchange(ctx, ex)).must(t)
+	first := Get(s.AppendExchange(ctx, ex)).Must(t)
 	if first.RequestHash != "h1" || first.Replayed {
 		t.Fatalf("first = %+v", first)
 	}
-	again := get(s.ReplayExchange(ctx, se.ID, "k")).must(t)
+	again := Get(s.ReplayExchange(ctx, se.ID, "k")).Must(t)
 	if again == nil || again.RequestHash != "h1" || again.Assistant.ID != first.Assistant.ID {
 		t.Fatalf("replay = %+v", again)
 	}
 	now = now.Add(59 * time.Minute)
-	if get(s.ReplayExchange(ctx, se.ID, "k")).must(t) == nil {
+	if Get(s.ReplayExchange(ctx, se.ID, "k")).Must(t) == nil {
 		t.Fatal("key forgotten within its retention")
 	}
-	if n := get(s.PurgeSendKeys(ctx)).must(t); n != 0 {
+	if n := Get(s.PurgeSendKeys(ctx)).Must(t); n != 0 {
 		t.Fatalf("purged %d keys within retention", n)
 	}
 	now = now.Add(2 * time.Minute)
-	if got := get(s.ReplayExchange(ctx, se.ID, "k")).must(t); got != nil {
+	if got := Get(s.ReplayExchange(ctx, se.ID, "k")).Must(t); got != nil {
 		t.Fatalf("expired key replayed: %+v", got)
 	}
 	ex.RequestHash = "h2"
-	reused := get(s.AppendExchange(ctx, ex)).must(t)
+	reused := Get(s.AppendExchange(ctx, ex)).Must(t)
 	if reused.Replayed || reused.User.Seq != 2 || reused.RequestHash != "h2" {
 		t.Fatalf("expired key not reusable: %+v", reused)
 	}
 	now = now.Add(2 * time.Hour)
-	if n := get(s.PurgeSendKeys(ctx)).must(t); n < 1 {
+	if n := Get(s.PurgeSendKeys(ctx)).Must(t); n < 1 {
 		t.Fatalf("purged %d keys after retention, want at least 1", n)
 	}
-	if got := get(s.ReplayExchange(ctx, se.ID, "k")).must(t); got != nil {
+	if got := Get(s.ReplayExchange(ctx, se.ID, "k")).Must(t); got != nil {
 		t.Fatalf("purged key replayed: %+v", got)
 	}
 }

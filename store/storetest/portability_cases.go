@@ -34,16 +34,16 @@ func portabilitySpace(t *testing.T, ctx context.Context, s *store.Store) (*smrit
 	main := newSession(t, ctx, s, sp)
 	send(t, ctx, s, main, "Shall we fly to Melbourne via Singapore?")
 	c1 := commit(t, ctx, s, sp, main, "Route chosen", "Fly via Singapore")
-	get(s.AddNote(ctx, c1.ID, smriti.NoteCreate{Author: "ana", Text: "Milestone: tickets booked — café at the gate", Kind: smriti.NoteKindMilestone})).must(t)
-	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c1.ID, BranchName: "budget"})).must(t)
+	Get(s.AddNote(ctx, c1.ID, smriti.NoteCreate{Author: "ana", Text: "Milestone: tickets booked — café at the gate", Kind: smriti.NoteKindMilestone})).Must(t)
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: c1.ID, BranchName: "budget"})).Must(t)
 	send(t, ctx, s, fork, "What about a cheaper hostel in Fitzroy?")
 	c2 := commit(t, ctx, s, sp, fork, "Budget option", "Stay in a hostel")
 	send(t, ctx, s, main, "Keep the hotel near the tram")
 	c3 := commit(t, ctx, s, sp, main, "Hotel kept", "Hotel near the tram")
-	merged := get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &c3.ID, MergeParentID: &c2.ID,
+	merged := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &c3.ID, MergeParentID: &c2.ID,
 		BranchName: smriti.MainBranch, Content: smriti.Content{Message: "Merge budget", Decisions: []string{"Fly via Singapore", "Stay in a hostel", "Hotel near the tram"},
 			Tasks: []smriti.Task{{Text: "Book the hostel", Status: "open", Structured: true}, {Text: "Pack"}}},
-		IntegrateBranch: "budget", Metadata: map[string]any{"merge": map[string]any{"source_branch": "budget"}}})).must(t)
+		IntegrateBranch: "budget", Metadata: map[string]any{"merge": map[string]any{"source_branch": "budget"}}})).Must(t)
 	if _, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "agent-1", Scope: "book the hostel", BranchName: "budget",
 		BaseCheckpointID: &c2.ID, SessionID: &fork.ID, Intent: smriti.IntentImplement}); err != nil {
 		t.Fatal(err)
@@ -77,16 +77,16 @@ func testBundleRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 	other := userCtx()
-	got := get(s.ImportSpace(other, bytes.NewReader(first), false)).must(t)
+	got := Get(s.ImportSpace(other, bytes.NewReader(first), false)).Must(t)
 	if got.ID != sp.ID {
 		t.Fatalf("imported space id = %s, want %s", got.ID, sp.ID)
 	}
 	for _, c := range cps {
-		v := get(s.VerifyCheckpoint(other, c.ID)).must(t)
+		v := Get(s.VerifyCheckpoint(other, c.ID)).Must(t)
 		if !v.OK {
 			t.Fatalf("verify %s after import: %+v", c.Message, v)
 		}
-		back := get(s.Checkpoint(other, c.ID)).must(t)
+		back := Get(s.Checkpoint(other, c.ID)).Must(t)
 		if back.Hash != c.Hash {
 			t.Fatalf("hash of %s = %s, want %s", c.Message, back.Hash, c.Hash)
 		}
@@ -96,7 +96,7 @@ func testBundleRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatalf("re-export differs: %d bytes vs %d", len(first), len(second))
 	}
 	// The imported turns and notes are searchable like written ones.
-	hits := get(s.Search(other, smriti.SearchQuery{Text: "Fitzroy hostel"})).must(t)
+	hits := Get(s.Search(other, smriti.SearchQuery{Text: "Fitzroy hostel"})).Must(t)
 	if len(hits) != 2 || hits[0].Kind != smriti.SearchTurn || hits[0].Branch != "budget" || hits[1].Branch != "budget" {
 		t.Fatalf("search after import = %d hits", len(hits))
 	}
@@ -116,7 +116,7 @@ func testBundleTampered(t *testing.T, s *store.Store) {
 	if spaces, _, _ := s.Spaces(other, smriti.Page{}); len(spaces) != 0 {
 		t.Fatalf("a refused import left %d spaces", len(spaces))
 	}
-	if hits := get(s.Search(other, smriti.SearchQuery{Text: "Singapore"})).must(t); len(hits) != 0 {
+	if hits := Get(s.Search(other, smriti.SearchQuery{Text: "Singapore"})).Must(t); len(hits) != 0 {
 		t.Fatalf("a refused import left searchable rows: %+v", hits)
 	}
 }
@@ -154,7 +154,7 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 	if spaces, _, _ := s.Spaces(other, smriti.Page{}); len(spaces) != 0 {
 		t.Fatalf("a refused import left %d spaces", len(spaces))
 	}
-	cp := get(s.ImportSpace(ctx, bytes.NewReader(b), true)).must(t)
+	cp := Get(s.ImportSpace(ctx, bytes.NewReader(b), true)).Must(t)
 	if cp.ID == sp.ID {
 		t.Fatal("as_new kept the space id")
 	}
@@ -176,10 +176,10 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 			}
 		}
 	}
-	if v := get(s.VerifyCheckpoint(ctx, merge.ID)).must(t); !v.OK || v.Checked != 4 {
+	if v := Get(s.VerifyCheckpoint(ctx, merge.ID)).Must(t); !v.OK || v.Checked != 4 {
 		t.Fatalf("verify copy = %+v", v)
 	}
-	parent := get(s.Checkpoint(ctx, *merge.MergeParentID)).must(t)
+	parent := Get(s.Checkpoint(ctx, *merge.MergeParentID)).Must(t)
 	if parent.BranchName != "budget" || parent.Message != "Budget option" || parent.SpaceID != cp.ID {
 		t.Fatalf("merge parent of the copy = %+v", parent)
 	}
@@ -207,7 +207,7 @@ func testImportConversation(t *testing.T, s *store.Store) {
 	if err != nil || !created {
 		t.Fatalf("import: created=%v err=%v", created, err)
 	}
-	turns := get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).must(t)
+	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
 	if len(turns) != 2 || turns[0].Seq != 0 || turns[1].Seq != 1 || turns[0].Content != "Grüezi, plan Zürich?" {
 		t.Fatalf("turns = %+v", turns)
 	}

@@ -14,7 +14,7 @@ func testSearchRanking(t *testing.T, s *store.Store) {
 	inList := commit(t, ctx, s, sp, se, "Flights", "Take the night train from Sydney", "Book seats early")
 	inTitle := commit(t, ctx, s, sp, se, "Night train to Adelaide", "Sleeper cabin")
 	commit(t, ctx, s, sp, se, "Unrelated", "Nothing to see")
-	hits := get(s.Search(ctx, smriti.SearchQuery{Text: "night TRAIN", Kinds: []string{smriti.SearchCheckpoint}})).must(t)
+	hits := Get(s.Search(ctx, smriti.SearchQuery{Text: "night TRAIN", Kinds: []string{smriti.SearchCheckpoint}})).Must(t)
 	cases := []struct {
 		name    string
 		hit     int
@@ -43,7 +43,7 @@ func testSearchRanking(t *testing.T, s *store.Store) {
 	_, err = s.Search(ctx, smriti.SearchQuery{Text: "x", Kinds: []string{"space"}})
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 	// Query syntax is never passed through: quotes and operators are words.
-	if hits := get(s.Search(ctx, smriti.SearchQuery{Text: `"night" OR NEAR(train*`})).must(t); len(hits) != 0 {
+	if hits := Get(s.Search(ctx, smriti.SearchQuery{Text: `"night" OR NEAR(train*`})).Must(t); len(hits) != 0 {
 		t.Fatalf("operator query matched %d", len(hits))
 	}
 }
@@ -54,11 +54,11 @@ func testSearchScoped(t *testing.T, s *store.Store) {
 	se := newSession(t, theirs, s, sp)
 	send(t, theirs, s, se, "the secret kangaroo plan")
 	c := commit(t, theirs, s, sp, se, "Kangaroo decision", "kangaroo first")
-	get(s.AddNote(theirs, c.ID, smriti.NoteCreate{Author: "x", Text: "kangaroo note", Kind: smriti.NoteKindNote})).must(t)
-	if hits := get(s.Search(theirs, smriti.SearchQuery{Text: "kangaroo"})).must(t); len(hits) != 4 {
+	Get(s.AddNote(theirs, c.ID, smriti.NoteCreate{Author: "x", Text: "kangaroo note", Kind: smriti.NoteKindNote})).Must(t)
+	if hits := Get(s.Search(theirs, smriti.SearchQuery{Text: "kangaroo"})).Must(t); len(hits) != 4 {
 		t.Fatalf("owner sees %d hits, want 4 (checkpoint, note, two turns)", len(hits))
 	}
-	if hits := get(s.Search(mine, smriti.SearchQuery{Text: "kangaroo"})).must(t); len(hits) != 0 {
+	if hits := Get(s.Search(mine, smriti.SearchQuery{Text: "kangaroo"})).Must(t); len(hits) != 0 {
 		t.Fatalf("another user sees %+v", hits)
 	}
 	_, err := s.Search(mine, smriti.SearchQuery{Text: "kangaroo", SpaceID: &sp.ID})
@@ -70,12 +70,12 @@ func testSearchDeletes(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	root := commit(t, ctx, s, sp, se, "Wombat root")
-	fork := get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: root.ID, BranchName: "side"})).must(t)
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: root.ID, BranchName: "side"})).Must(t)
 	send(t, ctx, s, fork, "wombat on the side branch")
 	child := commit(t, ctx, s, sp, fork, "Wombat child")
-	get(s.AddNote(ctx, child.ID, smriti.NoteCreate{Author: "a", Text: "wombat note", Kind: smriti.NoteKindNote})).must(t)
+	Get(s.AddNote(ctx, child.ID, smriti.NoteCreate{Author: "a", Text: "wombat note", Kind: smriti.NoteKindNote})).Must(t)
 	count := func() int {
-		return len(get(s.Search(ctx, smriti.SearchQuery{Text: "wombat", Limit: 100})).must(t))
+		return len(Get(s.Search(ctx, smriti.SearchQuery{Text: "wombat", Limit: 100})).Must(t))
 	}
 	if n := count(); n != 5 {
 		t.Fatalf("before delete: %d hits, want 5", n)
@@ -85,7 +85,7 @@ func testSearchDeletes(t *testing.T, s *store.Store) {
 	}
 	// The cascade took the child, its note, the forked session and its turns.
 	if n := count(); n != 0 {
-		t.Fatalf("after cascade: %d hits, want 0: %+v", n, get(s.Search(ctx, smriti.SearchQuery{Text: "wombat"})).must(t))
+		t.Fatalf("after cascade: %d hits, want 0: %+v", n, Get(s.Search(ctx, smriti.SearchQuery{Text: "wombat"})).Must(t))
 	}
 	send(t, ctx, s, se, "wombat again")
 	if n := count(); n != 2 {
@@ -118,7 +118,7 @@ func testSearchFilters(t *testing.T, s *store.Store) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			hits := get(s.Search(ctx, c.q)).must(t)
+			hits := Get(s.Search(ctx, c.q)).Must(t)
 			var kinds []string
 			for _, h := range hits {
 				kinds = append(kinds, h.Kind)
@@ -140,7 +140,7 @@ func testSearchFilters(t *testing.T, s *store.Store) {
 			}
 		})
 	}
-	note := get(s.Search(ctx, smriti.SearchQuery{Text: "tickets", Kinds: []string{smriti.SearchNote}})).must(t)[0]
+	note := Get(s.Search(ctx, smriti.SearchQuery{Text: "tickets", Kinds: []string{smriti.SearchNote}})).Must(t)[0]
 	if note.CheckpointID == nil || *note.CheckpointID != cps[0].ID || *note.CommitHash != cps[0].Hash ||
 		note.Snippet != "Milestone: <mark>tickets</mark> booked — café at the gate" {
 		t.Fatalf("note hit = %+v", note)

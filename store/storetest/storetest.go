@@ -68,15 +68,19 @@ func userCtx() context.Context {
 	return smriti.WithUser(context.Background(), smriti.NewID())
 }
 
-// result carries a value and error so calls read get(f()).must(t).
-type result[T any] struct {
+// result carries a value and error so calls read Get(f()).Must(t).
+// Result is a value and the error that came with it, so a test can take
+// both from a call in one expression: Get(s.Space(ctx, id)).Must(t).
+type Result[T any] struct {
 	v   T
 	err error
 }
 
-func get[T any](v T, err error) result[T] { return result[T]{v, err} }
+// Get pairs a call's value and error.
+func Get[T any](v T, err error) Result[T] { return Result[T]{v, err} }
 
-func (r result[T]) must(t *testing.T) T {
+// Must returns the value, or stops the test when there was an error.
+func (r Result[T]) Must(t testing.TB) T {
 	t.Helper()
 	if r.err != nil {
 		t.Fatalf("unexpected error: %v", r.err)
@@ -93,23 +97,23 @@ func wantCode(t *testing.T, err error, code string) {
 
 func newSpace(t *testing.T, ctx context.Context, s *store.Store) *smriti.Space {
 	t.Helper()
-	return get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "Australia Trip", Description: "2026"})).must(t)
+	return Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "Australia Trip", Description: "2026"})).Must(t)
 }
 
 func newSession(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Space) *smriti.Session {
 	t.Helper()
-	return get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &space.ID, Provider: "mock", Model: "m"})).must(t)
+	return Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &space.ID, Provider: "mock", Model: "m"})).Must(t)
 }
 
 func commit(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Space, se *smriti.Session, msg string, decisions ...string) *smriti.Checkpoint {
 	t.Helper()
-	return get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: space.ID, SessionID: se.ID,
-		Content: smriti.Content{Message: msg, Summary: "summary of " + msg, Decisions: decisions}})).must(t)
+	return Get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: space.ID, SessionID: se.ID,
+		Content: smriti.Content{Message: msg, Summary: "summary of " + msg, Decisions: decisions}})).Must(t)
 }
 
 func send(t *testing.T, ctx context.Context, s *store.Store, se *smriti.Session, msg string) *smriti.ExchangeResult {
 	t.Helper()
-	return get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
+	return Get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
 		User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "m"},
-		Assistant: smriti.TurnWrite{Content: "reply to " + msg, Provider: "mock", Model: "m"}})).must(t)
+		Assistant: smriti.TurnWrite{Content: "reply to " + msg, Provider: "mock", Model: "m"}})).Must(t)
 }
