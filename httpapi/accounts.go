@@ -98,8 +98,8 @@ func (s *Server) accountRoutes() []route {
 	creds := []int{401, 403}
 	return []route{
 		{method: "POST", path: "/api/v4/auth/login", summary: "Sign a browser in: sets an HttpOnly, SameSite=Strict session cookie", tag: "accounts",
-			in: LoginRequest{}, out: LoginOut{}, status: 200, handle: s.login, errors: []int{401, 503},
-			description: "A wrong password, an unknown or disabled user all answer the same 401. In local mode the session is made but changes nothing: every request is the local user."},
+			in: LoginRequest{}, out: LoginOut{}, status: 200, handle: s.login, errors: []int{401, 429, 503},
+			description: "A wrong password, an unknown or disabled user all answer the same 401. Each account name and each client address has a small allowance of attempts (10 and 30, one more every 6 s); past it, 429 with Retry-After. In local mode the session is made but changes nothing: every request is the local user."},
 		{method: "POST", path: "/api/v4/auth/logout", summary: "End this browser's session and clear its cookie", tag: "accounts", status: 204, handle: s.logout, errors: []int{503}},
 		{method: "GET", path: "/api/v4/auth/me", summary: "Who this request acts for and with which scope", tag: "accounts", out: MeOut{}, status: 200, handle: s.me, errors: creds},
 		{method: "POST", path: "/api/v4/auth/tokens", summary: "Make an API token for yourself (admin scope or a browser session); the secret is shown once", tag: "accounts",
@@ -147,6 +147,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.Username == nil || *req.Username == "" || req.Password == nil || *req.Password == "" {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "username and password are required")
+	}
+	if err := s.logins.allow(w, r, *req.Username); err != nil {
+		return err
 	}
 	accounts, err := s.accounts()
 	if err != nil {

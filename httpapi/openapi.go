@@ -28,8 +28,8 @@ var errorMeaning = map[int]string{
 	409: "Conflict with the current state (see the detail)",
 	413: "Request body too large",
 	422: "Well-formed but invalid: a missing or out-of-range field",
-	429: "Too many requests: the caller's allowance of LLM-backed calls is spent (auth mode, or --llm-rate), " +
-		"or too many streams are open at once; retry after Retry-After seconds",
+	429: "Too many requests: the caller's allowance of LLM-backed calls or of sign-in attempts is spent " +
+		"(auth mode, or --llm-rate), or too many streams are open at once; retry after Retry-After seconds",
 	500: "Internal error (logged on the server; never details)",
 	502: "The LLM provider failed or answered unusably",
 	503: "A needed provider is not configured, or the database is unavailable",

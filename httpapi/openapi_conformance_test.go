@@ -597,7 +597,7 @@ func TestOpenAPIStatuses(t *testing.T) {
 		{"/health", "get", "200,500,503"},
 		{"/openapi.json", "get", "200,500"},
 		{"/docs", "get", "200,500"},
-		{"/api/v4/auth/login", "post", "200,400,401,413,422,500,503"},
+		{"/api/v4/auth/login", "post", "200,400,401,413,422,429,500,503"},
 		{"/api/v4/auth/logout", "post", "204,500,503"},
 		{"/api/v2/repos", "get", "200,400,401,500"},
 		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,429,500"},

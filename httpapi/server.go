@@ -96,6 +96,7 @@ type Server struct {
 	llm       *limiters
 	creds     *credCache
 	mcpOwners sessionOwners
+	logins    *loginLimits
 }
 
 // New builds the server and its routes.
@@ -121,6 +122,7 @@ func New(cfg Config) *Server {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.auth, s.llm, s.creds = cfg.Auth, newLimiters(cfg.Auth), newCredCache(cfg.Auth.CredentialCacheTTL)
+	s.logins = newLoginLimits()
 	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
 		s.auth.Accounts = a
 	}
