@@ -43,6 +43,9 @@ type AuthConfig struct {
 	// this server clears the cache at once; one made elsewhere (the CLI,
 	// another replica) takes effect within the TTL.
 	CredentialCacheTTL time.Duration
+	// LoginRefill is how often one more sign-in attempt is allowed per
+	// account name and per client address (DefaultLoginRefill when 0).
+	LoginRefill time.Duration
 }
 
 // DefaultCredentialCacheTTL bounds how stale a cached credential may be.

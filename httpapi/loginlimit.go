@@ -20,16 +20,20 @@ import (
 const (
 	// loginBurst attempts are allowed at once per name and per address.
 	loginBurst = 10
-	// loginRefill is how often one more attempt is allowed.
-	loginRefill = 6 * time.Second
 )
+
+// DefaultLoginRefill is how often one more sign-in attempt is allowed.
+const DefaultLoginRefill = 6 * time.Second
 
 type loginLimits struct {
 	names, addrs *limiters
 }
 
-func newLoginLimits() *loginLimits {
-	every := rate.Every(loginRefill)
+func newLoginLimits(refill time.Duration) *loginLimits {
+	if refill <= 0 {
+		refill = DefaultLoginRefill
+	}
+	every := rate.Every(refill)
 	return &loginLimits{
 		names: &limiters{every: every, burst: loginBurst, by: map[string]*rate.Limiter{}},
 		addrs: &limiters{every: every, burst: 3 * loginBurst, by: map[string]*rate.Limiter{}},

@@ -122,7 +122,7 @@ func New(cfg Config) *Server {
 		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.auth, s.llm, s.creds = cfg.Auth, newLimiters(cfg.Auth), newCredCache(cfg.Auth.CredentialCacheTTL)
-	s.logins = newLoginLimits()
+	s.logins = newLoginLimits(cfg.Auth.LoginRefill)
 	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
 		s.auth.Accounts = a
 	}
