@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"sync"
+	"time"
 
 	"smriti"
 )
@@ -10,6 +11,10 @@ import (
 // mcpSessionHeader names the MCP session a streamable HTTP request belongs
 // to (set by the server on the answer to initialize).
 const mcpSessionHeader = "Mcp-Session-Id"
+
+// maxMCPSessions bounds the open MCP sessions over HTTP; past it a new one
+// is refused until one is closed or goes idle.
+const maxMCPSessions = 10000
 
 // gateMCP serves the MCP tools for the request's principal: the requests
 // get the gate the LLM routes pass through (admitLLM), which the tools ask
@@ -20,44 +25,116 @@ const mcpSessionHeader = "Mcp-Session-Id"
 func (s *Server) gateMCP(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user := smriti.UserFromContext(r.Context())
-		if id := r.Header.Get(mcpSessionHeader); id != "" {
-			if !s.mcpOwners.claim(id, user) {
+		id := r.Header.Get(mcpSessionHeader)
+		if id != "" {
+			if !s.mcpOwners.holds(id, user, s.now()) {
 				s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: MCP session"))
 				return
 			}
 			if r.Method == http.MethodDelete {
 				defer s.mcpOwners.forget(id)
 			}
+		} else {
+			if !s.mcpOwners.room(s.now(), s.cfg.MCPSessionIdle) {
+				s.writeError(w, r, smriti.Errorf(smriti.EUNAVAILABLE,
+					"too many open MCP sessions; close one (DELETE /mcp with its Mcp-Session-Id) or retry later"))
+				return
+			}
+			// The session is bound as its id is written, before the answer
+			// that names it leaves, so no request can carry it unbound.
+			w = &bindingWriter{ResponseWriter: w, bind: func(opened string) { s.mcpOwners.bind(opened, user, s.now()) }}
 		}
 		h.ServeHTTP(w, r.WithContext(smriti.WithLLMGate(r.Context(), s.admitLLM)))
-		if id := w.Header().Get(mcpSessionHeader); id != "" {
-			s.mcpOwners.claim(id, user)
-		}
 	})
 }
 
-// sessionOwners binds MCP session ids to the user who opened them. A
-// session is bound when the server names it in an answer, or at the first
-// request that carries it, whichever comes first: its id is a random secret
-// only its opener has been told.
-type sessionOwners struct {
-	mu sync.Mutex
-	by map[string]smriti.ID
+// bindingWriter calls bind with the session id the MCP server sets on its
+// answer, when the answer's header is written.
+type bindingWriter struct {
+	http.ResponseWriter
+	bind  func(id string)
+	bound bool
 }
 
-// claim binds id to user unless it is bound already, and reports whether
-// user holds it.
-func (o *sessionOwners) claim(id string, user smriti.ID) bool {
+func (b *bindingWriter) WriteHeader(code int) {
+	if !b.bound {
+		b.bound = true
+		if id := b.Header().Get(mcpSessionHeader); id != "" {
+			b.bind(id)
+		}
+	}
+	b.ResponseWriter.WriteHeader(code)
+}
+
+func (b *bindingWriter) Write(p []byte) (int, error) {
+	if !b.bound {
+		b.WriteHeader(http.StatusOK)
+	}
+	return b.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the flusher and deadlines of
+// the connection underneath (the MCP answers are event streams).
+func (b *bindingWriter) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+
+func (b *bindingWriter) Flush() {
+	if !b.bound {
+		b.WriteHeader(http.StatusOK)
+	}
+	http.NewResponseController(b.ResponseWriter).Flush()
+}
+
+// sessionOwners binds each open MCP session id to the user who opened it.
+// Only ids this server handed out are bound, so an id it does not know is
+// refused; a binding lasts until the session is deleted or has been idle
+// long enough that the MCP server has closed it.
+type sessionOwners struct {
+	mu sync.Mutex
+	by map[string]sessionOwner
+}
+
+type sessionOwner struct {
+	user smriti.ID
+	seen time.Time
+}
+
+// bind records that user opened the session id.
+func (o *sessionOwners) bind(id string, user smriti.ID, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if owner, ok := o.by[id]; ok {
-		return owner == user
+	if o.by == nil {
+		o.by = map[string]sessionOwner{}
 	}
-	if o.by == nil || len(o.by) >= maxLimiters {
-		o.by = map[string]smriti.ID{}
+	o.by[id] = sessionOwner{user: user, seen: now}
+}
+
+// holds reports whether user opened the session id, and marks it used.
+func (o *sessionOwners) holds(id string, user smriti.ID, now time.Time) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	owner, ok := o.by[id]
+	if !ok || owner.user != user {
+		return false
 	}
-	o.by[id] = user
+	o.by[id] = sessionOwner{user: user, seen: now}
 	return true
+}
+
+// room reports whether another session may open, first dropping the
+// bindings of sessions the MCP server has closed for being idle longer than
+// idle (a minute's grace covers the two clocks; 0 drops none).
+func (o *sessionOwners) room(now time.Time, idle time.Duration) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.by) < maxMCPSessions {
+		return true
+	}
+	for id, owner := range o.by {
+		if idle > 0 && now.Sub(owner.seen) > idle+time.Minute {
+			delete(o.by, id)
+		}
+	}
+	return len(o.by) < maxMCPSessions
 }
 
 func (o *sessionOwners) forget(id string) {

@@ -58,6 +58,10 @@ type Config struct {
 	Security SecurityConfig
 	// MCP, when set, serves the MCP tools over streamable HTTP at /mcp.
 	MCP http.Handler
+	// MCPSessionIdle is how long the MCP handler keeps a quiet session open;
+	// past it (and a minute's grace) the session's owner binding may be
+	// dropped to make room. Zero keeps bindings until the session is deleted.
+	MCPSessionIdle time.Duration
 	// Chat and Intelligence are the services the chat and background
 	// intelligence endpoints call; when nil, New builds them over Backend
 	// and Providers.

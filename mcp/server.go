@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,6 +37,10 @@ func NewServer(cfg Config) *sdk.Server {
 	return s
 }
 
+// SessionIdle is how long an MCP session over HTTP may stay quiet before
+// the server closes it; its id is then unknown for good.
+const SessionIdle = time.Hour
+
 // HTTPHandler serves the tools over streamable HTTP (mounted at /mcp). The
 // MCP server is built on the first request to it, not when the HTTP server
 // starts: registering the tools derives and resolves a JSON Schema for each
@@ -44,7 +49,8 @@ func NewServer(cfg Config) *sdk.Server {
 func HTTPHandler(cfg Config) http.Handler {
 	handler := sync.OnceValue(func() http.Handler {
 		s := NewServer(cfg)
-		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+			&sdk.StreamableHTTPOptions{SessionTimeout: SessionIdle})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler().ServeHTTP(w, r) })
 }

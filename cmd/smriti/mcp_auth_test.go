@@ -245,14 +245,19 @@ func TestAttackMCPSessionOfAnotherUser(t *testing.T) {
 	if got := list(); !strings.HasPrefix(got, listed) {
 		t.Fatalf("alice's list = %q", got)
 	}
-	for _, method := range []string{"POST", "DELETE"} {
+	// Bob with alice's session id, and alice with an id the server never
+	// handed out, are both told the session does not exist.
+	for _, c := range []struct{ method, secret, session string }{
+		{"POST", bobSecret, a.ID()}, {"DELETE", bobSecret, a.ID()}, {"POST", aliceSecret, "made-up-session-id"},
+	} {
+		method := c.method
 		req, err := http.NewRequest(method, base+"/mcp",
 			strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"smriti_list_spaces","arguments":{}}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Authorization", "Bearer "+bobSecret)
-		req.Header.Set("Mcp-Session-Id", a.ID())
+		req.Header.Set("Authorization", "Bearer "+c.secret)
+		req.Header.Set("Mcp-Session-Id", c.session)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		resp, err := http.DefaultClient.Do(req)
@@ -262,7 +267,7 @@ func TestAttackMCPSessionOfAnotherUser(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 404 || string(body) != `{"detail":"Not found: MCP session"}`+"\n" {
-			t.Fatalf("bob's %s with alice's session = %d %s", method, resp.StatusCode, body)
+			t.Fatalf("%s with session %q = %d %s", method, c.session, resp.StatusCode, body)
 		}
 	}
 	if got := list(); !strings.HasPrefix(got, listed) {

@@ -19,5 +19,5 @@ func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger,
 	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord, WorktreeManager: coord,
 		Chat: chat, Intelligence: intel}, StatusOf: httpapi.StatusOf, Version: version})
 	return httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit,
-		Coordinator: coord, MCP: tools, Metrics: metrics, Chat: chat, Intelligence: intel}
+		Coordinator: coord, MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics, Chat: chat, Intelligence: intel}
 }
