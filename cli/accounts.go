@@ -13,6 +13,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/internal/nonnil"
 )
 
 // AccountOpener opens the account store of the database named by dsn; the
@@ -134,11 +135,7 @@ func newUserListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return err
 				}
 				if f.asJSON {
-					out := make([]httpapi.UserOut, len(users))
-					for i, u := range users {
-						out[i] = httpapi.UserOf(u)
-					}
-					return printJSON(cmd.OutOrStdout(), out)
+					return printJSON(cmd.OutOrStdout(), nonnil.Convert(users, httpapi.UserOf))
 				}
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "%d user(s):\n", len(users))
@@ -286,11 +283,7 @@ func newTokenListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return err
 				}
 				if f.asJSON {
-					out := make([]httpapi.TokenOut, len(toks))
-					for i, t := range toks {
-						out[i] = httpapi.TokenOf(t)
-					}
-					return printJSON(cmd.OutOrStdout(), out)
+					return printJSON(cmd.OutOrStdout(), nonnil.Convert(toks, httpapi.TokenOf))
 				}
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "%d token(s) of %s:\n", len(toks), u.Username)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // LoginRequest signs a browser in.
@@ -270,11 +271,7 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]TokenOut, len(toks))
-	for i, t := range toks {
-		out[i] = TokenOf(t)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, nonnil.Convert(toks, TokenOf))
 	return nil
 }
 
@@ -313,11 +310,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]MemberOut, len(ms))
-	for i, m := range ms {
-		out[i] = memberOut(m)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, nonnil.Convert(ms, memberOut))
 	return nil
 }
 

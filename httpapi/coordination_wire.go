@@ -253,11 +253,7 @@ func claimOf(c *smriti.Claim) ClaimOut {
 }
 
 func claimsOf(cs []*smriti.Claim) []ClaimOut {
-	out := make([]ClaimOut, len(cs))
-	for i, c := range cs {
-		out[i] = claimOf(c)
-	}
-	return out
+	return nonnil.Convert(cs, claimOf)
 }
 
 // ClaimCreated is a new claim and the live claims it collides with (same

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // SpaceCreateRequest creates a Space ("repo").
@@ -73,12 +74,8 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]Repo, len(spaces))
-	for i, sp := range spaces {
-		out[i] = repoOf(sp)
-	}
 	setNextCursor(w, next)
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, nonnil.Convert(spaces, repoOf))
 	return nil
 }
 

@@ -95,11 +95,7 @@ func commitOf(c *smriti.Checkpoint) Commit {
 }
 
 func commitsOf(cs []*smriti.Checkpoint) []Commit {
-	out := make([]Commit, len(cs))
-	for i, c := range cs {
-		out[i] = commitOf(c)
-	}
-	return out
+	return nonnil.Convert(cs, commitOf)
 }
 
 // SessionOut is a Session on the wire.
@@ -139,11 +135,7 @@ func sessionOf(s *smriti.Session) SessionOut {
 }
 
 func sessionsOf(ss []*smriti.Session) []SessionOut {
-	out := make([]SessionOut, len(ss))
-	for i, s := range ss {
-		out[i] = sessionOf(s)
-	}
-	return out
+	return nonnil.Convert(ss, sessionOf)
 }
 
 // TurnOut is a Turn on the wire.
@@ -166,11 +158,7 @@ func turnOf(t *smriti.Turn) TurnOut {
 }
 
 func turnsOf(ts []*smriti.Turn) []TurnOut {
-	out := make([]TurnOut, len(ts))
-	for i, t := range ts {
-		out[i] = turnOf(t)
-	}
-	return out
+	return nonnil.Convert(ts, turnOf)
 }
 
 // Head is a space's main head and latest session.

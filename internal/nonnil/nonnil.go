@@ -17,3 +17,12 @@ func Map[K comparable, V any](m map[K]V) map[K]V {
 	}
 	return m
 }
+
+// Convert returns f of each element of in, in order, as a non-nil slice.
+func Convert[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}

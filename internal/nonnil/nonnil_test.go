@@ -2,6 +2,9 @@ package nonnil
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -22,5 +25,15 @@ func TestNilBecomesEmpty(t *testing.T) {
 				t.Fatalf("got %s %v, want %s", b, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestConvert(t *testing.T) {
+	got := Convert([]int{1, 2, 3}, func(i int) string { return strings.Repeat("x", i) })
+	if !slices.Equal(got, []string{"x", "xx", "xxx"}) {
+		t.Fatalf("Convert = %q", got)
+	}
+	if empty := Convert([]int(nil), strconv.Itoa); empty == nil || len(empty) != 0 {
+		t.Fatalf("Convert(nil) = %#v, want an empty non-nil slice", empty)
 	}
 }
