@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti/httpapi"
+	"smriti/internal/memtrim"
 	"smriti/mcp"
 )
 
@@ -33,6 +34,9 @@ Host configuration:
 			if tok := os.Getenv("SMRITI_TOKEN"); tok != "" {
 				c.Header = http.Header{"Authorization": {"Bearer " + tok}}
 			}
+			// An agent host keeps this process for its whole session: like
+			// serve, give back the pages only start-up used.
+			memtrim.Executable()
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: httpapi.StatusOf, Version: version})
 		},
 	}

@@ -19,6 +19,7 @@ import (
 	"smriti"
 	"smriti/gitcli"
 	"smriti/httpapi"
+	"smriti/internal/memtrim"
 	"smriti/provider"
 	"smriti/store"
 	"smriti/web"
@@ -183,6 +184,13 @@ func serve(ctx context.Context, o serveOptions) error {
 		"auth", o.auth.enabled, "chat_provider", providers.DefaultProvider(), "background", bg.Provider, "background_mock", bg.UsingMock, "version", version)
 	if bg.UsingMock {
 		logger.Warn("no LLM provider configured: chat and drafting use the offline mock; set OPENAI_API_KEY or ANTHROPIC_API_KEY to use a real model")
+	}
+
+	// Start-up touched code and constant data all over the binary (package
+	// initialisation, migrations, the command tree); hand those pages back so
+	// the idle server keeps resident only what serving uses.
+	if _, err := memtrim.Executable(); err != nil {
+		logger.Debug("start-up pages kept", "err", err)
 	}
 
 	errc := make(chan error, 1)
