@@ -54,6 +54,12 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// Gauge adds a series whose value is read from value at each scrape, for
+// figures another adapter owns (the store's turn cache).
+func (m *Metrics) Gauge(name, help string, value func() float64) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, value))
+}
+
 func (m *Metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

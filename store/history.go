@@ -148,6 +148,7 @@ func (s *Store) readHistory(ctx context.Context, sessionID smriti.ID, lo, hi, to
 		if err := rows.Scan(&t.Seq, &t.LogPos, &t.Role, &t.Content, &t.Tokens); err != nil {
 			return nil, fmt.Errorf("read history: %w", err)
 		}
+		t.Role = internRole(t.Role)
 		out = append(out, t)
 	}
 	s.historyRows.Add(int64(len(out)))
@@ -164,3 +165,17 @@ func (s *Store) TurnCacheSize() (sessions int, bytes int64) { return s.cache.siz
 // HistoryRowsRead counts the turn rows History has read from the database
 // since the store was opened.
 func (s *Store) HistoryRowsRead() int64 { return s.historyRows.Load() }
+
+// internRole returns the constant for a known role, so that a cached turn
+// does not keep a copy of "user" or "assistant" of its own.
+func internRole(r string) string {
+	switch r {
+	case smriti.RoleUser:
+		return smriti.RoleUser
+	case smriti.RoleAssistant:
+		return smriti.RoleAssistant
+	case smriti.RoleSystem:
+		return smriti.RoleSystem
+	}
+	return r
+}

@@ -39,7 +39,9 @@ var migrations embed.FS
 type Store struct {
 	read  *sql.DB
 	write *sql.DB // the single writer connection on SQLite; == read on PostgreSQL
-	d     dialect
+	// readIdle is how many idle connections the read pool keeps.
+	readIdle int
+	d        dialect
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
 	log *slog.Logger
@@ -77,8 +79,9 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		}
 		// Connections stay open through bursts (a new one is a new server
 		// process); ConnMaxIdleTime closes them after a quiet spell.
+		s.readIdle = 20
 		s.read.SetMaxOpenConns(20)
-		s.read.SetMaxIdleConns(20)
+		s.read.SetMaxIdleConns(s.readIdle)
 		s.read.SetConnMaxIdleTime(5 * time.Minute)
 		s.write = s.read
 	default:
@@ -107,8 +110,9 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		// Readers keep their connections: a connection closed when idle
 		// is reopened (its pragmas applied) and its statements prepared
 		// again on the next burst.
+		s.readIdle = 8
 		s.read.SetMaxOpenConns(8)
-		s.read.SetMaxIdleConns(8)
+		s.read.SetMaxIdleConns(s.readIdle)
 	}
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()
@@ -129,6 +133,22 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		return nil, err
 	}
 	return s, nil
+}
+
+// ReleaseMemory hands back what the connections hold for reuse, for a
+// server that has gone quiet: idle pooled connections close (the next burst
+// opens them again and re-prepares its statements there), and SQLite's
+// writer empties its page cache. Safe at any time; a connection in use is
+// left alone.
+func (s *Store) ReleaseMemory(ctx context.Context) error {
+	s.read.SetMaxIdleConns(0)
+	s.read.SetMaxIdleConns(s.readIdle)
+	if s.d.name == "sqlite" {
+		if _, err := s.write.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
+			return fmt.Errorf("release memory: %w", err)
+		}
+	}
+	return nil
 }
 
 // Engine names the database engine: "sqlite" or "postgres".

@@ -36,8 +36,16 @@ type cacheEntry struct {
 	budget int
 }
 
-// turnOverhead approximates a cached turn's memory beyond its content.
-const turnOverhead = 160
+// What the cache counts for its memory, measured against the Go heap by
+// TestTurnCacheBoundCoversItsMemory so that the bound is a bound on memory:
+// a turn costs its struct (160 bytes), its slot in a slice that grows by
+// doubling (up to 16), and its content rounded up to the allocator's size
+// class (at most an eighth more, and a little for short strings); an entry
+// costs its struct, list element and map slot.
+const (
+	turnOverhead  = 160 + 16 + 16
+	entryOverhead = 256
+)
 
 // DefaultTurnCacheBytes is the turn cache's default memory bound.
 const DefaultTurnCacheBytes = 8 << 20
@@ -49,7 +57,7 @@ func newTurnCache(limit int64) *turnCache {
 func turnBytes(ts []*smriti.Turn) int64 {
 	var n int64
 	for _, t := range ts {
-		n += int64(len(t.Content)) + turnOverhead
+		n += int64(len(t.Content)+len(t.Content)/8) + turnOverhead
 	}
 	return n
 }
@@ -93,7 +101,7 @@ func (c *turnCache) put(id smriti.ID, ts []*smriti.Turn, create bool) []*smriti.
 		if !create || c.limit <= 0 {
 			return ts
 		}
-		e := &cacheEntry{session: id, turns: ts, bytes: turnBytes(ts)}
+		e := &cacheEntry{session: id, turns: ts, bytes: entryOverhead + turnBytes(ts)}
 		c.byID[id] = c.lru.PushFront(e)
 		c.used += e.bytes
 		c.evictLocked()
@@ -112,8 +120,8 @@ func (c *turnCache) put(id smriti.ID, ts []*smriti.Turn, create bool) []*smriti.
 		added = ts
 		e.turns = append(append(make([]*smriti.Turn, 0, len(ts)+len(e.turns)), ts...), e.turns...)
 	case first > hi+1: // newer, with a gap: start over from these
-		c.used -= e.bytes
-		e.turns, e.bytes = ts, 0
+		c.used -= e.bytes - entryOverhead
+		e.turns, e.bytes = ts, entryOverhead
 		added = ts
 	default: // already held, or older with a gap
 		return e.turns

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -32,6 +34,10 @@ type serveOptions struct {
 	auth                                authOptions
 	// keyRetention is how long idempotency keys are honoured.
 	keyRetention time.Duration
+	// idleRelease is the quiet spell after which memory is handed back (0: never).
+	idleRelease time.Duration
+	// turnCacheMB bounds the recent-turns cache.
+	turnCacheMB int
 }
 
 func newServeCmd() *cobra.Command {
@@ -50,6 +56,9 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
   smriti serve --db postgres://smriti@db/smriti
   smriti serve --cors-origin http://localhost:5173`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := memoryFlagsFromEnv(cmd, &o); err != nil {
+				return err
+			}
 			return serve(cmd.Context(), o)
 		},
 	}
@@ -71,8 +80,42 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 		retention = store.DefaultKeyRetention
 	}
 	f.DurationVar(&o.keyRetention, "idempotency-ttl", retention, "how long a send's Idempotency-Key is honoured, then purged (env SMRITI_IDEMPOTENCY_TTL)")
+	f.DurationVar(&o.idleRelease, "idle-release", defaultIdleRelease,
+		"after this long with no request, hand memory back to the system (idle database connections, page caches, start-up code pages); 0 never (env SMRITI_IDLE_RELEASE)")
+	f.IntVar(&o.turnCacheMB, "turn-cache-mb", store.DefaultTurnCacheBytes>>20,
+		"memory bound of the cache of hot sessions' recent turns, in MiB; 0 turns it off (env SMRITI_TURN_CACHE_MB)")
 	return cmd
 }
+
+// memoryFlagsFromEnv applies SMRITI_IDLE_RELEASE and SMRITI_TURN_CACHE_MB
+// where the flags were not given, and refuses values that are not numbers.
+func memoryFlagsFromEnv(cmd *cobra.Command, o *serveOptions) error {
+	if v := os.Getenv("SMRITI_IDLE_RELEASE"); v != "" && !cmd.Flags().Changed("idle-release") {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("SMRITI_IDLE_RELEASE=%q is not a duration: use one such as 30s or 2m, or 0 to never release", v)
+		}
+		o.idleRelease = d
+	}
+	if v := os.Getenv("SMRITI_TURN_CACHE_MB"); v != "" && !cmd.Flags().Changed("turn-cache-mb") {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("SMRITI_TURN_CACHE_MB=%q is not a whole number of MiB (0 turns the cache off)", v)
+		}
+		o.turnCacheMB = n
+	}
+	if o.idleRelease < 0 {
+		return fmt.Errorf("the idle release time must be 0 (never) or more, not %s", o.idleRelease)
+	}
+	if o.turnCacheMB < 0 {
+		return fmt.Errorf("the turn cache bound must be 0 (off) or more MiB, not %d", o.turnCacheMB)
+	}
+	return nil
+}
+
+// defaultIdleRelease is how long a server waits with no request before it
+// hands memory back.
+const defaultIdleRelease = 30 * time.Second
 
 // envList reads a comma-separated environment variable.
 func envList(key string) []string {
@@ -159,6 +202,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	}
 	defer db.Close()
 	db.KeyRetention = o.keyRetention
+	db.SetTurnCacheBytes(int64(o.turnCacheMB) << 20)
 	go purgeSendKeys(ctx, db, logger)
 
 	cfg, err := provider.Load(provider.LoadOptions{YAMLPath: o.config, DotEnvPath: o.dotenv, Getenv: os.Getenv})
@@ -166,6 +210,10 @@ func serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("load provider configuration: %w", err)
 	}
 	metrics := httpapi.NewMetrics()
+	metrics.Gauge("smriti_turn_cache_bytes", "Memory the recent-turns cache holds, by its own count (bounded by --turn-cache-mb).",
+		func() float64 { _, n := db.TurnCacheSize(); return float64(n) })
+	metrics.Gauge("smriti_turn_cache_sessions", "Sessions whose recent turns the cache holds.",
+		func() float64 { n, _ := db.TurnCacheSize(); return float64(n) })
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
 	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
 	apiCfg := apiConfig(db, providers, logger, coord, metrics)
@@ -193,6 +241,12 @@ func serve(ctx context.Context, o serveOptions) error {
 		logger.Debug("start-up pages kept", "err", err)
 	}
 
+	if o.idleRelease > 0 {
+		idle := memtrim.NewIdle(o.idleRelease, func() { releaseMemory(ctx, db, logger) })
+		srv.Handler = idle.Wrap(srv.Handler)
+		go idle.Run(ctx)
+	}
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -207,6 +261,20 @@ func serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	return nil
+}
+
+// releaseMemory hands back what a quiet server holds only for speed: idle
+// database connections and SQLite's page cache, the Go heap's free pages,
+// and the binary's pages the last burst mapped. The turn cache stays: it is
+// bounded, and it is what makes the next send cheap.
+func releaseMemory(ctx context.Context, db *store.Store, logger *slog.Logger) {
+	if err := db.ReleaseMemory(ctx); err != nil && ctx.Err() == nil {
+		logger.Warn("releasing idle database memory failed", "err", err)
+	}
+	debug.FreeOSMemory()
+	if _, err := memtrim.Executable(); err != nil {
+		logger.Debug("start-up pages kept", "err", err)
+	}
 }
 
 // redactDSN hides a password in a database URL.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -55,9 +56,10 @@ func freeAddr(t *testing.T) string {
 }
 
 // startServer runs `smriti serve` and waits for /health.
-func startServer(t *testing.T, bin, addr, db string) *exec.Cmd {
+func startServer(t *testing.T, bin, addr, db string, extra ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--config", filepath.Join(t.TempDir(), "none.yaml"), "--env-file", "")
+	args := append([]string{"serve", "--addr", addr, "--db", db, "--config", filepath.Join(t.TempDir(), "none.yaml"), "--env-file", ""}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=", "ANTHROPIC_API_KEY=", "OPENROUTER_API_KEY=", "SMRITI_GENERIC_API_URL=")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -199,4 +201,92 @@ func TestServeRefusesWildcardCORSOrigin(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), `CORS origin "*" is not allowed`) {
 		t.Fatalf("serve with --cors-origin '*': err %v, output %s", err, out)
 	}
+}
+
+// TestServeRefusesBadMemorySettings: a setting that is not a number stops
+// the server at start with what to write instead.
+func TestServeRefusesBadMemorySettings(t *testing.T) {
+	bin := buildBinary(t)
+	tests := []struct {
+		env, args []string
+		want      string
+	}{
+		{env: []string{"SMRITI_TURN_CACHE_MB=lots"}, want: `SMRITI_TURN_CACHE_MB="lots" is not a whole number of MiB (0 turns the cache off)`},
+		{env: []string{"SMRITI_IDLE_RELEASE=30"}, want: `SMRITI_IDLE_RELEASE="30" is not a duration: use one such as 30s or 2m, or 0 to never release`},
+		{args: []string{"--turn-cache-mb", "-1"}, want: "the turn cache bound must be 0 (off) or more MiB, not -1"},
+		{args: []string{"--idle-release", "-1s"}, want: "the idle release time must be 0 (never) or more, not -1s"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "s.db"), "--env-file", ""}, tt.args...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), tt.env...)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), tt.want) {
+			t.Errorf("serve %v with %v: err %v, output %s; want %q", tt.args, tt.env, err, out, tt.want)
+		}
+	}
+}
+
+// TestIdleServerHandsBackMemoryAndKeepsServing: after a burst and a quiet
+// spell the server's file-backed resident memory (its binary's pages)
+// falls, and the next requests find everything the burst wrote.
+func TestIdleServerHandsBackMemoryAndKeepsServing(t *testing.T) {
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	cmd := startServer(t, bin, addr, filepath.Join(t.TempDir(), "s.db"), "--idle-release", "300ms")
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	c := httpapi.NewClient("http://" + addr)
+	ctx := context.Background()
+	se, err := c.CreateSession(ctx, nil, "", "mock", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	burst := func(from int) {
+		for i := from; i < from+20; i++ {
+			msg := fmt.Sprintf("message %d", i)
+			if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	burst(0)
+	busy := residentKB(t, cmd.Process.Pid, "RssFile:")
+	deadline := time.Now().Add(15 * time.Second)
+	for residentKB(t, cmd.Process.Pid, "RssFile:") > busy/2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("file-backed RSS %d kB after a quiet spell, %d kB after the burst: nothing handed back",
+				residentKB(t, cmd.Process.Pid, "RssFile:"), busy)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	burst(20)
+	turns, err := c.AllTurns(ctx, se.ID)
+	if err != nil || len(turns) != 80 {
+		t.Fatalf("turns after the release = %d (%v), want 80", len(turns), err)
+	}
+	for i, tr := range turns {
+		if tr.SequenceNumber != int64(i) {
+			t.Fatalf("turn %d has sequence number %d", i, tr.SequenceNumber)
+		}
+	}
+}
+
+// residentKB reads one of the resident-set lines of /proc/PID/status.
+func residentKB(t *testing.T, pid int, field string) int {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s line in /proc/%d/status", field, pid)
+	return 0
 }

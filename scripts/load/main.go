@@ -35,6 +35,9 @@ import (
 type options struct {
 	bin, db, baseline, baselineBody string
 	turns, n, rounds                int
+	hold, idleRelease               time.Duration
+	cacheMB                         int
+	fill                            bool
 	conc                            []int
 }
 
@@ -49,6 +52,10 @@ func main() {
 	flag.StringVar(&conc, "c", "1,16", "concurrencies, comma separated")
 	flag.StringVar(&o.baseline, "baseline", "", "URL of a reference send endpoint to alternate with (optional)")
 	flag.StringVar(&o.baselineBody, "baseline-body", `{"session_id":"s1","message":"hello there"}`, "JSON body for the reference endpoint")
+	flag.DurationVar(&o.idleRelease, "idle-release", time.Second, "the server's --idle-release: quiet time before it hands memory back")
+	flag.IntVar(&o.cacheMB, "turn-cache-mb", 8, "the server's --turn-cache-mb: the turn cache's memory bound")
+	flag.BoolVar(&o.fill, "fill-cache", true, "after the load, fill the turn cache to its bound and read the idle RSS again")
+	flag.DurationVar(&o.hold, "hold", 0, "keep the server running this long after the last figure, to inspect it (its pid is printed)")
 	flag.Parse()
 	for _, f := range strings.Split(conc, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
@@ -88,7 +95,8 @@ func run(o options) error {
 	}
 	base := "http://" + addr
 	cmd := exec.Command(o.bin, "serve", "--addr", addr, "--db", o.db,
-		"--config", filepath.Join(tmp, "none.yaml"), "--env-file", filepath.Join(tmp, "none.env"))
+		"--config", filepath.Join(tmp, "none.yaml"), "--env-file", filepath.Join(tmp, "none.env"),
+		"--idle-release", o.idleRelease.String(), "--turn-cache-mb", strconv.Itoa(o.cacheMB))
 	cmd.Dir = tmp
 	// Only the mock provider: no key from the caller's environment reaches the server.
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp}
@@ -169,13 +177,109 @@ func run(o options) error {
 				c, median(rs)/median(rb), median(rs), median(rb), o.rounds)
 		}
 	}
-	time.Sleep(2 * time.Second)
-	after, err := readRSS(cmd.Process.Pid)
+	busy, err := readRSS(cmd.Process.Pid)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("idle RSS after the load: %s\n", after)
+	fmt.Printf("RSS right after the load: %s\n", busy)
+	quiet := func(what string) error {
+		if o.idleRelease > 0 {
+			time.Sleep(o.idleRelease + 1500*time.Millisecond)
+		} else {
+			time.Sleep(2 * time.Second)
+		}
+		r, err := readRSS(cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("idle RSS %s: %s\n", what, r)
+		return nil
+	}
+	if err := quiet("after the load"); err != nil {
+		return err
+	}
+	if o.fill && o.cacheMB > 0 {
+		sessions, held, err := fillCache(cl, base, int64(o.cacheMB)<<20)
+		if err != nil {
+			return fmt.Errorf("fill the turn cache: %w", err)
+		}
+		fmt.Printf("turn cache filled: %d sessions, %.1f of %d MiB by its count\n", sessions, float64(held)/(1<<20), o.cacheMB)
+		if err := quiet("with the turn cache full"); err != nil {
+			return err
+		}
+	}
+	if o.hold > 0 {
+		fmt.Printf("holding server pid %d for %s\n", cmd.Process.Pid, o.hold)
+		time.Sleep(o.hold)
+	}
 	return nil
+}
+
+// fillCache sends long messages into new sessions, sixteen at a time, until
+// the server's turn cache counts at least nine tenths of its bound; each
+// session's history window then sits in the cache. It returns the sessions
+// made and the bytes the cache counts.
+func fillCache(cl *http.Client, base string, bound int64) (int, int64, error) {
+	msg := strings.Repeat("a long message that fills the history window of its session; ", 32)
+	sessions := 0
+	for sessions < 4000 {
+		var wg sync.WaitGroup
+		errs := make(chan error, 16)
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var se struct {
+					ID string `json:"id"`
+				}
+				if err := postJSON(cl, base+"/api/v4/chat/sessions", `{"title":"fill","provider":"mock","model":"mock"}`, 201, &se); err != nil {
+					errs <- err
+					return
+				}
+				body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":%q}`, se.ID, msg)
+				for range 12 {
+					if err := postJSON(cl, base+"/api/v4/chat/send", body, 200, nil); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			return sessions, 0, err
+		}
+		sessions += 16
+		held, err := gauge(cl, base+"/metrics", "smriti_turn_cache_bytes")
+		if err != nil {
+			return sessions, 0, err
+		}
+		if held >= bound*9/10 {
+			return sessions, held, nil
+		}
+	}
+	return sessions, 0, fmt.Errorf("the cache did not reach nine tenths of %d bytes after %d sessions", bound, sessions)
+}
+
+// gauge reads one unlabelled series from a Prometheus text page.
+func gauge(cl *http.Client, url, name string) (int64, error) {
+	resp, err := cl.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return int64(f), err
+		}
+	}
+	return 0, fmt.Errorf("%s has no %s series", url, name)
 }
 
 type result struct {
