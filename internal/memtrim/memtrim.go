@@ -1,5 +1,6 @@
-// Package memtrim hands back to the kernel the pages of the running
-// executable that only start-up needed.
+// Package memtrim hands memory back to the kernel: the pages of the running
+// executable that only start-up needed (Executable), and, with Idle, what a
+// server keeps only for speed once it has gone quiet.
 //
 // A Go server's resident set is mostly its own binary: every package's
 // initialisation, the migrations and the command tree touch code and
