@@ -35,8 +35,8 @@ Host configuration:
 				c.Header = http.Header{"Authorization": {"Bearer " + tok}}
 			}
 			// An agent host keeps this process for its whole session: like
-			// serve, give back the pages only start-up used.
-			memtrim.Executable()
+			// serve, give back the pages only start-up used (best effort).
+			_, _ = memtrim.Executable()
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: httpapi.StatusOf, Version: version})
 		},
 	}

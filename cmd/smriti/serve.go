@@ -273,7 +273,7 @@ func releaseMemory(ctx context.Context, db *store.Store, logger *slog.Logger) {
 	}
 	debug.FreeOSMemory()
 	if _, err := memtrim.Executable(); err != nil {
-		logger.Debug("start-up pages kept", "err", err)
+		logger.Debug("binary pages kept", "err", err)
 	}
 }
 
