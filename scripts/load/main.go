@@ -53,7 +53,7 @@ func main() {
 	flag.StringVar(&o.baseline, "baseline", "", "URL of a reference send endpoint to alternate with (optional)")
 	flag.StringVar(&o.baselineBody, "baseline-body", `{"session_id":"s1","message":"hello there"}`, "JSON body for the reference endpoint")
 	flag.DurationVar(&o.idleRelease, "idle-release", time.Second, "the server's --idle-release: quiet time before it hands memory back")
-	flag.IntVar(&o.cacheMB, "turn-cache-mb", 8, "the server's --turn-cache-mb: the turn cache's memory bound")
+	flag.IntVar(&o.cacheMB, "turn-cache-mb", 4, "the server's --turn-cache-mb: the turn cache's memory bound")
 	flag.BoolVar(&o.fill, "fill-cache", true, "after the load, fill the turn cache to its bound and read the idle RSS again")
 	flag.DurationVar(&o.hold, "hold", 0, "keep the server running this long after the last figure, to inspect it (its pid is printed)")
 	flag.Parse()
