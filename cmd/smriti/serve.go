@@ -81,7 +81,7 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 	}
 	f.DurationVar(&o.keyRetention, "idempotency-ttl", retention, "how long a send's Idempotency-Key is honoured, then purged (env SMRITI_IDEMPOTENCY_TTL)")
 	f.DurationVar(&o.idleRelease, "idle-release", defaultIdleRelease,
-		"after this long with no request, hand memory back to the system (idle database connections, page caches, start-up code pages); 0 never (env SMRITI_IDLE_RELEASE)")
+		"after this long with no request, hand memory back to the system (idle database connections, page caches, the binary's code pages); 0 never (env SMRITI_IDLE_RELEASE)")
 	f.IntVar(&o.turnCacheMB, "turn-cache-mb", store.DefaultTurnCacheBytes>>20,
 		"memory bound of the cache of hot sessions' recent turns, in MiB; 0 turns it off (env SMRITI_TURN_CACHE_MB)")
 	return cmd
