@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,9 @@ type Store struct {
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
 	group groupCommit
+	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
+	// PostgreSQL).
+	ckpt *checkpointer
 }
 
 var (
@@ -96,7 +100,8 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		}
 		s.d = sqliteDialect
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
-			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
+			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)" +
+			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(backstopPages) + ")&_txlock=immediate"
 		if s.write, err = sql.Open("sqlite", conn); err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
@@ -132,6 +137,9 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	if s.d.name == "sqlite" {
+		s.startCheckpointer()
+	}
 	return s, nil
 }
 
@@ -156,6 +164,7 @@ func (s *Store) Engine() string { return s.d.name }
 
 // Close releases the connections.
 func (s *Store) Close() error {
+	s.stopCheckpointer()
 	s.closeStmts()
 	err := s.write.Close()
 	if s.read != s.write {
@@ -234,6 +243,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.wrote()
 	return nil
 }
 
