@@ -38,6 +38,7 @@ type checkpointer struct {
 func (s *Store) startCheckpointer() {
 	c := &checkpointer{kick: make(chan struct{}, 1), stop: make(chan struct{}), after: checkpointAfter}
 	s.ckpt = c
+	db, log := s.read, s.log // the pools are fixed once open; tests swap s.read
 	c.done.Add(1)
 	go func() {
 		defer c.done.Done()
@@ -56,10 +57,10 @@ func (s *Store) startCheckpointer() {
 			}
 			// Best effort: a failed checkpoint leaves the log longer, and
 			// the next write asks again (SQLite's backstop covers the rest).
-			if _, err := s.read.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
+			if _, err := db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
 				c.runs.Add(1)
 			} else {
-				s.log.Warn("WAL checkpoint failed", "err", err)
+				log.Warn("WAL checkpoint failed", "err", err)
 			}
 		}
 	}()
