@@ -100,6 +100,21 @@ type BundleCheckpoint struct {
 	Metadata      map[string]any `json:"metadata"`
 	CreatedAt     time.Time      `json:"created_at"`
 	Notes         []BundleNote   `json:"notes"`
+	// HashVersion 2 checkpoints carry their items (their hash covers them);
+	// a version 1 checkpoint has none and gets them derived on import.
+	HashVersion int          `json:"hash_version,omitempty"`
+	Items       []BundleItem `json:"items,omitempty"`
+}
+
+// BundleItem is an item of a checkpoint, as stored.
+type BundleItem struct {
+	ID         string      `json:"id"`
+	Kind       ItemKind    `json:"kind"`
+	Text       string      `json:"text"`
+	Status     string      `json:"status"`
+	Supersedes []string    `json:"supersedes"`
+	Origin     ItemOrigin  `json:"origin"`
+	Change     *ItemChange `json:"change"`
 }
 
 // BundleNote is a note of a checkpoint.
@@ -180,8 +195,21 @@ func (b *BundleCheckpoint) CheckpointOf(spaceID ID) *Checkpoint {
 			Assumptions: nonnil.Slice(b.Assumptions), Tasks: nonnil.Slice(b.Tasks), OpenQuestions: nonnil.Slice(b.OpenQuestions),
 			Entities: nonnil.Slice(b.Entities), Artifacts: nonnil.Slice(b.Artifacts)},
 		ContextBlob: nonnil.Map(b.ContextBlob), RawSourceText: b.RawSourceText, Metadata: nonnil.Map(b.Metadata),
-		CreatedAt: b.CreatedAt.UTC(),
+		CreatedAt: b.CreatedAt.UTC(), HashVersion: b.HashVersion, Items: itemsOfBundle(b),
 	}
+}
+
+// itemsOfBundle is the checkpoint's items; nil for a version 1 record.
+func itemsOfBundle(b *BundleCheckpoint) []Item {
+	if b.HashVersion < 2 {
+		return nil
+	}
+	out := make([]Item, 0, len(b.Items))
+	for _, it := range b.Items {
+		item := Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status, Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change}
+		out = append(out, item)
+	}
+	return out
 }
 
 // BundleCheckpointOf turns a checkpoint (with its notes) into its record.
@@ -193,6 +221,14 @@ func BundleCheckpointOf(c *Checkpoint) *BundleCheckpoint {
 		Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities),
 		Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob), RawSourceText: c.RawSourceText,
 		Metadata: nonnil.Map(c.Metadata), CreatedAt: c.CreatedAt.UTC(), Notes: []BundleNote{},
+	}
+	if c.HashVersion >= 2 {
+		b.HashVersion = c.HashVersion
+		b.Items = make([]BundleItem, 0, len(c.Items))
+		for _, it := range c.Items {
+			b.Items = append(b.Items, BundleItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: normStatus(it.Status),
+				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
+		}
 	}
 	for _, n := range c.Notes {
 		b.Notes = append(b.Notes, BundleNote{ID: n.ID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt.UTC()})
@@ -593,6 +629,15 @@ func (m *BundleRemap) Checkpoint(c *Checkpoint) {
 		meta["source_turns"] = cp
 	}
 	c.Metadata = meta
+	for i := range c.Items {
+		it := &c.Items[i]
+		it.Origin.CheckpointID, it.Origin.SessionID = m.Opt(it.Origin.CheckpointID), m.Opt(it.Origin.SessionID)
+		if it.Change != nil {
+			ch := *it.Change
+			ch.Source.SessionID = m.Opt(ch.Source.SessionID)
+			it.Change = &ch
+		}
+	}
 	ph, mh := "", ""
 	if c.ParentID != nil {
 		ph = m.hashes[*c.ParentID]

@@ -41,9 +41,16 @@ type Checkpoint struct {
 	Metadata      map[string]any
 	// Notes are annotations stored beside the checkpoint; they never change
 	// it and are not covered by its hash.
-	Notes     []*Note
-	LogPos    int64
-	CreatedAt time.Time
+	Notes []*Note
+	// Items are the content's items with identity, tombstones included
+	// (see items.go). Loaded only where asked for (CheckpointItems); a
+	// checkpoint read without them has Items nil.
+	Items []Item
+	// HashVersion is 1 for checkpoints written before items had ids (their
+	// hash does not cover the items) and 2 after.
+	HashVersion int
+	LogPos      int64
+	CreatedAt   time.Time
 }
 
 // Content is the structured state a checkpoint carries.
@@ -177,6 +184,11 @@ type CheckpointCommit struct {
 	AuthorAgent *string
 	ProjectRoot *string
 	SourceTurns *SourceTurns
+	// Items, when given, propose the items' ids, supersedes and origins
+	// (see AssignItems); the content stays authoritative for the texts.
+	Items []Item
+	// Model is the model that drafted the content, for new items' origin.
+	Model *string
 }
 
 // CheckpointCreate writes a checkpoint with an explicit parent and branch
@@ -200,6 +212,9 @@ type CheckpointCreate struct {
 	// still the newest checkpoint of BranchName when the transaction runs,
 	// so a checkpoint committed meanwhile is never silently split off.
 	ParentMustBeHead bool
+	// Items and Model as in CheckpointCommit.
+	Items []Item
+	Model *string
 }
 
 // CheckpointQuery selects checkpoints of one space, newest first.

@@ -18,6 +18,10 @@ const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 // mergeParentHash, "" when absent). Altering any covered field of any
 // ancestor changes every descendant's hash, which is what verify checks.
 //
+// From HashVersion 2 on the items' ids, kinds, statuses and texts are
+// covered too; a version 1 checkpoint (written before items had ids) keeps
+// the hash it was written with, so an upgraded database still verifies.
+//
 // Notes, the log position and the row id are deliberately not covered: notes
 // are annotations beside the checkpoint, and the id names the link.
 func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
@@ -43,6 +47,14 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		"context_blob":      nonnil.Map(c.ContextBlob),
 		"raw_source_text":   c.RawSourceText,
 		"metadata":          nonnil.Map(c.Metadata),
+	}
+	if c.HashVersion >= 2 {
+		doc["v"] = 2
+		items := make([][]string, 0, len(c.Items))
+		for _, it := range c.Items {
+			items = append(items, []string{it.ID, string(it.Kind), normStatus(it.Status), it.Text})
+		}
+		doc["items"] = items
 	}
 	sum := sha256.Sum256(canonicalJSON(doc))
 	return hex.EncodeToString(sum[:])

@@ -29,12 +29,11 @@ const (
 // the side that removed an item); tasks appear rendered (Task.render),
 // artifacts as their content.
 type MergeConflict struct {
-	// Field is the content field: message, objective, summary, tasks or
-	// artifacts (decisions, assumptions, open questions and entities never
-	// conflict: an item is either there or not).
+	// Field is the content field: message, objective, summary, decisions,
+	// assumptions, tasks, open_questions, entities or artifacts.
 	Field string `json:"field"`
-	// Key names the item of a list field: the task's NormalizeItem text, or
-	// "id:<id>" / "label:<normalised label>" for an artifact; "" for scalars.
+	// Key names the item of a list field: its item id, or "id:<id>" /
+	// "label:<normalised label>" for an artifact; "" for scalars.
 	Key    string `json:"key"`
 	Kind   string `json:"kind"`
 	Base   string `json:"base"`
@@ -55,15 +54,37 @@ type MergeResolution struct {
 	Value  string `json:"value"`
 }
 
-// MergeResult is a merge: the merged content, with every conflict the
-// resolutions did not settle provisionally decided (the scalar and the
+// MergeResult is a merge: the merged content and items, with every conflict
+// the resolutions did not settle provisionally decided (the scalar and the
 // edited item of "ours", an item edited on one side and removed on the other
-// kept), the conflicts the caller must still resolve (never nil) and how
-// many the resolutions settled.
+// kept), the conflicts the caller must still resolve (never nil), how many
+// the resolutions settled, and every item the merge removes (never nil).
 type MergeResult struct {
 	Merged    Content         `json:"merged"`
+	Items     []Item          `json:"-"`
 	Conflicts []MergeConflict `json:"conflicts"`
+	Removes   []MergeRemoval  `json:"removes"`
 	Resolved  int             `json:"resolved"`
+}
+
+// MergeRemoval is an item of the base that the merged state no longer has:
+// Side is the side that removed it ("ours", "theirs" or "both") and Status
+// how (retracted, superseded, answered; "removed" when that side's
+// checkpoint has no record of it).
+type MergeRemoval struct {
+	ID     string   `json:"id"`
+	Kind   ItemKind `json:"kind"`
+	Text   string   `json:"text"`
+	Side   string   `json:"side"`
+	Status string   `json:"status"`
+}
+
+// MergeSide is one side of a merge: its content and its items (tombstones
+// included). Items nil means the content's lists read as items with ids
+// derived from their text.
+type MergeSide struct {
+	Content Content
+	Items   []Item
 }
 
 type conflictRef struct{ field, key string }
@@ -74,24 +95,38 @@ type merger struct {
 	conflicts []MergeConflict
 }
 
-// Merge is the three-way merge of a source branch head (theirs) into a target
-// branch head (ours) against their lowest common ancestor (base; nil means
-// empty content, e.g. unrelated histories).
+// Merge is MergeStates over content alone: each side's items get ids from
+// their text, so an item matches its namesake on the other sides.
+func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeResult, error) {
+	side := func(c *Content) *MergeSide {
+		if c == nil {
+			return nil
+		}
+		return &MergeSide{Content: *c}
+	}
+	return MergeStates(side(base), side(ours), side(theirs), resolutions)
+}
+
+// MergeStates is the three-way merge of a source branch head (theirs) into a
+// target branch head (ours) against their lowest common ancestor (base; nil
+// means empty, e.g. unrelated histories).
 //
-// Lists (decisions, assumptions, tasks by normalised text, open questions,
-// entities, artifacts by id else label) keep items added on either side once,
-// drop items removed on one side and untouched on the other, and keep items
-// present on all three; the order is ours' then theirs' additions. Rewording
-// an item without changing its normalised key is not an edit that conflicts
-// with anything: one side's rewording wins over an untouched side, ours wins
-// over theirs. Message, objective and summary take the side that changed;
-// changed on both sides to different values is a conflict.
+// Items (decisions, assumptions, tasks, open questions, entities) match by
+// id: an item added on either side is kept; changed on one side it takes
+// that side's version; changed on both sides to different values it is a
+// conflict (both_changed); removed on one side and untouched on the other it
+// is removed; removed on one side and changed on the other it is a conflict
+// (removed_vs_edited). Every removal is listed in Removes. Changes that only
+// reword an item (same normalised text, same status and annotations) never
+// conflict: ours wins. Artifacts match by id else label. Message, objective
+// and summary take the side that changed; changed on both sides to
+// different values is a conflict the caller resolves.
 //
 // Resolutions settle conflicts as they are found (see MergeResolution).
 // EUNPROCESSABLE for a resolution with an unknown choice or one that names
 // no conflict.
-func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeResult, error) {
-	empty := &Content{}
+func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (MergeResult, error) {
+	empty := &MergeSide{}
 	if base == nil {
 		base = empty
 	}
@@ -111,23 +146,13 @@ func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeRes
 		m.res[conflictRef{r.Field, r.Key}] = r
 	}
 
-	strKey := func(s string) string { return itemKey(s) }
-	same := func(a, b string) bool { return a == b }
-	id := func(s string) string { return s }
 	var out Content
-	out.Message = m.scalar("message", base.Message, ours.Message, theirs.Message)
-	out.Objective = m.scalar("objective", base.Objective, ours.Objective, theirs.Objective)
-	out.Summary = m.scalar("summary", base.Summary, ours.Summary, theirs.Summary)
-	out.Decisions = mergeList(m, "decisions", true, base.Decisions, ours.Decisions, theirs.Decisions, strKey, same, id, nil)
-	out.Assumptions = mergeList(m, "assumptions", true, base.Assumptions, ours.Assumptions, theirs.Assumptions, strKey, same, id, nil)
-	out.Tasks = mergeList(m, "tasks", false, base.Tasks, ours.Tasks, theirs.Tasks,
-		func(t Task) string { return itemKey(t.Text) },
-		func(a, b Task) bool { a.Structured, b.Structured = false, false; return a == b },
-		Task.render,
-		func(t Task, v string) Task { t.Text = strings.TrimSpace(v); return t })
-	out.OpenQuestions = mergeList(m, "open_questions", true, base.OpenQuestions, ours.OpenQuestions, theirs.OpenQuestions, strKey, same, id, nil)
-	out.Entities = mergeList(m, "entities", true, base.Entities, ours.Entities, theirs.Entities, strKey, same, id, nil)
-	out.Artifacts = mergeList(m, "artifacts", false, base.Artifacts, ours.Artifacts, theirs.Artifacts,
+	out.Message = m.scalar("message", base.Content.Message, ours.Content.Message, theirs.Content.Message)
+	out.Objective = m.scalar("objective", base.Content.Objective, ours.Content.Objective, theirs.Content.Objective)
+	out.Summary = m.scalar("summary", base.Content.Summary, ours.Content.Summary, theirs.Content.Summary)
+	items, removes := m.mergeItems(sideItems(base), sideItems(ours), sideItems(theirs))
+	SetContentLists(&out, items)
+	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
 		artifactKey,
 		func(a, b Artifact) bool { return a == b },
 		func(a Artifact) string { return a.Content },
@@ -138,7 +163,228 @@ func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeRes
 			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s matches no conflict", describeRef(ref.field, ref.key))
 		}
 	}
-	return MergeResult{Merged: out, Conflicts: m.conflicts, Resolved: len(m.used)}, nil
+	return MergeResult{Merged: out, Items: items, Conflicts: m.conflicts, Removes: removes, Resolved: len(m.used)}, nil
+}
+
+// sideItems is a side's items, or its content's lists with ids from text.
+func sideItems(s *MergeSide) []Item {
+	if s.Items != nil {
+		return s.Items
+	}
+	return AssignItems(&s.Content, nil, nil, ItemOrigin{})
+}
+
+type itemIndex struct {
+	order []string
+	live  map[string]*Item
+	dead  map[string]*Item
+}
+
+// indexItems indexes a side's items by id; of live items with the same kind
+// and normalised text only the first counts (a side's duplicates collapse).
+func indexItems(items []Item) itemIndex {
+	ix := itemIndex{live: map[string]*Item{}, dead: map[string]*Item{}}
+	seen := map[string]bool{}
+	for i := range items {
+		it := &items[i]
+		if !it.Live() {
+			ix.dead[it.ID] = it
+			continue
+		}
+		k := string(it.Kind) + "\x00" + itemKey(it.Text)
+		if _, dup := ix.live[it.ID]; dup || seen[k] {
+			continue
+		}
+		seen[k] = true
+		ix.live[it.ID] = it
+		ix.order = append(ix.order, it.ID)
+	}
+	return ix
+}
+
+// equivalentItems reports whether two versions of an item differ at most in
+// wording that normalises away.
+func equivalentItems(a, b *Item) bool {
+	if sameItemValue(a, b) {
+		return true
+	}
+	x, y := *a, *b
+	x.Text, y.Text = itemKey(a.Text), itemKey(b.Text)
+	return sameItemValue(&x, &y)
+}
+
+func renderItem(it *Item) string {
+	if it == nil {
+		return ""
+	}
+	if it.Kind == KindTask {
+		t := Task{Text: it.Text}
+		if it.Task != nil {
+			t = *it.Task
+			t.Text = it.Text
+		}
+		if it.Status == ItemDone && !taskDone(t.Status) {
+			t.Status = ItemDone
+		}
+		return t.render()
+	}
+	return it.Text
+}
+
+// mergeItems merges the item lists by id (see MergeStates). The result is
+// ours' live items in ours' order, then theirs' additions; each item keeps
+// the change record of the side whose version it takes from theirs, so the
+// merge checkpoint says where a change came from.
+func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) {
+	bx, ox, tx := indexItems(base), indexItems(ours), indexItems(theirs)
+	var out []Item
+	removes := []MergeRemoval{}
+	emit := func(it *Item, fromTheirs bool) {
+		if it == nil {
+			return
+		}
+		c := *it
+		if !fromTheirs {
+			c.Change = nil
+		}
+		out = append(out, c)
+	}
+	removal := func(b *Item, side string, dead map[string]*Item) {
+		st := "removed"
+		if d := dead[b.ID]; d != nil {
+			st = d.Status
+		}
+		removes = append(removes, MergeRemoval{ID: b.ID, Kind: b.Kind, Text: b.Text, Side: side, Status: st})
+	}
+	decide := func(kind, field string, b, o, t *Item) {
+		var aliases []string
+		for _, it := range []*Item{b, o, t} {
+			if it != nil {
+				aliases = append(aliases, itemKey(it.Text))
+			}
+		}
+		r, ok := m.conflict(MergeConflict{Field: field, Key: itemRef(b, o, t), Kind: kind, Base: renderItem(b), Ours: renderItem(o), Theirs: renderItem(t)}, aliases...)
+		if !ok {
+			if o != nil {
+				emit(o, false)
+			} else {
+				emit(t, true)
+			}
+			return
+		}
+		switch r.Choice {
+		case ChooseOurs:
+			emit(o, false)
+			if o == nil && b != nil {
+				removal(b, "ours", ox.dead)
+			}
+		case ChooseTheirs:
+			emit(t, true)
+			if t == nil && b != nil {
+				removal(b, "theirs", tx.dead)
+			}
+		case ChooseBase:
+			emit(b, false)
+		default:
+			edited := o
+			if edited == nil || (t != nil && b != nil && equivalentItems(o, b)) {
+				edited = t
+			}
+			c := *edited
+			c.Text = strings.TrimSpace(r.Value)
+			c.Change = &ItemChange{Op: OpUpdate}
+			if c.Task != nil {
+				tk := *c.Task
+				tk.Text = c.Text
+				c.Task = &tk
+			}
+			out = append(out, c)
+		}
+	}
+	for _, id := range ox.order {
+		o := ox.live[id]
+		b, inBase := bx.live[id]
+		t, inTheirs := tx.live[id]
+		field := o.Kind.Field()
+		switch {
+		case !inBase && !inTheirs: // added by ours
+			emit(o, false)
+		case !inBase: // added on both sides
+			if equivalentItems(o, t) {
+				emit(o, false)
+			} else {
+				decide(conflictBothChanged, field, nil, o, t)
+			}
+		case inTheirs: // on all three
+			// A change that only rewords (same normalised text) gives way
+			// to one that says something else; between two rewordings ours
+			// wins unless ours left the item exactly as it was.
+			oursChanged, theirsChanged := !equivalentItems(o, b), !equivalentItems(t, b)
+			switch {
+			case !oursChanged && !theirsChanged:
+				if sameItemValue(o, b) {
+					emit(t, true)
+				} else {
+					emit(o, false)
+				}
+			case !oursChanged:
+				emit(t, true)
+			case !theirsChanged || equivalentItems(o, t):
+				emit(o, false)
+			default:
+				decide(conflictBothChanged, field, b, o, t)
+			}
+		default: // theirs removed it
+			if equivalentItems(o, b) {
+				removal(b, "theirs", tx.dead)
+				continue
+			}
+			decide(conflictRemovedVsEdited, field, b, o, nil)
+		}
+	}
+	for _, id := range tx.order {
+		if _, inOurs := ox.live[id]; inOurs {
+			continue
+		}
+		t := tx.live[id]
+		b, inBase := bx.live[id]
+		switch {
+		case !inBase: // added by theirs
+			emit(t, true)
+		case equivalentItems(t, b): // ours removed it, theirs untouched
+			removal(b, "ours", ox.dead)
+		default:
+			decide(conflictRemovedVsEdited, t.Kind.Field(), b, nil, t)
+		}
+	}
+	for _, id := range bx.order {
+		if _, ok := ox.live[id]; ok {
+			continue
+		}
+		if _, ok := tx.live[id]; ok {
+			continue
+		}
+		removal(bx.live[id], "both", ox.dead)
+	}
+	// Kind order, each kind in the order found.
+	sorted := make([]Item, 0, len(out))
+	for _, k := range ItemKinds {
+		for _, it := range out {
+			if it.Kind == k {
+				sorted = append(sorted, it)
+			}
+		}
+	}
+	return sorted, removes
+}
+
+func itemRef(items ...*Item) string {
+	for _, it := range items {
+		if it != nil {
+			return it.ID
+		}
+	}
+	return ""
 }
 
 func describeRef(field, key string) string {
@@ -148,12 +394,16 @@ func describeRef(field, key string) string {
 	return fmt.Sprintf("%q item %q", field, Truncate(key, 60))
 }
 
-// conflict records c, or returns the caller's resolution for it.
-func (m *merger) conflict(c MergeConflict) (MergeResolution, bool) {
-	ref := conflictRef{c.Field, c.Key}
-	if r, ok := m.res[ref]; ok {
-		m.used[ref] = true
-		return r, true
+// conflict records c, or returns the caller's resolution for it. aliases
+// are other keys a resolution may name the conflict by (an item's
+// normalised text, as conflicts were keyed before items had ids).
+func (m *merger) conflict(c MergeConflict, aliases ...string) (MergeResolution, bool) {
+	for _, k := range append([]string{c.Key}, aliases...) {
+		ref := conflictRef{c.Field, k}
+		if r, ok := m.res[ref]; ok {
+			m.used[ref] = true
+			return r, true
+		}
 	}
 	m.conflicts = append(m.conflicts, c)
 	return MergeResolution{}, false

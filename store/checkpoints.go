@@ -14,7 +14,8 @@ import (
 
 const checkpointCols = `c.id, c.space_id, c.commit_hash, c.parent_id, c.merge_parent_id, c.branch_name, c.author_agent,
 	c.author_type, c.project_root, c.message, c.summary, c.objective, c.decisions, c.assumptions, c.tasks,
-	c.open_questions, c.entities, c.artifacts, c.context_blob, c.raw_source_text, c.metadata, c.log_pos, c.created_at`
+	c.open_questions, c.entities, c.artifacts, c.context_blob, c.raw_source_text, c.metadata, c.log_pos, c.created_at,
+	c.hash_version`
 
 // visibleCheckpoint joins a checkpoint to its space so that every query is
 // scoped to the caller: "c" is the checkpoint, "sp" its space.
@@ -30,7 +31,7 @@ func scanCheckpoint(row interface{ Scan(...any) error }) (*smriti.Checkpoint, er
 	if err := row.Scan(&c.ID, &c.SpaceID, &c.Hash, &parent, &merge, &c.BranchName, &agent, &c.AuthorType, &root,
 		&c.Message, &c.Summary, &c.Objective, jsonCol{&c.Decisions}, jsonCol{&c.Assumptions}, jsonCol{&c.Tasks},
 		jsonCol{&c.OpenQuestions}, jsonCol{&c.Entities}, jsonCol{&c.Artifacts}, jsonCol{&c.ContextBlob}, &raw,
-		jsonCol{&c.Metadata}, &c.LogPos, &created); err != nil {
+		jsonCol{&c.Metadata}, &c.LogPos, &created, &c.HashVersion); err != nil {
 		return nil, err
 	}
 	c.ParentID, c.MergeParentID = nullID(parent), nullID(merge)
@@ -164,7 +165,7 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: se.BranchName, AuthorAgent: in.AuthorAgent,
 			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
 		}
-		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil)
+		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model)
 		return err
 	})
 	return out, err
@@ -231,13 +232,16 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 			ProjectRoot: in.ProjectRoot, Content: in.Content, ContextBlob: in.ContextBlob, RawSourceText: in.RawSourceText,
 			Metadata: in.Metadata, CreatedAt: now,
 		}
-		out, err = s.insertCheckpoint(ctx, tx, c, parent, merge)
+		out, err = s.insertCheckpoint(ctx, tx, c, parent, merge, in.Items, in.Model)
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint, parent, merge *headRef) (*smriti.Checkpoint, error) {
+// insertCheckpoint writes a new checkpoint: its items are assigned against
+// its parents' (hints and model as in smriti.CheckpointCommit) and covered
+// by its hash.
+func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint, parent, merge *headRef, hints []smriti.Item, model *string) (*smriti.Checkpoint, error) {
 	normalizeCheckpoint(c)
 	parentHash, mergeHash := "", ""
 	if parent != nil {
@@ -251,12 +255,20 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 		return nil, err
 	}
 	c.LogPos = pos
+	if err := s.assignItems(ctx, tx, c, hints, model); err != nil {
+		return nil, err
+	}
 	c.Hash = smriti.ComputeHash(c, parentHash, mergeHash)
-	return c, s.writeCheckpointRow(ctx, tx, c)
+	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
+		return nil, err
+	}
+	return c, s.writeItems(ctx, tx, c)
 }
 
 // writeCheckpointRow stores a checkpoint whose hash and log position are
-// already set, with its place in the ancestry index.
+// already set, with its place in the ancestry index. A checkpoint with
+// HashVersion 2 is stored with its items ready (the caller writes them); an
+// older one is left for deriveItems.
 func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
 	depth, skip, placed, err := s.newAncestry(tx).placement(ctx, c.ParentID)
 	if err != nil {
@@ -279,10 +291,18 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 	if err != nil {
 		return err
 	}
-	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip))
+	hv, ready := c.HashVersion, 0
+	if hv < 1 {
+		hv = 1
+	}
+	if hv >= 2 {
+		ready = 1
+	}
+	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip), hv, ready)
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
 		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
-		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id)
+		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id,
+		hash_version, items_ready)
 		VALUES (`+placeholders(len(args))+`)`), args...)
 	if err != nil {
 		return fmt.Errorf("insert checkpoint: %w", err)

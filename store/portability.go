@@ -59,6 +59,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 		if err := s.attachNotes(ctx, tx, page); err != nil {
 			return err
 		}
+		if err := s.attachItems(ctx, tx, page...); err != nil {
+			return err
+		}
 		for _, c := range page {
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)
@@ -181,6 +184,14 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return err
 				}
 				if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
+					return importConflict(err)
+				}
+				if c.HashVersion >= 2 {
+					err = s.writeItems(ctx, tx, c)
+				} else {
+					err = s.deriveItems(ctx, tx, c)
+				}
+				if err != nil {
 					return importConflict(err)
 				}
 				for _, n := range b.Notes {

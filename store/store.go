@@ -127,6 +127,10 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.Close()
 		return nil, err
 	}
+	if err := s.backfillItems(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if s.d.name == "sqlite" {
 		// The migrations filled the writer's page cache with pages a
 		// server rarely reads again; hand that memory back before serving.

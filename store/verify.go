@@ -32,6 +32,15 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
+	var itemized []*smriti.Checkpoint
+	for _, c := range chain {
+		if c.HashVersion >= 2 {
+			itemized = append(itemized, c)
+		}
+	}
+	if err := s.attachItems(ctx, s.read, itemized...); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
 	byID := make(map[smriti.ID]*smriti.Checkpoint, len(chain))
 	for _, c := range chain {
 		byID[c.ID] = c

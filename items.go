@@ -1,0 +1,524 @@
+package smriti
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// State accumulates: every decision, assumption, task, open question and
+// entity of a checkpoint is an Item with an id that lives across checkpoints
+// while the item lives, so a new checkpoint is its parent plus what changed.
+// The classic content lists (Content.Decisions, …) stay the wire's plain
+// strings; a checkpoint's Items are the same lists with identity, plus a
+// tombstone for every item the checkpoint retracted, superseded or answered.
+
+// ItemKind is what an item is.
+type ItemKind string
+
+// Item kinds, in the order checkpoints list them.
+const (
+	KindDecision   ItemKind = "decision"
+	KindAssumption ItemKind = "assumption"
+	KindTask       ItemKind = "task"
+	KindQuestion   ItemKind = "open_question"
+	KindEntity     ItemKind = "entity"
+)
+
+// ItemKinds lists every kind in checkpoint order.
+var ItemKinds = []ItemKind{KindDecision, KindAssumption, KindTask, KindQuestion, KindEntity}
+
+// Item statuses. Open and done items are live: they are in the classic
+// lists (a done task as a task object with "status": "done"). Answered,
+// retracted and superseded items are tombstones, recorded only in the
+// checkpoint that made the change and never carried further.
+const (
+	ItemOpen       = "open"
+	ItemDone       = "done"
+	ItemAnswered   = "answered"
+	ItemRetracted  = "retracted"
+	ItemSuperseded = "superseded"
+)
+
+// Change operations: what a checkpoint did to an item. "" means the item was
+// carried unchanged from the parent.
+const (
+	OpAdd       = "add"
+	OpUpdate    = "update"
+	OpResolve   = "resolve"
+	OpRetract   = "retract"
+	OpSupersede = "supersede"
+)
+
+// Item is one piece of state with identity.
+type Item struct {
+	ID     string
+	Kind   ItemKind
+	Text   string
+	Status string
+	// Task holds a task's annotations (kind task only); its Text and Status
+	// follow the item's.
+	Task *Task
+	// Supersedes names the items this one replaced.
+	Supersedes []string
+	// Origin is where the item was introduced; it never changes.
+	Origin ItemOrigin
+	// Change is what the checkpoint holding this item did to it; nil when
+	// it was carried unchanged.
+	Change *ItemChange
+}
+
+// ItemOrigin is where an item was introduced: the checkpoint, and the turns,
+// author and model it came from (nil where unknown).
+type ItemOrigin struct {
+	CheckpointID *ID     `json:"checkpoint_id"`
+	SessionID    *ID     `json:"session_id"`
+	FromSeq      *int64  `json:"from_seq"`
+	ToSeq        *int64  `json:"to_seq"`
+	Quote        *string `json:"quote"`
+	AuthorAgent  *string `json:"author_agent"`
+	Model        *string `json:"model"`
+}
+
+// ItemChange is a change a checkpoint made to an item.
+type ItemChange struct {
+	Op string `json:"op"`
+	// Before is the item's text in the parent (update, supersede).
+	Before *string `json:"before"`
+	// By says how a task or question was resolved; Reason why an item was
+	// retracted.
+	By     *string    `json:"by"`
+	Reason *string    `json:"reason"`
+	Source ItemSource `json:"source"`
+}
+
+// ItemSource is the turns (or the document line) a change came from.
+type ItemSource struct {
+	SessionID *ID     `json:"session_id"`
+	FromSeq   *int64  `json:"from_seq"`
+	ToSeq     *int64  `json:"to_seq"`
+	Quote     *string `json:"quote"`
+}
+
+// Live reports whether the item is part of the state (not a tombstone).
+func (it *Item) Live() bool {
+	return it.Status == ItemOpen || it.Status == ItemDone || it.Status == ""
+}
+
+// idPrefix is the one-letter prefix of a kind's item ids.
+func (k ItemKind) idPrefix() string {
+	switch k {
+	case KindDecision:
+		return "d"
+	case KindAssumption:
+		return "a"
+	case KindTask:
+		return "t"
+	case KindQuestion:
+		return "q"
+	case KindEntity:
+		return "e"
+	}
+	return "x"
+}
+
+// Valid reports whether k is one of ItemKinds.
+func (k ItemKind) Valid() bool { return k.idPrefix() != "x" }
+
+// ParseItemKind accepts a kind's name, its plural as a content field
+// ("decisions", "open_questions") or "question". EUNPROCESSABLE otherwise.
+func ParseItemKind(s string) (ItemKind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "decision", "decisions":
+		return KindDecision, nil
+	case "assumption", "assumptions":
+		return KindAssumption, nil
+	case "task", "tasks":
+		return KindTask, nil
+	case "open_question", "open_questions", "question", "questions":
+		return KindQuestion, nil
+	case "entity", "entities":
+		return KindEntity, nil
+	}
+	return "", Errorf(EUNPROCESSABLE, "kind must be decision, assumption, task, open_question or entity, not %q", Truncate(s, 30))
+}
+
+// Field is the content field holding items of kind k.
+func (k ItemKind) Field() string {
+	switch k {
+	case KindDecision:
+		return "decisions"
+	case KindAssumption:
+		return "assumptions"
+	case KindTask:
+		return "tasks"
+	case KindQuestion:
+		return "open_questions"
+	case KindEntity:
+		return "entities"
+	}
+	return string(k)
+}
+
+// ValidItemID reports whether id has the shape of an item id: a kind prefix,
+// "-" and 6 to 16 lowercase hex digits.
+func ValidItemID(id string) bool {
+	p, hexPart, ok := strings.Cut(id, "-")
+	if !ok || len(p) != 1 || !strings.Contains("datqe", p) || len(hexPart) < 6 || len(hexPart) > 16 {
+		return false
+	}
+	for _, r := range hexPart {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// itemIDs mints item ids that are unique among the ids it has seen. An id is
+// derived from the kind and the normalised text it was first written with,
+// so the same item written independently on two branches (or backfilled
+// twice) gets the same id; a clash with an id in use takes the next salt.
+type itemIDs struct{ used map[string]bool }
+
+func newItemIDs() *itemIDs { return &itemIDs{used: map[string]bool{}} }
+
+func (m *itemIDs) take(id string) bool {
+	if id == "" || m.used[id] {
+		return false
+	}
+	m.used[id] = true
+	return true
+}
+
+func (m *itemIDs) mint(kind ItemKind, text string) string {
+	key := itemKey(text)
+	for salt := 0; ; salt++ {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", kind, key, salt)))
+		id := kind.idPrefix() + "-" + hex.EncodeToString(sum[:3])
+		if m.take(id) {
+			return id
+		}
+	}
+}
+
+// ItemsOfContent lists the content's items in checkpoint order, without ids:
+// the classic lists read as items.
+func ItemsOfContent(c *Content) []Item {
+	var out []Item
+	add := func(kind ItemKind, list []string) {
+		for _, s := range list {
+			out = append(out, Item{Kind: kind, Text: s, Status: ItemOpen})
+		}
+	}
+	add(KindDecision, c.Decisions)
+	add(KindAssumption, c.Assumptions)
+	for i := range c.Tasks {
+		t := c.Tasks[i]
+		st := ItemOpen
+		if taskDone(t.Status) {
+			st = ItemDone
+		}
+		out = append(out, Item{Kind: KindTask, Text: t.Text, Status: st, Task: &t})
+	}
+	add(KindQuestion, c.OpenQuestions)
+	add(KindEntity, c.Entities)
+	return out
+}
+
+// taskDone reports whether a task status means finished.
+func taskDone(status string) bool {
+	switch strings.ToLower(strings.TrimSpace(status)) {
+	case "done", "completed", "complete", "closed", "resolved":
+		return true
+	}
+	return false
+}
+
+// SetContentLists replaces the content's item lists with the live items, in
+// order. A task keeps its annotations; a done task becomes a task object
+// with "status": "done".
+func SetContentLists(c *Content, items []Item) {
+	c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities = []string{}, []string{}, []Task{}, []string{}, []string{}
+	for i := range items {
+		it := &items[i]
+		if !it.Live() {
+			continue
+		}
+		switch it.Kind {
+		case KindDecision:
+			c.Decisions = append(c.Decisions, it.Text)
+		case KindAssumption:
+			c.Assumptions = append(c.Assumptions, it.Text)
+		case KindTask:
+			t := Task{Text: it.Text}
+			if it.Task != nil {
+				t = *it.Task
+				t.Text = it.Text
+			}
+			if it.Status == ItemDone && !taskDone(t.Status) {
+				t.Status, t.Structured = ItemDone, true
+			}
+			c.Tasks = append(c.Tasks, t)
+		case KindQuestion:
+			c.OpenQuestions = append(c.OpenQuestions, it.Text)
+		case KindEntity:
+			c.Entities = append(c.Entities, it.Text)
+		}
+	}
+}
+
+// LiveItems returns the live items, in order.
+func LiveItems(items []Item) []Item {
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
+		if it.Live() {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// sameItemValue reports whether two versions of an item say the same thing:
+// text, status and (for tasks) annotations.
+func sameItemValue(a, b *Item) bool {
+	if strings.TrimSpace(a.Text) != strings.TrimSpace(b.Text) || normStatus(a.Status) != normStatus(b.Status) {
+		return false
+	}
+	if a.Kind != KindTask {
+		return true
+	}
+	ta, tb := Task{}, Task{}
+	if a.Task != nil {
+		ta = *a.Task
+	}
+	if b.Task != nil {
+		tb = *b.Task
+	}
+	return ta.IntentHint == tb.IntentHint && ta.BlockedBy == tb.BlockedBy && ta.ID == tb.ID
+}
+
+func normStatus(s string) string {
+	if s == "" {
+		return ItemOpen
+	}
+	return s
+}
+
+// AssignItems gives a checkpoint's content its items: content is the new
+// state (authoritative for texts and order), parent the parent's items (all
+// of them; tombstones are ignored), and hints the items a client or a draft
+// proposed, with ids (may be nil). Each content item takes, in order of
+// preference, the id of a hint of the same kind and normalised text, then
+// that of an unmatched parent item of the same kind and normalised text,
+// else a new id. Parent items that the content no longer has become
+// tombstones: superseded when a new item names them in Supersedes,
+// answered (a question) or retracted when a hint says so, else retracted.
+// origin is the Origin of items introduced here.
+func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []Item {
+	ids := newItemIDs()
+	parentLive := map[string]*Item{}
+	parentByKey := map[string][]*Item{}
+	for i := range parent {
+		p := &parent[i]
+		if !p.Live() {
+			continue
+		}
+		parentLive[p.ID] = p
+		k := string(p.Kind) + "\x00" + itemKey(p.Text)
+		parentByKey[k] = append(parentByKey[k], p)
+	}
+	hintByKey := map[string][]*Item{}
+	hintByID := map[string]*Item{}
+	for i := range hints {
+		h := &hints[i]
+		if h.ID != "" {
+			hintByID[h.ID] = h
+		}
+		if !h.Live() {
+			continue
+		}
+		k := string(h.Kind) + "\x00" + itemKey(h.Text)
+		hintByKey[k] = append(hintByKey[k], h)
+	}
+	// Reserve every parent id, so a new item never takes the id of one that
+	// is being retracted here.
+	for id := range parentLive {
+		ids.used[id] = true
+	}
+	claimed := map[string]bool{}
+	pop := func(m map[string][]*Item, k string) *Item {
+		for len(m[k]) > 0 {
+			it := m[k][0]
+			m[k] = m[k][1:]
+			if it.ID == "" || !claimed[it.ID] {
+				return it
+			}
+		}
+		return nil
+	}
+
+	news := ItemsOfContent(content)
+	out := make([]Item, 0, len(news)+4)
+	superseded := map[string]string{} // parent id → id of the item superseding it
+	for _, n := range news {
+		k := string(n.Kind) + "\x00" + itemKey(n.Text)
+		it := n
+		var p *Item
+		if h := pop(hintByKey, k); h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !claimed[h.ID] {
+			it.ID, it.Supersedes, it.Origin = h.ID, append([]string(nil), h.Supersedes...), h.Origin
+			if h.Change != nil {
+				c := *h.Change
+				it.Change = &c
+			}
+			p = parentLive[h.ID]
+		}
+		if it.ID == "" {
+			if p = pop(parentByKey, k); p != nil {
+				it.ID, it.Origin, it.Supersedes = p.ID, p.Origin, nil
+			}
+		}
+		if it.ID == "" {
+			it.ID = ids.mint(n.Kind, n.Text)
+		}
+		claimed[it.ID] = true
+		switch {
+		case p != nil:
+			it.Origin = p.Origin
+			switch {
+			case sameItemValue(&it, p):
+				it.Change = nil
+			case it.Change != nil && it.Change.Op != "" && it.Change.Op != OpAdd:
+				// the hint's own description of the change
+			case normStatus(it.Status) != normStatus(p.Status) && strings.TrimSpace(it.Text) == strings.TrimSpace(p.Text):
+				it.Change = &ItemChange{Op: OpResolve}
+			default:
+				it.Change = &ItemChange{Op: OpUpdate}
+			}
+			if it.Change != nil && it.Change.Before == nil && it.Text != p.Text {
+				before := p.Text
+				it.Change.Before = &before
+			}
+		default:
+			if it.Origin.CheckpointID == nil {
+				o := origin
+				if it.Origin.FromSeq != nil || it.Origin.Quote != nil || it.Origin.Model != nil {
+					o.FromSeq, o.ToSeq, o.Quote = it.Origin.FromSeq, it.Origin.ToSeq, it.Origin.Quote
+					if it.Origin.Model != nil {
+						o.Model = it.Origin.Model
+					}
+					if it.Origin.SessionID != nil {
+						o.SessionID = it.Origin.SessionID
+					}
+				}
+				it.Origin = o
+			}
+			if len(it.Supersedes) > 0 {
+				if it.Change == nil || it.Change.Op == "" || it.Change.Op == OpAdd {
+					it.Change = &ItemChange{Op: OpSupersede}
+				}
+				for _, s := range it.Supersedes {
+					superseded[s] = it.ID
+				}
+			} else if it.Change == nil || it.Change.Op == "" {
+				it.Change = &ItemChange{Op: OpAdd}
+			}
+		}
+		if n.Kind == KindTask && it.Task != nil {
+			t := *it.Task
+			it.Task = &t
+		}
+		out = append(out, it)
+	}
+	// Tombstones for the parent's live items the content dropped, in the
+	// parent's order.
+	for i := range parent {
+		p := parent[i]
+		if !p.Live() || claimed[p.ID] {
+			continue
+		}
+		t := Item{ID: p.ID, Kind: p.Kind, Text: p.Text, Status: ItemRetracted, Task: p.Task, Origin: p.Origin,
+			Change: &ItemChange{Op: OpRetract}}
+		if _, ok := superseded[p.ID]; ok {
+			t.Status, t.Change.Op = ItemSuperseded, OpSupersede
+		}
+		if h := hintByID[p.ID]; h != nil && !h.Live() {
+			t.Status = h.Status
+			if h.Change != nil {
+				c := *h.Change
+				t.Change = &c
+			}
+			switch t.Status {
+			case ItemAnswered:
+				t.Change.Op = OpResolve
+			case ItemSuperseded:
+				t.Change.Op = OpSupersede
+			default:
+				t.Status, t.Change.Op = ItemRetracted, OpRetract
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// ItemsEqual reports whether two item lists hold the same ids, texts and
+// statuses in the same order.
+func ItemsEqual(a, b []Item) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || a[i].Kind != b[i].Kind || a[i].Text != b[i].Text || normStatus(a[i].Status) != normStatus(b[i].Status) {
+			return false
+		}
+	}
+	return true
+}
+
+// ItemEvent is one change to an item along a space's lineage: the
+// checkpoint that made it and the item as that checkpoint holds it (its
+// Change says what happened; a supersede row of another item means this
+// one was superseded by it).
+type ItemEvent struct {
+	CheckpointID ID
+	CommitHash   string
+	BranchName   string
+	CreatedAt    time.Time
+	LogPos       int64
+	// Merge is true when the checkpoint is a merge.
+	Merge bool
+	Item  Item
+}
+
+// ItemService reads items with identity. Scoped to the caller like
+// CheckpointService.
+type ItemService interface {
+	// CheckpointItems returns the checkpoint's items in order, tombstones
+	// last; ENOTFOUND as Checkpoint.
+	CheckpointItems(ctx context.Context, id ID) ([]Item, error)
+	// ItemHistory returns the changes to the item in the space, oldest
+	// first; ENOTFOUND for an unknown space or an item the space never had.
+	ItemHistory(ctx context.Context, spaceID ID, itemID string) ([]ItemEvent, error)
+}
+
+// LinkTasks gives the live task items their annotations from the content's
+// tasks (stored items keep only text and status): the n-th live task item
+// is the n-th task.
+func LinkTasks(c *Content, items []Item) {
+	n := 0
+	for i := range items {
+		it := &items[i]
+		if it.Kind != KindTask || !it.Live() {
+			continue
+		}
+		if n < len(c.Tasks) {
+			t := c.Tasks[n]
+			it.Task = &t
+		}
+		n++
+	}
+}
