@@ -154,9 +154,16 @@ func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, e
 
 // planCheckpoints fetches the checkpoints a plan names, oldest first.
 func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *contextPlan) ([]*Checkpoint, error) {
+	return planCheckpoints(ctx, c.Checkpoints, se, plan)
+}
+
+// planCheckpoints fetches the checkpoints a plan names, oldest first: the
+// anchor (mount, or a fork's branch head) and its ancestors, or main's
+// newest for HEAD, plan.Depth of them.
+func planCheckpoints(ctx context.Context, cps CheckpointService, se *Session, plan *contextPlan) ([]*Checkpoint, error) {
 	if plan.Mode == ModeForked && se.SpaceID != nil {
 		// HEAD on the fork's branch: its newest checkpoint, once there is one.
-		newest, err := c.Checkpoints.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
+		newest, err := cps.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +173,7 @@ func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *contextPl
 	}
 	switch {
 	case plan.Anchor != nil:
-		chain, err := c.Checkpoints.Ancestors(ctx, *plan.Anchor, plan.Depth)
+		chain, err := cps.Ancestors(ctx, *plan.Anchor, plan.Depth)
 		if err != nil {
 			if ErrorCode(err) == ENOTFOUND && plan.Mode == ModeMounted {
 				return nil, Errorf(ENOTFOUND, "mounted checkpoint %s not found", *plan.Anchor)
@@ -180,7 +187,7 @@ func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *contextPl
 		}
 		return chain, nil
 	case plan.Mode == ModeHead && se.SpaceID != nil:
-		newest, err := c.Checkpoints.LatestCheckpoints(ctx, *se.SpaceID, MainBranch, plan.Depth)
+		newest, err := cps.LatestCheckpoints(ctx, *se.SpaceID, MainBranch, plan.Depth)
 		if err != nil {
 			return nil, err
 		}

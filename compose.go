@@ -23,6 +23,9 @@ type DraftOp struct {
 	FromSeq *int64  `json:"from_seq,omitempty"`
 	ToSeq   *int64  `json:"to_seq,omitempty"`
 	Quote   *string `json:"quote,omitempty"`
+	// Task holds a new task's annotations (an add of kind task; a reply in
+	// the classic shape has them).
+	Task *Task `json:"-"`
 }
 
 // ItemDelta is one change of a composed draft, for people to review: the
@@ -133,6 +136,14 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 				Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
 			if kind == KindTask {
 				it.Task = &Task{Text: text}
+				if op.Task != nil {
+					t := *op.Task
+					t.Text = text
+					it.Task = &t
+					if taskDone(t.Status) {
+						it.Status = ItemDone
+					}
+				}
 			}
 			index[it.ID] = len(items)
 			items = append(items, it)

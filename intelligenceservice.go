@@ -32,7 +32,9 @@ const (
 type Intelligence struct {
 	Sessions    SessionService
 	Checkpoints CheckpointService
-	Providers   Providers
+	// Items reads the base's items; nil drafts as if every base had none.
+	Items     ItemService
+	Providers Providers
 }
 
 // DraftRequest asks for a checkpoint draft from a session's recent turns.
@@ -47,11 +49,18 @@ type DraftRequest struct {
 	HistoryBaseSeq      *int64
 }
 
-// DraftResult is a draft and the turns it was drafted from (nil when the
-// session had no allowed turns and nothing was asked of a model).
+// DraftResult is a draft: the proposed full content (Draft), the base it
+// changes (nil for a first checkpoint), the proposed items (tombstones
+// included) and the changes, and the turns it was drafted from (nil when
+// the session had no allowed turns and nothing was asked of a model).
 type DraftResult struct {
 	Draft       *Draft
+	Base        *Checkpoint
+	Items       []Item
+	Changes     []ItemDelta
 	SourceTurns *SourceTurns
+	// Model is the model that answered ("" when none was asked).
+	Model string
 }
 
 // ExtractRequest asks for a checkpoint from a freeform markdown document.
@@ -60,6 +69,9 @@ type ExtractRequest struct {
 	// UseMock answers with the deterministic offline mock whatever the
 	// background slot is.
 	UseMock bool
+	// Onto is the checkpoint the document changes (nil: a first checkpoint,
+	// every item new).
+	Onto *ID
 }
 
 // emptyDraft is the draft of nothing: every field empty, lists non-nil.
@@ -68,19 +80,24 @@ func emptyDraft() *Draft {
 		Entities: []string{}, Artifacts: []Artifact{}, Warnings: []string{}}
 }
 
-// Draft drafts a checkpoint from the session's turns.
+// Draft drafts a checkpoint from the session's turns as a change list over
+// its base: the checkpoint the session's context stands on (HEAD: main's
+// newest; MOUNTED: the mount; FORKED: the branch's newest, or the fork
+// source before the first commit on the branch). The model gets the base's
+// items and the turns and answers operations; ComposeDraft applies them, so
+// everything the turns did not touch is carried into the proposal.
 //
 // The turns are chosen with the same isolation as a send (planContext): a
 // mount reads only turns after history_base_seq (or, without one, after the
 // session's last turn — nothing), a fork all of its own turns, its first
 // message included. Otherwise the whole session is read: unlike a send, a
-// draft does not cut at the newest main checkpoint's log position. A send
-// cuts there because that checkpoint is in its prompt; a draft never gets a
-// checkpoint (so nothing earlier can leak into it), and cutting would drop
-// this conversation's own reasoning whenever anyone else saved a checkpoint
-// on main while it went on. Of the allowed turns the NumTurns most recent
-// are read. With none, the empty draft is returned without calling a model,
-// so drafting works even with no provider configured.
+// draft does not cut at the newest main checkpoint's log position, so that
+// this conversation's own reasoning is not lost when someone else saves a
+// checkpoint on main meanwhile (what the base already has is not added
+// twice: an add of a live item's text is dropped). Of the allowed turns the
+// NumTurns most recent are read. With none, the proposal is the base
+// itself and no model is called, so drafting works even with no provider
+// configured.
 //
 // Errors: EUNPROCESSABLE for NumTurns out of range or a bad
 // HistoryBaseSeq; ENOTFOUND for an unknown session or mounted checkpoint;
@@ -114,6 +131,10 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 			return nil, err
 		}
 	}
+	base, baseItems, err := in.draftBase(ctx, s, plan)
+	if err != nil {
+		return nil, err
+	}
 	// Resolving without checkpoints keeps the mount's sequence boundary and
 	// turns HEAD into FRESH: the whole session (see above).
 	q := plan.resolve(nil)
@@ -122,19 +143,18 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 	if err != nil {
 		return nil, err
 	}
-	res := &DraftResult{Draft: emptyDraft()}
 	if len(turns) == 0 {
-		return res, nil
+		return composedResult(base, baseItems, &ChangeReply{Warnings: []string{}}, nil, ""), nil
 	}
 	slices.Reverse(turns) // newest first → oldest first
-	res.SourceTurns = &SourceTurns{SessionID: s.ID, FromSeq: turns[0].Seq, ToSeq: turns[len(turns)-1].Seq}
+	src := &SourceTurns{SessionID: s.ID, FromSeq: turns[0].Seq, ToSeq: turns[len(turns)-1].Seq}
 
 	p, model, err := in.background(false)
 	if err != nil {
 		return nil, err
 	}
-	d, err := structuredCall(ctx, p, model, DraftPrompt(turns), DraftSchema(), func(text string) (*Draft, error) {
-		return ParseDraft(text, false)
+	reply, err := structuredCall(ctx, p, model, DraftChangesPrompt(base, baseItems, turns), DraftChangesSchema(), func(text string) (*ChangeReply, error) {
+		return ParseChangeReply(text, false)
 	})
 	if err != nil {
 		return nil, err
@@ -143,16 +163,108 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 	for _, t := range turns {
 		sources = append(sources, t.Content)
 	}
-	dropInjectedItems(d, "conversation", sources...)
-	d.Artifacts = []Artifact{}
-	res.Draft = d
+	dropInjectedOps(reply, "conversation", sources...)
+	sid := s.ID
+	res := composedResult(base, baseItems, reply, &sid, model)
+	res.SourceTurns = src
 	return res, nil
 }
 
-// Extract drafts a checkpoint, artifacts included, from a markdown document.
+// draftBase is the checkpoint a session's draft changes, with its items.
+func (in *Intelligence) draftBase(ctx context.Context, s *Session, plan contextPlan) (*Checkpoint, []Item, error) {
+	plan.Depth = 1
+	chain, err := planCheckpoints(ctx, in.Checkpoints, s, &plan)
+	if err != nil || len(chain) == 0 {
+		return nil, nil, err
+	}
+	base := chain[len(chain)-1]
+	items, err := in.itemsOf(ctx, base)
+	return base, items, err
+}
+
+func (in *Intelligence) itemsOf(ctx context.Context, c *Checkpoint) ([]Item, error) {
+	if c == nil || in.Items == nil {
+		return nil, nil
+	}
+	return in.Items.CheckpointItems(ctx, c.ID)
+}
+
+// composedResult applies a reply to the base.
+func composedResult(base *Checkpoint, baseItems []Item, r *ChangeReply, session *ID, model string) *DraftResult {
+	var content *Content
+	if base != nil {
+		content = &base.Content
+	}
+	var title *string
+	if r.Title != "" {
+		title = &r.Title
+	}
+	comp := ComposeDraft(content, baseItems, r.Ops, title, r.Objective, r.Summary, session)
+	comp.Content.Artifacts = mergeArtifacts(comp.Content.Artifacts, r.Artifacts)
+	if model != "" {
+		for i := range comp.Items {
+			if comp.Items[i].Change != nil && comp.Items[i].Change.Op != "" && comp.Items[i].Origin.CheckpointID == nil {
+				m := model
+				comp.Items[i].Origin.Model = &m
+			}
+		}
+	}
+	d := draftOfContent(&comp.Content)
+	d.Warnings = append(append([]string{}, r.Warnings...), comp.Warnings...)
+	res := &DraftResult{Draft: d, Base: base, Items: comp.Items, Changes: comp.Changes, Model: model}
+	if res.Items == nil {
+		res.Items = []Item{}
+	}
+	return res
+}
+
+// draftOfContent is content as a draft (message as title).
+func draftOfContent(c *Content) *Draft {
+	d := emptyDraft()
+	d.Title, d.Objective, d.Summary = c.Message, c.Objective, c.Summary
+	d.Decisions, d.Assumptions, d.Tasks = slices.Clone(c.Decisions), slices.Clone(c.Assumptions), slices.Clone(c.Tasks)
+	d.OpenQuestions, d.Entities, d.Artifacts = slices.Clone(c.OpenQuestions), slices.Clone(c.Entities), slices.Clone(c.Artifacts)
+	for _, l := range []*[]string{&d.Decisions, &d.Assumptions, &d.OpenQuestions, &d.Entities} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if d.Tasks == nil {
+		d.Tasks = []Task{}
+	}
+	if d.Artifacts == nil {
+		d.Artifacts = []Artifact{}
+	}
+	return d
+}
+
+// mergeArtifacts adds the new artifacts to the carried ones; one with the
+// id (else label) of a carried artifact replaces it.
+func mergeArtifacts(carried, added []Artifact) []Artifact {
+	out := slices.Clone(carried)
+	for _, a := range added {
+		replaced := false
+		for i := range out {
+			if artifactKey(out[i]) == artifactKey(a) {
+				out[i], replaced = a, true
+				break
+			}
+		}
+		if !replaced {
+			out = append(out, a)
+		}
+	}
+	if out == nil {
+		out = []Artifact{}
+	}
+	return out
+}
+
+// Extract drafts a checkpoint, artifacts included, from a markdown document
+// as a change list onto req.Onto (nil: every item is new).
 // EUNPROCESSABLE for a document that is blank or longer than MaxExtractChars
-// once trimmed; otherwise errors as Draft.
-func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft, error) {
+// once trimmed; ENOTFOUND for an unknown Onto; otherwise errors as Draft.
+func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*DraftResult, error) {
 	text := strings.TrimSpace(req.Markdown)
 	if text == "" {
 		return nil, Errorf(EUNPROCESSABLE, "content must not be empty")
@@ -160,19 +272,38 @@ func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft
 	if utf8.RuneCountInString(text) > MaxExtractChars {
 		return nil, Errorf(EUNPROCESSABLE, "content exceeds %d character limit", MaxExtractChars)
 	}
+	var base *Checkpoint
+	var baseItems []Item
+	if req.Onto != nil {
+		var err error
+		if base, err = in.Checkpoints.Checkpoint(ctx, *req.Onto); err != nil {
+			return nil, err
+		}
+		if baseItems, err = in.itemsOf(ctx, base); err != nil {
+			return nil, err
+		}
+	}
 	p, model, err := in.background(req.UseMock)
 	if err != nil {
 		return nil, err
 	}
-	d, err := structuredCall(ctx, p, model, ExtractPrompt(text), ExtractSchema(), func(text string) (*Draft, error) {
-		return ParseDraft(text, true)
+	reply, err := structuredCall(ctx, p, model, ExtractChangesPrompt(base, baseItems, text), ExtractChangesSchema(), func(s string) (*ChangeReply, error) {
+		return ParseChangeReply(s, true)
 	})
 	if err != nil {
 		return nil, err
 	}
-	dropInjectedItems(d, "document", text)
-	d.Tasks = keepCheckboxState(d.Tasks, text)
-	return d, nil
+	dropInjectedOps(reply, "document", text)
+	res := composedResult(base, baseItems, reply, nil, model)
+	// The document's checkboxes are the truth about its tasks' state.
+	tasks := keepCheckboxState(slices.Clone(res.Draft.Tasks), text)
+	if !slices.Equal(tasks, res.Draft.Tasks) {
+		content := res.Draft.Content()
+		content.Tasks = tasks
+		res.Items = AssignItems(&content, baseItems, res.Items, ItemOrigin{})
+		res.Draft.Tasks = tasks
+	}
+	return res, nil
 }
 
 // Review checks a checkpoint for consistency. The deterministic checks
@@ -277,44 +408,18 @@ func structuredCall[T any](ctx context.Context, p Provider, model string, msgs [
 // The draft also warns that its source (what names it: "conversation",
 // "document") contained such text.
 func dropInjectedItems(d *Draft, what string, sources ...string) {
-	var tainted, clean []map[string]bool
-	var snippets []string
-	for _, src := range sources {
-		for _, line := range strings.Split(src, "\n") {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			words := wordSet(line)
-			if snip, bad := suspiciousSnippet(line); bad {
-				tainted = append(tainted, words)
-				snippets = append(snippets, snip)
-			} else {
-				clean = append(clean, words)
-			}
-		}
-	}
-	if len(tainted) == 0 {
+	t := taintOf(sources...)
+	if len(t.tainted) == 0 {
 		return
 	}
 	if d.Warnings == nil {
 		d.Warnings = []string{}
 	}
-	const maxShown = 3
-	for i, snip := range snippets {
-		if i == maxShown {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("…and %d more such passages in the %s.", len(snippets)-maxShown, what))
-			break
-		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("The %s contains text that reads like an instruction to a model; it was treated as data, not followed: %q", what, snip))
-	}
-	injected := func(item string) bool {
-		words := significantWords(item)
-		return len(words) > 0 && coveredByAny(words, tainted) && !coveredByAny(words, clean)
-	}
+	d.Warnings = append(d.Warnings, t.warnings(what)...)
 	filter := func(name string, items []string) []string {
 		kept := []string{}
 		for _, it := range items {
-			if injected(it) {
+			if t.injected(it) {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a %s that only instruction-like text in the %s supports: %q", name, what, Truncate(it, 160)))
 				continue
 			}
@@ -326,14 +431,85 @@ func dropInjectedItems(d *Draft, what string, sources ...string) {
 	d.Assumptions = filter("assumption", d.Assumptions)
 	d.OpenQuestions = filter("open question", d.OpenQuestions)
 	tasks := []Task{}
-	for _, t := range d.Tasks {
-		if injected(t.Text) {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, Truncate(t.Text, 160)))
+	for _, tk := range d.Tasks {
+		if t.injected(tk.Text) {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, Truncate(tk.Text, 160)))
 			continue
 		}
-		tasks = append(tasks, t)
+		tasks = append(tasks, tk)
 	}
 	d.Tasks = tasks
+}
+
+// dropInjectedOps is dropInjectedItems for a change list: an operation whose
+// text only instruction-like source lines support is dropped with a warning.
+func dropInjectedOps(r *ChangeReply, src string, sources ...string) {
+	t := taintOf(sources...)
+	if len(t.tainted) == 0 {
+		return
+	}
+	r.Warnings = append(r.Warnings, t.warnings(src)...)
+	kept := r.Ops[:0]
+	for _, op := range r.Ops {
+		if op.Text != "" && t.injected(op.Text) {
+			what := fmt.Sprintf("an operation (%s)", op.Op)
+			if kind, err := ParseItemKind(op.Kind); err == nil && op.Op == OpAdd {
+				what = "a " + strings.ReplaceAll(string(kind), "_", " ")
+			}
+			r.Warnings = append(r.Warnings, fmt.Sprintf("Dropped %s that only instruction-like text in the %s supports: %q", what, src, Truncate(op.Text, 160)))
+			continue
+		}
+		kept = append(kept, op)
+	}
+	r.Ops = kept
+}
+
+// taint is what the poisoning defence knows of a draft's sources: the word
+// sets of lines that read like instructions to a model, of the other
+// lines, and snippets of the former for the warnings.
+type taint struct {
+	tainted, clean []map[string]bool
+	snippets       []string
+}
+
+func taintOf(sources ...string) taint {
+	var t taint
+	for _, src := range sources {
+		for _, line := range strings.Split(src, "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			words := wordSet(line)
+			if snip, bad := suspiciousSnippet(line); bad {
+				t.tainted = append(t.tainted, words)
+				t.snippets = append(t.snippets, snip)
+			} else {
+				t.clean = append(t.clean, words)
+			}
+		}
+	}
+	return t
+}
+
+// warnings say that the source (what names it) held instruction-like text.
+func (t taint) warnings(what string) []string {
+	const maxShown = 3
+	var out []string
+	for i, snip := range t.snippets {
+		if i == maxShown {
+			out = append(out, fmt.Sprintf("…and %d more such passages in the %s.", len(t.snippets)-maxShown, what))
+			break
+		}
+		out = append(out, fmt.Sprintf("The %s contains text that reads like an instruction to a model; it was treated as data, not followed: %q", what, snip))
+	}
+	return out
+}
+
+// injected reports whether every word of item occurs in a tainted line and
+// none in a clean one: nothing but injected text supports it.
+func (t taint) injected(item string) bool {
+	words := significantWords(item)
+	return len(words) > 0 && coveredByAny(words, t.tainted) && !coveredByAny(words, t.clean)
 }
 
 // fillerWords carry no claim of their own, so an item is matched against its

@@ -74,33 +74,33 @@ type Item struct {
 // ItemOrigin is where an item was introduced: the checkpoint, and the turns,
 // author and model it came from (nil where unknown).
 type ItemOrigin struct {
-	CheckpointID *ID     `json:"checkpoint_id"`
-	SessionID    *ID     `json:"session_id"`
-	FromSeq      *int64  `json:"from_seq"`
-	ToSeq        *int64  `json:"to_seq"`
-	Quote        *string `json:"quote"`
-	AuthorAgent  *string `json:"author_agent"`
-	Model        *string `json:"model"`
+	CheckpointID *ID     `json:"checkpoint_id" doc:"The checkpoint that introduced the item (null in a draft: not saved yet)"`
+	SessionID    *ID     `json:"session_id" doc:"The session whose turns the item came from; null when it came from a document or is unknown"`
+	FromSeq      *int64  `json:"from_seq" doc:"First turn (sequence number) the item came from; null when unknown"`
+	ToSeq        *int64  `json:"to_seq" doc:"Last turn (sequence number) the item came from; null when unknown"`
+	Quote        *string `json:"quote" doc:"The words that support the item (at most 300 characters); null when none was recorded"`
+	AuthorAgent  *string `json:"author_agent" doc:"The author_agent of the checkpoint that introduced it"`
+	Model        *string `json:"model" doc:"The model that drafted it; null for hand-written items"`
 }
 
 // ItemChange is a change a checkpoint made to an item.
 type ItemChange struct {
-	Op string `json:"op"`
+	Op string `json:"op" enum:"add,update,resolve,retract,supersede" doc:"What the checkpoint did to the item"`
 	// Before is the item's text in the parent (update, supersede).
-	Before *string `json:"before"`
+	Before *string `json:"before" doc:"The item's text before the change (update, resolve, retract, supersede); null for an add"`
 	// By says how a task or question was resolved; Reason why an item was
 	// retracted.
-	By     *string    `json:"by"`
-	Reason *string    `json:"reason"`
-	Source ItemSource `json:"source"`
+	By     *string    `json:"by" doc:"How a task was done or a question answered (resolve); null otherwise"`
+	Reason *string    `json:"reason" doc:"Why the item was retracted; null otherwise"`
+	Source ItemSource `json:"source" doc:"The turns or document line the change came from"`
 }
 
 // ItemSource is the turns (or the document line) a change came from.
 type ItemSource struct {
-	SessionID *ID     `json:"session_id"`
-	FromSeq   *int64  `json:"from_seq"`
-	ToSeq     *int64  `json:"to_seq"`
-	Quote     *string `json:"quote"`
+	SessionID *ID     `json:"session_id" doc:"The session whose turns the change came from; null for a document or a hand-written change"`
+	FromSeq   *int64  `json:"from_seq" doc:"First turn (sequence number); null when unknown"`
+	ToSeq     *int64  `json:"to_seq" doc:"Last turn (sequence number); null when unknown"`
+	Quote     *string `json:"quote" doc:"The supporting words (at most 300 characters); null when none"`
 }
 
 // Live reports whether the item is part of the state (not a tombstone).
@@ -521,4 +521,43 @@ func LinkTasks(c *Content, items []Item) {
 		}
 		n++
 	}
+}
+
+// Item history events, as ItemEventKind names them.
+const (
+	EventIntroduced   = "introduced"
+	EventChanged      = "changed"
+	EventResolved     = "resolved"
+	EventRetracted    = "retracted"
+	EventSuperseded   = "superseded"
+	EventSupersededBy = "superseded_by"
+)
+
+// ItemEventKind names what ev did to the item itemID: an add (or the
+// supersede that created it) introduced it; an update changed it; resolve,
+// retract and supersede ended it (superseded_by when ev is the row of the
+// item that replaced it).
+func ItemEventKind(ev *ItemEvent, itemID string) string {
+	it := &ev.Item
+	if it.ID != itemID {
+		return EventSupersededBy
+	}
+	op := ""
+	if it.Change != nil {
+		op = it.Change.Op
+	}
+	switch op {
+	case OpAdd:
+		return EventIntroduced
+	case OpResolve:
+		return EventResolved
+	case OpRetract:
+		return EventRetracted
+	case OpSupersede:
+		if it.Status == ItemSuperseded {
+			return EventSuperseded
+		}
+		return EventIntroduced
+	}
+	return EventChanged
 }

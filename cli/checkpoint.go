@@ -26,6 +26,9 @@ type checkpointPayload struct {
 	httpapi.ContentFields
 	ProjectRoot *string `json:"project_root,omitempty"`
 	AuthorAgent *string `json:"author_agent,omitempty"`
+	// Items keep the extracted items' identity (ids matched to the head's).
+	Items []httpapi.ItemIn `json:"items,omitempty"`
+	Model *string          `json:"model,omitempty"`
 }
 
 // parseCheckpointJSON checks the shape before anything is sent.
@@ -74,7 +77,7 @@ const DefaultAuthorAgent = "smriti-cli"
 
 func newCheckpointCreateCmd() *cobra.Command {
 	var (
-		asJSON, extract, dryRun, noRoot bool
+		asJSON, extract, dryRun, noRoot, yes bool
 		fromJSON, session, author, root string
 	)
 	cmd := &cobra.Command{
@@ -111,11 +114,35 @@ func newCheckpointCreateCmd() *cobra.Command {
 				if strings.TrimSpace(string(data)) == "" {
 					return failf("empty content on stdin for --extract")
 				}
+				// The document changes the head of main (or of the
+				// session's branch): the checkpoint is the head plus what
+				// the document adds, updates or retires.
+				sp, err := resolveSpace(ctx, c, args[0])
+				if err != nil {
+					return err
+				}
+				branch := smriti.MainBranch
+				if session != "" {
+					if se, err := c.Session(ctx, sessionID); err == nil {
+						branch = se.BranchName
+					}
+				}
+				var onto *smriti.ID
+				if head, err := c.LatestCheckpoint(ctx, sp.ID, branch); err == nil {
+					onto = &head.ID
+				} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
+					return err
+				}
 				stop := spinner(env, "extracting checkpoint…")
-				ex, err := c.Extract(ctx, string(data), false)
+				ex, err := c.Extract(ctx, string(data), false, onto)
 				stop()
 				if err != nil {
 					return err
+				}
+				if !dryRun && !asJSON {
+					if err := confirm(env, yes, changeList(ex.BaseCheckpointID, ex.Changes)); err != nil {
+						return err
+					}
 				}
 				msg := strings.TrimSpace(ex.Title)
 				if msg == "" {
@@ -123,7 +150,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 				}
 				p = &checkpointPayload{ContentFields: httpapi.ContentFields{Message: &msg, Summary: ex.Summary,
 					Objective: ex.Objective, Decisions: ex.Decisions, Assumptions: ex.Assumptions, Tasks: ex.Tasks,
-					OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts}}
+					OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts},
+					Items: httpapi.ItemsInOf(httpapi.DomainItems(ex.Items)), Model: ex.Model}
 			} else {
 				var data []byte
 				var err error
@@ -180,7 +208,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 			}
 			sid := sessionID.String()
 			out, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
-				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot})
+				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: httpapi.ItemFields{Items: p.Items, Model: p.Model}})
 			if err != nil {
 				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 			}
@@ -196,7 +224,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&fromJSON, "from-json", "", "read the checkpoint JSON from this file ('-' for stdin)")
-	f.BoolVar(&extract, "extract", false, "extract the checkpoint from markdown on stdin (LLM-backed)")
+	f.BoolVar(&extract, "extract", false, "extract the checkpoint from markdown on stdin (LLM-backed) as changes to the branch head; shows the changes first")
+	f.BoolVarP(&yes, "yes", "y", false, "save an extracted checkpoint without asking (needed when not on a terminal, unless --json)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the payload that would be sent and stop")
 	f.StringVar(&session, "session", "", "write into this session (a fork's session puts the checkpoint on its branch)")
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"smriti"
 	"smriti/httpapi"
@@ -31,4 +33,35 @@ func formatCheckpointList(cps []httpapi.Commit) string {
 // formatReview is `checkpoint review`.
 func formatReview(r *httpapi.ReviewOut) string {
 	return smriti.RenderReview(r.Review())
+}
+
+// changeList renders a draft's changes for review before saving.
+func changeList(base *smriti.ID, changes []httpapi.ChangeOut) string {
+	var b strings.Builder
+	if base != nil {
+		fmt.Fprintf(&b, "Changes to checkpoint %s:\n", base.String()[:8])
+	} else {
+		b.WriteString("A first checkpoint:\n")
+	}
+	if len(changes) == 0 {
+		b.WriteString("  (no changes: the head is carried as it is)\n")
+	}
+	for _, c := range changes {
+		text := ""
+		switch {
+		case c.After != nil && c.Before != nil:
+			text = fmt.Sprintf("%q → %q", *c.Before, *c.After)
+		case c.After != nil:
+			text = fmt.Sprintf("%q", *c.After)
+		case c.Before != nil:
+			text = fmt.Sprintf("%q", *c.Before)
+		}
+		mark := map[string]string{"add": "+", "update": "~", "resolve": "✓", "retract": "-", "supersede": "»"}[c.Op]
+		fmt.Fprintf(&b, "  %s %-9s %-13s %s %s", mark, c.Op, c.Kind, c.ID, text)
+		if c.Reason != nil {
+			fmt.Fprintf(&b, " (%s)", *c.Reason)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

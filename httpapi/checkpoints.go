@@ -30,6 +30,22 @@ type CommitRequest struct {
 	AuthorType  string         `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for a draft or extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent, or \"llm\" with source_turns"`
 	ProjectRoot *string        `json:"project_root"`
 	SourceTurns *SourceTurnsIn `json:"source_turns" doc:"The turns a draft was made from; marks the content as drafted (author_type \"llm\")"`
+	ItemFields
+}
+
+// ItemFields let a checkpoint write keep its items' identity (v5).
+type ItemFields struct {
+	Items            []ItemIn `json:"items" required:"false" doc:"The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text"`
+	BaseCheckpointID *string  `json:"base_checkpoint_id" required:"false" doc:"The checkpoint a draft was based on (informational: ids are matched against the actual parent)"`
+	Model            *string  `json:"model" required:"false" doc:"The model that drafted the content, recorded as the origin of new items"`
+}
+
+// items validates the proposed items and the base id.
+func (f *ItemFields) items() ([]smriti.Item, error) {
+	if _, err := optID("base_checkpoint_id", f.BaseCheckpointID); err != nil {
+		return nil, err
+	}
+	return itemsIn(f.Items)
 }
 
 // SourceTurnsIn names the turns a drafted checkpoint came from.
@@ -52,6 +68,7 @@ type LegacyCommitRequest struct {
 	ContextBlob   map[string]any `json:"context_blob" required:"false"`
 	RawSourceText *string        `json:"raw_source_text"`
 	Metadata      map[string]any `json:"metadata" required:"false"`
+	ItemFields
 }
 
 // NoteRequest adds a note to a checkpoint.
@@ -61,13 +78,17 @@ type NoteRequest struct {
 	Kind   *string `json:"kind"`
 }
 
+// itemsQuery documents ?items=true.
+var itemsQuery = map[string]string{"items": "true adds the items view (ids, origins, changes) to the answer"}
+
 func (s *Server) checkpointRoutes() []route {
 	return []route{
-		{method: "POST", path: "/api/v4/chat/commit", summary: "Save a checkpoint from a session (branch and parent follow the session)", tag: "checkpoints",
+		{method: "POST", path: "/api/v4/chat/commit", summary: "Save a checkpoint from a session (branch and parent follow the session)", tag: "checkpoints", query: itemsQuery,
 			in: CommitRequest{}, out: Commit{}, status: 201, handle: s.commitCheckpoint, errors: []int{409}},
-		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints",
+		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints", query: itemsQuery,
 			in: LegacyCommitRequest{}, out: Commit{}, status: 201, handle: s.createCheckpoint, errors: []int{409}},
-		{method: "GET", path: "/api/v2/commits/{commit_id}", summary: "Get a checkpoint", tag: "checkpoints", out: Commit{}, status: 200, handle: s.getCheckpoint},
+		{method: "GET", path: "/api/v2/commits/{commit_id}", summary: "Get a checkpoint", tag: "checkpoints", out: Commit{}, status: 200,
+			query: itemsQuery, handle: s.getCheckpoint},
 		{method: "DELETE", path: "/api/v2/commits/{commit_id}", summary: "Delete a checkpoint (409 with its dependents unless cascade=true)", tag: "checkpoints",
 			status: 204, query: map[string]string{"cascade": "also delete the subtree and the sessions forked from it"}, handle: s.deleteCheckpoint, errors: []int{409}},
 		{method: "POST", path: "/api/v5/checkpoint/{commit_id}/notes", summary: "Annotate a checkpoint (note, milestone or noise)", tag: "checkpoints",
@@ -106,8 +127,12 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	items, err := req.items()
+	if err != nil {
+		return err
+	}
 	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(),
-		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot}
+		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot, Items: items, Model: req.Model}
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
@@ -122,7 +147,11 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, commitOf(c))
+	out := commitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 
@@ -155,14 +184,23 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	items, err := req.items()
+	if err != nil {
+		return err
+	}
 	c, err := s.store.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
 		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: author.Agent, AuthorType: author.Type,
 		ProjectRoot: req.ProjectRoot, Content: req.content(), ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
+		Items: items, Model: req.Model,
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, commitOf(c))
+	out := commitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 
@@ -175,7 +213,11 @@ func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, commitOf(c))
+	out := commitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

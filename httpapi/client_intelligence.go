@@ -14,9 +14,14 @@ func (c *Client) Draft(ctx context.Context, req DraftRequest) (*DraftOut, error)
 
 // Extract extracts a checkpoint from a markdown document; useMock answers
 // with the offline mock whatever the background provider is.
-func (c *Client) Extract(ctx context.Context, markdown string, useMock bool) (*ExtractOut, error) {
+func (c *Client) Extract(ctx context.Context, markdown string, useMock bool, onto *smriti.ID) (*ExtractOut, error) {
 	var out ExtractOut
-	return &out, c.post(ctx, "/api/v5/checkpoint/extract", ExtractRequest{Content: &markdown, UseMock: useMock}, &out)
+	req := ExtractRequest{Content: &markdown, UseMock: useMock}
+	if onto != nil {
+		s := onto.String()
+		req.Onto = &s
+	}
+	return &out, c.post(ctx, "/api/v5/checkpoint/extract", req, &out)
 }
 
 // Review reviews a checkpoint for consistency and instruction-like content.

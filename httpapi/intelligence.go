@@ -31,11 +31,68 @@ type DraftFields struct {
 
 // DraftOut is a drafted checkpoint, the turns it came from (null when the
 // session had none to read) and warnings about what was dropped or looks
-// like an instruction to a model.
+// like an instruction to a model. The classic fields are the proposed FULL
+// state — the base with the changes applied — so a client that saves them
+// as they are saves the whole state.
 type DraftOut struct {
 	DraftFields
 	SourceTurns *smriti.SourceTurns `json:"source_turns"`
 	Warnings    []string            `json:"warnings"`
+	ChangeView
+}
+
+// ChangeView is a draft as a change list over its base (v5).
+type ChangeView struct {
+	BaseCheckpointID *smriti.ID   `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (the one the session's context stands on); null for a first checkpoint"`
+	Proposed         ContentOut   `json:"proposed" doc:"The proposed full content: the base with the changes applied"`
+	Items            []ItemOut    `json:"items" doc:"The proposed items with their ids (tombstones last); send them back as items when saving to keep each item's identity"`
+	Changes          []ChangeOut  `json:"changes" doc:"What the draft changes, in order; [] when it carries the base unchanged"`
+	Model            *string      `json:"model" doc:"The model that drafted it; null when none was asked"`
+}
+
+// ContentOut is checkpoint content.
+type ContentOut struct {
+	Message       string            `json:"message" doc:"The title"`
+	Objective     string            `json:"objective" doc:"The goal"`
+	Summary       string            `json:"summary" doc:"What was discussed and concluded"`
+	Decisions     []string          `json:"decisions" doc:"Decisions made"`
+	Assumptions   []string          `json:"assumptions" doc:"Things taken for granted"`
+	Tasks         []smriti.Task     `json:"tasks" doc:"Tasks: strings, or objects with annotations"`
+	OpenQuestions []string          `json:"open_questions" doc:"Questions not yet answered"`
+	Entities      []string          `json:"entities" doc:"Proper nouns and key terms"`
+	Artifacts     []smriti.Artifact `json:"artifacts" doc:"Attached content (carried from the base, plus a document's code blocks)"`
+}
+
+// ChangeOut is one change of a draft.
+type ChangeOut struct {
+	Op     string            `json:"op" enum:"add,update,resolve,retract,supersede" doc:"What the change does"`
+	Kind   string            `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"The item's kind"`
+	ID     string            `json:"id" doc:"The item's id (for supersede, the new item's)"`
+	Before *string           `json:"before" doc:"The text before (null for an add)"`
+	After  *string           `json:"after" doc:"The text after (null for resolve and retract)"`
+	By     *string           `json:"by" doc:"How a task was done or a question answered; null otherwise"`
+	Reason *string           `json:"reason" doc:"Why an item was retracted; null otherwise"`
+	Source smriti.ItemSource `json:"source" doc:"The turns (session, seq range, quote) the change came from"`
+}
+
+func changeViewOf(res *smriti.DraftResult) ChangeView {
+	v := ChangeView{Items: itemsOut(res.Items), Changes: []ChangeOut{}}
+	if res.Base != nil {
+		id := res.Base.ID
+		v.BaseCheckpointID = &id
+	}
+	if res.Model != "" {
+		m := res.Model
+		v.Model = &m
+	}
+	d := res.Draft
+	v.Proposed = ContentOut{Message: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
+		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions),
+		Entities: nonnil.Slice(d.Entities), Artifacts: nonnil.Slice(d.Artifacts)}
+	for _, c := range res.Changes {
+		v.Changes = append(v.Changes, ChangeOut{Op: c.Op, Kind: string(c.Kind), ID: c.ID, Before: c.Before, After: c.After, By: c.By, Reason: c.Reason, Source: c.Source})
+	}
+	return v
 }
 
 // ExtractRequest extracts a checkpoint from freeform markdown
@@ -43,6 +100,8 @@ type DraftOut struct {
 type ExtractRequest struct {
 	Content *string `json:"content" required:"true"`
 	UseMock bool    `json:"use_mock" required:"false"`
+	// Onto is the checkpoint the document changes.
+	Onto *string `json:"onto_checkpoint_id" required:"false" doc:"The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new"`
 }
 
 // ExtractOut is an extracted checkpoint, with the document's code blocks
@@ -51,6 +110,7 @@ type ExtractOut struct {
 	DraftFields
 	Artifacts []smriti.Artifact `json:"artifacts"`
 	Warnings  []string          `json:"warnings"`
+	ChangeView
 }
 
 // ReviewOut is a checkpoint's consistency review: at most 5 issues and 5
@@ -94,7 +154,8 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings)})
+	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings),
+		ChangeView: changeViewOf(res)})
 	return nil
 }
 
@@ -106,11 +167,17 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if req.Content == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
 	}
-	d, err := s.intel.Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock})
+	onto, err := optID("onto_checkpoint_id", req.Onto)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings)})
+	res, err := s.intel.Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock, Onto: onto})
+	if err != nil {
+		return err
+	}
+	d := res.Draft
+	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings),
+		ChangeView: changeViewOf(res)})
 	return nil
 }
 

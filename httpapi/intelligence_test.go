@@ -313,7 +313,8 @@ func TestIntelligenceDraftWithoutTurnsCallsNoProvider(t *testing.T) {
 	e := newEnv(t, withProviderEnv(map[string]string{provider.EnvBackgroundProvider: "anthropic"}))
 	_, se := e.spaceSession(t)
 	status, body := e.raw(t, "POST", "/api/v5/checkpoint/draft", `{"session_id": "`+se.ID.String()+`"}`)
-	want := `{"title":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"source_turns":null,"warnings":[]}`
+	want := `{"title":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"source_turns":null,"warnings":[],` +
+		`"base_checkpoint_id":null,"proposed":{"message":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"artifacts":[]},"items":[],"changes":[],"model":null}`
 	if status != 200 || strings.TrimSpace(body) != want {
 		t.Fatalf("draft = %d %s, want 200 %s", status, body, want)
 	}
@@ -341,10 +342,10 @@ func TestIntelligenceDraftReadsToleratedReplies(t *testing.T) {
 				t.Fatalf("provider got %d requests, want 1", len(reqs))
 			}
 			if str(reqs[0], "model") != "gpt-test" || str(reqs[0], "response_format", "type") != "json_schema" ||
-				str(reqs[0], "response_format", "json_schema", "name") != smriti.SchemaDraft {
+				str(reqs[0], "response_format", "json_schema", "name") != smriti.SchemaDraftChanges {
 				t.Errorf("request = model %q response_format %v", str(reqs[0], "model"), reqs[0]["response_format"])
 			}
-			if !strings.Contains(lastUserText(reqs[0]), "USER: Let's plan the Australia trip.") {
+			if !strings.Contains(lastUserText(reqs[0]), `"content": "Let's plan the Australia trip."`) {
 				t.Errorf("transcript not sent: %q", lastUserText(reqs[0]))
 			}
 		})
@@ -486,12 +487,12 @@ func TestIntelligenceExtractIgnoresInstructionsInTheDocument(t *testing.T) {
 	}
 	t.Run("Mock", func(t *testing.T) {
 		e := newEnv(t)
-		check(t, storetest.Get(e.c.Extract(bg, poisonedMarkdown, false)).Must(t))
+		check(t, storetest.Get(e.c.Extract(bg, poisonedMarkdown, false, nil)).Must(t))
 	})
 	t.Run("UseMockOverridesAFailingProvider", func(t *testing.T) {
 		f := newFakeLLM(t, false, func(int) llmReply { return llmReply{500, "boom"} })
 		e := newEnv(t, withFake(f), fastProviders)
-		check(t, storetest.Get(e.c.Extract(bg, poisonedMarkdown, true)).Must(t))
+		check(t, storetest.Get(e.c.Extract(bg, poisonedMarkdown, true, nil)).Must(t))
 		if n := len(f.requests()); n != 0 {
 			t.Errorf("use_mock still called the provider %d times", n)
 		}
@@ -503,12 +504,12 @@ func TestIntelligenceExtractIgnoresInstructionsInTheDocument(t *testing.T) {
 		 "open_questions": [], "entities": ["PostgreSQL"], "artifacts": []}`
 		f := newFakeLLM(t, false, func(int) llmReply { return ok(reply) })
 		e := newEnv(t, withFake(f), fastProviders)
-		d := storetest.Get(e.c.Extract(bg, poisonedMarkdown, false)).Must(t)
+		d := storetest.Get(e.c.Extract(bg, poisonedMarkdown, false, nil)).Must(t)
 		check(t, d)
 		if !contains(d.Assumptions, "PostgreSQL 16 is the main store") {
 			t.Errorf("assumptions = %q, lost a supported one", d.Assumptions)
 		}
-		if str(f.requests()[0], "response_format", "json_schema", "name") != smriti.SchemaExtract {
+		if str(f.requests()[0], "response_format", "json_schema", "name") != smriti.SchemaExtractChanges {
 			t.Error("extract did not ask for the extract schema")
 		}
 	})
@@ -595,7 +596,7 @@ func TestIntelligenceWorksWithAnthropic(t *testing.T) {
 	if d.Title != "Australia trip plan" || len(d.Decisions) != 2 {
 		t.Errorf("draft = %+v", d)
 	}
-	x := storetest.Get(e.c.Extract(bg, "# Notes\n\nWe keep backups.", false)).Must(t)
+	x := storetest.Get(e.c.Extract(bg, "# Notes\n\nWe keep backups.", false, nil)).Must(t)
 	if len(x.Artifacts) != 1 || x.Artifacts[0].Content != "CREATE TABLE t (id int);" {
 		t.Errorf("extract = %+v", x)
 	}
@@ -613,7 +614,7 @@ func TestIntelligenceWorksWithAnthropic(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("provider got %d requests, want 4", len(reqs))
 	}
-	for i, schema := range []string{smriti.SchemaDraft, smriti.SchemaExtract, smriti.SchemaReview, smriti.SchemaTitle} {
+	for i, schema := range []string{smriti.SchemaDraftChanges, smriti.SchemaExtractChanges, smriti.SchemaReview, smriti.SchemaTitle} {
 		if str(reqs[i], "tool_choice", "type") != "tool" || str(reqs[i], "tool_choice", "name") != schema {
 			t.Errorf("request %d tool_choice = %v, want the %s tool", i, reqs[i]["tool_choice"], schema)
 		}
@@ -654,7 +655,7 @@ func TestIntelligenceProviderFailures(t *testing.T) {
 		if !strings.Contains(err.Error(), provider.EnvAnthropicKey) {
 			t.Errorf("error %q does not name %s", err, provider.EnvAnthropicKey)
 		}
-		_, err = e.c.Extract(bg, "# Notes", false)
+		_, err = e.c.Extract(bg, "# Notes", false, nil)
 		wantCode(t, err, smriti.EUNAVAILABLE)
 		_, err = e.c.Review(bg, c.ID)
 		wantCode(t, err, smriti.EUNAVAILABLE)
@@ -676,7 +677,7 @@ func TestIntelligenceProviderFailures(t *testing.T) {
 			if !strings.Contains(err.Error(), "500") || strings.Contains(err.Error(), "sk-") {
 				t.Errorf("error = %q", err)
 			}
-			_, err = e.c.Extract(bg, "# Notes", false)
+			_, err = e.c.Extract(bg, "# Notes", false, nil)
 			wantCode(t, err, smriti.EUPSTREAM)
 			_, err = e.c.Review(bg, c.ID)
 			wantCode(t, err, smriti.EUPSTREAM)
@@ -777,7 +778,7 @@ func TestIntelligenceBadInput(t *testing.T) {
 	}
 	// A long non-ASCII document within the character limit is accepted even
 	// though it is more bytes than characters.
-	if _, err := e.c.Extract(bg, strings.Repeat("ü", smriti.MaxExtractChars), false); err != nil {
+	if _, err := e.c.Extract(bg, strings.Repeat("ü", smriti.MaxExtractChars), false, nil); err != nil {
 		t.Errorf("200,000 non-ASCII characters: %v", err)
 	}
 }

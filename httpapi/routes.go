@@ -48,6 +48,7 @@ func (s *Server) allRoutes() []route {
 		s.systemRoutes(),
 		s.spaceRoutes(),
 		s.checkpointRoutes(),
+		s.itemRoutes(),
 		s.sessionRoutes(),
 		s.chatRoutes(),
 		s.intelligenceRoutes(),

@@ -386,7 +386,7 @@ func TestExtractKeepsCheckboxes(t *testing.T) {
 	})
 	for name, env := range map[string]*testEnv{"Mock": newEnv(t), "Model": newEnv(t, withFake(f), fastProviders)} {
 		t.Run(name, func(t *testing.T) {
-			x := storetest.Get(env.c.Extract(bg, doc, name == "Mock")).Must(t)
+			x := storetest.Get(env.c.Extract(bg, doc, name == "Mock", nil)).Must(t)
 			got := map[string]string{}
 			for _, task := range x.Tasks {
 				got[task.Text] = task.Status

@@ -21,6 +21,7 @@ type Backend interface {
 	smriti.SpaceService
 	smriti.SessionService
 	smriti.CheckpointService
+	smriti.ItemService
 	smriti.LineageService
 	smriti.SearchService
 	smriti.SpaceExporter
@@ -119,7 +120,7 @@ func New(cfg Config) *Server {
 		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers, Tokens: cfg.Tokens}
 	}
 	if s.intel = cfg.Intelligence; s.intel == nil {
-		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers}
+		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Items: cfg.Backend, Providers: cfg.Providers}
 	}
 	s.coord = cfg.Coordinator
 	if s.coord == nil {

@@ -54,6 +54,9 @@ type Commit struct {
 	RawSourceText  *string           `json:"raw_source_text"`
 	Metadata       map[string]any    `json:"metadata"`
 	CreatedAt      time.Time         `json:"created_at"`
+	// Items is the v5 items view, present only when asked for (?items=true)
+	// so that the first implementation's clients see the classic shape.
+	Items *[]ItemOut `json:"items,omitempty" doc:"The checkpoint's items with their ids, origins and changes (tombstones last); present only with ?items=true"`
 }
 
 // NoteOut is a checkpoint note on the wire.

@@ -31,7 +31,8 @@ type Ops interface {
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
 	Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
-	Extract(ctx context.Context, markdown string) (*smriti.Draft, error)
+	// Extract drafts from markdown as changes onto a checkpoint (nil: none).
+	Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*smriti.Review, error)
 
 	// CommonAncestor returns the lowest common ancestor's id, nil when the

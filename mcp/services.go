@@ -105,8 +105,8 @@ func (s *Services) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return s.Store.VerifyCheckpoint(ctx, id)
 }
 
-func (s *Services) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
-	return s.Intelligence.Extract(ctx, smriti.ExtractRequest{Markdown: markdown})
+func (s *Services) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error) {
+	return s.Intelligence.Extract(ctx, smriti.ExtractRequest{Markdown: markdown, Onto: onto})
 }
 
 func (s *Services) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {

@@ -399,10 +399,19 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 	if err := smriti.AdmitLLM(ctx, sp.ID); err != nil {
 		return "", err
 	}
-	d, err := t.ops.Extract(ctx, in.Content)
+	// The document changes main's head (state accumulates): the proposal is
+	// the head plus what the document adds, updates or retires.
+	var onto *smriti.ID
+	if heads, err := t.ops.Checkpoints(ctx, sp.ID, smriti.MainBranch); err != nil {
+		return "", err
+	} else if len(heads) > 0 {
+		onto = &heads[0].ID
+	}
+	res, err := t.ops.Extract(ctx, in.Content, onto)
 	if err != nil {
 		return "", err
 	}
+	d := res.Draft
 	content := d.Content()
 	if strings.TrimSpace(content.Message) == "" {
 		content.Message = "Extracted checkpoint"
@@ -418,7 +427,11 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 		}
 		session = se.ID
 	}
-	req := smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session, Content: content}
+	req := smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session, Content: content, Items: res.Items}
+	if res.Model != "" {
+		m := res.Model
+		req.Model = &m
+	}
 	if in.AuthorAgent != "" {
 		req.AuthorAgent = &in.AuthorAgent
 	}

@@ -107,13 +107,12 @@ func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o clientOps) Extract(ctx context.Context, markdown string) (*smriti.Draft, error) {
-	d, err := o.c.Extract(ctx, markdown, false)
+func (o clientOps) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error) {
+	d, err := o.c.Extract(ctx, markdown, false, onto)
 	if err != nil {
 		return nil, err
 	}
-	return &smriti.Draft{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: d.Decisions, Assumptions: d.Assumptions,
-		Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities, Artifacts: d.Artifacts, Warnings: d.Warnings}, nil
+	return httpapi.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
 }
 
 func (o clientOps) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {

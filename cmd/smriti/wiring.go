@@ -15,7 +15,7 @@ import (
 // intelligence services are built once here and shared by both.
 func apiConfig(db *store.Store, providers smriti.Providers, logger *slog.Logger, coord *smriti.Coordinator, metrics *httpapi.Metrics) httpapi.Config {
 	chat := &smriti.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now, Tokens: tokenizer.Counter{}}
-	intel := &smriti.Intelligence{Sessions: db, Checkpoints: db, Providers: providers}
+	intel := &smriti.Intelligence{Sessions: db, Checkpoints: db, Items: db, Providers: providers}
 	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord, WorktreeManager: coord,
 		Chat: chat, Intelligence: intel}, StatusOf: httpapi.StatusOf, Version: version})
 	return httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit,
