@@ -78,7 +78,7 @@ const DefaultAuthorAgent = "smriti-cli"
 func newCheckpointCreateCmd() *cobra.Command {
 	var (
 		asJSON, extract, dryRun, noRoot, yes bool
-		fromJSON, session, author, root string
+		fromJSON, session, author, root      string
 	)
 	cmd := &cobra.Command{
 		Use:   "create <space>",

@@ -43,11 +43,11 @@ type DraftOut struct {
 
 // ChangeView is a draft as a change list over its base (v5).
 type ChangeView struct {
-	BaseCheckpointID *smriti.ID   `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (the one the session's context stands on); null for a first checkpoint"`
-	Proposed         ContentOut   `json:"proposed" doc:"The proposed full content: the base with the changes applied"`
-	Items            []ItemOut    `json:"items" doc:"The proposed items with their ids (tombstones last); send them back as items when saving to keep each item's identity"`
-	Changes          []ChangeOut  `json:"changes" doc:"What the draft changes, in order; [] when it carries the base unchanged"`
-	Model            *string      `json:"model" doc:"The model that drafted it; null when none was asked"`
+	BaseCheckpointID *smriti.ID  `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (the one the session's context stands on); null for a first checkpoint"`
+	Proposed         ContentOut  `json:"proposed" doc:"The proposed full content: the base with the changes applied"`
+	Items            []ItemOut   `json:"items" doc:"The proposed items with their ids (tombstones last); send them back as items when saving to keep each item's identity"`
+	Changes          []ChangeOut `json:"changes" doc:"What the draft changes, in order; [] when it carries the base unchanged"`
+	Model            *string     `json:"model" doc:"The model that drafted it; null when none was asked"`
 }
 
 // ContentOut is checkpoint content.

@@ -95,7 +95,7 @@ func itemsIn(in []ItemIn) ([]smriti.Item, error) {
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
 type ItemHistoryOut struct {
-	Item    ItemOut       `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
+	Item    ItemOut        `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
 	History []ItemEventOut `json:"history" doc:"Every change to the item, oldest first"`
 }
 
