@@ -72,11 +72,11 @@ type MergeResult struct {
 // how (retracted, superseded, answered; "removed" when that side's
 // checkpoint has no record of it).
 type MergeRemoval struct {
-	ID     string   `json:"id"`
-	Kind   ItemKind `json:"kind"`
-	Text   string   `json:"text"`
-	Side   string   `json:"side"`
-	Status string   `json:"status"`
+	ID     string   `json:"id" doc:"The removed item's id"`
+	Kind   ItemKind `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"Its kind"`
+	Text   string   `json:"text" doc:"Its text in the common ancestor"`
+	Side   string   `json:"side" enum:"ours,theirs,both" doc:"Which side removed it: ours (the target), theirs (the source) or both"`
+	Status string   `json:"status" enum:"retracted,superseded,answered,removed" doc:"How that side ended it (removed: that side's checkpoint dropped it without saying how)"`
 }
 
 // MergeSide is one side of a merge: its content and its items (tombstones

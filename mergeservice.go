@@ -46,6 +46,11 @@ type MergeOutcome struct {
 	Conflicts []MergeConflict
 	// Resolved counts the conflicts the resolutions settled.
 	Resolved int
+	// Removes lists every base item the merged state no longer has (never
+	// nil): a merge never deletes silently.
+	Removes []MergeRemoval
+	// Items are the merged items (ids kept).
+	Items []Item
 	// Checkpoint is the merge checkpoint written; nil on a dry run.
 	Checkpoint *Checkpoint
 }
@@ -54,6 +59,7 @@ type MergeOutcome struct {
 type MergeBackend interface {
 	SpaceService
 	CheckpointService
+	ItemService
 	LineageService
 }
 
@@ -99,15 +105,25 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 	// The merge checkpoint gets its own title, so the sides' titles take no
 	// part in the merge (they differ on nearly every branch and would
 	// otherwise conflict every time).
-	untitled := func(c *Checkpoint) *Content {
+	untitled := func(c *Checkpoint) (*MergeSide, error) {
 		if c == nil {
-			return nil
+			return nil, nil
+		}
+		items, err := b.CheckpointItems(ctx, c.ID)
+		if err != nil {
+			return nil, err
 		}
 		content := c.Content
 		content.Message = ""
-		return &content
+		return &MergeSide{Content: content, Items: items}, nil
 	}
-	res, err := Merge(untitled(base), untitled(target), untitled(source), req.Resolutions)
+	var sides [3]*MergeSide
+	for i, c := range []*Checkpoint{base, target, source} {
+		if sides[i], err = untitled(c); err != nil {
+			return nil, err
+		}
+	}
+	res, err := MergeStates(sides[0], sides[1], sides[2], req.Resolutions)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +132,8 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 	if merged.Message == "" {
 		merged.Message = fmt.Sprintf("Merge %s into %s", source.BranchName, target.BranchName)
 	}
-	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: res.Resolved}
+	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: res.Resolved,
+		Removes: res.Removes, Items: res.Items}
 	if req.DryRun {
 		return out, nil
 	}
@@ -128,7 +145,7 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 	author := mergeAuthor(ctx, req.AuthorAgent, out.Resolved)
 	in := CheckpointCreate{
 		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
-		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged,
+		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged, Items: res.Items,
 		Metadata: map[string]any{"merge": map[string]any{
 			"source_checkpoint_id": source.ID.String(), "target_checkpoint_id": target.ID.String(),
 			"base_checkpoint_id": idString(base), "conflicts_resolved": out.Resolved,

@@ -41,6 +41,14 @@ func (f *fakeHistory) Space(_ context.Context, id ID) (*Space, error) {
 	return &Space{ID: id}, nil
 }
 
+// CheckpointItems answers no stored items, so the merge reads each side's
+// content with ids from text.
+func (f *fakeHistory) CheckpointItems(context.Context, ID) ([]Item, error) { return nil, nil }
+
+func (f *fakeHistory) ItemHistory(context.Context, ID, string) ([]ItemEvent, error) {
+	return nil, Errorf(ENOTFOUND, "Item not found")
+}
+
 func (f *fakeHistory) Checkpoint(_ context.Context, id ID) (*Checkpoint, error) {
 	if c, ok := f.byID[id]; ok {
 		return c, nil

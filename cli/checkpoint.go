@@ -245,25 +245,37 @@ func truncateRunes(s string, n int) string {
 }
 
 func newCheckpointShowCmd() *cobra.Command {
-	var asJSON, full bool
+	var asJSON, full, items bool
 	cmd := &cobra.Command{
 		Use:   "show <checkpoint>",
 		Short: "Show a checkpoint (by UUID or a unique id/hash prefix of 7+ characters)",
 		Args:  exactArgs(1, "checkpoint"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
-			cp, err := resolveCheckpoint(cmd.Context(), env.Client(), args[0])
+			c := env.Client()
+			cp, err := resolveCheckpoint(cmd.Context(), c, args[0])
 			if err != nil {
 				return err
+			}
+			if items {
+				list, err := c.CheckpointItems(cmd.Context(), cp.ID)
+				if err != nil {
+					return err
+				}
+				cp.Items = &list
 			}
 			if asJSON {
 				return printJSON(env.Stdout, cp)
 			}
 			fmt.Fprint(env.Stdout, formatCheckpoint(cp, full))
+			if items {
+				fmt.Fprint(env.Stdout, formatItems(*cp.Items))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&full, "full-artifacts", false, "show artifacts in full (default: 800-character previews)")
+	cmd.Flags().BoolVar(&items, "items", false, "list the items with their ids, origins and what this checkpoint changed (ids for `smriti why`)")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }

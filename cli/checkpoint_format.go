@@ -65,3 +65,25 @@ func changeList(base *smriti.ID, changes []httpapi.ChangeOut) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// formatItems lists a checkpoint's items with their ids: the live ones by
+// kind, then what the checkpoint retired.
+func formatItems(items []httpapi.ItemOut) string {
+	var b strings.Builder
+	b.WriteString("\n## Items\n")
+	if len(items) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for _, it := range items {
+		change := ""
+		if it.Change != nil {
+			change = " — " + it.Change.Op + " here"
+		}
+		status := ""
+		if it.Status != smriti.ItemOpen {
+			status = " (" + it.Status + ")"
+		}
+		fmt.Fprintf(&b, "- `%s` %s: %s%s%s\n", it.ID, it.Kind, it.Text, status, change)
+	}
+	return b.String()
+}

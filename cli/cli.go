@@ -101,6 +101,7 @@ func commands() []*cobra.Command {
 		newCompareCmd(),
 		newBranchCmd(),
 		newVerifyCmd(),
+		newWhyCmd(),
 		newMergeCmd(),
 		newChatCmd(),
 		newContextCmd(),

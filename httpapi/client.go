@@ -290,3 +290,15 @@ func (c *Client) Head(ctx context.Context, space smriti.ID) (*Head, error) {
 	var out Head
 	return &out, c.get(ctx, "/api/v4/chat/spaces/"+space.String()+"/head", &out)
 }
+
+// CheckpointItems returns a checkpoint's items view.
+func (c *Client) CheckpointItems(ctx context.Context, id smriti.ID) ([]ItemOut, error) {
+	var out []ItemOut
+	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items", &out)
+}
+
+// ItemHistory returns an item's history in a space.
+func (c *Client) ItemHistory(ctx context.Context, space smriti.ID, itemID string) (*ItemHistoryOut, error) {
+	var out ItemHistoryOut
+	return &out, c.get(ctx, "/api/v5/spaces/"+space.String()+"/items/"+url.PathEscape(itemID), &out)
+}

@@ -225,3 +225,15 @@ func DraftResultOf(f *DraftFields, artifacts []smriti.Artifact, warnings []strin
 	}
 	return res
 }
+
+// DomainItemEvents turns an item's history back into domain events.
+func DomainItemEvents(h *ItemHistoryOut) []smriti.ItemEvent {
+	out := make([]smriti.ItemEvent, 0, len(h.History))
+	for _, e := range h.History {
+		ch := e.Change
+		out = append(out, smriti.ItemEvent{CheckpointID: e.CheckpointID, CommitHash: e.CommitHash, BranchName: e.BranchName,
+			CreatedAt: e.CreatedAt, Merge: e.Merge, Item: smriti.Item{ID: e.ItemID, Kind: smriti.ItemKind(h.Item.Kind), Text: e.Text,
+				Status: e.Status, Origin: e.Origin, Change: &ch}})
+	}
+	return out
+}

@@ -161,6 +161,8 @@ type MergePreview struct {
 	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id"`
 	Merged             MergedContent          `json:"merged"`
 	Conflicts          []smriti.MergeConflict `json:"conflicts"`
+	Removes            []smriti.MergeRemoval  `json:"removes" doc:"Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently"`
+	Items              []ItemOut              `json:"items" doc:"The merged items with their ids"`
 }
 
 // MergeCommitted is a committed merge: the checkpoint with two parents.
@@ -356,7 +358,7 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 		m := out.Merged
 		writeJSON(w, http.StatusOK, MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
 			Merged:    MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: stateListsOf(&m)},
-			Conflicts: nonnil.Slice(out.Conflicts)})
+			Conflicts: nonnil.Slice(out.Conflicts), Removes: nonnil.Slice(out.Removes), Items: itemsOut(out.Items)})
 		return nil
 	}
 	writeJSON(w, http.StatusCreated, MergeCommitted{Checkpoint: commitOf(out.Checkpoint), BaseCheckpointID: base, ConflictsResolved: out.Resolved})

@@ -35,6 +35,11 @@ type Ops interface {
 	Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*smriti.Review, error)
 
+	// CheckpointItems are a checkpoint's items; ItemHistory an item's changes
+	// in a space, oldest first (ENOTFOUND for an item the space never had).
+	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
+	ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error)
+
 	// CommonAncestor returns the lowest common ancestor's id, nil when the
 	// histories are unrelated.
 	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error)

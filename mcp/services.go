@@ -11,6 +11,7 @@ import (
 type Backend interface {
 	smriti.SpaceService
 	smriti.CheckpointService
+	smriti.ItemService
 	smriti.SessionService
 	smriti.LineageService
 	smriti.ClaimService
@@ -197,4 +198,12 @@ func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force b
 
 func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
 	return s.WorktreeManager.Worktrees(ctx, space, includeClosed)
+}
+
+func (s *Services) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
+	return s.Store.CheckpointItems(ctx, id)
+}
+
+func (s *Services) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
+	return s.Store.ItemHistory(ctx, space, itemID)
 }

@@ -347,6 +347,22 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(c.Hash), v.Checked), nil
 		})
+	add(t, s, "smriti_why", "Where an item (decision, task, …) came from and how it changed along the lineage, with turns and quotes.", readOnly,
+		func(ctx context.Context, in whyIn) (string, error) {
+			sp, err := t.space(ctx, in.Space)
+			if err != nil {
+				return "", err
+			}
+			id, err := t.itemID(ctx, sp.ID, in.Item)
+			if err != nil {
+				return "", err
+			}
+			evs, err := t.ops.ItemHistory(ctx, sp.ID, id)
+			if err != nil {
+				return "", err
+			}
+			return smriti.RenderItemHistory(id, evs), nil
+		})
 	add(t, s, "smriti_context", "Show exactly what a send would give the model (mode, checkpoints, turns, messages) without calling it.", readOnly,
 		func(ctx context.Context, in contextIn) (string, error) {
 			if strings.TrimSpace(in.Message) == "" {
@@ -443,6 +459,41 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 		return "", err
 	}
 	return fmt.Sprintf("Created checkpoint `%s` on branch `%s`: %s\n", short(c.Hash), c.BranchName, c.Message), nil
+}
+
+type whyIn struct {
+	Space string `json:"space" jsonschema:"space name or UUID"`
+	Item  string `json:"item" jsonschema:"item id (e.g. d-7f3a9c) or words of its text"`
+}
+
+// itemID resolves an item id or words of an item's text against the items
+// of the newest checkpoint of main (else of any branch).
+func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if smriti.ValidItemID(ref) {
+		return ref, nil
+	}
+	heads, err := t.ops.Checkpoints(ctx, space, smriti.MainBranch)
+	if err != nil {
+		return "", err
+	}
+	if len(heads) == 0 {
+		if heads, err = t.ops.Checkpoints(ctx, space, ""); err != nil {
+			return "", err
+		}
+	}
+	if len(heads) == 0 {
+		return "", smriti.Errorf(smriti.ENOTFOUND, "The space has no checkpoint, so no items")
+	}
+	items, err := t.ops.CheckpointItems(ctx, heads[0].ID)
+	if err != nil {
+		return "", err
+	}
+	it, err := smriti.FindItem(items, ref)
+	if err != nil {
+		return "", err
+	}
+	return it.ID, nil
 }
 
 type stateIn struct {

@@ -306,3 +306,19 @@ func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force b
 	}
 	return w.Worktree(), nil
 }
+
+func (o clientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
+	items, err := o.c.CheckpointItems(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.DomainItems(items), nil
+}
+
+func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
+	h, err := o.c.ItemHistory(ctx, space, itemID)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.DomainItemEvents(h), nil
+}

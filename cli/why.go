@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+)
+
+func newWhyCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "why <space> <item-id | words of its text>",
+		Short: "Show where an item (decision, assumption, task, …) came from and how it changed, with the turns and quotes behind it",
+		Example: `  smriti why demo d-7f3a9c
+  smriti why demo "token TTL"`,
+		Args: exactArgs(2, "space and item"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			c := env.Client()
+			sp, err := resolveSpace(ctx, c, args[0])
+			if err != nil {
+				return err
+			}
+			id := args[1]
+			if !smriti.ValidItemID(id) {
+				head, err := c.LatestCheckpoint(ctx, sp.ID, "")
+				if err != nil {
+					return withHint(err, smriti.ENOTFOUND, "The space has no checkpoint on main yet.")
+				}
+				items, err := c.CheckpointItems(ctx, head.ID)
+				if err != nil {
+					return err
+				}
+				it, err := smriti.FindItem(httpapi.DomainItems(items), id)
+				if err != nil {
+					return err
+				}
+				id = it.ID
+			}
+			h, err := c.ItemHistory(ctx, sp.ID, id)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Stdout, h)
+			}
+			fmt.Fprint(env.Stdout, smriti.RenderItemHistory(id, httpapi.DomainItemEvents(h)))
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
