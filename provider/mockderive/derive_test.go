@@ -137,7 +137,7 @@ func TestDeriveReview(t *testing.T) {
 		types = append(types, is.Type)
 	}
 	want := []string{smriti.IssueSuspiciousInstruction, smriti.IssueResolvedQuestion, smriti.IssueUnusedEntity}
-	if !reflect.DeepEqual(types, want) || len(r.Suggestions) != 3 || !strings.Contains(r.Issues[2].Description, "Qantas") {
+	if !reflect.DeepEqual(types, want) || len(r.Suggestions) != 4 || r.Suggestions[3] != mockReviewNote || !strings.Contains(r.Issues[2].Description, "Qantas") {
 		t.Fatalf("%+v", r)
 	}
 }
