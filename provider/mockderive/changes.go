@@ -424,7 +424,7 @@ func deriveDraftChanges(data string) *changesAnswer {
 	if len(userTexts) > 0 {
 		first = userTexts[0]
 	}
-	a.Title = firstWords(first, 6, smriti.MaxTitleChars)
+	a.Title = firstWords(withoutLabel(first), 6, smriti.MaxTitleChars)
 	if a.Title == "" {
 		a.Title = firstWords(cd.Base.Title, 6, smriti.MaxTitleChars)
 	}
@@ -485,6 +485,16 @@ func deriveExtractChanges(data string) *changesAnswer {
 			title, onto(cd.Base), c.describe(), artifactNote(len(*a.Artifacts)), c.doneNote()))
 	}
 	return a
+}
+
+// withoutLabel drops a leading "Decision:"-style label from text's first
+// line, so a title reads "Access token TTL is 30 minutes".
+func withoutLabel(text string) string {
+	line := firstLine(text)
+	if _, rest, ok := colonHead(line); ok && rest != "" && !smriti.IsSuspicious(line) {
+		return upperFirst(rest)
+	}
+	return line
 }
 
 func firstLine(s string) string {

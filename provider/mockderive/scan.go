@@ -39,6 +39,7 @@ func scanDoc(text string) ([]docLine, []smriti.Artifact) {
 		inFiles, filesBlock bool // a "Files touched:" list; a "Files touched" heading
 		inArtifacts         bool
 		artLines            []string
+		fences              int
 	)
 	add := func(a smriti.Artifact) {
 		a.ID = fmt.Sprintf("a%d", len(arts)+1)
@@ -73,7 +74,8 @@ func scanDoc(text string) ([]docLine, []smriti.Artifact) {
 				flushFiles()
 			}
 			lang := strings.TrimSpace(rest)
-			typ, label := "text", fmt.Sprintf("Code block %d", len(arts)+1)
+			fences++
+			typ, label := "text", fmt.Sprintf("Code block %d", fences)
 			if lang != "" {
 				typ, label = strings.ToLower(lang), label+" ("+lang+")"
 			}
