@@ -22,7 +22,8 @@ type docLine struct {
 //     artifact with a path a line;
 //   - an "## Artifacts" section's other lines are one markdown artifact;
 //   - a heading named like a field, or a line such as "TODO:" or
-//     "Decisions:" on its own, puts the list after it under that field;
+//     "Decisions:" on its own, puts the list after it under that field (a
+//     paragraph after the list ends it);
 //   - a line with the mock's own "[mock…" echo is dropped.
 //
 // None of the artifact lines is returned as a line, so nothing inside code,
@@ -40,6 +41,7 @@ func scanDoc(text string) ([]docLine, []smriti.Artifact) {
 		inArtifacts         bool
 		artLines            []string
 		fences              int
+		listed              bool // a list item was seen under the current heading
 	)
 	add := func(a smriti.Artifact) {
 		a.ID = fmt.Sprintf("a%d", len(arts)+1)
@@ -89,7 +91,7 @@ func scanDoc(text string) ([]docLine, []smriti.Artifact) {
 			heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
 			flushFiles()
 			flushArtifacts()
-			headSection, colonSection = "", ""
+			headSection, colonSection, listed = "", "", false
 			switch h := smriti.NormalizeItem(heading); {
 			case isFilesLabel(h):
 				filesBlock = true
@@ -126,6 +128,13 @@ func scanDoc(text string) ([]docLine, []smriti.Artifact) {
 		}
 		if colonSection != "" && trimmed != "" && !bullet {
 			colonSection = ""
+		}
+		// A paragraph after a heading's list is no longer the list.
+		if listed && trimmed != "" && !bullet && headSection != "objective" && headSection != "summary" {
+			headSection = ""
+		}
+		if bullet {
+			listed = true
 		}
 		if label, rest, ok := colonHead(trimmed); ok {
 			if isFilesLabel(smriti.NormalizeItem(label)) {
