@@ -188,6 +188,18 @@ func (c *changer) resolve(kind, ref, by string, src source, line string) bool {
 	return true
 }
 
+// done resolves the open base task ref names. A task the base already
+// holds done needs nothing; any other is counted as left out, since an add
+// cannot be done.
+func (c *changer) done(ref string, src source, line string) {
+	if c.resolve(kindTask, ref, src.where, src, line) {
+		return
+	}
+	if _, ok := bestMatch(ref, c.items, func(it baseItem) bool { return it.Kind == kindTask && it.Status == statusDone }); !ok {
+		c.doneElsewhere++
+	}
+}
+
 // retract retracts the base item ref names best, of any kind.
 func (c *changer) retract(ref, reason string, src source, line string) {
 	if it, ok := c.match(ref, func(baseItem) bool { return true }); ok {
@@ -256,9 +268,7 @@ func (c *changer) line(raw, section string, src source) {
 	}
 	if text, done, ok := checkbox(trimmed); ok {
 		if done {
-			if !c.resolve(kindTask, text, src.where, src, trimmed) {
-				c.doneElsewhere++
-			}
+			c.done(text, src, trimmed)
 		} else {
 			c.add(kindTask, text, src, trimmed)
 		}
@@ -284,9 +294,7 @@ func (c *changer) line(raw, section string, src source) {
 		return
 	}
 	if rest, ok := cutAnyPrefix(s, doneCues); ok {
-		if !c.resolve(kindTask, trimEnd(rest), src.where, src, trimmed) {
-			c.doneElsewhere++
-		}
+		c.done(trimEnd(rest), src, trimmed)
 		return
 	}
 	if rest, ok := cutAnyPrefix(s, answeredCues); ok {
@@ -545,9 +553,9 @@ func (c *changer) doneNote() string {
 	case 0:
 		return ""
 	case 1:
-		return " 1 line marks done a task the base does not hold open; it is left out."
+		return " 1 line marks done a task the base does not hold; it is left out, as a new task cannot be added done."
 	}
-	return fmt.Sprintf(" %d lines mark done tasks the base does not hold open; they are left out.", c.doneElsewhere)
+	return fmt.Sprintf(" %d lines mark done tasks the base does not hold; they are left out, as a new task cannot be added done.", c.doneElsewhere)
 }
 
 func artifactNote(n int) string {

@@ -219,7 +219,7 @@ func TestDraftChangesAnswer(t *testing.T) {
 		want := &changesAnswer{
 			Title: "Plan the Berlin offsite", Objective: ptr("Plan the Berlin offsite"),
 			Summary: ptr("Offline mock draft (deterministic rules, no model) from 2 turns with no base checkpoint: " +
-				"1 entity added, 1 decision added. 1 line marks done a task the base does not hold open; it is left out."),
+				"1 entity added, 1 decision added. 1 line marks done a task the base does not hold; it is left out, as a new task cannot be added done."),
 			Operations: []changeOp{
 				opAddT(kindEntity, "Berlin", 0, "Plan the Berlin offsite"),
 				opAddT(kindDecision, "Fly on Monday", 2, "Decision: fly on Monday"),
@@ -241,6 +241,14 @@ func TestDraftChangesAnswer(t *testing.T) {
 		if want := "Offline mock draft (deterministic rules, no model) from 3 turns onto a base of 3 items: " +
 			"1 decision updated, 2 entities added, 2 decisions added, 1 task resolved."; *a.Summary != want {
 			t.Fatalf("summary %q\nwant    %q", *a.Summary, want)
+		}
+	})
+	t.Run("DoneTaskAlreadyDoneIsNotLeftOut", func(t *testing.T) {
+		doneTask := install
+		doneTask.Status = statusDone
+		a := answerOf(t, Reply(changeReq(t, SchemaDraftChanges, []baseItem{doneTask}, []changeTurn{user(1, "- [x] write the install script")}, "")), false)
+		if want := "Offline mock draft (deterministic rules, no model) from 1 turn onto a base of 1 item: no changes."; *a.Summary != want || len(a.Operations) != 0 {
+			t.Fatalf("%q %s", *a.Summary, showOps(a.Operations))
 		}
 	})
 	t.Run("NothingToDraft", func(t *testing.T) {
