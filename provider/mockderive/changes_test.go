@@ -190,8 +190,7 @@ func TestDraftChangesRules(t *testing.T) {
 			[]changeOp{}},
 		{"EachOpCarriesItsTurn", []baseItem{install}, []changeTurn{user(3, "We will use Go."), assistant(4, "Noted."), user(5, "Done: install script")},
 			[]changeOp{opAddT(kindDecision, "Use Go", 3, "We will use Go."), opResolveT(install.ID, "turn 5", 5, "Done: install script")}},
-		{"QuoteCutTo200", nil, []changeTurn{user(1, long)},
-			[]changeOp{opAddT(kindDecision, strings.TrimPrefix(long, "Decision: ")[:1]+"", 1, "")}},
+		{"QuoteCutTo200", nil, []changeTurn{user(1, long)}, nil}, // checked below
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := answerOf(t, Reply(changeReq(t, SchemaDraftChanges, tt.base, tt.turns, "")), false)
@@ -399,7 +398,7 @@ func TestSameSubject(t *testing.T) {
 
 func TestBestMatch(t *testing.T) {
 	items := []baseItem{goCobra, gitTags, hasGit, install, shard}
-	any := func(baseItem) bool { return true }
+	all := func(baseItem) bool { return true }
 	for _, tt := range []struct {
 		ref, want string
 	}{
@@ -415,7 +414,7 @@ func TestBestMatch(t *testing.T) {
 		{"", ""},
 		{"install the docs site", ""},
 	} {
-		got, ok := bestMatch(tt.ref, items, any)
+		got, ok := bestMatch(tt.ref, items, all)
 		if (ok && got.ID != tt.want) || (!ok && tt.want != "") {
 			t.Errorf("bestMatch(%q) = %q %v, want %q", tt.ref, got.ID, ok, tt.want)
 		}
