@@ -23,9 +23,13 @@ import (
 //   - draft: cues in the transcript ("we decided to X", "assuming X",
 //     "todo: X", questions, capitalised names) become the fields;
 //   - extract: the same over a markdown document, plus its headed sections
-//     kept verbatim and its fenced code blocks as artifacts;
-//   - review: smriti.ReviewChecks plus simple resolved-question and unused-entity
-//     checks on the quoted checkpoint;
+//     kept verbatim, task lists under "TODO:" lines, and its fenced code
+//     blocks, "Files touched" lists and "## Artifacts" sections as artifacts;
+//   - draft_changes, extract_changes: the same rules as operations on the
+//     base checkpoint's items (add, update, resolve, retract, supersede);
+//   - review: smriti.ReviewChecks plus same-subject contradictions,
+//     resolved-question, superseded-but-present and unused-entity checks on
+//     the quoted checkpoint and its parent;
 //   - title: the first words of the first user message.
 //
 // Lines that read like instructions to a model never become anything. An
@@ -41,6 +45,10 @@ func Reply(req smriti.CompletionRequest) string {
 		v = deriveDraft(data)
 	case smriti.SchemaExtract:
 		v = deriveExtract(data)
+	case SchemaDraftChanges:
+		v = deriveDraftChanges(data)
+	case SchemaExtractChanges:
+		v = deriveExtractChanges(data)
 	case smriti.SchemaReview:
 		v = deriveReview(data)
 	case smriti.SchemaTitle:
@@ -76,6 +84,7 @@ type derivedTask struct {
 	Text       string  `json:"text"`
 	IntentHint *string `json:"intent_hint"`
 	BlockedBy  *string `json:"blocked_by"`
+	Status     string  `json:"status,omitempty"` // "done" for a ticked "- [x]" task of a document
 }
 
 func newDerivedDraft() *derivedDraft {
@@ -110,7 +119,13 @@ func parseTranscript(data string) []transcriptTurn {
 // the first user request is the objective.
 func deriveDraft(data string) *derivedDraft {
 	d := newDerivedDraft()
-	turns := parseTranscript(data)
+	var turns []transcriptTurn
+	for _, t := range parseTranscript(data) {
+		if t.role == smriti.RoleAssistant && isEcho(firstLine(t.text)) {
+			continue // the mock's own reply
+		}
+		turns = append(turns, t)
+	}
 	var userTexts []string
 	for _, t := range turns {
 		if t.role == smriti.RoleUser {
@@ -130,58 +145,39 @@ func deriveDraft(data string) *derivedDraft {
 		d.Objective = firstRequest(userTexts[0])
 	}
 	if len(turns) > 0 {
-		d.Summary = fmt.Sprintf("A conversation of %d messages, starting with: %q. %s",
-			len(turns), firstWords(turns[0].text, 12, 200), d.counts())
+		d.Summary = fmt.Sprintf("Offline mock draft (deterministic rules, no model) of a conversation of %s, starting with: %q. %s",
+			plural(len(turns), "message"), firstWords(turns[0].text, 12, 200), d.counts())
 	}
 	return d
 }
 
 func deriveExtract(data string) *derivedDraft {
 	d := newDerivedDraft()
-	artifacts := []smriti.Artifact{}
+	lines, artifacts := scanDoc(data)
+	if artifacts == nil {
+		artifacts = []smriti.Artifact{}
+	}
 	d.Artifacts = &artifacts
 	var prose []string
-	var fence *smriti.Artifact
-	var fenceBody []string
-	section := ""
-	lines := strings.Split(data, "\n")
-	for _, line := range lines {
-		trimmed := strings.TrimSpace(line)
-		if fence != nil {
-			if strings.HasPrefix(trimmed, "```") {
-				fence.Content = strings.Join(fenceBody, "\n")
-				artifacts = append(artifacts, *fence)
-				fence = nil
-			} else {
-				fenceBody = append(fenceBody, line)
-			}
-			continue
-		}
-		if rest, ok := strings.CutPrefix(trimmed, "```"); ok {
-			lang := strings.TrimSpace(rest)
-			typ, label := "text", fmt.Sprintf("Code block %d", len(artifacts)+1)
-			if lang != "" {
-				typ, label = strings.ToLower(lang), label+" ("+lang+")"
-			}
-			fence, fenceBody = &smriti.Artifact{ID: fmt.Sprintf("a%d", len(artifacts)+1), Type: typ, Label: label}, nil
-			continue
-		}
-		if strings.HasPrefix(trimmed, "#") {
-			heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
+	for _, l := range lines {
+		if l.heading {
 			if d.Title == "" {
-				d.Title = heading
+				d.Title = l.text
 			}
-			section = sectionOf(heading)
 			continue
 		}
-		prose = append(prose, line)
-		if section != "" && trimmed != "" {
-			d.sectionLine(section, trimmed)
+		trimmed := strings.TrimSpace(l.text)
+		if text, done, ok := checkbox(trimmed); ok {
+			// A task-list line is a task wherever it is, ticked or not.
+			if !smriti.IsSuspicious(text) {
+				d.addTaskStatus(text, done)
+			}
+			continue
 		}
-	}
-	if fence != nil { // unclosed fence: keep what there is
-		fence.Content = strings.Join(fenceBody, "\n")
-		artifacts = append(artifacts, *fence)
+		prose = append(prose, l.text)
+		if l.section != "" && trimmed != "" {
+			d.sectionLine(l.section, trimmed)
+		}
 	}
 	text := strings.Join(prose, "\n")
 	proper := properNouns([]string{text})
@@ -191,9 +187,8 @@ func deriveExtract(data string) *derivedDraft {
 	for _, s := range sentences(text) {
 		d.sentence(s, proper, true)
 	}
-	d.Artifacts = &artifacts
-	if d.Summary == "" && strings.TrimSpace(text) != "" {
-		d.Summary = fmt.Sprintf("A document titled %q. %s", d.Title, d.counts())
+	if d.Summary == "" && (strings.TrimSpace(text) != "" || len(d.Tasks) > 0 || len(artifacts) > 0) {
+		d.Summary = fmt.Sprintf("Offline mock extract (deterministic rules, no model) of a document titled %q. %s", d.Title, d.counts())
 	}
 	return d
 }
@@ -240,6 +235,9 @@ func (d *derivedDraft) sectionLine(section, line string) {
 	case "assumptions":
 		d.add("assumptions", &d.Assumptions, item)
 	case "open_questions":
+		if rest, ok := cutAnyPrefix(item, questionCues); ok {
+			item = upperFirst(rest)
+		}
 		d.add("open_questions", &d.OpenQuestions, item)
 	case "entities":
 		for _, e := range strings.Split(item, ",") {
@@ -295,15 +293,36 @@ func (d *derivedDraft) sentence(s string, proper map[string]bool, withNames bool
 	if withNames {
 		d.entities(s, proper)
 	}
-	if strings.HasSuffix(s, "?") {
-		d.add("open_questions", &d.OpenQuestions, s)
-		return
+	field, text := cueOf(s, d.Objective == "")
+	switch field {
+	case "objective":
+		d.Objective = text
+	case "decisions":
+		d.add("decisions", &d.Decisions, text)
+	case "assumptions":
+		d.add("assumptions", &d.Assumptions, text)
+	case "tasks":
+		d.addTask(text)
+	case "open_questions":
+		d.add("open_questions", &d.OpenQuestions, text)
 	}
-	if d.Objective == "" {
+}
+
+// cueOf reads one sentence (list marker already stripped): which field it
+// gives (open_questions, objective if objectiveOpen, decisions,
+// assumptions, tasks, or "") and the item's text, cue and "Open question:"
+// prefix removed.
+func cueOf(s string, objectiveOpen bool) (field, text string) {
+	if rest, ok := cutAnyPrefix(s, questionCues); ok {
+		return "open_questions", upperFirst(rest)
+	}
+	if strings.HasSuffix(s, "?") {
+		return "open_questions", s
+	}
+	if objectiveOpen {
 		for _, cue := range objectiveCues {
 			if len(s) >= len(cue) && strings.EqualFold(s[:len(cue)], cue) && trimEnd(s[len(cue):]) != "" {
-				d.Objective = upperFirst(trimEnd(s[len(cue):]))
-				return
+				return "objective", upperFirst(trimEnd(s[len(cue):]))
 			}
 		}
 	}
@@ -311,16 +330,15 @@ func (d *derivedDraft) sentence(s string, proper map[string]bool, withNames bool
 		if strings.HasPrefix(cue, "let") {
 			rest = "Go with " + rest
 		}
-		d.add("decisions", &d.Decisions, upperFirst(rest))
-		return
+		return "decisions", upperFirst(rest)
 	}
 	if rest, _, ok := afterCue(s, assumptionCues); ok {
-		d.add("assumptions", &d.Assumptions, upperFirst(rest))
-		return
+		return "assumptions", upperFirst(rest)
 	}
 	if rest, _, ok := afterCue(s, taskCues); ok {
-		d.addTask(upperFirst(rest))
+		return "tasks", upperFirst(rest)
 	}
+	return "", ""
 }
 
 // firstRequest is the first sentence of text that is not instruction-like,
@@ -369,7 +387,10 @@ func (d *derivedDraft) add(field string, list *[]string, item string) {
 	*list = append(*list, item)
 }
 
-func (d *derivedDraft) addTask(text string) {
+func (d *derivedDraft) addTask(text string) { d.addTaskStatus(text, false) }
+
+// addTaskStatus adds a task, marked done if done.
+func (d *derivedDraft) addTaskStatus(text string, done bool) {
 	text = strings.TrimSpace(text)
 	k := "tasks\x00" + dedupKey(text)
 	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= smriti.MaxDraftItems {
@@ -377,6 +398,9 @@ func (d *derivedDraft) addTask(text string) {
 	}
 	d.seen[k]++
 	t := derivedTask{ID: fmt.Sprintf("t%d", len(d.Tasks)+1), Text: text}
+	if done {
+		t.Status = statusDone
+	}
 	if hint := intentOf(text); hint != "" {
 		t.IntentHint = &hint
 	}
@@ -585,55 +609,9 @@ func dedupKey(s string) string {
 }
 
 func (d *derivedDraft) counts() string {
-	return fmt.Sprintf("%d decisions, %d assumptions, %d tasks and %d open questions were noted.",
-		len(d.Decisions), len(d.Assumptions), len(d.Tasks), len(d.OpenQuestions))
-}
-
-// deriveReview reviews the checkpoint quoted (as JSON) in a review prompt.
-func deriveReview(data string) *smriti.Review {
-	var rd smriti.ReviewData
-	_ = json.Unmarshal([]byte(data), &rd) // empty or foreign data reviews an empty checkpoint
-	c := &smriti.Checkpoint{Content: smriti.Content{
-		Message: rd.Title, Objective: rd.Objective, Summary: rd.Summary,
-		Decisions: rd.Decisions, Assumptions: rd.Assumptions, OpenQuestions: rd.OpenQuestions, Entities: rd.Entities,
-	}}
-	for _, t := range rd.Tasks {
-		c.Tasks = append(c.Tasks, smriti.Task{Text: t})
-	}
-	issues := smriti.ReviewChecks(c)
-	for _, q := range c.OpenQuestions {
-		if d, ok := answeringDecision(q, c.Decisions); ok {
-			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueResolvedQuestion,
-				Description: fmt.Sprintf("The open question %q looks answered by the decision %q.", q, d)})
-		}
-	}
-	used := " " + smriti.NormalizeItem(strings.Join(append(append([]string{c.Objective, c.Summary}, c.Decisions...), rd.Tasks...), " ")) + " "
-	for _, e := range c.Entities {
-		if k := smriti.NormalizeItem(e); k != "" && !strings.Contains(used, " "+k+" ") {
-			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueUnusedEntity,
-				Description: fmt.Sprintf("The entity %q is not referenced in the objective, summary, decisions or tasks.", e)})
-		}
-	}
-	r := smriti.CombineReview(issues, nil)
-	for _, is := range r.Issues {
-		if len(r.Suggestions) == smriti.MaxReviewSuggestions {
-			break
-		}
-		r.Suggestions = append(r.Suggestions, suggestionFor(is.Type))
-	}
-	return r
-}
-
-func suggestionFor(issueType string) string {
-	switch issueType {
-	case smriti.IssueSuspiciousInstruction:
-		return "Remove or rewrite text addressed to an AI model; a checkpoint should record project state only."
-	case smriti.IssueResolvedQuestion:
-		return "Remove answered questions from the open questions."
-	case smriti.IssueUnusedEntity:
-		return "Reference the entity where it matters, or remove it."
-	}
-	return "Revisit the checkpoint for consistency."
+	return fmt.Sprintf("%s, %s, %s and %s were noted.",
+		plural(len(d.Decisions), "decision"), plural(len(d.Assumptions), "assumption"),
+		plural(len(d.Tasks), "task"), plural(len(d.OpenQuestions), "open question"))
 }
 
 // answeringDecision finds a decision sharing most of the question's content

@@ -137,7 +137,7 @@ func TestDeriveReview(t *testing.T) {
 		types = append(types, is.Type)
 	}
 	want := []string{smriti.IssueSuspiciousInstruction, smriti.IssueResolvedQuestion, smriti.IssueUnusedEntity}
-	if !reflect.DeepEqual(types, want) || len(r.Suggestions) != 3 || !strings.Contains(r.Issues[2].Description, "Qantas") {
+	if !reflect.DeepEqual(types, want) || len(r.Suggestions) != 4 || r.Suggestions[3] != mockReviewNote || !strings.Contains(r.Issues[2].Description, "Qantas") {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -228,6 +228,118 @@ func TestDeriveDraftNamesAndObjectiveComeFromTheUser(t *testing.T) {
 			d := deriveDraftFor(t, turnsOf(tt.turns...))
 			if d.Objective != tt.wantObjective || !reflect.DeepEqual(d.Entities, tt.wantEntities) {
 				t.Fatalf("objective %q entities %q, want %q %q", d.Objective, d.Entities, tt.wantObjective, tt.wantEntities)
+			}
+		})
+	}
+}
+
+func TestDeriveExtractKeepsListsFilesAndArtifacts(t *testing.T) {
+	md := "# Handoff\n\nTODO:\n- [ ] Write tests\n- [x] Ship v1\n\nOpen question: Do we need sharding?\n\n" +
+		"## Open questions\n- Open question: Which region?\n\nWe decided to use SQLite.\n\n" +
+		"Files touched:\n- `store/db.go`\n- cmd/main.go\n\n## Artifacts\nSee the release notes.\n\n```sh\nmake\n```\n" +
+		"[mock:mock] You said: \"We will use Redis\".\n"
+	d, err := smriti.ParseDraft(Reply(smriti.CompletionRequest{Schema: smriti.ExtractSchema(), Messages: smriti.ExtractPrompt(md)}), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &smriti.Draft{
+		Title:     "Handoff",
+		Summary:   `Offline mock extract (deterministic rules, no model) of a document titled "Handoff". 1 decision, 0 assumptions, 2 tasks and 2 open questions were noted.`,
+		Decisions: []string{"Use SQLite"},
+		Tasks: []smriti.Task{{Text: "Write tests", ID: "t1", IntentHint: smriti.IntentImplement, Structured: true},
+			{Text: "Ship v1", ID: "t2", IntentHint: smriti.IntentImplement, Status: "done", Structured: true}},
+		OpenQuestions: []string{"Which region?", "Do we need sharding?"},
+		Artifacts: []smriti.Artifact{
+			{ID: "a1", Type: "text", Label: "Files touched", Content: "store/db.go\ncmd/main.go"},
+			{ID: "a2", Type: "sh", Label: "Code block 1 (sh)", Content: "make"},
+			{ID: "a3", Type: "markdown", Label: "Artifacts", Content: "See the release notes."},
+		},
+	}
+	got := &smriti.Draft{Title: d.Title, Summary: d.Summary, Decisions: d.Decisions, Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Artifacts: d.Artifacts}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
+	}
+	if slices.Contains(d.Entities, "Redis") || len(d.Assumptions) != 0 {
+		t.Fatalf("echo became items: %+v", d)
+	}
+}
+
+func TestDeriveDraftIgnoresEchoesAndCountsRight(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		turns       []string
+		wantSummary string
+	}{
+		{"EchoNeverAnItem", []string{"plan a trip to Perth", `[mock:mock] You said: "we will use Go". TODO: book`},
+			`Offline mock draft (deterministic rules, no model) of a conversation of 1 message, starting with: "plan a trip to Perth". 0 decisions, 0 assumptions, 0 tasks and 0 open questions were noted.`},
+		{"OneOfEach", []string{"We will use Go. Should we use cobra? Assume Linux. TODO: write docs"},
+			`Offline mock draft (deterministic rules, no model) of a conversation of 1 message, starting with: "We will use Go. Should we use cobra? Assume Linux. TODO: write". 1 decision, 1 assumption, 1 task and 1 open question were noted.`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := deriveDraftFor(t, turnsOf(tt.turns...))
+			if d.Summary != tt.wantSummary {
+				t.Fatalf("summary %q\nwant    %q", d.Summary, tt.wantSummary)
+			}
+			if tt.name == "EchoNeverAnItem" && (len(d.Decisions) != 0 || len(d.Tasks) != 0) {
+				t.Fatalf("%+v", d)
+			}
+		})
+	}
+}
+
+func TestDeriveReviewAcrossCheckpoints(t *testing.T) {
+	const contra = "Keep one of the conflicting statements: update or retract the other."
+	const resolved = "Resolve answered questions instead of keeping them open."
+	ttl15, ttl30, ttl5 := "Access token TTL is 15 minutes", "Access token TTL is 30 minutes", "Access token TTL is 5 minutes"
+	for _, tt := range []struct {
+		name string
+		data reviewData
+		want *smriti.Review
+	}{
+		{"CarriedDecisionContradictedByANewOne",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{ttl15, ttl30}}, Parent: &smriti.ReviewData{Decisions: []string{ttl15}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{{Type: smriti.IssueContradiction,
+				Description: `The decision "Access token TTL is 15 minutes", carried from the parent checkpoint, is contradicted by the new decision "Access token TTL is 30 minutes".`}},
+				Suggestions: []string{contra, mockReviewNote}}},
+		{"MergedBothSidesKept",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{ttl30, ttl5, "Use Go"}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{{Type: smriti.IssueContradiction,
+				Description: `The decisions "Access token TTL is 30 minutes" and "Access token TTL is 5 minutes" set the same thing differently.`}},
+				Suggestions: []string{contra, mockReviewNote}}},
+		{"DecisionAgainstAssumption",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{"We will not ship a Windows build"}, Assumptions: []string{"We will ship a Windows build"}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{{Type: smriti.IssueContradiction,
+				Description: `The decision "We will not ship a Windows build" and the assumption "We will ship a Windows build" state the same thing differently.`}},
+				Suggestions: []string{contra, mockReviewNote}}},
+		{"QuestionAnsweredByANewDecisionStillOpen",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{"Use Postgres for storage"}, OpenQuestions: []string{"Should we use Postgres for storage?"}},
+				Parent: &smriti.ReviewData{OpenQuestions: []string{"Should we use Postgres for storage?"}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{{Type: smriti.IssueResolvedQuestion,
+				Description: `The open question "Should we use Postgres for storage?" is still open, but the new decision "Use Postgres for storage" looks like its answer.`}},
+				Suggestions: []string{resolved, mockReviewNote}}},
+		{"SupersededItemStillPresent",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{"Use Go with cobra", "Use Rust with cobra"}},
+				Items:       []baseItem{{ID: "d-000002", Kind: kindDecision, Text: "Use Rust with cobra", Status: statusOpen}},
+				ParentItems: []baseItem{{ID: "d-000001", Kind: kindDecision, Text: "Use Go with cobra", Status: "superseded"}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{{Type: smriti.IssueContradiction,
+				Description: `The decision "Use Go with cobra" (d-000001) was superseded but is still present.`}},
+				Suggestions: []string{contra, mockReviewNote}}},
+		{"SupersededAndGoneIsFine",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{"Use Rust with cobra"}},
+				Items: []baseItem{{ID: "d-000001", Kind: kindDecision, Text: "Use Go with cobra", Status: "superseded"}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{}, Suggestions: []string{mockReviewNote}}},
+		{"NothingFoundSaysItIsTheMock",
+			reviewData{ReviewData: smriti.ReviewData{Decisions: []string{ttl15, "Use Go"}}, Parent: &smriti.ReviewData{Decisions: []string{ttl15}}},
+			&smriti.Review{Issues: []smriti.ReviewIssue{}, Suggestions: []string{mockReviewNote}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := json.Marshal(tt.data)
+			r, err := smriti.ParseReview(Reply(req(smriti.SchemaReview, string(b))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(r, tt.want) {
+				t.Fatalf("got  %+v\nwant %+v", r, tt.want)
 			}
 		})
 	}
