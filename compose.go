@@ -135,7 +135,7 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 			it := Item{ID: ids.mint(kind, text), Kind: kind, Text: text, Status: ItemOpen, Change: change(OpAdd),
 				Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
 			if kind == KindTask {
-				it.Task = &Task{Text: text}
+				it.Task = &Task{Text: text, Structured: true}
 				if op.Task != nil {
 					t := *op.Task
 					t.Text = text
@@ -170,6 +170,28 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 			it.Change = mergeChange(it.Change, change(OpUpdate), before)
 			out.Changes = append(out.Changes, ItemDelta{Op: OpUpdate, Kind: it.Kind, ID: it.ID, Before: &before, After: optString(text), Source: src})
 		case OpResolve:
+			if strings.TrimSpace(op.ID) == "" && text != "" {
+				// A resolve naming a text, not an id: the live task of
+				// that text is done, or a new task is added done.
+				if kind, err := ParseItemKind(op.Kind); err == nil && kind == KindTask {
+					found := false
+					for i := range items {
+						if items[i].Kind == KindTask && items[i].Live() && itemKey(items[i].Text) == itemKey(text) {
+							op.ID, found = items[i].ID, true
+							break
+						}
+					}
+					if !found {
+						it := Item{ID: ids.mint(kind, text), Kind: kind, Text: text, Status: ItemDone, Change: change(OpAdd),
+							Task:   &Task{Text: text, Status: ItemDone, Structured: true},
+							Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
+						index[it.ID] = len(items)
+						items = append(items, it)
+						out.Changes = append(out.Changes, ItemDelta{Op: OpAdd, Kind: kind, ID: it.ID, After: optString(text), By: optString(op.By), Source: src})
+						continue
+					}
+				}
+			}
 			it, ok := target()
 			if !ok {
 				continue

@@ -84,7 +84,7 @@ const changeRules = `Answer with the changes to the base's items, never a fresh 
 Operations (every operation object has all of op, kind, id, text, by, reason, from_seq, to_seq, quote; null where unused):
 - {"op": "add", "kind": "decision"|"assumption"|"task"|"open_question"|"entity", "text"}: something new. Never re-add a base item.
 - {"op": "update", "id", "text"}: the same item, now worded or valued differently (a changed number, a refined decision).
-- {"op": "resolve", "id", "by"}: a task done or an open question answered.
+- {"op": "resolve", "id", "by"}: a task done or an open question answered. A task done that the base does not have: {"op": "resolve", "kind": "task", "text", "by"} (id null).
 - {"op": "retract", "id", "reason"}: an item no longer true or wanted.
 - {"op": "supersede", "id", "text"}: an item replaced by a different one.
 Each operation names the turns it came from ("from_seq", "to_seq": turn seq numbers) and a short "quote" (at most 200 characters) of the words that support it.
@@ -284,11 +284,19 @@ func parseOp(v any, i int) (DraftOp, error) {
 		if !ok || x == nil {
 			return nil, nil
 		}
-		f, ok := x.(float64)
-		if !ok {
+		var n int64
+		switch v := x.(type) {
+		case json.Number:
+			f, err := v.Float64()
+			if err != nil {
+				return nil, Errorf(EUNPROCESSABLE, `"operations"[%d].%s must be an integer or null`, i, name)
+			}
+			n = int64(f)
+		case float64:
+			n = int64(v)
+		default:
 			return nil, Errorf(EUNPROCESSABLE, `"operations"[%d].%s must be an integer or null`, i, name)
 		}
-		n := int64(f)
 		return &n, nil
 	}
 	var err error

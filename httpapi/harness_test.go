@@ -103,7 +103,7 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
 		Tokens:       tokenizer.Counter{},
 		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
-		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
+		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Items: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
 		Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -244,26 +244,31 @@ func TestIntelligenceDraftMountedSeesOnlyPostMountTurns(t *testing.T) {
 	req := draftOf(se.ID)
 	req.MountedCheckpointID, req.HistoryBaseSeq = strp(cp.ID.String()), &base
 	d := storetest.Get(e.c.Draft(bg, req)).Must(t)
-	if len(d.Decisions) != 1 || d.Decisions[0] != "Use SQLite instead" {
-		t.Errorf("decisions = %q, want only the post-mount one", d.Decisions)
+	// The mount is the base: its decision is carried, and the only change
+	// comes from the turn after the mount (state accumulates, SPEC §3).
+	if strings.Join(d.Decisions, "|") != "Use Postgres|Use SQLite instead" {
+		t.Errorf("decisions = %q, want the mount's carried and the post-mount one added", d.Decisions)
+	}
+	if len(d.Changes) != 1 || d.Changes[0].Op != "add" || *d.Changes[0].After != "Use SQLite instead" ||
+		d.Changes[0].Source.FromSeq == nil || *d.Changes[0].Source.FromSeq != 2 {
+		t.Errorf("changes = %+v, want one add from turn 2", d.Changes)
+	}
+	if d.BaseCheckpointID == nil || *d.BaseCheckpointID != cp.ID {
+		t.Errorf("base = %v, want the mount %s", d.BaseCheckpointID, cp.ID)
 	}
 	if d.SourceTurns == nil || d.SourceTurns.FromSeq != 2 || d.SourceTurns.ToSeq != 3 {
 		t.Errorf("source_turns = %+v", d.SourceTurns)
 	}
-	// The checkpoint itself is never injected: "Use Postgres" does not come
-	// back from the mount either.
-	for _, dec := range d.Decisions {
-		if strings.Contains(dec, "Postgres") {
-			t.Errorf("pre-mount or checkpoint content leaked: %q", dec)
-		}
-	}
 
 	t.Run("WithoutBaseSeqNothingTypedBeforeIsRead", func(t *testing.T) {
+		// No turn is read, so the proposal is the mounted checkpoint
+		// itself, unchanged (a draft is a change list over its base).
 		req := draftOf(se.ID)
 		req.MountedCheckpointID = strp(cp.ID.String())
 		d := storetest.Get(e.c.Draft(bg, req)).Must(t)
-		if d.SourceTurns != nil || len(d.Decisions) != 0 || d.Title != "" {
-			t.Errorf("draft = %+v, want empty", d)
+		if d.SourceTurns != nil || len(d.Changes) != 0 || d.BaseCheckpointID == nil || *d.BaseCheckpointID != cp.ID ||
+			d.Title != cp.Message || strings.Join(d.Decisions, "|") != strings.Join(cp.Decisions, "|") {
+			t.Errorf("draft = %+v, want the mounted checkpoint unchanged", d)
 		}
 	})
 	t.Run("CheckpointOfAnotherSpaceIs400", func(t *testing.T) {
@@ -298,9 +303,14 @@ func TestIntelligenceDraftForkIncludesItsFirstMessageAndNothingOfTheParent(t *te
 	e.exchange(t, se.ID, "We decided to add a cache.", "OK.") // parent goes on
 
 	d := storetest.Get(e.c.Draft(bg, draftOf(fork.ID))).Must(t)
-	want := []string{"Try Rust on this branch", "Keep the API unchanged"}
+	// The fork source is the base: its decision is carried; the fork's two
+	// turns add theirs; the parent's later "add a cache" is not read.
+	want := []string{"Build it in Go", "Try Rust on this branch", "Keep the API unchanged"}
 	if strings.Join(d.Decisions, "|") != strings.Join(want, "|") {
 		t.Errorf("decisions = %q, want %q", d.Decisions, want)
+	}
+	if len(d.Changes) != 2 || d.BaseCheckpointID == nil || *d.BaseCheckpointID != cp.ID {
+		t.Errorf("changes = %+v base %v, want two adds onto %s", d.Changes, d.BaseCheckpointID, cp.ID)
 	}
 	if d.SourceTurns == nil || d.SourceTurns.SessionID != fork.ID || d.SourceTurns.FromSeq != 0 || d.SourceTurns.ToSeq != 3 {
 		t.Errorf("source_turns = %+v", d.SourceTurns)

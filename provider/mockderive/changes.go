@@ -10,8 +10,8 @@ import (
 
 // Schema names of the drafts that are change lists over a base checkpoint.
 const (
-	SchemaDraftChanges   = "draft_changes"
-	SchemaExtractChanges = "extract_changes"
+	SchemaDraftChanges   = smriti.SchemaDraftChanges
+	SchemaExtractChanges = smriti.SchemaExtractChanges
 )
 
 // Item kinds and statuses as the change-list prompt and answer spell them.
@@ -105,9 +105,6 @@ type changer struct {
 	adds      map[string]int  // adds per kind
 	objective *string
 	summary   []string // lines of a document's Summary section
-	// doneElsewhere counts "- [x]" / "Done:" lines naming no open base task:
-	// an add cannot be done, so nothing is recorded for them.
-	doneElsewhere int
 }
 
 func newChanger(items []baseItem) *changer {
@@ -189,15 +186,25 @@ func (c *changer) resolve(kind, ref, by string, src source, line string) bool {
 }
 
 // done resolves the open base task ref names. A task the base already
-// holds done needs nothing; any other is counted as left out, since an add
-// cannot be done.
+// holds done needs nothing; any other is added done (a resolve naming the
+// task's text and kind instead of an id).
 func (c *changer) done(ref string, src source, line string) {
 	if c.resolve(kindTask, ref, src.where, src, line) {
 		return
 	}
-	if _, ok := bestMatch(ref, c.items, func(it baseItem) bool { return it.Kind == kindTask && it.Status == statusDone }); !ok {
-		c.doneElsewhere++
+	if _, ok := bestMatch(ref, c.items, func(it baseItem) bool {
+		return it.Kind == kindTask && (it.Status == statusDone || c.touched[it.ID])
+	}); ok {
+		return // already done, or resolved earlier in this draft
 	}
+	// A resolve with a text instead of an id adds the task done.
+	text := smriti.Truncate(strings.TrimSpace(ref), smriti.MaxItemChars-1)
+	key := kindTask + "\x00" + dedupKey(text)
+	if text == "" || smriti.IsSuspicious(text) || c.known[key] {
+		return
+	}
+	c.known[key] = true
+	c.emit(changeOp{Op: opResolve, Kind: ptr(kindTask), Text: ptr(upperFirst(text)), By: ptr(src.where)}, kindTask, src, line)
 }
 
 // retract retracts the base item ref names best, of any kind.
@@ -444,8 +451,8 @@ func deriveDraftChanges(data string) *changesAnswer {
 			a.Objective = ptr(o)
 		}
 	}
-	a.Summary = ptr(fmt.Sprintf("Offline mock draft (deterministic rules, no model) from %s %s: %s.%s",
-		plural(len(turns), "turn"), onto(cd.Base), c.describe(), c.doneNote()))
+	a.Summary = ptr(fmt.Sprintf("Offline mock draft (deterministic rules, no model) from %s %s: %s.",
+		plural(len(turns), "turn"), onto(cd.Base), c.describe()))
 	return a
 }
 
@@ -489,8 +496,8 @@ func deriveExtractChanges(data string) *changesAnswer {
 	if len(c.summary) > 0 {
 		a.Summary = ptr(strings.Join(c.summary, " "))
 	} else {
-		a.Summary = ptr(fmt.Sprintf("Offline mock extract (deterministic rules, no model) of a document titled %q %s: %s%s.%s",
-			title, onto(cd.Base), c.describe(), artifactNote(len(*a.Artifacts)), c.doneNote()))
+		a.Summary = ptr(fmt.Sprintf("Offline mock extract (deterministic rules, no model) of a document titled %q %s: %s%s.",
+			title, onto(cd.Base), c.describe(), artifactNote(len(*a.Artifacts))))
 	}
 	return a
 }
@@ -548,15 +555,6 @@ func (c *changer) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-func (c *changer) doneNote() string {
-	switch c.doneElsewhere {
-	case 0:
-		return ""
-	case 1:
-		return " 1 line marks done a task the base does not hold; it is left out, as a new task cannot be added done."
-	}
-	return fmt.Sprintf(" %d lines mark done tasks the base does not hold; they are left out, as a new task cannot be added done.", c.doneElsewhere)
-}
 
 func artifactNote(n int) string {
 	if n == 0 {

@@ -158,8 +158,8 @@ func TestDraftChangesRules(t *testing.T) {
 			[]changeOp{opAddT(kindTask, "Write docs", 2, "- [ ] Write docs")}},
 		{"TickedCheckboxResolvesTheBaseTask", []baseItem{install}, []changeTurn{user(2, "* [x] write the install script")},
 			[]changeOp{opResolveT(install.ID, "turn 2", 2, "* [x] write the install script")}},
-		{"TickedCheckboxNotInTheBaseIsLeftOut", []baseItem{install}, []changeTurn{user(2, "- [x] Publish the release")},
-			[]changeOp{}},
+		{"TickedCheckboxNotInTheBaseIsAddedDone", []baseItem{install}, []changeTurn{user(2, "- [x] Publish the release")},
+			[]changeOp{{Op: opResolve, Kind: ptr(kindTask), Text: ptr("Publish the release"), By: ptr("turn 2"), FromSeq: ptr(int64(2)), ToSeq: ptr(int64(2)), Quote: ptr("- [x] Publish the release")}}},
 		{"OpenQuestionPrefixRemoved", nil, []changeTurn{user(2, "Open question: which CDN?\nOpen question: pick a region")},
 			[]changeOp{opAddT(kindQuestion, "Which CDN?", 2, "Open question: which CDN?"),
 				opAddT(kindQuestion, "Pick a region", 2, "Open question: pick a region")}},
@@ -218,10 +218,11 @@ func TestDraftChangesAnswer(t *testing.T) {
 		want := &changesAnswer{
 			Title: "Plan the Berlin offsite", Objective: ptr("Plan the Berlin offsite"),
 			Summary: ptr("Offline mock draft (deterministic rules, no model) from 2 turns with no base checkpoint: " +
-				"1 entity added, 1 decision added. 1 line marks done a task the base does not hold; it is left out, as a new task cannot be added done."),
+				"1 entity added, 1 decision added, 1 task resolved."),
 			Operations: []changeOp{
 				opAddT(kindEntity, "Berlin", 0, "Plan the Berlin offsite"),
 				opAddT(kindDecision, "Fly on Monday", 2, "Decision: fly on Monday"),
+				{Op: opResolve, Kind: ptr(kindTask), Text: ptr("Book the venue"), By: ptr("turn 2"), FromSeq: ptr(int64(2)), ToSeq: ptr(int64(2)), Quote: ptr("- [x] Book the venue")},
 			},
 		}
 		if !reflect.DeepEqual(a, want) {
@@ -275,7 +276,7 @@ func TestDraftChangesOddInput(t *testing.T) {
 		"Truncated":      `{"base":{"checkpoint_id":"x","items":[{"id":"d-1","kind":"decision","text":"Use Go"`,
 		"NotJSON":        "USER: Decision: use Go",
 		"WrongTypes":     `{"base":{"items":"nope"},"turns":{"seq":"1"}}`,
-		"ItemsWithoutID": `{"base":{"items":[{"kind":"task","text":"Write docs"}]},"turns":[{"seq":1,"role":"user","content":"Done: docs"}]}`,
+		"ItemsWithoutID": `{"base":{"items":[{"kind":"task","text":"Write docs"}]},"turns":[{"seq":1,"role":"user","content":"ok"}]}`,
 		"NullEverywhere": `{"base":null,"turns":[null,{"seq":null,"role":null,"content":null}],"document":null}`,
 		"Array":          `[1,2,3]`,
 	} {
@@ -488,8 +489,10 @@ func validChanges(reply string, extract bool, ids map[string]bool) error {
 				return bad("needs id and text")
 			}
 		case opResolve:
-			if !nonEmpty(op.ID) || op.Text != nil {
-				return bad("resolve needs id")
+			byID := nonEmpty(op.ID) && op.Text == nil
+			byText := op.ID == nil && nonEmpty(op.Text) && op.Kind != nil && *op.Kind == kindTask
+			if !byID && !byText {
+				return bad("resolve needs an id, or kind task and a text")
 			}
 		case opRetract:
 			if !nonEmpty(op.ID) || !nonEmpty(op.Reason) {
