@@ -555,7 +555,6 @@ func (c *changer) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-
 func artifactNote(n int) string {
 	if n == 0 {
 		return ""
