@@ -52,7 +52,7 @@ var wantTools = []string{
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
 	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
-	"smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
+	"smriti_why", "smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
 }
 
 func TestMCPOverHTTP(t *testing.T) {
@@ -221,6 +221,9 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] founder")
 	call("smriti_review_checkpoint", map[string]any{"checkpoint_id": "$a"}, false)
 	call("smriti_verify", map[string]any{"checkpoint_id": "$a"}, false, "every hash matches")
+	call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default")
+	call("smriti_why", map[string]any{"space": "demo", "item": "d-000000"}, true, "HTTP 404\nItem d-000000 not found in this space")
+	call("smriti_why", map[string]any{"space": "demo", "item": "nothing like it"}, true, "HTTP 404\nNo item of the head matches")
 	call("smriti_restore", map[string]any{"checkpoint_id": "$a", "preview": true}, false, "_Continuation brief for checkpoint `"+vars["a"]+"`_", "# demo")
 
 	out = call("smriti_fork", map[string]any{"checkpoint_id": "$a", "branch": "try-x"}, false, "→ new session: try-x (")
