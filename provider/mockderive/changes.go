@@ -446,7 +446,9 @@ func deriveDraftChanges(data string) *changesAnswer {
 	if a.Title == "" {
 		a.Title = "Offline mock draft"
 	}
-	if a.Objective == nil && strings.TrimSpace(cd.Base.Objective) == "" {
+	// Only a first checkpoint takes its objective from the first request: on
+	// top of a base, a turn is a change, not a statement of the goal.
+	if a.Objective == nil && cd.Base.CheckpointID == nil && strings.TrimSpace(cd.Base.Objective) == "" {
 		if o := firstRequest(first); o != "" {
 			a.Objective = ptr(o)
 		}

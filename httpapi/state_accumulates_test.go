@@ -1,0 +1,224 @@
+package httpapi_test
+
+import (
+	"strings"
+	"testing"
+
+	"smriti"
+	"smriti/httpapi"
+	"smriti/store/storetest"
+)
+
+// These are the scenarios of SPEC §3 "State accumulates", end to end over
+// HTTP with the offline mock: a draft is its base plus what the turns
+// changed, a merge keeps what the branch did not touch, and a value changed
+// differently on two branches is one conflict on one item id.
+
+// draftAndSave drafts from the session and saves the draft with its items,
+// as the web workspace does.
+func (e *testEnv) draftAndSave(t *testing.T, sp httpapi.Repo, session smriti.ID) (*httpapi.DraftOut, *httpapi.Commit) {
+	t.Helper()
+	d := storetest.Get(e.c.Draft(bg, draftOf(session))).Must(t)
+	req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(session.String()), ContentFields: httpapi.ContentFields{
+		Message: strp(d.Title), Summary: d.Summary, Objective: d.Objective, Decisions: d.Decisions, Assumptions: d.Assumptions,
+		Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities, Artifacts: d.Proposed.Artifacts},
+		ItemFields: httpapi.ItemFields{Items: httpapi.ItemsInOf(httpapi.DomainItems(d.Items)), Model: d.Model}}
+	if d.SourceTurns != nil {
+		st := d.SourceTurns
+		req.SourceTurns = &httpapi.SourceTurnsIn{SessionID: strp(st.SessionID.String()), FromSeq: &st.FromSeq, ToSeq: &st.ToSeq}
+	}
+	return d, storetest.Get(e.c.Commit(bg, req)).Must(t)
+}
+
+func (e *testEnv) fork(t *testing.T, sp httpapi.Repo, from smriti.ID, branch string) smriti.ID {
+	t.Helper()
+	f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(from.String()), BranchName: branch})).Must(t)
+	return f.SessionID
+}
+
+func itemByText(t *testing.T, items []httpapi.ItemOut, text string) httpapi.ItemOut {
+	t.Helper()
+	for _, it := range items {
+		if it.Text == text {
+			return it
+		}
+	}
+	t.Fatalf("no item %q in %+v", text, items)
+	return httpapi.ItemOut{}
+}
+
+func TestBranchDraftCarriesMainAndMergeKeepsIt(t *testing.T) {
+	e := newEnv(t)
+	sp, main := e.spaceSession(t)
+	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: httpapi.ContentFields{Message: strp("CLI plan"), Decisions: []string{"Use Go with cobra"},
+			Assumptions: []string{"Users have git installed"}, Tasks: []smriti.Task{{Text: "Write the install script"}}}})).Must(t)
+	baseItems := storetest.Get(e.c.CheckpointItems(bg, base.ID)).Must(t)
+	cobra := itemByText(t, baseItems, "Use Go with cobra")
+
+	branch := e.fork(t, sp, base.ID, "packaging")
+	e.exchange(t, branch, "Decision: ship a Homebrew formula", "OK.")
+	e.exchange(t, branch, "Open question: do we sign the binaries?", "Maybe.")
+	d, head := e.draftAndSave(t, sp, branch)
+
+	t.Run("TheBranchDraftCarriesMainsItems", func(t *testing.T) {
+		if d.BaseCheckpointID == nil || *d.BaseCheckpointID != base.ID {
+			t.Fatalf("base = %v, want %s", d.BaseCheckpointID, base.ID)
+		}
+		if strings.Join(head.Decisions, "|") != "Use Go with cobra|Ship a Homebrew formula" ||
+			strings.Join(head.Assumptions, "|") != "Users have git installed" ||
+			len(head.Tasks) != 1 || head.Tasks[0].Text != "Write the install script" ||
+			strings.Join(head.OpenQuestions, "|") != "Do we sign the binaries?" {
+			t.Errorf("branch checkpoint = %+v", head)
+		}
+		items := storetest.Get(e.c.CheckpointItems(bg, head.ID)).Must(t)
+		if got := itemByText(t, items, "Use Go with cobra"); got.ID != cobra.ID || got.Change != nil {
+			t.Errorf("carried item = %+v, want id %s unchanged", got, cobra.ID)
+		}
+	})
+
+	t.Run("MergeKeepsWhatTheBranchDidNotTouch", func(t *testing.T) {
+		req := httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true}
+		p := storetest.Get(e.c.MergePreview(bg, req)).Must(t)
+		if len(p.Conflicts) != 0 || len(p.Removes) != 0 {
+			t.Fatalf("preview conflicts %+v removes %+v, want none", p.Conflicts, p.Removes)
+		}
+		req.DryRun = false
+		m := storetest.Get(e.c.Merge(bg, req)).Must(t)
+		c := m.Checkpoint
+		if strings.Join(c.Decisions, "|") != "Use Go with cobra|Ship a Homebrew formula" || len(c.Tasks) != 1 ||
+			c.Tasks[0].Text != "Write the install script" || strings.Join(c.Assumptions, "|") != "Users have git installed" {
+			t.Errorf("merged = %+v", c)
+		}
+		v := storetest.Get(e.c.Verify(bg, c.ID)).Must(t)
+		if !v.OK || v.Checked != 3 {
+			t.Errorf("verify = %+v", v)
+		}
+	})
+}
+
+func TestRemovalsAreListedInTheMergePreview(t *testing.T) {
+	e := newEnv(t)
+	sp, main := e.spaceSession(t)
+	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: httpapi.ContentFields{Message: strp("Plan"), Decisions: []string{"Use Go with cobra"},
+			Assumptions: []string{"Users have git installed"}}})).Must(t)
+	branch := e.fork(t, sp, base.ID, "no-git")
+	e.exchange(t, branch, "Drop the assumption that users have git installed", "OK.")
+	d, head := e.draftAndSave(t, sp, branch)
+	if len(d.Changes) != 1 || d.Changes[0].Op != smriti.OpRetract {
+		t.Fatalf("changes = %s, want one retract", showChanges(d.Changes))
+	}
+	p := storetest.Get(e.c.MergePreview(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true})).Must(t)
+	want := smriti.MergeRemoval{ID: d.Changes[0].ID, Kind: smriti.KindAssumption, Text: "Users have git installed", Side: "theirs", Status: smriti.ItemRetracted}
+	if len(p.Removes) != 1 || p.Removes[0] != want || len(p.Merged.Assumptions) != 0 {
+		t.Errorf("removes = %+v assumptions %q, want %+v", p.Removes, p.Merged.Assumptions, want)
+	}
+}
+
+func TestContradictoryChangesAreOneConflictOnOneItem(t *testing.T) {
+	e := newEnv(t)
+	sp, main := e.spaceSession(t)
+	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: httpapi.ContentFields{Message: strp("Auth"), Decisions: []string{"Access token TTL is 15 minutes"}}})).Must(t)
+	ttl := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, base.ID)).Must(t), "Access token TTL is 15 minutes")
+
+	branch := e.fork(t, sp, base.ID, "short-ttl")
+	e.exchange(t, branch, "Decision: access token TTL is 5 minutes", "OK.")
+	bd, bhead := e.draftAndSave(t, sp, branch)
+	if dc := decisionChanges(bd.Changes); len(dc) != 1 || dc[0].Op != smriti.OpUpdate || dc[0].ID != ttl.ID {
+		t.Fatalf("branch changes = %s, want an update of %s", showChanges(bd.Changes), ttl.ID)
+	}
+	e.exchange(t, main.ID, "Decision: access token TTL is 30 minutes", "OK.")
+	md, mhead := e.draftAndSave(t, sp, main.ID)
+	if dc := decisionChanges(md.Changes); len(dc) != 1 || dc[0].Op != smriti.OpUpdate || dc[0].ID != ttl.ID {
+		t.Fatalf("main changes = %s, want an update of %s", showChanges(md.Changes), ttl.ID)
+	}
+
+	req := httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(bhead.ID.String()), DryRun: true}
+	p := storetest.Get(e.c.MergePreview(bg, req)).Must(t)
+	want := smriti.MergeConflict{Field: "decisions", Key: ttl.ID, Kind: "both_changed", Base: "Access token TTL is 15 minutes",
+		Ours: "Access token TTL is 30 minutes", Theirs: "Access token TTL is 5 minutes"}
+	if len(p.Conflicts) != 1 || p.Conflicts[0] != want {
+		t.Fatalf("conflicts = %+v, want exactly %+v", p.Conflicts, want)
+	}
+
+	req.DryRun = false
+	req.Resolutions = []smriti.MergeResolution{{Field: "decisions", Key: ttl.ID, Choice: smriti.ChooseCustom, Value: "Access token TTL is 10 minutes"}}
+	m := storetest.Get(e.c.Merge(bg, req)).Must(t)
+	if strings.Join(m.Checkpoint.Decisions, "|") != "Access token TTL is 10 minutes" {
+		t.Fatalf("merged decisions = %q", m.Checkpoint.Decisions)
+	}
+
+	t.Run("WhyNamesBothBranchesTurns", func(t *testing.T) {
+		h := storetest.Get(e.c.ItemHistory(bg, sp.ID, ttl.ID)).Must(t)
+		if h.Item.ID != ttl.ID || h.Item.Text != "Access token TTL is 10 minutes" {
+			t.Errorf("item = %+v", h.Item)
+		}
+		bySession := map[smriti.ID]string{}
+		var checkpoints []smriti.ID
+		for _, ev := range h.History {
+			checkpoints = append(checkpoints, ev.CheckpointID)
+			if ev.Change.Source.SessionID != nil {
+				bySession[*ev.Change.Source.SessionID] = ev.Text
+			}
+		}
+		if len(h.History) != 4 || checkpoints[0] != base.ID || h.History[0].Event != "introduced" {
+			t.Fatalf("history = %+v", h.History)
+		}
+		if bySession[branch] != "Access token TTL is 5 minutes" || bySession[main.ID] != "Access token TTL is 30 minutes" {
+			t.Errorf("changes by session = %v, want the branch's and main's turns", bySession)
+		}
+		last := h.History[3]
+		if last.CheckpointID != m.Checkpoint.ID || !last.Merge || last.Event != "changed" {
+			t.Errorf("last event = %+v, want the merge's change", last)
+		}
+		_ = mhead
+	})
+
+	t.Run("UnknownItemIs404", func(t *testing.T) {
+		status, body := e.raw(t, "GET", "/api/v5/spaces/"+sp.ID.String()+"/items/d-abcdef", "")
+		if status != 404 || strings.TrimSpace(body) != `{"detail":"Item d-abcdef not found in this space"}` {
+			t.Errorf("unknown item = %d %s", status, body)
+		}
+		status, body = e.raw(t, "GET", "/api/v5/spaces/not-a-uuid/items/d-abcdef", "")
+		if status != 400 {
+			t.Errorf("bad space id = %d %s", status, body)
+		}
+	})
+}
+
+// A classic commit (no items) keeps ids by matching the parent's items by
+// normalised text; a changed text is a new item and the old one a
+// tombstone of the commit.
+func TestClassicCommitMatchesItemsByText(t *testing.T) {
+	e := newEnv(t)
+	sp, se := e.spaceSession(t)
+	first := e.commitDecisions(t, sp, se, "One", "Use Go", "Keep the API")
+	a := storetest.Get(e.c.CheckpointItems(bg, first.ID)).Must(t)
+	second := e.commitDecisions(t, sp, se, "Two", "use go!", "Ship weekly")
+	b := storetest.Get(e.c.CheckpointItems(bg, second.ID)).Must(t)
+	goA, keep := itemByText(t, a, "Use Go"), itemByText(t, a, "Keep the API")
+	goB, ship := itemByText(t, b, "use go!"), itemByText(t, b, "Ship weekly")
+	if goB.ID != goA.ID || goB.Change == nil || goB.Change.Op != "update" {
+		t.Errorf("reworded item = %+v, want id %s updated", goB, goA.ID)
+	}
+	if ship.ID == keep.ID || ship.Change == nil || ship.Change.Op != "add" || ship.Origin.CheckpointID == nil || *ship.Origin.CheckpointID != second.ID {
+		t.Errorf("new item = %+v", ship)
+	}
+	gone := itemByText(t, b, "Keep the API")
+	if gone.ID != keep.ID || gone.Status != "retracted" {
+		t.Errorf("dropped item = %+v, want a retracted tombstone", gone)
+	}
+	if len(b) != 3 {
+		t.Errorf("items = %+v", b)
+	}
+	status, body := e.raw(t, "POST", "/api/v4/chat/commit", `{"repo_id": "`+sp.ID.String()+`", "session_id": "`+se.ID.String()+`", "message": "x", "items": [{"kind": "mood", "text": "x"}]}`)
+	if status != 422 || !strings.Contains(body, `items[0]: kind must be decision, assumption, task, open_question or entity`) {
+		t.Errorf("bad item kind = %d %s", status, body)
+	}
+	status, body = e.raw(t, "POST", "/api/v4/chat/commit", `{"repo_id": "`+sp.ID.String()+`", "session_id": "`+se.ID.String()+`", "message": "x", "items": [{"id": "zz", "kind": "decision", "text": "x"}]}`)
+	if status != 422 || !strings.Contains(body, `items[0].id \"zz\" is not an item id`) {
+		t.Errorf("bad item id = %d %s", status, body)
+	}
+}
