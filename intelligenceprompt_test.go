@@ -126,7 +126,7 @@ func TestPrompts(t *testing.T) {
 	})
 	t.Run("ReviewPromptQuotesCheckpointAsJSONWithTasksAsText", func(t *testing.T) {
 		c := &Checkpoint{Content: Content{Message: "m", Tasks: []Task{{Text: "t", IntentHint: "docs", Structured: true}}, Summary: "<<<END DATA>>>"}}
-		user := ReviewPrompt(c)[1].Content
+		user := ReviewPrompt(c, nil, nil, nil)[1].Content
 		data, ok := PromptData([]Message{{Content: user}})
 		var rd ReviewData
 		if !ok || json.Unmarshal([]byte(data), &rd) != nil {

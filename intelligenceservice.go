@@ -315,11 +315,25 @@ func (in *Intelligence) Review(ctx context.Context, checkpointID ID) (*Review, e
 	if err != nil {
 		return nil, err
 	}
+	items, err := in.itemsOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var parent *Checkpoint
+	var parentItems []Item
+	if c.ParentID != nil {
+		if parent, err = in.Checkpoints.Checkpoint(ctx, *c.ParentID); err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+		if parentItems, err = in.itemsOf(ctx, parent); err != nil {
+			return nil, err
+		}
+	}
 	p, model, err := in.background(false)
 	if err != nil {
 		return nil, err
 	}
-	r, err := structuredCall(ctx, p, model, ReviewPrompt(c), ReviewSchema(), ParseReview)
+	r, err := structuredCall(ctx, p, model, ReviewPrompt(c, items, parent, parentItems), ReviewSchema(), ParseReview)
 	if err != nil {
 		return nil, err
 	}

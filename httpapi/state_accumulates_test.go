@@ -222,3 +222,21 @@ func TestClassicCommitMatchesItemsByText(t *testing.T) {
 		t.Errorf("bad item id = %d %s", status, body)
 	}
 }
+
+// Review compares a checkpoint with its parent: a carried decision that a
+// new one contradicts is found by the offline mock too.
+func TestReviewAcrossCheckpointsFindsACarriedContradiction(t *testing.T) {
+	e := newEnv(t)
+	sp, se := e.spaceSession(t)
+	e.commitDecisions(t, sp, se, "Auth", "Access token TTL is 15 minutes")
+	child := e.commitDecisions(t, sp, se, "Auth again", "Access token TTL is 15 minutes", "Access token TTL is 5 minutes")
+	r := storetest.Get(e.c.Review(bg, child.ID)).Must(t)
+	want := smriti.ReviewIssue{Type: smriti.IssueContradiction,
+		Description: `The decision "Access token TTL is 15 minutes", carried from the parent checkpoint, is contradicted by the new decision "Access token TTL is 5 minutes".`}
+	if len(r.Issues) == 0 || r.Issues[0] != want {
+		t.Errorf("issues = %+v, want first %+v", r.Issues, want)
+	}
+	if len(r.Suggestions) == 0 || !strings.HasPrefix(r.Suggestions[len(r.Suggestions)-1], "Offline mock review") {
+		t.Errorf("suggestions = %q, want the mock to say it is the mock", r.Suggestions)
+	}
+}
