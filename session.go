@@ -240,3 +240,9 @@ type HistoryWindow struct {
 	// which were not read.
 	Unread int
 }
+
+// TurnReader reads one turn. Turn returns ENOTFOUND for an unknown turn or
+// one whose session the caller may not see.
+type TurnReader interface {
+	Turn(ctx context.Context, id ID) (*Turn, error)
+}

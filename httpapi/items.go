@@ -118,6 +118,8 @@ func (s *Server) itemRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v5/spaces/{space_id}/items/{item_id}", summary: "An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes", tag: "checkpoints",
 			out: ItemHistoryOut{}, status: 200, handle: s.itemHistory},
+		{method: "GET", path: "/api/v5/turns/{turn_id}/context", summary: "What the model was given for an assistant turn: mode, checkpoints and hashes, turn range, dropped turns, tokens", tag: "chat",
+			out: TurnContextOut{}, status: 200, handle: s.turnContext},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/items", summary: "A checkpoint's items with their ids, origins and what the checkpoint changed", tag: "checkpoints",
 			out: []ItemOut{}, status: 200, handle: s.checkpointItems},
 	}
@@ -236,4 +238,42 @@ func DomainItemEvents(h *ItemHistoryOut) []smriti.ItemEvent {
 				Status: e.Status, Origin: e.Origin, Change: &ch}})
 	}
 	return out
+}
+
+// TurnContextOut is what the model was given for an assistant turn, as the
+// send recorded it with the turn.
+type TurnContextOut struct {
+	TurnID           smriti.ID          `json:"turn_id" doc:"The assistant turn"`
+	SessionID        smriti.ID          `json:"session_id" doc:"Its session"`
+	Seq              int64              `json:"seq" doc:"Its sequence number"`
+	Provider         string             `json:"provider" doc:"The provider that answered"`
+	Model            string             `json:"model" doc:"The model that answered"`
+	Mode             smriti.ContextMode `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode of the send"`
+	CheckpointIDs    []smriti.ID        `json:"checkpoint_ids" doc:"The checkpoints in the prompt, oldest first ([] for none)"`
+	CheckpointHashes []string           `json:"checkpoint_hashes" doc:"Their hashes, in the same order ([] when not recorded)"`
+	FromSeq          *int64             `json:"from_seq" doc:"First history turn sent; null when none was"`
+	ToSeq            *int64             `json:"to_seq" doc:"Last history turn sent; null when none was"`
+	DroppedTurns     int                `json:"dropped_turns" doc:"Allowed turns left out to fit the token budget (oldest first)"`
+	InputTokens      int                `json:"input_tokens" doc:"Prompt tokens the provider reported"`
+	OutputTokens     int                `json:"output_tokens" doc:"Reply tokens the provider reported"`
+}
+
+func (s *Server) turnContext(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "turn_id")
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Turn(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if t.Role != smriti.RoleAssistant {
+		return smriti.Errorf(smriti.ENOTFOUND, "Turn %s is a %s turn; only assistant turns record the context they were made from", id, t.Role)
+	}
+	m := smriti.ReplyMetaOf(t)
+	writeJSON(w, http.StatusOK, TurnContextOut{TurnID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Provider: t.Provider, Model: t.Model,
+		Mode: m.Context.Mode, CheckpointIDs: nonnil.Slice(m.Context.CheckpointIDs), CheckpointHashes: nonnil.Slice(m.Context.CommitHashes),
+		FromSeq: m.Context.FromSeq, ToSeq: m.Context.ToSeq, DroppedTurns: m.Context.DroppedTurns,
+		InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens})
+	return nil
 }

@@ -22,6 +22,7 @@ type Backend interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.ItemService
+	smriti.TurnReader
 	smriti.LineageService
 	smriti.SearchService
 	smriti.SpaceExporter

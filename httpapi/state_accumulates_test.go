@@ -240,3 +240,24 @@ func TestReviewAcrossCheckpointsFindsACarriedContradiction(t *testing.T) {
 		t.Errorf("suggestions = %q, want the mock to say it is the mock", r.Suggestions)
 	}
 }
+
+// What the model was given is stored with each assistant turn and can be
+// read back by the turn's id.
+func TestTurnContextIsRecordedWithTheReply(t *testing.T) {
+	e := newEnv(t)
+	sp, se := e.spaceSession(t)
+	cp := e.commitDecisions(t, sp, se, "Base", "Use Go")
+	r := storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("What next?"), UseMock: true}, "")).Must(t)
+	status, body := e.raw(t, "GET", "/api/v5/turns/"+r.AssistantTurnID.String()+"/context", "")
+	want := `"mode":"HEAD","checkpoint_ids":["` + cp.ID.String() + `"],"checkpoint_hashes":["` + cp.CommitHash + `"],"from_seq":null,"to_seq":null,"dropped_turns":0`
+	if status != 200 || !strings.Contains(body, want) {
+		t.Errorf("context = %d %s, want %s", status, body, want)
+	}
+	status, body = e.raw(t, "GET", "/api/v5/turns/"+r.UserTurnID.String()+"/context", "")
+	if status != 404 || !strings.Contains(body, "is a user turn; only assistant turns record the context") {
+		t.Errorf("user turn = %d %s", status, body)
+	}
+	if status, _ = e.raw(t, "GET", "/api/v5/turns/"+smriti.NewID().String()+"/context", ""); status != 404 {
+		t.Errorf("unknown turn = %d", status)
+	}
+}
