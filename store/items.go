@@ -227,7 +227,11 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 // merge parent's for what a merge took from the other side), else a new
 // one. Their hashes stay version 1. Runs at start-up in batches, each batch
 // one transaction; replicas starting together skip rows another has done.
-func (s *Store) backfillItems(ctx context.Context) error {
+func (s *Store) backfillItems(ctx context.Context) error { return s.BackfillItems(ctx) }
+
+// BackfillItems derives the items of every checkpoint that has none yet
+// (see backfillItems); Open runs it, and it is safe to run again.
+func (s *Store) BackfillItems(ctx context.Context) error {
 	for {
 		n, err := s.backfillBatch(ctx, 200)
 		if err != nil {

@@ -52,6 +52,9 @@ func Run(t *testing.T, open Opener) {
 		{"SpaceState", testSpaceState},
 		{"SpaceMetrics", testSpaceMetrics},
 		{"SpaceEvents", testSpaceEvents},
+		{"ItemsAcrossCommits", testItemsAcrossCommits},
+		{"ItemHistory", testItemHistory},
+		{"ItemsBackfill", testItemsBackfill},
 	}
 	cases = append(cases, portabilityCases...)
 	cases = append(cases, accountCases...)
