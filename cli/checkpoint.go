@@ -140,7 +140,11 @@ func newCheckpointCreateCmd() *cobra.Command {
 					return err
 				}
 				if !dryRun && !asJSON {
-					if err := confirm(env, yes, changeList(ex.BaseCheckpointID, ex.Changes)); err != nil {
+					list := changeList(ex.BaseCheckpointID, ex.Changes)
+					if yes {
+						fmt.Fprintln(env.Stderr, list)
+					}
+					if err := confirm(env, yes, list); err != nil {
 						return err
 					}
 				}
