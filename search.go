@@ -240,7 +240,12 @@ func Snippet(text string, terms []string) string {
 	if from > 0 {
 		b.WriteString("…")
 	}
-	pos := ws[from].start
+	// From the start of the text, what precedes the first word stays: an
+	// opening quote, a bracket, "#" of "#42".
+	pos := 0
+	if from > 0 {
+		pos = ws[from].start
+	}
 	for i := from; i < to; i++ {
 		w := ws[i]
 		b.WriteString(collapseSpace(text[pos:w.start]))

@@ -25,6 +25,27 @@ type SendRequest struct {
 	// ClientRequestID is the body form of the Idempotency-Key header.
 	ClientRequestID    string `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent"`
 	HistoryTokenBudget int    `json:"history_token_budget" required:"false" doc:"Token budget for history turns; default: the model's window minus the reply reserve and the fixed messages"`
+
+	// unmount is set by decoding when the body names
+	// "mounted_checkpoint_id": null (see smriti.ContextRequest.Unmount).
+	unmount bool
+}
+
+// UnmarshalJSON decodes a send body and notes an explicit
+// "mounted_checkpoint_id": null, which a pointer cannot tell from absence.
+func (r *SendRequest) UnmarshalJSON(b []byte) error {
+	type plain SendRequest
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	var named struct {
+		Mounted json.RawMessage `json:"mounted_checkpoint_id"`
+	}
+	if err := json.Unmarshal(b, &named); err != nil {
+		return err
+	}
+	r.unmount = string(named.Mounted) == "null"
+	return nil
 }
 
 // ContextInfo says what a reply was built from.
@@ -109,10 +130,17 @@ func (ProvidersStatus) apiSchema(g *schemaGen) map[string]any {
 }
 
 // ChatDefaults says which provider and model a session created without
-// them uses (a send without them uses its session's).
+// them uses (a send without them uses its session's). It carries the status
+// fields of every other entry, those of the default provider, because
+// clients iterate the entries and read them from each.
 type ChatDefaults struct {
-	DefaultProvider string `json:"default_provider" doc:"Provider a new session uses when the request names none"`
+	DefaultProvider string `json:"default_provider" doc:"Provider a new session uses when the request names none (mock when no provider can be called)"`
 	DefaultModel    string `json:"default_model" doc:"That provider's default model (\"\" when none is configured)"`
+	Enabled         bool   `json:"enabled" doc:"The default provider is enabled"`
+	HasKey          bool   `json:"has_key" doc:"The default provider has its API key (generic: its base URL; mock: false, it needs none)"`
+	MissingPackage  bool   `json:"missing_package" doc:"Always false: every provider is built into the binary (kept for the first implementation's clients)"`
+	Configured      bool   `json:"configured" doc:"Sends without a provider can be answered: the default provider is enabled and has what it needs"`
+	StatusLabel     string `json:"status_label" doc:"The default provider's status for people, such as Ready"`
 }
 
 var idempotencyHeader = map[string]string{"Idempotency-Key": "Makes a retried send safe: the same key with the same request returns the first response " +
@@ -155,7 +183,8 @@ func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.Sen
 	}
 	return smriti.SendRequest{
 		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: deref(req.Message), UseMock: req.UseMock,
-		Context:        smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq},
+		Context: smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq,
+			Unmount: req.unmount},
 		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
 	}, nil
 }
@@ -299,7 +328,13 @@ func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
 	}
 	out["background_intelligence"] = bg
 	def := s.providers.DefaultProvider()
-	out["chat"] = ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
+	chat := ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
+	if st, ok := list[def]; ok {
+		chat.Enabled, chat.HasKey, chat.MissingPackage, chat.Configured, chat.StatusLabel = st.Enabled, st.HasKey, st.MissingPackage, st.Configured, st.StatusLabel
+	} else if def == smriti.ProviderMock {
+		chat.Enabled, chat.Configured, chat.StatusLabel = true, true, "Ready (the offline mock: no provider is configured)"
+	}
+	out["chat"] = chat
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

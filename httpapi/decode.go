@@ -81,6 +81,8 @@ func jsonError(err error) error {
 
 func describeType(t string) string {
 	switch {
+	case t == "[]string":
+		return "an array of strings"
 	case strings.HasPrefix(t, "[]"):
 		return "an array of " + describeType(t[2:])
 	case t == "string", t == "*string":

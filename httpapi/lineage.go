@@ -111,7 +111,8 @@ type CompareDiff struct {
 	CommonAncestorCommitID *smriti.ID `json:"common_ancestor_commit_id"`
 }
 
-// CompareResponse compares two checkpoints of one space.
+// CompareResponse compares two checkpoints (of one space, or of two: then
+// common_ancestor is null).
 type CompareResponse struct {
 	CheckpointA CheckpointDetail `json:"checkpoint_a"`
 	CheckpointB CheckpointDetail `json:"checkpoint_b"`
@@ -177,7 +178,7 @@ func (s *Server) lineageRoutes() []route {
 			in: ForkRequest{}, out: ForkResponse{}, status: 201, handle: s.fork, errors: []int{409}},
 		{method: "GET", path: "/api/v5/lineage/spaces/{space_id}", summary: "A space's branch tree: checkpoints, sessions and merge edges, oldest first", tag: "lineage",
 			out: LineageTree{}, status: 200, handle: s.lineageTree},
-		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints of a space and name their lowest common ancestor", tag: "lineage",
+		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints and name their lowest common ancestor (null across spaces)", tag: "lineage",
 			out: CompareResponse{}, status: 200, handle: s.compare},
 		{method: "GET", path: "/api/v5/lineage/sessions/{session_id}/checkpoints", summary: "The checkpoints a session can reach, newest first", tag: "lineage",
 			out: []Commit{}, status: 200, handle: s.reachable},
@@ -258,9 +259,14 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lca, err := s.store.CommonAncestor(r.Context(), aID, bID)
-	if err != nil {
-		return err
+	// Checkpoints of two spaces share no history, but their diff is still
+	// worth reading: 200 with common_ancestor null, as the first
+	// implementation answers.
+	var lca *smriti.Checkpoint
+	if a.SpaceID == b.SpaceID {
+		if lca, err = s.store.CommonAncestor(r.Context(), aID, bID); err != nil {
+			return err
+		}
 	}
 	d := smriti.DiffCheckpoints(a, b)
 	out := CompareResponse{CheckpointA: detailOf(a), CheckpointB: detailOf(b), Diff: CompareDiff{

@@ -82,6 +82,13 @@ func errorStatuses(rt route) []int {
 // derived from the routes' Go types by reflection (see schemaGen), so a new
 // route is documented by adding it to the table.
 func (s *Server) OpenAPI() map[string]any {
+	doc, _ := s.openAPIDoc()
+	return doc
+}
+
+// openAPIDoc builds the document and returns the generator that made its
+// schemas, whose undescribed list the tests read.
+func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 	g := newSchemaGen()
 	paths := map[string]any{}
 	for _, rt := range s.routes {
@@ -164,7 +171,7 @@ func (s *Server) OpenAPI() map[string]any {
 				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>."},
 		"paths":      paths,
 		"components": map[string]any{"schemas": g.defs},
-	}
+	}, g
 }
 
 func operationID(rt route) string {
@@ -212,7 +219,12 @@ const (
 // Named struct types become components (request-side ones get an "Input"
 // suffix unless their name already says Request); a type may supply its
 // own schema with an apiSchema method.
-type schemaGen struct{ defs map[string]any }
+type schemaGen struct {
+	defs map[string]any
+	// undescribed names each struct field that became a property without
+	// a doc tag ("httpapi.Commit.Message"), for the test that forbids them.
+	undescribed []string
+}
 
 func newSchemaGen() *schemaGen { return &schemaGen{defs: map[string]any{}} }
 
@@ -305,6 +317,9 @@ func (g *schemaGen) object(t reflect.Type, dir direction) map[string]any {
 			name = f.Name
 		}
 		props[name] = g.field(f, dir)
+		if f.Tag.Get("doc") == "" {
+			g.undescribed = append(g.undescribed, t.String()+"."+f.Name)
+		}
 		req := f.Tag.Get("required")
 		switch {
 		case req == "true",
