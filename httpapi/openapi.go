@@ -106,7 +106,7 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 				"schema": map[string]any{"type": "string", "format": "uuid"}})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
-			params = append(params, map[string]any{"name": k, "in": "query", "required": false,
+			params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
 				"description": rt.query[k], "schema": map[string]any{"type": "string"}})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
