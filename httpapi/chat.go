@@ -117,13 +117,17 @@ type ProvidersStatus map[string]any
 
 // apiSchema documents the known keys of the provider status answer.
 func (ProvidersStatus) apiSchema(g *schemaGen) map[string]any {
+	described := func(t reflect.Type, d string) map[string]any {
+		return map[string]any{"allOf": []any{g.schema(t, dirOut)}, "description": d}
+	}
 	props := map[string]any{
-		"background_intelligence": g.schema(reflect.TypeOf(smriti.BackgroundStatus{}), dirOut),
-		"chat":                    g.schema(reflect.TypeOf(ChatDefaults{}), dirOut),
+		"background_intelligence": described(reflect.TypeOf(smriti.BackgroundStatus{}), "The slot that drafts, reviews, extracts and titles"),
+		"chat": described(reflect.TypeOf(ChatDefaults{}),
+			"What a session created without a provider uses, with that provider's status fields"),
 	}
 	required := []string{"background_intelligence", "chat"}
 	for _, name := range []string{smriti.ProviderAnthropic, smriti.ProviderGeneric, smriti.ProviderOpenAI, smriti.ProviderOpenRouter} {
-		props[name] = g.schema(reflect.TypeOf(smriti.ProviderStatus{}), dirOut)
+		props[name] = described(reflect.TypeOf(smriti.ProviderStatus{}), "The "+name+" provider's status")
 		required = append(required, name)
 	}
 	sort.Strings(required)

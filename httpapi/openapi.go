@@ -393,10 +393,11 @@ func taskSchema() map[string]any {
 		"oneOf": []any{
 			map[string]any{"type": "string"},
 			map[string]any{"type": "object", "required": []string{"text"}, "properties": map[string]any{
-				"text":        map[string]any{"type": "string"},
-				"id":          map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
-				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest}},
-				"blocked_by":  map[string]any{"type": "string", "description": "The id of a task this one waits for"},
-				"status":      map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
+				"text": map[string]any{"type": "string", "description": "What is to be done"},
+				"id":   map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
+				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest},
+					"description": "What kind of work it is, for agents picking tasks"},
+				"blocked_by": map[string]any{"type": "string", "description": "The id of a task this one waits for"},
+				"status":     map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
 		}}
 }
