@@ -102,7 +102,7 @@ type SearchHit struct {
 	SessionID    *ID     `json:"session_id" doc:"The turn's session (null otherwise)"`
 	Seq          *int64  `json:"sequence_number" doc:"The turn's sequence number (null otherwise)"`
 	Title        string  `json:"title" doc:"The checkpoint's title, or the session's for a turn"`
-	Snippet      string  `json:"snippet" doc:"About 24 words around the first match, each matching word between \\u0002 and \\u0003 (not escaped: escape, then turn them into marks)"`
+	Snippet      string  `json:"snippet" doc:"About 24 words around the first match, each matching word between <mark> and </mark>; the rest is not escaped (escape it, then turn the markers back)"`
 	// Score orders hits, higher first. It is comparable within one search
 	// only.
 	Score float64 `json:"score" doc:"Relevance, higher first; comparable within one search only"`

@@ -15,7 +15,7 @@ type SpaceState struct {
 	Space          StateSpace     `json:"space" doc:"The space"`
 	Head           Head           `json:"head" doc:"main's head, as /head answers"`
 	Commit         *Commit        `json:"commit" doc:"main's newest checkpoint in full (null when none)"`
-	ActiveBranches []ActiveBranch `json:"active_branches" doc:"Branches other than main with active sessions, newest first, at most 5"`
+	ActiveBranches []ActiveBranch `json:"active_branches" doc:"Branches other than main with active sessions, newest first, at most 20"`
 	// ActiveBranchesMore counts active branches beyond the listed ones.
 	ActiveBranchesMore int           `json:"active_branches_more" doc:"Active branches beyond the listed ones"`
 	ActiveClaims       []StateClaim  `json:"active_claims" doc:"Live claims, newest first, at most 10"`
@@ -72,7 +72,7 @@ type StateWorktree struct {
 
 // Divergence lists where main's and active branches' decisions differ.
 type Divergence struct {
-	Pairs []DivergencePair `json:"pairs" doc:"Branches whose decisions disagree with main's, at most 2"`
+	Pairs []DivergencePair `json:"pairs" doc:"Branches whose decisions disagree with main's, at most 20"`
 	// More counts divergent branches beyond the listed pairs.
 	More int `json:"more" doc:"Divergent branches beyond the listed pairs"`
 }

@@ -31,7 +31,7 @@ type TranscriptImportResponse struct {
 type SpaceImportResponse struct {
 	Repo   Repo                `json:"repo" doc:"The space written"`
 	Counts smriti.BundleCounts `json:"counts" doc:"What the bundle held"`
-	AsNew  bool                `json:"as_new" doc:"True when imported as a new space with new ids (?as_new=true, or the ids were taken)"`
+	AsNew  bool                `json:"as_new" doc:"True when imported with ?as_new=true: new ids and recomputed hashes, lineage kept"`
 }
 
 // SearchResponse lists search hits, best first.
