@@ -64,7 +64,7 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 
 // mergeAuthor attributes a merge checkpoint to whoever merged. An agent the
 // request names is the author ("agent"). Otherwise the caller is named by
-// their user id: as "user" when they settled conflicts (they wrote part of
+// their user id (the local user by its name, "local"): as "user" when they settled conflicts (they wrote part of
 // the result), as "system" when the merge combined the two sides by
 // itself.
 func mergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
@@ -74,6 +74,9 @@ func mergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int
 		}
 	}
 	who := UserFromContext(ctx).String()
+	if UserFromContext(ctx) == LocalUserID {
+		who = LocalUsername
+	}
 	if resolvedConflicts > 0 {
 		return Author{Type: AuthorUser, Agent: &who}
 	}

@@ -63,7 +63,10 @@ func RenderBrief(b *StateBrief, o BriefOptions) string {
 		add(listSection("Decisions", c.Decisions))
 		add(listSection("Assumptions we are relying on", c.Assumptions))
 		add(listSection("Open questions", c.OpenQuestions))
-		add(r.tasks(c.Tasks))
+		// Done tasks are not in progress: they get their own section.
+		open, done := splitDone(c.Tasks)
+		add(taskSection("In progress", open))
+		add(taskSection("Done", done))
 		artifactsFull = r.artifacts(c, BriefFull)
 		artifactsCompact = r.artifacts(c, BriefCompact)
 		switch o.Mode {
@@ -155,7 +158,7 @@ func (r briefRenderer) header(sp *Space) string {
 func (r briefRenderer) meta(c *Checkpoint) string {
 	parts := []string{fmt.Sprintf("Latest checkpoint: `%s`", orQ(ShortHash(c.Hash)))}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
-		parts = append(parts, fmt.Sprintf("by `%s`", *c.AuthorAgent))
+		parts = append(parts, fmt.Sprintf("by `%s`", authorName(*c.AuthorAgent)))
 	}
 	if !c.CreatedAt.IsZero() {
 		parts = append(parts, r.rel(c.CreatedAt))
@@ -196,12 +199,18 @@ func listSection(title string, items []string) string {
 	return b.String()
 }
 
-func (r briefRenderer) tasks(tasks []Task) string {
+// taskSection lists tasks under a heading ("" when there are none).
+func taskSection(title string, tasks []Task) string {
 	if len(tasks) == 0 {
 		return ""
 	}
+	return "## " + title + "\n" + taskBullets(tasks)
+}
+
+// taskBullets renders tasks as bullets with their annotations; the status
+// only when it is neither open nor done (the headings say those).
+func taskBullets(tasks []Task) string {
 	var b strings.Builder
-	b.WriteString("## In progress\n")
 	for _, t := range tasks {
 		b.WriteString("- " + t.Text)
 		if t.IntentHint != "" {
@@ -210,7 +219,7 @@ func (r briefRenderer) tasks(tasks []Task) string {
 		if t.ID != "" {
 			fmt.Fprintf(&b, " (id: %s)", t.ID)
 		}
-		if t.Status != "" && t.Status != TaskOpen {
+		if t.Status != "" && t.Status != TaskOpen && t.Status != TaskDone {
 			fmt.Fprintf(&b, " (%s)", t.Status)
 		}
 		if t.BlockedBy != "" {
@@ -422,5 +431,14 @@ func agentOr(a *string) string {
 	if a == nil || *a == "" {
 		return "unknown"
 	}
-	return *a
+	return authorName(*a)
+}
+
+// authorName is how an author is shown: the local user's id, which merges
+// recorded before they named it "local", is shown by that name.
+func authorName(a string) string {
+	if a == LocalUserID.String() {
+		return LocalUsername
+	}
+	return a
 }

@@ -57,11 +57,11 @@ type BundleHeader struct {
 
 // BundleCounts closes a bundle, so a cut-off one is recognised.
 type BundleCounts struct {
-	Checkpoints int `json:"checkpoints"`
-	Notes       int `json:"notes"`
-	Sessions    int `json:"sessions"`
-	Turns       int `json:"turns"`
-	Claims      int `json:"claims"`
+	Checkpoints int `json:"checkpoints" doc:"Checkpoints in the bundle"`
+	Notes       int `json:"notes" doc:"Checkpoint notes in the bundle"`
+	Sessions    int `json:"sessions" doc:"Sessions in the bundle"`
+	Turns       int `json:"turns" doc:"Turns in the bundle"`
+	Claims      int `json:"claims" doc:"Claims in the bundle"`
 }
 
 // BundleSpace is the space record.

@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -27,8 +28,8 @@ type SendRequest struct {
 	Provider  string
 	Model     string
 	Message   string
-	// UseMock answers this send with the offline mock whatever Provider
-	// says; the session keeps its own provider and model.
+	// UseMock answers this send with the offline mock, recorded under the
+	// provider and model the send asks for (see chooseProvider).
 	UseMock bool
 	Context ContextRequest
 	// IdempotencyKey makes a retried send return the stored reply.
@@ -53,6 +54,9 @@ type Prepared struct {
 	// Mount is the mount the send records on the session (a request naming
 	// a new mounted checkpoint); nil when the session's mount stays.
 	Mount *Mount
+	// Unmount says the send ends the session's mount (an explicit
+	// "mounted_checkpoint_id": null).
+	Unmount bool
 }
 
 // SendResult is a completed (or replayed) send.
@@ -114,7 +118,7 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread
-	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount}, nil
+	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount, Unmount: plan.Unmount}, nil
 }
 
 func (c *Chat) counter() TokenCounter {
@@ -124,17 +128,18 @@ func (c *Chat) counter() TokenCounter {
 	return c.Tokens
 }
 
-// chooseProvider picks the provider and model of a send: use_mock means
-// the mock for this send; else the provider asked for, else the session's.
-// Without a model the session's model is used when the provider is the
-// session's, else that provider's default. An unknown provider is refused
-// first (EINVALID naming the known ones), whatever else is missing.
+// chooseProvider picks the provider and model of a send: the provider
+// asked for, else the session's. Without a model the session's model is
+// used when the provider is the session's, else that provider's default. An
+// unknown provider is refused first (EINVALID naming the known ones),
+// whatever else is missing. use_mock makes the offline mock answer this one
+// send in the chosen provider's name, as the first implementation does: the
+// turns and the session record the provider and model asked for, configured
+// or not ("mock" for what nothing names), and the next send without
+// use_mock goes to that provider.
 func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, error) {
 	name := strings.ToLower(strings.TrimSpace(req.Provider))
 	model := strings.TrimSpace(req.Model)
-	if req.UseMock {
-		name, model = ProviderMock, ""
-	}
 	if name == "" {
 		name = strings.ToLower(strings.TrimSpace(se.ActiveProvider))
 	}
@@ -142,6 +147,9 @@ func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, e
 		model = se.ActiveModel
 	}
 	name, model = ChooseModel(c.Providers, name, model)
+	if req.UseMock {
+		return c.mockAs(name, model)
+	}
 	p, err := c.Providers.Provider(name)
 	if err != nil {
 		return nil, "", err
@@ -151,6 +159,29 @@ func (c *Chat) chooseProvider(se *Session, req SendRequest) (Provider, string, e
 	}
 	return p, model, nil
 }
+
+// mockAs is the mock answering in the name of provider name and model.
+func (c *Chat) mockAs(name, model string) (Provider, string, error) {
+	mock, err := c.Providers.Provider(ProviderMock)
+	if err != nil {
+		return nil, "", err
+	}
+	if name == "" || name == ProviderMock {
+		return mock, cmp.Or(model, ProviderMock), nil
+	}
+	if _, err := c.Providers.Provider(name); ErrorCode(err) == EINVALID {
+		return nil, "", err
+	}
+	return namedProvider{Provider: mock, name: name}, cmp.Or(model, ProviderMock), nil
+}
+
+// namedProvider is a provider that reports another one's name.
+type namedProvider struct {
+	Provider
+	name string
+}
+
+func (p namedProvider) Name() string { return p.name }
 
 // planCheckpoints fetches the checkpoints a plan names, oldest first.
 func (c *Chat) planCheckpoints(ctx context.Context, se *Session, plan *contextPlan) ([]*Checkpoint, error) {
@@ -278,12 +309,12 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *Completion) (Exchang
 	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
 	replyTokens, _ := c.counter().CountTokens(provider, p.Model, comp.Text)
 	ex := Exchange{
-		SessionID:        req.SessionID,
-		IdempotencyKey:   req.IdempotencyKey,
-		RequestHash:      requestDigest(req),
-		Mount:            p.Mount,
-		KeepSessionModel: req.UseMock,
-		User:             TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
+		SessionID:      req.SessionID,
+		IdempotencyKey: req.IdempotencyKey,
+		RequestHash:    requestDigest(req),
+		Mount:          p.Mount,
+		Unmount:        p.Unmount,
+		User:           TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
 		Assistant: TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: replyTokens,
 			Metadata: meta.metadata()},
 	}

@@ -142,17 +142,17 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 
 // Artifact is a piece of content attached to a checkpoint verbatim.
 type Artifact struct {
-	ID      string `json:"id"`
-	Type    string `json:"type"`
-	Label   string `json:"label"`
-	Content string `json:"content"`
+	ID      string `json:"id" doc:"A short id, unique within the checkpoint"`
+	Type    string `json:"type" doc:"What the content is: a code language (python, bash, json…), markdown or text"`
+	Label   string `json:"label" doc:"A short human label"`
+	Content string `json:"content" doc:"The artifact itself, verbatim"`
 }
 
 // SourceTurns records which turns a drafted checkpoint came from.
 type SourceTurns struct {
-	SessionID ID    `json:"session_id"`
-	FromSeq   int64 `json:"from_seq"`
-	ToSeq     int64 `json:"to_seq"`
+	SessionID ID    `json:"session_id" doc:"The session the turns are in"`
+	FromSeq   int64 `json:"from_seq" doc:"First sequence number, inclusive"`
+	ToSeq     int64 `json:"to_seq" doc:"Last sequence number, inclusive"`
 }
 
 // Note annotates a checkpoint without changing it.

@@ -29,7 +29,7 @@ func RenderCheckpoint(c *Checkpoint, o CheckpointRenderOptions) string {
 	fmt.Fprintf(&b, "# %s\n", c.Message)
 	meta := []string{"`" + ShortHash(c.Hash) + "`", r.rel(c.CreatedAt), "branch `" + c.BranchName + "`"}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
-		meta = append(meta, "by `"+*c.AuthorAgent+"`")
+		meta = append(meta, "by `"+authorName(*c.AuthorAgent)+"`")
 	}
 	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
 		meta = append(meta, "at `"+r.path(*c.ProjectRoot)+"`")
@@ -172,9 +172,14 @@ func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
 	if sp.ProjectRoot != nil && *sp.ProjectRoot != "" {
 		fmt.Fprintf(&b, "Project root: %s\n", r.path(*sp.ProjectRoot))
 	}
-	meta := []string{"Latest checkpoint: `" + ShortHash(c.Hash) + "`"}
+	// The checkpoint restored, which need not be its branch's newest.
+	label := "Restored checkpoint: `" + ShortHash(c.Hash) + "`"
+	if c.BranchName != "" {
+		label += " on `" + c.BranchName + "`"
+	}
+	meta := []string{label}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
-		meta = append(meta, "by `"+*c.AuthorAgent+"`")
+		meta = append(meta, "by `"+authorName(*c.AuthorAgent)+"`")
 	}
 	meta = append(meta, r.rel(c.CreatedAt))
 	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
@@ -187,7 +192,9 @@ func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
 	b.WriteString(markdownBullets("Decisions", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions we are relying on", c.Assumptions))
 	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
-	b.WriteString(markdownBullets("In progress", taskLines(c.Tasks)))
+	open, done := splitDone(c.Tasks)
+	b.WriteString(markdownBullets("In progress", taskLines(open)))
+	b.WriteString(markdownBullets("Done", taskLines(done)))
 	b.WriteString(renderArtifacts(c.Artifacts, o))
 	if len(c.Entities) > 0 {
 		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(c.Entities, ", "))

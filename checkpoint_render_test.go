@@ -116,10 +116,11 @@ func TestRenderReview(t *testing.T) {
 
 func TestRenderRestore(t *testing.T) {
 	c := &smriti.Checkpoint{
-		Hash: hashOf('b'), AuthorAgent: strp("codex"), CreatedAt: now.Add(-3 * time.Hour),
+		Hash: hashOf('b'), BranchName: "fork/store", AuthorAgent: strp("codex"), CreatedAt: now.Add(-3 * time.Hour),
 		Content: smriti.Content{Message: "Resume", Objective: "Ship v1", Summary: "Half done.",
 			Decisions: []string{"Use SQLite"}, Assumptions: []string{"One writer"}, OpenQuestions: []string{"Replicas?"},
-			Tasks: []smriti.Task{{Text: "write migrations"}}, Entities: []string{"SQLite", "Go"}},
+			Tasks:    []smriti.Task{{Text: "write migrations"}, {Text: "pick a driver", Status: smriti.TaskDone}},
+			Entities: []string{"SQLite", "Go"}},
 	}
 	sp := &smriti.Space{Name: "store", Description: "  the storage work \n", ProjectRoot: strp("/home/ana/proj")}
 	for _, tt := range []struct {
@@ -131,12 +132,12 @@ func TestRenderRestore(t *testing.T) {
 	}{
 		{"EverySectionWithHomeAsTilde", sp, c, smriti.CheckpointRenderOptions{Now: now, Home: "/home/ana"},
 			"_Continuation brief for checkpoint `bbbbbbb`_\n\n# store\nthe storage work\nProject root: ~/proj\n\n" +
-				"Latest checkpoint: `bbbbbbb` · by `codex` · 3h ago\n\n## Current objective\nShip v1\n\n## Where we are\nHalf done.\n\n" +
+				"Restored checkpoint: `bbbbbbb` on `fork/store` · by `codex` · 3h ago\n\n## Current objective\nShip v1\n\n## Where we are\nHalf done.\n\n" +
 				"## Decisions\n- Use SQLite\n\n## Assumptions we are relying on\n- One writer\n\n## Open questions\n- Replicas?\n\n" +
-				"## In progress\n- write migrations\n\n## Key entities\nSQLite, Go\n"},
+				"## In progress\n- write migrations\n\n## Done\n- pick a driver (done)\n\n## Key entities\nSQLite, Go\n"},
 		{"UntitledSpaceAndBareCheckpoint", &smriti.Space{}, &smriti.Checkpoint{Hash: hashOf('c'), CreatedAt: now},
 			smriti.CheckpointRenderOptions{Now: now},
-			"_Continuation brief for checkpoint `ccccccc`_\n\n# Untitled space\n\nLatest checkpoint: `ccccccc` · just now\n"},
+			"_Continuation brief for checkpoint `ccccccc`_\n\n# Untitled space\n\nRestored checkpoint: `ccccccc` · just now\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := smriti.RenderRestore(tt.sp, tt.c, tt.o); got != tt.want {

@@ -78,8 +78,9 @@ func ClaimTTLHours(h float64) time.Duration {
 
 // Normalize trims the text fields and fills defaults (branch main, intent
 // implement, TTL four hours), then validates: the intent must be one of the
-// five, the TTL within MinClaimTTL..MaxClaimTTL, the scope non-blank, every
-// text within its limit. Failures are EUNPROCESSABLE.
+// five (EINVALID, 400, as the first implementation answers), the TTL within
+// MinClaimTTL..MaxClaimTTL, the scope non-blank, every text within its
+// limit (EUNPROCESSABLE).
 func (in *ClaimCreate) Normalize() error {
 	in.Agent = strings.TrimSpace(in.Agent)
 	in.Scope = strings.TrimSpace(in.Scope)
@@ -98,7 +99,7 @@ func (in *ClaimCreate) Normalize() error {
 	}
 	switch {
 	case !validIntent(in.Intent):
-		return Errorf(EUNPROCESSABLE, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
+		return Errorf(EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
 	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
 		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
 	case in.Scope == "":
@@ -150,10 +151,10 @@ type ClaimQuery struct {
 type ClaimService interface {
 	// CreateClaim stores a live claim (expiry from the store's clock) and
 	// returns it with the other live claims of the space it collides with
-	// ([] when none). ENOTFOUND for an unknown space; EUNPROCESSABLE for
-	// input Normalize refuses; EINVALID when the base checkpoint, session or
-	// worktree is missing or belongs to another space, or the worktree is
-	// closed.
+	// ([] when none). ENOTFOUND for an unknown space or worktree; the
+	// error Normalize gives for input it refuses; EINVALID when the base
+	// checkpoint or session is missing or belongs to another space, or the
+	// worktree belongs to another space or is closed.
 	CreateClaim(ctx context.Context, in ClaimCreate) (*Claim, []*Claim, error)
 	// Claims lists a space's claims, newest first: live ones only unless
 	// q.IncludeExpired. ENOTFOUND for an unknown space.

@@ -44,6 +44,12 @@ type ContextRequest struct {
 	// with a mount means the session's current last sequence number.
 	// Ignored without a mount.
 	HistoryBaseSeq *int64
+	// Unmount says the request named "mounted_checkpoint_id": null
+	// explicitly (as the first implementation's UI does once the user clears
+	// a restored checkpoint): the session's mount ends with this send, which
+	// is planned as if nothing were mounted. Leaving the field out keeps the
+	// mount.
+	Unmount bool
 }
 
 // scopeDepth returns how many checkpoints a memory scope asks for: 1 for ""
@@ -83,6 +89,8 @@ type contextPlan struct {
 	// when the request names a checkpoint (or a base) other than the
 	// session's current mount; nil otherwise.
 	Mount *Mount
+	// Unmount is set when a send in this plan ends the session's mount.
+	Unmount bool
 	// Depth is how many checkpoints to fetch (1 or 3).
 	Depth int
 	// AfterSeq bounds the turns for MOUNTED (exclusive); nil otherwise.
@@ -122,6 +130,10 @@ func planContext(s *Session, req ContextRequest) (contextPlan, error) {
 		return contextPlan{}, Errorf(EUNPROCESSABLE, "history_base_seq %d is beyond the session's last turn (%d)", *req.HistoryBaseSeq, s.LastSeq)
 	}
 	p := contextPlan{Depth: depth}
+	mounted := s.Mount
+	if req.Unmount && req.MountedCheckpointID == nil {
+		p.Unmount, mounted = mounted != nil, nil
+	}
 	switch {
 	case req.MountedCheckpointID != nil:
 		m := MountFor(s, *req.MountedCheckpointID, req.HistoryBaseSeq)
@@ -132,10 +144,10 @@ func planContext(s *Session, req ContextRequest) (contextPlan, error) {
 			p.Mount = &m
 		}
 		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &m.CheckpointID, &m.BaseSeq
-	case s.Mount != nil:
-		m := MountFor(s, s.Mount.CheckpointID, req.HistoryBaseSeq)
+	case mounted != nil:
+		m := MountFor(s, mounted.CheckpointID, req.HistoryBaseSeq)
 		if req.HistoryBaseSeq == nil {
-			m.BaseSeq = s.Mount.BaseSeq
+			m.BaseSeq = mounted.BaseSeq
 		}
 		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &m.CheckpointID, &m.BaseSeq
 	case s.ForkedFromCheckpointID != nil:

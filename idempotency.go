@@ -24,10 +24,15 @@ func requestDigest(req SendRequest) string {
 	if scope == "" {
 		scope = scopeLatest1
 	}
-	b, _ := json.Marshal([]any{
+	parts := []any{
 		req.SessionID.String(), req.Message, strings.ToLower(strings.TrimSpace(req.Provider)), strings.TrimSpace(req.Model),
 		req.UseMock, scope, mount, base, req.HistoryBudget,
-	})
+	}
+	if req.Context.Unmount {
+		// Only then, so the digests stored before the field existed still match.
+		parts = append(parts, "unmount")
+	}
+	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

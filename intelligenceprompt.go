@@ -67,8 +67,8 @@ type Review struct {
 
 // ReviewIssue is one problem found in a checkpoint.
 type ReviewIssue struct {
-	Type        string `json:"type"`
-	Description string `json:"description"`
+	Type        string `json:"type" doc:"contradiction, hidden_assumption, resolved_question, unused_entity or suspicious_instruction"`
+	Description string `json:"description" doc:"What the reviewer found"`
 }
 
 // CombineReview merges deterministic issues (ReviewChecks, listed first

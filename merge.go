@@ -48,10 +48,10 @@ type MergeConflict struct {
 // which takes Value: the text of a scalar, the new text of a task (keeping
 // the annotations of the side that edited it), or the content of an artifact.
 type MergeResolution struct {
-	Field  string `json:"field"`
-	Key    string `json:"key"`
-	Choice string `json:"choice"`
-	Value  string `json:"value"`
+	Field  string `json:"field" doc:"The conflicting field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts"`
+	Key    string `json:"key" doc:"The conflicting item's key, as the 409 answer names it (\"\" for a scalar field)"`
+	Choice string `json:"choice" doc:"ours, theirs or base (that side's value; a side without the item removes it), or custom (take value)"`
+	Value  string `json:"value" doc:"With custom: the text, the task's new text or the artifact's content"`
 }
 
 // MergeResult is a merge: the merged content and items, with every conflict

@@ -7,8 +7,8 @@ import (
 
 // Message is one message of a provider conversation.
 type Message struct {
-	Role    string `json:"role"` // system | user | assistant
-	Content string `json:"content"`
+	Role    string `json:"role" doc:"system, user or assistant"` // system | user | assistant
+	Content string `json:"content" doc:"The message text"`
 }
 
 // CompletionRequest is what Smriti asks a model for.
@@ -34,8 +34,8 @@ type JSONSchema struct {
 
 // Usage counts tokens of one provider call.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens  int `json:"input_tokens" doc:"Prompt tokens"`
+	OutputTokens int `json:"output_tokens" doc:"Reply tokens"`
 }
 
 // Completion is a provider's answer.
@@ -61,27 +61,27 @@ type Provider interface {
 // ProviderStatus is one provider's configuration state, as the providers
 // endpoint reports it. It never carries a key.
 type ProviderStatus struct {
-	Enabled        bool   `json:"enabled"`
-	HasKey         bool   `json:"has_key"`
-	MissingPackage bool   `json:"missing_package"`
-	Configured     bool   `json:"configured"`
-	StatusLabel    string `json:"status_label"`
-	DefaultModel   string `json:"default_model"`
-	BaseURL        string `json:"base_url,omitempty"`
+	Enabled        bool   `json:"enabled" doc:"The provider is enabled"`
+	HasKey         bool   `json:"has_key" doc:"It has its API key (generic: its base URL)"`
+	MissingPackage bool   `json:"missing_package" doc:"Always false: every provider is built into the binary (kept for the first implementation's clients)"`
+	Configured     bool   `json:"configured" doc:"Sends can call it: enabled and has what it needs"`
+	StatusLabel    string `json:"status_label" doc:"Its status for people: Ready, or what to set"`
+	DefaultModel   string `json:"default_model" doc:"The model a send uses when it names none"`
+	BaseURL        string `json:"base_url,omitempty" doc:"The API base URL when not the provider's own (absent otherwise)"`
 }
 
 // BackgroundStatus describes the background intelligence slot.
 type BackgroundStatus struct {
-	Provider       string `json:"provider"`
-	Model          string `json:"model"`
-	Enabled        bool   `json:"enabled"`
-	HasKey         bool   `json:"has_key"`
-	MissingPackage bool   `json:"missing_package"`
-	Configured     bool   `json:"configured"`
-	StatusLabel    string `json:"status_label"`
+	Provider       string `json:"provider" doc:"Provider of the background slot (drafts, reviews, extracts, titles)"`
+	Model          string `json:"model" doc:"Its model"`
+	Enabled        bool   `json:"enabled" doc:"The provider is enabled"`
+	HasKey         bool   `json:"has_key" doc:"The provider has its API key"`
+	MissingPackage bool   `json:"missing_package" doc:"Always false: every provider is built into the binary (kept for the first implementation's clients)"`
+	Configured     bool   `json:"configured" doc:"Drafts, reviews and extracts can call the provider"`
+	StatusLabel    string `json:"status_label" doc:"The slot's status for people, naming the variable to set when nothing is configured"`
 	// UsingMock is true when nothing is configured and the deterministic
 	// mock answers instead.
-	UsingMock bool `json:"using_mock"`
+	UsingMock bool `json:"using_mock" doc:"True when nothing is configured and the offline mock answers instead"`
 }
 
 // Providers resolves configured providers.

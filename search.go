@@ -93,19 +93,19 @@ func (q SearchQuery) Wants(kind string) bool {
 // checkpoint the hit is (kind checkpoint) or annotates (kind note); a turn
 // carries its session and sequence number and its session's branch.
 type SearchHit struct {
-	Kind         string  `json:"kind"`
-	ID           ID      `json:"id"`
-	SpaceID      ID      `json:"space_id"`
-	CheckpointID *ID     `json:"checkpoint_id"`
-	CommitHash   *string `json:"commit_hash"`
-	Branch       string  `json:"branch"`
-	SessionID    *ID     `json:"session_id"`
-	Seq          *int64  `json:"sequence_number"`
-	Title        string  `json:"title"`
-	Snippet      string  `json:"snippet"`
+	Kind         string  `json:"kind" doc:"checkpoint, turn or note"`
+	ID           ID      `json:"id" doc:"The checkpoint, turn or note found"`
+	SpaceID      ID      `json:"space_id" doc:"The space (UUID)"`
+	CheckpointID *ID     `json:"checkpoint_id" doc:"The checkpoint (of a checkpoint or a note; null for a turn)"`
+	CommitHash   *string `json:"commit_hash" doc:"Its hash (null for a turn)"`
+	Branch       string  `json:"branch" doc:"The branch it is on"`
+	SessionID    *ID     `json:"session_id" doc:"The turn's session (null otherwise)"`
+	Seq          *int64  `json:"sequence_number" doc:"The turn's sequence number (null otherwise)"`
+	Title        string  `json:"title" doc:"The checkpoint's title, or the session's for a turn"`
+	Snippet      string  `json:"snippet" doc:"About 24 words around the first match, each matching word between <mark> and </mark>; the rest is not escaped (escape it, then turn the markers back)"`
 	// Score orders hits, higher first. It is comparable within one search
 	// only.
-	Score float64 `json:"score"`
+	Score float64 `json:"score" doc:"Relevance, higher first; comparable within one search only"`
 	// Text is what the snippet was cut from; not sent.
 	Text string `json:"-"`
 }
@@ -240,7 +240,12 @@ func Snippet(text string, terms []string) string {
 	if from > 0 {
 		b.WriteString("…")
 	}
-	pos := ws[from].start
+	// From the start of the text, what precedes the first word stays: an
+	// opening quote, a bracket, "#" of "#42".
+	pos := 0
+	if from > 0 {
+		pos = ws[from].start
+	}
 	for i := from; i < to; i++ {
 		w := ws[i]
 		b.WriteString(collapseSpace(text[pos:w.start]))

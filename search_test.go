@@ -32,6 +32,8 @@ func TestSnippet(t *testing.T) {
 		{"FoldsCaseAndDiacritics", "Meet at the CAFÉ in Zürich", "cafe zurich", "Meet at the <mark>CAFÉ</mark> in <mark>Zürich</mark>"},
 		{"CollapsesNewlines", "one\n\n  two   three", "two", "one <mark>two</mark> three"},
 		{"NoMatchShowsTheStart", "alpha beta", "gamma", "alpha beta"},
+		{"KeepsWhatPrecedesTheFirstWord", "“Fitzroy” is the pick", "pick", "“Fitzroy” is the <mark>pick</mark>"},
+		{"KeepsALeadingHash", "  #42 needs a rerun", "rerun", "#42 needs a <mark>rerun</mark>"},
 		{"WindowAroundFirstMatch", long, "cafe",
 			"…filler filler filler filler filler filler the decisive <mark>Café</mark> moment tail tail tail tail tail tail tail tail tail tail tail tail tail tail…"},
 	}

@@ -131,6 +131,9 @@ type Exchange struct {
 	// Mount, when set, is recorded as the session's mount in the same
 	// transaction (a send naming a new mounted checkpoint).
 	Mount *Mount
+	// Unmount, when set, ends the session's mount in the same transaction
+	// (a send naming "mounted_checkpoint_id": null).
+	Unmount bool
 	// KeepSessionModel leaves the session's provider and model as they are
 	// (a one-off use_mock send); otherwise the exchange's become the
 	// session's.

@@ -26,6 +26,9 @@ var NilID = uuid.Nil
 // data keeps its owner.
 var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
 
+// LocalUsername is the local user's name, which is how it is shown.
+const LocalUsername = "local"
+
 // ParseID parses s as a UUID, returning an EINVALID error naming field when it
 // is not one.
 func ParseID(field, s string) (ID, error) {

@@ -143,6 +143,18 @@ func (t Task) render() string {
 	return b.String()
 }
 
+// splitDone separates the done tasks from the others, keeping their order.
+func splitDone(ts []Task) (open, done []Task) {
+	for _, t := range ts {
+		if t.Status == TaskDone {
+			done = append(done, t)
+		} else {
+			open = append(open, t)
+		}
+	}
+	return open, done
+}
+
 // TaskTexts returns the text of each task, in order; annotations are ignored
 // (compare matches tasks by text only).
 func TaskTexts(tasks []Task) []string {

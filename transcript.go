@@ -101,17 +101,17 @@ type TranscriptImport struct {
 // ImportedConversation reports what became of one conversation.
 type ImportedConversation struct {
 	// Index is the conversation's position in the file, from 0.
-	Index       int    `json:"index"`
-	Title       string `json:"title"`
-	Source      string `json:"source"`
-	ContentHash string `json:"content_hash"`
+	Index       int    `json:"index" doc:"Position of the conversation in the file, from 0"`
+	Title       string `json:"title" doc:"Its title"`
+	Source      string `json:"source" doc:"The format it was read as: chatgpt, claude, or markdown"`
+	ContentHash string `json:"content_hash" doc:"SHA-256 of its turns: importing it again changes nothing"`
 	// Status is imported, unchanged (imported before: nothing written),
 	// or failed.
-	Status       string  `json:"status"`
-	SessionID    *ID     `json:"session_id"`
-	Turns        int     `json:"turns"`
-	CheckpointID *ID     `json:"checkpoint_id"`
-	Error        *string `json:"error"`
+	Status       string  `json:"status" doc:"imported, unchanged (imported before: nothing written) or failed"`
+	SessionID    *ID     `json:"session_id" doc:"The session it became (null when failed)"`
+	Turns        int     `json:"turns" doc:"Turns written"`
+	CheckpointID *ID     `json:"checkpoint_id" doc:"The checkpoint drafted from it with ?draft=true (null otherwise)"`
+	Error        *string `json:"error" doc:"Why it failed (null otherwise)"`
 }
 
 // Import statuses.

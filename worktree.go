@@ -31,16 +31,16 @@ type Worktree struct {
 // WorktreeProbe is how far a worktree has drifted: uncommitted files, commits
 // ahead of and behind main, and its last commit.
 type WorktreeProbe struct {
-	DirtyFiles int `json:"dirty_files"`
+	DirtyFiles int `json:"dirty_files" doc:"Files git status lists"`
 	// DirtyPaths are the first few dirty paths (at most MaxProbePaths).
-	DirtyPaths         []string `json:"dirty_paths"`
-	Ahead              int      `json:"ahead"`
-	Behind             int      `json:"behind"`
-	LastCommitSHA      string   `json:"last_commit_sha"`
-	LastCommitRelative string   `json:"last_commit_relative"`
+	DirtyPaths         []string `json:"dirty_paths" doc:"The first of them, at most 3"`
+	Ahead              int      `json:"ahead" doc:"Commits on HEAD not on origin/main"`
+	Behind             int      `json:"behind" doc:"Commits on origin/main not on HEAD"`
+	LastCommitSHA      string   `json:"last_commit_sha" doc:"The last commit's short sha"`
+	LastCommitRelative string   `json:"last_commit_relative" doc:"How long ago it was made, such as 3 hours ago"`
 	// LastCommitAt is when the last commit was made (relative text is
 	// computed from it when rendering, so a cached probe does not go stale).
-	LastCommitAt time.Time `json:"last_commit_at"`
+	LastCommitAt time.Time `json:"last_commit_at" doc:"When it was made (RFC 3339)"`
 }
 
 // MaxProbePaths bounds WorktreeProbe.DirtyPaths.

@@ -44,9 +44,11 @@ func parseCheckpointJSON(data []byte) (*checkpointPayload, error) {
 	if _, ok := any_.(map[string]any); !ok {
 		return nil, failf("checkpoint JSON must be an object, got: %s", jsonKind(any_))
 	}
+	// The server's decoder names the field and the JSON type it wants,
+	// never a Go type.
 	var p checkpointPayload
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, failf("invalid checkpoint JSON — %v", err)
+	if err := httpapi.DecodeJSON(data, &p); err != nil {
+		return nil, failf("invalid checkpoint JSON — %s", smriti.ErrorMessage(err))
 	}
 	if p.Message == nil || strings.TrimSpace(*p.Message) == "" {
 		return nil, failf("checkpoint JSON must include a non-empty 'message' field")

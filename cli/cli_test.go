@@ -21,7 +21,8 @@ func TestParseCheckpointJSON(t *testing.T) {
 		{"Null", `null`, "must be an object, got: null"},
 		{"NoMessage", `{"summary": "s"}`, "non-empty 'message'"},
 		{"BlankMessage", `{"message": "  "}`, "non-empty 'message'"},
-		{"WrongType", `{"message": "m", "decisions": "d"}`, "invalid checkpoint JSON"},
+		{"WrongType", `{"message": "m", "decisions": "d"}`, "invalid checkpoint JSON — decisions: expected an array of strings, got string"},
+		{"WrongTypeMessage", `{"message": 5}`, "invalid checkpoint JSON — message: expected a string, got number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := parseCheckpointJSON([]byte(c.in))
@@ -31,7 +32,7 @@ func TestParseCheckpointJSON(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) || strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "checkpointPayload") {
 				t.Fatalf("err = %v, want %q", err, c.wantErr)
 			}
 		})

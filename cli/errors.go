@@ -80,7 +80,8 @@ func Report(stderr io.Writer, err error) int {
 	switch {
 	case errors.As(err, &h):
 		fmt.Fprintln(stderr, h.hint)
-	case smriti.ErrorCode(err) == smriti.EUNAVAILABLE && strings.HasPrefix(msg, "cannot reach"):
+	case smriti.ErrorCode(err) == smriti.EUNAVAILABLE && strings.HasPrefix(msg, "cannot reach") && !strings.Contains(msg, "smriti serve"):
+		// The client's own message already names the next step; say it once.
 		fmt.Fprintln(stderr, "Start the server with `smriti serve` (or point --api-url / SMRITI_API_URL at a running one).")
 	case smriti.ErrorCode(err) == smriti.EUNAUTHORIZED:
 		fmt.Fprintln(stderr, "Set SMRITI_TOKEN to a valid API token.")

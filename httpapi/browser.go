@@ -21,7 +21,9 @@ import (
 //     application/json (or, for the file imports, application/octet-stream
 //     or application/gzip), none of which a page on another site can send
 //     without a preflight that is refused; and a state-changing request whose
-//     Origin (or Sec-Fetch-Site) says it came from another site is refused.
+//     Origin names another origin than the Host it was sent to is refused,
+//     unless the browser says Sec-Fetch-Site: same-origin (a reverse proxy
+//     may have rewritten Host), as is one whose Sec-Fetch-Site is cross-site.
 //   - DNS rebinding: on a loopback listener only loopback Host names are
 //     answered (plus any --allowed-host), so a foreign name that resolves
 //     to 127.0.0.1 gets nothing.
@@ -99,8 +101,11 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 		return true, nil
 	}
 	if !safeMethod(r.Method) {
-		if origin != "" && !allowed && !sameOrigin(origin, r) {
-			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-site request refused: origin %s may not change data here", smriti.Truncate(origin, 100))
+		// The browser's own Sec-Fetch-Site: same-origin is believed over
+		// the Host comparison, which a reverse proxy that rewrites Host
+		// defeats (Go's http.CrossOriginProtection decides the same way).
+		if origin != "" && !allowed && !sameOrigin(origin, r) && r.Header.Get("Sec-Fetch-Site") != "same-origin" {
+			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-origin request refused: origin %s may not change data here", smriti.Truncate(origin, 100))
 		}
 		if origin == "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-site request refused")

@@ -10,25 +10,25 @@ import (
 
 // ContentFields are the structured fields every checkpoint write accepts.
 type ContentFields struct {
-	Message       *string           `json:"message" required:"true"`
-	Summary       string            `json:"summary" required:"false"`
-	Objective     string            `json:"objective" required:"false"`
-	Decisions     []string          `json:"decisions" required:"false"`
-	Assumptions   []string          `json:"assumptions" required:"false"`
-	Tasks         []smriti.Task     `json:"tasks" required:"false"`
-	OpenQuestions []string          `json:"open_questions" required:"false"`
-	Entities      []string          `json:"entities" required:"false"`
-	Artifacts     []smriti.Artifact `json:"artifacts" required:"false"`
+	Message       *string           `json:"message" required:"true" doc:"The checkpoint's title (required, not blank)"`
+	Summary       string            `json:"summary" required:"false" doc:"Where things stand (default \"\")"`
+	Objective     string            `json:"objective" required:"false" doc:"What the work is for (default \"\")"`
+	Decisions     []string          `json:"decisions" required:"false" doc:"Decisions made (default [])"`
+	Assumptions   []string          `json:"assumptions" required:"false" doc:"Things taken for granted (default [])"`
+	Tasks         []smriti.Task     `json:"tasks" required:"false" doc:"Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default [])"`
+	OpenQuestions []string          `json:"open_questions" required:"false" doc:"Questions still open (default [])"`
+	Entities      []string          `json:"entities" required:"false" doc:"Proper nouns and key terms (default [])"`
+	Artifacts     []smriti.Artifact `json:"artifacts" required:"false" doc:"Artifacts {id, type, label, content} (default [])"`
 }
 
 // CommitRequest writes a checkpoint from a session (POST /api/v4/chat/commit).
 type CommitRequest struct {
-	RepoID    *string `json:"repo_id" required:"true"`
-	SessionID *string `json:"session_id" required:"true"`
+	RepoID    *string `json:"repo_id" required:"true" doc:"The space (UUID); must be the session's"`
+	SessionID *string `json:"session_id" required:"true" doc:"The writing session (UUID): its branch is the checkpoint's branch"`
 	ContentFields
 	AuthorAgent *string        `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
 	AuthorType  string         `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for a draft or extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent, or \"llm\" with source_turns"`
-	ProjectRoot *string        `json:"project_root"`
+	ProjectRoot *string        `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
 	SourceTurns *SourceTurnsIn `json:"source_turns" doc:"The turns a draft was made from; marks the content as drafted (author_type \"llm\")"`
 	ItemFields
 }
@@ -50,32 +50,32 @@ func (f *ItemFields) items() ([]smriti.Item, error) {
 
 // SourceTurnsIn names the turns a drafted checkpoint came from.
 type SourceTurnsIn struct {
-	SessionID *string `json:"session_id" required:"true"`
-	FromSeq   *int64  `json:"from_seq" required:"true"`
-	ToSeq     *int64  `json:"to_seq" required:"true"`
+	SessionID *string `json:"session_id" required:"true" doc:"The session the turns are in (UUID)"`
+	FromSeq   *int64  `json:"from_seq" required:"true" doc:"First sequence number, inclusive"`
+	ToSeq     *int64  `json:"to_seq" required:"true" doc:"Last sequence number, inclusive"`
 }
 
 // LegacyCommitRequest creates a checkpoint with an explicit parent
 // (POST /api/v2/commits).
 type LegacyCommitRequest struct {
-	RepoID         *string `json:"repo_id" required:"true"`
-	ParentCommitID *string `json:"parent_commit_id"`
-	BranchName     string  `json:"branch_name" required:"false"`
-	AuthorAgent    *string `json:"author_agent"`
-	AuthorType     string  `json:"author_type" required:"false"`
-	ProjectRoot    *string `json:"project_root"`
+	RepoID         *string `json:"repo_id" required:"true" doc:"The space (UUID)"`
+	ParentCommitID *string `json:"parent_commit_id" doc:"The parent checkpoint (UUID; default: the branch's newest)"`
+	BranchName     string  `json:"branch_name" required:"false" doc:"The branch (default main)"`
+	AuthorAgent    *string `json:"author_agent" doc:"Who wrote it, such as claude-code (null: nobody is invented)"`
+	AuthorType     string  `json:"author_type" required:"false" doc:"user, llm, agent or system (default: agent when author_agent is given, else user)"`
+	ProjectRoot    *string `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
 	ContentFields
-	ContextBlob   map[string]any `json:"context_blob" required:"false"`
-	RawSourceText *string        `json:"raw_source_text"`
-	Metadata      map[string]any `json:"metadata" required:"false"`
+	ContextBlob   map[string]any `json:"context_blob" required:"false" doc:"The first implementation's free-form context object (default {})"`
+	RawSourceText *string        `json:"raw_source_text" doc:"The text the checkpoint came from (default null)"`
+	Metadata      map[string]any `json:"metadata" required:"false" doc:"Free-form JSON object (default {})"`
 	ItemFields
 }
 
 // NoteRequest adds a note to a checkpoint.
 type NoteRequest struct {
-	Text   *string `json:"text" required:"true"`
-	Author *string `json:"author"`
-	Kind   *string `json:"kind"`
+	Text   *string `json:"text" required:"true" doc:"The note: not blank"`
+	Author *string `json:"author" doc:"Who writes it (default \"\")"`
+	Kind   *string `json:"kind" doc:"note (default), milestone or noise"`
 }
 
 // itemsQuery documents ?items=true.

@@ -37,6 +37,12 @@ func NewClient(baseURL string) *Client {
 	return c
 }
 
+// unreachable is the error for a request that never got an answer, with
+// the next step in its message once, for the CLI and MCP alike.
+func (c *Client) unreachable(err error) error {
+	return smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+}
+
 // Do sends a request with an optional JSON body and decodes a JSON answer
 // into out (when out is non-nil). It is exported for endpoints without a
 // typed method and for tests that send deliberately malformed bodies.
@@ -69,7 +75,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*h
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+		return nil, c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

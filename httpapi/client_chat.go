@@ -66,7 +66,7 @@ func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(S
 	}
 	resp, err := c.HTTP.Do(hreq)
 	if err != nil {
-		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v", c.BaseURL, err)
+		return nil, c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {

@@ -82,7 +82,7 @@ func (c *Client) getText(ctx context.Context, path string) (string, error) {
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return "", smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+		return "", c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)

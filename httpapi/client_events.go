@@ -39,7 +39,7 @@ func (c *Client) SpaceEvents(ctx context.Context, space smriti.ID, after *int64,
 	hc.Timeout = 0
 	resp, err := hc.Do(req)
 	if err != nil {
-		return last, smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v", c.BaseURL, err)
+		return last, c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {

@@ -91,7 +91,7 @@ func (c *Client) stream(ctx context.Context, method, path string, body io.Reader
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach the Smriti server at %s: %v (is `smriti serve` running? set SMRITI_API_URL to point elsewhere)", c.BaseURL, err)
+		return c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {

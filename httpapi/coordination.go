@@ -9,21 +9,21 @@ import (
 
 // ClaimRequest claims work in a space.
 type ClaimRequest struct {
-	SpaceID      *string  `json:"space_id" required:"true"`
-	Agent        *string  `json:"agent"`
-	Scope        *string  `json:"scope" required:"true"`
-	BranchName   *string  `json:"branch_name"`
-	BaseCommitID *string  `json:"base_commit_id"`
-	SessionID    *string  `json:"session_id"`
-	TaskID       *string  `json:"task_id"`
-	WorktreeID   *string  `json:"worktree_id"`
-	IntentType   *string  `json:"intent_type"`
-	TTLHours     *float64 `json:"ttl_hours"`
+	SpaceID      *string  `json:"space_id" required:"true" doc:"The space (UUID)"`
+	Agent        *string  `json:"agent" doc:"Who claims, such as claude-code (default: \"\")"`
+	Scope        *string  `json:"scope" required:"true" doc:"What the work covers, at most 500 characters"`
+	BranchName   *string  `json:"branch_name" doc:"The branch the work is on (default main)"`
+	BaseCommitID *string  `json:"base_commit_id" doc:"The checkpoint of the space the work starts from (UUID; null for none)"`
+	SessionID    *string  `json:"session_id" doc:"A session of the space that claims (UUID; null for none)"`
+	TaskID       *string  `json:"task_id" doc:"The id of the task in the checkpoint's tasks, at most 200 characters"`
+	WorktreeID   *string  `json:"worktree_id" doc:"An open worktree of the space to bind (UUID): 404 when unknown, 400 when of another space or closed"`
+	IntentType   *string  `json:"intent_type" doc:"implement (default), review, investigate, docs or test; anything else is 400"`
+	TTLHours     *float64 `json:"ttl_hours" doc:"Hours until the claim expires: default 4, from 0.0167 (one minute) to 168 (seven days)"`
 }
 
 // ClaimPatchRequest finishes a claim.
 type ClaimPatchRequest struct {
-	Status *string `json:"status" required:"true"`
+	Status *string `json:"status" required:"true" doc:"done or abandoned"`
 }
 
 func (s *Server) coordinationRoutes() []route {
@@ -47,7 +47,7 @@ func (s *Server) coordinationRoutes() []route {
 		{method: "POST", path: "/api/v5/claims", summary: "Claim work (advisory: collisions with live claims are returned, not refused)",
 			tag: "coordination", in: ClaimRequest{}, out: ClaimCreated{}, status: 201, handle: s.createClaim},
 		{method: "GET", path: "/api/v5/claims", summary: "A space's claims, newest first (live ones unless include_expired)",
-			tag: "coordination", out: []ClaimOut{}, status: 200, handle: s.listClaims, query: map[string]string{
+			tag: "coordination", out: []ClaimOut{}, status: 200, handle: s.listClaims, mustQuery: []string{"space_id"}, query: map[string]string{
 				"space_id": "the space (required)", "include_expired": "true: also expired, done and abandoned claims",
 				"limit": "page size (1–1000); without it every claim up to 5,000", "after": "cursor from X-Next-Cursor"}},
 		{method: "PATCH", path: "/api/v5/claims/{claim_id}", summary: "Finish a live claim: done or abandoned (once)",

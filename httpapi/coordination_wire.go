@@ -12,103 +12,103 @@ import (
 
 // SpaceState is the state brief on the wire.
 type SpaceState struct {
-	Space          StateSpace     `json:"space"`
-	Head           Head           `json:"head"`
-	Commit         *Commit        `json:"commit"`
-	ActiveBranches []ActiveBranch `json:"active_branches"`
+	Space          StateSpace     `json:"space" doc:"The space"`
+	Head           Head           `json:"head" doc:"main's head, as /head answers"`
+	Commit         *Commit        `json:"commit" doc:"main's newest checkpoint in full (null when none)"`
+	ActiveBranches []ActiveBranch `json:"active_branches" doc:"Branches other than main with active sessions, newest first, at most 20"`
 	// ActiveBranchesMore counts active branches beyond the listed ones.
-	ActiveBranchesMore int           `json:"active_branches_more"`
-	ActiveClaims       []StateClaim  `json:"active_claims"`
-	ActiveClaimsMore   int           `json:"active_claims_more"`
-	Divergence         *Divergence   `json:"divergence"`
-	Freshness          *FreshnessOut `json:"freshness"`
+	ActiveBranchesMore int           `json:"active_branches_more" doc:"Active branches beyond the listed ones"`
+	ActiveClaims       []StateClaim  `json:"active_claims" doc:"Live claims, newest first, at most 10"`
+	ActiveClaimsMore   int           `json:"active_claims_more" doc:"Live claims beyond the listed ones"`
+	Divergence         *Divergence   `json:"divergence" doc:"Where branches' decisions disagree with main's (null when none)"`
+	Freshness          *FreshnessOut `json:"freshness" doc:"What changed since ?since= (null without it)"`
 	// Mount is the asking session's mounted checkpoint (session_id given).
-	Mount *MountOut `json:"mount"`
+	Mount *MountOut `json:"mount" doc:"The mount of ?session= (null without it or when that session has none)"`
 }
 
 // StateSpace is the space part of the state brief.
 type StateSpace struct {
-	ID          smriti.ID `json:"id"`
-	Name        string    `json:"name"`
-	Description *string   `json:"description"`
-	ProjectRoot *string   `json:"project_root"`
+	ID          smriti.ID `json:"id" doc:"The space"`
+	Name        string    `json:"name" doc:"Its name"`
+	Description *string   `json:"description" doc:"What it is about (null when none)"`
+	ProjectRoot *string   `json:"project_root" doc:"Absolute path of the project (null when none)"`
 }
 
 // ActiveBranch is an active branch's head.
 type ActiveBranch struct {
-	BranchName  string    `json:"branch_name"`
-	CommitID    smriti.ID `json:"commit_id"`
-	CommitHash  string    `json:"commit_hash"`
-	Message     string    `json:"message"`
-	AuthorAgent *string   `json:"author_agent"`
-	CreatedAt   time.Time `json:"created_at"`
-	Summary     string    `json:"summary"`
+	BranchName  string    `json:"branch_name" doc:"The branch"`
+	CommitID    smriti.ID `json:"commit_id" doc:"The branch's newest checkpoint"`
+	CommitHash  string    `json:"commit_hash" doc:"Its hash (64 hex digits)"`
+	Message     string    `json:"message" doc:"Its title"`
+	AuthorAgent *string   `json:"author_agent" doc:"Who wrote its newest checkpoint (null when unknown)"`
+	CreatedAt   time.Time `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
+	Summary     string    `json:"summary" doc:"Its summary, cut to 200 characters"`
 }
 
 // StateClaim is a live claim in the state brief.
 type StateClaim struct {
-	ID         smriti.ID  `json:"id"`
-	Agent      string     `json:"agent"`
-	BranchName string     `json:"branch_name"`
-	Scope      string     `json:"scope"`
-	TaskID     *string    `json:"task_id"`
-	WorktreeID *smriti.ID `json:"worktree_id"`
+	ID         smriti.ID  `json:"id" doc:"The claim"`
+	Agent      string     `json:"agent" doc:"The agent's tag, such as claude-code or codex"`
+	BranchName string     `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
+	Scope      string     `json:"scope" doc:"What the claimed work covers, in a few words"`
+	TaskID     *string    `json:"task_id" doc:"The task's id in the checkpoint's tasks (null when none)"`
+	WorktreeID *smriti.ID `json:"worktree_id" doc:"The bound git worktree (UUID; null when none)"`
 	// Worktree is the bound worktree with its drift; null when unbound,
 	// closed, or when probing it failed.
-	Worktree       *StateWorktree `json:"worktree"`
-	IntentType     string         `json:"intent_type"`
-	ClaimedAt      time.Time      `json:"claimed_at"`
-	ExpiresAt      time.Time      `json:"expires_at"`
-	BaseCommitHash *string        `json:"base_commit_hash"`
+	Worktree       *StateWorktree `json:"worktree" doc:"The bound worktree and its git state (null when unbound, closed, or probing failed)"`
+	IntentType     string         `json:"intent_type" doc:"What kind of work: implement, review, investigate, docs or test"`
+	ClaimedAt      time.Time      `json:"claimed_at" doc:"When it was claimed (RFC 3339, UTC)"`
+	ExpiresAt      time.Time      `json:"expires_at" doc:"When it expires (RFC 3339, UTC)"`
+	BaseCommitHash *string        `json:"base_commit_hash" doc:"The base checkpoint's hash, 7 characters (null when none or deleted)"`
 }
 
 // StateWorktree is a claim's worktree and its drift.
 type StateWorktree struct {
-	ID     smriti.ID `json:"id"`
-	Path   string    `json:"path"`
-	Branch string    `json:"branch"`
+	ID     smriti.ID `json:"id" doc:"The worktree"`
+	Path   string    `json:"path" doc:"Its directory"`
+	Branch string    `json:"branch" doc:"Its git branch"`
 	smriti.WorktreeProbe
 }
 
 // Divergence lists where main's and active branches' decisions differ.
 type Divergence struct {
-	Pairs []DivergencePair `json:"pairs"`
+	Pairs []DivergencePair `json:"pairs" doc:"Branches whose decisions disagree with main's, at most 20"`
 	// More counts divergent branches beyond the listed pairs.
-	More int `json:"more"`
+	More int `json:"more" doc:"Divergent branches beyond the listed pairs"`
 }
 
 // DivergencePair is one branch's divergence from main.
 type DivergencePair struct {
-	BranchName          string   `json:"branch_name"`
-	BranchCommitHash    string   `json:"branch_commit_hash"`
-	MainOnlyDecisions   []string `json:"main_only_decisions"`
-	BranchOnlyDecisions []string `json:"branch_only_decisions"`
+	BranchName          string   `json:"branch_name" doc:"The branch"`
+	BranchCommitHash    string   `json:"branch_commit_hash" doc:"Its newest checkpoint's hash (64 hex digits)"`
+	MainOnlyDecisions   []string `json:"main_only_decisions" doc:"Decisions only main has, at most 3"`
+	BranchOnlyDecisions []string `json:"branch_only_decisions" doc:"Decisions only the branch has, at most 3"`
 }
 
 // FreshnessOut says whether main moved since a checkpoint.
 type FreshnessOut struct {
-	Changed             bool             `json:"changed"`
-	SinceCommitHash     string           `json:"since_commit_hash"`
-	CurrentHeadHash     string           `json:"current_head_hash"`
-	NewCheckpointsCount int              `json:"new_checkpoints_count"`
-	NewCheckpoints      []FreshCommitOut `json:"new_checkpoints"`
+	Changed             bool             `json:"changed" doc:"main moved since the checkpoint named by ?since="`
+	SinceCommitHash     string           `json:"since_commit_hash" doc:"The hash ?since= named, 7 characters"`
+	CurrentHeadHash     string           `json:"current_head_hash" doc:"main's head now, 7 characters"`
+	NewCheckpointsCount int              `json:"new_checkpoints_count" doc:"Checkpoints on main after it"`
+	NewCheckpoints      []FreshCommitOut `json:"new_checkpoints" doc:"The newest of them, at most 5, newest first"`
 }
 
 // FreshCommitOut is a checkpoint in a freshness list.
 type FreshCommitOut struct {
-	ID          smriti.ID `json:"id"`
-	CommitHash  string    `json:"commit_hash"`
-	AuthorAgent *string   `json:"author_agent"`
-	Message     string    `json:"message"`
-	CreatedAt   time.Time `json:"created_at"`
+	ID          smriti.ID `json:"id" doc:"The checkpoint"`
+	CommitHash  string    `json:"commit_hash" doc:"Its hash, 7 characters"`
+	AuthorAgent *string   `json:"author_agent" doc:"Who wrote it: an agent tag such as claude-code, a model, or a person (null when unknown)"`
+	Message     string    `json:"message" doc:"Its title"`
+	CreatedAt   time.Time `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
 }
 
 // MountOut is a session's mounted checkpoint.
 type MountOut struct {
-	SessionID  smriti.ID `json:"session_id"`
-	CommitID   smriti.ID `json:"commit_id"`
-	CommitHash string    `json:"commit_hash"`
-	Message    string    `json:"message"`
+	SessionID  smriti.ID `json:"session_id" doc:"The mounted session"`
+	CommitID   smriti.ID `json:"commit_id" doc:"The mounted checkpoint"`
+	CommitHash string    `json:"commit_hash" doc:"Its hash (64 hex digits)"`
+	Message    string    `json:"message" doc:"Its title"`
 }
 
 func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
@@ -231,19 +231,19 @@ func checkpointOf(c *Commit) *smriti.Checkpoint {
 
 // ClaimOut is a claim on the wire.
 type ClaimOut struct {
-	ID           smriti.ID  `json:"id"`
-	RepoID       smriti.ID  `json:"repo_id"`
-	SessionID    *smriti.ID `json:"session_id"`
-	Agent        string     `json:"agent"`
-	BranchName   string     `json:"branch_name"`
-	BaseCommitID *smriti.ID `json:"base_commit_id"`
-	TaskID       *string    `json:"task_id"`
-	WorktreeID   *smriti.ID `json:"worktree_id"`
-	Scope        string     `json:"scope"`
-	IntentType   string     `json:"intent_type"`
-	Status       string     `json:"status"`
-	ClaimedAt    time.Time  `json:"claimed_at"`
-	ExpiresAt    time.Time  `json:"expires_at"`
+	ID           smriti.ID  `json:"id" doc:"The claim"`
+	RepoID       smriti.ID  `json:"repo_id" doc:"The space (UUID; spaces are repos on the wire)"`
+	SessionID    *smriti.ID `json:"session_id" doc:"The session that claimed (null when none)"`
+	Agent        string     `json:"agent" doc:"The agent's tag, such as claude-code or codex"`
+	BranchName   string     `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
+	BaseCommitID *smriti.ID `json:"base_commit_id" doc:"The checkpoint the work starts from (the CLI and MCP bind main's head)"`
+	TaskID       *string    `json:"task_id" doc:"The task's id in the checkpoint's tasks (null when none)"`
+	WorktreeID   *smriti.ID `json:"worktree_id" doc:"The bound git worktree (UUID; null when none)"`
+	Scope        string     `json:"scope" doc:"What the claimed work covers, in a few words"`
+	IntentType   string     `json:"intent_type" doc:"What kind of work: implement, review, investigate, docs or test"`
+	Status       string     `json:"status" doc:"active, done or abandoned; an active claim past expires_at is expired (the status stays active)"`
+	ClaimedAt    time.Time  `json:"claimed_at" doc:"When the claim was made (RFC 3339, UTC)"`
+	ExpiresAt    time.Time  `json:"expires_at" doc:"claimed_at plus the TTL; expiry is a filter, nothing changes the status"`
 }
 
 func claimOf(c *smriti.Claim) ClaimOut {
@@ -260,50 +260,50 @@ func claimsOf(cs []*smriti.Claim) []ClaimOut {
 // task id or same scope); claims are advisory, so a collision is still 201.
 type ClaimCreated struct {
 	ClaimOut
-	Collisions []ClaimOut `json:"collisions"`
+	Collisions []ClaimOut `json:"collisions" doc:"Live claims of the space about the same work (the same task id, or the same scope); [] when none. Claims are advisory: the new claim is stored anyway"`
 }
 
 // SpaceMetricsOut is a space's metrics on the wire.
 type SpaceMetricsOut struct {
-	SpaceID      smriti.ID           `json:"space_id"`
-	SpaceName    string              `json:"space_name"`
-	ComputedAt   time.Time           `json:"computed_at"`
-	Coordination CoordinationMetrics `json:"coordination"`
-	StateQuality StateQualityMetrics `json:"state_quality"`
-	Branches     BranchMetrics       `json:"branches"`
+	SpaceID      smriti.ID           `json:"space_id" doc:"The space"`
+	SpaceName    string              `json:"space_name" doc:"Its name"`
+	ComputedAt   time.Time           `json:"computed_at" doc:"When the figures were computed (RFC 3339, UTC)"`
+	Coordination CoordinationMetrics `json:"coordination" doc:"Agents, continuations and claims"`
+	StateQuality StateQualityMetrics `json:"state_quality" doc:"How structured the checkpoints are"`
+	Branches     BranchMetrics       `json:"branches" doc:"Branches by disposition"`
 }
 
 // CoordinationMetrics counts checkpoints by agent and claims by outcome.
 type CoordinationMetrics struct {
-	TotalCheckpoints        int            `json:"total_checkpoints"`
-	UniqueAgents            int            `json:"unique_agents"`
-	AgentCheckpoints        map[string]int `json:"agent_checkpoints"`
-	CrossAgentContinuations int            `json:"cross_agent_continuations"`
-	TotalClaims             int            `json:"total_claims"`
-	ClaimsDone              int            `json:"claims_done"`
-	ClaimsAbandoned         int            `json:"claims_abandoned"`
-	ClaimsWithTaskID        int            `json:"claims_with_task_id"`
+	TotalCheckpoints        int            `json:"total_checkpoints" doc:"Checkpoints in the space"`
+	UniqueAgents            int            `json:"unique_agents" doc:"Distinct author_agent values among them"`
+	AgentCheckpoints        map[string]int `json:"agent_checkpoints" doc:"Checkpoints per author_agent"`
+	CrossAgentContinuations int            `json:"cross_agent_continuations" doc:"Checkpoints whose parent was written by another agent"`
+	TotalClaims             int            `json:"total_claims" doc:"Claims of the space, in any status"`
+	ClaimsDone              int            `json:"claims_done" doc:"Claims marked done"`
+	ClaimsAbandoned         int            `json:"claims_abandoned" doc:"Claims marked abandoned"`
+	ClaimsWithTaskID        int            `json:"claims_with_task_id" doc:"Claims naming a task id"`
 	// ClaimCompletionRate is done/(done+abandoned) to two decimals, null
 	// when no claim is finished.
-	ClaimCompletionRate *float64 `json:"claim_completion_rate"`
+	ClaimCompletionRate *float64 `json:"claim_completion_rate" doc:"done / (done + abandoned), two decimals; null when neither"`
 }
 
 // StateQualityMetrics measures how rich the checkpoints are.
 type StateQualityMetrics struct {
 	// Averages per checkpoint, to one decimal (halves away from zero).
-	AvgDecisionsPerCheckpoint      float64 `json:"avg_decisions_per_checkpoint"`
-	AvgTasksPerCheckpoint          float64 `json:"avg_tasks_per_checkpoint"`
-	CheckpointsWithStructuredTasks int     `json:"checkpoints_with_structured_tasks"`
-	CheckpointsWithTaskIDs         int     `json:"checkpoints_with_task_ids"`
-	MilestoneCount                 int     `json:"milestone_count"`
-	NoiseCount                     int     `json:"noise_count"`
+	AvgDecisionsPerCheckpoint      float64 `json:"avg_decisions_per_checkpoint" doc:"Decisions per checkpoint, two decimals"`
+	AvgTasksPerCheckpoint          float64 `json:"avg_tasks_per_checkpoint" doc:"Tasks per checkpoint, two decimals"`
+	CheckpointsWithStructuredTasks int     `json:"checkpoints_with_structured_tasks" doc:"Checkpoints with a task carrying an intent_hint"`
+	CheckpointsWithTaskIDs         int     `json:"checkpoints_with_task_ids" doc:"Checkpoints with a task carrying an id"`
+	MilestoneCount                 int     `json:"milestone_count" doc:"Notes of kind milestone"`
+	NoiseCount                     int     `json:"noise_count" doc:"Notes of kind noise"`
 }
 
 // BranchMetrics counts sessions off main by disposition.
 type BranchMetrics struct {
-	Active     int `json:"active"`
-	Integrated int `json:"integrated"`
-	Abandoned  int `json:"abandoned"`
+	Active     int `json:"active" doc:"Branches still being worked on"`
+	Integrated int `json:"integrated" doc:"Branches marked integrated (merged back)"`
+	Abandoned  int `json:"abandoned" doc:"Branches marked abandoned"`
 }
 
 func metricsOf(m *smriti.SpaceMetrics) SpaceMetricsOut {

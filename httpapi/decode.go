@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"smriti"
 )
@@ -58,6 +59,19 @@ func DecodeJSON(body []byte, dst any) error {
 	return nil
 }
 
+// wireField is a decoder's field path without the names of embedded Go
+// structs ("ContentFields.message" is "message"): the wire's names are
+// lower-case, Go's are not, and a client should never see a Go name.
+func wireField(path string) string {
+	var keep []string
+	for _, seg := range strings.Split(path, ".") {
+		if seg != "" && !unicode.IsUpper([]rune(seg)[0]) {
+			keep = append(keep, seg)
+		}
+	}
+	return strings.Join(keep, ".")
+}
+
 func jsonError(err error) error {
 	var domain *smriti.Error
 	var syntax *json.SyntaxError
@@ -68,7 +82,7 @@ func jsonError(err error) error {
 	case errors.As(err, &syntax):
 		return smriti.Errorf(smriti.EINVALID, "malformed JSON at byte %d: %v", syntax.Offset, syntax)
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := wireField(typ.Field)
 		if field == "" {
 			field = "body"
 		}
@@ -81,6 +95,8 @@ func jsonError(err error) error {
 
 func describeType(t string) string {
 	switch {
+	case t == "[]string":
+		return "an array of strings"
 	case strings.HasPrefix(t, "[]"):
 		return "an array of " + describeType(t[2:])
 	case t == "string", t == "*string":

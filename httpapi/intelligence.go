@@ -10,23 +10,23 @@ import (
 // DraftRequest drafts a checkpoint from a session's recent turns
 // (POST /api/v5/checkpoint/draft).
 type DraftRequest struct {
-	SessionID *string `json:"session_id" required:"true"`
+	SessionID *string `json:"session_id" required:"true" doc:"The session to draft from (UUID)"`
 	// NumTurns is how many recent turns to read (1–100, default 15).
-	NumTurns            *int    `json:"num_turns"`
-	MountedCheckpointID *string `json:"mounted_checkpoint_id"`
-	HistoryBaseSeq      *int64  `json:"history_base_seq"`
+	NumTurns            *int    `json:"num_turns" doc:"How many of the newest allowed turns to read: 1 to 100, default 15"`
+	MountedCheckpointID *string `json:"mounted_checkpoint_id" doc:"Draft as if this checkpoint were mounted (default: the session's mount)"`
+	HistoryBaseSeq      *int64  `json:"history_base_seq" doc:"With a mount: the last sequence number to leave out (-1: every turn)"`
 }
 
 // DraftFields are the proposed checkpoint content of a draft or extract.
 type DraftFields struct {
-	Title         string        `json:"title"`
-	Objective     string        `json:"objective"`
-	Summary       string        `json:"summary"`
-	Decisions     []string      `json:"decisions"`
-	Assumptions   []string      `json:"assumptions"`
-	Tasks         []smriti.Task `json:"tasks"`
-	OpenQuestions []string      `json:"open_questions"`
-	Entities      []string      `json:"entities"`
+	Title         string        `json:"title" doc:"A 3-5 word title for the checkpoint"`
+	Objective     string        `json:"objective" doc:"One sentence, or \"\""`
+	Summary       string        `json:"summary" doc:"Two to four sentences"`
+	Decisions     []string      `json:"decisions" doc:"Decisions made explicitly in the turns"`
+	Assumptions   []string      `json:"assumptions" doc:"Things taken for granted in the turns"`
+	Tasks         []smriti.Task `json:"tasks" doc:"Tasks, normalised to {text, id?, intent_hint?, blocked_by?, status?}"`
+	OpenQuestions []string      `json:"open_questions" doc:"Questions left open"`
+	Entities      []string      `json:"entities" doc:"Proper nouns and key terms"`
 }
 
 // DraftOut is a drafted checkpoint, the turns it came from (null when the
@@ -36,8 +36,8 @@ type DraftFields struct {
 // as they are saves the whole state.
 type DraftOut struct {
 	DraftFields
-	SourceTurns *smriti.SourceTurns `json:"source_turns"`
-	Warnings    []string            `json:"warnings"`
+	SourceTurns *smriti.SourceTurns `json:"source_turns" doc:"The turns drafted from (null when there were none: then nothing was asked of a model)"`
+	Warnings    []string            `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer ([] when nothing)"`
 	ChangeView
 }
 
@@ -98,8 +98,8 @@ func changeViewOf(res *smriti.DraftResult) ChangeView {
 // ExtractRequest extracts a checkpoint from freeform markdown
 // (POST /api/v5/checkpoint/extract).
 type ExtractRequest struct {
-	Content *string `json:"content" required:"true"`
-	UseMock bool    `json:"use_mock" required:"false"`
+	Content *string `json:"content" required:"true" doc:"The markdown to extract from: not blank, at most 200,000 characters"`
+	UseMock bool    `json:"use_mock" required:"false" doc:"Extract with the offline mock instead of the background provider (default false)"`
 	// Onto is the checkpoint the document changes.
 	Onto *string `json:"onto_checkpoint_id" required:"false" doc:"The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new"`
 }
@@ -108,17 +108,17 @@ type ExtractRequest struct {
 // and structured content as artifacts.
 type ExtractOut struct {
 	DraftFields
-	Artifacts []smriti.Artifact `json:"artifacts"`
-	Warnings  []string          `json:"warnings"`
+	Artifacts []smriti.Artifact `json:"artifacts" doc:"Code blocks and structured content of the document, verbatim"`
+	Warnings  []string          `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer ([] when nothing)"`
 	ChangeView
 }
 
 // ReviewOut is a checkpoint's consistency review: at most 5 issues and 5
 // suggestions.
 type ReviewOut struct {
-	CheckpointID smriti.ID            `json:"checkpoint_id"`
-	Issues       []smriti.ReviewIssue `json:"issues"`
-	Suggestions  []string             `json:"suggestions"`
+	CheckpointID smriti.ID            `json:"checkpoint_id" doc:"The reviewed checkpoint"`
+	Issues       []smriti.ReviewIssue `json:"issues" doc:"At most 5 issues"`
+	Suggestions  []string             `json:"suggestions" doc:"At most 5 suggestions"`
 }
 
 // intelligenceRoutes are draft, extract, review and session titles: the

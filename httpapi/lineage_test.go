@@ -228,8 +228,11 @@ func TestCompareNormalisesAndReportsEveryList(t *testing.T) {
 
 	other := newLineageSpace(t, env)
 	o := other.note(t, other.main, "O")
-	_, err := env.c.Compare(bg, a.ID, o.ID)
-	wantCode(t, err, smriti.EINVALID)
+	// Across spaces: a diff, and no common ancestor.
+	across := storetest.Get(env.c.Compare(bg, a.ID, o.ID)).Must(t)
+	if across.Diff.CommonAncestorCommitID != nil || across.CheckpointB.ID != o.ID {
+		t.Errorf("compare across spaces = %+v", across.Diff)
+	}
 }
 
 // mergeCase is one three-way merge through the API: base on main, then

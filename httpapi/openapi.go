@@ -82,6 +82,13 @@ func errorStatuses(rt route) []int {
 // derived from the routes' Go types by reflection (see schemaGen), so a new
 // route is documented by adding it to the table.
 func (s *Server) OpenAPI() map[string]any {
+	doc, _ := s.openAPIDoc()
+	return doc
+}
+
+// openAPIDoc builds the document and returns the generator that made its
+// schemas, whose undescribed list the tests read.
+func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 	g := newSchemaGen()
 	paths := map[string]any{}
 	for _, rt := range s.routes {
@@ -99,7 +106,7 @@ func (s *Server) OpenAPI() map[string]any {
 				"schema": map[string]any{"type": "string", "format": "uuid"}})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
-			params = append(params, map[string]any{"name": k, "in": "query", "required": false,
+			params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
 				"description": rt.query[k], "schema": map[string]any{"type": "string"}})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
@@ -164,7 +171,7 @@ func (s *Server) OpenAPI() map[string]any {
 				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>."},
 		"paths":      paths,
 		"components": map[string]any{"schemas": g.defs},
-	}
+	}, g
 }
 
 func operationID(rt route) string {
@@ -212,7 +219,12 @@ const (
 // Named struct types become components (request-side ones get an "Input"
 // suffix unless their name already says Request); a type may supply its
 // own schema with an apiSchema method.
-type schemaGen struct{ defs map[string]any }
+type schemaGen struct {
+	defs map[string]any
+	// undescribed names each struct field that became a property without
+	// a doc tag ("httpapi.Commit.Message"), for the test that forbids them.
+	undescribed []string
+}
 
 func newSchemaGen() *schemaGen { return &schemaGen{defs: map[string]any{}} }
 
@@ -305,6 +317,9 @@ func (g *schemaGen) object(t reflect.Type, dir direction) map[string]any {
 			name = f.Name
 		}
 		props[name] = g.field(f, dir)
+		if f.Tag.Get("doc") == "" {
+			g.undescribed = append(g.undescribed, t.String()+"."+f.Name)
+		}
 		req := f.Tag.Get("required")
 		switch {
 		case req == "true",
@@ -378,10 +393,11 @@ func taskSchema() map[string]any {
 		"oneOf": []any{
 			map[string]any{"type": "string"},
 			map[string]any{"type": "object", "required": []string{"text"}, "properties": map[string]any{
-				"text":        map[string]any{"type": "string"},
-				"id":          map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
-				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest}},
-				"blocked_by":  map[string]any{"type": "string", "description": "The id of a task this one waits for"},
-				"status":      map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
+				"text": map[string]any{"type": "string", "description": "What is to be done"},
+				"id":   map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
+				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest},
+					"description": "What kind of work it is, for agents picking tasks"},
+				"blocked_by": map[string]any{"type": "string", "description": "The id of a task this one waits for"},
+				"status":     map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
 		}}
 }

@@ -20,30 +20,30 @@ const DefaultImportBodyLimit = 1 << 30
 
 // TranscriptImportResponse reports what became of each conversation.
 type TranscriptImportResponse struct {
-	SpaceID       smriti.ID                     `json:"space_id"`
-	Imported      int                           `json:"imported"`
-	Unchanged     int                           `json:"unchanged"`
-	Failed        int                           `json:"failed"`
-	Conversations []smriti.ImportedConversation `json:"conversations"`
+	SpaceID       smriti.ID                     `json:"space_id" doc:"The space imported into"`
+	Imported      int                           `json:"imported" doc:"Conversations written"`
+	Unchanged     int                           `json:"unchanged" doc:"Conversations imported before (nothing written)"`
+	Failed        int                           `json:"failed" doc:"Conversations that could not be read"`
+	Conversations []smriti.ImportedConversation `json:"conversations" doc:"Each conversation in the file's order"`
 }
 
 // SpaceImportResponse is the space an imported bundle became.
 type SpaceImportResponse struct {
-	Repo   Repo                `json:"repo"`
-	Counts smriti.BundleCounts `json:"counts"`
-	AsNew  bool                `json:"as_new"`
+	Repo   Repo                `json:"repo" doc:"The space written"`
+	Counts smriti.BundleCounts `json:"counts" doc:"What the bundle held"`
+	AsNew  bool                `json:"as_new" doc:"True when imported with ?as_new=true: new ids and recomputed hashes, lineage kept"`
 }
 
 // SearchResponse lists search hits, best first.
 type SearchResponse struct {
-	Query   string              `json:"query"`
-	Results []*smriti.SearchHit `json:"results"`
+	Query   string              `json:"query" doc:"The query as searched"`
+	Results []*smriti.SearchHit `json:"results" doc:"The hits, best first"`
 }
 
 func (s *Server) portabilityRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/import/transcript", summary: "Import a transcript file (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space; the body is the file itself",
-			tag: "portability", out: TranscriptImportResponse{}, status: 200,
+			tag: "portability", out: TranscriptImportResponse{}, status: 200, mustQuery: []string{"space_id"},
 			files: []string{"application/json", "application/octet-stream"}, query: map[string]string{
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},

@@ -21,8 +21,11 @@ type route struct {
 	out    any
 	status int
 	// query lists the query parameters: name → description.
-	query  map[string]string
-	handle func(w http.ResponseWriter, r *http.Request) error
+	query map[string]string
+	// mustQuery names the query parameters the route refuses to run
+	// without (required in the document).
+	mustQuery []string
+	handle    func(w http.ResponseWriter, r *http.Request) error
 	// stream, when set, marks a text/event-stream answer and says which
 	// events it sends.
 	stream string

@@ -121,7 +121,7 @@ func TestAttackCrossSiteWriteRefusedByOrigin(t *testing.T) {
 	e := newEnv(t)
 	status, body, _ := e.send(t, "POST", "/api/v2/repos", `{"name":"planted"}`, map[string]string{
 		"Content-Type": "application/json", "Origin": "https://evil.example"})
-	if status != 403 || body != `{"detail":"cross-site request refused: origin https://evil.example may not change data here"}`+"\n" {
+	if status != 403 || body != `{"detail":"cross-origin request refused: origin https://evil.example may not change data here"}`+"\n" {
 		t.Fatalf("cross-site POST = %d %s", status, body)
 	}
 	status, _, _ = e.send(t, "DELETE", "/api/v2/repos/00000000-0000-0000-0000-000000000001", "", map[string]string{"Sec-Fetch-Site": "cross-site"})
@@ -133,6 +133,31 @@ func TestAttackCrossSiteWriteRefusedByOrigin(t *testing.T) {
 		"Content-Type": "application/json", "Origin": e.url, "Sec-Fetch-Site": "same-origin"})
 	if status != 201 && status != 200 {
 		t.Fatalf("same-origin POST = %d", status)
+	}
+}
+
+// TestSameOriginBehindAHostRewritingProxy: a reverse proxy that serves the
+// workspace as https://smriti.example.org and forwards with Host: localhost
+// makes Origin and Host differ; the browser's Sec-Fetch-Site: same-origin
+// says the page is the server's own, so the write goes through without
+// --cors-origin. Any other Sec-Fetch-Site, or none, keeps the refusal.
+func TestSameOriginBehindAHostRewritingProxy(t *testing.T) {
+	e := newEnv(t)
+	host := "localhost:" + e.url[strings.LastIndex(e.url, ":")+1:]
+	for _, site := range []string{"same-site", "cross-site", ""} {
+		h := map[string]string{"Content-Type": "application/json", "Origin": "https://smriti.example.org", "Host": host}
+		if site != "" {
+			h["Sec-Fetch-Site"] = site
+		}
+		status, body, _ := e.send(t, "POST", "/api/v2/repos", `{"name":"planted"}`, h)
+		if status != 403 || body != `{"detail":"cross-origin request refused: origin https://smriti.example.org may not change data here"}`+"\n" {
+			t.Fatalf("Sec-Fetch-Site %q = %d %s, want 403", site, status, body)
+		}
+	}
+	status, body, _ := e.send(t, "POST", "/api/v2/repos", `{"name":"proxied"}`, map[string]string{
+		"Content-Type": "application/json", "Origin": "https://smriti.example.org", "Host": host, "Sec-Fetch-Site": "same-origin"})
+	if status != 201 || !strings.Contains(body, `"name":"proxied"`) {
+		t.Fatalf("same-origin through a proxy = %d %s, want 201", status, body)
 	}
 }
 

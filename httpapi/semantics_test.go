@@ -208,8 +208,8 @@ func TestAuthorship(t *testing.T) {
 		side := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
 			ContentFields: httpapi.ContentFields{Message: strp("side"), Decisions: []string{"New"}}})).Must(t)
 		m := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(side.ID.String())})).Must(t)
-		if m.Checkpoint.AuthorAgent == nil || *m.Checkpoint.AuthorAgent != smriti.LocalUserID.String() || m.Checkpoint.AuthorType != "system" {
-			t.Fatalf("merge author %s/%v, want system/%s", m.Checkpoint.AuthorType, m.Checkpoint.AuthorAgent, smriti.LocalUserID)
+		if m.Checkpoint.AuthorAgent == nil || *m.Checkpoint.AuthorAgent != "local" || m.Checkpoint.AuthorType != "system" {
+			t.Fatalf("merge author %s/%v, want system/local", m.Checkpoint.AuthorType, m.Checkpoint.AuthorAgent)
 		}
 	})
 }
@@ -267,12 +267,13 @@ func TestSendDefaults(t *testing.T) {
 	sp := storetest.Get(e.c.CreateSpace(bg, "Defaults", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "openai", "gpt-4o-mini")).Must(t)
 
-	// use_mock answers one send; the session keeps its provider and model.
+	// use_mock: the mock answers one send in the name of the session's
+	// provider and model, which stay the session's; the provider is not asked.
 	r := sendReq(se.ID, "offline please")
 	r.Provider, r.UseMock = "", true
 	res := storetest.Get(e.c.Send(bg, r, "")).Must(t)
-	if res.Provider != "mock" {
-		t.Fatalf("use_mock send answered by %s", res.Provider)
+	if res.Provider != "openai" || res.Model != "gpt-4o-mini" || !strings.HasPrefix(res.Reply, "[mock:gpt-4o-mini] You said: ") || len(f.requests()) != 0 {
+		t.Fatalf("use_mock send = %s/%s %q, provider asked %d times", res.Provider, res.Model, res.Reply, len(f.requests()))
 	}
 	if s := storetest.Get(e.c.Session(bg, se.ID)).Must(t); s.ActiveProvider != "openai" || s.ActiveModel != "gpt-4o-mini" {
 		t.Fatalf("use_mock switched the session to %s/%s", s.ActiveProvider, s.ActiveModel)

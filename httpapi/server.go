@@ -148,16 +148,25 @@ func New(cfg Config) *Server {
 	// unrouted is a JSON 404.
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(mux, r); len(allow) > 0 {
-			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{
-				"detail": fmt.Sprintf("Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+			methodNotAllowed(w, r, allow...)
 			return
 		}
 		s.writeError(w, r, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, r.URL.Path))
 	})
 	if cfg.Web != nil {
 		mux.Handle("/api/", notFound)
-		mux.Handle("/", cfg.Web)
+		// The workspace catches every other path, so a wrong method on
+		// /health, /openapi.json or /docs is answered here, in the API's shape.
+		web := cfg.Web
+		mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				if allow := allowedMethods(mux, r); len(allow) > 0 {
+					methodNotAllowed(w, r, allow...)
+					return
+				}
+			}
+			web.ServeHTTP(w, r)
+		}))
 	} else {
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/docs", http.StatusFound)
@@ -166,6 +175,15 @@ func New(cfg Config) *Server {
 	}
 	s.handler = s.middleware(mux)
 	return s
+}
+
+// methodNotAllowed answers 405 with the Allow header and a JSON detail
+// naming the methods the path allows.
+func methodNotAllowed(w http.ResponseWriter, r *http.Request, allow ...string) {
+	list := strings.Join(allow, ", ")
+	w.Header().Set("Allow", list)
+	writeJSON(w, http.StatusMethodNotAllowed, map[string]string{
+		"detail": fmt.Sprintf("Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, list)})
 }
 
 // allowedMethods lists the methods the mux serves for r's path other than

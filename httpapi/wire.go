@@ -14,15 +14,15 @@ import (
 
 // Repo is a Space on the wire.
 type Repo struct {
-	ID          smriti.ID      `json:"id"`
-	RepoSlug    *string        `json:"repo_slug"`
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	ProjectRoot *string        `json:"project_root"`
-	UserID      smriti.ID      `json:"user_id"`
-	Metadata    map[string]any `json:"metadata"`
-	CreatedAt   time.Time      `json:"created_at"`
-	UpdatedAt   time.Time      `json:"updated_at"`
+	ID          smriti.ID      `json:"id" doc:"The space"`
+	RepoSlug    *string        `json:"repo_slug" doc:"A short unique name for the CLI (null when none)"`
+	Name        string         `json:"name" doc:"The space's name"`
+	Description string         `json:"description" doc:"What the space is about (\"\" when none)"`
+	ProjectRoot *string        `json:"project_root" doc:"Absolute path of the project on disk (null when none)"`
+	UserID      smriti.ID      `json:"user_id" doc:"The owner"`
+	Metadata    map[string]any `json:"metadata" doc:"Free-form JSON object ({} when none)"`
+	CreatedAt   time.Time      `json:"created_at" doc:"When it was created (RFC 3339, UTC)"`
+	UpdatedAt   time.Time      `json:"updated_at" doc:"When it last changed (RFC 3339, UTC)"`
 }
 
 func repoOf(s *smriti.Space) Repo {
@@ -32,28 +32,28 @@ func repoOf(s *smriti.Space) Repo {
 
 // Commit is a full Checkpoint on the wire (the V2 shape, a superset of V4's).
 type Commit struct {
-	ID             smriti.ID         `json:"id"`
-	RepoID         smriti.ID         `json:"repo_id"`
-	CommitHash     string            `json:"commit_hash"`
-	ParentCommitID *smriti.ID        `json:"parent_commit_id"`
-	MergeParentID  *smriti.ID        `json:"merge_parent_id"`
-	BranchName     string            `json:"branch_name"`
-	AuthorAgent    *string           `json:"author_agent"`
+	ID             smriti.ID         `json:"id" doc:"The checkpoint"`
+	RepoID         smriti.ID         `json:"repo_id" doc:"The space (UUID; spaces are repos on the wire)"`
+	CommitHash     string            `json:"commit_hash" doc:"The checkpoint's hash: 64 hex digits of SHA-256 over its content and its parents' hashes"`
+	ParentCommitID *smriti.ID        `json:"parent_commit_id" doc:"The parent checkpoint (null for a root)"`
+	MergeParentID  *smriti.ID        `json:"merge_parent_id" doc:"The second parent of a merge checkpoint (null otherwise)"`
+	BranchName     string            `json:"branch_name" doc:"The branch it was written on (main, or a fork's branch)"`
+	AuthorAgent    *string           `json:"author_agent" doc:"Who wrote it: an agent tag such as claude-code, a model, or a person (null when unknown)"`
 	AuthorType     string            `json:"author_type" enum:"user,llm,agent,system" doc:"Who wrote the content: a person (user), the background model from a draft or extract (llm, author_agent names the model), a named agent, or the system (a merge that combined both sides itself)"`
-	ProjectRoot    *string           `json:"project_root"`
-	Message        string            `json:"message"`
-	Summary        string            `json:"summary"`
-	Objective      string            `json:"objective"`
-	Decisions      []string          `json:"decisions"`
-	Assumptions    []string          `json:"assumptions"`
-	Tasks          []smriti.Task     `json:"tasks"`
-	OpenQuestions  []string          `json:"open_questions"`
-	Entities       []string          `json:"entities"`
-	Artifacts      []smriti.Artifact `json:"artifacts"`
-	ContextBlob    map[string]any    `json:"context_blob"`
-	RawSourceText  *string           `json:"raw_source_text"`
-	Metadata       map[string]any    `json:"metadata"`
-	CreatedAt      time.Time         `json:"created_at"`
+	ProjectRoot    *string           `json:"project_root" doc:"Absolute path of the project the checkpoint is about (null when none)"`
+	Message        string            `json:"message" doc:"Title"`
+	Summary        string            `json:"summary" doc:"Where things stand, in a few sentences (\"\" when none)"`
+	Objective      string            `json:"objective" doc:"What the work is for, in one sentence (\"\" when none)"`
+	Decisions      []string          `json:"decisions" doc:"Decisions made"`
+	Assumptions    []string          `json:"assumptions" doc:"Things taken for granted but not debated"`
+	Tasks          []smriti.Task     `json:"tasks" doc:"Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status"`
+	OpenQuestions  []string          `json:"open_questions" doc:"Questions still open"`
+	Entities       []string          `json:"entities" doc:"Proper nouns and key technical terms"`
+	Artifacts      []smriti.Artifact `json:"artifacts" doc:"Attached artifacts: {id, type, label, content}"`
+	ContextBlob    map[string]any    `json:"context_blob" doc:"The first implementation's free-form context object ({} when none)"`
+	RawSourceText  *string           `json:"raw_source_text" doc:"The text the checkpoint was extracted from (null when none)"`
+	Metadata       map[string]any    `json:"metadata" doc:"Free-form JSON: session_id of the writing session, source_turns of a draft, notes (the checkpoint's notes, for the first implementation's clients)"`
+	CreatedAt      time.Time         `json:"created_at" doc:"When it was written (RFC 3339, UTC); part of the hash"`
 	// Items is the v5 items view, present only when asked for (?items=true)
 	// so that the first implementation's clients see the classic shape.
 	Items *[]ItemOut `json:"items,omitempty" doc:"The checkpoint's items with their ids, origins and changes (tombstones last); present only with ?items=true"`
@@ -61,12 +61,12 @@ type Commit struct {
 
 // NoteOut is a checkpoint note on the wire.
 type NoteOut struct {
-	ID           smriti.ID `json:"id"`
-	CheckpointID smriti.ID `json:"checkpoint_id"`
-	Author       string    `json:"author"`
-	Text         string    `json:"text"`
-	Kind         string    `json:"kind"`
-	CreatedAt    time.Time `json:"created_at"`
+	ID           smriti.ID `json:"id" doc:"The note"`
+	CheckpointID smriti.ID `json:"checkpoint_id" doc:"The checkpoint it annotates"`
+	Author       string    `json:"author" doc:"Who wrote it"`
+	Text         string    `json:"text" doc:"The note"`
+	Kind         string    `json:"kind" doc:"note, milestone or noise"`
+	CreatedAt    time.Time `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
 }
 
 func noteOf(n *smriti.Note) NoteOut {
@@ -103,19 +103,19 @@ func commitsOf(cs []*smriti.Checkpoint) []Commit {
 
 // SessionOut is a Session on the wire.
 type SessionOut struct {
-	ID                     smriti.ID     `json:"id"`
-	RepoID                 *smriti.ID    `json:"repo_id"`
-	Title                  string        `json:"title"`
-	ActiveProvider         string        `json:"active_provider"`
-	ActiveModel            string        `json:"active_model"`
-	SeededCommitID         *smriti.ID    `json:"seeded_commit_id"`
-	ForkedFromCheckpointID *smriti.ID    `json:"forked_from_checkpoint_id"`
-	BranchName             string        `json:"branch_name"`
-	BranchDisposition      string        `json:"branch_disposition" enum:"active,integrated,abandoned"`
-	TurnCount              int64         `json:"turn_count"`
+	ID                     smriti.ID     `json:"id" doc:"The session"`
+	RepoID                 *smriti.ID    `json:"repo_id" doc:"Its space (null when none)"`
+	Title                  string        `json:"title" doc:"Its title"`
+	ActiveProvider         string        `json:"active_provider" doc:"The provider of its newest reply (or the one it was created with)"`
+	ActiveModel            string        `json:"active_model" doc:"The model of its newest reply"`
+	SeededCommitID         *smriti.ID    `json:"seeded_commit_id" doc:"The checkpoint the session was seeded from at creation (null when none)"`
+	ForkedFromCheckpointID *smriti.ID    `json:"forked_from_checkpoint_id" doc:"The checkpoint the session was forked from (null when not a fork)"`
+	BranchName             string        `json:"branch_name" doc:"Its branch: main, or the fork's"`
+	BranchDisposition      string        `json:"branch_disposition" enum:"active,integrated,abandoned" doc:"What became of the branch: active, integrated or abandoned"`
+	TurnCount              int64         `json:"turn_count" doc:"Turns so far (the next sequence number)"`
 	Mount                  *SessionMount `json:"mount" doc:"The checkpoint the session's context is anchored to, kept between sends; null when nothing is mounted"`
-	CreatedAt              time.Time     `json:"created_at"`
-	UpdatedAt              time.Time     `json:"updated_at"`
+	CreatedAt              time.Time     `json:"created_at" doc:"When it was created (RFC 3339, UTC)"`
+	UpdatedAt              time.Time     `json:"updated_at" doc:"When it last changed (RFC 3339, UTC)"`
 }
 
 // SessionMount is a session's mount.
@@ -143,16 +143,16 @@ func sessionsOf(ss []*smriti.Session) []SessionOut {
 
 // TurnOut is a Turn on the wire.
 type TurnOut struct {
-	ID             smriti.ID      `json:"id"`
-	SessionID      smriti.ID      `json:"session_id"`
-	RepoID         *smriti.ID     `json:"repo_id"`
-	Role           string         `json:"role"`
-	Content        string         `json:"content"`
-	Provider       string         `json:"provider"`
-	Model          string         `json:"model"`
-	SequenceNumber int64          `json:"sequence_number"`
-	Metadata       map[string]any `json:"metadata"`
-	CreatedAt      time.Time      `json:"created_at"`
+	ID             smriti.ID      `json:"id" doc:"The turn"`
+	SessionID      smriti.ID      `json:"session_id" doc:"The session (UUID)"`
+	RepoID         *smriti.ID     `json:"repo_id" doc:"The session's space (null when none)"`
+	Role           string         `json:"role" doc:"user, assistant or system"`
+	Content        string         `json:"content" doc:"The text"`
+	Provider       string         `json:"provider" doc:"The provider that answered (for a user turn: the one it was sent to)"`
+	Model          string         `json:"model" doc:"The model"`
+	SequenceNumber int64          `json:"sequence_number" doc:"Position in the session from 0, without gaps"`
+	Metadata       map[string]any `json:"metadata" doc:"Free-form JSON; an assistant turn records its usage and the context it was built from"`
+	CreatedAt      time.Time      `json:"created_at" doc:"When it was created (RFC 3339, UTC)"`
 }
 
 func turnOf(t *smriti.Turn) TurnOut {
@@ -166,41 +166,41 @@ func turnsOf(ts []*smriti.Turn) []TurnOut {
 
 // Head is a space's main head and latest session.
 type Head struct {
-	RepoID             smriti.ID  `json:"repo_id"`
-	CommitHash         *string    `json:"commit_hash"`
-	CommitID           *smriti.ID `json:"commit_id"`
-	Summary            *string    `json:"summary"`
-	Objective          *string    `json:"objective"`
-	LatestSessionID    *smriti.ID `json:"latest_session_id"`
-	LatestSessionTitle *string    `json:"latest_session_title"`
+	RepoID             smriti.ID  `json:"repo_id" doc:"The space"`
+	CommitHash         *string    `json:"commit_hash" doc:"main's newest checkpoint's hash (null when main has none)"`
+	CommitID           *smriti.ID `json:"commit_id" doc:"main's newest checkpoint (null when none)"`
+	Summary            *string    `json:"summary" doc:"Its summary (null when none)"`
+	Objective          *string    `json:"objective" doc:"Its objective (null when none)"`
+	LatestSessionID    *smriti.ID `json:"latest_session_id" doc:"The space's most recently updated session (null when none)"`
+	LatestSessionTitle *string    `json:"latest_session_title" doc:"Its title (null when none)"`
 }
 
 // Health is the /health answer.
 type Health struct {
-	Status       string   `json:"status"`
-	Version      string   `json:"version"`
-	GitSHA       string   `json:"git_sha"`
-	Database     string   `json:"database"`
-	Capabilities []string `json:"capabilities"`
+	Status       string   `json:"status" doc:"ok, or degraded when the database does not answer (then 503)"`
+	Version      string   `json:"version" doc:"The server's version"`
+	GitSHA       string   `json:"git_sha" doc:"The commit the server was built from (unknown when not recorded)"`
+	Database     string   `json:"database" doc:"The database engine: sqlite or postgres"`
+	Capabilities []string `json:"capabilities" doc:"Features agents can test for, as the first implementation lists them, plus ours"`
 }
 
 // Verification is the verify answer.
 type Verification struct {
-	CheckpointID  smriti.ID  `json:"checkpoint_id"`
-	OK            bool       `json:"ok"`
-	Checked       int        `json:"checked"`
-	FirstMismatch *smriti.ID `json:"first_mismatch"`
+	CheckpointID  smriti.ID  `json:"checkpoint_id" doc:"The checkpoint verified"`
+	OK            bool       `json:"ok" doc:"Every hash along its ancestry matches its content"`
+	Checked       int        `json:"checked" doc:"Checkpoints checked"`
+	FirstMismatch *smriti.ID `json:"first_mismatch" doc:"The first checkpoint whose hash does not match (null when ok)"`
 }
 
 // StateLists are the structured lists every checkpoint shape carries, in
 // the wire's names; the lineage answers embed them.
 type StateLists struct {
-	Decisions     []string          `json:"decisions"`
-	Assumptions   []string          `json:"assumptions"`
-	Tasks         []smriti.Task     `json:"tasks"`
-	OpenQuestions []string          `json:"open_questions"`
-	Entities      []string          `json:"entities"`
-	Artifacts     []smriti.Artifact `json:"artifacts"`
+	Decisions     []string          `json:"decisions" doc:"Decisions made"`
+	Assumptions   []string          `json:"assumptions" doc:"Things taken for granted but not debated"`
+	Tasks         []smriti.Task     `json:"tasks" doc:"Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status"`
+	OpenQuestions []string          `json:"open_questions" doc:"Questions still open"`
+	Entities      []string          `json:"entities" doc:"Proper nouns and key technical terms"`
+	Artifacts     []smriti.Artifact `json:"artifacts" doc:"Attached artifacts: {id, type, label, content}"`
 }
 
 func stateListsOf(c *smriti.Content) StateLists {

@@ -121,8 +121,10 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimC
 			return fmt.Errorf("look up worktree: %w", err)
 		}
 		switch {
-		case err != nil || space != in.SpaceID:
-			return smriti.Errorf(smriti.EINVALID, "worktree_id: no such worktree in this space")
+		case err != nil:
+			return smriti.Errorf(smriti.ENOTFOUND, "Worktree not found")
+		case space != in.SpaceID:
+			return smriti.Errorf(smriti.EINVALID, "Worktree belongs to a different space")
 		case status != smriti.WorktreeActive:
 			return smriti.Errorf(smriti.EINVALID, "Worktree is not active")
 		}

@@ -63,7 +63,9 @@ type groupResult struct {
 }
 
 // grouped reports whether an exchange may be written in a group.
-func grouped(ex smriti.Exchange) bool { return ex.IdempotencyKey == "" && ex.Mount == nil }
+func grouped(ex smriti.Exchange) bool {
+	return ex.IdempotencyKey == "" && ex.Mount == nil && !ex.Unmount
+}
 
 func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
 	p := &pendingExchange{ctx: ctx, ex: ex, done: make(chan groupResult, 1)}

@@ -180,6 +180,11 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 			return err
 		}
 		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
+		if ex.Unmount {
+			if err := s.setMount(ctx, tx, ex.SessionID, nil); err != nil {
+				return err
+			}
+		}
 		if ex.Mount != nil {
 			if err := ex.Mount.Validate(); err != nil {
 				return err

@@ -8,6 +8,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"net/http"
@@ -146,7 +147,12 @@ func readOnly(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		return true
 	}
+	// The API's error shape, so a client sees one kind of 405 everywhere.
+	body, _ := json.Marshal(map[string]string{"detail": "Method " + r.Method + " is not allowed on " + r.URL.Path + "; allowed: GET, HEAD"})
 	w.Header().Set("Allow", "GET, HEAD")
-	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusMethodNotAllowed)
+	w.Write(append(body, '\n'))
 	return false
 }

@@ -63,8 +63,11 @@ func TestAppServesFilesAndFallsBackToIndex(t *testing.T) {
 	if r.Header.Get("Content-Encoding") != "gzip" || body(t, r) != strings.Repeat("console.log('smriti');", 50) {
 		t.Errorf("gzip: encoding %q", r.Header.Get("Content-Encoding"))
 	}
-	if r := get(t, h, "POST", "/", ""); r.StatusCode != 405 || r.Header.Get("Allow") != "GET, HEAD" {
-		t.Errorf("POST / = %d, Allow %q", r.StatusCode, r.Header.Get("Allow"))
+	// A wrong method gets the API's error shape, not text/plain.
+	r = get(t, h, "POST", "/", "")
+	if b := body(t, r); r.StatusCode != 405 || r.Header.Get("Allow") != "GET, HEAD" || r.Header.Get("Content-Type") != "application/json" ||
+		b != `{"detail":"Method POST is not allowed on /; allowed: GET, HEAD"}`+"\n" {
+		t.Errorf("POST / = %d, Allow %q, type %q, body %q", r.StatusCode, r.Header.Get("Allow"), r.Header.Get("Content-Type"), b)
 	}
 }
 

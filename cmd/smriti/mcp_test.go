@@ -259,7 +259,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, false,
 		"Collides with 1 live claim(s)", "`claude-code` [implement]")
-	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 422\n")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 400\n")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
 	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
 	call("smriti_claim_done", map[string]any{"claim_id": "$claim"}, false, "marked done.")

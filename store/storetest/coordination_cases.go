@@ -97,16 +97,19 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 			t.Fatalf("ttl %v: %v", d, err)
 		}
 	}
-	bad := []func(*smriti.ClaimCreate){
-		func(in *smriti.ClaimCreate) { in.Intent = "refactor" },
-		func(in *smriti.ClaimCreate) { in.Scope = "   " },
+	bad := []struct {
+		edit func(*smriti.ClaimCreate)
+		code string
+	}{
+		{func(in *smriti.ClaimCreate) { in.Intent = "refactor" }, smriti.EINVALID},
+		{func(in *smriti.ClaimCreate) { in.Scope = "   " }, smriti.EUNPROCESSABLE},
 	}
-	for i, f := range bad {
+	for i, b := range bad {
 		in := claimIn(sp)
-		f(&in)
+		b.edit(&in)
 		_, _, err := s.CreateClaim(ctx, in)
-		if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
-			t.Fatalf("bad input %d: err %v", i, err)
+		if smriti.ErrorCode(err) != b.code {
+			t.Fatalf("bad input %d: err %v, want %s", i, err, b.code)
 		}
 	}
 	wrong := []func(*smriti.ClaimCreate){
@@ -114,7 +117,6 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.BaseCheckpointID = &id },
 		func(in *smriti.ClaimCreate) { in.SessionID = &otherSession.ID },
 		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.SessionID = &id },
-		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.WorktreeID = &id },
 	}
 	for i, f := range wrong {
 		in := claimIn(sp)
@@ -124,7 +126,15 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 			t.Fatalf("wrong-space reference %d: err %v, want invalid", i, err)
 		}
 	}
+	// An unknown worktree is missing, not wrong (the first implementation's 404).
 	in := claimIn(sp)
+	id := smriti.NewID()
+	in.WorktreeID = &id
+	_, _, err := s.CreateClaim(ctx, in)
+	if smriti.ErrorCode(err) != smriti.ENOTFOUND || smriti.ErrorMessage(err) != "Worktree not found" {
+		t.Fatalf("unknown worktree: err %v, want not found", err)
+	}
+	in = claimIn(sp)
 	in.BaseCheckpointID, in.SessionID = &cp.ID, &se.ID
 	c := get3(s.CreateClaim(ctx, in)).Must(t)
 	if *c.BaseCheckpointID != cp.ID || *c.SessionID != se.ID {
@@ -132,7 +142,7 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 	}
 	in = claimIn(sp)
 	in.SpaceID = smriti.NewID()
-	_, _, err := s.CreateClaim(ctx, in)
+	_, _, err = s.CreateClaim(ctx, in)
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 

@@ -53,7 +53,7 @@ function Chat({ sessionId }: { sessionId: string }) {
   const choices: ProviderChoice[] = useMemo(() => {
     const list: ProviderChoice[] = [{ name: "mock", label: "Mock (offline, deterministic)", ready: true, defaultModel: "mock" }];
     for (const [name, st] of Object.entries(providers.data ?? {})) {
-      if (name === "background_intelligence" || !st || typeof st !== "object") continue;
+      if (name === "background_intelligence" || name === "chat" || !st || typeof st !== "object") continue;
       const s = st as { configured: boolean; default_model: string };
       list.push({ name, label: LABELS[name] ?? name, ready: s.configured, defaultModel: s.default_model });
     }

@@ -15,7 +15,7 @@ const VARS: [string, string][] = [
 export default function Settings() {
   const p = useQuery({ queryKey: ["providers"], queryFn: api.providers });
   const bg = p.data?.background_intelligence;
-  const list = Object.entries(p.data ?? {}).filter(([k]) => k !== "background_intelligence") as [string, ProviderStatus][];
+  const list = Object.entries(p.data ?? {}).filter(([k]) => k !== "background_intelligence" && k !== "chat") as [string, ProviderStatus][];
   return (
     <>
       <h1>Settings</h1>
