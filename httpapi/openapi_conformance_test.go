@@ -436,6 +436,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v2/context/parent-delta/{second}"},
 		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=call.md", contentType: "application/octet-stream",
 			body: "# Call notes\n\nUser: Where do we land?\n\nAssistant: Sydney, on the east coast.\n"},
+		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=s.jsonl&format=claude-code&session_key=k1", contentType: "application/octet-stream",
+			body: `{"type":"user","uuid":"u1","timestamp":"2025-10-01T09:00:00Z","message":{"role":"user","content":"Land in Sydney?"}}` + "\n"},
 		{method: "GET", path: "/api/v5/search?q=Sydney&space_id={repo}&limit=50"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},

@@ -25,6 +25,7 @@ type Backend interface {
 	smriti.SearchService
 	smriti.SpaceExporter
 	smriti.TranscriptStore
+	smriti.AgentTranscriptStore
 	smriti.ClaimService
 	smriti.MetricsService
 	smriti.StateService
