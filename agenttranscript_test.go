@@ -152,12 +152,12 @@ func TestReadAgentTranscriptStreamsFiftyMegabytes(t *testing.T) {
 
 func TestRedactSecrets(t *testing.T) {
 	for in, want := range map[string]string{
-		"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv":  "export OPENAI_API_KEY=[REDACTED]",
-		`{"password": "hunter22"}`:                             `{"password": "[REDACTED]"}`,
-		"curl -H 'Authorization: Bearer abcdefghijklmnop.qrst'": "curl -H 'Authorization: [REDACTED]'",
-		"aws AKIAABCDEFGHIJKLMNOP done":                         "aws [REDACTED] done",
-		"token: $GITHUB_TOKEN":                                  "token: $GITHUB_TOKEN",
-		"the token bucket refills":                              "the token bucket refills",
+		"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv":                 "export OPENAI_API_KEY=[REDACTED]",
+		`{"password": "hunter22"}`:                                             `{"password": "[REDACTED]"}`,
+		"curl -H 'Authorization: Bearer abcdefghijklmnop.qrst'":                "curl -H 'Authorization: [REDACTED]'",
+		"aws AKIAABCDEFGHIJKLMNOP done":                                        "aws [REDACTED] done",
+		"token: $GITHUB_TOKEN":                                                 "token: $GITHUB_TOKEN",
+		"the token bucket refills":                                             "the token bucket refills",
 		"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----": "[REDACTED]",
 	} {
 		if got := RedactSecrets(in); got != want {

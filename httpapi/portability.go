@@ -62,7 +62,7 @@ func (s *Server) portabilityRoutes() []route {
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"format":      "claude-code or codex for a coding agent's JSON Lines transcript (appended to the space's session for that agent session, only new entries); empty to detect a chat export or markdown",
 				"session_key": "with format: the agent's session id, when the file does not name it",
-				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
+				"filename":    "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
 			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
