@@ -107,6 +107,7 @@ func commands() []*cobra.Command {
 		newSkillsCmd(),
 		newStateCmd(),
 		newClaimCmd(),
+		newReadyCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
 		newWorktreeCmd(),

@@ -473,6 +473,11 @@ func conformanceScenario() []conformanceStep {
 			"base_commit_id": "{base}", "session_id": "{fork}", "task_id": "visa", "intent_type": "implement", "ttl_hours": 2}`,
 			capture: map[string]string{"claim": "id"}},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
+		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Plan", "tasks": [
+			{"text": "Book flights", "id": "flights", "intent_hint": "implement"}, {"text": "Pack", "id": "pack", "blocked_by": "flights"}]}`},
+		{method: "GET", path: "/api/v5/spaces/{repo}/ready?limit=10"},
+		{method: "POST", path: "/api/v5/spaces/{repo}/ready/claim", body: `{"agent": "planner", "ttl": "2h", "session_id": "{fork}", "intent_type": "docs"}`},
+		{method: "POST", path: "/api/v5/claims/{claim}/heartbeat", body: `{"ttl": "90m"}`},
 		{method: "GET", path: "/api/v4/chat/spaces/{repo}/state?session_id={session}&since_commit_id={base}"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/brief?session_id={session}&since_commit_id={base}"},
 		{method: "GET", path: "/api/v5/claims?space_id={repo}"},

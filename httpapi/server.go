@@ -27,6 +27,7 @@ type Backend interface {
 	smriti.TranscriptStore
 	smriti.AgentTranscriptStore
 	smriti.ClaimService
+	smriti.ReadyService
 	smriti.MetricsService
 	smriti.StateService
 	smriti.WorktreeStore

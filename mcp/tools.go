@@ -537,6 +537,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 // metrics.
 func (t *tools) registerCoordination(s *sdk.Server) {
 	t.registerWorktrees(s)
+	t.registerReady(s)
 	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)

@@ -48,7 +48,7 @@ func startAPI(t *testing.T) string {
 // wantTools is every tool the server offers.
 var wantTools = []string{
 	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
-	"smriti_claim", "smriti_claim_done",
+	"smriti_claim", "smriti_claim_done", "smriti_ready",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
 	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
@@ -254,11 +254,15 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	out = call("smriti_claim", map[string]any{"space": "demo", "scope": "write docs", "task_id": "T1"}, false,
 		"Claimed: [implement] \"write docs\" on `main` by `claude-code`", "Claim ID: `")
 	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
-	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, false,
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, true,
+		"HTTP 409\nTask 'T1' is already claimed by claude-code (claim ")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "Write docs", "task_id": "T2", "agent": "codex", "intent_type": "review"}, false,
 		"Collides with 1 live claim(s)", "`claude-code` [implement]")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 422\n")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
 	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
+	call("smriti_ready", map[string]any{"space": "nosuch"}, true, "HTTP 404\n")
+	call("smriti_ready", map[string]any{"space": "demo", "claim": true, "ttl": "soon"}, true, "HTTP 400\ninvalid duration \"soon\"")
 	call("smriti_claim_done", map[string]any{"claim_id": "$claim"}, false, "marked done.")
 	call("smriti_claim_done", map[string]any{"claim_id": "$claim", "abandon": true}, true, "HTTP 409\n")
 	call("smriti_claim_done", map[string]any{"claim_id": "bad"}, true, "HTTP 400\n")
