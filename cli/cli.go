@@ -110,6 +110,7 @@ func commands() []*cobra.Command {
 		newReadyCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
+		newHookCmd(),
 		newWorktreeCmd(),
 	}
 }

@@ -132,7 +132,7 @@ func newClaimCreateCmd() *cobra.Command {
 				return printJSON(env.Stdout, out)
 			}
 			fmt.Fprintf(env.Stdout, "Claimed: [%s] %q on `%s` by `%s`  (id: %s, expires in %s)\n",
-				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, d)
+				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, humanDuration(d))
 			if len(out.Collisions) > 0 {
 				fmt.Fprintf(env.Stdout, "\nCollides with %d live claim(s) — re-read state and consider another task:\n", len(out.Collisions))
 				cl := make([]*smriti.Claim, len(out.Collisions))

@@ -203,3 +203,15 @@ func resolveClaim(ctx context.Context, c *httpapi.Client, arg string) (smriti.ID
 	}
 	return smriti.ID{}, smriti.Errorf(smriti.EINVALID, "%d claims start with %q: give more characters", len(found), arg)
 }
+
+// humanDuration prints 4h, 1h30m or 90s rather than 4h0m0s.
+func humanDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
