@@ -177,6 +177,8 @@ type CheckpointCommit struct {
 	AuthorAgent *string
 	ProjectRoot *string
 	SourceTurns *SourceTurns
+	// Git is where the project's code stood (stored as metadata.git).
+	Git *GitState
 }
 
 // CheckpointCreate writes a checkpoint with an explicit parent and branch

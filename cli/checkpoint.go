@@ -180,7 +180,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 			}
 			sid := sessionID.String()
 			out, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
-				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot})
+				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, Git: gitOf(ctx, env, p.ProjectRoot)})
 			if err != nil {
 				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 			}

@@ -347,7 +347,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits in .smriti/pending-draft.json (save: smriti hook save-draft)\n", d.Title)
 				return nil
 			}
-			cp, err := saveDraft(ctx, c, sp.ID, a.SessionID, dir, d.DraftFields, d.SourceTurns)
+			cp, err := saveDraft(ctx, env, c, sp.ID, a.SessionID, dir, d.DraftFields, d.SourceTurns)
 			if err != nil {
 				return err
 			}
@@ -361,8 +361,21 @@ func newHookImportCmd(sub string) *cobra.Command {
 	return cmd
 }
 
+// gitOf is the git state of a checkpoint's project root, nil when the
+// root is not a git work tree (or the CLI cannot read git).
+func gitOf(ctx context.Context, env *Env, root *string) *httpapi.GitStateIn {
+	if env.GitState == nil || root == nil || *root == "" {
+		return nil
+	}
+	g, err := env.GitState(ctx, *root)
+	if err != nil || g == nil {
+		return nil
+	}
+	return &httpapi.GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+}
+
 // saveDraft commits drafted content from the session onto its branch head.
-func saveDraft(ctx context.Context, c *httpapi.Client, spaceID, sessionID smriti.ID, dir string, d httpapi.DraftFields, src *smriti.SourceTurns) (*httpapi.Commit, error) {
+func saveDraft(ctx context.Context, env *Env, c *httpapi.Client, spaceID, sessionID smriti.ID, dir string, d httpapi.DraftFields, src *smriti.SourceTurns) (*httpapi.Commit, error) {
 	msg := strings.TrimSpace(d.Title)
 	if msg == "" {
 		msg = "Agent session checkpoint"
@@ -374,6 +387,7 @@ func saveDraft(ctx context.Context, c *httpapi.Client, spaceID, sessionID smriti
 	req.AuthorAgent = &agent
 	if dir != "" {
 		req.ProjectRoot = &dir
+		req.Git = gitOf(ctx, env, &dir)
 	}
 	if src != nil {
 		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
@@ -397,7 +411,7 @@ func newHookSaveDraftCmd() *cobra.Command {
 			if err != nil {
 				return failf("no pending draft here (%s)", pendingDraftPath(dir))
 			}
-			cp, err := saveDraft(cmd.Context(), env.Client(), p.SpaceID, p.SessionID, dir, p.Draft, p.Source)
+			cp, err := saveDraft(cmd.Context(), env, env.Client(), p.SpaceID, p.SessionID, dir, p.Draft, p.Source)
 			if err != nil {
 				return err
 			}
