@@ -78,6 +78,15 @@ func renderReady(space string, ts []smriti.ReadyTask) string {
 	return b.String()
 }
 
+type clientNameKey struct{}
+
 // agent is the caller's agent name when a tool is not told one:
-// SMRITI_AGENT, else nobody.
-func (t *tools) agent(context.Context) string { return strings.TrimSpace(os.Getenv("SMRITI_AGENT")) }
+// SMRITI_AGENT, else the name the MCP client gave when it connected, else
+// nobody.
+func (t *tools) agent(ctx context.Context) string {
+	if a := strings.TrimSpace(os.Getenv("SMRITI_AGENT")); a != "" {
+		return a
+	}
+	name, _ := ctx.Value(clientNameKey{}).(string)
+	return strings.TrimSpace(name)
+}

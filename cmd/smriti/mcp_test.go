@@ -218,7 +218,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 
 	call("smriti_checkpoint_note", map[string]any{"checkpoint_id": "$a", "text": "keep", "kind": "milestone"}, false, "Note added to checkpoint `", "[milestone]")
 	call("smriti_checkpoint_note", map[string]any{"checkpoint_id": "$a", "text": "x", "kind": "bogus"}, true, "HTTP 400\nInvalid kind")
-	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] founder")
+	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] test")
 	call("smriti_review_checkpoint", map[string]any{"checkpoint_id": "$a"}, false)
 	call("smriti_verify", map[string]any{"checkpoint_id": "$a"}, false, "every hash matches")
 	call("smriti_restore", map[string]any{"checkpoint_id": "$a", "preview": true}, false, "_Continuation brief for checkpoint `"+vars["a"]+"`_", "# demo")
@@ -252,12 +252,12 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_state", map[string]any{"space": "demo", "main_only": true, "since": "$a"}, false, "# demo")
 	call("smriti_state", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching")
 	out = call("smriti_claim", map[string]any{"space": "demo", "scope": "write docs", "task_id": "T1"}, false,
-		"Claimed: [implement] \"write docs\" on `main` by `claude-code`", "Claim ID: `")
+		"Claimed: [implement] \"write docs\" on `main` by `test`", "Claim ID: `")
 	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, true,
-		"HTTP 409\nTask 'T1' is already claimed by claude-code (claim ")
+		"HTTP 409\nTask 'T1' is already claimed by test (claim ")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "Write docs", "task_id": "T2", "agent": "codex", "intent_type": "review"}, false,
-		"Collides with 1 live claim(s)", "`claude-code` [implement]")
+		"Collides with 1 live claim(s)", "`test` [implement]")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 422\n")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
 	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
