@@ -189,6 +189,8 @@ type CheckpointCommit struct {
 	Items []Item
 	// Model is the model that drafted the content, for new items' origin.
 	Model *string
+	// Git is where the project's code stood (stored as metadata.git).
+	Git *GitState
 }
 
 // CheckpointCreate writes a checkpoint with an explicit parent and branch

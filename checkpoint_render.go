@@ -34,7 +34,11 @@ func RenderCheckpoint(c *Checkpoint, o CheckpointRenderOptions) string {
 	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
 		meta = append(meta, "at `"+r.path(*c.ProjectRoot)+"`")
 	}
-	fmt.Fprintf(&b, "%s\nid: `%s`\n\n", strings.Join(meta, " · "), c.ID)
+	fmt.Fprintf(&b, "%s\nid: `%s`\n", strings.Join(meta, " · "), c.ID)
+	if g := GitStateOf(c.Metadata); g != nil {
+		fmt.Fprintf(&b, "git: %s\n", g.Line())
+	}
+	b.WriteString("\n")
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "## Objective\n%s\n\n", c.Objective)
 	}
@@ -183,6 +187,9 @@ func RenderRestore(sp *Space, c *Checkpoint, o CheckpointRenderOptions) string {
 	}
 	meta = append(meta, r.rel(c.CreatedAt))
 	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
+	if g := GitStateOf(c.Metadata); g != nil {
+		fmt.Fprintf(&b, "## Code\nWritten at git %s. To get the code there:\n    %s\n\n", g.Line(), g.RestoreCommand())
+	}
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "## Current objective\n%s\n\n", c.Objective)
 	}

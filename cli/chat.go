@@ -38,7 +38,7 @@ func (o *chatOptions) streamFlag(cmd *cobra.Command) {
 // space (seeded from main's head).
 func (o *chatOptions) sessionFor(ctx context.Context, c *httpapi.Client, spaceArg, title string) (smriti.ID, error) {
 	if o.session != "" {
-		return smriti.ParseID("--session", o.session)
+		return resolveSession(ctx, c, o.session)
 	}
 	sp, err := resolveSpace(ctx, c, spaceArg)
 	if err != nil {
@@ -115,7 +115,13 @@ followed by exit status 1.`,
 				return err
 			}
 			if !interactive {
-				return chatOnce(ctx, env, c, &o, session, msg)
+				if err := chatOnce(ctx, env, c, &o, session, msg); err != nil {
+					return err
+				}
+				if !o.asJSON {
+					fmt.Fprintf(env.Stderr, "session %s — continue it with --session %s\n", session, shortID(session))
+				}
+				return nil
 			}
 			fmt.Fprintf(env.Stderr, "session %s — an empty line ends the chat\n", session)
 			in := bufio.NewScanner(env.Stdin)
@@ -224,7 +230,7 @@ func newContextCmd() *cobra.Command {
 			var session smriti.ID
 			var err error
 			if o.session != "" {
-				session, err = smriti.ParseID("--session", o.session)
+				session, err = resolveSession(ctx, c, o.session)
 			} else {
 				// A preview needs a session; a fresh one of the space shows
 				// what a new conversation would start from.
@@ -273,4 +279,33 @@ func formatPreview(p *httpapi.ContextPreview) string {
 		fmt.Fprintf(&b, "\n## %s\n%s\n", m.Role, m.Content)
 	}
 	return b.String()
+}
+
+// resolveSession takes a session id or a unique prefix of one (4+
+// characters) among the caller's sessions.
+func resolveSession(ctx context.Context, c *httpapi.Client, ref string) (smriti.ID, error) {
+	ref = strings.ToLower(strings.TrimSpace(ref))
+	if id, err := smriti.ParseID("--session", ref); err == nil {
+		return id, nil
+	}
+	if len(ref) < 4 || strings.Trim(ref, "0123456789abcdef-") != "" {
+		return smriti.NilID, smriti.Errorf(smriti.EINVALID, "--session %q: give the session id or at least 4 characters of it", smriti.Truncate(ref, 40))
+	}
+	all, err := c.Sessions(ctx)
+	if err != nil {
+		return smriti.NilID, err
+	}
+	var found []smriti.ID
+	for _, s := range all {
+		if strings.HasPrefix(s.ID.String(), ref) {
+			found = append(found, s.ID)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return smriti.NilID, smriti.Errorf(smriti.ENOTFOUND, "no session starts with %q", ref)
+	case 1:
+		return found[0], nil
+	}
+	return smriti.NilID, smriti.Errorf(smriti.EINVALID, "%d sessions start with %q: give more characters", len(found), ref)
 }

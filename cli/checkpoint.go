@@ -214,7 +214,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 			}
 			sid := sessionID.String()
 			out, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
-				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: httpapi.ItemFields{Items: p.Items, Model: p.Model}})
+				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: httpapi.ItemFields{Items: p.Items, Model: p.Model},
+				Git: gitOf(ctx, env, p.ProjectRoot)})
 			if err != nil {
 				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"smriti"
 	"smriti/httpapi"
 )
 
@@ -36,7 +37,17 @@ type Env struct {
 	StderrTTY bool
 	// Getwd returns the working directory (captured as project root).
 	Getwd func() (string, error)
+	// GitState reads where a project's git work tree stands, for the
+	// metadata.git of checkpoints the CLI writes (nil: not recorded).
+	GitState func(ctx context.Context, dir string) (*smriti.GitState, error)
 }
+
+// gitState is what main hands UseGit.
+var gitState func(ctx context.Context, dir string) (*smriti.GitState, error)
+
+// UseGit gives the commands a way to read a project's git state (main
+// passes the git adapter's), so that checkpoints record their code.
+func UseGit(fn func(ctx context.Context, dir string) (*smriti.GitState, error)) { gitState = fn }
 
 // Client returns an HTTP client for the configured server, sending
 // SMRITI_TOKEN as a bearer token when set.
@@ -62,6 +73,7 @@ func defaultEnv(cmd *cobra.Command) *Env {
 	return &Env{
 		APIURL: DefaultAPIURL, Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 		StdinTTY: isTerminal(os.Stdin), StderrTTY: isTerminal(os.Stderr), Getwd: os.Getwd,
+		GitState: gitState,
 	}
 }
 
@@ -108,8 +120,10 @@ func commands() []*cobra.Command {
 		newSkillsCmd(),
 		newStateCmd(),
 		newClaimCmd(),
+		newReadyCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
+		newHookCmd(),
 		newWorktreeCmd(),
 	}
 }

@@ -75,28 +75,36 @@ func newStateCmd() *cobra.Command {
 }
 
 func newClaimCmd() *cobra.Command {
-	return groupCmd("claim", "Declare, finish and list work claims (advisory, not locks)",
-		newClaimCreateCmd(), newClaimFinishCmd("done"), newClaimFinishCmd("abandon"), newClaimListCmd())
+	return groupCmd("claim", "Declare, renew, finish and list work claims (a task id is held by one claim at a time)",
+		newClaimCreateCmd(), newClaimFinishCmd("done"), newClaimFinishCmd("abandon"), newClaimListCmd(), newClaimHeartbeatCmd())
 }
 
 func newClaimCreateCmd() *cobra.Command {
 	var (
 		asJSON                                     bool
 		agent, scope, branch, intent, task, worktr string
-		ttl                                        float64
+		ttl                                        string
 	)
 	cmd := &cobra.Command{
-		Use:   "create <space>",
-		Short: "Claim a piece of work (based on main's current head); lists colliding claims",
-		Args:  exactArgs(1, "space"),
+		Use:   "create [space]",
+		Short: "Claim a piece of work (based on main's current head); a --task is held exclusively, other collisions are listed",
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
 			ctx := cmd.Context()
+			agent = agentName(agent)
+			if scope == "" {
+				scope = task
+			}
 			if agent == "" || scope == "" {
-				return usageErr(cmd, "--agent and --scope are required")
+				return usageErr(cmd, "--agent (or SMRITI_AGENT) and --scope or --task are required")
+			}
+			d, err := smriti.ParseDuration(ttl)
+			if err != nil {
+				return err
 			}
 			c := env.Client()
-			sp, err := resolveSpace(ctx, c, args[0])
+			sp, err := spaceForCommand(ctx, env, c, firstArg(args))
 			if err != nil {
 				return err
 			}
@@ -105,7 +113,7 @@ func newClaimCreateCmd() *cobra.Command {
 				return err
 			}
 			spID := sp.ID.String()
-			req := httpapi.ClaimRequest{SpaceID: &spID, Agent: &agent, Scope: &scope, BranchName: &branch, IntentType: &intent, TTLHours: &ttl}
+			req := httpapi.ClaimRequest{SpaceID: &spID, Agent: &agent, Scope: &scope, BranchName: &branch, IntentType: &intent, TTL: &ttl}
 			if head.CommitID != nil {
 				id := head.CommitID.String()
 				req.BaseCommitID = &id
@@ -123,8 +131,8 @@ func newClaimCreateCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, out)
 			}
-			fmt.Fprintf(env.Stdout, "Claimed: [%s] %q on `%s` by `%s`  (id: %s, expires in %gh)\n",
-				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, ttl)
+			fmt.Fprintf(env.Stdout, "Claimed: [%s] %q on `%s` by `%s`  (id: %s, expires in %s)\n",
+				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, humanDuration(d))
 			if len(out.Collisions) > 0 {
 				fmt.Fprintf(env.Stdout, "\nCollides with %d live claim(s) — re-read state and consider another task:\n", len(out.Collisions))
 				cl := make([]*smriti.Claim, len(out.Collisions))
@@ -141,9 +149,10 @@ func newClaimCreateCmd() *cobra.Command {
 	f.StringVar(&scope, "scope", "", "what will be done (required)")
 	f.StringVar(&branch, "branch", "main", "branch the work is on")
 	f.StringVar(&intent, "intent-type", "implement", "implement, review, investigate, docs or test")
-	f.StringVar(&task, "task-id", "", "the task's id from the brief")
+	f.StringVar(&task, "task", "", "the task key from the brief or smriti ready: held by this claim alone")
+	f.StringVar(&task, "task-id", "", "same as --task")
 	f.StringVar(&worktr, "worktree", "", "bind to this worktree (UUID)")
-	f.Float64Var(&ttl, "ttl", 4.0, "hours until the claim expires")
+	f.StringVar(&ttl, "ttl", "4h", "lease length: 90m, 2h, 1h30m, 3d, or a number of hours")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }
@@ -157,7 +166,7 @@ func newClaimFinishCmd(verb string) *cobra.Command {
 		Args:  exactArgs(1, "claim-id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
-			id, err := smriti.ParseID("claim id", args[0])
+			id, err := resolveClaim(cmd.Context(), env.Client(), args[0])
 			if err != nil {
 				return err
 			}

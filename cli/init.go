@@ -25,12 +25,9 @@ type InitResult struct {
 	MCPConfig map[string]any `json:"mcp_config"`
 }
 
-// hookMatchers are the Claude Code SessionStart events that get the brief.
-var hookMatchers = []string{"startup", "resume", "compact"}
-
 func newInitCmd() *cobra.Command {
-	var asJSON bool
-	var desc string
+	var asJSON, autoSave, writeGlobal bool
+	var desc, agentFlag string
 	cmd := &cobra.Command{
 		Use:   "init <space>",
 		Short: "Onboard this directory: find or create the space, install skill packs, add SessionStart hooks (idempotent)",
@@ -39,9 +36,14 @@ func newInitCmd() *cobra.Command {
   2. install the skill pack for Claude Code (.claude/skills/smriti/SKILL.md) and
      Codex (AGENTS.md) unless a same or newer version is there — an AGENTS.md of
      your own is never overwritten;
-  3. add SessionStart hooks to .claude/settings.json that print
-     "smriti state <space> --compact", keeping every existing hook and setting;
-  4. print the MCP configuration for your agent host.`,
+  3. Claude Code: add hooks to .claude/settings.json, keeping every existing
+     hook and setting: SessionStart prints the compact brief; PreCompact and
+     SessionEnd import the session's transcript and draft a checkpoint (saved
+     with --auto-save, else kept pending for the next brief). The hooks run
+     "smriti" from PATH, so the file can be committed for the whole team;
+  4. Codex: print the MCP server entry for ~/.codex/config.toml (or write it
+     with --write-global);
+  5. print the MCP configuration for other agent hosts.`,
 		Args: exactArgs(1, "space"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -76,7 +78,11 @@ func newInitCmd() *cobra.Command {
 			}
 			res.Space = sp
 
-			for _, target := range []string{"claude-code", "codex"} {
+			targets, err := initTargets(agentFlag)
+			if err != nil {
+				return usageErr(cmd, err.Error())
+			}
+			for _, target := range targets {
 				msg, next, err := installPack(wd, target)
 				if err != nil {
 					return err
@@ -86,24 +92,43 @@ func newInitCmd() *cobra.Command {
 					res.NextSteps = append(res.NextSteps, next)
 				}
 			}
-
-			exe, err := os.Executable()
-			if err != nil {
-				exe = "smriti"
-			}
-			msg, err := addHooks(filepath.Join(wd, ".claude", "settings.json"), exe, sp.Name)
-			if err != nil {
-				var skip *hookSkip
-				if !errors.As(err, &skip) {
-					return err
+			if hasTarget(targets, "claude-code") {
+				msg, err := installClaudeHooks(filepath.Join(wd, ".claude", "settings.json"), sp.Name, autoSave)
+				if err != nil {
+					var skip *hookSkip
+					if !errors.As(err, &skip) {
+						return err
+					}
+					res.NextSteps = append(res.NextSteps, skip.next)
+					msg = skip.msg
+				} else if !strings.HasPrefix(msg, "Claude Code hooks already") {
+					res.NextSteps = append(res.NextSteps, "Commit .claude/settings.json (its hooks run smriti from PATH, for every teammate)")
 				}
-				res.NextSteps = append(res.NextSteps, skip.next)
-				msg = skip.msg
+				res.Results = append(res.Results, msg)
+				if msg, err := ignorePending(wd); err != nil {
+					return err
+				} else if msg != "" {
+					res.Results = append(res.Results, msg)
+				}
 			}
-			res.Results = append(res.Results, msg)
+			if hasTarget(targets, "codex") {
+				if writeGlobal {
+					home, err := os.UserHomeDir()
+					if err != nil {
+						return err
+					}
+					msg, err := installCodexMCP(filepath.Join(home, ".codex", "config.toml"), env.APIURL)
+					if err != nil {
+						return err
+					}
+					res.Results = append(res.Results, msg)
+				} else {
+					res.NextSteps = append(res.NextSteps, "Add the MCP server to ~/.codex/config.toml (or rerun with --write-global):\n"+indent(codexMCPEntry(env.APIURL), "       "))
+				}
+			}
 
 			res.MCPConfig = map[string]any{"mcpServers": map[string]any{"smriti": map[string]any{
-				"command": exe, "args": []string{"mcp"}, "env": map[string]string{"SMRITI_API_URL": env.APIURL}}}}
+				"command": "smriti", "args": []string{"mcp"}, "env": map[string]string{"SMRITI_API_URL": env.APIURL}}}}
 			cfg, _ := json.Marshal(res.MCPConfig)
 			res.NextSteps = append(res.NextSteps,
 				"Add the MCP server to your agent host: "+string(cfg),
@@ -126,6 +151,9 @@ func newInitCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&desc, "description", "", "description of a newly created space")
+	cmd.Flags().StringVar(&agentFlag, "agent", "all", "claude-code, codex or all: which agents to set up")
+	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "PreCompact and SessionEnd hooks save their drafted checkpoint (default: keep it pending for the next brief)")
+	cmd.Flags().BoolVar(&writeGlobal, "write-global", false, "write the Codex MCP server entry into ~/.codex/config.toml instead of printing it")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }
@@ -169,76 +197,50 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// addHooks adds SessionStart hooks that print the compact brief, keeping
-// every existing key and hook; an existing hook that already runs the
-// brief for this space is left as it is.
-func addHooks(path, exe, space string) (string, error) {
-	stateCmd := shellQuote(exe) + " state " + shellQuote(space) + " --compact"
-	command := stateCmd + " 2>/dev/null || echo 'Smriti server not reachable. Start it with: smriti serve'"
-	settings := map[string]any{}
+// initTargets reads --agent.
+func initTargets(flag string) ([]string, error) {
+	switch strings.ToLower(strings.TrimSpace(flag)) {
+	case "", "all":
+		return []string{"claude-code", "codex"}, nil
+	case "claude-code", "claude":
+		return []string{"claude-code"}, nil
+	case "codex":
+		return []string{"codex"}, nil
+	}
+	return nil, fmt.Errorf("--agent must be claude-code, codex or all, not %q", flag)
+}
+
+func hasTarget(ts []string, t string) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// ignorePending keeps the hooks' pending draft out of git.
+func ignorePending(dir string) (string, error) {
+	path := filepath.Join(dir, ".gitignore")
 	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
-	default:
-		if len(bytes.TrimSpace(data)) > 0 {
-			if err := json.Unmarshal(data, &settings); err != nil || settings == nil {
-				return "", &hookSkip{msg: "Left .claude/settings.json alone: it is not a JSON object",
-					next: "Fix .claude/settings.json, then run smriti init again to add the SessionStart hooks"}
-			}
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l == ".smriti/" || l == ".smriti" || l == "/.smriti/" {
+			return "", nil
 		}
 	}
-	hooks, ok := settings["hooks"].(map[string]any)
-	if settings["hooks"] != nil && !ok {
-		return "", &hookSkip{msg: "Left .claude/settings.json alone: its \"hooks\" is not an object",
-			next: "Add a SessionStart hook running: " + command}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
 	}
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	start, ok := hooks["SessionStart"].([]any)
-	if hooks["SessionStart"] != nil && !ok {
-		return "", &hookSkip{msg: "Left .claude/settings.json alone: its hooks.SessionStart is not a list",
-			next: "Add a SessionStart hook running: " + command}
-	}
-	have := map[string]bool{}
-	for _, e := range start {
-		entry, _ := e.(map[string]any)
-		matcher, _ := entry["matcher"].(string)
-		list, _ := entry["hooks"].([]any)
-		for _, h := range list {
-			hm, _ := h.(map[string]any)
-			if c, _ := hm["command"].(string); strings.Contains(c, " state "+shellQuote(space)+" ") {
-				have[matcher] = true
-			}
-		}
-	}
-	added := 0
-	for _, m := range hookMatchers {
-		if have[m] {
-			continue
-		}
-		start = append(start, map[string]any{"matcher": m, "hooks": []any{map[string]any{"type": "command", "command": command}}})
-		added++
-	}
-	if added == 0 {
-		return "SessionStart hooks already print the brief (.claude/settings.json unchanged)", nil
-	}
-	hooks["SessionStart"] = start
-	settings["hooks"] = hooks
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(settings); err != nil {
+	data = append(data, ".smriti/\n"...)
+	if err := skills.WriteFileAtomic(path, data); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := skills.WriteFileAtomic(path, out.Bytes()); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Added %d SessionStart hook(s) to .claude/settings.json running: %s", added, stateCmd), nil
+	return "Added .smriti/ (pending drafts) to .gitignore", nil
 }

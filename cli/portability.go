@@ -15,11 +15,36 @@ import (
 // newImportCmd imports transcript files into a space.
 func newImportCmd() *cobra.Command {
 	var asJSON, draft bool
+	var format, space, sessionKey string
 	cmd := &cobra.Command{
-		Use:   "import <space> FILE...",
-		Short: "Import conversations (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space",
-		Args:  cobra.MinimumNArgs(2),
+		Use:   "import <space>|claude-code|codex FILE...",
+		Short: "Import conversations (ChatGPT or Claude conversations.json, a markdown/text transcript, or a Claude Code or Codex session file) as sessions of a space",
+		Long: `Import transcripts into a space.
+
+  smriti import <space> FILE...        ChatGPT or Claude conversations.json, or markdown/text
+  smriti import claude-code FILE.jsonl a Claude Code session file (~/.claude/projects/…/ID.jsonl)
+  smriti import codex FILE.jsonl       a Codex session file (~/.codex/sessions/…/rollout-….jsonl)
+
+A coding agent's session becomes one session of the space; importing the file
+again adds only the lines written since. Its space is --space, else
+SMRITI_SPACE, else the space whose project root holds this directory.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if smriti.ValidAgentFormat(args[0]) {
+				if len(args) < 2 {
+					return usageErr(cmd, "give at least one FILE")
+				}
+				return importAgent(cmd, args[0], space, sessionKey, args[1:], asJSON)
+			}
+			if format != "" {
+				if !smriti.ValidAgentFormat(format) {
+					return usageErr(cmd, "--format must be claude-code or codex")
+				}
+				return importAgent(cmd, format, args[0], sessionKey, args[1:], asJSON)
+			}
+			if len(args) < 2 {
+				return usageErr(cmd, "give the space and at least one FILE")
+			}
 			env := envOf(cmd)
 			c := env.Client()
 			sp, err := resolveSpace(cmd.Context(), c, args[0])
@@ -49,6 +74,9 @@ func newImportCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&draft, "draft", false, "draft and commit a checkpoint after each imported conversation")
+	cmd.Flags().StringVar(&format, "format", "", "claude-code or codex: read FILE as that agent's session file")
+	cmd.Flags().StringVar(&space, "space", "", "with claude-code or codex: the space (name or id)")
+	cmd.Flags().StringVar(&sessionKey, "session-key", "", "with claude-code or codex: the agent's session id when the file does not name it")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }

@@ -7,6 +7,8 @@ package gitcli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -271,4 +273,49 @@ func lines(s string) []string {
 		}
 	}
 	return out
+}
+
+// State reads where the work tree at dir stands: HEAD's commit, its branch
+// ("" when detached), whether anything is uncommitted, and the SHA-256 of
+// `git diff HEAD` when so. ENOTFOUND when dir is not in a git work tree
+// (or has no commit yet).
+func (g *Git) State(ctx context.Context, dir string) (*smriti.GitState, error) {
+	r, _, err := g.run(ctx, g.Timeout, dir, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	if r.code != 0 {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "%s is not a git work tree with a commit", dir)
+	}
+	st := &smriti.GitState{Commit: strings.TrimSpace(r.out)}
+	if r, _, err := g.run(ctx, g.Timeout, dir, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && r.code == 0 {
+		st.Branch = strings.TrimSpace(r.out)
+	}
+	dirty, err := g.Dirty(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(dirty) > 0 {
+		st.Dirty = true
+		r, msg, err := g.run(ctx, g.Timeout, dir, "diff", "--binary", "HEAD")
+		if err != nil {
+			return nil, err
+		}
+		if r.code != 0 {
+			return nil, failed("git diff", msg)
+		}
+		// Untracked files count too: their names and contents.
+		h := sha256.New()
+		h.Write([]byte(r.out))
+		if u, _, err := g.run(ctx, g.Timeout, dir, "ls-files", "--others", "--exclude-standard"); err == nil && u.code == 0 {
+			for _, name := range lines(u.out) {
+				h.Write([]byte("\x00" + name + "\x00"))
+				if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+					h.Write(data)
+				}
+			}
+		}
+		st.DiffSHA256 = hex.EncodeToString(h.Sum(nil))
+	}
+	return st, nil
 }

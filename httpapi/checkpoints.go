@@ -31,6 +31,7 @@ type CommitRequest struct {
 	ProjectRoot *string        `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
 	SourceTurns *SourceTurnsIn `json:"source_turns" doc:"The turns a draft was made from; marks the content as drafted (author_type \"llm\")"`
 	ItemFields
+	Git *GitStateIn `json:"git" doc:"Where the project's code stood (a git work tree at project_root); stored as metadata.git"`
 }
 
 // ItemFields let a checkpoint write keep its items' identity (v5).
@@ -46,6 +47,14 @@ func (f *ItemFields) items() ([]smriti.Item, error) {
 		return nil, err
 	}
 	return itemsIn(f.Items)
+}
+
+// GitStateIn is the code a checkpoint was written against.
+type GitStateIn struct {
+	Commit     string `json:"commit" required:"true" doc:"HEAD's full commit hash"`
+	Branch     string `json:"branch" required:"false" doc:"HEAD's branch, empty when detached"`
+	Dirty      bool   `json:"dirty" required:"false" doc:"True when the work tree had uncommitted changes"`
+	DiffSHA256 string `json:"diff_sha256" required:"false" doc:"SHA-256 of git diff HEAD (and untracked files) when dirty"`
 }
 
 // SourceTurnsIn names the turns a drafted checkpoint came from.
@@ -133,6 +142,12 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	}
 	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(),
 		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot, Items: items, Model: req.Model}
+	if g := req.Git; g != nil {
+		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
+			return smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")
+		}
+		in.Git = &smriti.GitState{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+	}
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
@@ -267,3 +282,17 @@ func (s *Server) verifyCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	writeJSON(w, http.StatusOK, Verification{CheckpointID: id, OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch})
 	return nil
 }
+
+func validHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func validCommitHash(s string) bool { return validHex(s, 40) || validHex(s, 64) }

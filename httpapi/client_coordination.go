@@ -190,3 +190,30 @@ func (c *Client) ParentDelta(ctx context.Context, checkpoint smriti.ID) (*Parent
 	var out ParentDelta
 	return &out, c.get(ctx, "/api/v2/context/parent-delta/"+checkpoint.String(), &out)
 }
+
+// ReadyTasks reads a space's ready queue (limit 0: all of it).
+func (c *Client) ReadyTasks(ctx context.Context, space smriti.ID, limit int) (*ReadyList, error) {
+	path := "/api/v5/spaces/" + space.String() + "/ready"
+	if limit > 0 {
+		path += "?limit=" + strconv.Itoa(limit)
+	}
+	var out ReadyList
+	_, err := c.Do(ctx, http.MethodGet, path, nil, &out)
+	return &out, err
+}
+
+// ClaimReady claims the first ready task of a space.
+func (c *Client) ClaimReady(ctx context.Context, space smriti.ID, req ReadyClaimRequest) (*ReadyClaimed, error) {
+	var out ReadyClaimed
+	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/ready/claim", req, &out)
+}
+
+// HeartbeatClaim renews a live claim's lease ("" ttl: its original length).
+func (c *Client) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl string) (*ClaimOut, error) {
+	req := HeartbeatRequest{}
+	if ttl != "" {
+		req.TTL = &ttl
+	}
+	var out ClaimOut
+	return &out, c.post(ctx, "/api/v5/claims/"+id.String()+"/heartbeat", req, &out)
+}

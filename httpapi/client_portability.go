@@ -25,6 +25,22 @@ func (c *Client) ImportTranscript(ctx context.Context, spaceID smriti.ID, filena
 	return &out, nil
 }
 
+// ImportAgentTranscript sends a coding agent's JSON Lines transcript
+// (format claude-code or codex) to be appended to the space's session for
+// that agent session; sessionKey names the agent session when the file
+// does not ("" to take it from the file).
+func (c *Client) ImportAgentTranscript(ctx context.Context, spaceID smriti.ID, format, filename, sessionKey string, file io.Reader) (*TranscriptImportResponse, error) {
+	q := url.Values{"space_id": {spaceID.String()}, "filename": {filename}, "format": {format}}
+	if sessionKey != "" {
+		q.Set("session_key", sessionKey)
+	}
+	var out TranscriptImportResponse
+	if err := c.stream(ctx, http.MethodPost, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // ExportSpace writes the space's bundle to w.
 func (c *Client) ExportSpace(ctx context.Context, spaceID smriti.ID, w io.Writer) error {
 	return c.stream(ctx, http.MethodGet, "/api/v5/spaces/"+spaceID.String()+"/export", nil, "", w)

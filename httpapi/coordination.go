@@ -19,6 +19,7 @@ type ClaimRequest struct {
 	WorktreeID   *string  `json:"worktree_id" doc:"An open worktree of the space to bind (UUID): 404 when unknown, 400 when of another space or closed"`
 	IntentType   *string  `json:"intent_type" doc:"implement (default), review, investigate, docs or test; anything else is 400"`
 	TTLHours     *float64 `json:"ttl_hours" doc:"Hours until the claim expires: default 4, from 0.0167 (one minute) to 168 (seven days)"`
+	TTL          *string  `json:"ttl" doc:"Lease length as a duration (90m, 2h, 1h30m, 3d, or a number of hours); overrides ttl_hours"`
 }
 
 // ClaimPatchRequest finishes a claim.
@@ -44,7 +45,7 @@ func (s *Server) coordinationRoutes() []route {
 			tag: "coordination", out: SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/brief", summary: "The state brief rendered as markdown, as agents read it",
 			tag: "coordination", status: 200, text: "text/markdown", query: briefQuery, handle: s.spaceBrief},
-		{method: "POST", path: "/api/v5/claims", summary: "Claim work (advisory: collisions with live claims are returned, not refused)",
+		{method: "POST", path: "/api/v5/claims", summary: "Claim work: a task_id is held by one live claim at a time (409 naming the holder and its expiry); other collisions are returned, not refused",
 			tag: "coordination", in: ClaimRequest{}, out: ClaimCreated{}, status: 201, handle: s.createClaim},
 		{method: "GET", path: "/api/v5/claims", summary: "A space's claims, newest first (live ones unless include_expired)",
 			tag: "coordination", out: []ClaimOut{}, status: 200, handle: s.listClaims, mustQuery: []string{"space_id"}, query: map[string]string{
@@ -54,7 +55,7 @@ func (s *Server) coordinationRoutes() []route {
 			tag: "coordination", in: ClaimPatchRequest{}, out: ClaimOut{}, status: 200, handle: s.finishClaim},
 		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
 			tag: "coordination", out: SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
-	}, append(s.worktreeRoutes(), s.contextPackRoutes()...)...)
+	}, append(append(s.worktreeRoutes(), s.contextPackRoutes()...), s.readyRoutes()...)...)
 }
 
 // stateQueryOf reads ?since_commit_id= and ?session_id=.
@@ -157,6 +158,11 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 	if req.TTLHours != nil {
 		d := smriti.ClaimTTLHours(*req.TTLHours)
 		in.TTL = &d
+	}
+	if req.TTL != nil {
+		if in.TTL, err = ttlOf(req.TTL); err != nil {
+			return err
+		}
 	}
 	c, collisions, err := s.store.CreateClaim(r.Context(), in)
 	if err != nil {

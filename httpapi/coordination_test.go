@@ -45,8 +45,14 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			if len(claim.Collisions) != 0 || claim.Status != "active" || claim.IntentType != "implement" {
 				t.Fatalf("claim = %+v", claim)
 			}
-			dup := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"),
-				TaskID: sp("t1"), IntentType: sp("Review")})).Must(t)
+			// The task is held: a second claimer is refused, told who holds it.
+			_, err := e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"), TaskID: sp("t1")})
+			wantCode(t, err, smriti.ECONFLICT)
+			if !strings.Contains(err.Error(), "Task 't1' is already claimed by codex (claim "+claim.ID.String()[:8]+") until ") {
+				t.Fatalf("second claimer told %v", err)
+			}
+			dup := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("index JOB"),
+				TaskID: sp("t9"), IntentType: sp("Review")})).Must(t)
 			if len(dup.Collisions) != 1 || dup.Collisions[0].ID != claim.ID || dup.IntentType != "review" {
 				t.Fatalf("collision not reported: %+v", dup)
 			}
@@ -68,14 +74,14 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).Must(t)
 			local := smriti.RenderBrief(st.Brief(), opts)
 			for _, want := range []string{"## State: changed since `" + a.CommitHash[:7] + "`", "# Research", "## Active branches\n- `alt`",
-				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t1)", "### main ↔ `alt`"} {
+				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t9)", "### main ↔ `alt`"} {
 				if !strings.Contains(md, want) || !strings.Contains(local, want) {
 					t.Errorf("brief lacks %q\nserver:\n%s\nclient:\n%s", want, md, local)
 				}
 			}
 
 			unknown := smriti.NewID()
-			_, err := e.c.State(bg, space.ID, httpapi.StateOptions{Since: &unknown})
+			_, err = e.c.State(bg, space.ID, httpapi.StateOptions{Since: &unknown})
 			wantCode(t, err, smriti.ENOTFOUND)
 			status, body := e.raw(t, "GET", "/api/v4/chat/spaces/"+space.ID.String()+"/state?since_commit_id=nope", "")
 			if status != 400 || !strings.Contains(body, "since_commit_id") {

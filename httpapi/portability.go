@@ -25,6 +25,20 @@ type TranscriptImportResponse struct {
 	Unchanged     int                           `json:"unchanged" doc:"Conversations imported before (nothing written)"`
 	Failed        int                           `json:"failed" doc:"Conversations that could not be read"`
 	Conversations []smriti.ImportedConversation `json:"conversations" doc:"Each conversation in the file's order"`
+	Agent         *AgentImport                  `json:"agent,omitempty" doc:"For a coding agent's transcript (format claude-code or codex): the session it was appended to and what was added; absent for other formats"`
+}
+
+// AgentImport reports a coding agent's transcript import.
+type AgentImport struct {
+	Source     string    `json:"source" enum:"claude-code,codex" doc:"The transcript format"`
+	SessionKey string    `json:"session_key" doc:"The agent's own session id (from the file, the session_key parameter, or the file name)"`
+	SessionID  smriti.ID `json:"session_id" doc:"The space's session holding this agent session's turns; every import of the same agent session appends to it"`
+	Created    bool      `json:"created" doc:"True when this import created the session"`
+	Added      int       `json:"added" doc:"Turns written by this import"`
+	Unchanged  int       `json:"unchanged" doc:"Entries already imported before (matched by message uuid or line hash), left as they were"`
+	Lines      int       `json:"lines" doc:"Lines read from the file"`
+	Skipped    int       `json:"skipped" doc:"Lines that were not JSON, too long, or held nothing worth a turn"`
+	Truncated  bool      `json:"truncated" doc:"True when the last line was cut off (a file still being written); it is imported next time"`
 }
 
 // SpaceImportResponse is the space an imported bundle became.
@@ -46,7 +60,9 @@ func (s *Server) portabilityRoutes() []route {
 			tag: "portability", out: TranscriptImportResponse{}, status: 200, mustQuery: []string{"space_id"},
 			files: []string{"application/json", "application/octet-stream"}, query: map[string]string{
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
-				"filename": "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
+				"format":      "claude-code or codex for a coding agent's JSON Lines transcript (appended to the space's session for that agent session, only new entries); empty to detect a chat export or markdown",
+				"session_key": "with format: the agent's session id, when the file does not name it",
+				"filename":    "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
 			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
@@ -105,6 +121,9 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if format := r.URL.Query().Get("format"); format != "" {
+		return s.importAgentTranscript(w, r, spaceID, format, body)
+	}
 	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
 	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
 	if err != nil {
@@ -120,6 +139,34 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 		default:
 			out.Failed++
 		}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) importAgentTranscript(w http.ResponseWriter, r *http.Request, spaceID smriti.ID, format string, body io.Reader) error {
+	if !smriti.ValidAgentFormat(format) {
+		return smriti.Errorf(smriti.EINVALID, "query parameter format must be claude-code or codex, got %q", smriti.Truncate(format, 40))
+	}
+	q := r.URL.Query()
+	res, err := smriti.ImportAgentTranscript(r.Context(), s.store, body, smriti.AgentImport{SpaceID: spaceID, Format: format,
+		Filename: q.Get("filename"), SessionKey: q.Get("session_key")})
+	if err != nil {
+		return err
+	}
+	status := smriti.ImportImported
+	if res.Added == 0 {
+		status = smriti.ImportUnchanged
+	}
+	sid := res.SessionID
+	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: []smriti.ImportedConversation{{
+		Index: 0, Title: q.Get("filename"), Source: format, Status: status, SessionID: &sid, Turns: res.Added}},
+		Agent: &AgentImport{Source: format, SessionKey: res.SessionKey, SessionID: res.SessionID, Created: res.Created,
+			Added: res.Added, Unchanged: res.Unchanged, Lines: res.Lines, Skipped: res.Skipped, Truncated: res.Truncated}}
+	if res.Added > 0 {
+		out.Imported = 1
+	} else {
+		out.Unchanged = 1
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

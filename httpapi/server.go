@@ -27,7 +27,9 @@ type Backend interface {
 	smriti.SearchService
 	smriti.SpaceExporter
 	smriti.TranscriptStore
+	smriti.AgentTranscriptStore
 	smriti.ClaimService
+	smriti.ReadyService
 	smriti.MetricsService
 	smriti.StateService
 	smriti.WorktreeStore

@@ -56,6 +56,10 @@ type Ops interface {
 	// includeExpired.
 	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error)
 	Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error)
+	// Ready is the space's ready queue, best first; ClaimReady claims its
+	// first task atomically (ENOTFOUND when nothing is ready).
+	Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error)
+	ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error)
 
 	OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error)
 	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +58,8 @@ func HTTPHandler(cfg Config) http.Handler {
 
 // ServeStdio runs the tools over stdin/stdout until the client goes away.
 func ServeStdio(ctx context.Context, cfg Config) error {
-	return NewServer(cfg).Run(ctx, &sdk.StdioTransport{})
+	out := &lockedWriter{w: os.Stdout}
+	return NewServer(cfg).Run(ctx, &sdk.IOTransport{Reader: jsonLines(os.Stdin, out), Writer: out})
 }
 
 type tools struct {

@@ -15,6 +15,7 @@ type Backend interface {
 	smriti.SessionService
 	smriti.LineageService
 	smriti.ClaimService
+	smriti.ReadyService
 	smriti.MetricsService
 }
 
@@ -174,6 +175,14 @@ func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired b
 		}
 		q.After = next
 	}
+}
+
+func (s *Services) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
+	return s.Store.ReadyTasks(ctx, space, smriti.ReadyQuery{})
+}
+
+func (s *Services) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+	return s.Store.ClaimReady(ctx, in)
 }
 
 func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {

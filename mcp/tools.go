@@ -29,7 +29,12 @@ type handler[In any] func(ctx context.Context, in In) (string, error)
 // add registers a tool whose handler returns markdown or an error.
 func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnotations, h handler[In]) {
 	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, Annotations: ann},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+			if req != nil && req.Session != nil {
+				if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+					ctx = context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
+				}
+			}
 			out, err := h(ctx, in)
 			if err != nil {
 				return t.fail(err), nil, nil
@@ -91,7 +96,7 @@ type spaceIn struct {
 type noteIn struct {
 	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
 	Text         string `json:"text" jsonschema:"the note (up to 2000 characters)"`
-	Author       string `json:"author,omitempty" jsonschema:"who writes it (default founder)"`
+	Author       string `json:"author,omitempty" jsonschema:"who writes it (default: SMRITI_AGENT, else your client name)"`
 	Kind         string `json:"kind,omitempty" jsonschema:"note (default), milestone or noise"`
 }
 
@@ -250,7 +255,7 @@ func (t *tools) register(s *sdk.Server) {
 				return "", err
 			}
 			if in.Author == "" {
-				in.Author = "founder"
+				in.Author = t.agent(ctx)
 			}
 			if in.Kind == "" {
 				in.Kind = smriti.NoteKindNote
@@ -507,7 +512,7 @@ type stateIn struct {
 type claimIn struct {
 	Space      string  `json:"space" jsonschema:"space name or UUID"`
 	Scope      string  `json:"scope" jsonschema:"what you will do"`
-	Agent      string  `json:"agent,omitempty" jsonschema:"who claims (default claude-code)"`
+	Agent      string  `json:"agent,omitempty" jsonschema:"who claims (default: SMRITI_AGENT, else your client name)"`
 	Branch     string  `json:"branch,omitempty" jsonschema:"branch the work is on (default main)"`
 	TaskID     string  `json:"task_id,omitempty" jsonschema:"the task's id from the brief"`
 	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"bind the claim to this worktree (UUID)"`
@@ -527,7 +532,7 @@ type listClaimsIn struct {
 
 type worktreeOpenIn struct {
 	Space      string `json:"space" jsonschema:"space name or UUID"`
-	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default claude-code)"`
+	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default: SMRITI_AGENT, else your client name)"`
 	Branch     string `json:"branch,omitempty" jsonschema:"git branch to create (default smriti/<agent>/<suffix>)"`
 	BaseCommit string `json:"base_commit,omitempty" jsonschema:"commit to start from (default the project's HEAD)"`
 	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute directory to create"`
@@ -555,7 +560,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 				return "", err
 			}
 			if in.Agent == "" {
-				in.Agent = "claude-code"
+				in.Agent = t.agent(ctx)
 			}
 			w, err := t.ops.OpenWorktree(ctx, smriti.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
 				BaseCommitSHA: in.BaseCommit, BasePath: in.BasePath})
@@ -601,6 +606,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 // metrics.
 func (t *tools) registerCoordination(s *sdk.Server) {
 	t.registerWorktrees(s)
+	t.registerReady(s)
 	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
@@ -639,7 +645,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				return "", err
 			}
 			if in.Agent == "" {
-				in.Agent = "claude-code"
+				in.Agent = t.agent(ctx)
 			}
 			req := smriti.ClaimCreate{SpaceID: sp.ID, Agent: in.Agent, Scope: in.Scope, BranchName: in.Branch, TaskID: in.TaskID, Intent: in.IntentType}
 			if in.TTLHours != 0 {

@@ -145,6 +145,9 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			authorType = smriti.AuthorUser
 		}
 		meta := map[string]any{"session_id": se.ID.String()}
+		if in.Git != nil {
+			meta["git"] = in.Git.Map()
+		}
 		if in.SourceTurns != nil {
 			src := se
 			if in.SourceTurns.SessionID != se.ID {

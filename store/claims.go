@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -81,6 +82,11 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 		if err != nil {
 			return fmt.Errorf("insert claim: %w", err)
 		}
+		if c.TaskID != nil {
+			if err := s.holdTask(ctx, tx, c, now); err != nil {
+				return err
+			}
+		}
 		out = c
 		return nil
 	})
@@ -88,6 +94,46 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 		return nil, nil, err
 	}
 	return out, collisions, nil
+}
+
+// holdTask gives the claim the task's hold, in one statement: the row is
+// inserted, or taken over only when its holder's lease has run out (a
+// finished claim's hold is released when it finishes). Two claimers racing
+// for a task serialise on the row; the loser's WHERE sees the winner's
+// lease and takes nothing. ECONFLICT names the holder and its expiry.
+func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *smriti.Claim, now time.Time) error {
+	var got smriti.ID
+	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO task_holds (space_id, task_id, claim_id, expires_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (space_id, task_id) DO UPDATE SET claim_id = excluded.claim_id, expires_at = excluded.expires_at
+		WHERE task_holds.expires_at <= ? RETURNING claim_id`),
+		c.SpaceID, *c.TaskID, c.ID, s.d.t(c.ExpiresAt), s.d.t(now)).Scan(&got)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("hold task: %w", err)
+	}
+	var holder, agent string
+	var until dbTime
+	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT h.claim_id, cl.agent, h.expires_at FROM task_holds h JOIN claims cl ON cl.id = h.claim_id
+		WHERE h.space_id = ? AND h.task_id = ?`), c.SpaceID, *c.TaskID).Scan(&holder, &agent, &until)
+	if err != nil {
+		return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed", smriti.Truncate(*c.TaskID, 40))
+	}
+	who := ""
+	if agent != "" {
+		who = " by " + agent
+	}
+	return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed%s (claim %s) until %s",
+		smriti.Truncate(*c.TaskID, 40), who, holder[:8], until.UTC().Format(time.RFC3339))
+}
+
+// releaseHold ends the hold a claim has on its task.
+func (s *Store) releaseHold(ctx context.Context, tx *sql.Tx, claimID smriti.ID, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.t(now), claimID); err != nil {
+		return fmt.Errorf("release task: %w", err)
+	}
+	return nil
 }
 
 // checkClaimRefs checks that the claim's base checkpoint, session and
@@ -193,6 +239,9 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET status = ?, finished_at = ? WHERE id = ?`),
 			status, s.d.t(now), id); err != nil {
 			return fmt.Errorf("finish claim: %w", err)
+		}
+		if err := s.releaseHold(ctx, tx, id, now); err != nil {
+			return err
 		}
 		c.Status = status
 		out = c

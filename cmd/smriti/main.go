@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti/cli"
+	"smriti/gitcli"
 )
 
 // Set at build time with -ldflags "-X main.version=… -X main.commit=… -X main.date=…".
@@ -38,6 +39,7 @@ Run "smriti serve" to start the API and web workspace.`,
 	root.AddCommand(newServeCmd(), newVersionCmd())
 	root.AddCommand(newMCPCmd())
 	root.AddCommand(cli.AccountCommands(defaultDB(), openAccounts)...)
+	cli.UseGit(gitcli.New().State)
 	cli.Attach(root)
 	return root
 }

@@ -322,3 +322,32 @@ func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID stri
 	}
 	return httpapi.DomainItemEvents(h), nil
 }
+
+func (o clientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
+	out, err := o.c.ReadyTasks(ctx, space, 0)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]smriti.ReadyTask, len(out.Tasks))
+	for i, t := range out.Tasks {
+		ts[i] = t.ReadyTask()
+	}
+	return ts, nil
+}
+
+func (o clientOps) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+	req := httpapi.ReadyClaimRequest{}
+	if in.Agent != "" {
+		req.Agent = &in.Agent
+	}
+	if in.TTL != nil {
+		ttl := in.TTL.String()
+		req.TTL = &ttl
+	}
+	out, err := o.c.ClaimReady(ctx, in.SpaceID, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := out.Task.ReadyTask()
+	return out.Claim.Claim(), &t, nil
+}

@@ -48,7 +48,7 @@ func startAPI(t *testing.T) string {
 // wantTools is every tool the server offers.
 var wantTools = []string{
 	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
-	"smriti_claim", "smriti_claim_done",
+	"smriti_claim", "smriti_claim_done", "smriti_ready",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
 	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
@@ -218,7 +218,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 
 	call("smriti_checkpoint_note", map[string]any{"checkpoint_id": "$a", "text": "keep", "kind": "milestone"}, false, "Note added to checkpoint `", "[milestone]")
 	call("smriti_checkpoint_note", map[string]any{"checkpoint_id": "$a", "text": "x", "kind": "bogus"}, true, "HTTP 400\nInvalid kind")
-	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] founder")
+	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] test")
 	call("smriti_review_checkpoint", map[string]any{"checkpoint_id": "$a"}, false)
 	call("smriti_verify", map[string]any{"checkpoint_id": "$a"}, false, "every hash matches")
 	call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default")
@@ -255,13 +255,17 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_state", map[string]any{"space": "demo", "main_only": true, "since": "$a"}, false, "# demo")
 	call("smriti_state", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching")
 	out = call("smriti_claim", map[string]any{"space": "demo", "scope": "write docs", "task_id": "T1"}, false,
-		"Claimed: [implement] \"write docs\" on `main` by `claude-code`", "Claim ID: `")
+		"Claimed: [implement] \"write docs\" on `main` by `test`", "Claim ID: `")
 	capture(out, "Claim ID: `([0-9a-f-]{36})`", "claim")
-	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, false,
-		"Collides with 1 live claim(s)", "`claude-code` [implement]")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "also docs", "task_id": "T1", "agent": "codex", "intent_type": "review"}, true,
+		"HTTP 409\nTask 'T1' is already claimed by test (claim ")
+	call("smriti_claim", map[string]any{"space": "demo", "scope": "Write docs", "task_id": "T2", "agent": "codex", "intent_type": "review"}, false,
+		"Collides with 1 live claim(s)", "`test` [implement]")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "intent_type": "dance"}, true, "HTTP 400\n")
 	call("smriti_claim", map[string]any{"space": "demo", "scope": "x", "worktree_id": "nope"}, true, "HTTP 400\n")
 	call("smriti_list_claims", map[string]any{"space": "demo"}, false, "2 active claim(s):", "write docs (task: T1)")
+	call("smriti_ready", map[string]any{"space": "nosuch"}, true, "HTTP 404\n")
+	call("smriti_ready", map[string]any{"space": "demo", "claim": true, "ttl": "soon"}, true, "HTTP 400\ninvalid duration \"soon\"")
 	call("smriti_claim_done", map[string]any{"claim_id": "$claim"}, false, "marked done.")
 	call("smriti_claim_done", map[string]any{"claim_id": "$claim", "abandon": true}, true, "HTTP 409\n")
 	call("smriti_claim_done", map[string]any{"claim_id": "bad"}, true, "HTTP 400\n")

@@ -160,14 +160,16 @@ func testClaimCollisions(t *testing.T, s *store.Store) {
 	clk.advance(time.Second)
 	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).Must(t)
 
-	// Same task id, different wording: a collision, still stored.
-	c, coll, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
-	if err != nil || len(coll) != 1 || coll[0].ID != first.ID || c.ID == first.ID {
-		t.Fatalf("task-id collision: claim %v, collisions %+v, err %v", c, coll, err)
+	// Same task id, different wording: the task is held, the second
+	// claimer is refused with the holder and its expiry.
+	_, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
+	want := "Task 't2' is already claimed by codex (claim " + first.ID.String()[:8] + ") until 2026-03-01T13:00:00Z"
+	if smriti.ErrorCode(err) != smriti.ECONFLICT || smriti.ErrorMessage(err) != want {
+		t.Fatalf("task-id claim twice: %v, want %q", err, want)
 	}
 	// Same scope up to case and punctuation, no task id.
 	clk.advance(time.Second)
-	_, coll, err = s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "write the INDEXER."})
+	_, coll, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "write the INDEXER."})
 	if err != nil || len(coll) != 1 || coll[0].ID != first.ID {
 		t.Fatalf("scope collision: %+v, err %v", coll, err)
 	}
@@ -178,15 +180,15 @@ func testClaimCollisions(t *testing.T, s *store.Store) {
 		t.Fatalf("expired claim %s collided: %+v", expiring.ID, coll)
 	}
 	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
-	if len(live) != 4 {
-		t.Fatalf("live claims = %d, want 4 (collisions are stored)", len(live))
+	if len(live) != 3 {
+		t.Fatalf("live claims = %d, want 3 (scope collisions are stored)", len(live))
 	}
 	page, next, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3}})
 	if err != nil || len(page) != 3 || next == "" {
 		t.Fatalf("page = %d, next %q, err %v", len(page), next, err)
 	}
 	rest, next2, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3, After: next}})
-	if err != nil || len(rest) != 2 || next2 != "" {
+	if err != nil || len(rest) != 1 || next2 != "" {
 		t.Fatalf("rest = %d, next %q, err %v", len(rest), next2, err)
 	}
 }

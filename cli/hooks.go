@@ -1,0 +1,423 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"smriti"
+	"smriti/httpapi"
+	"smriti/skills"
+)
+
+// Claude Code hook events Smriti installs, and the hook subcommand each runs.
+var claudeHookEvents = []struct {
+	event, matcher, sub string
+	autoSave            bool
+}{
+	{"SessionStart", "startup", "session-start", false},
+	{"SessionStart", "resume", "session-start", false},
+	{"SessionStart", "compact", "session-start", false},
+	{"PreCompact", "", "pre-compact", true},
+	{"SessionEnd", "", "session-end", true},
+}
+
+// hookCommand is what a hook runs: `smriti` from PATH, so the same settings
+// file works for every teammate who commits it.
+func hookCommand(sub, space string, autoSave bool) string {
+	c := "smriti hook " + sub + " --space " + shellQuote(space)
+	if autoSave {
+		c += " --auto-save"
+	}
+	return c
+}
+
+// isSmritiHook reports whether a hook command is one Smriti installed for
+// sub: the current form, or the brief command of earlier versions (which
+// named the binary by absolute path).
+func isSmritiHook(command, sub string) bool {
+	if strings.Contains(command, "smriti hook "+sub+" ") || strings.HasSuffix(command, "smriti hook "+sub) {
+		return true
+	}
+	return sub == "session-start" && strings.Contains(command, " state ") && strings.Contains(command, " --compact") &&
+		strings.Contains(command, "Smriti server not reachable")
+}
+
+// installClaudeHooks makes .claude/settings.json run Smriti's hooks for the
+// space, keeping every other key and hook. Hooks Smriti installed before
+// are rewritten to the current command; nothing is written when they are
+// already current.
+func installClaudeHooks(path, space string, autoSave bool) (string, error) {
+	settings := map[string]any{}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return "", err
+	default:
+		if len(bytes.TrimSpace(data)) > 0 {
+			if err := json.Unmarshal(data, &settings); err != nil || settings == nil {
+				return "", &hookSkip{msg: "Left .claude/settings.json alone: it is not a JSON object",
+					next: "Fix .claude/settings.json, then run smriti init again to add the hooks"}
+			}
+		}
+	}
+	hooks, ok := settings["hooks"].(map[string]any)
+	if settings["hooks"] != nil && !ok {
+		return "", &hookSkip{msg: "Left .claude/settings.json alone: its \"hooks\" is not an object",
+			next: "Add a SessionStart hook running: " + hookCommand("session-start", space, false)}
+	}
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	added, updated := 0, 0
+	for _, ev := range claudeHookEvents {
+		list, ok := hooks[ev.event].([]any)
+		if hooks[ev.event] != nil && !ok {
+			return "", &hookSkip{msg: fmt.Sprintf("Left .claude/settings.json alone: its hooks.%s is not a list", ev.event),
+				next: fmt.Sprintf("Add a %s hook running: %s", ev.event, hookCommand(ev.sub, space, autoSave && ev.autoSave))}
+		}
+		want := hookCommand(ev.sub, space, autoSave && ev.autoSave)
+		found := false
+		for _, e := range list {
+			entry, _ := e.(map[string]any)
+			matcher, _ := entry["matcher"].(string)
+			if matcher != ev.matcher {
+				continue
+			}
+			hs, _ := entry["hooks"].([]any)
+			for _, h := range hs {
+				hm, _ := h.(map[string]any)
+				if c, _ := hm["command"].(string); isSmritiHook(c, ev.sub) {
+					found = true
+					if c != want {
+						hm["command"] = want
+						updated++
+					}
+				}
+			}
+		}
+		if !found {
+			entry := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": want}}}
+			if ev.matcher != "" {
+				entry["matcher"] = ev.matcher
+			}
+			list = append(list, entry)
+			added++
+		}
+		hooks[ev.event] = list
+	}
+	if added == 0 && updated == 0 {
+		return "Claude Code hooks already installed (.claude/settings.json unchanged)", nil
+	}
+	settings["hooks"] = hooks
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(settings); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := skills.WriteFileAtomic(path, out.Bytes()); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Claude Code hooks in .claude/settings.json: %d added, %d updated (SessionStart prints the brief; PreCompact and SessionEnd import the transcript and draft a checkpoint%s)",
+		added, updated, map[bool]string{true: ", saved", false: ", kept pending"}[autoSave]), nil
+}
+
+// codexMCPEntry is the MCP server entry for ~/.codex/config.toml.
+func codexMCPEntry(apiURL string) string {
+	return fmt.Sprintf("[mcp_servers.smriti]\ncommand = \"smriti\"\nargs = [\"mcp\"]\nenv = { SMRITI_API_URL = %q }\n", apiURL)
+}
+
+// installCodexMCP writes the entry into the Codex config unless a
+// [mcp_servers.smriti] table is there already.
+func installCodexMCP(path, apiURL string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if bytes.Contains(data, []byte("[mcp_servers.smriti]")) {
+		return "Codex MCP server entry already in " + path, nil
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	if len(data) > 0 {
+		data = append(data, '\n')
+	}
+	data = append(data, codexMCPEntry(apiURL)...)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := skills.WriteFileAtomic(path, data); err != nil {
+		return "", err
+	}
+	return "Added the Smriti MCP server to " + path, nil
+}
+
+// hookInput is the JSON Claude Code passes a hook on stdin.
+type hookInput struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Trigger        string `json:"trigger"`
+}
+
+// pendingDraft is a drafted checkpoint a hook kept for the user to save.
+type pendingDraft struct {
+	SpaceID   smriti.ID           `json:"space_id"`
+	SessionID smriti.ID           `json:"session_id"`
+	Event     string              `json:"event"`
+	CreatedAt time.Time           `json:"created_at"`
+	Draft     httpapi.DraftFields `json:"draft"`
+	Source    *smriti.SourceTurns `json:"source_turns"`
+}
+
+// pendingDraftPath is where a project's pending draft waits: beside the
+// project, never committed (init adds it to .gitignore).
+func pendingDraftPath(dir string) string { return filepath.Join(dir, ".smriti", "pending-draft.json") }
+
+func newHookCmd() *cobra.Command {
+	cmd := groupCmd("hook", "Run the agent hooks smriti init installs (SessionStart, PreCompact, SessionEnd)",
+		newHookSessionStartCmd(), newHookImportCmd("pre-compact"), newHookImportCmd("session-end"), newHookSaveDraftCmd())
+	return cmd
+}
+
+// hookSpace is the hook's space: --space, else SMRITI_SPACE, else the space
+// whose project root holds dir.
+func hookSpace(ctx context.Context, env *Env, c *httpapi.Client, space, dir string) (*httpapi.Repo, error) {
+	if space = firstNonEmpty(space, os.Getenv("SMRITI_SPACE")); space != "" {
+		return resolveSpace(ctx, c, space)
+	}
+	if dir == "" {
+		var err error
+		if dir, err = env.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	return spaceForDir(ctx, c, dir)
+}
+
+func readHookInput(r io.Reader) (*hookInput, error) {
+	var in hookInput
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return nil, failf("cannot read the hook input: %v", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &in, nil
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, failf("the hook input is not JSON: %v", err)
+	}
+	return &in, nil
+}
+
+func newHookSessionStartCmd() *cobra.Command {
+	var space string
+	cmd := &cobra.Command{
+		Use:   "session-start",
+		Short: "Print the compact brief (and any pending draft) for the agent to read; errors are printed, never hidden",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			in, _ := readHookInput(env.Stdin)
+			dir := ""
+			if in != nil {
+				dir = in.Cwd
+			}
+			if dir == "" {
+				dir, _ = env.Getwd()
+			}
+			c := env.Client()
+			sp, err := hookSpace(ctx, env, c, space, dir)
+			var md string
+			if err == nil {
+				md, err = c.Brief(ctx, sp.ID, httpapi.BriefOptions{Compact: true})
+			}
+			if err != nil {
+				// What the agent reads at session start: say what failed, as it failed.
+				fmt.Fprintf(env.Stdout, "Smriti: the brief could not be read: %s\n", smriti.ErrorMessage(err))
+				if smriti.ErrorCode(err) == smriti.EUNAVAILABLE {
+					fmt.Fprintln(env.Stdout, "Start the server with `smriti serve` (or set SMRITI_API_URL).")
+				}
+				return nil
+			}
+			fmt.Fprint(env.Stdout, md)
+			if p, err := readPending(dir); err == nil && p.SpaceID == sp.ID {
+				title := p.Draft.Title
+				if title == "" {
+					title = "(untitled)"
+				}
+				fmt.Fprintf(env.Stdout, "\n## Pending draft\nDrafted at %s (%s) from session %s: %s\nSave it: `smriti hook save-draft`; discard it: delete %s\n",
+					p.CreatedAt.UTC().Format(time.RFC3339), p.Event, shortID(p.SessionID), title, filepath.Join(".smriti", "pending-draft.json"))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
+	cmd.FParseErrWhitelist.UnknownFlags = true
+	return cmd
+}
+
+func readPending(dir string) (*pendingDraft, error) {
+	data, err := os.ReadFile(pendingDraftPath(dir))
+	if err != nil {
+		return nil, err
+	}
+	var p pendingDraft
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// newHookImportCmd is PreCompact's and SessionEnd's hook: import the new
+// part of the transcript into the space's session for this agent session,
+// then draft a checkpoint from it, saved onto the session's branch head
+// with --auto-save or kept pending for the next brief. It never exits 2
+// (which would block compaction).
+func newHookImportCmd(sub string) *cobra.Command {
+	var space string
+	var autoSave bool
+	cmd := &cobra.Command{
+		Use:   sub,
+		Short: "Import the Claude Code transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept pending)",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			in, err := readHookInput(env.Stdin)
+			if err != nil {
+				return err
+			}
+			if in.TranscriptPath == "" {
+				return failf("the hook input names no transcript_path")
+			}
+			dir := in.Cwd
+			if dir == "" {
+				dir, _ = env.Getwd()
+			}
+			c := env.Client()
+			sp, err := hookSpace(ctx, env, c, space, dir)
+			if err != nil {
+				return err
+			}
+			res, err := importAgentFile(ctx, c, sp.ID, smriti.SourceClaudeCode, in.TranscriptPath, in.SessionID)
+			if err != nil {
+				return err
+			}
+			a := res.Agent
+			fmt.Fprintf(env.Stdout, "Smriti: imported %d new turn(s) into session %s of %s\n", a.Added, shortID(a.SessionID), sp.Name)
+			if a.Added == 0 {
+				return nil
+			}
+			sid := a.SessionID.String()
+			d, err := c.Draft(ctx, httpapi.DraftRequest{SessionID: &sid})
+			if err != nil {
+				return fmt.Errorf("draft: %w", err)
+			}
+			if !autoSave {
+				p := pendingDraft{SpaceID: sp.ID, SessionID: a.SessionID, Event: firstNonEmpty(in.HookEventName, sub), CreatedAt: time.Now().UTC(),
+					Draft: d.DraftFields, Source: d.SourceTurns}
+				data, _ := json.MarshalIndent(p, "", "  ")
+				path := pendingDraftPath(dir)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					return err
+				}
+				if err := skills.WriteFileAtomic(path, append(data, '\n')); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits in .smriti/pending-draft.json (save: smriti hook save-draft)\n", d.Title)
+				return nil
+			}
+			cp, err := saveDraft(ctx, env, c, sp.ID, a.SessionID, dir, d.DraftFields, d.SourceTurns)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
+	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it pending")
+	cmd.FParseErrWhitelist.UnknownFlags = true
+	return cmd
+}
+
+// gitOf is the git state of a checkpoint's project root, nil when the
+// root is not a git work tree (or the CLI cannot read git).
+func gitOf(ctx context.Context, env *Env, root *string) *httpapi.GitStateIn {
+	if env.GitState == nil || root == nil || *root == "" {
+		return nil
+	}
+	g, err := env.GitState(ctx, *root)
+	if err != nil || g == nil {
+		return nil
+	}
+	return &httpapi.GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+}
+
+// saveDraft commits drafted content from the session onto its branch head.
+func saveDraft(ctx context.Context, env *Env, c *httpapi.Client, spaceID, sessionID smriti.ID, dir string, d httpapi.DraftFields, src *smriti.SourceTurns) (*httpapi.Commit, error) {
+	msg := strings.TrimSpace(d.Title)
+	if msg == "" {
+		msg = "Agent session checkpoint"
+	}
+	rid, sid := spaceID.String(), sessionID.String()
+	req := httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{Message: &msg, Summary: d.Summary,
+		Objective: d.Objective, Decisions: d.Decisions, Assumptions: d.Assumptions, Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities}}
+	agent := firstNonEmpty(agentName(""), "claude-code")
+	req.AuthorAgent = &agent
+	if dir != "" {
+		req.ProjectRoot = &dir
+		req.Git = gitOf(ctx, env, &dir)
+	}
+	if src != nil {
+		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
+		req.SourceTurns = &httpapi.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
+	}
+	return c.Commit(ctx, req)
+}
+
+func newHookSaveDraftCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "save-draft",
+		Short: "Save the pending draft a hook kept (.smriti/pending-draft.json) as a checkpoint",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			dir, err := env.Getwd()
+			if err != nil {
+				return err
+			}
+			p, err := readPending(dir)
+			if err != nil {
+				return failf("no pending draft here (%s)", pendingDraftPath(dir))
+			}
+			cp, err := saveDraft(cmd.Context(), env, env.Client(), p.SpaceID, p.SessionID, dir, p.Draft, p.Source)
+			if err != nil {
+				return err
+			}
+			os.Remove(pendingDraftPath(dir))
+			fmt.Fprintf(env.Stdout, "Saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"smriti/tokenizer"
+)
+
+// TestMCPToolListTokens measures what tools/list costs an agent in tokens
+// (o200k, the project's tokenizer for OpenAI models): the figure the issue
+// tracks (budget 3,000).
+func TestMCPToolListTokens(t *testing.T) {
+	base := startAPI(t)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(list.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := tokenizer.Count("o200k_base", string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tools/list: %d tools, %d bytes, %d o200k tokens", len(list.Tools), len(raw), n)
+	if len(list.Tools) != len(wantTools) {
+		t.Fatalf("%d tools, want %d", len(list.Tools), len(wantTools))
+	}
+}
+
+// A line that is not JSON gets a JSON-RPC parse error and the server goes
+// on answering the next request.
+func TestMCPStdioBadLineIsParseError(t *testing.T) {
+	bin := buildBinary(t)
+	base := startAPI(t)
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(cmd.Environ(), "SMRITI_API_URL="+base)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	io.WriteString(stdin, "this is not json\n")
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var lines []string
+	for len(lines) < 2 && sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	stdin.Close()
+	if len(lines) != 2 {
+		t.Fatalf("answers: %q", lines)
+	}
+	if lines[0] != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not JSON"}}` {
+		t.Fatalf("first answer = %s", lines[0])
+	}
+	if !strings.Contains(lines[1], `"id":1`) || !strings.Contains(lines[1], `"serverInfo"`) {
+		t.Fatalf("initialize answer = %s", lines[1])
+	}
+}

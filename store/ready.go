@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"smriti"
+)
+
+var _ smriti.ReadyService = (*Store)(nil)
+
+// ReadyTasks implements smriti.ReadyService. One read transaction: the
+// tasks of main's head and of every active branch's head, the live holds,
+// and the tasks whose claims finished done.
+func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q smriti.ReadyQuery) ([]smriti.ReadyTask, error) {
+	var out []smriti.ReadyTask
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = s.readyTasks(ctx, tx, spaceID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap); len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([]smriti.ReadyTask, error) {
+	if _, err := s.space(ctx, q, spaceID); err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.created_at, c.tasks
+		FROM (SELECT ? AS branch_name UNION SELECT DISTINCT branch_name FROM sessions
+			WHERE space_id = ? AND branch_name <> ? AND branch_disposition = ?) b
+		JOIN checkpoints c ON c.id = (SELECT h.id FROM checkpoints h WHERE h.space_id = ? AND h.branch_name = b.branch_name
+			ORDER BY h.log_pos DESC LIMIT 1)
+		ORDER BY CASE WHEN c.branch_name = ? THEN 0 ELSE 1 END, c.log_pos DESC LIMIT ?`),
+		smriti.MainBranch, spaceID, smriti.MainBranch, smriti.DispositionActive, spaceID, smriti.MainBranch, maxBranchHeads)
+	if err != nil {
+		return nil, fmt.Errorf("ready heads: %w", err)
+	}
+	defer rows.Close()
+	var heads []smriti.TaskSource
+	for rows.Next() {
+		var h smriti.TaskSource
+		var created dbTime
+		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &created, jsonCol{&h.Tasks}); err != nil {
+			return nil, fmt.Errorf("ready heads: %w", err)
+		}
+		h.CreatedAt = created.Time
+		heads = append(heads, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ready heads: %w", err)
+	}
+	now := s.d.t(s.Now())
+	held, err := s.taskSet(ctx, q, `SELECT task_id FROM task_holds WHERE space_id = ? AND expires_at > ?`, spaceID, now)
+	if err != nil {
+		return nil, err
+	}
+	done, err := s.taskSet(ctx, q, `SELECT DISTINCT task_id FROM claims WHERE space_id = ? AND status = ? AND task_id IS NOT NULL`,
+		spaceID, smriti.ClaimDone)
+	if err != nil {
+		return nil, err
+	}
+	return smriti.RankReady(heads, held, done), nil
+}
+
+func (s *Store) taskSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("ready: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, fmt.Errorf("ready: %w", err)
+		}
+		out[k] = true
+	}
+	return out, rows.Err()
+}
+
+// ClaimReady implements smriti.ReadyService: it tries the ready tasks in
+// rank order, each with CreateClaim's atomic hold, and stops at the first
+// it wins; a task another claimer took in between is passed over.
+func (s *Store) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+	for round := 0; round < 3; round++ {
+		ready, err := s.ReadyTasks(ctx, in.SpaceID, smriti.ReadyQuery{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(ready) == 0 {
+			break
+		}
+		for i := range ready {
+			try := in
+			try.TaskID, try.Scope = ready[i].Key, smriti.Truncate(ready[i].Task.Text, 2000)
+			if try.Intent == "" && ready[i].Task.IntentHint != "" {
+				try.Intent = ready[i].Task.IntentHint
+			}
+			c, _, err := s.CreateClaim(ctx, try)
+			if smriti.ErrorCode(err) == smriti.ECONFLICT {
+				continue
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			return c, &ready[i], nil
+		}
+	}
+	return nil, nil, smriti.Errorf(smriti.ENOTFOUND, "No ready task: every open task is blocked or claimed")
+}
+
+// HeartbeatClaim implements smriti.ReadyService.
+func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*smriti.Claim, error) {
+	var out *smriti.Claim
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
+			smriti.UserFromContext(ctx), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return errClaimNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("get claim: %w", err)
+		}
+		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+			return err
+		}
+		now := s.Now()
+		if c.Status != smriti.ClaimActive {
+			return smriti.Errorf(smriti.ECONFLICT, "Claim is already '%s' — cannot renew.", c.Status)
+		}
+		if !c.ExpiresAt.After(now) {
+			return smriti.Errorf(smriti.ECONFLICT, "Claim expired at %s — claim the work again.", c.ExpiresAt.Format(time.RFC3339))
+		}
+		d := c.ExpiresAt.Sub(c.ClaimedAt)
+		if ttl != nil {
+			d = *ttl
+		}
+		if d < smriti.MinClaimTTL || d > smriti.MaxClaimTTL {
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "ttl must be between 1m and 168h, got %s", d)
+		}
+		c.ExpiresAt = now.Add(d)
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET expires_at = ? WHERE id = ?`), s.d.t(c.ExpiresAt), id); err != nil {
+			return fmt.Errorf("renew claim: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.t(c.ExpiresAt), id); err != nil {
+			return fmt.Errorf("renew task hold: %w", err)
+		}
+		out = c
+		return nil
+	})
+	return out, err
+}
