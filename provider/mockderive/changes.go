@@ -58,6 +58,10 @@ type baseItem struct {
 	Kind   string `json:"kind"`
 	Text   string `json:"text"`
 	Status string `json:"status"`
+
+	key     string   // NormalizeItem of Text, worked out once
+	words   []string // matchWords of Text
+	subject subjectParts
 }
 
 type changeTurn struct {
@@ -116,6 +120,9 @@ func newChanger(items []baseItem) *changer {
 		if it.Status == "" {
 			it.Status = statusOpen
 		}
+		it.key = smriti.NormalizeItem(it.Text)
+		it.words, _ = matchWords(it.Text)
+		it.subject = subjectOf(it.Text)
 		c.items = append(c.items, it)
 		c.known[it.Kind+"\x00"+dedupKey(it.Text)] = true
 	}
@@ -154,8 +161,9 @@ func (c *changer) add(kind, text string, src source, line string) {
 	}
 	c.known[key] = true
 	if kind == kindDecision || kind == kindAssumption {
+		subject := subjectOf(text)
 		for _, it := range c.items {
-			if it.Kind == kind && it.Status == statusOpen && !c.touched[it.ID] && SameSubject(it.Text, text) {
+			if it.Kind == kind && it.Status == statusOpen && !c.touched[it.ID] && it.subject.same(subject) {
 				c.touched[it.ID] = true
 				c.emit(changeOp{Op: opUpdate, ID: ptr(it.ID), Text: ptr(text)}, kind, src, line)
 				return

@@ -583,3 +583,22 @@ func FuzzReplyTurns(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDraftChanges drafts 15 turns of cue lines onto a base of 500
+// items.
+func BenchmarkDraftChanges(b *testing.B) {
+	var items []baseItem
+	for i := range 500 {
+		kind := []string{kindDecision, kindAssumption, kindTask, kindQuestion, kindEntity}[i%5]
+		items = append(items, item(fmt.Sprintf("x-%06x", i), kind, fmt.Sprintf("Item %d about component %d of the system", i, i%37)))
+	}
+	var turns []changeTurn
+	for i := range 15 {
+		turns = append(turns, user(int64(2*i), fmt.Sprintf("Decision: item %d about component %d of the system\nDone: component %d\nDrop component %d\n- [ ] Write part %d\nInstead of component %d, module %d", i, i+1, i, i+2, i, i+3, i)))
+	}
+	r := changeReq(b, SchemaDraftChanges, items, turns, "")
+	b.ResetTimer()
+	for b.Loop() {
+		Reply(r)
+	}
+}

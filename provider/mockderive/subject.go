@@ -16,34 +16,41 @@ import (
 // words must remain, so "15 minutes" and "30 minutes" alone name no
 // subject. Two statements that say exactly the same are not the same subject
 // said differently: SameSubject is false for them.
-func SameSubject(a, b string) bool {
-	sa, na, ga := subjectOf(a)
-	sb, nb, gb := subjectOf(b)
-	if len(sa) < 2 || !slices.Equal(sa, sb) {
-		return false
-	}
-	return !slices.Equal(na, nb) || ga != gb
+func SameSubject(a, b string) bool { return subjectOf(a).same(subjectOf(b)) }
+
+// subjectParts is a statement taken apart: its subject words (sorted,
+// distinct, plural "s" dropped), its numbers in order, and whether it is
+// negated (an odd number of negations).
+type subjectParts struct {
+	words, numbers []string
+	negated        bool
 }
 
-// subjectOf splits s into its subject words (sorted, distinct, plural "s"
-// dropped), its numbers in order, and whether it is negated (an odd number
-// of negations).
-func subjectOf(s string) (subject, numbers []string, negated bool) {
+func (p subjectParts) same(q subjectParts) bool {
+	if len(p.words) < 2 || !slices.Equal(p.words, q.words) {
+		return false
+	}
+	return !slices.Equal(p.numbers, q.numbers) || p.negated != q.negated
+}
+
+func subjectOf(s string) subjectParts {
+	var p subjectParts
 	for _, w := range strings.Fields(smriti.NormalizeItem(s)) {
 		switch {
 		case negations[w]:
-			negated = !negated
+			p.negated = !p.negated
 		case numberWords[w] != "":
-			numbers = append(numbers, numberWords[w])
+			p.numbers = append(p.numbers, numberWords[w])
 		case hasDigit(w):
-			numbers = append(numbers, w)
+			p.numbers = append(p.numbers, w)
 		case fillers[w]:
 		default:
-			subject = append(subject, singular(w))
+			p.words = append(p.words, singular(w))
 		}
 	}
-	slices.Sort(subject)
-	return slices.Compact(subject), numbers, negated
+	slices.Sort(p.words)
+	p.words = slices.Compact(p.words)
+	return p
 }
 
 func hasDigit(w string) bool {
@@ -114,13 +121,20 @@ func bestMatch(ref string, items []baseItem, accept func(baseItem) bool) (baseIt
 		if !accept(it) || (kind != "" && it.Kind != kind) {
 			continue
 		}
-		if key != "" && smriti.NormalizeItem(it.Text) == key {
+		itKey := it.key
+		if it.words == nil {
+			itKey = smriti.NormalizeItem(it.Text)
+		}
+		if key != "" && itKey == key {
 			return it, true
 		}
 		if len(q) == 0 {
 			continue
 		}
-		iw, _ := matchWords(it.Text)
+		iw := it.words
+		if iw == nil {
+			iw, _ = matchWords(it.Text)
+		}
 		shared := 0
 		for _, w := range q {
 			if _, ok := slices.BinarySearch(iw, w); ok {
