@@ -34,6 +34,10 @@ type Backend interface {
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
 	Engine() string
+	// Classify returns a database failure that passes (a lost
+	// connection, a failover, a read-only primary) as a smriti.ETRYAGAIN
+	// error, and any other error unchanged.
+	Classify(err error) error
 }
 
 // Config configures a Server.

@@ -59,6 +59,7 @@ type Store struct {
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
 	ckpt *checkpointer
+	opts Options
 }
 
 var (
@@ -67,26 +68,30 @@ var (
 	_ smriti.CheckpointService = (*Store)(nil)
 )
 
-// Open connects to dsn and runs the migrations. dsn is a file path or
-// "sqlite:PATH" for embedded SQLite, or a "postgres://" / "postgresql://" URL.
+// Open connects to dsn with the default Options and runs the migrations.
+// dsn is a file path or "sqlite:PATH" for embedded SQLite, or a
+// "postgres://" / "postgresql://" URL.
 func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) {
+	return OpenWith(ctx, dsn, logger, Options{})
+}
+
+// OpenWith is Open with options for PostgreSQL.
+func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes)}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes), opts: o}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		s.d = postgresDialect
-		if s.read, err = sql.Open("pgx", dsn); err != nil {
+		if s.read, err = openPostgres(dsn, o); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		// Connections stay open through bursts (a new one is a new server
-		// process); ConnMaxIdleTime closes them after a quiet spell.
-		s.readIdle = 20
-		s.read.SetMaxOpenConns(20)
-		s.read.SetMaxIdleConns(s.readIdle)
-		s.read.SetConnMaxIdleTime(5 * time.Minute)
+		s.readIdle = o.maxConns()
 		s.write = s.read
 	default:
 		path := strings.TrimPrefix(dsn, "sqlite:")
@@ -119,7 +124,7 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.read.SetMaxOpenConns(8)
 		s.read.SetMaxIdleConns(s.readIdle)
 	}
-	if err := s.write.PingContext(ctx); err != nil {
+	if err := waitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
