@@ -167,7 +167,7 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil)
 		return err
 	})
-	return out, err
+	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
 }
 
 // CreateCheckpoint implements smriti.CheckpointService.
@@ -234,7 +234,7 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, merge)
 		return err
 	})
-	return out, err
+	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
 }
 
 func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint, parent, merge *headRef) (*smriti.Checkpoint, error) {

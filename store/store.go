@@ -58,8 +58,9 @@ type Store struct {
 	group groupCommit
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
-	ckpt *checkpointer
-	opts Options
+	ckpt   *checkpointer
+	opts   Options
+	faults faults
 }
 
 var (
@@ -245,11 +246,28 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+	if f := s.faults.beforeCommit; f != nil {
+		if err := f(); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	err = tx.Commit()
+	if f := s.faults.afterCommit; err == nil && f != nil {
+		err = f()
+	}
+	if err != nil {
+		return &commitError{err}
 	}
 	s.wrote()
 	return nil
+}
+
+// faults are test hooks: an error from beforeCommit fails a transaction
+// just before its COMMIT (which is then not sent), one from afterCommit
+// is reported as COMMIT's although the transaction committed.
+type faults struct {
+	beforeCommit, afterCommit func() error
 }
 
 func retryable(err error) bool {
