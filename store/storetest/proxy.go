@@ -1,0 +1,102 @@
+package storetest
+
+import (
+	"io"
+	"net"
+	"net/url"
+	"sync"
+	"testing"
+)
+
+// Proxy is a TCP relay on 127.0.0.1 in front of a database server, for
+// tests that take the database away and bring it back: Cut closes the
+// listener and every relayed connection (new connections are refused,
+// open ones break), Restore listens again on the same port.
+type Proxy struct {
+	t      testing.TB
+	target string
+	addr   string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  map[net.Conn]bool
+}
+
+// NewProxy relays to the host and port of the postgres:// URL dsn and
+// returns the proxy and dsn rewritten to go through it.
+func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proxy{t: t, target: u.Host, conns: map[net.Conn]bool{}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addr = ln.Addr().String()
+	p.serve(ln)
+	t.Cleanup(p.Cut)
+	u.Host = p.addr
+	return p, u.String()
+}
+
+func (p *Proxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go p.relay(c)
+		}
+	}()
+}
+
+func (p *Proxy) relay(c net.Conn) {
+	s, err := net.Dial("tcp", p.target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	if p.ln == nil {
+		p.mu.Unlock()
+		c.Close()
+		s.Close()
+		return
+	}
+	p.conns[c], p.conns[s] = true, true
+	p.mu.Unlock()
+	go func() { io.Copy(s, c); s.Close(); c.Close() }()
+	io.Copy(c, s)
+	c.Close()
+	s.Close()
+}
+
+// Cut refuses new connections and breaks the open ones.
+func (p *Proxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for c := range p.conns {
+		c.Close()
+		delete(p.conns, c)
+	}
+}
+
+// Restore accepts connections again on the same address.
+func (p *Proxy) Restore() {
+	p.t.Helper()
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.serve(ln)
+}
