@@ -2,8 +2,12 @@ package httpapi_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"io"
 	"net/http"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,11 +60,13 @@ func TestDatabaseFailuresAnswer503WithRetryAfter(t *testing.T) {
 			t.Errorf("%s %s with the database away: %d Retry-After %q %s, want 503 Retry-After 2 %s", r[0], r[1], status, h.Get("Retry-After"), body, unavailableBody)
 		}
 	}
+	wantHealth(t, e, 503, "the database does not answer: connection failed", false, false)
 	// The project's client reads it back as the same error.
 	_, err := e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("again")}, "")
 	wantCode(t, err, smriti.ETRYAGAIN)
 
 	proxy.Restore()
+	wantHealth(t, e, 200, "", true, true)
 	if status, _, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send); status != 200 {
 		t.Fatalf("send after the database came back: %d %s", status, body)
 	}
@@ -76,22 +82,90 @@ func TestDatabaseFailuresAnswer503WithRetryAfter(t *testing.T) {
 	if _, err := admin.Exec("ALTER DATABASE " + name + " SET default_transaction_read_only = on"); err != nil {
 		t.Fatal(err)
 	}
-	proxy.Cut() // the server's connections go; new ones start read-only
+	// The server's connections go (as they do in a failover); new ones
+	// start read-only.
+	proxy.Cut()
 	proxy.Restore()
+	e.store.ReleaseMemory(bg)
 	status, h, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send)
 	if status != 503 || h.Get("Retry-After") != "2" || body != unavailableBody {
 		t.Errorf("send to a read-only database: %d Retry-After %q %s, want 503 Retry-After 2 %s", status, h.Get("Retry-After"), body, unavailableBody)
 	}
+	wantHealth(t, e, 503, "the database cannot be written: it is a standby or read-only", true, false)
 	if _, err := admin.Exec("ALTER DATABASE " + name + " RESET default_transaction_read_only"); err != nil {
 		t.Fatal(err)
 	}
 	proxy.Cut()
 	proxy.Restore()
+	e.store.ReleaseMemory(bg)
 	if status, _, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send); status != 200 {
 		t.Fatalf("send once writable again: %d %s", status, body)
 	}
 	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, smriti.TurnQuery{})).Must(t)
 	if len(turns) != 6 {
 		t.Errorf("the session holds %d turns, want 6 (three acknowledged sends, nothing else)", len(turns))
+	}
+}
+
+// latestMigration is the newest migration's number.
+func latestMigration(t *testing.T) int64 {
+	files, err := filepath.Glob("../store/migrations/postgres/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("migrations: %v", err)
+	}
+	sort.Strings(files)
+	n, err := strconv.ParseInt(strings.SplitN(filepath.Base(files[len(files)-1]), "_", 2)[0], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// wantHealth checks the three health routes: live is always 200, ready and
+// /health answer status (with problem and the two checks) together.
+func wantHealth(t *testing.T, e *testEnv, status int, problem string, reachable, writable bool) {
+	t.Helper()
+	if code, _, body := e.rawHeader(t, "GET", "/health/live", ""); code != 200 || body != `{"status":"ok"}`+"\n" {
+		t.Errorf("/health/live: %d %s", code, body)
+	}
+	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
+	var r httpapi.Readiness
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("/health/ready: %d %s", code, body)
+	}
+	wantStatus, version := "ready", latestMigration(t)
+	if status != 200 {
+		wantStatus = "not_ready"
+	}
+	if !reachable {
+		version = 0
+	}
+	if code != status || r.Status != wantStatus || r.Problem != problem || r.Reachable != reachable || r.Writable != writable ||
+		r.MigrationVersion != version || r.Database != e.store.Engine() || r.Pool.Max != 20 {
+		t.Errorf("/health/ready: %d %s, want %d status %s problem %q reachable %v writable %v migration %d pool max 20",
+			code, body, status, wantStatus, problem, reachable, writable, version)
+	}
+	code, _, body = e.rawHeader(t, "GET", "/health", "")
+	var h httpapi.Health
+	json.Unmarshal([]byte(body), &h)
+	wantShape := "ok"
+	if status != 200 {
+		wantShape = "degraded"
+	}
+	if code != status || h.Status != wantShape || h.Version != "test" || len(h.Capabilities) == 0 {
+		t.Errorf("/health: %d %s, want %d status %s", code, body, status, wantShape)
+	}
+}
+
+func TestHealthLiveAndReadySQLite(t *testing.T) {
+	e := newEnv(t)
+	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
+	var r httpapi.Readiness
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatal(err)
+	}
+	if code != 200 || r.Status != "ready" || !r.Reachable || !r.Writable || r.Problem != "" || r.Database != "sqlite" ||
+		r.MigrationVersion != latestMigration(t) || r.Pool.Max != 8 {
+		t.Errorf("/health/ready on SQLite: %d %s", code, body)
 	}
 }

@@ -153,3 +153,19 @@ func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 		}
 	})
 }
+
+// Behind a transaction-mode pooler the store prepares nothing and speaks
+// the simple protocol; the same writes give the same answers.
+func TestTransactionPoolerModePostgres(t *testing.T) {
+	storetest.PostgresDSN(t)
+	open := func() *store.Store {
+		s, err := store.OpenWith(context.Background(), storetest.PostgresDSN(t), nil, store.Options{Pooler: store.PoolerTransaction})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	testGroupCommit(t, open())
+	testAmbiguousCommit(t, open)
+}

@@ -203,11 +203,23 @@ func (s *Store) migrate(ctx context.Context) error {
 		// Replicas starting together on one database take turns: goose holds
 		// a PostgreSQL advisory lock on its own connection for the whole run,
 		// so the second replica waits, then finds nothing left to apply.
-		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
-		if err != nil {
-			return fmt.Errorf("migrations lock: %w", err)
+		if s.unprepared() {
+			// Through a transaction-mode pooler a session lock would be
+			// held by whichever server connection ran it: the lock is a
+			// row of goose's lock table instead, taken and renewed by
+			// single-statement transactions.
+			locker, err := lock.NewPostgresTableLocker()
+			if err != nil {
+				return fmt.Errorf("migrations lock: %w", err)
+			}
+			opts = append(opts, goose.WithLocker(locker))
+		} else {
+			locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+			if err != nil {
+				return fmt.Errorf("migrations lock: %w", err)
+			}
+			opts = append(opts, goose.WithSessionLocker(locker))
 		}
-		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	p, err := goose.NewProvider(dialect, s.write, sub, opts...)
 	if err != nil {
