@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/store"
 	"smriti/store/storetest"
 )
 
@@ -167,5 +169,46 @@ func TestHealthLiveAndReadySQLite(t *testing.T) {
 	if code != 200 || r.Status != "ready" || !r.Reachable || !r.Writable || r.Problem != "" || r.Database != "sqlite" ||
 		r.MigrationVersion != latestMigration(t) || r.Pool.Max != 8 {
 		t.Errorf("/health/ready on SQLite: %d %s", code, body)
+	}
+}
+
+// A database that stops answering (frozen, or the network gone quiet)
+// holds no request longer than the store's timeout: it answers 503 with
+// Retry-After, readiness says the database does not answer, and once it
+// answers again the same server serves again.
+func TestFrozenDatabaseAnswers503(t *testing.T) {
+	proxy, via := storetest.NewProxy(t, storetest.PostgresDSN(t))
+	e := startEnv(t, via, envConfig{getenv: func(string) string { return "" }, storeOpts: store.Options{Timeout: 300 * time.Millisecond}})
+	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
+	send := `{"session_id":"` + se.ID.String() + `","message":"hello"}`
+	acked := 0
+	if status, _, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send); status != 200 {
+		t.Fatalf("send before the freeze: %d %s", status, body)
+	}
+	acked++
+
+	proxy.Freeze()
+	status, h, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send)
+	if status != 503 || h.Get("Retry-After") != "2" || body != unavailableBody {
+		t.Errorf("send to a frozen database: %d Retry-After %q %s, want 503 Retry-After 2 %s", status, h.Get("Retry-After"), body, unavailableBody)
+	}
+	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
+	var r httpapi.Readiness
+	json.Unmarshal([]byte(body), &r)
+	if code != 503 || r.Reachable || r.Problem != "the database does not answer: connection failed" {
+		t.Errorf("/health/ready with the database frozen: %d %s", code, body)
+	}
+	if code, _, body := e.rawHeader(t, "GET", "/health/live", ""); code != 200 {
+		t.Errorf("/health/live with the database frozen: %d %s", code, body)
+	}
+
+	proxy.Thaw()
+	if status, _, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send); status != 200 {
+		t.Fatalf("send after the database answers again: %d %s", status, body)
+	}
+	acked++
+	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, smriti.TurnQuery{})).Must(t)
+	if len(turns) != 2*acked {
+		t.Errorf("the session holds %d turns, want %d (the acknowledged sends only)", len(turns), 2*acked)
 	}
 }

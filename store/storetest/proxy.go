@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"io"
 	"net"
 	"net/url"
 	"sync"
@@ -19,6 +18,9 @@ type Proxy struct {
 	mu     sync.Mutex
 	ln     net.Listener
 	conns  map[net.Conn]bool
+	// thawed is closed while bytes flow; Freeze replaces it with an open
+	// channel, and the relays hold what they read until Thaw closes it.
+	thawed chan struct{}
 }
 
 // NewProxy relays to the host and port of the postgres:// URL dsn and
@@ -29,7 +31,8 @@ func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proxy{t: t, target: u.Host, conns: map[net.Conn]bool{}}
+	p := &Proxy{t: t, target: u.Host, conns: map[net.Conn]bool{}, thawed: make(chan struct{})}
+	close(p.thawed)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -71,14 +74,58 @@ func (p *Proxy) relay(c net.Conn) {
 	}
 	p.conns[c], p.conns[s] = true, true
 	p.mu.Unlock()
-	go func() { io.Copy(s, c); s.Close(); c.Close() }()
-	io.Copy(c, s)
+	go func() { p.copy(s, c); s.Close(); c.Close() }()
+	p.copy(c, s)
 	c.Close()
 	s.Close()
 }
 
+// copy relays from src to dst, holding each read while frozen.
+func (p *Proxy) copy(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			gate := p.thawed
+			p.mu.Unlock()
+			<-gate
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Freeze stops relaying bytes without closing anything, as a database
+// server stopped with SIGSTOP or a network gone quiet does.
+func (p *Proxy) Freeze() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.thawed:
+		p.thawed = make(chan struct{})
+	default:
+	}
+}
+
+// Thaw relays again what was held and what follows.
+func (p *Proxy) Thaw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.thawed:
+	default:
+		close(p.thawed)
+	}
+}
+
 // Cut refuses new connections and breaks the open ones.
 func (p *Proxy) Cut() {
+	p.Thaw()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ln != nil {
