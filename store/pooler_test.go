@@ -26,6 +26,9 @@ func startPgbouncer(t *testing.T, dsn string) string {
 	bin, err := exec.LookPath("pgbouncer")
 	if err != nil {
 		if bin, err = exec.LookPath("/usr/sbin/pgbouncer"); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal("pgbouncer must be installed in CI (scripts/test.sh installs it)")
+			}
 			t.Skip("pgbouncer not installed")
 		}
 	}
