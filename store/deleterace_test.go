@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/store"
@@ -35,4 +36,26 @@ func testHistoryOfDeletedSession(t *testing.T, s *store.Store) {
 	if code := smriti.ErrorCode(err); code != smriti.ENOTFOUND {
 		t.Fatalf("history of a session deleted meanwhile: %q (%v), want %q", code, err, smriti.ENOTFOUND)
 	}
+}
+
+// A server started before its database answers waits for it (--db-wait)
+// instead of exiting; with no wait it fails at once with the cause.
+func TestOpenWaitsForTheDatabase(t *testing.T) {
+	proxy, via := storetest.NewProxy(t, storetest.PostgresDSN(t))
+	proxy.Cut()
+	if _, err := store.OpenWith(context.Background(), via, nil, store.Options{}); err == nil {
+		t.Fatal("opened a database that refuses connections")
+	}
+	restored := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond) // a few failed tries first
+		proxy.Restore()
+		close(restored)
+	}()
+	s, err := store.OpenWith(context.Background(), via, nil, store.Options{WaitFor: time.Minute})
+	<-restored
+	if err != nil {
+		t.Fatalf("open with a wait: %v", err)
+	}
+	s.Close()
 }
