@@ -26,6 +26,11 @@ const (
 	EMISDIRECTED      = "misdirected"       // 421: a Host this server does not serve
 	ETIMEOUT          = "timeout"           // 408: the request body arrived too slowly
 	ETOOMANY          = "too_many"          // 429: a rate limit; Data carries the wait
+	// ETRYAGAIN is a database that cannot serve right now but should soon:
+	// unreachable, restarting, failing over, read-only or past its
+	// deadline. Nothing was written, or what was is reported as written;
+	// the request may be sent again after Retry-After.
+	ETRYAGAIN = "try_again" // 503 with Retry-After
 )
 
 // Error is the domain's error: a code, a message meant for the user, and
@@ -37,9 +42,14 @@ type Error struct {
 	// Data, when set, is sent to clients in place of the plain message
 	// (the wire format allows an object "detail" for a few errors).
 	Data any
+	// Err is the cause, for logs; it is never shown to the user.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an *Error with the given code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {

@@ -81,7 +81,7 @@ func public(method, p string) bool {
 	switch {
 	case (p == "/api/v4/auth/login" || p == "/api/v4/auth/logout") && method == http.MethodPost:
 		return true
-	case p == "/health", p == "/openapi.json", p == "/docs":
+	case p == "/health", p == "/health/live", p == "/health/ready", p == "/openapi.json", p == "/docs":
 		return true
 	case strings.HasPrefix(p, "/api/"), p == "/mcp", strings.HasPrefix(p, "/mcp/"), p == "/metrics":
 		return false

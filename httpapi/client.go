@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -83,7 +84,11 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*h
 		return resp, fmt.Errorf("read response: %w", err)
 	}
 	if resp.StatusCode >= 400 {
-		return resp, decodeError(resp.StatusCode, data)
+		err := decodeError(resp.StatusCode, data)
+		if e := (*smriti.Error)(nil); resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "" && errors.As(err, &e) {
+			e.Code = smriti.ETRYAGAIN
+		}
+		return resp, err
 	}
 	if out != nil && len(data) > 0 {
 		if err := json.Unmarshal(data, out); err != nil {

@@ -24,11 +24,20 @@ var statusOf = map[string]int{
 	smriti.EMISDIRECTED:      http.StatusMisdirectedRequest,
 	smriti.ETIMEOUT:          http.StatusRequestTimeout,
 	smriti.ETOOMANY:          http.StatusTooManyRequests,
+	smriti.ETRYAGAIN:         http.StatusServiceUnavailable,
 }
+
+// retryAfterSeconds is the Retry-After of a smriti.ETRYAGAIN answer: long
+// enough for a pooler or a failover to reconnect, short enough that a
+// client does not give up.
+const retryAfterSeconds = "2"
 
 // codeOf maps a status back to a domain code; the client uses it so the CLI
 // and MCP report the error the server meant.
 func codeOf(status int) string {
+	if status == http.StatusServiceUnavailable {
+		return smriti.EUNAVAILABLE // the client reads ETRYAGAIN from a Retry-After
+	}
 	for code, s := range statusOf {
 		if s == status {
 			return code
@@ -53,7 +62,11 @@ type ErrorBody struct {
 
 // writeError answers with err as a JSON error body.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	err = s.store.Classify(err)
 	status, body := s.errorAnswer(r, err)
+	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
+		w.Header().Set("Retry-After", retryAfterSeconds)
+	}
 	writeJSON(w, status, body)
 }
 
@@ -61,10 +74,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // answer or as a stream's error event. It logs internal errors and counts
 // every error by code.
 func (s *Server) errorAnswer(r *http.Request, err error) (int, ErrorBody) {
+	err = s.store.Classify(err)
 	code := smriti.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {
 		status = http.StatusInternalServerError
+	}
+	if code == smriti.ETRYAGAIN {
+		s.log.WarnContext(r.Context(), "database unavailable", "err", err, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
 	}
 	if code == smriti.EINTERNAL {
 		s.log.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))

@@ -43,6 +43,8 @@ type envConfig struct {
 	// auth_security_test.go).
 	auth   httpapi.AuthConfig
 	logger *slog.Logger
+	// storeOpts tune the store's PostgreSQL pool.
+	storeOpts store.Options
 }
 
 // withSecurity sets the server's security and connection bounds.
@@ -83,7 +85,7 @@ func newEnvOn(t *testing.T, dsn string) *testEnv {
 
 func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	t.Helper()
-	st, err := store.Open(context.Background(), dsn, nil)
+	st, err := store.OpenWith(context.Background(), dsn, nil, cfg.storeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}

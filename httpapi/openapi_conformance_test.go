@@ -407,6 +407,8 @@ func conformanceScenario() []conformanceStep {
 		"open_questions": ["Which month?"], "entities": ["Sydney"], "artifacts": [{"id": "a1", "type": "text", "label": "Itinerary", "content": "Day 1"}]`
 	return append(append([]conformanceStep{
 		{method: "GET", path: "/health"},
+		{method: "GET", path: "/health/live"},
+		{method: "GET", path: "/health/ready"},
 		{method: "GET", path: "/openapi.json"},
 		{method: "GET", path: "/docs"},
 		{method: "GET", path: "/api/v4/chat/providers"},
@@ -606,6 +608,8 @@ func TestOpenAPIStatuses(t *testing.T) {
 	// answer 401, reads never 403, only the LLM routes and streams 429.
 	for _, tt := range []struct{ path, method, want string }{
 		{"/health", "get", "200,500,503"},
+		{"/health/live", "get", "200,500"},
+		{"/health/ready", "get", "200,500,503"},
 		{"/openapi.json", "get", "200,500"},
 		{"/docs", "get", "200,500"},
 		{"/api/v4/auth/login", "post", "200,400,401,413,422,429,500,503"},

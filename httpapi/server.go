@@ -38,6 +38,13 @@ type Backend interface {
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
 	Engine() string
+	// Classify returns a database failure that passes (a lost
+	// connection, a failover, a read-only primary) as a smriti.ETRYAGAIN
+	// error, and any other error unchanged.
+	Classify(err error) error
+	// Status checks the database within ctx's deadline: reachable,
+	// writable, migration version and pool statistics.
+	Status(ctx context.Context) smriti.DatabaseStatus
 }
 
 // Config configures a Server.

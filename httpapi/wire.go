@@ -184,6 +184,31 @@ type Health struct {
 	Capabilities []string `json:"capabilities" doc:"Features agents can test for, as the first implementation lists them, plus ours"`
 }
 
+// Liveness is the /health/live answer.
+type Liveness struct {
+	Status string `json:"status" enum:"ok" doc:"Always ok: the process answers"`
+}
+
+// Readiness is the /health/ready answer.
+type Readiness struct {
+	Status           string    `json:"status" enum:"ready,not_ready" doc:"ready when the database is reachable and writable (HTTP 200), not_ready otherwise (HTTP 503)"`
+	Database         string    `json:"database" enum:"sqlite,postgres" doc:"The database engine"`
+	Reachable        bool      `json:"reachable" doc:"The database answered within the check's one-second deadline"`
+	Writable         bool      `json:"writable" doc:"The database is a primary, not read-only, and committed a transaction within the deadline"`
+	MigrationVersion int64     `json:"migration_version" doc:"The newest schema migration applied (0 when the database did not answer)"`
+	Problem          string    `json:"problem" doc:"Why the database is not ready; empty when it is"`
+	Pool             PoolStats `json:"pool" doc:"This server's database connections"`
+}
+
+// PoolStats are a server's database connections.
+type PoolStats struct {
+	Open      int   `json:"open" doc:"Connections open"`
+	InUse     int   `json:"in_use" doc:"Connections serving a request"`
+	Idle      int   `json:"idle" doc:"Connections open and free"`
+	Max       int   `json:"max" doc:"The pool's bound (--db-max-conns; 0: none)"`
+	WaitCount int64 `json:"wait_count" doc:"Times a request waited for a free connection since the server started"`
+}
+
 // Verification is the verify answer.
 type Verification struct {
 	CheckpointID  smriti.ID  `json:"checkpoint_id" doc:"The checkpoint verified"`

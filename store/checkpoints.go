@@ -171,7 +171,7 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model)
 		return err
 	})
-	return out, err
+	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
 }
 
 // CreateCheckpoint implements smriti.CheckpointService.
@@ -238,7 +238,7 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, merge, in.Items, in.Model)
 		return err
 	})
-	return out, err
+	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
 }
 
 // insertCheckpoint writes a new checkpoint: its items are assigned against

@@ -21,3 +21,10 @@ func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*sm
 	}
 	return res, errs
 }
+
+// SetCommitFaults installs the commit test hooks (nil: none): before fails
+// a transaction just before its COMMIT, after reports an error from a
+// COMMIT that happened.
+func (s *Store) SetCommitFaults(before, after func() error) {
+	s.faults = faults{beforeCommit: before, afterCommit: after}
+}

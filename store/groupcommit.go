@@ -54,6 +54,8 @@ type pendingExchange struct {
 	done chan groupResult // buffered: the lead, then the result
 	res  *smriti.ExchangeResult
 	err  error
+	// retry: after the batch failed, write this exchange on its own.
+	retry bool
 }
 
 type groupResult struct {
@@ -132,12 +134,23 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		return bytes.Compare(a[:], b[:]) < 0
 	})
 	if len(live) > 0 {
+		for _, p := range live {
+			p.retry = true
+		}
 		err := s.tx(context.WithoutCancel(live[0].ctx), func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		if err != nil && ambiguous(err) {
+			// COMMIT failed after it was sent: the batch may be stored.
+			// Writing it again would store it twice; answer from what is
+			// there, and write again only what is surely not.
+			live = s.settleGroup(live, err)
+		}
 		if err != nil {
 			// Write each on its own: the error goes to the exchange it
 			// belongs to, and the others are not held back by it.
 			for _, p := range live {
-				p.res, p.err = s.appendOne(p.ctx, p.ex)
+				if p.retry {
+					p.res, p.err = s.appendOne(p.ctx, p.ex)
+				}
 			}
 		}
 		for _, p := range live {
@@ -149,6 +162,39 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 	for _, p := range batch {
 		p.done <- groupResult{res: p.res, err: p.err}
 	}
+}
+
+// settleGroup looks up a batch whose COMMIT failed, once the transaction
+// has ended (the sessions' rows it locked are free again): an exchange
+// whose turns are stored succeeds with them, one whose turns are not is
+// written again on its own. When the look-up fails too, nobody can tell,
+// and every exchange gets the error.
+func (s *Store) settleGroup(live []*pendingExchange, commitErr error) []*pendingExchange {
+	var sessions, turns []smriti.ID
+	for _, p := range live {
+		if p.res != nil {
+			sessions = append(sessions, p.ex.SessionID)
+			turns = append(turns, p.res.User.ID)
+		}
+	}
+	found, err := s.stored(live[0].ctx, "sessions", sessions, "turns", turns)
+	for _, p := range live {
+		switch {
+		case p.res == nil:
+			// Failed inside the batch (unknown session): that answer stands.
+			p.retry = false
+		case err != nil:
+			p.res, p.err, p.retry = nil, errors.Join(commitErr, err), false
+		case found[p.res.User.ID]:
+			p.retry = false
+		default:
+			p.res, p.retry = nil, true
+		}
+	}
+	if err == nil && len(found) > 0 {
+		s.log.Warn("commit reported an error but the batch is stored", "exchanges", len(found), "err", commitErr)
+	}
+	return live
 }
 
 // writeGroupTx writes a batch sorted by session: each run of one session's

@@ -50,7 +50,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			return out, err
 		}
 		if len(read) == 0 || read[len(read)-1].Seq != top {
-			return out, fmt.Errorf("read history of session %s: turn %d missing", se.ID, top)
+			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turn %d missing", se.ID, top))
 		}
 		view = s.cache.add(se.ID, read)
 		if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
@@ -94,11 +94,21 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			return out, err
 		}
 		if len(older) == 0 || older[len(older)-1].Seq != next {
-			return out, fmt.Errorf("read history of session %s: turns below %d missing", se.ID, next+1)
+			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turns below %d missing", se.ID, next+1))
 		}
 		s.cache.add(se.ID, older)
 		view = older
 	}
+}
+
+// historyGone explains turns missing from a session's history: the session
+// was deleted since the caller read it (a send racing a delete) — not found —
+// or, when it is still there, missing is the internal error it is.
+func (s *Store) historyGone(ctx context.Context, se *smriti.Session, missing error) error {
+	if _, err := s.session(ctx, s.read, se.ID, ""); err != nil {
+		return err
+	}
+	return missing
 }
 
 // firstAfterLogPos is the sequence number of the session's first turn

@@ -17,6 +17,36 @@ type stmts struct {
 	m  map[stmtKey]*sql.Stmt
 }
 
+// stmt is a prepared statement, or on a transaction-mode pooler (where a
+// statement prepared on one server connection is missing on the next) the
+// query text run as it is.
+type stmt interface {
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+}
+
+// textStmt runs query on q without preparing it.
+type textStmt struct {
+	q     querier
+	query string
+}
+
+func (t textStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return t.q.QueryRowContext(ctx, t.query, args...)
+}
+
+func (t textStmt) QueryContext(ctx context.Context, args ...any) (*sql.Rows, error) {
+	return t.q.QueryContext(ctx, t.query, args...)
+}
+
+func (t textStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return t.q.ExecContext(ctx, t.query, args...)
+}
+
+// unprepared: the store prepares nothing (a transaction-mode pooler).
+func (s *Store) unprepared() bool { return s.opts.Pooler == PoolerTransaction }
+
 type stmtKey struct {
 	db    *sql.DB
 	query string
@@ -28,7 +58,10 @@ type stmtKey struct {
 // may be waiting for the lock in txStmt — a deadlock no database detects.
 // Two callers may then prepare the same query at once; the second keeps the
 // first's statement.
-func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (stmt, error) {
+	if s.unprepared() {
+		return textStmt{db, s.d.rebind(query)}, nil
+	}
 	k := stmtKey{db, query}
 	s.stmts.mu.Lock()
 	st, ok := s.stmts.m[k]
@@ -74,6 +107,9 @@ func sqlInsertTurns(pairs int) string {
 }
 
 func (s *Store) prepareWrites(ctx context.Context) error {
+	if s.unprepared() {
+		return nil
+	}
 	qs := []string{sqlBumpSession, sqlNextLogPos}
 	for n := 1; n <= maxInsertPairs; n *= 2 {
 		qs = append(qs, sqlInsertTurns(n))
@@ -87,7 +123,10 @@ func (s *Store) prepareWrites(ctx context.Context) error {
 }
 
 // txStmt is a write statement prepared at open, for use inside tx.
-func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (stmt, error) {
+	if s.unprepared() {
+		return textStmt{tx, s.d.rebind(query)}, nil
+	}
 	s.stmts.mu.Lock()
 	st, ok := s.stmts.m[stmtKey{s.write, query}]
 	s.stmts.mu.Unlock()

@@ -58,7 +58,9 @@ type Store struct {
 	group groupCommit
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
-	ckpt *checkpointer
+	ckpt   *checkpointer
+	opts   Options
+	faults faults
 }
 
 var (
@@ -67,26 +69,30 @@ var (
 	_ smriti.CheckpointService = (*Store)(nil)
 )
 
-// Open connects to dsn and runs the migrations. dsn is a file path or
-// "sqlite:PATH" for embedded SQLite, or a "postgres://" / "postgresql://" URL.
+// Open connects to dsn with the default Options and runs the migrations.
+// dsn is a file path or "sqlite:PATH" for embedded SQLite, or a
+// "postgres://" / "postgresql://" URL.
 func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) {
+	return OpenWith(ctx, dsn, logger, Options{})
+}
+
+// OpenWith is Open with options for PostgreSQL.
+func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes)}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes), opts: o}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		s.d = postgresDialect
-		if s.read, err = sql.Open("pgx", dsn); err != nil {
+		if s.read, err = openPostgres(dsn, o); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		// Connections stay open through bursts (a new one is a new server
-		// process); ConnMaxIdleTime closes them after a quiet spell.
-		s.readIdle = 20
-		s.read.SetMaxOpenConns(20)
-		s.read.SetMaxIdleConns(s.readIdle)
-		s.read.SetConnMaxIdleTime(5 * time.Minute)
+		s.readIdle = o.maxConns()
 		s.write = s.read
 	default:
 		path := strings.TrimPrefix(dsn, "sqlite:")
@@ -119,7 +125,7 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 		s.read.SetMaxOpenConns(8)
 		s.read.SetMaxIdleConns(s.readIdle)
 	}
-	if err := s.write.PingContext(ctx); err != nil {
+	if err := waitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
@@ -201,11 +207,23 @@ func (s *Store) migrate(ctx context.Context) error {
 		// Replicas starting together on one database take turns: goose holds
 		// a PostgreSQL advisory lock on its own connection for the whole run,
 		// so the second replica waits, then finds nothing left to apply.
-		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
-		if err != nil {
-			return fmt.Errorf("migrations lock: %w", err)
+		if s.unprepared() {
+			// Through a transaction-mode pooler a session lock would be
+			// held by whichever server connection ran it: the lock is a
+			// row of goose's lock table instead, taken and renewed by
+			// single-statement transactions.
+			locker, err := lock.NewPostgresTableLocker()
+			if err != nil {
+				return fmt.Errorf("migrations lock: %w", err)
+			}
+			opts = append(opts, goose.WithLocker(locker))
+		} else {
+			locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+			if err != nil {
+				return fmt.Errorf("migrations lock: %w", err)
+			}
+			opts = append(opts, goose.WithSessionLocker(locker))
 		}
-		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	p, err := goose.NewProvider(dialect, s.write, sub, opts...)
 	if err != nil {
@@ -244,11 +262,28 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+	if f := s.faults.beforeCommit; f != nil {
+		if err := f(); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	err = tx.Commit()
+	if f := s.faults.afterCommit; err == nil && f != nil {
+		err = f()
+	}
+	if err != nil {
+		return &commitError{err}
 	}
 	s.wrote()
 	return nil
+}
+
+// faults are test hooks: an error from beforeCommit fails a transaction
+// just before its COMMIT (which is then not sent), one from afterCommit
+// is reported as COMMIT's although the transaction committed.
+type faults struct {
+	beforeCommit, afterCommit func() error
 }
 
 func retryable(err error) bool {

@@ -210,6 +210,17 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
 		return nil
 	})
+	if err != nil && ambiguous(err) && res != nil && !res.Replayed {
+		// The COMMIT's answer was lost: the exchange may be stored.
+		found, lerr := s.stored(ctx, "sessions", []smriti.ID{ex.SessionID}, "turns", []smriti.ID{res.User.ID})
+		switch {
+		case lerr != nil:
+			err = errors.Join(err, lerr)
+		case found[res.User.ID]:
+			s.log.WarnContext(ctx, "commit reported an error but the exchange is stored", "session", ex.SessionID, "err", err)
+			err = nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

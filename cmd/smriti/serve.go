@@ -38,6 +38,9 @@ type serveOptions struct {
 	idleRelease time.Duration
 	// turnCacheMB bounds the recent-turns cache.
 	turnCacheMB int
+	// dbOpts tune the PostgreSQL pool (sizes, timeouts, pooler mode, the
+	// start-up wait).
+	dbOpts store.Options
 }
 
 func newServeCmd() *cobra.Command {
@@ -84,7 +87,23 @@ Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 		"after this long with no request, hand memory back to the system (idle database connections, page caches, the binary's code pages); 0 never (env SMRITI_IDLE_RELEASE)")
 	f.IntVar(&o.turnCacheMB, "turn-cache-mb", store.DefaultTurnCacheBytes>>20,
 		"memory bound of the cache of hot sessions' recent turns, in MiB; 0 turns it off (env SMRITI_TURN_CACHE_MB)")
+	addDatabaseFlags(cmd, &o.dbOpts)
 	return cmd
+}
+
+// addDatabaseFlags adds the PostgreSQL pool and availability flags.
+func addDatabaseFlags(cmd *cobra.Command, o *store.Options) {
+	f := cmd.Flags()
+	f.IntVar(&o.MaxConns, "db-max-conns", store.DefaultMaxConns,
+		"PostgreSQL: most connections this server opens; size it so replicas × this fits the server's (or pooler's) max_connections")
+	f.DurationVar(&o.MaxConnLifetime, "db-max-conn-lifetime", 30*time.Minute,
+		"PostgreSQL: close a connection this long after it opened, so the pool follows a proxy's routing after a failover (0: never)")
+	f.DurationVar(&o.Timeout, "db-timeout", store.DefaultTimeout,
+		"PostgreSQL: longest wait for one answer from the database; statement_timeout is 90% of it (except with --db-pooler=transaction), a server that stops answering breaks the connection at it; requests then get 503 with Retry-After (negative: no bound)")
+	f.StringVar(&o.Pooler, "db-pooler", "",
+		"PostgreSQL: transaction when --db goes through a transaction-mode pooler (pgbouncer pool_mode=transaction, Supabase, Neon): no prepared statements, the simple query protocol, no start-up parameters, a table lock for migrations; empty or session otherwise")
+	f.DurationVar(&o.WaitFor, "db-wait", time.Minute,
+		"at start, keep trying a database that does not answer yet for this long (backing off up to 5 s) before giving up (0: one try)")
 }
 
 // memoryFlagsFromEnv applies SMRITI_IDLE_RELEASE and SMRITI_TURN_CACHE_MB
@@ -196,7 +215,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	db, err := store.Open(ctx, o.db, logger)
+	db, err := store.OpenWith(ctx, o.db, logger, o.dbOpts)
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", redactDSN(o.db), err)
 	}

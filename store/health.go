@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"smriti"
+)
+
+// Status checks the database within ctx (the caller bounds it): reachable,
+// writable, the migration version and the pool's statistics. It never
+// returns an error; what went wrong is in Problem.
+func (s *Store) Status(ctx context.Context) smriti.DatabaseStatus {
+	st := s.read.Stats()
+	out := smriti.DatabaseStatus{OpenConns: st.OpenConnections, InUseConns: st.InUse, IdleConns: st.Idle,
+		MaxConns: st.MaxOpenConnections, WaitCount: st.WaitCount}
+	if err := s.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version`).Scan(&out.MigrationVersion); err != nil {
+		out.Problem = "the database does not answer: " + problem(ctx, err)
+		return out
+	}
+	out.Reachable = true
+	if err := s.writeProbe(ctx); err != nil {
+		out.Problem = "the database cannot be written: " + problem(ctx, err)
+		return out
+	}
+	out.Writable = true
+	return out
+}
+
+// errNotPrimary is a database that reads but does not write.
+var errNotPrimary = errors.New("it is a standby or read-only")
+
+// writeProbe commits a transaction that needs a transaction id without
+// touching any row another transaction could be waiting on: on PostgreSQL
+// its COMMIT writes a commit record, which waits for a synchronous standby
+// like every write does. On SQLite it takes the single writer.
+func (s *Store) writeProbe(ctx context.Context) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if s.d.name == "postgres" {
+		var recovery bool
+		var readOnly string
+		if err := tx.QueryRowContext(ctx, `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`).Scan(&recovery, &readOnly); err != nil {
+			return err
+		}
+		if recovery || readOnly == "on" {
+			return errNotPrimary
+		}
+		var xid sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id()::text`).Scan(&xid); err != nil {
+			return err
+		}
+	} else if _, err := tx.ExecContext(ctx, `SELECT 1`); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// problem names a failed check for the readiness answer: a timeout, not
+// reachable, or read-only. Raw error text (which may carry a host) stays in
+// the log.
+func problem(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(err, errNotPrimary):
+		return err.Error()
+	case ctx.Err() != nil:
+		return "no answer within the deadline"
+	case connectionClass(err):
+		return "connection failed"
+	}
+	return "unexpected error"
+}
