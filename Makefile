@@ -54,7 +54,7 @@ dist: web/dist/index.html
 	cd $(DIST) && sha256sum -c SHA256SUMS
 
 # repro checks that one commit builds the same bytes: it builds one small
-# target (linux/arm64, API only) twice into different directories with the
+# target (linux/amd64, API only; REPRO_TARGET=os/arch for another) twice into different directories with the
 # release flags and a different clock and time zone, and compares. Not part
 # of `make test`: with the -trimpath build cache cold it compiles everything.
 repro:

@@ -5,7 +5,7 @@
 # files' times changed, none of which may reach the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${REPRO_TARGET:-linux/arm64}
+target=${REPRO_TARGET:-linux/amd64}
 ldflags=$(make -s --no-print-directory print-ldflags)
 a=$(mktemp -d /tmp/smriti-repro.XXXXXX)
 b=$(mktemp -d /tmp/smriti-repro.XXXXXX)
