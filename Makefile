@@ -5,14 +5,18 @@ GO        ?= go
 BIN       ?= bin/smriti
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-DATE      ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The build date is the commit's time, not the clock's: the link flags then
+# stay the same from one build to the next, so an unchanged tree is not
+# relinked and one commit always links to the same bytes.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+DATE      ?= $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo unknown)
 LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 # The release binary is static: nothing in it needs cgo (SQLite is pure Go),
 # and without the dynamic loader every start skips mapping and relocating
 # libc and the process has fewer pages to fault in.
 RELEASE   := CGO_ENABLED=0 $(GO) build -trimpath
 
-.PHONY: run build build-api web test test-go bench fuzz vet lint clean load
+.PHONY: run build build-api web test test-go bench fuzz vet lint clean load dist repro
 
 # The web workspace is rebuilt when web/dist is missing or older than any of
 # its sources, then embedded in the binary (the webui build tag).
@@ -33,6 +37,28 @@ web/node_modules/.package-lock.json: web/package-lock.json
 
 web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
 	cd web && npm run build
+
+# dist builds the release: a static binary for each target with the web
+# workspace embedded, packed with the README, licence and changelog (and the
+# deployment examples) into dist/smriti_VERSION_OS_ARCH.tar.gz (.zip for
+# windows), and dist/SHA256SUMS. Binaries stay in bin/dist so a target whose
+# inputs did not change is not relinked.
+DIST         ?= dist
+DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+DIST_FILES   := README.md,LICENSE,CHANGELOG.md,deploy/smriti.service,deploy/nginx-smriti.conf,deploy/UPGRADING.md
+
+dist: web/dist/index.html
+	rm -rf $(DIST)
+	$(GO) run ./scripts/distpack -out $(DIST) -bin bin/dist -version $(VERSION) -mtime $(SOURCE_DATE_EPOCH) \
+		-ldflags '$(LDFLAGS)' -tags webui -files '$(DIST_FILES)' $(DIST_TARGETS)
+	cd $(DIST) && sha256sum -c SHA256SUMS
+
+# repro checks that one commit builds the same bytes: it builds one small
+# target (linux/amd64, API only; REPRO_TARGET=os/arch for another) twice into different directories with the
+# release flags and a different clock and time zone, and compares. Not part
+# of `make test`: with the -trimpath build cache cold it compiles everything.
+repro:
+	./scripts/repro.sh
 
 run: build
 	./$(BIN) serve
@@ -55,4 +81,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeJSON -fuzztime 30s ./httpapi/
 
 clean:
-	rm -rf bin web/dist
+	rm -rf bin web/dist $(DIST)
+
+print-ldflags:
+	@echo '$(LDFLAGS)'

@@ -4,20 +4,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"smriti/cli"
 	"smriti/gitcli"
-)
-
-// Set at build time with -ldflags "-X main.version=… -X main.commit=… -X main.date=…".
-var (
-	version = "dev"
-	commit  = "unknown"
-	date    = "unknown"
 )
 
 func main() {
@@ -36,28 +28,10 @@ Run "smriti serve" to start the API and web workspace.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newVersionCmd())
+	root.AddCommand(newServeCmd(), newVersionCmd(), newMigrateCmd(), newBackupCmd())
 	root.AddCommand(newMCPCmd())
 	root.AddCommand(cli.AccountCommands(defaultDB(), openAccounts)...)
 	cli.UseGit(gitcli.New().State)
 	cli.Attach(root)
 	return root
-}
-
-func newVersionCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit and build date",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON {
-				fmt.Fprintf(cmd.OutOrStdout(), "{\"version\":%q,\"commit\":%q,\"date\":%q}\n", version, commit, date)
-				return nil
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "smriti %s (commit %s, built %s)\n", version, commit, date)
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	return cmd
 }

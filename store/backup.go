@@ -1,0 +1,282 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"smriti"
+)
+
+// This file holds what `smriti backup` needs below the domain: a file copy
+// of an SQLite store taken while it serves, the rows a bundle does not carry
+// (accounts, tokens, memberships), and checks over the whole store that no
+// caller-scoped method offers. None of it is reachable over HTTP.
+
+// VacuumInto writes a consistent copy of an SQLite store to path with
+// VACUUM INTO. It runs on a reader connection, so a serving process's
+// writes carry on (WAL mode); the copy is the database as of the read
+// transaction's start. path must not exist.
+func (s *Store) VacuumInto(ctx context.Context, path string) error {
+	if s.d.name != "sqlite" {
+		return smriti.Errorf(smriti.EINVALID, "VACUUM INTO copies SQLite stores only; back up PostgreSQL as bundles or with pg_dump")
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return smriti.Errorf(smriti.ECONFLICT, "%s already exists; a backup never overwrites a file", path)
+	}
+	if _, err := s.read.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		return fmt.Errorf("vacuum into %s: %w", path, err)
+	}
+	return nil
+}
+
+// CheckSQLiteFile opens the SQLite file at path read-only and runs
+// PRAGMA integrity_check and PRAGMA foreign_key_check on it. It returns nil
+// only when both find nothing wrong.
+func CheckSQLiteFile(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	rows, err := db.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return fmt.Errorf("integrity check of %s: %w", path, err)
+	}
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			rows.Close()
+			return fmt.Errorf("integrity check of %s: %w", path, err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("integrity check of %s: %w", path, err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("integrity check of %s failed: %s", path, strings.Join(problems, "; "))
+	}
+	var table string
+	err = db.QueryRowContext(ctx, `PRAGMA foreign_key_check`).Scan(&table, new(any), new(any), new(any))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("foreign key check of %s: %w", path, err)
+	default:
+		return fmt.Errorf("foreign key check of %s failed: a row of %s names a missing parent", path, table)
+	}
+}
+
+// SpaceOwner names a space and the user who owns it.
+type SpaceOwner struct {
+	ID      smriti.ID `json:"id"`
+	OwnerID smriti.ID `json:"owner_id"`
+	Name    string    `json:"name"`
+}
+
+// AllSpaces lists every space of every user, oldest first, for a backup.
+// Unlike Spaces it is not scoped to the caller.
+func (s *Store) AllSpaces(ctx context.Context) ([]SpaceOwner, error) {
+	return queryAll(ctx, s, s.read, "list spaces", func(r interface{ Scan(...any) error }) (SpaceOwner, error) {
+		var o SpaceOwner
+		return o, r.Scan(&o.ID, &o.OwnerID, &o.Name)
+	}, `SELECT id, owner_id, name FROM spaces ORDER BY created_at, id`)
+}
+
+// Accounts are the rows a space bundle does not carry: users (with their
+// password hashes), API tokens (their secrets' SHA-256 only) and the
+// memberships other than each space's owner. A backup keeps them so a
+// restored server signs the same people in.
+type Accounts struct {
+	Users   []AccountUser   `json:"users"`
+	Tokens  []AccountToken  `json:"tokens"`
+	Members []AccountMember `json:"members"`
+}
+
+// AccountUser is one users row. PasswordHash is the argon2id hash, never a
+// password.
+type AccountUser struct {
+	ID           smriti.ID `json:"id"`
+	Username     string    `json:"username"`
+	PasswordHash string    `json:"password_hash"`
+	Disabled     bool      `json:"disabled"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// AccountToken is one api_tokens row. SecretHash is the SHA-256 of the
+// secret, which no backup holds.
+type AccountToken struct {
+	ID         smriti.ID    `json:"id"`
+	UserID     smriti.ID    `json:"user_id"`
+	Name       string       `json:"name"`
+	SecretHash string       `json:"secret_hash"`
+	Scope      smriti.Scope `json:"scope"`
+	CreatedAt  time.Time    `json:"created_at"`
+	ExpiresAt  *time.Time   `json:"expires_at"`
+	RevokedAt  *time.Time   `json:"revoked_at"`
+}
+
+// AccountMember is a space_members row other than the space's owner.
+type AccountMember struct {
+	SpaceID   smriti.ID   `json:"space_id"`
+	UserID    smriti.ID   `json:"user_id"`
+	Role      smriti.Role `json:"role"`
+	CreatedAt time.Time   `json:"created_at"`
+}
+
+// ExportAccounts reads every user but the built-in local one, every token
+// and every membership that is not an owner's.
+func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
+	var a Accounts
+	var err error
+	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (AccountUser, error) {
+		var u AccountUser
+		var created dbTime
+		err := r.Scan(&u.ID, &u.Username, &u.Disabled, &created, &u.PasswordHash)
+		u.CreatedAt = created.Time
+		return u, err
+	}, `SELECT `+userCols+`, password_hash FROM users WHERE id <> ? ORDER BY created_at, id`, smriti.LocalUserID)
+	if err != nil {
+		return nil, err
+	}
+	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (AccountToken, error) {
+		var t AccountToken
+		var created, expires, revoked dbTime
+		err := r.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &t.SecretHash)
+		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, optTime(expires), optTime(revoked)
+		return t, err
+	}, `SELECT `+tokenCols+`, secret_hash FROM api_tokens ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (AccountMember, error) {
+		var m AccountMember
+		var created dbTime
+		err := r.Scan(&m.SpaceID, &m.UserID, &m.Role, &created)
+		m.CreatedAt = created.Time
+		return m, err
+	}, `SELECT m.space_id, m.user_id, m.role, m.created_at FROM space_members m JOIN spaces sp ON sp.id = m.space_id
+		WHERE m.user_id <> sp.owner_id ORDER BY m.created_at, m.space_id, m.user_id`)
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// RestoreUsers writes users and their tokens into the store, keeping their
+// ids, in one transaction. Run it on an empty store, before the spaces.
+func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, u := range a.Users {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
+				u.ID, u.Username, u.PasswordHash, u.Disabled, s.d.t(u.CreatedAt)); err != nil {
+				return fmt.Errorf("restore user %s: %w", u.Username, err)
+			}
+		}
+		for _, t := range a.Tokens {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at, revoked_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, t.SecretHash, string(t.Scope), s.d.t(t.CreatedAt),
+				s.d.optT(t.ExpiresAt), s.d.optT(t.RevokedAt)); err != nil {
+				return fmt.Errorf("restore token %s: %w", t.ID, err)
+			}
+		}
+		return nil
+	})
+}
+
+// RestoreMembers writes the memberships that are not owners' (the owner's
+// row is written with its space). Run it after the spaces are restored.
+func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, m := range members {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
+				m.SpaceID, m.UserID, string(m.Role), s.d.t(m.CreatedAt)); err != nil {
+				return fmt.Errorf("restore member %s of %s: %w", m.UserID, m.SpaceID, err)
+			}
+		}
+		return nil
+	})
+}
+
+// Emptiness says what a store already holds, so a restore can refuse to
+// mix a backup into live data.
+type Emptiness struct {
+	Spaces, Sessions, Users int
+}
+
+// Empty reports whether the store holds no space, no session and no user
+// but the built-in local one.
+func (e Emptiness) Empty() bool { return e.Spaces == 0 && e.Sessions == 0 && e.Users == 0 }
+
+// Contents counts the rows that make a store not empty.
+func (s *Store) Contents(ctx context.Context) (Emptiness, error) {
+	var e Emptiness
+	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
+		(SELECT COUNT(*) FROM users WHERE id <> ?)`), smriti.LocalUserID).Scan(&e.Spaces, &e.Sessions, &e.Users)
+	if err != nil {
+		return e, fmt.Errorf("count rows: %w", err)
+	}
+	return e, nil
+}
+
+// StoreVerification is the outcome of recomputing every checkpoint hash in
+// a store.
+type StoreVerification struct {
+	Spaces      int         `json:"spaces"`
+	Checkpoints int         `json:"checkpoints"`
+	Turns       int         `json:"turns"`
+	Mismatches  []smriti.ID `json:"mismatches"`
+}
+
+// VerifyAll recomputes the hash of every checkpoint of every space from its
+// stored content and its parents' stored hashes, a page at a time in log
+// order (a parent is always logged before its children), and counts the
+// turns. A checkpoint whose parent is missing counts as a mismatch.
+func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
+	v := &StoreVerification{Mismatches: []smriti.ID{}}
+	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM turns)`).Scan(&v.Spaces, &v.Turns); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	hashes := map[smriti.ID]string{}
+	hashOf := func(p *smriti.ID) (string, bool) {
+		if p == nil {
+			return "", true
+		}
+		h, ok := hashes[*p]
+		return h, ok
+	}
+	after := int64(-1)
+	for {
+		page, err := s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.log_pos > ? ORDER BY c.log_pos LIMIT ?`, after, exportPage)
+		if err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
+		}
+		if len(page) == 0 {
+			return v, nil
+		}
+		for _, c := range page {
+			v.Checkpoints++
+			ph, ok1 := hashOf(c.ParentID)
+			mh, ok2 := hashOf(c.MergeParentID)
+			if !ok1 || !ok2 || smriti.ComputeHash(c, ph, mh) != c.Hash {
+				v.Mismatches = append(v.Mismatches, c.ID)
+			}
+			hashes[c.ID] = c.Hash
+		}
+		after = page[len(page)-1].LogPos
+	}
+}
