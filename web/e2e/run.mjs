@@ -260,7 +260,8 @@ try {
   await axe(watcher, "lineage");
 
   console.log("mount it in a new session");
-  await page.getByRole("button", { name: "New session" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New session" }).click();
   await page.waitForURL((u) => u.toString() !== firstSession);
   const mountSession = page.url();
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("Before mounting: flying would be quicker.");
@@ -280,7 +281,8 @@ try {
   const status = await page.getByTestId("context-status").innerText();
   expect(status.startsWith("ctx: MOUNTED"), `the status line reports the mount: "${status}"`);
   await shot(page, "mounted-ask");
-  await page.getByRole("button", { name: "What the model sees" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "What the model sees" }).click();
   await page.getByTestId("context-messages").waitFor();
   const seen = await page.getByTestId("context-messages").innerText();
   const cps = await page.getByTestId("context-checkpoints").innerText();
@@ -304,7 +306,10 @@ try {
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
   await page.getByLabel("Task 1 text").waitFor();
-  expect((await page.getByLabel("Task 1 text").inputValue()) === "Book the bus passes", "the fork's draft has only fork-local tasks");
+  const forkTasks = await page.locator("[aria-label$=' text'][aria-label^='Task ']").evaluateAll((els) => els.map((e) => e.value));
+  expect(forkTasks.includes("Book the bus passes"), `the fork's draft holds the fork's task (tasks: ${JSON.stringify(forkTasks)})`);
+  await page.getByTestId("draft-diff").waitFor();
+  expect((await page.getByTestId("draft-added").innerText()).includes("Book the bus passes"), "the draft is shown as a diff: the bus task is added");
   await page.getByRole("button", { name: "Save checkpoint" }).click();
   await page.getByRole("heading", { name: "Checkpoint saved" }).waitFor();
   const hashB = (await page.getByRole("dialog").innerText()).match(/\b[0-9a-f]{7}\b/)[0];
@@ -334,9 +339,14 @@ try {
   await page.getByTestId("compare").waitFor();
   const cmp = await page.getByTestId("compare").innerText();
   expect(cmp.includes("Book the bus passes") && cmp.includes("Book the train tickets"), "compare shows each side's tasks");
+  expect(/\/spaces\/[^/]+\/compare\/[^/]+\.\.\.[^/]+$/.test(page.url()), `compare has its own address: ${new URL(page.url()).pathname}`);
+  expect((await page.locator("[data-testid=compare] .diff-line.add").count()) > 0 && (await page.locator("[data-testid=compare] .diff-line.del").count()) > 0, "compare colours what only B and only A hold");
   await shot(page, "compare");
   await axe(page, "compare");
-  await page.getByRole("button", { name: "Close dialog" }).click();
+  await page.goBack();
+  await page.getByTestId("lineage-checkpoint").nth(2).waitFor();
+  await page.getByRole("checkbox", { name: new RegExp(hashB) }).check();
+  await page.getByRole("checkbox", { name: new RegExp(hashC) }).check();
   const previewResp = page.waitForResponse((r) => r.url().endsWith("/api/v5/lineage/merge"));
   await page.getByRole("button", { name: `Merge ${hashB} into ${hashC}` }).click();
   await previewResp;

@@ -43,7 +43,7 @@ function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette
           {dark ? <Sun size={18} aria-hidden /> : <Moon size={18} aria-hidden />}
         </button>
       </div>
-      <button type="button" className="palette-hint" onClick={onPalette} aria-label="Open the command palette">
+      <button type="button" className="palette-hint" onClick={onPalette} title="Open the command palette">
         <span className="row">
           <CommandIcon size={14} aria-hidden /> Commands
         </span>
@@ -147,7 +147,7 @@ export default function App() {
         </div>
         <div className={drawer ? "drawer-back open" : "drawer-back"} onClick={() => setDrawer(false)} aria-hidden />
         <Sidebar open={drawer} onPalette={() => setPalette(true)} theme={theme} onTheme={toggleTheme} />
-        <main id="main" tabIndex={-1}>
+        <main id="main" tabIndex={0}>
           <OfflineBanner />
           <Suspense fallback={<p className="muted">Loading…</p>}>
             <Routes>

@@ -464,7 +464,7 @@ export async function request<T>(method: string, path: string, body?: unknown, h
   } catch (e) {
     if ((e as Error).name === "AbortError") throw e;
     noteUnreachable();
-    throw new ApiError("The server cannot be reached. Smriti retries on its own.", 0, null);
+    throw new ApiError("The Smriti server cannot be reached (is `smriti serve` running?).", 0, null);
   }
   noteReachable();
   noteStatus(path, resp.status);

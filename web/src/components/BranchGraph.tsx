@@ -21,7 +21,7 @@ const CpNodeView = memo(function CpNodeView({ data }: NodeProps<Node<CpData>>) {
     <div className={selected ? "cp-node selected" : "cp-node"} style={{ ["--lane" as string]: color }} title={`${cp.message}\n${cp.branch_name} · ${cp.created_at}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <span className="h">{short(cp.commit_hash)}</span> {head && <span className="badge accent">HEAD</span>} {merge && <span className="badge">merge</span>}{" "}
-      {tip && !head && <span className="badge" style={{ color }}>{cp.branch_name}</span>}
+      {tip && !head && <span className="badge" style={{ borderColor: color }}>{cp.branch_name}</span>}
       {cp.note_count > 0 && <span className="badge warn">{cp.note_count} note{cp.note_count > 1 ? "s" : ""}</span>}
       <span className="m">{cp.message}</span>
       <Handle type="source" position={Position.Right} isConnectable={false} />
