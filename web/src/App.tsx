@@ -35,7 +35,7 @@ function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette
       <div className="brand-row">
         <NavLink to="/" className="brand" end>
           <span className="brand-mark" aria-hidden>
-            स्
+            S
           </span>
           Smriti
         </NavLink>

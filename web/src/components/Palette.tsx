@@ -66,13 +66,6 @@ export function Palette({
       <Command.Input value={q} onValueChange={setQ} placeholder="Type a command, a space, a session or a checkpoint…" aria-label="Command" />
       <Command.List>
         <Command.Empty>Nothing matches.</Command.Empty>
-        {q.trim() && (
-          <Command.Group heading="Search">
-            <Command.Item value={`search ${q}`} onSelect={() => go(`/search?${new URLSearchParams({ q: q.trim() })}`)}>
-              <Search size={16} aria-hidden /> Search for “{q.trim()}”
-            </Command.Item>
-          </Command.Group>
-        )}
         <Command.Group heading="Actions">
           <Command.Item value="new session" onSelect={() => run(() => void newSession())}>
             <Plus size={16} aria-hidden /> New session
@@ -131,6 +124,13 @@ export function Palette({
                 <span className="muted small">{c.branch_name}</span>
               </Command.Item>
             ))}
+          </Command.Group>
+        )}
+        {q.trim() && (
+          <Command.Group heading="Search" forceMount>
+            <Command.Item forceMount value="full-text-search" onSelect={() => go(`/search?${new URLSearchParams({ q: q.trim() })}`)}>
+              <Search size={16} aria-hidden /> Search for “{q.trim()}”
+            </Command.Item>
           </Command.Group>
         )}
       </Command.List>
