@@ -6,6 +6,26 @@ import { FileClock, GitBranch, GitFork, Keyboard, LayoutDashboard, MessageSquare
 import { api, short, type Session } from "../api";
 import { sendCommand } from "../lib/commands";
 
+const SEARCH_ITEM = "full-text-search";
+
+/**
+ * Every typed word must occur in the item's text; items whose words start
+ * with the typed ones rank higher. "Search for …" always matches, last.
+ */
+export function paletteFilter(value: string, search: string): number {
+  if (value === SEARCH_ITEM) return 0.01;
+  const v = value.toLowerCase();
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return 1;
+  let score = 1;
+  for (const w of words) {
+    const i = v.indexOf(w);
+    if (i < 0) return 0;
+    if (i === 0 || v[i - 1] === " ") score += 1;
+  }
+  return score / (1 + words.length);
+}
+
 /**
  * The Ctrl/⌘+K palette: go to a space, session or checkpoint, start a
  * session, create a checkpoint, fork, search, switch theme. What it can do
@@ -60,6 +80,7 @@ export function Palette({
       open={open}
       onOpenChange={onOpenChange}
       label="Command palette"
+      filter={paletteFilter}
       overlayClassName="palette-back"
       contentClassName="palette"
     >
@@ -127,8 +148,8 @@ export function Palette({
           </Command.Group>
         )}
         {q.trim() && (
-          <Command.Group heading="Search" forceMount>
-            <Command.Item forceMount value="full-text-search" onSelect={() => go(`/search?${new URLSearchParams({ q: q.trim() })}`)}>
+          <Command.Group heading="Search">
+            <Command.Item value={SEARCH_ITEM} onSelect={() => go(`/search?${new URLSearchParams({ q: q.trim() })}`)}>
               <Search size={16} aria-hidden /> Search for “{q.trim()}”
             </Command.Item>
           </Command.Group>
