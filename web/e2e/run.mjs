@@ -550,7 +550,7 @@ try {
   figures.graph300TextPx = +textPx.px.toFixed(1);
   figures.graph300Zoom = +textPx.scale.toFixed(2);
   expect(textPx.px >= 11, `at fit the graph's text is ${textPx.px.toFixed(1)} px ≥ 11 px (zoom ${textPx.scale.toFixed(2)})`);
-  const firstNode = gp.locator(".react-flow__node-cp").first();
+  const firstNode = gp.locator(".react-flow__node-cp").last();
   await firstNode.click();
   await gp.getByText(/^Selected: /).waitFor();
   expect(true, "a click on a node of the 300-checkpoint graph selects it");

@@ -12,6 +12,7 @@ export interface Pending {
 }
 
 const NEAR = 80;
+const VIRTUAL_FROM = 40;
 
 function clock(iso: string) {
   const d = new Date(iso);
@@ -103,7 +104,7 @@ export function Thread({
   const total = v.getTotalSize();
   useLayoutEffect(() => {
     if (!follow.current) return;
-    if (count > 0) v.scrollToIndex(count - 1, { align: "end" });
+    if (count > VIRTUAL_FROM) v.scrollToIndex(count - 1, { align: "end" });
     toBottom();
     const raf = requestAnimationFrame(() => follow.current && toBottom());
     return () => cancelAnimationFrame(raf);
@@ -121,11 +122,14 @@ export function Thread({
     return () => el.removeEventListener("scroll", onScroll);
   }, []);
 
-  const items = v.getVirtualItems();
+  // Short threads render every message; long ones only those in view.
+  const virtual = count > VIRTUAL_FROM;
+  const items = virtual ? v.getVirtualItems() : turns.map((t, i) => ({ index: i, key: t.id, start: 0 }));
   return (
+    <Tooltip.Provider delayDuration={300}>
     <div className="thread-wrap">
       <div className="thread" ref={scroller} data-testid="thread">
-        <section className="thread-inner" aria-label="Conversation" style={{ height: count ? total : undefined, position: "relative" }}>
+        <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
           {count === 0 && !pending && empty}
           {items.map((row) => {
             const t = turns[row.index];
@@ -134,8 +138,8 @@ export function Thread({
               <div
                 key={row.key}
                 data-index={row.index}
-                ref={v.measureElement}
-                style={{ position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+                ref={virtual ? v.measureElement : undefined}
+                style={virtual ? { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` } : undefined}
               >
                 <div className={`turn ${t.role}`}>
                   <div style={{ maxWidth: "100%", display: "flex", flexDirection: "column", alignItems: t.role === "user" ? "flex-end" : "stretch", width: "100%" }}>
@@ -207,5 +211,6 @@ export function Thread({
         </button>
       )}
     </div>
+    </Tooltip.Provider>
   );
 }
