@@ -234,6 +234,8 @@ try {
   console.log("Draft with AI, save, review");
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
   expect((await page.getByLabel("Task 1 text").inputValue()) === "Book the train tickets", "the drafted task is editable text");
   expect((await page.getByLabel("Task 1 status").inputValue()) === "open", "the drafted task's status is an editable choice (open)");
@@ -305,10 +307,11 @@ try {
   await page.getByTestId("turn-assistant").first().waitFor();
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
   const forkTasks = await page.locator("[aria-label$=' text'][aria-label^='Task ']").evaluateAll((els) => els.map((e) => e.value));
   expect(forkTasks.includes("Book the bus passes"), `the fork's draft holds the fork's task (tasks: ${JSON.stringify(forkTasks)})`);
-  await page.getByTestId("draft-diff").waitFor();
   expect((await page.getByTestId("draft-added").innerText()).includes("Book the bus passes"), "the draft is shown as a diff: the bus task is added");
   await page.getByRole("button", { name: "Save checkpoint" }).click();
   await page.getByRole("heading", { name: "Checkpoint saved" }).waitFor();
@@ -321,6 +324,8 @@ try {
   await page.goto(firstSession);
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
   await page.getByLabel("Message (required)").fill("Train it is, tickets first");
   // Main and the fork both rewrite the summary: the merge's one conflict.
