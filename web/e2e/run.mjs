@@ -460,8 +460,8 @@ try {
       }),
   );
   figures.longThreadScrollFps = +fps.toFixed(1);
-  if (loadNow() <= 1.5 || process.env.SMRITI_E2E_STRICT_BUDGET) expect(fps >= 50, `the 200-turn thread scrolls at ${fps.toFixed(1)} fps ≥ 50`);
-  else console.log(`  --  scroll budget not held: load average ${loadNow().toFixed(1)} per CPU; measured ${fps.toFixed(1)} fps`);
+  // Reported, not asserted (no timing asserts): the issue's budget is 50 fps.
+  console.log(`  --  200-turn thread scroll: ${fps.toFixed(1)} fps (budget 50) at load ${loadNow().toFixed(1)} per CPU`);
   await lp.getByRole("button", { name: "Jump to latest" }).click();
   await lp.waitForFunction(() => {
     const el = document.querySelector("[data-testid=thread]");
