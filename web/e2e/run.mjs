@@ -234,6 +234,8 @@ try {
   console.log("Draft with AI, save, review");
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
   expect((await page.getByLabel("Task 1 text").inputValue()) === "Book the train tickets", "the drafted task is editable text");
   expect((await page.getByLabel("Task 1 status").inputValue()) === "open", "the drafted task's status is an editable choice (open)");
@@ -260,7 +262,8 @@ try {
   await axe(watcher, "lineage");
 
   console.log("mount it in a new session");
-  await page.getByRole("button", { name: "New session" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "New session" }).click();
   await page.waitForURL((u) => u.toString() !== firstSession);
   const mountSession = page.url();
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("Before mounting: flying would be quicker.");
@@ -280,7 +283,8 @@ try {
   const status = await page.getByTestId("context-status").innerText();
   expect(status.startsWith("ctx: MOUNTED"), `the status line reports the mount: "${status}"`);
   await shot(page, "mounted-ask");
-  await page.getByRole("button", { name: "What the model sees" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "What the model sees" }).click();
   await page.getByTestId("context-messages").waitFor();
   const seen = await page.getByTestId("context-messages").innerText();
   const cps = await page.getByTestId("context-checkpoints").innerText();
@@ -303,8 +307,12 @@ try {
   await page.getByTestId("turn-assistant").first().waitFor();
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
-  expect((await page.getByLabel("Task 1 text").inputValue()) === "Book the bus passes", "the fork's draft has only fork-local tasks");
+  const forkTasks = await page.locator("[aria-label$=' text'][aria-label^='Task ']").evaluateAll((els) => els.map((e) => e.value));
+  expect(forkTasks.includes("Book the bus passes"), `the fork's draft holds the fork's task (tasks: ${JSON.stringify(forkTasks)})`);
+  expect((await page.getByTestId("draft-added").innerText()).includes("Book the bus passes"), "the draft is shown as a diff: the bus task is added");
   await page.getByRole("button", { name: "Save checkpoint" }).click();
   await page.getByRole("heading", { name: "Checkpoint saved" }).waitFor();
   const hashB = (await page.getByRole("dialog").innerText()).match(/\b[0-9a-f]{7}\b/)[0];
@@ -316,6 +324,8 @@ try {
   await page.goto(firstSession);
   await page.getByRole("button", { name: "Create checkpoint" }).click();
   await page.getByRole("button", { name: "Draft with AI" }).click();
+  // The form opens with the base's content, so wait for the draft itself (its diff) before reading it.
+  await page.getByTestId("draft-diff").waitFor();
   await page.getByLabel("Task 1 text").waitFor();
   await page.getByLabel("Message (required)").fill("Train it is, tickets first");
   // Main and the fork both rewrite the summary: the merge's one conflict.
@@ -334,9 +344,15 @@ try {
   await page.getByTestId("compare").waitFor();
   const cmp = await page.getByTestId("compare").innerText();
   expect(cmp.includes("Book the bus passes") && cmp.includes("Book the train tickets"), "compare shows each side's tasks");
+  const compareUrl = page.url();
+  expect(/\/spaces\/[^/]+\/compare\/[^/]+\.\.\.[^/]+$/.test(page.url()), `compare has its own address: ${new URL(page.url()).pathname}`);
+  expect((await page.locator("[data-testid=compare] .diff-line.add").count()) > 0 && (await page.locator("[data-testid=compare] .diff-line.del").count()) > 0, "compare colours what only B and only A hold");
   await shot(page, "compare");
   await axe(page, "compare");
-  await page.getByRole("button", { name: "Close dialog" }).click();
+  await page.goBack();
+  await page.getByTestId("lineage-checkpoint").nth(2).waitFor();
+  await page.getByRole("checkbox", { name: new RegExp(hashB) }).check();
+  await page.getByRole("checkbox", { name: new RegExp(hashC) }).check();
   const previewResp = page.waitForResponse((r) => r.url().endsWith("/api/v5/lineage/merge"));
   await page.getByRole("button", { name: `Merge ${hashB} into ${hashC}` }).click();
   await previewResp;
@@ -346,6 +362,8 @@ try {
   expect(n === 1, `the merge has exactly one conflict (got ${n})`);
   expect(await page.getByRole("button", { name: "Merge", exact: true }).isDisabled(), "merge waits for the conflict's resolution");
   await conflicts.first().getByRole("radio", { name: /theirs/ }).check();
+  const removed = await page.getByTestId("merge-remove").allInnerTexts();
+  expect(removed.some((r) => r.includes("Book the train tickets")), `the merge preview names what it removes: ${JSON.stringify(removed)}`);
   await page.getByRole("button", { name: "Preview with these choices" }).click();
   await page.getByTestId("merge-preview").filter({ hasText: "We decided to take the bus" }).or(page.getByTestId("merge-preview")).first().waitFor();
   await shot(page, "merge-resolution");
@@ -354,6 +372,8 @@ try {
   await page.getByRole("status").filter({ hasText: "Merged as" }).waitFor();
   expect(true, "the merge is committed");
   await page.getByRole("status").getByRole("link").click();
+  await page.waitForURL(/\/checkpoints\//);
+  const detailUrl = page.url();
 
   console.log("verify badge");
   await page.getByTestId("verify-badge").waitFor();
@@ -383,6 +403,7 @@ try {
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto(`${base}/spaces/${spaceId}/lineage`);
   await page.getByTestId("lineage-checkpoint").nth(3).waitFor();
+  await page.locator(".react-flow__node-cp").first().waitFor();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow <= 0, `no horizontal scroll at 1024 px (overflow ${overflow})`);
   await shot(page, "lineage-1024-merged");
@@ -393,6 +414,189 @@ try {
   await axe(page, "chat-dark");
   await ctxB.close();
   await ctxA.close();
+
+  const api = async (method, path, body) => {
+    const r = await fetch(base + path, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+    return r.status === 204 ? null : r.json();
+  };
+  const loadNow = () => loadavg()[0] / cpus().length;
+
+  console.log("a 200-turn session opens at its newest message");
+  const ctxL = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const lp = await ctxL.newPage();
+  lp.on("pageerror", (e) => console.log("  page error:", e.message));
+  const longSession = await api("POST", `/api/v4/chat/spaces/${spaceId}/sessions`, { title: "Long thread", provider: "mock", model: "mock" });
+  for (let i = 1; i <= 100; i++) {
+    await api("POST", "/api/v4/chat/send", { session_id: longSession.id, provider: "mock", model: "mock", use_mock: true, message: `Message number ${i}` + (i % 10 === 5 ? "\n\n```go\nfunc main() {}\n```" : "") });
+  }
+  await lp.goto(`${base}/sessions/${longSession.id}`);
+  await lp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();
+  await lp.waitForFunction(() => {
+    const el = document.querySelector("[data-testid=thread]");
+    return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+  });
+  const geo = await lp.evaluate(() => {
+    const el = document.querySelector("[data-testid=thread]");
+    return { top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, rendered: document.querySelectorAll("[data-testid^=turn-]").length };
+  });
+  expect(geo.top > 0 && geo.height - geo.top - geo.client < 4, `the 200-turn thread opens scrolled to the bottom (scrollTop ${Math.round(geo.top)} of ${Math.round(geo.height)})`);
+  expect(geo.rendered < 60, `the thread is virtualised: ${geo.rendered} of 200 messages in the DOM`);
+  figures.longThreadRenderedMessages = geo.rendered;
+  await shot(lp, "long-thread-bottom");
+  // Scroll speed: 90 animation frames, each scrolling 120 px up.
+  const fps = await lp.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const el = document.querySelector("[data-testid=thread]");
+        const times = [];
+        const step = (t) => {
+          times.push(t);
+          el.scrollTop -= 120;
+          if (times.length < 90) requestAnimationFrame(step);
+          else resolve((1000 * (times.length - 1)) / (times[times.length - 1] - times[0]));
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+  figures.longThreadScrollFps = +fps.toFixed(1);
+  // Reported, not asserted (no timing asserts): the issue's budget is 50 fps.
+  console.log(`  --  200-turn thread scroll: ${fps.toFixed(1)} fps (budget 50) at load ${loadNow().toFixed(1)} per CPU`);
+  await lp.getByRole("button", { name: "Jump to latest" }).click();
+  await lp.waitForFunction(() => {
+    const el = document.querySelector("[data-testid=thread]");
+    return el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+  });
+  expect(true, "scrolled up, the thread offers Jump to latest, which returns to the newest message");
+
+  console.log("a second browser context and the CLI: replies appear live");
+  const ctxW = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const wp = await ctxW.newPage();
+  await wp.goto(`${base}/sessions/${longSession.id}`);
+  await wp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();
+  const box2 = lp.getByRole("textbox", { name: "Message", exact: true });
+  await box2.fill("Sent from the first tab");
+  await box2.press("Enter");
+  await wp.getByText("You said: \"Sent from the first tab\"", { exact: false }).first().waitFor({ timeout: 10000 });
+  expect(true, "a reply sent in one browser context appears in the other without a reload");
+  await cli(["chat", "--api-url", base, "--session", longSession.id, "--mock", spaceId, "Sent from the CLI"]);
+  await wp.getByText("You said: \"Sent from the CLI\"", { exact: false }).first().waitFor({ timeout: 10000 });
+  await lp.getByText("You said: \"Sent from the CLI\"", { exact: false }).first().waitFor({ timeout: 10000 });
+  expect(true, "a reply sent by the CLI appears in both open pages without a reload");
+  await shot(wp, "live-reply-from-cli");
+  await ctxW.close();
+
+  console.log("the fork dialog takes typed input");
+  await lp.goto(mountSession);
+  await lp.getByTestId("turn-assistant").first().waitFor();
+  await lp.getByTestId("turn-assistant").last().hover();
+  await lp.getByRole("button", { name: /^Fork from message/ }).last().click();
+  await lp.getByRole("dialog").waitFor();
+  const focused = await lp.evaluate(() => document.activeElement?.id);
+  expect(focused === "chat-fork-branch", `the fork dialog opens with the focus on the branch name (focus: ${focused})`);
+  await lp.keyboard.type("by-ferry");
+  await lp.keyboard.press("Enter");
+  await lp.waitForURL((u) => u.toString() !== mountSession);
+  await lp.getByText("branch by-ferry").waitFor();
+  expect(true, "typing a name and pressing Enter creates branch by-ferry and opens it");
+
+  console.log("keyboard: Ctrl+K navigates, / focuses search, ? lists shortcuts");
+  await lp.keyboard.press("Control+k");
+  await lp.getByRole("combobox", { name: "Command" }).or(lp.getByPlaceholder(/Type a command/)).first().waitFor();
+  await lp.keyboard.type("Settings");
+  await lp.keyboard.press("Enter");
+  await lp.waitForURL(/\/settings$/);
+  expect(true, "Ctrl+K, typing Settings and Enter opens the settings page");
+  await lp.keyboard.press("Control+k");
+  await lp.keyboard.type("Australia trip lineage");
+  await lp.keyboard.press("Enter");
+  await lp.waitForURL(/\/lineage$/);
+  expect(true, "the palette goes to a space's lineage");
+  await lp.locator("body").click({ position: { x: 600, y: 5 } }).catch(() => {});
+  await lp.keyboard.press("/");
+  expect(await lp.evaluate(() => document.activeElement?.id === "sidebar-search"), "/ focuses the search field");
+  await lp.keyboard.press("Escape");
+  await lp.evaluate(() => document.activeElement?.blur());
+  await lp.keyboard.press("?");
+  await lp.getByTestId("shortcuts").waitFor();
+  await lp.keyboard.press("Escape");
+  await lp.getByTestId("shortcuts").waitFor({ state: "detached" });
+  expect(true, "? opens the shortcuts sheet and Esc closes it");
+  expect((await lp.title()).startsWith("Lineage of Australia trip"), `the tab title names the page: "${await lp.title()}"`);
+  await ctxL.close();
+
+  console.log("a graph of 300 checkpoints on 20 branches");
+  const big = await api("POST", "/api/v2/repos", { name: "Big lineage", description: "generated" });
+  const mainSe = await api("POST", `/api/v4/chat/spaces/${big.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
+  const commitOn = (session, i, branch) =>
+    api("POST", "/api/v4/chat/commit", {
+      repo_id: big.id, session_id: session, message: `${branch} step ${i}`, summary: `Step ${i} on ${branch}`, objective: "Generated",
+      decisions: [`Decision ${i} on ${branch}`], assumptions: [], tasks: [], open_questions: [], entities: [], artifacts: [],
+    });
+  const mainCps = [];
+  for (let i = 1; i <= 15; i++) mainCps.push(await commitOn(mainSe.id, i, "main"));
+  for (let b = 1; b < 20; b++) {
+    const f = await api("POST", "/api/v5/lineage/sessions/fork", { space_id: big.id, checkpoint_id: mainCps[(b * 7) % 15].id, branch_name: `feature-${String(b).padStart(2, "0")}` });
+    for (let i = 1; i <= 15; i++) await commitOn(f.session_id, i, f.branch_name);
+  }
+  const ctxG = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const gp = await ctxG.newPage();
+  gp.on("pageerror", (e) => console.log("  page error:", e.message));
+  await gp.goto(`${base}/spaces/${big.id}/lineage`);
+  await gp.getByText("300 checkpoints · 20 branches").waitFor();
+  await gp.locator(".react-flow__node-cp").first().waitFor();
+  await gp.waitForTimeout(400);
+  const textPx = await gp.evaluate(() => {
+    const vp = document.querySelector(".react-flow__viewport");
+    const scale = new DOMMatrixReadOnly(getComputedStyle(vp).transform).a;
+    const fs = parseFloat(getComputedStyle(document.querySelector(".cp-node .m")).fontSize);
+    return { scale, px: fs * scale, nodes: document.querySelectorAll(".react-flow__node-cp").length };
+  });
+  figures.graph300TextPx = +textPx.px.toFixed(1);
+  figures.graph300Zoom = +textPx.scale.toFixed(2);
+  expect(textPx.px >= 11, `at fit the graph's text is ${textPx.px.toFixed(1)} px ≥ 11 px (zoom ${textPx.scale.toFixed(2)})`);
+  const firstNode = gp.locator(".react-flow__node-cp").last();
+  await firstNode.click();
+  await gp.getByText(/^Selected: /).waitFor();
+  expect(true, "a click on a node of the 300-checkpoint graph selects it");
+  expect((await gp.locator(".react-flow__minimap").count()) === 1, "the graph has a minimap");
+  await shot(gp, "graph-300-checkpoints-20-branches");
+  await axe(gp, "graph-300");
+  await ctxG.close();
+
+  console.log("every page at 390, 1024 and 1440 px, light and dark");
+  const pages = [
+    ["overview", "/", (p) => p.getByRole("heading", { name: "Overview" }).waitFor()],
+    ["chat", new URL(firstSession).pathname, (p) => p.getByTestId("turn-assistant").first().waitFor()],
+    ["lineage", `/spaces/${spaceId}/lineage`, (p) => p.locator(".react-flow__node-cp").first().waitFor()],
+    ["compare", new URL(compareUrl).pathname, (p) => p.getByTestId("compare").waitFor()],
+    ["checkpoint", new URL(detailUrl).pathname, (p) => p.getByTestId("verify-badge").waitFor()],
+    ["coordination", `/spaces/${spaceId}/coordination`, (p) => p.getByRole("heading", { name: "State brief" }).waitFor()],
+    ["settings", "/settings", (p) => p.getByTestId("background-slot").waitFor()],
+  ];
+  for (const scheme of ["light", "dark"]) {
+    for (const width of [390, 1024, 1440]) {
+      const ctx = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, colorScheme: scheme });
+      const p = await ctx.newPage();
+      for (const [name, path, ready] of pages) {
+        await p.goto(base + path);
+        await ready(p);
+        await p.waitForTimeout(150);
+        const over = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(over <= 0, `${name} at ${width} px ${scheme}: no horizontal scroll (overflow ${over})`);
+        await shot(p, `${name}-${width}-${scheme}`);
+        await axe(p, `${name}-${width}-${scheme}`);
+      }
+      if (width === 390) {
+        await p.goto(base + "/");
+        await p.getByRole("button", { name: "Open navigation" }).click();
+        await p.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Settings" }).click();
+        await p.waitForURL(/\/settings$/);
+        expect(true, `at 390 px (${scheme}) the sidebar is a drawer that opens from the top bar and closes on navigation`);
+      }
+      await ctx.close();
+    }
+  }
 
   console.log("auth mode: a second server with --auth, users made by the CLI");
   const authDb = join(work, "auth.db");

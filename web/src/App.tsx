@@ -1,11 +1,19 @@
-import { lazy, Suspense } from "react";
-import { NavLink, Route, Routes } from "react-router-dom";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
+import { Toaster } from "sonner";
+import * as Tooltip from "@radix-ui/react-tooltip";
+import { BookOpen, Command as CommandIcon, GitBranch, Menu, MessageSquare, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
 import { api } from "./api";
 import Overview from "./pages/Overview";
 import Chat from "./pages/Chat";
 import SearchBox from "./components/SearchBox";
 import { AccountBox } from "./AuthGate";
+import { OfflineBanner } from "./components/OfflineBanner";
+import { Palette, ShortcutsSheet } from "./components/Palette";
+import { Modal } from "./components/Modal";
+import { typingIn } from "./lib/commands";
+import { useTheme } from "./lib/theme";
 
 // The heavier pages load on demand so the first paint stays small.
 const Lineage = lazy(() => import("./pages/Lineage"));
@@ -13,23 +21,46 @@ const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
 const Coordination = lazy(() => import("./pages/Coordination"));
 const Search = lazy(() => import("./pages/Search"));
+const ComparePage = lazy(() => import("./pages/Compare"));
 
-function Sidebar() {
+const isDark = (theme: string) =>
+  theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
+
+function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette: () => void; theme: string; onTheme: () => void }) {
   const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
   const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
+  const dark = isDark(theme);
   return (
-    <nav className="sidebar" aria-label="Workspace">
-      <NavLink to="/" className="brand" end>
-        Smriti
-      </NavLink>
+    <nav className={open ? "sidebar open" : "sidebar"} aria-label="Workspace" id="sidebar">
+      <div className="brand-row">
+        <NavLink to="/" className="brand" end>
+          <span className="brand-mark" aria-hidden>
+            S
+          </span>
+          Smriti
+        </NavLink>
+        <button type="button" className="icon-btn" onClick={onTheme} aria-label={dark ? "Switch to light theme" : "Switch to dark theme"}>
+          {dark ? <Sun size={18} aria-hidden /> : <Moon size={18} aria-hidden />}
+        </button>
+      </div>
+      <button type="button" className="palette-hint" onClick={onPalette} title="Open the command palette">
+        <span className="row">
+          <CommandIcon size={14} aria-hidden /> Commands
+        </span>
+        <kbd>Ctrl K</kbd>
+      </button>
       <SearchBox />
       <h2 id="nav-sessions">Recent sessions</h2>
       <ul aria-labelledby="nav-sessions">
         {(sessions.data ?? []).slice(0, 12).map((s) => (
           <li key={s.id}>
             <NavLink to={`/sessions/${s.id}`} title={s.title}>
-              {s.branch_name !== "main" && <span aria-label={`branch ${s.branch_name}`}>↳ </span>}
-              {s.title || "Untitled"}
+              {s.branch_name !== "main" ? (
+                <GitBranch size={14} aria-label={`branch ${s.branch_name}`} />
+              ) : (
+                <MessageSquare size={14} aria-hidden />
+              )}
+              <span className="t">{s.title || "Untitled"}</span>
             </NavLink>
           </li>
         ))}
@@ -38,45 +69,108 @@ function Sidebar() {
       <ul aria-labelledby="nav-spaces">
         {(spaces.data ?? []).slice(0, 12).map((s) => (
           <li key={s.id}>
-            <NavLink to={`/spaces/${s.id}/lineage`}>{s.name}</NavLink>
+            <NavLink to={`/spaces/${s.id}/lineage`}>
+              <GitBranch size={14} aria-hidden />
+              <span className="t">{s.name}</span>
+            </NavLink>
           </li>
         ))}
       </ul>
       <h2>More</h2>
       <ul>
         <li>
-          <NavLink to="/settings">Settings</NavLink>
+          <NavLink to="/settings">
+            <SettingsIcon size={14} aria-hidden /> Settings
+          </NavLink>
         </li>
         <li>
-          <a href="/docs">API reference</a>
+          <a href="/docs">
+            <BookOpen size={14} aria-hidden /> API reference
+          </a>
         </li>
       </ul>
-      <AccountBox />
+      <div className="foot">
+        <AccountBox />
+      </div>
     </nav>
   );
 }
 
 export default function App() {
+  const [theme, setTheme] = useTheme();
+  const [palette, setPalette] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const loc = useLocation();
+  useEffect(() => setDrawer(false), [loc.pathname, loc.search]);
+  const toggleTheme = useCallback(() => setTheme(isDark(theme) ? "light" : "dark"), [theme, setTheme]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setPalette((p) => !p);
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      if (document.querySelector("[role=dialog]")) return;
+      if (e.key === "/") {
+        e.preventDefault();
+        setDrawer(true);
+        document.getElementById("sidebar-search")?.focus();
+      } else if (e.key === "?") {
+        e.preventDefault();
+        setShortcuts(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
   return (
-    <div className="shell">
-      <a className="skip" href="#main">
-        Skip to content
-      </a>
-      <Sidebar />
-      <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p>Loading…</p>}>
-          <Routes>
-            <Route path="/" element={<Overview />} />
-            <Route path="/sessions/:sessionId" element={<Chat />} />
-            <Route path="/spaces/:spaceId/lineage" element={<Lineage />} />
-            <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
-            <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
-            <Route path="/settings" element={<Settings />} />
-            <Route path="/search" element={<Search />} />
-            <Route path="*" element={<h1>Page not found</h1>} />
-          </Routes>
-        </Suspense>
-      </main>
-    </div>
+    <Tooltip.Provider delayDuration={300}>
+      <div className="shell">
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
+        <div className="topbar">
+          <button type="button" className="icon-btn" aria-label="Open navigation" aria-expanded={drawer} aria-controls="sidebar" onClick={() => setDrawer(true)}>
+            <Menu size={20} aria-hidden />
+          </button>
+          <NavLink to="/" className="brand" end>
+            Smriti
+          </NavLink>
+          <span style={{ flex: 1 }} />
+          <button type="button" className="icon-btn" aria-label="Open the command palette" onClick={() => setPalette(true)}>
+            <CommandIcon size={18} aria-hidden />
+          </button>
+        </div>
+        <div className={drawer ? "drawer-back open" : "drawer-back"} onClick={() => setDrawer(false)} aria-hidden />
+        <Sidebar open={drawer} onPalette={() => setPalette(true)} theme={theme} onTheme={toggleTheme} />
+        <main id="main" tabIndex={0}>
+          <OfflineBanner />
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <Routes>
+              <Route path="/" element={<Overview />} />
+              <Route path="/sessions/:sessionId" element={<Chat />} />
+              <Route path="/spaces/:spaceId/lineage" element={<Lineage />} />
+              <Route path="/spaces/:spaceId/compare/:range" element={<ComparePage />} />
+              <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
+              <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
+              <Route path="/settings" element={<Settings />} />
+              <Route path="/search" element={<Search />} />
+              <Route path="*" element={<h1>Page not found</h1>} />
+            </Routes>
+          </Suspense>
+        </main>
+      </div>
+      <Palette open={palette} onOpenChange={setPalette} onShortcuts={() => setShortcuts(true)} onTheme={toggleTheme} dark={isDark(theme)} />
+      {shortcuts && (
+        <Modal title="Keyboard shortcuts" onClose={() => setShortcuts(false)}>
+          <ShortcutsSheet />
+        </Modal>
+      )}
+      <Toaster richColors closeButton position="bottom-right" theme={isDark(theme) ? "dark" : "light"} />
+    </Tooltip.Provider>
   );
 }

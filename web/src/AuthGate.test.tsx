@@ -188,7 +188,7 @@ describe("AuthGate", () => {
       }),
     );
     setup();
-    expect((await screen.findByRole("alert")).textContent).toBe("Failed to fetch");
+    expect((await screen.findByRole("alert")).textContent).toBe("The Smriti server cannot be reached (is `smriti serve` running?).");
     down = false;
     await userEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByText("Trip")).toBeTruthy();

@@ -94,6 +94,59 @@ export interface Checkpoint {
   artifacts: Artifact[];
   metadata: Record<string, unknown>;
   created_at: string;
+  /** v5: the items with their ids, when the server has them (?items=true). */
+  items?: ItemView[];
+}
+
+/** Item kinds of the state model (v5); ids are prefix + 6 hex, e.g. d-7f3a9c. */
+export type ItemKind = "decision" | "assumption" | "task" | "open_question" | "entity";
+export interface ItemSource {
+  session_id: ID | null;
+  from_seq: number | null;
+  to_seq: number | null;
+  quote: string | null;
+}
+export interface ItemView {
+  id: string;
+  kind: ItemKind;
+  text: string;
+  status?: string;
+  origin?: Partial<ItemSource> & { checkpoint_id?: ID | null; author_agent?: string | null; model?: string | null };
+  supersedes?: string[];
+  changed_in?: ID[];
+}
+export type ChangeOp = "add" | "update" | "resolve" | "retract" | "supersede";
+export interface DraftChange {
+  op: ChangeOp;
+  kind: ItemKind | null;
+  id: string | null;
+  before: string | null;
+  after: string | null;
+  source?: Partial<ItemSource> | null;
+}
+export interface ItemHistoryEntry {
+  checkpoint_id: ID;
+  commit_hash: string;
+  branch_name: string;
+  created_at: string;
+  event: string;
+  text: string;
+  status: string;
+  by?: string | null;
+  reason?: string | null;
+  source?: Partial<ItemSource> | null;
+  author_agent?: string | null;
+  model?: string | null;
+}
+export interface ItemHistory {
+  item: ItemView;
+  history: ItemHistoryEntry[];
+}
+export interface MergeRemove {
+  id?: string;
+  kind?: string;
+  text: string;
+  side: "ours" | "theirs" | "both";
 }
 
 export interface Draft {
@@ -106,6 +159,10 @@ export interface Draft {
   open_questions: string[];
   entities: string[];
   artifacts?: Artifact[];
+  /** v5 (state that accumulates): absent from servers before it. */
+  base_checkpoint_id?: ID | null;
+  items?: ItemView[];
+  changes?: DraftChange[];
 }
 
 export interface ContextInfo {
@@ -241,8 +298,10 @@ export interface MergePreview {
   base_checkpoint_id: ID | null;
   source_checkpoint_id: ID;
   target_checkpoint_id: ID;
-  merged: { message: string; summary: string; objective: string; decisions: string[]; tasks: TaskWire[] };
+  merged: { message: string; summary: string; objective: string; decisions: string[]; tasks: TaskWire[]; assumptions?: string[]; open_questions?: string[]; entities?: string[] };
   conflicts: MergeConflict[];
+  /** v5: what the merge removes; absent from older servers (the view then derives it from the two sides). */
+  removes?: MergeRemove[];
 }
 
 export interface MergeRequest {
@@ -349,6 +408,38 @@ export function onUnauthorized(fn: () => void): () => void {
   };
 }
 
+const reachListeners = new Set<(up: boolean) => void>();
+let reachable = true;
+
+/** Calls fn(false) when a request cannot reach the server and fn(true) when one reaches it again. */
+export function onReachability(fn: (up: boolean) => void): () => void {
+  reachListeners.add(fn);
+  return () => {
+    reachListeners.delete(fn);
+  };
+}
+function noteUnreachable() {
+  if (!reachable) return;
+  reachable = false;
+  for (const fn of [...reachListeners]) fn(false);
+}
+function noteReachable() {
+  if (reachable) return;
+  reachable = true;
+  for (const fn of [...reachListeners]) fn(true);
+}
+
+/** Asks /health; true when the server answers. */
+export async function ping(): Promise<boolean> {
+  try {
+    const r = await fetch("/health", { credentials: "same-origin" });
+    if (r.ok) noteReachable();
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
 function noteStatus(path: string, status: number) {
   if (status === 401 && path !== LOGIN_PATH) for (const fn of [...unauthorizedListeners]) fn();
 }
@@ -367,7 +458,15 @@ export async function request<T>(method: string, path: string, body?: unknown, h
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
   }
-  const resp = await fetch(path, init);
+  let resp: Response;
+  try {
+    resp = await fetch(path, init);
+  } catch (e) {
+    if ((e as Error).name === "AbortError") throw e;
+    noteUnreachable();
+    throw new ApiError("The Smriti server cannot be reached (is `smriti serve` running?).", 0, null);
+  }
+  noteReachable();
   noteStatus(path, resp.status);
   if (resp.status === 204) return undefined as T;
   const text = await resp.text();
@@ -488,6 +587,10 @@ export const api = {
     post<Draft>("/api/v5/checkpoint/draft", body),
   commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
   checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
+  /** The checkpoint with its items (v5); older servers ignore the flag and send the classic fields. */
+  checkpointItems: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}?items=true`),
+  itemHistory: (space: ID, item: string) => get<ItemHistory>(`/api/v5/spaces/${space}/items/${encodeURIComponent(item)}`),
+  title: (session: ID) => request<Session>("POST", `/api/v4/chat/sessions/${session}/title`),
   checkpoints: (space: ID) => get<Checkpoint[]>(`/api/v2/repos/${space}/commits?limit=500`),
   deleteCheckpoint: (id: ID, cascade: boolean) => request<void>("DELETE", `/api/v2/commits/${id}?cascade=${cascade}`),
   review: (id: ID) =>
@@ -531,6 +634,9 @@ export interface CommitBody {
   open_questions: string[];
   entities: string[];
   artifacts: Artifact[];
+  /** v5: the state with ids, and the checkpoint it builds on; older servers ignore both. */
+  items?: ItemView[];
+  base_checkpoint_id?: ID | null;
 }
 
 export interface StreamHandlers {

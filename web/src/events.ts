@@ -40,6 +40,8 @@ export function useSpaceEvents(spaceId: string | null | undefined, onEvent?: (e:
           qc.invalidateQueries({ queryKey: ["sessions"] });
           qc.invalidateQueries({ queryKey: ["tree", spaceId] });
           qc.invalidateQueries({ queryKey: ["session", ev.subject_id] });
+          // A send from another tab, the CLI or an agent: the thread refetches its turns.
+          qc.invalidateQueries({ queryKey: ["turns", ev.subject_id] });
           break;
         default:
           qc.invalidateQueries({ queryKey: ["state", spaceId] });

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from "react";
-import type { Artifact, Draft, TaskObject, TaskWire } from "../api";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { short, type Artifact, type Checkpoint, type Draft, type DraftChange, type TaskObject, type TaskWire } from "../api";
+import { draftChanges, fieldOfKind, norm } from "../lib/diff";
+import { DraftDiff } from "./DraftDiff";
 
 export interface CheckpointFields {
   message: string;
@@ -11,6 +13,8 @@ export interface CheckpointFields {
   open_questions: string[];
   entities: string[];
   artifacts: Artifact[];
+  /** The checkpoint this one builds on, when known (v5 servers record it). */
+  base_checkpoint_id?: string;
 }
 
 const INTENTS = ["", "implement", "investigate", "review", "test", "docs"];
@@ -29,26 +33,123 @@ const lines = (s: string) =>
 let artifactSeq = 0;
 const artifactID = () => `a${Date.now().toString(16)}${(artifactSeq++).toString(16)}`;
 
+type LineField = "decisions" | "assumptions" | "open_questions" | "entities";
+const joinLines = (xs: string[] | undefined) => (xs ?? []).join("\n");
+
+/**
+ * The checkpoint form. It opens with the content of the checkpoint it
+ * builds on (base), so saving without edits keeps the whole state; Draft
+ * with AI fills it with the proposal and lists what the proposal changes,
+ * each change removable.
+ */
 export function CheckpointForm({
   onDraft,
   onSubmit,
   draftAvailable = true,
+  base = null,
 }: {
   onDraft?: () => Promise<Draft>;
   onSubmit: (f: CheckpointFields) => Promise<void>;
   draftAvailable?: boolean;
+  base?: Checkpoint | null;
 }) {
   const [message, setMessage] = useState("");
-  const [objective, setObjective] = useState("");
-  const [summary, setSummary] = useState("");
-  const [decisions, setDecisions] = useState("");
-  const [assumptions, setAssumptions] = useState("");
-  const [questions, setQuestions] = useState("");
-  const [entities, setEntities] = useState("");
-  const [tasks, setTasks] = useState<TaskObject[]>([]);
-  const [artifacts, setArtifacts] = useState<Artifact[]>([]);
+  const [objective, setObjective] = useState(base?.objective ?? "");
+  const [summary, setSummary] = useState(base?.summary ?? "");
+  const [decisions, setDecisions] = useState(joinLines(base?.decisions));
+  const [assumptions, setAssumptions] = useState(joinLines(base?.assumptions));
+  const [questions, setQuestions] = useState(joinLines(base?.open_questions));
+  const [entities, setEntities] = useState(joinLines(base?.entities));
+  const [tasks, setTasks] = useState<TaskObject[]>(toTaskObjects(base?.tasks));
+  const [artifacts, setArtifacts] = useState<Artifact[]>(base?.artifacts ?? []);
   const [busy, setBusy] = useState<"" | "draft" | "save">("");
   const [error, setError] = useState("");
+  const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
+  const [excluded, setExcluded] = useState<Set<number>>(new Set());
+  // The base may arrive after the form opened: fill it in once, if nothing was typed yet.
+  const filled = useRef(!!base);
+  const touched = useRef(false);
+  useEffect(() => {
+    if (!base || filled.current || touched.current) return;
+    filled.current = true;
+    setObjective(base.objective ?? "");
+    setSummary(base.summary ?? "");
+    setDecisions(joinLines(base.decisions));
+    setAssumptions(joinLines(base.assumptions));
+    setQuestions(joinLines(base.open_questions));
+    setEntities(joinLines(base.entities));
+    setTasks(toTaskObjects(base.tasks));
+    setArtifacts(base.artifacts ?? []);
+  }, [base]);
+
+  const lineState: Record<LineField, [string, (v: string) => void]> = {
+    decisions: [decisions, setDecisions],
+    assumptions: [assumptions, setAssumptions],
+    open_questions: [questions, setQuestions],
+    entities: [entities, setEntities],
+  };
+  function editLines(field: LineField, fn: (xs: string[]) => string[]) {
+    const [v, set] = lineState[field];
+    set(fn(lines(v)).join("\n"));
+  }
+  const without = (xs: string[], t: string | null) => xs.filter((x) => norm(x) !== norm(t ?? ""));
+  const replace = (xs: string[], from: string | null, to: string | null) => {
+    const i = xs.findIndex((x) => norm(x) === norm(from ?? ""));
+    if (i < 0) return to ? [...xs, to] : xs;
+    return xs.map((x, j) => (j === i ? (to ?? x) : x));
+  };
+
+  // Drops a change from the form (or brings it back): the fields are edited
+  // in place, so what the user typed elsewhere stays.
+  function applyChange(c: DraftChange, include: boolean) {
+    const field = fieldOfKind(c.kind) ?? (c.id ? fieldOfKind(({ d: "decision", a: "assumption", t: "task", q: "open_question", e: "entity" } as const)[c.id[0] as "d"]) : null);
+    if (!field) return;
+    if (field === "tasks") {
+      setTasks((ts) => {
+        const find = (t: string | null) => ts.findIndex((x) => norm(x.text) === norm(t ?? ""));
+        switch (c.op) {
+          case "add":
+            return include ? (find(c.after) < 0 ? [...ts, { text: c.after ?? "", status: "open" }] : ts) : ts.filter((x) => norm(x.text) !== norm(c.after ?? ""));
+          case "update":
+          case "supersede": {
+            const i = find(include ? c.before : c.after);
+            if (i < 0) return ts;
+            return ts.map((x, j) => (j === i ? { ...x, text: (include ? c.after : c.before) ?? x.text } : x));
+          }
+          case "resolve": {
+            const i = find(c.after ?? c.before) >= 0 ? find(c.after ?? c.before) : find(c.before);
+            if (i < 0) return include ? ts : [...ts, { text: c.before ?? "", status: "open" }];
+            return ts.map((x, j) => (j === i ? { ...x, status: include ? "done" : "open" } : x));
+          }
+          default:
+            return include ? ts.filter((x) => norm(x.text) !== norm(c.before ?? "")) : find(c.before) < 0 ? [...ts, { text: c.before ?? "", status: "open" }] : ts;
+        }
+      });
+      return;
+    }
+    editLines(field, (xs) => {
+      switch (c.op) {
+        case "add":
+          return include ? (xs.some((x) => norm(x) === norm(c.after ?? "")) ? xs : [...xs, c.after ?? ""]) : without(xs, c.after);
+        case "update":
+        case "supersede":
+          return include ? replace(xs, c.before, c.after) : replace(xs, c.after, c.before);
+        default:
+          // resolve (a question answered) and retract take the item out.
+          return include ? without(xs, c.before) : xs.some((x) => norm(x) === norm(c.before ?? "")) ? xs : [...xs, c.before ?? ""];
+      }
+    });
+  }
+
+  function toggle(i: number) {
+    if (!proposal) return;
+    const next = new Set(excluded);
+    const include = next.has(i);
+    if (include) next.delete(i);
+    else next.add(i);
+    setExcluded(next);
+    applyChange(proposal.changes[i], include);
+  }
 
   async function draft() {
     if (!onDraft) return;
@@ -65,6 +166,9 @@ export function CheckpointForm({
       setEntities((d.entities ?? []).join("\n"));
       setTasks(toTaskObjects(d.tasks));
       if (d.artifacts) setArtifacts(d.artifacts);
+      const dc = draftChanges(base, d);
+      setProposal({ ...dc, baseId: d.base_checkpoint_id ?? base?.id ?? undefined });
+      setExcluded(new Set());
     } catch (e) {
       setError(`Draft failed: ${(e as Error).message}`);
     } finally {
@@ -100,6 +204,7 @@ export function CheckpointForm({
             return o;
           }),
         artifacts: artifacts.filter((a) => a.content.trim()),
+        ...((proposal?.baseId ?? base?.id) ? { base_checkpoint_id: proposal?.baseId ?? base?.id } : {}),
       });
     } catch (e) {
       setError(`Save failed: ${(e as Error).message}`);
@@ -112,14 +217,30 @@ export function CheckpointForm({
   const setArtifact = (i: number, patch: Partial<Artifact>) => setArtifacts((as) => as.map((a, j) => (j === i ? { ...a, ...patch } : a)));
 
   return (
-    <form onSubmit={submit} aria-label="Checkpoint">
+    <form onSubmit={submit} aria-label="Checkpoint" onInput={() => (touched.current = true)}>
       {onDraft && (
         <div className="row">
           <button type="button" onClick={draft} disabled={busy !== "" || !draftAvailable}>
             {busy === "draft" ? "Drafting…" : "Draft with AI"}
           </button>
           {!draftAvailable && <span className="muted small">Drafting needs a background provider (see Settings).</span>}
+          {base ? (
+            <span className="muted small">
+              Builds on <span className="mono">{short(base.commit_hash)}</span> “{base.message}”: its content is filled in below.
+            </span>
+          ) : (
+            <span className="muted small">The first checkpoint of this line of work.</span>
+          )}
         </div>
+      )}
+      {proposal && (
+        <DraftDiff
+          changes={proposal.changes}
+          excluded={excluded}
+          onToggle={toggle}
+          fromServer={proposal.fromServer}
+          baseLabel={base ? short(base.commit_hash) : "an empty checkpoint"}
+        />
       )}
       <label htmlFor="cp-message">Message (required)</label>
       <input id="cp-message" value={message} onChange={(e) => setMessage(e.target.value)} style={{ width: "100%" }} required />

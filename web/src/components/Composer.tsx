@@ -1,4 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from "react";
+import { Send as SendIcon, Square } from "lucide-react";
 import { newKey } from "../api";
 
 export interface ProviderChoice {
@@ -70,65 +71,63 @@ export function Composer({
   const current = providers.find((p) => p.name === provider);
   return (
     <div className="composer">
-      <div className="row small" style={{ marginBottom: "0.4rem" }}>
-        <label htmlFor="composer-provider" style={{ margin: 0 }}>
-          Provider
+      <div className="composer-box">
+        <label htmlFor="composer-text" className="sr-only">
+          Message
         </label>
-        <select id="composer-provider" value={provider} onChange={(e) => onProvider(e.target.value)}>
-          {providers.map((p) => (
-            <option key={p.name} value={p.name} disabled={!p.ready}>
-              {p.label}
-              {p.ready ? "" : " (not configured)"}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="composer-model" style={{ margin: 0 }}>
-          Model
-        </label>
-        <input id="composer-model" value={model} placeholder={current?.defaultModel || "default"} onChange={(e) => onModel(e.target.value)} size={22} />
-        {provider === "mock" && (
-          <span className="badge warn" title="Replies come from the built-in deterministic mock, not a real model">
-            MOCK — offline test replies
-          </span>
-        )}
-      </div>
-      <label htmlFor="composer-text" className="sr-only">
-        Message
-      </label>
-      <textarea
-        id="composer-text"
-        rows={3}
-        value={text}
-        placeholder="Message (Enter sends, Shift+Enter for a new line)"
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKey}
-        disabled={disabled}
-      />
-      <div className="row spread">
-        <div className="muted small mono" aria-live="polite" data-testid="context-status">
-          {status}
-        </div>
-        <div className="row">
-          {error && !sending && (
-            <>
-              <span className="error small" role="alert">
-                {error}
+        <textarea
+          id="composer-text"
+          rows={Math.min(8, Math.max(2, text.split("\n").length))}
+          value={text}
+          placeholder="Message (Enter sends, Shift+Enter for a new line)"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+          disabled={disabled}
+        />
+        <div className="composer-bar">
+          <div className="composer-opts">
+            <label htmlFor="composer-provider">Provider</label>
+            <select id="composer-provider" value={provider} onChange={(e) => onProvider(e.target.value)}>
+              {providers.map((p) => (
+                <option key={p.name} value={p.name} disabled={!p.ready}>
+                  {p.label}
+                  {p.ready ? "" : " (not configured)"}
+                </option>
+              ))}
+            </select>
+            <label htmlFor="composer-model">Model</label>
+            <input id="composer-model" value={model} placeholder={current?.defaultModel || "default"} onChange={(e) => onModel(e.target.value)} size={14} />
+            {provider === "mock" && (
+              <span className="badge warn" title="Replies come from the built-in deterministic mock, not a real model">
+                MOCK — offline test replies
               </span>
-              <button type="button" onClick={submit}>
-                Retry
+            )}
+          </div>
+          <div className="row">
+            {error && !sending && (
+              <>
+                <span className="error small" role="alert">
+                  {error}
+                </span>
+                <button type="button" onClick={submit}>
+                  Retry
+                </button>
+              </>
+            )}
+            {sending ? (
+              <button type="button" onClick={() => abort.current?.abort()}>
+                <Square size={12} aria-hidden /> Stop
               </button>
-            </>
-          )}
-          {sending ? (
-            <button type="button" onClick={() => abort.current?.abort()}>
-              Stop
-            </button>
-          ) : (
-            <button type="button" className="primary" onClick={submit} disabled={disabled || !text.trim()}>
-              Send
-            </button>
-          )}
+            ) : (
+              <button type="button" className="primary" onClick={submit} disabled={disabled || !text.trim()}>
+                <SendIcon size={14} aria-hidden /> Send
+              </button>
+            )}
+          </div>
         </div>
+      </div>
+      <div className="muted small mono composer-status" aria-live="polite" data-testid="context-status">
+        {status}
       </div>
     </div>
   );

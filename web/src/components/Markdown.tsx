@@ -1,74 +1,57 @@
-import type { ReactNode } from "react";
+import { useEffect, useState } from "react";
+import ReactMarkdown, { type Components, type Options } from "react-markdown";
+import remarkGfm from "remark-gfm";
 
-// A small markdown renderer that builds React elements: fenced code,
-// headings, bullet and numbered lists, bold, italics and inline code. Raw
-// HTML in the text is shown as text, never interpreted.
+// Messages and checkpoint text are markdown (GitHub flavour). Raw HTML in
+// the text is shown as text, never interpreted: react-markdown drops HTML
+// nodes unless rehype-raw is added, and it is not. Headings are shifted
+// down two levels so a reply never outranks the page's own headings.
+//
+// Syntax highlighting is a separate chunk, loaded the first time a message
+// with a fenced code block is shown, so the first paint does not pay for it.
+type PluggableList = NonNullable<Options["rehypePlugins"]>;
 
-function inline(text: string, key: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  const re = /(`[^`]+`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*)/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  let i = 0;
-  while ((m = re.exec(text))) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    const tok = m[0];
-    const k = `${key}-${i++}`;
-    if (tok.startsWith("`")) out.push(<code key={k}>{tok.slice(1, -1)}</code>);
-    else if (tok.startsWith("**")) out.push(<strong key={k}>{tok.slice(2, -2)}</strong>);
-    else out.push(<em key={k}>{tok.slice(1, -1)}</em>);
-    last = m.index + tok.length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+let highlight: PluggableList | null = null;
+let loading: Promise<PluggableList> | null = null;
+function loadHighlight(): Promise<PluggableList> {
+  loading ??= import("rehype-highlight").then((m) => {
+    highlight = [[m.default, { detect: false, ignoreMissing: true }]];
+    return highlight;
+  });
+  return loading;
 }
 
+const shift = (level: number) => `h${Math.min(level + 2, 6)}` as "h3";
+const components: Components = {
+  h1: ({ children }) => { const T = shift(1); return <T>{children}</T>; },
+  h2: ({ children }) => { const T = shift(2); return <T>{children}</T>; },
+  h3: ({ children }) => { const T = shift(3); return <T>{children}</T>; },
+  h4: ({ children }) => { const T = shift(4); return <T>{children}</T>; },
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ),
+};
+
 export function Markdown({ text }: { text: string }) {
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
-  const blocks: ReactNode[] = [];
-  let i = 0;
-  let n = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    const key = `b${n++}`;
-    const fence = line.match(/^```\s*([\w+-]*)/);
-    if (fence) {
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !lines[i].startsWith("```")) body.push(lines[i++]);
-      i++;
-      blocks.push(
-        <pre key={key} data-lang={fence[1] || undefined}>
-          <code>{body.join("\n")}</code>
-        </pre>,
-      );
-      continue;
+  const body = text.replace(/\r\n/g, "\n").trim();
+  const wantsCode = body.includes("```");
+  const [plugins, setPlugins] = useState<PluggableList | null>(highlight);
+  useEffect(() => {
+    if (wantsCode && !plugins) {
+      let live = true;
+      loadHighlight().then((p) => live && setPlugins(p));
+      return () => {
+        live = false;
+      };
     }
-    const h = line.match(/^(#{1,4})\s+(.*)$/);
-    if (h) {
-      const level = Math.min(h[1].length + 2, 6);
-      const Tag = `h${level}` as "h3";
-      blocks.push(<Tag key={key}>{inline(h[2], key)}</Tag>);
-      i++;
-      continue;
-    }
-    if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
-      const ordered = /^\s*\d+\./.test(line);
-      const items: ReactNode[] = [];
-      while (i < lines.length && /^\s*([-*]|\d+\.)\s+/.test(lines[i])) {
-        items.push(<li key={`${key}-${items.length}`}>{inline(lines[i].replace(/^\s*([-*]|\d+\.)\s+/, ""), `${key}-${items.length}`)}</li>);
-        i++;
-      }
-      blocks.push(ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>);
-      continue;
-    }
-    if (line.trim() === "") {
-      i++;
-      continue;
-    }
-    const para: string[] = [];
-    while (i < lines.length && lines[i].trim() !== "" && !/^(```|#{1,4}\s|\s*([-*]|\d+\.)\s+)/.test(lines[i])) para.push(lines[i++]);
-    blocks.push(<p key={key}>{inline(para.join(" "), key)}</p>);
-  }
-  return <div className="md">{blocks}</div>;
+  }, [wantsCode, plugins]);
+  return (
+    <div className="md">
+      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={wantsCode && plugins ? plugins : []} components={components} skipHtml={false}>
+        {body}
+      </ReactMarkdown>
+    </div>
+  );
 }

@@ -1,6 +1,60 @@
 import { useState } from "react";
-import type { MergeConflict, MergePreview, MergeResolution } from "../api";
+import type { Checkpoint, MergeConflict, MergePreview, MergeRemove, MergeResolution, TaskWire } from "../api";
 import { taskText } from "../api";
+import { norm } from "../lib/diff";
+
+const KINDS: Record<string, string> = {
+  both_changed: "changed on both sides",
+  removed_vs_edited: "removed on one side, edited on the other",
+};
+const ITEM_ID = /^[dataqe]-[0-9a-f]{6}$/;
+
+type Lists = Pick<MergePreview["merged"], "decisions" | "tasks" | "assumptions" | "open_questions" | "entities">;
+const LISTS: { key: keyof Lists; kind: string }[] = [
+  { key: "decisions", kind: "decision" },
+  { key: "assumptions", kind: "assumption" },
+  { key: "tasks", kind: "task" },
+  { key: "open_questions", kind: "open_question" },
+  { key: "entities", kind: "entity" },
+];
+const texts = (xs: (string | TaskWire)[] | undefined) => (xs ?? []).map((x) => taskText(x as TaskWire));
+
+/**
+ * What the merge removes: the server's list when it sends one (v5), else
+ * every item of either side that the merged content no longer holds.
+ */
+export function mergeRemoves(preview: MergePreview, ours?: Checkpoint | null, theirs?: Checkpoint | null): MergeRemove[] {
+  if (Array.isArray(preview.removes)) return preview.removes;
+  if (!ours && !theirs) return [];
+  const out = new Map<string, MergeRemove>();
+  for (const { key, kind } of LISTS) {
+    const merged = preview.merged[key];
+    if (!merged) continue; // the preview does not show this list: nothing to say
+    const keep = new Set(texts(merged).map(norm));
+    for (const [side, cp] of [["ours", ours], ["theirs", theirs]] as const) {
+      for (const t of texts(cp?.[key] as (string | TaskWire)[] | undefined)) {
+        if (keep.has(norm(t))) continue;
+        const k = `${kind}\u0000${norm(t)}`;
+        const prev = out.get(k);
+        out.set(k, prev && prev.side !== side ? { ...prev, side: "both" } : { kind, text: t, side });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** What the merge adds to ours (the target): merged items the target does not hold. */
+export function mergeAdds(preview: MergePreview, ours?: Checkpoint | null): { kind: string; text: string }[] {
+  if (!ours) return [];
+  const out: { kind: string; text: string }[] = [];
+  for (const { key, kind } of LISTS) {
+    const merged = preview.merged[key];
+    if (!merged) continue;
+    const have = new Set(texts(ours[key] as (string | TaskWire)[]).map(norm));
+    for (const t of texts(merged)) if (!have.has(norm(t))) out.push({ kind, text: t });
+  }
+  return out;
+}
 
 const keyOf = (c: { field: string; key: string }) => `${c.field}\u0000${c.key}`;
 
@@ -15,7 +69,11 @@ export function MergeView({
   targetLabel,
   onPreview,
   onMerge,
+  ours,
+  theirs,
 }: {
+  ours?: Checkpoint | null;
+  theirs?: Checkpoint | null;
   preview: MergePreview;
   sourceLabel: string;
   targetLabel: string;
@@ -37,6 +95,8 @@ export function MergeView({
     return !r || (r.choice === "custom" && !r.value.trim());
   });
 
+  const removes = mergeRemoves(preview, ours, theirs);
+  const adds = mergeAdds(preview, ours);
   const choose = (c: MergeConflict, choice: MergeResolution["choice"], value = "") =>
     setChoices((m) => ({ ...m, [keyOf(c)]: { field: c.field, key: c.key, choice, value } }));
 
@@ -65,7 +125,10 @@ export function MergeView({
           <div className="conflict" key={keyOf(c)} data-testid="merge-conflict">
             <div>
               <strong>{c.field}</strong>
-              {c.key && <span className="muted"> · {c.key}</span>} <span className="badge">{c.kind}</span>
+              {c.key && <span className={ITEM_ID.test(c.key) ? "mono muted" : "muted"}> · {ITEM_ID.test(c.key) ? `item ${c.key}` : c.key}</span>}{" "}
+              <span className="badge warn" title={c.kind}>
+                {KINDS[c.kind] ?? c.kind}
+              </span>
             </div>
             <fieldset>
               <legend className="sr-only">
@@ -90,6 +153,36 @@ export function MergeView({
           </div>
         );
       })}
+      {(removes.length > 0 || adds.length > 0) && (
+        <div className="card" data-testid="merge-effects">
+          <h3 style={{ marginTop: 0 }}>What the merge does to {targetLabel}</h3>
+          {adds.map((a, i) => (
+            <div key={`a${i}`} className="diff-line add">
+              <span className="sign" aria-label="added">
+                +
+              </span>
+              <span>
+                <span className="small">{a.kind.replace("_", " ")}</span> {a.text}
+              </span>
+            </div>
+          ))}
+          {removes.map((r, i) => (
+            <div key={`r${i}`} className="diff-line del" data-testid="merge-remove">
+              <span className="sign" aria-label="removed">
+                −
+              </span>
+              <span>
+                <span className="small">{(r.kind ?? "item").replace("_", " ")}</span> {r.text}
+                {r.id && <span className="mono small"> {r.id}</span>}
+                <span className="src">
+                  removed {r.side === "both" ? "from both sides" : r.side === "ours" ? `from ${targetLabel} (ours)` : `from ${sourceLabel} (theirs)`}
+                </span>
+              </span>
+            </div>
+          ))}
+        </div>
+      )}
+      {removes.length === 0 && (ours || theirs || preview.removes) && <p className="small muted">The merge removes nothing.</p>}
       <div className="card" data-testid="merge-preview">
         <h3 style={{ marginTop: 0 }}>Preview of the merged checkpoint</h3>
         <p>

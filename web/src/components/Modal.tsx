@@ -1,34 +1,41 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import * as Dialog from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
 
-/** A dialog that takes focus, closes on Escape and returns focus after. */
-export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>("input, textarea, select, button");
-    first?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      before?.focus?.();
-    };
-  }, [onClose]);
+/**
+ * A dialog (Radix): traps focus, closes on Escape and on a click outside,
+ * returns focus to what opened it, and opens with the focus on its first
+ * field (not on the close button), so typing goes where the user expects.
+ */
+export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="modal-back" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="modal-title" ref={ref}>
-        <div className="row spread">
-          <h2 id="modal-title" style={{ margin: 0 }}>
-            {title}
-          </h2>
-          <button onClick={onClose} aria-label="Close dialog">
-            ✕
-          </button>
-        </div>
-        {children}
-      </div>
-    </div>
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="modal-back" />
+        <Dialog.Content
+          className={wide ? "modal wide" : "modal"}
+          aria-describedby={undefined}
+          onOpenAutoFocus={(e) => {
+            const root = e.currentTarget as HTMLElement;
+            const first =
+              root.querySelector<HTMLElement>("[data-autofocus]") ??
+              root.querySelector<HTMLElement>("input:not([type=hidden]):not([disabled]), textarea:not([disabled]), select:not([disabled])") ??
+              root.querySelector<HTMLElement>(".modal-body button:not([disabled]), .modal-body a[href]");
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
+        >
+          <div className="modal-head">
+            <Dialog.Title className="modal-title">{title}</Dialog.Title>
+            <Dialog.Close className="icon-btn" aria-label="Close dialog">
+              <X size={18} aria-hidden />
+            </Dialog.Close>
+          </div>
+          <div className="modal-body">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -1,9 +1,14 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type SendBody } from "../api";
-import { Markdown } from "../components/Markdown";
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { toast } from "sonner";
+import { Eye, FileClock, GitFork, History, MoreHorizontal, Plus } from "lucide-react";
+import { api, newKey, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type Draft, type SendBody, type Turn } from "../api";
 import { Composer, type ProviderChoice } from "../components/Composer";
+import { Thread } from "../components/Thread";
+import { usePageTitle } from "../lib/title";
+import { onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
 import { HistoryPanel, type Mount } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
@@ -11,6 +16,10 @@ import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
 
 const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", openrouter: "OpenRouter", generic: "Generic (OpenAI-compatible)" };
+/** Keys of the providers endpoint that are not chat providers: "chat" names the chat default, not a provider. */
+export const NOT_PROVIDERS = new Set(["background_intelligence", "chat"]);
+/** Titles a session has before it is named after its first turns. */
+const PLACEHOLDER_TITLES = /^(|new session|first session|untitled|untitled session|↳ fork from .*)$/i;
 
 export default function ChatPage() {
   const { sessionId = "" } = useParams();
@@ -49,11 +58,28 @@ function Chat({ sessionId }: { sessionId: string }) {
   const [panel, setPanel] = useState(false);
   const [creating, setCreating] = useState(false);
   const [saved, setSaved] = useState<{ cp: Checkpoint; review?: { issues: { type: string; description: string }[]; suggestions: string[] }; reviewError?: string } | null>(null);
+  const [forking, setForking] = useState<Checkpoint | null>(null);
+  const [branch, setBranch] = useState("");
+  const [forkError, setForkError] = useState("");
+  const reachable = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId), enabled: !!spaceId });
+  usePageTitle(session.data ? session.data.title || "Untitled session" : "Chat");
+  // The checkpoint a new checkpoint builds on: the mount, else the branch's
+  // newest checkpoint (or the fork point), else main's head.
+  const headId = head.data?.commit_id ?? null;
+  const headCheckpoint = useQuery({ queryKey: ["checkpoint", headId], queryFn: () => api.checkpoint(headId!), enabled: !!headId && !mounted && !forkedFrom });
+  const baseCheckpoint: Checkpoint | null = useMemo(() => {
+    if (mounted) return mountedCheckpoint.data ?? null;
+    if (forkedFrom) {
+      const own = (reachable.data ?? []).filter((c) => c.branch_name === session.data?.branch_name).sort((a, b) => b.created_at.localeCompare(a.created_at));
+      return own[0] ?? forkSource.data ?? null;
+    }
+    return headCheckpoint.data ?? null;
+  }, [mounted, mountedCheckpoint.data, forkedFrom, reachable.data, session.data?.branch_name, forkSource.data, headCheckpoint.data]);
 
   const choices: ProviderChoice[] = useMemo(() => {
     const list: ProviderChoice[] = [{ name: "mock", label: "Mock (offline, deterministic)", ready: true, defaultModel: "mock" }];
     for (const [name, st] of Object.entries(providers.data ?? {})) {
-      if (name === "background_intelligence" || name === "chat" || !st || typeof st !== "object") continue;
+      if (NOT_PROVIDERS.has(name) || !st || typeof st !== "object") continue;
       const s = st as { configured: boolean; default_model: string };
       list.push({ name, label: LABELS[name] ?? name, ready: s.configured, defaultModel: s.default_model });
     }
@@ -103,10 +129,75 @@ function Chat({ sessionId }: { sessionId: string }) {
       setLastCtx(res.context);
       await qc.invalidateQueries({ queryKey: ["turns", sessionId] });
       qc.invalidateQueries({ queryKey: ["sessions"] });
+      maybeTitle(res.turn_count);
     } finally {
       setPending(null);
     }
   }
+
+  // After the first reply a session still called "New session" is named
+  // after its turns through the title endpoint (best effort: a failure
+  // leaves the title as it is).
+  const titled = useRef(false);
+  function maybeTitle(turnCount: number) {
+    const se = qc.getQueryData<{ title: string }>(["session", sessionId]);
+    if (titled.current || turnCount > 4 || !PLACEHOLDER_TITLES.test((se?.title ?? "").trim())) return;
+    titled.current = true;
+    api.title(sessionId).then(
+      (ns) => {
+        qc.setQueryData(["session", sessionId], ns);
+        qc.invalidateQueries({ queryKey: ["sessions"] });
+      },
+      () => {},
+    );
+  }
+
+  function retry(t: Turn) {
+    if (pending) return;
+    send(t.content, newKey(), new AbortController().signal).catch((e) => toast.error(`Send failed: ${(e as Error).message}`));
+  }
+
+  // Fork from a message: the newest checkpoint this session can reach that
+  // was saved before the message; without one there is nothing to fork from.
+  function forkAt(t: Turn | null) {
+    const list = (reachable.data ?? []).slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const at = t ? list.find((c) => c.created_at <= t.created_at) : list[0];
+    if (!at) {
+      toast.info(t ? "No checkpoint was saved before this message: create one to fork from here." : "This session has no checkpoint to fork from yet.");
+      return;
+    }
+    setBranch("");
+    setForkError("");
+    setForking(at);
+  }
+
+  async function doFork() {
+    if (!forking || !spaceId) return;
+    setForkError("");
+    try {
+      const f = await api.fork(spaceId, forking.id, branch.trim());
+      qc.invalidateQueries({ queryKey: ["sessions"] });
+      setForking(null);
+      nav(`/sessions/${f.session_id}`);
+    } catch (e) {
+      setForkError((e as Error).message);
+    }
+  }
+
+  async function newSession() {
+    if (!spaceId) return;
+    const ns = await api.createSession(spaceId, "New session", activeProvider, activeModel);
+    qc.invalidateQueries({ queryKey: ["sessions"] });
+    nav(`/sessions/${ns.id}`);
+  }
+
+  const commands = useRef<(c: string) => void>(() => {});
+  commands.current = (c: string) => {
+    if (c === "create-checkpoint" && spaceId) setCreating(true);
+    else if (c === "fork") forkAt(null);
+    else if (c === "new-session") void newSession();
+  };
+  useEffect(() => onCommand((c) => commands.current(c)), []);
 
   async function openDrawer() {
     setDrawer({});
@@ -121,8 +212,9 @@ function Chat({ sessionId }: { sessionId: string }) {
     const cp = await api.commit({ repo_id: spaceId!, session_id: sessionId, ...f });
     qc.invalidateQueries({ queryKey: ["reachable", sessionId] });
     qc.invalidateQueries({ queryKey: ["head", spaceId] });
-    setCreating(false);
+    qc.invalidateQueries({ queryKey: ["checkpoints", spaceId] });
     setSaved({ cp });
+    toast.success(`Checkpoint ${short(cp.commit_hash)} saved on ${cp.branch_name}`);
   }
 
   async function review() {
@@ -162,42 +254,55 @@ function Chat({ sessionId }: { sessionId: string }) {
   if (!session.data) return <p>Loading…</p>;
   const se = session.data;
   const list = turns.data ?? [];
+  const dimOf = (t: Turn) => mount != null && t.sequence_number <= mount.baseSeq;
 
   return (
     <div className={panel && spaceId ? "chat with-panel" : "chat"}>
-      <div>
-        <header>
-          <div className="row spread">
-            <h1 style={{ margin: "0 0 0.3rem" }}>{se.title || "Untitled session"}</h1>
-            <div className="row">
+      <div className="chat-main">
+        <header className="chat-header">
+          <div className="row spread" style={{ flexWrap: "nowrap" }}>
+            <h1>{se.title || "Untitled session"}</h1>
+            <div className="row" style={{ flexWrap: "nowrap" }}>
               {spaceId && (
                 <button className="primary" onClick={() => setCreating(true)}>
-                  Create checkpoint
+                  <FileClock size={15} aria-hidden /> Create checkpoint
                 </button>
               )}
-              {spaceId && (
-                <button
-                  onClick={async () => {
-                    const ns = await api.createSession(spaceId, "New session", activeProvider, activeModel);
-                    qc.invalidateQueries({ queryKey: ["sessions"] });
-                    nav(`/sessions/${ns.id}`);
-                  }}
-                >
-                  New session
-                </button>
-              )}
-              <button onClick={openDrawer}>What the model sees</button>
               {spaceId && (
                 <button aria-pressed={panel} onClick={() => setPanel((p) => !p)}>
-                  History
+                  <History size={15} aria-hidden /> History
                 </button>
               )}
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger asChild>
+                  <button className="icon-btn" aria-label="More actions">
+                    <MoreHorizontal size={18} aria-hidden />
+                  </button>
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+                    {spaceId && (
+                      <DropdownMenu.Item className="menu-item" onSelect={() => void newSession()}>
+                        <Plus size={15} aria-hidden /> New session
+                      </DropdownMenu.Item>
+                    )}
+                    <DropdownMenu.Item className="menu-item" onSelect={openDrawer}>
+                      <Eye size={15} aria-hidden /> What the model sees
+                    </DropdownMenu.Item>
+                    {spaceId && (
+                      <DropdownMenu.Item className="menu-item" onSelect={() => forkAt(null)}>
+                        <GitFork size={15} aria-hidden /> Fork from the latest checkpoint
+                      </DropdownMenu.Item>
+                    )}
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
             </div>
           </div>
-          <div className="row small">
+          <div className="row small" style={{ marginTop: "0.3rem" }}>
             {space.data && <Link to={`/spaces/${space.data.id}/lineage?session=${se.id}`}>{space.data.name}</Link>}
             {se.branch_name !== "main" && <span className="badge">branch {se.branch_name}</span>}
-            <button className="badge" title={badge.title} onClick={() => setPanel(true)} data-testid="context-badge">
+            <button className="badge accent" title={badge.title} onClick={() => setPanel(true)} data-testid="context-badge">
               {badge.text}
             </button>
             {mount && (
@@ -212,46 +317,31 @@ function Chat({ sessionId }: { sessionId: string }) {
             </p>
           )}
         </header>
-        <section className="thread" aria-label="Conversation" aria-live="polite">
-          {list.length === 0 && !pending && (
-            <p className="muted">
-              {forkedFrom
-                ? `Forked from ${short(forkSource.data?.commit_hash)}: start typing to explore this branch.`
-                : head.data?.commit_hash
-                  ? `Continuing from the latest checkpoint: ${head.data.summary ?? ""}`
-                  : "Start a new conversation."}
-            </p>
-          )}
-          {list.map((t, i) => {
-            const dim = mount != null && t.sequence_number <= mount.baseSeq;
-            const divider = mount != null && dim && (i === list.length - 1 || list[i + 1].sequence_number > mount.baseSeq);
-            return (
-              <div key={t.id} style={{ display: "contents" }}>
-                <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
-                  {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
-                  {t.role === "assistant" && (
-                    <div className="muted small">
-                      {t.provider}/{t.model}
-                    </div>
-                  )}
-                </article>
-                {divider && (
-                  <div className="divider" role="note">
-                    Mounted {short(mount!.hash)}: the conversation above is excluded; the model sees only the checkpoint and the messages below.
-                  </div>
-                )}
+        <Thread
+          turns={list}
+          pending={pending}
+          isDim={dimOf}
+          onRetry={retry}
+          onFork={spaceId ? forkAt : undefined}
+          dividerAfter={(t, i) =>
+            mount != null && dimOf(t) && (i === list.length - 1 || list[i + 1].sequence_number > mount.baseSeq) ? (
+              <div className="divider" role="note">
+                Mounted {short(mount.hash)}: the conversation above is excluded; the model sees only the checkpoint and the messages below.
               </div>
-            );
-          })}
-          {pending && (
-            <>
-              <article className="msg user">{pending.text}</article>
-              <article className="msg assistant" aria-busy="true" data-testid="streaming-reply">
-                <Markdown text={pending.reply || "…"} />
-              </article>
-            </>
-          )}
-        </section>
+            ) : null
+          }
+          empty={
+            <div className="empty-thread">
+              <p>
+                {forkedFrom
+                  ? `Forked from ${short(forkSource.data?.commit_hash)}: start typing to explore this branch.`
+                  : head.data?.commit_hash
+                    ? `Continuing from the latest checkpoint: ${head.data.summary ?? ""}`
+                    : "Start a new conversation."}
+              </p>
+            </div>
+          }
+        />
         <Composer
           providers={choices}
           provider={activeProvider}
@@ -269,43 +359,83 @@ function Chat({ sessionId }: { sessionId: string }) {
         <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={unmount} />
       )}
       {drawer && <ContextDrawer preview={drawer.preview} error={drawer.error} onClose={() => setDrawer(null)} />}
-      {creating && (
-        <Modal title="Create checkpoint" onClose={() => setCreating(false)}>
-          <CheckpointForm
-            draftAvailable={!!bg && (bg.configured || bg.using_mock || bg.has_key)}
-            onDraft={() => api.draft({ session_id: sessionId })}
-            onSubmit={saveCheckpoint}
-          />
+      {(creating || saved) && (
+        <Modal
+          title={saved ? "Checkpoint saved" : "Create checkpoint"}
+          wide={!saved}
+          onClose={() => {
+            setCreating(false);
+            setSaved(null);
+          }}
+        >
+          {saved ? (
+            <>
+              <p>
+                <span className="mono">{short(saved.cp.commit_hash)}</span> on <span className="badge">{saved.cp.branch_name}</span>: {saved.cp.message}
+              </p>
+              <div className="row">
+                <button onClick={review} data-autofocus>
+                  Review it
+                </button>
+                <Link to={`/checkpoints/${saved.cp.id}`}>Open details</Link>
+              </div>
+              {saved.reviewError && <p className="error">{saved.reviewError}</p>}
+              {saved.review && (
+                <div data-testid="review">
+                  <h3>Issues</h3>
+                  {saved.review.issues.length === 0 ? (
+                    <p>None found.</p>
+                  ) : (
+                    <ul>
+                      {saved.review.issues.map((i, k) => (
+                        <li key={k}>
+                          <span className="badge">{i.type}</span> {i.description}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                  <h3>Suggestions</h3>
+                  {saved.review.suggestions.length === 0 ? <p>None.</p> : <ul>{saved.review.suggestions.map((s, k) => <li key={k}>{s}</li>)}</ul>}
+                </div>
+              )}
+            </>
+          ) : (
+            <CheckpointForm
+              base={baseCheckpoint}
+              draftAvailable={!!bg && (bg.configured || bg.using_mock || bg.has_key)}
+              onDraft={(): Promise<Draft> => api.draft({ session_id: sessionId })}
+              onSubmit={saveCheckpoint}
+            />
+          )}
         </Modal>
       )}
-      {saved && (
-        <Modal title="Checkpoint saved" onClose={() => setSaved(null)}>
-          <p>
-            <span className="mono">{short(saved.cp.commit_hash)}</span> on <span className="badge">{saved.cp.branch_name}</span>: {saved.cp.message}
-          </p>
-          <div className="row">
-            <button onClick={review}>Review it</button>
-            <Link to={`/checkpoints/${saved.cp.id}`}>Open details</Link>
-          </div>
-          {saved.reviewError && <p className="error">{saved.reviewError}</p>}
-          {saved.review && (
-            <div data-testid="review">
-              <h3>Issues</h3>
-              {saved.review.issues.length === 0 ? (
-                <p>None found.</p>
-              ) : (
-                <ul>
-                  {saved.review.issues.map((i, k) => (
-                    <li key={k}>
-                      <span className="badge">{i.type}</span> {i.description}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              <h3>Suggestions</h3>
-              {saved.review.suggestions.length === 0 ? <p>None.</p> : <ul>{saved.review.suggestions.map((s, k) => <li key={k}>{s}</li>)}</ul>}
+      {forking && (
+        <Modal title={`Fork from ${short(forking.commit_hash)}`} onClose={() => setForking(null)}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void doFork();
+            }}
+          >
+            <p className="muted small">
+              A new branch starts from “{forking.message}”; the messages after it stay on this branch.
+            </p>
+            <label htmlFor="chat-fork-branch">Branch name (empty for a generated one)</label>
+            <input id="chat-fork-branch" value={branch} onChange={(e) => setBranch(e.target.value)} style={{ width: "100%" }} />
+            {forkError && (
+              <p className="error" role="alert">
+                {forkError}
+              </p>
+            )}
+            <div className="row" style={{ marginTop: "0.8rem" }}>
+              <button className="primary" type="submit">
+                Create branch
+              </button>
+              <button type="button" onClick={() => setForking(null)}>
+                Cancel
+              </button>
             </div>
-          )}
+          </form>
         </Modal>
       )}
     </div>

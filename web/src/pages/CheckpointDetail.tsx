@@ -3,6 +3,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, notesOf, relTime, short, type Checkpoint, type TaskWire } from "../api";
 import { NotesPanel } from "../components/NotesPanel";
 import { ContextPackPanel } from "../components/ContextPackPanel";
+import { ItemsWithHistory } from "../components/ItemHistory";
+import { usePageTitle } from "../lib/title";
 
 function List({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
@@ -61,6 +63,9 @@ export default function CheckpointDetail() {
   const parentId = cp.data?.parent_commit_id;
   const parent = useQuery({ queryKey: ["checkpoint", parentId], queryFn: () => api.checkpoint(parentId!), enabled: !!parentId });
   const verify = useQuery({ queryKey: ["verify", id], queryFn: () => api.verify(id) });
+  // Items with ids come from servers with the state model (v5); older ones send none and the section is not shown.
+  const withItems = useQuery({ queryKey: ["checkpoint-items", id], queryFn: () => api.checkpointItems(id), enabled: !!cp.data, retry: false });
+  usePageTitle(cp.data ? `${short(cp.data.commit_hash)} ${cp.data.message}` : "Checkpoint");
   const qc = useQueryClient();
 
   // The note the server returns is shown at once; the refetch brings the
@@ -159,6 +164,7 @@ export default function CheckpointDetail() {
           <NotesPanel notes={notesOf(c)} onAdd={addNote} />
         </section>
       </div>
+      {Array.isArray(withItems.data?.items) && withItems.data.items.length > 0 && <ItemsWithHistory spaceId={c.repo_id} items={withItems.data.items} />}
       <ContextPackPanel checkpointId={c.id} />
     </>
   );

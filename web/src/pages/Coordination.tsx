@@ -1,3 +1,4 @@
+import { usePageTitle } from "../lib/title";
 import { Link, useParams } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api, relTime } from "../api";
@@ -6,6 +7,7 @@ import { useSpaceEvents } from "../events";
 
 /** The space's state brief, as agents read it, and its claims. */
 export default function Coordination() {
+  usePageTitle("Coordination");
   const { spaceId = "" } = useParams();
   const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
   const brief = useQuery({ queryKey: ["state", spaceId, "brief"], queryFn: () => api.brief(spaceId) });

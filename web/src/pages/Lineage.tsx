@@ -1,13 +1,15 @@
-import { useMemo, useState } from "react";
-import { Link, useParams, useSearchParams } from "react-router-dom";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ReactFlow, Background, Controls, MarkerType, type Edge, type Node } from "@xyflow/react";
-import "@xyflow/react/dist/style.css";
-import { api, relTime, short, type CompareResponse, type ID, type MergePreview, type MergeResolution } from "../api";
-import { CompareView } from "../components/CompareView";
+import { api, relTime, short, type Checkpoint, type ID, type MergePreview, type MergeResolution } from "../api";
 import { MergeView } from "../components/MergeView";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
+import { usePageTitle } from "../lib/title";
+
+// The graph (React Flow and dagre) is its own chunk.
+const BranchGraph = lazy(() => import("../components/BranchGraph"));
+const PAGE = 5;
 
 const DISPOSITIONS = ["active", "integrated", "abandoned"];
 
@@ -20,8 +22,10 @@ export default function Lineage() {
   const tree = useQuery({ queryKey: ["tree", spaceId], queryFn: () => api.tree(spaceId) });
   useSpaceEvents(spaceId);
   const [selected, setSelected] = useState<ID[]>([]);
-  const [compare, setCompare] = useState<CompareResponse | null>(null);
-  const [merge, setMerge] = useState<{ source: ID; target: ID; preview: MergePreview } | null>(null);
+  const nav = useNavigate();
+  const [merge, setMerge] = useState<{ source: ID; target: ID; preview: MergePreview; ours?: Checkpoint; theirs?: Checkpoint } | null>(null);
+  const [shown, setShown] = useState<Record<string, number>>({});
+  usePageTitle(space.data ? `Lineage of ${space.data.name}` : "Lineage");
   const [merged, setMerged] = useState<{ id: ID; hash: string } | null>(null);
   const [error, setError] = useState("");
 
@@ -31,52 +35,30 @@ export default function Lineage() {
     const names = new Set<string>(["main"]);
     t.checkpoints.forEach((c) => names.add(c.branch_name));
     t.sessions.forEach((s) => names.add(s.branch_name));
-    return ["main", ...[...names].filter((n) => n !== "main").sort()];
+    // main first, then the branch with the newest activity first.
+    const last = new Map<string, string>();
+    for (const c of t.checkpoints) if ((last.get(c.branch_name) ?? "") < c.created_at) last.set(c.branch_name, c.created_at);
+    for (const s of t.sessions) if ((last.get(s.branch_name) ?? "") < s.created_at) last.set(s.branch_name, s.created_at);
+    return ["main", ...[...names].filter((n) => n !== "main").sort((a, b) => (last.get(b) ?? "").localeCompare(last.get(a) ?? "") || a.localeCompare(b))];
   }, [t]);
-  const disposition = (b: string) => t?.sessions.find((s) => s.branch_name === b)?.branch_disposition ?? "active";
+  const disposition = useCallback((b: string) => t?.sessions.find((s) => s.branch_name === b)?.branch_disposition ?? "active", [t]);
   const byId = useMemo(() => new Map((t?.checkpoints ?? []).map((c) => [c.id, c])), [t]);
   const label = (id: ID) => {
     const c = byId.get(id);
     return c ? `${short(c.commit_hash)} (${c.branch_name})` : id.slice(0, 8);
   };
 
-  const { nodes, edges } = useMemo(() => {
-    const nodes: Node[] = [];
-    const edges: Edge[] = [];
-    if (!t) return { nodes, edges };
-    t.checkpoints.forEach((c, i) => {
-      const col = branches.indexOf(c.branch_name);
-      const sel = selected.includes(c.id);
-      nodes.push({
-        id: c.id,
-        position: { x: col * 230, y: i * 80 },
-        data: { label: `${short(c.commit_hash)} · ${c.message.slice(0, 40)}` },
-        style: { width: 200, fontSize: 12, border: sel ? "3px solid var(--accent)" : undefined, background: "var(--bg)", color: "var(--fg)" },
-        ariaLabel: `Checkpoint ${short(c.commit_hash)} on ${c.branch_name}: ${c.message}`,
-      });
-      if (c.parent_checkpoint_id) edges.push({ id: `p-${c.id}`, source: c.parent_checkpoint_id, target: c.id, markerEnd: { type: MarkerType.ArrowClosed } });
-    });
-    for (const m of t.merges) {
-      edges.push({
-        id: `m-${m.checkpoint_id}`,
-        source: m.source_checkpoint_id,
-        target: m.checkpoint_id,
-        animated: true,
-        style: { strokeDasharray: "6 4", stroke: "var(--accent)" },
-        label: "merge",
-        markerEnd: { type: MarkerType.ArrowClosed },
-      });
-    }
-    return { nodes, edges };
-  }, [t, branches, selected]);
-
   const toggle = (id: ID) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
 
   async function startMerge(source: ID, target: ID) {
     setError("");
     try {
-      const preview = await api.mergePreview({ space_id: spaceId, source_checkpoint_id: source, target_checkpoint_id: target, resolutions: [], dry_run: true });
-      setMerge({ source, target, preview });
+      const [preview, theirs, ours] = await Promise.all([
+        api.mergePreview({ space_id: spaceId, source_checkpoint_id: source, target_checkpoint_id: target, resolutions: [], dry_run: true }),
+        api.checkpoint(source).catch(() => undefined),
+        api.checkpoint(target).catch(() => undefined),
+      ]);
+      setMerge({ source, target, preview, ours, theirs });
     } catch (e) {
       setError((e as Error).message);
     }
@@ -106,14 +88,13 @@ export default function Lineage() {
         </p>
       )}
       <div className="graph" role="region" aria-label="Branch graph: click a checkpoint to select it (the lists below offer the same by keyboard)">
-        <ReactFlow nodes={nodes} edges={edges} fitView onNodeClick={(_, n) => toggle(n.id)} nodesDraggable={false} nodesConnectable={false} proOptions={{ hideAttribution: true }}>
-          <Background />
-          <Controls showInteractive={false} />
-        </ReactFlow>
+        <Suspense fallback={<p className="muted">Loading the graph…</p>}>
+          <BranchGraph tree={t} branches={branches} selected={selected} onToggle={toggle} disposition={disposition} />
+        </Suspense>
       </div>
       <div className="row" style={{ margin: "0.6rem 0" }} aria-live="polite">
         <span>{selected.length === 0 ? "Select two checkpoints to compare or merge." : `Selected: ${selected.map(label).join(" and ")}`}</span>
-        <button disabled={selected.length !== 2} onClick={async () => setCompare(await api.compare(selected[0], selected[1]))}>
+        <button disabled={selected.length !== 2} onClick={() => nav(`/spaces/${spaceId}/compare/${selected[0]}...${selected[1]}`)}>
           Compare
         </button>
         <button disabled={selected.length !== 2} onClick={() => startMerge(selected[0], selected[1])}>
@@ -126,7 +107,9 @@ export default function Lineage() {
         </p>
       )}
       {branches.map((b) => {
-        const cps = t.checkpoints.filter((c) => c.branch_name === b);
+        const all = t.checkpoints.filter((c) => c.branch_name === b).sort((x, y) => y.created_at.localeCompare(x.created_at));
+        const limit = shown[b] ?? PAGE;
+        const cps = all.slice(0, limit);
         const sessions = t.sessions.filter((s) => s.branch_name === b);
         return (
           <section key={b} className="card" aria-labelledby={`branch-${b}`}>
@@ -161,6 +144,11 @@ export default function Lineage() {
               ))}
               {cps.length === 0 && <li className="muted small">No checkpoints on this branch yet.</li>}
             </ul>
+            {all.length > limit && (
+              <button type="button" className="small" onClick={() => setShown((m) => ({ ...m, [b]: limit + 20 }))}>
+                Show {Math.min(20, all.length - limit)} older of {all.length - limit}
+              </button>
+            )}
             {sessions.length > 0 && (
               <div className="small">
                 Sessions:{" "}
@@ -175,14 +163,11 @@ export default function Lineage() {
           </section>
         );
       })}
-      {compare && (
-        <Modal title="Compare checkpoints" onClose={() => setCompare(null)}>
-          <CompareView cmp={compare} />
-        </Modal>
-      )}
       {merge && (
-        <Modal title="Merge" onClose={() => setMerge(null)}>
+        <Modal title="Merge" wide onClose={() => setMerge(null)}>
           <MergeView
+            ours={merge.ours}
+            theirs={merge.theirs}
             preview={merge.preview}
             sourceLabel={label(merge.source)}
             targetLabel={label(merge.target)}

@@ -1,10 +1,13 @@
+import { usePageTitle } from "../lib/title";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, relTime, short, type Space } from "../api";
 import { Modal } from "../components/Modal";
+import { FirstRun } from "../components/FirstRun";
 
 export default function Overview() {
+  usePageTitle("Overview");
   const nav = useNavigate();
   const qc = useQueryClient();
   const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
@@ -74,10 +77,7 @@ export default function Overview() {
         </section>
       ) : (
         !spaces.isLoading && (
-          <section className="card">
-            <h2 style={{ marginTop: 0 }}>Welcome to Smriti</h2>
-            <p>Create a space for a project, talk it through, and save checkpoints of what you decided.</p>
-          </section>
+          <FirstRun />
         )
       )}
 

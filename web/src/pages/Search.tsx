@@ -1,3 +1,4 @@
+import { usePageTitle } from "../lib/title";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router-dom";
 import { api, SEARCH_KINDS, short, type SearchHit, type SearchKind } from "../api";
@@ -43,6 +44,7 @@ function Hit({ h }: { h: SearchHit }) {
 }
 
 export default function Search() {
+  usePageTitle("Search");
   const [params, setParams] = useSearchParams();
   const q = (params.get("q") ?? "").trim();
   const rawKind = params.get("kind");

@@ -1,3 +1,4 @@
+import { usePageTitle } from "../lib/title";
 import { useQuery } from "@tanstack/react-query";
 import { api, type ProviderStatus } from "../api";
 
@@ -13,9 +14,10 @@ const VARS: [string, string][] = [
 ];
 
 export default function Settings() {
+  usePageTitle("Settings");
   const p = useQuery({ queryKey: ["providers"], queryFn: api.providers });
   const bg = p.data?.background_intelligence;
-  const list = Object.entries(p.data ?? {}).filter(([k]) => k !== "background_intelligence" && k !== "chat") as [string, ProviderStatus][];
+  const list = Object.entries(p.data ?? {}).filter(([k, v]) => k !== "background_intelligence" && k !== "chat" && !!v && typeof v === "object" && "configured" in v) as [string, ProviderStatus][];
   return (
     <>
       <h1>Settings</h1>

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { CheckpointForm } from "./CheckpointForm";
+import { clientChanges } from "../lib/diff";
+import type { Checkpoint, Draft } from "../api";
+
+afterEach(cleanup);
+
+const base: Checkpoint = {
+  id: "base-1",
+  repo_id: "r1",
+  commit_hash: "abc1234def",
+  parent_commit_id: null,
+  merge_parent_id: null,
+  branch_name: "main",
+  author_agent: null,
+  author_type: "human",
+  message: "Main plan",
+  summary: "We use Go.",
+  objective: "Ship the CLI",
+  decisions: ["Use Go with cobra", "Access token TTL is 15 minutes"],
+  assumptions: ["Users have git installed"],
+  tasks: [{ text: "Write the install script", status: "open" }],
+  open_questions: [],
+  entities: [],
+  artifacts: [],
+  metadata: {},
+  created_at: "2026-01-01T00:00:00Z",
+};
+
+// A draft in the v5 contract's shape: the proposed full content plus the change list.
+const v5Draft: Draft = {
+  title: "Branch plan",
+  objective: "Ship the CLI",
+  summary: "We use Go with viper too.",
+  decisions: ["Use Go with cobra and viper", "Access token TTL is 15 minutes", "Use SQLite"],
+  assumptions: [],
+  tasks: [{ text: "Write the install script", status: "done" }],
+  open_questions: [],
+  entities: [],
+  base_checkpoint_id: "base-1",
+  changes: [
+    { op: "add", kind: "decision", id: "d-000001", before: null, after: "Use SQLite", source: { session_id: "s1", from_seq: 3, to_seq: 3, quote: "Decision: use SQLite" } },
+    { op: "update", kind: "decision", id: "d-7f3a9c", before: "Use Go with cobra", after: "Use Go with cobra and viper", source: { session_id: "s1", from_seq: 5, to_seq: 5, quote: null } },
+    { op: "resolve", kind: "task", id: "t-1a2b3c", before: "Write the install script", after: "Write the install script", source: { session_id: "s1", from_seq: 6, to_seq: 6, quote: "Done: install script" } },
+    { op: "retract", kind: "assumption", id: "a-9f9f9f", before: "Users have git installed", after: null, source: { session_id: "s1", from_seq: 7, to_seq: 7, quote: "Drop the git assumption" } },
+  ],
+};
+
+const lines = (label: string) => (screen.getByLabelText(label) as HTMLTextAreaElement).value.split("\n").filter(Boolean);
+
+describe("clientChanges", () => {
+  it("derives added, changed, resolved and removed items from the base and the proposal", () => {
+    const got = clientChanges(base, { ...v5Draft, changes: undefined } as Draft);
+    expect(got).toEqual([
+      { op: "update", kind: "decision", id: null, before: "Use Go with cobra", after: "Use Go with cobra and viper", source: null },
+      { op: "add", kind: "decision", id: null, before: null, after: "Use SQLite", source: null },
+      { op: "retract", kind: "assumption", id: null, before: "Users have git installed", after: null, source: null },
+      { op: "resolve", kind: "task", id: null, before: "Write the install script", after: "Write the install script", source: null },
+    ]);
+  });
+
+  it("against no base, everything is added", () => {
+    expect(clientChanges(null, { decisions: ["A"], assumptions: [], tasks: ["T"], open_questions: [], entities: [] }).map((c) => `${c.op}:${c.after}`)).toEqual(["add:A", "add:T"]);
+  });
+});
+
+describe("CheckpointForm with a base", () => {
+  it("opens with the base's content, so saving unchanged keeps the whole state", async () => {
+    const onSubmit = vi.fn(async () => {});
+    render(<CheckpointForm base={base} onSubmit={onSubmit} onDraft={async () => v5Draft} />);
+    expect(lines("Decisions (one per line)")).toEqual(["Use Go with cobra", "Access token TTL is 15 minutes"]);
+    expect((screen.getByLabelText("Task 1 text") as HTMLInputElement).value).toBe("Write the install script");
+    await userEvent.type(screen.getByLabelText("Message (required)"), "Same again");
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    const sent = (onSubmit.mock.calls[0] as unknown[])[0] as Record<string, unknown>;
+    expect(sent.decisions).toEqual(["Use Go with cobra", "Access token TTL is 15 minutes"]);
+    expect(sent.assumptions).toEqual(["Users have git installed"]);
+    expect(sent.base_checkpoint_id).toBe("base-1");
+  });
+
+  it("shows the server's change list by group with source turns, and a dropped change leaves the form", async () => {
+    const onSubmit = vi.fn(async () => {});
+    render(<CheckpointForm base={base} onSubmit={onSubmit} onDraft={async () => v5Draft} />);
+    await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
+    const diff = await screen.findByTestId("draft-diff");
+    expect(within(diff).getByText("from the draft's change list")).toBeTruthy();
+    expect(within(screen.getByTestId("draft-added")).getByText("Use SQLite")).toBeTruthy();
+    expect(screen.getByTestId("draft-added").textContent).toContain("from turn #3: “Decision: use SQLite”");
+    expect(screen.getByTestId("draft-changed").textContent).toContain("Use Go with cobra → Use Go with cobra and viper");
+    expect(screen.getByTestId("draft-resolved").textContent).toContain("Write the install script");
+    expect(screen.getByTestId("draft-removed").textContent).toContain("Users have git installed");
+
+    // Drop the SQLite addition and the git retraction, undo the update.
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: added Use SQLite" }));
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: removed Users have git installed" }));
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: changed Use Go with cobra and viper" }));
+    expect(lines("Decisions (one per line)")).toEqual(["Use Go with cobra", "Access token TTL is 15 minutes"]);
+    expect(lines("Assumptions (one per line)")).toEqual(["Users have git installed"]);
+    expect((screen.getByLabelText("Task 1 status") as HTMLSelectElement).value).toBe("done");
+    // Keep the SQLite addition after all.
+    await userEvent.click(screen.getByRole("button", { name: "Keep change: added Use SQLite" }));
+    expect(lines("Decisions (one per line)")).toEqual(["Use Go with cobra", "Access token TTL is 15 minutes", "Use SQLite"]);
+    // Un-resolve the task.
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: resolved Write the install script" }));
+    expect((screen.getByLabelText("Task 1 status") as HTMLSelectElement).value).toBe("open");
+  });
+
+  it("without a change list (older servers), diffs the draft against the base in the browser", async () => {
+    const old: Draft = { ...v5Draft, changes: undefined, base_checkpoint_id: undefined, decisions: ["Use SQLite"], tasks: [] };
+    render(<CheckpointForm base={base} onSubmit={async () => {}} onDraft={async () => old} />);
+    await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
+    await screen.findByTestId("draft-diff");
+    expect(screen.getByText("compared in the browser with the base")).toBeTruthy();
+    const removed = screen.getByTestId("draft-removed").textContent ?? "";
+    expect(removed).toContain("Use Go with cobra");
+    expect(removed).toContain("Write the install script");
+    // Dropping the removal of a base item puts it back.
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: removed Use Go with cobra" }));
+    expect(lines("Decisions (one per line)")).toEqual(["Use SQLite", "Use Go with cobra"]);
+  });
+});

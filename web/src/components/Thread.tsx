@@ -1,0 +1,216 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import * as Tooltip from "@radix-ui/react-tooltip";
+import { ArrowDown, Check, Copy, GitFork, RotateCcw, Square } from "lucide-react";
+import { toast } from "sonner";
+import type { Turn } from "../api";
+import { Markdown } from "./Markdown";
+
+export interface Pending {
+  text: string;
+  reply: string;
+}
+
+const NEAR = 80;
+const VIRTUAL_FROM = 40;
+
+function clock(iso: string) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function Tip({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Tooltip.Root>
+      <Tooltip.Trigger asChild>{children}</Tooltip.Trigger>
+      <Tooltip.Portal>
+        <Tooltip.Content className="tooltip" sideOffset={4}>
+          {label}
+        </Tooltip.Content>
+      </Tooltip.Portal>
+    </Tooltip.Root>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      aria-label="Copy message"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setDone(true);
+          setTimeout(() => setDone(false), 1500);
+        } catch {
+          toast.error("The browser refused access to the clipboard.");
+        }
+      }}
+    >
+      {done ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
+    </button>
+  );
+}
+
+/**
+ * The conversation: virtualised (only the messages in view are in the
+ * DOM), opened at the newest message, following new ones while the reader
+ * is at the bottom; scrolled up, it stays put and offers "Jump to latest".
+ */
+export function Thread({
+  turns,
+  pending,
+  onStop,
+  onRetry,
+  onFork,
+  isDim,
+  dividerAfter,
+  empty,
+}: {
+  turns: Turn[];
+  pending: Pending | null;
+  onStop?: () => void;
+  onRetry?: (t: Turn) => void;
+  onFork?: (t: Turn) => void;
+  isDim?: (t: Turn) => boolean;
+  dividerAfter?: (t: Turn, i: number) => ReactNode;
+  empty?: ReactNode;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const follow = useRef(true);
+  const count = turns.length;
+  const v = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (turns[i]?.role === "user" ? 72 : 140),
+    overscan: 6,
+    getItemKey: (i) => turns[i]?.id ?? i,
+    initialRect: { width: 800, height: 800 },
+  });
+
+  const toBottom = useCallback((smooth = false) => {
+    const el = scroller.current;
+    if (!el) return;
+    if (smooth && typeof el.scrollTo === "function") el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
+    else el.scrollTop = el.scrollHeight;
+  }, []);
+
+  // Open at the newest message, then keep following while at the bottom.
+  // Sizes are measured as rows render, so the jump is repeated on the next
+  // frames until the height settles.
+  const total = v.getTotalSize();
+  useLayoutEffect(() => {
+    if (!follow.current) return;
+    if (count > VIRTUAL_FROM) v.scrollToIndex(count - 1, { align: "end" });
+    toBottom();
+    const raf = requestAnimationFrame(() => follow.current && toBottom());
+    return () => cancelAnimationFrame(raf);
+  }, [count, total, pending?.reply, pending?.text, v, toBottom]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onScroll = () => {
+      const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR;
+      follow.current = near;
+      setAtBottom(near);
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => el.removeEventListener("scroll", onScroll);
+  }, []);
+
+  // Short threads render every message; long ones only those in view.
+  const virtual = count > VIRTUAL_FROM;
+  const items = virtual ? v.getVirtualItems() : turns.map((t, i) => ({ index: i, key: t.id, start: 0 }));
+  return (
+    <Tooltip.Provider delayDuration={300}>
+    <div className="thread-wrap">
+      <div className="thread" ref={scroller} data-testid="thread">
+        <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
+          {count === 0 && !pending && empty}
+          {items.map((row) => {
+            const t = turns[row.index];
+            const dim = isDim?.(t) ?? false;
+            return (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virtual ? v.measureElement : undefined}
+                style={virtual ? { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` } : undefined}
+              >
+                <div className={`turn ${t.role}`}>
+                  <div style={{ maxWidth: "100%", display: "flex", flexDirection: "column", alignItems: t.role === "user" ? "flex-end" : "stretch", width: "100%" }}>
+                    <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
+                      {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
+                    </article>
+                    <div className="msg-meta">
+                      <Tip label={new Date(t.created_at).toLocaleString()}>
+                        <time dateTime={t.created_at} tabIndex={0}>
+                          {clock(t.created_at)}
+                        </time>
+                      </Tip>
+                      {t.role === "assistant" && (
+                        <span>
+                          · {t.provider}/{t.model}
+                        </span>
+                      )}
+                      <CopyButton text={t.content} />
+                      {t.role === "user" && onRetry && (
+                        <button type="button" className="icon-btn" aria-label="Send this message again" onClick={() => onRetry(t)} disabled={!!pending}>
+                          <RotateCcw size={14} aria-hidden />
+                        </button>
+                      )}
+                      {onFork && (
+                        <button type="button" className="icon-btn" aria-label={`Fork from message ${t.sequence_number}`} onClick={() => onFork(t)}>
+                          <GitFork size={14} aria-hidden />
+                        </button>
+                      )}
+                    </div>
+                  </div>
+                </div>
+                {dividerAfter?.(t, row.index)}
+              </div>
+            );
+          })}
+        </section>
+        {pending && (
+          <div className="thread-inner" aria-live="polite">
+            <div className="turn user">
+              <article className="msg user">{pending.text}</article>
+            </div>
+            <div className="turn assistant">
+              <article className="msg assistant" aria-busy="true" data-testid="streaming-reply">
+                {pending.reply ? <Markdown text={pending.reply} /> : <span className="muted">Thinking…</span>}
+                <span className="cursor" aria-hidden />
+              </article>
+              {onStop && (
+                <div className="msg-meta shown">
+                  <button type="button" onClick={onStop}>
+                    <Square size={12} aria-hidden /> Stop generating
+                  </button>
+                </div>
+              )}
+            </div>
+          </div>
+        )}
+      </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="jump"
+          onClick={() => {
+            follow.current = true;
+            setAtBottom(true);
+            toBottom(true);
+          }}
+        >
+          <ArrowDown size={14} aria-hidden /> Jump to latest
+        </button>
+      )}
+    </div>
+    </Tooltip.Provider>
+  );
+}
