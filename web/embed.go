@@ -47,7 +47,7 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	data, err := fs.ReadFile(a.files, name)
 	if err != nil {
-		if strings.HasPrefix(name, "assets/") || path.Ext(name) != "" {
+		if strings.HasPrefix(name, "assets/") || looksLikeFile(name) {
 			// A missing asset is a 404, not the app: a stale page asking
 			// for an old hashed file must fail loudly.
 			http.Error(w, "not found", http.StatusNotFound)
@@ -155,4 +155,20 @@ func readOnly(w http.ResponseWriter, r *http.Request) bool {
 	w.WriteHeader(http.StatusMethodNotAllowed)
 	w.Write(append(body, '\n'))
 	return false
+}
+
+// looksLikeFile reports whether a path names a file (a short alphanumeric
+// extension such as .js or .png) rather than a page of the app: the compare
+// page's /spaces/…/compare/A...B has dots but is a page.
+func looksLikeFile(name string) bool {
+	ext := path.Ext(path.Base(name))
+	if len(ext) < 2 || len(ext) > 6 {
+		return false
+	}
+	for _, r := range ext[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

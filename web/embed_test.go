@@ -52,6 +52,10 @@ func TestAppServesFilesAndFallsBackToIndex(t *testing.T) {
 		{"/sessions/5b0c/anything", "<!doctype html><div id=root></div>", "no-cache", "text/html; charset=utf-8", 200},
 		{"/assets/index-abc.css", "body{}", "public, max-age=31536000, immutable", "text/css; charset=utf-8", 200},
 		{"/assets/index-old.js", "not found\n", "", "text/plain; charset=utf-8", 404},
+		// The compare page's address has dots but is a page, not a file.
+		{"/spaces/5b0c/compare/0f99cd90-5443-45fb-8b80-b205043e275f...d42c6074-d18b-439c-9892-0dc7123e2651",
+			"<!doctype html><div id=root></div>", "no-cache", "text/html; charset=utf-8", 200},
+		{"/favicon.ico", "not found\n", "", "text/plain; charset=utf-8", 404},
 	} {
 		r := get(t, h, "GET", c.path, "")
 		if got := body(t, r); r.StatusCode != c.status || got != c.want || r.Header.Get("Cache-Control") != c.cache || r.Header.Get("Content-Type") != c.ctype {

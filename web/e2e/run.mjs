@@ -363,7 +363,10 @@ try {
   expect(await page.getByRole("button", { name: "Merge", exact: true }).isDisabled(), "merge waits for the conflict's resolution");
   await conflicts.first().getByRole("radio", { name: /theirs/ }).check();
   const removed = await page.getByTestId("merge-remove").allInnerTexts();
-  expect(removed.some((r) => r.includes("Book the train tickets")), `the merge preview names what it removes: ${JSON.stringify(removed)}`);
+  // State accumulates: the branch's checkpoint carried main's task, so the
+  // merge keeps it and lists no removal of it.
+  expect(!removed.some((r) => r.includes("Book the train tickets")), `the merge removes nothing the branch carried: ${JSON.stringify(removed)}`);
+  expect((await page.getByTestId("merge-preview").innerText()).includes("Book the train tickets"), "the merge preview keeps main's task");
   await page.getByRole("button", { name: "Preview with these choices" }).click();
   await page.getByTestId("merge-preview").filter({ hasText: "We decided to take the bus" }).or(page.getByTestId("merge-preview")).first().waitFor();
   await shot(page, "merge-resolution");

@@ -22,9 +22,10 @@ function fieldsOf(cmp: CompareResponse): Field[] {
 function Line({ cls, sign, text, label }: { cls: string; sign: string; text: string; label: string }) {
   return (
     <div className={`diff-line ${cls}`}>
-      <span className="sign" aria-label={label}>
+      <span className="sign" aria-hidden>
         {sign}
       </span>
+      <span className="sr-only">{label}: </span>
       <span>{text}</span>
     </div>
   );

@@ -158,9 +158,10 @@ export function MergeView({
           <h3 style={{ marginTop: 0 }}>What the merge does to {targetLabel}</h3>
           {adds.map((a, i) => (
             <div key={`a${i}`} className="diff-line add">
-              <span className="sign" aria-label="added">
+              <span className="sign" aria-hidden>
                 +
               </span>
+              <span className="sr-only">added: </span>
               <span>
                 <span className="small">{a.kind.replace("_", " ")}</span> {a.text}
               </span>
@@ -168,9 +169,10 @@ export function MergeView({
           ))}
           {removes.map((r, i) => (
             <div key={`r${i}`} className="diff-line del" data-testid="merge-remove">
-              <span className="sign" aria-label="removed">
+              <span className="sign" aria-hidden>
                 −
               </span>
+              <span className="sr-only">removed: </span>
               <span>
                 <span className="small">{(r.kind ?? "item").replace("_", " ")}</span> {r.text}
                 {r.id && <span className="mono small"> {r.id}</span>}
