@@ -123,13 +123,18 @@ func newCheckpointCreateCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				// The base is the session's branch head; a fork's branch
+				// before its first checkpoint stands on the fork source.
 				branch := smriti.MainBranch
+				var forkedFrom *smriti.ID
 				if session != "" {
-					if se, err := c.Session(ctx, sessionID); err == nil {
-						branch = se.BranchName
+					se, err := c.Session(ctx, sessionID)
+					if err != nil {
+						return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it).")
 					}
+					branch, forkedFrom = se.BranchName, se.ForkedFromCheckpointID
 				}
-				var onto *smriti.ID
+				onto := forkedFrom
 				if head, err := c.LatestCheckpoint(ctx, sp.ID, branch); err == nil {
 					onto = &head.ID
 				} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
