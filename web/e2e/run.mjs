@@ -567,6 +567,40 @@ try {
   await axe(gp, "graph-300");
   await ctxG.close();
 
+  console.log("the same decision changed on a branch and on main is one conflict on one item");
+  {
+    const sp = await api("POST", "/api/v2/repos", { name: "Auth TTL", description: "state accumulates" });
+    const mainSe = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
+    const baseCp = await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: mainSe.id, message: "Auth", decisions: ["Access token TTL is 15 minutes"] });
+    const fork = await api("POST", "/api/v5/lineage/sessions/fork", { space_id: sp.id, checkpoint_id: baseCp.id, branch_name: "short-ttl" });
+    // Chat, draft and save with the draft's items, as the chat page does.
+    const chatDraftSave = async (session, message) => {
+      await api("POST", "/api/v4/chat/send", { session_id: session, message, use_mock: true });
+      const d = await api("POST", "/api/v5/checkpoint/draft", { session_id: session });
+      return api("POST", "/api/v4/chat/commit", {
+        repo_id: sp.id, session_id: session, message: d.title, summary: d.summary, objective: d.objective, decisions: d.decisions,
+        assumptions: d.assumptions, tasks: d.tasks, open_questions: d.open_questions, entities: d.entities, items: d.items,
+      });
+    };
+    const branchCp = await chatDraftSave(fork.session_id, "Decision: access token TTL is 5 minutes");
+    const mainCp = await chatDraftSave(mainSe.id, "Decision: access token TTL is 30 minutes");
+    const ctxT = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const tp = await ctxT.newPage();
+    tp.on("pageerror", (e) => console.log("  page error:", e.message));
+    await tp.goto(`${base}/spaces/${sp.id}/lineage`);
+    await tp.getByTestId("lineage-checkpoint").nth(2).waitFor();
+    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
+    await tp.getByRole("checkbox", { name: new RegExp(hb) }).check();
+    await tp.getByRole("checkbox", { name: new RegExp(hm) }).check();
+    await tp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    await tp.getByTestId("merge-preview").waitFor();
+    const ttlConflicts = await tp.getByTestId("merge-conflict").allInnerTexts();
+    expect(ttlConflicts.length === 1 && /d-[0-9a-f]{6}/.test(ttlConflicts[0]) && ttlConflicts[0].includes("Access token TTL is 30 minutes") &&
+      ttlConflicts[0].includes("Access token TTL is 5 minutes"), `the TTL case is one conflict on one item id: ${JSON.stringify(ttlConflicts)}`);
+    await shot(tp, "merge-ttl-conflict");
+    await ctxT.close();
+  }
+
   console.log("every page at 390, 1024 and 1440 px, light and dark");
   const pages = [
     ["overview", "/", (p) => p.getByRole("heading", { name: "Overview" }).waitFor()],
