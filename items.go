@@ -271,17 +271,6 @@ func SetContentLists(c *Content, items []Item) {
 	}
 }
 
-// LiveItems returns the live items, in order.
-func LiveItems(items []Item) []Item {
-	out := make([]Item, 0, len(items))
-	for _, it := range items {
-		if it.Live() {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
 // sameItemValue reports whether two versions of an item say the same thing:
 // text, status and (for tasks) annotations.
 func sameItemValue(a, b *Item) bool {
@@ -465,19 +454,6 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	return out
 }
 
-// ItemsEqual reports whether two item lists hold the same ids, texts and
-// statuses in the same order.
-func ItemsEqual(a, b []Item) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].ID != b[i].ID || a[i].Kind != b[i].Kind || a[i].Text != b[i].Text || normStatus(a[i].Status) != normStatus(b[i].Status) {
-			return false
-		}
-	}
-	return true
-}
 
 // ItemEvent is one change to an item along a space's lineage: the
 // checkpoint that made it and the item as that checkpoint holds it (its
