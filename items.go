@@ -454,7 +454,6 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	return out
 }
 
-
 // ItemEvent is one change to an item along a space's lineage: the
 // checkpoint that made it and the item as that checkpoint holds it (its
 // Change says what happened; a supersede row of another item means this
