@@ -67,7 +67,7 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 // their user id (the local user by its name, "local"): as "user" when they settled conflicts (they wrote part of
 // the result), as "system" when the merge combined the two sides by
 // itself.
-func mergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
+func MergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
 	if authorAgent != nil {
 		if a := strings.TrimSpace(*authorAgent); a != "" {
 			return Author{Type: AuthorAgent, Agent: &a}

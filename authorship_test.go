@@ -47,20 +47,6 @@ func TestCommitAuthor(t *testing.T) {
 	}
 }
 
-// TestMergeByTheLocalUserIsNamedLocal: a merge by the local user is signed
-// "local", not its id; and a merge stored with the id is shown as local.
-func TestMergeByTheLocalUserIsNamedLocal(t *testing.T) {
-	got := mergeAuthor(context.Background(), nil, 0)
-	if got.Type != AuthorSystem || got.Agent == nil || *got.Agent != "local" {
-		t.Fatalf("local merge author = %s/%v, want system/local", got.Type, got.Agent)
-	}
-	old := LocalUserID.String()
-	c := &Checkpoint{Hash: strings.Repeat("ab", 32), BranchName: MainBranch, AuthorAgent: &old, Content: Content{Message: "Merge"}}
-	if out := RenderRestore(&Space{Name: "S"}, c, CheckpointRenderOptions{}); !strings.Contains(out, "by `local`") || strings.Contains(out, old) {
-		t.Fatalf("restore shows the local user as:\n%s", out)
-	}
-}
-
 func TestMergeAuthor(t *testing.T) {
 	user := NewID()
 	ctx := WithUser(context.Background(), user)
@@ -77,7 +63,7 @@ func TestMergeAuthor(t *testing.T) {
 		{"AgentMerged", &agent, 1, AuthorAgent, "merge-bot"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := mergeAuthor(ctx, tt.agent, tt.resolved)
+			got := MergeAuthor(ctx, tt.agent, tt.resolved)
 			if got.Type != tt.wantType || got.Agent == nil || *got.Agent != tt.wantAgent {
 				t.Fatalf("got %s/%v, want %s/%s", got.Type, got.Agent, tt.wantType, tt.wantAgent)
 			}

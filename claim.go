@@ -24,7 +24,7 @@ const (
 
 // Claim text limits.
 const (
-	maxClaimAgent  = 100
+	MaxClaimAgent  = 100
 	maxClaimScope  = 2000
 	maxClaimTaskID = 100
 )
@@ -98,7 +98,7 @@ func (in *ClaimCreate) Normalize() error {
 		in.TTL = &d
 	}
 	switch {
-	case !validIntent(in.Intent):
+	case !ValidIntent(in.Intent):
 		return Errorf(EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
 	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
 		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
@@ -106,8 +106,8 @@ func (in *ClaimCreate) Normalize() error {
 		return Errorf(EUNPROCESSABLE, "scope must not be empty")
 	case len(in.Scope) > maxClaimScope:
 		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
-	case len(in.Agent) > maxClaimAgent:
-		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", maxClaimAgent)
+	case len(in.Agent) > MaxClaimAgent:
+		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
 	case len(in.TaskID) > maxClaimTaskID:
 		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
 	}

@@ -51,7 +51,7 @@ type Composed struct {
 }
 
 // maxQuoteChars bounds a change's quote.
-const maxQuoteChars = 300
+const MaxQuoteChars = 300
 
 // ComposeDraft applies ops to the base (its content and items; both may be
 // empty for a first checkpoint). The result's scalars are the base's unless
@@ -96,9 +96,9 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 			opTarget(op)+" ignored: "+fmt.Sprintf(format, args...))
 	}
 	liveKey := func(kind ItemKind, text string) bool {
-		k := itemKey(text)
+		k := ItemKey(text)
 		for i := range items {
-			if items[i].Kind == kind && items[i].Live() && itemKey(items[i].Text) == k {
+			if items[i].Kind == kind && items[i].Live() && ItemKey(items[i].Text) == k {
 				return true
 			}
 		}
@@ -176,7 +176,7 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 				if kind, err := ParseItemKind(op.Kind); err == nil && kind == KindTask {
 					found := false
 					for i := range items {
-						if items[i].Kind == KindTask && items[i].Live() && itemKey(items[i].Text) == itemKey(text) {
+						if items[i].Kind == KindTask && items[i].Live() && ItemKey(items[i].Text) == ItemKey(text) {
 							op.ID, found = items[i].ID, true
 							break
 						}
@@ -313,6 +313,6 @@ func capQuote(q *string) *string {
 	if s == "" {
 		return nil
 	}
-	s = Truncate(s, maxQuoteChars)
+	s = Truncate(s, MaxQuoteChars)
 	return &s
 }

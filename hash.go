@@ -52,7 +52,7 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		doc["v"] = 2
 		items := make([][]string, 0, len(c.Items))
 		for _, it := range c.Items {
-			items = append(items, []string{it.ID, string(it.Kind), normStatus(it.Status), it.Text})
+			items = append(items, []string{it.ID, string(it.Kind), NormalizeStatus(it.Status), it.Text})
 		}
 		doc["items"] = items
 	}

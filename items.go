@@ -195,7 +195,7 @@ func (m *itemIDs) take(id string) bool {
 }
 
 func (m *itemIDs) mint(kind ItemKind, text string) string {
-	key := itemKey(text)
+	key := ItemKey(text)
 	for salt := 0; ; salt++ {
 		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", kind, key, salt)))
 		id := kind.idPrefix() + "-" + hex.EncodeToString(sum[:3])
@@ -274,7 +274,7 @@ func SetContentLists(c *Content, items []Item) {
 // sameItemValue reports whether two versions of an item say the same thing:
 // text, status and (for tasks) annotations.
 func sameItemValue(a, b *Item) bool {
-	if strings.TrimSpace(a.Text) != strings.TrimSpace(b.Text) || normStatus(a.Status) != normStatus(b.Status) {
+	if strings.TrimSpace(a.Text) != strings.TrimSpace(b.Text) || NormalizeStatus(a.Status) != NormalizeStatus(b.Status) {
 		return false
 	}
 	if a.Kind != KindTask {
@@ -290,7 +290,7 @@ func sameItemValue(a, b *Item) bool {
 	return ta.IntentHint == tb.IntentHint && ta.BlockedBy == tb.BlockedBy && ta.ID == tb.ID
 }
 
-func normStatus(s string) string {
+func NormalizeStatus(s string) string {
 	if s == "" {
 		return ItemOpen
 	}
@@ -317,7 +317,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 			continue
 		}
 		parentLive[p.ID] = p
-		k := string(p.Kind) + "\x00" + itemKey(p.Text)
+		k := string(p.Kind) + "\x00" + ItemKey(p.Text)
 		parentByKey[k] = append(parentByKey[k], p)
 	}
 	hintByKey := map[string][]*Item{}
@@ -330,7 +330,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		if !h.Live() {
 			continue
 		}
-		k := string(h.Kind) + "\x00" + itemKey(h.Text)
+		k := string(h.Kind) + "\x00" + ItemKey(h.Text)
 		hintByKey[k] = append(hintByKey[k], h)
 	}
 	// Reserve every parent id, so a new item never takes the id of one that
@@ -354,7 +354,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	out := make([]Item, 0, len(news)+4)
 	superseded := map[string]string{} // parent id → id of the item superseding it
 	for _, n := range news {
-		k := string(n.Kind) + "\x00" + itemKey(n.Text)
+		k := string(n.Kind) + "\x00" + ItemKey(n.Text)
 		it := n
 		var p *Item
 		if h := pop(hintByKey, k); h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !claimed[h.ID] {
@@ -382,7 +382,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 				it.Change = nil
 			case it.Change != nil && it.Change.Op != "" && it.Change.Op != OpAdd:
 				// the hint's own description of the change
-			case normStatus(it.Status) != normStatus(p.Status) && strings.TrimSpace(it.Text) == strings.TrimSpace(p.Text):
+			case NormalizeStatus(it.Status) != NormalizeStatus(p.Status) && strings.TrimSpace(it.Text) == strings.TrimSpace(p.Text):
 				it.Change = &ItemChange{Op: OpResolve}
 			default:
 				it.Change = &ItemChange{Op: OpUpdate}

@@ -153,7 +153,7 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 	items, removes := m.mergeItems(sideItems(base), sideItems(ours), sideItems(theirs))
 	SetContentLists(&out, items)
 	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
-		artifactKey,
+		ArtifactKey,
 		func(a, b Artifact) bool { return a == b },
 		func(a Artifact) string { return a.Content },
 		func(a Artifact, v string) Artifact { a.Content = v; return a })
@@ -191,7 +191,7 @@ func indexItems(items []Item) itemIndex {
 			ix.dead[it.ID] = it
 			continue
 		}
-		k := string(it.Kind) + "\x00" + itemKey(it.Text)
+		k := string(it.Kind) + "\x00" + ItemKey(it.Text)
 		if _, dup := ix.live[it.ID]; dup || seen[k] {
 			continue
 		}
@@ -209,7 +209,7 @@ func equivalentItems(a, b *Item) bool {
 		return true
 	}
 	x, y := *a, *b
-	x.Text, y.Text = itemKey(a.Text), itemKey(b.Text)
+	x.Text, y.Text = ItemKey(a.Text), ItemKey(b.Text)
 	return sameItemValue(&x, &y)
 }
 
@@ -226,7 +226,7 @@ func renderItem(it *Item) string {
 		if it.Status == ItemDone && !taskDone(t.Status) {
 			t.Status = ItemDone
 		}
-		return t.render()
+		return t.Display()
 	}
 	return it.Text
 }
@@ -260,7 +260,7 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 		var aliases []string
 		for _, it := range []*Item{b, o, t} {
 			if it != nil {
-				aliases = append(aliases, itemKey(it.Text))
+				aliases = append(aliases, ItemKey(it.Text))
 			}
 		}
 		r, ok := m.conflict(MergeConflict{Field: field, Key: itemRef(b, o, t), Kind: kind, Base: renderItem(b), Ours: renderItem(o), Theirs: renderItem(t)}, aliases...)
@@ -434,14 +434,14 @@ func (m *merger) scalar(field, base, ours, theirs string) string {
 
 // itemKey is NormalizeItem, except that an item without letters or digits
 // is keyed by its exact text, so "---" matches only "---".
-func itemKey(s string) string {
+func ItemKey(s string) string {
 	if k := NormalizeItem(s); k != "" {
 		return k
 	}
 	return "\x00" + s
 }
 
-func artifactKey(a Artifact) string {
+func ArtifactKey(a Artifact) string {
 	if id := strings.TrimSpace(a.ID); id != "" {
 		return "id:" + id
 	}

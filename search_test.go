@@ -2,6 +2,7 @@ package smriti_test
 
 import (
 	"bytes"
+	"smriti/portability"
 	"strings"
 	"testing"
 
@@ -74,7 +75,7 @@ func TestBundleReaderRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := smriti.VerifyBundle(bytes.NewReader(c.data))
+			_, _, err := portability.VerifyBundle(bytes.NewReader(c.data))
 			if smriti.ErrorCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("err = %v (%s), want %s containing %q", err, smriti.ErrorCode(err), c.code, c.msg)
 			}
@@ -82,10 +83,10 @@ func TestBundleReaderRefuses(t *testing.T) {
 	}
 	t.Run("TruncatedGzip", func(t *testing.T) {
 		data := gz(header, space, `{"type":"end","end":{"checkpoints":0,"notes":0,"sessions":0,"turns":0}}`)
-		if _, _, err := smriti.VerifyBundle(bytes.NewReader(data)); err != nil {
+		if _, _, err := portability.VerifyBundle(bytes.NewReader(data)); err != nil {
 			t.Fatalf("whole bundle: %v", err)
 		}
-		_, _, err := smriti.VerifyBundle(bytes.NewReader(data[:len(data)-10]))
+		_, _, err := portability.VerifyBundle(bytes.NewReader(data[:len(data)-10]))
 		if smriti.ErrorCode(err) != smriti.EINVALID {
 			t.Fatalf("err = %v (%s), want invalid", err, smriti.ErrorCode(err))
 		}

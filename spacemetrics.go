@@ -83,3 +83,35 @@ type MetricsService interface {
 	// space.
 	SpaceMetrics(ctx context.Context, spaceID ID) (*SpaceMetrics, error)
 }
+
+// MetricsView is what the metrics report shows: the numbers as the API
+// serves them (averages and the completion rate already rounded).
+type MetricsView struct {
+	SpaceName               string
+	TotalCheckpoints        int
+	UniqueAgents            int
+	AgentCheckpoints        map[string]int
+	CrossAgentContinuations int
+	TotalClaims             int
+	ClaimsWithTaskID        int
+	ClaimCompletionRate     *float64
+	AvgDecisions            float64
+	AvgTasks                float64
+	StructuredTasks         int
+	TaskIDCheckpoints       int
+	MilestoneNotes          int
+	NoiseNotes              int
+	BranchesActive          int
+	BranchesIntegrated      int
+	BranchesAbandoned       int
+}
+
+// View returns the metrics as the report shows them.
+func (m *SpaceMetrics) View() MetricsView {
+	return MetricsView{SpaceName: m.SpaceName, TotalCheckpoints: m.TotalCheckpoints, UniqueAgents: m.UniqueAgents,
+		AgentCheckpoints: m.AgentCheckpoints, CrossAgentContinuations: m.CrossAgentContinuations, TotalClaims: m.TotalClaims,
+		ClaimsWithTaskID: m.ClaimsWithTaskID, ClaimCompletionRate: m.ClaimCompletionRate(), AvgDecisions: m.AvgDecisions(),
+		AvgTasks: m.AvgTasks(), StructuredTasks: m.StructuredTasks, TaskIDCheckpoints: m.TaskIDCheckpoints,
+		MilestoneNotes: m.MilestoneNotes, NoiseNotes: m.NoiseNotes, BranchesActive: m.BranchesActive,
+		BranchesIntegrated: m.BranchesIntegrated, BranchesAbandoned: m.BranchesAbandoned}
+}

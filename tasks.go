@@ -21,7 +21,7 @@ const (
 
 // validIntent reports whether s (already trimmed and lower-cased) is one of
 // the five intent hints.
-func validIntent(s string) bool {
+func ValidIntent(s string) bool {
 	switch s {
 	case IntentImplement, IntentReview, IntentInvestigate, IntentDocs, IntentTest:
 		return true
@@ -40,7 +40,7 @@ func validIntent(s string) bool {
 // keys, nulls, wrong types — is dropped rather than failing the whole list.
 // Duplicates by trimmed text are dropped, first occurrence wins. The output is
 // never nil and every task has Structured set, so it is written as an object.
-func normalizeTasks(raw []any) []Task {
+func NormalizeTasks(raw []any) []Task {
 	out := []Task{}
 	seen := map[string]bool{}
 	for _, item := range raw {
@@ -102,7 +102,7 @@ func cleanTaskAnnotations(t Task) Task {
 	t.ID = strings.TrimSpace(t.ID)
 	t.BlockedBy = strings.TrimSpace(t.BlockedBy)
 	t.IntentHint = strings.ToLower(strings.TrimSpace(t.IntentHint))
-	if !validIntent(t.IntentHint) {
+	if !ValidIntent(t.IntentHint) {
 		t.IntentHint = ""
 	}
 	t.Status = strings.ToLower(strings.TrimSpace(t.Status))
@@ -118,14 +118,14 @@ func stringField(m map[string]any, key string) string {
 	return strings.TrimSpace(s)
 }
 
-// render writes the task as one line of text for prompts and terminals:
+// Display writes the task as one line of text for prompts and terminals:
 //
 //	text [intent] (id: x) (status) → blocked by: y
 //
 // Absent annotations are omitted, so a plain task renders as its text. It
 // never prints a raw object (the first implementation leaked Python dict
 // reprs into prompts this way).
-func (t Task) render() string {
+func (t Task) Display() string {
 	var b strings.Builder
 	b.WriteString(t.Text)
 	if t.IntentHint != "" {
@@ -144,7 +144,7 @@ func (t Task) render() string {
 }
 
 // splitDone separates the done tasks from the others, keeping their order.
-func splitDone(ts []Task) (open, done []Task) {
+func SplitDone(ts []Task) (open, done []Task) {
 	for _, t := range ts {
 		if t.Status == TaskDone {
 			done = append(done, t)

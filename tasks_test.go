@@ -46,7 +46,7 @@ func TestNormalizeTasks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := normalizeTasks(tt.raw)
+			got := NormalizeTasks(tt.raw)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("normalizeTasks = %#v, want %#v", got, tt.want)
 			}
@@ -67,7 +67,7 @@ func TestTaskRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.task.render(); got != tt.want {
+			if got := tt.task.Display(); got != tt.want {
 				t.Fatalf("Render = %q, want %q", got, tt.want)
 			}
 		})

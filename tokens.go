@@ -18,10 +18,10 @@ type TokenCounter interface {
 
 // estimateCounter counts every model with EstimateTokens; it is what a
 // Chat without a TokenCounter uses.
-type estimateCounter struct{}
+type EstimateCounter struct{}
 
 // CountTokens implements TokenCounter.
-func (estimateCounter) CountTokens(_, _, text string) (int, bool) { return EstimateTokens(text), false }
+func (EstimateCounter) CountTokens(_, _, text string) (int, bool) { return EstimateTokens(text), false }
 
 // EstimateMarginPercent is the safety margin EstimateTokens adds on top of
 // its per-character heuristic. The heuristic alone was fitted to BPE
@@ -117,7 +117,7 @@ const (
 // counter (estimateCounter when nil).
 func CountMessages(counter TokenCounter, provider, model string, msgs []Message) int {
 	if counter == nil {
-		counter = estimateCounter{}
+		counter = EstimateCounter{}
 	}
 	n := ReplyPrimingTokens
 	for _, m := range msgs {
@@ -129,7 +129,7 @@ func CountMessages(counter TokenCounter, provider, model string, msgs []Message)
 
 // estimateMessages estimates the tokens of a whole provider conversation
 // (CountMessages with estimateCounter).
-func estimateMessages(msgs []Message) int { return CountMessages(nil, "", "", msgs) }
+func EstimateMessages(msgs []Message) int { return CountMessages(nil, "", "", msgs) }
 
 // ReplyTokens is the reply reserve of a send: the max_tokens the provider
 // is asked for, so what the history budget keeps free is exactly what the

@@ -11,9 +11,9 @@ import (
 // (HTTP, MCP, CLI) gives the same answer.
 const (
 	// maxCheckpointMessageChars caps a checkpoint's message (its title).
-	maxCheckpointMessageChars = 255
+	MaxCheckpointMessageChars = 255
 	// maxListItems caps each list of a checkpoint (decisions, tasks, …).
-	maxListItems = 1000
+	MaxListItems = 1000
 	// MaxItemChars caps one list item, written or drafted. Drafts are cut
 	// to it and writes are refused beyond it, so every drafted checkpoint
 	// can be saved as it is.
@@ -26,14 +26,14 @@ const (
 	maxNoteChars       = 2000
 	maxNoteAuthorChars = 100
 	// maxIdempotencyKeyChars caps a send's idempotency key.
-	maxIdempotencyKeyChars = 200
+	MaxIdempotencyKeyChars = 200
 )
 
-func tooLong(field string, max int) error {
+func TooLong(field string, max int) error {
 	return Errorf(EUNPROCESSABLE, "%s must be at most %d characters", field, max)
 }
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+func RuneLen(s string) int { return utf8.RuneCountInString(s) }
 
 // Validate checks a checkpoint's content: a message (title) that is not
 // blank and at most maxCheckpointMessageChars, lists of at most maxListItems
@@ -44,8 +44,8 @@ func (c *Content) Validate() error {
 	if msg == "" {
 		return Errorf(EUNPROCESSABLE, "message is required (the checkpoint's title)")
 	}
-	if runeLen(msg) > maxCheckpointMessageChars {
-		return tooLong("message", maxCheckpointMessageChars)
+	if RuneLen(msg) > MaxCheckpointMessageChars {
+		return TooLong("message", MaxCheckpointMessageChars)
 	}
 	for _, l := range []struct {
 		name string
@@ -55,11 +55,11 @@ func (c *Content) Validate() error {
 			return err
 		}
 	}
-	if len(c.Tasks) > maxListItems {
-		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), maxListItems)
+	if len(c.Tasks) > MaxListItems {
+		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), MaxListItems)
 	}
 	for i, t := range c.Tasks {
-		if runeLen(t.Text) > MaxItemChars {
+		if RuneLen(t.Text) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, MaxItemChars)
 		}
 		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != TaskOpen && st != TaskDone {
@@ -79,11 +79,11 @@ func (c *Content) Normalize() {
 }
 
 func validateList(name string, list []string) error {
-	if len(list) > maxListItems {
-		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), maxListItems)
+	if len(list) > MaxListItems {
+		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), MaxListItems)
 	}
 	for i, item := range list {
-		if runeLen(item) > MaxItemChars {
+		if RuneLen(item) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "%s[%d] is longer than %d characters", name, i, MaxItemChars)
 		}
 	}
@@ -131,8 +131,8 @@ func validateAuthorType(t string) error {
 // what it defaults to, is the caller's rule.
 func ValidateBranchName(name string) error {
 	switch {
-	case runeLen(name) > maxBranchNameChars:
-		return tooLong("branch_name", maxBranchNameChars)
+	case RuneLen(name) > maxBranchNameChars:
+		return TooLong("branch_name", maxBranchNameChars)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return Errorf(EUNPROCESSABLE, "branch_name must not contain control characters")
 	}
@@ -173,10 +173,10 @@ func (n *NoteCreate) Validate() error {
 	switch {
 	case strings.TrimSpace(n.Text) == "":
 		return Errorf(EUNPROCESSABLE, "text is required")
-	case runeLen(n.Text) > maxNoteChars:
-		return tooLong("text", maxNoteChars)
-	case runeLen(n.Author) > maxNoteAuthorChars:
-		return tooLong("author", maxNoteAuthorChars)
+	case RuneLen(n.Text) > maxNoteChars:
+		return TooLong("text", maxNoteChars)
+	case RuneLen(n.Author) > maxNoteAuthorChars:
+		return TooLong("author", maxNoteAuthorChars)
 	}
 	return validateNoteKind(n.Kind)
 }
@@ -189,22 +189,4 @@ func validateNoteKind(kind string) error {
 		return nil
 	}
 	return Errorf(EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", Truncate(kind, 40))
-}
-
-// Validate checks what a send can be refused for before anything is read:
-// a message that is not blank and at most the message cap, a history budget
-// that is not negative and an idempotency key of at most
-// maxIdempotencyKeyChars. EUNPROCESSABLE otherwise.
-func (r *SendRequest) Validate() error {
-	switch {
-	case strings.TrimSpace(r.Message) == "":
-		return Errorf(EUNPROCESSABLE, "message is required")
-	case runeLen(r.Message) > maxMessageChars:
-		return Errorf(EUNPROCESSABLE, "message must be at most %d characters", maxMessageChars)
-	case r.HistoryBudget < 0:
-		return Errorf(EUNPROCESSABLE, "history_token_budget must be positive")
-	case len(r.IdempotencyKey) > maxIdempotencyKeyChars:
-		return Errorf(EUNPROCESSABLE, "Idempotency-Key must be at most %d characters", maxIdempotencyKeyChars)
-	}
-	return nil
 }

@@ -12,7 +12,7 @@ const (
 )
 
 // minWorktreePrefix is the shortest id prefix that addresses a worktree.
-const minWorktreePrefix = 4
+const MinWorktreePrefix = 4
 
 // Worktree is a git worktree opened for an agent beside a space's project, on
 // its own git branch, so several agents can edit the same project at once.

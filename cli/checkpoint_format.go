@@ -7,18 +7,19 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 // viewOptions are the checkpoint view options of the CLI: the local clock
 // and home directory, and the flag that shows artifacts in full.
-func viewOptions(full bool) smriti.CheckpointRenderOptions {
+func viewOptions(full bool) render.CheckpointRenderOptions {
 	home, _ := os.UserHomeDir()
-	return smriti.CheckpointRenderOptions{Now: now(), Home: home, FullArtifacts: full, FullHint: "--full-artifacts"}
+	return render.CheckpointRenderOptions{Now: now(), Home: home, FullArtifacts: full, FullHint: "--full-artifacts"}
 }
 
 // formatCheckpoint is `checkpoint show`.
 func formatCheckpoint(c *httpapi.Commit, full bool) string {
-	return smriti.RenderCheckpoint(c.Checkpoint(), viewOptions(full))
+	return render.RenderCheckpoint(c.Checkpoint(), viewOptions(full))
 }
 
 // formatCheckpointList is `checkpoint list`.
@@ -27,12 +28,12 @@ func formatCheckpointList(cps []httpapi.Commit) string {
 	for i := range cps {
 		out[i] = cps[i].Checkpoint()
 	}
-	return smriti.RenderCheckpointList(out, now())
+	return render.RenderCheckpointList(out, now())
 }
 
 // formatReview is `checkpoint review`.
 func formatReview(r *httpapi.ReviewOut) string {
-	return smriti.RenderReview(r.Review())
+	return render.RenderReview(r.Review())
 }
 
 // changeList renders a draft's changes for review before saving.

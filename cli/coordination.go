@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 func newStateCmd() *cobra.Command {
@@ -50,15 +51,15 @@ func newStateCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, st)
 			}
-			o := smriti.BriefOptions{Mode: smriti.BriefFull, Stats: stats, Now: time.Now()}
+			o := render.BriefOptions{Mode: render.BriefFull, Stats: stats, Now: time.Now()}
 			switch {
 			case compact:
-				o.Mode = smriti.BriefCompact
+				o.Mode = render.BriefCompact
 			case preview:
-				o.Mode = smriti.BriefPreview
+				o.Mode = render.BriefPreview
 			}
 			o.Home, _ = os.UserHomeDir()
-			fmt.Fprint(env.Stdout, smriti.RenderBrief(st.Brief(), o))
+			fmt.Fprint(env.Stdout, render.RenderBrief(st.Brief(), o))
 			return nil
 		},
 	}
@@ -139,7 +140,7 @@ func newClaimCreateCmd() *cobra.Command {
 				for i := range out.Collisions {
 					cl[i] = out.Collisions[i].Claim()
 				}
-				fmt.Fprint(env.Stdout, smriti.RenderClaims(cl, false))
+				fmt.Fprint(env.Stdout, render.RenderClaims(cl, false))
 			}
 			return nil
 		},
@@ -209,7 +210,7 @@ func newClaimListCmd() *cobra.Command {
 			for i := range claims {
 				cl[i] = claims[i].Claim()
 			}
-			fmt.Fprint(env.Stdout, smriti.RenderClaims(cl, all))
+			fmt.Fprint(env.Stdout, render.RenderClaims(cl, all))
 			return nil
 		},
 	}
@@ -238,7 +239,7 @@ func newMetricsCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, m)
 			}
-			fmt.Fprint(env.Stdout, smriti.RenderMetrics(m.View()))
+			fmt.Fprint(env.Stdout, render.RenderMetrics(m.View()))
 			return nil
 		},
 	}

@@ -17,6 +17,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/portability"
 	"smriti/skills"
 )
 
@@ -319,7 +320,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := importAgentFile(ctx, c, sp.ID, smriti.SourceClaudeCode, in.TranscriptPath, in.SessionID)
+			res, err := importAgentFile(ctx, c, sp.ID, portability.SourceClaudeCode, in.TranscriptPath, in.SessionID)
 			if err != nil {
 				return err
 			}

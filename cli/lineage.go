@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 func newForkCmd() *cobra.Command {
@@ -84,7 +84,7 @@ func newRestoreCmd() *cobra.Command {
 
 // formatRestore is the brief of one checkpoint, without branches or claims.
 func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
-	return smriti.RenderRestore(sp.Space(), cp.Checkpoint(), viewOptions(full))
+	return render.RenderRestore(sp.Space(), cp.Checkpoint(), viewOptions(full))
 }
 
 func newCompareCmd() *cobra.Command {
@@ -121,7 +121,7 @@ func newCompareCmd() *cobra.Command {
 }
 
 func formatCompare(r *httpapi.CompareResponse) string {
-	return smriti.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID)
+	return render.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID)
 }
 
 func newBranchCmd() *cobra.Command {

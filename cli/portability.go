@@ -10,6 +10,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/portability"
 )
 
 // newImportCmd imports transcript files into a space.
@@ -30,14 +31,14 @@ again adds only the lines written since. Its space is --space, else
 SMRITI_SPACE, else the space whose project root holds this directory.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if smriti.ValidAgentFormat(args[0]) {
+			if portability.ValidAgentFormat(args[0]) {
 				if len(args) < 2 {
 					return usageErr(cmd, "give at least one FILE")
 				}
 				return importAgent(cmd, args[0], space, sessionKey, args[1:], asJSON)
 			}
 			if format != "" {
-				if !smriti.ValidAgentFormat(format) {
+				if !portability.ValidAgentFormat(format) {
 					return usageErr(cmd, "--format must be claude-code or codex")
 				}
 				return importAgent(cmd, format, args[0], sessionKey, args[1:], asJSON)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 func newSpaceCmd() *cobra.Command {
@@ -29,7 +29,7 @@ func newSpaceListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, spaces)
 			}
-			fmt.Fprint(env.Stdout, smriti.RenderSpaces(httpapi.SpacesOf(spaces), "`smriti space create <name>`"))
+			fmt.Fprint(env.Stdout, render.RenderSpaces(httpapi.SpacesOf(spaces), "`smriti space create <name>`"))
 			return nil
 		},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 func newWhyCmd() *cobra.Command {
@@ -35,7 +36,7 @@ func newWhyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				it, err := smriti.FindItem(httpapi.DomainItems(items), id)
+				it, err := render.FindItem(httpapi.DomainItems(items), id)
 				if err != nil {
 					return err
 				}
@@ -48,7 +49,7 @@ func newWhyCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, h)
 			}
-			fmt.Fprint(env.Stdout, smriti.RenderItemHistory(id, httpapi.DomainItemEvents(h)))
+			fmt.Fprint(env.Stdout, render.RenderItemHistory(id, httpapi.DomainItemEvents(h)))
 			return nil
 		},
 	}

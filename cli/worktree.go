@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 )
 
 func newWorktreeCmd() *cobra.Command {
@@ -85,7 +86,7 @@ func newWorktreeListCmd() *cobra.Command {
 			}
 			wts, probes := httpapi.WorktreesOf(items)
 			home, _ := os.UserHomeDir()
-			fmt.Fprint(env.Stdout, smriti.RenderWorktrees(wts, probes, closed, home))
+			fmt.Fprint(env.Stdout, render.RenderWorktrees(wts, probes, closed, home))
 			return nil
 		},
 	}
@@ -109,7 +110,7 @@ func newWorktreeShowCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, w)
 			}
-			fmt.Fprint(env.Stdout, smriti.RenderWorktree(w.Worktree()))
+			fmt.Fprint(env.Stdout, render.RenderWorktree(w.Worktree()))
 			return nil
 		},
 	}

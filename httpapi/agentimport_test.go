@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"smriti"
+	"smriti/portability"
 	"smriti/store/storetest"
 )
 
@@ -21,24 +21,24 @@ func TestAgentTranscriptImportAddsOnlyNewLines(t *testing.T) {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
 			space := storetest.Get(e.c.CreateSpace(bg, "Agents", "")).Must(t)
-			file, err := os.ReadFile("../testdata/transcripts/agents/claude-code.jsonl")
+			file, err := os.ReadFile("../portability/testdata/transcripts/agents/claude-code.jsonl")
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, smriti.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(file))).Must(t)
+			first := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, portability.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(file))).Must(t)
 			a := first.Agent
 			if a == nil || !a.Created || a.Added != 8 || a.Unchanged != 0 || !a.Truncated || a.SessionKey != "5e55a0e1-1111-4222-8333-444455556666" ||
-				first.Imported != 1 || first.Conversations[0].Status != smriti.ImportImported {
+				first.Imported != 1 || first.Conversations[0].Status != portability.ImportImported {
 				t.Fatalf("first import = %+v %+v", first, a)
 			}
-			again := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, smriti.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(file))).Must(t)
+			again := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, portability.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(file))).Must(t)
 			if b := again.Agent; b.Created || b.Added != 0 || b.Unchanged != 8 || b.SessionID != a.SessionID || again.Unchanged != 1 {
 				t.Fatalf("re-import = %+v %+v", again, b)
 			}
 			// The session went on: the cut-off line is complete, one more follows.
 			grown := append(append([]byte{}, file...), []byte(`uns in a row."}]},"uuid":"a0000000-0000-4000-8000-000000000009","timestamp":"2025-10-01T09:40:00.000Z","sessionId":"5e55a0e1-1111-4222-8333-444455556666"}`+"\n")...)
 			grown = append(grown, []byte(`{"type":"user","uuid":"a0000000-0000-4000-8000-000000000010","sessionId":"5e55a0e1-1111-4222-8333-444455556666","timestamp":"2025-10-01T09:41:00.000Z","message":{"role":"user","content":"Thanks."}}`+"\n")...)
-			third := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, smriti.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(grown))).Must(t)
+			third := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, portability.SourceClaudeCode, "s.jsonl", "", bytes.NewReader(grown))).Must(t)
 			if c := third.Agent; c.Added != 2 || c.Unchanged != 8 || c.Truncated || c.SessionID != a.SessionID {
 				t.Fatalf("grown import = %+v", c)
 			}
@@ -65,16 +65,16 @@ func TestAgentTranscriptImportAddsOnlyNewLines(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("turns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			if k := turns[6].Metadata["import"].(map[string]any)["kind"]; k != smriti.AgentNote {
+			if k := turns[6].Metadata["import"].(map[string]any)["kind"]; k != portability.AgentNote {
 				t.Errorf("compaction summary kind = %v", k)
 			}
 
 			// Codex: the session key from session_meta, a separate session.
-			cx, err := os.ReadFile("../testdata/transcripts/agents/codex.jsonl")
+			cx, err := os.ReadFile("../portability/testdata/transcripts/agents/codex.jsonl")
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, smriti.SourceCodex, "rollout.jsonl", "", bytes.NewReader(cx))).Must(t)
+			res := storetest.Get(e.c.ImportAgentTranscript(bg, space.ID, portability.SourceCodex, "rollout.jsonl", "", bytes.NewReader(cx))).Must(t)
 			if r := res.Agent; !r.Created || r.Added != 8 || r.Skipped != 7 || r.SessionID == a.SessionID {
 				t.Fatalf("codex import = %+v", r)
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"smriti/app"
+	"smriti/intelligence"
 	"sort"
 	"strings"
 
@@ -167,35 +169,35 @@ func (s *Server) chatRoutes() []route {
 }
 
 // sendRequest decodes a send body; the chat service validates it.
-func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (smriti.SendRequest, error) {
+func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (app.SendRequest, error) {
 	var req SendRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
-		return smriti.SendRequest{}, err
+		return app.SendRequest{}, err
 	}
 	sid, err := reqID("session_id", req.SessionID)
 	if err != nil {
-		return smriti.SendRequest{}, err
+		return app.SendRequest{}, err
 	}
 	if _, err := optID("repo_id", req.RepoID); err != nil {
-		return smriti.SendRequest{}, err
+		return app.SendRequest{}, err
 	}
 	mounted, err := optID("mounted_checkpoint_id", req.MountedCheckpointID)
 	if err != nil {
-		return smriti.SendRequest{}, err
+		return app.SendRequest{}, err
 	}
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if key == "" {
 		key = strings.TrimSpace(req.ClientRequestID)
 	}
-	return smriti.SendRequest{
+	return app.SendRequest{
 		SessionID: sid, Provider: req.Provider, Model: req.Model, Message: deref(req.Message), UseMock: req.UseMock,
-		Context: smriti.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq,
+		Context: intelligence.ContextRequest{MemoryScope: req.MemoryScope, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq,
 			Unmount: req.unmount},
 		IdempotencyKey: key, HistoryBudget: req.HistoryTokenBudget,
 	}, nil
 }
 
-func contextInfo(p *smriti.Prepared) ContextInfo {
+func contextInfo(p *app.Prepared) ContextInfo {
 	info := ContextInfo{Mode: string(p.Context.Mode), CheckpointIDs: []smriti.ID{}, CommitHashes: []string{}, DroppedTurns: p.Context.Dropped}
 	for _, c := range p.Context.Checkpoints {
 		info.CheckpointIDs = append(info.CheckpointIDs, c.ID)
@@ -205,7 +207,7 @@ func contextInfo(p *smriti.Prepared) ContextInfo {
 	return info
 }
 
-func sendResponse(res *smriti.SendResult) SendResponse {
+func sendResponse(res *app.SendResult) SendResponse {
 	ex := res.Exchange
 	info := contextInfo(res.Prepared)
 	if ex.Replayed {
@@ -266,7 +268,7 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	res, err := s.chat.Stream(r.Context(), req,
-		func(p *smriti.Prepared) error {
+		func(p *app.Prepared) error {
 			provider := ""
 			if p.Provider != nil {
 				provider = p.Provider.Name()
@@ -310,7 +312,7 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, t := range last {
 		if t.Role == smriti.RoleAssistant {
-			u := smriti.ReplyMetaOf(t).Usage
+			u := intelligence.ReplyMetaOf(t).Usage
 			out.LastUsage = &u
 			break
 		}

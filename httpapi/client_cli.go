@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"smriti/intelligence"
 
 	"smriti"
 )
@@ -105,8 +106,8 @@ func (n *NoteOut) Note() *smriti.Note {
 }
 
 // Review returns the wire review as the domain's.
-func (r *ReviewOut) Review() *smriti.Review {
-	return &smriti.Review{Issues: r.Issues, Suggestions: r.Suggestions}
+func (r *ReviewOut) Review() *intelligence.Review {
+	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}
 }
 
 // Space is the domain view of the wire space, for rendering.

@@ -7,6 +7,7 @@ import (
 	"smriti"
 
 	"smriti/internal/nonnil"
+	"smriti/render"
 )
 
 // ContextPackRequest exports a checkpoint for another tool.
@@ -73,7 +74,7 @@ func (s *Server) contextPack(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	target := smriti.PackGeneric
+	target := render.PackGeneric
 	if req.Target != nil && *req.Target != "" {
 		target = *req.Target
 	}
@@ -85,7 +86,7 @@ func (s *Server) contextPack(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	content, err := smriti.RenderContextPack(sp, c, target)
+	content, err := render.RenderContextPack(sp, c, target)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/render"
 	"strings"
 
 	"smriti"
@@ -107,7 +108,7 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
 		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
 	}
-	opts := smriti.BriefOptions{Now: s.now()}
+	opts := render.BriefOptions{Now: s.now()}
 	compact, err := queryBool(r, "compact")
 	if err != nil {
 		return err
@@ -121,9 +122,9 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case compact:
-		opts.Mode = smriti.BriefCompact
+		opts.Mode = render.BriefCompact
 	case preview:
-		opts.Mode = smriti.BriefPreview
+		opts.Mode = render.BriefPreview
 	}
 	b, err := s.brief(r, id)
 	if err != nil {
@@ -131,7 +132,7 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write([]byte(smriti.RenderBrief(b, opts)))
+	_, err = w.Write([]byte(render.RenderBrief(b, opts)))
 	return err
 }
 

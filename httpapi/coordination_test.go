@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/render"
 	"smriti/store/storetest"
 )
 
@@ -70,9 +71,9 @@ func TestStateBriefEndToEnd(t *testing.T) {
 				t.Fatalf("freshness = %+v", st.Freshness)
 			}
 			// The client renders the brief exactly as the server does.
-			opts := smriti.BriefOptions{Mode: smriti.BriefCompact, Now: st.Commit.CreatedAt}
+			opts := render.BriefOptions{Mode: render.BriefCompact, Now: st.Commit.CreatedAt}
 			md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).Must(t)
-			local := smriti.RenderBrief(st.Brief(), opts)
+			local := render.RenderBrief(st.Brief(), opts)
 			for _, want := range []string{"## State: changed since `" + a.CommitHash[:7] + "`", "# Research", "## Active branches\n- `alt`",
 				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t9)", "### main ↔ `alt`"} {
 				if !strings.Contains(md, want) || !strings.Contains(local, want) {
@@ -165,11 +166,11 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 		"tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}}}, &child); err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range smriti.PackTargets {
+	for _, target := range render.PackTargets {
 		pack := storetest.Get(e.c.ContextPack(bg, child.ID, target)).Must(t)
 		c, _ := e.store.Checkpoint(bg, child.ID)
 		sp, _ := e.store.Space(bg, space.ID)
-		want, _ := smriti.RenderContextPack(sp, c, target)
+		want, _ := render.RenderContextPack(sp, c, target)
 		if pack.Content != want || pack.TargetTool != target || pack.Format != "markdown" {
 			t.Fatalf("%s pack = %+v", target, pack)
 		}

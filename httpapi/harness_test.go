@@ -13,7 +13,9 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"smriti"
+	"smriti/app"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -37,7 +39,7 @@ type envConfig struct {
 	getenv   func(string) string
 	popts    []provider.Option
 	// coord, when set, builds the coordinator (worktrees with real git).
-	coord    func(st *store.Store) *smriti.Coordinator
+	coord    func(st *store.Store) *app.Coordinator
 	security httpapi.SecurityConfig
 	// auth and logger configure auth mode and the server's log (see
 	// auth_security_test.go).
@@ -98,14 +100,14 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	// wires them.
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(pcfg, append([]provider.Option{provider.WithObserver(metrics.ObserveProviderCall)}, cfg.popts...)...)
-	var coord *smriti.Coordinator
+	var coord *app.Coordinator
 	if cfg.coord != nil {
 		coord = cfg.coord(st)
 	}
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
 		Tokens:       tokenizer.Counter{},
-		Chat:         &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
-		Intelligence: &smriti.Intelligence{Sessions: st, Checkpoints: st, Items: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
+		Chat:         &app.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
+		Intelligence: &intelligence.Intelligence{Sessions: st, Checkpoints: st, Items: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
 		Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

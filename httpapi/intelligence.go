@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"smriti"
+	"smriti/intelligence"
 	"smriti/internal/nonnil"
 )
 
@@ -75,7 +76,7 @@ type ChangeOut struct {
 	Source smriti.ItemSource `json:"source" doc:"The turns (session, seq range, quote) the change came from"`
 }
 
-func changeViewOf(res *smriti.DraftResult) ChangeView {
+func changeViewOf(res *intelligence.DraftResult) ChangeView {
 	v := ChangeView{Items: itemsOut(res.Items), Changes: []ChangeOut{}}
 	if res.Base != nil {
 		id := res.Base.ID
@@ -116,9 +117,9 @@ type ExtractOut struct {
 // ReviewOut is a checkpoint's consistency review: at most 5 issues and 5
 // suggestions.
 type ReviewOut struct {
-	CheckpointID smriti.ID            `json:"checkpoint_id" doc:"The reviewed checkpoint"`
-	Issues       []smriti.ReviewIssue `json:"issues" doc:"At most 5 issues"`
-	Suggestions  []string             `json:"suggestions" doc:"At most 5 suggestions"`
+	CheckpointID smriti.ID                  `json:"checkpoint_id" doc:"The reviewed checkpoint"`
+	Issues       []intelligence.ReviewIssue `json:"issues" doc:"At most 5 issues"`
+	Suggestions  []string                   `json:"suggestions" doc:"At most 5 suggestions"`
 }
 
 // intelligenceRoutes are draft, extract, review and session titles: the
@@ -149,7 +150,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := smriti.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
+	in := intelligence.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
 	res, err := s.intel.Draft(r.Context(), in)
 	if err != nil {
 		return err
@@ -171,7 +172,7 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res, err := s.intel.Extract(r.Context(), smriti.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock, Onto: onto})
+	res, err := s.intel.Extract(r.Context(), intelligence.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock, Onto: onto})
 	if err != nil {
 		return err
 	}
@@ -225,7 +226,7 @@ func (s *Server) noBody(w http.ResponseWriter, r *http.Request) error {
 	return s.decodeBody(w, r, &ignored)
 }
 
-func draftFieldsOf(d *smriti.Draft) DraftFields {
+func draftFieldsOf(d *intelligence.Draft) DraftFields {
 	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
 		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions), Entities: nonnil.Slice(d.Entities)}
 }

@@ -13,6 +13,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store/storetest"
 )
@@ -352,7 +353,7 @@ func TestIntelligenceDraftReadsToleratedReplies(t *testing.T) {
 				t.Fatalf("provider got %d requests, want 1", len(reqs))
 			}
 			if str(reqs[0], "model") != "gpt-test" || str(reqs[0], "response_format", "type") != "json_schema" ||
-				str(reqs[0], "response_format", "json_schema", "name") != smriti.SchemaDraftChanges {
+				str(reqs[0], "response_format", "json_schema", "name") != intelligence.SchemaDraftChanges {
 				t.Errorf("request = model %q response_format %v", str(reqs[0], "model"), reqs[0]["response_format"])
 			}
 			if !strings.Contains(lastUserText(reqs[0]), `"content": "Let's plan the Australia trip."`) {
@@ -455,10 +456,10 @@ func TestIntelligenceDraftCapsHoldAgainstARunawayReply(t *testing.T) {
 	_, se := e.spaceSession(t)
 	e.exchange(t, se.ID, "Decide everything.", "OK.")
 	d := storetest.Get(e.c.Draft(bg, draftOf(se.ID))).Must(t)
-	if len(d.Decisions) != smriti.MaxDraftItems || d.Decisions[0] != "Decision number 0" {
-		t.Errorf("%d decisions kept, want %d", len(d.Decisions), smriti.MaxDraftItems)
+	if len(d.Decisions) != intelligence.MaxDraftItems || d.Decisions[0] != "Decision number 0" {
+		t.Errorf("%d decisions kept, want %d", len(d.Decisions), intelligence.MaxDraftItems)
 	}
-	if n := len([]rune(d.Title)); n > smriti.MaxTitleChars {
+	if n := len([]rune(d.Title)); n > intelligence.MaxTitleChars {
 		t.Errorf("title has %d characters", n)
 	}
 	if n := len([]rune(d.Assumptions[0])); n > smriti.MaxItemChars {
@@ -519,7 +520,7 @@ func TestIntelligenceExtractIgnoresInstructionsInTheDocument(t *testing.T) {
 		if !contains(d.Assumptions, "PostgreSQL 16 is the main store") {
 			t.Errorf("assumptions = %q, lost a supported one", d.Assumptions)
 		}
-		if str(f.requests()[0], "response_format", "json_schema", "name") != smriti.SchemaExtractChanges {
+		if str(f.requests()[0], "response_format", "json_schema", "name") != intelligence.SchemaExtractChanges {
 			t.Error("extract did not ask for the extract schema")
 		}
 	})
@@ -552,7 +553,7 @@ func TestIntelligenceReviewReportsSuspiciousInstructions(t *testing.T) {
 		e := newEnv(t)
 		c := poisoned(e)
 		r := storetest.Get(e.c.Review(bg, c.ID)).Must(t)
-		if r.CheckpointID != c.ID || !hasIssue(r.Issues, smriti.IssueSuspiciousInstruction) {
+		if r.CheckpointID != c.ID || !hasIssue(r.Issues, intelligence.IssueSuspiciousInstruction) {
 			t.Errorf("review = %+v", r)
 		}
 	})
@@ -561,11 +562,11 @@ func TestIntelligenceReviewReportsSuspiciousInstructions(t *testing.T) {
 		e := newEnv(t, withFake(f), fastProviders)
 		c := poisoned(e)
 		r := storetest.Get(e.c.Review(bg, c.ID)).Must(t)
-		if !hasIssue(r.Issues, smriti.IssueSuspiciousInstruction) || len(r.Suggestions) != 1 {
+		if !hasIssue(r.Issues, intelligence.IssueSuspiciousInstruction) || len(r.Suggestions) != 1 {
 			t.Errorf("review = %+v", r)
 		}
 		// The checkpoint is quoted as data, between the delimiters.
-		if u := lastUserText(f.requests()[0]); !strings.Contains(u, smriti.DataBegin) || !strings.Contains(u, "delete the database") {
+		if u := lastUserText(f.requests()[0]); !strings.Contains(u, intelligence.DataBegin) || !strings.Contains(u, "delete the database") {
 			t.Errorf("review prompt = %q", u)
 		}
 	})
@@ -580,8 +581,8 @@ func TestIntelligenceReviewReportsSuspiciousInstructions(t *testing.T) {
 		e := newEnv(t, withFake(f), fastProviders)
 		c := poisoned(e)
 		r := storetest.Get(e.c.Review(bg, c.ID)).Must(t)
-		if len(r.Issues) != smriti.MaxReviewIssues || r.Issues[0].Type != smriti.IssueSuspiciousInstruction ||
-			len(r.Suggestions) != smriti.MaxReviewSuggestions {
+		if len(r.Issues) != intelligence.MaxReviewIssues || r.Issues[0].Type != intelligence.IssueSuspiciousInstruction ||
+			len(r.Suggestions) != intelligence.MaxReviewSuggestions {
 			t.Errorf("review = %+v", r)
 		}
 	})
@@ -612,7 +613,7 @@ func TestIntelligenceWorksWithAnthropic(t *testing.T) {
 	}
 	c := e.commitDecisions(t, sp, se, "Trip", "East coast only")
 	r := storetest.Get(e.c.Review(bg, c.ID)).Must(t)
-	if len(r.Issues) != 1 || r.Issues[0].Type != smriti.IssueUnusedEntity {
+	if len(r.Issues) != 1 || r.Issues[0].Type != intelligence.IssueUnusedEntity {
 		t.Errorf("review = %+v", r)
 	}
 	titled := storetest.Get(e.c.GenerateTitle(bg, se.ID)).Must(t)
@@ -624,7 +625,7 @@ func TestIntelligenceWorksWithAnthropic(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("provider got %d requests, want 4", len(reqs))
 	}
-	for i, schema := range []string{smriti.SchemaDraftChanges, smriti.SchemaExtractChanges, smriti.SchemaReview, smriti.SchemaTitle} {
+	for i, schema := range []string{intelligence.SchemaDraftChanges, intelligence.SchemaExtractChanges, intelligence.SchemaReview, intelligence.SchemaTitle} {
 		if str(reqs[i], "tool_choice", "type") != "tool" || str(reqs[i], "tool_choice", "name") != schema {
 			t.Errorf("request %d tool_choice = %v, want the %s tool", i, reqs[i]["tool_choice"], schema)
 		}
@@ -746,7 +747,7 @@ func TestIntelligenceBadInput(t *testing.T) {
 	e.exchange(t, se.ID, "hello", "hi")
 	c := e.commitDecisions(t, sp, se, "Trip")
 	sid, unknown := se.ID.String(), smriti.NewID().String()
-	big := strings.Repeat("x", smriti.MaxExtractChars+1)
+	big := strings.Repeat("x", intelligence.MaxExtractChars+1)
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
@@ -788,7 +789,7 @@ func TestIntelligenceBadInput(t *testing.T) {
 	}
 	// A long non-ASCII document within the character limit is accepted even
 	// though it is more bytes than characters.
-	if _, err := e.c.Extract(bg, strings.Repeat("ü", smriti.MaxExtractChars), false, nil); err != nil {
+	if _, err := e.c.Extract(bg, strings.Repeat("ü", intelligence.MaxExtractChars), false, nil); err != nil {
 		t.Errorf("200,000 non-ASCII characters: %v", err)
 	}
 }
@@ -827,7 +828,7 @@ func anyContains(list []string, sub string) bool {
 	return false
 }
 
-func hasIssue(issues []smriti.ReviewIssue, typ string) bool {
+func hasIssue(issues []intelligence.ReviewIssue, typ string) bool {
 	for _, is := range issues {
 		if is.Type == typ {
 			return true

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/intelligence"
 	"smriti/internal/nonnil"
 )
 
@@ -211,10 +212,10 @@ func ItemsInOf(items []smriti.Item) []ItemIn {
 }
 
 // DraftResultOf turns a draft or extract answer back into a domain result.
-func DraftResultOf(f *DraftFields, artifacts []smriti.Artifact, warnings []string, v *ChangeView) *smriti.DraftResult {
-	d := &smriti.Draft{Title: f.Title, Objective: f.Objective, Summary: f.Summary, Decisions: f.Decisions, Assumptions: f.Assumptions,
+func DraftResultOf(f *DraftFields, artifacts []smriti.Artifact, warnings []string, v *ChangeView) *intelligence.DraftResult {
+	d := &intelligence.Draft{Title: f.Title, Objective: f.Objective, Summary: f.Summary, Decisions: f.Decisions, Assumptions: f.Assumptions,
 		Tasks: f.Tasks, OpenQuestions: f.OpenQuestions, Entities: f.Entities, Artifacts: nonnil.Slice(artifacts), Warnings: warnings}
-	res := &smriti.DraftResult{Draft: d, Items: DomainItems(v.Items)}
+	res := &intelligence.DraftResult{Draft: d, Items: DomainItems(v.Items)}
 	for _, c := range v.Changes {
 		res.Changes = append(res.Changes, smriti.ItemDelta{Op: c.Op, Kind: smriti.ItemKind(c.Kind), ID: c.ID, Before: c.Before, After: c.After,
 			By: c.By, Reason: c.Reason, Source: c.Source})
@@ -243,19 +244,19 @@ func DomainItemEvents(h *ItemHistoryOut) []smriti.ItemEvent {
 // TurnContextOut is what the model was given for an assistant turn, as the
 // send recorded it with the turn.
 type TurnContextOut struct {
-	TurnID           smriti.ID          `json:"turn_id" doc:"The assistant turn"`
-	SessionID        smriti.ID          `json:"session_id" doc:"Its session"`
-	Seq              int64              `json:"seq" doc:"Its sequence number"`
-	Provider         string             `json:"provider" doc:"The provider that answered"`
-	Model            string             `json:"model" doc:"The model that answered"`
-	Mode             smriti.ContextMode `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode of the send"`
-	CheckpointIDs    []smriti.ID        `json:"checkpoint_ids" doc:"The checkpoints in the prompt, oldest first ([] for none)"`
-	CheckpointHashes []string           `json:"checkpoint_hashes" doc:"Their hashes, in the same order ([] when not recorded)"`
-	FromSeq          *int64             `json:"from_seq" doc:"First history turn sent; null when none was"`
-	ToSeq            *int64             `json:"to_seq" doc:"Last history turn sent; null when none was"`
-	DroppedTurns     int                `json:"dropped_turns" doc:"Allowed turns left out to fit the token budget (oldest first)"`
-	InputTokens      int                `json:"input_tokens" doc:"Prompt tokens the provider reported"`
-	OutputTokens     int                `json:"output_tokens" doc:"Reply tokens the provider reported"`
+	TurnID           smriti.ID                `json:"turn_id" doc:"The assistant turn"`
+	SessionID        smriti.ID                `json:"session_id" doc:"Its session"`
+	Seq              int64                    `json:"seq" doc:"Its sequence number"`
+	Provider         string                   `json:"provider" doc:"The provider that answered"`
+	Model            string                   `json:"model" doc:"The model that answered"`
+	Mode             intelligence.ContextMode `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode of the send"`
+	CheckpointIDs    []smriti.ID              `json:"checkpoint_ids" doc:"The checkpoints in the prompt, oldest first ([] for none)"`
+	CheckpointHashes []string                 `json:"checkpoint_hashes" doc:"Their hashes, in the same order ([] when not recorded)"`
+	FromSeq          *int64                   `json:"from_seq" doc:"First history turn sent; null when none was"`
+	ToSeq            *int64                   `json:"to_seq" doc:"Last history turn sent; null when none was"`
+	DroppedTurns     int                      `json:"dropped_turns" doc:"Allowed turns left out to fit the token budget (oldest first)"`
+	InputTokens      int                      `json:"input_tokens" doc:"Prompt tokens the provider reported"`
+	OutputTokens     int                      `json:"output_tokens" doc:"Reply tokens the provider reported"`
 }
 
 func (s *Server) turnContext(w http.ResponseWriter, r *http.Request) error {
@@ -270,7 +271,7 @@ func (s *Server) turnContext(w http.ResponseWriter, r *http.Request) error {
 	if t.Role != smriti.RoleAssistant {
 		return smriti.Errorf(smriti.ENOTFOUND, "Turn %s is a %s turn; only assistant turns record the context they were made from", id, t.Role)
 	}
-	m := smriti.ReplyMetaOf(t)
+	m := intelligence.ReplyMetaOf(t)
 	writeJSON(w, http.StatusOK, TurnContextOut{TurnID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Provider: t.Provider, Model: t.Model,
 		Mode: m.Context.Mode, CheckpointIDs: nonnil.Slice(m.Context.CheckpointIDs), CheckpointHashes: nonnil.Slice(m.Context.CommitHashes),
 		FromSeq: m.Context.FromSeq, ToSeq: m.Context.ToSeq, DroppedTurns: m.Context.DroppedTurns,

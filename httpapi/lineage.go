@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/app"
 	"smriti/internal/nonnil"
 )
 
@@ -348,11 +349,11 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := smriti.MergeRequest{SpaceID: space, SourceID: source, TargetID: target, Resolutions: req.Resolutions, DryRun: req.DryRun}
+	in := app.MergeRequest{SpaceID: space, SourceID: source, TargetID: target, Resolutions: req.Resolutions, DryRun: req.DryRun}
 	if req.Message != nil {
 		in.Message = strings.TrimSpace(*req.Message)
 	}
-	out, err := smriti.MergeCheckpoints(r.Context(), s.store, in)
+	out, err := app.MergeCheckpoints(r.Context(), s.store, in)
 	if err != nil {
 		return err
 	}

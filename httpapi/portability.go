@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"smriti/portability"
 	"strconv"
 	"strings"
 
@@ -20,12 +21,12 @@ const DefaultImportBodyLimit = 1 << 30
 
 // TranscriptImportResponse reports what became of each conversation.
 type TranscriptImportResponse struct {
-	SpaceID       smriti.ID                     `json:"space_id" doc:"The space imported into"`
-	Imported      int                           `json:"imported" doc:"Conversations written"`
-	Unchanged     int                           `json:"unchanged" doc:"Conversations imported before (nothing written)"`
-	Failed        int                           `json:"failed" doc:"Conversations that could not be read"`
-	Conversations []smriti.ImportedConversation `json:"conversations" doc:"Each conversation in the file's order"`
-	Agent         *AgentImport                  `json:"agent,omitempty" doc:"For a coding agent's transcript (format claude-code or codex): the session it was appended to and what was added; absent for other formats"`
+	SpaceID       smriti.ID                          `json:"space_id" doc:"The space imported into"`
+	Imported      int                                `json:"imported" doc:"Conversations written"`
+	Unchanged     int                                `json:"unchanged" doc:"Conversations imported before (nothing written)"`
+	Failed        int                                `json:"failed" doc:"Conversations that could not be read"`
+	Conversations []portability.ImportedConversation `json:"conversations" doc:"Each conversation in the file's order"`
+	Agent         *AgentImport                       `json:"agent,omitempty" doc:"For a coding agent's transcript (format claude-code or codex): the session it was appended to and what was added; absent for other formats"`
 }
 
 // AgentImport reports a coding agent's transcript import.
@@ -43,9 +44,9 @@ type AgentImport struct {
 
 // SpaceImportResponse is the space an imported bundle became.
 type SpaceImportResponse struct {
-	Repo   Repo                `json:"repo" doc:"The space written"`
-	Counts smriti.BundleCounts `json:"counts" doc:"What the bundle held"`
-	AsNew  bool                `json:"as_new" doc:"True when imported with ?as_new=true: new ids and recomputed hashes, lineage kept"`
+	Repo   Repo                     `json:"repo" doc:"The space written"`
+	Counts portability.BundleCounts `json:"counts" doc:"What the bundle held"`
+	AsNew  bool                     `json:"as_new" doc:"True when imported with ?as_new=true: new ids and recomputed hashes, lineage kept"`
 }
 
 // SearchResponse lists search hits, best first.
@@ -124,17 +125,17 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if format := r.URL.Query().Get("format"); format != "" {
 		return s.importAgentTranscript(w, r, spaceID, format, body)
 	}
-	im := &smriti.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
-	convs, err := im.Import(r.Context(), body, smriti.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
+	im := &portability.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
+	convs, err := im.Import(r.Context(), body, portability.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
 	if err != nil {
 		return err
 	}
 	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: convs}
 	for _, c := range convs {
 		switch c.Status {
-		case smriti.ImportImported:
+		case portability.ImportImported:
 			out.Imported++
-		case smriti.ImportUnchanged:
+		case portability.ImportUnchanged:
 			out.Unchanged++
 		default:
 			out.Failed++
@@ -145,21 +146,21 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) importAgentTranscript(w http.ResponseWriter, r *http.Request, spaceID smriti.ID, format string, body io.Reader) error {
-	if !smriti.ValidAgentFormat(format) {
+	if !portability.ValidAgentFormat(format) {
 		return smriti.Errorf(smriti.EINVALID, "query parameter format must be claude-code or codex, got %q", smriti.Truncate(format, 40))
 	}
 	q := r.URL.Query()
-	res, err := smriti.ImportAgentTranscript(r.Context(), s.store, body, smriti.AgentImport{SpaceID: spaceID, Format: format,
+	res, err := portability.ImportAgentTranscript(r.Context(), s.store, body, portability.AgentImport{SpaceID: spaceID, Format: format,
 		Filename: q.Get("filename"), SessionKey: q.Get("session_key")})
 	if err != nil {
 		return err
 	}
-	status := smriti.ImportImported
+	status := portability.ImportImported
 	if res.Added == 0 {
-		status = smriti.ImportUnchanged
+		status = portability.ImportUnchanged
 	}
 	sid := res.SessionID
-	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: []smriti.ImportedConversation{{
+	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: []portability.ImportedConversation{{
 		Index: 0, Title: q.Get("filename"), Source: format, Status: status, SessionID: &sid, Turns: res.Added}},
 		Agent: &AgentImport{Source: format, SessionKey: res.SessionKey, SessionID: res.SessionID, Created: res.Created,
 			Added: res.Added, Unchanged: res.Unchanged, Lines: res.Lines, Skipped: res.Skipped, Truncated: res.Truncated}}
@@ -184,7 +185,7 @@ func (s *Server) exportSpace(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="space-%s.smriti.jsonl.gz"`, id))
-	bw, err := smriti.NewBundleWriter(w)
+	bw, err := portability.NewBundleWriter(w)
 	if err != nil {
 		return err
 	}
@@ -222,7 +223,7 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("spool bundle: %w", err)
 	}
-	_, counts, err := smriti.VerifyBundle(f)
+	_, counts, err := portability.VerifyBundle(f)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/portability"
 	"smriti/store/storetest"
 )
 
@@ -56,7 +57,7 @@ func TestSpaceMovesFromSQLiteToPostgresAndBack(t *testing.T) {
 	first := export(t, lite, id)
 
 	res := storetest.Get(pg.c.ImportSpace(bg, bytes.NewReader(first), false)).Must(t)
-	if res.Repo.ID != id || res.AsNew || res.Counts != (smriti.BundleCounts{Checkpoints: 4, Notes: 1, Sessions: 2, Turns: 4}) {
+	if res.Repo.ID != id || res.AsNew || res.Counts != (portability.BundleCounts{Checkpoints: 4, Notes: 1, Sessions: 2, Turns: 4}) {
 		t.Fatalf("import = %+v", res)
 	}
 	for _, c := range cps {
@@ -190,7 +191,7 @@ func TestTranscriptImport(t *testing.T) {
 	repo := storetest.Get(e.c.CreateSpace(bg, "Imported", "")).Must(t)
 	imp := func(name string, draft bool) *httpapi.TranscriptImportResponse {
 		t.Helper()
-		f, err := os.Open("../testdata/transcripts/" + name)
+		f, err := os.Open("../portability/testdata/transcripts/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +216,7 @@ func TestTranscriptImport(t *testing.T) {
 			}
 			if c.failedIndex >= 0 {
 				f := res.Conversations[c.failedIndex]
-				if f.Status != smriti.ImportFailed || f.Error == nil || f.SessionID != nil {
+				if f.Status != portability.ImportFailed || f.Error == nil || f.SessionID != nil {
 					t.Fatalf("failed conversation = %+v", f)
 				}
 			}
@@ -224,7 +225,7 @@ func TestTranscriptImport(t *testing.T) {
 				t.Fatalf("re-import = %d/%d/%d", again.Imported, again.Unchanged, again.Failed)
 			}
 			for i, conv := range again.Conversations {
-				if conv.Status == smriti.ImportUnchanged && *conv.SessionID != *res.Conversations[i].SessionID {
+				if conv.Status == portability.ImportUnchanged && *conv.SessionID != *res.Conversations[i].SessionID {
 					t.Fatalf("re-import points at another session")
 				}
 			}
@@ -244,7 +245,7 @@ func TestTranscriptImport(t *testing.T) {
 		t.Fatalf("title = %q", se.Title)
 	}
 	// Empty conversations import as sessions without turns.
-	if empty := res.Conversations[2]; empty.Status != smriti.ImportUnchanged || empty.Turns != 0 {
+	if empty := res.Conversations[2]; empty.Status != portability.ImportUnchanged || empty.Turns != 0 {
 		t.Fatalf("empty conversation = %+v", empty)
 	}
 	// Imported turns are searchable.
@@ -257,7 +258,7 @@ func TestTranscriptImport(t *testing.T) {
 func TestTranscriptImportDraftsACheckpoint(t *testing.T) {
 	e := newEnv(t)
 	repo := storetest.Get(e.c.CreateSpace(bg, "Drafted", "")).Must(t)
-	f, err := os.Open("../testdata/transcripts/headings.md")
+	f, err := os.Open("../portability/testdata/transcripts/headings.md")
 	if err != nil {
 		t.Fatal(err)
 	}

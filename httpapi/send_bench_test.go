@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/app"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -40,7 +41,7 @@ func BenchmarkSendParallel(b *testing.B) {
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(pcfg, provider.WithObserver(metrics.ObserveProviderCall))
 	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Tokens: tokenizer.Counter{}, Metrics: metrics,
-		Chat: &smriti.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}}})
+		Chat: &app.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

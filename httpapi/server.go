@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"smriti/app"
+	"smriti/intelligence"
+	"smriti/portability"
 	"strings"
 	"time"
 
@@ -25,9 +28,9 @@ type Backend interface {
 	smriti.TurnReader
 	smriti.LineageService
 	smriti.SearchService
-	smriti.SpaceExporter
-	smriti.TranscriptStore
-	smriti.AgentTranscriptStore
+	portability.SpaceExporter
+	portability.TranscriptStore
+	portability.AgentTranscriptStore
 	smriti.ClaimService
 	smriti.ReadyService
 	smriti.MetricsService
@@ -76,14 +79,14 @@ type Config struct {
 	// Chat and Intelligence are the services the chat and background
 	// intelligence endpoints call; when nil, New builds them over Backend
 	// and Providers.
-	Chat         *smriti.Chat
-	Intelligence *smriti.Intelligence
+	Chat         *app.Chat
+	Intelligence *intelligence.Intelligence
 	// Metrics receives request and provider-call series; when nil, New
 	// makes its own.
 	Metrics *Metrics
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Backend without git (worktree routes then answer 503).
-	Coordinator *smriti.Coordinator
+	Coordinator *app.Coordinator
 	// Now is the clock for rendered relative times (smriti.Now when nil).
 	Now smriti.Clock
 	// Auth is auth mode and the LLM rate limit (see auth.go); the zero
@@ -99,14 +102,14 @@ type Server struct {
 	log       *slog.Logger
 	bodyLimit int64
 	metrics   *Metrics
-	chat      *smriti.Chat
-	intel     *smriti.Intelligence
+	chat      *app.Chat
+	intel     *intelligence.Intelligence
 	routes    []route
 	handler   http.Handler
 	guard     *browserGuard
 	sec       SecurityConfig
 	streams   chan struct{}
-	coord     *smriti.Coordinator
+	coord     *app.Coordinator
 	auth      AuthConfig
 	llm       *limiters
 	creds     *credCache
@@ -127,14 +130,14 @@ func New(cfg Config) *Server {
 		s.metrics = NewMetrics()
 	}
 	if s.chat = cfg.Chat; s.chat == nil {
-		s.chat = &smriti.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers, Tokens: cfg.Tokens}
+		s.chat = &app.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers, Tokens: cfg.Tokens}
 	}
 	if s.intel = cfg.Intelligence; s.intel == nil {
-		s.intel = &smriti.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Items: cfg.Backend, Providers: cfg.Providers}
+		s.intel = &intelligence.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Items: cfg.Backend, Providers: cfg.Providers}
 	}
 	s.coord = cfg.Coordinator
 	if s.coord == nil {
-		s.coord = &smriti.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
+		s.coord = &app.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
 	}
 	s.auth, s.llm, s.creds = cfg.Auth, newLimiters(cfg.Auth), newCredCache(cfg.Auth.CredentialCacheTTL)
 	s.logins = newLoginLimits(cfg.Auth.LoginRefill)

@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/store/storetest"
 )
 
@@ -231,7 +232,7 @@ func TestReviewAcrossCheckpointsFindsACarriedContradiction(t *testing.T) {
 	e.commitDecisions(t, sp, se, "Auth", "Access token TTL is 15 minutes")
 	child := e.commitDecisions(t, sp, se, "Auth again", "Access token TTL is 15 minutes", "Access token TTL is 5 minutes")
 	r := storetest.Get(e.c.Review(bg, child.ID)).Must(t)
-	want := smriti.ReviewIssue{Type: smriti.IssueContradiction,
+	want := intelligence.ReviewIssue{Type: intelligence.IssueContradiction,
 		Description: `The decision "Access token TTL is 15 minutes", carried from the parent checkpoint, is contradicted by the new decision "Access token TTL is 5 minutes".`}
 	if len(r.Issues) == 0 || r.Issues[0] != want {
 		t.Errorf("issues = %+v, want first %+v", r.Issues, want)

@@ -7,6 +7,7 @@ import (
 	"smriti"
 
 	"smriti/internal/nonnil"
+	"smriti/render"
 )
 
 // WorktreeRequest opens a git worktree for an agent.
@@ -56,7 +57,7 @@ func probeOut(p *smriti.WorktreeProbe, now time.Time) *smriti.WorktreeProbe {
 	q := *p
 	q.DirtyPaths = nonnil.Slice(q.DirtyPaths)
 	if !q.LastCommitAt.IsZero() {
-		q.LastCommitRelative = smriti.RelativeTime(q.LastCommitAt, now)
+		q.LastCommitRelative = render.RelativeTime(q.LastCommitAt, now)
 	}
 	return &q
 }

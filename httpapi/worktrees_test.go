@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/store"
@@ -40,8 +41,8 @@ func (c *testClock) advance(d time.Duration) {
 // and the coordinator on clk.
 func withGit(root string, clk *testClock) envOption {
 	return func(c *envConfig) {
-		c.coord = func(st *store.Store) *smriti.Coordinator {
-			return &smriti.Coordinator{Briefs: st, Store: st, Git: gitcli.New(), Now: clk.now, Root: root}
+		c.coord = func(st *store.Store) *app.Coordinator {
+			return &app.Coordinator{Briefs: st, Store: st, Git: gitcli.New(), Now: clk.now, Root: root}
 		}
 	}
 }
@@ -161,7 +162,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	if p := storetest.Get(e.c.Worktrees(bg, space.ID, false)).Must(t)[1].Probe; p.DirtyFiles != 1 {
 		t.Fatalf("within the TTL the cached probe answers: %+v", p)
 	}
-	clk.advance(smriti.DefaultProbeTTL + time.Second)
+	clk.advance(app.DefaultProbeTTL + time.Second)
 	if p := storetest.Get(e.c.Worktrees(bg, space.ID, false)).Must(t)[1].Probe; p.DirtyFiles != 2 {
 		t.Fatalf("after the TTL the worktree is probed again: %+v", p)
 	}
@@ -300,7 +301,7 @@ func TestReplicasShareTheProbeCache(t *testing.T) {
 	if p := storetest.Get(b.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
 		t.Fatalf("replica B probe = %+v, want the shared cached one", p)
 	}
-	clk.advance(smriti.DefaultProbeTTL + time.Second)
+	clk.advance(app.DefaultProbeTTL + time.Second)
 	if p := storetest.Get(b.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p.DirtyFiles != 2 {
 		t.Fatalf("replica B after the TTL = %+v", p)
 	}

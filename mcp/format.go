@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"fmt"
+	"smriti/app"
+	"smriti/render"
 	"strings"
 	"time"
 
@@ -19,16 +21,16 @@ func short(s string) string {
 
 // viewOptions are the checkpoint view options of the tools: the server's
 // clock and the argument that shows artifacts in full.
-func viewOptions(full bool) smriti.CheckpointRenderOptions {
-	return smriti.CheckpointRenderOptions{Now: time.Now(), FullArtifacts: full, FullHint: "full_artifacts=true"}
+func viewOptions(full bool) render.CheckpointRenderOptions {
+	return render.CheckpointRenderOptions{Now: time.Now(), FullArtifacts: full, FullHint: "full_artifacts=true"}
 }
 
 func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
-	return smriti.RenderRestore(sp, cp, viewOptions(full))
+	return render.RenderRestore(sp, cp, viewOptions(full))
 }
 
 func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.ID) string {
-	return smriti.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), ancestor)
+	return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), ancestor)
 }
 
 func formatConflicts(b *strings.Builder, conflicts []smriti.MergeConflict) {
@@ -48,7 +50,7 @@ func orNone(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func formatMerge(o *smriti.MergeOutcome) string {
+func formatMerge(o *app.MergeOutcome) string {
 	var b strings.Builder
 	if o.Checkpoint != nil {
 		fmt.Fprintf(&b, "Merged into `%s`: created `%s` (%d conflict(s) resolved).\n", o.Checkpoint.BranchName, short(o.Checkpoint.Hash), o.Resolved)

@@ -9,6 +9,8 @@ package mcp
 
 import (
 	"context"
+	"smriti/app"
+	"smriti/intelligence"
 
 	"smriti"
 )
@@ -32,8 +34,8 @@ type Ops interface {
 	Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
 	// Extract drafts from markdown as changes onto a checkpoint (nil: none).
-	Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error)
-	Review(ctx context.Context, id smriti.ID) (*smriti.Review, error)
+	Extract(ctx context.Context, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error)
+	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
 	// CheckpointItems are a checkpoint's items; ItemHistory an item's changes
 	// in a space, oldest first (ENOTFOUND for an item the space never had).
@@ -45,7 +47,7 @@ type Ops interface {
 	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error)
 	Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
-	Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error)
+	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)
 
 	// State is the space's state brief.
 	State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error)

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"smriti/app"
+	"smriti/intelligence"
 
 	"smriti"
 )
@@ -29,8 +31,8 @@ type Services struct {
 	WorktreeManager smriti.WorktreeService
 	// Chat and Intelligence are the services the HTTP handlers use too,
 	// built once by the caller.
-	Chat         *smriti.Chat
-	Intelligence *smriti.Intelligence
+	Chat         *app.Chat
+	Intelligence *intelligence.Intelligence
 }
 
 var _ Ops = (*Services)(nil)
@@ -107,11 +109,11 @@ func (s *Services) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return s.Store.VerifyCheckpoint(ctx, id)
 }
 
-func (s *Services) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error) {
-	return s.Intelligence.Extract(ctx, smriti.ExtractRequest{Markdown: markdown, Onto: onto})
+func (s *Services) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
+	return s.Intelligence.Extract(ctx, intelligence.ExtractRequest{Markdown: markdown, Onto: onto})
 }
 
-func (s *Services) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
+func (s *Services) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
 	return s.Intelligence.Review(ctx, id)
 }
 
@@ -135,12 +137,12 @@ func (s *Services) SetBranchDisposition(ctx context.Context, space smriti.ID, br
 	return s.Store.SetBranchDisposition(ctx, space, branch, disposition)
 }
 
-func (s *Services) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error) {
-	return smriti.MergeCheckpoints(ctx, s.Store, in)
+func (s *Services) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error) {
+	return app.MergeCheckpoints(ctx, s.Store, in)
 }
 
 func (s *Services) PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error) {
-	p, err := s.Chat.Prepare(ctx, smriti.SendRequest{SessionID: session, Message: message})
+	p, err := s.Chat.Prepare(ctx, app.SendRequest{SessionID: session, Message: message})
 	if err != nil {
 		return nil, err
 	}

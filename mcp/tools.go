@@ -10,6 +10,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/app"
+	"smriti/render"
 	"smriti/skills"
 )
 
@@ -142,7 +144,7 @@ func (t *tools) register(s *sdk.Server) {
 		if err != nil {
 			return "", err
 		}
-		return smriti.RenderSpaces(sp, "smriti_create_space"), nil
+		return render.RenderSpaces(sp, "smriti_create_space"), nil
 	})
 	add(t, s, "smriti_show_checkpoint", "Show one checkpoint: objective, summary, decisions, tasks, artifacts, notes.", readOnly,
 		func(ctx context.Context, in showIn) (string, error) {
@@ -150,7 +152,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderCheckpoint(c, viewOptions(in.FullArtifacts)), nil
+			return render.RenderCheckpoint(c, viewOptions(in.FullArtifacts)), nil
 		})
 	add(t, s, "smriti_list_checkpoints", "List a space's checkpoints, newest first, with full ids.", readOnly,
 		func(ctx context.Context, in listCheckpointsIn) (string, error) {
@@ -162,7 +164,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderCheckpointList(cps, time.Now()), nil
+			return render.RenderCheckpointList(cps, time.Now()), nil
 		})
 	add(t, s, "smriti_review_checkpoint", "Review a checkpoint for contradictions, hidden assumptions and instruction-like content (LLM-backed).",
 		&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
@@ -178,7 +180,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderReview(r), nil
+			return render.RenderReview(r), nil
 		})
 	add(t, s, "smriti_restore", "Continuation brief for a checkpoint (read-only; nothing changes).", readOnly,
 		func(ctx context.Context, in restoreIn) (string, error) {
@@ -320,7 +322,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			req := smriti.MergeRequest{SpaceID: src.SpaceID, SourceID: src.ID, DryRun: !in.Commit, Message: in.Message}
+			req := app.MergeRequest{SpaceID: src.SpaceID, SourceID: src.ID, DryRun: !in.Commit, Message: in.Message}
 			for _, r := range in.Resolutions {
 				req.Resolutions = append(req.Resolutions, smriti.MergeResolution(r))
 			}
@@ -366,7 +368,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderItemHistory(id, evs), nil
+			return render.RenderItemHistory(id, evs), nil
 		})
 	add(t, s, "smriti_context", "Show exactly what a send would give the model (mode, checkpoints, turns, messages) without calling it.", readOnly,
 		func(ctx context.Context, in contextIn) (string, error) {
@@ -494,7 +496,7 @@ func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string
 	if err != nil {
 		return "", err
 	}
-	it, err := smriti.FindItem(items, ref)
+	it, err := render.FindItem(items, ref)
 	if err != nil {
 		return "", err
 	}
@@ -583,14 +585,14 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderWorktrees(wts, probes, in.IncludeClosed, ""), nil
+			return render.RenderWorktrees(wts, probes, in.IncludeClosed, ""), nil
 		})
 	add(t, s, "smriti_worktree_show", "Show one worktree.", readOnly, func(ctx context.Context, in worktreeIn) (string, error) {
 		w, err := t.ops.Worktree(ctx, in.WorktreeID)
 		if err != nil {
 			return "", err
 		}
-		return smriti.RenderWorktree(w), nil
+		return render.RenderWorktree(w), nil
 	})
 	add(t, s, "smriti_worktree_close", "Remove a worktree (its branch stays); refuses uncommitted changes unless force.", destructive,
 		func(ctx context.Context, in worktreeCloseIn) (string, error) {
@@ -629,14 +631,14 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
 				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
 			}
-			o := smriti.BriefOptions{Mode: smriti.BriefFull, Now: time.Now()}
+			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now()}
 			switch {
 			case in.Compact:
-				o.Mode = smriti.BriefCompact
+				o.Mode = render.BriefCompact
 			case in.Preview:
-				o.Mode = smriti.BriefPreview
+				o.Mode = render.BriefPreview
 			}
-			return smriti.RenderBrief(b, o), nil
+			return render.RenderBrief(b, o), nil
 		})
 	add(t, s, "smriti_claim", "Claim a piece of work before doing it (advisory); based on main's current head. Lists colliding claims.", additive,
 		func(ctx context.Context, in claimIn) (string, error) {
@@ -674,7 +676,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				c.Intent, c.Scope, c.BranchName, c.Agent, c.ID, c.ExpiresAt.UTC().Format(time.RFC3339), c.ID.String())
 			if len(collisions) > 0 {
 				out += fmt.Sprintf("\nCollides with %d live claim(s) — re-read state and consider complementary work:\n", len(collisions)) +
-					smriti.RenderClaims(collisions, false)
+					render.RenderClaims(collisions, false)
 			}
 			return out, nil
 		})
@@ -704,7 +706,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderClaims(cl, in.All), nil
+			return render.RenderClaims(cl, in.All), nil
 		})
 	add(t, s, "smriti_metrics", "Coordination and state-quality metrics of a space.", readOnly,
 		func(ctx context.Context, in spaceIn) (string, error) {
@@ -716,6 +718,6 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return smriti.RenderMetrics(m), nil
+			return render.RenderMetrics(m), nil
 		})
 }

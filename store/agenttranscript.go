@@ -5,16 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/portability"
 	"time"
 
 	"smriti"
 )
 
-var _ smriti.AgentTranscriptStore = (*Store)(nil)
+var _ portability.AgentTranscriptStore = (*Store)(nil)
 
 // AppendAgentEntries implements smriti.AgentTranscriptStore.
-func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []smriti.AgentEntry) (*smriti.Session, bool, int, error) {
-	if !smriti.ValidAgentFormat(source) {
+func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []portability.AgentEntry) (*smriti.Session, bool, int, error) {
+	if !portability.ValidAgentFormat(source) {
 		return nil, false, 0, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q", smriti.Truncate(source, 40))
 	}
 	var out *smriti.Session
@@ -42,7 +43,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			}
 			created = true
 		}
-		var fresh []smriti.AgentEntry
+		var fresh []portability.AgentEntry
 		for _, e := range entries {
 			// One statement decides whether the entry is new: a second
 			// import racing this one cannot write it twice.

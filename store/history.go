@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/intelligence"
 	"sort"
 
 	"smriti"
@@ -78,7 +79,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			if t.Role == smriti.RoleSystem {
 				continue
 			}
-			used += smriti.TurnTokens(t)
+			used += intelligence.TurnTokens(t)
 			out.Turns = append(out.Turns, t)
 			if used > q.Budget {
 				out.Unread = int(t.Seq - floor)

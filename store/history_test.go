@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/intelligence"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -43,7 +44,7 @@ func wantHistory(all []*smriti.Turn, floor int64, budget int) (seqs []int64, unr
 		if t.Seq < floor || t.Role == smriti.RoleSystem {
 			continue
 		}
-		used += smriti.TurnTokens(t)
+		used += intelligence.TurnTokens(t)
 		seqs = append(seqs, t.Seq)
 		if used > budget {
 			return seqs, int(t.Seq - floor)

@@ -10,11 +10,12 @@ import (
 
 	"smriti"
 	"smriti/internal/nonnil"
+	"smriti/portability"
 )
 
 var (
-	_ smriti.SpaceExporter   = (*Store)(nil)
-	_ smriti.TranscriptStore = (*Store)(nil)
+	_ portability.SpaceExporter   = (*Store)(nil)
+	_ portability.TranscriptStore = (*Store)(nil)
 )
 
 // exportPage is how many checkpoints an export reads at a time.
@@ -23,7 +24,7 @@ const exportPage = 500
 // ExportSpace implements smriti.SpaceExporter. It reads inside one
 // read-only transaction, so the bundle is one consistent snapshot, and
 // streams: checkpoints a page at a time, turns row by row.
-func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleWriter) error {
+func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.BundleWriter) error {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if s.d.name == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
@@ -37,13 +38,13 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 	if err != nil {
 		return err
 	}
-	if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSpace, Space: &smriti.BundleSpace{
+	if err := w.Write(portability.BundleRecord{Type: portability.RecordSpace, Space: &portability.BundleSpace{
 		ID: sp.ID, Slug: sp.Slug, Name: sp.Name, Description: sp.Description, ProjectRoot: sp.ProjectRoot,
 		Metadata: nonnil.Map(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
 	}}); err != nil {
 		return err
 	}
-	var counts smriti.BundleCounts
+	var counts portability.BundleCounts
 	// Log order is parent order: a parent is always written before its
 	// children, merge parents included.
 	after := int64(-1)
@@ -65,7 +66,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 		for _, c := range page {
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)
-			if err := w.Write(smriti.BundleRecord{Type: smriti.RecordCheckpoint, Checkpoint: smriti.BundleCheckpointOf(c)}); err != nil {
+			if err := w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: portability.BundleCheckpointOf(c)}); err != nil {
 				return err
 			}
 		}
@@ -77,7 +78,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 	}
 	for _, se := range sessions {
 		counts.Sessions++
-		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordSession, Session: &smriti.BundleSession{
+		if err := w.Write(portability.BundleRecord{Type: portability.RecordSession, Session: &portability.BundleSession{
 			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
 			SeededCheckpointID: se.SeededCheckpointID, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
 			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonnil.Map(se.Metadata),
@@ -97,17 +98,17 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *smriti.BundleW
 	}
 	for _, c := range claims {
 		counts.Claims++
-		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordClaim, Claim: &smriti.BundleClaim{
+		if err := w.Write(portability.BundleRecord{Type: portability.RecordClaim, Claim: &portability.BundleClaim{
 			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
 			Scope: c.Scope, TaskID: c.TaskID, Intent: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(),
 		}}); err != nil {
 			return err
 		}
 	}
-	return w.Write(smriti.BundleRecord{Type: smriti.RecordEnd, End: &counts})
+	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 
-func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, w *smriti.BundleWriter) (int, error) {
+func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, w *portability.BundleWriter) (int, error) {
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
 	if err != nil {
 		return 0, fmt.Errorf("export turns: %w", err)
@@ -119,7 +120,7 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 		if err != nil {
 			return n, fmt.Errorf("export turns: %w", err)
 		}
-		if err := w.Write(smriti.BundleRecord{Type: smriti.RecordTurn, Turn: &smriti.BundleTurn{
+		if err := w.Write(portability.BundleRecord{Type: portability.RecordTurn, Turn: &portability.BundleTurn{
 			ID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Role: t.Role, Content: t.Content, Provider: t.Provider,
 			Model: t.Model, Tokens: t.Tokens, Metadata: t.Metadata, CreatedAt: t.CreatedAt.UTC(),
 		}}); err != nil {
@@ -135,7 +136,7 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 // transaction, checked again as it goes, so a bundle that changed between
 // the passes still cannot leave half a space behind.
 func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	if _, _, err := smriti.VerifyBundle(r); err != nil {
+	if _, _, err := portability.VerifyBundle(r); err != nil {
 		return nil, err
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
@@ -143,13 +144,13 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 	}
 	var out *smriti.Space
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		br, err := smriti.NewBundleReader(r)
+		br, err := portability.NewBundleReader(r)
 		if err != nil {
 			return err
 		}
-		var remap *smriti.BundleRemap
+		var remap *portability.BundleRemap
 		if asNew {
-			remap = smriti.NewBundleRemap()
+			remap = portability.NewBundleRemap()
 		}
 		user := smriti.UserFromContext(ctx)
 		var spaceID smriti.ID
@@ -163,7 +164,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				return err
 			}
 			switch rec.Type {
-			case smriti.RecordSpace:
+			case portability.RecordSpace:
 				b := rec.Space
 				sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
 					OwnerID: user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
@@ -174,7 +175,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return err
 				}
 				spaceID, out = sp.ID, sp
-			case smriti.RecordCheckpoint:
+			case portability.RecordCheckpoint:
 				b := rec.Checkpoint
 				c := b.CheckpointOf(spaceID)
 				if asNew {
@@ -204,7 +205,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 						return importConflict(fmt.Errorf("import note: %w", err))
 					}
 				}
-			case smriti.RecordSession:
+			case portability.RecordSession:
 				b := rec.Session
 				se := &smriti.Session{ID: b.ID, SpaceID: &spaceID, OwnerID: user, Title: b.Title, ActiveProvider: b.ActiveProvider,
 					ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
@@ -217,7 +218,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return importConflict(err)
 				}
 				lastSeq[se.ID] = -1
-			case smriti.RecordTurn:
+			case portability.RecordTurn:
 				b := rec.Turn
 				t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &spaceID, Role: b.Role, Content: b.Content,
 					Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
@@ -231,7 +232,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return importConflict(err)
 				}
 				lastSeq[t.SessionID] = t.Seq
-			case smriti.RecordClaim:
+			case portability.RecordClaim:
 				b := rec.Claim
 				id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
 				if asNew {
@@ -294,7 +295,7 @@ func importConflict(err error) error {
 }
 
 // ImportConversation implements smriti.TranscriptStore.
-func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *smriti.Conversation, filename string) (*smriti.Session, bool, error) {
+func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *portability.Conversation, filename string) (*smriti.Session, bool, error) {
 	hash := c.ContentHash()
 	var out *smriti.Session
 	created := false
@@ -322,7 +323,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *sm
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("import: %w", err)
 		}
-		title := smriti.Truncate(strings.TrimSpace(c.Title), smriti.MaxImportTitleChars)
+		title := smriti.Truncate(strings.TrimSpace(c.Title), portability.MaxImportTitleChars)
 		if title == "" {
 			title = "Imported conversation"
 		}

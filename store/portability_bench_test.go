@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -59,7 +60,7 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 		b.Fatal(err)
 	}
 	defer f.Close()
-	w, err := smriti.NewBundleWriter(f)
+	w, err := portability.NewBundleWriter(f)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 			b.Fatal(err)
 		}
 	}
-	must(w.Write(smriti.BundleRecord{Type: smriti.RecordSpace, Space: &smriti.BundleSpace{ID: space, Name: "bench", Metadata: map[string]any{}, CreatedAt: t0, UpdatedAt: t0}}))
+	must(w.Write(portability.BundleRecord{Type: portability.RecordSpace, Space: &portability.BundleSpace{ID: space, Name: "bench", Metadata: map[string]any{}, CreatedAt: t0, UpdatedAt: t0}}))
 	hashes := map[smriti.ID]string{}
 	var head *smriti.ID
 	for i := 0; i < nCheckpoints; i++ {
@@ -89,7 +90,7 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 		}
 		c.Hash = smriti.ComputeHash(c, ph, "")
 		hashes[c.ID] = c.Hash
-		must(w.Write(smriti.BundleRecord{Type: smriti.RecordCheckpoint, Checkpoint: smriti.BundleCheckpointOf(c)}))
+		must(w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: portability.BundleCheckpointOf(c)}))
 		if branch == smriti.MainBranch {
 			id := c.ID
 			head = &id
@@ -97,20 +98,20 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 	}
 	turns := 0
 	for s := 0; s < nSessions; s++ {
-		se := smriti.BundleSession{ID: smriti.NewID(), Title: v.sentence(4), BranchName: smriti.MainBranch, BranchDisposition: smriti.DispositionActive,
+		se := portability.BundleSession{ID: smriti.NewID(), Title: v.sentence(4), BranchName: smriti.MainBranch, BranchDisposition: smriti.DispositionActive,
 			Metadata: map[string]any{}, CreatedAt: t0, UpdatedAt: t0}
-		must(w.Write(smriti.BundleRecord{Type: smriti.RecordSession, Session: &se}))
+		must(w.Write(portability.BundleRecord{Type: portability.RecordSession, Session: &se}))
 		for k := 0; k < turnsEach; k++ {
 			role := smriti.RoleUser
 			if k%2 == 1 {
 				role = smriti.RoleAssistant
 			}
-			must(w.Write(smriti.BundleRecord{Type: smriti.RecordTurn, Turn: &smriti.BundleTurn{ID: smriti.NewID(), SessionID: se.ID, Seq: int64(k),
+			must(w.Write(portability.BundleRecord{Type: portability.RecordTurn, Turn: &portability.BundleTurn{ID: smriti.NewID(), SessionID: se.ID, Seq: int64(k),
 				Role: role, Content: v.sentence(30 + k%40), Metadata: map[string]any{}, CreatedAt: t0}}))
 			turns++
 		}
 	}
-	must(w.Write(smriti.BundleRecord{Type: smriti.RecordEnd, End: &smriti.BundleCounts{Checkpoints: nCheckpoints, Sessions: nSessions, Turns: turns}}))
+	must(w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &portability.BundleCounts{Checkpoints: nCheckpoints, Sessions: nSessions, Turns: turns}}))
 	must(w.Close())
 }
 
@@ -271,14 +272,14 @@ func BenchmarkImportLargeExport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		im := &smriti.TranscriptImporter{Store: s}
-		res, err := im.Import(ctx, f, smriti.TranscriptImport{SpaceID: sp.ID, Filename: "conversations.json"})
+		im := &portability.TranscriptImporter{Store: s}
+		res, err := im.Import(ctx, f, portability.TranscriptImport{SpaceID: sp.ID, Filename: "conversations.json"})
 		f.Close()
 		close(done)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res) != convs || res[len(res)-1].Status != smriti.ImportImported {
+		if len(res) != convs || res[len(res)-1].Status != portability.ImportImported {
 			b.Fatalf("imported %d of %d conversations", len(res), convs)
 		}
 		b.ReportMetric(float64(maxHeap)/(1<<20), "peak-heap-MB")

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -218,7 +219,7 @@ func writeBundleBackup(ctx context.Context, db *store.Store, w io.Writer) (int, 
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return 0, err
 		}
-		bw, err := smriti.NewBundleWriter(tmp)
+		bw, err := portability.NewBundleWriter(tmp)
 		if err != nil {
 			return 0, err
 		}
@@ -235,7 +236,7 @@ func writeBundleBackup(ctx context.Context, db *store.Store, w io.Writer) (int, 
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return 0, err
 		}
-		if _, _, err := smriti.VerifyBundle(io.LimitReader(tmp, size)); err != nil {
+		if _, _, err := portability.VerifyBundle(io.LimitReader(tmp, size)); err != nil {
 			return 0, fmt.Errorf("bundle of space %s does not check: %w", sp.ID, err)
 		}
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"smriti"
+	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -51,7 +51,7 @@ func setupScriptServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
-	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(env.WorkDir, ".worktrees")}, nil))
+	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(env.WorkDir, ".worktrees")}, nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -68,7 +69,7 @@ func startAuthAPI(t *testing.T, env map[string]string) (string, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := apiConfig(db, provider.New(pcfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)
+	cfg := apiConfig(db, provider.New(pcfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)
 	cfg.Auth = httpapi.AuthConfig{Enabled: true, LLMRatePerMinute: 1, LLMBurst: 2}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/app"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/mcp"
 )
 
@@ -107,7 +109,7 @@ func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o clientOps) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*smriti.DraftResult, error) {
+func (o clientOps) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
 	d, err := o.c.Extract(ctx, markdown, false, onto)
 	if err != nil {
 		return nil, err
@@ -115,12 +117,12 @@ func (o clientOps) Extract(ctx context.Context, markdown string, onto *smriti.ID
 	return httpapi.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
 }
 
-func (o clientOps) Review(ctx context.Context, id smriti.ID) (*smriti.Review, error) {
+func (o clientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
 	r, err := o.c.Review(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &smriti.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
+	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
 }
 
 func (o clientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
@@ -148,7 +150,7 @@ func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, br
 	return r.SessionsUpdated, nil
 }
 
-func (o clientOps) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.MergeOutcome, error) {
+func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error) {
 	sp, src := in.SpaceID.String(), in.SourceID.String()
 	req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, Resolutions: in.Resolutions}
 	if in.TargetID != nil {
@@ -164,7 +166,7 @@ func (o clientOps) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.M
 			return nil, err
 		}
 		m := p.Merged
-		return &smriti.MergeOutcome{Merged: smriti.Content{Message: m.Message, Summary: m.Summary, Objective: m.Objective, Decisions: m.Decisions,
+		return &app.MergeOutcome{Merged: smriti.Content{Message: m.Message, Summary: m.Summary, Objective: m.Objective, Decisions: m.Decisions,
 			Assumptions: m.Assumptions, Tasks: m.Tasks, OpenQuestions: m.OpenQuestions, Entities: m.Entities, Artifacts: m.Artifacts},
 			Conflicts: p.Conflicts}, nil
 	}
@@ -173,7 +175,7 @@ func (o clientOps) Merge(ctx context.Context, in smriti.MergeRequest) (*smriti.M
 		return nil, err
 	}
 	cp := r.Checkpoint.Checkpoint()
-	return &smriti.MergeOutcome{Checkpoint: cp, Merged: cp.Content,
+	return &app.MergeOutcome{Checkpoint: cp, Merged: cp.Content,
 		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -39,7 +40,7 @@ func startAPI(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
 	return "http://" + ln.Addr().String()

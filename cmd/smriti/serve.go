@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/internal/memtrim"
@@ -234,7 +235,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	metrics.Gauge("smriti_turn_cache_sessions", "Sessions whose recent turns the cache holds.",
 		func() float64 { n, _ := db.TurnCacheSize(); return float64(n) })
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
-	coord := &smriti.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	coord := &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
 	apiCfg := apiConfig(db, providers, logger, coord, metrics)
 	apiCfg.Web = web.Handler()
 	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}

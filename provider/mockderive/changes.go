@@ -3,6 +3,7 @@ package mockderive
 import (
 	"encoding/json"
 	"fmt"
+	"smriti/intelligence"
 	"strings"
 
 	"smriti"
@@ -10,8 +11,8 @@ import (
 
 // Schema names of the drafts that are change lists over a base checkpoint.
 const (
-	SchemaDraftChanges   = smriti.SchemaDraftChanges
-	SchemaExtractChanges = smriti.SchemaExtractChanges
+	SchemaDraftChanges   = intelligence.SchemaDraftChanges
+	SchemaExtractChanges = intelligence.SchemaExtractChanges
 )
 
 // Item kinds and statuses as the change-list prompt and answer spell them.
@@ -156,7 +157,7 @@ func (c *changer) emit(o changeOp, kind string, src source, line string) {
 func (c *changer) add(kind, text string, src source, line string) {
 	text = smriti.Truncate(strings.TrimSpace(text), smriti.MaxItemChars-1)
 	key := kind + "\x00" + dedupKey(text)
-	if text == "" || smriti.IsSuspicious(text) || smriti.IsSuspicious(line) || c.known[key] {
+	if text == "" || intelligence.IsSuspicious(text) || intelligence.IsSuspicious(line) || c.known[key] {
 		return
 	}
 	c.known[key] = true
@@ -170,7 +171,7 @@ func (c *changer) add(kind, text string, src source, line string) {
 			}
 		}
 	}
-	if c.adds[kind] >= smriti.MaxDraftItems {
+	if c.adds[kind] >= intelligence.MaxDraftItems {
 		return
 	}
 	c.adds[kind]++
@@ -208,7 +209,7 @@ func (c *changer) done(ref string, src source, line string) {
 	// A resolve with a text instead of an id adds the task done.
 	text := smriti.Truncate(strings.TrimSpace(ref), smriti.MaxItemChars-1)
 	key := kindTask + "\x00" + dedupKey(text)
-	if text == "" || smriti.IsSuspicious(text) || c.known[key] {
+	if text == "" || intelligence.IsSuspicious(text) || c.known[key] {
 		return
 	}
 	c.known[key] = true
@@ -278,7 +279,7 @@ var (
 // field section the line is listed under, if any.
 func (c *changer) line(raw, section string, src source) {
 	trimmed := strings.TrimSpace(raw)
-	if trimmed == "" || smriti.IsSuspicious(trimmed) {
+	if trimmed == "" || intelligence.IsSuspicious(trimmed) {
 		return
 	}
 	if text, done, ok := checkbox(trimmed); ok {
@@ -396,7 +397,7 @@ func (c *changer) entities(text string, proper map[string]bool, src source) {
 	for _, line := range strings.Split(text, "\n") {
 		for _, s := range sentences(line) {
 			s, _ = bulletText(s)
-			if s == "" || smriti.IsSuspicious(s) {
+			if s == "" || intelligence.IsSuspicious(s) {
 				continue
 			}
 			tmp := newDerivedDraft()
@@ -447,9 +448,9 @@ func deriveDraftChanges(data string) *changesAnswer {
 	if len(userTexts) > 0 {
 		first = userTexts[0]
 	}
-	a.Title = firstWords(withoutLabel(first), 6, smriti.MaxTitleChars)
+	a.Title = firstWords(withoutLabel(first), 6, intelligence.MaxTitleChars)
 	if a.Title == "" {
-		a.Title = firstWords(cd.Base.Title, 6, smriti.MaxTitleChars)
+		a.Title = firstWords(cd.Base.Title, 6, intelligence.MaxTitleChars)
 	}
 	if a.Title == "" {
 		a.Title = "Offline mock draft"
@@ -480,7 +481,7 @@ func deriveExtractChanges(data string) *changesAnswer {
 	proper := properNouns([]string{cd.Document})
 	for _, l := range lines {
 		if l.heading {
-			if title == "" && !smriti.IsSuspicious(l.text) {
+			if title == "" && !intelligence.IsSuspicious(l.text) {
 				title = l.text
 			}
 			continue
@@ -490,15 +491,15 @@ func deriveExtractChanges(data string) *changesAnswer {
 	}
 	c.entities(strings.Join(prose, "\n"), proper, src)
 	if title == "" {
-		title = firstWords(strings.Join(prose, "\n"), 8, smriti.MaxTitleChars)
+		title = firstWords(strings.Join(prose, "\n"), 8, intelligence.MaxTitleChars)
 	}
 	if title == "" {
-		title = firstWords(cd.Base.Title, 8, smriti.MaxTitleChars)
+		title = firstWords(cd.Base.Title, 8, intelligence.MaxTitleChars)
 	}
 	if title == "" {
 		title = "Offline mock extract"
 	}
-	a := &changesAnswer{Title: smriti.Truncate(title, smriti.MaxTitleChars-1), Objective: c.objective,
+	a := &changesAnswer{Title: smriti.Truncate(title, intelligence.MaxTitleChars-1), Objective: c.objective,
 		Operations: nonNilOps(c.ops), Artifacts: &arts}
 	if arts == nil {
 		a.Artifacts = &[]smriti.Artifact{}
@@ -516,7 +517,7 @@ func deriveExtractChanges(data string) *changesAnswer {
 // line, so a title reads "Access token TTL is 30 minutes".
 func withoutLabel(text string) string {
 	line := firstLine(text)
-	if _, rest, ok := colonHead(line); ok && rest != "" && !smriti.IsSuspicious(line) {
+	if _, rest, ok := colonHead(line); ok && rest != "" && !intelligence.IsSuspicious(line) {
 		return upperFirst(rest)
 	}
 	return line

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"smriti/intelligence"
 	"strings"
 	"testing"
 
@@ -511,7 +512,7 @@ func validChanges(reply string, extract bool, ids map[string]bool) error {
 			return bad("quote")
 		}
 		for _, s := range []*string{op.Text, op.Quote} {
-			if s != nil && smriti.IsSuspicious(*s) {
+			if s != nil && intelligence.IsSuspicious(*s) {
 				return bad("instruction-like text")
 			}
 		}
@@ -545,16 +546,16 @@ func FuzzReplyDataBlock(f *testing.F) {
 				t.Fatalf("%s: %v", schema, err)
 			}
 		}
-		for _, schema := range []*smriti.JSONSchema{smriti.DraftSchema(), smriti.ExtractSchema()} {
+		for _, schema := range []*smriti.JSONSchema{intelligence.DraftSchema(), intelligence.ExtractSchema()} {
 			r := req(schema.Name, data)
 			r.Schema = schema
-			if _, err := smriti.ParseDraft(Reply(r), schema == smriti.ExtractSchema()); err != nil {
+			if _, err := intelligence.ParseDraft(Reply(r), schema == intelligence.ExtractSchema()); err != nil {
 				t.Fatalf("%s: %v", schema.Name, err)
 			}
 		}
-		r := req(smriti.SchemaReview, data)
-		r.Schema = smriti.ReviewSchema()
-		if _, err := smriti.ParseReview(Reply(r)); err != nil {
+		r := req(intelligence.SchemaReview, data)
+		r.Schema = intelligence.ReviewSchema()
+		if _, err := intelligence.ParseReview(Reply(r)); err != nil {
 			t.Fatalf("review: %v", err)
 		}
 	})

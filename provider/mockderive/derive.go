@@ -7,6 +7,7 @@ package mockderive
 import (
 	"encoding/json"
 	"fmt"
+	"smriti/intelligence"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,24 +39,24 @@ func Reply(req smriti.CompletionRequest) string {
 	if req.Schema == nil {
 		return "{}"
 	}
-	data, _ := smriti.PromptData(req.Messages)
+	data, _ := intelligence.PromptData(req.Messages)
 	var v any
 	switch req.Schema.Name {
-	case smriti.SchemaDraft:
+	case intelligence.SchemaDraft:
 		v = deriveDraft(data)
-	case smriti.SchemaExtract:
+	case intelligence.SchemaExtract:
 		v = deriveExtract(data)
 	case SchemaDraftChanges:
 		v = deriveDraftChanges(data)
 	case SchemaExtractChanges:
 		v = deriveExtractChanges(data)
-	case smriti.SchemaReview:
+	case intelligence.SchemaReview:
 		v = deriveReview(data)
-	case smriti.SchemaTitle:
+	case intelligence.SchemaTitle:
 		turns := parseTranscript(data)
 		title := ""
 		if len(turns) > 0 {
-			title = firstWords(turns[0].text, 5, smriti.MaxSessionTitleChars)
+			title = firstWords(turns[0].text, 5, intelligence.MaxSessionTitleChars)
 		}
 		v = map[string]string{"title": title}
 	default:
@@ -135,7 +136,7 @@ func deriveDraft(data string) *derivedDraft {
 	proper := properNouns(userTexts)
 	for _, t := range turns {
 		if d.Title == "" && t.role == smriti.RoleUser {
-			d.Title = firstWords(t.text, 6, smriti.MaxTitleChars)
+			d.Title = firstWords(t.text, 6, intelligence.MaxTitleChars)
 		}
 		for _, s := range sentences(t.text) {
 			d.sentence(s, proper, t.role == smriti.RoleUser)
@@ -169,7 +170,7 @@ func deriveExtract(data string) *derivedDraft {
 		trimmed := strings.TrimSpace(l.text)
 		if text, done, ok := checkbox(trimmed); ok {
 			// A task-list line is a task wherever it is, ticked or not.
-			if !smriti.IsSuspicious(text) {
+			if !intelligence.IsSuspicious(text) {
 				d.addTaskStatus(text, done)
 			}
 			continue
@@ -182,7 +183,7 @@ func deriveExtract(data string) *derivedDraft {
 	text := strings.Join(prose, "\n")
 	proper := properNouns([]string{text})
 	if d.Title == "" {
-		d.Title = firstWords(text, 8, smriti.MaxTitleChars)
+		d.Title = firstWords(text, 8, intelligence.MaxTitleChars)
 	}
 	for _, s := range sentences(text) {
 		d.sentence(s, proper, true)
@@ -220,7 +221,7 @@ func sectionOf(heading string) string {
 // sectionLine takes a line under a recognised heading verbatim.
 func (d *derivedDraft) sectionLine(section, line string) {
 	item, isBullet := bulletText(line)
-	if smriti.IsSuspicious(item) {
+	if intelligence.IsSuspicious(item) {
 		return
 	}
 	switch section {
@@ -287,7 +288,7 @@ var (
 // entities.
 func (d *derivedDraft) sentence(s string, proper map[string]bool, withNames bool) {
 	s, _ = bulletText(s)
-	if s == "" || smriti.IsSuspicious(s) {
+	if s == "" || intelligence.IsSuspicious(s) {
 		return
 	}
 	if withNames {
@@ -345,7 +346,7 @@ func cueOf(s string, objectiveOpen bool) (field, text string) {
 // as an objective: "Plan a trip to Australia."  → "Plan a trip to Australia".
 func firstRequest(text string) string {
 	for _, s := range sentences(text) {
-		if s, _ = bulletText(s); s != "" && !smriti.IsSuspicious(s) {
+		if s, _ = bulletText(s); s != "" && !intelligence.IsSuspicious(s) {
 			return upperFirst(trimEnd(s))
 		}
 	}
@@ -380,7 +381,7 @@ func lastRune(s string) rune {
 func (d *derivedDraft) add(field string, list *[]string, item string) {
 	item = strings.TrimSpace(item)
 	k := field + "\x00" + dedupKey(item)
-	if item == "" || d.seen[k] > 0 || len(*list) >= smriti.MaxDraftItems {
+	if item == "" || d.seen[k] > 0 || len(*list) >= intelligence.MaxDraftItems {
 		return
 	}
 	d.seen[k]++
@@ -393,7 +394,7 @@ func (d *derivedDraft) addTask(text string) { d.addTaskStatus(text, false) }
 func (d *derivedDraft) addTaskStatus(text string, done bool) {
 	text = strings.TrimSpace(text)
 	k := "tasks\x00" + dedupKey(text)
-	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= smriti.MaxDraftItems {
+	if text == "" || d.seen[k] > 0 || len(d.Tasks) >= intelligence.MaxDraftItems {
 		return
 	}
 	d.seen[k]++
@@ -583,7 +584,7 @@ func upperFirst(s string) string {
 func firstWords(s string, n, limit int) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>*- "))
-		if line == "" || smriti.IsSuspicious(line) {
+		if line == "" || intelligence.IsSuspicious(line) {
 			continue
 		}
 		f := strings.Fields(line)

@@ -1,11 +1,14 @@
 package mockderive
 
-import "smriti"
+import (
+	"smriti"
+	"smriti/intelligence"
+)
 
 // req is a structured-output request whose data block is data.
 func req(schema, data string) smriti.CompletionRequest {
 	return smriti.CompletionRequest{
 		Schema:   &smriti.JSONSchema{Name: schema},
-		Messages: []smriti.Message{{Role: smriti.RoleSystem, Content: "rules"}, {Role: smriti.RoleUser, Content: "Draft.\n\n" + smriti.DataBegin + "\n" + data + "\n<<<END DATA>>>"}},
+		Messages: []smriti.Message{{Role: smriti.RoleSystem, Content: "rules"}, {Role: smriti.RoleUser, Content: "Draft.\n\n" + intelligence.DataBegin + "\n" + data + "\n<<<END DATA>>>"}},
 	}
 }

@@ -3,6 +3,7 @@ package mockderive
 import (
 	"encoding/json"
 	"fmt"
+	"smriti/intelligence"
 	"strings"
 
 	"smriti"
@@ -15,10 +16,10 @@ const mockReviewNote = "Offline mock review: deterministic checks only (instruct
 // reviewData is the review prompt's data block: the checkpoint, and across
 // checkpoints its parent and both sides' items with their statuses.
 type reviewData struct {
-	smriti.ReviewData
-	Parent      *smriti.ReviewData `json:"parent"`
-	Items       []baseItem         `json:"items"`
-	ParentItems []baseItem         `json:"parent_items"`
+	intelligence.ReviewData
+	Parent      *intelligence.ReviewData `json:"parent"`
+	Items       []baseItem               `json:"items"`
+	ParentItems []baseItem               `json:"parent_items"`
 }
 
 // deriveReview reviews the checkpoint quoted (as JSON) in a review prompt:
@@ -27,7 +28,7 @@ type reviewData struct {
 // a carried decision contradicted by a new one is named so), superseded or
 // retracted items still present, open questions a decision answers, and
 // unused entities.
-func deriveReview(data string) *smriti.Review {
+func deriveReview(data string) *intelligence.Review {
 	var rd reviewData
 	_ = json.Unmarshal([]byte(data), &rd) // empty or foreign data reviews an empty checkpoint
 	c := &smriti.Checkpoint{Content: smriti.Content{
@@ -37,7 +38,7 @@ func deriveReview(data string) *smriti.Review {
 	for _, t := range rd.Tasks {
 		c.Tasks = append(c.Tasks, smriti.Task{Text: t})
 	}
-	issues := smriti.ReviewChecks(c)
+	issues := intelligence.ReviewChecks(c)
 	issues = append(issues, contradictions(rd)...)
 	issues = append(issues, supersededPresent(rd)...)
 	parentDecisions := map[string]bool{}
@@ -52,21 +53,21 @@ func deriveReview(data string) *smriti.Review {
 			if rd.Parent != nil && !parentDecisions[dedupKey(d)] {
 				desc = fmt.Sprintf("The open question %q is still open, but the new decision %q looks like its answer.", q, d)
 			}
-			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueResolvedQuestion, Description: desc})
+			issues = append(issues, intelligence.ReviewIssue{Type: intelligence.IssueResolvedQuestion, Description: desc})
 		}
 	}
 	used := " " + smriti.NormalizeItem(strings.Join(append(append([]string{c.Objective, c.Summary}, c.Decisions...), rd.Tasks...), " ")) + " "
 	for _, e := range c.Entities {
 		if k := smriti.NormalizeItem(e); k != "" && !strings.Contains(used, " "+k+" ") {
-			issues = append(issues, smriti.ReviewIssue{Type: smriti.IssueUnusedEntity,
+			issues = append(issues, intelligence.ReviewIssue{Type: intelligence.IssueUnusedEntity,
 				Description: fmt.Sprintf("The entity %q is not referenced in the objective, summary, decisions or tasks.", e)})
 		}
 	}
-	r := smriti.CombineReview(issues, nil)
+	r := intelligence.CombineReview(issues, nil)
 	seen := map[string]bool{}
 	for _, is := range r.Issues {
 		s := suggestionFor(is.Type)
-		if seen[s] || len(r.Suggestions) == smriti.MaxReviewSuggestions-1 {
+		if seen[s] || len(r.Suggestions) == intelligence.MaxReviewSuggestions-1 {
 			continue
 		}
 		seen[s] = true
@@ -80,8 +81,8 @@ func deriveReview(data string) *smriti.Review {
 // among the checkpoint's decisions, and between its decisions and
 // assumptions. With a parent, a pair of a decision carried from it and a
 // new one says so.
-func contradictions(rd reviewData) []smriti.ReviewIssue {
-	var out []smriti.ReviewIssue
+func contradictions(rd reviewData) []intelligence.ReviewIssue {
+	var out []intelligence.ReviewIssue
 	carried := map[string]bool{}
 	if rd.Parent != nil {
 		for _, d := range append(append([]string{}, rd.Parent.Decisions...), rd.Parent.Assumptions...) {
@@ -101,13 +102,13 @@ func contradictions(rd reviewData) []smriti.ReviewIssue {
 			case cb && !ca:
 				desc = fmt.Sprintf("The decision %q, carried from the parent checkpoint, is contradicted by the new decision %q.", b, a)
 			}
-			out = append(out, smriti.ReviewIssue{Type: smriti.IssueContradiction, Description: desc})
+			out = append(out, intelligence.ReviewIssue{Type: intelligence.IssueContradiction, Description: desc})
 		}
 	}
 	for _, d := range ds {
 		for _, a := range rd.Assumptions {
 			if SameSubject(d, a) {
-				out = append(out, smriti.ReviewIssue{Type: smriti.IssueContradiction,
+				out = append(out, intelligence.ReviewIssue{Type: intelligence.IssueContradiction,
 					Description: fmt.Sprintf("The decision %q and the assumption %q state the same thing differently.", d, a)})
 			}
 		}
@@ -118,7 +119,7 @@ func contradictions(rd reviewData) []smriti.ReviewIssue {
 // supersededPresent finds items marked superseded or retracted (in the
 // checkpoint's or its parent's items) whose text is still one of the
 // checkpoint's live items.
-func supersededPresent(rd reviewData) []smriti.ReviewIssue {
+func supersededPresent(rd reviewData) []intelligence.ReviewIssue {
 	live := map[string]bool{}
 	for _, l := range [][]string{rd.Decisions, rd.Assumptions, rd.Tasks, rd.OpenQuestions, rd.Entities} {
 		for _, s := range l {
@@ -130,7 +131,7 @@ func supersededPresent(rd reviewData) []smriti.ReviewIssue {
 			live[dedupKey(it.Text)] = true
 		}
 	}
-	var out []smriti.ReviewIssue
+	var out []intelligence.ReviewIssue
 	reported := map[string]bool{}
 	for _, it := range append(append([]baseItem{}, rd.Items...), rd.ParentItems...) {
 		k := dedupKey(it.Text)
@@ -139,7 +140,7 @@ func supersededPresent(rd reviewData) []smriti.ReviewIssue {
 		}
 		reported[k] = true
 		noun := kindNoun(it.Kind)
-		out = append(out, smriti.ReviewIssue{Type: smriti.IssueContradiction,
+		out = append(out, intelligence.ReviewIssue{Type: intelligence.IssueContradiction,
 			Description: fmt.Sprintf("The %s %q (%s) was %s but is still present.", noun, it.Text, it.ID, it.Status)})
 	}
 	return out
@@ -147,13 +148,13 @@ func supersededPresent(rd reviewData) []smriti.ReviewIssue {
 
 func suggestionFor(issueType string) string {
 	switch issueType {
-	case smriti.IssueSuspiciousInstruction:
+	case intelligence.IssueSuspiciousInstruction:
 		return "Remove or rewrite text addressed to an AI model; a checkpoint should record project state only."
-	case smriti.IssueResolvedQuestion:
+	case intelligence.IssueResolvedQuestion:
 		return "Resolve answered questions instead of keeping them open."
-	case smriti.IssueUnusedEntity:
+	case intelligence.IssueUnusedEntity:
 		return "Reference the entity where it matters, or remove it."
-	case smriti.IssueContradiction:
+	case intelligence.IssueContradiction:
 		return "Keep one of the conflicting statements: update or retract the other."
 	}
 	return "Revisit the checkpoint for consistency."

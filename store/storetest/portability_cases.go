@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -54,7 +55,7 @@ func portabilitySpace(t *testing.T, ctx context.Context, s *store.Store) (*smrit
 func exportBytes(t *testing.T, ctx context.Context, s *store.Store, id smriti.ID) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := smriti.NewBundleWriter(&buf)
+	w, err := portability.NewBundleWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func testImportConversation(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	at := time.Date(2024, 3, 1, 9, 30, 0, 0, time.UTC)
-	c := &smriti.Conversation{Source: smriti.SourceChatGPT, Title: "Trip — Zürich", Turns: []smriti.ConversationTurn{
+	c := &portability.Conversation{Source: portability.SourceChatGPT, Title: "Trip — Zürich", Turns: []portability.ConversationTurn{
 		{Role: smriti.RoleUser, Content: "Grüezi, plan Zürich?", CreatedAt: &at},
 		{Role: smriti.RoleAssistant, Content: "Sure — start at the lake."},
 	}}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -157,14 +158,14 @@ func testClaimStorm(t *testing.T, s *store.Store) {
 func testAgentEntries(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
-	e := func(k, text string) smriti.AgentEntry {
-		return smriti.AgentEntry{Key: k, Kind: smriti.AgentMessage, Role: smriti.RoleUser, Content: text}
+	e := func(k, text string) portability.AgentEntry {
+		return portability.AgentEntry{Key: k, Kind: portability.AgentMessage, Role: smriti.RoleUser, Content: text}
 	}
-	se, created, added, err := s.AppendAgentEntries(ctx, sp.ID, smriti.SourceCodex, "k1", "Codex session", []smriti.AgentEntry{e("a", "one"), e("b", "two")})
+	se, created, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceCodex, "k1", "Codex session", []portability.AgentEntry{e("a", "one"), e("b", "two")})
 	if err != nil || !created || added != 2 || se.LastSeq != 1 {
 		t.Fatalf("first = %+v %v %d %v", se, created, added, err)
 	}
-	se2, created, added, err := s.AppendAgentEntries(ctx, sp.ID, smriti.SourceCodex, "k1", "Codex session", []smriti.AgentEntry{e("b", "two"), e("c", "three")})
+	se2, created, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceCodex, "k1", "Codex session", []portability.AgentEntry{e("b", "two"), e("c", "three")})
 	if err != nil || created || added != 1 || se2.ID != se.ID || se2.LastSeq != 2 {
 		t.Fatalf("second = %+v %v %d %v", se2, created, added, err)
 	}
@@ -172,7 +173,7 @@ func testAgentEntries(t *testing.T, s *store.Store) {
 	if len(turns) != 3 || turns[2].Content != "three" || turns[2].Seq != 2 {
 		t.Fatalf("turns = %d", len(turns))
 	}
-	if _, _, _, err := s.AppendAgentEntries(ctx, smriti.NewID(), smriti.SourceCodex, "k1", "x", nil); smriti.ErrorCode(err) != smriti.ENOTFOUND {
+	if _, _, _, err := s.AppendAgentEntries(ctx, smriti.NewID(), portability.SourceCodex, "k1", "x", nil); smriti.ErrorCode(err) != smriti.ENOTFOUND {
 		t.Fatalf("unknown space: %v", err)
 	}
 }

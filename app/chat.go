@@ -1,0 +1,306 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"smriti"
+	"smriti/intelligence"
+	"strings"
+	"time"
+)
+
+// Chat runs sends: it resolves the context a session may see, asks the
+// provider, and stores the user turn and the reply together once the
+// provider has answered — so a failed call writes nothing.
+type Chat struct {
+	Sessions    smriti.SessionService
+	Checkpoints smriti.CheckpointService
+	Providers   smriti.Providers
+	// Tokens counts tokens for budgets and for the count stored with each
+	// turn; nil means estimateCounter.
+	Tokens smriti.TokenCounter
+	// Now stamps stored replies; nil means the production clock.
+	Now smriti.Clock
+}
+
+// SendRequest is one user message to send.
+type SendRequest struct {
+	SessionID smriti.ID
+	Provider  string
+	Model     string
+	Message   string
+	// UseMock answers this send with the offline mock, recorded under the
+	// provider and model the send asks for (see chooseProvider).
+	UseMock bool
+	Context intelligence.ContextRequest
+	// IdempotencyKey makes a retried send return the stored reply.
+	IdempotencyKey string
+	// HistoryBudget overrides the token budget for history turns (0 = derived
+	// from the model's context window).
+	HistoryBudget int
+}
+
+// Prepared is a send resolved up to the provider call: what the model will
+// be given and by whom.
+type Prepared struct {
+	Session  *smriti.Session
+	Provider smriti.Provider
+	Model    string
+	Context  *intelligence.PromptContext
+	// Budget is the token budget the history turns were fitted to.
+	Budget int
+	// ReplyTokens is the reply reserve: the window share kept free for the
+	// reply, and the max_tokens the provider is asked for.
+	ReplyTokens int
+	// Mount is the mount the send records on the session (a request naming
+	// a new mounted checkpoint); nil when the session's mount stays.
+	Mount *smriti.Mount
+	// Unmount says the send ends the session's mount (an explicit
+	// "mounted_checkpoint_id": null).
+	Unmount bool
+}
+
+// SendResult is a completed (or replayed) send.
+type SendResult struct {
+	Prepared   *Prepared
+	Exchange   *smriti.ExchangeResult
+	Completion *smriti.Completion
+	// Reply is what the assistant turn records about how it was made; for a
+	// replayed send, what was recorded the first time.
+	Reply intelligence.ReplyMeta
+}
+
+// maxMessageChars bounds one user message.
+const maxMessageChars = 100000
+
+// Prepare resolves a send without calling the provider: the context preview
+// endpoint shows exactly this. ENOTFOUND for an unknown session or mounted
+// checkpoint; EINVALID for a mount outside the session's space;
+// EUNPROCESSABLE for bad fields; EUNAVAILABLE for an unconfigured provider.
+func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	se, err := c.Sessions.Session(ctx, req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	prov, model, err := c.chooseProvider(se, req)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := intelligence.PlanContext(se, req.Context)
+	if err != nil {
+		return nil, err
+	}
+	checkpoints, err := c.planCheckpoints(ctx, se, &plan)
+	if err != nil {
+		return nil, err
+	}
+	q := plan.Resolve(checkpoints)
+	window := c.Providers.ContextWindow(prov.Name(), model)
+	reply := smriti.ReplyTokens(window)
+	fixed := smriti.CountMessages(c.counter(), prov.Name(), model, intelligence.BuildPrompt(checkpoints, nil, req.Message))
+	budget := req.HistoryBudget
+	if budget <= 0 {
+		budget = max(0, window-reply-fixed)
+	}
+	hist, err := c.Sessions.History(ctx, se, smriti.HistoryQuery{AfterSeq: q.AfterSeq, AfterLogPos: q.AfterLogPos, Budget: budget})
+	if err != nil {
+		return nil, err
+	}
+	// The prompt's size: the fixed messages counted now, the history turns
+	// by the counts stored with them when they were written (no estimate
+	// over the whole prompt).
+	pc := intelligence.AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
+	pc.Tokens = fixed
+	for _, t := range pc.Turns {
+		pc.Tokens += intelligence.TurnTokens(t) + smriti.MessageOverheadTokens
+	}
+	// Allowed turns older than the oldest one read were never read.
+	pc.Dropped += hist.Unread
+	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount, Unmount: plan.Unmount}, nil
+}
+
+func (c *Chat) counter() smriti.TokenCounter {
+	if c.Tokens == nil {
+		return smriti.EstimateCounter{}
+	}
+	return c.Tokens
+}
+
+// chooseProvider picks the provider and model of a send: the provider
+// asked for, else the session's. Without a model the session's model is
+// used when the provider is the session's, else that provider's default. An
+// unknown provider is refused first (EINVALID naming the known ones),
+// whatever else is missing. use_mock makes the offline mock answer this one
+// send in the chosen provider's name, as the first implementation does: the
+// turns and the session record the provider and model asked for, configured
+// or not ("mock" for what nothing names), and the next send without
+// use_mock goes to that provider.
+func (c *Chat) chooseProvider(se *smriti.Session, req SendRequest) (smriti.Provider, string, error) {
+	name := strings.ToLower(strings.TrimSpace(req.Provider))
+	model := strings.TrimSpace(req.Model)
+	if name == "" {
+		name = strings.ToLower(strings.TrimSpace(se.ActiveProvider))
+	}
+	if model == "" && name != "" && strings.EqualFold(name, se.ActiveProvider) {
+		model = se.ActiveModel
+	}
+	name, model = smriti.ChooseModel(c.Providers, name, model)
+	if req.UseMock {
+		return c.mockAs(name, model)
+	}
+	p, err := c.Providers.Provider(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if model == "" {
+		return nil, "", smriti.Errorf(smriti.EINVALID, "Model must be specified (no default_model is configured for provider %q)", name)
+	}
+	return p, model, nil
+}
+
+// mockAs is the mock answering in the name of provider name and model.
+func (c *Chat) mockAs(name, model string) (smriti.Provider, string, error) {
+	mock, err := c.Providers.Provider(smriti.ProviderMock)
+	if err != nil {
+		return nil, "", err
+	}
+	if name == "" || name == smriti.ProviderMock {
+		return mock, cmp.Or(model, smriti.ProviderMock), nil
+	}
+	if _, err := c.Providers.Provider(name); smriti.ErrorCode(err) == smriti.EINVALID {
+		return nil, "", err
+	}
+	return namedProvider{Provider: mock, name: name}, cmp.Or(model, smriti.ProviderMock), nil
+}
+
+// namedProvider is a provider that reports another one's name.
+type namedProvider struct {
+	smriti.Provider
+	name string
+}
+
+func (p namedProvider) Name() string { return p.name }
+
+// planCheckpoints fetches the checkpoints a plan names, oldest first.
+func (c *Chat) planCheckpoints(ctx context.Context, se *smriti.Session, plan *intelligence.ContextPlan) ([]*smriti.Checkpoint, error) {
+	return intelligence.PlanCheckpoints(ctx, c.Checkpoints, se, plan)
+}
+
+// Send resolves the context, calls the provider and stores both turns.
+func (c *Chat) Send(ctx context.Context, req SendRequest) (*SendResult, error) {
+	return c.run(ctx, req, nil, nil)
+}
+
+// Stream is Send with the reply delivered piece by piece: onMeta once the
+// context is resolved, onDelta per piece. If ctx ends (the client went
+// away) the provider call is cancelled and nothing is stored.
+func (c *Chat) Stream(ctx context.Context, req SendRequest, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
+	if onDelta == nil {
+		onDelta = func(string) error { return nil }
+	}
+	return c.run(ctx, req, onMeta, onDelta)
+}
+
+func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if req.IdempotencyKey != "" {
+		prev, err := c.Sessions.ReplayExchange(ctx, req.SessionID, req.IdempotencyKey)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			if err := checkReplay(req, prev); err != nil {
+				return nil, err
+			}
+			return c.replayed(ctx, req, prev, onMeta, onDelta)
+		}
+	}
+	p, err := c.Prepare(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if onMeta != nil {
+		if err := onMeta(p); err != nil {
+			return nil, err
+		}
+	}
+	creq := smriti.CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
+	var comp *smriti.Completion
+	if onDelta != nil {
+		comp, err = p.Provider.Stream(ctx, creq, onDelta)
+	} else {
+		comp, err = p.Provider.Complete(ctx, creq)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, smriti.Errorf(smriti.EUPSTREAM, "the request was cancelled before the reply was stored")
+	}
+	write, meta := c.exchange(req, p, comp)
+	ex, err := c.Sessions.AppendExchange(ctx, write)
+	if err != nil {
+		return nil, err
+	}
+	if ex.Replayed {
+		// A concurrent send with the same key stored its exchange first.
+		if err := checkReplay(req, ex); err != nil {
+			return nil, err
+		}
+		meta = intelligence.ReplyMetaOf(ex.Assistant)
+	}
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
+}
+
+func (c *Chat) exchange(req SendRequest, p *Prepared, comp *smriti.Completion) (smriti.Exchange, intelligence.ReplyMeta) {
+	now := c.Now
+	if now == nil {
+		now = smriti.Now
+	}
+	meta := intelligence.ReplyMeta{Usage: comp.Usage, Context: p.Context.Reply(), At: now().UTC().Truncate(time.Second)}
+	provider := p.Provider.Name()
+	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
+	replyTokens, _ := c.counter().CountTokens(provider, p.Model, comp.Text)
+	ex := smriti.Exchange{
+		SessionID:      req.SessionID,
+		IdempotencyKey: req.IdempotencyKey,
+		RequestHash:    requestDigest(req),
+		Mount:          p.Mount,
+		Unmount:        p.Unmount,
+		User:           smriti.TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
+		Assistant: smriti.TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: replyTokens,
+			Metadata: meta.Metadata()},
+	}
+	if req.IdempotencyKey == "" {
+		ex.RequestHash = ""
+	}
+	return ex, meta
+}
+
+// replayed answers a repeated idempotency key with the stored exchange,
+// without calling the provider again.
+func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *smriti.ExchangeResult, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
+	se, err := c.Sessions.Session(ctx, req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	meta := intelligence.ReplyMetaOf(ex.Assistant)
+	p := &Prepared{Session: se, Model: ex.Assistant.Model, Context: &intelligence.PromptContext{Mode: meta.Context.Mode, Checkpoints: []*smriti.Checkpoint{}}}
+	if onMeta != nil {
+		if err := onMeta(p); err != nil {
+			return nil, err
+		}
+	}
+	if onDelta != nil {
+		if err := onDelta(ex.Assistant.Content); err != nil {
+			return nil, err
+		}
+	}
+	comp := &smriti.Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
+}

@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"smriti"
+)
+
+// MergeRequest asks to merge a source checkpoint (usually a branch head)
+// into a target (by default main's head).
+type MergeRequest struct {
+	SpaceID  smriti.ID
+	SourceID smriti.ID
+	// TargetID nil means the head of main.
+	TargetID    *smriti.ID
+	Resolutions []smriti.MergeResolution
+	// DryRun previews the merge without writing anything.
+	DryRun bool
+	// Message is the merge checkpoint's title; "" gives
+	// "Merge <source branch> into <target branch>".
+	Message     string
+	AuthorAgent *string
+}
+
+// Validate checks the message (at most maxCheckpointMessageChars) and the
+// number of resolutions (at most maxListItems). EUNPROCESSABLE otherwise.
+func (r *MergeRequest) Validate() error {
+	if smriti.RuneLen(r.Message) > smriti.MaxCheckpointMessageChars {
+		return smriti.TooLong("message", smriti.MaxCheckpointMessageChars)
+	}
+	if len(r.Resolutions) > smriti.MaxListItems {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "resolutions has %d items; at most %d are allowed", len(r.Resolutions), smriti.MaxListItems)
+	}
+	return nil
+}
+
+// MergeOutcome is a previewed or committed merge.
+type MergeOutcome struct {
+	Source, Target *smriti.Checkpoint
+	// Base is the lowest common ancestor (nil for unrelated histories,
+	// which merge against empty content).
+	Base *smriti.Checkpoint
+	// Merged is the content the merge checkpoint has (or would have).
+	Merged smriti.Content
+	// Conflicts are those the resolutions left open (never nil). A commit
+	// never has any: it fails instead.
+	Conflicts []smriti.MergeConflict
+	// Resolved counts the conflicts the resolutions settled.
+	Resolved int
+	// Removes lists every base item the merged state no longer has (never
+	// nil): a merge never deletes silently.
+	Removes []smriti.MergeRemoval
+	// Items are the merged items (ids kept).
+	Items []smriti.Item
+	// Checkpoint is the merge checkpoint written; nil on a dry run.
+	Checkpoint *smriti.Checkpoint
+}
+
+// MergeBackend is what a merge needs from storage.
+type MergeBackend interface {
+	smriti.SpaceService
+	smriti.CheckpointService
+	smriti.ItemService
+	smriti.LineageService
+}
+
+// MergeCheckpoints runs a merge: it finds the base with CommonAncestor,
+// merges the target's content (ours) with the source's (theirs) against it,
+// applies the resolutions and, unless it is a dry run, writes a checkpoint
+// on the target's branch whose parent is the target and whose merge parent
+// is the source, marking the source branch integrated in the same write.
+//
+// Errors: ENOTFOUND for an unknown space or checkpoint; EINVALID for a
+// checkpoint of another space; ECONFLICT when there is nothing to merge
+// (source and target are the same, or the source is already in the
+// target's history), when main has no checkpoint to merge into, when the
+// target is not the head of its branch, and — on commit — when conflicts
+// are left unresolved, with {"message", "conflicts"} as the error data;
+// EUNPROCESSABLE for a resolution that names no conflict.
+func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*MergeOutcome, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := b.Space(ctx, req.SpaceID); err != nil {
+		return nil, err
+	}
+	source, err := checkpointInSpace(ctx, b, req.SpaceID, req.SourceID, "Source")
+	if err != nil {
+		return nil, err
+	}
+	target, err := mergeTarget(ctx, b, req)
+	if err != nil {
+		return nil, err
+	}
+	if source.ID == target.ID {
+		return nil, smriti.Errorf(smriti.ECONFLICT, "Nothing to merge: the source and the target are the same checkpoint")
+	}
+	base, err := b.CommonAncestor(ctx, target.ID, source.ID)
+	if err != nil {
+		return nil, err
+	}
+	if base != nil && base.ID == source.ID {
+		return nil, smriti.Errorf(smriti.ECONFLICT, "Nothing to merge: checkpoint %s is already in the history of %s", smriti.ShortHash(source.Hash), smriti.ShortHash(target.Hash))
+	}
+
+	// The merge checkpoint gets its own title, so the sides' titles take no
+	// part in the merge (they differ on nearly every branch and would
+	// otherwise conflict every time).
+	untitled := func(c *smriti.Checkpoint) (*smriti.MergeSide, error) {
+		if c == nil {
+			return nil, nil
+		}
+		items, err := b.CheckpointItems(ctx, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		content := c.Content
+		content.Message = ""
+		return &smriti.MergeSide{Content: content, Items: items}, nil
+	}
+	var sides [3]*smriti.MergeSide
+	for i, c := range []*smriti.Checkpoint{base, target, source} {
+		if sides[i], err = untitled(c); err != nil {
+			return nil, err
+		}
+	}
+	res, err := smriti.MergeStates(sides[0], sides[1], sides[2], req.Resolutions)
+	if err != nil {
+		return nil, err
+	}
+	merged, open := res.Merged, res.Conflicts
+	merged.Message = req.Message
+	if merged.Message == "" {
+		merged.Message = fmt.Sprintf("Merge %s into %s", source.BranchName, target.BranchName)
+	}
+	out := &MergeOutcome{Source: source, Target: target, Base: base, Merged: merged, Conflicts: open, Resolved: res.Resolved,
+		Removes: res.Removes, Items: res.Items}
+	if req.DryRun {
+		return out, nil
+	}
+	if len(open) > 0 {
+		msg := fmt.Sprintf("Merge has %d unresolved conflict(s); resolve each (field, key) with ours, theirs, base or custom and retry", len(open))
+		return nil, &smriti.Error{Code: smriti.ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "conflicts": open}}
+	}
+
+	author := smriti.MergeAuthor(ctx, req.AuthorAgent, out.Resolved)
+	in := smriti.CheckpointCreate{
+		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
+		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged, Items: res.Items,
+		Metadata: map[string]any{"merge": map[string]any{
+			"source_checkpoint_id": source.ID.String(), "target_checkpoint_id": target.ID.String(),
+			"base_checkpoint_id": idString(base), "conflicts_resolved": out.Resolved,
+		}},
+	}
+	// Merging main into a branch, or a branch into itself, integrates
+	// nothing; merging an older checkpoint of a branch leaves the rest of
+	// the branch unmerged, so the branch stays as it is.
+	if source.BranchName != smriti.MainBranch && source.BranchName != target.BranchName {
+		head, err := b.LatestCheckpoints(ctx, req.SpaceID, source.BranchName, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(head) == 1 && head[0].ID == source.ID {
+			in.IntegrateBranch = source.BranchName
+		}
+	}
+	if out.Checkpoint, err = b.CreateCheckpoint(ctx, in); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// mergeTarget is the requested target, or main's head. A target must be the
+// head of its branch: a merge checkpoint below the head would fork the
+// branch into two lines.
+func mergeTarget(ctx context.Context, b MergeBackend, req MergeRequest) (*smriti.Checkpoint, error) {
+	if req.TargetID == nil {
+		head, err := b.LatestCheckpoints(ctx, req.SpaceID, smriti.MainBranch, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(head) == 0 {
+			return nil, smriti.Errorf(smriti.ECONFLICT, "main has no checkpoint to merge into; name a target_checkpoint_id")
+		}
+		return head[0], nil
+	}
+	target, err := checkpointInSpace(ctx, b, req.SpaceID, *req.TargetID, "Target")
+	if err != nil {
+		return nil, err
+	}
+	head, err := b.LatestCheckpoints(ctx, req.SpaceID, target.BranchName, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(head) == 1 && head[0].ID != target.ID {
+		return nil, smriti.Errorf(smriti.ECONFLICT, "Target checkpoint %s is not the head of branch '%s' (the head is %s); merge into the head",
+			smriti.ShortHash(target.Hash), target.BranchName, smriti.ShortHash(head[0].Hash))
+	}
+	return target, nil
+}
+
+func checkpointInSpace(ctx context.Context, b smriti.CheckpointService, space, id smriti.ID, role string) (*smriti.Checkpoint, error) {
+	c, err := b.Checkpoint(ctx, id)
+	if smriti.ErrorCode(err) == smriti.ENOTFOUND {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "%s checkpoint not found", role)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.SpaceID != space {
+		return nil, smriti.Errorf(smriti.EINVALID, "%s checkpoint does not belong to this space", role)
+	}
+	return c, nil
+}
+
+func idString(c *smriti.Checkpoint) any {
+	if c == nil {
+		return nil
+	}
+	return c.ID.String()
+}

@@ -1,0 +1,96 @@
+package intelligence
+
+import (
+	"context"
+	"encoding/json"
+	"smriti"
+	"time"
+)
+
+// planCheckpoints fetches the checkpoints a plan names, oldest first: the
+// anchor (mount, or a fork's branch head) and its ancestors, or main's
+// newest for HEAD, plan.Depth of them.
+func PlanCheckpoints(ctx context.Context, cps smriti.CheckpointService, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
+	if plan.Mode == ModeForked && se.SpaceID != nil {
+		// HEAD on the fork's branch: its newest checkpoint, once there is one.
+		newest, err := cps.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(newest) == 1 {
+			plan.Anchor = &newest[0].ID
+		}
+	}
+	switch {
+	case plan.Anchor != nil:
+		chain, err := cps.Ancestors(ctx, *plan.Anchor, plan.Depth)
+		if err != nil {
+			if smriti.ErrorCode(err) == smriti.ENOTFOUND && plan.Mode == ModeMounted {
+				return nil, smriti.Errorf(smriti.ENOTFOUND, "mounted checkpoint %s not found", *plan.Anchor)
+			}
+			return nil, err
+		}
+		if plan.Mode == ModeMounted {
+			if err := CheckMount(se, chain[len(chain)-1]); err != nil {
+				return nil, err
+			}
+		}
+		return chain, nil
+	case plan.Mode == ModeHead && se.SpaceID != nil:
+		newest, err := cps.LatestCheckpoints(ctx, *se.SpaceID, smriti.MainBranch, plan.Depth)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*smriti.Checkpoint, len(newest))
+		for i, cp := range newest {
+			out[len(newest)-1-i] = cp
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// ReplyMeta is what a send records with the assistant turn it stores — the
+// provider's usage, the context the reply was built from and when — kept as
+// the turn's metadata (JSON) and read back by a replayed send.
+type ReplyMeta struct {
+	Usage   smriti.Usage `json:"usage"`
+	Context ReplyContext `json:"context"`
+	At      time.Time    `json:"at"`
+}
+
+// ReplyContext says which context a reply was built from.
+type ReplyContext struct {
+	Mode          ContextMode `json:"mode"`
+	CheckpointIDs []smriti.ID `json:"checkpoint_ids"`
+	CommitHashes  []string    `json:"commit_hashes,omitempty"`
+	DroppedTurns  int         `json:"dropped_turns"`
+	// FromSeq and ToSeq are the first and last history turn sent; absent
+	// when none was.
+	FromSeq *int64 `json:"from_seq,omitempty"`
+	ToSeq   *int64 `json:"to_seq,omitempty"`
+}
+
+// Metadata returns m as a turn's metadata: the JSON object it is stored as.
+func (m ReplyMeta) Metadata() map[string]any {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // a struct of plain fields always encodes
+	}
+	out := map[string]any{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// ReplyMetaOf reads back the ReplyMeta a send stored with an assistant turn;
+// fields the turn does not record are left zero.
+func ReplyMetaOf(t *smriti.Turn) ReplyMeta {
+	var m ReplyMeta
+	if b, err := json.Marshal(t.Metadata); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	if m.Context.CheckpointIDs == nil {
+		m.Context.CheckpointIDs = []smriti.ID{}
+	}
+	return m
+}

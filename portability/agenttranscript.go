@@ -1,0 +1,635 @@
+package portability
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"smriti"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Coding-agent transcript formats: the JSON Lines files Claude Code and
+// Codex append to as a session goes on.
+const (
+	SourceClaudeCode = "claude-code"
+	SourceCodex      = "codex"
+)
+
+// Kinds of agent transcript entries.
+const (
+	// AgentMessage is a user or assistant message.
+	AgentMessage = "message"
+	// AgentTool is a tool call or its result, summarised on one line.
+	AgentTool = "tool"
+	// AgentNote is a compaction summary the agent's host wrote.
+	AgentNote = "note"
+)
+
+// Agent transcript limits.
+const (
+	// maxAgentLine bounds one line of a transcript; a longer line (a tool
+	// result holding a whole file, an image) is skipped, never held whole.
+	maxAgentLine = 8 << 20
+	// maxToolTarget bounds the target shown on a tool line.
+	maxToolTarget = 160
+	// MaxAgentSessionKey bounds the agent's own session id.
+	MaxAgentSessionKey = 200
+)
+
+// AgentEntry is one entry of a coding agent's transcript that becomes a turn.
+type AgentEntry struct {
+	// Key identifies the entry across imports of the same file: the message
+	// uuid (Claude Code) or the hash of the line (Codex, whose lines carry
+	// no id). Re-importing a file writes only entries with new keys.
+	Key string
+	// Kind is AgentMessage, AgentTool or AgentNote.
+	Kind string
+	// Role is user or assistant for messages, assistant for tool calls,
+	// system for tool results and notes.
+	Role      string
+	Content   string
+	CreatedAt *time.Time
+}
+
+// AgentTranscriptInfo is what reading a transcript learned about it.
+type AgentTranscriptInfo struct {
+	Source string `json:"source"`
+	// SessionKey is the agent's own session id ("" when the file names none).
+	SessionKey string `json:"session_key"`
+	Cwd        string `json:"cwd,omitempty"`
+	// Lines counts the lines read; Skipped those that were not JSON, were
+	// too long, or held nothing to keep.
+	Lines   int `json:"lines"`
+	Skipped int `json:"skipped"`
+	// Truncated is true when the last line was cut off (a file still being
+	// written): it is left for the next import.
+	Truncated bool `json:"truncated"`
+}
+
+// ValidAgentFormat reports whether f names a coding-agent transcript format.
+func ValidAgentFormat(f string) bool { return f == SourceClaudeCode || f == SourceCodex }
+
+// ReadAgentTranscript reads a coding agent's JSON Lines transcript as a
+// stream, one line at a time (memory is bounded by maxAgentLine, not the
+// file), and calls fn for each entry worth a turn, in file order, with what
+// has been learned of the file so far. Lines that
+// are not JSON or are too long are counted as skipped; a cut-off last line
+// is tolerated. Every text passed to fn has had secrets redacted. The error
+// is fn's, a read error, or EINVALID for an unknown format.
+func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentTranscriptInfo) error) (*AgentTranscriptInfo, error) {
+	var p agentParser
+	switch format {
+	case SourceClaudeCode:
+		p = &claudeCodeParser{tools: map[string]string{}}
+	case SourceCodex:
+		p = &codexParser{tools: map[string]string{}}
+	default:
+		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", smriti.Truncate(format, 40))
+	}
+	info := &AgentTranscriptInfo{Source: format}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		var tooLong, last bool
+		var err error
+		line, tooLong, last, err = readAgentLine(br, line[:0])
+		if err != nil {
+			return info, smriti.Errorf(smriti.EINVALID, "could not read the transcript: %v", err)
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 || tooLong {
+			info.Lines++
+			switch {
+			case tooLong:
+				info.Skipped++
+			case !json.Valid(line):
+				if last {
+					info.Truncated = true
+				} else {
+					info.Skipped++
+				}
+			default:
+				entries := p.parse(line, info)
+				if len(entries) == 0 {
+					info.Skipped++
+				}
+				for _, e := range entries {
+					e.Content = RedactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
+					if err := fn(e, info); err != nil {
+						return info, err
+					}
+				}
+			}
+		}
+		if last {
+			return info, nil
+		}
+	}
+}
+
+// readAgentLine appends the next line to buf without its newline; a line
+// longer than maxAgentLine is consumed and dropped (tooLong). last is true
+// at the end of the input.
+func readAgentLine(br *bufio.Reader, buf []byte) (line []byte, tooLong, last bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > maxAgentLine {
+				tooLong, buf = true, buf[:0]
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			return buf, tooLong, false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return buf, tooLong, true, nil
+		default:
+			return nil, false, false, err
+		}
+	}
+}
+
+type agentParser interface {
+	parse(line []byte, info *AgentTranscriptInfo) []AgentEntry
+}
+
+// claudeCodeParser reads Claude Code's session files (one JSON object a
+// line: "user" and "assistant" entries carrying an Anthropic Messages API
+// message, "summary" entries, "system" events). Tool results name their
+// call by id; tools maps each call id to its "name target" so a result can
+// say what it answers.
+type claudeCodeParser struct {
+	tools map[string]string
+}
+
+type claudeCodeLine struct {
+	Type             string          `json:"type"`
+	UUID             string          `json:"uuid"`
+	SessionID        string          `json:"sessionId"`
+	Cwd              string          `json:"cwd"`
+	Timestamp        string          `json:"timestamp"`
+	IsMeta           bool            `json:"isMeta"`
+	IsSidechain      bool            `json:"isSidechain"`
+	IsCompactSummary bool            `json:"isCompactSummary"`
+	Summary          string          `json:"summary"`
+	LeafUUID         string          `json:"leafUuid"`
+	Message          json.RawMessage `json:"message"`
+}
+
+type claudeCodeMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+type claudeCodeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+func (p *claudeCodeParser) parse(line []byte, info *AgentTranscriptInfo) []AgentEntry {
+	var l claudeCodeLine
+	if json.Unmarshal(line, &l) != nil {
+		return nil
+	}
+	if info.SessionKey == "" && l.SessionID != "" && !l.IsSidechain {
+		info.SessionKey = smriti.Truncate(l.SessionID, MaxAgentSessionKey)
+	}
+	if info.Cwd == "" && l.Cwd != "" {
+		info.Cwd = l.Cwd
+	}
+	at, _ := isoTime(&l.Timestamp)
+	if l.Timestamp == "" {
+		at = nil
+	}
+	switch l.Type {
+	case "summary":
+		if strings.TrimSpace(l.Summary) == "" {
+			return nil
+		}
+		key := "summary:" + l.LeafUUID
+		if l.LeafUUID == "" {
+			key = "summary:" + lineHash([]byte(l.Summary))
+		}
+		return []AgentEntry{{Key: key, Kind: AgentNote, Role: smriti.RoleSystem, Content: "Session summary: " + l.Summary, CreatedAt: at}}
+	case "user", "assistant":
+	default:
+		return nil
+	}
+	// Sidechains are a subagent's own conversation; meta lines are the
+	// host's plumbing (command caveats), not the user speaking.
+	if l.IsSidechain || l.IsMeta || l.UUID == "" || len(l.Message) == 0 {
+		return nil
+	}
+	var m claudeCodeMessage
+	if json.Unmarshal(l.Message, &m) != nil {
+		return nil
+	}
+	role := smriti.RoleUser
+	if l.Type == "assistant" {
+		role = smriti.RoleAssistant
+	}
+	var text string
+	var blocks []claudeCodeBlock
+	if len(m.Content) > 0 && m.Content[0] == '"' {
+		_ = json.Unmarshal(m.Content, &text)
+	} else {
+		_ = json.Unmarshal(m.Content, &blocks)
+	}
+	if l.IsCompactSummary {
+		for _, b := range blocks {
+			if b.Type == "text" {
+				text += b.Text
+			}
+		}
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		return []AgentEntry{{Key: l.UUID, Kind: AgentNote, Role: smriti.RoleSystem, Content: "Compaction summary: " + strings.TrimSpace(text), CreatedAt: at}}
+	}
+	var out []AgentEntry
+	var texts []string
+	if strings.TrimSpace(text) != "" {
+		texts = append(texts, strings.TrimSpace(text))
+	}
+	var tools []string
+	var results []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if s := strings.TrimSpace(b.Text); s != "" {
+				texts = append(texts, s)
+			}
+		case "tool_use":
+			call := toolCallLine(b.Name, b.Input)
+			p.tools[b.ID] = call
+			tools = append(tools, "Tool call: "+call)
+		case "tool_result":
+			call := p.tools[b.ToolUseID]
+			if call == "" {
+				call = "a tool"
+			}
+			results = append(results, "Tool result: "+call+" → "+toolOutcome(b.IsError, blockText(b.Content)))
+		}
+	}
+	if len(texts) > 0 {
+		out = append(out, AgentEntry{Key: l.UUID, Kind: AgentMessage, Role: role, Content: strings.Join(texts, "\n\n"), CreatedAt: at})
+	}
+	if len(tools) > 0 {
+		out = append(out, AgentEntry{Key: l.UUID + ":tools", Kind: AgentTool, Role: smriti.RoleAssistant, Content: strings.Join(tools, "\n"), CreatedAt: at})
+	}
+	if len(results) > 0 {
+		out = append(out, AgentEntry{Key: l.UUID + ":results", Kind: AgentTool, Role: smriti.RoleSystem, Content: strings.Join(results, "\n"), CreatedAt: at})
+	}
+	return out
+}
+
+// blockText is the text of a tool result's content: a string or a list of
+// content blocks (whose non-text parts, images, are left out).
+func blockText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []claudeCodeBlock
+	_ = json.Unmarshal(raw, &blocks)
+	var b strings.Builder
+	for _, bl := range blocks {
+		if bl.Type == "text" {
+			b.WriteString(bl.Text)
+		}
+	}
+	return b.String()
+}
+
+// codexParser reads Codex session ("rollout") files: one JSON object a line
+// with a timestamp, a type (session_meta, response_item, event_msg,
+// turn_context, compacted) and a payload. Messages and tool calls are taken
+// from response_item lines only: event_msg lines repeat them for the UI.
+type codexParser struct {
+	tools map[string]string
+}
+
+type codexLine struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+type codexPayload struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Cwd       string          `json:"cwd"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Message   string          `json:"message"`
+	Action    *struct {
+		Command []string `json:"command"`
+	} `json:"action"`
+}
+
+func (p *codexParser) parse(line []byte, info *AgentTranscriptInfo) []AgentEntry {
+	var l codexLine
+	if json.Unmarshal(line, &l) != nil || len(l.Payload) == 0 {
+		return nil
+	}
+	var pl codexPayload
+	if json.Unmarshal(l.Payload, &pl) != nil {
+		return nil
+	}
+	at, _ := isoTime(&l.Timestamp)
+	if l.Timestamp == "" {
+		at = nil
+	}
+	key := lineHash(line)
+	switch l.Type {
+	case "session_meta":
+		if info.SessionKey == "" && pl.ID != "" {
+			info.SessionKey = smriti.Truncate(pl.ID, MaxAgentSessionKey)
+		}
+		if info.Cwd == "" {
+			info.Cwd = pl.Cwd
+		}
+		return nil
+	case "compacted":
+		if strings.TrimSpace(pl.Message) == "" {
+			return nil
+		}
+		return []AgentEntry{{Key: key, Kind: AgentNote, Role: smriti.RoleSystem, Content: "Compaction summary: " + strings.TrimSpace(pl.Message), CreatedAt: at}}
+	case "response_item":
+	default:
+		return nil
+	}
+	switch pl.Type {
+	case "message":
+		if pl.Role != smriti.RoleUser && pl.Role != smriti.RoleAssistant {
+			return nil // developer and system prompts
+		}
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(pl.Content, &parts)
+		var texts []string
+		for _, c := range parts {
+			s := strings.TrimSpace(c.Text)
+			// The context Codex injects as user messages.
+			if s == "" || strings.HasPrefix(s, "<environment_context>") || strings.HasPrefix(s, "<user_instructions>") ||
+				strings.HasPrefix(s, "# AGENTS.md instructions") {
+				continue
+			}
+			texts = append(texts, s)
+		}
+		if len(texts) == 0 {
+			return nil
+		}
+		return []AgentEntry{{Key: key, Kind: AgentMessage, Role: pl.Role, Content: strings.Join(texts, "\n\n"), CreatedAt: at}}
+	case "function_call", "custom_tool_call", "local_shell_call":
+		var call string
+		switch {
+		case pl.Action != nil:
+			call = toolCallLine("shell", mustJSON(map[string]any{"command": pl.Action.Command}))
+		case pl.Type == "custom_tool_call":
+			call = toolCallLine(pl.Name, mustJSON(map[string]any{"input": pl.Input}))
+		default:
+			call = toolCallLine(pl.Name, json.RawMessage(pl.Arguments))
+		}
+		p.tools[pl.CallID] = call
+		return []AgentEntry{{Key: key, Kind: AgentTool, Role: smriti.RoleAssistant, Content: "Tool call: " + call, CreatedAt: at}}
+	case "function_call_output", "custom_tool_call_output":
+		call := p.tools[pl.CallID]
+		if call == "" {
+			call = "a tool"
+		}
+		out, failed := codexOutput(pl.Output)
+		return []AgentEntry{{Key: key, Kind: AgentTool, Role: smriti.RoleSystem, Content: "Tool result: " + call + " → " + toolOutcome(failed, out), CreatedAt: at}}
+	}
+	return nil
+}
+
+// codexOutput reads a tool output: a string, itself often JSON holding the
+// output and an exit code, or an object with content and success.
+func codexOutput(raw json.RawMessage) (text string, failed bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var o struct {
+			Content string `json:"content"`
+			Success *bool  `json:"success"`
+		}
+		_ = json.Unmarshal(raw, &o)
+		return o.Content, o.Success != nil && !*o.Success
+	}
+	var inner struct {
+		Output   *string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal([]byte(s), &inner) == nil && inner.Output != nil {
+		return *inner.Output, inner.Metadata.ExitCode != nil && *inner.Metadata.ExitCode != 0
+	}
+	return s, false
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// toolTargetKeys are the input fields that say what a tool acted on, in the
+// order they are looked for.
+var toolTargetKeys = []string{"file_path", "path", "notebook_path", "command", "cmd", "pattern", "url", "query", "description", "prompt", "input"}
+
+// toolCallLine is "Name `target`": the tool and the first input field that
+// says what it acted on, on one line, cut to maxToolTarget.
+func toolCallLine(name string, input json.RawMessage) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "tool"
+	}
+	var m map[string]any
+	_ = json.Unmarshal(input, &m)
+	target := ""
+	for _, k := range toolTargetKeys {
+		switch v := m[k].(type) {
+		case string:
+			target = v
+		case []any:
+			parts := make([]string, 0, len(v))
+			for _, x := range v {
+				parts = append(parts, fmt.Sprint(x))
+			}
+			target = strings.Join(parts, " ")
+		}
+		if target != "" {
+			break
+		}
+	}
+	target = oneLine(RedactSecrets(target), maxToolTarget)
+	if target == "" {
+		return name
+	}
+	return name + " `" + strings.ReplaceAll(target, "`", "'") + "`"
+}
+
+// toolOutcome says how a call ended: ok or error, the size of its output,
+// and for an error its first line.
+func toolOutcome(failed bool, out string) string {
+	out = strings.TrimSpace(out)
+	n := 0
+	if out != "" {
+		n = strings.Count(out, "\n") + 1
+	}
+	size := fmt.Sprintf("%d lines", n)
+	if n == 1 {
+		size = "1 line"
+	}
+	if !failed {
+		return "ok, " + size
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if first = oneLine(RedactSecrets(first), maxToolTarget); first != "" {
+		return "error: " + first
+	}
+	return "error"
+}
+
+// oneLine folds white space to single spaces and cuts s to n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > n {
+		return string([]rune(s)[:n-1]) + "…"
+	}
+	return s
+}
+
+func lineHash(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:16])
+}
+
+// AgentImport imports one coding agent's transcript into a space.
+type AgentImport struct {
+	SpaceID smriti.ID
+	Format  string
+	// Filename names the file in the session's metadata; its base name
+	// without extension is the session key when the file names none.
+	Filename string
+	// SessionKey, when set, overrides the session id the file names (a
+	// hook knows it from its input).
+	SessionKey string
+}
+
+// AgentImportResult reports an agent transcript import.
+type AgentImportResult struct {
+	AgentTranscriptInfo
+	SessionID smriti.ID `json:"session_id"`
+	// Created is true when this import created the session.
+	Created bool `json:"created"`
+	// Added counts the turns written by this import; Unchanged the
+	// entries imported before.
+	Added     int `json:"added"`
+	Unchanged int `json:"unchanged"`
+}
+
+// AgentTranscriptStore appends a coding agent's transcript to a session.
+type AgentTranscriptStore interface {
+	// AppendAgentEntries finds the space's session for (source, key), or
+	// creates it titled title, and appends as turns the entries whose keys
+	// it has not stored before, in one transaction. It returns the session,
+	// whether it was created, and how many entries were written. ENOTFOUND
+	// for a space the caller may not see; EFORBIDDEN without write access.
+	AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []AgentEntry) (s *smriti.Session, created bool, added int, err error)
+}
+
+// agentBatch is how many entries one transaction writes.
+const agentBatch = 256
+
+// ImportAgentTranscript streams a coding agent's transcript into the
+// space's session for that agent session, a batch of entries per
+// transaction; entries imported before are left as they are.
+func ImportAgentTranscript(ctx context.Context, st AgentTranscriptStore, r io.Reader, in AgentImport) (*AgentImportResult, error) {
+	if !ValidAgentFormat(in.Format) {
+		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", smriti.Truncate(in.Format, 40))
+	}
+	res := &AgentImportResult{}
+	var batch []AgentEntry
+	var info *AgentTranscriptInfo
+	key := strings.TrimSpace(in.SessionKey)
+	title := func() string {
+		base := strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Filename, "\\", "/")), ".jsonl")
+		name := map[string]string{SourceClaudeCode: "Claude Code", SourceCodex: "Codex"}[in.Format]
+		if base == "" || base == "." || base == "/" {
+			return name + " session"
+		}
+		return smriti.Truncate(name+" session "+base, MaxImportTitleChars)
+	}
+	flush := func() error {
+		if len(batch) == 0 && res.SessionID != (smriti.ID{}) {
+			return nil
+		}
+		k := key
+		if k == "" && info != nil {
+			k = info.SessionKey
+		}
+		if k == "" {
+			k = strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Filename, "\\", "/")), ".jsonl")
+		}
+		if k == "" || k == "." {
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "the transcript names no session id; pass one")
+		}
+		key = smriti.Truncate(k, MaxAgentSessionKey)
+		s, created, added, err := st.AppendAgentEntries(ctx, in.SpaceID, in.Format, key, title(), batch)
+		if err != nil {
+			return err
+		}
+		res.SessionID = s.ID
+		res.Created = res.Created || created
+		res.Added += added
+		res.Unchanged += len(batch) - added
+		batch = batch[:0]
+		return nil
+	}
+	info, err := ReadAgentTranscript(r, in.Format, func(e AgentEntry, seen *AgentTranscriptInfo) error {
+		batch = append(batch, e)
+		if len(batch) >= agentBatch {
+			info = seen
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	res.AgentTranscriptInfo = *info
+	return res, nil
+}

@@ -1,0 +1,445 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"smriti"
+	"strings"
+	"time"
+)
+
+// BriefMode chooses how the brief shows artifacts.
+type BriefMode int
+
+const (
+	// BriefFull shows every artifact's content (the default).
+	BriefFull BriefMode = iota
+	// BriefCompact lists artifact labels only, with the command that shows
+	// their content; agents start sessions with it to save context.
+	BriefCompact
+	// BriefPreview cuts each artifact's content to ArtifactPreviewChars.
+	BriefPreview
+)
+
+// Brief rendering limits.
+const (
+	ArtifactPreviewChars = 800
+	dirtyPathChars       = 40
+)
+
+// BriefOptions control RenderBrief.
+type BriefOptions struct {
+	Mode BriefMode
+	// Stats appends a footer measuring what compact mode saved.
+	Stats bool
+	// Now is the time relative times are computed from.
+	Now time.Time
+	// Home, when set, is shown as ~ at the start of paths.
+	Home string
+}
+
+// RenderBrief writes the state brief as markdown, the way agents read it at
+// the start of a session. Sections are separated by one blank line and
+// empty sections are left out. It is pure: the same brief, options and clock
+// give the same text.
+func RenderBrief(b *smriti.StateBrief, o BriefOptions) string {
+	r := briefRenderer{o: o}
+	var sections []string
+	add := func(s string) {
+		if s != "" {
+			sections = append(sections, s)
+		}
+	}
+	add(r.freshness(b.Freshness))
+	add(r.header(b.Space))
+	artifactsFull, artifactsCompact := "", ""
+	if b.Head == nil {
+		add("No checkpoints yet. Create one with `smriti checkpoint create`.\n")
+	} else {
+		c := b.Head
+		add(r.meta(c))
+		add(r.mount(b.Mount))
+		add(textSection("Current objective", c.Objective))
+		add(textSection("Where we are", c.Summary))
+		add(listSection("Decisions", c.Decisions))
+		add(listSection("Assumptions we are relying on", c.Assumptions))
+		add(listSection("Open questions", c.OpenQuestions))
+		// Done tasks are not in progress: they get their own section.
+		open, done := smriti.SplitDone(c.Tasks)
+		add(taskSection("In progress", open))
+		add(taskSection("Done", done))
+		artifactsFull = r.artifacts(c, BriefFull)
+		artifactsCompact = r.artifacts(c, BriefCompact)
+		switch o.Mode {
+		case BriefCompact:
+			add(artifactsCompact)
+		case BriefPreview:
+			add(r.artifacts(c, BriefPreview))
+		default:
+			add(artifactsFull)
+		}
+		if len(c.Entities) > 0 {
+			add("## Key entities\n" + strings.Join(c.Entities, ", ") + "\n")
+		}
+	}
+	if b.Head == nil {
+		add(r.mount(b.Mount))
+	}
+	add(r.branches(b.Branches, b.MoreBranches))
+	add(r.claims(b.Claims, b.MoreClaims))
+	add(r.divergence(b.Divergence, b.MoreDivergent))
+	out := strings.TrimRight(strings.Join(sections, "\n"), " \t\n") + "\n"
+	if o.Stats {
+		out += r.stats(b.Head, artifactsFull, artifactsCompact)
+	}
+	return out
+}
+
+type briefRenderer struct{ o BriefOptions }
+
+func (r briefRenderer) rel(t time.Time) string { return RelativeTime(t, r.o.Now) }
+
+// path shows a path with the home directory as ~.
+func (r briefRenderer) path(p string) string {
+	h := strings.TrimRight(r.o.Home, "/")
+	if h == "" {
+		return p
+	}
+	if p == h {
+		return "~"
+	}
+	if strings.HasPrefix(p, h+"/") {
+		return "~" + p[len(h):]
+	}
+	return p
+}
+
+func (r briefRenderer) freshness(f *smriti.Freshness) string {
+	if f == nil {
+		return ""
+	}
+	if !f.Changed {
+		return fmt.Sprintf("## State: unchanged since `%s`\n", smriti.ShortHash(f.SinceHash))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## State: changed since `%s`\n\n", smriti.ShortHash(f.SinceHash))
+	fmt.Fprintf(&b, "%d new checkpoint(s) on main:\n", f.NewCount)
+	for _, c := range f.New {
+		fmt.Fprintf(&b, "- `%s` · `%s` · %s — %s\n", smriti.ShortHash(c.Hash), agentOr(c.AuthorAgent), r.rel(c.CreatedAt), c.Message)
+	}
+	if more := f.NewCount - len(f.New); more > 0 {
+		fmt.Fprintf(&b, "  ... and %d more\n", more)
+	}
+	b.WriteString("\nReview the current state below before continuing.\n")
+	return b.String()
+}
+
+func (r briefRenderer) header(sp *smriti.Space) string {
+	name, desc, root := "Untitled space", "", ""
+	if sp != nil {
+		if strings.TrimSpace(sp.Name) != "" {
+			name = sp.Name
+		}
+		desc = strings.TrimRight(sp.Description, " \t\n")
+		if sp.ProjectRoot != nil && *sp.ProjectRoot != "" {
+			root = *sp.ProjectRoot
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", name)
+	if desc != "" {
+		b.WriteString(desc + "\n")
+	}
+	if root != "" {
+		fmt.Fprintf(&b, "Project root: %s\n", r.path(root))
+	}
+	return b.String()
+}
+
+func (r briefRenderer) meta(c *smriti.Checkpoint) string {
+	parts := []string{fmt.Sprintf("Latest checkpoint: `%s`", orQ(smriti.ShortHash(c.Hash)))}
+	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
+		parts = append(parts, fmt.Sprintf("by `%s`", authorName(*c.AuthorAgent)))
+	}
+	if !c.CreatedAt.IsZero() {
+		parts = append(parts, r.rel(c.CreatedAt))
+	}
+	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
+		parts = append(parts, fmt.Sprintf("at `%s`", r.path(*c.ProjectRoot)))
+	}
+	return strings.Join(parts, " · ") + "\n"
+}
+
+func (r briefRenderer) mount(m *smriti.MountedCheckpoint) string {
+	if m == nil {
+		return ""
+	}
+	msg := ""
+	if m.Message != "" {
+		msg = " — " + m.Message
+	}
+	return fmt.Sprintf("Mounted in this session: `%s`%s\n", orQ(smriti.ShortHash(m.Hash)), msg)
+}
+
+func textSection(title, text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	return "## " + title + "\n" + text + "\n"
+}
+
+func listSection(title string, items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## " + title + "\n")
+	for _, it := range items {
+		b.WriteString("- " + it + "\n")
+	}
+	return b.String()
+}
+
+// taskSection lists tasks under a heading ("" when there are none).
+func taskSection(title string, tasks []smriti.Task) string {
+	if len(tasks) == 0 {
+		return ""
+	}
+	return "## " + title + "\n" + taskBullets(tasks)
+}
+
+// taskBullets renders tasks as bullets with their annotations; the status
+// only when it is neither open nor done (the headings say those).
+func taskBullets(tasks []smriti.Task) string {
+	var b strings.Builder
+	for _, t := range tasks {
+		b.WriteString("- " + t.Text)
+		if t.IntentHint != "" {
+			fmt.Fprintf(&b, " [%s]", t.IntentHint)
+		}
+		if t.ID != "" {
+			fmt.Fprintf(&b, " (id: %s)", t.ID)
+		}
+		if t.Status != "" && t.Status != smriti.TaskOpen && t.Status != smriti.TaskDone {
+			fmt.Fprintf(&b, " (%s)", t.Status)
+		}
+		if t.BlockedBy != "" {
+			fmt.Fprintf(&b, " → blocked by: %s", t.BlockedBy)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func artifactLabel(a smriti.Artifact) string {
+	if strings.TrimSpace(a.Label) == "" {
+		return "Untitled"
+	}
+	return a.Label
+}
+
+func (r briefRenderer) artifacts(c *smriti.Checkpoint, mode BriefMode) string {
+	if len(c.Artifacts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if mode == BriefCompact {
+		b.WriteString("## Attached artifacts (compact — content omitted)\n")
+		for _, a := range c.Artifacts {
+			b.WriteString("- " + artifactLabel(a) + "\n")
+		}
+		id := "<checkpoint-id>"
+		if c.ID != smriti.NilID {
+			id = c.ID.String()
+		}
+		fmt.Fprintf(&b, "\nTo inspect artifact content: `smriti checkpoint show %s --full-artifacts`\n", id)
+		return b.String()
+	}
+	b.WriteString("## Attached artifacts\n")
+	for _, a := range c.Artifacts {
+		content := a.Content
+		if mode == BriefPreview {
+			if rs := []rune(content); len(rs) > ArtifactPreviewChars {
+				content = string(rs[:ArtifactPreviewChars]) + "\n\n[… truncated, use --full-artifacts to see all]"
+			}
+		}
+		fmt.Fprintf(&b, "### %s\n%s\n\n", artifactLabel(a), content)
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func (r briefRenderer) branches(bs []smriti.BranchHead, more int) string {
+	if len(bs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Active branches\n")
+	for _, h := range bs {
+		msg := h.Message
+		if msg == "" {
+			msg = "(no message)"
+		}
+		fmt.Fprintf(&b, "- `%s` · `%s` · `%s` · %s — %s\n", h.Branch, smriti.ShortHash(h.Hash), agentOr(h.AuthorAgent), r.rel(h.CreatedAt), msg)
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "  ... and %d more active branch(es)\n", more)
+	}
+	return b.String()
+}
+
+func (r briefRenderer) claims(cs []smriti.ActiveClaim, more int) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Active work\n")
+	for _, c := range cs {
+		agent := c.Agent
+		if agent == "" {
+			agent = "unknown"
+		}
+		fmt.Fprintf(&b, "- `%s` [%s] on `%s` from `%s` · %s — %s", agent, c.Intent, c.BranchName, orQ(smriti.ShortHash(c.BaseHash)), r.rel(c.ClaimedAt), c.Scope)
+		if c.TaskID != nil && *c.TaskID != "" {
+			fmt.Fprintf(&b, " (task: %s)", *c.TaskID)
+		}
+		b.WriteString("\n")
+		switch {
+		case c.Worktree != nil:
+			fmt.Fprintf(&b, "   · worktree: %s\n", r.path(c.Worktree.Path))
+			if p := c.Probe; p != nil {
+				fmt.Fprintf(&b, "   · branch: %s · %s · ahead %d · behind %d · last commit `%s` %s\n",
+					c.Worktree.BranchName, dirtySummary(p), p.Ahead, p.Behind, p.LastCommitSHA, r.probeRel(p))
+			} else {
+				b.WriteString("   · branch: " + c.Worktree.BranchName + " · (probe failed)\n")
+			}
+		case c.WorktreeID != nil:
+			b.WriteString("   · worktree: (closed or removed)\n")
+		}
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "  ... and %d more claim(s)\n", more)
+	}
+	return b.String()
+}
+
+func (r briefRenderer) probeRel(p *smriti.WorktreeProbe) string {
+	if !p.LastCommitAt.IsZero() {
+		return r.rel(p.LastCommitAt)
+	}
+	return p.LastCommitRelative
+}
+
+// dirtySummary is "0 dirty", "<n> dirty" or "<n> dirty (a, b, c, +k more)".
+func dirtySummary(p *smriti.WorktreeProbe) string {
+	if p.DirtyFiles <= 0 {
+		return "0 dirty"
+	}
+	if len(p.DirtyPaths) == 0 {
+		return fmt.Sprintf("%d dirty", p.DirtyFiles)
+	}
+	paths := make([]string, 0, len(p.DirtyPaths)+1)
+	for _, s := range p.DirtyPaths {
+		if rs := []rune(s); len(rs) > dirtyPathChars {
+			s = string(rs[:dirtyPathChars-1]) + "…"
+		}
+		paths = append(paths, s)
+	}
+	if rest := p.DirtyFiles - len(p.DirtyPaths); rest > 0 {
+		paths = append(paths, fmt.Sprintf("+%d more", rest))
+	}
+	return fmt.Sprintf("%d dirty (%s)", p.DirtyFiles, strings.Join(paths, ", "))
+}
+
+func (r briefRenderer) divergence(pairs []smriti.DivergencePair, more int) string {
+	if len(pairs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Divergence signal\nDecisions on `main` and one or more active branches disagree. Run `smriti compare` for the full diff.\n")
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "\n### main ↔ `%s` (`%s`)\n", p.Branch, smriti.ShortHash(p.BranchHash))
+		if len(p.MainOnly) > 0 {
+			b.WriteString("Only on `main`:\n")
+			for _, d := range p.MainOnly {
+				b.WriteString("- " + d + "\n")
+			}
+		}
+		if len(p.BranchOnly) > 0 {
+			fmt.Fprintf(&b, "Only on `%s`:\n", p.Branch)
+			for _, d := range p.BranchOnly {
+				b.WriteString("- " + d + "\n")
+			}
+		}
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "\n... and %d more divergent branch(es)\n", more)
+	}
+	return b.String()
+}
+
+func (r briefRenderer) stats(head *smriti.Checkpoint, full, compact string) string {
+	const prefix = "\n---\ncompact stats: "
+	if r.o.Mode != BriefCompact {
+		return prefix + "no artifact savings to report (--compact not used)\n"
+	}
+	n := 0
+	if head != nil {
+		n = len(head.Artifacts)
+	}
+	if n == 0 {
+		return prefix + "no artifact savings to report (0 artifacts)\n"
+	}
+	f, c := len([]rune(full)), len([]rune(compact))
+	saved := f - c
+	if saved <= 0 {
+		return prefix + "no artifact savings to report (artifacts too small)\n"
+	}
+	pct := int(math.Round(float64(saved) * 100 / float64(f)))
+	return fmt.Sprintf("%s%d artifact(s) omitted · %d chars saved · %d%% smaller artifact section (full: %d chars → compact: %d chars)\n",
+		prefix, n, saved, pct, f, c)
+}
+
+// RelativeTime says how long before now t was: "just now" under a minute,
+// then minutes, hours and days ("5m ago", "3h ago", "12d ago"), and the date
+// (YYYY-MM-DD, UTC) from 30 days on. A time in the future reads "just now";
+// the zero time reads "?".
+func RelativeTime(t, now time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func agentOr(a *string) string {
+	if a == nil || *a == "" {
+		return "unknown"
+	}
+	return authorName(*a)
+}
+
+// authorName is how an author is shown: the local user's id, which merges
+// recorded before they named it "local", is shown by that name.
+func authorName(a string) string {
+	if a == smriti.LocalUserID.String() {
+		return smriti.LocalUsername
+	}
+	return a
+}

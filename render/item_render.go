@@ -1,0 +1,117 @@
+package render
+
+import (
+	"fmt"
+	"smriti"
+	"strings"
+)
+
+// FindItem picks the item a person means: its id, else the live item whose
+// normalised text equals query, else the one live item whose text contains
+// it. ENOTFOUND when nothing matches; EINVALID naming the candidates when
+// several do.
+func FindItem(items []smriti.Item, query string) (*smriti.Item, error) {
+	q := strings.TrimSpace(query)
+	for i := range items {
+		if items[i].ID == q {
+			return &items[i], nil
+		}
+	}
+	key := smriti.ItemKey(q)
+	var contains []*smriti.Item
+	for i := range items {
+		it := &items[i]
+		if !it.Live() {
+			continue
+		}
+		if smriti.ItemKey(it.Text) == key {
+			return it, nil
+		}
+		if k := smriti.NormalizeItem(q); k != "" && strings.Contains(smriti.NormalizeItem(it.Text), k) {
+			contains = append(contains, it)
+		}
+	}
+	switch len(contains) {
+	case 1:
+		return contains[0], nil
+	case 0:
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "No item of the head matches %q; give an item id (checkpoint show --items lists them)", smriti.Truncate(q, 60))
+	}
+	var names []string
+	for _, it := range contains {
+		names = append(names, fmt.Sprintf("%s %q", it.ID, smriti.Truncate(it.Text, 50)))
+	}
+	return nil, smriti.Errorf(smriti.EINVALID, "%q matches %d items: %s; give one id", smriti.Truncate(q, 60), len(contains), strings.Join(names, ", "))
+}
+
+// RenderItemHistory is an item's provenance as markdown: what it says now,
+// where it came from, and every change along the lineage with the turns
+// and quotes behind it.
+func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
+	var b strings.Builder
+	var cur *smriti.Item
+	for i := range evs {
+		if evs[i].Item.ID == itemID {
+			cur = &evs[i].Item
+		}
+	}
+	if cur == nil {
+		return fmt.Sprintf("Item %s has no history in this space.\n", itemID)
+	}
+	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, smriti.NormalizeStatus(cur.Status), cur.Text)
+	if o := cur.Origin; o.CheckpointID != nil {
+		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
+		if o.SessionID != nil {
+			fmt.Fprintf(&b, ", session %s", o.SessionID.String()[:8])
+		}
+		if o.FromSeq != nil && o.ToSeq != nil {
+			fmt.Fprintf(&b, ", turns %d–%d", *o.FromSeq, *o.ToSeq)
+		}
+		if o.Model != nil {
+			fmt.Fprintf(&b, ", drafted by %s", *o.Model)
+		} else if o.AuthorAgent != nil {
+			fmt.Fprintf(&b, ", by %s", *o.AuthorAgent)
+		}
+		b.WriteString(".\n")
+		if o.Quote != nil {
+			fmt.Fprintf(&b, "> %s\n", *o.Quote)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("History:\n")
+	for i := range evs {
+		ev := &evs[i]
+		kind := smriti.ItemEventKind(ev, itemID)
+		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+		if ev.Merge {
+			b.WriteString(", merge")
+		}
+		b.WriteString(")")
+		ch := ev.Item.Change
+		switch {
+		case kind == smriti.EventSupersededBy:
+			fmt.Fprintf(&b, " by %s: %q", ev.Item.ID, ev.Item.Text)
+		case kind == smriti.EventChanged && ch != nil && ch.Before != nil:
+			fmt.Fprintf(&b, ": %q → %q", *ch.Before, ev.Item.Text)
+		case kind == smriti.EventIntroduced:
+			fmt.Fprintf(&b, ": %q", ev.Item.Text)
+		}
+		if ch != nil {
+			if ch.By != nil {
+				fmt.Fprintf(&b, " — %s", *ch.By)
+			}
+			if ch.Reason != nil {
+				fmt.Fprintf(&b, " — %s", *ch.Reason)
+			}
+			src := ch.Source
+			if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
+				fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
+			}
+			if src.Quote != nil {
+				fmt.Fprintf(&b, "\n  > %s", *src.Quote)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
