@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/crypto/argon2"
 )
 
 // User is an account that may sign in (auth mode) and own or share Spaces.
@@ -176,86 +173,6 @@ func ValidateUsername(name string) error {
 	return nil
 }
 
-// minPasswordLen is the shortest password a user may set.
-const minPasswordLen = 8
-
-// ValidatePassword checks a new password's length.
-func ValidatePassword(pw string) error {
-	if n := len([]rune(pw)); n < minPasswordLen || len(pw) > 1024 {
-		return Errorf(EUNPROCESSABLE, "password: must be %d to 1024 characters", minPasswordLen)
-	}
-	return nil
-}
-
-// argon2id parameters: OWASP's minimum (19 MiB, two passes, one lane),
-// which keeps a login near a few tens of milliseconds, so concurrent logins
-// cannot exhaust a small server's memory. The parameters travel in each
-// hash, so raising them later leaves old hashes valid.
-const (
-	argonTime    = 2
-	argonMemory  = 19 * 1024
-	argonThreads = 1
-	argonKeyLen  = 32
-)
-
-// HashPassword returns the argon2id hash of pw in the PHC string form.
-func HashPassword(pw string) (string, error) {
-	salt := make([]byte, 16)
-	if _, err := rand.Read(salt); err != nil {
-		return "", fmt.Errorf("password salt: %w", err)
-	}
-	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
-	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
-		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
-}
-
-// CheckPassword reports whether pw matches hash (from HashPassword). An empty
-// or malformed hash never matches.
-func CheckPassword(hash, pw string) bool {
-	parts := strings.Split(hash, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" {
-		return false
-	}
-	var version int
-	var mem, iters uint32
-	var threads uint8
-	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
-		return false
-	}
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &iters, &threads); err != nil || mem > 1<<21 || iters > 64 || threads == 0 {
-		return false
-	}
-	b64 := base64.RawStdEncoding
-	salt, err1 := b64.DecodeString(parts[4])
-	want, err2 := b64.DecodeString(parts[5])
-	if err1 != nil || err2 != nil || len(want) == 0 {
-		return false
-	}
-	got := argon2.IDKey([]byte(pw), salt, iters, mem, threads, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1
-}
-
-// tokenPrefix marks Smriti secrets so they are recognisable in a leak scan.
-const tokenPrefix = "smriti_"
-
-// NewSecret returns a fresh 256-bit secret (for an API token or a browser
-// session) and the hash under which it is stored.
-func NewSecret() (secret, hash string, err error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", "", fmt.Errorf("new secret: %w", err)
-	}
-	secret = tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
-	return secret, HashSecret(secret), nil
-}
-
-// HashSecret returns the stored form of a secret: hex SHA-256.
-func HashSecret(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
-}
-
 // AccountService keeps users, API tokens, browser sessions and space members.
 // Methods taking ctx act for the caller in it where they say so.
 type AccountService interface {
@@ -304,6 +221,29 @@ type AccountService interface {
 	RemoveMember(ctx context.Context, spaceID, userID ID) error
 }
 
+// maxTokenNameLen bounds a token's name.
+const maxTokenNameLen = 100
+
+// tokenPrefix marks Smriti secrets so they are recognisable in a leak scan.
+const tokenPrefix = "smriti_"
+
+// NewSecret returns a fresh 256-bit secret (for an API token or a browser
+// session) and the hash under which it is stored.
+func NewSecret() (secret, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("new secret: %w", err)
+	}
+	secret = tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+	return secret, HashSecret(secret), nil
+}
+
+// HashSecret returns the stored form of a secret: hex SHA-256.
+func HashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
 // TokenRequest is what a caller asks of a new API token.
 type TokenRequest struct {
 	Name  string
@@ -311,9 +251,6 @@ type TokenRequest struct {
 	// ExpiresIn is a Go duration ("720h"); "" means the token never expires.
 	ExpiresIn string
 }
-
-// maxTokenNameLen bounds a token's name.
-const maxTokenNameLen = 100
 
 // IssueToken validates in, makes a token for user and stores it under the
 // hash of its secret. The secret is returned this once and kept nowhere.

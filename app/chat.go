@@ -15,10 +15,10 @@ import (
 type Chat struct {
 	Sessions    smriti.SessionService
 	Checkpoints smriti.CheckpointService
-	Providers   smriti.Providers
+	Providers   intelligence.Providers
 	// Tokens counts tokens for budgets and for the count stored with each
 	// turn; nil means estimateCounter.
-	Tokens smriti.TokenCounter
+	Tokens intelligence.TokenCounter
 	// Now stamps stored replies; nil means the production clock.
 	Now smriti.Clock
 }
@@ -44,7 +44,7 @@ type SendRequest struct {
 // be given and by whom.
 type Prepared struct {
 	Session  *smriti.Session
-	Provider smriti.Provider
+	Provider intelligence.Provider
 	Model    string
 	Context  *intelligence.PromptContext
 	// Budget is the token budget the history turns were fitted to.
@@ -64,7 +64,7 @@ type Prepared struct {
 type SendResult struct {
 	Prepared   *Prepared
 	Exchange   *smriti.ExchangeResult
-	Completion *smriti.Completion
+	Completion *intelligence.Completion
 	// Reply is what the assistant turn records about how it was made; for a
 	// replayed send, what was recorded the first time.
 	Reply intelligence.ReplyMeta
@@ -99,8 +99,8 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	}
 	q := plan.Resolve(checkpoints)
 	window := c.Providers.ContextWindow(prov.Name(), model)
-	reply := smriti.ReplyTokens(window)
-	fixed := smriti.CountMessages(c.counter(), prov.Name(), model, intelligence.BuildPrompt(checkpoints, nil, req.Message))
+	reply := intelligence.ReplyTokens(window)
+	fixed := intelligence.CountMessages(c.counter(), prov.Name(), model, intelligence.BuildPrompt(checkpoints, nil, req.Message))
 	budget := req.HistoryBudget
 	if budget <= 0 {
 		budget = max(0, window-reply-fixed)
@@ -115,16 +115,16 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	pc := intelligence.AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
 	pc.Tokens = fixed
 	for _, t := range pc.Turns {
-		pc.Tokens += intelligence.TurnTokens(t) + smriti.MessageOverheadTokens
+		pc.Tokens += intelligence.TurnTokens(t) + intelligence.MessageOverheadTokens
 	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread
 	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount, Unmount: plan.Unmount}, nil
 }
 
-func (c *Chat) counter() smriti.TokenCounter {
+func (c *Chat) counter() intelligence.TokenCounter {
 	if c.Tokens == nil {
-		return smriti.EstimateCounter{}
+		return intelligence.EstimateCounter{}
 	}
 	return c.Tokens
 }
@@ -138,7 +138,7 @@ func (c *Chat) counter() smriti.TokenCounter {
 // turns and the session record the provider and model asked for, configured
 // or not ("mock" for what nothing names), and the next send without
 // use_mock goes to that provider.
-func (c *Chat) chooseProvider(se *smriti.Session, req SendRequest) (smriti.Provider, string, error) {
+func (c *Chat) chooseProvider(se *smriti.Session, req SendRequest) (intelligence.Provider, string, error) {
 	name := strings.ToLower(strings.TrimSpace(req.Provider))
 	model := strings.TrimSpace(req.Model)
 	if name == "" {
@@ -147,7 +147,7 @@ func (c *Chat) chooseProvider(se *smriti.Session, req SendRequest) (smriti.Provi
 	if model == "" && name != "" && strings.EqualFold(name, se.ActiveProvider) {
 		model = se.ActiveModel
 	}
-	name, model = smriti.ChooseModel(c.Providers, name, model)
+	name, model = ChooseModel(c.Providers, name, model)
 	if req.UseMock {
 		return c.mockAs(name, model)
 	}
@@ -162,23 +162,23 @@ func (c *Chat) chooseProvider(se *smriti.Session, req SendRequest) (smriti.Provi
 }
 
 // mockAs is the mock answering in the name of provider name and model.
-func (c *Chat) mockAs(name, model string) (smriti.Provider, string, error) {
-	mock, err := c.Providers.Provider(smriti.ProviderMock)
+func (c *Chat) mockAs(name, model string) (intelligence.Provider, string, error) {
+	mock, err := c.Providers.Provider(intelligence.ProviderMock)
 	if err != nil {
 		return nil, "", err
 	}
-	if name == "" || name == smriti.ProviderMock {
-		return mock, cmp.Or(model, smriti.ProviderMock), nil
+	if name == "" || name == intelligence.ProviderMock {
+		return mock, cmp.Or(model, intelligence.ProviderMock), nil
 	}
 	if _, err := c.Providers.Provider(name); smriti.ErrorCode(err) == smriti.EINVALID {
 		return nil, "", err
 	}
-	return namedProvider{Provider: mock, name: name}, cmp.Or(model, smriti.ProviderMock), nil
+	return namedProvider{Provider: mock, name: name}, cmp.Or(model, intelligence.ProviderMock), nil
 }
 
 // namedProvider is a provider that reports another one's name.
 type namedProvider struct {
-	smriti.Provider
+	intelligence.Provider
 	name string
 }
 
@@ -229,8 +229,8 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 			return nil, err
 		}
 	}
-	creq := smriti.CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
-	var comp *smriti.Completion
+	creq := intelligence.CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
+	var comp *intelligence.Completion
 	if onDelta != nil {
 		comp, err = p.Provider.Stream(ctx, creq, onDelta)
 	} else {
@@ -257,7 +257,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
 }
 
-func (c *Chat) exchange(req SendRequest, p *Prepared, comp *smriti.Completion) (smriti.Exchange, intelligence.ReplyMeta) {
+func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Completion) (smriti.Exchange, intelligence.ReplyMeta) {
 	now := c.Now
 	if now == nil {
 		now = smriti.Now
@@ -301,6 +301,6 @@ func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *smriti.Exchang
 			return nil, err
 		}
 	}
-	comp := &smriti.Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
+	comp := &intelligence.Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
 	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
 }

@@ -17,7 +17,7 @@ func TestReplyMetaRoundTripsThroughTurnMetadata(t *testing.T) {
 		in   intelligence.ReplyMeta
 		want map[string]any
 	}{
-		{"WithTurns", intelligence.ReplyMeta{Usage: smriti.Usage{InputTokens: 12, OutputTokens: 3},
+		{"WithTurns", intelligence.ReplyMeta{Usage: intelligence.Usage{InputTokens: 12, OutputTokens: 3},
 			Context: intelligence.ReplyContext{Mode: intelligence.ModeHead, CheckpointIDs: []smriti.ID{cp}, DroppedTurns: 2, FromSeq: &from, ToSeq: &to}, At: at},
 			map[string]any{
 				"usage":   map[string]any{"input_tokens": float64(12), "output_tokens": float64(3)},

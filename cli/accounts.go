@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/credential"
 	"smriti/httpapi"
 	"smriti/internal/nonnil"
 )
@@ -85,10 +86,10 @@ as an argon2id hash.`,
 			if err := smriti.ValidateUsername(args[0]); err != nil {
 				return err
 			}
-			if err := smriti.ValidatePassword(pw); err != nil {
+			if err := credential.ValidatePassword(pw); err != nil {
 				return err
 			}
-			hash, err := smriti.HashPassword(pw)
+			hash, err := credential.HashPassword(pw)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/credential"
 	"smriti/internal/nonnil"
 )
 
@@ -137,7 +138,7 @@ func needAdmin(r *http.Request) (*smriti.Principal, error) {
 // so timing does not tell which usernames exist. It is made on the first
 // login, not at start.
 var dummyHash = sync.OnceValue(func() string {
-	h, _ := smriti.HashPassword("not a password of anyone")
+	h, _ := credential.HashPassword("not a password of anyone")
 	return h
 })
 
@@ -164,7 +165,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return err
 	}
-	if !smriti.CheckPassword(hash, *req.Password) || u == nil || u.Disabled {
+	if !credential.CheckPassword(hash, *req.Password) || u == nil || u.Disabled {
 		return smriti.ErrBadCredentials()
 	}
 	secret, secretHash, err := smriti.NewSecret()

@@ -1,16 +1,15 @@
 package httpapi_test
 
 import (
+	"smriti/credential"
 	"testing"
-
-	"smriti"
 )
 
 // addConformanceUser makes the user the account steps sign in as and add to
 // the scenario's space.
 func addConformanceUser(t *testing.T, e *testEnv) {
 	t.Helper()
-	hash, err := smriti.HashPassword("conformance-pw")
+	hash, err := credential.HashPassword("conformance-pw")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/credential"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -33,7 +34,7 @@ func newAuthBench(b *testing.B, enabled bool, cacheTTL ...time.Duration) (http.H
 	}
 	b.Cleanup(func() { st.Close() })
 	cfg, _ := provider.Load(provider.LoadOptions{})
-	hash, err := smriti.HashPassword(testPassword)
+	hash, err := credential.HashPassword(testPassword)
 	if err != nil {
 		b.Fatal(err)
 	}

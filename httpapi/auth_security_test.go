@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/credential"
 	"smriti/httpapi"
 	"smriti/store/storetest"
 )
@@ -50,7 +51,7 @@ var (
 // newAccount adds a user (password testPassword) and a token of scope.
 func (e *testEnv) newAccount(t *testing.T, name string, scope smriti.Scope) *account {
 	t.Helper()
-	testHashOnce.Do(func() { testHash, _ = smriti.HashPassword(testPassword) })
+	testHashOnce.Do(func() { testHash, _ = credential.HashPassword(testPassword) })
 	u := storetest.Get(e.store.CreateUser(bg, name, testHash)).Must(t)
 	a := &account{user: u}
 	a.token, a.secret = e.issue(t, u, scope, nil)

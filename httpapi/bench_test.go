@@ -13,6 +13,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -95,7 +96,7 @@ func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 			if j%2 == 1 {
 				role, content = "assistant", fmt.Sprintf("assistant reply number %d with a few more words", j)
 			}
-			tokens := smriti.EstimateTokens(content)
+			tokens := intelligence.EstimateTokens(content)
 			total += tokens
 			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, tokens, total, now)
 		}

@@ -64,38 +64,38 @@ type ContextInfo struct {
 
 // SendResponse answers a send (the first implementation's fields first).
 type SendResponse struct {
-	Reply           string       `json:"reply" doc:"The assistant's reply"`
-	SessionID       smriti.ID    `json:"session_id" doc:"The session"`
-	TurnCount       int64        `json:"turn_count" doc:"Turns in the session after this send"`
-	Provider        string       `json:"provider" doc:"The provider recorded for the reply (with use_mock: the one asked for, though the mock answered)"`
-	Model           string       `json:"model" doc:"The model recorded for the reply"`
-	UserTurnID      smriti.ID    `json:"user_turn_id" doc:"The stored user turn"`
-	AssistantTurnID smriti.ID    `json:"assistant_turn_id" doc:"The stored assistant turn"`
-	UserSeq         int64        `json:"user_seq" doc:"The user turn's sequence number"`
-	AssistantSeq    int64        `json:"assistant_seq" doc:"The assistant turn's sequence number (user_seq + 1)"`
-	Usage           smriti.Usage `json:"usage" doc:"Tokens the provider reported (estimates for the mock)"`
-	Context         ContextInfo  `json:"context" doc:"What the reply was built from"`
-	Replayed        bool         `json:"replayed" doc:"True when this answers a repeated idempotency key: the first send's response, the provider not called again"`
+	Reply           string             `json:"reply" doc:"The assistant's reply"`
+	SessionID       smriti.ID          `json:"session_id" doc:"The session"`
+	TurnCount       int64              `json:"turn_count" doc:"Turns in the session after this send"`
+	Provider        string             `json:"provider" doc:"The provider recorded for the reply (with use_mock: the one asked for, though the mock answered)"`
+	Model           string             `json:"model" doc:"The model recorded for the reply"`
+	UserTurnID      smriti.ID          `json:"user_turn_id" doc:"The stored user turn"`
+	AssistantTurnID smriti.ID          `json:"assistant_turn_id" doc:"The stored assistant turn"`
+	UserSeq         int64              `json:"user_seq" doc:"The user turn's sequence number"`
+	AssistantSeq    int64              `json:"assistant_seq" doc:"The assistant turn's sequence number (user_seq + 1)"`
+	Usage           intelligence.Usage `json:"usage" doc:"Tokens the provider reported (estimates for the mock)"`
+	Context         ContextInfo        `json:"context" doc:"What the reply was built from"`
+	Replayed        bool               `json:"replayed" doc:"True when this answers a repeated idempotency key: the first send's response, the provider not called again"`
 }
 
 // ContextPreview is exactly what a send with the same body would give the
 // model, without calling it.
 type ContextPreview struct {
-	Mode          string           `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode: FRESH, HEAD, MOUNTED or FORKED"`
-	Provider      string           `json:"provider" doc:"The provider the send would call"`
-	Model         string           `json:"model" doc:"The model it would ask"`
-	CheckpointIDs []smriti.ID      `json:"checkpoint_ids" doc:"Checkpoints given to the model, oldest first"`
-	Checkpoints   []PreviewCommit  `json:"checkpoints" doc:"The same checkpoints, named"`
-	TurnRange     *SeqRange        `json:"turn_range" doc:"Sequence numbers of the history turns sent (null when none)"`
-	TurnCount     int              `json:"turn_count" doc:"How many history turns are sent"`
-	DroppedTurns  int              `json:"dropped_turns" doc:"Allowed turns left out to fit the budget, oldest first"`
-	HistoryBudget int              `json:"history_budget" doc:"Token budget the history turns were fitted to"`
-	TokenEstimate int              `json:"token_estimate" doc:"Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin"`
-	ExactTokens   bool             `json:"exact_tokens" doc:"True when token_estimate comes from the model's own tokenizer"`
-	ReplyTokens   int              `json:"reply_tokens" doc:"Reply reserve: the max_tokens the provider is asked for, kept free in the window"`
-	Mount         *SessionMount    `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
-	LastUsage     *smriti.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
-	Messages      []smriti.Message `json:"messages" doc:"Exactly the messages the provider would get: system, the history turns, the new message"`
+	Mode          string                 `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode: FRESH, HEAD, MOUNTED or FORKED"`
+	Provider      string                 `json:"provider" doc:"The provider the send would call"`
+	Model         string                 `json:"model" doc:"The model it would ask"`
+	CheckpointIDs []smriti.ID            `json:"checkpoint_ids" doc:"Checkpoints given to the model, oldest first"`
+	Checkpoints   []PreviewCommit        `json:"checkpoints" doc:"The same checkpoints, named"`
+	TurnRange     *SeqRange              `json:"turn_range" doc:"Sequence numbers of the history turns sent (null when none)"`
+	TurnCount     int                    `json:"turn_count" doc:"How many history turns are sent"`
+	DroppedTurns  int                    `json:"dropped_turns" doc:"Allowed turns left out to fit the budget, oldest first"`
+	HistoryBudget int                    `json:"history_budget" doc:"Token budget the history turns were fitted to"`
+	TokenEstimate int                    `json:"token_estimate" doc:"Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin"`
+	ExactTokens   bool                   `json:"exact_tokens" doc:"True when token_estimate comes from the model's own tokenizer"`
+	ReplyTokens   int                    `json:"reply_tokens" doc:"Reply reserve: the max_tokens the provider is asked for, kept free in the window"`
+	Mount         *SessionMount          `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
+	LastUsage     *intelligence.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
+	Messages      []intelligence.Message `json:"messages" doc:"Exactly the messages the provider would get: system, the history turns, the new message"`
 }
 
 // PreviewCommit names a checkpoint in a preview.
@@ -123,13 +123,13 @@ func (ProvidersStatus) apiSchema(g *schemaGen) map[string]any {
 		return map[string]any{"allOf": []any{g.schema(t, dirOut)}, "description": d}
 	}
 	props := map[string]any{
-		"background_intelligence": described(reflect.TypeOf(smriti.BackgroundStatus{}), "The slot that drafts, reviews, extracts and titles"),
+		"background_intelligence": described(reflect.TypeOf(intelligence.BackgroundStatus{}), "The slot that drafts, reviews, extracts and titles"),
 		"chat": described(reflect.TypeOf(ChatDefaults{}),
 			"What a session created without a provider uses, with that provider's status fields"),
 	}
 	required := []string{"background_intelligence", "chat"}
-	for _, name := range []string{smriti.ProviderAnthropic, smriti.ProviderGeneric, smriti.ProviderOpenAI, smriti.ProviderOpenRouter} {
-		props[name] = described(reflect.TypeOf(smriti.ProviderStatus{}), "The "+name+" provider's status")
+	for _, name := range []string{intelligence.ProviderAnthropic, intelligence.ProviderGeneric, intelligence.ProviderOpenAI, intelligence.ProviderOpenRouter} {
+		props[name] = described(reflect.TypeOf(intelligence.ProviderStatus{}), "The "+name+" provider's status")
 		required = append(required, name)
 	}
 	sort.Strings(required)
@@ -339,7 +339,7 @@ func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
 	chat := ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
 	if st, ok := list[def]; ok {
 		chat.Enabled, chat.HasKey, chat.MissingPackage, chat.Configured, chat.StatusLabel = st.Enabled, st.HasKey, st.MissingPackage, st.Configured, st.StatusLabel
-	} else if def == smriti.ProviderMock {
+	} else if def == intelligence.ProviderMock {
 		chat.Enabled, chat.Configured, chat.StatusLabel = true, true, "Ready (the offline mock: no provider is configured)"
 	}
 	out["chat"] = chat

@@ -14,6 +14,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store/storetest"
 )
@@ -267,7 +268,7 @@ func TestUnconfiguredProviderIs503(t *testing.T) {
 	_, err = e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "nonsense", Model: "m"}, "")
 	wantCode(t, err, smriti.EINVALID)
 	status := storetest.Get(e.c.ProviderStatus(bg)).Must(t)
-	var bgs smriti.BackgroundStatus
+	var bgs intelligence.BackgroundStatus
 	json.Unmarshal(status["background_intelligence"], &bgs)
 	if !bgs.UsingMock {
 		t.Fatalf("background status = %s", status["background_intelligence"])

@@ -205,7 +205,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if errS != nil || errC != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
 	}
-	provider, model := smriti.ChooseModel(s.providers, req.Provider, req.Model)
+	provider, model := app.ChooseModel(s.providers, req.Provider, req.Model)
 	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: strings.TrimSpace(req.BranchName),
 		Provider: provider, Model: model})
 	if err != nil {

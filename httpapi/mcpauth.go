@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/app"
 	"sync"
 	"time"
 
@@ -44,7 +45,7 @@ func (s *Server) gateMCP(h http.Handler) http.Handler {
 			// that names it leaves, so no request can carry it unbound.
 			w = &bindingWriter{ResponseWriter: w, bind: func(opened string) { s.mcpOwners.bind(opened, user, s.now()) }}
 		}
-		h.ServeHTTP(w, r.WithContext(smriti.WithLLMGate(r.Context(), s.admitLLM)))
+		h.ServeHTTP(w, r.WithContext(app.WithLLMGate(r.Context(), s.admitLLM)))
 	})
 }
 

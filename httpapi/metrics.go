@@ -2,14 +2,13 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/intelligence"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"smriti"
 )
 
 // Metrics are the server's Prometheus series, on a registry of its own so
@@ -71,7 +70,7 @@ func (m *Metrics) observeRequest(method, route string, status int, d time.Durati
 
 // ObserveProviderCall records one provider call; its signature is the
 // provider registry's observer.
-func (m *Metrics) ObserveProviderCall(provider, model, outcome string, usage smriti.Usage, elapsed time.Duration) {
+func (m *Metrics) ObserveProviderCall(provider, model, outcome string, usage intelligence.Usage, elapsed time.Duration) {
 	m.providerCalls.WithLabelValues(provider, model, outcome).Inc()
 	m.providerTokens.WithLabelValues(provider, "input").Add(float64(usage.InputTokens))
 	m.providerTokens.WithLabelValues(provider, "output").Add(float64(usage.OutputTokens))

@@ -12,6 +12,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store/storetest"
 	"smriti/tokenizer"
@@ -72,7 +73,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 		if p.Mount == nil || p.Mount.CheckpointID != cp1.ID || p.Mode != "MOUNTED" || p.TurnRange.FromSeq != mountAt+1 {
 			t.Fatalf("preview mount %+v mode %s range %+v", p.Mount, p.Mode, p.TurnRange)
 		}
-		if p.LastUsage == nil || p.LastUsage.OutputTokens == 0 || p.ReplyTokens != smriti.ReplyTokens(8192) || p.ExactTokens {
+		if p.LastUsage == nil || p.LastUsage.OutputTokens == 0 || p.ReplyTokens != intelligence.ReplyTokens(8192) || p.ExactTokens {
 			t.Fatalf("preview usage %+v reply %d exact %v", p.LastUsage, p.ReplyTokens, p.ExactTokens)
 		}
 		d := storetest.Get(e.c.Draft(bg, httpapi.DraftRequest{SessionID: strp(se.ID.String())})).Must(t)
@@ -284,7 +285,7 @@ func TestSendDefaults(t *testing.T) {
 	res = storetest.Get(e.c.Send(bg, r, "")).Must(t)
 	reqs := f.requests()
 	last := reqs[len(reqs)-1]
-	if res.Model != "gpt-4o-mini" || last["model"] != "gpt-4o-mini" || last["max_completion_tokens"] != float64(smriti.ReplyTokens(128000)) {
+	if res.Model != "gpt-4o-mini" || last["model"] != "gpt-4o-mini" || last["max_completion_tokens"] != float64(intelligence.ReplyTokens(128000)) {
 		t.Fatalf("model %s, provider asked for %v with max_completion_tokens %v", res.Model, last["model"], last["max_completion_tokens"])
 	}
 	// The preview of an OpenAI model counts exactly: the fixed messages now,
@@ -301,9 +302,9 @@ func TestSendDefaults(t *testing.T) {
 	want := 0
 	for _, m := range p.Messages {
 		n, _ := tokenizer.Count(tokenizer.O200K, m.Content)
-		want += n + smriti.MessageOverheadTokens
+		want += n + intelligence.MessageOverheadTokens
 	}
-	if want += smriti.ReplyPrimingTokens; p.TokenEstimate != want {
+	if want += intelligence.ReplyPrimingTokens; p.TokenEstimate != want {
 		t.Fatalf("token_estimate %d, tiktoken says %d", p.TokenEstimate, want)
 	}
 	// An unknown provider is named as such whatever else is missing.
@@ -439,10 +440,10 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 			return ""
 		}
 		n, _ := tokenizer.Count(tokenizer.CL100K, text(body.System))
-		total := n + smriti.MessageOverheadTokens + smriti.ReplyPrimingTokens
+		total := n + intelligence.MessageOverheadTokens + intelligence.ReplyPrimingTokens
 		for _, m := range body.Messages {
 			n, _ := tokenizer.Count(tokenizer.CL100K, text(m.Content))
-			total += n + smriti.MessageOverheadTokens
+			total += n + intelligence.MessageOverheadTokens
 		}
 		mu.Lock()
 		measured = append(measured, total+body.MaxTokens)
@@ -470,8 +471,8 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 	for i := range 60 {
 		msg := kinds[i%len(kinds)]
 		if _, err := e.store.AppendExchange(bg, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)},
-			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)}}); err != nil {
+			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: intelligence.EstimateTokens(msg)},
+			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: intelligence.EstimateTokens(msg)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -53,13 +53,13 @@ type Backend interface {
 // Config configures a Server.
 type Config struct {
 	Backend   Backend
-	Providers smriti.Providers
+	Providers intelligence.Providers
 	Logger    *slog.Logger
 	Version   string
 	Commit    string
 	// Tokens counts tokens for chat budgets and stored turn counts
 	// (smriti.EstimateTokens when nil).
-	Tokens smriti.TokenCounter
+	Tokens intelligence.TokenCounter
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
 	// ImportBodyLimit bounds the bodies of the transcript and space import
@@ -98,7 +98,7 @@ type Config struct {
 type Server struct {
 	cfg       Config
 	store     Backend
-	providers smriti.Providers
+	providers intelligence.Providers
 	log       *slog.Logger
 	bodyLimit int64
 	metrics   *Metrics

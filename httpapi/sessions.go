@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/app"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,7 @@ func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smrit
 	if len(req.Title) > 255 {
 		return fieldTooLong("title", 255)
 	}
-	provider, model := smriti.ChooseModel(s.providers, req.Provider, req.Model)
+	provider, model := app.ChooseModel(s.providers, req.Provider, req.Model)
 	se, err := s.store.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: strings.TrimSpace(req.Title),
 		Provider: provider, Model: model, SeedFrom: req.SeedFrom})
 	if err != nil {

@@ -241,7 +241,7 @@ func TurnTokens(t *smriti.Turn) int {
 	if t.Tokens > 0 {
 		return t.Tokens
 	}
-	return smriti.EstimateTokens(t.Content)
+	return EstimateTokens(t.Content)
 }
 
 // fitTurns keeps the most recent turns whose token counts (TurnTokens) sum
@@ -272,8 +272,8 @@ func fitTurns(newestFirst []*smriti.Turn, budget int) (kept []*smriti.Turn, drop
 // sent — the checkpoint block and the new message, e.g.
 // buildPrompt(checkpoints, nil, message). Never negative; the checkpoint
 // block and the new message are never what gets cut.
-func historyBudget(contextWindow, reservedForReply int, fixed ...smriti.Message) int {
-	return max(0, contextWindow-max(0, reservedForReply)-smriti.EstimateMessages(fixed))
+func historyBudget(contextWindow, reservedForReply int, fixed ...Message) int {
+	return max(0, contextWindow-max(0, reservedForReply)-EstimateMessages(fixed))
 }
 
 // PromptContext is everything a send gives the model, and what the context
@@ -286,7 +286,7 @@ type PromptContext struct {
 	Turns []*smriti.Turn
 	// Dropped counts the allowed turns left out to fit the budget.
 	Dropped  int
-	Messages []smriti.Message
+	Messages []Message
 	// Tokens is the whole prompt's size: the fixed messages counted, the
 	// history turns by the counts stored with them (set by Chat.Prepare;
 	// no estimate runs over the whole prompt).

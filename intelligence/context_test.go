@@ -189,7 +189,7 @@ func TestContextKeptAcrossSends(t *testing.T) {
 	})
 }
 
-func promptText(msgs []smriti.Message) string {
+func promptText(msgs []Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		b.WriteString(m.Role + ": " + m.Content + "\n")
@@ -327,7 +327,7 @@ func TestContextScenarios(t *testing.T) {
 		if pc.Mode != ModeFresh || len(pc.Turns) != 1 || len(pc.Messages) != 3 {
 			t.Fatalf("mode %s turns %d msgs %d", pc.Mode, len(pc.Turns), len(pc.Messages))
 		}
-		if pc.Messages[0] != (smriti.Message{Role: smriti.RoleSystem, Content: promptPreamble}) {
+		if pc.Messages[0] != (Message{Role: smriti.RoleSystem, Content: promptPreamble}) {
 			t.Fatalf("fresh system message = %+v", pc.Messages[0])
 		}
 	})
@@ -338,7 +338,7 @@ func TestContextScenarios(t *testing.T) {
 		for i := range 6 {
 			w.say(s, smriti.RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now())
 		}
-		two := 2 * smriti.EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
+		two := 2 * EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
 		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", two+1)
 		if len(pc.Turns) != 2 || pc.Dropped != 4 {
 			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
@@ -515,7 +515,7 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, smriti.EstimateTokens(strings.Repeat("a", 40)))
+		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
 			t.Fatal("a turn should fit a budget of its estimate")
 		}
@@ -524,13 +524,13 @@ func TestFitTurns(t *testing.T) {
 
 func TestHistoryBudget(t *testing.T) {
 	fixed := BuildPrompt(nil, nil, strings.Repeat("a", 400)) // 9 + 100 tokens + overhead
-	if got, want := historyBudget(10000, 1000, fixed...), 10000-1000-smriti.EstimateMessages(fixed); got != want {
+	if got, want := historyBudget(10000, 1000, fixed...), 10000-1000-EstimateMessages(fixed); got != want {
 		t.Fatalf("budget = %d, want %d", got, want)
 	}
 	if got := historyBudget(100, 1000, fixed...); got != 0 {
 		t.Fatalf("budget never negative, got %d", got)
 	}
-	if got := historyBudget(100, -5); got != 100-smriti.ReplyPrimingTokens {
+	if got := historyBudget(100, -5); got != 100-ReplyPrimingTokens {
 		t.Fatalf("negative reserve counts as 0, got %d", got)
 	}
 }

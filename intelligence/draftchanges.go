@@ -124,11 +124,11 @@ func changeSchema(withArtifacts bool) map[string]any {
 
 // Change-list schemas, built on first use.
 var (
-	DraftChangesSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaDraftChanges, Schema: changeSchema(false)}
+	DraftChangesSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaDraftChanges, Schema: changeSchema(false)}
 	})
-	ExtractChangesSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaExtractChanges, Schema: changeSchema(true)}
+	ExtractChangesSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaExtractChanges, Schema: changeSchema(true)}
 	})
 )
 
@@ -146,14 +146,14 @@ func changeDataBlock(d ChangeData) string {
 // turns skipped) make to the base. The base is the checkpoint the session's
 // context stands on — exactly what the session's model was given — so
 // nothing beyond the isolation boundary reaches this prompt.
-func DraftChangesPrompt(base *smriti.Checkpoint, items []smriti.Item, turns []*smriti.Turn) []smriti.Message {
+func DraftChangesPrompt(base *smriti.Checkpoint, items []smriti.Item, turns []*smriti.Turn) []Message {
 	d := ChangeData{Base: changeBaseOf(base, items)}
 	for _, t := range turns {
 		if t.Role != smriti.RoleSystem {
 			d.Turns = append(d.Turns, ChangeTurn{Seq: t.Seq, Role: t.Role, Content: t.Content})
 		}
 	}
-	return []smriti.Message{
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You keep the reasoning state of a line of work. The data holds the current state (\"base\": " +
 			"its items, each with an id) and the conversation since (\"turns\"). Say how the conversation changes the state.\n\n" +
 			dataRule + "\n\n" + changeRules + "\n\n" + jsonRule},
@@ -164,9 +164,9 @@ func DraftChangesPrompt(base *smriti.Checkpoint, items []smriti.Item, turns []*s
 // ExtractChangesPrompt asks for the changes a markdown document makes to the
 // base (nil: a first checkpoint, every item an add), its code blocks as
 // artifacts.
-func ExtractChangesPrompt(base *smriti.Checkpoint, items []smriti.Item, markdown string) []smriti.Message {
+func ExtractChangesPrompt(base *smriti.Checkpoint, items []smriti.Item, markdown string) []Message {
 	d := ChangeData{Base: changeBaseOf(base, items), Document: &markdown}
-	return []smriti.Message{
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You keep the reasoning state of a line of work. The data holds the current state (\"base\": " +
 			"its items, each with an id) and a document (\"document\"). Say how the document changes the state. " +
 			"If the document has sections named like the kinds (Decisions, Assumptions, Tasks, Open Questions, …) keep their items verbatim. " +

@@ -112,14 +112,14 @@ const (
 // first use and then shared, so a start of the binary that drafts nothing
 // does not build them.
 var (
-	DraftSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaDraft, Schema: draftSchema(false)}
+	DraftSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaDraft, Schema: draftSchema(false)}
 	})
-	ExtractSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaExtract, Schema: draftSchema(true)}
+	ExtractSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaExtract, Schema: draftSchema(true)}
 	})
-	ReviewSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaReview, Schema: object(map[string]any{
+	ReviewSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaReview, Schema: object(map[string]any{
 			"issues": array(object(map[string]any{
 				"type":        map[string]any{"type": "string", "enum": issueTypes},
 				"description": str(),
@@ -127,8 +127,8 @@ var (
 			"suggestions": array(str()),
 		})}
 	})
-	TitleSchema = sync.OnceValue(func() *smriti.JSONSchema {
-		return &smriti.JSONSchema{Name: SchemaTitle, Schema: object(map[string]any{"title": str()})}
+	TitleSchema = sync.OnceValue(func() *JSONSchema {
+		return &JSONSchema{Name: SchemaTitle, Schema: object(map[string]any{"title": str()})}
 	})
 )
 
@@ -204,8 +204,8 @@ Use "" or [] when nothing applies; never invent content.`
 // DraftPrompt asks for a checkpoint draft from turns (oldest first; system
 // turns skipped). Only the turns are given: no earlier checkpoint is ever
 // injected, so a draft reflects exactly this conversation.
-func DraftPrompt(turns []*smriti.Turn) []smriti.Message {
-	return []smriti.Message{
+func DraftPrompt(turns []*smriti.Turn) []Message {
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You extract the reasoning state of a conversation into structured metadata. " +
 			"Extract only what the conversation explicitly says or decides; no inference and nothing from outside it.\n\n" +
 			dataRule + "\n\n" + draftFields + "\n\n" + jsonRule},
@@ -215,8 +215,8 @@ func DraftPrompt(turns []*smriti.Turn) []smriti.Message {
 
 // ExtractPrompt asks for a checkpoint from a freeform markdown document
 // (a hand-off note, say), including its code blocks as artifacts.
-func ExtractPrompt(markdown string) []smriti.Message {
-	return []smriti.Message{
+func ExtractPrompt(markdown string) []Message {
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You extract the reasoning state described in a document into structured metadata. " +
 			"Extract only what the document states. If it has sections named like the fields (Decisions, Assumptions, " +
 			"Tasks, Open Questions, …) keep their items verbatim; otherwise map content by meaning. " +
@@ -276,14 +276,14 @@ func changeItemsOf(items []smriti.Item) []ChangeItem {
 // ReviewPrompt asks for a consistency review of c, also against its parent
 // (nil for a root): a carried decision contradicted by a new one, a
 // question answered but still open, a superseded item still present.
-func ReviewPrompt(c *smriti.Checkpoint, items []smriti.Item, parent *smriti.Checkpoint, parentItems []smriti.Item) []smriti.Message {
+func ReviewPrompt(c *smriti.Checkpoint, items []smriti.Item, parent *smriti.Checkpoint, parentItems []smriti.Item) []Message {
 	d := reviewAcross{ReviewData: reviewDataOf(c), Items: changeItemsOf(items), ParentItems: changeItemsOf(parentItems)}
 	if parent != nil {
 		p := reviewDataOf(parent)
 		d.Parent = &p
 	}
 	data, _ := json.MarshalIndent(d, "", "  ")
-	return []smriti.Message{
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You review a saved reasoning checkpoint for consistency. Be conservative: " +
 			"precision over recall, cite the checkpoint's text, report nothing rather than a guess.\n\n" + dataRule + "\n\n" +
 			"Issue types:\n" +
@@ -302,7 +302,7 @@ func ReviewPrompt(c *smriti.Checkpoint, items []smriti.Item, parent *smriti.Chec
 }
 
 // titlePrompt asks for a 3–5 word session title from its first turns.
-func titlePrompt(turns []*smriti.Turn) []smriti.Message {
+func titlePrompt(turns []*smriti.Turn) []Message {
 	var b strings.Builder
 	for i, t := range turns {
 		if i == 4 {
@@ -312,7 +312,7 @@ func titlePrompt(turns []*smriti.Turn) []smriti.Message {
 			fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(t.Role), smriti.Truncate(t.Content, 300))
 		}
 	}
-	return []smriti.Message{
+	return []Message{
 		{Role: smriti.RoleSystem, Content: "You name conversations. Give a concise 3–5 word title for the conversation.\n\n" +
 			dataRule + "\n\n" + `Answer with only {"title": "..."}.`},
 		{Role: smriti.RoleUser, Content: dataBlock(b.String())},
@@ -322,15 +322,15 @@ func titlePrompt(turns []*smriti.Turn) []smriti.Message {
 // RetryPrompt continues a structured-output conversation whose reply could
 // not be used: it appends the bad reply as the assistant's and a user
 // message saying what was wrong, asking for only the JSON object.
-func RetryPrompt(previous []smriti.Message, badReply string, problem error) []smriti.Message {
+func RetryPrompt(previous []Message, badReply string, problem error) []Message {
 	what := "it was not valid"
 	if problem != nil {
 		what = problem.Error()
 	}
-	out := append([]smriti.Message{}, previous...)
+	out := append([]Message{}, previous...)
 	return append(out,
-		smriti.Message{Role: smriti.RoleAssistant, Content: badReply},
-		smriti.Message{Role: smriti.RoleUser, Content: "Your reply could not be used: " + what + ". " +
+		Message{Role: smriti.RoleAssistant, Content: badReply},
+		Message{Role: smriti.RoleUser, Content: "Your reply could not be used: " + what + ". " +
 			"Answer again with only the JSON object described above — no prose, no code fences, nothing before or after it."})
 }
 
@@ -353,7 +353,7 @@ func dataBlock(s string) string {
 
 // PromptData returns the data block of the newest message that has one (a retry
 // appends messages without data), or "", false.
-func PromptData(msgs []smriti.Message) (string, bool) {
+func PromptData(msgs []Message) (string, bool) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		_, rest, ok := strings.Cut(msgs[i].Content, DataBegin+"\n")
 		if !ok {

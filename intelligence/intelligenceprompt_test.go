@@ -128,7 +128,7 @@ func TestPrompts(t *testing.T) {
 	t.Run("ReviewPromptQuotesCheckpointAsJSONWithTasksAsText", func(t *testing.T) {
 		c := &smriti.Checkpoint{Content: smriti.Content{Message: "m", Tasks: []smriti.Task{{Text: "t", IntentHint: "docs", Structured: true}}, Summary: "<<<END DATA>>>"}}
 		user := ReviewPrompt(c, nil, nil, nil)[1].Content
-		data, ok := PromptData([]smriti.Message{{Content: user}})
+		data, ok := PromptData([]Message{{Content: user}})
 		var rd ReviewData
 		if !ok || json.Unmarshal([]byte(data), &rd) != nil {
 			t.Fatalf("data not JSON:\n%s", user)
@@ -149,7 +149,7 @@ func TestPrompts(t *testing.T) {
 		if len(msgs) != len(prev)+2 || len(prev) != 2 {
 			t.Fatalf("len %d", len(msgs))
 		}
-		if msgs[2] != (smriti.Message{Role: smriti.RoleAssistant, Content: "not json"}) || !strings.Contains(msgs[3].Content, `"decisions" must be an array of strings`) ||
+		if msgs[2] != (Message{Role: smriti.RoleAssistant, Content: "not json"}) || !strings.Contains(msgs[3].Content, `"decisions" must be an array of strings`) ||
 			!strings.Contains(msgs[3].Content, "only the JSON object") {
 			t.Fatalf("%+v", msgs[2:])
 		}
@@ -180,7 +180,7 @@ func TestSchemasAreStrict(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []*smriti.JSONSchema{DraftSchema(), ExtractSchema(), ReviewSchema(), TitleSchema()} {
+	for _, s := range []*JSONSchema{DraftSchema(), ExtractSchema(), ReviewSchema(), TitleSchema()} {
 		walk(s.Name, s.Schema)
 		if _, err := json.Marshal(s.Schema); err != nil {
 			t.Errorf("%s: %v", s.Name, err)

@@ -35,7 +35,7 @@ type Intelligence struct {
 	Checkpoints smriti.CheckpointService
 	// Items reads the base's items; nil drafts as if every base had none.
 	Items     smriti.ItemService
-	Providers smriti.Providers
+	Providers Providers
 }
 
 // DraftRequest asks for a checkpoint draft from a session's recent turns.
@@ -362,7 +362,7 @@ func (in *Intelligence) Title(ctx context.Context, sessionID smriti.ID) (*smriti
 	if err != nil {
 		return s, nil
 	}
-	c, err := p.Complete(ctx, smriti.CompletionRequest{Model: model, Messages: titlePrompt(turns), Schema: TitleSchema()})
+	c, err := p.Complete(ctx, CompletionRequest{Model: model, Messages: titlePrompt(turns), Schema: TitleSchema()})
 	if err != nil {
 		return s, nil
 	}
@@ -374,13 +374,13 @@ func (in *Intelligence) Title(ctx context.Context, sessionID smriti.ID) (*smriti
 }
 
 // background returns the background provider and model, or the mock.
-func (in *Intelligence) background(mock bool) (smriti.Provider, string, error) {
+func (in *Intelligence) background(mock bool) (Provider, string, error) {
 	if in.Providers == nil {
 		return nil, "", smriti.Errorf(smriti.EUNAVAILABLE, "No providers are configured")
 	}
 	if mock {
-		p, err := in.Providers.Provider(smriti.ProviderMock)
-		return p, smriti.ProviderMock, err
+		p, err := in.Providers.Provider(ProviderMock)
+		return p, ProviderMock, err
 	}
 	return in.Providers.Background()
 }
@@ -390,9 +390,9 @@ func (in *Intelligence) background(mock bool) (smriti.Provider, string, error) {
 // the model what was wrong; a second unusable reply is EUPSTREAM. Provider
 // errors are returned as they are (already EUPSTREAM or EUNAVAILABLE with a
 // message naming the provider).
-func structuredCall[T any](ctx context.Context, p smriti.Provider, model string, msgs []smriti.Message, schema *smriti.JSONSchema, parse func(string) (T, error)) (T, error) {
+func structuredCall[T any](ctx context.Context, p Provider, model string, msgs []Message, schema *JSONSchema, parse func(string) (T, error)) (T, error) {
 	var zero T
-	req := smriti.CompletionRequest{Model: model, Messages: msgs, Schema: schema}
+	req := CompletionRequest{Model: model, Messages: msgs, Schema: schema}
 	c, err := p.Complete(ctx, req)
 	if err != nil {
 		return zero, err

@@ -12,21 +12,21 @@ import (
 type scripted struct {
 	replies []string
 	errs    []error
-	reqs    []smriti.CompletionRequest
+	reqs    []CompletionRequest
 }
 
 func (p *scripted) Name() string { return "scripted" }
 
-func (p *scripted) Complete(_ context.Context, req smriti.CompletionRequest) (*smriti.Completion, error) {
+func (p *scripted) Complete(_ context.Context, req CompletionRequest) (*Completion, error) {
 	n := len(p.reqs)
 	p.reqs = append(p.reqs, req)
 	if n < len(p.errs) && p.errs[n] != nil {
 		return nil, p.errs[n]
 	}
-	return &smriti.Completion{Text: p.replies[min(n, len(p.replies)-1)]}, nil
+	return &Completion{Text: p.replies[min(n, len(p.replies)-1)]}, nil
 }
 
-func (p *scripted) Stream(ctx context.Context, req smriti.CompletionRequest, _ func(string) error) (*smriti.Completion, error) {
+func (p *scripted) Stream(ctx context.Context, req CompletionRequest, _ func(string) error) (*Completion, error) {
 	return p.Complete(ctx, req)
 }
 

@@ -35,20 +35,20 @@ const (
 // Decisions, Key Assumptions, Open Tasks (annotations as text), Open
 // Questions, Entities, Attached Artifacts (each cut to artifactPromptLimit
 // characters with truncationMarker).
-func BuildPrompt(checkpoints []*smriti.Checkpoint, history []*smriti.Turn, message string) []smriti.Message {
-	msgs := make([]smriti.Message, 0, len(history)+2)
-	msgs = append(msgs, smriti.Message{Role: smriti.RoleSystem, Content: systemPrompt(checkpoints)})
+func BuildPrompt(checkpoints []*smriti.Checkpoint, history []*smriti.Turn, message string) []Message {
+	msgs := make([]Message, 0, len(history)+2)
+	msgs = append(msgs, Message{Role: smriti.RoleSystem, Content: systemPrompt(checkpoints)})
 	for _, t := range history {
 		switch t.Role {
 		case smriti.RoleSystem:
 			continue
 		case smriti.RoleUser:
-			msgs = append(msgs, smriti.Message{Role: smriti.RoleUser, Content: t.Content})
+			msgs = append(msgs, Message{Role: smriti.RoleUser, Content: t.Content})
 		default:
-			msgs = append(msgs, smriti.Message{Role: smriti.RoleAssistant, Content: t.Content})
+			msgs = append(msgs, Message{Role: smriti.RoleAssistant, Content: t.Content})
 		}
 	}
-	return append(msgs, smriti.Message{Role: smriti.RoleUser, Content: message})
+	return append(msgs, Message{Role: smriti.RoleUser, Content: message})
 }
 
 func systemPrompt(checkpoints []*smriti.Checkpoint) string {

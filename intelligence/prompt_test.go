@@ -80,7 +80,7 @@ func TestBuildPrompt(t *testing.T) {
 		msgs := BuildPrompt(nil, []*smriti.Turn{
 			{Role: smriti.RoleUser, Content: "u1"}, {Role: smriti.RoleSystem, Content: "s"}, {Role: smriti.RoleAssistant, Content: "a1"},
 		}, "new")
-		want := []smriti.Message{{Role: smriti.RoleSystem, Content: promptPreamble}, {Role: smriti.RoleUser, Content: "u1"}, {Role: smriti.RoleAssistant, Content: "a1"}, {Role: smriti.RoleUser, Content: "new"}}
+		want := []Message{{Role: smriti.RoleSystem, Content: promptPreamble}, {Role: smriti.RoleUser, Content: "u1"}, {Role: smriti.RoleAssistant, Content: "a1"}, {Role: smriti.RoleUser, Content: "new"}}
 		if len(msgs) != len(want) {
 			t.Fatalf("msgs = %+v", msgs)
 		}
@@ -117,12 +117,12 @@ func TestEstimateTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := smriti.EstimateTokens(tt.in); got != tt.want {
+			if got := EstimateTokens(tt.in); got != tt.want {
 				t.Fatalf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
 			}
 		})
 	}
-	if got := smriti.EstimateMessages([]smriti.Message{{Content: "abcd"}, {Content: ""}}); got != smriti.ReplyPrimingTokens+2+2*smriti.MessageOverheadTokens {
+	if got := EstimateMessages([]Message{{Content: "abcd"}, {Content: ""}}); got != ReplyPrimingTokens+2+2*MessageOverheadTokens {
 		t.Fatalf("estimateMessages = %d", got)
 	}
 }

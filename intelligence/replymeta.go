@@ -54,7 +54,7 @@ func PlanCheckpoints(ctx context.Context, cps smriti.CheckpointService, se *smri
 // provider's usage, the context the reply was built from and when — kept as
 // the turn's metadata (JSON) and read back by a replayed send.
 type ReplyMeta struct {
-	Usage   smriti.Usage `json:"usage"`
+	Usage   Usage        `json:"usage"`
 	Context ReplyContext `json:"context"`
 	At      time.Time    `json:"at"`
 }

@@ -83,5 +83,5 @@ type ContextPreview struct {
 	TurnCount     int
 	DroppedTurns  int
 	TokenEstimate int
-	Messages      []smriti.Message
+	Messages      []intelligence.Message
 }

@@ -24,7 +24,7 @@ type Backend interface {
 // Services implements Ops by calling the domain services in-process.
 type Services struct {
 	Store     Backend
-	Providers smriti.Providers
+	Providers intelligence.Providers
 	// Briefs answers the state brief and WorktreeManager opens and closes
 	// worktrees (both the server's Coordinator).
 	Briefs          smriti.StateService
@@ -89,7 +89,7 @@ func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 }
 
 func (s *Services) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
-	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
+	in.Provider, in.Model = app.ChooseModel(s.Providers, in.Provider, in.Model)
 	return s.Store.CreateSession(ctx, in)
 }
 
@@ -126,7 +126,7 @@ func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 }
 
 func (s *Services) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
-	in.Provider, in.Model = smriti.ChooseModel(s.Providers, in.Provider, in.Model)
+	in.Provider, in.Model = app.ChooseModel(s.Providers, in.Provider, in.Model)
 	return s.Store.ForkSession(ctx, in)
 }
 

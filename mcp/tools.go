@@ -173,7 +173,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			if err := smriti.AdmitLLM(ctx, c.ID); err != nil {
+			if err := app.AdmitLLM(ctx, c.ID); err != nil {
 				return "", err
 			}
 			r, err := t.ops.Review(ctx, c.ID)
@@ -419,7 +419,7 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 	}
 	// The space is checked before the provider is called: a viewer's
 	// extraction would be spent on a checkpoint they may not commit.
-	if err := smriti.AdmitLLM(ctx, sp.ID); err != nil {
+	if err := app.AdmitLLM(ctx, sp.ID); err != nil {
 		return "", err
 	}
 	// The document changes main's head (state accumulates): the proposal is

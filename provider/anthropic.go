@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"smriti/intelligence"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -41,9 +42,9 @@ func newAnthropic(baseURL, key string, hc *http.Client, call *caller) *anthropic
 	return &anthropicAdapter{msgs: anthropic.NewClient(opts...).Messages, call: call}
 }
 
-func (p *anthropicAdapter) Name() string { return smriti.ProviderAnthropic }
+func (p *anthropicAdapter) Name() string { return intelligence.ProviderAnthropic }
 
-func (p *anthropicAdapter) params(req smriti.CompletionRequest) anthropic.MessageNewParams {
+func (p *anthropicAdapter) params(req intelligence.CompletionRequest) anthropic.MessageNewParams {
 	params := anthropic.MessageNewParams{
 		Model:     req.Model,
 		MaxTokens: anthropicDefaultMaxTokens,
@@ -118,21 +119,21 @@ func reply(msg *anthropic.Message, structured bool) string {
 	return text.String()
 }
 
-func usage(u anthropic.Usage) smriti.Usage {
-	return smriti.Usage{
+func usage(u anthropic.Usage) intelligence.Usage {
+	return intelligence.Usage{
 		InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
 		OutputTokens: int(u.OutputTokens),
 	}
 }
 
-func (p *anthropicAdapter) Complete(ctx context.Context, req smriti.CompletionRequest) (*smriti.Completion, error) {
-	var out *smriti.Completion
+func (p *anthropicAdapter) Complete(ctx context.Context, req intelligence.CompletionRequest) (*intelligence.Completion, error) {
+	var out *intelligence.Completion
 	err := p.call.run(ctx, func(ctx context.Context) error {
 		msg, err := p.msgs.New(ctx, p.params(req))
 		if err != nil {
 			return err
 		}
-		out = &smriti.Completion{
+		out = &intelligence.Completion{
 			Text:  reply(msg, req.Schema != nil),
 			Model: first(msg.Model, req.Model),
 			Usage: usage(msg.Usage),
@@ -142,8 +143,8 @@ func (p *anthropicAdapter) Complete(ctx context.Context, req smriti.CompletionRe
 	return out, err
 }
 
-func (p *anthropicAdapter) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
-	var out *smriti.Completion
+func (p *anthropicAdapter) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
+	var out *intelligence.Completion
 	err := p.call.stream(ctx, func(ctx context.Context, alive func()) error {
 		stream := p.msgs.NewStreaming(ctx, p.params(req))
 		defer stream.Close()
@@ -180,7 +181,7 @@ func (p *anthropicAdapter) Stream(ctx context.Context, req smriti.CompletionRequ
 			}
 			return err
 		}
-		out = &smriti.Completion{
+		out = &intelligence.Completion{
 			Text:  reply(&msg, req.Schema != nil),
 			Model: first(msg.Model, req.Model),
 			Usage: usage(msg.Usage),

@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"smriti/intelligence"
 	"strings"
 	"testing"
-
-	"smriti"
 )
 
 const anthropicMessage = `{
@@ -58,10 +57,10 @@ var anthropicToolStream = []string{
 
 func TestAnthropicCompleteSendsMessages(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, 200, anthropicMessage) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
+	p := providerAt(t, intelligence.ProviderAnthropic, srv.URL)
 	req := chatRequest
 	req.Model = "claude-sonnet-4-5"
-	req.Messages = append([]smriti.Message{{Role: "system", Content: "Context first."}}, req.Messages...)
+	req.Messages = append([]intelligence.Message{{Role: "system", Content: "Context first."}}, req.Messages...)
 	got, err := p.Complete(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +68,7 @@ func TestAnthropicCompleteSendsMessages(t *testing.T) {
 	if got.Text != "Hello from Claude." || got.Model != "claude-sonnet-4-5-20250929" {
 		t.Errorf("completion = %+v", got)
 	}
-	if got.Usage != (smriti.Usage{InputTokens: 25, OutputTokens: 6}) {
+	if got.Usage != (intelligence.Usage{InputTokens: 25, OutputTokens: 6}) {
 		t.Errorf("usage = %+v", got.Usage)
 	}
 
@@ -77,7 +76,7 @@ func TestAnthropicCompleteSendsMessages(t *testing.T) {
 	if rec.Method != "POST" || rec.Path != "/v1/messages" {
 		t.Errorf("request = %s %s", rec.Method, rec.Path)
 	}
-	if k := rec.Header.Get("X-Api-Key"); k != testKeys[smriti.ProviderAnthropic] {
+	if k := rec.Header.Get("X-Api-Key"); k != testKeys[intelligence.ProviderAnthropic] {
 		t.Errorf("x-api-key = %q", k)
 	}
 	if rec.Header.Get("Anthropic-Version") == "" {
@@ -115,7 +114,7 @@ func TestAnthropicCompleteSendsMessages(t *testing.T) {
 // (which the Messages API rejects: the first implementation's bug).
 func TestAnthropicStructuredUsesForcedToolCall(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, 200, anthropicToolUse) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
+	p := providerAt(t, intelligence.ProviderAnthropic, srv.URL)
 	req := chatRequest
 	req.Model = "claude-sonnet-4-5"
 	req.Schema = draftSchema
@@ -150,7 +149,7 @@ func TestAnthropicStructuredUsesForcedToolCall(t *testing.T) {
 
 func TestAnthropicStreamStructured(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, anthropicToolStream...) })
-	p := providerAt(t, smriti.ProviderAnthropic, srv.URL)
+	p := providerAt(t, intelligence.ProviderAnthropic, srv.URL)
 	req := chatRequest
 	req.Schema = draftSchema
 	var streamed strings.Builder
@@ -161,13 +160,13 @@ func TestAnthropicStreamStructured(t *testing.T) {
 	if got.Text != `{"title": "Pick SQLite"}` || streamed.String() != got.Text {
 		t.Errorf("text = %q, streamed %q", got.Text, streamed.String())
 	}
-	if got.Usage != (smriti.Usage{InputTokens: 400, OutputTokens: 22}) {
+	if got.Usage != (intelligence.Usage{InputTokens: 400, OutputTokens: 22}) {
 		t.Errorf("usage = %+v", got.Usage)
 	}
 }
 
 func TestAnthropicErrors(t *testing.T) {
-	key := testKeys[smriti.ProviderAnthropic]
+	key := testKeys[intelligence.ProviderAnthropic]
 	cases := []struct {
 		name   string
 		status int
@@ -193,7 +192,7 @@ func TestAnthropicErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, tc.status, tc.body) })
-			p := providerAt(t, smriti.ProviderAnthropic, srv.URL, WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+			p := providerAt(t, intelligence.ProviderAnthropic, srv.URL, WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
 			_, err := p.Complete(context.Background(), chatRequest)
 			assertUpstream(t, err, tc.want...)
 			_, err = p.Stream(context.Background(), chatRequest, func(string) error { return nil })

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"smriti/intelligence"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -95,16 +96,16 @@ const (
 // the "set X" hints in errors and status labels.
 var (
 	keyEnv = map[string]string{
-		smriti.ProviderOpenAI:     EnvOpenAIKey,
-		smriti.ProviderAnthropic:  EnvAnthropicKey,
-		smriti.ProviderOpenRouter: EnvOpenRouterKey,
-		smriti.ProviderGeneric:    EnvGenericKey,
+		intelligence.ProviderOpenAI:     EnvOpenAIKey,
+		intelligence.ProviderAnthropic:  EnvAnthropicKey,
+		intelligence.ProviderOpenRouter: EnvOpenRouterKey,
+		intelligence.ProviderGeneric:    EnvGenericKey,
 	}
 	baseURLEnv = map[string]string{
-		smriti.ProviderOpenAI:     EnvOpenAIBaseURL,
-		smriti.ProviderAnthropic:  EnvAnthropicBaseURL,
-		smriti.ProviderOpenRouter: EnvOpenRouterBaseURL,
-		smriti.ProviderGeneric:    EnvGenericURL,
+		intelligence.ProviderOpenAI:     EnvOpenAIBaseURL,
+		intelligence.ProviderAnthropic:  EnvAnthropicBaseURL,
+		intelligence.ProviderOpenRouter: EnvOpenRouterBaseURL,
+		intelligence.ProviderGeneric:    EnvGenericURL,
 	}
 )
 
@@ -115,23 +116,23 @@ const (
 )
 
 var builtinModels = map[string]string{
-	smriti.ProviderOpenAI:     "gpt-4o-mini",
-	smriti.ProviderAnthropic:  "claude-sonnet-4-5",
-	smriti.ProviderOpenRouter: "openai/gpt-4o-mini",
-	smriti.ProviderMock:       "mock",
+	intelligence.ProviderOpenAI:     "gpt-4o-mini",
+	intelligence.ProviderAnthropic:  "claude-sonnet-4-5",
+	intelligence.ProviderOpenRouter: "openai/gpt-4o-mini",
+	intelligence.ProviderMock:       "mock",
 }
 
 // realProviders are the configurable providers, in the order the default
 // chat provider is chosen from.
 var realProviders = []string{
-	smriti.ProviderOpenAI,
-	smriti.ProviderAnthropic,
-	smriti.ProviderOpenRouter,
-	smriti.ProviderGeneric,
+	intelligence.ProviderOpenAI,
+	intelligence.ProviderAnthropic,
+	intelligence.ProviderOpenRouter,
+	intelligence.ProviderGeneric,
 }
 
 // knownProviders are every name Provider accepts.
-var knownProviders = append(append([]string(nil), realProviders...), smriti.ProviderMock)
+var knownProviders = append(append([]string(nil), realProviders...), intelligence.ProviderMock)
 
 type yamlFile struct {
 	Providers map[string]yamlProvider `yaml:"providers"`
@@ -199,9 +200,9 @@ func Load(opts LoadOptions) (*Config, error) {
 			BaseURL:      first(lookup(baseURLEnv[name]), yp.BaseURL),
 		}
 		switch name {
-		case smriti.ProviderOpenRouter:
+		case intelligence.ProviderOpenRouter:
 			pc.BaseURL = first(pc.BaseURL, defaultOpenRouterBaseURL)
-		case smriti.ProviderGeneric:
+		case intelligence.ProviderGeneric:
 			pc.DefaultModel = first(lookup(EnvGenericModel), yp.DefaultModel)
 		}
 		cfg.Providers[name] = pc

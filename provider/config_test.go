@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"smriti/intelligence"
 	"strings"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestLoadPrecedence(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := load(t, tc.yamlText, tc.dotenv, tc.env)
-			if got := cfg.Providers[smriti.ProviderOpenAI].APIKey.Reveal(); got != tc.want {
+			if got := cfg.Providers[intelligence.ProviderOpenAI].APIKey.Reveal(); got != tc.want {
 				t.Errorf("key = %q, want %q", got, tc.want)
 			}
 		})
@@ -103,15 +104,15 @@ func TestLoadPrecedence(t *testing.T) {
 
 func TestLoadReadsEveryYAMLField(t *testing.T) {
 	cfg := load(t, fullYAML, "", nil)
-	or := cfg.Providers[smriti.ProviderOpenRouter]
+	or := cfg.Providers[intelligence.ProviderOpenRouter]
 	if !or.Disabled || or.BaseURL != "https://openrouter.example/api/v1" || or.DefaultModel != "meta-llama/llama-3.1-70b-instruct" || or.APIKey.Reveal() != "sk-or-yaml-key" {
 		t.Errorf("openrouter = %+v", or)
 	}
-	if g := cfg.Providers[smriti.ProviderGeneric]; g.BaseURL != "http://localhost:11434/v1" || g.DefaultModel != "llama3.1:8b" {
+	if g := cfg.Providers[intelligence.ProviderGeneric]; g.BaseURL != "http://localhost:11434/v1" || g.DefaultModel != "llama3.1:8b" {
 		t.Errorf("generic = %+v", g)
 	}
-	if cfg.Providers[smriti.ProviderAnthropic].DefaultModel != "claude-opus-4-1" {
-		t.Errorf("anthropic = %+v", cfg.Providers[smriti.ProviderAnthropic])
+	if cfg.Providers[intelligence.ProviderAnthropic].DefaultModel != "claude-opus-4-1" {
+		t.Errorf("anthropic = %+v", cfg.Providers[intelligence.ProviderAnthropic])
 	}
 	if cfg.DefaultProvider != "anthropic" || cfg.BackgroundProvider != "openai" || cfg.BackgroundModel != "gpt-4o-mini" {
 		t.Errorf("chat/background = %q %q %q", cfg.DefaultProvider, cfg.BackgroundProvider, cfg.BackgroundModel)

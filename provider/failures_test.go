@@ -5,18 +5,17 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"smriti/intelligence"
 	"strings"
 	"testing"
 	"time"
-
-	"smriti"
 )
 
 // The adapters' failure handling, one table over the providers: each row
 // replays that provider's own wire format.
 
 // call runs a completion or a stream, as a row asks.
-func call(ctx context.Context, p smriti.Provider, stream bool, onDelta func(string) error) (*smriti.Completion, error) {
+func call(ctx context.Context, p intelligence.Provider, stream bool, onDelta func(string) error) (*intelligence.Completion, error) {
 	if stream {
 		return p.Stream(ctx, chatRequest, onDelta)
 	}
@@ -31,10 +30,10 @@ func TestRetriesAfterRetryAfter(t *testing.T) {
 		answer         func(w http.ResponseWriter)
 		text           string
 	}{
-		{smriti.ProviderOpenAI, "/v1", false,
+		{intelligence.ProviderOpenAI, "/v1", false,
 			`{"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
 			func(w http.ResponseWriter) { writeJSON(w, 200, openAICompletion) }, "Hello from the fake."},
-		{smriti.ProviderAnthropic, "", true,
+		{intelligence.ProviderAnthropic, "", true,
 			`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
 			func(w http.ResponseWriter) { writeSSE(w, anthropicTextStream...) }, "Hello from Claude."},
 	} {
@@ -75,8 +74,8 @@ func TestTimesOutWhenServerNeverAnswers(t *testing.T) {
 		provider, path string
 		stream         bool
 	}{
-		{smriti.ProviderOpenAI, "/v1", false},
-		{smriti.ProviderAnthropic, "", true},
+		{intelligence.ProviderOpenAI, "/v1", false},
+		{intelligence.ProviderAnthropic, "", true},
 	} {
 		t.Run(tt.provider, func(t *testing.T) {
 			release := make(chan struct{})
@@ -105,8 +104,8 @@ func TestMalformedBody(t *testing.T) {
 	for _, tt := range []struct {
 		provider, path, body string
 	}{
-		{smriti.ProviderOpenAI, "/v1", `{"id":"chatcmpl-1","choices":[{"index":0,"message":{"role":"assistant","content":"tru`},
-		{smriti.ProviderAnthropic, "", `{"id":"msg_1","type":"message","content":[{"type":"text","text":"unterminated`},
+		{intelligence.ProviderOpenAI, "/v1", `{"id":"chatcmpl-1","choices":[{"index":0,"message":{"role":"assistant","content":"tru`},
+		{intelligence.ProviderAnthropic, "", `{"id":"msg_1","type":"message","content":[{"type":"text","text":"unterminated`},
 	} {
 		t.Run(tt.provider, func(t *testing.T) {
 			srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, 200, tt.body) })
@@ -122,8 +121,8 @@ func TestCancelledMidStream(t *testing.T) {
 		provider, path string
 		events         []string // the start of a stream that then stalls
 	}{
-		{smriti.ProviderOpenAI, "/v1", openAIStream[:2]},
-		{smriti.ProviderAnthropic, "", anthropicTextStream[:4]},
+		{intelligence.ProviderOpenAI, "/v1", openAIStream[:2]},
+		{intelligence.ProviderAnthropic, "", anthropicTextStream[:4]},
 	} {
 		t.Run(tt.provider, func(t *testing.T) {
 			release := make(chan struct{})
@@ -166,10 +165,10 @@ func TestErrorEventMidStream(t *testing.T) {
 		events         []string
 		want           string
 	}{
-		{smriti.ProviderOpenAI, "/v1", []string{openAIStream[0], openAIStream[1],
+		{intelligence.ProviderOpenAI, "/v1", []string{openAIStream[0], openAIStream[1],
 			`data: {"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`},
 			"openai failed mid-stream: The server had an error"},
-		{smriti.ProviderAnthropic, "", append(anthropicTextStream[:4:4],
+		{intelligence.ProviderAnthropic, "", append(anthropicTextStream[:4:4],
 			sse("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)),
 			"anthropic failed mid-stream: Overloaded"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"smriti/intelligence"
 	"strings"
 	"sync"
 	"testing"
@@ -16,10 +17,10 @@ import (
 
 // Keys the fake servers expect; tests assert they never leak.
 var testKeys = map[string]string{
-	smriti.ProviderOpenAI:     "sk-test-openai-0123456789abcdef",
-	smriti.ProviderAnthropic:  "sk-ant-test-0123456789abcdef",
-	smriti.ProviderOpenRouter: "sk-or-v1-test-0123456789abcdef",
-	smriti.ProviderGeneric:    "generic-secret-0123456789",
+	intelligence.ProviderOpenAI:     "sk-test-openai-0123456789abcdef",
+	intelligence.ProviderAnthropic:  "sk-ant-test-0123456789abcdef",
+	intelligence.ProviderOpenRouter: "sk-or-v1-test-0123456789abcdef",
+	intelligence.ProviderGeneric:    "generic-secret-0123456789",
 }
 
 // received is one request as the fake server saw it.
@@ -95,7 +96,7 @@ func writeSSE(w http.ResponseWriter, events ...string) {
 var fastRetries = RetryPolicy{MaxRetries: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxRetryAfter: 5 * time.Second}
 
 // providerAt returns the named provider configured against baseURL.
-func providerAt(t *testing.T, name, baseURL string, opts ...Option) smriti.Provider {
+func providerAt(t *testing.T, name, baseURL string, opts ...Option) intelligence.Provider {
 	t.Helper()
 	cfg := &Config{Providers: map[string]ProviderConfig{
 		name: {APIKey: Secret(testKeys[name]), BaseURL: baseURL, DefaultModel: "default-" + name},

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"smriti"
+	"smriti/intelligence"
 	"smriti/provider/mockderive"
 )
 
@@ -21,10 +21,10 @@ const mockEchoLimit = 200
 type Mock struct{}
 
 // Name returns "mock".
-func (Mock) Name() string { return smriti.ProviderMock }
+func (Mock) Name() string { return intelligence.ProviderMock }
 
 // Complete returns the deterministic reply.
-func (Mock) Complete(ctx context.Context, req smriti.CompletionRequest) (*smriti.Completion, error) {
+func (Mock) Complete(ctx context.Context, req intelligence.CompletionRequest) (*intelligence.Completion, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (Mock) Complete(ctx context.Context, req smriti.CompletionRequest) (*smriti
 }
 
 // Stream sends the deterministic reply a word at a time.
-func (Mock) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
+func (Mock) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
 	c := mockCompletion(req)
 	for _, word := range strings.SplitAfter(c.Text, " ") {
 		if err := ctx.Err(); err != nil {
@@ -48,8 +48,8 @@ func (Mock) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta fu
 	return c, nil
 }
 
-func mockCompletion(req smriti.CompletionRequest) *smriti.Completion {
-	model := first(req.Model, smriti.ProviderMock)
+func mockCompletion(req intelligence.CompletionRequest) *intelligence.Completion {
+	model := first(req.Model, intelligence.ProviderMock)
 	var text string
 	if req.Schema != nil {
 		text = mockderive.Reply(req)
@@ -60,14 +60,14 @@ func mockCompletion(req smriti.CompletionRequest) *smriti.Completion {
 	for _, m := range req.Messages {
 		in += estimateTokens(m.Content)
 	}
-	return &smriti.Completion{
+	return &intelligence.Completion{
 		Text:  text,
 		Model: model,
-		Usage: smriti.Usage{InputTokens: in, OutputTokens: estimateTokens(text)},
+		Usage: intelligence.Usage{InputTokens: in, OutputTokens: estimateTokens(text)},
 	}
 }
 
-func mockText(model string, req smriti.CompletionRequest) string {
+func mockText(model string, req intelligence.CompletionRequest) string {
 	said := "Hello"
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role == "user" {

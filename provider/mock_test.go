@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"smriti"
+	"smriti/intelligence"
 	"smriti/provider/mockderive"
 )
 
@@ -14,28 +14,28 @@ func TestMockText(t *testing.T) {
 	long := strings.Repeat("é", 250)
 	cases := []struct {
 		name string
-		req  smriti.CompletionRequest
+		req  intelligence.CompletionRequest
 		want string
 	}{
-		{"EchoesLastUserMessageAndContext", smriti.CompletionRequest{
+		{"EchoesLastUserMessageAndContext", intelligence.CompletionRequest{
 			Model: "gpt-4o",
-			Messages: []smriti.Message{
+			Messages: []intelligence.Message{
 				{Role: "system", Content: "sys"}, {Role: "user", Content: "first"},
 				{Role: "assistant", Content: "reply"}, {Role: "user", Content: "What did we decide?"},
 			},
 			Annotations: map[string]string{"mode": "latest_3", "checkpoints": "a1b2c3d,e4f5a6b", "turns": "12", "other": "ignored"},
 		}, `[mock:gpt-4o] You said: "What did we decide?". Context: mode=latest_3 checkpoints=a1b2c3d,e4f5a6b turns=12.`},
-		{"OmitsAbsentContextFields", smriti.CompletionRequest{
+		{"OmitsAbsentContextFields", intelligence.CompletionRequest{
 			Model:       "m",
-			Messages:    []smriti.Message{{Role: "user", Content: "hi"}},
+			Messages:    []intelligence.Message{{Role: "user", Content: "hi"}},
 			Annotations: map[string]string{"turns": "0"},
 		}, `[mock:m] You said: "hi". Context: turns=0.`},
-		{"NoAnnotations", smriti.CompletionRequest{
-			Messages: []smriti.Message{{Role: "user", Content: `say "x"`}},
+		{"NoAnnotations", intelligence.CompletionRequest{
+			Messages: []intelligence.Message{{Role: "user", Content: `say "x"`}},
 		}, `[mock:mock] You said: "say "x"".`},
-		{"NoUserMessage", smriti.CompletionRequest{Model: "m"}, `[mock:m] You said: "Hello".`},
-		{"TruncatesTo200Characters", smriti.CompletionRequest{
-			Model: "m", Messages: []smriti.Message{{Role: "user", Content: long}},
+		{"NoUserMessage", intelligence.CompletionRequest{Model: "m"}, `[mock:m] You said: "Hello".`},
+		{"TruncatesTo200Characters", intelligence.CompletionRequest{
+			Model: "m", Messages: []intelligence.Message{{Role: "user", Content: long}},
 		}, `[mock:m] You said: "` + strings.Repeat("é", 200) + `".`},
 	}
 	for _, tc := range cases {
@@ -56,7 +56,7 @@ func TestMockText(t *testing.T) {
 }
 
 func TestMockStructuredUsesDerivation(t *testing.T) {
-	req := smriti.CompletionRequest{Model: "m", Schema: draftSchema, Messages: []smriti.Message{{Role: "user", Content: "turns..."}}}
+	req := intelligence.CompletionRequest{Model: "m", Schema: draftSchema, Messages: []intelligence.Message{{Role: "user", Content: "turns..."}}}
 	got, err := Mock{}.Complete(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestMockStructuredUsesDerivation(t *testing.T) {
 }
 
 func TestMockStreamSendsWords(t *testing.T) {
-	req := smriti.CompletionRequest{Model: "m", Messages: []smriti.Message{{Role: "user", Content: "one two three"}}}
+	req := intelligence.CompletionRequest{Model: "m", Messages: []intelligence.Message{{Role: "user", Content: "one two three"}}}
 	var deltas []string
 	got, err := Mock{}.Stream(context.Background(), req, func(s string) error { deltas = append(deltas, s); return nil })
 	if err != nil {
@@ -89,7 +89,7 @@ func TestMockStreamSendsWords(t *testing.T) {
 }
 
 func TestMockUsageEstimate(t *testing.T) {
-	req := smriti.CompletionRequest{Model: "m", Messages: []smriti.Message{{Role: "system", Content: "12345"}, {Role: "user", Content: "1234"}}}
+	req := intelligence.CompletionRequest{Model: "m", Messages: []intelligence.Message{{Role: "system", Content: "12345"}, {Role: "user", Content: "1234"}}}
 	got, _ := Mock{}.Complete(context.Background(), req)
 	if got.Usage.InputTokens != 3 || got.Usage.OutputTokens != (len(got.Text)+3)/4 {
 		t.Errorf("usage = %+v for text of %d bytes", got.Usage, len(got.Text))

@@ -1,9 +1,8 @@
 package provider
 
 import (
+	"smriti/intelligence"
 	"strings"
-
-	"smriti"
 )
 
 // unknownContextWindow is assumed for models not in contextWindows: small
@@ -45,7 +44,7 @@ func (r *Registry) ContextWindow(provider, model string) int {
 }
 
 func contextWindow(provider, model string) int {
-	if strings.EqualFold(provider, smriti.ProviderMock) {
+	if strings.EqualFold(provider, intelligence.ProviderMock) {
 		return unknownContextWindow
 	}
 	m := strings.ToLower(strings.TrimSpace(model))

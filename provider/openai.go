@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
+	"smriti/intelligence"
 	"strings"
 	"sync"
 
@@ -62,13 +63,13 @@ func newOpenAICompat(name, baseURL, key string, mode schemaMode, hc *http.Client
 		chat:                chat,
 		call:                call,
 		mode:                mode,
-		maxCompletionTokens: name == smriti.ProviderOpenAI,
+		maxCompletionTokens: name == intelligence.ProviderOpenAI,
 	}
 }
 
 func (p *openAICompat) Name() string { return p.name }
 
-func (p *openAICompat) params(req smriti.CompletionRequest) openai.ChatCompletionNewParams {
+func (p *openAICompat) params(req intelligence.CompletionRequest) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{Model: req.Model}
 	if req.Schema != nil && p.mode == jsonObject {
 		params.Messages = append(params.Messages, openai.SystemMessage(schemaInstruction(req.Schema)))
@@ -109,8 +110,8 @@ func (p *openAICompat) params(req smriti.CompletionRequest) openai.ChatCompletio
 	return params
 }
 
-func (p *openAICompat) Complete(ctx context.Context, req smriti.CompletionRequest) (*smriti.Completion, error) {
-	var out *smriti.Completion
+func (p *openAICompat) Complete(ctx context.Context, req intelligence.CompletionRequest) (*intelligence.Completion, error) {
+	var out *intelligence.Completion
 	err := p.call.run(ctx, func(ctx context.Context) error {
 		res, err := p.chat.New(ctx, p.params(req))
 		if err != nil {
@@ -119,10 +120,10 @@ func (p *openAICompat) Complete(ctx context.Context, req smriti.CompletionReques
 		if len(res.Choices) == 0 {
 			return smriti.Errorf(smriti.EUPSTREAM, "%s returned no choices", p.name)
 		}
-		out = &smriti.Completion{
+		out = &intelligence.Completion{
 			Text:  res.Choices[0].Message.Content,
 			Model: first(res.Model, req.Model),
-			Usage: smriti.Usage{
+			Usage: intelligence.Usage{
 				InputTokens:  int(res.Usage.PromptTokens),
 				OutputTokens: int(res.Usage.CompletionTokens),
 			},
@@ -132,15 +133,15 @@ func (p *openAICompat) Complete(ctx context.Context, req smriti.CompletionReques
 	return out, err
 }
 
-func (p *openAICompat) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
-	var out *smriti.Completion
+func (p *openAICompat) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
+	var out *intelligence.Completion
 	err := p.call.stream(ctx, func(ctx context.Context, alive func()) error {
 		params := p.params(req)
 		params.StreamOptions.IncludeUsage = openai.Bool(true)
 		stream := p.chat.NewStreaming(ctx, params)
 		defer stream.Close()
 		var text strings.Builder
-		c := &smriti.Completion{Model: req.Model}
+		c := &intelligence.Completion{Model: req.Model}
 		for stream.Next() {
 			chunk := stream.Current()
 			alive()
@@ -181,7 +182,7 @@ var nonNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 
 // schemaName makes the schema's name acceptable as an OpenAI response format
 // name or an Anthropic tool name (^[A-Za-z0-9_-]{1,64}$).
-func schemaName(s *smriti.JSONSchema) string {
+func schemaName(s *intelligence.JSONSchema) string {
 	name := nonNameChars().ReplaceAllString(s.Name, "_")
 	if len(name) > 64 {
 		name = name[:64]
@@ -194,7 +195,7 @@ func schemaName(s *smriti.JSONSchema) string {
 
 // schemaInstruction carries the schema to servers that are asked only for
 // "a JSON object".
-func schemaInstruction(s *smriti.JSONSchema) string {
+func schemaInstruction(s *intelligence.JSONSchema) string {
 	schema, err := json.Marshal(s.Schema)
 	if err != nil {
 		schema = []byte("{}")

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"smriti/intelligence"
 	"strings"
 	"testing"
-
-	"smriti"
 )
 
 const openAICompletion = `{
@@ -49,9 +48,9 @@ var openAIStream = []string{
 	`data: [DONE]`,
 }
 
-var chatRequest = smriti.CompletionRequest{
+var chatRequest = intelligence.CompletionRequest{
 	Model: "gpt-4o-mini",
-	Messages: []smriti.Message{
+	Messages: []intelligence.Message{
 		{Role: "system", Content: "You are terse."},
 		{Role: "user", Content: "Hi"},
 		{Role: "assistant", Content: "Hello."},
@@ -60,7 +59,7 @@ var chatRequest = smriti.CompletionRequest{
 	Annotations: map[string]string{"mode": "latest_1"},
 }
 
-var draftSchema = &smriti.JSONSchema{Name: "checkpoint draft", Schema: map[string]any{
+var draftSchema = &intelligence.JSONSchema{Name: "checkpoint draft", Schema: map[string]any{
 	"type":                 "object",
 	"properties":           map[string]any{"title": map[string]any{"type": "string"}, "decisions": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
 	"required":             []any{"title"},
@@ -69,7 +68,7 @@ var draftSchema = &smriti.JSONSchema{Name: "checkpoint draft", Schema: map[strin
 
 func TestOpenAICompleteSendsChatCompletion(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, 200, openAICompletion) })
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	req := chatRequest
 	req.MaxTokens = 300
 	got, err := p.Complete(context.Background(), req)
@@ -79,7 +78,7 @@ func TestOpenAICompleteSendsChatCompletion(t *testing.T) {
 	if got.Text != "Hello from the fake." || got.Model != "gpt-4o-mini-2024-07-18" {
 		t.Errorf("completion = %+v", got)
 	}
-	if got.Usage != (smriti.Usage{InputTokens: 19, OutputTokens: 5}) {
+	if got.Usage != (intelligence.Usage{InputTokens: 19, OutputTokens: 5}) {
 		t.Errorf("usage = %+v", got.Usage)
 	}
 
@@ -87,7 +86,7 @@ func TestOpenAICompleteSendsChatCompletion(t *testing.T) {
 	if rec.Method != "POST" || rec.Path != "/v1/chat/completions" {
 		t.Errorf("request = %s %s", rec.Method, rec.Path)
 	}
-	if a := rec.Header.Get("Authorization"); a != "Bearer "+testKeys[smriti.ProviderOpenAI] {
+	if a := rec.Header.Get("Authorization"); a != "Bearer "+testKeys[intelligence.ProviderOpenAI] {
 		t.Errorf("Authorization = %q", a)
 	}
 	if m := str(get(rec.Body, "model")); m != "gpt-4o-mini" {
@@ -116,7 +115,7 @@ func TestOpenAIStructuredUsesJSONSchema(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		writeJSON(w, 200, strings.Replace(openAICompletion, `"Hello from the fake."`, `"{\"title\":\"T\"}"`, 1))
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	req := chatRequest
 	req.Schema = draftSchema
 	got, err := p.Complete(context.Background(), req)
@@ -145,8 +144,8 @@ func TestGenericUsesJSONObjectAndPlaceholderKey(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		writeJSON(w, 200, strings.Replace(openAICompletion, `"Hello from the fake."`, `"{}"`, 1))
 	})
-	cfg := &Config{Providers: map[string]ProviderConfig{smriti.ProviderGeneric: {BaseURL: srv.URL + "/v1", DefaultModel: "llama3.1:8b"}}}
-	p, err := New(cfg).Provider(smriti.ProviderGeneric)
+	cfg := &Config{Providers: map[string]ProviderConfig{intelligence.ProviderGeneric: {BaseURL: srv.URL + "/v1", DefaultModel: "llama3.1:8b"}}}
+	p, err := New(cfg).Provider(intelligence.ProviderGeneric)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,22 +177,22 @@ func TestGenericUsesJSONObjectAndPlaceholderKey(t *testing.T) {
 
 func TestOpenRouterUsesItsBaseURLAndKey(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, 200, openAICompletion) })
-	p := providerAt(t, smriti.ProviderOpenRouter, srv.URL+"/api/v1")
-	if p.Name() != smriti.ProviderOpenRouter {
+	p := providerAt(t, intelligence.ProviderOpenRouter, srv.URL+"/api/v1")
+	if p.Name() != intelligence.ProviderOpenRouter {
 		t.Errorf("name = %q", p.Name())
 	}
 	if _, err := p.Complete(context.Background(), chatRequest); err != nil {
 		t.Fatal(err)
 	}
 	rec := srv.only(t)
-	if rec.Path != "/api/v1/chat/completions" || rec.Header.Get("Authorization") != "Bearer "+testKeys[smriti.ProviderOpenRouter] {
+	if rec.Path != "/api/v1/chat/completions" || rec.Header.Get("Authorization") != "Bearer "+testKeys[intelligence.ProviderOpenRouter] {
 		t.Errorf("request = %s, auth %q", rec.Path, rec.Header.Get("Authorization"))
 	}
 }
 
 func TestOpenAIStreamStopsWhenOnDeltaFails(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, openAIStream...) })
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	stop := errors.New("client went away")
 	calls := 0
 	_, err := p.Stream(context.Background(), chatRequest, func(string) error { calls++; return stop })
@@ -206,7 +205,7 @@ func TestOpenAIStreamStopsWhenOnDeltaFails(t *testing.T) {
 // key the way OpenAI does, and the 400 one the whole key, which must not
 // reach the user.
 func TestOpenAIErrorsNameProviderAndStatus(t *testing.T) {
-	key := testKeys[smriti.ProviderOpenAI]
+	key := testKeys[intelligence.ProviderOpenAI]
 	cases := []struct {
 		name   string
 		status int
@@ -231,7 +230,7 @@ func TestOpenAIErrorsNameProviderAndStatus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeJSON(w, tc.status, tc.body) })
-			p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1", WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
+			p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1", WithRetryPolicy(RetryPolicy{MaxRetries: 0}))
 			_, err := p.Complete(context.Background(), chatRequest)
 			assertUpstream(t, err, tc.want...)
 			_, err = p.Stream(context.Background(), chatRequest, func(string) error { return nil })
@@ -248,7 +247,7 @@ func TestOpenAIStreamRetriesBeforeFirstDelta(t *testing.T) {
 		}
 		writeSSE(w, openAIStream...)
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	got, err := p.Stream(context.Background(), chatRequest, func(string) error { return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +261,7 @@ func TestOpenAIGivesUpAfterMaxRetries(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		writeJSON(w, 500, `{"error":{"message":"boom","type":"server_error","param":null,"code":null}}`)
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	_, err := p.Complete(context.Background(), chatRequest)
 	assertUpstream(t, err, "openai returned 500 Internal Server Error: boom (after 3 attempts)")
 	if n := len(srv.requests()); n != 3 {
@@ -274,7 +273,7 @@ func TestOpenAIDoesNotRetryClientErrors(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		writeJSON(w, 400, `{"error":{"message":"bad","type":"invalid_request_error","param":null,"code":null}}`)
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	_, err := p.Complete(context.Background(), chatRequest)
 	assertUpstream(t, err, "400")
 	if n := len(srv.requests()); n != 1 {
@@ -286,7 +285,7 @@ func TestOpenAINoChoices(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		writeJSON(w, 200, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[]}`)
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1")
 	_, err := p.Complete(context.Background(), chatRequest)
 	assertUpstream(t, err, "openai returned no choices")
 }
@@ -295,7 +294,7 @@ func TestOpenAIUnreachable(t *testing.T) {
 	srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) {})
 	url := srv.URL
 	srv.Close()
-	p := providerAt(t, smriti.ProviderOpenAI, url+"/v1")
+	p := providerAt(t, intelligence.ProviderOpenAI, url+"/v1")
 	_, err := p.Complete(context.Background(), chatRequest)
 	assertUpstream(t, err, "could not reach openai")
 	if strings.Contains(err.Error(), url) {

@@ -20,6 +20,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"smriti/intelligence"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ import (
 
 // Observer is told about every provider call when it ends. outcome is "ok",
 // "error", "timeout" or "canceled"; usage is zero unless the call succeeded.
-type Observer func(provider, model, outcome string, usage smriti.Usage, elapsed time.Duration)
+type Observer func(provider, model, outcome string, usage intelligence.Usage, elapsed time.Duration)
 
 // DefaultTimeout bounds one provider call, retries included; for a stream it
 // bounds the silence between two events instead, so a long reply is not cut.
@@ -82,11 +83,11 @@ func WithTransport(rt http.RoundTripper) Option { return func(o *options) { o.tr
 // and is safe for concurrent use; it does not change after New.
 type Registry struct {
 	cfg        Config
-	providers  map[string]smriti.Provider
+	providers  map[string]intelligence.Provider
 	background backgroundSlot
 }
 
-var _ smriti.Providers = (*Registry)(nil)
+var _ intelligence.Providers = (*Registry)(nil)
 
 // backgroundSlot is the resolved background intelligence provider.
 type backgroundSlot struct {
@@ -109,7 +110,7 @@ func New(cfg *Config, opts ...Option) *Registry {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	r := &Registry{providers: map[string]smriti.Provider{}}
+	r := &Registry{providers: map[string]intelligence.Provider{}}
 	if cfg != nil {
 		r.cfg = *cfg
 	}
@@ -135,18 +136,18 @@ func New(cfg *Config, opts ...Option) *Registry {
 		}}
 		call := &caller{provider: name, timeout: o.timeout, secrets: secrets}
 		key := pc.APIKey.Reveal()
-		var p smriti.Provider
+		var p intelligence.Provider
 		switch name {
-		case smriti.ProviderAnthropic:
+		case intelligence.ProviderAnthropic:
 			p = newAnthropic(pc.BaseURL, key, hc, call)
-		case smriti.ProviderGeneric:
+		case intelligence.ProviderGeneric:
 			p = newOpenAICompat(name, pc.BaseURL, first(key, "not-required"), jsonObject, hc, call)
 		default:
 			p = newOpenAICompat(name, pc.BaseURL, key, jsonSchema, hc, call)
 		}
 		r.providers[name] = &observed{Provider: p, model: pc.DefaultModel, obs: o.observer}
 	}
-	r.providers[smriti.ProviderMock] = &observed{Provider: Mock{}, model: smriti.ProviderMock, obs: o.observer}
+	r.providers[intelligence.ProviderMock] = &observed{Provider: Mock{}, model: intelligence.ProviderMock, obs: o.observer}
 	r.background = r.resolveBackground()
 	return r
 }
@@ -155,14 +156,14 @@ func New(cfg *Config, opts ...Option) *Registry {
 // called: a key, or for generic a base URL.
 func (r *Registry) usable(name string) bool {
 	pc := r.cfg.Providers[name]
-	if name == smriti.ProviderGeneric {
+	if name == intelligence.ProviderGeneric {
 		return pc.BaseURL != ""
 	}
 	return pc.APIKey != ""
 }
 
 // Provider returns the named provider (case-insensitive).
-func (r *Registry) Provider(name string) (smriti.Provider, error) {
+func (r *Registry) Provider(name string) (intelligence.Provider, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if p, ok := r.providers[name]; ok {
 		return p, nil
@@ -175,7 +176,7 @@ func (r *Registry) Provider(name string) (smriti.Provider, error) {
 
 // setHint says what to set to configure the named provider.
 func setHint(name string) string {
-	if name == smriti.ProviderGeneric {
+	if name == intelligence.ProviderGeneric {
 		return "set " + EnvGenericURL + " (or providers.generic.base_url in providers.yaml)"
 	}
 	return "set " + keyEnv[name] + " (or providers." + name + ".api_key in providers.yaml)"
@@ -197,14 +198,14 @@ func (r *Registry) firstUsable() string {
 			return name
 		}
 	}
-	return smriti.ProviderMock
+	return intelligence.ProviderMock
 }
 
 // DefaultModel is the named provider's default model ("" if none).
 func (r *Registry) DefaultModel(name string) string {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if name == smriti.ProviderMock {
-		return builtinModels[smriti.ProviderMock]
+	if name == intelligence.ProviderMock {
+		return builtinModels[intelligence.ProviderMock]
 	}
 	return r.cfg.Providers[name].DefaultModel
 }
@@ -217,9 +218,9 @@ func (r *Registry) resolveBackground() backgroundSlot {
 			b.provider = r.firstUsable()
 		}
 	}
-	b.usingMock = b.provider == smriti.ProviderMock
+	b.usingMock = b.provider == intelligence.ProviderMock
 	if b.usingMock && !b.explicit {
-		b.model = builtinModels[smriti.ProviderMock]
+		b.model = builtinModels[intelligence.ProviderMock]
 	} else {
 		b.model = first(r.cfg.BackgroundModel, r.DefaultModel(b.provider))
 	}
@@ -239,7 +240,7 @@ func (r *Registry) resolveBackground() backgroundSlot {
 // configured ones, or with nothing configured the first provider that can
 // be called, or the mock. A background provider named in the configuration
 // but lacking a key is EUNAVAILABLE rather than silently mocked.
-func (r *Registry) Background() (smriti.Provider, string, error) {
+func (r *Registry) Background() (intelligence.Provider, string, error) {
 	if r.background.err != nil {
 		return nil, "", r.background.err
 	}
@@ -248,13 +249,13 @@ func (r *Registry) Background() (smriti.Provider, string, error) {
 
 // Status reports each real provider and the background slot. It never
 // carries a key, and base URLs lose any credentials or query they carry.
-func (r *Registry) Status() (map[string]smriti.ProviderStatus, smriti.BackgroundStatus) {
-	out := make(map[string]smriti.ProviderStatus, len(realProviders))
+func (r *Registry) Status() (map[string]intelligence.ProviderStatus, intelligence.BackgroundStatus) {
+	out := make(map[string]intelligence.ProviderStatus, len(realProviders))
 	for _, name := range realProviders {
 		out[name] = r.providerStatus(name)
 	}
 	b := r.background
-	bs := smriti.BackgroundStatus{Provider: b.provider, Model: b.model, UsingMock: b.usingMock}
+	bs := intelligence.BackgroundStatus{Provider: b.provider, Model: b.model, UsingMock: b.usingMock}
 	switch {
 	case b.usingMock && !b.explicit:
 		bs.StatusLabel = "Mock (no provider configured — set " + EnvOpenAIKey + " or " + EnvAnthropicKey +
@@ -273,11 +274,11 @@ func (r *Registry) Status() (map[string]smriti.ProviderStatus, smriti.Background
 	return out, bs
 }
 
-func (r *Registry) providerStatus(name string) smriti.ProviderStatus {
+func (r *Registry) providerStatus(name string) intelligence.ProviderStatus {
 	pc := r.cfg.Providers[name]
 	// generic needs no key; its base URL is what configures it.
 	hasKey := r.usable(name)
-	st := smriti.ProviderStatus{
+	st := intelligence.ProviderStatus{
 		Enabled:      hasKey && !pc.Disabled,
 		HasKey:       hasKey,
 		DefaultModel: pc.DefaultModel,
@@ -312,12 +313,12 @@ func displayURL(raw string) string {
 // observed fills in a provider's default model and reports each call to
 // the Observer.
 type observed struct {
-	smriti.Provider
+	intelligence.Provider
 	model string
 	obs   Observer
 }
 
-func (p *observed) prepare(req *smriti.CompletionRequest) error {
+func (p *observed) prepare(req *intelligence.CompletionRequest) error {
 	if req.Model = strings.TrimSpace(req.Model); req.Model == "" {
 		req.Model = p.model
 	}
@@ -327,7 +328,7 @@ func (p *observed) prepare(req *smriti.CompletionRequest) error {
 	return nil
 }
 
-func (p *observed) Complete(ctx context.Context, req smriti.CompletionRequest) (*smriti.Completion, error) {
+func (p *observed) Complete(ctx context.Context, req intelligence.CompletionRequest) (*intelligence.Completion, error) {
 	if err := p.prepare(&req); err != nil {
 		return nil, err
 	}
@@ -337,7 +338,7 @@ func (p *observed) Complete(ctx context.Context, req smriti.CompletionRequest) (
 	return c, err
 }
 
-func (p *observed) Stream(ctx context.Context, req smriti.CompletionRequest, onDelta func(string) error) (*smriti.Completion, error) {
+func (p *observed) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
 	if err := p.prepare(&req); err != nil {
 		return nil, err
 	}
@@ -347,11 +348,11 @@ func (p *observed) Stream(ctx context.Context, req smriti.CompletionRequest, onD
 	return c, err
 }
 
-func (p *observed) report(model string, c *smriti.Completion, err error, start time.Time) {
+func (p *observed) report(model string, c *intelligence.Completion, err error, start time.Time) {
 	if p.obs == nil {
 		return
 	}
-	var usage smriti.Usage
+	var usage intelligence.Usage
 	if c != nil {
 		usage = c.Usage
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/intelligence"
 	"smriti/provider/mockderive"
 )
 
@@ -110,8 +111,8 @@ func TestBackgroundDefaultsToMockWhenNothingConfigured(t *testing.T) {
 	if !bs.UsingMock || bs.Provider != "mock" || bs.Configured || !strings.Contains(bs.StatusLabel, "Mock") || !strings.Contains(bs.StatusLabel, "OPENAI_API_KEY") {
 		t.Errorf("background status = %+v", bs)
 	}
-	c, err := p.Complete(context.Background(), smriti.CompletionRequest{Model: model, Schema: draftSchema})
-	if err != nil || c.Text != mockderive.Reply(smriti.CompletionRequest{Model: model, Schema: draftSchema}) {
+	c, err := p.Complete(context.Background(), intelligence.CompletionRequest{Model: model, Schema: draftSchema})
+	if err != nil || c.Text != mockderive.Reply(intelligence.CompletionRequest{Model: model, Schema: draftSchema}) {
 		t.Errorf("mock background reply = %v, %v", c, err)
 	}
 }
@@ -176,7 +177,7 @@ func TestStatusReportsEveryProvider(t *testing.T) {
 	if len(st) != 4 {
 		t.Fatalf("status has %d providers: %v", len(st), st)
 	}
-	want := map[string]smriti.ProviderStatus{
+	want := map[string]intelligence.ProviderStatus{
 		"openai":     {Enabled: true, HasKey: true, Configured: true, StatusLabel: "Ready", DefaultModel: "gpt-4.1-mini"},
 		"anthropic":  {Enabled: true, HasKey: true, Configured: true, StatusLabel: "Ready", DefaultModel: "claude-opus-4-1"},
 		"openrouter": {HasKey: true, StatusLabel: "Disabled (enabled: false in providers.yaml)", DefaultModel: "meta-llama/llama-3.1-70b-instruct", BaseURL: "https://openrouter.example/api/v1"},
@@ -244,7 +245,7 @@ func TestContextWindow(t *testing.T) {
 
 type observation struct {
 	provider, model, outcome string
-	usage                    smriti.Usage
+	usage                    intelligence.Usage
 }
 
 func TestObserverSeesEveryCall(t *testing.T) {
@@ -257,7 +258,7 @@ func TestObserverSeesEveryCall(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var seen []observation
-	obs := func(provider, model, outcome string, usage smriti.Usage, elapsed time.Duration) {
+	obs := func(provider, model, outcome string, usage intelligence.Usage, elapsed time.Duration) {
 		mu.Lock()
 		defer mu.Unlock()
 		if elapsed < 0 {
@@ -270,14 +271,14 @@ func TestObserverSeesEveryCall(t *testing.T) {
 	p, _ := r.Provider("openai")
 	m, _ := r.Provider("mock")
 	ctx := context.Background()
-	_, _ = p.Complete(ctx, smriti.CompletionRequest{Messages: []smriti.Message{{Role: "user", Content: "hi"}}})
-	_, _ = p.Complete(ctx, smriti.CompletionRequest{Model: "gpt-4o", Messages: []smriti.Message{{Role: "user", Content: "hi"}}})
-	_, _ = m.Stream(ctx, smriti.CompletionRequest{Messages: []smriti.Message{{Role: "user", Content: "12345678"}}}, func(string) error { return nil })
+	_, _ = p.Complete(ctx, intelligence.CompletionRequest{Messages: []intelligence.Message{{Role: "user", Content: "hi"}}})
+	_, _ = p.Complete(ctx, intelligence.CompletionRequest{Model: "gpt-4o", Messages: []intelligence.Message{{Role: "user", Content: "hi"}}})
+	_, _ = m.Stream(ctx, intelligence.CompletionRequest{Messages: []intelligence.Message{{Role: "user", Content: "12345678"}}}, func(string) error { return nil })
 
 	want := []observation{
-		{"openai", "gpt-4o-mini", "ok", smriti.Usage{InputTokens: 19, OutputTokens: 5}},
-		{"openai", "gpt-4o", "error", smriti.Usage{}},
-		{"mock", "mock", "ok", smriti.Usage{InputTokens: 2, OutputTokens: estimateTokens(`[mock:mock] You said: "12345678".`)}},
+		{"openai", "gpt-4o-mini", "ok", intelligence.Usage{InputTokens: 19, OutputTokens: 5}},
+		{"openai", "gpt-4o", "error", intelligence.Usage{}},
+		{"mock", "mock", "ok", intelligence.Usage{InputTokens: 2, OutputTokens: estimateTokens(`[mock:mock] You said: "12345678".`)}},
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -297,7 +298,7 @@ func TestGenericWithoutModelNeedsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Complete(context.Background(), smriti.CompletionRequest{Messages: []smriti.Message{{Role: "user", Content: "hi"}}})
+	_, err = p.Complete(context.Background(), intelligence.CompletionRequest{Messages: []intelligence.Message{{Role: "user", Content: "hi"}}})
 	if smriti.ErrorCode(err) != smriti.EINVALID || !strings.Contains(err.Error(), "model is required") {
 		t.Errorf("err = %v", err)
 	}
@@ -311,7 +312,7 @@ func TestRegistryIsSafeForConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			p, _ := r.Provider("mock")
-			_, _ = p.Complete(context.Background(), smriti.CompletionRequest{Messages: []smriti.Message{{Role: "user", Content: "x"}}})
+			_, _ = p.Complete(context.Background(), intelligence.CompletionRequest{Messages: []intelligence.Message{{Role: "user", Content: "x"}}})
 			_, _ = r.Status()
 			_, _, _ = r.Background()
 			_ = r.DefaultProvider()

@@ -3,10 +3,9 @@ package provider
 import (
 	"context"
 	"net/http"
+	"smriti/intelligence"
 	"strings"
 	"testing"
-
-	"smriti"
 )
 
 // Every streaming adapter delivers the pieces as they come and ends with
@@ -17,13 +16,13 @@ func TestStreamDeliversDeltasAndUsage(t *testing.T) {
 		events         []string
 		deltas, text   string
 		model          string
-		usage          smriti.Usage
+		usage          intelligence.Usage
 		flags          [][]any // request body paths that must be true
 	}{
-		{smriti.ProviderOpenAI, "/v1", openAIStream, "Hel|lo, |world.", "Hello, world.", "gpt-4o-mini-2024-07-18",
-			smriti.Usage{InputTokens: 31, OutputTokens: 4}, [][]any{{"stream"}, {"stream_options", "include_usage"}}},
-		{smriti.ProviderAnthropic, "", anthropicTextStream, "Hello| from Claude.", "Hello from Claude.", "claude-sonnet-4-5-20250929",
-			smriti.Usage{InputTokens: 25, OutputTokens: 15}, [][]any{{"stream"}}},
+		{intelligence.ProviderOpenAI, "/v1", openAIStream, "Hel|lo, |world.", "Hello, world.", "gpt-4o-mini-2024-07-18",
+			intelligence.Usage{InputTokens: 31, OutputTokens: 4}, [][]any{{"stream"}, {"stream_options", "include_usage"}}},
+		{intelligence.ProviderAnthropic, "", anthropicTextStream, "Hello| from Claude.", "Hello from Claude.", "claude-sonnet-4-5-20250929",
+			intelligence.Usage{InputTokens: 25, OutputTokens: 15}, [][]any{{"stream"}}},
 	} {
 		t.Run(tt.provider, func(t *testing.T) {
 			srv := newFake(t, func(w http.ResponseWriter, r *http.Request, _ int) { writeSSE(w, tt.events...) })

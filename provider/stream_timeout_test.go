@@ -3,11 +3,10 @@ package provider
 import (
 	"context"
 	"net/http"
+	"smriti/intelligence"
 	"strings"
 	"testing"
 	"time"
-
-	"smriti"
 )
 
 // A reply that keeps producing tokens for longer than the call timeout is
@@ -22,7 +21,7 @@ func TestStreamStillProducingIsNotCutByTheCallTimeout(t *testing.T) {
 		}
 		writeSSE(w, `data: [DONE]`)
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1", WithTimeout(300*time.Millisecond))
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1", WithTimeout(300*time.Millisecond))
 	var got strings.Builder
 	c, err := p.Stream(context.Background(), chatRequest, func(s string) error { got.WriteString(s); return nil })
 	if err != nil {
@@ -40,7 +39,7 @@ func TestStreamThatGoesQuietIsCut(t *testing.T) {
 		writeSSE(w, openAIChunk("first "))
 		<-r.Context().Done()
 	})
-	p := providerAt(t, smriti.ProviderOpenAI, srv.URL+"/v1", WithTimeout(300*time.Millisecond))
+	p := providerAt(t, intelligence.ProviderOpenAI, srv.URL+"/v1", WithTimeout(300*time.Millisecond))
 	_, err := p.Stream(context.Background(), chatRequest, func(string) error { return nil })
 	assertUpstream(t, err, "openai did not answer within 300ms")
 	if outcome(err) != "timeout" {

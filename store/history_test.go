@@ -75,8 +75,8 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		u := fmt.Sprintf("message %d %s", i, strings.Repeat("word ", i%7))
 		r := fmt.Sprintf("reply %d %s", i, strings.Repeat("longer text ", i%5))
 		if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(u)},
-			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(r)}}); err != nil {
+			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: intelligence.EstimateTokens(u)},
+			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: intelligence.EstimateTokens(r)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

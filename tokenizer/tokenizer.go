@@ -10,13 +10,12 @@
 package tokenizer
 
 import (
+	"smriti/intelligence"
 	"strings"
 	"sync"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
-
-	"smriti"
 )
 
 // Encoding names.
@@ -29,18 +28,18 @@ const (
 // it is safe for concurrent use.
 type Counter struct{}
 
-var _ smriti.TokenCounter = Counter{}
+var _ intelligence.TokenCounter = Counter{}
 
 // CountTokens returns the exact count for OpenAI-family models and
 // smriti.EstimateTokens otherwise.
 func (Counter) CountTokens(provider, model, text string) (int, bool) {
 	name := EncodingFor(provider, model)
 	if name == "" {
-		return smriti.EstimateTokens(text), false
+		return intelligence.EstimateTokens(text), false
 	}
 	enc, err := load(name)
 	if err != nil {
-		return smriti.EstimateTokens(text), false
+		return intelligence.EstimateTokens(text), false
 	}
 	return len(enc.EncodeOrdinary(text)), true
 }
@@ -56,7 +55,7 @@ func EncodingFor(provider, model string) string {
 			return ""
 		}
 		m = rest
-	} else if strings.EqualFold(provider, smriti.ProviderOpenRouter) {
+	} else if strings.EqualFold(provider, intelligence.ProviderOpenRouter) {
 		return ""
 	}
 	switch {

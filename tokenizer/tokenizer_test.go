@@ -5,9 +5,8 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"smriti/intelligence"
 	"testing"
-
-	"smriti"
 )
 
 func corpus(t *testing.T) map[string]string {
@@ -106,8 +105,8 @@ func TestCorpusEstimateMargin(t *testing.T) {
 		if exact {
 			t.Fatalf("anthropic count claims to be exact")
 		}
-		if got != smriti.EstimateTokens(c[kind]) {
-			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, smriti.EstimateTokens(c[kind]))
+		if got != intelligence.EstimateTokens(c[kind]) {
+			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, intelligence.EstimateTokens(c[kind]))
 		}
 		highest := 0
 		for _, enc := range []string{CL100K, O200K} {
@@ -116,7 +115,7 @@ func TestCorpusEstimateMargin(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got < ref {
-				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, smriti.EstimateMarginPercent)
+				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, intelligence.EstimateMarginPercent)
 			}
 			highest = max(highest, ref)
 		}
@@ -127,10 +126,10 @@ func TestCorpusEstimateMargin(t *testing.T) {
 }
 
 func TestCountMessagesExact(t *testing.T) {
-	msgs := []smriti.Message{{Role: "system", Content: "You are continuing a conversation."}, {Role: "user", Content: "hello world"}}
+	msgs := []intelligence.Message{{Role: "system", Content: "You are continuing a conversation."}, {Role: "user", Content: "hello world"}}
 	sys, _ := Count(O200K, msgs[0].Content)
-	want := smriti.ReplyPrimingTokens + sys + 2 + 2*smriti.MessageOverheadTokens
-	if got := smriti.CountMessages(Counter{}, "openai", "gpt-4o", msgs); got != want {
+	want := intelligence.ReplyPrimingTokens + sys + 2 + 2*intelligence.MessageOverheadTokens
+	if got := intelligence.CountMessages(Counter{}, "openai", "gpt-4o", msgs); got != want {
 		t.Fatalf("CountMessages = %d, want %d", got, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/credential"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -86,7 +87,7 @@ func startAuthAPI(t *testing.T, env map[string]string) (string, *store.Store) {
 func addUser(t *testing.T, db *store.Store, name string) (*smriti.User, string) {
 	t.Helper()
 	ctx := context.Background()
-	hash, err := smriti.HashPassword("a long enough password")
+	hash, err := credential.HashPassword("a long enough password")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func assistant(seq int64, content string) changeTurn {
 
 // changeReq is a draft_changes request over base items and turns, or (with
 // turns nil and document set) an extract_changes request.
-func changeReq(t testing.TB, schema string, items []baseItem, turns []changeTurn, document string) smriti.CompletionRequest {
+func changeReq(t testing.TB, schema string, items []baseItem, turns []changeTurn, document string) intelligence.CompletionRequest {
 	t.Helper()
 	if items == nil {
 		items = []baseItem{}
@@ -546,7 +546,7 @@ func FuzzReplyDataBlock(f *testing.F) {
 				t.Fatalf("%s: %v", schema, err)
 			}
 		}
-		for _, schema := range []*smriti.JSONSchema{intelligence.DraftSchema(), intelligence.ExtractSchema()} {
+		for _, schema := range []*intelligence.JSONSchema{intelligence.DraftSchema(), intelligence.ExtractSchema()} {
 			r := req(schema.Name, data)
 			r.Schema = schema
 			if _, err := intelligence.ParseDraft(Reply(r), schema == intelligence.ExtractSchema()); err != nil {

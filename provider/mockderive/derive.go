@@ -35,7 +35,7 @@ import (
 //
 // Lines that read like instructions to a model never become anything. An
 // unknown or missing schema gets "{}".
-func Reply(req smriti.CompletionRequest) string {
+func Reply(req intelligence.CompletionRequest) string {
 	if req.Schema == nil {
 		return "{}"
 	}

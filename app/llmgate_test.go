@@ -1,7 +1,8 @@
-package smriti_test
+package app_test
 
 import (
 	"context"
+	"smriti/app"
 	"testing"
 
 	"smriti"
@@ -9,15 +10,15 @@ import (
 
 func TestAdmitLLM(t *testing.T) {
 	a, b := smriti.NewID(), smriti.NewID()
-	if err := smriti.AdmitLLM(context.Background(), a); err != nil {
+	if err := app.AdmitLLM(context.Background(), a); err != nil {
 		t.Fatalf("no gate: %v, want nil", err)
 	}
 	var asked []smriti.ID
-	ctx := smriti.WithLLMGate(context.Background(), func(_ context.Context, ids ...smriti.ID) error {
+	ctx := app.WithLLMGate(context.Background(), func(_ context.Context, ids ...smriti.ID) error {
 		asked = append(asked, ids...)
 		return smriti.Errorf(smriti.ETOOMANY, "slow down")
 	})
-	err := smriti.AdmitLLM(ctx, a, b)
+	err := app.AdmitLLM(ctx, a, b)
 	if smriti.ErrorCode(err) != smriti.ETOOMANY || err.Error() != "slow down" || len(asked) != 2 || asked[0] != a || asked[1] != b {
 		t.Fatalf("gate: %v asked %v, want ETOOMANY \"slow down\" asked [%s %s]", err, asked, a, b)
 	}

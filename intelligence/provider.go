@@ -1,8 +1,7 @@
-package smriti
+package intelligence
 
 import (
 	"context"
-	"strings"
 )
 
 // Message is one message of a provider conversation.
@@ -112,19 +111,3 @@ const (
 	ProviderGeneric    = "generic"
 	ProviderMock       = "mock"
 )
-
-// ChooseModel names the provider and model a session or send uses: the
-// requested ones (the provider name trimmed and lower-cased), else the
-// configured default provider and that provider's default model. The model
-// is "" when none is requested or configured; p may be nil (no defaults).
-func ChooseModel(p Providers, provider, model string) (string, string) {
-	provider = strings.ToLower(strings.TrimSpace(provider))
-	if provider == "" && p != nil {
-		provider = p.DefaultProvider()
-	}
-	model = strings.TrimSpace(model)
-	if model == "" && p != nil {
-		model = p.DefaultModel(provider)
-	}
-	return provider, model
-}
