@@ -175,7 +175,9 @@ type NoteCreate struct {
 // CheckpointCommit writes a checkpoint from a session: its branch is the
 // session's branch and its parent follows the branch rules (see SPEC §3).
 type CheckpointCommit struct {
-	SpaceID   ID
+	SpaceID ID
+	// SessionID is the writing session, whose branch the checkpoint goes
+	// on; NilID commits onto main's head with no session.
 	SessionID ID
 	Content   Content
 	// AuthorType and AuthorAgent are stored as given (see CommitAuthor);

@@ -85,6 +85,19 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err != nil {
 		return nil, err
 	}
+	return c.prepare(ctx, se, req)
+}
+
+// PrepareFor is Prepare for a session that need not be stored (a new
+// session's preview): se is read, never written.
+func (c *Chat) PrepareFor(ctx context.Context, se *smriti.Session, req SendRequest) (*Prepared, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	return c.prepare(ctx, se, req)
+}
+
+func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest) (*Prepared, error) {
 	prov, model, err := c.chooseProvider(se, req)
 	if err != nil {
 		return nil, err

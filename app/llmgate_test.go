@@ -2,24 +2,61 @@ package app_test
 
 import (
 	"context"
-	"smriti/app"
 	"testing"
 
 	"smriti"
+	"smriti/app"
 )
 
-func TestAdmitLLM(t *testing.T) {
-	a, b := smriti.NewID(), smriti.NewID()
-	if err := app.AdmitLLM(context.Background(), a); err != nil {
-		t.Fatalf("no gate: %v, want nil", err)
+func TestGateAdmitsCallsWithoutAPrincipal(t *testing.T) {
+	g := app.NewGate(app.GateConfig{RatePerMinute: 1, Burst: 1})
+	for i := range 3 {
+		if err := g.Admit(context.Background(), smriti.NewID()); err != nil {
+			t.Fatalf("call %d with no principal: %v, want nil", i, err)
+		}
 	}
+}
+
+func TestGateSpendsEachPrincipalsAllowance(t *testing.T) {
+	g := app.NewGate(app.GateConfig{RatePerMinute: 1, Burst: 2})
+	alice := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
+	bob := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
+	for i := range 2 {
+		if err := g.Admit(alice); err != nil {
+			t.Fatalf("alice call %d: %v, want nil", i, err)
+		}
+	}
+	err := g.Admit(alice)
+	if smriti.ErrorCode(err) != smriti.ETOOMANY || app.RetryAfter(err) != 60 ||
+		err.Error() != "rate limit for LLM-backed calls reached (1 per minute); retry in 60 s" {
+		t.Fatalf("third call: %v (retry %d), want ETOOMANY with retry 60", err, app.RetryAfter(err))
+	}
+	if err := g.Admit(bob); err != nil {
+		t.Fatalf("bob has his own allowance: %v", err)
+	}
+}
+
+func TestGateChecksTheRoleInEveryNamedSpace(t *testing.T) {
+	readable, writable, unknown := smriti.NewID(), smriti.NewID(), smriti.NewID()
 	var asked []smriti.ID
-	ctx := app.WithLLMGate(context.Background(), func(_ context.Context, ids ...smriti.ID) error {
-		asked = append(asked, ids...)
-		return smriti.Errorf(smriti.ETOOMANY, "slow down")
-	})
-	err := app.AdmitLLM(ctx, a, b)
-	if smriti.ErrorCode(err) != smriti.ETOOMANY || err.Error() != "slow down" || len(asked) != 2 || asked[0] != a || asked[1] != b {
-		t.Fatalf("gate: %v asked %v, want ETOOMANY \"slow down\" asked [%s %s]", err, asked, a, b)
+	g := app.NewGate(app.GateConfig{Roles: func(_ context.Context, id smriti.ID) (smriti.Role, error) {
+		asked = append(asked, id)
+		switch id {
+		case readable:
+			return smriti.RoleViewer, nil
+		case writable:
+			return smriti.RoleEditor, nil
+		}
+		return "", smriti.Errorf(smriti.ENOTFOUND, "Space not found")
+	}})
+	ctx := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
+	if err := g.Admit(ctx, writable, unknown); err != nil {
+		t.Fatalf("editor, unknown left to the use case: %v, want nil", err)
+	}
+	if err := g.Admit(ctx, writable, readable); smriti.ErrorCode(err) != smriti.EFORBIDDEN {
+		t.Fatalf("viewer: %v, want EFORBIDDEN", err)
+	}
+	if len(asked) != 4 {
+		t.Fatalf("asked %v, want every id once per call", asked)
 	}
 }

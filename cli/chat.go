@@ -227,21 +227,27 @@ func newContextCmd() *cobra.Command {
 			ctx := cmd.Context()
 			c := env.Client()
 			msg := strings.Join(args[1:], " ")
-			var session smriti.ID
-			var err error
+			var req httpapi.SendRequest
 			if o.session != "" {
-				session, err = resolveSession(ctx, c, o.session)
+				session, err := resolveSession(ctx, c, o.session)
+				if err != nil {
+					return err
+				}
+				if req, err = o.request(ctx, c, session, msg); err != nil {
+					return err
+				}
 			} else {
-				// A preview needs a session; a fresh one of the space shows
-				// what a new conversation would start from.
-				session, err = o.sessionFor(ctx, c, args[0], "cli: context preview")
-			}
-			if err != nil {
-				return err
-			}
-			req, err := o.request(ctx, c, session, msg)
-			if err != nil {
-				return err
+				// Without --session the preview is what a new conversation
+				// of the space would start from; no session is made for it.
+				sp, err := resolveSpace(ctx, c, args[0])
+				if err != nil {
+					return err
+				}
+				if req, err = o.request(ctx, c, smriti.NilID, msg); err != nil {
+					return err
+				}
+				id := sp.ID.String()
+				req.SessionID, req.RepoID = nil, &id
 			}
 			p, err := c.PreviewContext(ctx, req)
 			if err != nil {

@@ -208,19 +208,19 @@ func newCheckpointCreateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			spID := sp.ID.String()
-			if session == "" {
-				s, err := c.CreateSessionWith(ctx, httpapi.SessionCreateRequest{RepoID: &spID,
-					Title: "cli: " + truncateRunes(*p.Message, 80), SeedFrom: "none"})
-				if err != nil {
-					return err
-				}
-				sessionID = s.ID
+			git := gitOf(ctx, env, p.ProjectRoot)
+			items := httpapi.ItemFields{Items: p.Items, Model: p.Model}
+			var out *httpapi.Commit
+			if session != "" {
+				spID, sid := sp.ID.String(), sessionID.String()
+				out, err = c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
+					AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: items, Git: git})
+			} else {
+				// Without --session the checkpoint goes onto main's head and
+				// no session is made for it.
+				out, err = c.CommitToSpace(ctx, sp.ID, httpapi.SpaceCommitRequest{ContentFields: p.ContentFields,
+					AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: items, Git: git})
 			}
-			sid := sessionID.String()
-			out, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
-				AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: httpapi.ItemFields{Items: p.Items, Model: p.Model},
-				Git: gitOf(ctx, env, p.ProjectRoot)})
 			if err != nil {
 				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 			}

@@ -5,14 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"math"
 	"net/http"
-	"strconv"
+	"smriti/app"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"smriti"
 )
@@ -32,11 +29,6 @@ type AuthConfig struct {
 	// SecureCookie marks the session cookie Secure (set when serving TLS or
 	// behind a TLS-terminating proxy).
 	SecureCookie bool
-	// LLMRatePerMinute and LLMBurst limit each principal's calls to the
-	// LLM-backed endpoints (send, draft, extract, review, title); 0 means
-	// no limit.
-	LLMRatePerMinute float64
-	LLMBurst         int
 	// CredentialCacheTTL is how long a resolved token or session is
 	// trusted without asking the database again (DefaultCredentialCacheTTL
 	// when 0; negative turns the cache off). A revocation or logout through
@@ -57,12 +49,9 @@ const DefaultSessionTTL = 12 * time.Hour
 // SessionCookie is the name of the browser session cookie.
 const SessionCookie = "smriti_session"
 
-const principalKey ctxKey = 100
-
 // principalOf returns the principal the middleware resolved for r.
 func principalOf(ctx context.Context) *smriti.Principal {
-	p, _ := ctx.Value(principalKey).(*smriti.Principal)
-	return p
+	return app.PrincipalOf(ctx)
 }
 
 var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: smriti.ScopeAdmin}
@@ -153,31 +142,7 @@ func (s *Server) authorize(rt route, w http.ResponseWriter, r *http.Request) err
 			return err
 		}
 	}
-	if !llmRoutes[rt.method+" "+rt.path] {
-		return nil
-	}
-	retry, err := s.spendLLM(p)
-	if retry > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(retry))
-	}
-	return err
-}
-
-// admitLLM is the smriti.LLMGate of the MCP tools served at /mcp: the role
-// check and the rate limit authorize applies to the LLM routes, for the
-// principal the MCP session was opened by.
-func (s *Server) admitLLM(ctx context.Context, ids ...smriti.ID) error {
-	p := principalOf(ctx)
-	if p == nil {
-		return smriti.ErrBadCredentials()
-	}
-	if s.auth.Enabled {
-		if err := s.authorizeSpaces(ctx, ids, smriti.NeedWrite); err != nil {
-			return err
-		}
-	}
-	_, err := s.spendLLM(p)
-	return err
+	return nil
 }
 
 // authorizeSpaces applies smriti.Role.Permits to every space ids name (a
@@ -245,8 +210,8 @@ func namedIDs(pattern string, r *http.Request, limit int64) []smriti.ID {
 	return ids
 }
 
-// llmRoutes are the endpoints that call a provider, which the per-principal
-// rate limit covers.
+// llmRoutes are the endpoints that call a provider: the app's LLM gate
+// admits each call (the OpenAPI document lists their 429).
 var llmRoutes = map[string]bool{
 	"POST /api/v4/chat/send":                        true,
 	"POST /api/v5/chat/send/stream":                 true,
@@ -254,68 +219,6 @@ var llmRoutes = map[string]bool{
 	"POST /api/v5/checkpoint/extract":               true,
 	"POST /api/v5/checkpoint/{commit_id}/review":    true,
 	"POST /api/v4/chat/sessions/{session_id}/title": true,
-}
-
-// limiters holds one token bucket per principal (API token, or user for a
-// browser session or local mode).
-type limiters struct {
-	mu    sync.Mutex
-	every rate.Limit
-	burst int
-	by    map[string]*rate.Limiter
-}
-
-// maxLimiters bounds the map; past it the buckets start afresh (a caller
-// then gets at most one extra burst).
-const maxLimiters = 10000
-
-func (l *limiters) get(key string) *rate.Limiter {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.by[key]
-	if !ok {
-		if len(l.by) >= maxLimiters {
-			l.by = map[string]*rate.Limiter{}
-		}
-		lim = rate.NewLimiter(l.every, l.burst)
-		l.by[key] = lim
-	}
-	return lim
-}
-
-// spendLLM takes one LLM-backed call from the principal's allowance. When
-// it is spent, it returns ETOOMANY and the whole seconds to wait (for
-// Retry-After).
-func (s *Server) spendLLM(p *smriti.Principal) (retryAfter int, err error) {
-	if s.llm == nil {
-		return 0, nil
-	}
-	key := "user:" + p.UserID.String()
-	if p.TokenID != nil {
-		key = "token:" + p.TokenID.String()
-	}
-	res := s.llm.get(key).Reserve()
-	if res.OK() && res.Delay() == 0 {
-		return 0, nil
-	}
-	wait := res.Delay()
-	res.Cancel()
-	secs := int(math.Ceil(wait.Seconds()))
-	if secs < 1 {
-		secs = 1
-	}
-	return secs, smriti.Errorf(smriti.ETOOMANY, "rate limit for LLM-backed calls reached (%g per minute); retry in %d s", s.auth.LLMRatePerMinute, secs)
-}
-
-func newLimiters(c AuthConfig) *limiters {
-	if c.LLMRatePerMinute <= 0 {
-		return nil
-	}
-	burst := c.LLMBurst
-	if burst <= 0 {
-		burst = 1
-	}
-	return &limiters{every: rate.Limit(c.LLMRatePerMinute / 60), burst: burst, by: map[string]*rate.Limiter{}}
 }
 
 func (c AuthConfig) sessionTTL() time.Duration {
@@ -378,13 +281,16 @@ func (c *credCache) resolve(key string, now time.Time, lookup func(hash string) 
 		until = *p.Expires
 	}
 	c.mu.Lock()
-	if len(c.m) >= maxLimiters {
+	if len(c.m) >= maxCredEntries {
 		c.m = map[string]credEntry{}
 	}
 	c.m[key] = credEntry{p: p, until: until}
 	c.mu.Unlock()
 	return p, nil
 }
+
+// maxCredEntries bounds the cache; past it, it starts afresh.
+const maxCredEntries = 10000
 
 // clear forgets every cached credential (after a revocation or logout).
 func (c *credCache) clear() {

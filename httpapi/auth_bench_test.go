@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/app"
 	"smriti/credential"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -46,7 +47,7 @@ func newAuthBench(b *testing.B, enabled bool, cacheTTL ...time.Duration) (http.H
 	if len(cacheTTL) > 0 {
 		ac.CredentialCacheTTL = cacheTTL[0]
 	}
-	h := httpapi.New(httpapi.Config{Backend: st, Providers: provider.New(cfg), Auth: ac})
+	h := httpapi.New(httpapi.Config{Backend: st, App: app.New(app.Config{Store: st, Providers: provider.New(cfg)}), Auth: ac})
 	return h, st, u
 }
 

@@ -25,6 +25,11 @@ func withAuth(ac httpapi.AuthConfig) envOption {
 	return func(c *envConfig) { ac.Enabled = true; c.auth = ac }
 }
 
+// withLLMRate sets the app's allowance of LLM-backed calls per principal.
+func withLLMRate(perMinute float64, burst int) envOption {
+	return func(c *envConfig) { c.gate.RatePerMinute, c.gate.Burst = perMinute, burst }
+}
+
 func withLogger(l *slog.Logger) envOption { return func(c *envConfig) { c.logger = l } }
 
 // engines runs fn on SQLite and on PostgreSQL.
@@ -510,7 +515,7 @@ func (s *syncBuffer) String() string {
 // 429 with Retry-After and a JSON detail on every LLM-backed route, while
 // another token keeps its own allowance.
 func TestAttackLLMRateLimitAnswers429(t *testing.T) {
-	e := newEnv(t, withAuth(httpapi.AuthConfig{LLMRatePerMinute: 1, LLMBurst: 1}))
+	e := newEnv(t, withAuth(httpapi.AuthConfig{}), withLLMRate(1, 1))
 	alice := e.newAccount(t, "alice", smriti.ScopeWrite)
 	w := makeWorld(t, alice) // spends alice's one call on the send
 	for _, c := range []struct {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/app"
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/provider"
@@ -38,7 +39,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	}
 	b.Cleanup(func() { st.Close() })
 	cfg, _ := provider.Load(provider.LoadOptions{})
-	h := httpapi.New(httpapi.Config{Backend: st, Providers: provider.New(cfg)})
+	h := httpapi.New(httpapi.Config{Backend: st, App: app.New(app.Config{Store: st, Providers: provider.New(cfg)})})
 	ctx := context.Background()
 	sp, err := st.CreateSpace(ctx, smriti.SpaceCreate{Name: "bench"})
 	if err != nil {

@@ -161,7 +161,7 @@ func (s *Server) chatRoutes() []route {
 		{method: "POST", path: "/api/v5/chat/send/stream", summary: "Send a message and stream the reply as server-sent events (meta, delta, done, error)", tag: "chat",
 			in: SendRequest{}, status: 200, handle: s.sendStream,
 			stream: "meta (the resolved context), delta (a piece of the reply), then done (the same body as a plain send) or error ({status, detail})", headers: idempotencyHeader},
-		{method: "POST", path: "/api/v5/chat/context", summary: "Preview exactly what a send would give the model, without calling it", tag: "chat",
+		{method: "POST", path: "/api/v5/chat/context", summary: "Preview exactly what a send would give the model, without calling it (with repo_id and no session_id: what a new session of the space would start from; nothing is stored)", tag: "chat",
 			in: SendRequest{}, out: ContextPreview{}, status: 200, handle: s.previewContext},
 		{method: "GET", path: "/api/v4/chat/providers", summary: "Provider configuration status (never keys)", tag: "chat",
 			out: ProvidersStatus{}, status: 200, handle: s.providerStatus},
@@ -181,6 +181,32 @@ func (s *Server) sendRequest(w http.ResponseWriter, r *http.Request) (app.SendRe
 	if _, err := optID("repo_id", req.RepoID); err != nil {
 		return app.SendRequest{}, err
 	}
+	return s.sendRequestOf(r, sid, req)
+}
+
+// previewRequest decodes a context preview: a send in a session, or, with
+// repo_id and no session_id, a new session of that space (nothing stored).
+func (s *Server) previewRequest(w http.ResponseWriter, r *http.Request) (app.SendRequest, *smriti.ID, error) {
+	var req SendRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return app.SendRequest{}, nil, err
+	}
+	space, err := optID("repo_id", req.RepoID)
+	if err != nil {
+		return app.SendRequest{}, nil, err
+	}
+	var sid smriti.ID
+	if req.SessionID != nil || space == nil {
+		if sid, err = reqID("session_id", req.SessionID); err != nil {
+			return app.SendRequest{}, nil, err
+		}
+		space = nil
+	}
+	out, err := s.sendRequestOf(r, sid, req)
+	return out, space, err
+}
+
+func (s *Server) sendRequestOf(r *http.Request, sid smriti.ID, req SendRequest) (app.SendRequest, error) {
 	mounted, err := optID("mounted_checkpoint_id", req.MountedCheckpointID)
 	if err != nil {
 		return app.SendRequest{}, err
@@ -227,7 +253,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.chat.Send(r.Context(), req)
+	res, err := s.app.Send(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -267,7 +293,7 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 		flusher.Flush()
 		return nil
 	}
-	res, err := s.chat.Stream(r.Context(), req,
+	res, err := s.app.Stream(r.Context(), req,
 		func(p *app.Prepared) error {
 			provider := ""
 			if p.Provider != nil {
@@ -288,11 +314,11 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.sendRequest(w, r)
+	req, space, err := s.previewRequest(w, r)
 	if err != nil {
 		return err
 	}
-	p, err := s.chat.Prepare(r.Context(), req)
+	p, err := s.app.Preview(r.Context(), space, req)
 	if err != nil {
 		return err
 	}
@@ -303,12 +329,14 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	if p.Mount != nil {
 		out.Mount = sessionMountOf(p.Mount)
 	}
-	if s.cfg.Tokens != nil {
-		_, out.ExactTokens = s.cfg.Tokens.CountTokens(p.Provider.Name(), p.Model, "")
+	if tokens := s.app.Chat.Tokens; tokens != nil {
+		_, out.ExactTokens = tokens.CountTokens(p.Provider.Name(), p.Model, "")
 	}
-	last, err := s.store.Turns(r.Context(), p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
-	if err != nil {
-		return err
+	var last []*smriti.Turn
+	if p.Session.ID != smriti.NilID { // a new session's preview has no turns yet
+		if last, err = s.app.Turns(r.Context(), p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true}); err != nil {
+			return err
+		}
 	}
 	for _, t := range last {
 		if t.Role == smriti.RoleAssistant {
@@ -329,14 +357,14 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
-	list, bg := s.providers.Status()
+	list, bg := s.app.Providers.Status()
 	out := ProvidersStatus{}
 	for name, st := range list {
 		out[name] = st
 	}
 	out["background_intelligence"] = bg
-	def := s.providers.DefaultProvider()
-	chat := ChatDefaults{DefaultProvider: def, DefaultModel: s.providers.DefaultModel(def)}
+	def := s.app.Providers.DefaultProvider()
+	chat := ChatDefaults{DefaultProvider: def, DefaultModel: s.app.Providers.DefaultModel(def)}
 	if st, ok := list[def]; ok {
 		chat.Enabled, chat.HasKey, chat.MissingPackage, chat.Configured, chat.StatusLabel = st.Enabled, st.HasKey, st.MissingPackage, st.Configured, st.StatusLabel
 	} else if def == intelligence.ProviderMock {

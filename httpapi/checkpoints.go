@@ -49,6 +49,61 @@ func (f *ItemFields) items() ([]smriti.Item, error) {
 	return itemsIn(f.Items)
 }
 
+// SpaceCommitRequest writes a checkpoint onto main's head with no session
+// (POST /api/v5/spaces/{space_id}/checkpoints): a checkpoint needs no
+// conversation to stand on.
+type SpaceCommitRequest struct {
+	ContentFields
+	AuthorAgent *string `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
+	AuthorType  string  `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for an extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent"`
+	ProjectRoot *string `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
+	ItemFields
+	Git *GitStateIn `json:"git" doc:"Where the project's code stood (a git work tree at project_root); stored as metadata.git"`
+}
+
+// commitIn is the commit a request asks for, session and source turns
+// aside.
+func commitIn(space smriti.ID, content smriti.Content, authorType string, authorAgent, projectRoot *string, f *ItemFields, g *GitStateIn) (smriti.CheckpointCommit, error) {
+	items, err := f.items()
+	if err != nil {
+		return smriti.CheckpointCommit{}, err
+	}
+	in := smriti.CheckpointCommit{SpaceID: space, Content: content, AuthorType: authorType, AuthorAgent: authorAgent,
+		ProjectRoot: projectRoot, Items: items, Model: f.Model}
+	if g != nil {
+		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
+			return in, smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")
+		}
+		in.Git = &smriti.GitState{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+	}
+	return in, nil
+}
+
+func (s *Server) commitToSpace(w http.ResponseWriter, r *http.Request) error {
+	spaceID, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	var req SpaceCommitRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	in, err := commitIn(spaceID, req.content(), req.AuthorType, req.AuthorAgent, req.ProjectRoot, &req.ItemFields, req.Git)
+	if err != nil {
+		return err
+	}
+	c, err := s.app.CommitCheckpoint(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	out := commitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
 // GitStateIn is the code a checkpoint was written against.
 type GitStateIn struct {
 	Commit     string `json:"commit" required:"true" doc:"HEAD's full commit hash"`
@@ -94,6 +149,8 @@ func (s *Server) checkpointRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v4/chat/commit", summary: "Save a checkpoint from a session (branch and parent follow the session)", tag: "checkpoints", query: itemsQuery,
 			in: CommitRequest{}, out: Commit{}, status: 201, handle: s.commitCheckpoint, errors: []int{409}},
+		{method: "POST", path: "/api/v5/spaces/{space_id}/checkpoints", summary: "Save a checkpoint onto main's head with no session (the CLI's and MCP's checkpoint create)", tag: "checkpoints", query: itemsQuery,
+			in: SpaceCommitRequest{}, out: Commit{}, status: 201, handle: s.commitToSpace, errors: []int{409}},
 		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints", query: itemsQuery,
 			in: LegacyCommitRequest{}, out: Commit{}, status: 201, handle: s.createCheckpoint, errors: []int{409}},
 		{method: "GET", path: "/api/v2/commits/{commit_id}", summary: "Get a checkpoint", tag: "checkpoints", out: Commit{}, status: 200,
@@ -132,22 +189,11 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, req.SourceTurns != nil, s.backgroundModel())
+	in, err := commitIn(spaceID, req.content(), req.AuthorType, req.AuthorAgent, req.ProjectRoot, &req.ItemFields, req.Git)
 	if err != nil {
 		return err
 	}
-	items, err := req.items()
-	if err != nil {
-		return err
-	}
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: req.content(),
-		AuthorType: author.Type, AuthorAgent: author.Agent, ProjectRoot: req.ProjectRoot, Items: items, Model: req.Model}
-	if g := req.Git; g != nil {
-		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
-			return smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")
-		}
-		in.Git = &smriti.GitState{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
-	}
+	in.SessionID = sessionID
 	if st := req.SourceTurns; st != nil {
 		sid, err := reqID("source_turns.session_id", st.SessionID)
 		if err != nil {
@@ -158,7 +204,7 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 			in.SourceTurns.FromSeq, in.SourceTurns.ToSeq = *st.FromSeq, *st.ToSeq
 		}
 	}
-	c, err := s.store.CommitCheckpoint(r.Context(), in)
+	c, err := s.app.CommitCheckpoint(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -168,18 +214,6 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	}
 	writeJSON(w, http.StatusCreated, out)
 	return nil
-}
-
-// backgroundModel names the model that drafts and extracts ("" when none
-// is configured), the author of drafted content.
-func (s *Server) backgroundModel() string {
-	if s.providers == nil {
-		return ""
-	}
-	if _, model, err := s.providers.Background(); err == nil {
-		return model
-	}
-	return ""
 }
 
 func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -195,16 +229,12 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	author, err := smriti.CommitAuthor(req.AuthorType, req.AuthorAgent, false, s.backgroundModel())
-	if err != nil {
-		return err
-	}
 	items, err := req.items()
 	if err != nil {
 		return err
 	}
-	c, err := s.store.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
-		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: author.Agent, AuthorType: author.Type,
+	c, err := s.app.CreateCheckpoint(r.Context(), smriti.CheckpointCreate{
+		SpaceID: spaceID, ParentID: parent, BranchName: strings.TrimSpace(req.BranchName), AuthorAgent: req.AuthorAgent, AuthorType: req.AuthorType,
 		ProjectRoot: req.ProjectRoot, Content: req.content(), ContextBlob: req.ContextBlob, RawSourceText: req.RawSourceText, Metadata: req.Metadata,
 		Items: items, Model: req.Model,
 	})
@@ -224,7 +254,7 @@ func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.store.Checkpoint(r.Context(), id)
+	c, err := s.app.Checkpoint(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -245,7 +275,7 @@ func (s *Server) deleteCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteCheckpoint(r.Context(), id, cascade); err != nil {
+	if err := s.app.DeleteCheckpoint(r.Context(), id, cascade); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -262,7 +292,7 @@ func (s *Server) addNote(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := smriti.NoteCreate{Text: deref(req.Text), Author: deref(req.Author), Kind: deref(req.Kind)}
-	n, err := s.store.AddNote(r.Context(), id, in)
+	n, err := s.app.AddNote(r.Context(), id, in)
 	if err != nil {
 		return err
 	}
@@ -275,7 +305,7 @@ func (s *Server) verifyCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	v, err := s.store.VerifyCheckpoint(r.Context(), id)
+	v, err := s.app.VerifyCheckpoint(r.Context(), id)
 	if err != nil {
 		return err
 	}

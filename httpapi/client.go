@@ -197,6 +197,12 @@ func (c *Client) Commit(ctx context.Context, req CommitRequest) (*Commit, error)
 	return &out, c.post(ctx, "/api/v4/chat/commit", req, &out)
 }
 
+// CommitToSpace writes a checkpoint onto main's head with no session.
+func (c *Client) CommitToSpace(ctx context.Context, space smriti.ID, req SpaceCommitRequest) (*Commit, error) {
+	var out Commit
+	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/checkpoints", req, &out)
+}
+
 // CreateCheckpoint creates a checkpoint with an explicit parent (legacy).
 func (c *Client) CreateCheckpoint(ctx context.Context, req LegacyCommitRequest) (*Commit, error) {
 	var out Commit

@@ -78,11 +78,11 @@ func (s *Server) contextPack(w http.ResponseWriter, r *http.Request) error {
 	if req.Target != nil && *req.Target != "" {
 		target = *req.Target
 	}
-	c, err := s.store.Checkpoint(r.Context(), id)
+	c, err := s.app.Checkpoint(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	sp, err := s.store.Space(r.Context(), c.SpaceID)
+	sp, err := s.app.Space(r.Context(), c.SpaceID)
 	if err != nil {
 		return err
 	}
@@ -99,13 +99,13 @@ func (s *Server) parentDelta(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.store.Checkpoint(r.Context(), id)
+	c, err := s.app.Checkpoint(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	out := ParentDelta{Current: snapshotOf(c)}
 	if c.ParentID != nil {
-		p, err := s.store.Checkpoint(r.Context(), *c.ParentID)
+		p, err := s.app.Checkpoint(r.Context(), *c.ParentID)
 		if err != nil && smriti.ErrorCode(err) != smriti.ENOTFOUND {
 			return err
 		}

@@ -77,7 +77,7 @@ func (s *Server) brief(r *http.Request, spaceID smriti.ID) (*smriti.StateBrief, 
 	if err != nil {
 		return nil, err
 	}
-	return s.coord.SpaceState(r.Context(), spaceID, q)
+	return s.app.Coordinator.SpaceState(r.Context(), spaceID, q)
 }
 
 func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
@@ -165,7 +165,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	c, collisions, err := s.store.CreateClaim(r.Context(), in)
+	c, collisions, err := s.app.CreateClaim(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (s *Server) listClaims(w http.ResponseWriter, r *http.Request) error {
 	if q.Page, err = queryPage(r); err != nil {
 		return err
 	}
-	claims, next, err := s.store.Claims(r.Context(), space, q)
+	claims, next, err := s.app.Claims(r.Context(), space, q)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (s *Server) finishClaim(w http.ResponseWriter, r *http.Request) error {
 	if req.Status == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "status is required")
 	}
-	c, err := s.store.FinishClaim(r.Context(), id, strings.TrimSpace(*req.Status))
+	c, err := s.app.FinishClaim(r.Context(), id, strings.TrimSpace(*req.Status))
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (s *Server) spaceMetrics(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.store.SpaceMetrics(r.Context(), id)
+	m, err := s.app.SpaceMetrics(r.Context(), id)
 	if err != nil {
 		return err
 	}

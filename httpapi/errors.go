@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"smriti/app"
+	"strconv"
 
 	"smriti"
 )
@@ -66,6 +68,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, body := s.errorAnswer(r, err)
 	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
 		w.Header().Set("Retry-After", retryAfterSeconds)
+	}
+	if secs := app.RetryAfter(err); secs > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
 	writeJSON(w, status, body)
 }

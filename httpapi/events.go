@@ -43,7 +43,7 @@ func (s *Server) eventRoutes() []route {
 }
 
 func (s *Server) spaceEvents(w http.ResponseWriter, r *http.Request) error {
-	log := s.store
+	log := s.app
 	id, err := pathID(r, "space_id")
 	if err != nil {
 		return err

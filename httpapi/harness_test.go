@@ -15,7 +15,6 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/httpapi"
-	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -45,6 +44,9 @@ type envConfig struct {
 	// auth_security_test.go).
 	auth   httpapi.AuthConfig
 	logger *slog.Logger
+	// gate is the app's LLM gate (its allowance; the role check follows
+	// auth mode).
+	gate app.GateConfig
 	// storeOpts tune the store's PostgreSQL pool.
 	storeOpts store.Options
 }
@@ -104,11 +106,13 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	if cfg.coord != nil {
 		coord = cfg.coord(st)
 	}
-	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Version: "test", Commit: "test", Metrics: metrics,
-		Tokens:       tokenizer.Counter{},
-		Chat:         &app.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}},
-		Intelligence: &intelligence.Intelligence{Sessions: st, Checkpoints: st, Items: st, Providers: providers}, Coordinator: coord, Security: cfg.security,
-		Auth: cfg.auth, Logger: cfg.logger})
+	gate := cfg.gate
+	if cfg.auth.Enabled {
+		gate.Roles = st.SpaceRole
+	}
+	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now, Coordinator: coord, Gate: gate})
+	srv := httpapi.New(httpapi.Config{Backend: st, App: a, Version: "test", Commit: "test", Metrics: metrics,
+		Security: cfg.security, Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

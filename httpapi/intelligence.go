@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"smriti"
+	"smriti/app"
 	"smriti/intelligence"
 	"smriti/internal/nonnil"
 )
@@ -151,7 +152,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := intelligence.DraftRequest{SessionID: session, MountedCheckpointID: mounted, HistoryBaseSeq: req.HistoryBaseSeq, NumTurns: req.NumTurns}
-	res, err := s.intel.Draft(r.Context(), in)
+	res, err := s.app.Draft(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -165,14 +166,11 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	if req.Content == nil {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
-	}
 	onto, err := optID("onto_checkpoint_id", req.Onto)
 	if err != nil {
 		return err
 	}
-	res, err := s.intel.Extract(r.Context(), intelligence.ExtractRequest{Markdown: *req.Content, UseMock: req.UseMock, Onto: onto})
+	res, err := s.app.Extract(r.Context(), app.ExtractRequest{Content: req.Content, UseMock: req.UseMock, Onto: onto})
 	if err != nil {
 		return err
 	}
@@ -190,7 +188,7 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	rev, err := s.intel.Review(r.Context(), id)
+	rev, err := s.app.Review(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -206,7 +204,7 @@ func (s *Server) titleSession(w http.ResponseWriter, r *http.Request) error {
 	if err := s.noBody(w, r); err != nil {
 		return err
 	}
-	se, err := s.intel.Title(r.Context(), id)
+	se, err := s.app.Title(r.Context(), id)
 	if err != nil {
 		return err
 	}

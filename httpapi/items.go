@@ -132,7 +132,7 @@ func (s *Server) itemHistory(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	itemID := strings.TrimSpace(r.PathValue("item_id"))
-	evs, err := s.store.ItemHistory(r.Context(), space, itemID)
+	evs, err := s.app.ItemHistory(r.Context(), space, itemID)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (s *Server) checkpointItems(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := s.store.CheckpointItems(r.Context(), id)
+	items, err := s.app.CheckpointItems(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (s *Server) withItems(r *http.Request, c *smriti.Checkpoint, out *Commit) e
 	}
 	items := c.Items
 	if items == nil {
-		if items, err = s.store.CheckpointItems(r.Context(), c.ID); err != nil {
+		if items, err = s.app.CheckpointItems(r.Context(), c.ID); err != nil {
 			return err
 		}
 	}
@@ -264,7 +264,7 @@ func (s *Server) turnContext(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Turn(r.Context(), id)
+	t, err := s.app.Turn(r.Context(), id)
 	if err != nil {
 		return err
 	}

@@ -205,9 +205,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if errS != nil || errC != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
 	}
-	provider, model := app.ChooseModel(s.providers, req.Provider, req.Model)
-	se, err := s.store.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: strings.TrimSpace(req.BranchName),
-		Provider: provider, Model: model})
+	se, err := s.app.ForkSession(r.Context(), smriti.ForkCreate{SpaceID: space, CheckpointID: checkpoint, BranchName: strings.TrimSpace(req.BranchName),
+		Provider: req.Provider, Model: req.Model})
 	if err != nil {
 		return err
 	}
@@ -223,7 +222,7 @@ func (s *Server) lineageTree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.SpaceTree(r.Context(), id)
+	t, err := s.app.SpaceTree(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -254,11 +253,11 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.store.Checkpoint(r.Context(), aID)
+	a, err := s.app.Checkpoint(r.Context(), aID)
 	if err != nil {
 		return err
 	}
-	b, err := s.store.Checkpoint(r.Context(), bID)
+	b, err := s.app.Checkpoint(r.Context(), bID)
 	if err != nil {
 		return err
 	}
@@ -267,7 +266,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 	// implementation answers.
 	var lca *smriti.Checkpoint
 	if a.SpaceID == b.SpaceID {
-		if lca, err = s.store.CommonAncestor(r.Context(), aID, bID); err != nil {
+		if lca, err = s.app.CommonAncestor(r.Context(), aID, bID); err != nil {
 			return err
 		}
 	}
@@ -297,7 +296,7 @@ func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, err := s.store.ReachableCheckpoints(r.Context(), id)
+	list, err := s.app.ReachableCheckpoints(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -324,7 +323,7 @@ func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "disposition is required")
 	}
 	branch, disposition := strings.TrimSpace(*req.BranchName), strings.TrimSpace(*req.Disposition)
-	n, err := s.store.SetBranchDisposition(r.Context(), space, branch, disposition)
+	n, err := s.app.SetBranchDisposition(r.Context(), space, branch, disposition)
 	if err != nil {
 		return err
 	}
@@ -353,7 +352,7 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 	if req.Message != nil {
 		in.Message = strings.TrimSpace(*req.Message)
 	}
-	out, err := app.MergeCheckpoints(r.Context(), s.store, in)
+	out, err := s.app.Merge(r.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -67,4 +68,31 @@ func untilOne(lim *rate.Limiter) time.Duration {
 		return 0
 	}
 	return time.Duration(short / float64(lim.Limit()) * float64(time.Second))
+}
+
+// limiters holds one token bucket per key (an account name, a client
+// address).
+type limiters struct {
+	mu    sync.Mutex
+	every rate.Limit
+	burst int
+	by    map[string]*rate.Limiter
+}
+
+// maxLimiters bounds the map; past it the buckets start afresh (a caller
+// then gets at most one extra burst).
+const maxLimiters = 10000
+
+func (l *limiters) get(key string) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.by[key]
+	if !ok {
+		if len(l.by) >= maxLimiters {
+			l.by = map[string]*rate.Limiter{}
+		}
+		lim = rate.NewLimiter(l.every, l.burst)
+		l.by[key] = lim
+	}
+	return lim
 }

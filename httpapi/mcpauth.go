@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"smriti/app"
 	"sync"
 	"time"
 
@@ -17,9 +16,9 @@ const mcpSessionHeader = "Mcp-Session-Id"
 // is refused until one is closed or goes idle.
 const maxMCPSessions = 10000
 
-// gateMCP serves the MCP tools for the request's principal: the requests
-// get the gate the LLM routes pass through (admitLLM), which the tools ask
-// before they call a provider, and an MCP session answers only the user who
+// gateMCP serves the MCP tools for the request's principal (the app's LLM
+// gate admits or refuses their provider calls for that principal, as it
+// does the HTTP routes'), and an MCP session answers only the user who
 // opened it (the tools act for that user whatever credential a later
 // request carries, so another user holding the session's id is refused as
 // if it did not exist).
@@ -45,7 +44,7 @@ func (s *Server) gateMCP(h http.Handler) http.Handler {
 			// that names it leaves, so no request can carry it unbound.
 			w = &bindingWriter{ResponseWriter: w, bind: func(opened string) { s.mcpOwners.bind(opened, user, s.now()) }}
 		}
-		h.ServeHTTP(w, r.WithContext(app.WithLLMGate(r.Context(), s.admitLLM)))
+		h.ServeHTTP(w, r)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"smriti/app"
 	"time"
 
 	"smriti"
@@ -101,7 +102,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			return
 		}
 		if p != nil {
-			ctx = context.WithValue(smriti.WithUser(ctx, p.UserID), principalKey, p)
+			ctx = app.WithPrincipal(smriti.WithUser(ctx, p.UserID), p)
 		} else {
 			// A public path in auth mode acts for nobody: no space has the
 			// nil user as a member.

@@ -34,12 +34,12 @@ func (s *Server) mountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	se, err := s.store.Session(r.Context(), id)
+	se, err := s.app.Session(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	m := smriti.MountFor(se, checkpoint, req.HistoryBaseSeq)
-	se, err = s.store.SetMount(r.Context(), id, &m)
+	se, err = s.app.SetMount(r.Context(), id, &m)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *Server) unmountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	se, err := s.store.SetMount(r.Context(), id, nil)
+	se, err := s.app.SetMount(r.Context(), id, nil)
 	if err != nil {
 		return err
 	}

@@ -492,6 +492,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", body: `{"space_id": "{repo}", "branch_name": "east", "disposition": "abandoned"}`},
 		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{loose}"},
+		{method: "POST", path: "/api/v5/spaces/{repo}/checkpoints?items=true", body: `{"message": "No session", "decisions": ["Checkpoints need no conversation"]}`},
 	}, accountScenario()...), conformanceStep{method: "DELETE", path: "/api/v2/repos/{repo}"})
 }
 

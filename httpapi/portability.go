@@ -115,7 +115,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if _, err := s.store.Space(r.Context(), spaceID); err != nil {
+	if _, err := s.app.Space(r.Context(), spaceID); err != nil {
 		return err
 	}
 	body, err := s.importBody(w, r)
@@ -125,8 +125,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if format := r.URL.Query().Get("format"); format != "" {
 		return s.importAgentTranscript(w, r, spaceID, format, body)
 	}
-	im := &portability.TranscriptImporter{Store: s.store, Checkpoints: s.store, Intelligence: s.intel}
-	convs, err := im.Import(r.Context(), body, portability.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
+	convs, err := s.app.ImportTranscripts(r.Context(), body, portability.TranscriptImport{SpaceID: spaceID, Filename: r.URL.Query().Get("filename"), Draft: draft})
 	if err != nil {
 		return err
 	}
@@ -150,7 +149,7 @@ func (s *Server) importAgentTranscript(w http.ResponseWriter, r *http.Request, s
 		return smriti.Errorf(smriti.EINVALID, "query parameter format must be claude-code or codex, got %q", smriti.Truncate(format, 40))
 	}
 	q := r.URL.Query()
-	res, err := portability.ImportAgentTranscript(r.Context(), s.store, body, portability.AgentImport{SpaceID: spaceID, Format: format,
+	res, err := s.app.ImportAgentTranscript(r.Context(), body, portability.AgentImport{SpaceID: spaceID, Format: format,
 		Filename: q.Get("filename"), SessionKey: q.Get("session_key")})
 	if err != nil {
 		return err
@@ -180,7 +179,7 @@ func (s *Server) exportSpace(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Errors before the first byte still get a JSON answer: check the
 	// space first, then stream.
-	if _, err := s.store.Space(r.Context(), id); err != nil {
+	if _, err := s.app.Space(r.Context(), id); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/gzip")
@@ -189,7 +188,7 @@ func (s *Server) exportSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.ExportSpace(r.Context(), id, bw); err != nil {
+	if err := s.app.ExportSpace(r.Context(), id, bw); err != nil {
 		return err
 	}
 	return bw.Close()
@@ -230,7 +229,7 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("spool bundle: %w", err)
 	}
-	sp, err := s.store.ImportSpace(r.Context(), f, asNew)
+	sp, err := s.app.ImportSpace(r.Context(), f, asNew)
 	if err != nil {
 		return err
 	}
@@ -259,7 +258,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 		}
 		sq.Limit = n
 	}
-	hits, err := s.store.Search(r.Context(), sq)
+	hits, err := s.app.Search(r.Context(), sq)
 	if err != nil {
 		return err
 	}

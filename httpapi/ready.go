@@ -76,7 +76,7 @@ func (s *Server) readyTasks(w http.ResponseWriter, r *http.Request) error {
 			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be a positive integer, got %q", smriti.Truncate(v, 32))
 		}
 	}
-	ts, err := s.store.ReadyTasks(r.Context(), id, q)
+	ts, err := s.app.ReadyTasks(r.Context(), id, q)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *Server) claimReady(w http.ResponseWriter, r *http.Request) error {
 	if in.TTL, err = ttlOf(req.TTL); err != nil {
 		return err
 	}
-	c, t, err := s.store.ClaimReady(r.Context(), in)
+	c, t, err := s.app.ClaimReady(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (s *Server) heartbeatClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.store.HeartbeatClaim(r.Context(), id, ttl)
+	c, err := s.app.HeartbeatClaim(r.Context(), id, ttl)
 	if err != nil {
 		return err
 	}

@@ -40,8 +40,8 @@ func BenchmarkSendParallel(b *testing.B) {
 	pcfg, _ := provider.Load(provider.LoadOptions{})
 	metrics := httpapi.NewMetrics()
 	providers := provider.New(pcfg, provider.WithObserver(metrics.ObserveProviderCall))
-	srv := httpapi.New(httpapi.Config{Backend: st, Providers: providers, Tokens: tokenizer.Counter{}, Metrics: metrics,
-		Chat: &app.Chat{Sessions: st, Checkpoints: st, Providers: providers, Now: st.Now, Tokens: tokenizer.Counter{}}})
+	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now})
+	srv := httpapi.New(httpapi.Config{Backend: st, App: a, Metrics: metrics})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

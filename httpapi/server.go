@@ -11,32 +11,15 @@ import (
 	"log/slog"
 	"net/http"
 	"smriti/app"
-	"smriti/intelligence"
-	"smriti/portability"
 	"strings"
 	"time"
 
 	"smriti"
 )
 
-// Backend is what the server needs from storage.
+// Backend is what the server needs from the database itself, beside the
+// use cases (App): health and database status.
 type Backend interface {
-	smriti.SpaceService
-	smriti.SessionService
-	smriti.CheckpointService
-	smriti.ItemService
-	smriti.TurnReader
-	smriti.LineageService
-	smriti.SearchService
-	portability.SpaceExporter
-	portability.TranscriptStore
-	portability.AgentTranscriptStore
-	smriti.ClaimService
-	smriti.ReadyService
-	smriti.MetricsService
-	smriti.StateService
-	smriti.WorktreeStore
-	smriti.SpaceEventLog
 	// Ping checks the database answers.
 	Ping(ctx context.Context) error
 	// Engine names the database engine ("sqlite" or "postgres").
@@ -52,14 +35,14 @@ type Backend interface {
 
 // Config configures a Server.
 type Config struct {
-	Backend   Backend
-	Providers intelligence.Providers
-	Logger    *slog.Logger
-	Version   string
-	Commit    string
-	// Tokens counts tokens for chat budgets and stored turn counts
-	// (smriti.EstimateTokens when nil).
-	Tokens intelligence.TokenCounter
+	// Backend is the store, for what is not a use case: health, database
+	// status, accounts, events.
+	Backend Backend
+	// App is the use-case layer every handler calls (required).
+	App     *app.App
+	Logger  *slog.Logger
+	Version string
+	Commit  string
 	// BodyLimit bounds request bodies (DefaultBodyLimit when 0).
 	BodyLimit int64
 	// ImportBodyLimit bounds the bodies of the transcript and space import
@@ -76,21 +59,13 @@ type Config struct {
 	// past it (and a minute's grace) the session's owner binding may be
 	// dropped to make room. Zero keeps bindings until the session is deleted.
 	MCPSessionIdle time.Duration
-	// Chat and Intelligence are the services the chat and background
-	// intelligence endpoints call; when nil, New builds them over Backend
-	// and Providers.
-	Chat         *app.Chat
-	Intelligence *intelligence.Intelligence
 	// Metrics receives request and provider-call series; when nil, New
 	// makes its own.
 	Metrics *Metrics
-	// Coordinator serves the state brief and worktrees; nil builds one over
-	// Backend without git (worktree routes then answer 503).
-	Coordinator *app.Coordinator
 	// Now is the clock for rendered relative times (smriti.Now when nil).
 	Now smriti.Clock
-	// Auth is auth mode and the LLM rate limit (see auth.go); the zero
-	// value is local mode.
+	// Auth is auth mode (see auth.go); the zero value is local mode. The
+	// LLM rate limit is the app's gate.
 	Auth AuthConfig
 }
 
@@ -98,20 +73,16 @@ type Config struct {
 type Server struct {
 	cfg       Config
 	store     Backend
-	providers intelligence.Providers
 	log       *slog.Logger
 	bodyLimit int64
 	metrics   *Metrics
-	chat      *app.Chat
-	intel     *intelligence.Intelligence
+	app       *app.App
 	routes    []route
 	handler   http.Handler
 	guard     *browserGuard
 	sec       SecurityConfig
 	streams   chan struct{}
-	coord     *app.Coordinator
 	auth      AuthConfig
-	llm       *limiters
 	creds     *credCache
 	mcpOwners sessionOwners
 	logins    *loginLimits
@@ -119,7 +90,7 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, store: cfg.Backend, providers: cfg.Providers, log: cfg.Logger, bodyLimit: cfg.BodyLimit}
+	s := &Server{cfg: cfg, store: cfg.Backend, app: cfg.App, log: cfg.Logger, bodyLimit: cfg.BodyLimit}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -129,17 +100,7 @@ func New(cfg Config) *Server {
 	if s.metrics = cfg.Metrics; s.metrics == nil {
 		s.metrics = NewMetrics()
 	}
-	if s.chat = cfg.Chat; s.chat == nil {
-		s.chat = &app.Chat{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Providers: cfg.Providers, Tokens: cfg.Tokens}
-	}
-	if s.intel = cfg.Intelligence; s.intel == nil {
-		s.intel = &intelligence.Intelligence{Sessions: cfg.Backend, Checkpoints: cfg.Backend, Items: cfg.Backend, Providers: cfg.Providers}
-	}
-	s.coord = cfg.Coordinator
-	if s.coord == nil {
-		s.coord = &app.Coordinator{Briefs: cfg.Backend, Store: cfg.Backend}
-	}
-	s.auth, s.llm, s.creds = cfg.Auth, newLimiters(cfg.Auth), newCredCache(cfg.Auth.CredentialCacheTTL)
+	s.auth, s.creds = cfg.Auth, newCredCache(cfg.Auth.CredentialCacheTTL)
 	s.logins = newLoginLimits(cfg.Auth.LoginRefill)
 	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
 		s.auth.Accounts = a

@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"net/http"
-	"smriti/app"
 	"strconv"
-	"strings"
 
 	"smriti"
 )
@@ -66,12 +64,8 @@ func (s *Server) createSpaceSession(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smriti.ID, req SessionCreateRequest) error {
-	if len(req.Title) > 255 {
-		return fieldTooLong("title", 255)
-	}
-	provider, model := app.ChooseModel(s.providers, req.Provider, req.Model)
-	se, err := s.store.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: strings.TrimSpace(req.Title),
-		Provider: provider, Model: model, SeedFrom: req.SeedFrom})
+	se, err := s.app.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: req.Title,
+		Provider: req.Provider, Model: req.Model, SeedFrom: req.SeedFrom})
 	if err != nil {
 		return err
 	}
@@ -84,7 +78,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, next, err := s.store.Sessions(r.Context(), nil, page)
+	list, next, err := s.app.Sessions(r.Context(), nil, page)
 	if err != nil {
 		return err
 	}
@@ -98,7 +92,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	se, err := s.store.Session(r.Context(), id)
+	se, err := s.app.Session(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -117,7 +111,7 @@ func (s *Server) spaceSession(r *http.Request) (*smriti.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	se, err := s.store.Session(r.Context(), id)
+	se, err := s.app.Session(r.Context(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +135,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteSession(r.Context(), id); err != nil {
+	if err := s.app.DeleteSession(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -183,7 +177,7 @@ func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID sm
 	if page.Limit > 0 {
 		q.Limit = page.Limit
 	}
-	turns, err := s.store.Turns(r.Context(), sessionID, q)
+	turns, err := s.app.Turns(r.Context(), sessionID, q)
 	if err != nil {
 		return err
 	}
@@ -207,7 +201,7 @@ func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	se, err := s.store.AttachSession(r.Context(), id, space)
+	se, err := s.app.AttachSession(r.Context(), id, space)
 	if err != nil {
 		return err
 	}
@@ -230,7 +224,7 @@ func (s *Server) spaceHead(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) head(r *http.Request, spaceID smriti.ID) (Head, error) {
 	h := Head{RepoID: spaceID}
-	latest, err := s.store.LatestCheckpoints(r.Context(), spaceID, smriti.MainBranch, 1)
+	latest, err := s.app.LatestCheckpoints(r.Context(), spaceID, smriti.MainBranch, 1)
 	if err != nil {
 		return h, err
 	}
@@ -238,7 +232,7 @@ func (s *Server) head(r *http.Request, spaceID smriti.ID) (Head, error) {
 		c := latest[0]
 		h.CommitHash, h.CommitID, h.Summary, h.Objective = &c.Hash, &c.ID, &c.Summary, &c.Objective
 	}
-	sessions, _, err := s.store.Sessions(r.Context(), &spaceID, smriti.Page{Limit: 1})
+	sessions, _, err := s.app.Sessions(r.Context(), &spaceID, smriti.Page{Limit: 1})
 	if err != nil {
 		return h, err
 	}

@@ -57,7 +57,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if req.Description != nil {
 		in.Description = *req.Description
 	}
-	sp, err := s.store.CreateSpace(r.Context(), in)
+	sp, err := s.app.CreateSpace(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	spaces, next, err := s.store.Spaces(r.Context(), page)
+	spaces, next, err := s.app.Spaces(r.Context(), page)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sp, err := s.store.Space(r.Context(), id)
+	sp, err := s.app.Space(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (s *Server) deleteSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteSpace(r.Context(), id); err != nil {
+	if err := s.app.DeleteSpace(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -116,7 +116,7 @@ func (s *Server) setProjectRoot(w http.ResponseWriter, r *http.Request) error {
 	if req.ProjectRoot == nil || strings.TrimSpace(*req.ProjectRoot) == "" {
 		return smriti.Errorf(smriti.EINVALID, "project_root cannot be empty")
 	}
-	sp, err := s.store.SetProjectRoot(r.Context(), id, *req.ProjectRoot)
+	sp, err := s.app.SetProjectRoot(r.Context(), id, *req.ProjectRoot)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (s *Server) listCheckpoints(w http.ResponseWriter, r *http.Request) error {
 		b := r.URL.Query().Get("branch")
 		q.Branch = &b
 	}
-	list, next, err := s.store.Checkpoints(r.Context(), id, q)
+	list, next, err := s.app.Checkpoints(r.Context(), id, q)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *Server) latestCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if branch == "" {
 		branch = smriti.MainBranch
 	}
-	list, err := s.store.LatestCheckpoints(r.Context(), id, branch, 1)
+	list, err := s.app.LatestCheckpoints(r.Context(), id, branch, 1)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"smriti/app"
 	"smriti/httpapi"
 )
 
@@ -13,7 +14,8 @@ import (
 // app paths reach it while unknown API paths keep the API's JSON 404.
 func TestWebHandlerGetsEveryPathOutsideTheAPI(t *testing.T) {
 	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "app:"+r.URL.Path) })
-	srv := httpapi.New(httpapi.Config{Backend: newEnv(t).store, Web: web})
+	st := newEnv(t).store
+	srv := httpapi.New(httpapi.Config{Backend: st, App: app.New(app.Config{Store: st}), Web: web})
 	for _, c := range []struct{ path, want string }{
 		{"/", "app:/"},
 		{"/sessions/abc", "app:/sessions/abc"},
@@ -32,7 +34,8 @@ func TestWebHandlerGetsEveryPathOutsideTheAPI(t *testing.T) {
 // still the API's JSON 405 with Allow, not the workspace's answer.
 func TestWrongMethodOutsideTheAPIIsJSON(t *testing.T) {
 	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "app:"+r.URL.Path) })
-	hs := httptest.NewServer(httpapi.New(httpapi.Config{Backend: newEnv(t).store, Web: web}))
+	st := newEnv(t).store
+	hs := httptest.NewServer(httpapi.New(httpapi.Config{Backend: st, App: app.New(app.Config{Store: st}), Web: web}))
 	defer hs.Close()
 	for _, c := range []struct{ method, path string }{
 		{"POST", "/health"},

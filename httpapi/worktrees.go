@@ -88,7 +88,7 @@ func (s *Server) openWorktree(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := smriti.WorktreeOpen{SpaceID: space, Agent: deref(req.Agent), BranchName: deref(req.BranchName),
 		BaseCommitSHA: deref(req.BaseCommitSHA), BasePath: deref(req.BasePath)}
-	wt, err := s.coord.OpenWorktree(r.Context(), in)
+	wt, err := s.app.Coordinator.OpenWorktree(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ws, probes, err := s.coord.Worktrees(r.Context(), space, includeClosed)
+	ws, probes, err := s.app.Coordinator.Worktrees(r.Context(), space, includeClosed)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getWorktree(w http.ResponseWriter, r *http.Request) error {
-	wt, err := s.coord.Worktree(r.Context(), r.PathValue("id_or_prefix"))
+	wt, err := s.app.Coordinator.Worktree(r.Context(), r.PathValue("id_or_prefix"))
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *Server) closeWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	wt, err := s.coord.CloseWorktree(r.Context(), r.PathValue("id_or_prefix"), force)
+	wt, err := s.app.Coordinator.CloseWorktree(r.Context(), r.PathValue("id_or_prefix"), force)
 	if err != nil {
 		return err
 	}

@@ -26,15 +26,15 @@ type Ops interface {
 	Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error)
 	// Checkpoints lists a space's checkpoints newest first; branch "" = all.
 	Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
-	CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error)
 	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)
 	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
 	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
 	Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
-	// Extract drafts from markdown as changes onto a checkpoint (nil: none).
-	Extract(ctx context.Context, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error)
+	// Extract drafts from markdown as changes onto a checkpoint (nil: none)
+	// for a checkpoint in space.
+	Extract(ctx context.Context, space smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
 	// CheckpointItems are a checkpoint's items; ItemHistory an item's changes
@@ -70,8 +70,9 @@ type Ops interface {
 	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error)
 
 	// PreviewContext is what a send of message in the session would give
-	// the model.
-	PreviewContext(ctx context.Context, session smriti.ID, message string) (*ContextPreview, error)
+	// the model; with no session (smriti.NilID), what a new session of
+	// space would.
+	PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error)
 }
 
 // ContextPreview is what a send would give the model.

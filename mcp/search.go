@@ -16,13 +16,9 @@ type Searcher interface {
 	Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error)
 }
 
-// Search implements Searcher over the store's search, when it has one.
+// Search implements Searcher over the app's search.
 func (s *Services) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
-	ss, ok := s.Store.(smriti.SearchService)
-	if !ok {
-		return nil, smriti.Errorf(smriti.ENOTIMPLEMENTED, "search is not available on this server")
-	}
-	return ss.Search(ctx, q)
+	return s.App.Search(ctx, q)
 }
 
 type searchIn struct {

@@ -173,9 +173,6 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			if err := app.AdmitLLM(ctx, c.ID); err != nil {
-				return "", err
-			}
 			r, err := t.ops.Review(ctx, c.ID)
 			if err != nil {
 				return "", err
@@ -376,6 +373,7 @@ func (t *tools) register(s *sdk.Server) {
 				return "", smriti.Errorf(smriti.EUNPROCESSABLE, "message must not be empty")
 			}
 			var session smriti.ID
+			var space *smriti.ID
 			if in.Session != "" {
 				id, err := smriti.ParseID("session", in.Session)
 				if err != nil {
@@ -383,17 +381,15 @@ func (t *tools) register(s *sdk.Server) {
 				}
 				session = id
 			} else {
+				// What a new session of the space would start from; no
+				// session is made for the preview.
 				sp, err := t.space(ctx, in.Space)
 				if err != nil {
 					return "", err
 				}
-				se, err := t.ops.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Title: "mcp: context preview"})
-				if err != nil {
-					return "", err
-				}
-				session = se.ID
+				space = &sp.ID
 			}
-			p, err := t.ops.PreviewContext(ctx, session, in.Message)
+			p, err := t.ops.PreviewContext(ctx, space, session, in.Message)
 			if err != nil {
 				return "", err
 			}
@@ -417,11 +413,6 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 			return "", err
 		}
 	}
-	// The space is checked before the provider is called: a viewer's
-	// extraction would be spent on a checkpoint they may not commit.
-	if err := app.AdmitLLM(ctx, sp.ID); err != nil {
-		return "", err
-	}
 	// The document changes main's head (state accumulates): the proposal is
 	// the head plus what the document adds, updates or retires.
 	var onto *smriti.ID
@@ -430,7 +421,10 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 	} else if len(heads) > 0 {
 		onto = &heads[0].ID
 	}
-	res, err := t.ops.Extract(ctx, in.Content, onto)
+	// The space is named so the LLM gate checks the caller's role in it
+	// before the provider is called: a viewer's extraction would be spent
+	// on a checkpoint they may not commit.
+	res, err := t.ops.Extract(ctx, sp.ID, in.Content, onto)
 	if err != nil {
 		return "", err
 	}
@@ -443,13 +437,8 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 		j, _ := json.MarshalIndent(d, "", "  ")
 		return "Dry run — extracted payload (no checkpoint created):\n\n```json\n" + string(j) + "\n```\n", nil
 	}
-	if in.Session == "" {
-		se, err := t.ops.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Title: "mcp: " + smriti.Truncate(content.Message, 80), SeedFrom: "none"})
-		if err != nil {
-			return "", err
-		}
-		session = se.ID
-	}
+	// With no session the checkpoint goes onto main's head, and no session
+	// is made for it.
 	req := smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session, Content: content, Items: res.Items}
 	if res.Model != "" {
 		m := res.Model

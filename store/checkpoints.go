@@ -124,18 +124,27 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
 			return err
 		}
-		se, err := s.session(ctx, tx, in.SessionID, "")
+		// With no session the checkpoint goes onto main's head: a commit
+		// needs no conversation to stand on.
+		branch := smriti.MainBranch
+		var se *smriti.Session
+		meta := map[string]any{}
+		if in.SessionID != smriti.NilID {
+			var err error
+			if se, err = s.session(ctx, tx, in.SessionID, ""); err != nil {
+				return err
+			}
+			if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
+				return smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
+			}
+			branch = se.BranchName
+			meta["session_id"] = se.ID.String()
+		}
+		parent, err := s.branchHead(ctx, tx, in.SpaceID, branch)
 		if err != nil {
 			return err
 		}
-		if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
-			return smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
-		}
-		parent, err := s.branchHead(ctx, tx, in.SpaceID, se.BranchName)
-		if err != nil {
-			return err
-		}
-		if parent == nil && se.BranchName != smriti.MainBranch && se.ForkedFromCheckpointID != nil {
+		if parent == nil && se != nil && se.BranchName != smriti.MainBranch && se.ForkedFromCheckpointID != nil {
 			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *se.ForkedFromCheckpointID); err != nil {
 				return err
 			}
@@ -144,13 +153,12 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		if authorType == "" {
 			authorType = smriti.AuthorUser
 		}
-		meta := map[string]any{"session_id": se.ID.String()}
 		if in.Git != nil {
 			meta["git"] = in.Git.Map()
 		}
 		if in.SourceTurns != nil {
 			src := se
-			if in.SourceTurns.SessionID != se.ID {
+			if se == nil || in.SourceTurns.SessionID != se.ID {
 				if src, err = s.session(ctx, tx, in.SourceTurns.SessionID, ""); smriti.ErrorCode(err) == smriti.ENOTFOUND {
 					src, err = nil, nil
 				} else if err != nil {
@@ -165,7 +173,7 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			}
 		}
 		c := &smriti.Checkpoint{
-			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: se.BranchName, AuthorAgent: in.AuthorAgent,
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent,
 			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
 		}
 		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model)

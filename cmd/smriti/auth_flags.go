@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/app"
 	"smriti/httpapi"
 	"smriti/store"
 )
@@ -49,7 +50,9 @@ func addAuthFlags(cmd *cobra.Command, o *authOptions) {
 	f.IntVar(&o.llmBurst, "llm-burst", defaultAuthLLMBurst, "how many LLM-backed calls may come at once before --llm-rate applies")
 }
 
-func (o authOptions) config(accounts smriti.AccountService) httpapi.AuthConfig {
+// config is auth mode for the HTTP server and the LLM gate's allowance and
+// role check for the app.
+func (o authOptions) config(accounts smriti.AccountService) (httpapi.AuthConfig, app.GateConfig) {
 	rate := o.llmRate
 	if rate < 0 {
 		rate = 0
@@ -57,8 +60,11 @@ func (o authOptions) config(accounts smriti.AccountService) httpapi.AuthConfig {
 			rate = defaultAuthLLMRate
 		}
 	}
-	return httpapi.AuthConfig{Enabled: o.enabled, Accounts: accounts, SessionTTL: o.sessionTTL, SecureCookie: o.secureCookie,
-		LLMRatePerMinute: rate, LLMBurst: o.llmBurst}
+	gate := app.GateConfig{RatePerMinute: rate, Burst: o.llmBurst}
+	if o.enabled {
+		gate.Roles = accounts.SpaceRole
+	}
+	return httpapi.AuthConfig{Enabled: o.enabled, Accounts: accounts, SessionTTL: o.sessionTTL, SecureCookie: o.secureCookie}, gate
 }
 
 // openAccounts opens the store as the account commands' AccountService.

@@ -37,7 +37,7 @@ func TestCLIScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:   "testdata/script",
 		Setup: setupScriptServer,
-		Cmds:  map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode},
+		Cmds:  map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode, "sessions": cmdSessions},
 	})
 }
 
@@ -51,7 +51,7 @@ func setupScriptServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
-	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(env.WorkDir, ".worktrees")}, nil))
+	srv := httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(env.WorkDir, ".worktrees")}, nil, app.GateConfig{}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -108,4 +108,23 @@ func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// cmdSessions is `sessions N`: fail unless the server holds exactly N
+// sessions (commands that need no conversation must not make one).
+func cmdSessions(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sessions N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("sessions: %v", err)
+	}
+	list, err := httpapi.NewClient(ts.Getenv("SMRITI_API_URL")).Sessions(context.Background())
+	if err != nil {
+		ts.Fatalf("list sessions: %v", err)
+	}
+	if len(list) != want {
+		ts.Fatalf("the server holds %d sessions, want %d", len(list), want)
+	}
 }

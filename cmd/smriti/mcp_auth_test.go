@@ -70,8 +70,9 @@ func startAuthAPI(t *testing.T, env map[string]string) (string, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := apiConfig(db, provider.New(pcfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)
-	cfg.Auth = httpapi.AuthConfig{Enabled: true, LLMRatePerMinute: 1, LLMBurst: 2}
+	cfg := apiConfig(db, provider.New(pcfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil,
+		app.GateConfig{RatePerMinute: 1, Burst: 2, Roles: db.SpaceRole})
+	cfg.Auth = httpapi.AuthConfig{Enabled: true}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -64,25 +64,22 @@ func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	return out, nil
 }
 
-func (o clientOps) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
-	req := httpapi.SessionCreateRequest{Title: in.Title, Provider: in.Provider, Model: in.Model, SeedFrom: in.SeedFrom}
-	if in.SpaceID != nil {
-		id := in.SpaceID.String()
-		req.RepoID = &id
-	}
-	s, err := o.c.CreateSessionWith(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return s.Session(), nil
-}
-
 func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
-	sp, se := in.SpaceID.String(), in.SessionID.String()
 	ct := in.Content
-	c, err := o.c.Commit(ctx, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
-		ContentFields: httpapi.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
-			Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}})
+	content := httpapi.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
+		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
+	items := httpapi.ItemFields{Items: httpapi.ItemsInOf(in.Items), Model: in.Model}
+	var c *httpapi.Commit
+	var err error
+	if in.SessionID == smriti.NilID {
+		// No session: onto main's head, and none is made.
+		c, err = o.c.CommitToSpace(ctx, in.SpaceID, httpapi.SpaceCommitRequest{ContentFields: content, AuthorAgent: in.AuthorAgent,
+			ProjectRoot: in.ProjectRoot, ItemFields: items})
+	} else {
+		sp, se := in.SpaceID.String(), in.SessionID.String()
+		c, err = o.c.Commit(ctx, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
+			ContentFields: content, ItemFields: items})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +106,7 @@ func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o clientOps) Extract(ctx context.Context, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
+func (o clientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
 	d, err := o.c.Extract(ctx, markdown, false, onto)
 	if err != nil {
 		return nil, err
@@ -179,9 +176,16 @@ func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOu
 		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
 }
 
-func (o clientOps) PreviewContext(ctx context.Context, session smriti.ID, message string) (*mcp.ContextPreview, error) {
-	sid := session.String()
-	p, err := o.c.PreviewContext(ctx, httpapi.SendRequest{SessionID: &sid, Message: &message})
+func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*mcp.ContextPreview, error) {
+	req := httpapi.SendRequest{Message: &message}
+	if session != smriti.NilID {
+		sid := session.String()
+		req.SessionID = &sid
+	} else if space != nil {
+		sp := space.String()
+		req.RepoID = &sp
+	}
+	p, err := o.c.PreviewContext(ctx, req)
 	if err != nil {
 		return nil, err
 	}

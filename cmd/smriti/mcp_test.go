@@ -40,7 +40,7 @@ func startAPI(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil)), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: httpapi.New(apiConfig(db, provider.New(cfg), nil, &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Root: filepath.Join(dir, "worktrees")}, nil, app.GateConfig{})), ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close(); db.Close() })
 	return "http://" + ln.Addr().String()
@@ -207,6 +207,17 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": "   "}, true, "HTTP 422\ncontent must be a non-empty markdown string")
 	call("smriti_create_checkpoint", map[string]any{"space": "nosuch", "content": handoff}, true, "HTTP 404\nno space found matching \"nosuch\"")
 	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": handoff, "session": "nope"}, true, "HTTP 400\n")
+	// Creating a checkpoint makes no session.
+	sessionCount := func() int {
+		list, err := httpapi.NewClient(base).Sessions(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(list)
+	}
+	if n := sessionCount(); n != 0 {
+		t.Fatalf("after smriti_create_checkpoint: %d sessions, want 0", n)
+	}
 
 	out = call("smriti_list_checkpoints", map[string]any{"space": "demo"}, false, "1 checkpoint(s):")
 	capture(out, `\(([0-9a-f-]{36})\)`, "a_id")
@@ -245,7 +256,11 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_close_branch", map[string]any{"space": "demo", "branch": "try-x", "disposition": "merged"}, true, "HTTP 400\nInvalid disposition 'merged'")
 	call("smriti_close_branch", map[string]any{"space": "demo", "branch": "nosuch"}, true, "HTTP 404\n")
 
+	before := sessionCount()
 	call("smriti_context", map[string]any{"space": "demo", "message": "what now?"}, false, "# Context: ", "## system")
+	if n := sessionCount(); n != before {
+		t.Fatalf("after smriti_context: %d sessions, want %d (none made for a preview)", n, before)
+	}
 	call("smriti_context", map[string]any{"space": "demo", "message": ""}, true, "HTTP 422\nmessage must not be empty")
 
 	call("smriti_install_skill", map[string]any{"target": "claude-code"}, false, "# Smriti skill pack for Claude Code", "`.claude/skills/smriti/SKILL.md`", "smriti_state(")

@@ -236,10 +236,11 @@ func serve(ctx context.Context, o serveOptions) error {
 		func() float64 { n, _ := db.TurnCacheSize(); return float64(n) })
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
 	coord := &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
-	apiCfg := apiConfig(db, providers, logger, coord, metrics)
+	authCfg, gate := o.auth.config(db)
+	apiCfg := apiConfig(db, providers, logger, coord, metrics, gate)
 	apiCfg.Web = web.Handler()
 	apiCfg.Security = httpapi.SecurityConfig{CORSOrigins: o.corsOrigins, AllowedHosts: o.allowedHosts}
-	apiCfg.Auth = o.auth.config(db)
+	apiCfg.Auth = authCfg
 	api := httpapi.New(apiCfg)
 
 	ln, err := net.Listen("tcp", o.addr)

@@ -12,13 +12,11 @@ import (
 )
 
 // apiConfig is the HTTP API over db, providers and the coordinator, with
-// the MCP tools at /mcp calling the same services in-process. The chat and
-// intelligence services are built once here and shared by both.
-func apiConfig(db *store.Store, providers intelligence.Providers, logger *slog.Logger, coord *app.Coordinator, metrics *httpapi.Metrics) httpapi.Config {
-	chat := &app.Chat{Sessions: db, Checkpoints: db, Providers: providers, Now: db.Now, Tokens: tokenizer.Counter{}}
-	intel := &intelligence.Intelligence{Sessions: db, Checkpoints: db, Items: db, Providers: providers}
-	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{Store: db, Providers: providers, Briefs: coord, WorktreeManager: coord,
-		Chat: chat, Intelligence: intel}, StatusOf: httpapi.StatusOf, Version: version})
-	return httpapi.Config{Backend: db, Providers: providers, Tokens: tokenizer.Counter{}, Logger: logger, Version: version, Commit: commit,
-		Coordinator: coord, MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics, Chat: chat, Intelligence: intel}
+// the MCP tools at /mcp calling the same use cases in-process: the App is
+// built once here, with the LLM gate gate configures, and shared by both.
+func apiConfig(db *store.Store, providers intelligence.Providers, logger *slog.Logger, coord *app.Coordinator, metrics *httpapi.Metrics, gate app.GateConfig) httpapi.Config {
+	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate})
+	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{App: a}, StatusOf: httpapi.StatusOf, Version: version})
+	return httpapi.Config{Backend: db, App: a, Logger: logger, Version: version, Commit: commit,
+		MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics}
 }
