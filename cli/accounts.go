@@ -13,8 +13,8 @@ import (
 
 	"smriti"
 	"smriti/credential"
-	"smriti/httpapi"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
 
 // AccountOpener opens the account store of the database named by dsn; the
@@ -99,7 +99,7 @@ as an argon2id hash.`,
 					return err
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), httpapi.UserOf(u))
+					return printJSON(cmd.OutOrStdout(), wire.UserOf(u))
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "Added user %s  `%s`\n", u.Username, u.ID)
 				return nil
@@ -136,7 +136,7 @@ func newUserListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return err
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), nonnil.Convert(users, httpapi.UserOf))
+					return printJSON(cmd.OutOrStdout(), nonnil.Convert(users, wire.UserOf))
 				}
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "%d user(s):\n", len(users))
@@ -177,7 +177,7 @@ for good).`,
 					return withHint(err, smriti.ENOTFOUND, "Run `smriti user list` to see the users.")
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), httpapi.UserOf(u))
+					return printJSON(cmd.OutOrStdout(), wire.UserOf(u))
 				}
 				verb := "Disabled"
 				if enable {
@@ -241,7 +241,7 @@ func newTokenCreateCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return err
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), httpapi.TokenCreated{Token: httpapi.TokenOf(tok), Secret: secret})
+					return printJSON(cmd.OutOrStdout(), wire.TokenCreated{Token: wire.TokenOf(tok), Secret: secret})
 				}
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "Created %s token `%s` for %s%s\n", tok.Scope, tok.ID, u.Username, expiry(tok))
@@ -284,7 +284,7 @@ func newTokenListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return err
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), nonnil.Convert(toks, httpapi.TokenOf))
+					return printJSON(cmd.OutOrStdout(), nonnil.Convert(toks, wire.TokenOf))
 				}
 				w := cmd.OutOrStdout()
 				fmt.Fprintf(w, "%d token(s) of %s:\n", len(toks), u.Username)
@@ -331,7 +331,7 @@ func newTokenRevokeCmd(defaultDB string, open AccountOpener) *cobra.Command {
 					return withHint(err, smriti.ENOTFOUND, "Run `smriti token list --user "+u.Username+"` to see the tokens.")
 				}
 				if f.asJSON {
-					return printJSON(cmd.OutOrStdout(), httpapi.TokenOf(t))
+					return printJSON(cmd.OutOrStdout(), wire.TokenOf(t))
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "Revoked token `%s` of %s\n", t.ID, u.Username)
 				return nil

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"smriti/client"
+	"smriti/wire"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // importAgent imports coding-agent transcripts: `smriti import claude-code
@@ -23,7 +24,7 @@ func importAgent(cmd *cobra.Command, format, space, sessionKey string, files []s
 	if err != nil {
 		return err
 	}
-	var all []*httpapi.TranscriptImportResponse
+	var all []*wire.TranscriptImportResponse
 	for _, name := range files {
 		res, err := importAgentFile(cmd.Context(), c, sp.ID, format, name, sessionKey)
 		if err != nil {
@@ -40,7 +41,7 @@ func importAgent(cmd *cobra.Command, format, space, sessionKey string, files []s
 	return nil
 }
 
-func importAgentFile(ctx context.Context, c *httpapi.Client, spaceID smriti.ID, format, name, sessionKey string) (*httpapi.TranscriptImportResponse, error) {
+func importAgentFile(ctx context.Context, c *client.Client, spaceID smriti.ID, format, name, sessionKey string) (*wire.TranscriptImportResponse, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, failf("cannot open %s: %v", name, err)
@@ -49,7 +50,7 @@ func importAgentFile(ctx context.Context, c *httpapi.Client, spaceID smriti.ID, 
 	return c.ImportAgentTranscript(ctx, spaceID, format, filepath.Base(name), sessionKey, f)
 }
 
-func formatAgentImport(name string, res *httpapi.TranscriptImportResponse) string {
+func formatAgentImport(name string, res *wire.TranscriptImportResponse) string {
 	a := res.Agent
 	if a == nil {
 		return formatTranscriptImport(name, res)
@@ -74,7 +75,7 @@ func shortID(id smriti.ID) string { return id.String()[:8] }
 // spaceForCommand picks the space a command works on: the one named (by
 // name or id), else SMRITI_SPACE, else the space whose project root is the
 // working directory or the nearest directory above it.
-func spaceForCommand(ctx context.Context, env *Env, c *httpapi.Client, arg string) (*httpapi.Repo, error) {
+func spaceForCommand(ctx context.Context, env *Env, c *client.Client, arg string) (*wire.Repo, error) {
 	if arg = firstNonEmpty(arg, os.Getenv("SMRITI_SPACE")); arg != "" {
 		return resolveSpace(ctx, c, arg)
 	}
@@ -87,7 +88,7 @@ func spaceForCommand(ctx context.Context, env *Env, c *httpapi.Client, arg strin
 
 // spaceForDir finds the space whose project root holds dir (the deepest
 // one when roots nest).
-func spaceForDir(ctx context.Context, c *httpapi.Client, dir string) (*httpapi.Repo, error) {
+func spaceForDir(ctx context.Context, c *client.Client, dir string) (*wire.Repo, error) {
 	all, err := c.Spaces(ctx)
 	if err != nil {
 		return nil, err

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"smriti/client"
+	"smriti/wire"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 type chatOptions struct {
@@ -36,7 +37,7 @@ func (o *chatOptions) streamFlag(cmd *cobra.Command) {
 
 // sessionFor returns the session to talk in: --session, or a new one in the
 // space (seeded from main's head).
-func (o *chatOptions) sessionFor(ctx context.Context, c *httpapi.Client, spaceArg, title string) (smriti.ID, error) {
+func (o *chatOptions) sessionFor(ctx context.Context, c *client.Client, spaceArg, title string) (smriti.ID, error) {
 	if o.session != "" {
 		return resolveSession(ctx, c, o.session)
 	}
@@ -45,16 +46,16 @@ func (o *chatOptions) sessionFor(ctx context.Context, c *httpapi.Client, spaceAr
 		return smriti.NilID, err
 	}
 	id := sp.ID.String()
-	s, err := c.CreateSessionWith(ctx, httpapi.SessionCreateRequest{RepoID: &id, Title: title, Provider: o.provider, Model: o.model})
+	s, err := c.CreateSessionWith(ctx, wire.SessionCreateRequest{RepoID: &id, Title: title, Provider: o.provider, Model: o.model})
 	if err != nil {
 		return smriti.NilID, err
 	}
 	return s.ID, nil
 }
 
-func (o *chatOptions) request(ctx context.Context, c *httpapi.Client, session smriti.ID, msg string) (httpapi.SendRequest, error) {
+func (o *chatOptions) request(ctx context.Context, c *client.Client, session smriti.ID, msg string) (wire.SendRequest, error) {
 	sid := session.String()
-	req := httpapi.SendRequest{SessionID: &sid, Message: &msg, Provider: o.provider, Model: o.model, UseMock: o.mock}
+	req := wire.SendRequest{SessionID: &sid, Message: &msg, Provider: o.provider, Model: o.model, UseMock: o.mock}
 	if o.mount != "" {
 		cp, err := resolveCheckpoint(ctx, c, o.mount)
 		if err != nil {
@@ -143,7 +144,7 @@ followed by exit status 1.`,
 }
 
 // chatOnce sends one message, streaming the reply to stdout.
-func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, session smriti.ID, msg string) error {
+func chatOnce(ctx context.Context, env *Env, c *client.Client, o *chatOptions, session smriti.ID, msg string) error {
 	req, err := o.request(ctx, c, session, msg)
 	if err != nil {
 		return err
@@ -162,7 +163,7 @@ func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, 
 	}
 	stop := spinner(env, "thinking…")
 	started := false
-	_, err = c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
+	_, err = c.SendStream(ctx, req, func(ev client.StreamEvent) {
 		if ev.Event != "delta" {
 			return
 		}
@@ -187,9 +188,9 @@ func chatOnce(ctx context.Context, env *Env, c *httpapi.Client, o *chatOptions, 
 // streamEvents prints a streamed send as newline-delimited JSON: each
 // server-sent event becomes {"event": name, "data": payload} on one line,
 // written as it arrives. The done event's data is the object --json prints.
-func streamEvents(ctx context.Context, env *Env, c *httpapi.Client, req httpapi.SendRequest) error {
+func streamEvents(ctx context.Context, env *Env, c *client.Client, req wire.SendRequest) error {
 	var werr error
-	_, err := c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
+	_, err := c.SendStream(ctx, req, func(ev client.StreamEvent) {
 		if werr != nil {
 			return
 		}
@@ -227,7 +228,7 @@ func newContextCmd() *cobra.Command {
 			ctx := cmd.Context()
 			c := env.Client()
 			msg := strings.Join(args[1:], " ")
-			var req httpapi.SendRequest
+			var req wire.SendRequest
 			if o.session != "" {
 				session, err := resolveSession(ctx, c, o.session)
 				if err != nil {
@@ -264,7 +265,7 @@ func newContextCmd() *cobra.Command {
 	return cmd
 }
 
-func formatPreview(p *httpapi.ContextPreview) string {
+func formatPreview(p *wire.ContextPreview) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Context: %s mode · %s/%s · ~%d tokens\n\n", p.Mode, p.Provider, p.Model, p.TokenEstimate)
 	if len(p.Checkpoints) > 0 {
@@ -289,7 +290,7 @@ func formatPreview(p *httpapi.ContextPreview) string {
 
 // resolveSession takes a session id or a unique prefix of one (4+
 // characters) among the caller's sessions.
-func resolveSession(ctx context.Context, c *httpapi.Client, ref string) (smriti.ID, error) {
+func resolveSession(ctx context.Context, c *client.Client, ref string) (smriti.ID, error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
 	if id, err := smriti.ParseID("--session", ref); err == nil {
 		return id, nil

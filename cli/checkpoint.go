@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"smriti/wire"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 func newCheckpointCmd() *cobra.Command {
@@ -23,12 +23,12 @@ func newCheckpointCmd() *cobra.Command {
 // content fields, plus project_root and author_agent. Other keys are
 // ignored.
 type checkpointPayload struct {
-	httpapi.ContentFields
+	wire.ContentFields
 	ProjectRoot *string `json:"project_root,omitempty"`
 	AuthorAgent *string `json:"author_agent,omitempty"`
 	// Items keep the extracted items' identity (ids matched to the head's).
-	Items []httpapi.ItemIn `json:"items,omitempty"`
-	Model *string          `json:"model,omitempty"`
+	Items []wire.ItemIn `json:"items,omitempty"`
+	Model *string       `json:"model,omitempty"`
 }
 
 // parseCheckpointJSON checks the shape before anything is sent.
@@ -47,7 +47,7 @@ func parseCheckpointJSON(data []byte) (*checkpointPayload, error) {
 	// The server's decoder names the field and the JSON type it wants,
 	// never a Go type.
 	var p checkpointPayload
-	if err := httpapi.DecodeJSON(data, &p); err != nil {
+	if err := wire.DecodeJSON(data, &p); err != nil {
 		return nil, failf("invalid checkpoint JSON — %s", smriti.ErrorMessage(err))
 	}
 	if p.Message == nil || strings.TrimSpace(*p.Message) == "" {
@@ -159,10 +159,10 @@ func newCheckpointCreateCmd() *cobra.Command {
 				if msg == "" {
 					msg = "Extracted checkpoint"
 				}
-				p = &checkpointPayload{ContentFields: httpapi.ContentFields{Message: &msg, Summary: ex.Summary,
+				p = &checkpointPayload{ContentFields: wire.ContentFields{Message: &msg, Summary: ex.Summary,
 					Objective: ex.Objective, Decisions: ex.Decisions, Assumptions: ex.Assumptions, Tasks: ex.Tasks,
 					OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts},
-					Items: httpapi.ItemsInOf(httpapi.DomainItems(ex.Items)), Model: ex.Model}
+					Items: wire.ItemsInOf(wire.DomainItems(ex.Items)), Model: ex.Model}
 			} else {
 				var data []byte
 				var err error
@@ -209,16 +209,16 @@ func newCheckpointCreateCmd() *cobra.Command {
 				return err
 			}
 			git := gitOf(ctx, env, p.ProjectRoot)
-			items := httpapi.ItemFields{Items: p.Items, Model: p.Model}
-			var out *httpapi.Commit
+			items := wire.ItemFields{Items: p.Items, Model: p.Model}
+			var out *wire.Commit
 			if session != "" {
 				spID, sid := sp.ID.String(), sessionID.String()
-				out, err = c.Commit(ctx, httpapi.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
+				out, err = c.Commit(ctx, wire.CommitRequest{RepoID: &spID, SessionID: &sid, ContentFields: p.ContentFields,
 					AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: items, Git: git})
 			} else {
 				// Without --session the checkpoint goes onto main's head and
 				// no session is made for it.
-				out, err = c.CommitToSpace(ctx, sp.ID, httpapi.SpaceCommitRequest{ContentFields: p.ContentFields,
+				out, err = c.CommitToSpace(ctx, sp.ID, wire.SpaceCommitRequest{ContentFields: p.ContentFields,
 					AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: items, Git: git})
 			}
 			if err != nil {

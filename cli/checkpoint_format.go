@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/render"
+	"smriti/wire"
 )
 
 // viewOptions are the checkpoint view options of the CLI: the local clock
@@ -18,12 +18,12 @@ func viewOptions(full bool) render.CheckpointRenderOptions {
 }
 
 // formatCheckpoint is `checkpoint show`.
-func formatCheckpoint(c *httpapi.Commit, full bool) string {
+func formatCheckpoint(c *wire.Commit, full bool) string {
 	return render.RenderCheckpoint(c.Checkpoint(), viewOptions(full))
 }
 
 // formatCheckpointList is `checkpoint list`.
-func formatCheckpointList(cps []httpapi.Commit) string {
+func formatCheckpointList(cps []wire.Commit) string {
 	out := make([]*smriti.Checkpoint, len(cps))
 	for i := range cps {
 		out[i] = cps[i].Checkpoint()
@@ -32,12 +32,12 @@ func formatCheckpointList(cps []httpapi.Commit) string {
 }
 
 // formatReview is `checkpoint review`.
-func formatReview(r *httpapi.ReviewOut) string {
+func formatReview(r *wire.ReviewOut) string {
 	return render.RenderReview(r.Review())
 }
 
 // changeList renders a draft's changes for review before saving.
-func changeList(base *smriti.ID, changes []httpapi.ChangeOut) string {
+func changeList(base *smriti.ID, changes []wire.ChangeOut) string {
 	var b strings.Builder
 	if base != nil {
 		fmt.Fprintf(&b, "Changes to checkpoint %s:\n", base.String()[:8])
@@ -69,7 +69,7 @@ func changeList(base *smriti.ID, changes []httpapi.ChangeOut) string {
 
 // formatItems lists a checkpoint's items with their ids: the live ones by
 // kind, then what the checkpoint retired.
-func formatItems(items []httpapi.ItemOut) string {
+func formatItems(items []wire.ItemOut) string {
 	var b strings.Builder
 	b.WriteString("\n## Items\n")
 	if len(items) == 0 {

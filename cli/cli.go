@@ -11,12 +11,12 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"smriti/client"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // DefaultAPIURL is where the CLI looks for a server when neither --api-url
@@ -51,8 +51,8 @@ func UseGit(fn func(ctx context.Context, dir string) (*smriti.GitState, error)) 
 
 // Client returns an HTTP client for the configured server, sending
 // SMRITI_TOKEN as a bearer token when set.
-func (e *Env) Client() *httpapi.Client {
-	c := httpapi.NewClient(e.APIURL)
+func (e *Env) Client() *client.Client {
+	c := client.NewClient(e.APIURL)
 	if e.Token != "" {
 		c.Header = http.Header{"Authorization": {"Bearer " + e.Token}}
 	}

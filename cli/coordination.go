@@ -8,8 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/render"
+	"smriti/wire"
 )
 
 func newStateCmd() *cobra.Command {
@@ -31,7 +32,7 @@ func newStateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var opts httpapi.StateOptions
+			var opts client.StateOptions
 			if since != "" && !mainOnly {
 				cp, err := resolveCheckpoint(ctx, c, since)
 				if err != nil {
@@ -44,8 +45,8 @@ func newStateCmd() *cobra.Command {
 				return err
 			}
 			if mainOnly {
-				st.ActiveBranches, st.ActiveBranchesMore = []httpapi.ActiveBranch{}, 0
-				st.ActiveClaims, st.ActiveClaimsMore = []httpapi.StateClaim{}, 0
+				st.ActiveBranches, st.ActiveBranchesMore = []wire.ActiveBranch{}, 0
+				st.ActiveClaims, st.ActiveClaimsMore = []wire.StateClaim{}, 0
 				st.Divergence, st.Freshness = nil, nil
 			}
 			if asJSON {
@@ -114,7 +115,7 @@ func newClaimCreateCmd() *cobra.Command {
 				return err
 			}
 			spID := sp.ID.String()
-			req := httpapi.ClaimRequest{SpaceID: &spID, Agent: &agent, Scope: &scope, BranchName: &branch, IntentType: &intent, TTL: &ttl}
+			req := wire.ClaimRequest{SpaceID: &spID, Agent: &agent, Scope: &scope, BranchName: &branch, IntentType: &intent, TTL: &ttl}
 			if head.CommitID != nil {
 				id := head.CommitID.String()
 				req.BaseCommitID = &id
@@ -199,7 +200,7 @@ func newClaimListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			claims, _, err := c.Claims(cmd.Context(), sp.ID, httpapi.ClaimsOptions{IncludeExpired: all})
+			claims, _, err := c.Claims(cmd.Context(), sp.ID, client.ClaimsOptions{IncludeExpired: all})
 			if err != nil {
 				return err
 			}

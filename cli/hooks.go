@@ -16,9 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/portability"
 	"smriti/skills"
+	"smriti/wire"
 )
 
 // Claude Code hook events Smriti installs, and the hook subcommand each runs.
@@ -185,7 +186,7 @@ type pendingDraft struct {
 	SessionID smriti.ID           `json:"session_id"`
 	Event     string              `json:"event"`
 	CreatedAt time.Time           `json:"created_at"`
-	Draft     httpapi.DraftFields `json:"draft"`
+	Draft     wire.DraftFields    `json:"draft"`
 	Source    *smriti.SourceTurns `json:"source_turns"`
 }
 
@@ -201,7 +202,7 @@ func newHookCmd() *cobra.Command {
 
 // hookSpace is the hook's space: --space, else SMRITI_SPACE, else the space
 // whose project root holds dir.
-func hookSpace(ctx context.Context, env *Env, c *httpapi.Client, space, dir string) (*httpapi.Repo, error) {
+func hookSpace(ctx context.Context, env *Env, c *client.Client, space, dir string) (*wire.Repo, error) {
 	if space = firstNonEmpty(space, os.Getenv("SMRITI_SPACE")); space != "" {
 		return resolveSpace(ctx, c, space)
 	}
@@ -250,7 +251,7 @@ func newHookSessionStartCmd() *cobra.Command {
 			sp, err := hookSpace(ctx, env, c, space, dir)
 			var md string
 			if err == nil {
-				md, err = c.Brief(ctx, sp.ID, httpapi.BriefOptions{Compact: true})
+				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true})
 			}
 			if err != nil {
 				// What the agent reads at session start: say what failed, as it failed.
@@ -330,7 +331,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 				return nil
 			}
 			sid := a.SessionID.String()
-			d, err := c.Draft(ctx, httpapi.DraftRequest{SessionID: &sid})
+			d, err := c.Draft(ctx, wire.DraftRequest{SessionID: &sid})
 			if err != nil {
 				return fmt.Errorf("draft: %w", err)
 			}
@@ -364,7 +365,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 
 // gitOf is the git state of a checkpoint's project root, nil when the
 // root is not a git work tree (or the CLI cannot read git).
-func gitOf(ctx context.Context, env *Env, root *string) *httpapi.GitStateIn {
+func gitOf(ctx context.Context, env *Env, root *string) *wire.GitStateIn {
 	if env.GitState == nil || root == nil || *root == "" {
 		return nil
 	}
@@ -372,17 +373,17 @@ func gitOf(ctx context.Context, env *Env, root *string) *httpapi.GitStateIn {
 	if err != nil || g == nil {
 		return nil
 	}
-	return &httpapi.GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+	return &wire.GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
 }
 
 // saveDraft commits drafted content from the session onto its branch head.
-func saveDraft(ctx context.Context, env *Env, c *httpapi.Client, spaceID, sessionID smriti.ID, dir string, d httpapi.DraftFields, src *smriti.SourceTurns) (*httpapi.Commit, error) {
+func saveDraft(ctx context.Context, env *Env, c *client.Client, spaceID, sessionID smriti.ID, dir string, d wire.DraftFields, src *smriti.SourceTurns) (*wire.Commit, error) {
 	msg := strings.TrimSpace(d.Title)
 	if msg == "" {
 		msg = "Agent session checkpoint"
 	}
 	rid, sid := spaceID.String(), sessionID.String()
-	req := httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{Message: &msg, Summary: d.Summary,
+	req := wire.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: wire.ContentFields{Message: &msg, Summary: d.Summary,
 		Objective: d.Objective, Decisions: d.Decisions, Assumptions: d.Assumptions, Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities}}
 	agent := firstNonEmpty(agentName(""), "claude-code")
 	req.AuthorAgent = &agent
@@ -392,7 +393,7 @@ func saveDraft(ctx context.Context, env *Env, c *httpapi.Client, spaceID, sessio
 	}
 	if src != nil {
 		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
-		req.SourceTurns = &httpapi.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
+		req.SourceTurns = &wire.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
 	}
 	return c.Commit(ctx, req)
 }

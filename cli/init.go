@@ -13,13 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/skills"
+	"smriti/wire"
 )
 
 // InitResult is the --json answer of `init`.
 type InitResult struct {
-	Space     *httpapi.Repo  `json:"space"`
+	Space     *wire.Repo     `json:"space"`
 	Results   []string       `json:"results"`
 	NextSteps []string       `json:"next_steps"`
 	MCPConfig map[string]any `json:"mcp_config"`
@@ -61,7 +61,7 @@ func newInitCmd() *cobra.Command {
 			switch {
 			case smriti.ErrorCode(err) == smriti.ENOTFOUND:
 				name := args[0]
-				sp, err = c.CreateSpaceWith(ctx, httpapi.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &wd})
+				sp, err = c.CreateSpaceWith(ctx, wire.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &wd})
 				if err != nil {
 					return err
 				}

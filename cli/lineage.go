@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti/httpapi"
 	"smriti/render"
+	"smriti/wire"
 )
 
 func newForkCmd() *cobra.Command {
@@ -24,7 +24,7 @@ func newForkCmd() *cobra.Command {
 				return err
 			}
 			sp, cpID := cp.RepoID.String(), cp.ID.String()
-			out, err := c.Fork(cmd.Context(), httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cpID, BranchName: branch})
+			out, err := c.Fork(cmd.Context(), wire.ForkRequest{SpaceID: &sp, CheckpointID: &cpID, BranchName: branch})
 			if err != nil {
 				return err
 			}
@@ -48,8 +48,8 @@ func newForkCmd() *cobra.Command {
 
 // Restored is the --json answer of `restore`.
 type Restored struct {
-	Space  *httpapi.Repo   `json:"space"`
-	Commit *httpapi.Commit `json:"commit"`
+	Space  *wire.Repo   `json:"space"`
+	Commit *wire.Commit `json:"commit"`
 }
 
 func newRestoreCmd() *cobra.Command {
@@ -83,7 +83,7 @@ func newRestoreCmd() *cobra.Command {
 }
 
 // formatRestore is the brief of one checkpoint, without branches or claims.
-func formatRestore(sp *httpapi.Repo, cp *httpapi.Commit, full bool) string {
+func formatRestore(sp *wire.Repo, cp *wire.Commit, full bool) string {
 	return render.RenderRestore(sp.Space(), cp.Checkpoint(), viewOptions(full))
 }
 
@@ -120,7 +120,7 @@ func newCompareCmd() *cobra.Command {
 	return cmd
 }
 
-func formatCompare(r *httpapi.CompareResponse) string {
+func formatCompare(r *wire.CompareResponse) string {
 	return render.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID)
 }
 

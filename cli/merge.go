@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"smriti/wire"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // parseResolution reads FIELD=CHOICE or FIELD:KEY=CHOICE (the choice is
@@ -85,7 +85,7 @@ artifact) or --resolutions FILE, a JSON array of
 				return err
 			}
 			sp, srcID := src.RepoID.String(), src.ID.String()
-			req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &srcID, Resolutions: res}
+			req := wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &srcID, Resolutions: res}
 			if into != "" {
 				t, err := resolveCheckpoint(cmd.Context(), c, into)
 				if err != nil {
@@ -148,7 +148,7 @@ func orNone(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-func formatMergePreview(src string, p *httpapi.MergePreview) string {
+func formatMergePreview(src string, p *wire.MergePreview) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Merge preview: `%s` into `%s`\n\n", short(p.SourceCheckpointID.String()), short(p.TargetCheckpointID.String()))
 	if p.BaseCheckpointID != nil {

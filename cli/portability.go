@@ -9,8 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/portability"
+	"smriti/wire"
 )
 
 // newImportCmd imports transcript files into a space.
@@ -52,7 +53,7 @@ SMRITI_SPACE, else the space whose project root holds this directory.`,
 			if err != nil {
 				return err
 			}
-			var all []*httpapi.TranscriptImportResponse
+			var all []*wire.TranscriptImportResponse
 			for _, name := range args[1:] {
 				f, err := os.Open(name)
 				if err != nil {
@@ -82,7 +83,7 @@ SMRITI_SPACE, else the space whose project root holds this directory.`,
 	return cmd
 }
 
-func formatTranscriptImport(name string, res *httpapi.TranscriptImportResponse) string {
+func formatTranscriptImport(name string, res *wire.TranscriptImportResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d imported, %d unchanged, %d failed\n", name, res.Imported, res.Unchanged, res.Failed)
 	for _, c := range res.Conversations {
@@ -192,7 +193,7 @@ func newSearchCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
 			c := env.Client()
-			p := httpapi.SearchParams{Q: strings.Join(args, " "), Kinds: kinds, Branch: branch, Limit: limit}
+			p := client.SearchParams{Q: strings.Join(args, " "), Kinds: kinds, Branch: branch, Limit: limit}
 			if space != "" {
 				sp, err := resolveSpace(cmd.Context(), c, space)
 				if err != nil {
@@ -219,7 +220,7 @@ func newSearchCmd() *cobra.Command {
 	return cmd
 }
 
-func formatSearch(res *httpapi.SearchResponse) string {
+func formatSearch(res *wire.SearchResponse) string {
 	if len(res.Results) == 0 {
 		return fmt.Sprintf("Nothing matches %q.\n", res.Query)
 	}

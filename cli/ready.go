@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"smriti/client"
+	"smriti/wire"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // agentName is who the CLI acts as when --agent is not given: SMRITI_AGENT.
@@ -47,7 +48,7 @@ directory.`,
 				return err
 			}
 			if claim {
-				req := httpapi.ReadyClaimRequest{}
+				req := wire.ReadyClaimRequest{}
 				if a := agentName(agent); a != "" {
 					req.Agent = &a
 				}
@@ -107,7 +108,7 @@ func orDash(s string) string {
 	return s
 }
 
-func formatReady(space string, ts []httpapi.ReadyTaskOut) string {
+func formatReady(space string, ts []wire.ReadyTaskOut) string {
 	if len(ts) == 0 {
 		return fmt.Sprintf("Nothing is ready in %s: every open task is blocked or claimed.\n", space)
 	}
@@ -171,7 +172,7 @@ func newClaimHeartbeatCmd() *cobra.Command {
 
 // resolveClaim takes a claim id or a unique prefix of one (at least 4
 // characters) among the claims of every space the caller sees.
-func resolveClaim(ctx context.Context, c *httpapi.Client, arg string) (smriti.ID, error) {
+func resolveClaim(ctx context.Context, c *client.Client, arg string) (smriti.ID, error) {
 	arg = strings.ToLower(strings.TrimSpace(arg))
 	if id, err := smriti.ParseID("claim", arg); err == nil {
 		return id, nil
@@ -185,7 +186,7 @@ func resolveClaim(ctx context.Context, c *httpapi.Client, arg string) (smriti.ID
 	}
 	var found []smriti.ID
 	for _, sp := range spaces {
-		claims, _, err := c.Claims(ctx, sp.ID, httpapi.ClaimsOptions{IncludeExpired: true})
+		claims, _, err := c.Claims(ctx, sp.ID, client.ClaimsOptions{IncludeExpired: true})
 		if err != nil {
 			return smriti.ID{}, err
 		}

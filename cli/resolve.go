@@ -3,16 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"smriti/client"
+	"smriti/wire"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 const spaceListHint = "Run `smriti space list` to see the spaces."
 
 // resolveSpace finds a space by UUID or by name (exact, then
 // case-insensitive); several matches ask for the UUID.
-func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.Repo, error) {
+func resolveSpace(ctx context.Context, c *client.Client, arg string) (*wire.Repo, error) {
 	if smriti.LooksLikeID(arg) {
 		id, err := smriti.ParseID("space", arg)
 		if err == nil {
@@ -43,7 +44,7 @@ func resolveSpace(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.
 // resolveCheckpoint finds a checkpoint by full UUID, or by a unique prefix
 // (at least 7 characters) of its id or hash across every space the caller
 // can see.
-func resolveCheckpoint(ctx context.Context, c *httpapi.Client, arg string) (*httpapi.Commit, error) {
+func resolveCheckpoint(ctx context.Context, c *client.Client, arg string) (*wire.Commit, error) {
 	hint := "Run `smriti checkpoint list <space>` to see checkpoint ids."
 	id, err := smriti.ResolveCheckpointRef(ctx, arg, func(ctx context.Context) ([]smriti.ID, error) {
 		spaces, err := c.Spaces(ctx)
@@ -69,7 +70,7 @@ func resolveCheckpoint(ctx context.Context, c *httpapi.Client, arg string) (*htt
 }
 
 // spaceName is how a space appears in messages.
-func spaceName(r *httpapi.Repo) string {
+func spaceName(r *wire.Repo) string {
 	if r.Name == "" {
 		return fmt.Sprintf("(unnamed) %s", r.ID)
 	}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti/httpapi"
 	"smriti/render"
+	"smriti/wire"
 )
 
 func newSpaceCmd() *cobra.Command {
@@ -29,7 +29,7 @@ func newSpaceListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, spaces)
 			}
-			fmt.Fprint(env.Stdout, render.RenderSpaces(httpapi.SpacesOf(spaces), "`smriti space create <name>`"))
+			fmt.Fprint(env.Stdout, render.RenderSpaces(wire.SpacesOf(spaces), "`smriti space create <name>`"))
 			return nil
 		},
 	}
@@ -48,7 +48,7 @@ func newSpaceCreateCmd() *cobra.Command {
 		Args:  exactArgs(1, "name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
-			req := httpapi.SpaceCreateRequest{Name: &args[0], Description: &desc}
+			req := wire.SpaceCreateRequest{Name: &args[0], Description: &desc}
 			switch {
 			case noRoot:
 			case root != "":

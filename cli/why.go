@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/render"
+	"smriti/wire"
 )
 
 func newWhyCmd() *cobra.Command {
@@ -36,7 +36,7 @@ func newWhyCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				it, err := render.FindItem(httpapi.DomainItems(items), id)
+				it, err := render.FindItem(wire.DomainItems(items), id)
 				if err != nil {
 					return err
 				}
@@ -49,7 +49,7 @@ func newWhyCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, h)
 			}
-			fmt.Fprint(env.Stdout, render.RenderItemHistory(id, httpapi.DomainItemEvents(h)))
+			fmt.Fprint(env.Stdout, render.RenderItemHistory(id, wire.DomainItemEvents(h)))
 			return nil
 		},
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/render"
+	"smriti/wire"
 )
 
 func newWorktreeCmd() *cobra.Command {
@@ -34,7 +34,7 @@ func newWorktreeOpenCmd() *cobra.Command {
 				return err
 			}
 			id := sp.ID.String()
-			req := httpapi.WorktreeRequest{SpaceID: &id, Agent: &agent}
+			req := wire.WorktreeRequest{SpaceID: &id, Agent: &agent}
 			if branch != "" {
 				req.BranchName = &branch
 			}
@@ -84,7 +84,7 @@ func newWorktreeListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, items)
 			}
-			wts, probes := httpapi.WorktreesOf(items)
+			wts, probes := wire.WorktreesOf(items)
 			home, _ := os.UserHomeDir()
 			fmt.Fprint(env.Stdout, render.RenderWorktrees(wts, probes, closed, home))
 			return nil

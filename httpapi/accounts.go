@@ -9,108 +9,28 @@ import (
 	"smriti"
 	"smriti/credential"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
 
-// LoginRequest signs a browser in.
-type LoginRequest struct {
-	Username *string `json:"username" required:"true" doc:"The user's name"`
-	Password *string `json:"password" required:"true" doc:"The user's password"`
-}
-
-// UserOut is a user as the API shows it (never a password hash).
-type UserOut struct {
-	ID        smriti.ID `json:"id" doc:"The user"`
-	Username  string    `json:"username" doc:"The user's name (the built-in local user is local)"`
-	Disabled  bool      `json:"disabled" doc:"A disabled user cannot sign in and their tokens are refused"`
-	CreatedAt time.Time `json:"created_at" doc:"When the user was added (RFC 3339, UTC)"`
-}
-
-// LoginOut answers a login; the session itself travels only in the
-// HttpOnly cookie.
-type LoginOut struct {
-	User      UserOut   `json:"user" doc:"The signed-in user"`
-	ExpiresAt time.Time `json:"expires_at" doc:"When the session cookie expires (RFC 3339, UTC)"`
-}
-
-// MeOut is who the request acts for.
-type MeOut struct {
-	UserID   smriti.ID `json:"user_id" doc:"The caller"`
-	Username string    `json:"username" doc:"The caller's name (local for the built-in local user)"`
-	Scope    string    `json:"scope" enum:"read,write,admin" doc:"What the credential may do: read, write or admin"`
-	// Via is how the request authenticated: token, session, or local (auth
-	// mode off).
-	Via     string     `json:"via" enum:"token,session,local" doc:"How the request authenticated: token, session (the browser cookie), or local (auth mode off)"`
-	TokenID *smriti.ID `json:"token_id" doc:"The API token used (null for a session or the local user)"`
-}
-
-// TokenCreateRequest makes an API token for the caller.
-type TokenCreateRequest struct {
-	Name  *string `json:"name" doc:"A name to recognise the token by: not blank"`
-	Scope *string `json:"scope" required:"true" enum:"read,write,admin" doc:"read, write or admin (required)"`
-	// ExpiresIn is a Go duration such as "720h"; absent means no expiry.
-	ExpiresIn *string `json:"expires_in" doc:"A duration such as 720h (default: never expires)"`
-}
-
-// TokenOut is an API token without its secret.
-type TokenOut struct {
-	ID        smriti.ID  `json:"id" doc:"The token"`
-	UserID    smriti.ID  `json:"user_id" doc:"Its user"`
-	Name      string     `json:"name" doc:"Its name"`
-	Scope     string     `json:"scope" enum:"read,write,admin" doc:"read, write or admin"`
-	CreatedAt time.Time  `json:"created_at" doc:"When it was created (RFC 3339, UTC)"`
-	ExpiresAt *time.Time `json:"expires_at" doc:"When it expires (null: never)"`
-	RevokedAt *time.Time `json:"revoked_at" doc:"When it was revoked (null: live)"`
-}
-
-// TokenCreated carries the token's secret, shown this once.
-type TokenCreated struct {
-	Token  TokenOut `json:"token" doc:"The token's record"`
-	Secret string   `json:"secret" doc:"The token itself, shown this once: send it as Authorization: Bearer <secret>"`
-}
-
-// MemberRequest sets a member's role.
-type MemberRequest struct {
-	Role *string `json:"role" required:"true" enum:"owner,editor,viewer" doc:"owner, editor or viewer"`
-}
-
-// MemberOut is a user's role in a space.
-type MemberOut struct {
-	SpaceID   smriti.ID `json:"space_id" doc:"The space"`
-	UserID    smriti.ID `json:"user_id" doc:"The member"`
-	Username  string    `json:"username" doc:"The member's name"`
-	Role      string    `json:"role" enum:"owner,editor,viewer" doc:"Role in the space: owner, editor or viewer"`
-	CreatedAt time.Time `json:"created_at" doc:"When the role was given (RFC 3339, UTC)"`
-}
-
-// UserOf is the wire form of a user.
-func UserOf(u *smriti.User) UserOut {
-	return UserOut{ID: u.ID, Username: u.Username, Disabled: u.Disabled, CreatedAt: u.CreatedAt}
-}
-
-// TokenOf is the wire form of a token.
-func TokenOf(t *smriti.APIToken) TokenOut {
-	return TokenOut{ID: t.ID, UserID: t.UserID, Name: t.Name, Scope: string(t.Scope), CreatedAt: t.CreatedAt, ExpiresAt: t.ExpiresAt, RevokedAt: t.RevokedAt}
-}
-
-func memberOut(m *smriti.Member) MemberOut {
-	return MemberOut{SpaceID: m.SpaceID, UserID: m.UserID, Username: m.Username, Role: string(m.Role), CreatedAt: m.CreatedAt}
+func memberOut(m *smriti.Member) wire.MemberOut {
+	return wire.MemberOut{SpaceID: m.SpaceID, UserID: m.UserID, Username: m.Username, Role: string(m.Role), CreatedAt: m.CreatedAt}
 }
 
 func (s *Server) accountRoutes() []route {
 	creds := []int{401, 403}
 	return []route{
 		{method: "POST", path: "/api/v4/auth/login", summary: "Sign a browser in: sets an HttpOnly, SameSite=Strict session cookie", tag: "accounts",
-			in: LoginRequest{}, out: LoginOut{}, status: 200, handle: s.login, errors: []int{401, 429, 503},
+			in: wire.LoginRequest{}, out: wire.LoginOut{}, status: 200, handle: s.login, errors: []int{401, 429, 503},
 			description: "A wrong password, an unknown or disabled user all answer the same 401. Each account name and each client address has a small allowance of attempts (10 and 30, one more every 6 s); past it, 429 with Retry-After. In local mode the session is made but changes nothing: every request is the local user."},
 		{method: "POST", path: "/api/v4/auth/logout", summary: "End this browser's session and clear its cookie", tag: "accounts", status: 204, handle: s.logout, errors: []int{503}},
-		{method: "GET", path: "/api/v4/auth/me", summary: "Who this request acts for and with which scope", tag: "accounts", out: MeOut{}, status: 200, handle: s.me, errors: creds},
+		{method: "GET", path: "/api/v4/auth/me", summary: "Who this request acts for and with which scope", tag: "accounts", out: wire.MeOut{}, status: 200, handle: s.me, errors: creds},
 		{method: "POST", path: "/api/v4/auth/tokens", summary: "Make an API token for yourself (admin scope or a browser session); the secret is shown once", tag: "accounts",
-			in: TokenCreateRequest{}, out: TokenCreated{}, status: 201, handle: s.createToken, errors: []int{401, 403, 503}},
-		{method: "GET", path: "/api/v4/auth/tokens", summary: "Your API tokens, newest first (never their secrets)", tag: "accounts", out: []TokenOut{}, status: 200, handle: s.listTokens, errors: []int{401, 403, 503}},
-		{method: "DELETE", path: "/api/v4/auth/tokens/{token_id}", summary: "Revoke one of your API tokens", tag: "accounts", out: TokenOut{}, status: 200, handle: s.revokeToken, errors: []int{401, 403, 503}},
-		{method: "GET", path: "/api/v5/spaces/{space_id}/members", summary: "A space's members and their roles (owner only)", tag: "accounts", out: []MemberOut{}, status: 200, handle: s.listMembers, errors: []int{401, 403, 503}},
+			in: wire.TokenCreateRequest{}, out: wire.TokenCreated{}, status: 201, handle: s.createToken, errors: []int{401, 403, 503}},
+		{method: "GET", path: "/api/v4/auth/tokens", summary: "Your API tokens, newest first (never their secrets)", tag: "accounts", out: []wire.TokenOut{}, status: 200, handle: s.listTokens, errors: []int{401, 403, 503}},
+		{method: "DELETE", path: "/api/v4/auth/tokens/{token_id}", summary: "Revoke one of your API tokens", tag: "accounts", out: wire.TokenOut{}, status: 200, handle: s.revokeToken, errors: []int{401, 403, 503}},
+		{method: "GET", path: "/api/v5/spaces/{space_id}/members", summary: "A space's members and their roles (owner only)", tag: "accounts", out: []wire.MemberOut{}, status: 200, handle: s.listMembers, errors: []int{401, 403, 503}},
 		{method: "PUT", path: "/api/v5/spaces/{space_id}/members/{user_id}", summary: "Give a user a role in a space (owner only)", tag: "accounts",
-			in: MemberRequest{}, out: MemberOut{}, status: 200, handle: s.setMember, errors: []int{401, 403, 409, 503}},
+			in: wire.MemberRequest{}, out: wire.MemberOut{}, status: 200, handle: s.setMember, errors: []int{401, 403, 409, 503}},
 		{method: "DELETE", path: "/api/v5/spaces/{space_id}/members/{user_id}", summary: "Take a user out of a space (owner only)", tag: "accounts", status: 204, handle: s.removeMember, errors: []int{401, 403, 409, 503}},
 	}
 }
@@ -143,7 +63,7 @@ var dummyHash = sync.OnceValue(func() string {
 })
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
-	var req LoginRequest
+	var req wire.LoginRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
@@ -177,7 +97,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.SetCookie(w, s.sessionCookie(r, secret, expires))
-	writeJSON(w, http.StatusOK, LoginOut{User: UserOf(u), ExpiresAt: expires})
+	writeJSON(w, http.StatusOK, wire.LoginOut{User: wire.UserOf(u), ExpiresAt: expires})
 	return nil
 }
 
@@ -224,12 +144,12 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request) error {
 	case p.TokenID != nil:
 		via = "token"
 	}
-	writeJSON(w, http.StatusOK, MeOut{UserID: p.UserID, Username: p.Username, Scope: string(p.Scope), Via: via, TokenID: p.TokenID})
+	writeJSON(w, http.StatusOK, wire.MeOut{UserID: p.UserID, Username: p.Username, Scope: string(p.Scope), Via: via, TokenID: p.TokenID})
 	return nil
 }
 
 func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
-	var req TokenCreateRequest
+	var req wire.TokenCreateRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
@@ -255,7 +175,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, TokenCreated{Token: TokenOf(tok), Secret: secret})
+	writeJSON(w, http.StatusCreated, wire.TokenCreated{Token: wire.TokenOf(tok), Secret: secret})
 	return nil
 }
 
@@ -272,7 +192,7 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, nonnil.Convert(toks, TokenOf))
+	writeJSON(w, http.StatusOK, nonnil.Convert(toks, wire.TokenOf))
 	return nil
 }
 
@@ -294,7 +214,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.creds.clear()
-	writeJSON(w, http.StatusOK, TokenOf(t))
+	writeJSON(w, http.StatusOK, wire.TokenOf(t))
 	return nil
 }
 
@@ -324,7 +244,7 @@ func (s *Server) setMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req MemberRequest
+	var req wire.MemberRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}

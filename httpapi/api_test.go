@@ -12,6 +12,7 @@ import (
 	"smriti"
 	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 type openapiDoc struct {
@@ -193,15 +194,15 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	e := newEnv(t)
 	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
-	commit := func(msg string, extra func(*httpapi.CommitRequest)) (*httpapi.Commit, error) {
-		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+	commit := func(msg string, extra func(*wire.CommitRequest)) (*wire.Commit, error) {
+		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 		req.Message = strp(msg)
 		if extra != nil {
 			extra(&req)
 		}
 		return e.c.Commit(bg, req)
 	}
-	a := storetest.Get(commit("A", func(r *httpapi.CommitRequest) {
+	a := storetest.Get(commit("A", func(r *wire.CommitRequest) {
 		r.Decisions = []string{"East coast only"}
 		r.Tasks = []smriti.Task{{Text: "Book flights"}, {Text: "Visa", ID: "visa", IntentHint: "investigate", Structured: true}}
 		r.Artifacts = []smriti.Artifact{{ID: "a1", Type: "text", Label: "Itinerary", Content: "Day 1: Sydney"}}
@@ -259,7 +260,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 	}
 
 	// Legacy create with an explicit parent.
-	legacy := httpapi.LegacyCommitRequest{RepoID: strp(sp.ID.String()), ParentCommitID: strp(a.ID.String()), BranchName: "side"}
+	legacy := wire.LegacyCommitRequest{RepoID: strp(sp.ID.String()), ParentCommitID: strp(a.ID.String()), BranchName: "side"}
 	legacy.Message = strp("L")
 	l := storetest.Get(e.c.CreateCheckpoint(bg, legacy)).Must(t)
 	if l.ParentCommitID == nil || *l.ParentCommitID != a.ID || l.BranchName != "side" {
@@ -310,7 +311,7 @@ func TestSessionsEndToEnd(t *testing.T) {
 	if loose.RepoID != nil || loose.ActiveProvider != "mock" || loose.BranchName != "main" {
 		t.Fatalf("loose = %+v", loose)
 	}
-	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(loose.ID.String()), Message: strp("hello")}, "")).Must(t)
+	storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: strp(loose.ID.String()), Message: strp("hello")}, "")).Must(t)
 	att := storetest.Get(e.c.Attach(bg, loose.ID, sp.ID)).Must(t)
 	if att.RepoID == nil || *att.RepoID != sp.ID {
 		t.Fatal("attach failed")
@@ -319,18 +320,18 @@ func TestSessionsEndToEnd(t *testing.T) {
 	if len(turns) != 2 || turns[0].RepoID == nil || *turns[0].RepoID != sp.ID {
 		t.Fatalf("turns after attach = %+v", turns)
 	}
-	var inSpace httpapi.SessionOut
+	var inSpace wire.SessionOut
 	if _, err := e.c.Do(bg, "POST", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions", map[string]any{"title": "T"}, &inSpace); err != nil {
 		t.Fatal(err)
 	}
-	var got httpapi.SessionOut
+	var got wire.SessionOut
 	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+inSpace.ID.String(), nil, &got); err != nil || got.ID != inSpace.ID {
 		t.Fatalf("space session: %v", err)
 	}
 	other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
 	_, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+other.ID.String()+"/sessions/"+inSpace.ID.String(), nil, nil)
 	wantCode(t, err, smriti.ENOTFOUND)
-	var spaceTurns []httpapi.TurnOut
+	var spaceTurns []wire.TurnOut
 	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+loose.ID.String()+"/turns", nil, &spaceTurns); err != nil || len(spaceTurns) != 2 {
 		t.Fatalf("space turns: %v (%d)", err, len(spaceTurns))
 	}
@@ -353,9 +354,9 @@ func TestTurnsPageBySequence(t *testing.T) {
 	e := newEnv(t)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "", "")).Must(t)
 	for i := 0; i < 6; i++ {
-		storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp(fmt.Sprint(i))}, "")).Must(t)
+		storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp(fmt.Sprint(i))}, "")).Must(t)
 	}
-	var page []httpapi.TurnOut
+	var page []wire.TurnOut
 	resp, err := e.c.Do(bg, "GET", "/api/v4/chat/sessions/"+se.ID.String()+"/turns?limit=5", nil, &page)
 	if err != nil || len(page) != 5 || resp.Header.Get("X-Next-Cursor") != "4" {
 		t.Fatalf("first page: %v, %d turns, cursor %q", err, len(page), resp.Header.Get("X-Next-Cursor"))
@@ -375,7 +376,7 @@ func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+			req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 			req.Message = strp(fmt.Sprint(i))
 			if _, err := e.c.Commit(bg, req); err != nil {
 				t.Error(err)
@@ -402,7 +403,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	}
 	e.raw(t, "GET", "/api/v2/repos/not-a-uuid", "")
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
-	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("count me")}, "")).Must(t)
+	storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("count me")}, "")).Must(t)
 	_, body := e.raw(t, "GET", "/metrics", "")
 	for _, want := range []string{"smriti_http_requests_total", `route="/api/v2/repos/{repo_id}"`, `smriti_errors_total{code="invalid"}`,
 		`smriti_provider_calls_total{model="mock",outcome="ok",provider="mock"} 1`, `smriti_provider_tokens_total{direction="output",provider="mock"}`} {

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/client"
 	"smriti/credential"
 	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // The security-regression suite for accounts: one test per attack, named
@@ -41,7 +43,7 @@ func engines(t *testing.T, fn func(t *testing.T, opts ...envOption)) {
 // account is a user with a client that carries one of their tokens.
 type account struct {
 	user   *smriti.User
-	c      *httpapi.Client
+	c      *client.Client
 	secret string
 	token  *smriti.APIToken
 }
@@ -77,15 +79,15 @@ func (e *testEnv) issue(t *testing.T, u *smriti.User, scope smriti.Scope, expire
 	return tok, secret
 }
 
-func (e *testEnv) clientWith(secret string) *httpapi.Client {
-	c := httpapi.NewClient(e.url)
+func (e *testEnv) clientWith(secret string) *client.Client {
+	c := client.NewClient(e.url)
 	c.Header = http.Header{"Authorization": {"Bearer " + secret}}
 	return c
 }
 
 // call sends a JSON request and returns the status and the error's detail
 // ("" on success).
-func call(t *testing.T, c *httpapi.Client, method, path string, body any) (int, string) {
+func call(t *testing.T, c *client.Client, method, path string, body any) (int, string) {
 	t.Helper()
 	resp, err := c.Do(bg, method, path, body, nil)
 	if resp == nil {
@@ -220,7 +222,7 @@ func TestAttackOtherUsersIDsAnswer404(t *testing.T) {
 		if _, err := mallory.c.Do(bg, "GET", "/api/v2/repos", nil, &spaces); err != nil || len(spaces) != 0 {
 			t.Fatalf("mallory lists %d spaces (%v), want 0", len(spaces), err)
 		}
-		var found httpapi.SearchResponse
+		var found wire.SearchResponse
 		if _, err := mallory.c.Do(bg, "GET", "/api/v5/search?q=Sydney", nil, &found); err != nil || len(found.Results) != 0 {
 			t.Fatalf("mallory's search finds %d hits (%v), want 0", len(found.Results), err)
 		}
@@ -359,7 +361,7 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + dora.secret}})
 
-		if st, _ := call(t, httpapi.NewClient(e.url), "GET", "/health", nil); st != 200 {
+		if st, _ := call(t, client.NewClient(e.url), "GET", "/health", nil); st != 200 {
 			t.Fatalf("/health without credentials = %d, want 200", st)
 		}
 	})
@@ -379,8 +381,8 @@ func login(t *testing.T, e *testEnv, user, password string) (*http.Response, str
 	return resp, string(b)
 }
 
-func withCookie(e *testEnv, c *http.Cookie) *httpapi.Client {
-	cl := httpapi.NewClient(e.url)
+func withCookie(e *testEnv, c *http.Cookie) *client.Client {
+	cl := client.NewClient(e.url)
 	cl.Header = http.Header{"Cookie": {c.Name + "=" + c.Value}}
 	return cl
 }
@@ -417,12 +419,12 @@ func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 			t.Fatal("the session secret is in the login body")
 		}
 		sess := withCookie(e, c)
-		var me httpapi.MeOut
+		var me wire.MeOut
 		if _, err := sess.Do(bg, "GET", "/api/v4/auth/me", nil, &me); err != nil || me.UserID != alice.user.ID || me.Via != "session" || me.Scope != "admin" {
 			t.Fatalf("me = %+v, %v", me, err)
 		}
 		// A browser session may make tokens; the secret comes back once.
-		var made httpapi.TokenCreated
+		var made wire.TokenCreated
 		if _, err := sess.Do(bg, "POST", "/api/v4/auth/tokens", map[string]any{"scope": "write", "name": "laptop"}, &made); err != nil ||
 			!strings.HasPrefix(made.Secret, "smriti_") || made.Token.Scope != "write" {
 			t.Fatalf("token from session = %+v, %v", made, err)
@@ -456,7 +458,7 @@ func TestAttackSecretsNeverInResponsesLogsOrMetrics(t *testing.T) {
 	resp, _ := login(t, e, "alice", testPassword)
 	session := resp.Cookies()[0].Value
 	login(t, e, "alice", "a wrong password")
-	var made httpapi.TokenCreated
+	var made wire.TokenCreated
 	if _, err := alice.c.Do(bg, "POST", "/api/v4/auth/tokens", map[string]any{"scope": "read"}, &made); err != nil {
 		t.Fatal(err)
 	}
@@ -552,12 +554,12 @@ func TestAttackLLMRateLimitAnswers429(t *testing.T) {
 // local user, as before accounts existed.
 func TestLocalModeNeedsNoCredentials(t *testing.T) {
 	e := newEnv(t)
-	var me httpapi.MeOut
+	var me wire.MeOut
 	if _, err := e.c.Do(bg, "GET", "/api/v4/auth/me", nil, &me); err != nil || me.UserID != smriti.LocalUserID || me.Via != "local" || me.Scope != "admin" {
 		t.Fatalf("me = %+v, %v", me, err)
 	}
 	sp := storetest.Get(e.c.CreateSpace(bg, "local", "")).Must(t)
-	var members []httpapi.MemberOut
+	var members []wire.MemberOut
 	if _, err := e.c.Do(bg, "GET", "/api/v5/spaces/"+sp.ID.String()+"/members", nil, &members); err != nil ||
 		len(members) != 1 || members[0].UserID != smriti.LocalUserID || members[0].Role != "owner" || members[0].Username != "local" {
 		t.Fatalf("members = %+v, %v", members, err)

@@ -13,17 +13,18 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
-func sendReq(session smriti.ID, msg string) httpapi.SendRequest {
-	return httpapi.SendRequest{SessionID: strp(session.String()), Message: strp(msg), Provider: "mock"}
+func sendReq(session smriti.ID, msg string) wire.SendRequest {
+	return wire.SendRequest{SessionID: strp(session.String()), Message: strp(msg), Provider: "mock"}
 }
 
-func allText(p *httpapi.ContextPreview) string {
+func allText(p *wire.ContextPreview) string {
 	var b strings.Builder
 	for _, m := range p.Messages {
 		b.WriteString(m.Content)
@@ -40,11 +41,11 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	e := newEnv(t)
 	sp := storetest.Get(e.c.CreateSpace(bg, "Travel", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
-	send := func(msg string) *httpapi.SendResponse {
+	send := func(msg string) *wire.SendResponse {
 		return storetest.Get(e.c.Send(bg, sendReq(se.ID, msg), "")).Must(t)
 	}
-	commit := func(msg, decision string) *httpapi.Commit {
-		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+	commit := func(msg, decision string) *wire.Commit {
+		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 		req.Message, req.Decisions = strp(msg), []string{decision}
 		return storetest.Get(e.c.Commit(bg, req)).Must(t)
 	}
@@ -173,7 +174,7 @@ func TestIdempotentSendReturnsStoredReply(t *testing.T) {
 	}
 }
 
-func checkPairs(t *testing.T, turns []httpapi.TurnOut, n int) {
+func checkPairs(t *testing.T, turns []wire.TurnOut, n int) {
 	t.Helper()
 	if len(turns) != 2*n {
 		t.Fatalf("turns = %d, want %d", len(turns), 2*n)
@@ -188,7 +189,7 @@ func checkPairs(t *testing.T, turns []httpapi.TurnOut, n int) {
 	}
 }
 
-func concurrentSends(t *testing.T, clients []*httpapi.Client, session smriti.ID) {
+func concurrentSends(t *testing.T, clients []*client.Client, session smriti.ID) {
 	var wg sync.WaitGroup
 	for i := 0; i < 64; i++ {
 		wg.Add(1)
@@ -206,7 +207,7 @@ func concurrentSends(t *testing.T, clients []*httpapi.Client, session smriti.ID)
 func TestConcurrentSendsSQLite(t *testing.T) {
 	e := newEnv(t)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
-	concurrentSends(t, []*httpapi.Client{e.c}, se.ID)
+	concurrentSends(t, []*client.Client{e.c}, se.ID)
 	checkPairs(t, storetest.Get(e.c.AllTurns(bg, se.ID)).Must(t), 64)
 }
 
@@ -216,7 +217,7 @@ func TestConcurrentSendsPostgresTwoReplicas(t *testing.T) {
 	a := newEnv(t, withPostgres())
 	b := newEnvOn(t, a.dsn)
 	se := storetest.Get(a.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
-	concurrentSends(t, []*httpapi.Client{a.c, b.c}, se.ID)
+	concurrentSends(t, []*client.Client{a.c, b.c}, se.ID)
 	checkPairs(t, storetest.Get(b.c.AllTurns(bg, se.ID)).Must(t), 64)
 }
 
@@ -241,7 +242,7 @@ func TestProviderFailureStoresNothing(t *testing.T) {
 	})
 	e := openAIEnv(t, upstream.URL)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
-	req := httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
+	req := wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
 	_, err := e.c.Send(bg, req, "")
 	wantCode(t, err, smriti.EUPSTREAM)
 	if !strings.Contains(err.Error(), "openai") || !strings.Contains(err.Error(), "500") || strings.Contains(err.Error(), "sk-test-secret-key") {
@@ -260,12 +261,12 @@ func TestProviderFailureStoresNothing(t *testing.T) {
 func TestUnconfiguredProviderIs503(t *testing.T) {
 	e := newEnv(t)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "", "")).Must(t)
-	_, err := e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "anthropic", Model: "claude-x"}, "")
+	_, err := e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "anthropic", Model: "claude-x"}, "")
 	wantCode(t, err, smriti.EUNAVAILABLE)
 	if !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Fatalf("503 detail = %q", err.Error())
 	}
-	_, err = e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "nonsense", Model: "m"}, "")
+	_, err = e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "nonsense", Model: "m"}, "")
 	wantCode(t, err, smriti.EINVALID)
 	status := storetest.Get(e.c.ProviderStatus(bg)).Must(t)
 	var bgs intelligence.BackgroundStatus
@@ -280,7 +281,7 @@ func TestStreamDeliversEventsAndStores(t *testing.T) {
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
 	var events []string
 	var text strings.Builder
-	done := storetest.Get(e.c.SendStream(bg, sendReq(se.ID, "stream this"), func(ev httpapi.StreamEvent) {
+	done := storetest.Get(e.c.SendStream(bg, sendReq(se.ID, "stream this"), func(ev client.StreamEvent) {
 		events = append(events, ev.Event)
 		if ev.Event == "delta" {
 			var d struct{ Text string }
@@ -316,8 +317,8 @@ func TestStreamClientDisconnectCancelsAndStoresNothing(t *testing.T) {
 	e := openAIEnv(t, upstream.URL)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	ctx, cancel := context.WithCancel(bg)
-	req := httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
-	_, err := e.c.SendStream(ctx, req, func(ev httpapi.StreamEvent) {
+	req := wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
+	_, err := e.c.SendStream(ctx, req, func(ev client.StreamEvent) {
 		if ev.Event == "delta" {
 			cancel()
 		}

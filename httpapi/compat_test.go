@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // The first implementation's clients, where they read our answers.
@@ -45,7 +45,7 @@ func TestProvidersEveryEntryHasTheStatusFields(t *testing.T) {
 func TestUseMockRecordsTheRequestedProvider(t *testing.T) {
 	e := newEnv(t)
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "mock", "")).Must(t)
-	r := httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "anthropic", Model: "claude-test", UseMock: true}
+	r := wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hi"), Provider: "anthropic", Model: "claude-test", UseMock: true}
 	res := storetest.Get(e.c.Send(bg, r, "")).Must(t)
 	if res.Provider != "anthropic" || res.Model != "claude-test" || res.Reply != `[mock:claude-test] You said: "hi". Context: mode=FRESH checkpoints= turns=0.` {
 		t.Fatalf("use_mock send = %s/%s %q", res.Provider, res.Model, res.Reply)
@@ -104,16 +104,16 @@ func TestExplicitNullMountUnmounts(t *testing.T) {
 	sp := storetest.Get(e.c.CreateSpace(bg, "Mounts", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	storetest.Get(e.c.Send(bg, sendReq(se.ID, "about Australia"), "")).Must(t)
-	old := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
-		ContentFields: httpapi.ContentFields{Message: strp("Australia")}})).Must(t)
-	storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
-		ContentFields: httpapi.ContentFields{Message: strp("New Zealand")}})).Must(t)
+	old := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("Australia")}})).Must(t)
+	storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("New Zealand")}})).Must(t)
 	storetest.Get(e.c.Mount(bg, se.ID, old.ID, nil)).Must(t)
 
 	send := func(fields string) (string, []string) {
 		t.Helper()
 		st, body := e.raw(t, "POST", "/api/v4/chat/send", `{"session_id": "`+se.ID.String()+`", "message": "next", "provider": "mock"`+fields+`}`)
-		var res httpapi.SendResponse
+		var res wire.SendResponse
 		if err := json.Unmarshal([]byte(body), &res); st != 200 || err != nil {
 			t.Fatalf("send %s = %d %s", fields, st, body)
 		}
@@ -137,15 +137,15 @@ func TestExplicitNullMountUnmounts(t *testing.T) {
 // no common ancestor, as in the first implementation.
 func TestCompareAcrossSpaces(t *testing.T) {
 	e := newEnv(t)
-	var cps []*httpapi.Commit
+	var cps []*wire.Commit
 	for _, name := range []string{"Trip A", "Trip B"} {
 		sp := storetest.Get(e.c.CreateSpace(bg, name, "")).Must(t)
 		se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
-		cps = append(cps, storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
-			ContentFields: httpapi.ContentFields{Message: strp(name), Decisions: []string{"Go by train", name + " only"}}})).Must(t))
+		cps = append(cps, storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
+			ContentFields: wire.ContentFields{Message: strp(name), Decisions: []string{"Go by train", name + " only"}}})).Must(t))
 	}
 	st, body := e.raw(t, "GET", "/api/v5/lineage/checkpoints/"+cps[0].ID.String()+"/compare/"+cps[1].ID.String(), "")
-	var out httpapi.CompareResponse
+	var out wire.CompareResponse
 	if err := json.Unmarshal([]byte(body), &out); st != 200 || err != nil {
 		t.Fatalf("compare = %d %s", st, body)
 	}

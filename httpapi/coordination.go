@@ -3,30 +3,11 @@ package httpapi
 import (
 	"net/http"
 	"smriti/render"
+	"smriti/wire"
 	"strings"
 
 	"smriti"
 )
-
-// ClaimRequest claims work in a space.
-type ClaimRequest struct {
-	SpaceID      *string  `json:"space_id" required:"true" doc:"The space (UUID)"`
-	Agent        *string  `json:"agent" doc:"Who claims, such as claude-code (default: \"\")"`
-	Scope        *string  `json:"scope" required:"true" doc:"What the work covers, at most 500 characters"`
-	BranchName   *string  `json:"branch_name" doc:"The branch the work is on (default main)"`
-	BaseCommitID *string  `json:"base_commit_id" doc:"The checkpoint of the space the work starts from (UUID; null for none)"`
-	SessionID    *string  `json:"session_id" doc:"A session of the space that claims (UUID; null for none)"`
-	TaskID       *string  `json:"task_id" doc:"The id of the task in the checkpoint's tasks, at most 200 characters"`
-	WorktreeID   *string  `json:"worktree_id" doc:"An open worktree of the space to bind (UUID): 404 when unknown, 400 when of another space or closed"`
-	IntentType   *string  `json:"intent_type" doc:"implement (default), review, investigate, docs or test; anything else is 400"`
-	TTLHours     *float64 `json:"ttl_hours" doc:"Hours until the claim expires: default 4, from 0.0167 (one minute) to 168 (seven days)"`
-	TTL          *string  `json:"ttl" doc:"Lease length as a duration (90m, 2h, 1h30m, 3d, or a number of hours); overrides ttl_hours"`
-}
-
-// ClaimPatchRequest finishes a claim.
-type ClaimPatchRequest struct {
-	Status *string `json:"status" required:"true" doc:"done or abandoned"`
-}
 
 func (s *Server) coordinationRoutes() []route {
 	stateQuery := map[string]string{
@@ -43,19 +24,19 @@ func (s *Server) coordinationRoutes() []route {
 	}
 	return append([]route{
 		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/state", summary: "The state brief: main head, active branches, live claims, divergence and freshness",
-			tag: "coordination", out: SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
+			tag: "coordination", out: wire.SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/brief", summary: "The state brief rendered as markdown, as agents read it",
 			tag: "coordination", status: 200, text: "text/markdown", query: briefQuery, handle: s.spaceBrief},
 		{method: "POST", path: "/api/v5/claims", summary: "Claim work: a task_id is held by one live claim at a time (409 naming the holder and its expiry); other collisions are returned, not refused",
-			tag: "coordination", in: ClaimRequest{}, out: ClaimCreated{}, status: 201, handle: s.createClaim},
+			tag: "coordination", in: wire.ClaimRequest{}, out: wire.ClaimCreated{}, status: 201, handle: s.createClaim},
 		{method: "GET", path: "/api/v5/claims", summary: "A space's claims, newest first (live ones unless include_expired)",
-			tag: "coordination", out: []ClaimOut{}, status: 200, handle: s.listClaims, mustQuery: []string{"space_id"}, query: map[string]string{
+			tag: "coordination", out: []wire.ClaimOut{}, status: 200, handle: s.listClaims, mustQuery: []string{"space_id"}, query: map[string]string{
 				"space_id": "the space (required)", "include_expired": "true: also expired, done and abandoned claims",
 				"limit": "page size (1–1000); without it every claim up to 5,000", "after": "cursor from X-Next-Cursor"}},
 		{method: "PATCH", path: "/api/v5/claims/{claim_id}", summary: "Finish a live claim: done or abandoned (once)",
-			tag: "coordination", in: ClaimPatchRequest{}, out: ClaimOut{}, status: 200, handle: s.finishClaim},
+			tag: "coordination", in: wire.ClaimPatchRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.finishClaim},
 		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
-			tag: "coordination", out: SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
+			tag: "coordination", out: wire.SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
 	}, append(append(s.worktreeRoutes(), s.contextPackRoutes()...), s.readyRoutes()...)...)
 }
 
@@ -89,14 +70,14 @@ func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h := Head{RepoID: id}
+	h := wire.Head{RepoID: id}
 	if c := b.Head; c != nil {
 		h.CommitHash, h.CommitID, h.Summary, h.Objective = &c.Hash, &c.ID, &c.Summary, &c.Objective
 	}
 	if se := b.LatestSession; se != nil {
 		h.LatestSessionID, h.LatestSessionTitle = &se.ID, &se.Title
 	}
-	writeJSON(w, http.StatusOK, spaceStateOf(b, h, s.now()))
+	writeJSON(w, http.StatusOK, wire.SpaceStateOf(b, h, s.now()))
 	return nil
 }
 
@@ -137,23 +118,23 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
-	var req ClaimRequest
+	var req wire.ClaimRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	space, err := reqID("space_id", req.SpaceID)
+	space, err := wire.ReqID("space_id", req.SpaceID)
 	if err != nil {
 		return err
 	}
 	in := smriti.ClaimCreate{SpaceID: space, Agent: deref(req.Agent), Scope: deref(req.Scope), BranchName: deref(req.BranchName),
 		TaskID: deref(req.TaskID), Intent: deref(req.IntentType)}
-	if in.BaseCheckpointID, err = optID("base_commit_id", req.BaseCommitID); err != nil {
+	if in.BaseCheckpointID, err = wire.OptID("base_commit_id", req.BaseCommitID); err != nil {
 		return err
 	}
-	if in.SessionID, err = optID("session_id", req.SessionID); err != nil {
+	if in.SessionID, err = wire.OptID("session_id", req.SessionID); err != nil {
 		return err
 	}
-	if in.WorktreeID, err = optID("worktree_id", req.WorktreeID); err != nil {
+	if in.WorktreeID, err = wire.OptID("worktree_id", req.WorktreeID); err != nil {
 		return err
 	}
 	if req.TTLHours != nil {
@@ -169,7 +150,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, ClaimCreated{ClaimOut: claimOf(c), Collisions: claimsOf(collisions)})
+	writeJSON(w, http.StatusCreated, wire.ClaimCreated{ClaimOut: wire.ClaimOf(c), Collisions: wire.ClaimsOf(collisions)})
 	return nil
 }
 
@@ -190,7 +171,7 @@ func (s *Server) listClaims(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setNextCursor(w, next)
-	writeJSON(w, http.StatusOK, claimsOf(claims))
+	writeJSON(w, http.StatusOK, wire.ClaimsOf(claims))
 	return nil
 }
 
@@ -199,7 +180,7 @@ func (s *Server) finishClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req ClaimPatchRequest
+	var req wire.ClaimPatchRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
@@ -210,7 +191,7 @@ func (s *Server) finishClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, claimOf(c))
+	writeJSON(w, http.StatusOK, wire.ClaimOf(c))
 	return nil
 }
 
@@ -223,6 +204,6 @@ func (s *Server) spaceMetrics(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, metricsOf(m))
+	writeJSON(w, http.StatusOK, wire.MetricsOf(m))
 	return nil
 }

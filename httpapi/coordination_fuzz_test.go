@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"smriti/wire"
 	"testing"
 
 	"smriti"
@@ -20,8 +21,8 @@ func FuzzClaimRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		allowed := map[string]bool{smriti.EINVALID: true, smriti.EUNPROCESSABLE: true}
-		var req ClaimRequest
-		if err := DecodeJSON(body, &req); err != nil {
+		var req wire.ClaimRequest
+		if err := wire.DecodeJSON(body, &req); err != nil {
 			if !allowed[smriti.ErrorCode(err)] {
 				t.Fatalf("claim body: error code %q: %v", smriti.ErrorCode(err), err)
 			}
@@ -41,8 +42,8 @@ func FuzzClaimRequest(f *testing.F) {
 		if *in.TTL < smriti.MinClaimTTL || *in.TTL > smriti.MaxClaimTTL {
 			t.Fatalf("accepted TTL %v", *in.TTL)
 		}
-		var patch ClaimPatchRequest
-		if err := DecodeJSON(body, &patch); err != nil && !allowed[smriti.ErrorCode(err)] {
+		var patch wire.ClaimPatchRequest
+		if err := wire.DecodeJSON(body, &patch); err != nil && !allowed[smriti.ErrorCode(err)] {
 			t.Fatalf("patch body: %v", err)
 		}
 	})

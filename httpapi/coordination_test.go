@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/render"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 func sp(s string) *string { return &s }
@@ -37,28 +38,28 @@ func TestStateBriefEndToEnd(t *testing.T) {
 
 			se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 			a := commitVia(t, e, space.ID, se.ID, "A", "Local models", "Vector index")
-			fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "alt"})).Must(t)
+			fork := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "alt"})).Must(t)
 			commitVia(t, e, space.ID, fork.SessionID, "Alt", "Hosted models")
 			b := commitVia(t, e, space.ID, se.ID, "B", "Local models", "Vector index", "Audit")
 
-			claim := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("codex"), Scope: sp("Index job"),
+			claim := storetest.Get(e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("codex"), Scope: sp("Index job"),
 				TaskID: sp("t1"), BaseCommitID: sp(a.ID.String())})).Must(t)
 			if len(claim.Collisions) != 0 || claim.Status != "active" || claim.IntentType != "implement" {
 				t.Fatalf("claim = %+v", claim)
 			}
 			// The task is held: a second claimer is refused, told who holds it.
-			_, err := e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"), TaskID: sp("t1")})
+			_, err := e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("Other words"), TaskID: sp("t1")})
 			wantCode(t, err, smriti.ECONFLICT)
 			if !strings.Contains(err.Error(), "Task 't1' is already claimed by codex (claim "+claim.ID.String()[:8]+") until ") {
 				t.Fatalf("second claimer told %v", err)
 			}
-			dup := storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("index JOB"),
+			dup := storetest.Get(e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(space.ID.String()), Agent: sp("claude"), Scope: sp("index JOB"),
 				TaskID: sp("t9"), IntentType: sp("Review")})).Must(t)
 			if len(dup.Collisions) != 1 || dup.Collisions[0].ID != claim.ID || dup.IntentType != "review" {
 				t.Fatalf("collision not reported: %+v", dup)
 			}
 
-			st := storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{Since: &a.ID})).Must(t)
+			st := storetest.Get(e.c.State(bg, space.ID, client.StateOptions{Since: &a.ID})).Must(t)
 			if st.Commit == nil || st.Commit.ID != b.ID || *st.Head.CommitID != b.ID || len(st.ActiveBranches) != 1 ||
 				st.ActiveBranches[0].BranchName != "alt" || len(st.ActiveClaims) != 2 || st.ActiveClaims[1].BaseCommitHash == nil ||
 				*st.ActiveClaims[1].BaseCommitHash != a.CommitHash[:7] {
@@ -72,7 +73,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			}
 			// The client renders the brief exactly as the server does.
 			opts := render.BriefOptions{Mode: render.BriefCompact, Now: st.Commit.CreatedAt}
-			md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{StateOptions: httpapi.StateOptions{Since: &a.ID}, Compact: true})).Must(t)
+			md := storetest.Get(e.c.Brief(bg, space.ID, client.BriefOptions{StateOptions: client.StateOptions{Since: &a.ID}, Compact: true})).Must(t)
 			local := render.RenderBrief(st.Brief(), opts)
 			for _, want := range []string{"## State: changed since `" + a.CommitHash[:7] + "`", "# Research", "## Active branches\n- `alt`",
 				"## Active work\n- `claude` [review] on `main` from `?`", "(task: t9)", "### main ↔ `alt`"} {
@@ -82,7 +83,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			}
 
 			unknown := smriti.NewID()
-			_, err = e.c.State(bg, space.ID, httpapi.StateOptions{Since: &unknown})
+			_, err = e.c.State(bg, space.ID, client.StateOptions{Since: &unknown})
 			wantCode(t, err, smriti.ENOTFOUND)
 			status, body := e.raw(t, "GET", "/api/v4/chat/spaces/"+space.ID.String()+"/state?since_commit_id=nope", "")
 			if status != 400 || !strings.Contains(body, "since_commit_id") {
@@ -101,9 +102,9 @@ func TestStateBriefEndToEnd(t *testing.T) {
 				}
 			}
 			other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
-			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), BaseCommitID: sp(a.ID.String())})
+			_, err = e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), BaseCommitID: sp(a.ID.String())})
 			wantCode(t, err, smriti.EINVALID)
-			_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), SessionID: sp(se.ID.String())})
+			_, err = e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), SessionID: sp(se.ID.String())})
 			wantCode(t, err, smriti.EINVALID)
 			done := storetest.Get(e.c.FinishClaim(bg, claim.ID, "done")).Must(t)
 			if done.Status != "done" {
@@ -111,11 +112,11 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			}
 			_, err = e.c.FinishClaim(bg, claim.ID, "abandoned")
 			wantCode(t, err, smriti.ECONFLICT)
-			list, next, err := e.c.Claims(bg, space.ID, httpapi.ClaimsOptions{})
+			list, next, err := e.c.Claims(bg, space.ID, client.ClaimsOptions{})
 			if err != nil || len(list) != 1 || list[0].ID != dup.ID || next != "" {
 				t.Fatalf("live claims = %+v, %q, %v", list, next, err)
 			}
-			all, _, err := e.c.Claims(bg, space.ID, httpapi.ClaimsOptions{IncludeExpired: true})
+			all, _, err := e.c.Claims(bg, space.ID, client.ClaimsOptions{IncludeExpired: true})
 			if err != nil || len(all) != 2 {
 				t.Fatalf("all claims = %d, %v", len(all), err)
 			}
@@ -123,7 +124,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 			if status != 422 {
 				t.Fatalf("claims without space_id: %d", status)
 			}
-			_, _, err = e.c.Claims(bg, smriti.NewID(), httpapi.ClaimsOptions{})
+			_, _, err = e.c.Claims(bg, smriti.NewID(), client.ClaimsOptions{})
 			wantCode(t, err, smriti.ENOTFOUND)
 
 			m := storetest.Get(e.c.SpaceMetrics(bg, space.ID)).Must(t)
@@ -144,9 +145,9 @@ func fmtAny(v any) string {
 	return string(b)
 }
 
-func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, decisions ...string) *httpapi.Commit {
+func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, decisions ...string) *wire.Commit {
 	t.Helper()
-	var out httpapi.Commit
+	var out wire.Commit
 	_, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space, "session_id": session,
 		"message": msg, "decisions": decisions}, &out)
 	if err != nil {
@@ -160,7 +161,7 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 	space := storetest.Get(e.c.CreateSpace(bg, "Packs", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	root := commitVia(t, e, space.ID, se.ID, "Root", "Local models")
-	var child httpapi.Commit
+	var child wire.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "Child", "summary": "Two stages", "decisions": []string{"Local models", "Reranker"},
 		"tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}}}, &child); err != nil {
@@ -179,7 +180,7 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 		}
 	}
 	// No target is generic.
-	var pack httpapi.ContextPack
+	var pack wire.ContextPack
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/context/from-commit", map[string]any{"commit_id": child.ID}, &pack); err != nil ||
 		pack.TargetTool != "generic" || !strings.HasPrefix(pack.Content, "--- SMRITI CONTEXT PACK ---\nSpace: Packs\n") {
 		t.Fatalf("default pack = %+v, %v", pack, err)
@@ -210,7 +211,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	e := newEnv(t)
 	space := storetest.Get(e.c.CreateSpace(bg, "Tasks", "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
-	var a httpapi.Commit
+	var a wire.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "A", "tasks": []any{" plain ", map[string]any{"text": "Bench", "id": " t1", "intent_hint": "TEST", "status": "open"},
 			map[string]any{"text": "Odd", "intent_hint": "refactor"}, "plain"}}, &a); err != nil {
@@ -225,7 +226,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 		t.Fatalf("claimed status: %d %s", status, body)
 	}
 	// The legacy create path cleans the same way.
-	var legacy httpapi.Commit
+	var legacy wire.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/commits", map[string]any{"repo_id": space.ID, "parent_commit_id": a.ID,
 		"branch_name": "side", "message": "L", "tasks": []any{map[string]any{"text": " Bench ", "status": "DONE"}}}, &legacy); err != nil {
 		t.Fatal(err)
@@ -234,8 +235,8 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 		t.Fatalf("legacy tasks = %s", got)
 	}
 
-	fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).Must(t)
-	var b httpapi.Commit
+	fork := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: sp(space.ID.String()), CheckpointID: sp(a.ID.String()), BranchName: "done-bench"})).Must(t)
+	var b wire.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": fork.SessionID,
 		"message": "B", "tasks": []any{"plain", map[string]any{"text": "Bench", "id": "t1", "intent_hint": "test", "status": "done"}, "Odd"}}, &b); err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	if cmp.CheckpointB.Tasks[1].Status != "done" || cmp.CheckpointA.Tasks[1].Status != "open" {
 		t.Fatalf("compare lost the status: %+v / %+v", cmp.CheckpointA.Tasks, cmp.CheckpointB.Tasks)
 	}
-	merged := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).Must(t)
+	merged := storetest.Get(e.c.Merge(bg, wire.MergeRequest{SpaceID: sp(space.ID.String()), SourceCheckpointID: sp(b.ID.String())})).Must(t)
 	var bench *smriti.Task
 	for i, task := range merged.Checkpoint.Tasks {
 		if task.Text == "Bench" {
@@ -254,7 +255,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	if bench == nil || bench.Status != "done" || bench.ID != "t1" {
 		t.Fatalf("merge lost the status: %+v", merged.Checkpoint.Tasks)
 	}
-	md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).Must(t)
+	md := storetest.Get(e.c.Brief(bg, space.ID, client.BriefOptions{})).Must(t)
 	// A done task keeps its status as its own section: done is not in progress.
 	if !strings.Contains(md, "## Done\n- Bench [test] (id: t1)\n") || strings.Contains(md, "(done)") {
 		t.Fatalf("brief lost the status:\n%s", md)

@@ -4,56 +4,16 @@ import (
 	"encoding/json"
 	"net/http"
 	"smriti/app"
+	"smriti/wire"
 	"strconv"
 
 	"smriti"
 )
 
-// statusOf is the one table from domain error codes to HTTP statuses.
-var statusOf = map[string]int{
-	smriti.EINVALID:          http.StatusBadRequest,
-	smriti.EUNAUTHORIZED:     http.StatusUnauthorized,
-	smriti.EFORBIDDEN:        http.StatusForbidden,
-	smriti.ENOTFOUND:         http.StatusNotFound,
-	smriti.ECONFLICT:         http.StatusConflict,
-	smriti.ETOOLARGE:         http.StatusRequestEntityTooLarge,
-	smriti.EUNPROCESSABLE:    http.StatusUnprocessableEntity,
-	smriti.EINTERNAL:         http.StatusInternalServerError,
-	smriti.ENOTIMPLEMENTED:   http.StatusNotImplemented,
-	smriti.EUPSTREAM:         http.StatusBadGateway,
-	smriti.EUNAVAILABLE:      http.StatusServiceUnavailable,
-	smriti.EUNSUPPORTEDMEDIA: http.StatusUnsupportedMediaType,
-	smriti.EMISDIRECTED:      http.StatusMisdirectedRequest,
-	smriti.ETIMEOUT:          http.StatusRequestTimeout,
-	smriti.ETOOMANY:          http.StatusTooManyRequests,
-	smriti.ETRYAGAIN:         http.StatusServiceUnavailable,
-}
-
 // retryAfterSeconds is the Retry-After of a smriti.ETRYAGAIN answer: long
 // enough for a pooler or a failover to reconnect, short enough that a
 // client does not give up.
 const retryAfterSeconds = "2"
-
-// codeOf maps a status back to a domain code; the client uses it so the CLI
-// and MCP report the error the server meant.
-func codeOf(status int) string {
-	if status == http.StatusServiceUnavailable {
-		return smriti.EUNAVAILABLE // the client reads ETRYAGAIN from a Retry-After
-	}
-	for code, s := range statusOf {
-		if s == status {
-			return code
-		}
-	}
-	switch {
-	case status == http.StatusMethodNotAllowed:
-		return smriti.EINVALID
-	case status >= 500:
-		return smriti.EINTERNAL
-	default:
-		return smriti.EINVALID
-	}
-}
 
 // ErrorBody is every error answer: {"detail": "..."}, or an object detail
 // where the reference says so (the 409 on deleting a checkpoint with
@@ -81,7 +41,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 func (s *Server) errorAnswer(r *http.Request, err error) (int, ErrorBody) {
 	err = s.store.Classify(err)
 	code := smriti.ErrorCode(err)
-	status, ok := statusOf[code]
+	status, ok := wire.StatusByCode[code]
 	if !ok {
 		status = http.StatusInternalServerError
 	}

@@ -4,23 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"smriti/wire"
 	"strconv"
 	"strings"
 	"time"
 
 	"smriti"
 )
-
-// SpaceEventOut is one live-update event on the wire (the data of an SSE
-// message whose id is Position and whose event name is Kind).
-type SpaceEventOut struct {
-	Position   int64     `json:"position"`
-	SpaceID    smriti.ID `json:"space_id"`
-	Kind       string    `json:"kind"`
-	SubjectID  smriti.ID `json:"subject_id"`
-	BranchName string    `json:"branch_name"`
-	CreatedAt  time.Time `json:"created_at"`
-}
 
 // eventPollInterval is how often an open event stream reads the log. The log
 // lives in the database, so every replica sees every write.
@@ -82,7 +72,7 @@ func (s *Server) spaceEvents(w http.ResponseWriter, r *http.Request) error {
 	idle := time.Now()
 	for {
 		for _, ev := range pending {
-			b, err := json.Marshal(SpaceEventOut{Position: ev.Position, SpaceID: ev.SpaceID, Kind: ev.Kind,
+			b, err := json.Marshal(wire.SpaceEventOut{Position: ev.Position, SpaceID: ev.SpaceID, Kind: ev.Kind,
 				SubjectID: ev.SubjectID, BranchName: ev.BranchName, CreatedAt: ev.CreatedAt})
 			if err != nil {
 				return err

@@ -8,25 +8,26 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // subscribe opens a space's event stream and delivers its events on a
 // channel until the test ends.
-func subscribe(t *testing.T, url string, space smriti.ID, after *int64) <-chan httpapi.SpaceEventOut {
+func subscribe(t *testing.T, url string, space smriti.ID, after *int64) <-chan wire.SpaceEventOut {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ch := make(chan httpapi.SpaceEventOut, 64)
+	ch := make(chan wire.SpaceEventOut, 64)
 	// The stream starts "now" at the server's log position, so the test
 	// waits until the subscription is open before writing.
 	opened := make(chan struct{})
-	c := httpapi.NewClient(url)
+	c := client.NewClient(url)
 	c.HTTP.Transport = &notifyTransport{opened: opened}
 	go func() {
 		defer close(ch)
-		c.SpaceEvents(ctx, space, after, func(ev httpapi.SpaceEventOut) bool {
+		c.SpaceEvents(ctx, space, after, func(ev wire.SpaceEventOut) bool {
 			ch <- ev
 			return true
 		})
@@ -50,9 +51,9 @@ func (n *notifyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-func nextEvents(t *testing.T, ch <-chan httpapi.SpaceEventOut, n int) []httpapi.SpaceEventOut {
+func nextEvents(t *testing.T, ch <-chan wire.SpaceEventOut, n int) []wire.SpaceEventOut {
 	t.Helper()
-	var out []httpapi.SpaceEventOut
+	var out []wire.SpaceEventOut
 	deadline := time.After(20 * time.Second)
 	for len(out) < n {
 		select {
@@ -82,10 +83,10 @@ func TestSpaceEvents(t *testing.T) {
 			se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "Planning", "mock", "")).Must(t)
 			// Writes in another space never show up in this stream.
 			storetest.Get(e.c.CreateSession(bg, &other.ID, "Noise", "mock", "")).Must(t)
-			storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Provider: "mock", Model: "mock",
+			storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Provider: "mock", Model: "mock",
 				Message: strp("We decided to go by train."), UseMock: true}, "")).Must(t)
 			cp := e.commitDecisions(t, *sp, *se, "Go by train", "Train")
-			fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp.ID.String()),
+			fork := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp.ID.String()),
 				BranchName: "by-bus"})).Must(t)
 			storetest.Get(e.c.SetDisposition(bg, sp.ID, "by-bus", "abandoned")).Must(t)
 

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"smriti/wire"
 	"testing"
 
 	"smriti"
@@ -21,23 +22,23 @@ func FuzzDecodeJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		allowed := map[string]bool{smriti.EINVALID: true, smriti.EUNPROCESSABLE: true}
-		var send SendRequest
-		if err := DecodeJSON(body, &send); err != nil && !allowed[smriti.ErrorCode(err)] {
+		var send wire.SendRequest
+		if err := wire.DecodeJSON(body, &send); err != nil && !allowed[smriti.ErrorCode(err)] {
 			t.Fatalf("send body: error code %q: %v", smriti.ErrorCode(err), err)
 		}
-		var commit CommitRequest
-		err := DecodeJSON(body, &commit)
+		var commit wire.CommitRequest
+		err := wire.DecodeJSON(body, &commit)
 		if err != nil && !allowed[smriti.ErrorCode(err)] {
 			t.Fatalf("commit body: error code %q: %v", smriti.ErrorCode(err), err)
 		}
 		if err == nil {
-			content := commit.content()
+			content := commit.Content()
 			if err := content.Validate(); err != nil && !allowed[smriti.ErrorCode(err)] {
 				t.Fatalf("commit validation: %v", err)
 			}
 		}
-		var space SpaceCreateRequest
-		if err := DecodeJSON(body, &space); err != nil && !allowed[smriti.ErrorCode(err)] {
+		var space wire.SpaceCreateRequest
+		if err := wire.DecodeJSON(body, &space); err != nil && !allowed[smriti.ErrorCode(err)] {
 			t.Fatalf("space body: %v", err)
 		}
 	})

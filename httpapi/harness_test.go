@@ -14,6 +14,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/client"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -24,7 +25,7 @@ import (
 // testEnv is a real server on 127.0.0.1 over a real database, and the
 // project's own client pointed at it.
 type testEnv struct {
-	c     *httpapi.Client
+	c     *client.Client
 	store *store.Store
 	url   string
 	srv   *httpapi.Server
@@ -125,7 +126,7 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		hs.Shutdown(ctx)
 	})
 	url := "http://" + ln.Addr().String()
-	return &testEnv{c: httpapi.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
+	return &testEnv{c: client.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
 }
 
 var bg = context.Background()

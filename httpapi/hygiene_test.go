@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 func TestAttackNULAndInvalidUTF8InTextRefused(t *testing.T) {
@@ -54,8 +54,8 @@ func TestSourceTurnsMustNameExistingTurns(t *testing.T) {
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	storetest.Get(e.c.Send(bg, sendReq(se.ID, "one"), "")).Must(t) // turns 0 and 1
 	commit := func(session smriti.ID, from, to int64) error {
-		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
-			SourceTurns: &httpapi.SourceTurnsIn{SessionID: strp(session.String()), FromSeq: &from, ToSeq: &to}}
+		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
+			SourceTurns: &wire.SourceTurnsIn{SessionID: strp(session.String()), FromSeq: &from, ToSeq: &to}}
 		req.Message = strp("from turns")
 		_, err := e.c.Commit(bg, req)
 		return err

@@ -3,82 +3,14 @@ package httpapi
 import (
 	"net/http"
 
-	"smriti"
 	"smriti/app"
 	"smriti/intelligence"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
 
-// DraftRequest drafts a checkpoint from a session's recent turns
-// (POST /api/v5/checkpoint/draft).
-type DraftRequest struct {
-	SessionID *string `json:"session_id" required:"true" doc:"The session to draft from (UUID)"`
-	// NumTurns is how many recent turns to read (1–100, default 15).
-	NumTurns            *int    `json:"num_turns" doc:"How many of the newest allowed turns to read: 1 to 100, default 15"`
-	MountedCheckpointID *string `json:"mounted_checkpoint_id" doc:"Draft as if this checkpoint were mounted (default: the session's mount)"`
-	HistoryBaseSeq      *int64  `json:"history_base_seq" doc:"With a mount: the last sequence number to leave out (-1: every turn)"`
-}
-
-// DraftFields are the proposed checkpoint content of a draft or extract.
-type DraftFields struct {
-	Title         string        `json:"title" doc:"A 3-5 word title for the checkpoint"`
-	Objective     string        `json:"objective" doc:"One sentence, or \"\""`
-	Summary       string        `json:"summary" doc:"Two to four sentences"`
-	Decisions     []string      `json:"decisions" doc:"Decisions made explicitly in the turns"`
-	Assumptions   []string      `json:"assumptions" doc:"Things taken for granted in the turns"`
-	Tasks         []smriti.Task `json:"tasks" doc:"Tasks, normalised to {text, id?, intent_hint?, blocked_by?, status?}"`
-	OpenQuestions []string      `json:"open_questions" doc:"Questions left open"`
-	Entities      []string      `json:"entities" doc:"Proper nouns and key terms"`
-}
-
-// DraftOut is a drafted checkpoint, the turns it came from (null when the
-// session had none to read) and warnings about what was dropped or looks
-// like an instruction to a model. The classic fields are the proposed FULL
-// state — the base with the changes applied — so a client that saves them
-// as they are saves the whole state.
-type DraftOut struct {
-	DraftFields
-	SourceTurns *smriti.SourceTurns `json:"source_turns" doc:"The turns drafted from (null when there were none: then nothing was asked of a model)"`
-	Warnings    []string            `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer ([] when nothing)"`
-	ChangeView
-}
-
-// ChangeView is a draft as a change list over its base (v5).
-type ChangeView struct {
-	BaseCheckpointID *smriti.ID  `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (the one the session's context stands on); null for a first checkpoint"`
-	Proposed         ContentOut  `json:"proposed" doc:"The proposed full content: the base with the changes applied"`
-	Items            []ItemOut   `json:"items" doc:"The proposed items with their ids (tombstones last); send them back as items when saving to keep each item's identity"`
-	Changes          []ChangeOut `json:"changes" doc:"What the draft changes, in order; [] when it carries the base unchanged"`
-	Model            *string     `json:"model" doc:"The model that drafted it; null when none was asked"`
-}
-
-// ContentOut is checkpoint content.
-type ContentOut struct {
-	Message       string            `json:"message" doc:"The title"`
-	Objective     string            `json:"objective" doc:"The goal"`
-	Summary       string            `json:"summary" doc:"What was discussed and concluded"`
-	Decisions     []string          `json:"decisions" doc:"Decisions made"`
-	Assumptions   []string          `json:"assumptions" doc:"Things taken for granted"`
-	Tasks         []smriti.Task     `json:"tasks" doc:"Tasks: strings, or objects with annotations"`
-	OpenQuestions []string          `json:"open_questions" doc:"Questions not yet answered"`
-	Entities      []string          `json:"entities" doc:"Proper nouns and key terms"`
-	Artifacts     []smriti.Artifact `json:"artifacts" doc:"Attached content (carried from the base, plus a document's code blocks)"`
-}
-
-// ChangeOut is one change of a draft.
-type ChangeOut struct {
-	Op     string            `json:"op" enum:"add,update,resolve,retract,supersede" doc:"What the change does"`
-	Kind   string            `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"The item's kind"`
-	ID     string            `json:"id" doc:"The item's id (for supersede, the new item's)"`
-	Before *string           `json:"before" doc:"The text before (null for an add)"`
-	After  *string           `json:"after" doc:"The text after (null for resolve and retract)"`
-	By     *string           `json:"by" doc:"How a task was done or a question answered; null otherwise"`
-	Reason *string           `json:"reason" doc:"Why an item was retracted; null otherwise"`
-	Source smriti.ItemSource `json:"source" doc:"The turns (session, seq range, quote) the change came from"`
-}
-
-func changeViewOf(res *intelligence.DraftResult) ChangeView {
-	v := ChangeView{Items: itemsOut(res.Items), Changes: []ChangeOut{}}
+func changeViewOf(res *intelligence.DraftResult) wire.ChangeView {
+	v := wire.ChangeView{Items: itemsOut(res.Items), Changes: []wire.ChangeOut{}}
 	if res.Base != nil {
 		id := res.Base.ID
 		v.BaseCheckpointID = &id
@@ -88,39 +20,13 @@ func changeViewOf(res *intelligence.DraftResult) ChangeView {
 		v.Model = &m
 	}
 	d := res.Draft
-	v.Proposed = ContentOut{Message: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
+	v.Proposed = wire.ContentOut{Message: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
 		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions),
 		Entities: nonnil.Slice(d.Entities), Artifacts: nonnil.Slice(d.Artifacts)}
 	for _, c := range res.Changes {
-		v.Changes = append(v.Changes, ChangeOut{Op: c.Op, Kind: string(c.Kind), ID: c.ID, Before: c.Before, After: c.After, By: c.By, Reason: c.Reason, Source: c.Source})
+		v.Changes = append(v.Changes, wire.ChangeOut{Op: c.Op, Kind: string(c.Kind), ID: c.ID, Before: c.Before, After: c.After, By: c.By, Reason: c.Reason, Source: c.Source})
 	}
 	return v
-}
-
-// ExtractRequest extracts a checkpoint from freeform markdown
-// (POST /api/v5/checkpoint/extract).
-type ExtractRequest struct {
-	Content *string `json:"content" required:"true" doc:"The markdown to extract from: not blank, at most 200,000 characters"`
-	UseMock bool    `json:"use_mock" required:"false" doc:"Extract with the offline mock instead of the background provider (default false)"`
-	// Onto is the checkpoint the document changes.
-	Onto *string `json:"onto_checkpoint_id" required:"false" doc:"The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new"`
-}
-
-// ExtractOut is an extracted checkpoint, with the document's code blocks
-// and structured content as artifacts.
-type ExtractOut struct {
-	DraftFields
-	Artifacts []smriti.Artifact `json:"artifacts" doc:"Code blocks and structured content of the document, verbatim"`
-	Warnings  []string          `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer ([] when nothing)"`
-	ChangeView
-}
-
-// ReviewOut is a checkpoint's consistency review: at most 5 issues and 5
-// suggestions.
-type ReviewOut struct {
-	CheckpointID smriti.ID                  `json:"checkpoint_id" doc:"The reviewed checkpoint"`
-	Issues       []intelligence.ReviewIssue `json:"issues" doc:"At most 5 issues"`
-	Suggestions  []string                   `json:"suggestions" doc:"At most 5 suggestions"`
 }
 
 // intelligenceRoutes are draft, extract, review and session titles: the
@@ -128,26 +34,26 @@ type ReviewOut struct {
 func (s *Server) intelligenceRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/checkpoint/draft", summary: "Draft a checkpoint from a session's recent turns (same isolation as a send)", tag: "intelligence",
-			in: DraftRequest{}, out: DraftOut{}, status: 200, handle: s.draftCheckpoint},
+			in: wire.DraftRequest{}, out: wire.DraftOut{}, status: 200, handle: s.draftCheckpoint},
 		{method: "POST", path: "/api/v5/checkpoint/extract", summary: "Extract a checkpoint from a markdown document", tag: "intelligence",
-			in: ExtractRequest{}, out: ExtractOut{}, status: 200, handle: s.extractCheckpoint},
+			in: wire.ExtractRequest{}, out: wire.ExtractOut{}, status: 200, handle: s.extractCheckpoint},
 		{method: "POST", path: "/api/v5/checkpoint/{commit_id}/review", summary: "Review a checkpoint for contradictions, hidden assumptions and instruction-like content", tag: "intelligence",
-			out: ReviewOut{}, status: 200, handle: s.reviewCheckpoint},
+			out: wire.ReviewOut{}, status: 200, handle: s.reviewCheckpoint},
 		{method: "POST", path: "/api/v4/chat/sessions/{session_id}/title", summary: "Name a session after its first turns (best effort: failures leave the title unchanged)", tag: "intelligence",
-			out: SessionOut{}, status: 200, handle: s.titleSession},
+			out: wire.SessionOut{}, status: 200, handle: s.titleSession},
 	}
 }
 
 func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
-	var req DraftRequest
+	var req wire.DraftRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	session, err := reqID("session_id", req.SessionID)
+	session, err := wire.ReqID("session_id", req.SessionID)
 	if err != nil {
 		return err
 	}
-	mounted, err := optID("mounted_checkpoint_id", req.MountedCheckpointID)
+	mounted, err := wire.OptID("mounted_checkpoint_id", req.MountedCheckpointID)
 	if err != nil {
 		return err
 	}
@@ -156,17 +62,17 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings),
+	writeJSON(w, http.StatusOK, wire.DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings),
 		ChangeView: changeViewOf(res)})
 	return nil
 }
 
 func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error {
-	var req ExtractRequest
+	var req wire.ExtractRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	onto, err := optID("onto_checkpoint_id", req.Onto)
+	onto, err := wire.OptID("onto_checkpoint_id", req.Onto)
 	if err != nil {
 		return err
 	}
@@ -175,7 +81,7 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	d := res.Draft
-	writeJSON(w, http.StatusOK, ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings),
+	writeJSON(w, http.StatusOK, wire.ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings),
 		ChangeView: changeViewOf(res)})
 	return nil
 }
@@ -192,7 +98,7 @@ func (s *Server) reviewCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, ReviewOut{CheckpointID: id, Issues: nonnil.Slice(rev.Issues), Suggestions: nonnil.Slice(rev.Suggestions)})
+	writeJSON(w, http.StatusOK, wire.ReviewOut{CheckpointID: id, Issues: nonnil.Slice(rev.Issues), Suggestions: nonnil.Slice(rev.Suggestions)})
 	return nil
 }
 
@@ -208,7 +114,7 @@ func (s *Server) titleSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }
 
@@ -224,7 +130,7 @@ func (s *Server) noBody(w http.ResponseWriter, r *http.Request) error {
 	return s.decodeBody(w, r, &ignored)
 }
 
-func draftFieldsOf(d *intelligence.Draft) DraftFields {
-	return DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
+func draftFieldsOf(d *intelligence.Draft) wire.DraftFields {
+	return wire.DraftFields{Title: d.Title, Objective: d.Objective, Summary: d.Summary, Decisions: nonnil.Slice(d.Decisions),
 		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions), Entities: nonnil.Slice(d.Entities)}
 }

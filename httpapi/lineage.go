@@ -3,205 +3,41 @@ package httpapi
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"smriti"
 	"smriti/app"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
-
-// ForkRequest starts a session on a new branch from a checkpoint.
-type ForkRequest struct {
-	SpaceID      *string `json:"space_id" required:"true" doc:"The space (UUID)"`
-	CheckpointID *string `json:"checkpoint_id" required:"true" doc:"The checkpoint of the space to fork from (UUID)"`
-	// BranchName "" picks a free default name.
-	BranchName string `json:"branch_name" required:"false" doc:"The new branch's name (default: fork-<hash7>, made unique); not main"`
-	Provider   string `json:"provider" required:"false" doc:"The fork session's provider (default: the chat default)"`
-	Model      string `json:"model" required:"false" doc:"Its model (default: the provider's)"`
-}
-
-// ForkResponse is the forked session.
-type ForkResponse struct {
-	SessionID              smriti.ID `json:"session_id" doc:"The new fork session"`
-	BranchName             string    `json:"branch_name" doc:"Its branch"`
-	ForkedFromCheckpointID smriti.ID `json:"forked_from_checkpoint_id" doc:"The checkpoint forked from"`
-	// HistoryBaseSeq is -1, not the first implementation's 0. It is the
-	// sequence number after which a session's turns enter the model's
-	// context. The first implementation answered 0 and so dropped the
-	// fork's first message (sequence 0) when a client sent it back; a fork
-	// in FORKED mode sees all of its own turns, its first message included
-	// (SPEC §3), and -1 says exactly that to clients that echo it.
-	HistoryBaseSeq int64      `json:"history_base_seq" doc:"Always -1: every turn of the fork reaches the model (the first implementation answered 0)"`
-	Session        SessionOut `json:"session" doc:"The new session"`
-}
-
-// CheckpointNode is a checkpoint in the branch tree.
-type CheckpointNode struct {
-	ID                 smriti.ID  `json:"id" doc:"The checkpoint"`
-	CommitHash         string     `json:"commit_hash" doc:"The checkpoint's hash: 64 hex digits of SHA-256 over its content and its parents' hashes"`
-	Message            string     `json:"message" doc:"The checkpoint's title"`
-	BranchName         string     `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
-	ParentCheckpointID *smriti.ID `json:"parent_checkpoint_id" doc:"Its parent (null for a root)"`
-	MergeParentID      *smriti.ID `json:"merge_parent_id" doc:"The second parent of a merge checkpoint (null otherwise)"`
-	CreatedAt          time.Time  `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
-	Summary            string     `json:"summary" doc:"Where things stand, in a few sentences (\"\" when none)"`
-	Objective          string     `json:"objective" doc:"What the work is for, in one sentence (\"\" when none)"`
-	AuthorAgent        *string    `json:"author_agent" doc:"Who wrote it: an agent tag such as claude-code, a model, or a person (null when unknown)"`
-	NoteCount          int        `json:"note_count" doc:"How many notes it has"`
-	NoteKinds          []string   `json:"note_kinds" doc:"The kinds of its notes, each once: note, milestone, noise"`
-}
-
-// SessionNode is a session in the branch tree, with its real disposition.
-type SessionNode struct {
-	ID                     smriti.ID  `json:"id" doc:"The session"`
-	Title                  string     `json:"title" doc:"Its title"`
-	BranchName             string     `json:"branch_name" doc:"Its branch"`
-	ForkedFromCheckpointID *smriti.ID `json:"forked_from_checkpoint_id" doc:"The checkpoint the session was forked from (null when not a fork)"`
-	SeededCommitID         *smriti.ID `json:"seeded_commit_id" doc:"The checkpoint the session was seeded from at creation (null when none)"`
-	BranchDisposition      string     `json:"branch_disposition" doc:"What became of the branch: active, integrated or abandoned"`
-	CreatedAt              time.Time  `json:"created_at" doc:"When it was created (RFC 3339, UTC)"`
-}
-
-// MergeEdge is the second parent edge of a merge checkpoint.
-type MergeEdge struct {
-	CheckpointID       smriti.ID `json:"checkpoint_id" doc:"The merge checkpoint"`
-	SourceCheckpointID smriti.ID `json:"source_checkpoint_id" doc:"The checkpoint merged into it (its second parent)"`
-}
-
-// LineageTree is a space's branch tree, oldest first.
-type LineageTree struct {
-	SpaceID     smriti.ID        `json:"space_id" doc:"The space"`
-	Checkpoints []CheckpointNode `json:"checkpoints" doc:"Every checkpoint, oldest first"`
-	Sessions    []SessionNode    `json:"sessions" doc:"Every session, oldest first"`
-	Merges      []MergeEdge      `json:"merges" doc:"The second-parent edges of merge checkpoints"`
-}
-
-// CheckpointDetail is one side of a comparison.
-type CheckpointDetail struct {
-	ID         smriti.ID `json:"id" doc:"The checkpoint"`
-	CommitHash string    `json:"commit_hash" doc:"The checkpoint's hash: 64 hex digits of SHA-256 over its content and its parents' hashes"`
-	Message    string    `json:"message" doc:"The checkpoint's title"`
-	BranchName string    `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
-	Summary    string    `json:"summary" doc:"Where things stand, in a few sentences (\"\" when none)"`
-	Objective  string    `json:"objective" doc:"What the work is for, in one sentence (\"\" when none)"`
-	StateLists
-}
-
-// CompareDiff is the flat diff the first implementation's clients read,
-// with open questions and entities added.
-type CompareDiff struct {
-	SummaryA               string     `json:"summary_a" doc:"A's summary (\"\" when none)"`
-	SummaryB               string     `json:"summary_b" doc:"B's summary (\"\" when none)"`
-	ObjectiveA             string     `json:"objective_a" doc:"A's objective (\"\" when none)"`
-	ObjectiveB             string     `json:"objective_b" doc:"B's objective (\"\" when none)"`
-	DecisionsOnlyA         []string   `json:"decisions_only_a" doc:"Decisions only A has (matched case- and punctuation-insensitively), sorted"`
-	DecisionsOnlyB         []string   `json:"decisions_only_b" doc:"Decisions only B has, sorted"`
-	DecisionsShared        []string   `json:"decisions_shared" doc:"Decisions both have, in A's wording, sorted"`
-	AssumptionsOnlyA       []string   `json:"assumptions_only_a" doc:"Assumptions only A has, sorted"`
-	AssumptionsOnlyB       []string   `json:"assumptions_only_b" doc:"Assumptions only B has, sorted"`
-	AssumptionsShared      []string   `json:"assumptions_shared" doc:"Assumptions both have, in A's wording, sorted"`
-	TasksOnlyA             []string   `json:"tasks_only_a" doc:"Task texts only A has (annotations ignored), sorted"`
-	TasksOnlyB             []string   `json:"tasks_only_b" doc:"Task texts only B has, sorted"`
-	TasksShared            []string   `json:"tasks_shared" doc:"Task texts both have, in A's wording, sorted"`
-	OpenQuestionsOnlyA     []string   `json:"open_questions_only_a" doc:"Open questions only A has, sorted"`
-	OpenQuestionsOnlyB     []string   `json:"open_questions_only_b" doc:"Open questions only B has, sorted"`
-	OpenQuestionsShared    []string   `json:"open_questions_shared" doc:"Open questions both have, in A's wording, sorted"`
-	EntitiesOnlyA          []string   `json:"entities_only_a" doc:"Entities only A has, sorted"`
-	EntitiesOnlyB          []string   `json:"entities_only_b" doc:"Entities only B has, sorted"`
-	EntitiesShared         []string   `json:"entities_shared" doc:"Entities both have, in A's wording, sorted"`
-	CommonAncestorCommitID *smriti.ID `json:"common_ancestor_commit_id" doc:"Their lowest common ancestor along both parent edges; null when their histories are unrelated, always for checkpoints of two spaces"`
-}
-
-// CompareResponse compares two checkpoints (of one space, or of two: then
-// common_ancestor is null).
-type CompareResponse struct {
-	CheckpointA CheckpointDetail `json:"checkpoint_a" doc:"The first checkpoint of the path"`
-	CheckpointB CheckpointDetail `json:"checkpoint_b" doc:"The second checkpoint of the path"`
-	Diff        CompareDiff      `json:"diff" doc:"What differs and what is shared"`
-}
-
-// DispositionRequest sets the disposition of every session of a branch.
-// The branch is named in the body because branch names contain "/".
-type DispositionRequest struct {
-	SpaceID     *string `json:"space_id" required:"true" doc:"The space (UUID)"`
-	BranchName  *string `json:"branch_name" required:"true" doc:"The branch whose sessions change (in the body because branch names contain /)"`
-	Disposition *string `json:"disposition" required:"true" doc:"active, integrated or abandoned"`
-}
-
-// DispositionResponse says how many sessions changed.
-type DispositionResponse struct {
-	SpaceID         smriti.ID `json:"space_id" doc:"The space (UUID)"`
-	BranchName      string    `json:"branch_name" doc:"The branch"`
-	Disposition     string    `json:"disposition" doc:"The disposition set"`
-	SessionsUpdated int       `json:"sessions_updated" doc:"How many sessions of the branch changed"`
-}
-
-// MergeRequest merges a source checkpoint into a target (main's head by
-// default). dry_run previews without writing.
-type MergeRequest struct {
-	SpaceID            *string                  `json:"space_id" required:"true" doc:"The space (UUID)"`
-	SourceCheckpointID *string                  `json:"source_checkpoint_id" required:"true" doc:"The checkpoint to merge in (UUID)"`
-	TargetCheckpointID *string                  `json:"target_checkpoint_id" doc:"The checkpoint to merge into (UUID; default main's head)"`
-	Resolutions        []smriti.MergeResolution `json:"resolutions" required:"false" doc:"How to settle conflicts, each matched by field and key; unsettled ones answer 409 with the conflicts"`
-	DryRun             bool                     `json:"dry_run" required:"false" doc:"Compute and return the merge without writing it (default false)"`
-	Message            *string                  `json:"message" doc:"The merge checkpoint's title (default: Merge <source branch> into <target branch>)"`
-}
-
-// MergedContent is the content a merge produces.
-type MergedContent struct {
-	Message   string `json:"message"`
-	Summary   string `json:"summary"`
-	Objective string `json:"objective"`
-	StateLists
-}
-
-// MergePreview is a dry run's answer: the merged content and the conflicts
-// still to resolve.
-type MergePreview struct {
-	BaseCheckpointID   *smriti.ID             `json:"base_checkpoint_id"`
-	SourceCheckpointID smriti.ID              `json:"source_checkpoint_id"`
-	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id"`
-	Merged             MergedContent          `json:"merged"`
-	Conflicts          []smriti.MergeConflict `json:"conflicts"`
-	Removes            []smriti.MergeRemoval  `json:"removes" doc:"Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently"`
-	Items              []ItemOut              `json:"items" doc:"The merged items with their ids"`
-}
-
-// MergeCommitted is a committed merge: the checkpoint with two parents.
-type MergeCommitted struct {
-	Checkpoint        Commit     `json:"checkpoint" doc:"The merge checkpoint written on the target's branch"`
-	BaseCheckpointID  *smriti.ID `json:"base_checkpoint_id" doc:"The common ancestor the merge was computed from (null when unrelated)"`
-	ConflictsResolved int        `json:"conflicts_resolved" doc:"Conflicts settled by the request's resolutions"`
-}
 
 // lineageRoutes are fork, tree, compare, reachable, disposition and merge.
 func (s *Server) lineageRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", summary: "Fork a session on a new branch from a checkpoint", tag: "lineage",
-			in: ForkRequest{}, out: ForkResponse{}, status: 201, handle: s.fork, errors: []int{409}},
+			in: wire.ForkRequest{}, out: wire.ForkResponse{}, status: 201, handle: s.fork, errors: []int{409}},
 		{method: "GET", path: "/api/v5/lineage/spaces/{space_id}", summary: "A space's branch tree: checkpoints, sessions and merge edges, oldest first", tag: "lineage",
-			out: LineageTree{}, status: 200, handle: s.lineageTree},
+			out: wire.LineageTree{}, status: 200, handle: s.lineageTree},
 		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints and name their lowest common ancestor (null across spaces)", tag: "lineage",
-			out: CompareResponse{}, status: 200, handle: s.compare},
+			out: wire.CompareResponse{}, status: 200, handle: s.compare},
 		{method: "GET", path: "/api/v5/lineage/sessions/{session_id}/checkpoints", summary: "The checkpoints a session can reach, newest first", tag: "lineage",
-			out: []Commit{}, status: 200, handle: s.reachable},
+			out: []wire.Commit{}, status: 200, handle: s.reachable},
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", summary: "Mark every session of a branch active, integrated or abandoned", tag: "lineage",
-			in: DispositionRequest{}, out: DispositionResponse{}, status: 200, handle: s.setDisposition},
+			in: wire.DispositionRequest{}, out: wire.DispositionResponse{}, status: 200, handle: s.setDisposition},
 		{method: "POST", path: "/api/v5/lineage/merge", summary: "Merge a checkpoint into a branch head (dry_run: 200 with a preview; else 201 with the merge checkpoint, 409 while conflicts are unresolved)", tag: "lineage",
-			in: MergeRequest{}, out: MergeCommitted{}, status: 201, handle: s.merge, errors: []int{409}},
+			in: wire.MergeRequest{}, out: wire.MergeCommitted{}, status: 201, handle: s.merge, errors: []int{409}},
 	}
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
-	var req ForkRequest
+	var req wire.ForkRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
 	if blank(req.SpaceID) || blank(req.CheckpointID) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id and checkpoint_id are required")
 	}
-	space, errS := reqID("space_id", req.SpaceID)
-	checkpoint, errC := reqID("checkpoint_id", req.CheckpointID)
+	space, errS := wire.ReqID("space_id", req.SpaceID)
+	checkpoint, errC := wire.ReqID("checkpoint_id", req.CheckpointID)
 	if errS != nil || errC != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id or checkpoint_id")
 	}
@@ -210,8 +46,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, ForkResponse{SessionID: se.ID, BranchName: se.BranchName, ForkedFromCheckpointID: checkpoint,
-		HistoryBaseSeq: -1, Session: sessionOf(se)})
+	writeJSON(w, http.StatusCreated, wire.ForkResponse{SessionID: se.ID, BranchName: se.BranchName, ForkedFromCheckpointID: checkpoint,
+		HistoryBaseSeq: -1, Session: wire.SessionOf(se)})
 	return nil
 }
 
@@ -226,18 +62,18 @@ func (s *Server) lineageTree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := LineageTree{SpaceID: t.SpaceID, Checkpoints: make([]CheckpointNode, len(t.Checkpoints)),
-		Sessions: make([]SessionNode, len(t.Sessions)), Merges: []MergeEdge{}}
+	out := wire.LineageTree{SpaceID: t.SpaceID, Checkpoints: make([]wire.CheckpointNode, len(t.Checkpoints)),
+		Sessions: make([]wire.SessionNode, len(t.Sessions)), Merges: []wire.MergeEdge{}}
 	for i, c := range t.Checkpoints {
-		out.Checkpoints[i] = CheckpointNode{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName,
+		out.Checkpoints[i] = wire.CheckpointNode{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName,
 			ParentCheckpointID: c.ParentID, MergeParentID: c.MergeParentID, CreatedAt: c.CreatedAt, Summary: c.Summary,
 			Objective: c.Objective, AuthorAgent: c.AuthorAgent, NoteCount: c.NoteCount, NoteKinds: nonnil.Slice(c.NoteKinds)}
 		if c.MergeParentID != nil {
-			out.Merges = append(out.Merges, MergeEdge{CheckpointID: c.ID, SourceCheckpointID: *c.MergeParentID})
+			out.Merges = append(out.Merges, wire.MergeEdge{CheckpointID: c.ID, SourceCheckpointID: *c.MergeParentID})
 		}
 	}
 	for i, se := range t.Sessions {
-		out.Sessions[i] = SessionNode{ID: se.ID, Title: se.Title, BranchName: se.BranchName, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
+		out.Sessions[i] = wire.SessionNode{ID: se.ID, Title: se.Title, BranchName: se.BranchName, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
 			SeededCommitID: se.SeededCheckpointID, BranchDisposition: se.BranchDisposition, CreatedAt: se.CreatedAt}
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -271,7 +107,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	d := smriti.DiffCheckpoints(a, b)
-	out := CompareResponse{CheckpointA: detailOf(a), CheckpointB: detailOf(b), Diff: CompareDiff{
+	out := wire.CompareResponse{CheckpointA: detailOf(a), CheckpointB: detailOf(b), Diff: wire.CompareDiff{
 		SummaryA: d.SummaryA, SummaryB: d.SummaryB, ObjectiveA: d.ObjectiveA, ObjectiveB: d.ObjectiveB,
 		DecisionsOnlyA: d.Decisions.OnlyA, DecisionsOnlyB: d.Decisions.OnlyB, DecisionsShared: d.Decisions.Shared,
 		AssumptionsOnlyA: d.Assumptions.OnlyA, AssumptionsOnlyB: d.Assumptions.OnlyB, AssumptionsShared: d.Assumptions.Shared,
@@ -286,9 +122,9 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func detailOf(c *smriti.Checkpoint) CheckpointDetail {
-	return CheckpointDetail{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName, Summary: c.Summary,
-		Objective: c.Objective, StateLists: stateListsOf(&c.Content)}
+func detailOf(c *smriti.Checkpoint) wire.CheckpointDetail {
+	return wire.CheckpointDetail{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName, Summary: c.Summary,
+		Objective: c.Objective, StateLists: wire.StateListsOf(&c.Content)}
 }
 
 func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
@@ -300,19 +136,19 @@ func (s *Server) reachable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, commitsOf(list))
+	writeJSON(w, http.StatusOK, wire.CommitsOf(list))
 	return nil
 }
 
 func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
-	var req DispositionRequest
+	var req wire.DispositionRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
 	if blank(req.SpaceID) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "space_id is required")
 	}
-	space, err := reqID("space_id", req.SpaceID)
+	space, err := wire.ReqID("space_id", req.SpaceID)
 	if err != nil {
 		return smriti.Errorf(smriti.EINVALID, "Invalid space_id")
 	}
@@ -327,24 +163,24 @@ func (s *Server) setDisposition(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, DispositionResponse{SpaceID: space, BranchName: branch, Disposition: disposition, SessionsUpdated: n})
+	writeJSON(w, http.StatusOK, wire.DispositionResponse{SpaceID: space, BranchName: branch, Disposition: disposition, SessionsUpdated: n})
 	return nil
 }
 
 func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
-	var req MergeRequest
+	var req wire.MergeRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	space, err := reqID("space_id", req.SpaceID)
+	space, err := wire.ReqID("space_id", req.SpaceID)
 	if err != nil {
 		return err
 	}
-	source, err := reqID("source_checkpoint_id", req.SourceCheckpointID)
+	source, err := wire.ReqID("source_checkpoint_id", req.SourceCheckpointID)
 	if err != nil {
 		return err
 	}
-	target, err := optID("target_checkpoint_id", req.TargetCheckpointID)
+	target, err := wire.OptID("target_checkpoint_id", req.TargetCheckpointID)
 	if err != nil {
 		return err
 	}
@@ -362,11 +198,11 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.DryRun {
 		m := out.Merged
-		writeJSON(w, http.StatusOK, MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
-			Merged:    MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: stateListsOf(&m)},
+		writeJSON(w, http.StatusOK, wire.MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
+			Merged:    wire.MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: wire.StateListsOf(&m)},
 			Conflicts: nonnil.Slice(out.Conflicts), Removes: nonnil.Slice(out.Removes), Items: itemsOut(out.Items)})
 		return nil
 	}
-	writeJSON(w, http.StatusCreated, MergeCommitted{Checkpoint: commitOf(out.Checkpoint), BaseCheckpointID: base, ConflictsResolved: out.Resolved})
+	writeJSON(w, http.StatusCreated, wire.MergeCommitted{Checkpoint: wire.CommitOf(out.Checkpoint), BaseCheckpointID: base, ConflictsResolved: out.Resolved})
 	return nil
 }

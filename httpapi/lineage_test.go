@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // onBothEngines runs fn on SQLite and, when SMRITI_TEST_POSTGRES_URL is
@@ -35,24 +35,24 @@ func newLineageSpace(t *testing.T, env *testEnv) *lineageSpace {
 	return &lineageSpace{env: env, space: sp.ID, main: se.ID}
 }
 
-func (l *lineageSpace) commit(t *testing.T, session smriti.ID, f httpapi.ContentFields) *httpapi.Commit {
+func (l *lineageSpace) commit(t *testing.T, session smriti.ID, f wire.ContentFields) *wire.Commit {
 	t.Helper()
 	sp, se := l.space.String(), session.String()
-	return storetest.Get(l.env.c.Commit(bg, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, ContentFields: f})).Must(t)
+	return storetest.Get(l.env.c.Commit(bg, wire.CommitRequest{RepoID: &sp, SessionID: &se, ContentFields: f})).Must(t)
 }
 
-func (l *lineageSpace) note(t *testing.T, session smriti.ID, msg string, decisions ...string) *httpapi.Commit {
+func (l *lineageSpace) note(t *testing.T, session smriti.ID, msg string, decisions ...string) *wire.Commit {
 	t.Helper()
-	return l.commit(t, session, httpapi.ContentFields{Message: &msg, Summary: "summary of " + msg, Decisions: decisions})
+	return l.commit(t, session, wire.ContentFields{Message: &msg, Summary: "summary of " + msg, Decisions: decisions})
 }
 
-func (l *lineageSpace) fork(t *testing.T, from smriti.ID, branch string) *httpapi.ForkResponse {
+func (l *lineageSpace) fork(t *testing.T, from smriti.ID, branch string) *wire.ForkResponse {
 	t.Helper()
 	sp, cp := l.space.String(), from.String()
-	return storetest.Get(l.env.c.Fork(bg, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: branch})).Must(t)
+	return storetest.Get(l.env.c.Fork(bg, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: branch})).Must(t)
 }
 
-func messages(cs []httpapi.Commit) []string {
+func messages(cs []wire.Commit) []string {
 	out := []string{}
 	for _, c := range cs {
 		out = append(out, c.Message)
@@ -132,7 +132,7 @@ func TestConcurrentForksGetDistinctNames(t *testing.T) {
 			go func(i int) {
 				defer wg.Done()
 				sp, cp := l.space.String(), a.ID.String()
-				f, err := env.c.Fork(bg, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp})
+				f, err := env.c.Fork(bg, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp})
 				if err != nil {
 					t.Error(err)
 					return
@@ -165,10 +165,10 @@ func TestCommonAncestorThroughCompare(t *testing.T) {
 	y1 := l.note(t, y.SessionID, "Y1")
 	c := l.note(t, l.main, "C")
 	sp, msg := l.space.String(), "unrelated"
-	root := storetest.Get(env.c.CreateCheckpoint(bg, httpapi.LegacyCommitRequest{RepoID: &sp, BranchName: "orphan",
-		ContentFields: httpapi.ContentFields{Message: &msg}})).Must(t)
+	root := storetest.Get(env.c.CreateCheckpoint(bg, wire.LegacyCommitRequest{RepoID: &sp, BranchName: "orphan",
+		ContentFields: wire.ContentFields{Message: &msg}})).Must(t)
 	src := x1.ID.String()
-	merged := storetest.Get(env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
+	merged := storetest.Get(env.c.Merge(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
 		Resolutions: []smriti.MergeResolution{{Field: "summary", Choice: smriti.ChooseOurs}}})).Must(t)
 	x2 := l.note(t, x.SessionID, "X2")
 
@@ -197,10 +197,10 @@ func TestCompareNormalisesAndReportsEveryList(t *testing.T) {
 	env := newEnv(t)
 	l := newLineageSpace(t, env)
 	msgA, msgB := "A", "B"
-	a := l.commit(t, l.main, httpapi.ContentFields{Message: &msgA, Summary: "first", Decisions: []string{"Fly to Sydney.", "Rent a car"},
+	a := l.commit(t, l.main, wire.ContentFields{Message: &msgA, Summary: "first", Decisions: []string{"Fly to Sydney.", "Rent a car"},
 		Tasks: []smriti.Task{{Text: "Book hotel", Status: "open", Structured: true}}, OpenQuestions: []string{"Which beach?"},
 		Entities: []string{"Sydney", "Qantas"}})
-	b := l.commit(t, l.main, httpapi.ContentFields{Message: &msgB, Summary: "second", Decisions: []string{"fly to   SYDNEY", "Take the train"},
+	b := l.commit(t, l.main, wire.ContentFields{Message: &msgB, Summary: "second", Decisions: []string{"fly to   SYDNEY", "Take the train"},
 		Tasks: []smriti.Task{{Text: "book hotel!"}}, OpenQuestions: []string{"which beach"}, Entities: []string{"Sydney", "Melbourne"}})
 	got := storetest.Get(env.c.Compare(bg, a.ID, b.ID)).Must(t)
 	d := got.Diff
@@ -239,7 +239,7 @@ func TestCompareNormalisesAndReportsEveryList(t *testing.T) {
 // ours on main and theirs on a branch forked from base.
 type mergeCase struct {
 	name                string
-	base, ours, theirs  httpapi.ContentFields
+	base, ours, theirs  wire.ContentFields
 	wantConflicts       []string // field/kind of each conflict
 	wantDecisions       []string
 	wantTasks           []string
@@ -248,8 +248,8 @@ type mergeCase struct {
 	wantResolvedOnRetry int
 }
 
-func fields(msg, summary string, decisions []string, tasks ...smriti.Task) httpapi.ContentFields {
-	return httpapi.ContentFields{Message: &msg, Summary: summary, Decisions: decisions, Tasks: tasks}
+func fields(msg, summary string, decisions []string, tasks ...smriti.Task) wire.ContentFields {
+	return wire.ContentFields{Message: &msg, Summary: summary, Decisions: decisions, Tasks: tasks}
 }
 
 func TestMerge(t *testing.T) {
@@ -294,7 +294,7 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 	theirs := l.commit(t, branch.SessionID, tc.theirs)
 	ours := l.commit(t, l.main, tc.ours)
 	sp, src := l.space.String(), theirs.ID.String()
-	req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src}
+	req := wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src}
 
 	preview := storetest.Get(env.c.MergePreview(bg, req)).Must(t)
 	if preview.BaseCheckpointID == nil || *preview.BaseCheckpointID != base.ID || preview.TargetCheckpointID != ours.ID {
@@ -365,7 +365,7 @@ func runMergeCase(t *testing.T, env *testEnv, tc mergeCase) {
 		t.Fatalf("tree merges = %+v", tree.Merges)
 	}
 	// Merged now: the same source has nothing left to merge.
-	_, err := env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src})
+	_, err := env.c.Merge(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src})
 	wantCode(t, err, smriti.ECONFLICT)
 }
 
@@ -471,7 +471,7 @@ func TestLineageErrors(t *testing.T) {
 
 	t.Run("MergeAnAncestorIsNothingToMerge", func(t *testing.T) {
 		l.note(t, l.main, "B")
-		_, err := env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &cp})
+		_, err := env.c.Merge(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &cp})
 		wantCode(t, err, smriti.ECONFLICT)
 		if !strings.Contains(err.Error(), "already in the history") {
 			t.Fatalf("err = %v", err)
@@ -480,7 +480,7 @@ func TestLineageErrors(t *testing.T) {
 	t.Run("MergeIntoANonHeadTarget", func(t *testing.T) {
 		heads := storetest.Get(env.c.Checkpoints(bg, l.space, "taken")).Must(t)
 		src := heads[0].ID.String()
-		_, err := env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, TargetCheckpointID: &cp})
+		_, err := env.c.Merge(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, TargetCheckpointID: &cp})
 		wantCode(t, err, smriti.ECONFLICT)
 		if !strings.Contains(err.Error(), "not the head") {
 			t.Fatalf("err = %v", err)
@@ -489,17 +489,17 @@ func TestLineageErrors(t *testing.T) {
 	t.Run("MergeResolutionNamingNoConflict", func(t *testing.T) {
 		heads := storetest.Get(env.c.Checkpoints(bg, l.space, "taken")).Must(t)
 		src := heads[0].ID.String()
-		_, err := env.c.MergePreview(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
+		_, err := env.c.MergePreview(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
 			Resolutions: []smriti.MergeResolution{{Field: "objective", Choice: "ours"}}})
 		wantCode(t, err, smriti.EUNPROCESSABLE)
-		_, err = env.c.MergePreview(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
+		_, err = env.c.MergePreview(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src,
 			Resolutions: []smriti.MergeResolution{{Field: "summary", Choice: "mine"}}})
 		wantCode(t, err, smriti.EUNPROCESSABLE)
 	})
 	t.Run("MergeSourceFromAnotherSpace", func(t *testing.T) {
 		other := newLineageSpace(t, env)
 		o := other.note(t, other.main, "O").ID.String()
-		_, err := env.c.Merge(bg, httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &o})
+		_, err := env.c.Merge(bg, wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &o})
 		wantCode(t, err, smriti.EINVALID)
 	})
 	t.Run("DispositionAcceptsMain", func(t *testing.T) {

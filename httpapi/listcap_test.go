@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/store/storetest"
 )
 
@@ -69,6 +69,6 @@ func TestListCutAtTheCapCarriesACursor(t *testing.T) {
 	}
 }
 
-var claimsAll = httpapi.ClaimsOptions{}
+var claimsAll = client.ClaimsOptions{}
 
-func claimsAfter(c string) httpapi.ClaimsOptions { return httpapi.ClaimsOptions{After: c} }
+func claimsAfter(c string) client.ClaimsOptions { return client.ClaimsOptions{After: c} }

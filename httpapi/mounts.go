@@ -2,22 +2,17 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/wire"
 
 	"smriti"
 )
 
-// MountRequest mounts a checkpoint on a session.
-type MountRequest struct {
-	CheckpointID   *string `json:"checkpoint_id" required:"true" doc:"Checkpoint of the session's space to anchor the context to"`
-	HistoryBaseSeq *int64  `json:"history_base_seq" doc:"Last sequence number to leave out: only later turns reach the model. Default: the session's last turn (only what is typed from now on); -1 keeps every turn"`
-}
-
 func (s *Server) mountRoutes() []route {
 	return []route{
 		{method: "PUT", path: "/api/v5/chat/sessions/{session_id}/mount", summary: "Mount a checkpoint: later sends and drafts without mount fields use it", tag: "sessions",
-			in: MountRequest{}, out: SessionOut{}, status: 200, handle: s.mountSession},
+			in: wire.MountRequest{}, out: wire.SessionOut{}, status: 200, handle: s.mountSession},
 		{method: "DELETE", path: "/api/v5/chat/sessions/{session_id}/mount", summary: "End the session's mount (back to its default context)", tag: "sessions",
-			out: SessionOut{}, status: 200, handle: s.unmountSession},
+			out: wire.SessionOut{}, status: 200, handle: s.unmountSession},
 	}
 }
 
@@ -26,11 +21,11 @@ func (s *Server) mountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req MountRequest
+	var req wire.MountRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	checkpoint, err := reqID("checkpoint_id", req.CheckpointID)
+	checkpoint, err := wire.ReqID("checkpoint_id", req.CheckpointID)
 	if err != nil {
 		return err
 	}
@@ -43,7 +38,7 @@ func (s *Server) mountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }
 
@@ -56,6 +51,6 @@ func (s *Server) unmountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }

@@ -1,10 +1,10 @@
 package httpapi_test
 
 import (
+	"smriti/wire"
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // A checkpoint needs no conversation: committing to a space and previewing
@@ -16,7 +16,7 @@ func TestCommitToSpaceAndPreviewMakeNoSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg1, msg2 := "First", "Second"
-	first, err := e.c.CommitToSpace(bg, sp.ID, httpapi.SpaceCommitRequest{ContentFields: httpapi.ContentFields{Message: &msg1, Decisions: []string{"Keep it small"}}})
+	first, err := e.c.CommitToSpace(bg, sp.ID, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg1, Decisions: []string{"Keep it small"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestCommitToSpaceAndPreviewMakeNoSession(t *testing.T) {
 			first.BranchName, first.ParentCommitID, first.Metadata, first.AuthorType)
 	}
 	agent := "codex"
-	second, err := e.c.CommitToSpace(bg, sp.ID, httpapi.SpaceCommitRequest{ContentFields: httpapi.ContentFields{Message: &msg2}, AuthorAgent: &agent})
+	second, err := e.c.CommitToSpace(bg, sp.ID, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg2}, AuthorAgent: &agent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestCommitToSpaceAndPreviewMakeNoSession(t *testing.T) {
 		t.Fatalf("second = parent %v author %q/%v, want parent %s, agent codex", second.ParentCommitID, second.AuthorType, second.AuthorAgent, first.ID)
 	}
 	repo, hi := sp.ID.String(), "what now"
-	p, err := e.c.PreviewContext(bg, httpapi.SendRequest{RepoID: &repo, Message: &hi})
+	p, err := e.c.PreviewContext(bg, wire.SendRequest{RepoID: &repo, Message: &hi})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"smriti/portability"
+	"smriti/wire"
 	"strconv"
 	"strings"
 
@@ -19,46 +20,10 @@ import (
 // and then written.
 const DefaultImportBodyLimit = 1 << 30
 
-// TranscriptImportResponse reports what became of each conversation.
-type TranscriptImportResponse struct {
-	SpaceID       smriti.ID                          `json:"space_id" doc:"The space imported into"`
-	Imported      int                                `json:"imported" doc:"Conversations written"`
-	Unchanged     int                                `json:"unchanged" doc:"Conversations imported before (nothing written)"`
-	Failed        int                                `json:"failed" doc:"Conversations that could not be read"`
-	Conversations []portability.ImportedConversation `json:"conversations" doc:"Each conversation in the file's order"`
-	Agent         *AgentImport                       `json:"agent,omitempty" doc:"For a coding agent's transcript (format claude-code or codex): the session it was appended to and what was added; absent for other formats"`
-}
-
-// AgentImport reports a coding agent's transcript import.
-type AgentImport struct {
-	Source     string    `json:"source" enum:"claude-code,codex" doc:"The transcript format"`
-	SessionKey string    `json:"session_key" doc:"The agent's own session id (from the file, the session_key parameter, or the file name)"`
-	SessionID  smriti.ID `json:"session_id" doc:"The space's session holding this agent session's turns; every import of the same agent session appends to it"`
-	Created    bool      `json:"created" doc:"True when this import created the session"`
-	Added      int       `json:"added" doc:"Turns written by this import"`
-	Unchanged  int       `json:"unchanged" doc:"Entries already imported before (matched by message uuid or line hash), left as they were"`
-	Lines      int       `json:"lines" doc:"Lines read from the file"`
-	Skipped    int       `json:"skipped" doc:"Lines that were not JSON, too long, or held nothing worth a turn"`
-	Truncated  bool      `json:"truncated" doc:"True when the last line was cut off (a file still being written); it is imported next time"`
-}
-
-// SpaceImportResponse is the space an imported bundle became.
-type SpaceImportResponse struct {
-	Repo   Repo                     `json:"repo" doc:"The space written"`
-	Counts portability.BundleCounts `json:"counts" doc:"What the bundle held"`
-	AsNew  bool                     `json:"as_new" doc:"True when imported with ?as_new=true: new ids and recomputed hashes, lineage kept"`
-}
-
-// SearchResponse lists search hits, best first.
-type SearchResponse struct {
-	Query   string              `json:"query" doc:"The query as searched"`
-	Results []*smriti.SearchHit `json:"results" doc:"The hits, best first"`
-}
-
 func (s *Server) portabilityRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/import/transcript", summary: "Import a transcript file (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space; the body is the file itself",
-			tag: "portability", out: TranscriptImportResponse{}, status: 200, mustQuery: []string{"space_id"},
+			tag: "portability", out: wire.TranscriptImportResponse{}, status: 200, mustQuery: []string{"space_id"},
 			files: []string{"application/json", "application/octet-stream"}, query: map[string]string{
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"format":      "claude-code or codex for a coding agent's JSON Lines transcript (appended to the space's session for that agent session, only new entries); empty to detect a chat export or markdown",
@@ -67,11 +32,11 @@ func (s *Server) portabilityRoutes() []route {
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
 			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
-			tag: "portability", out: SpaceImportResponse{}, status: 201,
+			tag: "portability", out: wire.SpaceImportResponse{}, status: 201,
 			files: []string{"application/gzip", "application/octet-stream"}, query: map[string]string{
 				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace},
 		{method: "GET", path: "/api/v5/search", summary: "Full-text search over checkpoints, notes and turns, ranked, with highlighted snippets",
-			tag: "portability", out: SearchResponse{}, status: 200, query: map[string]string{
+			tag: "portability", out: wire.SearchResponse{}, status: 200, query: map[string]string{
 				"q": "the words to find (all must match)", "space_id": "only this space", "kind": "checkpoint, turn or note (repeat or comma-separate for several)",
 				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, handle: s.search},
 	}
@@ -129,7 +94,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: convs}
+	out := wire.TranscriptImportResponse{SpaceID: spaceID, Conversations: convs}
 	for _, c := range convs {
 		switch c.Status {
 		case portability.ImportImported:
@@ -159,9 +124,9 @@ func (s *Server) importAgentTranscript(w http.ResponseWriter, r *http.Request, s
 		status = portability.ImportUnchanged
 	}
 	sid := res.SessionID
-	out := TranscriptImportResponse{SpaceID: spaceID, Conversations: []portability.ImportedConversation{{
+	out := wire.TranscriptImportResponse{SpaceID: spaceID, Conversations: []portability.ImportedConversation{{
 		Index: 0, Title: q.Get("filename"), Source: format, Status: status, SessionID: &sid, Turns: res.Added}},
-		Agent: &AgentImport{Source: format, SessionKey: res.SessionKey, SessionID: res.SessionID, Created: res.Created,
+		Agent: &wire.AgentImport{Source: format, SessionKey: res.SessionKey, SessionID: res.SessionID, Created: res.Created,
 			Added: res.Added, Unchanged: res.Unchanged, Lines: res.Lines, Skipped: res.Skipped, Truncated: res.Truncated}}
 	if res.Added > 0 {
 		out.Imported = 1
@@ -233,7 +198,7 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, SpaceImportResponse{Repo: repoOf(sp), Counts: *counts, AsNew: asNew})
+	writeJSON(w, http.StatusCreated, wire.SpaceImportResponse{Repo: wire.RepoOf(sp), Counts: *counts, AsNew: asNew})
 	return nil
 }
 
@@ -262,6 +227,6 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, SearchResponse{Query: sq.Text, Results: hits})
+	writeJSON(w, http.StatusOK, wire.SearchResponse{Query: sq.Text, Results: hits})
 	return nil
 }

@@ -13,32 +13,33 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/portability"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // buildSpace makes a space through the API with a fork, a merge, notes and
 // turns, and returns it with its checkpoints.
-func buildSpace(t *testing.T, e *testEnv) (smriti.ID, []httpapi.Commit) {
+func buildSpace(t *testing.T, e *testEnv) (smriti.ID, []wire.Commit) {
 	t.Helper()
 	repo := storetest.Get(e.c.CreateSpace(bg, "Portable — Zürich", "travels between servers")).Must(t)
 	rid := repo.ID.String()
 	se := storetest.Get(e.c.CreateSession(bg, &repo.ID, "main talk", "mock", "")).Must(t)
 	sid := se.ID.String()
-	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: &sid, RepoID: &rid, Message: sp("Which route to Melbourne?"), UseMock: true}, "")).Must(t)
-	c1 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
+	storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: &sid, RepoID: &rid, Message: sp("Which route to Melbourne?"), UseMock: true}, "")).Must(t)
+	c1 := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: wire.ContentFields{
 		Message: sp("Route"), Decisions: []string{"Fly via Singapore"}, Tasks: []smriti.Task{{Text: "Book", Status: "open", Structured: true}}}})).Must(t)
 	storetest.Get(e.c.AddNote(bg, c1.ID, "Tickets booked — café at the gate", "ana", "milestone")).Must(t)
-	fork := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: &rid, CheckpointID: sp(c1.ID.String()), BranchName: "budget"})).Must(t)
+	fork := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: &rid, CheckpointID: sp(c1.ID.String()), BranchName: "budget"})).Must(t)
 	fid := fork.SessionID.String()
-	storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: &fid, RepoID: &rid, Message: sp("A hostel in Fitzroy?"), UseMock: true}, "")).Must(t)
-	c2 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &fid, ContentFields: httpapi.ContentFields{
+	storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: &fid, RepoID: &rid, Message: sp("A hostel in Fitzroy?"), UseMock: true}, "")).Must(t)
+	c2 := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: &rid, SessionID: &fid, ContentFields: wire.ContentFields{
 		Message: sp("Budget"), Decisions: []string{"Fly via Singapore", "Hostel in Fitzroy"}}})).Must(t)
-	c3 := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{
+	c3 := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: wire.ContentFields{
 		Message: sp("Hotel"), Decisions: []string{"Fly via Singapore", "Hotel near the tram"}}})).Must(t)
-	m := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: &rid, SourceCheckpointID: sp(c2.ID.String()), TargetCheckpointID: sp(c3.ID.String())})).Must(t)
-	return repo.ID, []httpapi.Commit{*c1, *c2, *c3, m.Checkpoint}
+	m := storetest.Get(e.c.Merge(bg, wire.MergeRequest{SpaceID: &rid, SourceCheckpointID: sp(c2.ID.String()), TargetCheckpointID: sp(c3.ID.String())})).Must(t)
+	return repo.ID, []wire.Commit{*c1, *c2, *c3, m.Checkpoint}
 }
 
 func export(t *testing.T, e *testEnv, id smriti.ID) []byte {
@@ -92,7 +93,7 @@ func TestSpaceMovesFromSQLiteToPostgresAndBack(t *testing.T) {
 		t.Fatalf("copy = %+v", tree)
 	}
 	// Search reaches the imported rows on PostgreSQL with the hash and branch.
-	hits := storetest.Get(pg.c.Search(bg, httpapi.SearchParams{Q: "hostel fitzroy", Kinds: []string{"checkpoint"}, Branch: "budget"})).Must(t)
+	hits := storetest.Get(pg.c.Search(bg, client.SearchParams{Q: "hostel fitzroy", Kinds: []string{"checkpoint"}, Branch: "budget"})).Must(t)
 	if len(hits.Results) != 1 || *hits.Results[0].CommitHash != cps[1].CommitHash || hits.Results[0].Branch != "budget" ||
 		hits.Results[0].Snippet != "Budget · Fly via Singapore · <mark>Hostel</mark> in <mark>Fitzroy</mark>" {
 		t.Fatalf("search on PostgreSQL = %d results", len(hits.Results))
@@ -189,7 +190,7 @@ func rawDeclared(t *testing.T, base, path string, n int64) (int, string) {
 func TestTranscriptImport(t *testing.T) {
 	e := newEnv(t)
 	repo := storetest.Get(e.c.CreateSpace(bg, "Imported", "")).Must(t)
-	imp := func(name string, draft bool) *httpapi.TranscriptImportResponse {
+	imp := func(name string, draft bool) *wire.TranscriptImportResponse {
 		t.Helper()
 		f, err := os.Open("../portability/testdata/transcripts/" + name)
 		if err != nil {
@@ -249,7 +250,7 @@ func TestTranscriptImport(t *testing.T) {
 		t.Fatalf("empty conversation = %+v", empty)
 	}
 	// Imported turns are searchable.
-	hits := storetest.Get(e.c.Search(bg, httpapi.SearchParams{Q: "Üetliberg", SpaceID: &repo.ID})).Must(t)
+	hits := storetest.Get(e.c.Search(bg, client.SearchParams{Q: "Üetliberg", SpaceID: &repo.ID})).Must(t)
 	if len(hits.Results) != 1 || hits.Results[0].Kind != "turn" || *hits.Results[0].Seq != 1 {
 		t.Fatalf("search = %+v", hits.Results)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"smriti/client"
 	"smriti/httpapi"
 	"smriti/store/storetest"
 )
@@ -299,7 +300,7 @@ func TestClientSendsJSONAndTheTokenFromSMRITI_TOKEN(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"id":"00000000-0000-0000-0000-000000000001","name":"x"}`))
 	})
-	if _, err := httpapi.NewClient(srv.URL).CreateSpace(bg, "x", ""); err != nil {
+	if _, err := client.NewClient(srv.URL).CreateSpace(bg, "x", ""); err != nil {
 		t.Fatal(err)
 	}
 	if auth != "Bearer smriti-test-token" || ctype != "application/json" {

@@ -16,18 +16,19 @@ import (
 	"smriti/provider"
 	"smriti/store/storetest"
 	"smriti/tokenizer"
+	"smriti/wire"
 )
 
 func i64(n int64) *int64 { return &n }
 
 // planned sets up a space with two main checkpoints and turns around them:
 // Australia (cp1), then New Zealand (cp2).
-func planned(t *testing.T, e *testEnv) (httpapi.Repo, httpapi.SessionOut, *httpapi.Commit, *httpapi.Commit) {
+func planned(t *testing.T, e *testEnv) (wire.Repo, wire.SessionOut, *wire.Commit, *wire.Commit) {
 	t.Helper()
 	sp := storetest.Get(e.c.CreateSpace(bg, "Trips "+smriti.NewID().String()[:8], "")).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
-	commit := func(s smriti.ID, msg, decision string) *httpapi.Commit {
-		req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s.String())}
+	commit := func(s smriti.ID, msg, decision string) *wire.Commit {
+		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s.String())}
 		req.Message, req.Decisions = strp(msg), []string{decision}
 		return storetest.Get(e.c.Commit(bg, req)).Must(t)
 	}
@@ -42,7 +43,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, se, cp1, _ := planned(t, e)
 		mountAt := storetest.Get(e.c.Session(bg, se.ID)).Must(t).TurnCount - 1
-		mounted := func(msg string) httpapi.SendRequest {
+		mounted := func(msg string) wire.SendRequest {
 			r := sendReq(se.ID, msg)
 			r.MountedCheckpointID = strp(cp1.ID.String())
 			return r
@@ -59,7 +60,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 		second := storetest.Get(e.c.Send(bg, mounted("second"), "")).Must(t)
 		third := storetest.Get(e.c.Send(bg, sendReq(se.ID, "third, no mount fields"), "")).Must(t)
 		for i, tt := range []struct {
-			res  *httpapi.SendResponse
+			res  *wire.SendResponse
 			from int64
 			to   int64
 		}{{second, mountAt + 1, mountAt + 2}, {third, mountAt + 1, mountAt + 4}} {
@@ -76,7 +77,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 		if p.LastUsage == nil || p.LastUsage.OutputTokens == 0 || p.ReplyTokens != intelligence.ReplyTokens(8192) || p.ExactTokens {
 			t.Fatalf("preview usage %+v reply %d exact %v", p.LastUsage, p.ReplyTokens, p.ExactTokens)
 		}
-		d := storetest.Get(e.c.Draft(bg, httpapi.DraftRequest{SessionID: strp(se.ID.String())})).Must(t)
+		d := storetest.Get(e.c.Draft(bg, wire.DraftRequest{SessionID: strp(se.ID.String())})).Must(t)
 		if d.SourceTurns == nil || d.SourceTurns.FromSeq != mountAt+1 || d.SourceTurns.ToSeq != mountAt+6 {
 			t.Fatalf("draft after a mount read %+v, want %d..%d", d.SourceTurns, mountAt+1, mountAt+6)
 		}
@@ -100,8 +101,8 @@ func TestMountKeptOnTheSession(t *testing.T) {
 		}
 		other := storetest.Get(e.c.CreateSpace(bg, "Other "+smriti.NewID().String()[:8], "")).Must(t)
 		oSe := storetest.Get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).Must(t)
-		oCp := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(other.ID.String()), SessionID: strp(oSe.ID.String()),
-			ContentFields: httpapi.ContentFields{Message: strp("elsewhere")}})).Must(t)
+		oCp := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(other.ID.String()), SessionID: strp(oSe.ID.String()),
+			ContentFields: wire.ContentFields{Message: strp("elsewhere")}})).Must(t)
 		_, err := e.c.Mount(bg, se.ID, oCp.ID, nil)
 		wantCode(t, err, smriti.EINVALID)
 		_, err = e.c.Mount(bg, se.ID, smriti.NewID(), nil)
@@ -115,7 +116,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 func TestSeedFromACheckpointMountsIt(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, _, cp1, cp2 := planned(t, e)
-		var out httpapi.SessionOut
+		var out wire.SessionOut
 		if _, err := e.c.Do(bg, "POST", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions",
 			map[string]any{"provider": "mock", "seed_from": cp1.ID.String()}, &out); err != nil {
 			t.Fatal(err)
@@ -129,7 +130,7 @@ func TestSeedFromACheckpointMountsIt(t *testing.T) {
 			strings.Contains(allText(p), cp2.CommitHash[:7]) {
 			t.Fatalf("seeded preview: %s %v turns %d", p.Mode, p.CheckpointIDs, p.TurnCount)
 		}
-		var head httpapi.SessionOut
+		var head wire.SessionOut
 		if _, err := e.c.Do(bg, "POST", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions",
 			map[string]any{"provider": "mock", "seed_from": "head"}, &head); err != nil {
 			t.Fatal(err)
@@ -146,10 +147,10 @@ func TestSeedFromACheckpointMountsIt(t *testing.T) {
 func TestForkAnchorsOnItsOwnBranch(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, _, cp1, _ := planned(t, e)
-		f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp1.ID.String()), BranchName: "east"})).Must(t)
-		commit := func(msg string) *httpapi.Commit {
-			return storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
-				ContentFields: httpapi.ContentFields{Message: strp(msg)}})).Must(t)
+		f := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(cp1.ID.String()), BranchName: "east"})).Must(t)
+		commit := func(msg string) *wire.Commit {
+			return storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
+				ContentFields: wire.ContentFields{Message: strp(msg)}})).Must(t)
 		}
 		storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "fork turn"), "")).Must(t)
 		r := storetest.Get(e.c.Send(bg, sendReq(f.SessionID, "second fork turn"), "")).Must(t)
@@ -174,24 +175,24 @@ func TestAuthorship(t *testing.T) {
 	onBothEngines(t, func(t *testing.T, e *testEnv) {
 		sp, se := e.spaceSession(t)
 		storetest.Get(e.c.Send(bg, sendReq(se.ID, "hello"), "")).Must(t)
-		commit := func(extra func(*httpapi.CommitRequest)) *httpapi.Commit {
-			req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
+		commit := func(extra func(*wire.CommitRequest)) *wire.Commit {
+			req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
 			req.Message = strp("c " + smriti.NewID().String()[:6])
 			extra(&req)
 			return storetest.Get(e.c.Commit(bg, req)).Must(t)
 		}
 		for _, tt := range []struct {
 			name      string
-			extra     func(*httpapi.CommitRequest)
+			extra     func(*wire.CommitRequest)
 			wantType  string
 			wantAgent any
 		}{
-			{"TypedByHand", func(*httpapi.CommitRequest) {}, "user", nil},
-			{"NamedAgent", func(r *httpapi.CommitRequest) { r.AuthorAgent = strp("claude-code") }, "agent", "claude-code"},
-			{"Drafted", func(r *httpapi.CommitRequest) {
-				r.SourceTurns = &httpapi.SourceTurnsIn{SessionID: strp(se.ID.String()), FromSeq: i64(0), ToSeq: i64(1)}
+			{"TypedByHand", func(*wire.CommitRequest) {}, "user", nil},
+			{"NamedAgent", func(r *wire.CommitRequest) { r.AuthorAgent = strp("claude-code") }, "agent", "claude-code"},
+			{"Drafted", func(r *wire.CommitRequest) {
+				r.SourceTurns = &wire.SourceTurnsIn{SessionID: strp(se.ID.String()), FromSeq: i64(0), ToSeq: i64(1)}
 			}, "llm", "mock"},
-			{"Extracted", func(r *httpapi.CommitRequest) { r.AuthorType = "llm" }, "llm", "mock"},
+			{"Extracted", func(r *wire.CommitRequest) { r.AuthorType = "llm" }, "llm", "mock"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				c := commit(tt.extra)
@@ -204,11 +205,11 @@ func TestAuthorship(t *testing.T) {
 				}
 			})
 		}
-		base := commit(func(*httpapi.CommitRequest) {})
-		f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(base.ID.String())})).Must(t)
-		side := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
-			ContentFields: httpapi.ContentFields{Message: strp("side"), Decisions: []string{"New"}}})).Must(t)
-		m := storetest.Get(e.c.Merge(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(side.ID.String())})).Must(t)
+		base := commit(func(*wire.CommitRequest) {})
+		f := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(base.ID.String())})).Must(t)
+		side := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(f.SessionID.String()),
+			ContentFields: wire.ContentFields{Message: strp("side"), Decisions: []string{"New"}}})).Must(t)
+		m := storetest.Get(e.c.Merge(bg, wire.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(side.ID.String())})).Must(t)
 		if m.Checkpoint.AuthorAgent == nil || *m.Checkpoint.AuthorAgent != "local" || m.Checkpoint.AuthorType != "system" {
 			t.Fatalf("merge author %s/%v, want system/local", m.Checkpoint.AuthorType, m.Checkpoint.AuthorAgent)
 		}
@@ -362,7 +363,7 @@ func TestMethodNotAllowedAndCursors(t *testing.T) {
 			if cursor != "" {
 				path += "&" + name + "=" + cursor
 			}
-			var turns []httpapi.TurnOut
+			var turns []wire.TurnOut
 			resp, err := e.c.Do(bg, "GET", path, nil, &turns)
 			if err != nil {
 				t.Fatal(err)

@@ -2,49 +2,36 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/wire"
 	"strconv"
 
 	"smriti"
 )
 
-// SessionCreateRequest creates a session.
-type SessionCreateRequest struct {
-	RepoID   *string `json:"repo_id" doc:"The space (UUID; null for a session without one)"`
-	Title    string  `json:"title" required:"false" doc:"The title (default: Session <Mon DD HH:MM>)"`
-	Provider string  `json:"provider" required:"false" doc:"The provider (default: the chat default)"`
-	Model    string  `json:"model" required:"false" doc:"The model (default: the provider's)"`
-	SeedFrom string  `json:"seed_from" required:"false" doc:"head (default: main's newest checkpoint), none, or a checkpoint id of the space, which is mounted with every turn"`
-}
-
-// AttachRequest attaches a session to a space.
-type AttachRequest struct {
-	RepoID *string `json:"repo_id" required:"true" doc:"The space to attach the session to (UUID)"`
-}
-
 func (s *Server) sessionRoutes() []route {
 	turnsQuery := map[string]string{"after": "cursor from the X-Next-Cursor header of the previous page: only turns with a greater sequence number",
 		"after_seq": "older name of after, still accepted", "limit": "page size (1–1000); without it every turn up to 5,000"}
 	return []route{
-		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSession},
-		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []SessionOut{}, status: 200,
+		{method: "POST", path: "/api/v4/chat/sessions", summary: "Create a session", tag: "sessions", in: wire.SessionCreateRequest{}, out: wire.SessionOut{}, status: 201, handle: s.createSession},
+		{method: "GET", path: "/api/v4/chat/sessions", summary: "List sessions, most recently updated first", tag: "sessions", out: []wire.SessionOut{}, status: 200,
 			query: map[string]string{"limit": "page size (1–1000); without it every session up to 5,000", "after": "cursor from X-Next-Cursor"}, handle: s.listSessions},
-		{method: "GET", path: "/api/v4/chat/sessions/{session_id}", summary: "Get a session", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSession},
+		{method: "GET", path: "/api/v4/chat/sessions/{session_id}", summary: "Get a session", tag: "sessions", out: wire.SessionOut{}, status: 200, handle: s.getSession},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{session_id}", summary: "Delete a session and its turns", tag: "sessions", status: 204, handle: s.deleteSession},
-		{method: "GET", path: "/api/v4/chat/sessions/{session_id}/turns", summary: "A session's turns in order", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listTurns},
-		{method: "PUT", path: "/api/v4/chat/sessions/{session_id}/attach", summary: "Attach a session to a space", tag: "sessions", in: AttachRequest{}, out: SessionOut{}, status: 200, handle: s.attachSession},
-		{method: "POST", path: "/api/v4/chat/spaces/{repo_id}/sessions", summary: "Create a session in a space", tag: "sessions", in: SessionCreateRequest{}, out: SessionOut{}, status: 201, handle: s.createSpaceSession},
-		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}", summary: "Get a session of a space", tag: "sessions", out: SessionOut{}, status: 200, handle: s.getSpaceSession},
-		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}/turns", summary: "A space session's turns", tag: "sessions", out: []TurnOut{}, status: 200, query: turnsQuery, handle: s.listSpaceTurns},
-		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/head", summary: "A space's main head and latest session", tag: "sessions", out: Head{}, status: 200, handle: s.spaceHead},
+		{method: "GET", path: "/api/v4/chat/sessions/{session_id}/turns", summary: "A session's turns in order", tag: "sessions", out: []wire.TurnOut{}, status: 200, query: turnsQuery, handle: s.listTurns},
+		{method: "PUT", path: "/api/v4/chat/sessions/{session_id}/attach", summary: "Attach a session to a space", tag: "sessions", in: wire.AttachRequest{}, out: wire.SessionOut{}, status: 200, handle: s.attachSession},
+		{method: "POST", path: "/api/v4/chat/spaces/{repo_id}/sessions", summary: "Create a session in a space", tag: "sessions", in: wire.SessionCreateRequest{}, out: wire.SessionOut{}, status: 201, handle: s.createSpaceSession},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}", summary: "Get a session of a space", tag: "sessions", out: wire.SessionOut{}, status: 200, handle: s.getSpaceSession},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/sessions/{session_id}/turns", summary: "A space session's turns", tag: "sessions", out: []wire.TurnOut{}, status: 200, query: turnsQuery, handle: s.listSpaceTurns},
+		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/head", summary: "A space's main head and latest session", tag: "sessions", out: wire.Head{}, status: 200, handle: s.spaceHead},
 	}
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
-	var req SessionCreateRequest
+	var req wire.SessionCreateRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	space, err := optID("repo_id", req.RepoID)
+	space, err := wire.OptID("repo_id", req.RepoID)
 	if err != nil {
 		return err
 	}
@@ -56,20 +43,20 @@ func (s *Server) createSpaceSession(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var req SessionCreateRequest
+	var req wire.SessionCreateRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
 	return s.newSession(w, r, &space, req)
 }
 
-func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smriti.ID, req SessionCreateRequest) error {
+func (s *Server) newSession(w http.ResponseWriter, r *http.Request, space *smriti.ID, req wire.SessionCreateRequest) error {
 	se, err := s.app.CreateSession(r.Context(), smriti.SessionCreate{SpaceID: space, Title: req.Title,
 		Provider: req.Provider, Model: req.Model, SeedFrom: req.SeedFrom})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, sessionOf(se))
+	writeJSON(w, http.StatusCreated, wire.SessionOf(se))
 	return nil
 }
 
@@ -83,7 +70,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setNextCursor(w, next)
-	writeJSON(w, http.StatusOK, sessionsOf(list))
+	writeJSON(w, http.StatusOK, wire.SessionsOf(list))
 	return nil
 }
 
@@ -96,7 +83,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }
 
@@ -126,7 +113,7 @@ func (s *Server) getSpaceSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }
 
@@ -184,7 +171,7 @@ func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID sm
 	if len(turns) == q.Limit {
 		setNextCursor(w, strconv.FormatInt(turns[len(turns)-1].Seq, 10))
 	}
-	writeJSON(w, http.StatusOK, turnsOf(turns))
+	writeJSON(w, http.StatusOK, wire.TurnsOf(turns))
 	return nil
 }
 
@@ -193,11 +180,11 @@ func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req AttachRequest
+	var req wire.AttachRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	space, err := reqID("repo_id", req.RepoID)
+	space, err := wire.ReqID("repo_id", req.RepoID)
 	if err != nil {
 		return err
 	}
@@ -205,7 +192,7 @@ func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, sessionOf(se))
+	writeJSON(w, http.StatusOK, wire.SessionOf(se))
 	return nil
 }
 
@@ -222,8 +209,8 @@ func (s *Server) spaceHead(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) head(r *http.Request, spaceID smriti.ID) (Head, error) {
-	h := Head{RepoID: spaceID}
+func (s *Server) head(r *http.Request, spaceID smriti.ID) (wire.Head, error) {
+	h := wire.Head{RepoID: spaceID}
 	latest, err := s.app.LatestCheckpoints(r.Context(), spaceID, smriti.MainBranch, 1)
 	if err != nil {
 		return h, err

@@ -6,39 +6,26 @@ import (
 
 	"smriti"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
-
-// SpaceCreateRequest creates a Space ("repo").
-type SpaceCreateRequest struct {
-	Name        *string        `json:"name" required:"true" doc:"The space's name: not blank, at most 255 bytes"`
-	Description *string        `json:"description" doc:"What it is about (default \"\")"`
-	ProjectRoot *string        `json:"project_root" doc:"Absolute path of the project (default null)"`
-	UserID      *string        `json:"user_id" doc:"Ignored: the caller owns the space (accepted for compatibility)"`
-	Metadata    map[string]any `json:"metadata" required:"false" doc:"Free-form JSON object (default {})"`
-}
-
-// ProjectRootRequest sets a Space's project root.
-type ProjectRootRequest struct {
-	ProjectRoot *string `json:"project_root" required:"true" doc:"Absolute path of the project; null or \"\" clears it"`
-}
 
 func (s *Server) spaceRoutes() []route {
 	page := map[string]string{"limit": "page size (1–1000); without it every item up to 5,000", "after": "cursor from the X-Next-Cursor header of the previous page"}
 	return []route{
-		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: SpaceCreateRequest{}, out: Repo{}, status: 201, handle: s.createSpace},
-		{method: "GET", path: "/api/v2/repos", summary: "List spaces, most recently updated first", tag: "spaces", out: []Repo{}, status: 200, query: page, handle: s.listSpaces},
-		{method: "GET", path: "/api/v2/repos/{repo_id}", summary: "Get a space", tag: "spaces", out: Repo{}, status: 200, handle: s.getSpace},
+		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: wire.SpaceCreateRequest{}, out: wire.Repo{}, status: 201, handle: s.createSpace},
+		{method: "GET", path: "/api/v2/repos", summary: "List spaces, most recently updated first", tag: "spaces", out: []wire.Repo{}, status: 200, query: page, handle: s.listSpaces},
+		{method: "GET", path: "/api/v2/repos/{repo_id}", summary: "Get a space", tag: "spaces", out: wire.Repo{}, status: 200, handle: s.getSpace},
 		{method: "DELETE", path: "/api/v2/repos/{repo_id}", summary: "Delete a space and everything in it", tag: "spaces", status: 204, handle: s.deleteSpace},
-		{method: "PATCH", path: "/api/v2/repos/{repo_id}/project-root", summary: "Set a space's project root", tag: "spaces", in: ProjectRootRequest{}, out: Repo{}, status: 200, handle: s.setProjectRoot},
-		{method: "GET", path: "/api/v2/repos/{repo_id}/commits", summary: "List a space's checkpoints, newest first", tag: "spaces", out: []Commit{}, status: 200,
+		{method: "PATCH", path: "/api/v2/repos/{repo_id}/project-root", summary: "Set a space's project root", tag: "spaces", in: wire.ProjectRootRequest{}, out: wire.Repo{}, status: 200, handle: s.setProjectRoot},
+		{method: "GET", path: "/api/v2/repos/{repo_id}/commits", summary: "List a space's checkpoints, newest first", tag: "spaces", out: []wire.Commit{}, status: 200,
 			query: map[string]string{"branch": "only this branch", "limit": page["limit"], "after": page["after"]}, handle: s.listCheckpoints},
-		{method: "GET", path: "/api/v2/repos/{repo_id}/commits/latest", summary: "The newest checkpoint of a branch", tag: "spaces", out: Commit{}, status: 200,
+		{method: "GET", path: "/api/v2/repos/{repo_id}/commits/latest", summary: "The newest checkpoint of a branch", tag: "spaces", out: wire.Commit{}, status: 200,
 			query: map[string]string{"branch": "branch name (default main)"}, handle: s.latestCheckpoint},
 	}
 }
 
 func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
-	var req SpaceCreateRequest
+	var req wire.SpaceCreateRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
@@ -48,7 +35,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if len(*req.Name) > 255 {
 		return fieldTooLong("name", 255)
 	}
-	if uid, err := optID("user_id", req.UserID); err != nil {
+	if uid, err := wire.OptID("user_id", req.UserID); err != nil {
 		return err
 	} else if uid != nil && *uid != smriti.UserFromContext(r.Context()) {
 		return smriti.Errorf(smriti.EFORBIDDEN, "user_id: spaces can only be created for yourself")
@@ -61,7 +48,7 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, repoOf(sp))
+	writeJSON(w, http.StatusCreated, wire.RepoOf(sp))
 	return nil
 }
 
@@ -75,7 +62,7 @@ func (s *Server) listSpaces(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setNextCursor(w, next)
-	writeJSON(w, http.StatusOK, nonnil.Convert(spaces, repoOf))
+	writeJSON(w, http.StatusOK, nonnil.Convert(spaces, wire.RepoOf))
 	return nil
 }
 
@@ -88,7 +75,7 @@ func (s *Server) getSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, repoOf(sp))
+	writeJSON(w, http.StatusOK, wire.RepoOf(sp))
 	return nil
 }
 
@@ -109,7 +96,7 @@ func (s *Server) setProjectRoot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req ProjectRootRequest
+	var req wire.ProjectRootRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
@@ -120,7 +107,7 @@ func (s *Server) setProjectRoot(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, repoOf(sp))
+	writeJSON(w, http.StatusOK, wire.RepoOf(sp))
 	return nil
 }
 
@@ -143,7 +130,7 @@ func (s *Server) listCheckpoints(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setNextCursor(w, next)
-	writeJSON(w, http.StatusOK, commitsOf(list))
+	writeJSON(w, http.StatusOK, wire.CommitsOf(list))
 	return nil
 }
 
@@ -163,6 +150,6 @@ func (s *Server) latestCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if len(list) == 0 {
 		return smriti.Errorf(smriti.ENOTFOUND, "No commits found for this repo/branch")
 	}
-	writeJSON(w, http.StatusOK, commitOf(list[0]))
+	writeJSON(w, http.StatusOK, wire.CommitOf(list[0]))
 	return nil
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // These are the scenarios of SPEC §3 "State accumulates", end to end over
@@ -17,27 +17,27 @@ import (
 
 // draftAndSave drafts from the session and saves the draft with its items,
 // as the web workspace does.
-func (e *testEnv) draftAndSave(t *testing.T, sp httpapi.Repo, session smriti.ID) (*httpapi.DraftOut, *httpapi.Commit) {
+func (e *testEnv) draftAndSave(t *testing.T, sp wire.Repo, session smriti.ID) (*wire.DraftOut, *wire.Commit) {
 	t.Helper()
 	d := storetest.Get(e.c.Draft(bg, draftOf(session))).Must(t)
-	req := httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(session.String()), ContentFields: httpapi.ContentFields{
+	req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(session.String()), ContentFields: wire.ContentFields{
 		Message: strp(d.Title), Summary: d.Summary, Objective: d.Objective, Decisions: d.Decisions, Assumptions: d.Assumptions,
 		Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities, Artifacts: d.Proposed.Artifacts},
-		ItemFields: httpapi.ItemFields{Items: httpapi.ItemsInOf(httpapi.DomainItems(d.Items)), Model: d.Model}}
+		ItemFields: wire.ItemFields{Items: wire.ItemsInOf(wire.DomainItems(d.Items)), Model: d.Model}}
 	if d.SourceTurns != nil {
 		st := d.SourceTurns
-		req.SourceTurns = &httpapi.SourceTurnsIn{SessionID: strp(st.SessionID.String()), FromSeq: &st.FromSeq, ToSeq: &st.ToSeq}
+		req.SourceTurns = &wire.SourceTurnsIn{SessionID: strp(st.SessionID.String()), FromSeq: &st.FromSeq, ToSeq: &st.ToSeq}
 	}
 	return d, storetest.Get(e.c.Commit(bg, req)).Must(t)
 }
 
-func (e *testEnv) fork(t *testing.T, sp httpapi.Repo, from smriti.ID, branch string) smriti.ID {
+func (e *testEnv) fork(t *testing.T, sp wire.Repo, from smriti.ID, branch string) smriti.ID {
 	t.Helper()
-	f := storetest.Get(e.c.Fork(bg, httpapi.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(from.String()), BranchName: branch})).Must(t)
+	f := storetest.Get(e.c.Fork(bg, wire.ForkRequest{SpaceID: strp(sp.ID.String()), CheckpointID: strp(from.String()), BranchName: branch})).Must(t)
 	return f.SessionID
 }
 
-func itemByText(t *testing.T, items []httpapi.ItemOut, text string) httpapi.ItemOut {
+func itemByText(t *testing.T, items []wire.ItemOut, text string) wire.ItemOut {
 	t.Helper()
 	for _, it := range items {
 		if it.Text == text {
@@ -45,14 +45,14 @@ func itemByText(t *testing.T, items []httpapi.ItemOut, text string) httpapi.Item
 		}
 	}
 	t.Fatalf("no item %q in %+v", text, items)
-	return httpapi.ItemOut{}
+	return wire.ItemOut{}
 }
 
 func TestBranchDraftCarriesMainAndMergeKeepsIt(t *testing.T) {
 	e := newEnv(t)
 	sp, main := e.spaceSession(t)
-	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
-		ContentFields: httpapi.ContentFields{Message: strp("CLI plan"), Decisions: []string{"Use Go with cobra"},
+	base := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("CLI plan"), Decisions: []string{"Use Go with cobra"},
 			Assumptions: []string{"Users have git installed"}, Tasks: []smriti.Task{{Text: "Write the install script"}}}})).Must(t)
 	baseItems := storetest.Get(e.c.CheckpointItems(bg, base.ID)).Must(t)
 	cobra := itemByText(t, baseItems, "Use Go with cobra")
@@ -79,7 +79,7 @@ func TestBranchDraftCarriesMainAndMergeKeepsIt(t *testing.T) {
 	})
 
 	t.Run("MergeKeepsWhatTheBranchDidNotTouch", func(t *testing.T) {
-		req := httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true}
+		req := wire.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true}
 		p := storetest.Get(e.c.MergePreview(bg, req)).Must(t)
 		if len(p.Conflicts) != 0 || len(p.Removes) != 0 {
 			t.Fatalf("preview conflicts %+v removes %+v, want none", p.Conflicts, p.Removes)
@@ -101,8 +101,8 @@ func TestBranchDraftCarriesMainAndMergeKeepsIt(t *testing.T) {
 func TestRemovalsAreListedInTheMergePreview(t *testing.T) {
 	e := newEnv(t)
 	sp, main := e.spaceSession(t)
-	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
-		ContentFields: httpapi.ContentFields{Message: strp("Plan"), Decisions: []string{"Use Go with cobra"},
+	base := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("Plan"), Decisions: []string{"Use Go with cobra"},
 			Assumptions: []string{"Users have git installed"}}})).Must(t)
 	branch := e.fork(t, sp, base.ID, "no-git")
 	e.exchange(t, branch, "Drop the assumption that users have git installed", "OK.")
@@ -110,7 +110,7 @@ func TestRemovalsAreListedInTheMergePreview(t *testing.T) {
 	if len(d.Changes) != 1 || d.Changes[0].Op != smriti.OpRetract {
 		t.Fatalf("changes = %s, want one retract", showChanges(d.Changes))
 	}
-	p := storetest.Get(e.c.MergePreview(bg, httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true})).Must(t)
+	p := storetest.Get(e.c.MergePreview(bg, wire.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(head.ID.String()), DryRun: true})).Must(t)
 	want := smriti.MergeRemoval{ID: d.Changes[0].ID, Kind: smriti.KindAssumption, Text: "Users have git installed", Side: "theirs", Status: smriti.ItemRetracted}
 	if len(p.Removes) != 1 || p.Removes[0] != want || len(p.Merged.Assumptions) != 0 {
 		t.Errorf("removes = %+v assumptions %q, want %+v", p.Removes, p.Merged.Assumptions, want)
@@ -120,8 +120,8 @@ func TestRemovalsAreListedInTheMergePreview(t *testing.T) {
 func TestContradictoryChangesAreOneConflictOnOneItem(t *testing.T) {
 	e := newEnv(t)
 	sp, main := e.spaceSession(t)
-	base := storetest.Get(e.c.Commit(bg, httpapi.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
-		ContentFields: httpapi.ContentFields{Message: strp("Auth"), Decisions: []string{"Access token TTL is 15 minutes"}}})).Must(t)
+	base := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(main.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("Auth"), Decisions: []string{"Access token TTL is 15 minutes"}}})).Must(t)
 	ttl := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, base.ID)).Must(t), "Access token TTL is 15 minutes")
 
 	branch := e.fork(t, sp, base.ID, "short-ttl")
@@ -136,7 +136,7 @@ func TestContradictoryChangesAreOneConflictOnOneItem(t *testing.T) {
 		t.Fatalf("main changes = %s, want an update of %s", showChanges(md.Changes), ttl.ID)
 	}
 
-	req := httpapi.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(bhead.ID.String()), DryRun: true}
+	req := wire.MergeRequest{SpaceID: strp(sp.ID.String()), SourceCheckpointID: strp(bhead.ID.String()), DryRun: true}
 	p := storetest.Get(e.c.MergePreview(bg, req)).Must(t)
 	want := smriti.MergeConflict{Field: "decisions", Key: ttl.ID, Kind: "both_changed", Base: "Access token TTL is 15 minutes",
 		Ours: "Access token TTL is 30 minutes", Theirs: "Access token TTL is 5 minutes"}
@@ -248,7 +248,7 @@ func TestTurnContextIsRecordedWithTheReply(t *testing.T) {
 	e := newEnv(t)
 	sp, se := e.spaceSession(t)
 	cp := e.commitDecisions(t, sp, se, "Base", "Use Go")
-	r := storetest.Get(e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("What next?"), UseMock: true}, "")).Must(t)
+	r := storetest.Get(e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("What next?"), UseMock: true}, "")).Must(t)
 	status, body := e.raw(t, "GET", "/api/v5/turns/"+r.AssistantTurnID.String()+"/context", "")
 	want := `"mode":"HEAD","checkpoint_ids":["` + cp.ID.String() + `"],"checkpoint_hashes":["` + cp.CommitHash + `"],"from_seq":null,"to_seq":null,"dropped_turns":0`
 	if status != 200 || !strings.Contains(body, want) {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"smriti/wire"
 	"time"
 
 	"smriti"
@@ -20,12 +21,12 @@ var Capabilities = []string{
 func (s *Server) systemRoutes() []route {
 	return []route{
 		{method: "GET", path: "/health", summary: "Server status, version and capabilities", tag: "system",
-			out: Health{}, status: 200, handle: s.health, errors: []int{503},
+			out: wire.Health{}, status: 200, handle: s.health, errors: []int{503},
 			description: "503 (status degraded) whenever /health/ready is not ready."},
 		{method: "GET", path: "/health/live", summary: "The process is up (never touches the database)", tag: "system",
-			out: Liveness{}, status: 200, handle: s.live},
+			out: wire.Liveness{}, status: 200, handle: s.live},
 		{method: "GET", path: "/health/ready", summary: "The database is reachable and writable, within one second", tag: "system",
-			out: Readiness{}, status: 200, handle: s.ready, errors: []int{503},
+			out: wire.Readiness{}, status: 200, handle: s.ready, errors: []int{503},
 			description: "Ready when, within one second, the database answers, is a primary that is not read-only, and commits a transaction (a primary waiting for a lost synchronous standby is not ready). 503 with the same body otherwise; problem says why. Pool statistics and the migration version come with it."},
 		{method: "GET", path: "/openapi.json", summary: "This API as an OpenAPI 3.1 document", tag: "system",
 			out: map[string]any{}, status: 200, handle: s.openapi},
@@ -53,21 +54,21 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	if st := s.dbStatus(r); st.Problem != "" {
 		status, code = "degraded", http.StatusServiceUnavailable
 	}
-	writeJSON(w, code, Health{Status: status, Version: s.cfg.Version, GitSHA: s.cfg.Commit, Database: s.store.Engine(),
+	writeJSON(w, code, wire.Health{Status: status, Version: s.cfg.Version, GitSHA: s.cfg.Commit, Database: s.store.Engine(),
 		Capabilities: Capabilities})
 	return nil
 }
 
 func (s *Server) live(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, Liveness{Status: "ok"})
+	writeJSON(w, http.StatusOK, wire.Liveness{Status: "ok"})
 	return nil
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) error {
 	st := s.dbStatus(r)
-	out := Readiness{Status: "ready", Database: s.store.Engine(), Reachable: st.Reachable, Writable: st.Writable,
+	out := wire.Readiness{Status: "ready", Database: s.store.Engine(), Reachable: st.Reachable, Writable: st.Writable,
 		MigrationVersion: st.MigrationVersion, Problem: st.Problem,
-		Pool: PoolStats{Open: st.OpenConns, InUse: st.InUseConns, Idle: st.IdleConns, Max: st.MaxConns, WaitCount: st.WaitCount}}
+		Pool: wire.PoolStats{Open: st.OpenConns, InUse: st.InUseConns, Idle: st.IdleConns, Max: st.MaxConns, WaitCount: st.WaitCount}}
 	code := http.StatusOK
 	if st.Problem != "" {
 		out.Status, code = "not_ready", http.StatusServiceUnavailable

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/httpapi"
 	"smriti/store"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // rawHeader is raw with the answer's headers.
@@ -64,7 +64,7 @@ func TestDatabaseFailuresAnswer503WithRetryAfter(t *testing.T) {
 	}
 	wantHealth(t, e, 503, "the database does not answer: connection failed", false, false)
 	// The project's client reads it back as the same error.
-	_, err := e.c.Send(bg, httpapi.SendRequest{SessionID: strp(se.ID.String()), Message: strp("again")}, "")
+	_, err := e.c.Send(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("again")}, "")
 	wantCode(t, err, smriti.ETRYAGAIN)
 
 	proxy.Restore()
@@ -131,7 +131,7 @@ func wantHealth(t *testing.T, e *testEnv, status int, problem string, reachable,
 		t.Errorf("/health/live: %d %s", code, body)
 	}
 	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
-	var r httpapi.Readiness
+	var r wire.Readiness
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		t.Fatalf("/health/ready: %d %s", code, body)
 	}
@@ -148,7 +148,7 @@ func wantHealth(t *testing.T, e *testEnv, status int, problem string, reachable,
 			code, body, status, wantStatus, problem, reachable, writable, version)
 	}
 	code, _, body = e.rawHeader(t, "GET", "/health", "")
-	var h httpapi.Health
+	var h wire.Health
 	json.Unmarshal([]byte(body), &h)
 	wantShape := "ok"
 	if status != 200 {
@@ -162,7 +162,7 @@ func wantHealth(t *testing.T, e *testEnv, status int, problem string, reachable,
 func TestHealthLiveAndReadySQLite(t *testing.T) {
 	e := newEnv(t)
 	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
-	var r httpapi.Readiness
+	var r wire.Readiness
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestFrozenDatabaseAnswers503(t *testing.T) {
 		t.Errorf("send to a frozen database: %d Retry-After %q %s, want 503 Retry-After 2 %s", status, h.Get("Retry-After"), body, unavailableBody)
 	}
 	code, _, body := e.rawHeader(t, "GET", "/health/ready", "")
-	var r httpapi.Readiness
+	var r wire.Readiness
 	json.Unmarshal([]byte(body), &r)
 	if code != 503 || r.Reachable || r.Problem != "the database does not answer: connection failed" {
 		t.Errorf("/health/ready with the database frozen: %d %s", code, body)

@@ -13,10 +13,11 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/client"
 	"smriti/gitcli"
-	"smriti/httpapi"
 	"smriti/store"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // testClock is a clock the test moves by hand.
@@ -90,22 +91,22 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	sid := space.ID.String()
 
 	// No project root yet: a clear 400.
-	_, err := e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("codex")})
+	_, err := e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("codex")})
 	wantCode(t, err, smriti.EINVALID)
 	if !strings.Contains(err.Error(), "No project_root configured") {
 		t.Fatalf("err = %v", err)
 	}
 	storetest.Get(e.c.SetProjectRoot(bg, space.ID, filepath.Join(repo, "missing"))).Must(t)
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("codex")})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("codex")})
 	wantCode(t, err, smriti.EINVALID)
 	storetest.Get(e.c.SetProjectRoot(bg, space.ID, repo)).Must(t)
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("  ")})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("  ")})
 	wantCode(t, err, smriti.EINVALID)
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("codex"), BasePath: sp("relative/dir")})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("codex"), BasePath: sp("relative/dir")})
 	wantCode(t, err, smriti.EINVALID)
 
 	head := git(t, repo, "rev-parse", "HEAD")
-	w1 := storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp(" Codex Agent ")})).Must(t)
+	w1 := storetest.Get(e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp(" Codex Agent ")})).Must(t)
 	if !strings.HasPrefix(w1.BranchName, "smriti/codex-agent/") || w1.Agent != "Codex Agent" || *w1.BaseCommitSHA != head ||
 		w1.Status != "active" || !strings.HasPrefix(w1.Path, filepath.Join(root, "rag-project", "codex-agent-")) {
 		t.Fatalf("worktree = %+v", w1)
@@ -115,11 +116,11 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	}
 	clk.advance(time.Second)
 	p2 := filepath.Join(t.TempDir(), "w2")
-	w2 := storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).Must(t)
+	w2 := storetest.Get(e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x"), BasePath: &p2})).Must(t)
 	if w2.BranchName != "feature/x" || w2.Path != p2 {
 		t.Fatalf("w2 = %+v", w2)
 	}
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x")})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("claude"), BranchName: sp("feature/x")})
 	wantCode(t, err, smriti.ECONFLICT)
 	if err.Error() != "Branch already exists: feature/x" {
 		t.Fatalf("err = %v", err)
@@ -127,7 +128,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	// A git failure comes back with git's own message, and nothing is left
 	// behind on disk.
 	p3 := filepath.Join(t.TempDir(), "w3")
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("x"), BaseCommitSHA: sp("no-such-commit"), BasePath: &p3})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("x"), BaseCommitSHA: sp("no-such-commit"), BasePath: &p3})
 	wantCode(t, err, smriti.EUPSTREAM)
 	if !strings.Contains(err.Error(), "git worktree add failed") || !strings.Contains(err.Error(), "no-such-commit") {
 		t.Fatalf("err = %v", err)
@@ -169,13 +170,13 @@ func TestWorktreesWithRealGit(t *testing.T) {
 
 	// A claim bound to the worktree shows its drift in the state brief.
 	wid := w1.ID.String()
-	storetest.Get(e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: &sid, Agent: sp("codex"), Scope: sp("loop"), WorktreeID: &wid})).Must(t)
-	st := storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{})).Must(t)
+	storetest.Get(e.c.Claim(bg, wire.ClaimRequest{SpaceID: &sid, Agent: sp("codex"), Scope: sp("loop"), WorktreeID: &wid})).Must(t)
+	st := storetest.Get(e.c.State(bg, space.ID, client.StateOptions{})).Must(t)
 	if len(st.ActiveClaims) != 1 || st.ActiveClaims[0].Worktree == nil || st.ActiveClaims[0].Worktree.DirtyFiles != 2 ||
 		st.ActiveClaims[0].Worktree.Path != w1.Path || st.ActiveClaims[0].Worktree.Branch != w1.BranchName {
 		t.Fatalf("state claims = %+v", st.ActiveClaims)
 	}
-	md := storetest.Get(e.c.Brief(bg, space.ID, httpapi.BriefOptions{})).Must(t)
+	md := storetest.Get(e.c.Brief(bg, space.ID, client.BriefOptions{})).Must(t)
 	if !strings.Contains(md, "   · worktree: "+w1.Path) || !strings.Contains(md, "· 2 dirty (") || !strings.Contains(md, "ahead 1 · behind 1") {
 		t.Fatalf("brief:\n%s", md)
 	}
@@ -231,11 +232,11 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	}
 	// The claim's worktree is gone: the brief says so; a new claim cannot
 	// bind it.
-	st = storetest.Get(e.c.State(bg, space.ID, httpapi.StateOptions{})).Must(t)
+	st = storetest.Get(e.c.State(bg, space.ID, client.StateOptions{})).Must(t)
 	if st.ActiveClaims[0].Worktree != nil || st.ActiveClaims[0].WorktreeID == nil {
 		t.Fatalf("claim after close = %+v", st.ActiveClaims[0])
 	}
-	_, err = e.c.Claim(bg, httpapi.ClaimRequest{SpaceID: &sid, Scope: sp("x"), WorktreeID: &wid})
+	_, err = e.c.Claim(bg, wire.ClaimRequest{SpaceID: &sid, Scope: sp("x"), WorktreeID: &wid})
 	wantCode(t, err, smriti.EINVALID)
 	all := storetest.Get(e.c.Worktrees(bg, space.ID, true)).Must(t)
 	if len(all) != 4 || all[3].ID != w1.ID || all[3].Probe != nil {
@@ -245,7 +246,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	// A project root that is not a git repository: git's message, 502.
 	notRepo := t.TempDir()
 	storetest.Get(e.c.SetProjectRoot(bg, space.ID, notRepo)).Must(t)
-	_, err = e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("x")})
+	_, err = e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("x")})
 	wantCode(t, err, smriti.EUPSTREAM)
 	if !strings.Contains(strings.ToLower(err.Error()), "not a git repository") {
 		t.Fatalf("err = %v", err)
@@ -263,7 +264,7 @@ func TestWorktreeProjectRootFromCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	sid := space.ID.String()
-	storetest.Get(e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
+	storetest.Get(e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
 	got := storetest.Get(e.c.Space(bg, space.ID)).Must(t)
 	resolved, _ := filepath.EvalSymlinks(repo)
 	if got.ProjectRoot == nil || *got.ProjectRoot != resolved {
@@ -275,7 +276,7 @@ func TestWorktreesWithoutGitAnswer503(t *testing.T) {
 	e := newEnv(t)
 	space := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
 	sid := space.ID.String()
-	_, err := e.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
+	_, err := e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
 	wantCode(t, err, smriti.EUNAVAILABLE)
 }
 
@@ -291,7 +292,7 @@ func TestReplicasShareTheProbeCache(t *testing.T) {
 	space := storetest.Get(a.c.CreateSpace(bg, "S", "")).Must(t)
 	storetest.Get(a.c.SetProjectRoot(bg, space.ID, repo)).Must(t)
 	sid := space.ID.String()
-	w := storetest.Get(a.c.OpenWorktree(bg, httpapi.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
+	w := storetest.Get(a.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)
 	write(t, filepath.Join(w.Path, "one.txt"), "1\n")
 	if p := storetest.Get(a.c.Worktrees(bg, space.ID, false)).Must(t)[0].Probe; p == nil || p.DirtyFiles != 1 {
 		t.Fatalf("replica A probe = %+v", p)

@@ -9,13 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"smriti/client"
+	"smriti/wire"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"smriti"
-	"smriti/httpapi"
 )
 
 // TestAttackNonLoopbackStartNeedsAuth: on every interface `smriti serve
@@ -38,7 +39,7 @@ func TestAttackNonLoopbackStartNeedsAuth(t *testing.T) {
 	if err != nil {
 		t.Fatalf("token create: %v %s", err, out)
 	}
-	var made httpapi.TokenCreated
+	var made wire.TokenCreated
 	if err := json.Unmarshal(out, &made); err != nil || !strings.HasPrefix(made.Secret, "smriti_") {
 		t.Fatalf("token create --json = %s (%v)", out, err)
 	}
@@ -63,7 +64,7 @@ func TestAttackNonLoopbackStartNeedsAuth(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	url := "http://" + net.JoinHostPort("127.0.0.1", port)
 	t.Setenv("SMRITI_TOKEN", "")
-	anon := httpapi.NewClient(url)
+	anon := client.NewClient(url)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -85,7 +86,7 @@ func TestAttackNonLoopbackStartNeedsAuth(t *testing.T) {
 	}
 	// The Go client (hence the CLI and `smriti mcp`) sends SMRITI_TOKEN.
 	t.Setenv("SMRITI_TOKEN", made.Secret)
-	c := httpapi.NewClient(url)
+	c := client.NewClient(url)
 	sp, err := c.CreateSpace(context.Background(), "shared", "")
 	if err != nil || sp.UserID != made.Token.UserID {
 		t.Fatalf("create with the token = %+v, %v", sp, err)

@@ -13,8 +13,9 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // TestBackupWhileServingSQLite: a server on SQLite takes writes; while it
@@ -44,7 +45,7 @@ func testBackupRoundTrip(t *testing.T, liveDB, restoredDB, backupFile string) {
 	addr := freeAddr(t)
 	srv := startServer(t, bin, addr, liveDB)
 	defer func() { srv.Process.Signal(syscall.SIGTERM); srv.Wait() }()
-	c := httpapi.NewClient("http://" + addr)
+	c := client.NewClient("http://" + addr)
 	quiet := []smriti.ID{fillSpace(t, c, "Quiet one", 3), fillSpace(t, c, "Quiet two", 2)}
 	busy := fillSpace(t, c, "Busy", 1)
 
@@ -67,7 +68,7 @@ func testBackupRoundTrip(t *testing.T, liveDB, restoredDB, backupFile string) {
 			default:
 			}
 			msg := fmt.Sprintf("busy %d", sends)
-			if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(busySession.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+			if _, err := c.Send(ctx, wire.SendRequest{SessionID: ptr(busySession.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
 				sendErr = err
 				return
 			}
@@ -101,7 +102,7 @@ func testBackupRoundTrip(t *testing.T, liveDB, restoredDB, backupFile string) {
 	addr2 := freeAddr(t)
 	srv2 := startServer(t, bin, addr2, restoredDB)
 	defer func() { srv2.Process.Signal(syscall.SIGTERM); srv2.Wait() }()
-	c2 := httpapi.NewClient("http://" + addr2)
+	c2 := client.NewClient("http://" + addr2)
 
 	for _, id := range append(quiet, busy) {
 		head, err := c2.LatestCheckpoint(ctx, id, "main")
@@ -148,7 +149,7 @@ func testBackupRoundTrip(t *testing.T, liveDB, restoredDB, backupFile string) {
 
 // fillSpace makes a space with a session, n checkpoints each followed by
 // a send, and a note on the last checkpoint.
-func fillSpace(t *testing.T, c *httpapi.Client, name string, n int) smriti.ID {
+func fillSpace(t *testing.T, c *client.Client, name string, n int) smriti.ID {
 	t.Helper()
 	ctx := context.Background()
 	sp, err := c.CreateSpace(ctx, name, "backup test")
@@ -162,10 +163,10 @@ func fillSpace(t *testing.T, c *httpapi.Client, name string, n int) smriti.ID {
 	var last smriti.ID
 	for i := 0; i < n; i++ {
 		msg := fmt.Sprintf("%s message %d", name, i)
-		if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+		if _, err := c.Send(ctx, wire.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
 			t.Fatal(err)
 		}
-		req := httpapi.CommitRequest{RepoID: ptr(sp.ID.String()), SessionID: ptr(se.ID.String())}
+		req := wire.CommitRequest{RepoID: ptr(sp.ID.String()), SessionID: ptr(se.ID.String())}
 		cmsg := fmt.Sprintf("%s checkpoint %d", name, i)
 		req.Message = &cmsg
 		cp, err := c.Commit(ctx, req)
@@ -180,7 +181,7 @@ func fillSpace(t *testing.T, c *httpapi.Client, name string, n int) smriti.ID {
 	return sp.ID
 }
 
-func exportOf(t *testing.T, c *httpapi.Client, id smriti.ID) []byte {
+func exportOf(t *testing.T, c *client.Client, id smriti.ID) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := c.ExportSpace(context.Background(), id, &b); err != nil {
@@ -222,7 +223,7 @@ func TestBackupSQLiteIntoPostgres(t *testing.T) {
 	live, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "backup.db")
 	addr := freeAddr(t)
 	srv := startServer(t, bin, addr, live)
-	c := httpapi.NewClient("http://" + addr)
+	c := client.NewClient("http://" + addr)
 	id := fillSpace(t, c, "Moving to PostgreSQL", 2)
 	want := exportOf(t, c, id)
 	srv.Process.Signal(syscall.SIGTERM)
@@ -235,7 +236,7 @@ func TestBackupSQLiteIntoPostgres(t *testing.T) {
 	addr2 := freeAddr(t)
 	srv2 := startServer(t, bin, addr2, pg)
 	defer func() { srv2.Process.Signal(syscall.SIGTERM); srv2.Wait() }()
-	if got := exportOf(t, httpapi.NewClient("http://"+addr2), id); !bytes.Equal(want, got) {
+	if got := exportOf(t, client.NewClient("http://"+addr2), id); !bytes.Equal(want, got) {
 		t.Fatalf("space after SQLite → PostgreSQL restore differs:\nlive:     %s\nrestored: %s", want, got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"smriti/app"
+	"smriti/client"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -120,7 +121,7 @@ func cmdSessions(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("sessions: %v", err)
 	}
-	list, err := httpapi.NewClient(ts.Getenv("SMRITI_API_URL")).Sessions(context.Background())
+	list, err := client.NewClient(ts.Getenv("SMRITI_API_URL")).Sessions(context.Background())
 	if err != nil {
 		ts.Fatalf("list sessions: %v", err)
 	}

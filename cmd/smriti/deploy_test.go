@@ -22,7 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"smriti/client"
 	"smriti/httpapi"
+	"smriti/wire"
 )
 
 // TestSystemdUnitsVerify runs systemd-analyze verify on deploy/'s units,
@@ -74,7 +76,7 @@ func TestBehindNginx(t *testing.T) {
 	db := filepath.Join(dir, "smriti.db")
 	const host = "smriti.example.com"
 	runOK(t, bin, "correct horse battery\n", "user", "add", "alice", "--db", db)
-	var tok httpapi.TokenCreated
+	var tok wire.TokenCreated
 	if err := json.Unmarshal([]byte(runOK(t, bin, "", "token", "create", "--user", "alice", "--scope", "write", "--json", "--db", db)), &tok); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func TestBehindNginx(t *testing.T) {
 		}
 	})
 	t.Run("TokenWritesThroughTheProxy", func(t *testing.T) {
-		c := httpapi.NewClient("https://" + host)
+		c := client.NewClient("https://" + host)
 		c.HTTP = hc
 		c.Header = http.Header{"Authorization": {"Bearer " + tok.Secret}}
 		ctx := context.Background()
@@ -190,7 +192,7 @@ func TestBehindNginx(t *testing.T) {
 		}
 		msg := "hello through nginx"
 		events := 0
-		res, err := c.SendStream(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, func(httpapi.StreamEvent) { events++ })
+		res, err := c.SendStream(ctx, wire.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, func(client.StreamEvent) { events++ })
 		if err != nil || res == nil || events == 0 {
 			t.Fatalf("streamed send through the proxy = %+v, %d events, %v", res, events, err)
 		}

@@ -5,14 +5,15 @@ import (
 
 	"smriti"
 	"smriti/app"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/intelligence"
 	"smriti/mcp"
+	"smriti/wire"
 )
 
 // clientOps implements mcp.Ops over HTTP, for `smriti mcp` on stdio: the
 // same tools as the server's /mcp, talking to SMRITI_API_URL.
-type clientOps struct{ c *httpapi.Client }
+type clientOps struct{ c *client.Client }
 
 var _ mcp.Ops = clientOps{}
 
@@ -21,7 +22,7 @@ func (o clientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	return httpapi.SpacesOf(rs), nil
+	return wire.SpacesOf(rs), nil
 }
 
 func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
@@ -33,7 +34,7 @@ func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, erro
 }
 
 func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
-	r, err := o.c.CreateSpaceWith(ctx, httpapi.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
+	r, err := o.c.CreateSpaceWith(ctx, wire.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
 	if err != nil {
 		return nil, err
 	}
@@ -66,18 +67,18 @@ func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 
 func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	ct := in.Content
-	content := httpapi.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
+	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
-	items := httpapi.ItemFields{Items: httpapi.ItemsInOf(in.Items), Model: in.Model}
-	var c *httpapi.Commit
+	items := wire.ItemFields{Items: wire.ItemsInOf(in.Items), Model: in.Model}
+	var c *wire.Commit
 	var err error
 	if in.SessionID == smriti.NilID {
 		// No session: onto main's head, and none is made.
-		c, err = o.c.CommitToSpace(ctx, in.SpaceID, httpapi.SpaceCommitRequest{ContentFields: content, AuthorAgent: in.AuthorAgent,
+		c, err = o.c.CommitToSpace(ctx, in.SpaceID, wire.SpaceCommitRequest{ContentFields: content, AuthorAgent: in.AuthorAgent,
 			ProjectRoot: in.ProjectRoot, ItemFields: items})
 	} else {
 		sp, se := in.SpaceID.String(), in.SessionID.String()
-		c, err = o.c.Commit(ctx, httpapi.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
+		c, err = o.c.Commit(ctx, wire.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
 			ContentFields: content, ItemFields: items})
 	}
 	if err != nil {
@@ -111,7 +112,7 @@ func (o clientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, on
 	if err != nil {
 		return nil, err
 	}
-	return httpapi.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
+	return wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
 }
 
 func (o clientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
@@ -132,7 +133,7 @@ func (o clientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 
 func (o clientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
 	sp, cp := in.SpaceID.String(), in.CheckpointID.String()
-	r, err := o.c.Fork(ctx, httpapi.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: in.BranchName, Provider: in.Provider, Model: in.Model})
+	r, err := o.c.Fork(ctx, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: in.BranchName, Provider: in.Provider, Model: in.Model})
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, br
 
 func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error) {
 	sp, src := in.SpaceID.String(), in.SourceID.String()
-	req := httpapi.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, Resolutions: in.Resolutions}
+	req := wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, Resolutions: in.Resolutions}
 	if in.TargetID != nil {
 		t := in.TargetID.String()
 		req.TargetCheckpointID = &t
@@ -177,7 +178,7 @@ func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOu
 }
 
 func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*mcp.ContextPreview, error) {
-	req := httpapi.SendRequest{Message: &message}
+	req := wire.SendRequest{Message: &message}
 	if session != smriti.NilID {
 		sid := session.String()
 		req.SessionID = &sid
@@ -199,7 +200,7 @@ func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session
 }
 
 func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
-	st, err := o.c.State(ctx, space, httpapi.StateOptions{Since: q.Since, Session: q.SessionID})
+	st, err := o.c.State(ctx, space, client.StateOptions{Since: q.Since, Session: q.SessionID})
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQue
 
 func (o clientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
 	sp := in.SpaceID.String()
-	req := httpapi.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
+	req := wire.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
 	if in.TaskID != "" {
 		req.TaskID = &in.TaskID
 	}
@@ -245,7 +246,7 @@ func (o clientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 
 func (o clientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
 	var all []*smriti.Claim
-	opts := httpapi.ClaimsOptions{IncludeExpired: includeExpired}
+	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
 	for {
 		page, next, err := o.c.Claims(ctx, space, opts)
 		if err != nil {
@@ -271,7 +272,7 @@ func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.Metrics
 
 func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
 	sp := in.SpaceID.String()
-	req := httpapi.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
+	req := wire.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
 	if in.BranchName != "" {
 		req.BranchName = &in.BranchName
 	}
@@ -293,7 +294,7 @@ func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed
 	if err != nil {
 		return nil, nil, err
 	}
-	wts, probes := httpapi.WorktreesOf(items)
+	wts, probes := wire.WorktreesOf(items)
 	return wts, probes, nil
 }
 
@@ -318,7 +319,7 @@ func (o clientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.
 	if err != nil {
 		return nil, err
 	}
-	return httpapi.DomainItems(items), nil
+	return wire.DomainItems(items), nil
 }
 
 func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
@@ -326,7 +327,7 @@ func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID stri
 	if err != nil {
 		return nil, err
 	}
-	return httpapi.DomainItemEvents(h), nil
+	return wire.DomainItemEvents(h), nil
 }
 
 func (o clientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
@@ -342,7 +343,7 @@ func (o clientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTa
 }
 
 func (o clientOps) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
-	req := httpapi.ReadyClaimRequest{}
+	req := wire.ReadyClaimRequest{}
 	if in.Agent != "" {
 		req.Agent = &in.Agent
 	}

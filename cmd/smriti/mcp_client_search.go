@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"smriti"
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/mcp"
 )
 
@@ -12,7 +12,7 @@ var _ mcp.Searcher = clientOps{}
 
 // Search implements mcp.Searcher over the HTTP search endpoint.
 func (o clientOps) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
-	res, err := o.c.Search(ctx, httpapi.SearchParams{Q: q.Text, SpaceID: q.SpaceID, Kinds: q.Kinds, Branch: q.Branch, Limit: q.Limit})
+	res, err := o.c.Search(ctx, client.SearchParams{Q: q.Text, SpaceID: q.SpaceID, Kinds: q.Kinds, Branch: q.Branch, Limit: q.Limit})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/internal/memtrim"
 	"smriti/mcp"
 )
@@ -30,14 +30,14 @@ Host configuration:
 			if url == "" {
 				url = envOr("SMRITI_API_URL", "http://localhost:8000")
 			}
-			c := httpapi.NewClient(strings.TrimRight(url, "/"))
+			c := client.NewClient(strings.TrimRight(url, "/"))
 			if tok := os.Getenv("SMRITI_TOKEN"); tok != "" {
 				c.Header = http.Header{"Authorization": {"Bearer " + tok}}
 			}
 			// An agent host keeps this process for its whole session: like
 			// serve, give back the pages only start-up used (best effort).
 			_, _ = memtrim.Executable()
-			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: httpapi.StatusOf, Version: version})
+			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: client.StatusOf, Version: version})
 		},
 	}
 }

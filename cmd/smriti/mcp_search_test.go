@@ -2,17 +2,17 @@ package main
 
 import (
 	"context"
+	"smriti/client"
+	"smriti/wire"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"smriti/httpapi"
 )
 
 func TestMCPSearch(t *testing.T) {
 	base := startAPI(t)
-	c := httpapi.NewClient(base)
+	c := client.NewClient(base)
 	ctx := context.Background()
 	repo, err := c.CreateSpace(ctx, "trip", "")
 	if err != nil {
@@ -25,7 +25,7 @@ func TestMCPSearch(t *testing.T) {
 	}
 	sid := se.ID.String()
 	msg := "Night train to Adelaide"
-	cp, err := c.Commit(ctx, httpapi.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: httpapi.ContentFields{Message: &msg, Decisions: []string{"Sleeper cabin"}}})
+	cp, err := c.Commit(ctx, wire.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: wire.ContentFields{Message: &msg, Decisions: []string{"Sleeper cabin"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/client"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
@@ -209,7 +210,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": handoff, "session": "nope"}, true, "HTTP 400\n")
 	// Creating a checkpoint makes no session.
 	sessionCount := func() int {
-		list, err := httpapi.NewClient(base).Sessions(context.Background())
+		list, err := client.NewClient(base).Sessions(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +293,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	// Worktrees need the space's project root to be a git repository.
 	repo := gitRepo(t)
 	spaceID, _ := smriti.ParseID("space", vars["space"])
-	if _, err := httpapi.NewClient(base).SetProjectRoot(ctx, spaceID, repo); err != nil {
+	if _, err := client.NewClient(base).SetProjectRoot(ctx, spaceID, repo); err != nil {
 		t.Fatal(err)
 	}
 	out = call("smriti_worktree_open", map[string]any{"space": "demo", "agent": "codex", "branch": "codex/x"}, false,

@@ -8,8 +8,9 @@ import (
 	"syscall"
 	"testing"
 
-	"smriti/httpapi"
+	"smriti/client"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // TestTwoServerProcessesShareOnePostgres runs two `smriti serve` processes
@@ -19,12 +20,12 @@ import (
 func TestTwoServerProcessesShareOnePostgres(t *testing.T) {
 	dsn := storetest.PostgresDSN(t)
 	bin := buildBinary(t)
-	var clients []*httpapi.Client
+	var clients []*client.Client
 	for i := 0; i < 2; i++ {
 		addr := freeAddr(t)
 		cmd := startServer(t, bin, addr, dsn)
 		t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
-		clients = append(clients, httpapi.NewClient("http://"+addr))
+		clients = append(clients, client.NewClient("http://"+addr))
 	}
 	ctx := context.Background()
 	se, err := clients[0].CreateSession(ctx, nil, "", "mock", "")
@@ -37,7 +38,7 @@ func TestTwoServerProcessesShareOnePostgres(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			msg := fmt.Sprintf("question %d", i)
-			if _, err := clients[i%2].Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+			if _, err := clients[i%2].Send(ctx, wire.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
 				t.Error(err)
 			}
 		}(i)
@@ -81,11 +82,11 @@ func TestTwoReplicasMigrateAnEmptyPostgresAtOnce(t *testing.T) {
 		t.FailNow()
 	}
 	ctx := context.Background()
-	sp, err := httpapi.NewClient("http://"+addrs[0]).CreateSpace(ctx, "shared", "")
+	sp, err := client.NewClient("http://"+addrs[0]).CreateSpace(ctx, "shared", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := httpapi.NewClient("http://"+addrs[1]).Space(ctx, sp.ID)
+	got, err := client.NewClient("http://"+addrs[1]).Space(ctx, sp.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

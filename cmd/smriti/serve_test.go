@@ -8,14 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"smriti/client"
+	"smriti/wire"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"smriti/httpapi"
 )
 
 var (
@@ -70,7 +70,7 @@ func startServer(t *testing.T, bin, addr, db string, extra ...string) *exec.Cmd 
 		for sc.Scan() {
 		}
 	}()
-	c := httpapi.NewClient("http://" + addr)
+	c := client.NewClient("http://" + addr)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -95,7 +95,7 @@ func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "smriti.db")
 	addr := freeAddr(t)
 	cmd := startServer(t, bin, addr, db)
-	c := httpapi.NewClient("http://" + addr)
+	c := client.NewClient("http://" + addr)
 	ctx := context.Background()
 	sp, err := c.CreateSpace(ctx, "Durable", "")
 	if err != nil {
@@ -108,14 +108,14 @@ func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
 	var acked []string
 	for i := 0; i < 25; i++ {
 		msg := fmt.Sprintf("checkpoint %d", i)
-		req := httpapi.CommitRequest{RepoID: ptr(sp.ID.String()), SessionID: ptr(se.ID.String())}
+		req := wire.CommitRequest{RepoID: ptr(sp.ID.String()), SessionID: ptr(se.ID.String())}
 		req.Message = &msg
 		cp, err := c.Commit(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		acked = append(acked, cp.ID.String())
-		if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+		if _, err := c.Send(ctx, wire.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,7 +235,7 @@ func TestIdleServerHandsBackMemoryAndKeepsServing(t *testing.T) {
 	addr := freeAddr(t)
 	cmd := startServer(t, bin, addr, filepath.Join(t.TempDir(), "s.db"), "--idle-release", "300ms")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	c := httpapi.NewClient("http://" + addr)
+	c := client.NewClient("http://" + addr)
 	ctx := context.Background()
 	se, err := c.CreateSession(ctx, nil, "", "mock", "")
 	if err != nil {
@@ -244,7 +244,7 @@ func TestIdleServerHandsBackMemoryAndKeepsServing(t *testing.T) {
 	burst := func(from int) {
 		for i := from; i < from+20; i++ {
 			msg := fmt.Sprintf("message %d", i)
-			if _, err := c.Send(ctx, httpapi.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
+			if _, err := c.Send(ctx, wire.SendRequest{SessionID: ptr(se.ID.String()), Message: &msg, Provider: "mock"}, ""); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,22 +1,23 @@
-package httpapi
+package client
 
 import (
 	"context"
+	"smriti/wire"
 
 	"smriti"
 )
 
 // Draft drafts a checkpoint from a session's recent turns.
-func (c *Client) Draft(ctx context.Context, req DraftRequest) (*DraftOut, error) {
-	var out DraftOut
+func (c *Client) Draft(ctx context.Context, req wire.DraftRequest) (*wire.DraftOut, error) {
+	var out wire.DraftOut
 	return &out, c.post(ctx, "/api/v5/checkpoint/draft", req, &out)
 }
 
 // Extract extracts a checkpoint from a markdown document; useMock answers
 // with the offline mock whatever the background provider is.
-func (c *Client) Extract(ctx context.Context, markdown string, useMock bool, onto *smriti.ID) (*ExtractOut, error) {
-	var out ExtractOut
-	req := ExtractRequest{Content: &markdown, UseMock: useMock}
+func (c *Client) Extract(ctx context.Context, markdown string, useMock bool, onto *smriti.ID) (*wire.ExtractOut, error) {
+	var out wire.ExtractOut
+	req := wire.ExtractRequest{Content: &markdown, UseMock: useMock}
 	if onto != nil {
 		s := onto.String()
 		req.Onto = &s
@@ -25,14 +26,14 @@ func (c *Client) Extract(ctx context.Context, markdown string, useMock bool, ont
 }
 
 // Review reviews a checkpoint for consistency and instruction-like content.
-func (c *Client) Review(ctx context.Context, checkpoint smriti.ID) (*ReviewOut, error) {
-	var out ReviewOut
+func (c *Client) Review(ctx context.Context, checkpoint smriti.ID) (*wire.ReviewOut, error) {
+	var out wire.ReviewOut
 	return &out, c.post(ctx, "/api/v5/checkpoint/"+checkpoint.String()+"/review", nil, &out)
 }
 
 // GenerateTitle names a session after its first turns; the session comes
 // back unchanged when no title could be generated.
-func (c *Client) GenerateTitle(ctx context.Context, session smriti.ID) (*SessionOut, error) {
-	var out SessionOut
+func (c *Client) GenerateTitle(ctx context.Context, session smriti.ID) (*wire.SessionOut, error) {
+	var out wire.SessionOut
 	return &out, c.post(ctx, "/api/v4/chat/sessions/"+session.String()+"/title", nil, &out)
 }

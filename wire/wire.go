@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"time"
@@ -25,7 +25,7 @@ type Repo struct {
 	UpdatedAt   time.Time      `json:"updated_at" doc:"When it last changed (RFC 3339, UTC)"`
 }
 
-func repoOf(s *smriti.Space) Repo {
+func RepoOf(s *smriti.Space) Repo {
 	return Repo{ID: s.ID, RepoSlug: s.Slug, Name: s.Name, Description: s.Description, ProjectRoot: s.ProjectRoot,
 		UserID: s.OwnerID, Metadata: s.Metadata, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
@@ -69,11 +69,11 @@ type NoteOut struct {
 	CreatedAt    time.Time `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
 }
 
-func noteOf(n *smriti.Note) NoteOut {
+func NoteOf(n *smriti.Note) NoteOut {
 	return NoteOut{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}
 }
 
-func commitOf(c *smriti.Checkpoint) Commit {
+func CommitOf(c *smriti.Checkpoint) Commit {
 	meta := make(map[string]any, len(c.Metadata)+1)
 	for k, v := range c.Metadata {
 		meta[k] = v
@@ -83,7 +83,7 @@ func commitOf(c *smriti.Checkpoint) Commit {
 	if len(c.Notes) > 0 {
 		notes := make([]NoteOut, len(c.Notes))
 		for i, n := range c.Notes {
-			notes[i] = noteOf(n)
+			notes[i] = NoteOf(n)
 		}
 		meta["notes"] = notes
 	}
@@ -97,8 +97,8 @@ func commitOf(c *smriti.Checkpoint) Commit {
 	}
 }
 
-func commitsOf(cs []*smriti.Checkpoint) []Commit {
-	return nonnil.Convert(cs, commitOf)
+func CommitsOf(cs []*smriti.Checkpoint) []Commit {
+	return nonnil.Convert(cs, CommitOf)
 }
 
 // SessionOut is a Session on the wire.
@@ -124,21 +124,21 @@ type SessionMount struct {
 	HistoryBaseSeq int64     `json:"history_base_seq" doc:"Last sequence number typed before the mount: only later turns reach the model (-1: every turn)"`
 }
 
-func sessionMountOf(m *smriti.Mount) *SessionMount {
+func SessionMountOf(m *smriti.Mount) *SessionMount {
 	if m == nil {
 		return nil
 	}
 	return &SessionMount{CheckpointID: m.CheckpointID, HistoryBaseSeq: m.BaseSeq}
 }
 
-func sessionOf(s *smriti.Session) SessionOut {
+func SessionOf(s *smriti.Session) SessionOut {
 	return SessionOut{ID: s.ID, RepoID: s.SpaceID, Title: s.Title, ActiveProvider: s.ActiveProvider, ActiveModel: s.ActiveModel,
 		SeededCommitID: s.SeededCheckpointID, ForkedFromCheckpointID: s.ForkedFromCheckpointID, BranchName: s.BranchName,
-		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, Mount: sessionMountOf(s.Mount), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		BranchDisposition: s.BranchDisposition, TurnCount: s.LastSeq + 1, Mount: SessionMountOf(s.Mount), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
-func sessionsOf(ss []*smriti.Session) []SessionOut {
-	return nonnil.Convert(ss, sessionOf)
+func SessionsOf(ss []*smriti.Session) []SessionOut {
+	return nonnil.Convert(ss, SessionOf)
 }
 
 // TurnOut is a Turn on the wire.
@@ -160,7 +160,7 @@ func turnOf(t *smriti.Turn) TurnOut {
 		Model: t.Model, SequenceNumber: t.Seq, Metadata: nonnil.Map(t.Metadata), CreatedAt: t.CreatedAt}
 }
 
-func turnsOf(ts []*smriti.Turn) []TurnOut {
+func TurnsOf(ts []*smriti.Turn) []TurnOut {
 	return nonnil.Convert(ts, turnOf)
 }
 
@@ -228,7 +228,7 @@ type StateLists struct {
 	Artifacts     []smriti.Artifact `json:"artifacts" doc:"Attached artifacts: {id, type, label, content}"`
 }
 
-func stateListsOf(c *smriti.Content) StateLists {
+func StateListsOf(c *smriti.Content) StateLists {
 	return StateLists{Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks),
 		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts)}
 }

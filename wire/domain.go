@@ -1,34 +1,11 @@
-package httpapi
+package wire
 
 import (
-	"context"
 	"encoding/json"
 	"smriti/intelligence"
 
 	"smriti"
 )
-
-// CreateSpaceWith creates a space from a full request (project root,
-// metadata).
-func (c *Client) CreateSpaceWith(ctx context.Context, req SpaceCreateRequest) (*Repo, error) {
-	var out Repo
-	return &out, c.post(ctx, "/api/v2/repos", req, &out)
-}
-
-// StatusOf is the HTTP status the server answers for err's domain code
-// (500 for errors without one), for clients that report it.
-func StatusOf(err error) int {
-	if s, ok := statusOf[smriti.ErrorCode(err)]; ok {
-		return s
-	}
-	return 500
-}
-
-// CreateSessionWith creates a session from a full request (seed_from).
-func (c *Client) CreateSessionWith(ctx context.Context, req SessionCreateRequest) (*SessionOut, error) {
-	var out SessionOut
-	return &out, c.post(ctx, "/api/v4/chat/sessions", req, &out)
-}
 
 // View returns the metrics as the report shows them.
 func (m *SpaceMetricsOut) View() smriti.MetricsView {

@@ -1,4 +1,4 @@
-package httpapi
+package client
 
 import (
 	"bufio"
@@ -7,14 +7,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"smriti/wire"
 	"strings"
 
 	"smriti"
 )
 
 // Send sends a message. idempotencyKey may be "".
-func (c *Client) Send(ctx context.Context, req SendRequest, idempotencyKey string) (*SendResponse, error) {
-	var out SendResponse
+func (c *Client) Send(ctx context.Context, req wire.SendRequest, idempotencyKey string) (*wire.SendResponse, error) {
+	var out wire.SendResponse
 	cl := *c
 	if idempotencyKey != "" {
 		cl.Header = c.Header.Clone()
@@ -28,8 +29,8 @@ func (c *Client) Send(ctx context.Context, req SendRequest, idempotencyKey strin
 }
 
 // PreviewContext shows what a send would give the model.
-func (c *Client) PreviewContext(ctx context.Context, req SendRequest) (*ContextPreview, error) {
-	var out ContextPreview
+func (c *Client) PreviewContext(ctx context.Context, req wire.SendRequest) (*wire.ContextPreview, error) {
+	var out wire.ContextPreview
 	return &out, c.post(ctx, "/api/v5/chat/context", req, &out)
 }
 
@@ -48,7 +49,7 @@ type StreamEvent struct {
 // SendStream sends a message and calls onEvent for every event as it
 // arrives. It returns the final "done" answer, or the error an "error" event
 // carried.
-func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(StreamEvent)) (*SendResponse, error) {
+func (c *Client) SendStream(ctx context.Context, req wire.SendRequest, onEvent func(StreamEvent)) (*wire.SendResponse, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(S
 			}
 			switch ev.Event {
 			case "done":
-				var out SendResponse
+				var out wire.SendResponse
 				if err := json.Unmarshal(ev.Data, &out); err != nil {
 					return nil, fmt.Errorf("decode done event: %w", err)
 				}
@@ -106,7 +107,7 @@ func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(S
 					Detail string `json:"detail"`
 				}
 				json.Unmarshal(ev.Data, &e)
-				return nil, &smriti.Error{Code: codeOf(e.Status), Message: e.Detail}
+				return nil, &smriti.Error{Code: wire.CodeOf(e.Status), Message: e.Detail}
 			}
 			ev, data = StreamEvent{}, strings.Builder{}
 		}
@@ -118,16 +119,16 @@ func (c *Client) SendStream(ctx context.Context, req SendRequest, onEvent func(S
 }
 
 // Mount mounts a checkpoint on a session; base nil means "from now on".
-func (c *Client) Mount(ctx context.Context, session, checkpoint smriti.ID, base *int64) (*SessionOut, error) {
-	var out SessionOut
+func (c *Client) Mount(ctx context.Context, session, checkpoint smriti.ID, base *int64) (*wire.SessionOut, error) {
+	var out wire.SessionOut
 	id := checkpoint.String()
-	_, err := c.Do(ctx, http.MethodPut, "/api/v5/chat/sessions/"+session.String()+"/mount", MountRequest{CheckpointID: &id, HistoryBaseSeq: base}, &out)
+	_, err := c.Do(ctx, http.MethodPut, "/api/v5/chat/sessions/"+session.String()+"/mount", wire.MountRequest{CheckpointID: &id, HistoryBaseSeq: base}, &out)
 	return &out, err
 }
 
 // Unmount ends a session's mount.
-func (c *Client) Unmount(ctx context.Context, session smriti.ID) (*SessionOut, error) {
-	var out SessionOut
+func (c *Client) Unmount(ctx context.Context, session smriti.ID) (*wire.SessionOut, error) {
+	var out wire.SessionOut
 	_, err := c.Do(ctx, http.MethodDelete, "/api/v5/chat/sessions/"+session.String()+"/mount", nil, &out)
 	return &out, err
 }

@@ -1,4 +1,4 @@
-package httpapi
+package client
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"smriti/wire"
 	"strconv"
 
 	"smriti"
@@ -38,10 +39,10 @@ func withQuery(path string, v url.Values) string {
 
 // State reads a space's state brief. Render it with
 // smriti.RenderBrief(st.Brief(), opts).
-func (c *Client) State(ctx context.Context, space smriti.ID, o StateOptions) (*SpaceState, error) {
+func (c *Client) State(ctx context.Context, space smriti.ID, o StateOptions) (*wire.SpaceState, error) {
 	v := url.Values{}
 	o.query(v)
-	var out SpaceState
+	var out wire.SpaceState
 	return &out, c.get(ctx, withQuery("/api/v4/chat/spaces/"+space.String()+"/state", v), &out)
 }
 
@@ -97,8 +98,8 @@ func (c *Client) getText(ctx context.Context, path string) (string, error) {
 
 // Claim declares work in a space. The answer lists the live claims it
 // collides with; it is stored either way.
-func (c *Client) Claim(ctx context.Context, req ClaimRequest) (*ClaimCreated, error) {
-	var out ClaimCreated
+func (c *Client) Claim(ctx context.Context, req wire.ClaimRequest) (*wire.ClaimCreated, error) {
+	var out wire.ClaimCreated
 	return &out, c.post(ctx, "/api/v5/claims", req, &out)
 }
 
@@ -113,7 +114,7 @@ type ClaimsOptions struct {
 
 // Claims lists a space's claims, newest first, and the cursor of the next
 // page ("" when there is none).
-func (c *Client) Claims(ctx context.Context, space smriti.ID, o ClaimsOptions) ([]ClaimOut, string, error) {
+func (c *Client) Claims(ctx context.Context, space smriti.ID, o ClaimsOptions) ([]wire.ClaimOut, string, error) {
 	v := url.Values{"space_id": {space.String()}}
 	if o.IncludeExpired {
 		v.Set("include_expired", "true")
@@ -124,7 +125,7 @@ func (c *Client) Claims(ctx context.Context, space smriti.ID, o ClaimsOptions) (
 	if o.After != "" {
 		v.Set("after", o.After)
 	}
-	var out []ClaimOut
+	var out []wire.ClaimOut
 	resp, err := c.Do(ctx, http.MethodGet, withQuery("/api/v5/claims", v), nil, &out)
 	if err != nil {
 		return nil, "", err
@@ -133,87 +134,87 @@ func (c *Client) Claims(ctx context.Context, space smriti.ID, o ClaimsOptions) (
 }
 
 // FinishClaim marks a claim done or abandoned.
-func (c *Client) FinishClaim(ctx context.Context, id smriti.ID, status string) (*ClaimOut, error) {
-	var out ClaimOut
-	_, err := c.Do(ctx, http.MethodPatch, "/api/v5/claims/"+id.String(), ClaimPatchRequest{Status: &status}, &out)
+func (c *Client) FinishClaim(ctx context.Context, id smriti.ID, status string) (*wire.ClaimOut, error) {
+	var out wire.ClaimOut
+	_, err := c.Do(ctx, http.MethodPatch, "/api/v5/claims/"+id.String(), wire.ClaimPatchRequest{Status: &status}, &out)
 	return &out, err
 }
 
 // SpaceMetrics reads a space's metrics.
-func (c *Client) SpaceMetrics(ctx context.Context, space smriti.ID) (*SpaceMetricsOut, error) {
-	var out SpaceMetricsOut
+func (c *Client) SpaceMetrics(ctx context.Context, space smriti.ID) (*wire.SpaceMetricsOut, error) {
+	var out wire.SpaceMetricsOut
 	return &out, c.get(ctx, "/api/v5/metrics/spaces/"+space.String(), &out)
 }
 
 // OpenWorktree opens a git worktree for an agent.
-func (c *Client) OpenWorktree(ctx context.Context, req WorktreeRequest) (*WorktreeOut, error) {
-	var out WorktreeOut
+func (c *Client) OpenWorktree(ctx context.Context, req wire.WorktreeRequest) (*wire.WorktreeOut, error) {
+	var out wire.WorktreeOut
 	return &out, c.post(ctx, "/api/v5/worktrees", req, &out)
 }
 
 // Worktrees lists a space's worktrees with their drift.
-func (c *Client) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]WorktreeListItem, error) {
+func (c *Client) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]wire.WorktreeListItem, error) {
 	v := url.Values{"space_id": {space.String()}}
 	if includeClosed {
 		v.Set("include_closed", "true")
 	}
-	var out []WorktreeListItem
+	var out []wire.WorktreeListItem
 	return out, c.get(ctx, withQuery("/api/v5/worktrees", v), &out)
 }
 
 // Worktree gets a worktree by id or id prefix (at least 4 characters).
-func (c *Client) Worktree(ctx context.Context, idOrPrefix string) (*WorktreeOut, error) {
-	var out WorktreeOut
+func (c *Client) Worktree(ctx context.Context, idOrPrefix string) (*wire.WorktreeOut, error) {
+	var out wire.WorktreeOut
 	return &out, c.get(ctx, "/api/v5/worktrees/"+url.PathEscape(idOrPrefix), &out)
 }
 
 // CloseWorktree removes a worktree; force drops uncommitted changes.
-func (c *Client) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*WorktreeOut, error) {
+func (c *Client) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*wire.WorktreeOut, error) {
 	path := "/api/v5/worktrees/" + url.PathEscape(idOrPrefix)
 	if force {
 		path += "?force=true"
 	}
-	var out WorktreeOut
+	var out wire.WorktreeOut
 	_, err := c.Do(ctx, http.MethodDelete, path, nil, &out)
 	return &out, err
 }
 
 // ContextPack exports a checkpoint for another tool (smriti.PackTargets).
-func (c *Client) ContextPack(ctx context.Context, checkpoint smriti.ID, target string) (*ContextPack, error) {
+func (c *Client) ContextPack(ctx context.Context, checkpoint smriti.ID, target string) (*wire.ContextPack, error) {
 	id := checkpoint.String()
-	var out ContextPack
-	return &out, c.post(ctx, "/api/v2/context/from-commit", ContextPackRequest{CommitID: &id, Target: &target}, &out)
+	var out wire.ContextPack
+	return &out, c.post(ctx, "/api/v2/context/from-commit", wire.ContextPackRequest{CommitID: &id, Target: &target}, &out)
 }
 
 // ParentDelta returns a checkpoint beside its parent (Parent nil for a root).
-func (c *Client) ParentDelta(ctx context.Context, checkpoint smriti.ID) (*ParentDelta, error) {
-	var out ParentDelta
+func (c *Client) ParentDelta(ctx context.Context, checkpoint smriti.ID) (*wire.ParentDelta, error) {
+	var out wire.ParentDelta
 	return &out, c.get(ctx, "/api/v2/context/parent-delta/"+checkpoint.String(), &out)
 }
 
 // ReadyTasks reads a space's ready queue (limit 0: all of it).
-func (c *Client) ReadyTasks(ctx context.Context, space smriti.ID, limit int) (*ReadyList, error) {
+func (c *Client) ReadyTasks(ctx context.Context, space smriti.ID, limit int) (*wire.ReadyList, error) {
 	path := "/api/v5/spaces/" + space.String() + "/ready"
 	if limit > 0 {
 		path += "?limit=" + strconv.Itoa(limit)
 	}
-	var out ReadyList
+	var out wire.ReadyList
 	_, err := c.Do(ctx, http.MethodGet, path, nil, &out)
 	return &out, err
 }
 
 // ClaimReady claims the first ready task of a space.
-func (c *Client) ClaimReady(ctx context.Context, space smriti.ID, req ReadyClaimRequest) (*ReadyClaimed, error) {
-	var out ReadyClaimed
+func (c *Client) ClaimReady(ctx context.Context, space smriti.ID, req wire.ReadyClaimRequest) (*wire.ReadyClaimed, error) {
+	var out wire.ReadyClaimed
 	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/ready/claim", req, &out)
 }
 
 // HeartbeatClaim renews a live claim's lease ("" ttl: its original length).
-func (c *Client) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl string) (*ClaimOut, error) {
-	req := HeartbeatRequest{}
+func (c *Client) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl string) (*wire.ClaimOut, error) {
+	req := wire.HeartbeatRequest{}
 	if ttl != "" {
 		req.TTL = &ttl
 	}
-	var out ClaimOut
+	var out wire.ClaimOut
 	return &out, c.post(ctx, "/api/v5/claims/"+id.String()+"/heartbeat", req, &out)
 }

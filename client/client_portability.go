@@ -1,4 +1,4 @@
-package httpapi
+package client
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"smriti/wire"
 	"strconv"
 
 	"smriti"
 )
 
 // ImportTranscript sends a transcript file to be imported into a space.
-func (c *Client) ImportTranscript(ctx context.Context, spaceID smriti.ID, filename string, file io.Reader, draft bool) (*TranscriptImportResponse, error) {
+func (c *Client) ImportTranscript(ctx context.Context, spaceID smriti.ID, filename string, file io.Reader, draft bool) (*wire.TranscriptImportResponse, error) {
 	q := url.Values{"space_id": {spaceID.String()}, "filename": {filename}}
 	if draft {
 		q.Set("draft", "true")
 	}
-	var out TranscriptImportResponse
+	var out wire.TranscriptImportResponse
 	if err := c.stream(ctx, http.MethodPost, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
 		return nil, err
 	}
@@ -29,12 +30,12 @@ func (c *Client) ImportTranscript(ctx context.Context, spaceID smriti.ID, filena
 // (format claude-code or codex) to be appended to the space's session for
 // that agent session; sessionKey names the agent session when the file
 // does not ("" to take it from the file).
-func (c *Client) ImportAgentTranscript(ctx context.Context, spaceID smriti.ID, format, filename, sessionKey string, file io.Reader) (*TranscriptImportResponse, error) {
+func (c *Client) ImportAgentTranscript(ctx context.Context, spaceID smriti.ID, format, filename, sessionKey string, file io.Reader) (*wire.TranscriptImportResponse, error) {
 	q := url.Values{"space_id": {spaceID.String()}, "filename": {filename}, "format": {format}}
 	if sessionKey != "" {
 		q.Set("session_key", sessionKey)
 	}
-	var out TranscriptImportResponse
+	var out wire.TranscriptImportResponse
 	if err := c.stream(ctx, http.MethodPost, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
 		return nil, err
 	}
@@ -47,12 +48,12 @@ func (c *Client) ExportSpace(ctx context.Context, spaceID smriti.ID, w io.Writer
 }
 
 // ImportSpace sends a bundle to be recreated as a space.
-func (c *Client) ImportSpace(ctx context.Context, bundle io.Reader, asNew bool) (*SpaceImportResponse, error) {
+func (c *Client) ImportSpace(ctx context.Context, bundle io.Reader, asNew bool) (*wire.SpaceImportResponse, error) {
 	path := "/api/v5/spaces/import"
 	if asNew {
 		path += "?as_new=true"
 	}
-	var out SpaceImportResponse
+	var out wire.SpaceImportResponse
 	if err := c.stream(ctx, http.MethodPost, path, bundle, "application/gzip", &out); err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ type SearchParams struct {
 }
 
 // Search runs a full-text search.
-func (c *Client) Search(ctx context.Context, p SearchParams) (*SearchResponse, error) {
+func (c *Client) Search(ctx context.Context, p SearchParams) (*wire.SearchResponse, error) {
 	q := url.Values{"q": {p.Q}}
 	if p.SpaceID != nil {
 		q.Set("space_id", p.SpaceID.String())
@@ -83,7 +84,7 @@ func (c *Client) Search(ctx context.Context, p SearchParams) (*SearchResponse, e
 	if p.Limit > 0 {
 		q.Set("limit", strconv.Itoa(p.Limit))
 	}
-	var out SearchResponse
+	var out wire.SearchResponse
 	if _, err := c.Do(ctx, http.MethodGet, "/api/v5/search?"+q.Encode(), nil, &out); err != nil {
 		return nil, err
 	}

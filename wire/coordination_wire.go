@@ -1,4 +1,4 @@
-package httpapi
+package wire
 
 import (
 	"time"
@@ -111,7 +111,7 @@ type MountOut struct {
 	Message    string    `json:"message" doc:"Its title"`
 }
 
-func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
+func SpaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 	out := SpaceState{
 		Space: StateSpace{ID: b.Space.ID, Name: b.Space.Name, ProjectRoot: b.Space.ProjectRoot},
 		Head:  head, ActiveBranches: []ActiveBranch{}, ActiveBranchesMore: b.MoreBranches,
@@ -122,7 +122,7 @@ func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 		out.Space.Description = &d
 	}
 	if b.Head != nil {
-		c := commitOf(b.Head)
+		c := CommitOf(b.Head)
 		out.Commit = &c
 	}
 	for _, h := range b.Branches {
@@ -138,7 +138,7 @@ func spaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 		}
 		if c.Worktree != nil && c.Probe != nil {
 			sc.Worktree = &StateWorktree{ID: c.Worktree.ID, Path: c.Worktree.Path, Branch: c.Worktree.BranchName,
-				WorktreeProbe: *probeOut(c.Probe, now)}
+				WorktreeProbe: *ProbeOut(c.Probe, now)}
 		}
 		out.ActiveClaims = append(out.ActiveClaims, sc)
 	}
@@ -246,14 +246,14 @@ type ClaimOut struct {
 	ExpiresAt    time.Time  `json:"expires_at" doc:"claimed_at plus the TTL; expiry is a filter, nothing changes the status"`
 }
 
-func claimOf(c *smriti.Claim) ClaimOut {
+func ClaimOf(c *smriti.Claim) ClaimOut {
 	return ClaimOut{ID: c.ID, RepoID: c.SpaceID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
 		BaseCommitID: c.BaseCheckpointID, TaskID: c.TaskID, WorktreeID: c.WorktreeID, Scope: c.Scope,
 		IntentType: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 }
 
-func claimsOf(cs []*smriti.Claim) []ClaimOut {
-	return nonnil.Convert(cs, claimOf)
+func ClaimsOf(cs []*smriti.Claim) []ClaimOut {
+	return nonnil.Convert(cs, ClaimOf)
 }
 
 // ClaimCreated is a new claim and the live claims it collides with (same
@@ -306,7 +306,7 @@ type BranchMetrics struct {
 	Abandoned  int `json:"abandoned" doc:"Branches marked abandoned"`
 }
 
-func metricsOf(m *smriti.SpaceMetrics) SpaceMetricsOut {
+func MetricsOf(m *smriti.SpaceMetrics) SpaceMetricsOut {
 	return SpaceMetricsOut{SpaceID: m.SpaceID, SpaceName: m.SpaceName, ComputedAt: m.ComputedAt,
 		Coordination: CoordinationMetrics{TotalCheckpoints: m.TotalCheckpoints, UniqueAgents: m.UniqueAgents,
 			AgentCheckpoints: m.AgentCheckpoints, CrossAgentContinuations: m.CrossAgentContinuations,

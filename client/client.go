@@ -1,4 +1,4 @@
-package httpapi
+package client
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"smriti/wire"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func decodeError(status int, data []byte) error {
 	var body struct {
 		Detail json.RawMessage `json:"detail"`
 	}
-	e := &smriti.Error{Code: codeOf(status)}
+	e := &smriti.Error{Code: wire.CodeOf(status)}
 	if json.Unmarshal(data, &body) == nil && len(body.Detail) > 0 {
 		var msg string
 		if json.Unmarshal(body.Detail, &msg) == nil {
@@ -135,26 +136,26 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 }
 
 // Health reads /health.
-func (c *Client) Health(ctx context.Context) (*Health, error) {
-	var h Health
+func (c *Client) Health(ctx context.Context) (*wire.Health, error) {
+	var h wire.Health
 	return &h, c.get(ctx, "/health", &h)
 }
 
 // CreateSpace creates a space.
-func (c *Client) CreateSpace(ctx context.Context, name, description string) (*Repo, error) {
-	var out Repo
+func (c *Client) CreateSpace(ctx context.Context, name, description string) (*wire.Repo, error) {
+	var out wire.Repo
 	return &out, c.post(ctx, "/api/v2/repos", map[string]any{"name": name, "description": description}, &out)
 }
 
 // Spaces lists spaces.
-func (c *Client) Spaces(ctx context.Context) ([]Repo, error) {
-	var out []Repo
+func (c *Client) Spaces(ctx context.Context) ([]wire.Repo, error) {
+	var out []wire.Repo
 	return out, c.get(ctx, "/api/v2/repos", &out)
 }
 
 // Space gets a space.
-func (c *Client) Space(ctx context.Context, id smriti.ID) (*Repo, error) {
-	var out Repo
+func (c *Client) Space(ctx context.Context, id smriti.ID) (*wire.Repo, error) {
+	var out wire.Repo
 	return &out, c.get(ctx, "/api/v2/repos/"+id.String(), &out)
 }
 
@@ -165,15 +166,15 @@ func (c *Client) DeleteSpace(ctx context.Context, id smriti.ID) error {
 }
 
 // SetProjectRoot sets a space's project root.
-func (c *Client) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*Repo, error) {
-	var out Repo
+func (c *Client) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*wire.Repo, error) {
+	var out wire.Repo
 	_, err := c.Do(ctx, http.MethodPatch, "/api/v2/repos/"+id.String()+"/project-root", map[string]any{"project_root": root}, &out)
 	return &out, err
 }
 
 // Checkpoints lists a space's checkpoints, newest first; branch "" means all.
-func (c *Client) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]Commit, error) {
-	var out []Commit
+func (c *Client) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]wire.Commit, error) {
+	var out []wire.Commit
 	path := "/api/v2/repos/" + space.String() + "/commits"
 	if branch != "" {
 		path += "?branch=" + url.QueryEscape(branch)
@@ -182,8 +183,8 @@ func (c *Client) Checkpoints(ctx context.Context, space smriti.ID, branch string
 }
 
 // LatestCheckpoint returns the newest checkpoint of a branch ("" = main).
-func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch string) (*Commit, error) {
-	var out Commit
+func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch string) (*wire.Commit, error) {
+	var out wire.Commit
 	path := "/api/v2/repos/" + space.String() + "/commits/latest"
 	if branch != "" {
 		path += "?branch=" + url.QueryEscape(branch)
@@ -192,26 +193,26 @@ func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch s
 }
 
 // Commit saves a checkpoint from a session.
-func (c *Client) Commit(ctx context.Context, req CommitRequest) (*Commit, error) {
-	var out Commit
+func (c *Client) Commit(ctx context.Context, req wire.CommitRequest) (*wire.Commit, error) {
+	var out wire.Commit
 	return &out, c.post(ctx, "/api/v4/chat/commit", req, &out)
 }
 
 // CommitToSpace writes a checkpoint onto main's head with no session.
-func (c *Client) CommitToSpace(ctx context.Context, space smriti.ID, req SpaceCommitRequest) (*Commit, error) {
-	var out Commit
+func (c *Client) CommitToSpace(ctx context.Context, space smriti.ID, req wire.SpaceCommitRequest) (*wire.Commit, error) {
+	var out wire.Commit
 	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/checkpoints", req, &out)
 }
 
 // CreateCheckpoint creates a checkpoint with an explicit parent (legacy).
-func (c *Client) CreateCheckpoint(ctx context.Context, req LegacyCommitRequest) (*Commit, error) {
-	var out Commit
+func (c *Client) CreateCheckpoint(ctx context.Context, req wire.LegacyCommitRequest) (*wire.Commit, error) {
+	var out wire.Commit
 	return &out, c.post(ctx, "/api/v2/commits", req, &out)
 }
 
 // Checkpoint gets a checkpoint.
-func (c *Client) Checkpoint(ctx context.Context, id smriti.ID) (*Commit, error) {
-	var out Commit
+func (c *Client) Checkpoint(ctx context.Context, id smriti.ID) (*wire.Commit, error) {
+	var out wire.Commit
 	return &out, c.get(ctx, "/api/v2/commits/"+id.String(), &out)
 }
 
@@ -227,36 +228,36 @@ func (c *Client) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade boo
 }
 
 // AddNote annotates a checkpoint.
-func (c *Client) AddNote(ctx context.Context, id smriti.ID, text, author, kind string) (*NoteOut, error) {
-	var out NoteOut
+func (c *Client) AddNote(ctx context.Context, id smriti.ID, text, author, kind string) (*wire.NoteOut, error) {
+	var out wire.NoteOut
 	return &out, c.post(ctx, "/api/v5/checkpoint/"+id.String()+"/notes", map[string]any{"text": text, "author": author, "kind": kind}, &out)
 }
 
 // Verify recomputes a checkpoint's hash chain.
-func (c *Client) Verify(ctx context.Context, id smriti.ID) (*Verification, error) {
-	var out Verification
+func (c *Client) Verify(ctx context.Context, id smriti.ID) (*wire.Verification, error) {
+	var out wire.Verification
 	return &out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/verify", &out)
 }
 
 // CreateSession creates a session (space nil for an unattached one).
-func (c *Client) CreateSession(ctx context.Context, space *smriti.ID, title, provider, model string) (*SessionOut, error) {
+func (c *Client) CreateSession(ctx context.Context, space *smriti.ID, title, provider, model string) (*wire.SessionOut, error) {
 	req := map[string]any{"title": title, "provider": provider, "model": model}
 	if space != nil {
 		req["repo_id"] = space.String()
 	}
-	var out SessionOut
+	var out wire.SessionOut
 	return &out, c.post(ctx, "/api/v4/chat/sessions", req, &out)
 }
 
 // Sessions lists recent sessions.
-func (c *Client) Sessions(ctx context.Context) ([]SessionOut, error) {
-	var out []SessionOut
+func (c *Client) Sessions(ctx context.Context) ([]wire.SessionOut, error) {
+	var out []wire.SessionOut
 	return out, c.get(ctx, "/api/v4/chat/sessions", &out)
 }
 
 // Session gets a session.
-func (c *Client) Session(ctx context.Context, id smriti.ID) (*SessionOut, error) {
-	var out SessionOut
+func (c *Client) Session(ctx context.Context, id smriti.ID) (*wire.SessionOut, error) {
+	var out wire.SessionOut
 	return &out, c.get(ctx, "/api/v4/chat/sessions/"+id.String(), &out)
 }
 
@@ -267,18 +268,18 @@ func (c *Client) DeleteSession(ctx context.Context, id smriti.ID) error {
 }
 
 // Turns lists a session's turns (the first page of up to 1000).
-func (c *Client) Turns(ctx context.Context, id smriti.ID) ([]TurnOut, error) {
-	var out []TurnOut
+func (c *Client) Turns(ctx context.Context, id smriti.ID) ([]wire.TurnOut, error) {
+	var out []wire.TurnOut
 	return out, c.get(ctx, "/api/v4/chat/sessions/"+id.String()+"/turns", &out)
 }
 
 // AllTurns pages through every turn of a session.
-func (c *Client) AllTurns(ctx context.Context, id smriti.ID) ([]TurnOut, error) {
-	var all []TurnOut
+func (c *Client) AllTurns(ctx context.Context, id smriti.ID) ([]wire.TurnOut, error) {
+	var all []wire.TurnOut
 	path := "/api/v4/chat/sessions/" + id.String() + "/turns"
 	next := ""
 	for {
-		var page []TurnOut
+		var page []wire.TurnOut
 		p := path
 		if next != "" {
 			p += "?after=" + url.QueryEscape(next)
@@ -296,26 +297,26 @@ func (c *Client) AllTurns(ctx context.Context, id smriti.ID) ([]TurnOut, error) 
 }
 
 // Attach attaches a session to a space.
-func (c *Client) Attach(ctx context.Context, session, space smriti.ID) (*SessionOut, error) {
-	var out SessionOut
+func (c *Client) Attach(ctx context.Context, session, space smriti.ID) (*wire.SessionOut, error) {
+	var out wire.SessionOut
 	_, err := c.Do(ctx, http.MethodPut, "/api/v4/chat/sessions/"+session.String()+"/attach", map[string]any{"repo_id": space.String()}, &out)
 	return &out, err
 }
 
 // Head returns a space's main head and latest session.
-func (c *Client) Head(ctx context.Context, space smriti.ID) (*Head, error) {
-	var out Head
+func (c *Client) Head(ctx context.Context, space smriti.ID) (*wire.Head, error) {
+	var out wire.Head
 	return &out, c.get(ctx, "/api/v4/chat/spaces/"+space.String()+"/head", &out)
 }
 
 // CheckpointItems returns a checkpoint's items view.
-func (c *Client) CheckpointItems(ctx context.Context, id smriti.ID) ([]ItemOut, error) {
-	var out []ItemOut
+func (c *Client) CheckpointItems(ctx context.Context, id smriti.ID) ([]wire.ItemOut, error) {
+	var out []wire.ItemOut
 	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items", &out)
 }
 
 // ItemHistory returns an item's history in a space.
-func (c *Client) ItemHistory(ctx context.Context, space smriti.ID, itemID string) (*ItemHistoryOut, error) {
-	var out ItemHistoryOut
+func (c *Client) ItemHistory(ctx context.Context, space smriti.ID, itemID string) (*wire.ItemHistoryOut, error) {
+	var out wire.ItemHistoryOut
 	return &out, c.get(ctx, "/api/v5/spaces/"+space.String()+"/items/"+url.PathEscape(itemID), &out)
 }

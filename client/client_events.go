@@ -1,4 +1,4 @@
-package httpapi
+package client
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"smriti/wire"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 // after (when non-nil) resumes after that log position, sent as the
 // Last-Event-ID header the way a browser reconnects. It returns the
 // position of the last event delivered (or the one it started after).
-func (c *Client) SpaceEvents(ctx context.Context, space smriti.ID, after *int64, onEvent func(SpaceEventOut) bool) (int64, error) {
+func (c *Client) SpaceEvents(ctx context.Context, space smriti.ID, after *int64, onEvent func(wire.SpaceEventOut) bool) (int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL+"/api/v5/spaces/"+space.String()+"/events", nil)
 	if err != nil {
 		return 0, err
@@ -56,7 +57,7 @@ func (c *Client) SpaceEvents(ctx context.Context, space smriti.ID, after *int64,
 		case strings.HasPrefix(line, "data: "):
 			data.WriteString(strings.TrimPrefix(line, "data: "))
 		case line == "" && data.Len() > 0:
-			var ev SpaceEventOut
+			var ev wire.SpaceEventOut
 			if err := json.Unmarshal([]byte(data.String()), &ev); err != nil {
 				return last, fmt.Errorf("decode space event: %w", err)
 			}

@@ -1,0 +1,125 @@
+package wire
+
+import (
+	"time"
+
+	"smriti"
+	"smriti/intelligence"
+	"smriti/internal/nonnil"
+)
+
+// ItemOut is an item with identity: the v5 view of a checkpoint's
+// decisions, assumptions, tasks, open questions and entities.
+type ItemOut struct {
+	ID         string             `json:"id" doc:"Stable item id (kind letter, \"-\", 6 hex digits, e.g. d-7f3a9c); the same item keeps it across checkpoints"`
+	Kind       string             `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"What the item is"`
+	Text       string             `json:"text" doc:"The item's text as this checkpoint holds it"`
+	Status     string             `json:"status" enum:"open,done,answered,retracted,superseded" doc:"open and done items are part of the state (in the classic lists); answered, retracted and superseded ones are recorded only in the checkpoint that ended them"`
+	Origin     smriti.ItemOrigin  `json:"origin" doc:"Where the item was introduced"`
+	Supersedes []string           `json:"supersedes" doc:"Ids of the items this one replaced ([] when none)"`
+	Change     *smriti.ItemChange `json:"change" doc:"What this checkpoint (or draft) did to the item; null when it was carried unchanged"`
+}
+
+// ItemIn proposes an item when saving a checkpoint: its id (to keep an
+// item's identity through an edit), supersedes and origin. The classic
+// content fields stay authoritative for the texts.
+type ItemIn struct {
+	ID         string             `json:"id" required:"false" doc:"The item's id; empty for a new item"`
+	Kind       string             `json:"kind" required:"true" enum:"decision,assumption,task,open_question,entity" doc:"What the item is"`
+	Text       string             `json:"text" required:"true" doc:"The item's text; matched to the content's items by normalised text"`
+	Status     string             `json:"status" required:"false" enum:"open,done,answered,retracted,superseded" doc:"Default open; answered, retracted or superseded ends a parent item the content no longer has"`
+	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
+	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
+	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history)"`
+}
+
+// ItemHistoryOut is an item's provenance along a space's lineage.
+type ItemHistoryOut struct {
+	Item    ItemOut        `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
+	History []ItemEventOut `json:"history" doc:"Every change to the item, oldest first"`
+}
+
+// ItemEventOut is one change to an item.
+type ItemEventOut struct {
+	CheckpointID smriti.ID         `json:"checkpoint_id" doc:"The checkpoint that made the change"`
+	CommitHash   string            `json:"commit_hash" doc:"Its hash"`
+	BranchName   string            `json:"branch_name" doc:"Its branch"`
+	CreatedAt    time.Time         `json:"created_at" doc:"When it was saved"`
+	Merge        bool              `json:"merge" doc:"True when the checkpoint is a merge"`
+	Event        string            `json:"event" enum:"introduced,changed,resolved,retracted,superseded,superseded_by" doc:"What happened to the item"`
+	ItemID       string            `json:"item_id" doc:"The item the row is about: the item itself, or for superseded_by the item that replaced it"`
+	Text         string            `json:"text" doc:"The item's text after the change (for superseded_by, the replacing item's)"`
+	Status       string            `json:"status" doc:"The item's status after the change"`
+	Change       smriti.ItemChange `json:"change" doc:"The change: before-text, by, reason and the turns it came from"`
+	Origin       smriti.ItemOrigin `json:"origin" doc:"Where the item (for superseded_by: the replacing item) was introduced"`
+}
+
+// DomainItems turns an items view back into domain items (the client's
+// side of ItemOut).
+func DomainItems(in []ItemOut) []smriti.Item {
+	out := make([]smriti.Item, 0, len(in))
+	for _, it := range in {
+		out = append(out, smriti.Item{ID: it.ID, Kind: smriti.ItemKind(it.Kind), Text: it.Text, Status: it.Status,
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change})
+	}
+	return out
+}
+
+// ItemsInOf is the items view as a checkpoint write's proposal.
+func ItemsInOf(items []smriti.Item) []ItemIn {
+	out := make([]ItemIn, 0, len(items))
+	for _, it := range items {
+		o := it.Origin
+		out = append(out, ItemIn{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: ItemStatus(it.Status),
+			Supersedes: nonnil.Slice(it.Supersedes), Origin: &o, Change: it.Change})
+	}
+	return out
+}
+
+// DraftResultOf turns a draft or extract answer back into a domain result.
+func DraftResultOf(f *DraftFields, artifacts []smriti.Artifact, warnings []string, v *ChangeView) *intelligence.DraftResult {
+	d := &intelligence.Draft{Title: f.Title, Objective: f.Objective, Summary: f.Summary, Decisions: f.Decisions, Assumptions: f.Assumptions,
+		Tasks: f.Tasks, OpenQuestions: f.OpenQuestions, Entities: f.Entities, Artifacts: nonnil.Slice(artifacts), Warnings: warnings}
+	res := &intelligence.DraftResult{Draft: d, Items: DomainItems(v.Items)}
+	for _, c := range v.Changes {
+		res.Changes = append(res.Changes, smriti.ItemDelta{Op: c.Op, Kind: smriti.ItemKind(c.Kind), ID: c.ID, Before: c.Before, After: c.After,
+			By: c.By, Reason: c.Reason, Source: c.Source})
+	}
+	if v.Model != nil {
+		res.Model = *v.Model
+	}
+	if v.BaseCheckpointID != nil {
+		res.Base = &smriti.Checkpoint{ID: *v.BaseCheckpointID}
+	}
+	return res
+}
+
+// DomainItemEvents turns an item's history back into domain events.
+func DomainItemEvents(h *ItemHistoryOut) []smriti.ItemEvent {
+	out := make([]smriti.ItemEvent, 0, len(h.History))
+	for _, e := range h.History {
+		ch := e.Change
+		out = append(out, smriti.ItemEvent{CheckpointID: e.CheckpointID, CommitHash: e.CommitHash, BranchName: e.BranchName,
+			CreatedAt: e.CreatedAt, Merge: e.Merge, Item: smriti.Item{ID: e.ItemID, Kind: smriti.ItemKind(h.Item.Kind), Text: e.Text,
+				Status: e.Status, Origin: e.Origin, Change: &ch}})
+	}
+	return out
+}
+
+// TurnContextOut is what the model was given for an assistant turn, as the
+// send recorded it with the turn.
+type TurnContextOut struct {
+	TurnID           smriti.ID                `json:"turn_id" doc:"The assistant turn"`
+	SessionID        smriti.ID                `json:"session_id" doc:"Its session"`
+	Seq              int64                    `json:"seq" doc:"Its sequence number"`
+	Provider         string                   `json:"provider" doc:"The provider that answered"`
+	Model            string                   `json:"model" doc:"The model that answered"`
+	Mode             intelligence.ContextMode `json:"mode" enum:"FRESH,HEAD,MOUNTED,FORKED" doc:"The context mode of the send"`
+	CheckpointIDs    []smriti.ID              `json:"checkpoint_ids" doc:"The checkpoints in the prompt, oldest first ([] for none)"`
+	CheckpointHashes []string                 `json:"checkpoint_hashes" doc:"Their hashes, in the same order ([] when not recorded)"`
+	FromSeq          *int64                   `json:"from_seq" doc:"First history turn sent; null when none was"`
+	ToSeq            *int64                   `json:"to_seq" doc:"Last history turn sent; null when none was"`
+	DroppedTurns     int                      `json:"dropped_turns" doc:"Allowed turns left out to fit the token budget (oldest first)"`
+	InputTokens      int                      `json:"input_tokens" doc:"Prompt tokens the provider reported"`
+	OutputTokens     int                      `json:"output_tokens" doc:"Reply tokens the provider reported"`
+}

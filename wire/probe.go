@@ -1,0 +1,24 @@
+package wire
+
+import (
+	"time"
+
+	"smriti"
+
+	"smriti/internal/nonnil"
+	"smriti/render"
+)
+
+// probeOut fills the relative time of the last commit as of now (the cache
+// keeps the absolute time, so a cached probe never reads stale).
+func ProbeOut(p *smriti.WorktreeProbe, now time.Time) *smriti.WorktreeProbe {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.DirtyPaths = nonnil.Slice(q.DirtyPaths)
+	if !q.LastCommitAt.IsZero() {
+		q.LastCommitRelative = render.RelativeTime(q.LastCommitAt, now)
+	}
+	return &q
+}
