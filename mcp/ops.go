@@ -1,10 +1,11 @@
 // Package mcp is Smriti's Model Context Protocol server: the agent tools
 // (smriti_state, smriti_create_checkpoint, smriti_merge, …) built with the
 // official Go SDK. The tools are defined over Ops, a small set of
-// operations with two implementations: Services, which calls the domain
-// services directly (the server's own /mcp endpoint), and an HTTP-backed
-// one wired in cmd/smriti for `smriti mcp` over stdio. This package imports
-// the domain and the SDK only — never another adapter.
+// operations with two implementations: Services, which calls the use-case
+// layer (app) in-process (the server's own /mcp endpoint), and ClientOps,
+// which speaks to a server through the Go client (`smriti mcp` over
+// stdio). It imports the domain, app, client, wire, render and the SDK —
+// never the store, a provider or the HTTP server.
 package mcp
 
 import (

@@ -37,7 +37,7 @@ Host configuration:
 			// An agent host keeps this process for its whole session: like
 			// serve, give back the pages only start-up used (best effort).
 			_, _ = memtrim.Executable()
-			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: clientOps{c}, StatusOf: client.StatusOf, Version: version})
+			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version})
 		},
 	}
 }

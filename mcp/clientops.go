@@ -1,4 +1,4 @@
-package main
+package mcp
 
 import (
 	"context"
@@ -7,17 +7,20 @@ import (
 	"smriti/app"
 	"smriti/client"
 	"smriti/intelligence"
-	"smriti/mcp"
 	"smriti/wire"
 )
 
-// clientOps implements mcp.Ops over HTTP, for `smriti mcp` on stdio: the
-// same tools as the server's /mcp, talking to SMRITI_API_URL.
-type clientOps struct{ c *client.Client }
+// ClientOps implements Ops over HTTP, for `smriti mcp` on stdio: the
+// same tools as the server's /mcp, talking to a Smriti server through the
+// Go client.
+type ClientOps struct{ c *client.Client }
 
-var _ mcp.Ops = clientOps{}
+// NewClientOps returns the Ops of a server c speaks to.
+func NewClientOps(c *client.Client) ClientOps { return ClientOps{c: c} }
 
-func (o clientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
+var _ Ops = ClientOps{}
+
+func (o ClientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	rs, err := o.c.Spaces(ctx)
 	if err != nil {
 		return nil, err
@@ -25,7 +28,7 @@ func (o clientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 	return wire.SpacesOf(rs), nil
 }
 
-func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
+func (o ClientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
 	r, err := o.c.Space(ctx, id)
 	if err != nil {
 		return nil, err
@@ -33,7 +36,7 @@ func (o clientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, erro
 	return r.Space(), nil
 }
 
-func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+func (o ClientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
 	r, err := o.c.CreateSpaceWith(ctx, wire.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
 	if err != nil {
 		return nil, err
@@ -41,11 +44,11 @@ func (o clientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smr
 	return r.Space(), nil
 }
 
-func (o clientOps) DeleteSpace(ctx context.Context, id smriti.ID) error {
+func (o ClientOps) DeleteSpace(ctx context.Context, id smriti.ID) error {
 	return o.c.DeleteSpace(ctx, id)
 }
 
-func (o clientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
+func (o ClientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
 	c, err := o.c.Checkpoint(ctx, id)
 	if err != nil {
 		return nil, err
@@ -53,7 +56,7 @@ func (o clientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkp
 	return c.Checkpoint(), nil
 }
 
-func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
+func (o ClientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
 	cs, err := o.c.Checkpoints(ctx, space, branch)
 	if err != nil {
 		return nil, err
@@ -65,7 +68,7 @@ func (o clientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	return out, nil
 }
 
-func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	ct := in.Content
 	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
@@ -87,11 +90,11 @@ func (o clientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCom
 	return c.Checkpoint(), nil
 }
 
-func (o clientOps) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
+func (o ClientOps) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
 	return o.c.DeleteCheckpoint(ctx, id, cascade)
 }
 
-func (o clientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+func (o ClientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
 	n, err := o.c.AddNote(ctx, id, in.Text, in.Author, in.Kind)
 	if err != nil {
 		return nil, err
@@ -99,7 +102,7 @@ func (o clientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCrea
 	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}, nil
 }
 
-func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
+func (o ClientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
 	v, err := o.c.Verify(ctx, id)
 	if err != nil {
 		return nil, err
@@ -107,7 +110,7 @@ func (o clientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o clientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
+func (o ClientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
 	d, err := o.c.Extract(ctx, markdown, false, onto)
 	if err != nil {
 		return nil, err
@@ -115,7 +118,7 @@ func (o clientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, on
 	return wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
 }
 
-func (o clientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
+func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
 	r, err := o.c.Review(ctx, id)
 	if err != nil {
 		return nil, err
@@ -123,7 +126,7 @@ func (o clientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Revi
 	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
 }
 
-func (o clientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
+func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
 	r, err := o.c.Compare(ctx, a, b)
 	if err != nil {
 		return nil, err
@@ -131,7 +134,7 @@ func (o clientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 	return r.Diff.CommonAncestorCommitID, nil
 }
 
-func (o clientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
+func (o ClientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
 	sp, cp := in.SpaceID.String(), in.CheckpointID.String()
 	r, err := o.c.Fork(ctx, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: in.BranchName, Provider: in.Provider, Model: in.Model})
 	if err != nil {
@@ -140,7 +143,7 @@ func (o clientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Sess
 	return r.Session.Session(), nil
 }
 
-func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
+func (o ClientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error) {
 	r, err := o.c.SetDisposition(ctx, space, branch, disposition)
 	if err != nil {
 		return 0, err
@@ -148,7 +151,7 @@ func (o clientOps) SetBranchDisposition(ctx context.Context, space smriti.ID, br
 	return r.SessionsUpdated, nil
 }
 
-func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error) {
+func (o ClientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error) {
 	sp, src := in.SpaceID.String(), in.SourceID.String()
 	req := wire.MergeRequest{SpaceID: &sp, SourceCheckpointID: &src, Resolutions: in.Resolutions}
 	if in.TargetID != nil {
@@ -177,7 +180,7 @@ func (o clientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOu
 		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
 }
 
-func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*mcp.ContextPreview, error) {
+func (o ClientOps) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error) {
 	req := wire.SendRequest{Message: &message}
 	if session != smriti.NilID {
 		sid := session.String()
@@ -190,7 +193,7 @@ func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session
 	if err != nil {
 		return nil, err
 	}
-	out := &mcp.ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns,
+	out := &ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns,
 		TokenEstimate: p.TokenEstimate, Messages: p.Messages}
 	for _, c := range p.Checkpoints {
 		out.Checkpoints = append(out.Checkpoints, &smriti.Checkpoint{ID: c.ID, Hash: c.CommitHash, BranchName: c.BranchName,
@@ -199,7 +202,7 @@ func (o clientOps) PreviewContext(ctx context.Context, space *smriti.ID, session
 	return out, nil
 }
 
-func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+func (o ClientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
 	st, err := o.c.State(ctx, space, client.StateOptions{Since: q.Since, Session: q.SessionID})
 	if err != nil {
 		return nil, err
@@ -207,7 +210,7 @@ func (o clientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQue
 	return st.Brief(), nil
 }
 
-func (o clientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+func (o ClientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
 	sp := in.SpaceID.String()
 	req := wire.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
 	if in.TaskID != "" {
@@ -236,7 +239,7 @@ func (o clientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smr
 	return out.ClaimOut.Claim(), collisions, nil
 }
 
-func (o clientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
 	c, err := o.c.FinishClaim(ctx, id, status)
 	if err != nil {
 		return nil, err
@@ -244,7 +247,7 @@ func (o clientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 	return c.Claim(), nil
 }
 
-func (o clientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
 	var all []*smriti.Claim
 	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
 	for {
@@ -262,7 +265,7 @@ func (o clientOps) Claims(ctx context.Context, space smriti.ID, includeExpired b
 	}
 }
 
-func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+func (o ClientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
 	m, err := o.c.SpaceMetrics(ctx, space)
 	if err != nil {
 		return smriti.MetricsView{}, err
@@ -270,7 +273,7 @@ func (o clientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.Metrics
 	return m.View(), nil
 }
 
-func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+func (o ClientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
 	sp := in.SpaceID.String()
 	req := wire.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
 	if in.BranchName != "" {
@@ -289,7 +292,7 @@ func (o clientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*s
 	return w.Worktree(), nil
 }
 
-func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (o ClientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
 	items, err := o.c.Worktrees(ctx, space, includeClosed)
 	if err != nil {
 		return nil, nil, err
@@ -298,7 +301,7 @@ func (o clientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed
 	return wts, probes, nil
 }
 
-func (o clientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+func (o ClientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
 	w, err := o.c.Worktree(ctx, idOrPrefix)
 	if err != nil {
 		return nil, err
@@ -306,7 +309,7 @@ func (o clientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Wor
 	return w.Worktree(), nil
 }
 
-func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+func (o ClientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
 	w, err := o.c.CloseWorktree(ctx, idOrPrefix, force)
 	if err != nil {
 		return nil, err
@@ -314,7 +317,7 @@ func (o clientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force b
 	return w.Worktree(), nil
 }
 
-func (o clientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
+func (o ClientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
 	items, err := o.c.CheckpointItems(ctx, id)
 	if err != nil {
 		return nil, err
@@ -322,7 +325,7 @@ func (o clientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.
 	return wire.DomainItems(items), nil
 }
 
-func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
+func (o ClientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
 	h, err := o.c.ItemHistory(ctx, space, itemID)
 	if err != nil {
 		return nil, err
@@ -330,7 +333,7 @@ func (o clientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID stri
 	return wire.DomainItemEvents(h), nil
 }
 
-func (o clientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
+func (o ClientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
 	out, err := o.c.ReadyTasks(ctx, space, 0)
 	if err != nil {
 		return nil, err
@@ -342,7 +345,7 @@ func (o clientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTa
 	return ts, nil
 }
 
-func (o clientOps) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+func (o ClientOps) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
 	req := wire.ReadyClaimRequest{}
 	if in.Agent != "" {
 		req.Agent = &in.Agent

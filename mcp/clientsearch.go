@@ -1,17 +1,16 @@
-package main
+package mcp
 
 import (
 	"context"
 
 	"smriti"
 	"smriti/client"
-	"smriti/mcp"
 )
 
-var _ mcp.Searcher = clientOps{}
+var _ Searcher = ClientOps{}
 
-// Search implements mcp.Searcher over the HTTP search endpoint.
-func (o clientOps) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+// Search implements Searcher over the HTTP search endpoint.
+func (o ClientOps) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
 	res, err := o.c.Search(ctx, client.SearchParams{Q: q.Text, SpaceID: q.SpaceID, Kinds: q.Kinds, Branch: q.Branch, Limit: q.Limit})
 	if err != nil {
 		return nil, err
