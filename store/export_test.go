@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"io/fs"
 
 	"smriti"
 )
@@ -28,3 +29,7 @@ func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*sm
 func (s *Store) SetCommitFaults(before, after func() error) {
 	s.faults = faults{beforeCommit: before, afterCommit: after}
 }
+
+// Migrations is the embedded migrations of an engine ("sqlite" or
+// "postgres").
+func Migrations(engine string) (fs.FS, error) { return fs.Sub(migrations, "migrations/"+engine) }
