@@ -36,8 +36,8 @@ type cacheEntry struct {
 	// none): attaching the session to another space renumbers its turns'
 	// log positions, so an entry of another space is dropped, not served.
 	space smriti.ID
-	turns   []*smriti.Turn // ascending, consecutive sequence numbers
-	bytes   int64
+	turns []*smriti.Turn // ascending, consecutive sequence numbers
+	bytes int64
 	// budget is the largest history budget served from the entry; a smaller
 	// one does not trim what a larger one needs.
 	budget int
