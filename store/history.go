@@ -37,6 +37,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 	if top < floor {
 		return out, nil
 	}
+	s.checkTopology(ctx)
 	view := s.cache.get(se.ID, se.SpaceID)
 	if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
 		// Read what the cache lacks: the turns above its newest, or (cold)

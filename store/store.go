@@ -61,6 +61,9 @@ type Store struct {
 	ckpt   *checkpointer
 	opts   Options
 	faults faults
+	// topo tells whether the database is still the one the turn cache was
+	// filled from (PostgreSQL).
+	topo topology
 }
 
 var (
@@ -89,7 +92,8 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		s.d = postgresDialect
-		if s.read, err = openPostgres(dsn, o); err != nil {
+		s.topo.probe = s.pgIdentity
+		if s.read, err = openPostgres(dsn, o, s.topo.reconnected); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		s.readIdle = o.maxConns()
@@ -236,10 +240,20 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // tx runs fn in a write transaction, retrying on PostgreSQL serialization
-// failures and deadlocks (which row locks make rare but not impossible).
+// failures and deadlocks (which row locks make rare but not impossible), and
+// once, at once, on a fresh connection when the connection broke before
+// COMMIT was sent (see retry.go).
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	fresh := false
 	for attempt := 0; ; attempt++ {
 		err := s.tx1(ctx, fn)
+		if err != nil && !fresh && freshRetry(ctx, err) {
+			fresh = true
+			s.dropIdle()
+			s.log.WarnContext(ctx, "database connection broke; running the transaction again on a fresh connection", "err", err)
+			attempt--
+			continue
+		}
 		if err == nil || attempt >= 4 || !retryable(err) {
 			return err
 		}
@@ -254,10 +268,11 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
+	tx, release, err := s.beginTx(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	defer release()
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err

@@ -197,6 +197,15 @@ func (c *turnCache) trim(id smriti.ID, keep int64, budget int) {
 	c.used -= n
 }
 
+// clear forgets every session.
+func (c *turnCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Init()
+	c.byID = map[smriti.ID]*list.Element{}
+	c.used = 0
+}
+
 // drop forgets a session.
 func (c *turnCache) drop(id smriti.ID) {
 	c.mu.Lock()
