@@ -32,8 +32,8 @@ type topology struct {
 	mu    sync.Mutex // held while probing
 	known string
 	last  atomic.Int64 // when the last probe answered, in Unix nanoseconds
-	due   atomic.Bool // a connection opened since the last probe
-	off   atomic.Bool // the probe is not permitted: no checks
+	due   atomic.Bool  // a connection opened since the last probe
+	off   atomic.Bool  // the probe is not permitted: no checks
 	// drops counts the times the cache was dropped.
 	drops atomic.Int64
 }
