@@ -185,7 +185,8 @@ func testIdentityChangeDropsTurnCache(t *testing.T, s *store.Store) {
 func TestIdentityProbePostgres(t *testing.T) {
 	s := openDSN(t, storetest.PostgresDSN(t))
 	var sys, tli int64
-	if err := s.DB().QueryRow(`SELECT system_identifier, timeline_id FROM pg_control_system(), pg_control_checkpoint()`).Scan(&sys, &tli); err != nil {
+	if err := s.DB().QueryRow(`SELECT system_identifier, ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int
+		FROM pg_control_system()`).Scan(&sys, &tli); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Identity(context.Background())

@@ -17,7 +17,7 @@ import (
 // writable, the same (session, sequence number) may name another turn. The
 // store therefore remembers which database it reads — PostgreSQL's
 // system_identifier (one per cluster, shared by its physical standbys) and
-// timeline (a new one at every promotion) — and drops the whole cache when
+// timeline (a new one at every promotion; see identityQuery) — and drops the whole cache when
 // either changes. It looks at most every topologyEvery, and at the next
 // read after a new connection opened (a reconnect is when a failover is
 // first seen). SQLite is one file: nothing to check.
@@ -41,11 +41,18 @@ type topology struct {
 // reconnected marks a check due; it runs on every new connection.
 func (t *topology) reconnected() { t.due.Store(true) }
 
+// identityQuery reads the cluster's system identifier and its timeline. The
+// last checkpoint's timeline (pg_control_checkpoint) moves only at the
+// first checkpoint after a promotion; on a primary the current WAL file's
+// name carries the new one from the moment of the promotion.
+const identityQuery = `SELECT s.system_identifier, CASE WHEN pg_is_in_recovery() THEN c.timeline_id
+	ELSE greatest(c.timeline_id, ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int) END
+	FROM pg_control_system() s, pg_control_checkpoint() c`
+
 // pgIdentity is the PostgreSQL probe.
 func (s *Store) pgIdentity(ctx context.Context) (string, error) {
 	var system, timeline int64
-	err := s.read.QueryRowContext(ctx, `SELECT s.system_identifier, c.timeline_id FROM pg_control_system() s, pg_control_checkpoint() c`).
-		Scan(&system, &timeline)
+	err := s.read.QueryRowContext(ctx, identityQuery).Scan(&system, &timeline)
 	if err != nil {
 		return "", err
 	}
