@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -48,14 +51,17 @@ func runLoad(bin, root string, o loadOptions) error {
 	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds\n",
 		o.fsync, o.c, o.spaces, o.each, o.rounds)
 	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
-	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %8s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "waits", "top row of the lock waits")
+	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "top row of the lock waits")
 	res := map[string][]float64{}
 	waits := map[string]*lockSample{}
 	for r := 0; r < o.rounds; r++ {
 		for _, what := range []string{"send", "commit"} {
 			for _, n := range []int{1, 3} {
 				ls := &lockSample{rows: map[string]int{}}
+				busy0, all0 := cpuTimes()
 				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
+				busy1, all1 := cpuTimes()
+				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
 				key := fmt.Sprintf("%s/%d", what, n)
 				res[key] = append(res[key], m.rate)
 				if waits[key] == nil {
@@ -63,7 +69,7 @@ func runLoad(bin, root string, o loadOptions) error {
 				}
 				waits[key].add(ls)
 				row, share := ls.top()
-				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %8d  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, ls.total, row, 100*share)
+				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total, row, 100*share)
 			}
 		}
 	}
@@ -73,6 +79,7 @@ func runLoad(bin, root string, o loadOptions) error {
 		row3, share3 := waits[what+"/3"].top()
 		fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
 			what, three/one, three, one, 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
+		fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
 	}
 	return nil
 }
@@ -80,6 +87,24 @@ func runLoad(bin, root string, o loadOptions) error {
 type measurement struct {
 	rate, p50, p99 float64
 	errors         int
+	busy           float64 // the machine's CPUs busy, percent (every process, not only these)
+}
+
+// cpuTimes reads the machine's busy and total CPU time from /proc/stat.
+func cpuTimes() (busy, total int64) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	for i, f := range strings.Fields(line)[1:] {
+		v, _ := strconv.ParseInt(f, 10, 64)
+		total += v
+		if i != 3 && i != 4 { // idle, iowait
+			busy += v
+		}
+	}
+	return busy, total
 }
 
 // measure runs c clients for d against servers, spread as in load.run, and
@@ -140,8 +165,9 @@ func measure(servers []*server, targets []target, c int, d time.Duration, what s
 
 // lockSample counts, every 10 ms, the client backends waiting for a lock
 // (pg_stat_activity.wait_event_type = 'Lock') by the row they wait for: the
-// tuple lock they hold or wait on names the row version, whose key is read
-// back (a row's version moves with every update, its key does not).
+// tuple lock they hold or wait on names the row version, whose first column
+// (the key) is read back from the page (a row's version moves with every
+// update, its key does not).
 type lockSample struct {
 	total int
 	rows  map[string]int
@@ -154,10 +180,13 @@ func (l *lockSample) add(o *lockSample) {
 	}
 }
 
+// top is the row with the most waits and its share of all sampled waits
+// (waits not on a row — extending a table, a transaction id — count in the
+// total but are no row).
 func (l *lockSample) top() (string, float64) {
 	best, n := "none", 0
 	for k, v := range l.rows {
-		if v > n {
+		if !strings.HasPrefix(k, "not a row") && v > n {
 			best, n = k, v
 		}
 	}
@@ -167,8 +196,31 @@ func (l *lockSample) top() (string, float64) {
 	return best, float64(n) / float64(l.total)
 }
 
+// breakdown lists the n most waited-on keys with their shares.
+func (l *lockSample) breakdown(n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var all []kv
+	for k, v := range l.rows {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
+	var parts []string
+	for i := 0; i < len(all) && i < n; i++ {
+		parts = append(parts, fmt.Sprintf("%s %.1f%%", all[i].k, 100*float64(all[i].v)/float64(l.total)))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
 func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
 	ctx := context.Background()
+	// Superuser on the throwaway cluster: pageinspect reads row versions.
+	db.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pageinspect`)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -199,9 +251,12 @@ func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
 			l.total++
 			key := "not a row (" + w.event + ")"
 			if w.rel != "" {
+				// The version may be dead already (its updater committed):
+				// pageinspect reads its first column from the page itself.
 				var row string
-				q := fmt.Sprintf(`SELECT left(t::text, 60) FROM %s t WHERE ctid = '(%d,%d)'::tid`, w.rel, w.page, w.tup)
-				if db.QueryRowContext(ctx, q).Scan(&row) == nil {
+				err := db.QueryRowContext(ctx, `SELECT encode(t_attrs[1], 'hex') FROM heap_page_item_attrs(get_raw_page($1, $2::int), $1::regclass)
+					WHERE lp = $3`, w.rel, w.page, w.tup).Scan(&row)
+				if err == nil {
 					key = w.rel + " " + row
 				} else {
 					key = fmt.Sprintf("%s (%d,%d)", w.rel, w.page, w.tup)
