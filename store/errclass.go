@@ -27,13 +27,13 @@ const unavailableMessage = "the database is unavailable right now; try again sho
 // Classify returns err as a smriti.ETRYAGAIN error when it is a
 // connection-class database failure, and err unchanged otherwise. Domain
 // errors the store raised keep their code.
-// A connection-class failure also closes the idle pooled connections (see
+// A broken connection also closes the idle pooled connections (see
 // retry.go).
 func (s *Store) Classify(err error) error {
 	err = classify(err)
 	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
 		var de *smriti.Error
-		if errors.As(err, &de) && de.Err != nil && connectionClass(de.Err) {
+		if errors.As(err, &de) && de.Err != nil && brokenConn(de.Err) {
 			s.dropIdle()
 		}
 	}

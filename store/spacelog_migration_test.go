@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pressly/goose/v3"
 
@@ -155,6 +156,62 @@ func TestSpaceLogMigrationPostgres(t *testing.T) {
 		t.Fatalf("checkpoint at %d among a's turns %v", cp, at)
 	}
 	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSpacesDoNotWaitOnEachOtherPostgres holds one space's log row in an
+// open transaction: a send and a checkpoint in another space commit
+// meanwhile, and a send in the held space waits for the row (it is on
+// pg_stat_activity waiting for a lock) and commits once it is released.
+func TestSpacesDoNotWaitOnEachOtherPostgres(t *testing.T) {
+	s := openDSN(t, storetest.PostgresDSN(t))
+	ctx := smriti.WithUser(context.Background(), smriti.NewID())
+	held := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "held"})).Must(t)
+	free := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "free"})).Must(t)
+	inHeld := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &held.ID})).Must(t)
+	inFree := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &free.ID})).Must(t)
+	ex := func(se *smriti.Session) smriti.Exchange {
+		return smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
+	}
+	tx, err := s.DB().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`UPDATE space_log SET position = position WHERE space_id = $1`, held.ID); err != nil {
+		t.Fatal(err)
+	}
+	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	storetest.Get(s.AppendExchange(bounded, ex(inFree))).Must(t)
+	storetest.Get(s.CommitCheckpoint(bounded, smriti.CheckpointCommit{SpaceID: free.ID, SessionID: inFree.ID,
+		Content: smriti.Content{Message: "m"}})).Must(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.AppendExchange(ctx, ex(inHeld))
+		done <- err
+	}()
+	for {
+		var waiting int
+		if err := s.DB().QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+			AND query LIKE 'UPDATE space_log%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 1 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the send in the held space finished (%v) while its log row was held", err)
+		case <-bounded.Done():
+			t.Fatal("the send in the held space is not waiting for its log row")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 }
