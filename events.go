@@ -15,8 +15,9 @@ const (
 )
 
 // SpaceEvent is one change in a Space that live views refresh on. Position is
-// the store-wide log position the change committed at: events of one Space
-// are strictly increasing in it, so a subscriber resumes with "after N".
+// the Space's log position the change committed at: events of one Space are
+// strictly increasing in it, so a subscriber resumes with "after N".
+// Positions of different Spaces are not comparable.
 type SpaceEvent struct {
 	Position   int64
 	SpaceID    ID
@@ -31,7 +32,7 @@ type SpaceEventLog interface {
 	// SpaceEvents returns up to limit events of the Space with a position
 	// greater than after, oldest first; ENOTFOUND as SpaceService.Space.
 	SpaceEvents(ctx context.Context, space ID, after int64, limit int) ([]SpaceEvent, error)
-	// LogPosition is the store-wide log position every committed write has
-	// reached: a subscriber starting now asks for events after it.
-	LogPosition(ctx context.Context) (int64, error)
+	// LogPosition is the position in the Space's log every committed write
+	// has reached: a subscriber starting now asks for events after it.
+	LogPosition(ctx context.Context, space ID) (int64, error)
 }

@@ -87,8 +87,10 @@ type Turn struct {
 	Model     string
 	// Seq is per session: starts at 0, increases by one, no gaps.
 	Seq int64
-	// LogPos is the turn's position in the store-wide log shared with
-	// checkpoints, so "after this checkpoint" is an exact comparison.
+	// LogPos is the turn's position in its space's log shared with the
+	// space's checkpoints, so "after this checkpoint" is an exact
+	// comparison. A turn of a session without a space has no checkpoints
+	// to compare with; attaching the session gives its turns new positions.
 	LogPos int64
 	// Tokens is the estimated token count of Content, computed once at write.
 	Tokens    int

@@ -23,7 +23,7 @@ const eventKeepAlive = 15 * time.Second
 func (s *Server) eventRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v5/spaces/{space_id}/events",
-			summary: "Live changes of a space as server-sent events (checkpoint.created, session.created, session.updated, disposition.changed, claim.changed); the event id is the store-wide log position, and Last-Event-ID (header) or after (query) resumes after it",
+			summary: "Live changes of a space as server-sent events (checkpoint.created, session.created, session.updated, disposition.changed, claim.changed); the event id is the space's log position, and Last-Event-ID (header) or after (query) resumes after it",
 			tag:     "spaces", status: 200,
 			stream: "one per change, named by its kind, with data {position, space_id, kind, subject_id, branch_name, created_at}; " +
 				"comments carry the start position and keep-alives",
@@ -44,7 +44,7 @@ func (s *Server) spaceEvents(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	if !resume {
-		if after, err = log.LogPosition(ctx); err != nil {
+		if after, err = log.LogPosition(ctx, id); err != nil {
 			return err
 		}
 	}

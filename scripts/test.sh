@@ -38,6 +38,9 @@ go tool staticcheck ./...
 echo "==> go test -race"
 go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
 
+echo "==> PostgreSQL fault tests: promote, SyncRep, stop 10 s"
+./scripts/ha-faults.sh
+
 echo "==> web workspace: Vitest, build, end to end in Chromium"
 (cd web && npm ci --no-audit --no-fund --loglevel=error && npx tsc -p . && npx vitest run && npx vite build)
 webbin=$(mktemp -d /tmp/smriti-web.XXXXXX)

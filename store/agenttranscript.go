@@ -58,7 +58,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			}
 		}
 		if len(fresh) > 0 {
-			last, err := s.nextLogPositions(ctx, tx, len(fresh))
+			last, err := s.nextLogPositions(ctx, tx, spaceID, len(fresh))
 			if err != nil {
 				return err
 			}

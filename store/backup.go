@@ -243,25 +243,41 @@ type StoreVerification struct {
 }
 
 // VerifyAll recomputes the hash of every checkpoint of every space from its
-// stored content and its parents' stored hashes, a page at a time in log
-// order (a parent is always logged before its children), and counts the
-// turns. A checkpoint whose parent is missing counts as a mismatch.
+// stored content and its parents' stored hashes, a page at a time, space by
+// space in log order (a parent is always logged before its children in its
+// space; a parent elsewhere is looked up), and counts the turns. A
+// checkpoint whose parent is missing counts as a mismatch.
 func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 	v := &StoreVerification{Mismatches: []smriti.ID{}}
 	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM turns)`).Scan(&v.Spaces, &v.Turns); err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 	hashes := map[smriti.ID]string{}
-	hashOf := func(p *smriti.ID) (string, bool) {
+	hashOf := func(p *smriti.ID) (string, bool, error) {
 		if p == nil {
-			return "", true
+			return "", true, nil
 		}
-		h, ok := hashes[*p]
-		return h, ok
+		if h, ok := hashes[*p]; ok {
+			return h, true, nil
+		}
+		var h string
+		err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash FROM checkpoints WHERE id = ?`), *p).Scan(&h)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", false, nil
+		}
+		return h, err == nil, err
 	}
-	after := int64(-1)
+	var page []*smriti.Checkpoint
+	var err error
 	for {
-		page, err := s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.log_pos > ? ORDER BY c.log_pos LIMIT ?`, after, exportPage)
+		if page == nil {
+			page, err = s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c ORDER BY c.space_id, c.log_pos LIMIT ?`, exportPage)
+		} else {
+			last := page[len(page)-1]
+			page, err = s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c
+				WHERE c.space_id > ? OR (c.space_id = ? AND c.log_pos > ?) ORDER BY c.space_id, c.log_pos LIMIT ?`,
+				last.SpaceID, last.SpaceID, last.LogPos, exportPage)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("verify: %w", err)
 		}
@@ -270,13 +286,15 @@ func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 		}
 		for _, c := range page {
 			v.Checkpoints++
-			ph, ok1 := hashOf(c.ParentID)
-			mh, ok2 := hashOf(c.MergeParentID)
+			ph, ok1, err1 := hashOf(c.ParentID)
+			mh, ok2, err2 := hashOf(c.MergeParentID)
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, fmt.Errorf("verify: %w", err)
+			}
 			if !ok1 || !ok2 || smriti.ComputeHash(c, ph, mh) != c.Hash {
 				v.Mismatches = append(v.Mismatches, c.ID)
 			}
 			hashes[c.ID] = c.Hash
 		}
-		after = page[len(page)-1].LogPos
 	}
 }

@@ -261,7 +261,7 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	if merge != nil {
 		c.MergeParentID, mergeHash = &merge.id, merge.hash
 	}
-	pos, err := s.nextLogPositions(ctx, tx, 1)
+	pos, err := s.nextLogPositions(ctx, tx, c.SpaceID, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -26,11 +26,17 @@ type dialect struct {
 	// rows is written with one statement; SQLite runs in-process and reuses
 	// a prepared statement per row group instead of parsing a wide one.
 	wideWrites bool
+	// spaceLog: each space has a log row of its own (space_log), so writes
+	// to different spaces never wait on one row, and a session without a
+	// space numbers its turns by sequence number. SQLite has one writer at
+	// a time: the store-wide row (store_log) costs nothing there and is the
+	// full-text index's key, so every position comes from it.
+	spaceLog bool
 }
 
 var (
 	sqliteDialect   = dialect{name: "sqlite"}
-	postgresDialect = dialect{name: "postgres", forUpdate: " FOR UPDATE", numbered: true, nativeTime: true, wideWrites: true}
+	postgresDialect = dialect{name: "postgres", forUpdate: " FOR UPDATE", numbered: true, nativeTime: true, wideWrites: true, spaceLog: true}
 )
 
 const sqliteTimeLayout = "2006-01-02T15:04:05.000000Z"

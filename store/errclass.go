@@ -27,7 +27,18 @@ const unavailableMessage = "the database is unavailable right now; try again sho
 // Classify returns err as a smriti.ETRYAGAIN error when it is a
 // connection-class database failure, and err unchanged otherwise. Domain
 // errors the store raised keep their code.
-func (s *Store) Classify(err error) error { return classify(err) }
+// A broken connection also closes the idle pooled connections (see
+// retry.go).
+func (s *Store) Classify(err error) error {
+	err = classify(err)
+	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
+		var de *smriti.Error
+		if errors.As(err, &de) && de.Err != nil && brokenConn(de.Err) {
+			s.dropIdle()
+		}
+	}
+	return err
+}
 
 func classify(err error) error {
 	if err == nil {

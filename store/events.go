@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"smriti"
@@ -33,12 +35,23 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 	return out, rows.Err()
 }
 
-// LogPosition implements smriti.SpaceEventLog. Writers hold the log row's
-// lock until they commit, so every position up to the committed value is
-// final: nothing can later appear below it.
-func (s *Store) LogPosition(ctx context.Context) (int64, error) {
+// LogPosition implements smriti.SpaceEventLog: the position of the space's
+// log (on SQLite the store-wide log, of which each space's positions are a
+// part). Writers hold the log row's lock until they commit, so every
+// position up to the committed value is final: nothing can later appear
+// below it in the space.
+func (s *Store) LogPosition(ctx context.Context, space smriti.ID) (int64, error) {
 	var pos int64
-	if err := s.read.QueryRowContext(ctx, `SELECT position FROM store_log WHERE id = 1`).Scan(&pos); err != nil {
+	var err error
+	if s.d.spaceLog {
+		err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT position FROM space_log WHERE space_id = ?`), space).Scan(&pos)
+	} else {
+		err = s.read.QueryRowContext(ctx, `SELECT position FROM store_log WHERE id = 1`).Scan(&pos)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, smriti.Errorf(smriti.ENOTFOUND, "space not found")
+	}
+	if err != nil {
 		return 0, fmt.Errorf("log position: %w", err)
 	}
 	return pos, nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"io/fs"
 
 	"smriti"
 )
@@ -28,3 +29,21 @@ func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*sm
 func (s *Store) SetCommitFaults(before, after func() error) {
 	s.faults = faults{beforeCommit: before, afterCommit: after}
 }
+
+// Migrations is the embedded migrations of an engine ("sqlite" or
+// "postgres").
+func Migrations(engine string) (fs.FS, error) { return fs.Sub(migrations, "migrations/"+engine) }
+
+// SetIdentityProbe replaces the probe of the database's identity and marks
+// a check due at the next read, as a reconnect does.
+func (s *Store) SetIdentityProbe(probe func(ctx context.Context) (string, error)) {
+	s.topo.mu.Lock()
+	defer s.topo.mu.Unlock()
+	s.topo.probe = probe
+	s.topo.off.Store(false)
+	s.topo.reconnected()
+}
+
+// IdentityCacheDrops counts the times a changed identity dropped the turn
+// cache.
+func (s *Store) IdentityCacheDrops() int64 { return s.topo.drops.Load() }

@@ -20,12 +20,13 @@ import (
 // leads: it takes every exchange queued so far, writes them together and
 // hands the lead to the first exchange queued meanwhile. A lone send is
 // written at once, so nothing waits for a batch to fill; under load one
-// commit (and, on PostgreSQL, one hold of the store-wide log row) serves
+// commit (and, on PostgreSQL, one hold of each space's log row) serves
 // many sends.
 //
 // Each exchange keeps the semantics of writing it alone: its session's row
 // is bumped under the session's lock (taken in session-id order within a
-// batch, then the log row, so lock order stays fixed across replicas), its
+// batch, then the spaces' log rows in space-id order, so lock order stays
+// fixed across replicas), its
 // two turns take consecutive sequence numbers and log positions, and an
 // unknown session fails only that exchange. Any other error fails the
 // batch's transaction, and then each exchange is written on its own.
@@ -155,7 +156,7 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		}
 		for _, p := range live {
 			if p.err == nil {
-				s.cache.extend(p.ex.SessionID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
+				s.cache.extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
 			}
 		}
 	}
@@ -198,8 +199,8 @@ func (s *Store) settleGroup(live []*pendingExchange, commitErr error) []*pending
 }
 
 // writeGroupTx writes a batch sorted by session: each run of one session's
-// exchanges (for one caller) bumps the session's row once, the log row is
-// taken once for the batch, and the turns are inserted together.
+// exchanges (for one caller) bumps the session's row once, each space's log
+// row is taken once for the batch, and the turns are inserted together.
 func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	ctx := context.WithoutCancel(live[0].ctx)
 	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
@@ -258,14 +259,57 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	if len(turns) == 0 {
 		return nil
 	}
-	pos, err := s.nextLogPositions(ctx, tx, len(turns))
-	if err != nil {
+	if err := s.batchPositions(ctx, tx, turns); err != nil {
 		return err
 	}
-	pos -= int64(len(turns))
-	for _, t := range turns {
-		pos++
-		t.LogPos = pos
-	}
 	return s.insertTurns(ctx, tx, turns, totals)
+}
+
+// batchPositions gives a batch's turns their log positions: each space's log
+// is taken once, in space-id order (lock order stays fixed however batches
+// mix spaces), and a space's turns take its positions in batch order, so a
+// session's turns stay in sequence order. Turns of sessions without a space
+// are numbered by their sequence number (from 1) where each space has its
+// own log.
+func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.Turn) error {
+	if !s.d.spaceLog {
+		pos, err := s.nextLogPositions(ctx, tx, smriti.ID{}, len(turns))
+		if err != nil {
+			return err
+		}
+		pos -= int64(len(turns))
+		for _, t := range turns {
+			pos++
+			t.LogPos = pos
+		}
+		return nil
+	}
+	counts := map[smriti.ID]int{}
+	var spaces []smriti.ID
+	for _, t := range turns {
+		if t.SpaceID == nil {
+			t.LogPos = t.Seq + 1
+			continue
+		}
+		if counts[*t.SpaceID] == 0 {
+			spaces = append(spaces, *t.SpaceID)
+		}
+		counts[*t.SpaceID]++
+	}
+	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
+	next := make(map[smriti.ID]int64, len(spaces))
+	for _, sp := range spaces {
+		last, err := s.nextLogPositions(ctx, tx, sp, counts[sp])
+		if err != nil {
+			return err
+		}
+		next[sp] = last - int64(counts[sp]) + 1
+	}
+	for _, t := range turns {
+		if t.SpaceID != nil {
+			t.LogPos = next[*t.SpaceID]
+			next[*t.SpaceID]++
+		}
+	}
+	return nil
 }

@@ -32,10 +32,10 @@ func (s *Store) Status(ctx context.Context) smriti.DatabaseStatus {
 // errNotPrimary is a database that reads but does not write.
 var errNotPrimary = errors.New("it is a standby or read-only")
 
-// writeProbe commits a transaction that needs a transaction id without
-// touching any row another transaction could be waiting on: on PostgreSQL
-// its COMMIT writes a commit record, which waits for a synchronous standby
-// like every write does. On SQLite it takes the single writer.
+// writeProbe commits a transaction that writes WAL without touching any row
+// another transaction could be waiting on: on PostgreSQL its COMMIT waits
+// for a synchronous standby like every write does. On SQLite it takes the
+// single writer.
 func (s *Store) writeProbe(ctx context.Context) error {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -51,8 +51,11 @@ func (s *Store) writeProbe(ctx context.Context) error {
 		if recovery || readOnly == "on" {
 			return errNotPrimary
 		}
-		var xid sql.NullString
-		if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id()::text`).Scan(&xid); err != nil {
+		// A transactional WAL message: the COMMIT then writes WAL and waits
+		// for a synchronous standby like every write does. (A transaction
+		// id alone writes no WAL, and its COMMIT does not wait.)
+		var lsn sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT pg_logical_emit_message(true, 'smriti-ready', '')::text`).Scan(&lsn); err != nil {
 			return err
 		}
 	} else if _, err := tx.ExecContext(ctx, `SELECT 1`); err != nil {

@@ -38,7 +38,8 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 	if top < floor {
 		return out, nil
 	}
-	view := s.cache.get(se.ID)
+	s.checkTopology(ctx)
+	view := s.cache.get(se.ID, se.SpaceID)
 	if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
 		// Read what the cache lacks: the turns above its newest, or (cold)
 		// the whole window.
@@ -53,7 +54,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		if len(read) == 0 || read[len(read)-1].Seq != top {
 			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turn %d missing", se.ID, top))
 		}
-		view = s.cache.add(se.ID, read)
+		view = s.cache.add(se.ID, se.SpaceID, read)
 		if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
 			view = read // the cache is off or did not keep them
 		}
@@ -97,7 +98,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		if len(older) == 0 || older[len(older)-1].Seq != next {
 			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turns below %d missing", se.ID, next+1))
 		}
-		s.cache.add(se.ID, older)
+		s.cache.add(se.ID, se.SpaceID, older)
 		view = older
 	}
 }

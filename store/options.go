@@ -38,6 +38,10 @@ type Options struct {
 	// query protocol, sends no start-up parameters and takes only
 	// transaction-level advisory locks.
 	Pooler string
+	// AcquireTimeout bounds a transaction's wait for a pooled connection
+	// (DefaultAcquireTimeout when 0; negative: no bound): past it the write
+	// fails with smriti.ETRYAGAIN.
+	AcquireTimeout time.Duration
 	// WaitFor is how long Open keeps trying to reach a database that does
 	// not answer yet, with backoff, before it gives up (0: one try).
 	WaitFor time.Duration
@@ -86,7 +90,7 @@ func (o Options) Validate() error {
 }
 
 // openPostgres opens the pool for a postgres:// URL.
-func openPostgres(dsn string, o Options) (*sql.DB, error) {
+func openPostgres(dsn string, o Options, onConnect func()) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("parse postgres url: %w", err)
@@ -120,7 +124,7 @@ func openPostgres(dsn string, o Options) (*sql.DB, error) {
 			cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(1, (timeout*9/10).Milliseconds()), 10)
 		}
 	}
-	db := stdlib.OpenDB(*cfg)
+	db := sql.OpenDB(connector{Connector: stdlib.GetConnector(*cfg), onConnect: onConnect})
 	// Connections stay open through bursts (a new one is a new server
 	// process); ConnMaxIdleTime closes them after a quiet spell.
 	db.SetMaxOpenConns(o.maxConns())

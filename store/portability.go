@@ -182,7 +182,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				if asNew {
 					remap.Checkpoint(c)
 				}
-				if c.LogPos, err = s.nextLogPositions(ctx, tx, 1); err != nil {
+				if c.LogPos, err = s.nextLogPositions(ctx, tx, spaceID, 1); err != nil {
 					return err
 				}
 				if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
@@ -226,7 +226,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				if asNew {
 					t.ID, t.SessionID = remap.ID(b.ID), remap.ID(b.SessionID)
 				}
-				if t.LogPos, err = s.nextLogPositions(ctx, tx, 1); err != nil {
+				if t.LogPos, err = s.nextLogPositions(ctx, tx, spaceID, 1); err != nil {
 					return err
 				}
 				if err := s.insertTurn(ctx, tx, t); err != nil {
@@ -343,7 +343,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *po
 		}
 		var last int64
 		if n := len(c.Turns); n > 0 {
-			if last, err = s.nextLogPositions(ctx, tx, n); err != nil {
+			if last, err = s.nextLogPositions(ctx, tx, spaceID, n); err != nil {
 				return err
 			}
 		}

@@ -115,7 +115,8 @@ func (s *Store) searchCheckpoints(ctx context.Context, q smriti.SearchQuery, ter
 		query += ` AND c.branch_name = ?`
 		args = append(args, q.Branch)
 	}
-	query += ` ORDER BY score DESC, c.log_pos DESC LIMIT ?`
+	// Log positions are per space (on PostgreSQL): the id breaks their ties.
+	query += ` ORDER BY score DESC, c.log_pos DESC, c.id LIMIT ?`
 	args = append(args, q.Limit)
 	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
 	if err != nil {
@@ -208,7 +209,7 @@ func (s *Store) searchTurns(ctx context.Context, q smriti.SearchQuery, terms []s
 		query += ` AND se.branch_name = ?`
 		args = append(args, q.Branch)
 	}
-	query += ` ORDER BY score DESC, t.log_pos DESC LIMIT ?`
+	query += ` ORDER BY score DESC, t.log_pos DESC, t.id LIMIT ?`
 	args = append(args, q.Limit)
 	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
 	if err != nil {

@@ -238,13 +238,39 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET space_id = ?, updated_at = ? WHERE id = ?`), spaceID, s.d.t(now), id); err != nil {
 			return fmt.Errorf("attach session: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE turns SET space_id = ? WHERE session_id = ?`), spaceID, id); err != nil {
-			return fmt.Errorf("attach turns: %w", err)
+		if se.SpaceID == nil || *se.SpaceID != spaceID {
+			if err := s.renumberTurns(ctx, tx, id, spaceID, se.LastSeq+1); err != nil {
+				return err
+			}
 		}
 		se.SpaceID, se.UpdatedAt = &spaceID, now
 		return nil
 	})
+	if err == nil {
+		s.cache.drop(id)
+	}
 	return se, err
+}
+
+// renumberTurns moves a session's n turns into a space: they take the next
+// n positions of the space's log, in sequence order, after everything
+// already in it — positions from another space's log (or a session's own
+// numbering) mean nothing against this space's checkpoints, and the turns
+// were written before any checkpoint the space will get.
+func (s *Store) renumberTurns(ctx context.Context, tx *sql.Tx, session, space smriti.ID, n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	last, err := s.nextLogPositions(ctx, tx, space, int(n))
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE turns SET space_id = ?, log_pos = ? + r.n
+		FROM (SELECT id, row_number() OVER (ORDER BY sequence_number) AS n FROM turns WHERE session_id = ?) AS r
+		WHERE turns.id = r.id`), space, last-n, session); err != nil {
+		return fmt.Errorf("attach turns: %w", err)
+	}
+	return nil
 }
 
 // SetSessionTitle implements smriti.SessionService.

@@ -94,7 +94,8 @@ const (
 	active_provider = COALESCE(?, active_provider), active_model = COALESCE(?, active_model), updated_at = ? WHERE id = ? AND ` + sessionWritable + ` RETURNING last_seq, token_total, space_id`
 	sqlInsertTurnsHead = `INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
 	sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES `
-	sqlNextLogPos = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
+	sqlNextLogPos      = `UPDATE store_log SET position = position + ? WHERE id = 1 RETURNING position`
+	sqlNextSpaceLogPos = `UPDATE space_log SET position = position + ? WHERE space_id = ? RETURNING position`
 )
 
 // maxInsertPairs is the most exchanges one prepared insert writes; inserts
@@ -111,6 +112,9 @@ func (s *Store) prepareWrites(ctx context.Context) error {
 		return nil
 	}
 	qs := []string{sqlBumpSession, sqlNextLogPos}
+	if s.d.spaceLog {
+		qs[1] = sqlNextSpaceLogPos
+	}
 	for n := 1; n <= maxInsertPairs; n *= 2 {
 		qs = append(qs, sqlInsertTurns(n))
 	}

@@ -61,6 +61,9 @@ type Store struct {
 	ckpt   *checkpointer
 	opts   Options
 	faults faults
+	// topo tells whether the database is still the one the turn cache was
+	// filled from (PostgreSQL).
+	topo topology
 }
 
 var (
@@ -89,7 +92,8 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		s.d = postgresDialect
-		if s.read, err = openPostgres(dsn, o); err != nil {
+		s.topo.probe = s.pgIdentity
+		if s.read, err = openPostgres(dsn, o, s.topo.reconnected); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		s.readIdle = o.maxConns()
@@ -236,10 +240,20 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // tx runs fn in a write transaction, retrying on PostgreSQL serialization
-// failures and deadlocks (which row locks make rare but not impossible).
+// failures and deadlocks (which row locks make rare but not impossible), and
+// once, at once, on a fresh connection when the connection broke before
+// COMMIT was sent (see retry.go).
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	fresh := false
 	for attempt := 0; ; attempt++ {
 		err := s.tx1(ctx, fn)
+		if err != nil && !fresh && freshRetry(ctx, err) {
+			fresh = true
+			s.dropIdle()
+			s.log.WarnContext(ctx, "database connection broke; running the transaction again on a fresh connection", "err", err)
+			attempt--
+			continue
+		}
 		if err == nil || attempt >= 4 || !retryable(err) {
 			return err
 		}
@@ -254,10 +268,11 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
+	tx, release, err := s.beginTx(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	defer release()
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
@@ -323,17 +338,49 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// nextLogPositions reserves n positions in the store-wide log and returns the
-// last one. It takes the log row's lock, so callers take it after every other
-// lock they need (space, then session, then log) to keep lock order fixed.
-func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, n int) (int64, error) {
-	st, err := s.txStmt(ctx, tx, sqlNextLogPos)
-	if err != nil {
-		return 0, err
-	}
+// nextLogPositions reserves n positions in the space's log and returns the
+// last one. It takes the log row's lock (the space's own on PostgreSQL, the
+// store-wide one on SQLite), so callers take it after every other lock they
+// need (space, then session, then log) to keep lock order fixed; a
+// transaction that takes the logs of several spaces takes them in space-id
+// order.
+func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.ID, n int) (int64, error) {
 	var pos int64
-	if err := st.QueryRowContext(ctx, n).Scan(&pos); err != nil {
+	var err error
+	if s.d.spaceLog {
+		var st stmt
+		if st, err = s.txStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
+			return 0, err
+		}
+		err = st.QueryRowContext(ctx, n, space).Scan(&pos)
+	} else {
+		var st stmt
+		if st, err = s.txStmt(ctx, tx, sqlNextLogPos); err != nil {
+			return 0, err
+		}
+		err = st.QueryRowContext(ctx, n).Scan(&pos)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, smriti.Errorf(smriti.ENOTFOUND, "space not found")
+	}
+	if err != nil {
 		return 0, fmt.Errorf("reserve log position: %w", err)
 	}
 	return pos, nil
+}
+
+// turnPositions reserves the positions of n consecutive turns of a session
+// whose newest sequence number will be lastSeq, and returns the last one: in
+// the space's log, or for a session without a space on an engine with a log
+// per space, one more than their sequence numbers (the session's own
+// numbering from 1, as a space's log starts; nothing compares them with
+// anything else, see migration 11).
+func (s *Store) turnPositions(ctx context.Context, tx *sql.Tx, space *smriti.ID, n int, lastSeq int64) (int64, error) {
+	if space == nil {
+		if s.d.spaceLog {
+			return lastSeq + 1, nil
+		}
+		return s.nextLogPositions(ctx, tx, smriti.ID{}, n)
+	}
+	return s.nextLogPositions(ctx, tx, *space, n)
 }

@@ -9,10 +9,13 @@ import (
 
 // turnCache keeps the recent turns of hot sessions in memory, least
 // recently used first out, within a byte limit. Turns are append-only and
-// never change once written, so a cached turn is never stale; what the cache
-// may lack is newer turns (written by another server on the same database),
-// and the reader asks the database for exactly those — the ones above the
-// newest sequence number it holds.
+// their content never changes once written; their log positions change only
+// when the session is attached to another space (an entry remembers the
+// space, and one of another space is dropped) and the whole cache is dropped
+// when the database itself is another (see topology.go). What the cache may
+// lack is newer turns (written by another server on the same database), and
+// the reader asks the database for exactly those — the ones above the newest
+// sequence number it holds.
 //
 // An entry is a contiguous run of one session's turns, oldest first, holding
 // only what a prompt needs (sequence number, log position, role, content,
@@ -29,8 +32,12 @@ type turnCache struct {
 
 type cacheEntry struct {
 	session smriti.ID
-	turns   []*smriti.Turn // ascending, consecutive sequence numbers
-	bytes   int64
+	// space is the session's space when its turns were cached (zero for
+	// none): attaching the session to another space renumbers its turns'
+	// log positions, so an entry of another space is dropped, not served.
+	space smriti.ID
+	turns []*smriti.Turn // ascending, consecutive sequence numbers
+	bytes int64
 	// budget is the largest history budget served from the entry; a smaller
 	// one does not trim what a larger one needs.
 	budget int
@@ -74,12 +81,18 @@ func (c *turnCache) setLimit(limit int64) {
 	c.evictLocked()
 }
 
-// get returns a snapshot of the session's cached turns (nil when none).
-func (c *turnCache) get(id smriti.ID) []*smriti.Turn {
+// get returns a snapshot of the session's cached turns (nil when none) while
+// the session is in space (nil: none); an entry cached while it was in
+// another space is dropped.
+func (c *turnCache) get(id smriti.ID, space *smriti.ID) []*smriti.Turn {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
 	if !ok {
+		return nil
+	}
+	if el.Value.(*cacheEntry).space != spaceKey(space) {
+		c.removeLocked(el)
 		return nil
 	}
 	c.lru.MoveToFront(el)
@@ -91,20 +104,34 @@ func (c *turnCache) get(id smriti.ID) []*smriti.Turn {
 // are appended, turns that end just before it are prepended; turns that are
 // not contiguous with it replace it when they are newer and are dropped when
 // older.
-func (c *turnCache) add(id smriti.ID, ts []*smriti.Turn) []*smriti.Turn { return c.put(id, ts, true) }
+func (c *turnCache) add(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) []*smriti.Turn {
+	return c.put(id, space, ts, true)
+}
 
-func (c *turnCache) put(id smriti.ID, ts []*smriti.Turn, create bool) []*smriti.Turn {
+// spaceKey is the entry's form of a session's space.
+func spaceKey(space *smriti.ID) smriti.ID {
+	if space == nil {
+		return smriti.ID{}
+	}
+	return *space
+}
+
+func (c *turnCache) put(id smriti.ID, space *smriti.ID, ts []*smriti.Turn, create bool) []*smriti.Turn {
 	if len(ts) == 0 {
-		return c.get(id)
+		return c.get(id, space)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
+	if ok && el.Value.(*cacheEntry).space != spaceKey(space) {
+		c.removeLocked(el)
+		ok = false
+	}
 	if !ok {
 		if !create || c.limit <= 0 {
 			return ts
 		}
-		e := &cacheEntry{session: id, turns: ts, bytes: entryOverhead + turnBytes(ts)}
+		e := &cacheEntry{session: id, space: spaceKey(space), turns: ts, bytes: entryOverhead + turnBytes(ts)}
 		c.byID[id] = c.lru.PushFront(e)
 		c.used += e.bytes
 		c.evictLocked()
@@ -139,7 +166,9 @@ func (c *turnCache) put(id smriti.ID, ts []*smriti.Turn, create bool) []*smriti.
 
 // extend appends turns that continue a session's entry; a session not in
 // the cache stays out (it is not known to be hot).
-func (c *turnCache) extend(id smriti.ID, ts []*smriti.Turn) { c.put(id, ts, false) }
+func (c *turnCache) extend(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) {
+	c.put(id, space, ts, false)
+}
 
 // trim drops the session's turns older than seq keep once budget is at least
 // the largest budget the entry has served.
@@ -166,6 +195,15 @@ func (c *turnCache) trim(id smriti.ID, keep int64, budget int) {
 	e.turns = e.turns[drop:]
 	e.bytes -= n
 	c.used -= n
+}
+
+// clear forgets every session.
+func (c *turnCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Init()
+	c.byID = map[smriti.ID]*list.Element{}
+	c.used = 0
 }
 
 // drop forgets a session.

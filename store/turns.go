@@ -129,7 +129,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	if err == nil && !res.Replayed {
 		// Committed: a session already in the cache gets its new turns
 		// without reading them back.
-		s.cache.extend(ex.SessionID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+		s.cache.extend(ex.SessionID, res.User.SpaceID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
 	}
 	return res, err
 }
@@ -175,11 +175,11 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		if err != nil {
 			return fmt.Errorf("update session: %w", err)
 		}
-		pos, err := s.nextLogPositions(ctx, tx, 2)
+		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
+		pos, err := s.turnPositions(ctx, tx, se.SpaceID, 2, last)
 		if err != nil {
 			return err
 		}
-		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
 		if ex.Unmount {
 			if err := s.setMount(ctx, tx, ex.SessionID, nil); err != nil {
 				return err

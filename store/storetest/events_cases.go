@@ -13,7 +13,7 @@ import (
 func testSpaceEvents(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
-	start := Get(s.LogPosition(ctx)).Must(t)
+	start := Get(s.LogPosition(ctx, sp.ID)).Must(t)
 	other := newSpace(t, ctx, s)
 
 	se := newSession(t, ctx, s, sp)
@@ -75,7 +75,7 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 	if got := Get(s.SpaceEvents(ctx, sp.ID, start, 2)).Must(t); len(got) != 2 || got[1].Position != evs[1].Position {
 		t.Fatalf("limit 2: %+v", got)
 	}
-	if pos := Get(s.LogPosition(ctx)).Must(t); pos < evs[len(evs)-1].Position {
+	if pos := Get(s.LogPosition(ctx, sp.ID)).Must(t); pos < evs[len(evs)-1].Position {
 		t.Fatalf("log position %d behind the last event %d", pos, evs[len(evs)-1].Position)
 	}
 	// Another user cannot read the log; an unknown space is not found.

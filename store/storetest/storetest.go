@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, portabilityCases...)
 	cases = append(cases, accountCases...)
 	cases = append(cases, readyCases...)
+	cases = append(cases, spaceLogCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

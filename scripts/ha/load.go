@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+type loadOptions struct {
+	c, spaces, rounds int
+	each              time.Duration
+	fsync             bool
+}
+
+// runLoad measures sends/s (and checkpoint commits/s) of one replica
+// against three `smriti serve` replicas on one PostgreSQL, alternated, at c
+// clients spread over the spaces, and samples which rows the database's
+// lock waits are on.
+func runLoad(bin, root string, o loadOptions) error {
+	dir := filepath.Join(root, "load")
+	p, err := primary(dir, o.fsync)
+	if err != nil {
+		return err
+	}
+	defer p.stop("immediate")
+	servers, err := startServers(bin, dir, p.url(), 3)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, s := range servers {
+			s.stop()
+		}
+	}()
+	targets, err := makeTargets(servers[0].base, o.spaces)
+	if err != nil {
+		return err
+	}
+	db, err := p.db()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds\n",
+		o.fsync, o.c, o.spaces, o.each, o.rounds)
+	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
+	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "top row of the lock waits")
+	res := map[string][]float64{}
+	waits := map[string]*lockSample{}
+	for r := 0; r < o.rounds; r++ {
+		for _, what := range []string{"send", "commit"} {
+			for _, n := range []int{1, 3} {
+				ls := &lockSample{rows: map[string]int{}}
+				busy0, all0 := cpuTimes()
+				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
+				busy1, all1 := cpuTimes()
+				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
+				key := fmt.Sprintf("%s/%d", what, n)
+				res[key] = append(res[key], m.rate)
+				if waits[key] == nil {
+					waits[key] = &lockSample{rows: map[string]int{}}
+				}
+				waits[key].add(ls)
+				row, share := ls.top()
+				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total, row, 100*share)
+			}
+		}
+	}
+	for _, what := range []string{"send", "commit"} {
+		one, three := median(res[what+"/1"]), median(res[what+"/3"])
+		row1, share1 := waits[what+"/1"].top()
+		row3, share3 := waits[what+"/3"].top()
+		fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
+			what, three/one, three, one, 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
+		fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
+	}
+	return nil
+}
+
+type measurement struct {
+	rate, p50, p99 float64
+	errors         int
+	busy           float64 // the machine's CPUs busy, percent (every process, not only these)
+}
+
+// cpuTimes reads the machine's busy and total CPU time from /proc/stat.
+func cpuTimes() (busy, total int64) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	for i, f := range strings.Fields(line)[1:] {
+		v, _ := strconv.ParseInt(f, 10, 64)
+		total += v
+		if i != 3 && i != 4 { // idle, iowait
+			busy += v
+		}
+	}
+	return busy, total
+}
+
+// measure runs c clients for d against servers, spread as in load.run, and
+// returns the successful requests per second.
+func measure(servers []*server, targets []target, c int, d time.Duration, what string, during func(stop <-chan struct{})) measurement {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var lat []time.Duration
+	errs := 0
+	if during != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); during(stop) }()
+	}
+	start := time.Now()
+	for w := 0; w < c; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srv, tg := servers[w%len(servers)], targets[w%len(targets)]
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				t0 := time.Now()
+				var err error
+				if what == "send" {
+					body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"load w%d n%d"}`, tg.session, w, n)
+					_, _, err = post(srv.base+"/api/v4/chat/send", body, 200, nil)
+				} else {
+					body := fmt.Sprintf(`{"repo_id":%q,"session_id":%q,"message":"load w%d n%d"}`, tg.space, tg.session, w, n)
+					_, _, err = post(srv.base+"/api/v4/chat/commit", body, 201, nil)
+				}
+				mu.Lock()
+				if err != nil {
+					errs++
+				} else {
+					lat = append(lat, time.Since(t0))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(d)
+	close(stop)
+	wg.Wait()
+	el := time.Since(start).Seconds()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	m := measurement{rate: float64(len(lat)) / el, errors: errs}
+	if len(lat) > 0 {
+		m.p50 = float64(lat[len(lat)/2].Microseconds()) / 1000
+		m.p99 = float64(lat[len(lat)*99/100].Microseconds()) / 1000
+	}
+	return m
+}
+
+// lockSample counts, every 10 ms, the client backends waiting for a lock
+// (pg_stat_activity.wait_event_type = 'Lock') by the row they wait for: the
+// tuple lock they hold or wait on names the row version, whose first column
+// (the key) is read back from the page (a row's version moves with every
+// update, its key does not).
+type lockSample struct {
+	total int
+	rows  map[string]int
+}
+
+func (l *lockSample) add(o *lockSample) {
+	l.total += o.total
+	for k, v := range o.rows {
+		l.rows[k] += v
+	}
+}
+
+// top is the row with the most waits and its share of all sampled waits
+// (waits not on a row — extending a table, a transaction id — count in the
+// total but are no row).
+func (l *lockSample) top() (string, float64) {
+	best, n := "none", 0
+	for k, v := range l.rows {
+		if !strings.HasPrefix(k, "not a row") && v > n {
+			best, n = k, v
+		}
+	}
+	if l.total == 0 {
+		return best, 0
+	}
+	return best, float64(n) / float64(l.total)
+}
+
+// breakdown lists the n most waited-on keys with their shares.
+func (l *lockSample) breakdown(n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var all []kv
+	for k, v := range l.rows {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
+	var parts []string
+	for i := 0; i < len(all) && i < n; i++ {
+		parts = append(parts, fmt.Sprintf("%s %.1f%%", all[i].k, 100*float64(all[i].v)/float64(l.total)))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
+	ctx := context.Background()
+	// Superuser on the throwaway cluster: pageinspect reads row versions.
+	db.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pageinspect`)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		rows, err := db.QueryContext(ctx, `SELECT a.wait_event, COALESCE(l.relation::regclass::text, ''), COALESCE(l.page, 0), COALESCE(l.tuple, 0)
+			FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'tuple'
+			WHERE a.wait_event_type = 'Lock' AND a.backend_type = 'client backend'`)
+		if err != nil {
+			continue
+		}
+		type wait struct {
+			event, rel string
+			page, tup  int64
+		}
+		var ws []wait
+		for rows.Next() {
+			var w wait
+			if rows.Scan(&w.event, &w.rel, &w.page, &w.tup) == nil {
+				ws = append(ws, w)
+			}
+		}
+		rows.Close()
+		for _, w := range ws {
+			l.total++
+			key := "not a row (" + w.event + ")"
+			if w.rel != "" {
+				// The version may be dead already (its updater committed):
+				// pageinspect reads its first column from the page itself.
+				var row string
+				err := db.QueryRowContext(ctx, `SELECT encode(t_attrs[1], 'hex') FROM heap_page_item_attrs(get_raw_page($1, $2::int), $1::regclass)
+					WHERE lp = $3`, w.rel, w.page, w.tup).Scan(&row)
+				if err == nil {
+					key = w.rel + " " + row
+				} else {
+					key = fmt.Sprintf("%s (%d,%d)", w.rel, w.page, w.tup)
+				}
+			}
+			l.rows[key]++
+		}
+	}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

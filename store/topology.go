@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// The turn cache trusts that a stored turn never changes. That holds for one
+// database, not across two: after a failover to a standby that had not
+// received everything, or a split brain where an old primary came back
+// writable, the same (session, sequence number) may name another turn. The
+// store therefore remembers which database it reads — PostgreSQL's
+// system_identifier (one per cluster, shared by its physical standbys) and
+// timeline (a new one at every promotion; see identityQuery) — and drops the whole cache when
+// either changes. It looks at most every topologyEvery, and at the next
+// read after a new connection opened (a reconnect is when a failover is
+// first seen). SQLite is one file: nothing to check.
+
+// topologyEvery is the longest the identity goes unchecked while the cache
+// is used.
+const topologyEvery = 3 * time.Second
+
+type topology struct {
+	// probe returns the database's identity; tests replace it.
+	probe func(ctx context.Context) (string, error)
+	mu    sync.Mutex // held while probing
+	known string
+	last  atomic.Int64 // when the last probe answered, in Unix nanoseconds
+	due   atomic.Bool  // a connection opened since the last probe
+	off   atomic.Bool  // the probe is not permitted: no checks
+	// drops counts the times the cache was dropped.
+	drops atomic.Int64
+}
+
+// reconnected marks a check due; it runs on every new connection.
+func (t *topology) reconnected() { t.due.Store(true) }
+
+// identityQuery reads the cluster's system identifier and its timeline. The
+// last checkpoint's timeline (pg_control_checkpoint) moves only at the
+// first checkpoint after a promotion; on a primary the current WAL file's
+// name carries the new one from the moment of the promotion.
+const identityQuery = `SELECT s.system_identifier, CASE WHEN pg_is_in_recovery() THEN c.timeline_id
+	ELSE greatest(c.timeline_id, ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int) END
+	FROM pg_control_system() s, pg_control_checkpoint() c`
+
+// pgIdentity is the PostgreSQL probe.
+func (s *Store) pgIdentity(ctx context.Context) (string, error) {
+	var system, timeline int64
+	err := s.read.QueryRowContext(ctx, identityQuery).Scan(&system, &timeline)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(system, 10) + "/" + strconv.FormatInt(timeline, 10), nil
+}
+
+// checkTopology drops the turn cache when the database is not the one it
+// was filled from. It probes only when a check is due and no other caller
+// is probing; a failed probe is tried again at the next read.
+func (s *Store) checkTopology(ctx context.Context) {
+	t := &s.topo
+	if t.probe == nil || t.off.Load() {
+		return
+	}
+	now := time.Now()
+	if !t.due.Load() && now.Sub(time.Unix(0, t.last.Load())) < topologyEvery {
+		return
+	}
+	if !t.mu.TryLock() {
+		return
+	}
+	defer t.mu.Unlock()
+	t.due.Store(false)
+	pctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	id, err := t.probe(pctx)
+	if err != nil {
+		var pg *pgconn.PgError
+		if errors.As(err, &pg) && pg.Code == "42501" {
+			// Not permitted (pg_control_* need pg_monitor or a superuser
+			// where the grants were narrowed): said once, then not tried.
+			t.off.Store(true)
+			s.log.Warn("cannot read the database's identity (pg_control_system); the turn cache will not notice a failover to another database", "err", err)
+			return
+		}
+		t.due.Store(true)
+		return
+	}
+	t.last.Store(now.UnixNano())
+	if t.known != "" && id != t.known {
+		n, _ := s.cache.size()
+		s.cache.clear()
+		t.drops.Add(1)
+		s.log.Warn("the database's identity or timeline changed; dropped the turn cache", "was", t.known, "now", id, "sessions", n)
+	}
+	t.known = id
+}
+
+// Identity names the database the store reads: PostgreSQL's
+// system_identifier and timeline, "system/timeline"; "" on SQLite.
+func (s *Store) Identity(ctx context.Context) (string, error) {
+	if s.d.name != "postgres" {
+		return "", nil
+	}
+	return s.pgIdentity(ctx)
+}
