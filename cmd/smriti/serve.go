@@ -105,6 +105,7 @@ func addDatabaseFlags(cmd *cobra.Command, o *store.Options) {
 		"PostgreSQL: transaction when --db goes through a transaction-mode pooler (pgbouncer pool_mode=transaction, Supabase, Neon): no prepared statements, the simple query protocol, no start-up parameters, a table lock for migrations; empty or session otherwise")
 	f.DurationVar(&o.WaitFor, "db-wait", time.Minute,
 		"at start, keep trying a database that does not answer yet for this long (backing off up to 5 s) before giving up (0: one try)")
+	addAvailabilityFlags(cmd, o)
 }
 
 // memoryFlagsFromEnv applies SMRITI_IDLE_RELEASE and SMRITI_TURN_CACHE_MB
