@@ -78,13 +78,13 @@ func MatchCheckpointRef(cands []CheckpointRef, ref string) (int, error) {
 }
 
 // ResolveCheckpointRef returns the ID of the checkpoint ref names: a full
-// UUID as it is; otherwise the one checkpoint, among those checkpoints lists
-// for each space spaces lists, whose id or hash starts with ref (see
-// MatchCheckpointRef). Too short, ambiguous or malformed is EINVALID, no
-// match ENOTFOUND; the caller fetches the checkpoint, so a UUID naming none
-// is its ENOTFOUND.
-func ResolveCheckpointRef(ctx context.Context, ref string, spaces func(context.Context) ([]ID, error),
-	checkpoints func(context.Context, ID) ([]CheckpointRef, error)) (ID, error) {
+// UUID as it is; otherwise the one checkpoint among those find returns for
+// the prefix whose id or hash starts with ref (see MatchCheckpointRef).
+// find is asked once, with the trimmed, lower-cased prefix, and may return
+// only the first few candidates (enough to tell one from several). Too
+// short, ambiguous or malformed is EINVALID, no match ENOTFOUND; the caller
+// fetches the checkpoint, so a UUID naming none is its ENOTFOUND.
+func ResolveCheckpointRef(ctx context.Context, ref string, find func(ctx context.Context, prefix string) ([]CheckpointRef, error)) (ID, error) {
 	ref = strings.TrimSpace(ref)
 	if LooksLikeID(ref) {
 		return ParseID("checkpoint", ref)
@@ -93,17 +93,9 @@ func ResolveCheckpointRef(ctx context.Context, ref string, spaces func(context.C
 		_, err := MatchCheckpointRef(nil, ref)
 		return NilID, err
 	}
-	ids, err := spaces(ctx)
+	all, err := find(ctx, strings.ToLower(ref))
 	if err != nil {
 		return NilID, err
-	}
-	var all []CheckpointRef
-	for _, id := range ids {
-		cps, err := checkpoints(ctx, id)
-		if err != nil {
-			return NilID, err
-		}
-		all = append(all, cps...)
 	}
 	i, err := MatchCheckpointRef(all, ref)
 	if err != nil {

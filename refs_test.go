@@ -2,9 +2,8 @@ package smriti
 
 import (
 	"context"
+	"strings"
 	"testing"
-
-	"github.com/google/uuid"
 )
 
 func TestMatchSpaceName(t *testing.T) {
@@ -53,33 +52,43 @@ func TestMatchCheckpointRef(t *testing.T) {
 }
 
 func TestResolveCheckpointRef(t *testing.T) {
-	spaceA, spaceB := uuid.MustParse("aaaaaaaa-0000-4000-8000-000000000000"), uuid.MustParse("bbbbbbbb-0000-4000-8000-000000000000")
-	byspace := map[ID][]CheckpointRef{
-		spaceA: {{ID: "11111111-aaaa-4000-8000-000000000000", Hash: "abcdef0123"}},
-		spaceB: {{ID: "22222222-bbbb-4000-8000-000000000000", Hash: "abcdef0999"}},
+	all := []CheckpointRef{
+		{ID: "11111111-aaaa-4000-8000-000000000000", Hash: "abcdef0123"},
+		{ID: "22222222-bbbb-4000-8000-000000000000", Hash: "abcdef0999"},
 	}
-	var listed int
-	spaces := func(context.Context) ([]ID, error) { return []ID{spaceA, spaceB}, nil }
-	checkpoints := func(_ context.Context, s ID) ([]CheckpointRef, error) { listed++; return byspace[s], nil }
+	var asked []string
+	find := func(_ context.Context, prefix string) ([]CheckpointRef, error) {
+		asked = append(asked, prefix)
+		var out []CheckpointRef
+		for _, c := range all {
+			if strings.HasPrefix(c.ID, prefix) || strings.HasPrefix(c.Hash, prefix) {
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	}
 	for _, c := range []struct {
 		name, ref string
 		want      string
 		code      string
-		lists     int // spaces whose checkpoints were listed
+		finds     int // times the candidates were asked for
 	}{
 		{"FullUUIDIsTakenAsItIs", " 33333333-cccc-4000-8000-000000000000 ", "33333333-cccc-4000-8000-000000000000", "", 0},
 		{"MalformedUUIDIsInvalid", "3333333z-cccc-4000-8000-000000000000", "", EINVALID, 0},
 		{"TooShortIsInvalidWithoutListing", "abc", "", EINVALID, 0},
-		{"HashPrefixInAnySpace", "abcdef09", "22222222-bbbb-4000-8000-000000000000", "", 2},
-		{"IDPrefix", "1111111", "11111111-aaaa-4000-8000-000000000000", "", 2},
-		{"AmbiguousAcrossSpacesIsInvalid", "abcdef0", "", EINVALID, 2},
-		{"NoMatchIsNotFound", "fffffff", "", ENOTFOUND, 2},
+		{"HashPrefixInAnySpace", "ABCDEF09", "22222222-bbbb-4000-8000-000000000000", "", 1},
+		{"IDPrefix", "1111111", "11111111-aaaa-4000-8000-000000000000", "", 1},
+		{"AmbiguousAcrossSpacesIsInvalid", "abcdef0", "", EINVALID, 1},
+		{"NoMatchIsNotFound", "fffffff", "", ENOTFOUND, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			listed = 0
-			got, err := ResolveCheckpointRef(context.Background(), c.ref, spaces, checkpoints)
-			if ErrorCode(err) != c.code || listed != c.lists {
-				t.Fatalf("ResolveCheckpointRef(%q) = %v, %v after listing %d spaces; want code %q after %d", c.ref, got, err, listed, c.code, c.lists)
+			asked = nil
+			got, err := ResolveCheckpointRef(context.Background(), c.ref, find)
+			if ErrorCode(err) != c.code || len(asked) != c.finds {
+				t.Fatalf("ResolveCheckpointRef(%q) = %v, %v after %d finds; want code %q after %d", c.ref, got, err, len(asked), c.code, c.finds)
+			}
+			if c.finds == 1 && asked[0] != strings.ToLower(strings.TrimSpace(c.ref)) {
+				t.Fatalf("asked for %q, want the lower-cased prefix", asked[0])
 			}
 			if c.code == "" && got.String() != c.want {
 				t.Fatalf("ResolveCheckpointRef(%q) = %v, want %s", c.ref, got, c.want)
@@ -88,15 +97,11 @@ func TestResolveCheckpointRef(t *testing.T) {
 	}
 }
 
-func TestResolveCheckpointRefPassesListingErrorsOn(t *testing.T) {
+func TestResolveCheckpointRefPassesFindErrorsOn(t *testing.T) {
 	boom := Errorf(EUNAVAILABLE, "down")
 	_, err := ResolveCheckpointRef(context.Background(), "abcdef01",
-		func(context.Context) ([]ID, error) { return nil, boom },
-		func(context.Context, ID) ([]CheckpointRef, error) {
-			t.Fatal("listed checkpoints without spaces")
-			return nil, nil
-		})
+		func(context.Context, string) ([]CheckpointRef, error) { return nil, boom })
 	if err != boom {
-		t.Fatalf("err = %v, want the listing's error", err)
+		t.Fatalf("err = %v, want the find's error", err)
 	}
 }

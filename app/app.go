@@ -39,6 +39,10 @@ type Store interface {
 	smriti.StateService
 	smriti.WorktreeStore
 	smriti.SpaceEventLog
+	// CheckpointsByPrefix returns up to limit checkpoints the caller can
+	// see whose id or hash starts with prefix, of one space when space is
+	// set.
+	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
 }
 
 // Config is what New needs.

@@ -46,26 +46,9 @@ func resolveSpace(ctx context.Context, c *client.Client, arg string) (*wire.Repo
 // can see.
 func resolveCheckpoint(ctx context.Context, c *client.Client, arg string) (*wire.Commit, error) {
 	hint := "Run `smriti checkpoint list <space>` to see checkpoint ids."
-	id, err := smriti.ResolveCheckpointRef(ctx, arg, func(ctx context.Context) ([]smriti.ID, error) {
-		spaces, err := c.Spaces(ctx)
-		ids := make([]smriti.ID, len(spaces))
-		for i, s := range spaces {
-			ids[i] = s.ID
-		}
-		return ids, err
-	}, func(ctx context.Context, space smriti.ID) ([]smriti.CheckpointRef, error) {
-		cps, err := c.Checkpoints(ctx, space, "")
-		refs := make([]smriti.CheckpointRef, len(cps))
-		for i, cp := range cps {
-			refs[i] = smriti.CheckpointRef{ID: cp.ID.String(), Hash: cp.CommitHash}
-		}
-		return refs, err
-	})
-	if err != nil {
-		return nil, withHint(err, smriti.ENOTFOUND, hint)
-	}
-	// The list shape carries no notes; read the checkpoint itself.
-	cp, err := c.Checkpoint(ctx, id)
+	// The server resolves the reference in one query: a UUID, or 7+
+	// characters of a hash (what Smriti shows) or an id.
+	cp, err := c.ResolveCheckpoint(ctx, arg, nil)
 	return cp, withHint(err, smriti.ENOTFOUND, hint)
 }
 

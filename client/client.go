@@ -210,6 +210,17 @@ func (c *Client) CreateCheckpoint(ctx context.Context, req wire.LegacyCommitRequ
 	return &out, c.post(ctx, "/api/v2/commits", req, &out)
 }
 
+// ResolveCheckpoint finds the checkpoint ref names (a full UUID, or 7+
+// characters of its hash or id), among one space's when space is set.
+func (c *Client) ResolveCheckpoint(ctx context.Context, ref string, space *smriti.ID) (*wire.Commit, error) {
+	q := url.Values{"ref": {ref}}
+	if space != nil {
+		q.Set("space_id", space.String())
+	}
+	var out wire.Commit
+	return &out, c.get(ctx, "/api/v5/checkpoints/resolve?"+q.Encode(), &out)
+}
+
 // Checkpoint gets a checkpoint.
 func (c *Client) Checkpoint(ctx context.Context, id smriti.ID) (*wire.Commit, error) {
 	var out wire.Commit

@@ -62,6 +62,9 @@ func (s *Server) checkpointRoutes() []route {
 			in: wire.SpaceCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.commitToSpace, errors: []int{409}},
 		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints", query: itemsQuery,
 			in: wire.LegacyCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.createCheckpoint, errors: []int{409}},
+		{method: "GET", path: "/api/v5/checkpoints/resolve", summary: "Find the checkpoint a reference names: a full UUID, or a unique prefix (7+ characters) of its hash or id", tag: "checkpoints",
+			query: map[string]string{"ref": "the reference (required)", "space_id": "only this space's checkpoints", "items": itemsQuery["items"]},
+			out:   wire.Commit{}, status: 200, handle: s.resolveCheckpoint, errors: []int{400}},
 		{method: "GET", path: "/api/v2/commits/{commit_id}", summary: "Get a checkpoint", tag: "checkpoints", out: wire.Commit{}, status: 200,
 			query: itemsQuery, handle: s.getCheckpoint},
 		{method: "DELETE", path: "/api/v2/commits/{commit_id}", summary: "Delete a checkpoint (409 with its dependents unless cascade=true)", tag: "checkpoints",
@@ -143,6 +146,27 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+func (s *Server) resolveCheckpoint(w http.ResponseWriter, r *http.Request) error {
+	ref := r.URL.Query().Get("ref")
+	if ref == "" {
+		return smriti.Errorf(smriti.EINVALID, "query parameter ref is required: a checkpoint UUID, or 7+ characters of its hash or id")
+	}
+	space, err := queryID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	c, err := s.app.ResolveCheckpoint(r.Context(), space, ref)
+	if err != nil {
+		return err
+	}
+	out := wire.CommitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

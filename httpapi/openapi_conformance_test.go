@@ -435,6 +435,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v2/commits", body: `{"repo_id": "{repo}", "parent_commit_id": "{base}", "message": "Second", "author_type": "user",
 			"context_blob": {"k": 1}, "raw_source_text": "notes", "metadata": {"m": true}, ` + content + `}`, capture: map[string]string{"second": "id"}},
 		{method: "GET", path: "/api/v2/commits/{second}"},
+		{method: "GET", path: "/api/v5/checkpoints/resolve?ref={second}&space_id={repo}"},
 		{method: "GET", path: "/api/v2/commits/{second}?items=true", capture: map[string]string{"item": "items.0.id"}},
 		{method: "GET", path: "/api/v5/checkpoints/{second}/items"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/items/{item}"},

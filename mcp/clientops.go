@@ -56,6 +56,14 @@ func (o ClientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkp
 	return c.Checkpoint(), nil
 }
 
+func (o ClientOps) ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error) {
+	c, err := o.c.ResolveCheckpoint(ctx, ref, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Checkpoint(), nil
+}
+
 func (o ClientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
 	cs, err := o.c.Checkpoints(ctx, space, branch)
 	if err != nil {

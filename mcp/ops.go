@@ -25,6 +25,9 @@ type Ops interface {
 	DeleteSpace(ctx context.Context, id smriti.ID) error
 
 	Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error)
+	// ResolveCheckpoint finds the checkpoint a reference names: a full UUID,
+	// or a unique prefix (7+ characters) of its hash or id.
+	ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error)
 	// Checkpoints lists a space's checkpoints newest first; branch "" = all.
 	Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
 	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)

@@ -118,23 +118,5 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 }
 
 func (t *tools) checkpoint(ctx context.Context, arg string) (*smriti.Checkpoint, error) {
-	id, err := smriti.ResolveCheckpointRef(ctx, arg, func(ctx context.Context) ([]smriti.ID, error) {
-		spaces, err := t.ops.Spaces(ctx)
-		ids := make([]smriti.ID, len(spaces))
-		for i, s := range spaces {
-			ids[i] = s.ID
-		}
-		return ids, err
-	}, func(ctx context.Context, space smriti.ID) ([]smriti.CheckpointRef, error) {
-		cps, err := t.ops.Checkpoints(ctx, space, "")
-		refs := make([]smriti.CheckpointRef, len(cps))
-		for i, c := range cps {
-			refs[i] = smriti.CheckpointRef{ID: c.ID.String(), Hash: c.Hash}
-		}
-		return refs, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t.ops.Checkpoint(ctx, id)
+	return t.ops.ResolveCheckpoint(ctx, arg)
 }

@@ -48,6 +48,10 @@ func (s *Services) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkp
 	return s.App.Checkpoint(ctx, id)
 }
 
+func (s *Services) ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error) {
+	return s.App.ResolveCheckpoint(ctx, nil, ref)
+}
+
 func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
 	q := smriti.CheckpointQuery{}
 	if branch != "" {
