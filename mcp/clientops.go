@@ -256,21 +256,16 @@ func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 }
 
 func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
-	var all []*smriti.Claim
 	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
-	for {
+	return drainPages(func(after string) ([]*smriti.Claim, string, error) {
+		opts.After = after
 		page, next, err := o.c.Claims(ctx, space, opts)
-		if err != nil {
-			return nil, err
-		}
+		claims := make([]*smriti.Claim, len(page))
 		for i := range page {
-			all = append(all, page[i].Claim())
+			claims[i] = page[i].Claim()
 		}
-		if next == "" {
-			return all, nil
-		}
-		opts.After = next
-	}
+		return claims, next, err
+	})
 }
 
 func (o ClientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {

@@ -16,11 +16,14 @@ type Services struct {
 
 var _ Ops = (*Services)(nil)
 
-func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
-	var all []*smriti.Space
-	page := smriti.Page{}
+// drainPages reads every page of a listing: fetch gets the cursor ("" for
+// the first page) and returns a page and the next cursor ("" after the
+// last).
+func drainPages[T any](fetch func(after string) ([]T, string, error)) ([]T, error) {
+	var all []T
+	after := ""
 	for {
-		got, next, err := s.App.Spaces(ctx, page)
+		got, next, err := fetch(after)
 		if err != nil {
 			return nil, err
 		}
@@ -28,8 +31,14 @@ func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
 		if next == "" {
 			return all, nil
 		}
-		page.After = next
+		after = next
 	}
+}
+
+func (s *Services) Spaces(ctx context.Context) ([]*smriti.Space, error) {
+	return drainPages(func(after string) ([]*smriti.Space, string, error) {
+		return s.App.Spaces(ctx, smriti.Page{After: after})
+	})
 }
 
 func (s *Services) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
@@ -57,18 +66,10 @@ func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	if branch != "" {
 		q.Branch = &branch
 	}
-	var all []*smriti.Checkpoint
-	for {
-		got, next, err := s.App.Checkpoints(ctx, space, q)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, got...)
-		if next == "" {
-			return all, nil
-		}
-		q.After = next
-	}
+	return drainPages(func(after string) ([]*smriti.Checkpoint, string, error) {
+		q.After = after
+		return s.App.Checkpoints(ctx, space, q)
+	})
 }
 
 func (s *Services) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
@@ -142,18 +143,10 @@ func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string)
 
 func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
 	q := smriti.ClaimQuery{IncludeExpired: includeExpired}
-	var all []*smriti.Claim
-	for {
-		got, next, err := s.App.Claims(ctx, space, q)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, got...)
-		if next == "" {
-			return all, nil
-		}
-		q.After = next
-	}
+	return drainPages(func(after string) ([]*smriti.Claim, string, error) {
+		q.After = after
+		return s.App.Claims(ctx, space, q)
+	})
 }
 
 func (s *Services) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {

@@ -1,0 +1,263 @@
+package mcp
+
+import (
+	"context"
+	"smriti"
+	"smriti/app"
+	"smriti/intelligence"
+)
+
+// fakeOps is a function-field fake of Ops: each method calls its Fn field,
+// and panics when a test did not expect the call.
+type fakeOps struct {
+	SpacesFn               func(a0 context.Context) ([]*smriti.Space, error)
+	SpaceFn                func(a0 context.Context, a1 smriti.ID) (*smriti.Space, error)
+	CreateSpaceFn          func(a0 context.Context, a1 smriti.SpaceCreate) (*smriti.Space, error)
+	DeleteSpaceFn          func(a0 context.Context, a1 smriti.ID) error
+	CheckpointFn           func(a0 context.Context, a1 smriti.ID) (*smriti.Checkpoint, error)
+	ResolveCheckpointFn    func(a0 context.Context, a1 string) (*smriti.Checkpoint, error)
+	CheckpointsFn          func(a0 context.Context, a1 smriti.ID, a2 string) ([]*smriti.Checkpoint, error)
+	CommitCheckpointFn     func(a0 context.Context, a1 smriti.CheckpointCommit) (*smriti.Checkpoint, error)
+	DeleteCheckpointFn     func(a0 context.Context, a1 smriti.ID, a2 bool) error
+	AddNoteFn              func(a0 context.Context, a1 smriti.ID, a2 smriti.NoteCreate) (*smriti.Note, error)
+	VerifyFn               func(a0 context.Context, a1 smriti.ID) (*smriti.Verification, error)
+	ExtractFn              func(a0 context.Context, a1 smriti.ID, a2 string, a3 *smriti.ID) (*intelligence.DraftResult, error)
+	ReviewFn               func(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error)
+	CheckpointItemsFn      func(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error)
+	ItemHistoryFn          func(a0 context.Context, a1 smriti.ID, a2 string) ([]smriti.ItemEvent, error)
+	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error)
+	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
+	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
+	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
+	StateFn                func(a0 context.Context, a1 smriti.ID, a2 smriti.StateQuery) (*smriti.StateBrief, error)
+	CreateClaimFn          func(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error)
+	FinishClaimFn          func(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Claim, error)
+	ClaimsFn               func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Claim, error)
+	MetricsFn              func(a0 context.Context, a1 smriti.ID) (smriti.MetricsView, error)
+	ReadyFn                func(a0 context.Context, a1 smriti.ID) ([]smriti.ReadyTask, error)
+	ClaimReadyFn           func(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error)
+	OpenWorktreeFn         func(a0 context.Context, a1 smriti.WorktreeOpen) (*smriti.Worktree, error)
+	WorktreesFn            func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
+	WorktreeFn             func(a0 context.Context, a1 string) (*smriti.Worktree, error)
+	CloseWorktreeFn        func(a0 context.Context, a1 string, a2 bool) (*smriti.Worktree, error)
+	PreviewContextFn       func(a0 context.Context, a1 *smriti.ID, a2 smriti.ID, a3 string) (*ContextPreview, error)
+}
+
+var _ Ops = (*fakeOps)(nil)
+
+func (f *fakeOps) Spaces(a0 context.Context) ([]*smriti.Space, error) {
+	if f.SpacesFn == nil {
+		panic("fakeOps.Spaces called unexpectedly")
+	}
+	return f.SpacesFn(a0)
+}
+
+func (f *fakeOps) Space(a0 context.Context, a1 smriti.ID) (*smriti.Space, error) {
+	if f.SpaceFn == nil {
+		panic("fakeOps.Space called unexpectedly")
+	}
+	return f.SpaceFn(a0, a1)
+}
+
+func (f *fakeOps) CreateSpace(a0 context.Context, a1 smriti.SpaceCreate) (*smriti.Space, error) {
+	if f.CreateSpaceFn == nil {
+		panic("fakeOps.CreateSpace called unexpectedly")
+	}
+	return f.CreateSpaceFn(a0, a1)
+}
+
+func (f *fakeOps) DeleteSpace(a0 context.Context, a1 smriti.ID) error {
+	if f.DeleteSpaceFn == nil {
+		panic("fakeOps.DeleteSpace called unexpectedly")
+	}
+	return f.DeleteSpaceFn(a0, a1)
+}
+
+func (f *fakeOps) Checkpoint(a0 context.Context, a1 smriti.ID) (*smriti.Checkpoint, error) {
+	if f.CheckpointFn == nil {
+		panic("fakeOps.Checkpoint called unexpectedly")
+	}
+	return f.CheckpointFn(a0, a1)
+}
+
+func (f *fakeOps) ResolveCheckpoint(a0 context.Context, a1 string) (*smriti.Checkpoint, error) {
+	if f.ResolveCheckpointFn == nil {
+		panic("fakeOps.ResolveCheckpoint called unexpectedly")
+	}
+	return f.ResolveCheckpointFn(a0, a1)
+}
+
+func (f *fakeOps) Checkpoints(a0 context.Context, a1 smriti.ID, a2 string) ([]*smriti.Checkpoint, error) {
+	if f.CheckpointsFn == nil {
+		panic("fakeOps.Checkpoints called unexpectedly")
+	}
+	return f.CheckpointsFn(a0, a1, a2)
+}
+
+func (f *fakeOps) CommitCheckpoint(a0 context.Context, a1 smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	if f.CommitCheckpointFn == nil {
+		panic("fakeOps.CommitCheckpoint called unexpectedly")
+	}
+	return f.CommitCheckpointFn(a0, a1)
+}
+
+func (f *fakeOps) DeleteCheckpoint(a0 context.Context, a1 smriti.ID, a2 bool) error {
+	if f.DeleteCheckpointFn == nil {
+		panic("fakeOps.DeleteCheckpoint called unexpectedly")
+	}
+	return f.DeleteCheckpointFn(a0, a1, a2)
+}
+
+func (f *fakeOps) AddNote(a0 context.Context, a1 smriti.ID, a2 smriti.NoteCreate) (*smriti.Note, error) {
+	if f.AddNoteFn == nil {
+		panic("fakeOps.AddNote called unexpectedly")
+	}
+	return f.AddNoteFn(a0, a1, a2)
+}
+
+func (f *fakeOps) Verify(a0 context.Context, a1 smriti.ID) (*smriti.Verification, error) {
+	if f.VerifyFn == nil {
+		panic("fakeOps.Verify called unexpectedly")
+	}
+	return f.VerifyFn(a0, a1)
+}
+
+func (f *fakeOps) Extract(a0 context.Context, a1 smriti.ID, a2 string, a3 *smriti.ID) (*intelligence.DraftResult, error) {
+	if f.ExtractFn == nil {
+		panic("fakeOps.Extract called unexpectedly")
+	}
+	return f.ExtractFn(a0, a1, a2, a3)
+}
+
+func (f *fakeOps) Review(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error) {
+	if f.ReviewFn == nil {
+		panic("fakeOps.Review called unexpectedly")
+	}
+	return f.ReviewFn(a0, a1)
+}
+
+func (f *fakeOps) CheckpointItems(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error) {
+	if f.CheckpointItemsFn == nil {
+		panic("fakeOps.CheckpointItems called unexpectedly")
+	}
+	return f.CheckpointItemsFn(a0, a1)
+}
+
+func (f *fakeOps) ItemHistory(a0 context.Context, a1 smriti.ID, a2 string) ([]smriti.ItemEvent, error) {
+	if f.ItemHistoryFn == nil {
+		panic("fakeOps.ItemHistory called unexpectedly")
+	}
+	return f.ItemHistoryFn(a0, a1, a2)
+}
+
+func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error) {
+	if f.CommonAncestorFn == nil {
+		panic("fakeOps.CommonAncestor called unexpectedly")
+	}
+	return f.CommonAncestorFn(a0, a1, a2)
+}
+
+func (f *fakeOps) Fork(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error) {
+	if f.ForkFn == nil {
+		panic("fakeOps.Fork called unexpectedly")
+	}
+	return f.ForkFn(a0, a1)
+}
+
+func (f *fakeOps) SetBranchDisposition(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error) {
+	if f.SetBranchDispositionFn == nil {
+		panic("fakeOps.SetBranchDisposition called unexpectedly")
+	}
+	return f.SetBranchDispositionFn(a0, a1, a2, a3)
+}
+
+func (f *fakeOps) Merge(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error) {
+	if f.MergeFn == nil {
+		panic("fakeOps.Merge called unexpectedly")
+	}
+	return f.MergeFn(a0, a1)
+}
+
+func (f *fakeOps) State(a0 context.Context, a1 smriti.ID, a2 smriti.StateQuery) (*smriti.StateBrief, error) {
+	if f.StateFn == nil {
+		panic("fakeOps.State called unexpectedly")
+	}
+	return f.StateFn(a0, a1, a2)
+}
+
+func (f *fakeOps) CreateClaim(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+	if f.CreateClaimFn == nil {
+		panic("fakeOps.CreateClaim called unexpectedly")
+	}
+	return f.CreateClaimFn(a0, a1)
+}
+
+func (f *fakeOps) FinishClaim(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Claim, error) {
+	if f.FinishClaimFn == nil {
+		panic("fakeOps.FinishClaim called unexpectedly")
+	}
+	return f.FinishClaimFn(a0, a1, a2)
+}
+
+func (f *fakeOps) Claims(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Claim, error) {
+	if f.ClaimsFn == nil {
+		panic("fakeOps.Claims called unexpectedly")
+	}
+	return f.ClaimsFn(a0, a1, a2)
+}
+
+func (f *fakeOps) Metrics(a0 context.Context, a1 smriti.ID) (smriti.MetricsView, error) {
+	if f.MetricsFn == nil {
+		panic("fakeOps.Metrics called unexpectedly")
+	}
+	return f.MetricsFn(a0, a1)
+}
+
+func (f *fakeOps) Ready(a0 context.Context, a1 smriti.ID) ([]smriti.ReadyTask, error) {
+	if f.ReadyFn == nil {
+		panic("fakeOps.Ready called unexpectedly")
+	}
+	return f.ReadyFn(a0, a1)
+}
+
+func (f *fakeOps) ClaimReady(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+	if f.ClaimReadyFn == nil {
+		panic("fakeOps.ClaimReady called unexpectedly")
+	}
+	return f.ClaimReadyFn(a0, a1)
+}
+
+func (f *fakeOps) OpenWorktree(a0 context.Context, a1 smriti.WorktreeOpen) (*smriti.Worktree, error) {
+	if f.OpenWorktreeFn == nil {
+		panic("fakeOps.OpenWorktree called unexpectedly")
+	}
+	return f.OpenWorktreeFn(a0, a1)
+}
+
+func (f *fakeOps) Worktrees(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+	if f.WorktreesFn == nil {
+		panic("fakeOps.Worktrees called unexpectedly")
+	}
+	return f.WorktreesFn(a0, a1, a2)
+}
+
+func (f *fakeOps) Worktree(a0 context.Context, a1 string) (*smriti.Worktree, error) {
+	if f.WorktreeFn == nil {
+		panic("fakeOps.Worktree called unexpectedly")
+	}
+	return f.WorktreeFn(a0, a1)
+}
+
+func (f *fakeOps) CloseWorktree(a0 context.Context, a1 string, a2 bool) (*smriti.Worktree, error) {
+	if f.CloseWorktreeFn == nil {
+		panic("fakeOps.CloseWorktree called unexpectedly")
+	}
+	return f.CloseWorktreeFn(a0, a1, a2)
+}
+
+func (f *fakeOps) PreviewContext(a0 context.Context, a1 *smriti.ID, a2 smriti.ID, a3 string) (*ContextPreview, error) {
+	if f.PreviewContextFn == nil {
+		panic("fakeOps.PreviewContext called unexpectedly")
+	}
+	return f.PreviewContextFn(a0, a1, a2, a3)
+}
