@@ -173,7 +173,8 @@ type NoteCreate struct {
 }
 
 // CheckpointCommit writes a checkpoint from a session: its branch is the
-// session's branch and its parent follows the branch rules (see SPEC §3).
+// session's branch, and its parent is that branch's head — or, for a fork's
+// first checkpoint, the checkpoint the fork was made from.
 type CheckpointCommit struct {
 	SpaceID ID
 	// SessionID is the writing session, whose branch the checkpoint goes
@@ -256,9 +257,10 @@ type Verification struct {
 // CheckpointService manages checkpoints. Every method is scoped to the caller
 // in ctx: a checkpoint in a space the caller may not see is ENOTFOUND.
 type CheckpointService interface {
-	// CommitCheckpoint writes a checkpoint from a session (branch and parent
-	// rules of SPEC §3). ENOTFOUND for an unknown space, or a session that is
-	// missing or not in that space.
+	// CommitCheckpoint writes a checkpoint onto the head of the session's
+	// branch (a fork's first one onto the fork's source), or of main when
+	// in.SessionID is NilID. ENOTFOUND for an unknown space, or a session
+	// that is missing or not in that space.
 	CommitCheckpoint(ctx context.Context, in CheckpointCommit) (*Checkpoint, error)
 	// CreateCheckpoint writes a checkpoint with an explicit parent.
 	// ENOTFOUND for an unknown space; EINVALID for a parent that is missing

@@ -21,7 +21,8 @@ type ID = uuid.UUID
 // NilID is the zero ID.
 var NilID = uuid.Nil
 
-// LocalUserID is the built-in user every request runs as until accounts land.
+// LocalUserID is the built-in user every request runs as in local mode (no
+// --auth).
 // It matches the single tenant of the first implementation so that migrated
 // data keeps its owner.
 var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")

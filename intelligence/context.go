@@ -10,7 +10,9 @@ import (
 // ContextMode says where the context of a send (or a draft) comes from.
 type ContextMode string
 
-// Context modes (SPEC §3 "Context modes").
+// Context modes: which checkpoints and turns a send gives the model; each
+// mode's rule is stated beside it. A checkpoint's exact "turns after it"
+// is what makes a mount or a fork see nothing that came later.
 const (
 	// ModeFresh: no checkpoint; the session's own turns.
 	ModeFresh ContextMode = "FRESH"

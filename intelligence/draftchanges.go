@@ -8,7 +8,8 @@ import (
 	"sync"
 )
 
-// Drafting as a change list (SPEC §3 "State accumulates"): the model gets
+// Drafting as a change list, so that state accumulates: a draft keeps
+// everything its base held unless the turns change it. The model gets
 // its base checkpoint's items, with their ids, and the allowed turns (or a
 // document) as one JSON data block, and answers operations on those items;
 // ComposeDraft turns them into the proposed full state.

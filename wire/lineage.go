@@ -25,8 +25,8 @@ type ForkResponse struct {
 	// sequence number after which a session's turns enter the model's
 	// context. The first implementation answered 0 and so dropped the
 	// fork's first message (sequence 0) when a client sent it back; a fork
-	// in FORKED mode sees all of its own turns, its first message included
-	// (SPEC §3), and -1 says exactly that to clients that echo it.
+	// in FORKED mode sees all of its own turns, its first message included,
+	// and -1 says exactly that to clients that echo it.
 	HistoryBaseSeq int64      `json:"history_base_seq" doc:"Always -1: every turn of the fork reaches the model (the first implementation answered 0)"`
 	Session        SessionOut `json:"session" doc:"The new session"`
 }

@@ -1,5 +1,6 @@
-// Command load measures a release build of smriti the way SPEC §7 states its
-// figures: it starts `smriti serve` on a temporary SQLite database (or the
+// Command load measures a release build of smriti the way the product's
+// performance bounds are stated (send throughput against the reference
+// program, start-up time, idle memory): it starts `smriti serve` on a temporary SQLite database (or the
 // PostgreSQL URL given), times start to the first healthy /health, reads the
 // idle RSS, grows one session through the API until its history is past the
 // mock model's window, and then prints sends/s, p50 and p99 at each
@@ -403,8 +404,8 @@ func readRSS(pid int) (rss, error) {
 	return r, nil
 }
 
-// String gives MiB, as the kernel counts, and decimal MB, as SPEC §7 states
-// its bound.
+// String gives MiB, as the kernel counts, and decimal MB, as the memory
+// bound is stated.
 func (r rss) String() string {
 	return fmt.Sprintf("%.1f MiB = %.1f MB (anonymous %.1f MiB, file-backed %.1f MiB)",
 		float64(r.total)/1024, float64(r.total)*1024/1e6, float64(r.anon)/1024, float64(r.file)/1024)
