@@ -463,21 +463,34 @@ try {
           requestAnimationFrame(step);
         }),
     );
-  const fps = await scrollUp();
+  const atNewest = async () => {
+    await lp.reload();
+    await lp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();
+    await lp.waitForFunction(() => {
+      const el = document.querySelector("[data-testid=thread]");
+      return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    });
+  };
+  // Three passes, each from a fresh load of the session (the first on the
+  // page as opened above), the median held up to the budget: like the paint
+  // figures, one pass on this machine's shared CPUs jitters with what else
+  // runs. All three are recorded.
+  const passes = [];
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) await atNewest();
+    passes.push({ fps: await scrollUp(), load: loadNow() });
+  }
+  const fps = median(passes.map((p) => p.fps));
+  figures.longThreadScrollFpsPasses = passes.map((p) => +p.fps.toFixed(1));
   figures.longThreadScrollFps = +fps.toFixed(1);
-  figures.longThreadScrollLoadPerCpu = +loadNow().toFixed(2);
+  figures.longThreadScrollLoadPerCpu = +median(passes.map((p) => p.load)).toFixed(2);
   // Reported, not asserted (no timing asserts): the issue's budget is 50 fps.
-  console.log(`  --  200-turn thread scroll: ${fps.toFixed(1)} fps (budget 50) at load ${loadNow().toFixed(1)} per CPU`);
-  // The frame rate measures the machine as much as the page (its CPUs are
-  // shared): the same scroll, from a fresh load, is traced once more to
-  // report what the page itself costs, the renderer's main-thread CPU time
-  // per frame (thread time, so time spent waiting for a CPU is not counted).
-  await lp.reload();
-  await lp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();
-  await lp.waitForFunction(() => {
-    const el = document.querySelector("[data-testid=thread]");
-    return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
-  });
+  console.log(`  --  200-turn thread scroll: median ${fps.toFixed(1)} fps of ${figures.longThreadScrollFpsPasses.join(", ")} (budget 50) at load ${figures.longThreadScrollLoadPerCpu} per CPU`);
+  // The frame rate measures the machine as much as the page: the same
+  // scroll, from a fresh load, is traced once more to report what the page
+  // itself costs, the renderer's main-thread CPU time per frame (thread time,
+  // so time spent waiting for a CPU is not counted).
+  await atNewest();
   await browser.startTracing(lp, { categories: ["toplevel"] });
   await scrollUp();
   const trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
@@ -609,6 +622,9 @@ try {
   const zoomAfter = await gp.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector(".react-flow__viewport")).transform).a);
   expect(zoomAfter * 12 >= 11, `after expanding, the view stays readable (zoom ${zoomAfter.toFixed(2)})`);
   await shot(gp, "graph-300-run-expanded");
+  await gp.getByRole("button", { name: "Collapse linear runs" }).click();
+  await gp.locator(".react-flow__node-run").nth(18).waitFor();
+  expect((await gp.locator(".react-flow__node-run").count()) === 19 && (await stepsShown("feature-19")).length === 2, "Collapse linear runs folds the run again");
   await ctxG.close();
 
   console.log("the same decision changed on a branch and on main is one conflict on one item");

@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ReactFlow, ReactFlowProvider, Background, Controls, MiniMap, MarkerType, useReactFlow, Handle, Position, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { ReactFlow, ReactFlowProvider, Background, Controls, MiniMap, MarkerType, Panel, useReactFlow, Handle, Position, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import dagre from "@dagrejs/dagre";
 import { short, type CheckpointNode, type ID, type LineageTree } from "../api";
@@ -270,6 +270,13 @@ export default function BranchGraph({
         proOptions={{ hideAttribution: true }}
       >
         <Fit signature={signature} focus={focus} />
+        {expanded.all.size > 0 && (
+          <Panel position="top-right">
+            <button type="button" className="small" onClick={() => setExpanded({ all: new Set(), last: null })}>
+              Collapse linear runs
+            </button>
+          </Panel>
+        )}
         <Background />
         <Controls showInteractive={false} />
         <MiniMap pannable zoomable nodeColor={(n) => (n.data as { color?: string }).color ?? "#888"} ariaLabel="Overview of the whole graph" />
