@@ -448,23 +448,61 @@ try {
   figures.longThreadRenderedMessages = geo.rendered;
   await shot(lp, "long-thread-bottom");
   // Scroll speed: 90 animation frames, each scrolling 120 px up.
-  const fps = await lp.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const el = document.querySelector("[data-testid=thread]");
-        const times = [];
-        const step = (t) => {
-          times.push(t);
-          el.scrollTop -= 120;
-          if (times.length < 90) requestAnimationFrame(step);
-          else resolve((1000 * (times.length - 1)) / (times[times.length - 1] - times[0]));
-        };
-        requestAnimationFrame(step);
-      }),
-  );
+  const scrollUp = () =>
+    lp.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const el = document.querySelector("[data-testid=thread]");
+          const times = [];
+          const step = (t) => {
+            times.push(t);
+            el.scrollTop -= 120;
+            if (times.length < 90) requestAnimationFrame(step);
+            else resolve((1000 * (times.length - 1)) / (times[times.length - 1] - times[0]));
+          };
+          requestAnimationFrame(step);
+        }),
+    );
+  const atNewest = async () => {
+    await lp.reload();
+    await lp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();
+    await lp.waitForFunction(() => {
+      const el = document.querySelector("[data-testid=thread]");
+      return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    });
+  };
+  // Three passes, each from a fresh load of the session (the first on the
+  // page as opened above), the median held up to the budget: like the paint
+  // figures, one pass on this machine's shared CPUs jitters with what else
+  // runs. All three are recorded.
+  const passes = [];
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) await atNewest();
+    passes.push({ fps: await scrollUp(), load: loadNow() });
+  }
+  const fps = median(passes.map((p) => p.fps));
+  figures.longThreadScrollFpsPasses = passes.map((p) => +p.fps.toFixed(1));
   figures.longThreadScrollFps = +fps.toFixed(1);
+  figures.longThreadScrollLoadPerCpu = +median(passes.map((p) => p.load)).toFixed(2);
   // Reported, not asserted (no timing asserts): the issue's budget is 50 fps.
-  console.log(`  --  200-turn thread scroll: ${fps.toFixed(1)} fps (budget 50) at load ${loadNow().toFixed(1)} per CPU`);
+  console.log(`  --  200-turn thread scroll: median ${fps.toFixed(1)} fps of ${figures.longThreadScrollFpsPasses.join(", ")} (budget 50) at load ${figures.longThreadScrollLoadPerCpu} per CPU`);
+  // The frame rate measures the machine as much as the page: the same
+  // scroll, from a fresh load, is traced once more to report what the page
+  // itself costs, the renderer's main-thread CPU time per frame (thread time,
+  // so time spent waiting for a CPU is not counted).
+  await atNewest();
+  await browser.startTracing(lp, { categories: ["toplevel"] });
+  await scrollUp();
+  const trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const mainThreads = new Set(trace.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const cpuByThread = new Map();
+  for (const e of trace) {
+    if (e.ph !== "X" || (e.name !== "ThreadControllerImpl::RunTask" && e.name !== "RunTask") || !mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    cpuByThread.set(`${e.pid}:${e.tid}`, (cpuByThread.get(`${e.pid}:${e.tid}`) ?? 0) + (e.tdur ?? 0));
+  }
+  const pageCpuMs = Math.max(0, ...cpuByThread.values()) / 1000;
+  figures.longThreadScrollMainThreadMsPerFrame = +(pageCpuMs / 89).toFixed(2);
+  console.log(`  --  200-turn thread scroll: ${figures.longThreadScrollMainThreadMsPerFrame} ms of main-thread CPU per frame (60 fps leaves 16.7 ms)`);
   await lp.getByRole("button", { name: "Jump to latest" }).click();
   await lp.waitForFunction(() => {
     const el = document.querySelector("[data-testid=thread]");
@@ -563,8 +601,30 @@ try {
   await gp.getByText(/^Selected: /).waitFor();
   expect(true, "a click on a node of the 300-checkpoint graph selects it");
   expect((await gp.locator(".react-flow__minimap").count()) === 1, "the graph has a minimap");
-  await shot(gp, "graph-300-checkpoints-20-branches");
+  // Each feature branch is 15 checkpoints in a line: its first (forked from
+  // main) and its newest stay, the 13 between are one collapsed node.
+  const runs = await gp.locator(".react-flow__node-run").allInnerTexts();
+  figures.graph300CollapsedRuns = runs.length;
+  figures.graph300NodesDrawn = await gp.locator(".react-flow__node-cp, .react-flow__node-run").count();
+  expect(runs.length === 19 && runs.every((t) => t.trim() === "+13 checkpoints"), `the 19 feature branches' linear runs are collapsed, each "+13 checkpoints" (${runs.length}: ${JSON.stringify([...new Set(runs)])})`);
+  expect(figures.graph300NodesDrawn === 300 - 19 * 13 + 19, `the graph draws ${figures.graph300NodesDrawn} nodes for 300 checkpoints`);
   await axe(gp, "graph-300");
+  await shot(gp, "graph-300-checkpoints-20-branches");
+  const stepsShown = (branch) => gp.locator(".react-flow__node-cp").filter({ hasText: new RegExp(`${branch} step \\d+$`) }).allInnerTexts();
+  expect((await stepsShown("feature-19")).length === 2, "before expanding, feature-19 shows two checkpoints (its first and its newest)");
+  const cpBefore = await gp.locator(".react-flow__node-cp").count();
+  await gp.getByRole("button", { name: "+13 checkpoints on feature-19, collapsed: show them" }).click();
+  await gp.locator(".react-flow__node-cp").filter({ hasText: /feature-19 step 2$/ }).waitFor();
+  const expandedSteps = (await stepsShown("feature-19")).map((t) => +t.trim().match(/step (\d+)$/)[1]).sort((a, b) => a - b);
+  expect(JSON.stringify(expandedSteps) === JSON.stringify([...Array(15)].map((_, i) => i + 1)), `expanding the run shows feature-19's checkpoints, steps ${expandedSteps.join(",")}`);
+  expect((await gp.locator(".react-flow__node-cp").count()) === cpBefore + 13 && (await gp.locator(".react-flow__node-run").count()) === 18, "13 checkpoints were added and one collapsed node less is drawn");
+  await gp.waitForTimeout(200);
+  const zoomAfter = await gp.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector(".react-flow__viewport")).transform).a);
+  expect(zoomAfter * 12 >= 11, `after expanding, the view stays readable (zoom ${zoomAfter.toFixed(2)})`);
+  await shot(gp, "graph-300-run-expanded");
+  await gp.getByRole("button", { name: "Collapse linear runs" }).click();
+  await gp.locator(".react-flow__node-run").nth(18).waitFor();
+  expect((await gp.locator(".react-flow__node-run").count()) === 19 && (await stepsShown("feature-19")).length === 2, "Collapse linear runs folds the run again");
   await ctxG.close();
 
   console.log("the same decision changed on a branch and on main is one conflict on one item");
@@ -599,6 +659,83 @@ try {
       ttlConflicts[0].includes("Access token TTL is 5 minutes"), `the TTL case is one conflict on one item id: ${JSON.stringify(ttlConflicts)}`);
     await shot(tp, "merge-ttl-conflict");
     await ctxT.close();
+  }
+
+  console.log("a merge that removes an item: the preview names it, the merged checkpoint no longer has it");
+  {
+    const sp = await api("POST", "/api/v2/repos", { name: "Release rules", description: "a branch retracts a decision" });
+    const mainSe = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
+    const baseCp = await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: mainSe.id, message: "Release rules", decisions: ["Use PostgreSQL for storage", "Deploy on Fridays"] });
+    const baseItems = await api("GET", `/api/v5/checkpoints/${baseCp.id}/items`);
+    const friday = baseItems.find((it) => it.text === "Deploy on Fridays");
+    const fork = await api("POST", "/api/v5/lineage/sessions/fork", { space_id: sp.id, checkpoint_id: baseCp.id, branch_name: "no-friday-deploys" });
+    // The branch saves its state without the decision: the item is retracted there.
+    const branchCp = await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: fork.session_id, message: "No deploys on Fridays", decisions: ["Use PostgreSQL for storage"] });
+    const branchItem = (await api("GET", `/api/v5/checkpoints/${branchCp.id}/items`)).find((it) => it.id === friday.id);
+    expect(branchItem && branchItem.status === "retracted", `the branch retracts ${friday.id} "Deploy on Fridays" (status ${branchItem?.status})`);
+    // Main moves on without touching it.
+    const mainCp = await api("POST", "/api/v4/chat/commit", {
+      repo_id: sp.id, session_id: mainSe.id, message: "Changelog", decisions: ["Use PostgreSQL for storage", "Deploy on Fridays", "Keep a changelog"],
+    });
+    const ctxR = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const rp = await ctxR.newPage();
+    rp.on("pageerror", (e) => console.log("  page error:", e.message));
+    await rp.goto(`${base}/spaces/${sp.id}/lineage`);
+    await rp.getByTestId("lineage-checkpoint").nth(2).waitFor();
+    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
+    await rp.getByRole("checkbox", { name: new RegExp(hb) }).check();
+    await rp.getByRole("checkbox", { name: new RegExp(hm) }).check();
+    await rp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    await rp.getByTestId("merge-preview").waitFor();
+    const removedTexts = await rp.getByTestId("merge-remove-text").allInnerTexts();
+    expect(JSON.stringify(removedTexts) === JSON.stringify(["Deploy on Fridays"]), `the merge preview's removes list names exactly "Deploy on Fridays": ${JSON.stringify(removedTexts)}`);
+    const removedRow = await rp.getByTestId("merge-remove").first().innerText();
+    expect(removedRow.includes(friday.id) && removedRow.includes("(theirs)"), `the removal names the item id ${friday.id} and the side that removed it: "${removedRow.replace(/\s+/g, " ")}"`);
+    expect((await rp.getByTestId("merge-conflict").count()) === 0, "the merge has no conflict");
+    await shot(rp, "merge-removes-item");
+    await axe(rp, "merge-removes-item");
+    await rp.getByRole("button", { name: "Merge", exact: true }).click();
+    await rp.getByRole("status").filter({ hasText: "Merged as" }).waitFor();
+    const mergedHref = await rp.getByRole("status").getByRole("link").getAttribute("href");
+    const mergedId = mergedHref.split("/").pop();
+    const merged = await api("GET", `/api/v2/commits/${mergedId}`);
+    expect(JSON.stringify(merged.decisions) === JSON.stringify(["Use PostgreSQL for storage", "Keep a changelog"]), `the merged checkpoint's decisions: ${JSON.stringify(merged.decisions)}`);
+    const mergedItems = await api("GET", `/api/v5/checkpoints/${mergedId}/items`);
+    const live = mergedItems.filter((it) => it.status === "open" || it.status === "done").map((it) => it.text);
+    expect(!live.includes("Deploy on Fridays") && JSON.stringify(live) === JSON.stringify(["Use PostgreSQL for storage", "Keep a changelog"]), `the merged checkpoint's items no longer hold "Deploy on Fridays": ${JSON.stringify(live)}`);
+    await ctxR.close();
+  }
+
+  console.log("a web save keeps an item's id through the draft's change");
+  {
+    const sp = await api("POST", "/api/v2/repos", { name: "Token lifetime", description: "an item edited by a draft" });
+    const se = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "Auth", provider: "mock", model: "mock" });
+    const baseCp = await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: se.id, message: "Auth", decisions: ["Access token TTL is 15 minutes"] });
+    const [ttl] = await api("GET", `/api/v5/checkpoints/${baseCp.id}/items`);
+    const ctxS = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const sv = await ctxS.newPage();
+    sv.on("pageerror", (e) => console.log("  page error:", e.message));
+    await sv.goto(`${base}/sessions/${se.id}`);
+    const msg = sv.getByRole("textbox", { name: "Message", exact: true });
+    await msg.fill("Decision: access token TTL is 5 minutes");
+    await msg.press("Enter");
+    await sv.getByTestId("turn-assistant").first().waitFor();
+    await sv.getByRole("button", { name: "Create checkpoint" }).click();
+    await sv.getByRole("button", { name: "Draft with AI" }).click();
+    await sv.getByTestId("draft-diff").waitFor();
+    expect((await sv.getByLabel("Decisions (one per line)").inputValue()) === "Access token TTL is 5 minutes", "the draft changes the decision to 5 minutes");
+    const commitReq = sv.waitForRequest((r) => r.url().endsWith("/api/v4/chat/commit") && r.method() === "POST");
+    const commitResp = sv.waitForResponse((r) => r.url().endsWith("/api/v4/chat/commit"));
+    await sv.getByRole("button", { name: "Save checkpoint" }).click();
+    const sent = (await commitReq).postDataJSON();
+    const sentTtl = (sent.items ?? []).find((it) => it.kind === "decision");
+    expect(sentTtl && sentTtl.id === ttl.id && sentTtl.text === "Access token TTL is 5 minutes", `the save sends items: the decision with id ${ttl.id} (sent ${JSON.stringify(sentTtl)})`);
+    const savedCp = await (await commitResp).json();
+    await sv.getByRole("heading", { name: "Checkpoint saved" }).waitFor();
+    const after = await api("GET", `/api/v5/checkpoints/${savedCp.id}/items`);
+    const kept = after.filter((it) => it.kind === "decision").map((it) => `${it.id} ${it.status} ${it.text}`);
+    expect(JSON.stringify(kept) === JSON.stringify([`${ttl.id} open Access token TTL is 5 minutes`]), `after the web save the decision keeps its id ${ttl.id} with the new text: ${JSON.stringify(kept)}`);
+    await ctxS.close();
   }
 
   console.log("every page at 390, 1024 and 1440 px, light and dark");

@@ -114,6 +114,28 @@ export interface ItemView {
   origin?: Partial<ItemSource> & { checkpoint_id?: ID | null; author_agent?: string | null; model?: string | null };
   supersedes?: string[];
   changed_in?: ID[];
+  /** What the checkpoint (or draft) did to the item; null when carried unchanged. */
+  change?: ItemChangeWire | null;
+}
+export interface ItemChangeWire {
+  op: string;
+  before?: string | null;
+  by?: string | null;
+  reason?: string | null;
+  source?: Partial<ItemSource> | null;
+}
+/**
+ * An item proposed when saving a checkpoint (the commit endpoints' items):
+ * its id keeps the item's identity when its text matches the content's.
+ */
+export interface ItemIn {
+  id?: string;
+  kind: ItemKind;
+  text: string;
+  status?: string;
+  supersedes?: string[];
+  origin?: ItemView["origin"];
+  change?: ItemChangeWire | null;
 }
 export type ChangeOp = "add" | "update" | "resolve" | "retract" | "supersede";
 export interface DraftChange {
@@ -635,7 +657,7 @@ export interface CommitBody {
   entities: string[];
   artifacts: Artifact[];
   /** v5: the state with ids, and the checkpoint it builds on; older servers ignore both. */
-  items?: ItemView[];
+  items?: ItemIn[];
   base_checkpoint_id?: ID | null;
 }
 

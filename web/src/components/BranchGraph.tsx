@@ -1,5 +1,5 @@
-import { memo, useEffect, useMemo } from "react";
-import { ReactFlow, ReactFlowProvider, Background, Controls, MiniMap, MarkerType, useReactFlow, Handle, Position, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ReactFlow, ReactFlowProvider, Background, Controls, MiniMap, MarkerType, Panel, useReactFlow, Handle, Position, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import dagre from "@dagrejs/dagre";
 import { short, type CheckpointNode, type ID, type LineageTree } from "../api";
@@ -14,6 +14,59 @@ const LANE_H = 78;
 
 type CpData = { cp: CheckpointNode; color: string; selected: boolean; head: boolean; tip: boolean; merge: boolean };
 type LaneData = { name: string; color: string; disposition: string };
+type RunData = { run: Run; color: string; onExpand: (first: ID) => void };
+
+/** A collapsed stretch of linear history: checkpoints oldest first. */
+export interface Run {
+  first: ID;
+  branch: string;
+  ids: ID[];
+}
+
+/** Runs shorter than this are drawn checkpoint by checkpoint. */
+export const MIN_RUN = 3;
+
+/**
+ * The stretches of linear history a graph can draw as one node: maximal
+ * chains of checkpoints that each have one parent and one child on their own
+ * branch, are no merge, no merge's source, no fork point, not a branch's
+ * newest checkpoint (so never HEAD) and not in keep (selected ones). Runs of
+ * fewer than MIN_RUN checkpoints are left out.
+ */
+export function linearRuns(tree: Pick<LineageTree, "checkpoints" | "merges">, keep: ReadonlySet<ID> = new Set()): Run[] {
+  const byId = new Map(tree.checkpoints.map((c) => [c.id, c]));
+  const children = new Map<ID, CheckpointNode[]>();
+  for (const c of tree.checkpoints) {
+    for (const p of [c.parent_checkpoint_id, c.merge_parent_id]) {
+      if (p && byId.has(p)) children.set(p, [...(children.get(p) ?? []), c]);
+    }
+  }
+  const mergeSources = new Set(tree.merges.map((m) => m.source_checkpoint_id));
+  const linear = (c: CheckpointNode) => {
+    const parent = c.parent_checkpoint_id ? byId.get(c.parent_checkpoint_id) : undefined;
+    const kids = children.get(c.id) ?? [];
+    return (
+      !!parent &&
+      parent.branch_name === c.branch_name &&
+      !c.merge_parent_id &&
+      !mergeSources.has(c.id) &&
+      kids.length === 1 &&
+      kids[0].branch_name === c.branch_name &&
+      kids[0].parent_checkpoint_id === c.id &&
+      !keep.has(c.id)
+    );
+  };
+  const runs: Run[] = [];
+  for (const c of tree.checkpoints) {
+    if (!linear(c)) continue;
+    const parent = byId.get(c.parent_checkpoint_id!)!;
+    if (linear(parent)) continue; // not the start of its run
+    const ids: ID[] = [];
+    for (let at: CheckpointNode | undefined = c; at && linear(at); at = (children.get(at.id) ?? [])[0]) ids.push(at.id);
+    if (ids.length >= MIN_RUN) runs.push({ first: c.id, branch: c.branch_name, ids });
+  }
+  return runs;
+}
 
 const CpNodeView = memo(function CpNodeView({ data }: NodeProps<Node<CpData>>) {
   const { cp, color, selected, head, tip, merge } = data;
@@ -38,22 +91,61 @@ const LaneView = memo(function LaneView({ data }: NodeProps<Node<LaneData>>) {
   );
 });
 
-const nodeTypes = { cp: CpNodeView, lane: LaneView };
+const RunView = memo(function RunView({ data }: NodeProps<Node<RunData>>) {
+  const { run, color, onExpand } = data;
+  return (
+    <div className="cp-node run-node" style={{ ["--lane" as string]: color }}>
+      <Handle type="target" position={Position.Left} isConnectable={false} />
+      <button
+        type="button"
+        className="run-expand"
+        aria-label={`+${run.ids.length} checkpoints on ${run.branch}, collapsed: show them`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onExpand(run.first);
+        }}
+      >
+        <span className="m">+{run.ids.length} checkpoints</span>
+      </button>
+      <Handle type="source" position={Position.Right} isConnectable={false} />
+    </div>
+  );
+});
+
+const nodeTypes = { cp: CpNodeView, lane: LaneView, run: RunView };
 
 /**
  * Lays out the lineage: time runs left to right (dagre ranks the
  * checkpoints so every edge points forward), each branch has its own lane
  * and colour; HEAD, branch tips and merges are marked.
  */
-export function layout(tree: LineageTree, branches: string[], selected: ID[], disposition: (b: string) => string) {
+export function layout(
+  tree: LineageTree,
+  branches: string[],
+  selected: ID[],
+  disposition: (b: string) => string,
+  expanded: ReadonlySet<ID> = new Set(),
+  onExpand: (first: ID) => void = () => {},
+) {
+  // Collapsed runs: each hidden checkpoint is drawn as its run's node.
+  const runs = linearRuns(tree, new Set(selected)).filter((r) => !expanded.has(r.first));
+  const shownAs = new Map<ID, string>();
+  for (const r of runs) for (const id of r.ids) shownAs.set(id, `run:${r.first}`);
+  const vis = (id: ID) => shownAs.get(id) ?? id;
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: "LR", ranksep: 36, nodesep: 10, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const c of tree.checkpoints) g.setNode(c.id, { width: NODE_W, height: NODE_H });
+  for (const c of tree.checkpoints) if (!shownAs.has(c.id)) g.setNode(c.id, { width: NODE_W, height: NODE_H });
+  for (const r of runs) g.setNode(`run:${r.first}`, { width: NODE_W, height: NODE_H });
   const has = new Set(tree.checkpoints.map((c) => c.id));
+  const link = (from: ID, to: ID) => {
+    const a = vis(from);
+    const b = vis(to);
+    if (a !== b) g.setEdge(a, b);
+  };
   for (const c of tree.checkpoints) {
-    if (c.parent_checkpoint_id && has.has(c.parent_checkpoint_id)) g.setEdge(c.parent_checkpoint_id, c.id);
-    if (c.merge_parent_id && has.has(c.merge_parent_id)) g.setEdge(c.merge_parent_id, c.id);
+    if (c.parent_checkpoint_id && has.has(c.parent_checkpoint_id)) link(c.parent_checkpoint_id, c.id);
+    if (c.merge_parent_id && has.has(c.merge_parent_id)) link(c.merge_parent_id, c.id);
   }
   dagre.layout(g);
   const lane = new Map(branches.map((b, i) => [b, i]));
@@ -72,7 +164,22 @@ export function layout(tree: LineageTree, branches: string[], selected: ID[], di
     selectable: false,
     focusable: false,
   }));
+  for (const r of runs) {
+    const id = `run:${r.first}`;
+    const p = g.node(id);
+    const li = lane.get(r.branch) ?? 0;
+    nodes.push({
+      id,
+      type: "run",
+      position: { x: p.x - NODE_W / 2, y: li * LANE_H },
+      data: { run: r, color: laneColor(li), onExpand },
+      selectable: false,
+      focusable: false,
+      ariaLabel: `${r.ids.length} checkpoints on ${r.branch}, collapsed`,
+    });
+  }
   for (const c of tree.checkpoints) {
+    if (shownAs.has(c.id)) continue;
     const p = g.node(c.id);
     const li = lane.get(c.branch_name) ?? 0;
     nodes.push({
@@ -87,31 +194,36 @@ export function layout(tree: LineageTree, branches: string[], selected: ID[], di
   const laneOf = (id: ID) => lane.get(tree.checkpoints.find((c) => c.id === id)?.branch_name ?? "main") ?? 0;
   for (const c of tree.checkpoints) {
     if (c.parent_checkpoint_id && has.has(c.parent_checkpoint_id)) {
-      edges.push({ id: `p-${c.id}`, source: c.parent_checkpoint_id, target: c.id, type: "smoothstep", style: { stroke: laneColor(lane.get(c.branch_name) ?? 0), strokeWidth: 2 } });
+      const source = vis(c.parent_checkpoint_id);
+      const target = vis(c.id);
+      if (source !== target) edges.push({ id: `p-${c.id}`, source, target, type: "smoothstep", style: { stroke: laneColor(lane.get(c.branch_name) ?? 0), strokeWidth: 2 } });
     }
   }
   for (const m of tree.merges) {
     if (!has.has(m.source_checkpoint_id) || !has.has(m.checkpoint_id)) continue;
     edges.push({
       id: `m-${m.checkpoint_id}`,
-      source: m.source_checkpoint_id,
-      target: m.checkpoint_id,
+      source: vis(m.source_checkpoint_id),
+      target: vis(m.checkpoint_id),
       type: "smoothstep",
       style: { strokeDasharray: "6 4", stroke: laneColor(laneOf(m.source_checkpoint_id)), strokeWidth: 2 },
       markerEnd: { type: MarkerType.ArrowClosed, color: laneColor(laneOf(m.source_checkpoint_id)) },
     });
   }
-  return { nodes, edges };
+  return { nodes, edges, shownAs };
 }
 
 function Fit({ signature, focus }: { signature: string; focus: ID[] }) {
   const rf = useReactFlow();
-  // Refit whenever the set of checkpoints changes (a new checkpoint, a merge):
-  // on the newest ones, at a zoom that keeps the text readable.
+  const target = useRef(focus);
+  target.current = focus;
+  // Refit whenever the set of checkpoints changes (a new checkpoint, a merge,
+  // a run opened): on the newest ones (or the run), at a zoom that keeps the
+  // text readable. Selecting a checkpoint does not move the view.
   useEffect(() => {
-    const t = setTimeout(() => rf.fitView({ nodes: focus.map((id) => ({ id })), minZoom: 0.95, maxZoom: 1.2, padding: 0.15, duration: 0 }), 30);
+    const t = setTimeout(() => rf.fitView({ nodes: target.current.map((id) => ({ id })), minZoom: 0.95, maxZoom: 1.2, padding: 0.15, duration: 0 }), 30);
     return () => clearTimeout(t);
-  }, [signature, rf, focus]);
+  }, [signature, rf]);
   return null;
 }
 
@@ -128,12 +240,23 @@ export default function BranchGraph({
   onToggle: (id: ID) => void;
   disposition: (b: string) => string;
 }) {
-  const { nodes, edges } = useMemo(() => layout(tree, branches, selected, disposition), [tree, branches, selected, disposition]);
-  const signature = tree.checkpoints.map((c) => c.id).join(",") + "|" + tree.merges.length;
+  // Runs the reader opened; the last one opened is where the view goes.
+  const [expanded, setExpanded] = useState<{ all: ReadonlySet<ID>; last: ID | null }>({ all: new Set(), last: null });
+  const expand = useCallback((first: ID) => setExpanded((e) => ({ all: new Set([...e.all, first]), last: first })), []);
+  const { nodes, edges, shownAs } = useMemo(
+    () => layout(tree, branches, selected, disposition, expanded.all, expand),
+    [tree, branches, selected, disposition, expanded.all, expand],
+  );
+  const signature = tree.checkpoints.map((c) => c.id).join(",") + "|" + tree.merges.length + "|" + expanded.last;
   const focus = useMemo(() => {
+    if (expanded.last) {
+      const run = linearRuns(tree).find((r) => r.first === expanded.last);
+      if (run) return run.ids.filter((id) => !shownAs.has(id)).slice(0, 8);
+    }
     const byTime = tree.checkpoints.slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    return [...byTime.slice(0, 8).map((c) => c.id), ...branches.slice(0, 6).map((b) => `lane:${b}`)];
-  }, [tree, branches]);
+    const ids = [...new Set(byTime.slice(0, 8).map((c) => shownAs.get(c.id) ?? c.id))];
+    return [...ids, ...branches.slice(0, 6).map((b) => `lane:${b}`)];
+  }, [tree, branches, shownAs, expanded.last]);
   return (
     <ReactFlowProvider>
       <ReactFlow
@@ -147,6 +270,13 @@ export default function BranchGraph({
         proOptions={{ hideAttribution: true }}
       >
         <Fit signature={signature} focus={focus} />
+        {expanded.all.size > 0 && (
+          <Panel position="top-right">
+            <button type="button" className="small" onClick={() => setExpanded({ all: new Set(), last: null })}>
+              Collapse linear runs
+            </button>
+          </Panel>
+        )}
         <Background />
         <Controls showInteractive={false} />
         <MiniMap pannable zoomable nodeColor={(n) => (n.data as { color?: string }).color ?? "#888"} ariaLabel="Overview of the whole graph" />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { short, type Artifact, type Checkpoint, type Draft, type DraftChange, type TaskObject, type TaskWire } from "../api";
+import { short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type TaskObject, type TaskWire } from "../api";
 import { draftChanges, fieldOfKind, norm } from "../lib/diff";
 import { DraftDiff } from "./DraftDiff";
 
@@ -15,6 +15,58 @@ export interface CheckpointFields {
   artifacts: Artifact[];
   /** The checkpoint this one builds on, when known (v5 servers record it). */
   base_checkpoint_id?: string;
+  /** The items with the ids the draft (or the base) gave them, so a save keeps each item's identity. */
+  items?: ItemIn[];
+}
+
+const LIVE = new Set(["open", "done"]);
+
+/**
+ * The items a save proposes: every item of the form's content that a draft
+ * item (first) or a base item of the same kind and text names, with that
+ * item's id, supersedes, origin and change; then the draft's tombstones
+ * (answered, retracted, superseded) that no content item took the id of.
+ * Items the user typed anew have no hint and get their id from the server.
+ */
+export function proposedItems(content: Pick<CheckpointFields, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">, draftItems: ItemView[], baseItems: ItemView[]): ItemIn[] {
+  const pools = new Map<string, ItemView[]>();
+  const key = (kind: string, text: string) => `${kind}\u0000${norm(text)}`;
+  for (const it of [...draftItems, ...baseItems]) {
+    if (!it.id || !LIVE.has(it.status ?? "open")) continue;
+    const k = key(it.kind, it.text);
+    pools.set(k, [...(pools.get(k) ?? []), it]);
+  }
+  const used = new Set<string>();
+  const out: ItemIn[] = [];
+  const take = (kind: ItemKind, text: string, status: string) => {
+    const pool = pools.get(key(kind, text)) ?? [];
+    let hint: ItemView | undefined;
+    while (pool.length > 0 && !hint) {
+      const h = pool.shift()!;
+      if (!used.has(h.id)) hint = h;
+    }
+    if (!hint) return;
+    used.add(hint.id);
+    const item: ItemIn = { id: hint.id, kind, text, status };
+    if (hint.supersedes?.length) item.supersedes = hint.supersedes;
+    if (hint.origin) item.origin = hint.origin;
+    if (hint.change) item.change = hint.change;
+    out.push(item);
+  };
+  for (const t of content.decisions) take("decision", t, "open");
+  for (const t of content.assumptions) take("assumption", t, "open");
+  for (const t of content.tasks) take("task", t.text, t.status === "done" ? "done" : "open");
+  for (const t of content.open_questions) take("open_question", t, "open");
+  for (const t of content.entities) take("entity", t, "open");
+  for (const it of draftItems) {
+    if (!it.id || LIVE.has(it.status ?? "open") || used.has(it.id)) continue;
+    used.add(it.id);
+    const item: ItemIn = { id: it.id, kind: it.kind, text: it.text, status: it.status };
+    if (it.supersedes?.length) item.supersedes = it.supersedes;
+    if (it.change) item.change = it.change;
+    out.push(item);
+  }
+  return out;
 }
 
 const INTENTS = ["", "implement", "investigate", "review", "test", "docs"];
@@ -66,6 +118,7 @@ export function CheckpointForm({
   const [error, setError] = useState("");
   const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
+  const [draftItems, setDraftItems] = useState<ItemView[]>([]);
   // The base may arrive after the form opened: fill it in once, if nothing was typed yet.
   const filled = useRef(!!base);
   const touched = useRef(false);
@@ -166,6 +219,7 @@ export function CheckpointForm({
       setEntities((d.entities ?? []).join("\n"));
       setTasks(toTaskObjects(d.tasks));
       if (d.artifacts) setArtifacts(d.artifacts);
+      setDraftItems(d.items ?? []);
       const dc = draftChanges(base, d);
       setProposal({ ...dc, baseId: d.base_checkpoint_id ?? base?.id ?? undefined });
       setExcluded(new Set());
@@ -185,10 +239,7 @@ export function CheckpointForm({
     setBusy("save");
     setError("");
     try {
-      await onSubmit({
-        message: message.trim(),
-        objective: objective.trim(),
-        summary: summary.trim(),
+      const content = {
         decisions: lines(decisions),
         assumptions: lines(assumptions),
         open_questions: lines(questions),
@@ -203,8 +254,16 @@ export function CheckpointForm({
             if (t.status) o.status = t.status;
             return o;
           }),
+      };
+      const items = proposedItems(content, draftItems, base?.items ?? []);
+      await onSubmit({
+        message: message.trim(),
+        objective: objective.trim(),
+        summary: summary.trim(),
+        ...content,
         artifacts: artifacts.filter((a) => a.content.trim()),
         ...((proposal?.baseId ?? base?.id) ? { base_checkpoint_id: proposal?.baseId ?? base?.id } : {}),
+        ...(items.length > 0 ? { items } : {}),
       });
     } catch (e) {
       setError(`Save failed: ${(e as Error).message}`);

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import ReactMarkdown, { type Components, type Options } from "react-markdown";
+import { memo, useEffect, useState, type ReactElement } from "react";
+import renderMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 
 // Messages and checkpoint text are markdown (GitHub flavour). Raw HTML in
@@ -34,8 +34,63 @@ const components: Components = {
   ),
 };
 
-export function Markdown({ text }: { text: string }) {
-  const body = text.replace(/\r\n/g, "\n").trim();
+// Parsing is the expensive part (micromark, GFM, highlighting), and a long
+// thread mounts the same messages again and again as it scrolls: the
+// rendered tree is kept per text, for the plain and the highlighted variant.
+const remarkPlugins = [remarkGfm];
+const noPlugins: PluggableList = [];
+const rendered = new Map<string, ReactElement>();
+const CACHE = 400;
+function render(body: string, plugins: PluggableList | null): ReactElement {
+  const key = (plugins ? "h\u0000" : "p\u0000") + body;
+  let el = rendered.get(key);
+  if (el) {
+    // Most recently used last, so the oldest is the one dropped.
+    rendered.delete(key);
+  } else {
+    el = renderMarkdown({ children: body, remarkPlugins, rehypePlugins: plugins ?? noPlugins, components, skipHtml: false });
+    if (rendered.size >= CACHE) rendered.delete(rendered.keys().next().value!);
+  }
+  rendered.set(key, el);
+  return el;
+}
+
+const clean = (text: string) => text.replace(/\r\n/g, "\n").trim();
+
+/**
+ * Renders texts into the cache while the browser is idle (newest first), so
+ * that scrolling a long thread mounts messages without parsing them. Returns
+ * a function that stops the work.
+ */
+export function warmMarkdown(texts: string[]): () => void {
+  let stopped = false;
+  const idle: (cb: (d: { timeRemaining(): number }) => void) => number =
+    typeof requestIdleCallback === "function" ? (cb) => requestIdleCallback(cb, { timeout: 500 }) : (cb) => window.setTimeout(() => cb({ timeRemaining: () => 8 }), 16);
+  const cancel = typeof cancelIdleCallback === "function" ? cancelIdleCallback : window.clearTimeout;
+  const queue = texts.slice(-CACHE).reverse().map(clean);
+  let handle = 0;
+  const work = (d: { timeRemaining(): number }) => {
+    while (!stopped && queue.length > 0 && d.timeRemaining() > 2) {
+      const body = queue[0];
+      if (body.includes("```") && !highlight) {
+        loadHighlight().then(() => !stopped && (handle = idle(work)));
+        return;
+      }
+      queue.shift();
+      const key = (body.includes("```") ? "h\u0000" : "p\u0000") + body;
+      if (!rendered.has(key)) render(body, body.includes("```") ? highlight : null);
+    }
+    if (!stopped && queue.length > 0) handle = idle(work);
+  };
+  handle = idle(work);
+  return () => {
+    stopped = true;
+    cancel(handle);
+  };
+}
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const body = clean(text);
   const wantsCode = body.includes("```");
   const [plugins, setPlugins] = useState<PluggableList | null>(highlight);
   useEffect(() => {
@@ -47,11 +102,5 @@ export function Markdown({ text }: { text: string }) {
       };
     }
   }, [wantsCode, plugins]);
-  return (
-    <div className="md">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={wantsCode && plugins ? plugins : []} components={components} skipHtml={false}>
-        {body}
-      </ReactMarkdown>
-    </div>
-  );
-}
+  return <div className="md">{render(body, wantsCode && plugins ? plugins : null)}</div>;
+});

@@ -174,7 +174,7 @@ export function MergeView({
               </span>
               <span className="sr-only">removed: </span>
               <span>
-                <span className="small">{(r.kind ?? "item").replace("_", " ")}</span> {r.text}
+                <span className="small">{(r.kind ?? "item").replace("_", " ")}</span> <span data-testid="merge-remove-text">{r.text}</span>
                 {r.id && <span className="mono small"> {r.id}</span>}
                 <span className="src">
                   removed {r.side === "both" ? "from both sides" : r.side === "ours" ? `from ${targetLabel} (ours)` : `from ${sourceLabel} (theirs)`}

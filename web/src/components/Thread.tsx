@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { ArrowDown, Check, Copy, GitFork, RotateCcw, Square } from "lucide-react";
 import { toast } from "sonner";
 import type { Turn } from "../api";
-import { Markdown } from "./Markdown";
+import { Markdown, warmMarkdown } from "./Markdown";
 
 export interface Pending {
   text: string;
@@ -14,9 +14,21 @@ export interface Pending {
 const NEAR = 80;
 const VIRTUAL_FROM = 40;
 
-function clock(iso: string) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+// Formatting a date through toLocale*String builds a new formatter on every
+// call, which costs more than rendering the message itself; one formatter of
+// each kind is made once and the texts are kept per timestamp.
+const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const times = new Map<string, { clock: string; full: string }>();
+export function turnTime(iso: string) {
+  let t = times.get(iso);
+  if (!t) {
+    const d = new Date(iso);
+    t = Number.isNaN(d.getTime()) ? { clock: "", full: iso } : { clock: clockFormat.format(d), full: fullFormat.format(d) };
+    if (times.size > 5000) times.clear();
+    times.set(iso, t);
+  }
+  return t;
 }
 
 function Tip({ label, children }: { label: string; children: ReactNode }) {
@@ -55,6 +67,59 @@ function CopyButton({ text }: { text: string }) {
 }
 
 /**
+ * One message with its actions. Memoised on the turn and a few flags: the
+ * thread re-renders on every scroll frame (the virtualiser's window moves),
+ * and a message already on screen must then cost nothing.
+ */
+const TurnView = memo(function TurnView({
+  turn: t,
+  dim,
+  busy,
+  onRetry,
+  onFork,
+}: {
+  turn: Turn;
+  dim: boolean;
+  busy: boolean;
+  onRetry?: (t: Turn) => void;
+  onFork?: (t: Turn) => void;
+}) {
+  const when = turnTime(t.created_at);
+  return (
+    <div className={`turn ${t.role}`}>
+      <div className="turn-col">
+        <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
+          {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
+        </article>
+        <div className="msg-meta">
+          <Tip label={when.full}>
+            <time dateTime={t.created_at} tabIndex={0}>
+              {when.clock}
+            </time>
+          </Tip>
+          {t.role === "assistant" && (
+            <span>
+              · {t.provider}/{t.model}
+            </span>
+          )}
+          <CopyButton text={t.content} />
+          {t.role === "user" && onRetry && (
+            <button type="button" className="icon-btn" aria-label="Send this message again" onClick={() => onRetry(t)} disabled={busy}>
+              <RotateCcw size={14} aria-hidden />
+            </button>
+          )}
+          {onFork && (
+            <button type="button" className="icon-btn" aria-label={`Fork from message ${t.sequence_number}`} onClick={() => onFork(t)}>
+              <GitFork size={14} aria-hidden />
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});
+
+/**
  * The conversation: virtualised (only the messages in view are in the
  * DOM), opened at the newest message, following new ones while the reader
  * is at the bottom; scrolled up, it stays put and offers "Jump to latest".
@@ -82,6 +147,12 @@ export function Thread({
   const [atBottom, setAtBottom] = useState(true);
   const follow = useRef(true);
   const count = turns.length;
+  // The page passes new callbacks on each of its renders (every streamed
+  // delta); the rows get stable ones that call the latest.
+  const latest = useRef({ onRetry, onFork });
+  latest.current = { onRetry, onFork };
+  const retry = useCallback((t: Turn) => latest.current.onRetry?.(t), []);
+  const fork = useCallback((t: Turn) => latest.current.onFork?.(t), []);
   const v = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
@@ -110,6 +181,13 @@ export function Thread({
     return () => cancelAnimationFrame(raf);
   }, [count, total, pending?.reply, pending?.text, v, toBottom]);
 
+  // A long thread's older replies are rendered ahead, while the browser is
+  // idle, so scrolling back through them does not parse markdown.
+  useEffect(() => {
+    if (count <= VIRTUAL_FROM) return;
+    return warmMarkdown(turns.filter((t) => t.role === "assistant").map((t) => t.content));
+  }, [turns, count]);
+
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
@@ -133,44 +211,15 @@ export function Thread({
           {count === 0 && !pending && empty}
           {items.map((row) => {
             const t = turns[row.index];
-            const dim = isDim?.(t) ?? false;
             return (
               <div
                 key={row.key}
                 data-index={row.index}
+                className={virtual ? "row-v" : undefined}
                 ref={virtual ? v.measureElement : undefined}
-                style={virtual ? { position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` } : undefined}
+                style={virtual ? { transform: `translateY(${row.start}px)` } : undefined}
               >
-                <div className={`turn ${t.role}`}>
-                  <div style={{ maxWidth: "100%", display: "flex", flexDirection: "column", alignItems: t.role === "user" ? "flex-end" : "stretch", width: "100%" }}>
-                    <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
-                      {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
-                    </article>
-                    <div className="msg-meta">
-                      <Tip label={new Date(t.created_at).toLocaleString()}>
-                        <time dateTime={t.created_at} tabIndex={0}>
-                          {clock(t.created_at)}
-                        </time>
-                      </Tip>
-                      {t.role === "assistant" && (
-                        <span>
-                          · {t.provider}/{t.model}
-                        </span>
-                      )}
-                      <CopyButton text={t.content} />
-                      {t.role === "user" && onRetry && (
-                        <button type="button" className="icon-btn" aria-label="Send this message again" onClick={() => onRetry(t)} disabled={!!pending}>
-                          <RotateCcw size={14} aria-hidden />
-                        </button>
-                      )}
-                      {onFork && (
-                        <button type="button" className="icon-btn" aria-label={`Fork from message ${t.sequence_number}`} onClick={() => onFork(t)}>
-                          <GitFork size={14} aria-hidden />
-                        </button>
-                      )}
-                    </div>
-                  </div>
-                </div>
+                <TurnView turn={t} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
                 {dividerAfter?.(t, row.index)}
               </div>
             );

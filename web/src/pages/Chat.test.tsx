@@ -34,7 +34,7 @@ const checkpoint: Checkpoint = {
 };
 
 /** An in-memory API that keeps the session's mount the way the server does, and records every request. */
-function fakeServer(initial: SessionMount | null) {
+function fakeServer(initial: SessionMount | null, extra?: (method: string, path: string, body: unknown) => unknown) {
   let mount = initial;
   const calls: { method: string; path: string; body: unknown }[] = [];
   const session = (): Session => ({
@@ -58,6 +58,8 @@ function fakeServer(initial: SessionMount | null) {
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, path, body });
     const json = (data: unknown, status = 200) => new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });
+    const answer = extra?.(method, path, body);
+    if (answer !== undefined) return json(answer);
     if (path === "/api/v4/chat/sessions/s1") return json(session());
     if (path === "/api/v5/chat/sessions/s1/mount" && method === "PUT") {
       mount = { checkpoint_id: body.checkpoint_id, history_base_seq: body.history_base_seq ?? 2 };
@@ -114,5 +116,54 @@ describe("Chat mount", () => {
     await userEvent.click(screen.getAllByRole("button", { name: "Unmount" })[0]);
     await waitFor(() => expect(screen.getByTestId("context-badge").textContent).toBe("FRESH"));
     expect(srv.calls.filter((c) => c.path === "/api/v5/chat/sessions/s1/mount").map((c) => c.method)).toEqual(["PUT", "DELETE"]);
+  });
+});
+
+describe("Chat checkpoint save", () => {
+  it("sends the draft's items with their ids, so an edited item keeps its identity", async () => {
+    const base: Checkpoint = { ...checkpoint, decisions: ["Access token TTL is 15 minutes"], tasks: [{ text: "Rotate the keys", status: "open" }] };
+    const saved: Checkpoint = { ...base, id: "c2", commit_hash: "1234567abcdef", message: "Shorter TTL" };
+    const srv = fakeServer(null, (method, path) => {
+      if (path === "/api/v4/chat/spaces/r1/head")
+        return { repo_id: "r1", commit_hash: base.commit_hash, commit_id: "c1", summary: base.summary, objective: base.objective, latest_session_id: "s1", latest_session_title: "Trip" };
+      if (path === "/api/v4/chat/providers") return { background_intelligence: { configured: true, using_mock: true, has_key: false } };
+      if (path === "/api/v5/checkpoint/draft" && method === "POST")
+        return {
+          title: "Shorter TTL",
+          objective: base.objective,
+          summary: "TTL cut to 5 minutes",
+          decisions: ["Access token TTL is 5 minutes"],
+          assumptions: [],
+          tasks: [{ text: "Rotate the keys", status: "open" }],
+          open_questions: [],
+          entities: [],
+          base_checkpoint_id: "c1",
+          items: [
+            { id: "d-1a2b3c", kind: "decision", text: "Access token TTL is 5 minutes", status: "open", supersedes: [], change: { op: "update", before: "Access token TTL is 15 minutes" } },
+            { id: "t-4d5e6f", kind: "task", text: "Rotate the keys", status: "open", supersedes: [], change: null },
+            { id: "q-777777", kind: "open_question", text: "Do refresh tokens expire?", status: "answered", supersedes: [], change: { op: "resolve", before: "Do refresh tokens expire?" } },
+          ],
+          changes: [{ op: "update", kind: "decision", id: "d-1a2b3c", before: "Access token TTL is 15 minutes", after: "Access token TTL is 5 minutes" }],
+        };
+      if (path === "/api/v4/chat/commit" && method === "POST") return saved;
+      return undefined;
+    });
+    vi.stubGlobal("fetch", vi.fn(srv.fetchFn));
+    renderChat();
+    await userEvent.click(await screen.findByRole("button", { name: "Create checkpoint" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Draft with AI" }));
+    await screen.findByTestId("draft-diff");
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    await screen.findByRole("heading", { name: "Checkpoint saved" });
+    const commits = srv.calls.filter((c) => c.path === "/api/v4/chat/commit");
+    expect(commits).toHaveLength(1);
+    const body = commits[0].body as Record<string, unknown>;
+    expect(body.decisions).toEqual(["Access token TTL is 5 minutes"]);
+    expect(body.base_checkpoint_id).toBe("c1");
+    expect(body.items).toEqual([
+      { id: "d-1a2b3c", kind: "decision", text: "Access token TTL is 5 minutes", status: "open", change: { op: "update", before: "Access token TTL is 15 minutes" } },
+      { id: "t-4d5e6f", kind: "task", text: "Rotate the keys", status: "open" },
+      { id: "q-777777", kind: "open_question", text: "Do refresh tokens expire?", status: "answered", change: { op: "resolve", before: "Do refresh tokens expire?" } },
+    ]);
   });
 });
