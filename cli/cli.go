@@ -1,9 +1,9 @@
 // Package cli is the agent command line: cobra commands that talk to a
-// Smriti server over HTTP through the Go client in httpapi, and format its
-// answers as markdown for people and agents (or JSON with --json).
+// Smriti server over HTTP through the Go client (client, wire), and format
+// its answers as markdown for people and agents (or JSON with --json).
 //
-// It imports the domain and the HTTP client only; it never touches the store
-// or the providers directly, so what an agent sees is what the API serves.
+// It imports no server package (httpapi, store, provider, app), so what an
+// agent sees is what the API serves.
 package cli
 
 import (

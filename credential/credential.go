@@ -1,3 +1,5 @@
+// Package credential hashes and checks passwords (argon2id) and states the
+// password rule. It imports the domain only.
 package credential
 
 import (

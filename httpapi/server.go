@@ -1,8 +1,8 @@
-// Package httpapi is Smriti's HTTP adapter: the server (routing, handlers,
-// error mapping, OpenAPI, metrics) and the Go client the CLI and MCP use to
-// speak to it. The wire format is compatible with the first implementation's
-// API. It talks to the rest of Smriti only through the domain's interfaces;
-// it must not import the store or provider packages.
+// Package httpapi is Smriti's HTTP server: routing, auth, error mapping,
+// OpenAPI, metrics, and handlers that decode a request, call the use case
+// in app and encode the answer (the types are in wire, the Go client in
+// client). The wire format is compatible with the first implementation's
+// API. It must not import the store or provider packages.
 package httpapi
 
 import (
