@@ -256,7 +256,7 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 	// Live items first, in kind order then base order (new ones after the
 	// carried ones), then the tombstones.
 	var all []Item
-	for _, k := range ItemKinds {
+	for _, k := range itemKinds {
 		for _, it := range items {
 			if it.Kind == k && it.Live() {
 				all = append(all, it)
@@ -270,7 +270,7 @@ func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, 
 	}
 	all = append(all, tombstones...)
 	out.Items = all
-	SetContentLists(&out.Content, all)
+	setContentLists(&out.Content, all)
 	return out
 }
 

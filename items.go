@@ -28,8 +28,8 @@ const (
 	KindEntity     ItemKind = "entity"
 )
 
-// ItemKinds lists every kind in checkpoint order.
-var ItemKinds = []ItemKind{KindDecision, KindAssumption, KindTask, KindQuestion, KindEntity}
+// itemKinds lists every kind in checkpoint order.
+var itemKinds = []ItemKind{KindDecision, KindAssumption, KindTask, KindQuestion, KindEntity}
 
 // Item statuses. Open and done items are live: they are in the classic
 // lists (a done task as a task object with "status": "done"). Answered,
@@ -205,9 +205,9 @@ func (m *itemIDs) mint(kind ItemKind, text string) string {
 	}
 }
 
-// ItemsOfContent lists the content's items in checkpoint order, without ids:
+// itemsOfContent lists the content's items in checkpoint order, without ids:
 // the classic lists read as items.
-func ItemsOfContent(c *Content) []Item {
+func itemsOfContent(c *Content) []Item {
 	var out []Item
 	add := func(kind ItemKind, list []string) {
 		for _, s := range list {
@@ -238,10 +238,10 @@ func taskDone(status string) bool {
 	return false
 }
 
-// SetContentLists replaces the content's item lists with the live items, in
+// setContentLists replaces the content's item lists with the live items, in
 // order. A task keeps its annotations; a done task becomes a task object
 // with "status": "done".
-func SetContentLists(c *Content, items []Item) {
+func setContentLists(c *Content, items []Item) {
 	c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities = []string{}, []string{}, []Task{}, []string{}, []string{}
 	for i := range items {
 		it := &items[i]
@@ -350,7 +350,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		return nil
 	}
 
-	news := ItemsOfContent(content)
+	news := itemsOfContent(content)
 	out := make([]Item, 0, len(news)+4)
 	superseded := map[string]string{} // parent id → id of the item superseding it
 	for _, n := range news {

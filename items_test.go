@@ -163,7 +163,7 @@ func TestAssignItems(t *testing.T) {
 			t.Errorf("tombstone = %+v", last)
 		}
 		var live Content
-		SetContentLists(&live, got)
+		setContentLists(&live, got)
 		if len(live.Assumptions) != 0 || len(live.Decisions) != 2 {
 			t.Errorf("lists = %+v", live)
 		}

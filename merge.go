@@ -95,9 +95,9 @@ type merger struct {
 	conflicts []MergeConflict
 }
 
-// Merge is MergeStates over content alone: each side's items get ids from
+// mergeContents is MergeStates over content alone: each side's items get ids from
 // their text, so an item matches its namesake on the other sides.
-func Merge(base, ours, theirs *Content, resolutions []MergeResolution) (MergeResult, error) {
+func mergeContents(base, ours, theirs *Content, resolutions []MergeResolution) (MergeResult, error) {
 	side := func(c *Content) *MergeSide {
 		if c == nil {
 			return nil
@@ -151,7 +151,7 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 	out.Objective = m.scalar("objective", base.Content.Objective, ours.Content.Objective, theirs.Content.Objective)
 	out.Summary = m.scalar("summary", base.Content.Summary, ours.Content.Summary, theirs.Content.Summary)
 	items, removes := m.mergeItems(sideItems(base), sideItems(ours), sideItems(theirs))
-	SetContentLists(&out, items)
+	setContentLists(&out, items)
 	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
 		ArtifactKey,
 		func(a, b Artifact) bool { return a == b },
@@ -368,7 +368,7 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 	}
 	// Kind order, each kind in the order found.
 	sorted := make([]Item, 0, len(out))
-	for _, k := range ItemKinds {
+	for _, k := range itemKinds {
 		for _, it := range out {
 			if it.Kind == k {
 				sorted = append(sorted, it)

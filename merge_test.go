@@ -195,7 +195,7 @@ func TestMerge(t *testing.T) {
 
 // merged is Merge without resolutions, which cannot fail.
 func merged(base, ours, theirs *Content) MergeResult {
-	r, err := Merge(base, ours, theirs, nil)
+	r, err := mergeContents(base, ours, theirs, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -204,6 +204,6 @@ func merged(base, ours, theirs *Content) MergeResult {
 
 // resolved is Merge with resolutions: the content and the conflicts left.
 func resolved(base, ours, theirs *Content, res []MergeResolution) (Content, []MergeConflict, error) {
-	r, err := Merge(base, ours, theirs, res)
+	r, err := mergeContents(base, ours, theirs, res)
 	return r.Merged, r.Conflicts, err
 }

@@ -63,9 +63,9 @@ func TaskKey(t Task) string {
 	return "h-" + hex.EncodeToString(h[:4])
 }
 
-// TaskBlockers splits a blocked_by annotation into task keys: ids separated
+// taskBlockers splits a blocked_by annotation into task keys: ids separated
 // by commas, semicolons or white space.
-func TaskBlockers(s string) []string {
+func taskBlockers(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })
 }
 
@@ -109,7 +109,7 @@ func RankReady(heads []TaskSource, held, claimedDone map[string]bool) []ReadyTas
 			continue
 		}
 		blocked := false
-		for _, b := range TaskBlockers(c.Task.BlockedBy) {
+		for _, b := range taskBlockers(c.Task.BlockedBy) {
 			if b == c.Key {
 				continue
 			}

@@ -49,10 +49,10 @@ func LooksLikeID(s string) bool {
 	return len(s) == 36 && strings.Count(s, "-") == 4
 }
 
-// MatchCheckpointRef returns the index of the one candidate whose id or
+// matchCheckpointRef returns the index of the one candidate whose id or
 // hash starts with ref (case-insensitive, at least MinRefPrefix
 // characters). Too short or ambiguous is EINVALID, no match ENOTFOUND.
-func MatchCheckpointRef(cands []CheckpointRef, ref string) (int, error) {
+func matchCheckpointRef(cands []CheckpointRef, ref string) (int, error) {
 	p := strings.ToLower(strings.TrimSpace(ref))
 	if len(p) < MinRefPrefix {
 		return -1, Errorf(EINVALID, "checkpoint %q: give the full id or at least %d characters of its id or hash", Truncate(ref, 64), MinRefPrefix)
@@ -90,14 +90,14 @@ func ResolveCheckpointRef(ctx context.Context, ref string, find func(ctx context
 		return ParseID("checkpoint", ref)
 	}
 	if len(ref) < MinRefPrefix {
-		_, err := MatchCheckpointRef(nil, ref)
+		_, err := matchCheckpointRef(nil, ref)
 		return NilID, err
 	}
 	all, err := find(ctx, strings.ToLower(ref))
 	if err != nil {
 		return NilID, err
 	}
-	i, err := MatchCheckpointRef(all, ref)
+	i, err := matchCheckpointRef(all, ref)
 	if err != nil {
 		return NilID, err
 	}

@@ -44,7 +44,7 @@ func TestMatchCheckpointRef(t *testing.T) {
 		{"abc", -1, EINVALID},
 		{"fffffff", -1, ENOTFOUND},
 	} {
-		got, err := MatchCheckpointRef(cands, c.ref)
+		got, err := matchCheckpointRef(cands, c.ref)
 		if got != c.want || ErrorCode(err) != c.code {
 			t.Errorf("MatchCheckpointRef(%q) = %d, %v; want %d, %q", c.ref, got, err, c.want, c.code)
 		}
