@@ -19,23 +19,6 @@ func (g *GitState) Map() map[string]any {
 	return map[string]any{"commit": g.Commit, "branch": g.Branch, "dirty": g.Dirty, "diff_sha256": g.DiffSHA256}
 }
 
-// GitStateOf reads metadata.git back (nil when absent or malformed).
-func GitStateOf(meta map[string]any) *GitState {
-	m, ok := meta["git"].(map[string]any)
-	if !ok {
-		return nil
-	}
-	g := &GitState{}
-	g.Commit, _ = m["commit"].(string)
-	g.Branch, _ = m["branch"].(string)
-	g.Dirty, _ = m["dirty"].(bool)
-	g.DiffSHA256, _ = m["diff_sha256"].(string)
-	if g.Commit == "" {
-		return nil
-	}
-	return g
-}
-
 // Line is the one-line view: "abc1234 on main, dirty (diff 1a2b3c4d)".
 func (g *GitState) Line() string {
 	c := g.Commit

@@ -79,7 +79,7 @@ func matchCheckpointRef(cands []CheckpointRef, ref string) (int, error) {
 
 // ResolveCheckpointRef returns the ID of the checkpoint ref names: a full
 // UUID as it is; otherwise the one checkpoint among those find returns for
-// the prefix whose id or hash starts with ref (see MatchCheckpointRef).
+// the prefix whose id or hash starts with ref (see matchCheckpointRef).
 // find is asked once, with the trimmed, lower-cased prefix, and may return
 // only the first few candidates (enough to tell one from several). Too
 // short, ambiguous or malformed is EINVALID, no match ENOTFOUND; the caller
