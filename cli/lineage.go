@@ -121,7 +121,7 @@ func newCompareCmd() *cobra.Command {
 }
 
 func formatCompare(r *wire.CompareResponse) string {
-	return render.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID)
+	return render.RenderCompare(r.CheckpointA.Checkpoint(), r.CheckpointB.Checkpoint(), r.Diff.CheckpointDiff(), r.Diff.CommonAncestorCommitID, deref(r.Diff.CommonAncestorCommitHash))
 }
 
 func newBranchCmd() *cobra.Command {

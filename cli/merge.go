@@ -150,8 +150,10 @@ func orNone(s string) string {
 
 func formatMergePreview(src string, p *wire.MergePreview) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Merge preview: `%s` into `%s`\n\n", short(p.SourceCheckpointID.String()), short(p.TargetCheckpointID.String()))
-	if p.BaseCheckpointID != nil {
+	fmt.Fprintf(&b, "# Merge preview: `%s` into `%s`\n\n", short(p.SourceCommitHash), short(p.TargetCommitHash))
+	if p.BaseCheckpointID != nil && p.BaseCommitHash != nil {
+		fmt.Fprintf(&b, "Common ancestor: `%s` (%s)\n\n", short(*p.BaseCommitHash), p.BaseCheckpointID)
+	} else if p.BaseCheckpointID != nil {
 		fmt.Fprintf(&b, "Common ancestor: `%s`\n\n", p.BaseCheckpointID)
 	} else {
 		b.WriteString("Common ancestor: _none_\n\n")

@@ -116,7 +116,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 		EntitiesOnlyA: d.Entities.OnlyA, EntitiesOnlyB: d.Entities.OnlyB, EntitiesShared: d.Entities.Shared,
 	}}
 	if lca != nil {
-		out.Diff.CommonAncestorCommitID = &lca.ID
+		out.Diff.CommonAncestorCommitID, out.Diff.CommonAncestorCommitHash = &lca.ID, &lca.Hash
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -193,12 +193,14 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var base *smriti.ID
+	var baseHash *string
 	if out.Base != nil {
-		base = &out.Base.ID
+		base, baseHash = &out.Base.ID, &out.Base.Hash
 	}
 	if req.DryRun {
 		m := out.Merged
 		writeJSON(w, http.StatusOK, wire.MergePreview{BaseCheckpointID: base, SourceCheckpointID: out.Source.ID, TargetCheckpointID: out.Target.ID,
+			BaseCommitHash: baseHash, SourceCommitHash: out.Source.Hash, TargetCommitHash: out.Target.Hash,
 			Merged:    wire.MergedContent{Message: m.Message, Summary: m.Summary, Objective: m.Objective, StateLists: wire.StateListsOf(&m)},
 			Conflicts: nonnil.Slice(out.Conflicts), Removes: nonnil.Slice(out.Removes), Items: itemsOut(out.Items)})
 		return nil

@@ -134,12 +134,16 @@ func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Revi
 	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
 }
 
-func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
+func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error) {
 	r, err := o.c.Compare(ctx, a, b)
-	if err != nil {
+	if err != nil || r.Diff.CommonAncestorCommitID == nil {
 		return nil, err
 	}
-	return r.Diff.CommonAncestorCommitID, nil
+	c := &smriti.Checkpoint{ID: *r.Diff.CommonAncestorCommitID}
+	if r.Diff.CommonAncestorCommitHash != nil {
+		c.Hash = *r.Diff.CommonAncestorCommitHash
+	}
+	return c, nil
 }
 
 func (o ClientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {

@@ -25,7 +25,7 @@ type fakeOps struct {
 	ReviewFn               func(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error)
 	CheckpointItemsFn      func(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error)
 	ItemHistoryFn          func(a0 context.Context, a1 smriti.ID, a2 string) ([]smriti.ItemEvent, error)
-	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error)
+	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error)
 	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
 	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
@@ -150,7 +150,7 @@ func (f *fakeOps) ItemHistory(a0 context.Context, a1 smriti.ID, a2 string) ([]sm
 	return f.ItemHistoryFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error) {
+func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error) {
 	if f.CommonAncestorFn == nil {
 		panic("fakeOps.CommonAncestor called unexpectedly")
 	}

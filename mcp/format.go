@@ -29,8 +29,11 @@ func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
 	return render.RenderRestore(sp, cp, viewOptions(full))
 }
 
-func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.ID) string {
-	return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), ancestor)
+func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.Checkpoint) string {
+	if ancestor == nil {
+		return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), nil, "")
+	}
+	return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), &ancestor.ID, ancestor.Hash)
 }
 
 func formatConflicts(b *strings.Builder, conflicts []smriti.MergeConflict) {

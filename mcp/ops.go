@@ -46,9 +46,9 @@ type Ops interface {
 	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
 	ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error)
 
-	// CommonAncestor returns the lowest common ancestor's id, nil when the
-	// histories are unrelated.
-	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error)
+	// CommonAncestor returns the lowest common ancestor (its id and hash at
+	// least), nil when the histories are unrelated.
+	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error)
 	Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
 	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)

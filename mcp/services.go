@@ -96,12 +96,8 @@ func (s *Services) Review(ctx context.Context, id smriti.ID) (*intelligence.Revi
 	return s.App.Review(ctx, id)
 }
 
-func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.ID, error) {
-	c, err := s.App.CommonAncestor(ctx, a, b)
-	if err != nil || c == nil {
-		return nil, err
-	}
-	return &c.ID, nil
+func (s *Services) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error) {
+	return s.App.CommonAncestor(ctx, a, b)
 }
 
 func (s *Services) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {

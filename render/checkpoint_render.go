@@ -212,13 +212,17 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 }
 
 // RenderCompare writes the comparison of checkpoints a and b: their common
-// ancestor (nil: unrelated histories), summary and objective side by side or
-// marked identical, then the shared and one-sided items of each list in d.
-func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *smriti.ID) string {
+// ancestor (nil: unrelated histories; named by its short hash, as every
+// checkpoint is, when ancestorHash is known), summary and objective side by
+// side or marked identical, then the shared and one-sided items of each
+// list in d.
+func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *smriti.ID, ancestorHash string) string {
 	a7, b7 := smriti.ShortHash(a.Hash), smriti.ShortHash(b.Hash)
 	var s strings.Builder
 	fmt.Fprintf(&s, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
-	if ancestor != nil {
+	if ancestor != nil && ancestorHash != "" {
+		fmt.Fprintf(&s, "Common ancestor: `%s` (%s)\n\n", smriti.ShortHash(ancestorHash), ancestor)
+	} else if ancestor != nil {
 		fmt.Fprintf(&s, "Common ancestor: `%s`\n\n", ancestor)
 	} else {
 		s.WriteString("Common ancestor: _none — unrelated histories_\n\n")

@@ -155,14 +155,14 @@ func TestRenderCompare(t *testing.T) {
 	b := &smriti.Checkpoint{Hash: hashOf('b'), BranchName: "bus",
 		Content: smriti.Content{Message: "Bus", Summary: "Same.", Objective: "Go south", Decisions: []string{"Book early", "Take the bus"}}}
 	anc := fixedID(7)
-	want := "# Compare `aaaaaaa` ↔ `bbbbbbb`\n\nCommon ancestor: `07070707-0707-0707-0707-070707070707`\n\n" +
+	want := "# Compare `aaaaaaa` ↔ `bbbbbbb`\n\nCommon ancestor: `ccccccc` (07070707-0707-0707-0707-070707070707)\n\n" +
 		"- A: `aaaaaaa` on `main` — Train\n- B: `bbbbbbb` on `bus` — Bus\n\n" +
 		"## Summary (identical)\nSame.\n\n## Objective (A)\nGo north\n\n## Objective (B)\nGo south\n\n" +
 		"## Decisions\n\n### Shared\n- Book early\n\n### Only in A (`aaaaaaa`)\n- Take the train\n\n### Only in B (`bbbbbbb`)\n- Take the bus\n"
-	if got := render.RenderCompare(a, b, smriti.DiffCheckpoints(a, b), &anc); got != want {
+	if got := render.RenderCompare(a, b, smriti.DiffCheckpoints(a, b), &anc, hashOf('c')); got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
-	if got := render.RenderCompare(a, a, smriti.DiffCheckpoints(a, a), nil); !strings.Contains(got, "Common ancestor: _none — unrelated histories_\n") {
+	if got := render.RenderCompare(a, a, smriti.DiffCheckpoints(a, a), nil, ""); !strings.Contains(got, "Common ancestor: _none — unrelated histories_\n") {
 		t.Errorf("unrelated: %q", got)
 	}
 }

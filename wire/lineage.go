@@ -106,6 +106,7 @@ type CompareDiff struct {
 	EntitiesOnlyB          []string   `json:"entities_only_b" doc:"Entities only B has, sorted"`
 	EntitiesShared         []string   `json:"entities_shared" doc:"Entities both have, in A's wording, sorted"`
 	CommonAncestorCommitID *smriti.ID `json:"common_ancestor_commit_id" doc:"Their lowest common ancestor along both parent edges; null when their histories are unrelated, always for checkpoints of two spaces"`
+	CommonAncestorCommitHash *string `json:"common_ancestor_commit_hash" doc:"The common ancestor's hash (null when there is none); its first 7 characters are how Smriti names it"`
 }
 
 // CompareResponse compares two checkpoints (of one space, or of two: then
@@ -157,6 +158,9 @@ type MergePreview struct {
 	BaseCheckpointID   *smriti.ID             `json:"base_checkpoint_id"`
 	SourceCheckpointID smriti.ID              `json:"source_checkpoint_id"`
 	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id"`
+	BaseCommitHash     *string                `json:"base_commit_hash" doc:"The common ancestor's hash (null when unrelated)"`
+	SourceCommitHash   string                 `json:"source_commit_hash" doc:"The source checkpoint's hash"`
+	TargetCommitHash   string                 `json:"target_commit_hash" doc:"The target checkpoint's hash"`
 	Merged             MergedContent          `json:"merged"`
 	Conflicts          []smriti.MergeConflict `json:"conflicts"`
 	Removes            []smriti.MergeRemoval  `json:"removes" doc:"Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently"`

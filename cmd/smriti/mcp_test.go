@@ -244,7 +244,7 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_fork", map[string]any{"checkpoint_id": "$a", "branch": "try-x"}, true, "HTTP 409\n")
 	out = call("smriti_create_checkpoint", map[string]any{"space": "$space", "content": "# Plan B\n\nWe decided to add Postgres.\n", "session": "$fork"}, false, "on branch `try-x`")
 	capture(out, "`([0-9a-f]{7})`", "b")
-	call("smriti_compare", map[string]any{"checkpoint_a": "$a", "checkpoint_b": "$b"}, false, "# Compare `"+vars["a"]+"` ↔ `"+vars["b"]+"`", "Common ancestor: `"+vars["a_id"]+"`")
+	call("smriti_compare", map[string]any{"checkpoint_a": "$a", "checkpoint_b": "$b"}, false, "# Compare `"+vars["a"]+"` ↔ `"+vars["b"]+"`", "Common ancestor: `"+vars["a"]+"` ("+vars["a_id"]+")")
 	call("smriti_compare", map[string]any{"checkpoint_a": "$a", "checkpoint_b": "fffffff"}, true, "HTTP 404\nno checkpoint matches")
 
 	call("smriti_merge", map[string]any{"source": "$b"}, false, "# Merge preview (nothing written)")
