@@ -152,53 +152,6 @@ func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) 
 	return a.Store.CreateCheckpoint(ctx, in)
 }
 
-// ExtractAndCommit extracts a checkpoint from markdown as changes onto the
-// head the commit will land on (the session's branch, else main) and
-// commits it with no session when in.SessionID is smriti.NilID. It is the
-// LLM-backed "checkpoint from a document" of the CLI and MCP.
-func (a *App) ExtractAndCommit(ctx context.Context, markdown string, in smriti.CheckpointCommit) (*smriti.Checkpoint, *intelligence.DraftResult, error) {
-	onto, err := a.commitHead(ctx, in.SpaceID, in.SessionID)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := a.Extract(ctx, ExtractRequest{Space: &in.SpaceID, Content: &markdown, Onto: onto})
-	if err != nil {
-		return nil, nil, err
-	}
-	in.Content = res.Draft.Content()
-	if strings.TrimSpace(in.Content.Message) == "" {
-		in.Content.Message = "Extracted checkpoint"
-	}
-	in.Items = res.Items
-	if res.Model != "" {
-		in.Model = &res.Model
-	}
-	c, err := a.CommitCheckpoint(ctx, in)
-	return c, res, err
-}
-
-// commitHead is the checkpoint a commit by session (or, with none, onto
-// main) would take as its parent: the branch head, else a fork's source.
-func (a *App) commitHead(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
-	branch := smriti.MainBranch
-	var forkSource *smriti.ID
-	if session != smriti.NilID {
-		se, err := a.Store.Session(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		branch, forkSource = se.BranchName, se.ForkedFromCheckpointID
-	}
-	list, _, err := a.Store.Checkpoints(ctx, space, smriti.CheckpointQuery{Branch: &branch, Page: smriti.Page{Limit: 1}})
-	if err != nil {
-		return nil, err
-	}
-	if len(list) > 0 {
-		return &list[0].ID, nil
-	}
-	return forkSource, nil
-}
-
 // Merge previews or commits a merge (see MergeCheckpoints).
 func (a *App) Merge(ctx context.Context, in MergeRequest) (*MergeOutcome, error) {
 	return MergeCheckpoints(ctx, a.Store, in)
