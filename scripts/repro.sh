@@ -70,7 +70,9 @@ ln -s "$PWD/web/node_modules" "$b/src/web/node_modules"
   cd "$b/src"
   umask 077
   export "${second_env[@]}"
+  w=$(date +%s)
   (cd web && npm run build >/dev/null)
+  echo "repro dist: web workspace built again in the copy in $(( $(date +%s) - w )) s"
   # web/dist was just built; -o keeps make from rebuilding it against the
   # copied node_modules time stamp.
   make --no-print-directory -o web/dist/index.html dist "${vars[@]}" DIST="$b/dist" DIST_BIN="$b/bin"

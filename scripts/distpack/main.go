@@ -56,7 +56,7 @@ func main() {
 		targets = append(targets, t)
 	}
 	for _, t := range targets {
-		fmt.Fprintf(os.Stderr, "build %s/%s\n", t.goos, t.goarch)
+		start := time.Now()
 		args := []string{"build", "-trimpath", "-buildvcs=false", "-ldflags", *ldflags, "-o", t.binPath(*bin)}
 		if *tags != "" {
 			args = append(args, "-tags", *tags)
@@ -67,6 +67,7 @@ func main() {
 		if err := cmd.Run(); err != nil {
 			fail("build %s/%s: %v", t.goos, t.goarch, err)
 		}
+		fmt.Fprintf(os.Stderr, "built %s/%s in %s\n", t.goos, t.goarch, time.Since(start).Round(time.Second))
 	}
 	var extra []string
 	for _, f := range strings.Split(*files, ",") {
