@@ -16,7 +16,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.d
 # libc and the process has fewer pages to fault in.
 RELEASE   := CGO_ENABLED=0 $(GO) build -trimpath
 
-.PHONY: run build build-api web test test-go bench fuzz vet lint clean load dist repro
+.PHONY: run build build-api web test test-go bench fuzz vet lint clean load dist repro repro-all
 
 # The web workspace is rebuilt when web/dist is missing or older than any of
 # its sources, then embedded in the binary (the webui build tag).
@@ -44,21 +44,31 @@ web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
 # windows), and dist/SHA256SUMS. Binaries stay in bin/dist so a target whose
 # inputs did not change is not relinked.
 DIST         ?= dist
+DIST_BIN     ?= bin/dist
 DIST_TARGETS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-DIST_FILES   := README.md,LICENSE,CHANGELOG.md,deploy/smriti.service,deploy/nginx-smriti.conf,deploy/UPGRADING.md
+DIST_FILES   := README.md,LICENSE,CHANGELOG.md,deploy/smriti.service,deploy/smriti-backup.service,deploy/smriti-backup.timer,deploy/nginx-smriti.conf,deploy/UPGRADING.md
 
 dist: web/dist/index.html
 	rm -rf $(DIST)
-	$(GO) run ./scripts/distpack -out $(DIST) -bin bin/dist -version $(VERSION) -mtime $(SOURCE_DATE_EPOCH) \
+	$(GO) run ./scripts/distpack -go $(GO) -out $(DIST) -bin $(DIST_BIN) -version $(VERSION) -mtime $(SOURCE_DATE_EPOCH) \
 		-ldflags '$(LDFLAGS)' -tags webui -files '$(DIST_FILES)' $(DIST_TARGETS)
 	cd $(DIST) && sha256sum -c SHA256SUMS
 
 # repro checks that one commit builds the same bytes: it builds one small
 # target (linux/amd64, API only; REPRO_TARGET=os/arch for another) twice into different directories with the
-# release flags and a different clock and time zone, and compares. Not part
-# of `make test`: with the -trimpath build cache cold it compiles everything.
+# release flags and a different clock and time zone, and compares.
+# repro-all does it for the whole release: `make dist` twice, the second
+# time from a copy of the tree at another path (its web workspace built
+# again there), in another time zone and umask, and compares every archive
+# and SHA256SUMS byte for byte; REPRO_GOCACHE=fresh also compiles the second
+# build from an empty build cache. Neither is part of `make test`: repro-all
+# links six targets twice, and with a cold cache compiles every package for
+# each of the six targets (twice with REPRO_GOCACHE=fresh).
 repro:
 	./scripts/repro.sh
+
+repro-all: web/dist/index.html
+	./scripts/repro.sh dist
 
 run: build
 	./$(BIN) serve
@@ -85,3 +95,7 @@ clean:
 
 print-ldflags:
 	@echo '$(LDFLAGS)'
+
+# print-VAR prints a variable (scripts/repro.sh reads the release's version and date).
+print-%:
+	@echo '$($*)'
