@@ -86,27 +86,27 @@ type CheckpointDetail struct {
 // CompareDiff is the flat diff the first implementation's clients read,
 // with open questions and entities added.
 type CompareDiff struct {
-	SummaryA               string     `json:"summary_a" doc:"A's summary (\"\" when none)"`
-	SummaryB               string     `json:"summary_b" doc:"B's summary (\"\" when none)"`
-	ObjectiveA             string     `json:"objective_a" doc:"A's objective (\"\" when none)"`
-	ObjectiveB             string     `json:"objective_b" doc:"B's objective (\"\" when none)"`
-	DecisionsOnlyA         []string   `json:"decisions_only_a" doc:"Decisions only A has (matched case- and punctuation-insensitively), sorted"`
-	DecisionsOnlyB         []string   `json:"decisions_only_b" doc:"Decisions only B has, sorted"`
-	DecisionsShared        []string   `json:"decisions_shared" doc:"Decisions both have, in A's wording, sorted"`
-	AssumptionsOnlyA       []string   `json:"assumptions_only_a" doc:"Assumptions only A has, sorted"`
-	AssumptionsOnlyB       []string   `json:"assumptions_only_b" doc:"Assumptions only B has, sorted"`
-	AssumptionsShared      []string   `json:"assumptions_shared" doc:"Assumptions both have, in A's wording, sorted"`
-	TasksOnlyA             []string   `json:"tasks_only_a" doc:"Task texts only A has (annotations ignored), sorted"`
-	TasksOnlyB             []string   `json:"tasks_only_b" doc:"Task texts only B has, sorted"`
-	TasksShared            []string   `json:"tasks_shared" doc:"Task texts both have, in A's wording, sorted"`
-	OpenQuestionsOnlyA     []string   `json:"open_questions_only_a" doc:"Open questions only A has, sorted"`
-	OpenQuestionsOnlyB     []string   `json:"open_questions_only_b" doc:"Open questions only B has, sorted"`
-	OpenQuestionsShared    []string   `json:"open_questions_shared" doc:"Open questions both have, in A's wording, sorted"`
-	EntitiesOnlyA          []string   `json:"entities_only_a" doc:"Entities only A has, sorted"`
-	EntitiesOnlyB          []string   `json:"entities_only_b" doc:"Entities only B has, sorted"`
-	EntitiesShared         []string   `json:"entities_shared" doc:"Entities both have, in A's wording, sorted"`
-	CommonAncestorCommitID *smriti.ID `json:"common_ancestor_commit_id" doc:"Their lowest common ancestor along both parent edges; null when their histories are unrelated, always for checkpoints of two spaces"`
-	CommonAncestorCommitHash *string `json:"common_ancestor_commit_hash" doc:"The common ancestor's hash (null when there is none); its first 7 characters are how Smriti names it"`
+	SummaryA                 string     `json:"summary_a" doc:"A's summary (\"\" when none)"`
+	SummaryB                 string     `json:"summary_b" doc:"B's summary (\"\" when none)"`
+	ObjectiveA               string     `json:"objective_a" doc:"A's objective (\"\" when none)"`
+	ObjectiveB               string     `json:"objective_b" doc:"B's objective (\"\" when none)"`
+	DecisionsOnlyA           []string   `json:"decisions_only_a" doc:"Decisions only A has (matched case- and punctuation-insensitively), sorted"`
+	DecisionsOnlyB           []string   `json:"decisions_only_b" doc:"Decisions only B has, sorted"`
+	DecisionsShared          []string   `json:"decisions_shared" doc:"Decisions both have, in A's wording, sorted"`
+	AssumptionsOnlyA         []string   `json:"assumptions_only_a" doc:"Assumptions only A has, sorted"`
+	AssumptionsOnlyB         []string   `json:"assumptions_only_b" doc:"Assumptions only B has, sorted"`
+	AssumptionsShared        []string   `json:"assumptions_shared" doc:"Assumptions both have, in A's wording, sorted"`
+	TasksOnlyA               []string   `json:"tasks_only_a" doc:"Task texts only A has (annotations ignored), sorted"`
+	TasksOnlyB               []string   `json:"tasks_only_b" doc:"Task texts only B has, sorted"`
+	TasksShared              []string   `json:"tasks_shared" doc:"Task texts both have, in A's wording, sorted"`
+	OpenQuestionsOnlyA       []string   `json:"open_questions_only_a" doc:"Open questions only A has, sorted"`
+	OpenQuestionsOnlyB       []string   `json:"open_questions_only_b" doc:"Open questions only B has, sorted"`
+	OpenQuestionsShared      []string   `json:"open_questions_shared" doc:"Open questions both have, in A's wording, sorted"`
+	EntitiesOnlyA            []string   `json:"entities_only_a" doc:"Entities only A has, sorted"`
+	EntitiesOnlyB            []string   `json:"entities_only_b" doc:"Entities only B has, sorted"`
+	EntitiesShared           []string   `json:"entities_shared" doc:"Entities both have, in A's wording, sorted"`
+	CommonAncestorCommitID   *smriti.ID `json:"common_ancestor_commit_id" doc:"Their lowest common ancestor along both parent edges; null when their histories are unrelated, always for checkpoints of two spaces"`
+	CommonAncestorCommitHash *string    `json:"common_ancestor_commit_hash" doc:"The common ancestor's hash (null when there is none); its first 7 characters are how Smriti names it"`
 }
 
 // CompareResponse compares two checkpoints (of one space, or of two: then
