@@ -13,6 +13,7 @@ import (
 	"smriti/app"
 	"smriti/render"
 	"smriti/skills"
+	"smriti/tokenizer"
 )
 
 func ptr(b bool) *bool { return &b }
@@ -620,7 +621,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
 				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
 			}
-			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now()}
+			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now(), Tokens: tokenizer.CountO200K}
 			switch {
 			case in.Compact:
 				o.Mode = render.BriefCompact
