@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,4 +63,33 @@ func containsKey(raw []byte, key string) bool {
 		return false
 	}
 	return walk(v)
+}
+
+// smriti_create_space with a name the caller already has fails naming the
+// existing space.
+func TestMCPCreateSpaceNameTaken(t *testing.T) {
+	base := startAPI(t)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	call := func() *sdk.CallToolResult {
+		res, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: "smriti_create_space", Arguments: map[string]any{"name": "demo"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := call()
+	if first.IsError {
+		t.Fatalf("first demo: %s", textOf(first))
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(textOf(first)), "Created space `"), "`: demo")
+	second := call()
+	want := "HTTP 409\nYou already have a space named \"demo\" (id " + id + "); choose another name"
+	if !second.IsError || strings.TrimSpace(textOf(second)) != want {
+		t.Fatalf("second demo: error=%v %q, want %q", second.IsError, textOf(second), want)
+	}
 }
