@@ -34,7 +34,7 @@ func (t *tools) registerSearch(s *sdk.Server) {
 	if !ok {
 		return
 	}
-	add(t, s, "smriti_search", "Full-text search of checkpoints (all fields), notes and turns, best first, with checkpoint hash and branch.",
+	add(t, s, "smriti_search", "Full-text search of checkpoints (all fields), notes and turns; best first, with hash and branch.",
 		readOnly, func(ctx context.Context, in searchIn) (string, error) {
 			q := smriti.SearchQuery{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
 			if in.Kind != "" {

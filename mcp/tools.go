@@ -78,7 +78,7 @@ type restoreIn struct {
 type compareIn struct {
 	CheckpointA   string `json:"checkpoint_a"`
 	CheckpointB   string `json:"checkpoint_b"`
-	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"ignored (artifacts are not diffed)"`
+	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"ignored: artifacts are not diffed"`
 }
 
 type createSpaceIn struct {
@@ -92,12 +92,13 @@ type forkIn struct {
 }
 
 type createCheckpointIn struct {
-	Space       string `json:"space"`
-	Content     string `json:"content" jsonschema:"markdown; decisions, tasks, questions, code blocks are extracted"`
-	Session     string `json:"session,omitempty" jsonschema:"session UUID (a fork's puts it on its branch)"`
-	AuthorAgent string `json:"author_agent,omitempty" jsonschema:"your stable agent name"`
-	ProjectRoot string `json:"project_root,omitempty" jsonschema:"absolute path"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"return the extraction, create nothing"`
+	Space       string         `json:"space"`
+	Content     string         `json:"content,omitempty" jsonschema:"markdown handoff, LLM-extracted"`
+	Checkpoint  map[string]any `json:"checkpoint,omitempty" jsonschema:"or structured, saved as is: {message, summary, objective, decisions, assumptions, tasks, open_questions, entities}"`
+	Session     string         `json:"session,omitempty" jsonschema:"session UUID (a fork's puts it on its branch)"`
+	AuthorAgent string         `json:"author_agent,omitempty"`
+	ProjectRoot string         `json:"project_root,omitempty" jsonschema:"absolute path"`
+	DryRun      bool           `json:"dry_run,omitempty" jsonschema:"return the extraction, create nothing"`
 }
 
 type spaceIn struct {
@@ -239,7 +240,7 @@ func (t *tools) register(s *sdk.Server) {
 			return fmt.Sprintf("Forked from `%s` — %q\n  → new session: %s (%s)\n  → seeded from: %s\n\nNext: smriti_create_checkpoint(space=%q, session=%q, content=...)\n",
 				short(c.Hash), c.Message, se.BranchName, se.ID, short(c.Hash), c.SpaceID.String(), se.ID.String()), nil
 		})
-	add(t, s, "smriti_create_checkpoint", "Checkpoint a markdown handoff (extracted into structured state).", additive,
+	add(t, s, "smriti_create_checkpoint", "Create a checkpoint from content or checkpoint (exactly one).", additive,
 		t.createCheckpoint)
 	add(t, s, "smriti_delete_space", "Delete a space and everything in it.", destructive,
 		func(ctx context.Context, in spaceIn) (string, error) {
@@ -409,8 +410,11 @@ func (t *tools) register(s *sdk.Server) {
 }
 
 func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (string, error) {
+	if in.Checkpoint != nil {
+		return t.createStructuredCheckpoint(ctx, in)
+	}
 	if strings.TrimSpace(in.Content) == "" {
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string")
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string (or give checkpoint instead)")
 	}
 	sp, err := t.space(ctx, in.Space)
 	if err != nil {
@@ -504,7 +508,7 @@ func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string
 type stateIn struct {
 	Space    string `json:"space"`
 	Preview  bool   `json:"preview,omitempty" jsonschema:"800-char artifact previews"`
-	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only"`
+	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only (session start)"`
 	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
 	Since    string `json:"since,omitempty" jsonschema:"checkpoint last seen: list main's changes since"`
 }
@@ -533,7 +537,7 @@ type listClaimsIn struct {
 type worktreeOpenIn struct {
 	Space      string `json:"space"`
 	Agent      string `json:"agent,omitempty"`
-	Branch     string `json:"branch,omitempty" jsonschema:"git branch (default smriti/<agent>/<suffix>)"`
+	Branch     string `json:"branch,omitempty" jsonschema:"git branch (default smriti/AGENT/SUFFIX)"`
 	BaseCommit string `json:"base_commit,omitempty" jsonschema:"default the project's HEAD"`
 	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute path to create"`
 }
@@ -607,7 +611,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 func (t *tools) registerCoordination(s *sdk.Server) {
 	t.registerWorktrees(s)
 	t.registerReady(s)
-	add(t, s, "smriti_state", "The state brief: main's head, active branches, live claims, divergence. Call first (compact=true).", readOnly,
+	add(t, s, "smriti_state", "The state brief: main's head, active branches, live claims, divergence. Call first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
