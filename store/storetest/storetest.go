@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, readyCases...)
 	cases = append(cases, spaceLogCases...)
 	cases = append(cases, spaceNameCases...)
+	cases = append(cases, leaseCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

@@ -15,5 +15,11 @@ WHERE id IN (SELECT id FROM space_renames);
 DROP TABLE space_renames;
 CREATE UNIQUE INDEX spaces_owner_name ON spaces (owner_id, name);
 
+-- A claim's lease length, so a renewal (a heartbeat, or any checkpoint its
+-- holder writes) runs the same length again from now. NULL for claims made
+-- before: their length is expires_at - claimed_at.
+ALTER TABLE claims ADD COLUMN lease_seconds INTEGER;
+
 -- +goose Down
+ALTER TABLE claims DROP COLUMN lease_seconds;
 DROP INDEX spaces_owner_name;
