@@ -18,7 +18,8 @@ import (
 // Migration 14 on both engines: an owner's duplicate space names become
 // "name (2)", "name (3)" in order of creation (the oldest keeps the name),
 // a suffix already taken falls back to the id's first 8 characters, other
-// owners' names are untouched, and from then on the name is unique.
+// owners' names are untouched, and from then on the name is unique; the
+// way down and up again works.
 func TestSpaceNamesMigrationSQLite(t *testing.T) {
 	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "m.db"))
 	if err != nil {
@@ -91,5 +92,12 @@ func testSpaceNamesMigration(t *testing.T, db *sql.DB, dialect goose.Dialect, en
 		smriti.NewID(), owner, "solo", base.Format(time.RFC3339Nano), base.Format(time.RFC3339Nano))
 	if err == nil {
 		t.Fatal("a second space named solo was accepted after the migration")
+	}
+	// Down drops the index and the lease column (the names stay); up again.
+	if _, err := p.DownTo(ctx, 12); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 14); err != nil {
+		t.Fatal(err)
 	}
 }
