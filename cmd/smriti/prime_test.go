@@ -95,7 +95,13 @@ var tokenLine = regexp.MustCompile(`\n~(\d+) tokens\n$`)
 func TestPrimeWithinBudget(t *testing.T) {
 	bin := buildBinary(t)
 	base := startAPI(t)
-	sp := busySpace(t, client.NewClient(base), "busy")
+	c := client.NewClient(base)
+	sp := busySpace(t, c, "busy")
+	st, err := c.State(context.Background(), sp.ID, client.StateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("compact brief of the same space (state's brief_tokens): %d o200k tokens", st.BriefTokens)
 	t.Setenv("SMRITI_API_URL", base)
 	out := runOK(t, bin, "", "prime", "busy")
 	n := tokenizer.CountO200K(out)
