@@ -121,6 +121,7 @@ func commands() []*cobra.Command {
 		newStateCmd(),
 		newClaimCmd(),
 		newReadyCmd(),
+		newPrimeCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
 		newHookCmd(),

@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/render"
+	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -52,7 +53,7 @@ func newStateCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, st)
 			}
-			o := render.BriefOptions{Mode: render.BriefFull, Stats: stats, Now: time.Now()}
+			o := render.BriefOptions{Mode: render.BriefFull, Stats: stats, Now: time.Now(), Tokens: tokenizer.CountO200K}
 			switch {
 			case compact:
 				o.Mode = render.BriefCompact

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"smriti/render"
+	"smriti/tokenizer"
 	"smriti/wire"
 	"strings"
 
@@ -77,7 +78,9 @@ func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
 	if se := b.LatestSession; se != nil {
 		h.LatestSessionID, h.LatestSessionTitle = &se.ID, &se.Title
 	}
-	writeJSON(w, http.StatusOK, wire.SpaceStateOf(b, h, s.now()))
+	out := wire.SpaceStateOf(b, h, s.now())
+	out.BriefTokens = compactBriefTokens(b, s.now())
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -89,7 +92,7 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
 		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
 	}
-	opts := render.BriefOptions{Now: s.now()}
+	opts := render.BriefOptions{Now: s.now(), Tokens: tokenizer.CountO200K}
 	compact, err := queryBool(r, "compact")
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"smriti"
@@ -28,9 +29,12 @@ type lineageSpace struct {
 	main  smriti.ID
 }
 
+var lineageSpaces atomic.Int64
+
 func newLineageSpace(t *testing.T, env *testEnv) *lineageSpace {
 	t.Helper()
-	sp := storetest.Get(env.c.CreateSpace(bg, "Australia Trip", "")).Must(t)
+	// Space names are unique per owner: each lineage space gets its own.
+	sp := storetest.Get(env.c.CreateSpace(bg, fmt.Sprintf("Australia Trip %d", lineageSpaces.Add(1)), "")).Must(t)
 	se := storetest.Get(env.c.CreateSession(bg, &sp.ID, "main", "mock", "mock-1")).Must(t)
 	return &lineageSpace{env: env, space: sp.ID, main: se.ID}
 }

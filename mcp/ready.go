@@ -13,9 +13,9 @@ import (
 )
 
 type readyIn struct {
-	Space string `json:"space" jsonschema:"space name or UUID"`
-	Claim bool   `json:"claim,omitempty" jsonschema:"claim the first ready task (exclusive)"`
-	Agent string `json:"agent,omitempty" jsonschema:"who claims"`
+	Space string `json:"space"`
+	Claim bool   `json:"claim,omitempty" jsonschema:"claim the first (exclusive)"`
+	Agent string `json:"agent,omitempty"`
 	TTL   string `json:"ttl,omitempty" jsonschema:"lease: 90m, 2h, 3d (default 4h)"`
 }
 

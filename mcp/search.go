@@ -22,11 +22,11 @@ func (s *Services) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.
 }
 
 type searchIn struct {
-	Query  string `json:"query" jsonschema:"the words to find; every word must match"`
-	Space  string `json:"space,omitempty" jsonschema:"only this space (name or UUID); empty searches every space"`
-	Kind   string `json:"kind,omitempty" jsonschema:"checkpoint, turn or note; empty searches all three"`
+	Query  string `json:"query" jsonschema:"words; all must match"`
+	Space  string `json:"space,omitempty" jsonschema:"name or UUID (default all)"`
+	Kind   string `json:"kind,omitempty" jsonschema:"checkpoint, turn or note (default all)"`
 	Branch string `json:"branch,omitempty" jsonschema:"only this branch"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many results (1-100, default 20)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"1-100, default 20"`
 }
 
 func (t *tools) registerSearch(s *sdk.Server) {
@@ -34,7 +34,7 @@ func (t *tools) registerSearch(s *sdk.Server) {
 	if !ok {
 		return
 	}
-	add(t, s, "smriti_search", "Find where something was decided or discussed: full-text search over checkpoints (title, objective, summary, decisions, assumptions, tasks, questions, entities, artifacts), notes and conversation turns, best match first, each with its checkpoint hash and branch.",
+	add(t, s, "smriti_search", "Full-text search of checkpoints (all fields), notes and turns; best first, with hash and branch.",
 		readOnly, func(ctx context.Context, in searchIn) (string, error) {
 			q := smriti.SearchQuery{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
 			if in.Kind != "" {

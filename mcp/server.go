@@ -28,7 +28,9 @@ type Config struct {
 func NewServer(cfg Config) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "smriti", Title: "Smriti", Version: cfg.Version}, &sdk.ServerOptions{
 		Instructions: "Smriti is version control for reasoning state. Read a space's state first (smriti_state), " +
-			"checkpoint conclusions at inflection points (smriti_create_checkpoint), claim work before doing it (smriti_claim).",
+			"checkpoint conclusions at inflection points (smriti_create_checkpoint), claim work before doing it (smriti_claim). " +
+			"Every space argument takes a name or UUID; a checkpoint, a UUID or a unique prefix (7+ characters) of its id or hash. " +
+			"An agent or author left out is SMRITI_AGENT, else your client's name.",
 	})
 	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf}
 	if t.statusOf == nil {

@@ -13,6 +13,7 @@ import (
 	"smriti/app"
 	"smriti/render"
 	"smriti/skills"
+	"smriti/tokenizer"
 )
 
 func ptr(b bool) *bool { return &b }
@@ -30,8 +31,16 @@ type handler[In any] func(ctx context.Context, in In) (string, error)
 
 // add registers a tool whose handler returns markdown or an error.
 func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnotations, h handler[In]) {
-	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, Annotations: ann},
+	schema, strict := toolSchemas[In]()
+	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: schema},
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+			if req != nil && req.Params != nil {
+				if err := checkArgs(strict, req.Params.Arguments); err != nil {
+					var res sdk.CallToolResult
+					res.SetError(err)
+					return &res, nil, nil
+				}
+			}
 			if req != nil && req.Session != nil {
 				if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 					ctx = context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
@@ -48,64 +57,65 @@ func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnota
 type noArgs struct{}
 
 type checkpointArg struct {
-	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID, or a unique prefix (7+ characters) of its id or hash"`
+	CheckpointID string `json:"checkpoint_id"`
 }
 
 type showIn struct {
-	CheckpointID  string `json:"checkpoint_id" jsonschema:"checkpoint UUID, or a unique prefix (7+ characters) of its id or hash"`
-	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"show artifacts in full instead of 800-character previews"`
+	CheckpointID  string `json:"checkpoint_id"`
+	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"full artifacts, not 800-char previews"`
 }
 
 type listCheckpointsIn struct {
-	Space  string `json:"space" jsonschema:"space name or UUID"`
-	Branch string `json:"branch,omitempty" jsonschema:"only checkpoints of this branch; empty lists every branch"`
+	Space  string `json:"space"`
+	Branch string `json:"branch,omitempty" jsonschema:"only this branch (default all)"`
 }
 
 type restoreIn struct {
-	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
-	Preview      bool   `json:"preview,omitempty" jsonschema:"800-character artifact previews instead of full content"`
+	CheckpointID string `json:"checkpoint_id"`
+	Preview      bool   `json:"preview,omitempty" jsonschema:"800-char artifact previews, not full"`
 }
 
 type compareIn struct {
-	CheckpointA   string `json:"checkpoint_a" jsonschema:"first checkpoint (UUID or unique prefix)"`
-	CheckpointB   string `json:"checkpoint_b" jsonschema:"second checkpoint (UUID or unique prefix)"`
-	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"accepted for compatibility; artifacts are not diffed"`
+	CheckpointA   string `json:"checkpoint_a"`
+	CheckpointB   string `json:"checkpoint_b"`
+	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"ignored: artifacts are not diffed"`
 }
 
 type createSpaceIn struct {
-	Name        string `json:"name" jsonschema:"the space's name"`
-	Description string `json:"description,omitempty" jsonschema:"what the space is for"`
+	Name        string `json:"name" jsonschema:"unique among your spaces"`
+	Description string `json:"description,omitempty" jsonschema:"what it is for"`
 }
 
 type forkIn struct {
-	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint to fork from (UUID or unique prefix)"`
-	Branch       string `json:"branch,omitempty" jsonschema:"new branch name; empty picks a free one"`
+	CheckpointID string `json:"checkpoint_id"`
+	Branch       string `json:"branch,omitempty" jsonschema:"new branch (default: a free name)"`
 }
 
 type createCheckpointIn struct {
-	Space       string `json:"space" jsonschema:"space name or UUID"`
-	Content     string `json:"content" jsonschema:"markdown handoff; decisions, tasks, questions and code blocks are extracted from it"`
-	Session     string `json:"session,omitempty" jsonschema:"session UUID to write into (a fork's session puts the checkpoint on its branch)"`
-	AuthorAgent string `json:"author_agent,omitempty" jsonschema:"stable name of the agent writing it"`
-	ProjectRoot string `json:"project_root,omitempty" jsonschema:"absolute project directory"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"return the extracted payload without creating anything"`
+	Space       string         `json:"space"`
+	Content     string         `json:"content,omitempty" jsonschema:"markdown handoff, LLM-extracted"`
+	Checkpoint  map[string]any `json:"checkpoint,omitempty" jsonschema:"or structured, saved as is: {message, summary, objective, decisions, assumptions, tasks, open_questions, entities}"`
+	Session     string         `json:"session,omitempty" jsonschema:"session UUID (a fork's puts it on its branch)"`
+	AuthorAgent string         `json:"author_agent,omitempty"`
+	ProjectRoot string         `json:"project_root,omitempty" jsonschema:"absolute path"`
+	DryRun      bool           `json:"dry_run,omitempty" jsonschema:"return the extraction, create nothing"`
 }
 
 type spaceIn struct {
-	Space string `json:"space" jsonschema:"space name or UUID"`
+	Space string `json:"space"`
 }
 
 type noteIn struct {
-	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
-	Text         string `json:"text" jsonschema:"the note (up to 2000 characters)"`
-	Author       string `json:"author,omitempty" jsonschema:"who writes it (default: SMRITI_AGENT, else your client name)"`
-	Kind         string `json:"kind,omitempty" jsonschema:"note (default), milestone or noise"`
+	CheckpointID string `json:"checkpoint_id"`
+	Text         string `json:"text" jsonschema:"up to 2000 chars"`
+	Author       string `json:"author,omitempty"`
+	Kind         string `json:"kind,omitempty" jsonschema:"note (default), milestone, noise"`
 }
 
 type closeBranchIn struct {
-	Space       string `json:"space" jsonschema:"space name or UUID"`
+	Space       string `json:"space"`
 	Branch      string `json:"branch" jsonschema:"branch name"`
-	Disposition string `json:"disposition,omitempty" jsonschema:"integrated (default), abandoned or active"`
+	Disposition string `json:"disposition,omitempty" jsonschema:"integrated (default), abandoned, active"`
 }
 
 type installSkillIn struct {
@@ -113,29 +123,29 @@ type installSkillIn struct {
 }
 
 type deleteCheckpointIn struct {
-	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or unique prefix"`
-	Cascade      bool   `json:"cascade,omitempty" jsonschema:"also delete descendants and the sessions forked from them"`
+	CheckpointID string `json:"checkpoint_id"`
+	Cascade      bool   `json:"cascade,omitempty" jsonschema:"also delete descendants and their forks"`
 }
 
 type resolutionIn struct {
-	Field  string `json:"field" jsonschema:"the conflicting field: message, objective, summary, tasks or artifacts"`
-	Key    string `json:"key,omitempty" jsonschema:"the conflicting item of a list field, as the preview names it"`
-	Choice string `json:"choice" jsonschema:"ours, theirs, base, or custom"`
-	Value  string `json:"value,omitempty" jsonschema:"the value to use with custom"`
+	Field  string `json:"field" jsonschema:"message, objective, summary, tasks or artifacts"`
+	Key    string `json:"key,omitempty" jsonschema:"list item, as the preview names it"`
+	Choice string `json:"choice" jsonschema:"ours, theirs, base or custom"`
+	Value  string `json:"value,omitempty" jsonschema:"value for custom"`
 }
 
 type mergeIn struct {
-	Source      string         `json:"source" jsonschema:"checkpoint to merge (UUID or unique prefix)"`
-	Target      string         `json:"target,omitempty" jsonschema:"checkpoint to merge into; default the head of main"`
-	Resolutions []resolutionIn `json:"resolutions,omitempty" jsonschema:"how to settle each conflict the preview listed"`
-	Commit      bool           `json:"commit,omitempty" jsonschema:"write the merge checkpoint; false previews"`
-	Message     string         `json:"message,omitempty" jsonschema:"title of the merge checkpoint"`
+	Source      string         `json:"source" jsonschema:"checkpoint to merge"`
+	Target      string         `json:"target,omitempty" jsonschema:"default main's head"`
+	Resolutions []resolutionIn `json:"resolutions,omitempty" jsonschema:"one per conflict the preview listed"`
+	Commit      bool           `json:"commit,omitempty" jsonschema:"write it; false previews"`
+	Message     string         `json:"message,omitempty" jsonschema:"its title"`
 }
 
 type contextIn struct {
-	Space   string `json:"space" jsonschema:"space name or UUID"`
-	Message string `json:"message" jsonschema:"the message a send would carry"`
-	Session string `json:"session,omitempty" jsonschema:"session UUID; empty previews a new session of the space"`
+	Space   string `json:"space"`
+	Message string `json:"message" jsonschema:"what a send would carry"`
+	Session string `json:"session,omitempty" jsonschema:"session UUID (default: a new one)"`
 }
 
 func (t *tools) register(s *sdk.Server) {
@@ -146,7 +156,7 @@ func (t *tools) register(s *sdk.Server) {
 		}
 		return render.RenderSpaces(sp, "smriti_create_space"), nil
 	})
-	add(t, s, "smriti_show_checkpoint", "Show one checkpoint: objective, summary, decisions, tasks, artifacts, notes.", readOnly,
+	add(t, s, "smriti_show_checkpoint", "Show a checkpoint in full, with its notes.", readOnly,
 		func(ctx context.Context, in showIn) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
 			if err != nil {
@@ -154,7 +164,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return render.RenderCheckpoint(c, viewOptions(in.FullArtifacts)), nil
 		})
-	add(t, s, "smriti_list_checkpoints", "List a space's checkpoints, newest first, with full ids.", readOnly,
+	add(t, s, "smriti_list_checkpoints", "A space's checkpoints, newest first, with full ids.", readOnly,
 		func(ctx context.Context, in listCheckpointsIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -166,7 +176,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return render.RenderCheckpointList(cps, time.Now()), nil
 		})
-	add(t, s, "smriti_review_checkpoint", "Review a checkpoint for contradictions, hidden assumptions and instruction-like content (LLM-backed).",
+	add(t, s, "smriti_review_checkpoint", "LLM review of a checkpoint: contradictions, hidden assumptions, instruction-like content.",
 		&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
 		func(ctx context.Context, in checkpointArg) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
@@ -179,7 +189,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return render.RenderReview(r), nil
 		})
-	add(t, s, "smriti_restore", "Continuation brief for a checkpoint (read-only; nothing changes).", readOnly,
+	add(t, s, "smriti_restore", "Continuation brief to resume from a checkpoint; changes nothing.", readOnly,
 		func(ctx context.Context, in restoreIn) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
 			if err != nil {
@@ -191,7 +201,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return formatRestore(sp, c, !in.Preview), nil
 		})
-	add(t, s, "smriti_compare", "Compare two checkpoints: shared and one-sided decisions, assumptions, tasks, and their common ancestor.", readOnly,
+	add(t, s, "smriti_compare", "Diff two checkpoints: shared and one-sided decisions, assumptions, tasks; common ancestor.", readOnly,
 		func(ctx context.Context, in compareIn) (string, error) {
 			a, err := t.checkpoint(ctx, in.CheckpointA)
 			if err != nil {
@@ -217,7 +227,7 @@ func (t *tools) register(s *sdk.Server) {
 		}
 		return fmt.Sprintf("Created space `%s`: %s\n", sp.ID, sp.Name), nil
 	})
-	add(t, s, "smriti_fork", "Start a session on a new branch from a checkpoint; checkpoint into that session to extend the branch.", additive,
+	add(t, s, "smriti_fork", "New branch from a checkpoint; returns its session, whose checkpoints extend the branch.", additive,
 		func(ctx context.Context, in forkIn) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
 			if err != nil {
@@ -230,9 +240,9 @@ func (t *tools) register(s *sdk.Server) {
 			return fmt.Sprintf("Forked from `%s` — %q\n  → new session: %s (%s)\n  → seeded from: %s\n\nNext: smriti_create_checkpoint(space=%q, session=%q, content=...)\n",
 				short(c.Hash), c.Message, se.BranchName, se.ID, short(c.Hash), c.SpaceID.String(), se.ID.String()), nil
 		})
-	add(t, s, "smriti_create_checkpoint", "Create a checkpoint from a markdown handoff (extracted into structured state).", additive,
+	add(t, s, "smriti_create_checkpoint", "Create a checkpoint from content or checkpoint (exactly one).", additive,
 		t.createCheckpoint)
-	add(t, s, "smriti_delete_space", "Delete a space with every checkpoint and session in it.", destructive,
+	add(t, s, "smriti_delete_space", "Delete a space and everything in it.", destructive,
 		func(ctx context.Context, in spaceIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -247,7 +257,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Deleted space '%s' and its %d checkpoint(s).\n", sp.Name, len(cps)), nil
 		})
-	add(t, s, "smriti_checkpoint_note", "Annotate a checkpoint (note, milestone, noise) without changing it.", additive,
+	add(t, s, "smriti_checkpoint_note", "Annotate a checkpoint without changing it.", additive,
 		func(ctx context.Context, in noteIn) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
 			if err != nil {
@@ -269,7 +279,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Note added to checkpoint `%s…`%s\n", c.ID.String()[:8], suffix), nil
 		})
-	add(t, s, "smriti_close_branch", "Mark every session of a branch integrated, abandoned or active.", idempotent,
+	add(t, s, "smriti_close_branch", "Mark a branch's sessions integrated, abandoned or active.", idempotent,
 		func(ctx context.Context, in closeBranchIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -284,7 +294,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Branch `%s` marked `%s` (%d session(s) updated).\n", in.Branch, in.Disposition, n), nil
 		})
-	add(t, s, "smriti_install_skill", "Return the Smriti skill pack for a host with its suggested destination; writes no file.", readOnly,
+	add(t, s, "smriti_install_skill", "The Smriti skill pack for a host and where to put it; writes no file.", readOnly,
 		func(ctx context.Context, in installSkillIn) (string, error) {
 			tg, err := skills.Lookup(in.Target)
 			if err != nil {
@@ -298,7 +308,7 @@ func (t *tools) register(s *sdk.Server) {
 				"Write the block below to that file with your file tools; install again when the version changes.\n\n```markdown\n%s```\n",
 				tg.DisplayName, tg.Destination, body), nil
 		})
-	add(t, s, "smriti_delete_checkpoint", "Delete a checkpoint; refuses when others depend on it unless cascade.", destructive,
+	add(t, s, "smriti_delete_checkpoint", "Delete a checkpoint; refused while others depend on it, unless cascade.", destructive,
 		func(ctx context.Context, in deleteCheckpointIn) (string, error) {
 			c, err := t.checkpoint(ctx, in.CheckpointID)
 			if err != nil {
@@ -313,7 +323,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Deleted checkpoint `%s`%s.\n", short(c.Hash), suffix), nil
 		})
-	add(t, s, "smriti_merge", "Merge a checkpoint into main's head (or target): preview conflicts with commit=false, then commit=true with resolutions.", additive,
+	add(t, s, "smriti_merge", "Merge a checkpoint into main's head or target: commit=false previews conflicts; commit=true with resolutions writes.", additive,
 		func(ctx context.Context, in mergeIn) (string, error) {
 			src, err := t.checkpoint(ctx, in.Source)
 			if err != nil {
@@ -351,7 +361,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(c.Hash), v.Checked), nil
 		})
-	add(t, s, "smriti_why", "Where an item (decision, task, …) came from and how it changed along the lineage, with turns and quotes.", readOnly,
+	add(t, s, "smriti_why", "Where an item (decision, task, …) came from and how it changed, with turns and quotes.", readOnly,
 		func(ctx context.Context, in whyIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -367,7 +377,7 @@ func (t *tools) register(s *sdk.Server) {
 			}
 			return render.RenderItemHistory(id, evs), nil
 		})
-	add(t, s, "smriti_context", "Show exactly what a send would give the model (mode, checkpoints, turns, messages) without calling it.", readOnly,
+	add(t, s, "smriti_context", "What a send would give the model (mode, checkpoints, turns, messages), without calling it.", readOnly,
 		func(ctx context.Context, in contextIn) (string, error) {
 			if strings.TrimSpace(in.Message) == "" {
 				return "", smriti.Errorf(smriti.EUNPROCESSABLE, "message must not be empty")
@@ -400,8 +410,11 @@ func (t *tools) register(s *sdk.Server) {
 }
 
 func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (string, error) {
+	if in.Checkpoint != nil {
+		return t.createStructuredCheckpoint(ctx, in)
+	}
 	if strings.TrimSpace(in.Content) == "" {
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string")
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string (or give checkpoint instead)")
 	}
 	sp, err := t.space(ctx, in.Space)
 	if err != nil {
@@ -458,8 +471,8 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 }
 
 type whyIn struct {
-	Space string `json:"space" jsonschema:"space name or UUID"`
-	Item  string `json:"item" jsonschema:"item id (e.g. d-7f3a9c) or words of its text"`
+	Space string `json:"space"`
+	Item  string `json:"item" jsonschema:"id (d-7f3a9c) or words of its text"`
 }
 
 // itemID resolves an item id or words of an item's text against the items
@@ -493,58 +506,58 @@ func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string
 }
 
 type stateIn struct {
-	Space    string `json:"space" jsonschema:"space name or UUID"`
-	Preview  bool   `json:"preview,omitempty" jsonschema:"cut artifacts to 800-character previews"`
-	Compact  bool   `json:"compact,omitempty" jsonschema:"list artifacts by label only (recommended at session start)"`
-	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head: no branches, claims, divergence or freshness"`
-	Since    string `json:"since,omitempty" jsonschema:"the checkpoint you last saw (UUID or prefix): say what changed on main since"`
+	Space    string `json:"space"`
+	Preview  bool   `json:"preview,omitempty" jsonschema:"800-char artifact previews"`
+	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only (session start)"`
+	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
+	Since    string `json:"since,omitempty" jsonschema:"checkpoint last seen: list main's changes since"`
 }
 
 type claimIn struct {
-	Space      string  `json:"space" jsonschema:"space name or UUID"`
+	Space      string  `json:"space"`
 	Scope      string  `json:"scope" jsonschema:"what you will do"`
-	Agent      string  `json:"agent,omitempty" jsonschema:"who claims (default: SMRITI_AGENT, else your client name)"`
-	Branch     string  `json:"branch,omitempty" jsonschema:"branch the work is on (default main)"`
-	TaskID     string  `json:"task_id,omitempty" jsonschema:"the task's id from the brief"`
-	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"bind the claim to this worktree (UUID)"`
-	IntentType string  `json:"intent_type,omitempty" jsonschema:"implement (default), review, investigate, docs or test"`
-	TTLHours   float64 `json:"ttl_hours,omitempty" jsonschema:"hours until the claim expires (default 4)"`
+	Agent      string  `json:"agent,omitempty"`
+	Branch     string  `json:"branch,omitempty" jsonschema:"default main"`
+	TaskID     string  `json:"task_id,omitempty" jsonschema:"task id from the brief"`
+	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"worktree UUID"`
+	IntentType string  `json:"intent_type,omitempty" jsonschema:"implement (default), review, investigate, docs, test"`
+	TTLHours   float64 `json:"ttl_hours,omitempty" jsonschema:"lease in hours (default 4)"`
 }
 
 type claimDoneIn struct {
-	ClaimID string `json:"claim_id" jsonschema:"the claim's UUID"`
-	Abandon bool   `json:"abandon,omitempty" jsonschema:"mark it abandoned instead of done"`
+	ClaimID string `json:"claim_id" jsonschema:"UUID"`
+	Abandon bool   `json:"abandon,omitempty" jsonschema:"abandoned, not done"`
 }
 
 type listClaimsIn struct {
-	Space string `json:"space" jsonschema:"space name or UUID"`
-	All   bool   `json:"all,omitempty" jsonschema:"include expired, done and abandoned claims"`
+	Space string `json:"space"`
+	All   bool   `json:"all,omitempty" jsonschema:"also expired, done, abandoned"`
 }
 
 type worktreeOpenIn struct {
-	Space      string `json:"space" jsonschema:"space name or UUID"`
-	Agent      string `json:"agent,omitempty" jsonschema:"the agent that works in it (default: SMRITI_AGENT, else your client name)"`
-	Branch     string `json:"branch,omitempty" jsonschema:"git branch to create (default smriti/<agent>/<suffix>)"`
-	BaseCommit string `json:"base_commit,omitempty" jsonschema:"commit to start from (default the project's HEAD)"`
-	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute directory to create"`
+	Space      string `json:"space"`
+	Agent      string `json:"agent,omitempty"`
+	Branch     string `json:"branch,omitempty" jsonschema:"git branch (default smriti/AGENT/SUFFIX)"`
+	BaseCommit string `json:"base_commit,omitempty" jsonschema:"default the project's HEAD"`
+	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute path to create"`
 }
 
 type worktreeListIn struct {
-	Space         string `json:"space" jsonschema:"space name or UUID"`
-	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also list closed worktrees"`
+	Space         string `json:"space"`
+	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also closed ones"`
 }
 
 type worktreeIn struct {
-	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
+	WorktreeID string `json:"worktree_id" jsonschema:"id or 4+ char prefix"`
 }
 
 type worktreeCloseIn struct {
-	WorktreeID string `json:"worktree_id" jsonschema:"worktree id or a prefix of 4+ characters"`
-	Force      bool   `json:"force,omitempty" jsonschema:"remove even with uncommitted changes"`
+	WorktreeID string `json:"worktree_id" jsonschema:"id or 4+ char prefix"`
+	Force      bool   `json:"force,omitempty" jsonschema:"even with uncommitted changes"`
 }
 
 func (t *tools) registerWorktrees(s *sdk.Server) {
-	add(t, s, "smriti_worktree_open", "Create a git worktree for an agent in the space's project; work only inside the returned path.", additive,
+	add(t, s, "smriti_worktree_open", "Create a git worktree of the space's project for an agent; work only in the returned path.", additive,
 		func(ctx context.Context, in worktreeOpenIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -564,7 +577,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Created worktree `%s` for `%s`.\nPath: `%s`\nBranch: `%s`\nBase: `%s`\n", w.ID, w.Agent, w.Path, w.BranchName, base), nil
 		})
-	add(t, s, "smriti_worktree_list", "List a space's worktrees with their drift (dirty files, ahead/behind).", readOnly,
+	add(t, s, "smriti_worktree_list", "A space's worktrees with drift (dirty files, ahead/behind).", readOnly,
 		func(ctx context.Context, in worktreeListIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -598,7 +611,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 func (t *tools) registerCoordination(s *sdk.Server) {
 	t.registerWorktrees(s)
 	t.registerReady(s)
-	add(t, s, "smriti_state", "Read a space's state brief — main's head, active branches, live claims, divergence. Call this first.", readOnly,
+	add(t, s, "smriti_state", "The state brief: main's head, active branches, live claims, divergence. Call first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -620,7 +633,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
 				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
 			}
-			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now()}
+			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now(), Tokens: tokenizer.CountO200K}
 			switch {
 			case in.Compact:
 				o.Mode = render.BriefCompact
@@ -629,7 +642,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			}
 			return render.RenderBrief(b, o), nil
 		})
-	add(t, s, "smriti_claim", "Claim a piece of work before doing it (advisory); based on main's current head. Lists colliding claims.", additive,
+	add(t, s, "smriti_claim", "Claim work before doing it, from main's head; a task_id is exclusive, other overlaps are listed.", additive,
 		func(ctx context.Context, in claimIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -685,7 +698,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			}
 			return fmt.Sprintf("Claim `%s` marked %s.\n", c.ID, c.Status), nil
 		})
-	add(t, s, "smriti_list_claims", "List a space's live claims (all=true: also expired, done, abandoned).", readOnly,
+	add(t, s, "smriti_list_claims", "A space's live claims.", readOnly,
 		func(ctx context.Context, in listClaimsIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -697,7 +710,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			}
 			return render.RenderClaims(cl, in.All), nil
 		})
-	add(t, s, "smriti_metrics", "Coordination and state-quality metrics of a space.", readOnly,
+	add(t, s, "smriti_metrics", "A space's coordination and state-quality metrics.", readOnly,
 		func(ctx context.Context, in spaceIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {

@@ -36,6 +36,13 @@ type BriefOptions struct {
 	Now time.Time
 	// Home, when set, is shown as ~ at the start of paths.
 	Home string
+	// Digest counts what a session can start without, instead of listing
+	// it: done tasks, and each branch's decisions that differ from main's
+	// (what `smriti prime` shows).
+	Digest bool
+	// Tokens, when set, counts tokens: the brief then ends with a line
+	// "~N tokens", N being the count of the whole text, that line included.
+	Tokens func(string) int
 }
 
 // RenderBrief writes the state brief as markdown, the way agents read it at
@@ -67,7 +74,11 @@ func RenderBrief(b *smriti.StateBrief, o BriefOptions) string {
 		// Done tasks are not in progress: they get their own section.
 		open, done := smriti.SplitDone(c.Tasks)
 		add(taskSection("In progress", open))
-		add(taskSection("Done", done))
+		if o.Digest && len(done) > 0 {
+			add(fmt.Sprintf("## Done\n%d task(s) done (listed by `smriti checkpoint show %s`)\n", len(done), orQ(smriti.ShortHash(c.Hash))))
+		} else {
+			add(taskSection("Done", done))
+		}
 		artifactsFull = r.artifacts(c, BriefFull)
 		artifactsCompact = r.artifacts(c, BriefCompact)
 		switch o.Mode {
@@ -92,7 +103,26 @@ func RenderBrief(b *smriti.StateBrief, o BriefOptions) string {
 	if o.Stats {
 		out += r.stats(b.Head, artifactsFull, artifactsCompact)
 	}
+	if o.Tokens != nil {
+		out, _ = WithTokenLine(out, o.Tokens)
+	}
 	return out
+}
+
+// WithTokenLine appends "\n~N tokens\n" to text, N being what count says of
+// the result (the line included): the count is recomputed until it stays
+// put, which takes two rounds unless the line's own digits change it.
+func WithTokenLine(text string, count func(string) int) (string, int) {
+	line := func(n int) string { return fmt.Sprintf("\n~%d tokens\n", n) }
+	n := count(text)
+	for range 4 {
+		m := count(text + line(n))
+		if m == n {
+			break
+		}
+		n = m
+	}
+	return text + line(n), n
 }
 
 type briefRenderer struct{ o BriefOptions }
@@ -356,6 +386,17 @@ func (r briefRenderer) divergence(pairs []smriti.DivergencePair, more int) strin
 	}
 	var b strings.Builder
 	b.WriteString("## Divergence signal\nDecisions on `main` and one or more active branches disagree. Run `smriti compare` for the full diff.\n")
+	if r.o.Digest {
+		b.WriteString("\n")
+		for _, p := range pairs {
+			fmt.Fprintf(&b, "- `%s` (`%s`): %d decision(s) only on `main`, %d only on the branch\n",
+				p.Branch, smriti.ShortHash(p.BranchHash), len(p.MainOnly), len(p.BranchOnly))
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "  ... and %d more divergent branch(es)\n", more)
+		}
+		return b.String()
+	}
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "\n### main ↔ `%s` (`%s`)\n", p.Branch, smriti.ShortHash(p.BranchHash))
 		if len(p.MainOnly) > 0 {

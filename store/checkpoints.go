@@ -176,8 +176,10 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent,
 			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
 		}
-		out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model)
-		return err
+		if out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model); err != nil {
+			return err
+		}
+		return s.renewHolderClaims(ctx, tx, in.SpaceID, in.SessionID, in.AuthorAgent, now)
 	})
 	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
 }

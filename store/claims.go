@@ -75,10 +75,10 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 			}
 		}
 		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
-			base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, lease_seconds)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			c.ID, c.SpaceID, idArg(c.SessionID), c.Agent, c.BranchName, idArg(c.BaseCheckpointID), idArg(c.WorktreeID),
-			c.Scope, c.TaskID, c.Intent, c.Status, s.d.t(c.ClaimedAt), s.d.t(c.ExpiresAt))
+			c.Scope, c.TaskID, c.Intent, c.Status, s.d.t(c.ClaimedAt), s.d.t(c.ExpiresAt), int64(*in.TTL/time.Second))
 		if err != nil {
 			return fmt.Errorf("insert claim: %w", err)
 		}

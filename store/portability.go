@@ -171,6 +171,9 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					OwnerID: user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
 				if asNew {
 					sp.ID, sp.Slug = remap.ID(b.ID), nil
+					if sp.Name, err = s.freeSpaceName(ctx, tx, user, b.Name); err != nil {
+						return err
+					}
 				}
 				if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
 					return err
@@ -271,6 +274,9 @@ func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.
 		return smriti.Errorf(smriti.ECONFLICT, "The bundle's ids are already in use on this server; import it with as_new to give it new ids")
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("import space: %w", err)
+	}
+	if err := s.checkSpaceName(ctx, tx, sp.OwnerID, sp.Name); err != nil {
+		return err
 	}
 	meta, err := jsonArg(sp.Metadata)
 	if err != nil {

@@ -142,7 +142,10 @@ func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Dura
 		if !c.ExpiresAt.After(now) {
 			return smriti.Errorf(smriti.ECONFLICT, "Claim expired at %s — claim the work again.", c.ExpiresAt.Format(time.RFC3339))
 		}
-		d := c.ExpiresAt.Sub(c.ClaimedAt)
+		d, err := s.leaseOf(ctx, tx, c)
+		if err != nil {
+			return err
+		}
 		if ttl != nil {
 			d = *ttl
 		}

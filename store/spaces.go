@@ -56,13 +56,19 @@ func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti
 		return nil, err
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.checkSpaceName(ctx, tx, sp.OwnerID, sp.Name); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO spaces (id, owner_id, name, description, project_root, metadata, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
 			sp.ID, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.t(now), s.d.t(now))
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("create space: %w", err)
+		if smriti.ErrorCode(err) == smriti.ECONFLICT {
+			return nil, err
+		}
+		return nil, fmt.Errorf("create space: %w", s.spaceNameConflict(ctx, sp.OwnerID, sp.Name, err))
 	}
 	return sp, nil
 }

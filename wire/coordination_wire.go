@@ -24,6 +24,8 @@ type SpaceState struct {
 	Freshness          *FreshnessOut `json:"freshness" doc:"What changed since ?since= (null without it)"`
 	// Mount is the asking session's mounted checkpoint (session_id given).
 	Mount *MountOut `json:"mount" doc:"The mount of ?session= (null without it or when that session has none)"`
+	// BriefTokens is what this state costs an agent as the compact brief.
+	BriefTokens int `json:"brief_tokens" doc:"o200k tokens of this state's compact markdown brief (GET /api/v5/spaces/{id}/brief?compact=true), its closing \"~N tokens\" line included"`
 }
 
 // StateSpace is the space part of the state brief.

@@ -37,11 +37,24 @@ func TestMCPToolListTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if testing.Verbose() {
+		for _, tool := range list.Tools {
+			one, _ := json.Marshal(tool)
+			k, _ := tokenizer.Count("o200k_base", string(one))
+			t.Logf("%4d %s", k, one)
+		}
+	}
 	t.Logf("tools/list: %d tools, %d bytes, %d o200k tokens", len(list.Tools), len(raw), n)
 	if len(list.Tools) != len(wantTools) {
 		t.Fatalf("%d tools, want %d", len(list.Tools), len(wantTools))
 	}
+	if n > toolListBudget {
+		t.Fatalf("tools/list costs %d o200k tokens, over the budget of %d", n, toolListBudget)
+	}
 }
+
+// toolListBudget is the most o200k tokens tools/list may cost.
+const toolListBudget = 3000
 
 // A line that is not JSON gets a JSON-RPC parse error and the server goes
 // on answering the next request.

@@ -5,6 +5,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"smriti"
@@ -60,6 +61,8 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, accountCases...)
 	cases = append(cases, readyCases...)
 	cases = append(cases, spaceLogCases...)
+	cases = append(cases, spaceNameCases...)
+	cases = append(cases, leaseCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
@@ -102,7 +105,17 @@ func wantCode(t *testing.T, err error, code string) {
 
 func newSpace(t *testing.T, ctx context.Context, s *store.Store) *smriti.Space {
 	t.Helper()
-	return Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "Australia Trip", Description: "2026"})).Must(t)
+	for n := 1; ; n++ {
+		name := "Australia Trip"
+		if n > 1 {
+			name = fmt.Sprintf("Australia Trip (%d)", n)
+		}
+		sp, err := s.CreateSpace(ctx, smriti.SpaceCreate{Name: name, Description: "2026"})
+		if smriti.ErrorCode(err) == smriti.ECONFLICT {
+			continue // space names are unique per owner
+		}
+		return Get(sp, err).Must(t)
+	}
 }
 
 func newSession(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Space) *smriti.Session {

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"smriti/client"
+	"smriti/render"
+	"smriti/tokenizer"
+	"smriti/wire"
+)
+
+// PrimeBudget is the most tokens (o200k) `smriti prime` is meant to cost an
+// agent for a busy space (50 checkpoints, 10 active branches).
+const PrimeBudget = 2000
+
+// primeUsage is how to use Smriti, in the few commands an agent needs. %s
+// is the space's name.
+const primeUsage = `# Smriti: this project's reasoning state
+Decisions, assumptions, open questions and tasks live in space %q as checkpoints. Read the brief below, then work from it; save a checkpoint when something is settled and before you stop.
+
+- Brief again: ` + "`smriti prime`" + ` (or ` + "`smriti state --compact`" + `)
+- Next task: ` + "`smriti ready`" + `; take one exclusively: ` + "`smriti ready --claim --agent NAME`" + `; renew ` + "`smriti claim heartbeat CLAIM`" + `, finish ` + "`smriti claim done CLAIM`" + `
+- Save: ` + "`echo '{\"message\":\"…\",\"decisions\":[\"…\"],\"tasks\":[\"…\"]}' | smriti checkpoint create SPACE`" + ` (a checkpoint is the whole state: give every list in full); from notes: ` + "`smriti checkpoint create SPACE --extract --yes < notes.md`" + `
+- Look up: ` + "`smriti why SPACE ITEM`" + `, ` + "`smriti search WORDS`" + `, ` + "`smriti checkpoint show REF`" + `
+- Try an alternative: ` + "`smriti fork REF --branch NAME`" + `, then ` + "`smriti compare A B`" + `
+`
+
+// Prime is what `smriti prime --json` prints.
+type Prime struct {
+	SpaceID   string `json:"space_id"`
+	SpaceName string `json:"space_name"`
+	// Usage is the how-to part, Brief the compact brief (without a token
+	// line); Text is both as printed, ending with its "~N tokens" line.
+	Usage  string `json:"usage"`
+	Brief  string `json:"brief"`
+	Text   string `json:"text"`
+	Tokens int    `json:"tokens"`
+	// Encoding names the tokenizer Tokens counts with.
+	Encoding string `json:"encoding"`
+}
+
+func newPrimeCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "prime [space]",
+		Short: "Print what an agent needs at session start: how to use Smriti and the compact brief, within 2,000 tokens",
+		Long: `Print what an agent needs at the start of a session: the few commands that
+matter and the compact state brief, ending with its own token count (o200k).
+The space is the one named, else SMRITI_SPACE, else the space whose project
+root holds this directory.`,
+		Example: `  smriti prime
+  smriti prime demo --json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env := envOf(cmd)
+			ctx := cmd.Context()
+			c := env.Client()
+			sp, err := spaceForCommand(ctx, env, c, firstArg(args))
+			if err != nil {
+				return err
+			}
+			st, err := c.State(ctx, sp.ID, client.StateOptions{})
+			if err != nil {
+				return err
+			}
+			p := prime(st, now())
+			if asJSON {
+				return printJSON(env.Stdout, p)
+			}
+			fmt.Fprint(env.Stdout, p.Text)
+			return nil
+		},
+	}
+	jsonFlag(cmd, &asJSON)
+	return cmd
+}
+
+// prime renders the usage and the compact brief of st.
+func prime(st *wire.SpaceState, at time.Time) Prime {
+	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at}
+	o.Home, _ = os.UserHomeDir()
+	usage := fmt.Sprintf(primeUsage, st.Space.Name)
+	brief := render.RenderBrief(st.Brief(), o)
+	text, n := render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), tokenizer.CountO200K)
+	return Prime{SpaceID: st.Space.ID.String(), SpaceName: st.Space.Name, Usage: usage, Brief: brief,
+		Text: text, Tokens: n, Encoding: tokenizer.O200K}
+}
