@@ -39,6 +39,7 @@ type Store interface {
 	smriti.StateService
 	smriti.WorktreeStore
 	smriti.SpaceEventLog
+	smriti.IdempotencyStore
 }
 
 // Config is what New needs.
