@@ -60,6 +60,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, accountCases...)
 	cases = append(cases, readyCases...)
 	cases = append(cases, spaceLogCases...)
+	cases = append(cases, idempotencyCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
