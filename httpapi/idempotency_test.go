@@ -2,9 +2,12 @@ package httpapi_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 
 	"smriti"
@@ -179,6 +182,133 @@ func TestIdempotencyKeyOnEveryCreatingWrite(t *testing.T) {
 						t.Fatalf("after the refused request: %s, want %s", got, c.after)
 					}
 				})
+			}
+		})
+	}
+}
+
+// client_request_id in the body is the key when no header is sent; the
+// header wins when both are; the key itself is not part of the request.
+func TestClientRequestIDIsTheBodyFormOfTheKey(t *testing.T) {
+	e := newEnv(t)
+	f := newIdemFixture(t, e)
+	path := "/api/v5/spaces/" + f.space.String() + "/checkpoints"
+	first := e.keyed(t, "POST", path, "", "application/json", []byte(`{"message":"Second","client_request_id":"req-1"}`))
+	again := e.keyed(t, "POST", path, "", "application/json", []byte(`{"client_request_id":"req-1","message":"Second"}`))
+	if first.status != 201 || again.status != 201 || again.body != first.body || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("first %d %q, retry %d %q (replayed %q)", first.status, first.body, again.status, again.body, again.header.Get("Idempotent-Replayed"))
+	}
+	// The header names the key: req-1 in the body is ignored, and the body
+	// without its key is the same request as before.
+	viaHeader := e.keyed(t, "POST", path, "req-1", "application/json", []byte(`{"message":"Second","client_request_id":"ignored"}`))
+	if viaHeader.status != 201 || viaHeader.body != first.body {
+		t.Fatalf("header key = %d %q, want the first answer", viaHeader.status, viaHeader.body)
+	}
+	if got := e.counts(t, f); got != "checkpoints=3 sessions=2 claims=0 notes=0 spaces=1" {
+		t.Fatalf("counts = %s", got)
+	}
+	// No key: every request writes.
+	e.keyed(t, "POST", path, "", "application/json", []byte(`{"message":"Second"}`))
+	e.keyed(t, "POST", path, "", "application/json", []byte(`{"message":"Second"}`))
+	if got := e.counts(t, f); got != "checkpoints=5 sessions=2 claims=0 notes=0 spaces=1" {
+		t.Fatalf("counts without keys = %s", got)
+	}
+}
+
+// A request refused before it wrote leaves its key free for the corrected
+// request; a merge preview (dry_run) writes nothing and keeps no key; a key
+// over 200 characters is refused.
+func TestIdempotencyKeyEdges(t *testing.T) {
+	e := newEnv(t)
+	f := newIdemFixture(t, e)
+	path := "/api/v5/spaces/" + f.space.String() + "/checkpoints"
+	bad := e.keyed(t, "POST", path, "fix-me", "application/json", []byte(`{"message":"  "}`))
+	if bad.status != 422 {
+		t.Fatalf("blank message = %d %q, want 422", bad.status, bad.body)
+	}
+	good := e.keyed(t, "POST", path, "fix-me", "application/json", []byte(`{"message":"Fixed"}`))
+	if good.status != 201 || good.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("corrected request = %d %q, want a fresh 201", good.status, good.body)
+	}
+	merge := func(msg string) keyedAnswer {
+		return e.keyed(t, "POST", "/api/v5/lineage/merge", "preview", "application/json",
+			[]byte(`{"space_id":"`+f.space.String()+`","source_checkpoint_id":"`+f.east.String()+`","message":"`+msg+`","dry_run":true}`))
+	}
+	if a, b := merge("one"), merge("two"); a.status != 200 || b.status != 200 || b.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("previews under one key = %d, %d (replayed %q); want 200, 200, not replayed", a.status, b.status, b.header.Get("Idempotent-Replayed"))
+	}
+	if got := e.counts(t, f); got != "checkpoints=3 sessions=2 claims=0 notes=0 spaces=1" {
+		t.Fatalf("counts = %s", got)
+	}
+	long := e.keyed(t, "POST", path, strings.Repeat("k", 201), "application/json", []byte(`{"message":"Long"}`))
+	if want := `{"detail":"Idempotency-Key must be at most 200 characters"}` + "\n"; long.status != 422 || long.body != want {
+		t.Fatalf("long key = %d %q, want 422 %q", long.status, long.body, want)
+	}
+}
+
+// Concurrent requests with one key write once: each answer is the first
+// one's (201, the same checkpoint) or 409 "in progress" with Retry-After.
+func TestConcurrentRequestsWithOneKeyWriteOnce(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			var opts []envOption
+			if engine == "postgres" {
+				opts = append(opts, withPostgres())
+			}
+			e := newEnv(t, opts...)
+			f := newIdemFixture(t, e)
+			path := "/api/v5/spaces/" + f.space.String() + "/checkpoints"
+			const n = 8
+			answers := make([]keyedAnswer, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					answers[i] = e.keyed(t, "POST", path, "together", "application/json", []byte(`{"message":"Once"}`))
+				}()
+			}
+			wg.Wait()
+			var id string
+			inProgress := `{"detail":"a request with Idempotency-Key \"together\" is still in progress; send it again shortly for its answer"}` + "\n"
+			for _, a := range answers {
+				switch a.status {
+				case 201:
+					var c wire.Commit
+					if err := json.Unmarshal([]byte(a.body), &c); err != nil {
+						t.Fatal(err)
+					}
+					if id == "" {
+						id = c.ID.String()
+					}
+					if c.ID.String() != id {
+						t.Fatalf("two checkpoints answered: %s and %s", id, c.ID)
+					}
+				case 409:
+					if a.body != inProgress || a.header.Get("Retry-After") != "1" {
+						t.Fatalf("409 = %q (Retry-After %q), want %q with Retry-After 1", a.body, a.header.Get("Retry-After"), inProgress)
+					}
+				default:
+					t.Fatalf("answer %d %q", a.status, a.body)
+				}
+			}
+			if id == "" {
+				t.Fatal("no request answered 201")
+			}
+			replays := 0
+			for _, a := range answers {
+				if a.header.Get("Idempotent-Replayed") == "true" {
+					replays++
+				}
+			}
+			t.Logf("%d concurrent requests: %d replayed the first answer, %d answered 409", n, replays, n-1-replays)
+			if got := e.counts(t, f); got != "checkpoints=3 sessions=2 claims=0 notes=0 spaces=1" {
+				t.Fatalf("counts = %s, want one checkpoint written", got)
+			}
+			// Once answered, the key replays it.
+			again := e.keyed(t, "POST", path, "together", "application/json", []byte(`{"message":"Once"}`))
+			if again.status != 201 || !strings.Contains(again.body, `"id":"`+id+`"`) || again.header.Get("Idempotent-Replayed") != "true" {
+				t.Fatalf("retry = %d %q, want the replay of %s", again.status, again.body, id)
 			}
 		})
 	}
