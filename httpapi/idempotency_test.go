@@ -313,3 +313,39 @@ func TestConcurrentRequestsWithOneKeyWriteOnce(t *testing.T) {
 		})
 	}
 }
+
+// The OpenAPI document declares the header, the replay marker and the
+// 409 with Retry-After on every creating write.
+func TestOpenAPIDocumentsIdempotencyKeys(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct{ Name, In string }
+			Responses  map[string]struct {
+				Headers map[string]any
+			}
+		}
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/api/v4/chat/commit", "/api/v5/spaces/{space_id}/checkpoints", "/api/v2/commits", "/api/v5/checkpoint/{commit_id}/notes",
+		"/api/v5/lineage/sessions/fork", "/api/v5/lineage/merge", "/api/v5/claims", "/api/v5/spaces/{space_id}/ready/claim",
+		"/api/v5/import/transcript", "/api/v5/spaces/import"} {
+		op := doc.Paths[p]["post"]
+		header := false
+		for _, prm := range op.Parameters {
+			header = header || prm.Name == "Idempotency-Key" && prm.In == "header"
+		}
+		_, conflictRetry := op.Responses["409"].Headers["Retry-After"]
+		replayed := false
+		for st, r := range op.Responses {
+			if _, ok := r.Headers["Idempotent-Replayed"]; ok && st[0] == '2' {
+				replayed = true
+			}
+		}
+		if !header || !conflictRetry || !replayed {
+			t.Errorf("POST %s: header %v, 409 Retry-After %v, Idempotent-Replayed %v; want all", p, header, conflictRetry, replayed)
+		}
+	}
+}
