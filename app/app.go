@@ -43,6 +43,7 @@ type Store interface {
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
 	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
+	smriti.IdempotencyStore
 }
 
 // Config is what New needs.

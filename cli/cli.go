@@ -53,6 +53,9 @@ func UseGit(fn func(ctx context.Context, dir string) (*smriti.GitState, error)) 
 // SMRITI_TOKEN as a bearer token when set.
 func (e *Env) Client() *client.Client {
 	c := client.NewClient(e.APIURL)
+	// Every creating write carries a new Idempotency-Key and is sent again
+	// after a network error, so a retry never writes twice.
+	c.AutoIdempotencyKeys = true
 	if e.Token != "" {
 		c.Header = http.Header{"Authorization": {"Bearer " + e.Token}}
 	}

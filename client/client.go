@@ -26,6 +26,11 @@ type Client struct {
 	HTTP    *http.Client
 	// Header is added to every request (for example Authorization).
 	Header http.Header
+	// AutoIdempotencyKeys gives every creating write (checkpoint commit,
+	// fork, claim, note, merge, import) a new Idempotency-Key when its
+	// context carries none (see WithIdempotencyKey), and sends a keyed
+	// write again after a network error or a 503/409 with Retry-After.
+	AutoIdempotencyKeys bool
 }
 
 // NewClient returns a client for the server at baseURL. When SMRITI_TOKEN
@@ -69,6 +74,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*h
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if k := idempotencyKey(ctx); k != "" {
+		req.Header.Set("Idempotency-Key", k)
 	}
 	for k, vs := range c.Header {
 		for _, v := range vs {
@@ -195,19 +203,19 @@ func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch s
 // Commit saves a checkpoint from a session.
 func (c *Client) Commit(ctx context.Context, req wire.CommitRequest) (*wire.Commit, error) {
 	var out wire.Commit
-	return &out, c.post(ctx, "/api/v4/chat/commit", req, &out)
+	return &out, c.write(ctx, "/api/v4/chat/commit", req, &out)
 }
 
 // CommitToSpace writes a checkpoint onto main's head with no session.
 func (c *Client) CommitToSpace(ctx context.Context, space smriti.ID, req wire.SpaceCommitRequest) (*wire.Commit, error) {
 	var out wire.Commit
-	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/checkpoints", req, &out)
+	return &out, c.write(ctx, "/api/v5/spaces/"+space.String()+"/checkpoints", req, &out)
 }
 
 // CreateCheckpoint creates a checkpoint with an explicit parent (legacy).
 func (c *Client) CreateCheckpoint(ctx context.Context, req wire.LegacyCommitRequest) (*wire.Commit, error) {
 	var out wire.Commit
-	return &out, c.post(ctx, "/api/v2/commits", req, &out)
+	return &out, c.write(ctx, "/api/v2/commits", req, &out)
 }
 
 // ResolveCheckpoint finds the checkpoint ref names (a full UUID, or 7+
@@ -241,7 +249,7 @@ func (c *Client) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade boo
 // AddNote annotates a checkpoint.
 func (c *Client) AddNote(ctx context.Context, id smriti.ID, text, author, kind string) (*wire.NoteOut, error) {
 	var out wire.NoteOut
-	return &out, c.post(ctx, "/api/v5/checkpoint/"+id.String()+"/notes", map[string]any{"text": text, "author": author, "kind": kind}, &out)
+	return &out, c.write(ctx, "/api/v5/checkpoint/"+id.String()+"/notes", map[string]any{"text": text, "author": author, "kind": kind}, &out)
 }
 
 // Verify recomputes a checkpoint's hash chain.

@@ -100,7 +100,7 @@ func (c *Client) getText(ctx context.Context, path string) (string, error) {
 // collides with; it is stored either way.
 func (c *Client) Claim(ctx context.Context, req wire.ClaimRequest) (*wire.ClaimCreated, error) {
 	var out wire.ClaimCreated
-	return &out, c.post(ctx, "/api/v5/claims", req, &out)
+	return &out, c.write(ctx, "/api/v5/claims", req, &out)
 }
 
 // ClaimsOptions narrow a claims list.
@@ -206,7 +206,7 @@ func (c *Client) ReadyTasks(ctx context.Context, space smriti.ID, limit int) (*w
 // ClaimReady claims the first ready task of a space.
 func (c *Client) ClaimReady(ctx context.Context, space smriti.ID, req wire.ReadyClaimRequest) (*wire.ReadyClaimed, error) {
 	var out wire.ReadyClaimed
-	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/ready/claim", req, &out)
+	return &out, c.write(ctx, "/api/v5/spaces/"+space.String()+"/ready/claim", req, &out)
 }
 
 // HeartbeatClaim renews a live claim's lease ("" ttl: its original length).

@@ -11,7 +11,7 @@ import (
 // Fork starts a session on a new branch from a checkpoint.
 func (c *Client) Fork(ctx context.Context, req wire.ForkRequest) (*wire.ForkResponse, error) {
 	var out wire.ForkResponse
-	return &out, c.post(ctx, "/api/v5/lineage/sessions/fork", req, &out)
+	return &out, c.write(ctx, "/api/v5/lineage/sessions/fork", req, &out)
 }
 
 // Tree returns a space's branch tree.
@@ -47,7 +47,7 @@ func (c *Client) SetDisposition(ctx context.Context, space smriti.ID, branch, di
 func (c *Client) Merge(ctx context.Context, req wire.MergeRequest) (*wire.MergeCommitted, error) {
 	req.DryRun = false
 	var out wire.MergeCommitted
-	return &out, c.post(ctx, "/api/v5/lineage/merge", req, &out)
+	return &out, c.write(ctx, "/api/v5/lineage/merge", req, &out)
 }
 
 // MergePreview runs a merge as a dry run: the merged content and the

@@ -20,7 +20,7 @@ func (c *Client) ImportTranscript(ctx context.Context, spaceID smriti.ID, filena
 		q.Set("draft", "true")
 	}
 	var out wire.TranscriptImportResponse
-	if err := c.stream(ctx, http.MethodPost, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
+	if err := c.writeFile(ctx, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -36,7 +36,7 @@ func (c *Client) ImportAgentTranscript(ctx context.Context, spaceID smriti.ID, f
 		q.Set("session_key", sessionKey)
 	}
 	var out wire.TranscriptImportResponse
-	if err := c.stream(ctx, http.MethodPost, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
+	if err := c.writeFile(ctx, "/api/v5/import/transcript?"+q.Encode(), file, "application/octet-stream", &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -54,7 +54,7 @@ func (c *Client) ImportSpace(ctx context.Context, bundle io.Reader, asNew bool) 
 		path += "?as_new=true"
 	}
 	var out wire.SpaceImportResponse
-	if err := c.stream(ctx, http.MethodPost, path, bundle, "application/gzip", &out); err != nil {
+	if err := c.writeFile(ctx, path, bundle, "application/gzip", &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -94,12 +94,22 @@ func (c *Client) Search(ctx context.Context, p SearchParams) (*wire.SearchRespon
 // stream sends body as is (not JSON-encoded) and either decodes a JSON
 // answer into out or, when out is an io.Writer, copies the answer to it.
 func (c *Client) stream(ctx context.Context, method, path string, body io.Reader, contentType string, out any) error {
+	_, err := c.streamResp(ctx, method, path, body, contentType, out)
+	return err
+}
+
+// streamResp is stream that also returns the answer's head (nil when none
+// came).
+func (c *Client) streamResp(ctx context.Context, method, path string, body io.Reader, contentType string, out any) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	if k := idempotencyKey(ctx); k != "" {
+		req.Header.Set("Idempotency-Key", k)
 	}
 	for k, vs := range c.Header {
 		for _, v := range vs {
@@ -108,25 +118,25 @@ func (c *Client) stream(ctx context.Context, method, path string, body io.Reader
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return c.unreachable(err)
+		return nil, c.unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return decodeError(resp.StatusCode, data)
+		return resp, decodeError(resp.StatusCode, data)
 	}
 	switch o := out.(type) {
 	case nil:
-		return nil
+		return resp, nil
 	case io.Writer:
 		if _, err := io.Copy(o, resp.Body); err != nil {
-			return fmt.Errorf("read %s %s response: %w", method, path, err)
+			return resp, fmt.Errorf("read %s %s response: %w", method, path, err)
 		}
-		return nil
+		return resp, nil
 	default:
 		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			return fmt.Errorf("decode %s %s response: %w", method, path, err)
+			return resp, fmt.Errorf("decode %s %s response: %w", method, path, err)
 		}
-		return nil
+		return resp, nil
 	}
 }

@@ -57,11 +57,11 @@ var itemsQuery = map[string]string{"items": "true adds the items view (ids, orig
 func (s *Server) checkpointRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v4/chat/commit", summary: "Save a checkpoint from a session (branch and parent follow the session)", tag: "checkpoints", query: itemsQuery,
-			in: wire.CommitRequest{}, out: wire.Commit{}, status: 201, handle: s.commitCheckpoint, errors: []int{409}},
+			in: wire.CommitRequest{}, out: wire.Commit{}, status: 201, handle: s.commitCheckpoint, idempotent: true, errors: []int{409}},
 		{method: "POST", path: "/api/v5/spaces/{space_id}/checkpoints", summary: "Save a checkpoint onto main's head with no session (the CLI's and MCP's checkpoint create)", tag: "checkpoints", query: itemsQuery,
-			in: wire.SpaceCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.commitToSpace, errors: []int{409}},
+			in: wire.SpaceCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.commitToSpace, idempotent: true, errors: []int{409}},
 		{method: "POST", path: "/api/v2/commits", summary: "Create a checkpoint with an explicit parent (legacy)", tag: "checkpoints", query: itemsQuery,
-			in: wire.LegacyCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.createCheckpoint, errors: []int{409}},
+			in: wire.LegacyCommitRequest{}, out: wire.Commit{}, status: 201, handle: s.createCheckpoint, idempotent: true, errors: []int{409}},
 		{method: "GET", path: "/api/v5/checkpoints/resolve", summary: "Find the checkpoint a reference names: a full UUID, or a unique prefix (7+ characters) of its hash or id", tag: "checkpoints",
 			query: map[string]string{"ref": "the reference (required)", "space_id": "only this space's checkpoints", "items": itemsQuery["items"]},
 			out:   wire.Commit{}, status: 200, handle: s.resolveCheckpoint, errors: []int{400}},
@@ -70,7 +70,7 @@ func (s *Server) checkpointRoutes() []route {
 		{method: "DELETE", path: "/api/v2/commits/{commit_id}", summary: "Delete a checkpoint (409 with its dependents unless cascade=true)", tag: "checkpoints",
 			status: 204, query: map[string]string{"cascade": "also delete the subtree and the sessions forked from it"}, handle: s.deleteCheckpoint, errors: []int{409}},
 		{method: "POST", path: "/api/v5/checkpoint/{commit_id}/notes", summary: "Annotate a checkpoint (note, milestone or noise)", tag: "checkpoints",
-			in: wire.NoteRequest{}, out: wire.NoteOut{}, status: 201, handle: s.addNote},
+			in: wire.NoteRequest{}, out: wire.NoteOut{}, status: 201, handle: s.addNote, idempotent: true},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/verify", summary: "Recompute the hash chain from a checkpoint to its root", tag: "checkpoints",
 			out: wire.Verification{}, status: 200, handle: s.verifyCheckpoint},
 	}

@@ -29,7 +29,7 @@ func (s *Server) coordinationRoutes() []route {
 		{method: "GET", path: "/api/v5/spaces/{space_id}/brief", summary: "The state brief rendered as markdown, as agents read it",
 			tag: "coordination", status: 200, text: "text/markdown", query: briefQuery, handle: s.spaceBrief},
 		{method: "POST", path: "/api/v5/claims", summary: "Claim work: a task_id is held by one live claim at a time (409 naming the holder and its expiry); other collisions are returned, not refused",
-			tag: "coordination", in: wire.ClaimRequest{}, out: wire.ClaimCreated{}, status: 201, handle: s.createClaim},
+			tag: "coordination", in: wire.ClaimRequest{}, out: wire.ClaimCreated{}, status: 201, handle: s.createClaim, idempotent: true},
 		{method: "GET", path: "/api/v5/claims", summary: "A space's claims, newest first (live ones unless include_expired)",
 			tag: "coordination", out: []wire.ClaimOut{}, status: 200, handle: s.listClaims, mustQuery: []string{"space_id"}, query: map[string]string{
 				"space_id": "the space (required)", "include_expired": "true: also expired, done and abandoned claims",

@@ -14,7 +14,7 @@ import (
 func (s *Server) lineageRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", summary: "Fork a session on a new branch from a checkpoint", tag: "lineage",
-			in: wire.ForkRequest{}, out: wire.ForkResponse{}, status: 201, handle: s.fork, errors: []int{409}},
+			in: wire.ForkRequest{}, out: wire.ForkResponse{}, status: 201, handle: s.fork, idempotent: true, errors: []int{409}},
 		{method: "GET", path: "/api/v5/lineage/spaces/{space_id}", summary: "A space's branch tree: checkpoints, sessions and merge edges, oldest first", tag: "lineage",
 			out: wire.LineageTree{}, status: 200, handle: s.lineageTree},
 		{method: "GET", path: "/api/v5/lineage/checkpoints/{a_id}/compare/{b_id}", summary: "Compare two checkpoints and name their lowest common ancestor (null across spaces)", tag: "lineage",
@@ -24,7 +24,7 @@ func (s *Server) lineageRoutes() []route {
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", summary: "Mark every session of a branch active, integrated or abandoned", tag: "lineage",
 			in: wire.DispositionRequest{}, out: wire.DispositionResponse{}, status: 200, handle: s.setDisposition},
 		{method: "POST", path: "/api/v5/lineage/merge", summary: "Merge a checkpoint into a branch head (dry_run: 200 with a preview; else 201 with the merge checkpoint, 409 while conflicts are unresolved)", tag: "lineage",
-			in: wire.MergeRequest{}, out: wire.MergeCommitted{}, status: 201, handle: s.merge, errors: []int{409}},
+			in: wire.MergeRequest{}, out: wire.MergeCommitted{}, status: 201, handle: s.merge, idempotent: true, errors: []int{409}},
 	}
 }
 

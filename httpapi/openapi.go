@@ -142,11 +142,16 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 				"description": "Present when more items follow: pass it as ?after= to get the next page",
 				"schema":      map[string]any{"type": "string"}}}
 		}
+		if rt.idempotent {
+			resp["headers"] = map[string]any{"Idempotent-Replayed": map[string]any{
+				"description": "true when the answer is the stored one of an earlier request with the same Idempotency-Key",
+				"schema":      map[string]any{"type": "string", "enum": []string{"true"}}}}
+		}
 		responses := map[string]any{strconv.Itoa(rt.status): resp}
 		for _, st := range errorStatuses(rt) {
 			e := map[string]any{"description": errorMeaning[st], "content": map[string]any{
 				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
-			if st == http.StatusTooManyRequests {
+			if st == http.StatusTooManyRequests || st == http.StatusConflict && rt.idempotent {
 				e["headers"] = map[string]any{"Retry-After": map[string]any{
 					"description": "Whole seconds to wait before trying again", "schema": map[string]any{"type": "integer", "minimum": 1}}}
 			}

@@ -622,7 +622,7 @@ func TestOpenAPIStatuses(t *testing.T) {
 		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,429,500,502,503"},
 		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,500"},
 		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,422,500"},
-		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,413,422,500"},
+		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,422,500"}, // 409: its Idempotency-Key is in use
 	} {
 		if got := codes(tt.path, tt.method); got != tt.want {
 			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)

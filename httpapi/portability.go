@@ -28,13 +28,13 @@ func (s *Server) portabilityRoutes() []route {
 				"space_id": "the space to import into (required)", "draft": "true to draft and commit a checkpoint after each imported conversation",
 				"format":      "claude-code or codex for a coding agent's JSON Lines transcript (appended to the space's session for that agent session, only new entries); empty to detect a chat export or markdown",
 				"session_key": "with format: the agent's session id, when the file does not name it",
-				"filename":    "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript},
+				"filename":    "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript, idempotent: true},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
 			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
 			tag: "portability", out: wire.SpaceImportResponse{}, status: 201,
 			files: []string{"application/gzip", "application/octet-stream"}, query: map[string]string{
-				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace},
+				"as_new": "true to give everything new ids and recompute the hashes (lineage kept)"}, handle: s.importSpace, idempotent: true},
 		{method: "GET", path: "/api/v5/search", summary: "Full-text search over checkpoints, notes and turns, ranked, with highlighted snippets",
 			tag: "portability", out: wire.SearchResponse{}, status: 200, query: map[string]string{
 				"q": "the words to find (all must match)", "space_id": "only this space", "kind": "checkpoint, turn or note (repeat or comma-separate for several)",

@@ -15,7 +15,7 @@ func (s *Server) readyRoutes() []route {
 		{method: "GET", path: "/api/v5/spaces/{space_id}/ready", summary: "The ready queue: open tasks nothing blocks and no live claim holds, most-unblocking then oldest first",
 			tag: "coordination", out: wire.ReadyList{}, status: 200, query: map[string]string{"limit": "at most this many tasks (1–1000, default all up to 1000)"}, handle: s.readyTasks},
 		{method: "POST", path: "/api/v5/spaces/{space_id}/ready/claim", summary: "Claim the first ready task atomically (404 when nothing is ready)",
-			tag: "coordination", in: wire.ReadyClaimRequest{}, out: wire.ReadyClaimed{}, status: 201, handle: s.claimReady},
+			tag: "coordination", in: wire.ReadyClaimRequest{}, out: wire.ReadyClaimed{}, status: 201, handle: s.claimReady, idempotent: true},
 		{method: "POST", path: "/api/v5/claims/{claim_id}/heartbeat", summary: "Renew a live claim's lease (409 when it has finished or expired)",
 			tag: "coordination", in: wire.HeartbeatRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.heartbeatClaim},
 	}

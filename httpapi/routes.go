@@ -41,6 +41,9 @@ type route struct {
 	errors []int
 	// headers lists request headers the route reads: name → description.
 	headers map[string]string
+	// idempotent marks a creating write that takes an Idempotency-Key
+	// (see idempotency.go).
+	idempotent bool
 }
 
 // allRoutes gathers the routes each area of the API declares in its own

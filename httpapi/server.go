@@ -109,6 +109,7 @@ func New(cfg Config) *Server {
 	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)
 	s.streams = make(chan struct{}, s.sec.MaxStreams)
 	s.routes = s.allRoutes()
+	idempotentRoutes(s.routes, s)
 	mux := http.NewServeMux()
 	for _, rt := range s.routes {
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))

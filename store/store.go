@@ -273,19 +273,40 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer release()
+	// An idempotency claim in ctx is stored by the first transaction that
+	// commits, before its write (see idempotency.go).
+	claim := smriti.IdempotencyClaimFrom(ctx)
+	mine := claim != nil && claim.Begin()
+	if mine {
+		if err := s.placeClaim(ctx, tx, claim); err != nil {
+			tx.Rollback()
+			claim.End(false)
+			return err
+		}
+	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
+		if mine {
+			claim.End(false)
+		}
 		return err
 	}
 	if f := s.faults.beforeCommit; f != nil {
 		if err := f(); err != nil {
 			tx.Rollback()
+			if mine {
+				claim.End(false)
+			}
 			return err
 		}
 	}
 	err = tx.Commit()
 	if f := s.faults.afterCommit; err == nil && f != nil {
 		err = f()
+	}
+	if mine {
+		// A failed COMMIT may have happened: the row may be stored.
+		claim.End(true)
 	}
 	if err != nil {
 		return &commitError{err}

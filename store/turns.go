@@ -243,15 +243,21 @@ func (s *Store) keyRetention() time.Duration {
 	return DefaultKeyRetention
 }
 
-// PurgeSendKeys deletes the idempotency keys older than the retention and
-// returns how many went. Expired keys are already ignored by a replay;
-// purging only reclaims their rows.
+// PurgeSendKeys deletes the idempotency keys older than the retention, of
+// sends and of the other creating writes, and returns how many went.
+// Expired keys are already ignored by a replay; purging only reclaims their
+// rows.
 func (s *Store) PurgeSendKeys(ctx context.Context) (int64, error) {
 	res, err := s.write.ExecContext(ctx, s.d.rebind(`DELETE FROM send_keys WHERE created_at < ?`), s.d.t(s.Now().Add(-s.keyRetention())))
 	if err != nil {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}
-	return res.RowsAffected()
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	m, err := s.purgeIdempotencyKeys(ctx)
+	return n + m, err
 }
 
 // ReplayExchange returns the exchange stored under an idempotency key, or

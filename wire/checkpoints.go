@@ -22,8 +22,10 @@ type ContentFields struct {
 
 // CommitRequest writes a checkpoint from a session (POST /api/v4/chat/commit).
 type CommitRequest struct {
-	RepoID    *string `json:"repo_id" required:"true" doc:"The space (UUID); must be the session's"`
-	SessionID *string `json:"session_id" required:"true" doc:"The writing session (UUID): its branch is the checkpoint's branch"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string  `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
+	RepoID          *string `json:"repo_id" required:"true" doc:"The space (UUID); must be the session's"`
+	SessionID       *string `json:"session_id" required:"true" doc:"The writing session (UUID): its branch is the checkpoint's branch"`
 	ContentFields
 	AuthorAgent *string        `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
 	AuthorType  string         `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for a draft or extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent, or \"llm\" with source_turns"`
@@ -52,6 +54,8 @@ func (f *ItemFields) ParseItems() ([]smriti.Item, error) {
 // (POST /api/v5/spaces/{space_id}/checkpoints): a checkpoint needs no
 // conversation to stand on.
 type SpaceCommitRequest struct {
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
 	ContentFields
 	AuthorAgent *string `json:"author_agent" doc:"The agent that wrote the checkpoint; makes author_type \"agent\" unless author_type says otherwise"`
 	AuthorType  string  `json:"author_type" required:"false" enum:"user,llm,agent,system" doc:"Who wrote the content: \"llm\" for an extract (the background model becomes author_agent); default \"user\", or \"agent\" with author_agent"`
@@ -78,12 +82,14 @@ type SourceTurnsIn struct {
 // LegacyCommitRequest creates a checkpoint with an explicit parent
 // (POST /api/v2/commits).
 type LegacyCommitRequest struct {
-	RepoID         *string `json:"repo_id" required:"true" doc:"The space (UUID)"`
-	ParentCommitID *string `json:"parent_commit_id" doc:"The parent checkpoint (UUID; default: the branch's newest)"`
-	BranchName     string  `json:"branch_name" required:"false" doc:"The branch (default main)"`
-	AuthorAgent    *string `json:"author_agent" doc:"Who wrote it, such as claude-code (null: nobody is invented)"`
-	AuthorType     string  `json:"author_type" required:"false" doc:"user, llm, agent or system (default: agent when author_agent is given, else user)"`
-	ProjectRoot    *string `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string  `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
+	RepoID          *string `json:"repo_id" required:"true" doc:"The space (UUID)"`
+	ParentCommitID  *string `json:"parent_commit_id" doc:"The parent checkpoint (UUID; default: the branch's newest)"`
+	BranchName      string  `json:"branch_name" required:"false" doc:"The branch (default main)"`
+	AuthorAgent     *string `json:"author_agent" doc:"Who wrote it, such as claude-code (null: nobody is invented)"`
+	AuthorType      string  `json:"author_type" required:"false" doc:"user, llm, agent or system (default: agent when author_agent is given, else user)"`
+	ProjectRoot     *string `json:"project_root" doc:"Absolute path of the project (default: the space's)"`
 	ContentFields
 	ContextBlob   map[string]any `json:"context_blob" required:"false" doc:"The first implementation's free-form context object (default {})"`
 	RawSourceText *string        `json:"raw_source_text" doc:"The text the checkpoint came from (default null)"`
@@ -93,9 +99,11 @@ type LegacyCommitRequest struct {
 
 // NoteRequest adds a note to a checkpoint.
 type NoteRequest struct {
-	Text   *string `json:"text" required:"true" doc:"The note: not blank"`
-	Author *string `json:"author" doc:"Who writes it (default \"\")"`
-	Kind   *string `json:"kind" doc:"note (default), milestone or noise"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string  `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
+	Text            *string `json:"text" required:"true" doc:"The note: not blank"`
+	Author          *string `json:"author" doc:"Who writes it (default \"\")"`
+	Kind            *string `json:"kind" doc:"note (default), milestone or noise"`
 }
 
 // Content maps the structured fields to the domain's (validated by the

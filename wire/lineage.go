@@ -8,8 +8,10 @@ import (
 
 // ForkRequest starts a session on a new branch from a checkpoint.
 type ForkRequest struct {
-	SpaceID      *string `json:"space_id" required:"true" doc:"The space (UUID)"`
-	CheckpointID *string `json:"checkpoint_id" required:"true" doc:"The checkpoint of the space to fork from (UUID)"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string  `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
+	SpaceID         *string `json:"space_id" required:"true" doc:"The space (UUID)"`
+	CheckpointID    *string `json:"checkpoint_id" required:"true" doc:"The checkpoint of the space to fork from (UUID)"`
 	// BranchName "" picks a free default name.
 	BranchName string `json:"branch_name" required:"false" doc:"The new branch's name (default: fork-<hash7>, made unique); not main"`
 	Provider   string `json:"provider" required:"false" doc:"The fork session's provider (default: the chat default)"`
@@ -136,6 +138,8 @@ type DispositionResponse struct {
 // MergeRequest merges a source checkpoint into a target (main's head by
 // default). dry_run previews without writing.
 type MergeRequest struct {
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID    string                   `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
 	SpaceID            *string                  `json:"space_id" required:"true" doc:"The space (UUID)"`
 	SourceCheckpointID *string                  `json:"source_checkpoint_id" required:"true" doc:"The checkpoint to merge in (UUID)"`
 	TargetCheckpointID *string                  `json:"target_checkpoint_id" doc:"The checkpoint to merge into (UUID; default main's head)"`

@@ -28,11 +28,13 @@ type ReadyList struct {
 
 // ReadyClaimRequest takes the first ready task.
 type ReadyClaimRequest struct {
-	Agent      *string `json:"agent" doc:"Who claims (the agent's name)"`
-	SessionID  *string `json:"session_id" doc:"The claimer's session in the space"`
-	WorktreeID *string `json:"worktree_id" doc:"The worktree the work happens in"`
-	IntentType *string `json:"intent_type" doc:"implement, review, investigate, docs or test (default: the task's hint, else implement)"`
-	TTL        *string `json:"ttl" doc:"Lease length: 90m, 2h, 1h30m, 3d, or a number of hours (default 4h)"`
+	// ClientRequestID is the body form of the Idempotency-Key header.
+	ClientRequestID string  `json:"client_request_id" required:"false" doc:"Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again"`
+	Agent           *string `json:"agent" doc:"Who claims (the agent's name)"`
+	SessionID       *string `json:"session_id" doc:"The claimer's session in the space"`
+	WorktreeID      *string `json:"worktree_id" doc:"The worktree the work happens in"`
+	IntentType      *string `json:"intent_type" doc:"implement, review, investigate, docs or test (default: the task's hint, else implement)"`
+	TTL             *string `json:"ttl" doc:"Lease length: 90m, 2h, 1h30m, 3d, or a number of hours (default 4h)"`
 }
 
 // ReadyClaimed is the claim taken and the task it holds.

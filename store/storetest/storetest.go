@@ -63,6 +63,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, spaceLogCases...)
 	cases = append(cases, spaceNameCases...)
 	cases = append(cases, leaseCases...)
+	cases = append(cases, idempotencyCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
