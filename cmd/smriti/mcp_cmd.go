@@ -31,6 +31,9 @@ Host configuration:
 				url = envOr("SMRITI_API_URL", "http://localhost:8000")
 			}
 			c := client.NewClient(strings.TrimRight(url, "/"))
+			// A tool call retried after a dropped connection must not write
+			// twice: each creating write carries its own idempotency key.
+			c.AutoIdempotencyKeys = true
 			if tok := os.Getenv("SMRITI_TOKEN"); tok != "" {
 				c.Header = http.Header{"Authorization": {"Bearer " + tok}}
 			}
