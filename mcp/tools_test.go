@@ -115,7 +115,7 @@ func TestToolErrorsLeadWithTheHTTPStatus(t *testing.T) {
 		t.Fatalf("unknown space: %q (error %v)", got, isErr)
 	}
 	if got, isErr := callTool(t, cs, "smriti_create_checkpoint", map[string]any{"space": "demo", "content": "  "}); !isErr ||
-		got != "HTTP 422\ncontent must be a non-empty markdown string" {
+		got != "HTTP 422\ncontent must be a non-empty markdown string (or give checkpoint instead)" {
 		t.Fatalf("blank content: %q (error %v)", got, isErr)
 	}
 }
