@@ -43,12 +43,7 @@ func (s *Server) commitToSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := wire.CommitOf(c)
-	if err := s.withItems(r, c, &out); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, out)
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusCreated, c)
 }
 
 // itemsQuery documents ?items=true.
@@ -108,12 +103,7 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	out := wire.CommitOf(c)
-	if err := s.withItems(r, c, &out); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, out)
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusCreated, c)
 }
 
 func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -141,12 +131,7 @@ func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	out := wire.CommitOf(c)
-	if err := s.withItems(r, c, &out); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, out)
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusCreated, c)
 }
 
 func (s *Server) resolveCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -162,12 +147,7 @@ func (s *Server) resolveCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := wire.CommitOf(c)
-	if err := s.withItems(r, c, &out); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusOK, c)
 }
 
 func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -179,12 +159,7 @@ func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := wire.CommitOf(c)
-	if err := s.withItems(r, c, &out); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusOK, c)
 }
 
 func (s *Server) deleteCheckpoint(w http.ResponseWriter, r *http.Request) error {
@@ -247,3 +222,14 @@ func validHex(s string, n int) bool {
 }
 
 func validCommitHash(s string) bool { return validHex(s, 40) || validHex(s, 64) }
+
+// writeCheckpoint answers with a checkpoint, with its items view when the
+// request asks for ?items=true.
+func (s *Server) writeCheckpoint(w http.ResponseWriter, r *http.Request, status int, c *smriti.Checkpoint) error {
+	out := wire.CommitOf(c)
+	if err := s.withItems(r, c, &out); err != nil {
+		return err
+	}
+	writeJSON(w, status, out)
+	return nil
+}
