@@ -117,7 +117,9 @@ func (sc *scenario) check(counts map[string]int) error {
 	if no503Retry > 0 {
 		problems = append(problems, fmt.Sprintf("%d 503s without Retry-After", no503Retry))
 	}
-	if byStatus[503] == 0 {
+	// A short fault can be absorbed whole by the store's retry on a fresh
+	// connection; only a longer one must reach some client as a 503.
+	if byStatus[503] == 0 && sc.back.Sub(sc.t0) >= time.Second {
 		problems = append(problems, "no client was told 503 during the fault")
 	}
 	if okAfter == 0 {
