@@ -394,6 +394,8 @@ try {
   await page.goto(`${base}/spaces/${spaceId}/coordination`);
   await page.getByTestId("claims").getByText("Book the train tickets").waitFor();
   await page.getByRole("heading", { name: "State brief" }).waitFor();
+  // The brief arrives after its heading: wait for its text, not a snapshot of the loading state.
+  await page.locator("section[aria-labelledby=brief-title]").getByText("Australia trip").first().waitFor().catch(() => {});
   expect((await page.locator("section[aria-labelledby=brief-title]").innerText()).includes("Australia trip"), "the state brief names the space");
   await shot(page, "coordination");
   await axe(page, "coordination");
