@@ -263,7 +263,7 @@ func IssueToken(ctx context.Context, accounts AccountService, user ID, in TokenR
 	if len([]rune(in.Name)) > maxTokenNameLen {
 		return nil, "", Errorf(EUNPROCESSABLE, "name: at most %d characters", maxTokenNameLen)
 	}
-	if err := checkText("name", in.Name); err != nil {
+	if err := CheckText("name", in.Name); err != nil {
 		return nil, "", err
 	}
 	t := &APIToken{ID: NewID(), UserID: user, Name: in.Name, Scope: scope, CreatedAt: now}

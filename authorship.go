@@ -13,9 +13,6 @@ type Author struct {
 	Agent *string
 }
 
-// maxAuthorAgentChars bounds an author_agent name.
-const maxAuthorAgentChars = 255
-
 // CommitAuthor attributes a checkpoint a caller writes:
 //
 //   - content that came from a draft or an extract — the caller says

@@ -3,14 +3,8 @@ package smriti
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
-)
-
-// Note kinds.
-const (
-	NoteKindNote      = "note"
-	NoteKindMilestone = "milestone"
-	NoteKindNoise     = "noise"
 )
 
 // Author types.
@@ -64,6 +58,61 @@ type Content struct {
 	OpenQuestions []string
 	Entities      []string
 	Artifacts     []Artifact
+}
+
+// Validate checks a checkpoint's content: a message (title) that is not
+// blank and at most maxCheckpointMessageChars, lists of at most maxListItems
+// items of at most MaxItemChars each, task statuses "", "open" or "done",
+// and at most maxCheckpointArtifacts artifacts. EUNPROCESSABLE otherwise.
+func (c *Content) Validate() error {
+	msg := strings.TrimSpace(c.Message)
+	if msg == "" {
+		return Errorf(EUNPROCESSABLE, "message is required (the checkpoint's title)")
+	}
+	if RuneLen(msg) > MaxCheckpointMessageChars {
+		return TooLong("message", MaxCheckpointMessageChars)
+	}
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"decisions", c.Decisions}, {"assumptions", c.Assumptions}, {"open_questions", c.OpenQuestions}, {"entities", c.Entities}} {
+		if err := validateList(l.name, l.list); err != nil {
+			return err
+		}
+	}
+	if len(c.Tasks) > MaxListItems {
+		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), MaxListItems)
+	}
+	for i, t := range c.Tasks {
+		if RuneLen(t.Text) > MaxItemChars {
+			return Errorf(EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, MaxItemChars)
+		}
+		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != TaskOpen && st != TaskDone {
+			return Errorf(EUNPROCESSABLE, "tasks[%d].status must be \"open\" or \"done\"", i)
+		}
+	}
+	if len(c.Artifacts) > maxCheckpointArtifacts {
+		return Errorf(EUNPROCESSABLE, "artifacts has %d items; at most %d are allowed", len(c.Artifacts), maxCheckpointArtifacts)
+	}
+	return nil
+}
+
+// Normalize tidies what Validate accepted: tasks are cleaned (cleanTasks),
+// each keeping its form. Services call it after Validate, before writing.
+func (c *Content) Normalize() {
+	c.Tasks = cleanTasks(c.Tasks)
+}
+
+func validateList(name string, list []string) error {
+	if len(list) > MaxListItems {
+		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), MaxListItems)
+	}
+	for i, item := range list {
+		if RuneLen(item) > MaxItemChars {
+			return Errorf(EUNPROCESSABLE, "%s[%d] is longer than %d characters", name, i, MaxItemChars)
+		}
+	}
+	return nil
 }
 
 // Task is an open task: a plain string on the wire, or an object with
@@ -155,21 +204,22 @@ type SourceTurns struct {
 	ToSeq     int64 `json:"to_seq" doc:"Last sequence number, inclusive"`
 }
 
-// Note annotates a checkpoint without changing it.
-type Note struct {
-	ID           ID
-	CheckpointID ID
-	Author       string
-	Text         string
-	Kind         string
-	CreatedAt    time.Time
-}
-
-// NoteCreate is what a caller may set when adding a note.
-type NoteCreate struct {
-	Author string
-	Text   string
-	Kind   string
+// Check checks that st names turns that exist in se, the session it names
+// (nil when no such session is visible to the caller).
+func (st SourceTurns) Check(se *Session) error {
+	if se == nil || se.ID != st.SessionID {
+		return Errorf(EUNPROCESSABLE, "source_turns.session_id %s names no session of yours", st.SessionID)
+	}
+	if st.FromSeq < 0 || st.ToSeq < st.FromSeq {
+		return Errorf(EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq")
+	}
+	if st.ToSeq > se.LastSeq {
+		if se.LastSeq < 0 {
+			return Errorf(EUNPROCESSABLE, "source_turns names turns %d..%d, but session %s has no turns", st.FromSeq, st.ToSeq, se.ID)
+		}
+		return Errorf(EUNPROCESSABLE, "source_turns names turns %d..%d, but session %s ends at turn %d", st.FromSeq, st.ToSeq, se.ID, se.LastSeq)
+	}
+	return nil
 }
 
 // CheckpointCommit writes a checkpoint from a session: its branch is the
@@ -220,6 +270,42 @@ type CheckpointCreate struct {
 	// Items and Model as in CheckpointCommit.
 	Items []Item
 	Model *string
+}
+
+// Validate checks a commit from a session: its content and, when given,
+// its source turns (0 <= FromSeq <= ToSeq). EUNPROCESSABLE otherwise.
+func (in *CheckpointCommit) Validate() error {
+	if err := in.Content.Validate(); err != nil {
+		return err
+	}
+	if st := in.SourceTurns; st != nil && (st.FromSeq < 0 || st.ToSeq < st.FromSeq) {
+		return Errorf(EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq")
+	}
+	return nil
+}
+
+// Validate checks a checkpoint written with an explicit parent: its
+// content, author type ("" means llm) and branch name ("" means main).
+// EUNPROCESSABLE otherwise.
+func (in *CheckpointCreate) Validate() error {
+	if err := in.Content.Validate(); err != nil {
+		return err
+	}
+	if in.AuthorType != "" {
+		if err := validateAuthorType(in.AuthorType); err != nil {
+			return err
+		}
+	}
+	return ValidateBranchName(in.BranchName)
+}
+
+// validateAuthorType accepts the author types: agent, llm, system, user.
+func validateAuthorType(t string) error {
+	switch t {
+	case AuthorAgent, AuthorLLM, AuthorSystem, AuthorUser:
+		return nil
+	}
+	return Errorf(EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user")
 }
 
 // CheckpointQuery selects checkpoints of one space, newest first.

@@ -104,11 +104,11 @@ func (in *ClaimCreate) Normalize() error {
 		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
 	case in.Scope == "":
 		return Errorf(EUNPROCESSABLE, "scope must not be empty")
-	case len(in.Scope) > maxClaimScope:
+	case RuneLen(in.Scope) > maxClaimScope:
 		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
-	case len(in.Agent) > MaxClaimAgent:
+	case RuneLen(in.Agent) > MaxClaimAgent:
 		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
-	case len(in.TaskID) > maxClaimTaskID:
+	case RuneLen(in.TaskID) > maxClaimTaskID:
 		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
 	}
 	return ValidateBranchName(in.BranchName)

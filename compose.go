@@ -50,9 +50,6 @@ type Composed struct {
 	Warnings []string
 }
 
-// maxQuoteChars bounds a change's quote.
-const MaxQuoteChars = 300
-
 // ComposeDraft applies ops to the base (its content and items; both may be
 // empty for a first checkpoint). The result's scalars are the base's unless
 // title, objective or summary are given (nil keeps the base's). session is

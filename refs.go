@@ -10,9 +10,6 @@ import (
 // its name, a checkpoint by its UUID or a unique prefix of its id or hash.
 // The CLI and the MCP tools both resolve names with these rules.
 
-// MinRefPrefix is the shortest checkpoint id or hash prefix accepted.
-const MinRefPrefix = 7
-
 // MatchSpaceName returns the index of the one name equal to arg, else of
 // the one equal ignoring case. Several matches are EINVALID (use the UUID),
 // none is ENOTFOUND.

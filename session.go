@@ -2,7 +2,9 @@ package smriti
 
 import (
 	"context"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // MainBranch is the branch every Space starts with.
@@ -14,6 +16,29 @@ const (
 	DispositionIntegrated = "integrated"
 	DispositionAbandoned  = "abandoned"
 )
+
+// ValidateBranchName accepts a branch name of at most maxBranchNameChars
+// without control characters. "" passes: whether a name is required, and
+// what it defaults to, is the caller's rule.
+func ValidateBranchName(name string) error {
+	switch {
+	case RuneLen(name) > maxBranchNameChars:
+		return TooLong("branch_name", maxBranchNameChars)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return Errorf(EUNPROCESSABLE, "branch_name must not contain control characters")
+	}
+	return nil
+}
+
+// ValidateDisposition accepts the branch dispositions: abandoned, active,
+// integrated. EINVALID otherwise.
+func ValidateDisposition(d string) error {
+	switch d {
+	case DispositionAbandoned, DispositionActive, DispositionIntegrated:
+		return nil
+	}
+	return Errorf(EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", Truncate(d, 40))
+}
 
 // Turn roles.
 const (

@@ -34,12 +34,6 @@ type Page struct {
 	After string
 }
 
-// ListCap is the most items one list answer holds. A list asked for without
-// a limit returns every item up to ListCap, because the first
-// implementation's clients never follow a cursor; a cut list still returns
-// its cursor.
-const ListCap = 5000
-
 // SpaceService manages Spaces. Every method is scoped to the caller in ctx.
 type SpaceService interface {
 	// CreateSpace stores a new Space owned by the caller.

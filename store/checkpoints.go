@@ -165,7 +165,7 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 					return err
 				}
 			}
-			if err := smriti.CheckSourceTurns(*in.SourceTurns, src); err != nil {
+			if err := in.SourceTurns.Check(src); err != nil {
 				return err
 			}
 			meta["source_turns"] = map[string]any{

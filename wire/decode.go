@@ -21,7 +21,7 @@ func DecodeJSON(body []byte, dst any) error {
 	if trimmed[0] != '{' {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "request body must be a JSON object")
 	}
-	if err := smriti.CheckJSONText(trimmed); err != nil {
+	if err := checkJSONText(trimmed); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))

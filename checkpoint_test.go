@@ -5,37 +5,18 @@ import (
 	"testing"
 )
 
-func TestValidators(t *testing.T) {
-	long := func(n int) string { return strings.Repeat("é", n) }
-	okContent := Content{Message: "Title"}
-	items := func(n int) []string { return make([]string, n) }
-	for _, tt := range []struct {
-		name   string
-		err    error
-		code   string
-		detail string
-	}{
-		{"ContentOK", (&Content{Message: " t ", Decisions: []string{long(MaxItemChars)}}).Validate(), "", ""},
-		{"ContentBlankMessage", (&Content{Message: "  "}).Validate(), EUNPROCESSABLE, "message is required (the checkpoint's title)"},
-		{"ContentLongMessage", (&Content{Message: long(MaxCheckpointMessageChars + 1)}).Validate(), EUNPROCESSABLE, "message must be at most 255 characters"},
-		{"ContentTooManyItems", (&Content{Message: "t", Entities: items(MaxListItems + 1)}).Validate(), EUNPROCESSABLE, "entities has 1001 items; at most 1000 are allowed"},
-		{"ContentLongItem", (&Content{Message: "t", OpenQuestions: []string{"", long(MaxItemChars + 1)}}).Validate(), EUNPROCESSABLE, "open_questions[1] is longer than 10000 characters"},
-		{"ContentLongTask", (&Content{Message: "t", Tasks: []Task{{Text: long(MaxItemChars + 1)}}}).Validate(), EUNPROCESSABLE, "tasks[0] is longer than 10000 characters"},
-		{"ContentTaskStatus", (&Content{Message: "t", Tasks: []Task{{Text: "a", Status: "done"}, {Text: "b", Status: "later"}}}).Validate(), EUNPROCESSABLE, `tasks[1].status must be "open" or "done"`},
-		{"ContentArtifacts", (&Content{Message: "t", Artifacts: make([]Artifact, maxCheckpointArtifacts+1)}).Validate(), EUNPROCESSABLE, "artifacts has 101 items; at most 100 are allowed"},
-		{"CommitSourceTurns", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 3, ToSeq: 2}}).Validate(), EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq"},
-		{"CommitOK", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 0, ToSeq: 0}}).Validate(), "", ""},
-		{"CreateAuthorType", (&CheckpointCreate{Content: okContent, AuthorType: "robot"}).Validate(), EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user"},
-		{"CreateBranch", (&CheckpointCreate{Content: okContent, BranchName: "a\x00b"}).Validate(), EUNPROCESSABLE, "branch_name must not contain control characters"},
-		{"CreateOK", (&CheckpointCreate{Content: okContent, AuthorType: AuthorUser, BranchName: long(maxBranchNameChars)}).Validate(), "", ""},
-		{"BranchTooLong", ValidateBranchName(long(maxBranchNameChars + 1)), EUNPROCESSABLE, "branch_name must be at most 255 characters"},
-		{"Disposition", ValidateDisposition("merged"), EINVALID, "Invalid disposition 'merged'. Must be one of: abandoned, active, integrated"},
-		{"DispositionOK", ValidateDisposition(DispositionIntegrated), "", ""},
-		{"NoteKind", validateNoteKind("todo"), EINVALID, "Invalid kind 'todo'. Must be one of: milestone, noise, note"},
-		{"NoteBlank", (&NoteCreate{Text: " ", Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "text is required"},
-		{"NoteLong", (&NoteCreate{Text: long(maxNoteChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "text must be at most 2000 characters"},
-		{"NoteAuthor", (&NoteCreate{Text: "x", Author: long(maxNoteAuthorChars + 1), Kind: NoteKindNote}).Validate(), EUNPROCESSABLE, "author must be at most 100 characters"},
-	} {
+// validatorCase is one validator's answer and the error it should be: no
+// error when code is "", else that code and exactly that message.
+type validatorCase struct {
+	name   string
+	err    error
+	code   string
+	detail string
+}
+
+func runValidatorCases(t *testing.T, cases []validatorCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.code == "" {
 				if tt.err != nil {
@@ -50,15 +31,25 @@ func TestValidators(t *testing.T) {
 	}
 }
 
-func TestNoteCreateNormalize(t *testing.T) {
-	n := NoteCreate{Text: "t", Author: "  ", Kind: ""}
-	n.Normalize()
-	if n.Author != defaultNoteAuthor || n.Kind != NoteKindNote {
-		t.Fatalf("normalized = %+v", n)
-	}
-	n = NoteCreate{Text: "t", Author: " ana ", Kind: NoteKindNoise}
-	n.Normalize()
-	if n.Author != "ana" || n.Kind != NoteKindNoise {
-		t.Fatalf("normalized = %+v", n)
-	}
+// long is n characters of a two-byte rune: limits count characters.
+func long(n int) string { return strings.Repeat("é", n) }
+
+func TestCheckpointValidators(t *testing.T) {
+	okContent := Content{Message: "Title"}
+	items := func(n int) []string { return make([]string, n) }
+	runValidatorCases(t, []validatorCase{
+		{"ContentOK", (&Content{Message: " t ", Decisions: []string{long(MaxItemChars)}}).Validate(), "", ""},
+		{"ContentBlankMessage", (&Content{Message: "  "}).Validate(), EUNPROCESSABLE, "message is required (the checkpoint's title)"},
+		{"ContentLongMessage", (&Content{Message: long(MaxCheckpointMessageChars + 1)}).Validate(), EUNPROCESSABLE, "message must be at most 255 characters"},
+		{"ContentTooManyItems", (&Content{Message: "t", Entities: items(MaxListItems + 1)}).Validate(), EUNPROCESSABLE, "entities has 1001 items; at most 1000 are allowed"},
+		{"ContentLongItem", (&Content{Message: "t", OpenQuestions: []string{"", long(MaxItemChars + 1)}}).Validate(), EUNPROCESSABLE, "open_questions[1] is longer than 10000 characters"},
+		{"ContentLongTask", (&Content{Message: "t", Tasks: []Task{{Text: long(MaxItemChars + 1)}}}).Validate(), EUNPROCESSABLE, "tasks[0] is longer than 10000 characters"},
+		{"ContentTaskStatus", (&Content{Message: "t", Tasks: []Task{{Text: "a", Status: "done"}, {Text: "b", Status: "later"}}}).Validate(), EUNPROCESSABLE, `tasks[1].status must be "open" or "done"`},
+		{"ContentArtifacts", (&Content{Message: "t", Artifacts: make([]Artifact, maxCheckpointArtifacts+1)}).Validate(), EUNPROCESSABLE, "artifacts has 101 items; at most 100 are allowed"},
+		{"CommitSourceTurns", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 3, ToSeq: 2}}).Validate(), EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq"},
+		{"CommitOK", (&CheckpointCommit{Content: okContent, SourceTurns: &SourceTurns{FromSeq: 0, ToSeq: 0}}).Validate(), "", ""},
+		{"CreateAuthorType", (&CheckpointCreate{Content: okContent, AuthorType: "robot"}).Validate(), EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user"},
+		{"CreateBranch", (&CheckpointCreate{Content: okContent, BranchName: "a\x00b"}).Validate(), EUNPROCESSABLE, "branch_name must not contain control characters"},
+		{"CreateOK", (&CheckpointCreate{Content: okContent, AuthorType: AuthorUser, BranchName: long(maxBranchNameChars)}).Validate(), "", ""},
+	})
 }

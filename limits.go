@@ -1,0 +1,68 @@
+package smriti
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on what a write may hold and what one answer lists. They keep one
+// checkpoint readable by a model and bounded in storage; the services check
+// them, so every surface (HTTP, MCP, CLI) gives the same answer. Text limits
+// count characters (runes), not bytes.
+const (
+	// MaxCheckpointMessageChars caps a checkpoint's message (its title).
+	MaxCheckpointMessageChars = 255
+	// MaxListItems caps each list of a checkpoint (decisions, tasks, …).
+	MaxListItems = 1000
+	// MaxItemChars caps one list item, written or drafted. Drafts are cut
+	// to it and writes are refused beyond it, so every drafted checkpoint
+	// can be saved as it is.
+	MaxItemChars = 10000
+	// MaxQuoteChars caps the quote an item's origin or change keeps.
+	MaxQuoteChars = 300
+	// MaxMetadataDepth bounds how deeply metadata objects and arrays nest.
+	MaxMetadataDepth = 32
+	// MaxMetadataBytes bounds a metadata value's JSON encoding.
+	MaxMetadataBytes = 64 << 10
+	// MaxIdempotencyKeyChars caps an idempotency key (of a send or of a
+	// creating write).
+	MaxIdempotencyKeyChars = 200
+	// ListCap is the most items one list answer holds. A list asked for
+	// without a limit returns every item up to ListCap, because the first
+	// implementation's clients never follow a cursor; a cut list still
+	// returns its cursor.
+	ListCap = 5000
+	// MinRefPrefix is the shortest checkpoint id or hash prefix accepted.
+	MinRefPrefix = 7
+
+	// maxCheckpointArtifacts caps the artifacts of a written checkpoint.
+	maxCheckpointArtifacts = 100
+	// maxBranchNameChars caps a branch name.
+	maxBranchNameChars = 255
+	// maxAuthorAgentChars caps an author_agent name.
+	maxAuthorAgentChars = 255
+	// maxNoteChars and maxNoteAuthorChars cap a checkpoint note.
+	maxNoteChars       = 2000
+	maxNoteAuthorChars = 100
+)
+
+// TooLong is the error for a text field over its limit of max characters.
+func TooLong(field string, max int) error {
+	return Errorf(EUNPROCESSABLE, "%s must be at most %d characters", field, max)
+}
+
+// RuneLen is the length text limits count: characters (runes), not bytes.
+func RuneLen(s string) int { return utf8.RuneCountInString(s) }
+
+// CheckText refuses a NUL byte or invalid UTF-8 in a text field: neither
+// survives both database engines (PostgreSQL rejects NUL in text), and
+// neither is anything a person or a model meant to write.
+func CheckText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return Errorf(EUNPROCESSABLE, "%s is not valid UTF-8", field)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return Errorf(EUNPROCESSABLE, "%s contains a NUL character", field)
+	}
+	return nil
+}
