@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"smriti/account"
 	"sync"
 
 	"golang.org/x/time/rate"
@@ -15,7 +16,7 @@ import (
 type GateConfig struct {
 	// Roles, when set (auth mode), is asked for the caller's role in the
 	// space of each thing a call names; the role must permit a write.
-	Roles func(ctx context.Context, id smriti.ID) (smriti.Role, error)
+	Roles func(ctx context.Context, id smriti.ID) (account.Role, error)
 	// RatePerMinute and Burst bound each principal's provider-backed calls;
 	// 0 means no limit.
 	RatePerMinute float64
@@ -68,13 +69,13 @@ func RetryAfter(err error) int {
 type principalKey struct{}
 
 // WithPrincipal returns ctx carrying the caller the gate admits or refuses.
-func WithPrincipal(ctx context.Context, p *smriti.Principal) context.Context {
+func WithPrincipal(ctx context.Context, p *account.Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
 // PrincipalOf returns the caller in ctx, nil when there is none.
-func PrincipalOf(ctx context.Context) *smriti.Principal {
-	p, _ := ctx.Value(principalKey{}).(*smriti.Principal)
+func PrincipalOf(ctx context.Context) *account.Principal {
+	p, _ := ctx.Value(principalKey{}).(*account.Principal)
 	return p
 }
 
@@ -98,7 +99,7 @@ func (g *Gate) Admit(ctx context.Context, ids ...smriti.ID) error {
 			if err != nil {
 				return err
 			}
-			if err := role.Authorize(smriti.NeedWrite); err != nil {
+			if err := role.Authorize(account.NeedWrite); err != nil {
 				return err
 			}
 		}
@@ -107,7 +108,7 @@ func (g *Gate) Admit(ctx context.Context, ids ...smriti.ID) error {
 }
 
 // spend takes one LLM-backed call from the principal's allowance.
-func (g *Gate) spend(p *smriti.Principal) error {
+func (g *Gate) spend(p *account.Principal) error {
 	if g.cfg.RatePerMinute <= 0 {
 		return nil
 	}

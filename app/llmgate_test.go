@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/account"
 	"smriti/app"
 )
 
@@ -19,8 +20,8 @@ func TestGateAdmitsCallsWithoutAPrincipal(t *testing.T) {
 
 func TestGateSpendsEachPrincipalsAllowance(t *testing.T) {
 	g := app.NewGate(app.GateConfig{RatePerMinute: 1, Burst: 2})
-	alice := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
-	bob := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
+	alice := app.WithPrincipal(context.Background(), &account.Principal{UserID: smriti.NewID()})
+	bob := app.WithPrincipal(context.Background(), &account.Principal{UserID: smriti.NewID()})
 	for i := range 2 {
 		if err := g.Admit(alice); err != nil {
 			t.Fatalf("alice call %d: %v, want nil", i, err)
@@ -39,17 +40,17 @@ func TestGateSpendsEachPrincipalsAllowance(t *testing.T) {
 func TestGateChecksTheRoleInEveryNamedSpace(t *testing.T) {
 	readable, writable, unknown := smriti.NewID(), smriti.NewID(), smriti.NewID()
 	var asked []smriti.ID
-	g := app.NewGate(app.GateConfig{Roles: func(_ context.Context, id smriti.ID) (smriti.Role, error) {
+	g := app.NewGate(app.GateConfig{Roles: func(_ context.Context, id smriti.ID) (account.Role, error) {
 		asked = append(asked, id)
 		switch id {
 		case readable:
-			return smriti.RoleViewer, nil
+			return account.RoleViewer, nil
 		case writable:
-			return smriti.RoleEditor, nil
+			return account.RoleEditor, nil
 		}
 		return "", smriti.Errorf(smriti.ENOTFOUND, "Space not found")
 	}})
-	ctx := app.WithPrincipal(context.Background(), &smriti.Principal{UserID: smriti.NewID()})
+	ctx := app.WithPrincipal(context.Background(), &account.Principal{UserID: smriti.NewID()})
 	if err := g.Admit(ctx, writable, unknown); err != nil {
 		t.Fatalf("editor, unknown left to the use case: %v, want nil", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/account"
 	"smriti/credential"
 	"smriti/internal/nonnil"
 	"smriti/wire"
@@ -19,7 +20,7 @@ import (
 
 // AccountOpener opens the account store of the database named by dsn; the
 // caller closes what it returns.
-type AccountOpener func(ctx context.Context, dsn string) (smriti.AccountService, io.Closer, error)
+type AccountOpener func(ctx context.Context, dsn string) (account.Service, io.Closer, error)
 
 // AccountCommands returns `smriti user` and `smriti token`. They open the
 // database directly (--db, else SMRITI_DATABASE_URL, else SMRITI_DB, else
@@ -42,7 +43,7 @@ func (f *accountFlags) add(cmd *cobra.Command, defaultDB string) {
 }
 
 // withAccounts opens the account store for one command.
-func withAccounts(cmd *cobra.Command, open AccountOpener, dsn string, fn func(ctx context.Context, a smriti.AccountService) error) error {
+func withAccounts(cmd *cobra.Command, open AccountOpener, dsn string, fn func(ctx context.Context, a account.Service) error) error {
 	ctx := cmd.Context()
 	a, closer, err := open(ctx, dsn)
 	if err != nil {
@@ -83,7 +84,7 @@ as an argon2id hash.`,
 			if err != nil {
 				return err
 			}
-			if err := smriti.ValidateUsername(args[0]); err != nil {
+			if err := account.ValidateUsername(args[0]); err != nil {
 				return err
 			}
 			if err := credential.ValidatePassword(pw); err != nil {
@@ -93,7 +94,7 @@ as an argon2id hash.`,
 			if err != nil {
 				return err
 			}
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				u, err := a.CreateUser(ctx, args[0], hash)
 				if err != nil {
 					return err
@@ -130,7 +131,7 @@ func newUserListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 		Short: "List users (never their passwords)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				users, err := a.Users(ctx)
 				if err != nil {
 					return err
@@ -171,7 +172,7 @@ for good).`,
   smriti user disable alice --enable`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				u, err := a.SetUserDisabled(ctx, args[0], !enable)
 				if err != nil {
 					return withHint(err, smriti.ENOTFOUND, "Run `smriti user list` to see the users.")
@@ -216,7 +217,7 @@ func userFlag(cmd *cobra.Command, v *string) {
 	_ = cmd.MarkFlagRequired("user")
 }
 
-func lookupUser(ctx context.Context, a smriti.AccountService, name string) (*smriti.User, error) {
+func lookupUser(ctx context.Context, a account.Service, name string) (*account.User, error) {
 	u, _, err := a.UserByName(ctx, name)
 	return u, withHint(err, smriti.ENOTFOUND, "Run `smriti user list` to see the users, or `smriti user add` to make one.")
 }
@@ -231,12 +232,12 @@ func newTokenCreateCmd(defaultDB string, open AccountOpener) *cobra.Command {
   export SMRITI_TOKEN=$(smriti token create --user alice --scope read --json | jq -r .secret)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				u, err := lookupUser(ctx, a, user)
 				if err != nil {
 					return err
 				}
-				tok, secret, err := smriti.IssueToken(ctx, a, u.ID, smriti.TokenRequest{Name: name, Scope: scope, ExpiresIn: expires}, smriti.Now())
+				tok, secret, err := account.IssueToken(ctx, a, u.ID, account.TokenRequest{Name: name, Scope: scope, ExpiresIn: expires}, smriti.Now())
 				if err != nil {
 					return err
 				}
@@ -259,7 +260,7 @@ func newTokenCreateCmd(defaultDB string, open AccountOpener) *cobra.Command {
 	return cmd
 }
 
-func expiry(t *smriti.APIToken) string {
+func expiry(t *account.APIToken) string {
 	if t.ExpiresAt == nil {
 		return ", no expiry"
 	}
@@ -274,7 +275,7 @@ func newTokenListCmd(defaultDB string, open AccountOpener) *cobra.Command {
 		Short: "List a user's tokens, newest first (never their secrets)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				u, err := lookupUser(ctx, a, user)
 				if err != nil {
 					return err
@@ -317,7 +318,7 @@ func newTokenRevokeCmd(defaultDB string, open AccountOpener) *cobra.Command {
 		Example: "  smriti token revoke 0b7c9d2e-… --user alice\n  smriti token revoke ci --user alice",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withAccounts(cmd, open, f.db, func(ctx context.Context, a smriti.AccountService) error {
+			return withAccounts(cmd, open, f.db, func(ctx context.Context, a account.Service) error {
 				u, err := lookupUser(ctx, a, user)
 				if err != nil {
 					return err
@@ -345,7 +346,7 @@ func newTokenRevokeCmd(defaultDB string, open AccountOpener) *cobra.Command {
 
 // tokenNamed resolves a token id, or the name of exactly one of the user's
 // live tokens.
-func tokenNamed(ctx context.Context, a smriti.AccountService, u *smriti.User, ref string) (smriti.ID, error) {
+func tokenNamed(ctx context.Context, a account.Service, u *account.User, ref string) (smriti.ID, error) {
 	if id, err := smriti.ParseID("token", ref); err == nil {
 		return id, nil
 	}

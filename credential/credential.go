@@ -1,5 +1,6 @@
-// Package credential hashes and checks passwords (argon2id) and states the
-// password rule. It imports the domain only.
+// Package credential hashes and checks passwords (argon2id), states the
+// password rule, and makes the secrets of API tokens and browser sessions
+// (kept only as their hashes). It imports the domain only.
 package credential
 
 import (

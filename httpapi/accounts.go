@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/account"
 	"smriti/credential"
 	"smriti/internal/nonnil"
 	"smriti/wire"
 )
 
-func memberOut(m *smriti.Member) wire.MemberOut {
+func memberOut(m *account.Member) wire.MemberOut {
 	return wire.MemberOut{SpaceID: m.SpaceID, UserID: m.UserID, Username: m.Username, Role: string(m.Role), CreatedAt: m.CreatedAt}
 }
 
@@ -35,7 +36,7 @@ func (s *Server) accountRoutes() []route {
 	}
 }
 
-func (s *Server) accounts() (smriti.AccountService, error) {
+func (s *Server) accounts() (account.Service, error) {
 	if s.auth.Accounts == nil {
 		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "accounts are not available on this server")
 	}
@@ -43,12 +44,12 @@ func (s *Server) accounts() (smriti.AccountService, error) {
 }
 
 // needAdmin checks the request's scope allows account management.
-func needAdmin(r *http.Request) (*smriti.Principal, error) {
+func needAdmin(r *http.Request) (*account.Principal, error) {
 	p := principalOf(r.Context())
 	if p == nil {
-		return nil, smriti.ErrBadCredentials()
+		return nil, account.ErrBadCredentials()
 	}
-	if !p.Scope.Permits(smriti.NeedAdmin) {
+	if !p.Scope.Permits(account.NeedAdmin) {
 		return nil, smriti.Errorf(smriti.EFORBIDDEN, "managing tokens needs the admin scope or a browser session")
 	}
 	return p, nil
@@ -86,9 +87,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !credential.CheckPassword(hash, *req.Password) || u == nil || u.Disabled {
-		return smriti.ErrBadCredentials()
+		return account.ErrBadCredentials()
 	}
-	secret, secretHash, err := smriti.NewSecret()
+	secret, secretHash, err := credential.NewSecret()
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
-		if err := accounts.DeleteBrowserSession(r.Context(), smriti.HashSecret(c.Value)); err != nil {
+		if err := accounts.DeleteBrowserSession(r.Context(), credential.HashSecret(c.Value)); err != nil {
 			return err
 		}
 		s.creds.clear()
@@ -135,7 +136,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) me(w http.ResponseWriter, r *http.Request) error {
 	p := principalOf(r.Context())
 	if p == nil {
-		return smriti.ErrBadCredentials()
+		return account.ErrBadCredentials()
 	}
 	via := "session"
 	switch {
@@ -156,7 +157,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 	if req.Scope == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope is required (read, write or admin)")
 	}
-	in := smriti.TokenRequest{Scope: *req.Scope}
+	in := account.TokenRequest{Scope: *req.Scope}
 	if req.Name != nil {
 		in.Name = *req.Name
 	}
@@ -171,7 +172,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, secret, err := smriti.IssueToken(r.Context(), accounts, p.UserID, in, s.now())
+	tok, secret, err := account.IssueToken(r.Context(), accounts, p.UserID, in, s.now())
 	if err != nil {
 		return err
 	}
@@ -251,7 +252,7 @@ func (s *Server) setMember(w http.ResponseWriter, r *http.Request) error {
 	if req.Role == nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "role is required (owner, editor or viewer)")
 	}
-	role, err := smriti.ParseRole(strings.TrimSpace(*req.Role))
+	role, err := account.ParseRole(strings.TrimSpace(*req.Role))
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"smriti/account"
 	"smriti/app"
+	"smriti/credential"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +25,7 @@ type AuthConfig struct {
 	Enabled bool
 	// Accounts keeps users, tokens, browser sessions and space members; the
 	// account and membership routes answer 503 without it.
-	Accounts smriti.AccountService
+	Accounts account.Service
 	// SessionTTL is how long a browser login lasts (DefaultSessionTTL when 0).
 	SessionTTL time.Duration
 	// SecureCookie marks the session cookie Secure (set when serving TLS or
@@ -50,11 +52,11 @@ const DefaultSessionTTL = 12 * time.Hour
 const SessionCookie = "smriti_session"
 
 // principalOf returns the principal the middleware resolved for r.
-func principalOf(ctx context.Context) *smriti.Principal {
+func principalOf(ctx context.Context) *account.Principal {
 	return app.PrincipalOf(ctx)
 }
 
-var localPrincipal = &smriti.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: smriti.ScopeAdmin}
+var localPrincipal = &account.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: account.ScopeAdmin}
 
 // publicPath reports whether a request may go without credentials in auth
 // mode: login and logout (which ends only the session whose secret it
@@ -81,7 +83,7 @@ func public(method, p string) bool {
 // authenticate resolves the request's principal once: the local user in
 // local mode, otherwise the bearer token or the session cookie. A request
 // to a public path carries no principal in auth mode.
-func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
+func (s *Server) authenticate(r *http.Request) (*account.Principal, error) {
 	if !s.auth.Enabled {
 		return localPrincipal, nil
 	}
@@ -96,31 +98,31 @@ func (s *Server) authenticate(r *http.Request) (*smriti.Principal, error) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, token, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-			return nil, smriti.ErrBadCredentials()
+			return nil, account.ErrBadCredentials()
 		}
-		return s.creds.resolve("t"+smriti.HashSecret(strings.TrimSpace(token)), now, func(hash string) (*smriti.Principal, error) {
+		return s.creds.resolve("t"+credential.HashSecret(strings.TrimSpace(token)), now, func(hash string) (*account.Principal, error) {
 			return accounts.TokenPrincipal(r.Context(), hash, now)
 		})
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
-		return s.creds.resolve("s"+smriti.HashSecret(c.Value), now, func(hash string) (*smriti.Principal, error) {
+		return s.creds.resolve("s"+credential.HashSecret(c.Value), now, func(hash string) (*account.Principal, error) {
 			return accounts.SessionPrincipal(r.Context(), hash, now)
 		})
 	}
-	return nil, smriti.ErrBadCredentials()
+	return nil, account.ErrBadCredentials()
 }
 
 // needOf is what a request asks to do by its method: GET and HEAD read,
 // everything else writes.
-func needOf(r *http.Request) smriti.Need {
+func needOf(r *http.Request) account.Need {
 	return needOfMethod(r.Method)
 }
 
-func needOfMethod(method string) smriti.Need {
+func needOfMethod(method string) account.Need {
 	if method == http.MethodGet || method == http.MethodHead {
-		return smriti.NeedRead
+		return account.NeedRead
 	}
-	return smriti.NeedWrite
+	return account.NeedWrite
 }
 
 // authorize checks a routed request against its principal: the token's
@@ -137,7 +139,7 @@ func (s *Server) authorize(rt route, w http.ResponseWriter, r *http.Request) err
 	if !p.Scope.Permits(need) {
 		return smriti.Errorf(smriti.EFORBIDDEN, "this token's scope (%s) may not %s", p.Scope, strings.ToLower(r.Method))
 	}
-	if s.auth.Enabled && need != smriti.NeedRead {
+	if s.auth.Enabled && need != account.NeedRead {
 		if err := s.authorizeSpaces(r.Context(), namedIDs(rt.path, r, s.bodyLimit), need); err != nil {
 			return err
 		}
@@ -145,10 +147,10 @@ func (s *Server) authorize(rt route, w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// authorizeSpaces applies smriti.Role.Permits to every space ids name (a
+// authorizeSpaces applies account.Role.Permits to every space ids name (a
 // space, or a thing in one); ids the caller cannot see are left to the
 // handler, which answers 404.
-func (s *Server) authorizeSpaces(ctx context.Context, ids []smriti.ID, need smriti.Need) error {
+func (s *Server) authorizeSpaces(ctx context.Context, ids []smriti.ID, need account.Need) error {
 	for _, id := range ids {
 		role, err := s.auth.Accounts.SpaceRole(ctx, id)
 		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
@@ -230,11 +232,11 @@ func (c AuthConfig) sessionTTL() time.Duration {
 
 // authorizeMCP admits MCP clients whose scope may write: the MCP tools both
 // read and write, over the same services.
-func (s *Server) authorizeMCP(r *http.Request, p *smriti.Principal) error {
+func (s *Server) authorizeMCP(r *http.Request, p *account.Principal) error {
 	if r.URL.Path != "/mcp" && !strings.HasPrefix(r.URL.Path, "/mcp/") {
 		return nil
 	}
-	if !p.Scope.Permits(smriti.NeedWrite) {
+	if !p.Scope.Permits(account.NeedWrite) {
 		return smriti.Errorf(smriti.EFORBIDDEN, "MCP needs a token with the write or admin scope")
 	}
 	return nil
@@ -250,7 +252,7 @@ type credCache struct {
 }
 
 type credEntry struct {
-	p     *smriti.Principal
+	p     *account.Principal
 	until time.Time
 }
 
@@ -263,7 +265,7 @@ func newCredCache(ttl time.Duration) *credCache {
 
 // resolve returns the principal for key (a kind letter and the secret's
 // hash), asking lookup with the hash when it is not cached.
-func (c *credCache) resolve(key string, now time.Time, lookup func(hash string) (*smriti.Principal, error)) (*smriti.Principal, error) {
+func (c *credCache) resolve(key string, now time.Time, lookup func(hash string) (*account.Principal, error)) (*account.Principal, error) {
 	if c.ttl > 0 {
 		c.mu.Lock()
 		e, ok := c.m[key]

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/account"
 	"smriti/app"
 	"smriti/credential"
 	"smriti/httpapi"
@@ -27,7 +28,7 @@ import (
 // the per-request cost of resolving the principal ("token" mostly hits the
 // credential cache; "token-uncached" reads the database every time).
 
-func newAuthBench(b *testing.B, enabled bool, cacheTTL ...time.Duration) (http.Handler, *store.Store, *smriti.User) {
+func newAuthBench(b *testing.B, enabled bool, cacheTTL ...time.Duration) (http.Handler, *store.Store, *account.User) {
 	b.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), nil)
 	if err != nil {
@@ -85,8 +86,8 @@ func BenchmarkAuthPerRequest(b *testing.B) {
 	}{{"token", 0}, {"token-uncached", -1}} {
 		b.Run(c.name, func(b *testing.B) {
 			h, st, u := newAuthBench(b, true, c.ttl)
-			tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeRead, CreatedAt: smriti.Now()}
-			secret, hash, _ := smriti.NewSecret()
+			tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeRead, CreatedAt: smriti.Now()}
+			secret, hash, _ := credential.NewSecret()
 			if err := st.CreateToken(context.Background(), tok, hash); err != nil {
 				b.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func BenchmarkAuthPerRequest(b *testing.B) {
 	}
 	b.Run("session", func(b *testing.B) {
 		h, st, u := newAuthBench(b, true)
-		secret, hash, _ := smriti.NewSecret()
+		secret, hash, _ := credential.NewSecret()
 		if err := st.CreateBrowserSession(context.Background(), hash, u.ID, smriti.Now().Add(httpapi.DefaultSessionTTL)); err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"smriti/account"
 	"testing"
 	"time"
 
@@ -13,9 +14,9 @@ import (
 func TestCredentialCacheNeverOutlivesItsCredential(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	lookups := 0
-	var answer *smriti.Principal
+	var answer *account.Principal
 	var fail error
-	lookup := func(hash string) (*smriti.Principal, error) {
+	lookup := func(hash string) (*account.Principal, error) {
 		if hash != "h" {
 			t.Fatalf("lookup got %q, want the hash without its kind letter", hash)
 		}
@@ -26,7 +27,7 @@ func TestCredentialCacheNeverOutlivesItsCredential(t *testing.T) {
 	if c.ttl != DefaultCredentialCacheTTL {
 		t.Fatalf("default ttl = %v", c.ttl)
 	}
-	answer = &smriti.Principal{UserID: smriti.NewID(), Scope: smriti.ScopeRead}
+	answer = &account.Principal{UserID: smriti.NewID(), Scope: account.ScopeRead}
 	for _, at := range []time.Duration{0, time.Second, DefaultCredentialCacheTTL - time.Nanosecond} {
 		if p, err := c.resolve("th", t0.Add(at), lookup); err != nil || p != answer {
 			t.Fatalf("resolve at +%v = %v, %v", at, p, err)
@@ -48,11 +49,11 @@ func TestCredentialCacheNeverOutlivesItsCredential(t *testing.T) {
 	// A credential expiring within the TTL is asked for again at its expiry.
 	c = newCredCache(time.Hour)
 	exp := t0.Add(time.Second)
-	answer = &smriti.Principal{UserID: smriti.NewID(), Expires: &exp}
+	answer = &account.Principal{UserID: smriti.NewID(), Expires: &exp}
 	lookups = 0
 	c.resolve("th", t0, lookup)
 	c.resolve("th", exp.Add(-time.Nanosecond), lookup)
-	answer, fail = nil, smriti.ErrBadCredentials()
+	answer, fail = nil, account.ErrBadCredentials()
 	if _, err := c.resolve("th", exp, lookup); smriti.ErrorCode(err) != smriti.EUNAUTHORIZED || lookups != 2 {
 		t.Fatalf("at expiry: err %v, lookups %d; want EUNAUTHORIZED after 2 lookups", err, lookups)
 	}
@@ -62,7 +63,7 @@ func TestCredentialCacheNeverOutlivesItsCredential(t *testing.T) {
 	}
 
 	c = newCredCache(-1)
-	answer, fail, lookups = &smriti.Principal{}, nil, 0
+	answer, fail, lookups = &account.Principal{}, nil, 0
 	c.resolve("th", t0, lookup)
 	c.resolve("th", t0, lookup)
 	if lookups != 2 {

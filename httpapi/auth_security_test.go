@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/account"
 	"smriti/client"
 	"smriti/credential"
 	"smriti/httpapi"
@@ -40,12 +41,12 @@ func engines(t *testing.T, fn func(t *testing.T, opts ...envOption)) {
 	t.Run("Postgres", func(t *testing.T) { fn(t, withPostgres()) })
 }
 
-// account is a user with a client that carries one of their tokens.
-type account struct {
-	user   *smriti.User
+// actor is a user with a client that carries one of their tokens.
+type actor struct {
+	user   *account.User
 	c      *client.Client
 	secret string
-	token  *smriti.APIToken
+	token  *account.APIToken
 }
 
 const testPassword = "correct horse battery"
@@ -56,23 +57,23 @@ var (
 )
 
 // newAccount adds a user (password testPassword) and a token of scope.
-func (e *testEnv) newAccount(t *testing.T, name string, scope smriti.Scope) *account {
+func (e *testEnv) newAccount(t *testing.T, name string, scope account.Scope) *actor {
 	t.Helper()
 	testHashOnce.Do(func() { testHash, _ = credential.HashPassword(testPassword) })
 	u := storetest.Get(e.store.CreateUser(bg, name, testHash)).Must(t)
-	a := &account{user: u}
+	a := &actor{user: u}
 	a.token, a.secret = e.issue(t, u, scope, nil)
 	a.c = e.clientWith(a.secret)
 	return a
 }
 
-func (e *testEnv) issue(t *testing.T, u *smriti.User, scope smriti.Scope, expires *time.Time) (*smriti.APIToken, string) {
+func (e *testEnv) issue(t *testing.T, u *account.User, scope account.Scope, expires *time.Time) (*account.APIToken, string) {
 	t.Helper()
-	secret, hash, err := smriti.NewSecret()
+	secret, hash, err := credential.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: scope, CreatedAt: smriti.Now(), ExpiresAt: expires}
+	tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: scope, CreatedAt: smriti.Now(), ExpiresAt: expires}
 	if err := e.store.CreateToken(bg, tok, hash); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ type world struct {
 	space, session, checkpoint, claim string
 }
 
-func makeWorld(t *testing.T, a *account) world {
+func makeWorld(t *testing.T, a *actor) world {
 	t.Helper()
 	var w world
 	var out struct {
@@ -140,7 +141,7 @@ func makeWorld(t *testing.T, a *account) world {
 }
 
 // checkIntact asserts the owner still sees the world unchanged.
-func checkIntact(t *testing.T, a *account, w world) {
+func checkIntact(t *testing.T, a *actor, w world) {
 	t.Helper()
 	var turns []map[string]any
 	if _, err := a.c.Do(bg, "GET", "/api/v4/chat/sessions/"+w.session+"/turns", nil, &turns); err != nil || len(turns) != 2 {
@@ -156,7 +157,7 @@ func checkIntact(t *testing.T, a *account, w world) {
 }
 
 // fillFor fills a route's path parameters with the victim's ids by name.
-func fillFor(path string, w world, victim *account) string {
+func fillFor(path string, w world, victim *actor) string {
 	ids := map[string]string{"repo_id": w.space, "space_id": w.space, "session_id": w.session, "commit_id": w.checkpoint,
 		"a_id": w.checkpoint, "b_id": w.checkpoint, "claim_id": w.claim, "id_or_prefix": w.space,
 		"token_id": victim.token.ID.String(), "user_id": victim.user.ID.String()}
@@ -176,8 +177,8 @@ func fillFor(path string, w world, victim *account) string {
 func TestAttackOtherUsersIDsAnswer404(t *testing.T) {
 	engines(t, func(t *testing.T, opts ...envOption) {
 		e := newEnv(t, append(opts, withAuth(httpapi.AuthConfig{}))...)
-		alice := e.newAccount(t, "alice", smriti.ScopeAdmin)
-		mallory := e.newAccount(t, "mallory", smriti.ScopeAdmin)
+		alice := e.newAccount(t, "alice", account.ScopeAdmin)
+		mallory := e.newAccount(t, "mallory", account.ScopeAdmin)
 		w := makeWorld(t, alice)
 		body := map[string]any{"session_id": w.session, "repo_id": w.space, "space_id": w.space, "checkpoint_id": w.checkpoint,
 			"parent_commit_id": w.checkpoint, "message": "m", "name": "n", "text": "t", "author": "x", "kind": "note", "role": "owner",
@@ -242,8 +243,8 @@ func TestAttackOtherUsersIDsAnswer404(t *testing.T) {
 func TestAttackViewerCannotWrite(t *testing.T) {
 	engines(t, func(t *testing.T, opts ...envOption) {
 		e := newEnv(t, append(opts, withAuth(httpapi.AuthConfig{}))...)
-		alice := e.newAccount(t, "alice", smriti.ScopeAdmin)
-		vic := e.newAccount(t, "vic", smriti.ScopeWrite)
+		alice := e.newAccount(t, "alice", account.ScopeAdmin)
+		vic := e.newAccount(t, "vic", account.ScopeWrite)
 		w := makeWorld(t, alice)
 		if st, d := call(t, alice.c, "PUT", "/api/v5/spaces/"+w.space+"/members/"+vic.user.ID.String(), map[string]any{"role": "viewer"}); st != 200 {
 			t.Fatalf("share: %d %s", st, d)
@@ -294,9 +295,9 @@ func TestAttackViewerCannotWrite(t *testing.T) {
 // method answers 403.
 func TestAttackReadScopeTokenCannotDelete(t *testing.T) {
 	e := newEnv(t, withAuth(httpapi.AuthConfig{}))
-	alice := e.newAccount(t, "alice", smriti.ScopeAdmin)
+	alice := e.newAccount(t, "alice", account.ScopeAdmin)
 	w := makeWorld(t, alice)
-	_, readSecret := e.issue(t, alice.user, smriti.ScopeRead, nil)
+	_, readSecret := e.issue(t, alice.user, account.ScopeRead, nil)
 	reader := e.clientWith(readSecret)
 	if st, d := call(t, reader, "GET", "/api/v2/repos/"+w.space, nil); st != 200 {
 		t.Fatalf("read token GET: %d %s", st, d)
@@ -307,7 +308,7 @@ func TestAttackReadScopeTokenCannotDelete(t *testing.T) {
 			t.Errorf("read token %s %s: %d %q", c[0], c[1], st, d)
 		}
 	}
-	_, writeSecret := e.issue(t, alice.user, smriti.ScopeWrite, nil)
+	_, writeSecret := e.issue(t, alice.user, account.ScopeWrite, nil)
 	if st, d := call(t, e.clientWith(writeSecret), "POST", "/api/v4/auth/tokens", map[string]any{"scope": "admin"}); st != 403 ||
 		d != "this token's scope (write) may not post" && d != "managing tokens needs the admin scope or a browser session" {
 		t.Errorf("write token makes a token: %d %q", st, d)
@@ -339,15 +340,15 @@ func wantUnauthorized(t *testing.T, e *testEnv, what string, header http.Header)
 func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 	engines(t, func(t *testing.T, opts ...envOption) {
 		e := newEnv(t, append(opts, withAuth(httpapi.AuthConfig{}))...)
-		alice := e.newAccount(t, "alice", smriti.ScopeAdmin)
+		alice := e.newAccount(t, "alice", account.ScopeAdmin)
 		if st, d := call(t, alice.c, "GET", "/api/v2/repos", nil); st != 200 {
 			t.Fatalf("live token: %d %s", st, d)
 		}
 		past := smriti.Now().Add(-time.Minute)
-		_, expired := e.issue(t, alice.user, smriti.ScopeAdmin, &past)
+		_, expired := e.issue(t, alice.user, account.ScopeAdmin, &past)
 		wantUnauthorized(t, e, "expired token", http.Header{"Authorization": {"Bearer " + expired}})
 
-		tok, secret := e.issue(t, alice.user, smriti.ScopeWrite, nil)
+		tok, secret := e.issue(t, alice.user, account.ScopeWrite, nil)
 		if st, d := call(t, alice.c, "DELETE", "/api/v4/auth/tokens/"+tok.ID.String(), nil); st != 200 {
 			t.Fatalf("revoke: %d %s", st, d)
 		}
@@ -357,7 +358,7 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		wantUnauthorized(t, e, "basic auth", http.Header{"Authorization": {"Basic YWxpY2U6cHc="}})
 		wantUnauthorized(t, e, "unknown session cookie", http.Header{"Cookie": {httpapi.SessionCookie + "=forged"}})
 
-		dora := e.newAccount(t, "dora", smriti.ScopeAdmin)
+		dora := e.newAccount(t, "dora", account.ScopeAdmin)
 		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + dora.secret}})
 
@@ -393,8 +394,8 @@ func withCookie(e *testEnv, c *http.Cookie) *client.Client {
 func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 	engines(t, func(t *testing.T, opts ...envOption) {
 		e := newEnv(t, append(opts, withAuth(httpapi.AuthConfig{SessionTTL: time.Hour}))...)
-		alice := e.newAccount(t, "alice", smriti.ScopeRead)
-		e.newAccount(t, "dora", smriti.ScopeRead)
+		alice := e.newAccount(t, "alice", account.ScopeRead)
+		e.newAccount(t, "dora", account.ScopeRead)
 		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		for _, c := range [][2]string{{"alice", "wrong password"}, {"nobody", testPassword}, {"dora", testPassword}} {
 			resp, body := login(t, e, c[0], c[1])
@@ -440,7 +441,7 @@ func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 		wantUnauthorized(t, e, "cookie after logout", http.Header{"Cookie": {c.Name + "=" + c.Value}})
 
 		// An expired session is refused even though its row is still there.
-		secret, hash, _ := smriti.NewSecret()
+		secret, hash, _ := credential.NewSecret()
 		if err := e.store.CreateBrowserSession(bg, hash, alice.user.ID, smriti.Now().Add(-time.Second)); err != nil {
 			t.Fatal(err)
 		}
@@ -454,7 +455,7 @@ func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 func TestAttackSecretsNeverInResponsesLogsOrMetrics(t *testing.T) {
 	var logs syncBuffer
 	e := newEnv(t, withAuth(httpapi.AuthConfig{}), withLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	alice := e.newAccount(t, "alice", smriti.ScopeAdmin)
+	alice := e.newAccount(t, "alice", account.ScopeAdmin)
 	resp, _ := login(t, e, "alice", testPassword)
 	session := resp.Cookies()[0].Value
 	login(t, e, "alice", "a wrong password")
@@ -484,7 +485,7 @@ func TestAttackSecretsNeverInResponsesLogsOrMetrics(t *testing.T) {
 	}
 	for what, text := range map[string]string{"answers": seen.String(), "log": logs.String()} {
 		for name, secret := range map[string]string{"password": testPassword, "wrong password": "a wrong password", "admin token": alice.secret,
-			"made token": made.Secret, "session": session, "password hash": hash, "token hash": smriti.HashSecret(alice.secret), "guess": "smriti_guess"} {
+			"made token": made.Secret, "session": session, "password hash": hash, "token hash": credential.HashSecret(alice.secret), "guess": "smriti_guess"} {
 			if strings.Contains(text, secret) {
 				t.Errorf("the %s appears in the %s", name, what)
 			}
@@ -518,7 +519,7 @@ func (s *syncBuffer) String() string {
 // another token keeps its own allowance.
 func TestAttackLLMRateLimitAnswers429(t *testing.T) {
 	e := newEnv(t, withAuth(httpapi.AuthConfig{}), withLLMRate(1, 1))
-	alice := e.newAccount(t, "alice", smriti.ScopeWrite)
+	alice := e.newAccount(t, "alice", account.ScopeWrite)
 	w := makeWorld(t, alice) // spends alice's one call on the send
 	for _, c := range []struct {
 		path string
@@ -544,7 +545,7 @@ func TestAttackLLMRateLimitAnswers429(t *testing.T) {
 	if st, d := call(t, alice.c, "POST", "/api/v5/checkpoint/"+w.checkpoint+"/notes", map[string]any{"text": "x", "author": "a", "kind": "note"}); st != 201 {
 		t.Fatalf("note under the limit: %d %s", st, d)
 	}
-	_, other := e.issue(t, alice.user, smriti.ScopeWrite, nil)
+	_, other := e.issue(t, alice.user, account.ScopeWrite, nil)
 	if st, d := call(t, e.clientWith(other), "POST", "/api/v4/chat/send", map[string]any{"session_id": w.session, "message": "x", "use_mock": true}); st != 200 {
 		t.Fatalf("another token's first send: %d %s", st, d)
 	}

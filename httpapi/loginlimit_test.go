@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"smriti"
+	"smriti/account"
 	"smriti/httpapi"
 )
 
@@ -18,8 +18,8 @@ func TestAttackPasswordGuessingAnswers429(t *testing.T) {
 	// An hour between refills: no attempt comes back while the test runs,
 	// however slow the machine.
 	e := newEnv(t, withAuth(httpapi.AuthConfig{LoginRefill: time.Hour}))
-	e.newAccount(t, "alice", smriti.ScopeRead)
-	e.newAccount(t, "bob", smriti.ScopeRead)
+	e.newAccount(t, "alice", account.ScopeRead)
+	e.newAccount(t, "bob", account.ScopeRead)
 	wantRefused := func(user, password string) {
 		t.Helper()
 		resp, body := login(t, e, user, password)

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"smriti/account"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ func errorStatuses(rt route) []int {
 	set := map[int]bool{500: true}
 	if !public(rt.method, rt.path) {
 		set[401] = true
-		if needOfMethod(rt.method) != smriti.NeedRead {
+		if needOfMethod(rt.method) != account.NeedRead {
 			set[403] = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"smriti/account"
 	"smriti/app"
 	"strings"
 	"time"
@@ -102,7 +103,7 @@ func New(cfg Config) *Server {
 	}
 	s.auth, s.creds = cfg.Auth, newCredCache(cfg.Auth.CredentialCacheTTL)
 	s.logins = newLoginLimits(cfg.Auth.LoginRefill)
-	if a, ok := cfg.Backend.(smriti.AccountService); ok && s.auth.Accounts == nil {
+	if a, ok := cfg.Backend.(account.Service); ok && s.auth.Accounts == nil {
 		s.auth.Accounts = a
 	}
 	s.sec = cfg.Security.withDefaults()

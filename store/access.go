@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 
 	"smriti"
 )
@@ -14,7 +15,7 @@ import (
 // spaces); everything in a space — sessions, turns, checkpoints, notes,
 // claims, worktrees — is seen through its space. A session outside any space
 // is seen only by the user who made it. What a member may do with what they
-// see (viewer, editor, owner) is smriti.Role.Permits.
+// see (viewer, editor, owner) is account.Role.Permits.
 //
 // Each fragment takes the caller's user id as its argument(s).
 const (
@@ -34,11 +35,11 @@ const (
 const ownedSpace = ` IN (SELECT space_id FROM space_members WHERE user_id = ? AND role = 'owner')`
 
 // requireRole checks the caller's role in the space permits need, by
-// smriti.Role.Permits: ENOTFOUND when they are no member (as for a space
+// account.Role.Permits: ENOTFOUND when they are no member (as for a space
 // that does not exist), EFORBIDDEN when their role falls short. Every write
 // path calls it (directly, or through lockSpace or sessionForWrite), so
 // every adapter — HTTP, MCP — meets the same rule.
-func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, need smriti.Need) error {
+func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, need account.Need) error {
 	var role string
 	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT role FROM space_members WHERE space_id = ? AND user_id = ?`),
 		spaceID, smriti.UserFromContext(ctx)).Scan(&role)
@@ -48,7 +49,7 @@ func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, n
 	if err != nil {
 		return fmt.Errorf("look up role: %w", err)
 	}
-	return smriti.Role(role).Authorize(need)
+	return account.Role(role).Authorize(need)
 }
 
 // sessionForWrite returns the session (locked with lock), after checking
@@ -59,7 +60,7 @@ func (s *Store) sessionForWrite(ctx context.Context, q querier, id smriti.ID, lo
 		return nil, err
 	}
 	if se.SpaceID != nil {
-		if err := s.requireRole(ctx, q, *se.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, q, *se.SpaceID, account.NeedWrite); err != nil {
 			return nil, err
 		}
 	}

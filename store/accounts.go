@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"strings"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 	"smriti"
 )
 
-var _ smriti.AccountService = (*Store)(nil)
+var _ account.Service = (*Store)(nil)
 
 var (
 	errUserNotFound   = smriti.Errorf(smriti.ENOTFOUND, "User not found")
@@ -23,8 +24,8 @@ var (
 
 const userCols = `id, username, disabled, created_at`
 
-func scanUser(row interface{ Scan(...any) error }) (*smriti.User, error) {
-	var u smriti.User
+func scanUser(row interface{ Scan(...any) error }) (*account.User, error) {
+	var u account.User
 	var created dbTime
 	if err := row.Scan(&u.ID, &u.Username, &u.Disabled, &created); err != nil {
 		return nil, err
@@ -40,12 +41,12 @@ func uniqueViolation(err error) bool {
 	return errors.As(err, &pg) && pg.Code == "23505" || err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
 }
 
-// CreateUser implements smriti.AccountService.
-func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (*smriti.User, error) {
-	if err := smriti.ValidateUsername(username); err != nil {
+// CreateUser implements account.Service.
+func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (*account.User, error) {
+	if err := account.ValidateUsername(username); err != nil {
 		return nil, err
 	}
-	u := &smriti.User{ID: smriti.NewID(), Username: username, CreatedAt: s.Now()}
+	u := &account.User{ID: smriti.NewID(), Username: username, CreatedAt: s.Now()}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
 			u.ID, u.Username, passwordHash, false, s.d.t(u.CreatedAt))
@@ -60,15 +61,15 @@ func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (
 	return u, nil
 }
 
-// Users implements smriti.AccountService.
-func (s *Store) Users(ctx context.Context) ([]*smriti.User, error) {
+// Users implements account.Service.
+func (s *Store) Users(ctx context.Context) ([]*account.User, error) {
 	return queryAll(ctx, s, s.read, "list users", scanUser, `SELECT `+userCols+` FROM users ORDER BY username`)
 }
 
-// UserByName implements smriti.AccountService.
-func (s *Store) UserByName(ctx context.Context, username string) (*smriti.User, string, error) {
+// UserByName implements account.Service.
+func (s *Store) UserByName(ctx context.Context, username string) (*account.User, string, error) {
 	var hash string
-	var u smriti.User
+	var u account.User
 	var created dbTime
 	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT `+userCols+`, password_hash FROM users WHERE username = ?`), username).
 		Scan(&u.ID, &u.Username, &u.Disabled, &created, &hash)
@@ -82,9 +83,9 @@ func (s *Store) UserByName(ctx context.Context, username string) (*smriti.User, 
 	return &u, hash, nil
 }
 
-// SetUserDisabled implements smriti.AccountService.
-func (s *Store) SetUserDisabled(ctx context.Context, username string, disabled bool) (*smriti.User, error) {
-	var u *smriti.User
+// SetUserDisabled implements account.Service.
+func (s *Store) SetUserDisabled(ctx context.Context, username string, disabled bool) (*account.User, error) {
+	var u *account.User
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		u, err = scanUser(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE users SET disabled = ? WHERE username = ? RETURNING `+userCols), disabled, username))
@@ -106,8 +107,8 @@ func (s *Store) SetUserDisabled(ctx context.Context, username string, disabled b
 
 const tokenCols = `id, user_id, name, scope, created_at, expires_at, revoked_at`
 
-func scanToken(row interface{ Scan(...any) error }) (*smriti.APIToken, error) {
-	var t smriti.APIToken
+func scanToken(row interface{ Scan(...any) error }) (*account.APIToken, error) {
+	var t account.APIToken
 	var created, expires, revoked dbTime
 	if err := row.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked); err != nil {
 		return nil, err
@@ -133,8 +134,8 @@ func (d dialect) optT(t *time.Time) any {
 	return d.t(*t)
 }
 
-// CreateToken implements smriti.AccountService.
-func (s *Store) CreateToken(ctx context.Context, t *smriti.APIToken, secretHash string) error {
+// CreateToken implements account.Service.
+func (s *Store) CreateToken(ctx context.Context, t *account.APIToken, secretHash string) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, secretHash, string(t.Scope), s.d.t(t.CreatedAt), s.d.optT(t.ExpiresAt))
@@ -146,15 +147,15 @@ func (s *Store) CreateToken(ctx context.Context, t *smriti.APIToken, secretHash 
 	return nil
 }
 
-// Tokens implements smriti.AccountService.
-func (s *Store) Tokens(ctx context.Context, userID smriti.ID) ([]*smriti.APIToken, error) {
+// Tokens implements account.Service.
+func (s *Store) Tokens(ctx context.Context, userID smriti.ID) ([]*account.APIToken, error) {
 	return queryAll(ctx, s, s.read, "list tokens", scanToken,
 		`SELECT `+tokenCols+` FROM api_tokens WHERE user_id = ? ORDER BY created_at DESC, id DESC`, userID)
 }
 
-// RevokeToken implements smriti.AccountService.
-func (s *Store) RevokeToken(ctx context.Context, userID, id smriti.ID) (*smriti.APIToken, error) {
-	var t *smriti.APIToken
+// RevokeToken implements account.Service.
+func (s *Store) RevokeToken(ctx context.Context, userID, id smriti.ID) (*account.APIToken, error) {
+	var t *account.APIToken
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		t, err = scanToken(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?)
@@ -179,9 +180,9 @@ const (
 		FROM browser_sessions b JOIN users u ON u.id = b.user_id WHERE b.secret_hash = ?`
 )
 
-// TokenPrincipal implements smriti.AccountService.
-func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*smriti.Principal, error) {
-	var t smriti.APIToken
+// TokenPrincipal implements account.Service.
+func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*account.Principal, error) {
+	var t account.APIToken
 	var created, expires, revoked dbTime
 	var username string
 	var disabled bool
@@ -191,23 +192,23 @@ func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.
 	}
 	err = st.QueryRowContext(ctx, secretHash).Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &username, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, smriti.ErrBadCredentials()
+		return nil, account.ErrBadCredentials()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("look up token: %w", err)
 	}
 	t.ExpiresAt, t.RevokedAt = optTime(expires), optTime(revoked)
 	if disabled {
-		return nil, smriti.ErrBadCredentials()
+		return nil, account.ErrBadCredentials()
 	}
 	if err := t.CheckUsable(now); err != nil {
 		return nil, err
 	}
 	id := t.ID
-	return &smriti.Principal{UserID: t.UserID, Username: username, Scope: t.Scope, TokenID: &id, Expires: t.ExpiresAt}, nil
+	return &account.Principal{UserID: t.UserID, Username: username, Scope: t.Scope, TokenID: &id, Expires: t.ExpiresAt}, nil
 }
 
-// CreateBrowserSession implements smriti.AccountService.
+// CreateBrowserSession implements account.Service.
 func (s *Store) CreateBrowserSession(ctx context.Context, secretHash string, userID smriti.ID, expires time.Time) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
@@ -225,10 +226,10 @@ func (s *Store) CreateBrowserSession(ctx context.Context, secretHash string, use
 	return nil
 }
 
-// SessionPrincipal implements smriti.AccountService. A browser session acts
+// SessionPrincipal implements account.Service. A browser session acts
 // with the admin scope for its own user: it is the person at the keyboard.
-func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now time.Time) (*smriti.Principal, error) {
-	var p smriti.Principal
+func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now time.Time) (*account.Principal, error) {
+	var p account.Principal
 	var expires dbTime
 	var disabled bool
 	st, err := s.prepared(ctx, s.read, sqlSessionPrincipal)
@@ -237,21 +238,21 @@ func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now tim
 	}
 	err = st.QueryRowContext(ctx, secretHash).Scan(&p.UserID, &p.Username, &disabled, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, smriti.ErrBadCredentials()
+		return nil, account.ErrBadCredentials()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("look up browser session: %w", err)
 	}
 	if disabled || !now.Before(expires.Time) {
-		return nil, smriti.ErrBadCredentials()
+		return nil, account.ErrBadCredentials()
 	}
-	p.Scope = smriti.ScopeAdmin
+	p.Scope = account.ScopeAdmin
 	exp := expires.Time
 	p.Expires = &exp
 	return &p, nil
 }
 
-// DeleteBrowserSession implements smriti.AccountService.
+// DeleteBrowserSession implements account.Service.
 func (s *Store) DeleteBrowserSession(ctx context.Context, secretHash string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM browser_sessions WHERE secret_hash = ?`), secretHash); err != nil {
@@ -261,12 +262,12 @@ func (s *Store) DeleteBrowserSession(ctx context.Context, secretHash string) err
 	})
 }
 
-// SpaceRole implements smriti.AccountService.
-func (s *Store) SpaceRole(ctx context.Context, id smriti.ID) (smriti.Role, error) {
+// SpaceRole implements account.Service.
+func (s *Store) SpaceRole(ctx context.Context, id smriti.ID) (account.Role, error) {
 	return s.spaceRole(ctx, s.read, id)
 }
 
-func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (smriti.Role, error) {
+func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (account.Role, error) {
 	user := smriti.UserFromContext(ctx)
 	var role string
 	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT role FROM space_members WHERE user_id = ? AND space_id IN (
@@ -283,13 +284,13 @@ func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (smriti.
 	if err != nil {
 		return "", fmt.Errorf("look up role: %w", err)
 	}
-	return smriti.Role(role), nil
+	return account.Role(role), nil
 }
 
 const memberCols = `m.space_id, m.user_id, COALESCE(u.username, ''), m.role, m.created_at`
 
-func scanMember(row interface{ Scan(...any) error }) (*smriti.Member, error) {
-	var m smriti.Member
+func scanMember(row interface{ Scan(...any) error }) (*account.Member, error) {
+	var m account.Member
 	var created dbTime
 	if err := row.Scan(&m.SpaceID, &m.UserID, &m.Username, &m.Role, &created); err != nil {
 		return nil, err
@@ -298,9 +299,9 @@ func scanMember(row interface{ Scan(...any) error }) (*smriti.Member, error) {
 	return &m, nil
 }
 
-// Members implements smriti.AccountService.
-func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*smriti.Member, error) {
-	if err := s.requireRole(ctx, s.read, spaceID, smriti.NeedAdmin); err != nil {
+// Members implements account.Service.
+func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*account.Member, error) {
+	if err := s.requireRole(ctx, s.read, spaceID, account.NeedAdmin); err != nil {
 		return nil, err
 	}
 	return queryAll(ctx, s, s.read, "list members", scanMember, `SELECT `+memberCols+`
@@ -309,7 +310,7 @@ func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*smriti.Membe
 
 // checkMemberChange applies the rules shared by SetMember and RemoveMember.
 func (s *Store) checkMemberChange(ctx context.Context, tx *sql.Tx, spaceID, userID smriti.ID) error {
-	if err := s.requireRole(ctx, tx, spaceID, smriti.NeedAdmin); err != nil {
+	if err := s.requireRole(ctx, tx, spaceID, account.NeedAdmin); err != nil {
 		return err
 	}
 	var creator smriti.ID
@@ -322,9 +323,9 @@ func (s *Store) checkMemberChange(ctx context.Context, tx *sql.Tx, spaceID, user
 	return nil
 }
 
-// SetMember implements smriti.AccountService.
-func (s *Store) SetMember(ctx context.Context, spaceID, userID smriti.ID, role smriti.Role) (*smriti.Member, error) {
-	var m *smriti.Member
+// SetMember implements account.Service.
+func (s *Store) SetMember(ctx context.Context, spaceID, userID smriti.ID, role account.Role) (*account.Member, error) {
+	var m *account.Member
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.checkMemberChange(ctx, tx, spaceID, userID); err != nil {
 			return err
@@ -348,7 +349,7 @@ func (s *Store) SetMember(ctx context.Context, spaceID, userID smriti.ID, role s
 	return m, err
 }
 
-// RemoveMember implements smriti.AccountService.
+// RemoveMember implements account.Service.
 func (s *Store) RemoveMember(ctx context.Context, spaceID, userID smriti.ID) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.checkMemberChange(ctx, tx, spaceID, userID); err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/account"
+	"smriti/credential"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -31,8 +33,8 @@ func BenchmarkTokenPrincipal(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			secret, hash, _ := smriti.NewSecret()
-			tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeWrite, CreatedAt: s.Now()}
+			secret, hash, _ := credential.NewSecret()
+			tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeWrite, CreatedAt: s.Now()}
 			if err := s.CreateToken(ctx, tok, hash); err != nil {
 				b.Fatal(err)
 			}
@@ -40,7 +42,7 @@ func BenchmarkTokenPrincipal(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				p, err := s.TokenPrincipal(ctx, smriti.HashSecret(secret), now)
+				p, err := s.TokenPrincipal(ctx, credential.HashSecret(secret), now)
 				if err != nil || p.UserID != u.ID {
 					b.Fatal(p, err)
 				}

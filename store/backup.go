@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"smriti/account"
 	"strings"
 	"time"
 
@@ -120,22 +121,22 @@ type AccountUser struct {
 // AccountToken is one api_tokens row. SecretHash is the SHA-256 of the
 // secret, which no backup holds.
 type AccountToken struct {
-	ID         smriti.ID    `json:"id"`
-	UserID     smriti.ID    `json:"user_id"`
-	Name       string       `json:"name"`
-	SecretHash string       `json:"secret_hash"`
-	Scope      smriti.Scope `json:"scope"`
-	CreatedAt  time.Time    `json:"created_at"`
-	ExpiresAt  *time.Time   `json:"expires_at"`
-	RevokedAt  *time.Time   `json:"revoked_at"`
+	ID         smriti.ID     `json:"id"`
+	UserID     smriti.ID     `json:"user_id"`
+	Name       string        `json:"name"`
+	SecretHash string        `json:"secret_hash"`
+	Scope      account.Scope `json:"scope"`
+	CreatedAt  time.Time     `json:"created_at"`
+	ExpiresAt  *time.Time    `json:"expires_at"`
+	RevokedAt  *time.Time    `json:"revoked_at"`
 }
 
 // AccountMember is a space_members row other than the space's owner.
 type AccountMember struct {
-	SpaceID   smriti.ID   `json:"space_id"`
-	UserID    smriti.ID   `json:"user_id"`
-	Role      smriti.Role `json:"role"`
-	CreatedAt time.Time   `json:"created_at"`
+	SpaceID   smriti.ID    `json:"space_id"`
+	UserID    smriti.ID    `json:"user_id"`
+	Role      account.Role `json:"role"`
+	CreatedAt time.Time    `json:"created_at"`
 }
 
 // ExportAccounts reads every user but the built-in local one, every token

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"strconv"
 
 	"github.com/google/uuid"
@@ -436,7 +437,7 @@ func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.N
 		if err != nil {
 			return err
 		}
-		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),

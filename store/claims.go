@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"time"
 
 	"github.com/google/uuid"
@@ -48,7 +49,7 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 	var out *smriti.Claim
 	var collisions []*smriti.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if err := s.requireRole(ctx, tx, in.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		if err := s.checkClaimRefs(ctx, tx, &in); err != nil {
@@ -229,7 +230,7 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 		if err != nil {
 			return fmt.Errorf("get claim: %w", err)
 		}
-		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"time"
 
 	"smriti"
@@ -132,7 +133,7 @@ func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Dura
 		if err != nil {
 			return fmt.Errorf("get claim: %w", err)
 		}
-		if err := s.requireRole(ctx, tx, c.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"strings"
 
 	"github.com/google/uuid"
@@ -53,7 +54,7 @@ func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*sm
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if in.SpaceID != nil {
-			if err := s.requireRole(ctx, tx, *in.SpaceID, smriti.NeedWrite); err != nil {
+			if err := s.requireRole(ctx, tx, *in.SpaceID, account.NeedWrite); err != nil {
 				return err
 			}
 			seed, err := s.resolveSeed(ctx, tx, *in.SpaceID, in.SeedFrom)
@@ -231,7 +232,7 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 		if se, err = s.sessionForWrite(ctx, tx, id, s.d.forUpdate); err != nil {
 			return err
 		}
-		if err := s.requireRole(ctx, tx, spaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, spaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +106,7 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 	if err != nil {
 		return fmt.Errorf("lock space: %w", err)
 	}
-	return s.requireRole(ctx, tx, id, smriti.NeedWrite)
+	return s.requireRole(ctx, tx, id, account.NeedWrite)
 }
 
 // Spaces implements smriti.SpaceService.
@@ -165,7 +166,7 @@ func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 			if _, err := s.space(ctx, tx, id); err != nil {
 				return err
 			}
-			return smriti.RoleEditor.Authorize(smriti.NeedAdmin)
+			return account.RoleEditor.Authorize(account.NeedAdmin)
 		}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/account"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) (
 // InsertWorktree implements smriti.WorktreeStore.
 func (s *Store) InsertWorktree(ctx context.Context, w *smriti.Worktree) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := s.requireRole(ctx, tx, w.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, w.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO worktrees (id, space_id, agent, path, branch_name, base_commit_sha, status, created_at)
@@ -86,7 +87,7 @@ func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Ti
 		if err != nil {
 			return fmt.Errorf("get worktree: %w", err)
 		}
-		if err := s.requireRole(ctx, tx, w.SpaceID, smriti.NeedWrite); err != nil {
+		if err := s.requireRole(ctx, tx, w.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		if w.Status == smriti.WorktreeClosed {

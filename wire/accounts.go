@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"smriti/account"
 	"time"
 
 	"smriti"
@@ -78,11 +79,11 @@ type MemberOut struct {
 }
 
 // UserOf is the wire form of a user.
-func UserOf(u *smriti.User) UserOut {
+func UserOf(u *account.User) UserOut {
 	return UserOut{ID: u.ID, Username: u.Username, Disabled: u.Disabled, CreatedAt: u.CreatedAt}
 }
 
 // TokenOf is the wire form of a token.
-func TokenOf(t *smriti.APIToken) TokenOut {
+func TokenOf(t *account.APIToken) TokenOut {
 	return TokenOut{ID: t.ID, UserID: t.UserID, Name: t.Name, Scope: string(t.Scope), CreatedAt: t.CreatedAt, ExpiresAt: t.ExpiresAt, RevokedAt: t.RevokedAt}
 }

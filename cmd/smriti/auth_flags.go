@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
+	"smriti/account"
 	"smriti/app"
 	"smriti/httpapi"
 	"smriti/store"
@@ -52,7 +52,7 @@ func addAuthFlags(cmd *cobra.Command, o *authOptions) {
 
 // config is auth mode for the HTTP server and the LLM gate's allowance and
 // role check for the app.
-func (o authOptions) config(accounts smriti.AccountService) (httpapi.AuthConfig, app.GateConfig) {
+func (o authOptions) config(accounts account.Service) (httpapi.AuthConfig, app.GateConfig) {
 	rate := o.llmRate
 	if rate < 0 {
 		rate = 0
@@ -68,7 +68,7 @@ func (o authOptions) config(accounts smriti.AccountService) (httpapi.AuthConfig,
 }
 
 // openAccounts opens the store as the account commands' AccountService.
-func openAccounts(ctx context.Context, dsn string) (smriti.AccountService, io.Closer, error) {
+func openAccounts(ctx context.Context, dsn string) (account.Service, io.Closer, error) {
 	db, err := store.Open(ctx, dsn, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open database %s: %w", redactDSN(dsn), err)

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/account"
 	"smriti/app"
 	"smriti/credential"
 	"smriti/gitcli"
@@ -85,7 +86,7 @@ func startAuthAPI(t *testing.T, env map[string]string) (string, *store.Store) {
 
 // addUser makes a user with a write-scope token and returns the token's
 // secret.
-func addUser(t *testing.T, db *store.Store, name string) (*smriti.User, string) {
+func addUser(t *testing.T, db *store.Store, name string) (*account.User, string) {
 	t.Helper()
 	ctx := context.Background()
 	hash, err := credential.HashPassword("a long enough password")
@@ -96,11 +97,11 @@ func addUser(t *testing.T, db *store.Store, name string) (*smriti.User, string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, sh, err := smriti.NewSecret()
+	secret, sh, err := credential.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateToken(ctx, &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: smriti.ScopeWrite, CreatedAt: smriti.Now()}, sh); err != nil {
+	if err := db.CreateToken(ctx, &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeWrite, CreatedAt: smriti.Now()}, sh); err != nil {
 		t.Fatal(err)
 	}
 	return u, secret
@@ -136,7 +137,7 @@ func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleViewer); err != nil {
+	if _, err := db.SetMember(aliceCtx, sp.ID, bob.ID, account.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	connect := func(secret string) *sdk.ClientSession { return mcpConnect(t, base, secret) }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/account"
+	"smriti/credential"
 	"smriti/store"
 )
 
@@ -23,7 +25,7 @@ var accountCases = []struct {
 	{"ViewerChangesNothing", testViewerWrites},
 }
 
-func newUser(t *testing.T, s *store.Store, name string) (*smriti.User, context.Context) {
+func newUser(t *testing.T, s *store.Store, name string) (*account.User, context.Context) {
 	t.Helper()
 	u := Get(s.CreateUser(context.Background(), name, "")).Must(t)
 	return u, smriti.WithUser(context.Background(), u.ID)
@@ -59,36 +61,36 @@ func testTokens(t *testing.T, s *store.Store) {
 	ctx := context.Background()
 	u, _ := newUser(t, s, "tok")
 	now := s.Now()
-	mk := func(scope smriti.Scope, expires *time.Time) (*smriti.APIToken, string) {
-		secret, hash, err := smriti.NewSecret()
+	mk := func(scope account.Scope, expires *time.Time) (*account.APIToken, string) {
+		secret, hash, err := credential.NewSecret()
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := &smriti.APIToken{ID: smriti.NewID(), UserID: u.ID, Name: string(scope), Scope: scope, CreatedAt: now, ExpiresAt: expires}
+		tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Name: string(scope), Scope: scope, CreatedAt: now, ExpiresAt: expires}
 		if err := s.CreateToken(ctx, tok, hash); err != nil {
 			t.Fatal(err)
 		}
 		return tok, secret
 	}
-	live, liveSecret := mk(smriti.ScopeRead, nil)
-	p := Get(s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)).Must(t)
-	if p.UserID != u.ID || p.Scope != smriti.ScopeRead || p.TokenID == nil || *p.TokenID != live.ID || p.Username != "tok" {
+	live, liveSecret := mk(account.ScopeRead, nil)
+	p := Get(s.TokenPrincipal(ctx, credential.HashSecret(liveSecret), now)).Must(t)
+	if p.UserID != u.ID || p.Scope != account.ScopeRead || p.TokenID == nil || *p.TokenID != live.ID || p.Username != "tok" {
 		t.Fatalf("principal = %+v", p)
 	}
-	_, err := s.TokenPrincipal(ctx, smriti.HashSecret("smriti_unknown"), now)
+	_, err := s.TokenPrincipal(ctx, credential.HashSecret("smriti_unknown"), now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 
 	soon := now.Add(time.Hour)
-	_, expSecret := mk(smriti.ScopeWrite, &soon)
-	Get(s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), now)).Must(t)
-	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(expSecret), soon)
+	_, expSecret := mk(account.ScopeWrite, &soon)
+	Get(s.TokenPrincipal(ctx, credential.HashSecret(expSecret), now)).Must(t)
+	_, err = s.TokenPrincipal(ctx, credential.HashSecret(expSecret), soon)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 
 	revoked := Get(s.RevokeToken(ctx, u.ID, live.ID)).Must(t)
 	if revoked.RevokedAt == nil {
 		t.Fatal("revoked_at not set")
 	}
-	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(liveSecret), now)
+	_, err = s.TokenPrincipal(ctx, credential.HashSecret(liveSecret), now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 	_, err = s.RevokeToken(ctx, smriti.NewID(), live.ID) // not this user's token
 	wantCode(t, err, smriti.ENOTFOUND)
@@ -97,9 +99,9 @@ func testTokens(t *testing.T, s *store.Store) {
 	if len(list) != 2 {
 		t.Fatalf("tokens = %d, want 2", len(list))
 	}
-	_, adminSecret := mk(smriti.ScopeAdmin, nil)
+	_, adminSecret := mk(account.ScopeAdmin, nil)
 	Get(s.SetUserDisabled(ctx, "tok", true)).Must(t)
-	_, err = s.TokenPrincipal(ctx, smriti.HashSecret(adminSecret), now)
+	_, err = s.TokenPrincipal(ctx, credential.HashSecret(adminSecret), now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 }
 
@@ -107,15 +109,15 @@ func testBrowserSessions(t *testing.T, s *store.Store) {
 	ctx := context.Background()
 	u, _ := newUser(t, s, "web")
 	now := s.Now()
-	secret, hash, err := smriti.NewSecret()
+	secret, hash, err := credential.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CreateBrowserSession(ctx, hash, u.ID, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	p := Get(s.SessionPrincipal(ctx, smriti.HashSecret(secret), now)).Must(t)
-	if p.UserID != u.ID || p.Scope != smriti.ScopeAdmin || p.TokenID != nil {
+	p := Get(s.SessionPrincipal(ctx, credential.HashSecret(secret), now)).Must(t)
+	if p.UserID != u.ID || p.Scope != account.ScopeAdmin || p.TokenID != nil {
 		t.Fatalf("principal = %+v", p)
 	}
 	_, err = s.SessionPrincipal(ctx, hash, now.Add(time.Hour))
@@ -126,7 +128,7 @@ func testBrowserSessions(t *testing.T, s *store.Store) {
 	_, err = s.SessionPrincipal(ctx, hash, now)
 	wantCode(t, err, smriti.EUNAUTHORIZED)
 
-	_, hash2, _ := smriti.NewSecret()
+	_, hash2, _ := credential.NewSecret()
 	if err := s.CreateBrowserSession(ctx, hash2, u.ID, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +145,7 @@ func testMembership(t *testing.T, s *store.Store) {
 	send(t, alice, s, se, "hello")
 	cp := commit(t, alice, s, sp, se, "one")
 
-	if r := Get(s.SpaceRole(alice, cp.ID)).Must(t); r != smriti.RoleOwner {
+	if r := Get(s.SpaceRole(alice, cp.ID)).Must(t); r != account.RoleOwner {
 		t.Fatalf("creator's role = %q", r)
 	}
 	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID, smriti.NewID()} {
@@ -155,8 +157,8 @@ func testMembership(t *testing.T, s *store.Store) {
 	_, err = s.Turns(bobCtx, se.ID, smriti.TurnQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 
-	m := Get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleViewer)).Must(t)
-	if m.Role != smriti.RoleViewer || m.Username != "bob" || m.UserID != bob.ID {
+	m := Get(s.SetMember(alice, sp.ID, bob.ID, account.RoleViewer)).Must(t)
+	if m.Role != account.RoleViewer || m.Username != "bob" || m.UserID != bob.ID {
 		t.Fatalf("member = %+v", m)
 	}
 	if got := Get(s.Space(bobCtx, sp.ID)).Must(t); got.ID != sp.ID {
@@ -173,16 +175,16 @@ func testMembership(t *testing.T, s *store.Store) {
 		t.Fatalf("viewer's spaces = %v, %v", list, err)
 	}
 	for _, id := range []smriti.ID{sp.ID, se.ID, cp.ID} {
-		if r := Get(s.SpaceRole(bobCtx, id)).Must(t); r != smriti.RoleViewer {
+		if r := Get(s.SpaceRole(bobCtx, id)).Must(t); r != account.RoleViewer {
 			t.Fatalf("role via %s = %q", id, r)
 		}
 	}
-	Get(s.SetMember(alice, sp.ID, bob.ID, smriti.RoleEditor)).Must(t)
-	if r := Get(s.SpaceRole(bobCtx, se.ID)).Must(t); r != smriti.RoleEditor {
+	Get(s.SetMember(alice, sp.ID, bob.ID, account.RoleEditor)).Must(t)
+	if r := Get(s.SpaceRole(bobCtx, se.ID)).Must(t); r != account.RoleEditor {
 		t.Fatalf("role after change = %q", r)
 	}
 	members := Get(s.Members(alice, sp.ID)).Must(t)
-	if len(members) != 2 || members[0].Role != smriti.RoleOwner || members[1].UserID != bob.ID {
+	if len(members) != 2 || members[0].Role != account.RoleOwner || members[1].UserID != bob.ID {
 		t.Fatalf("members = %+v", members)
 	}
 	if err := s.RemoveMember(alice, sp.ID, bob.ID); err != nil {
@@ -191,7 +193,7 @@ func testMembership(t *testing.T, s *store.Store) {
 	_, err = s.Space(bobCtx, sp.ID)
 	wantCode(t, err, smriti.ENOTFOUND)
 	wantCode(t, s.RemoveMember(alice, sp.ID, bob.ID), smriti.ENOTFOUND)
-	_, err = s.SetMember(alice, sp.ID, smriti.NewID(), smriti.RoleViewer)
+	_, err = s.SetMember(alice, sp.ID, smriti.NewID(), account.RoleViewer)
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
@@ -200,17 +202,17 @@ func testMemberRules(t *testing.T, s *store.Store) {
 	bob, bobCtx := newUser(t, s, "bob")
 	carol, carolCtx := newUser(t, s, "carol")
 	sp := newSpace(t, aliceCtx, s)
-	Get(s.SetMember(aliceCtx, sp.ID, bob.ID, smriti.RoleEditor)).Must(t)
+	Get(s.SetMember(aliceCtx, sp.ID, bob.ID, account.RoleEditor)).Must(t)
 
-	_, err := s.SetMember(bobCtx, sp.ID, carol.ID, smriti.RoleViewer)
+	_, err := s.SetMember(bobCtx, sp.ID, carol.ID, account.RoleViewer)
 	wantCode(t, err, smriti.EFORBIDDEN)
 	_, err = s.Members(bobCtx, sp.ID)
 	wantCode(t, err, smriti.EFORBIDDEN)
 	_, err = s.Members(carolCtx, sp.ID)
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.SetMember(carolCtx, sp.ID, carol.ID, smriti.RoleOwner)
+	_, err = s.SetMember(carolCtx, sp.ID, carol.ID, account.RoleOwner)
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.SetMember(aliceCtx, sp.ID, alice.ID, smriti.RoleViewer)
+	_, err = s.SetMember(aliceCtx, sp.ID, alice.ID, account.RoleViewer)
 	wantCode(t, err, smriti.ECONFLICT)
 	wantCode(t, s.RemoveMember(aliceCtx, sp.ID, alice.ID), smriti.ECONFLICT)
 
@@ -234,7 +236,7 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	send(t, alice, s, se, "hello")
 	cp := commit(t, alice, s, sp, se, "one")
 	claim := get3(s.CreateClaim(alice, claimIn(sp))).Must(t)
-	Get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleViewer)).Must(t)
+	Get(s.SetMember(alice, sp.ID, vic.ID, account.RoleViewer)).Must(t)
 	forbidden := func(what string, err error) {
 		t.Helper()
 		if smriti.ErrorCode(err) != smriti.EFORBIDDEN || err.Error() != "a viewer of this space may not change it" {
@@ -281,7 +283,7 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	if got := Get(s.Session(alice, se.ID)).Must(t); got.Title != se.Title || got.Mount != nil {
 		t.Fatalf("session changed: %+v", got)
 	}
-	Get(s.SetMember(alice, sp.ID, vic.ID, smriti.RoleEditor)).Must(t)
+	Get(s.SetMember(alice, sp.ID, vic.ID, account.RoleEditor)).Must(t)
 	send(t, vicCtx, s, se, "from the editor")
 	Get(s.AddNote(vicCtx, cp.ID, smriti.NoteCreate{Author: "v", Text: "t", Kind: "note"})).Must(t)
 }

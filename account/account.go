@@ -1,22 +1,25 @@
-package smriti
+// Package account holds who may use Smriti and how far: users, API tokens
+// and their scopes, browser-session principals, and a Space's members with
+// their roles (the one rule for what a role permits). The store keeps
+// accounts (Service); the HTTP server checks them.
+//
+// It imports the domain (smriti) and credential only.
+package account
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"fmt"
 	"regexp"
+	"smriti"
+	"smriti/credential"
 	"strings"
 	"sync"
 	"time"
 )
 
 // User is an account that may sign in (auth mode) and own or share Spaces.
-// The built-in local user (LocalUserID) has no password and never signs in.
+// The built-in local user (smriti.LocalUserID) has no password and never signs in.
 type User struct {
-	ID        ID
+	ID        smriti.ID
 	Username  string
 	Disabled  bool
 	CreatedAt time.Time
@@ -49,7 +52,7 @@ func parseScope(s string) (Scope, error) {
 	case ScopeRead, ScopeWrite, ScopeAdmin:
 		return Scope(s), nil
 	}
-	return "", Errorf(EUNPROCESSABLE, "scope: %q is not one of read, write, admin", Truncate(s, 32))
+	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "scope: %q is not one of read, write, admin", smriti.Truncate(s, 32))
 }
 
 // Permits reports whether a token of this scope may do what need asks.
@@ -81,7 +84,7 @@ func ParseRole(s string) (Role, error) {
 	case RoleViewer, RoleEditor, RoleOwner:
 		return Role(s), nil
 	}
-	return "", Errorf(EUNPROCESSABLE, "role: %q is not one of owner, editor, viewer", Truncate(s, 32))
+	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "role: %q is not one of owner, editor, viewer", smriti.Truncate(s, 32))
 }
 
 // Permits is the one rule for what a member may do in a Space: a viewer
@@ -106,16 +109,16 @@ func (r Role) Authorize(need Need) error {
 	}
 	switch need {
 	case NeedAdmin:
-		return Errorf(EFORBIDDEN, "only the space's owner may do this")
+		return smriti.Errorf(smriti.EFORBIDDEN, "only the space's owner may do this")
 	default:
-		return Errorf(EFORBIDDEN, "a %s of this space may not change it", r)
+		return smriti.Errorf(smriti.EFORBIDDEN, "a %s of this space may not change it", r)
 	}
 }
 
 // Member is a user's role in a Space.
 type Member struct {
-	SpaceID   ID
-	UserID    ID
+	SpaceID   smriti.ID
+	UserID    smriti.ID
 	Username  string
 	Role      Role
 	CreatedAt time.Time
@@ -124,8 +127,8 @@ type Member struct {
 // APIToken is a bearer credential. Only the SHA-256 of its secret is stored;
 // the secret is shown once, when the token is made.
 type APIToken struct {
-	ID        ID
-	UserID    ID
+	ID        smriti.ID
+	UserID    smriti.ID
 	Name      string
 	Scope     Scope
 	CreatedAt time.Time
@@ -135,11 +138,11 @@ type APIToken struct {
 
 // Principal is who a request acts for and how far it may go.
 type Principal struct {
-	UserID   ID
+	UserID   smriti.ID
 	Username string
 	Scope    Scope
 	// TokenID is the API token used, nil for a browser session or local mode.
-	TokenID *ID
+	TokenID *smriti.ID
 	// Expires is when the credential stops working (nil: never).
 	Expires *time.Time
 }
@@ -157,7 +160,7 @@ func (t *APIToken) CheckUsable(now time.Time) error {
 
 // errBadCredentials is the one answer for every unusable credential, so a
 // caller cannot tell a revoked token from an expired or unknown one.
-var errBadCredentials = Errorf(EUNAUTHORIZED, "missing, invalid, expired or revoked credentials")
+var errBadCredentials = smriti.Errorf(smriti.EUNAUTHORIZED, "missing, invalid, expired or revoked credentials")
 
 // ErrBadCredentials returns the error for an unusable credential.
 func ErrBadCredentials() error { return errBadCredentials }
@@ -168,14 +171,14 @@ var usernameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // with a letter or digit.
 func ValidateUsername(name string) error {
 	if !usernameRE().MatchString(name) {
-		return Errorf(EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", Truncate(name, 64))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", smriti.Truncate(name, 64))
 	}
 	return nil
 }
 
-// AccountService keeps users, API tokens, browser sessions and space members.
+// Service keeps users, API tokens, browser sessions and space members.
 // Methods taking ctx act for the caller in it where they say so.
-type AccountService interface {
+type Service interface {
 	// CreateUser stores a user with the given password hash; ECONFLICT when
 	// the username is taken.
 	CreateUser(ctx context.Context, username, passwordHash string) (*User, error)
@@ -190,16 +193,16 @@ type AccountService interface {
 	// CreateToken stores t under the hash of its secret.
 	CreateToken(ctx context.Context, t *APIToken, secretHash string) error
 	// Tokens lists the user's tokens, newest first.
-	Tokens(ctx context.Context, userID ID) ([]*APIToken, error)
+	Tokens(ctx context.Context, userID smriti.ID) ([]*APIToken, error)
 	// RevokeToken revokes one of the user's tokens; ENOTFOUND when the user
 	// has no such token (revoking twice keeps the first time).
-	RevokeToken(ctx context.Context, userID, id ID) (*APIToken, error)
+	RevokeToken(ctx context.Context, userID, id smriti.ID) (*APIToken, error)
 	// TokenPrincipal resolves a token secret's hash at now: EUNAUTHORIZED
 	// when unknown, revoked, expired or its user is disabled.
 	TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*Principal, error)
 
 	// CreateBrowserSession stores a signed-in browser's session.
-	CreateBrowserSession(ctx context.Context, secretHash string, userID ID, expires time.Time) error
+	CreateBrowserSession(ctx context.Context, secretHash string, userID smriti.ID, expires time.Time) error
 	// SessionPrincipal resolves a browser session's hash at now; EUNAUTHORIZED
 	// as TokenPrincipal.
 	SessionPrincipal(ctx context.Context, secretHash string, now time.Time) (*Principal, error)
@@ -209,40 +212,20 @@ type AccountService interface {
 	// SpaceRole returns the caller's role in the Space that holds id (a
 	// space, session, checkpoint, claim or worktree id); ENOTFOUND when no
 	// such thing exists or the caller is not a member of its Space.
-	SpaceRole(ctx context.Context, id ID) (Role, error)
+	SpaceRole(ctx context.Context, id smriti.ID) (Role, error)
 	// Members lists a Space's members; ENOTFOUND as SpaceRole.
-	Members(ctx context.Context, spaceID ID) ([]*Member, error)
+	Members(ctx context.Context, spaceID smriti.ID) ([]*Member, error)
 	// SetMember gives a user a role in the Space; the caller must own it
 	// (EFORBIDDEN otherwise), the user must exist (ENOTFOUND) and the Space's
 	// creator stays its owner (ECONFLICT).
-	SetMember(ctx context.Context, spaceID, userID ID, role Role) (*Member, error)
+	SetMember(ctx context.Context, spaceID, userID smriti.ID, role Role) (*Member, error)
 	// RemoveMember takes a user out of the Space; rules as SetMember, and
 	// ENOTFOUND when the user is not a member.
-	RemoveMember(ctx context.Context, spaceID, userID ID) error
+	RemoveMember(ctx context.Context, spaceID, userID smriti.ID) error
 }
 
 // maxTokenNameLen bounds a token's name.
 const maxTokenNameLen = 100
-
-// tokenPrefix marks Smriti secrets so they are recognisable in a leak scan.
-const tokenPrefix = "smriti_"
-
-// NewSecret returns a fresh 256-bit secret (for an API token or a browser
-// session) and the hash under which it is stored.
-func NewSecret() (secret, hash string, err error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", "", fmt.Errorf("new secret: %w", err)
-	}
-	secret = tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
-	return secret, HashSecret(secret), nil
-}
-
-// HashSecret returns the stored form of a secret: hex SHA-256.
-func HashSecret(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
-}
 
 // TokenRequest is what a caller asks of a new API token.
 type TokenRequest struct {
@@ -255,27 +238,27 @@ type TokenRequest struct {
 // IssueToken validates in, makes a token for user and stores it under the
 // hash of its secret. The secret is returned this once and kept nowhere.
 // The HTTP API and the CLI both issue tokens through it.
-func IssueToken(ctx context.Context, accounts AccountService, user ID, in TokenRequest, now time.Time) (*APIToken, string, error) {
+func IssueToken(ctx context.Context, accounts Service, user smriti.ID, in TokenRequest, now time.Time) (*APIToken, string, error) {
 	scope, err := parseScope(strings.TrimSpace(in.Scope))
 	if err != nil {
 		return nil, "", err
 	}
 	if len([]rune(in.Name)) > maxTokenNameLen {
-		return nil, "", Errorf(EUNPROCESSABLE, "name: at most %d characters", maxTokenNameLen)
+		return nil, "", smriti.Errorf(smriti.EUNPROCESSABLE, "name: at most %d characters", maxTokenNameLen)
 	}
-	if err := CheckText("name", in.Name); err != nil {
+	if err := smriti.CheckText("name", in.Name); err != nil {
 		return nil, "", err
 	}
-	t := &APIToken{ID: NewID(), UserID: user, Name: in.Name, Scope: scope, CreatedAt: now}
+	t := &APIToken{ID: smriti.NewID(), UserID: user, Name: in.Name, Scope: scope, CreatedAt: now}
 	if in.ExpiresIn != "" {
 		d, err := time.ParseDuration(in.ExpiresIn)
 		if err != nil || d <= 0 || d > 10*365*24*time.Hour {
-			return nil, "", Errorf(EUNPROCESSABLE, "expires_in: %q is not a positive duration such as \"720h\" (at most ten years)", Truncate(in.ExpiresIn, 32))
+			return nil, "", smriti.Errorf(smriti.EUNPROCESSABLE, "expires_in: %q is not a positive duration such as \"720h\" (at most ten years)", smriti.Truncate(in.ExpiresIn, 32))
 		}
 		exp := now.Add(d)
 		t.ExpiresAt = &exp
 	}
-	secret, hash, err := NewSecret()
+	secret, hash, err := credential.NewSecret()
 	if err != nil {
 		return nil, "", err
 	}
