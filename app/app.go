@@ -18,6 +18,7 @@ import (
 	"smriti"
 	"smriti/intelligence"
 	"smriti/portability"
+	"smriti/search"
 )
 
 // Store is everything the use cases need from storage; the store package
@@ -29,7 +30,7 @@ type Store interface {
 	smriti.ItemService
 	smriti.TurnReader
 	smriti.LineageService
-	smriti.SearchService
+	search.Service
 	portability.SpaceExporter
 	portability.TranscriptStore
 	portability.AgentTranscriptStore

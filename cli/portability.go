@@ -11,6 +11,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/portability"
+	"smriti/search"
 	"smriti/wire"
 )
 
@@ -234,7 +235,7 @@ func formatSearch(res *wire.SearchResponse) string {
 		case h.SessionID != nil && h.Seq != nil:
 			where = fmt.Sprintf("%s, session %s #%d", h.Branch, short(h.SessionID.String()), *h.Seq)
 		}
-		snippet := strings.NewReplacer(smriti.HighlightStart, "**", smriti.HighlightEnd, "**").Replace(h.Snippet)
+		snippet := strings.NewReplacer(search.HighlightStart, "**", search.HighlightEnd, "**").Replace(h.Snippet)
 		fmt.Fprintf(&b, "- [%s] %s (%s)\n  %s\n", h.Kind, h.Title, where, snippet)
 	}
 	return b.String()

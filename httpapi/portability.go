@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"smriti/portability"
+	"smriti/search"
 	"smriti/wire"
 	"strconv"
 	"strings"
@@ -204,7 +205,7 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	sq := smriti.SearchQuery{Text: q.Get("q"), Branch: q.Get("branch")}
+	sq := search.Query{Text: q.Get("q"), Branch: q.Get("branch")}
 	var err error
 	if sq.SpaceID, err = queryID(r, "space_id"); err != nil {
 		return err

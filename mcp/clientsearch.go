@@ -3,14 +3,14 @@ package mcp
 import (
 	"context"
 
-	"smriti"
 	"smriti/client"
+	"smriti/search"
 )
 
 var _ Searcher = ClientOps{}
 
 // Search implements Searcher over the HTTP search endpoint.
-func (o ClientOps) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+func (o ClientOps) Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error) {
 	res, err := o.c.Search(ctx, client.SearchParams{Q: q.Text, SpaceID: q.SpaceID, Kinds: q.Kinds, Branch: q.Branch, Limit: q.Limit})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"smriti/search"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,11 +14,11 @@ import (
 // Searcher is what smriti_search needs; the tool is offered when the Ops
 // implementation has it.
 type Searcher interface {
-	Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error)
+	Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error)
 }
 
 // Search implements Searcher over the app's search.
-func (s *Services) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+func (s *Services) Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error) {
 	return s.App.Search(ctx, q)
 }
 
@@ -36,7 +37,7 @@ func (t *tools) registerSearch(s *sdk.Server) {
 	}
 	add(t, s, "smriti_search", "Full-text search of checkpoints (all fields), notes and turns; best first, with hash and branch.",
 		readOnly, func(ctx context.Context, in searchIn) (string, error) {
-			q := smriti.SearchQuery{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
+			q := search.Query{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
 			if in.Kind != "" {
 				q.Kinds = []string{in.Kind}
 			}
@@ -55,13 +56,13 @@ func (t *tools) registerSearch(s *sdk.Server) {
 		})
 }
 
-func formatSearchHits(query string, hits []*smriti.SearchHit) string {
+func formatSearchHits(query string, hits []*search.SearchHit) string {
 	if len(hits) == 0 {
 		return fmt.Sprintf("Nothing matches %q.", query)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d result(s) for %q:\n", len(hits), query)
-	mark := strings.NewReplacer(smriti.HighlightStart, "**", smriti.HighlightEnd, "**")
+	mark := strings.NewReplacer(search.HighlightStart, "**", search.HighlightEnd, "**")
 	for _, h := range hits {
 		where := h.Branch
 		if h.CommitHash != nil {

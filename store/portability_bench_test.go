@@ -15,6 +15,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/search"
 	"smriti/store"
 )
 
@@ -142,10 +143,10 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	f.Close()
 	b.Logf("seeded 10,000 checkpoints and 200,000 turns in %s", time.Since(start).Round(time.Millisecond))
-	queries := make([]smriti.SearchQuery, 200)
+	queries := make([]search.Query, 200)
 	for i := range queries {
 		// Words ranked 50–2,000: common enough to match, rare enough to mean something.
-		queries[i] = smriti.SearchQuery{Text: v.words[50+r.Intn(1950)] + " " + v.words[50+r.Intn(1950)]}
+		queries[i] = search.Query{Text: v.words[50+r.Intn(1950)] + " " + v.words[50+r.Intn(1950)]}
 	}
 	var lat []time.Duration
 	b.ResetTimer()

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"smriti/search"
 	"sort"
 	"strings"
 
@@ -11,14 +12,14 @@ import (
 	"smriti"
 )
 
-var _ smriti.SearchService = (*Store)(nil)
+var _ search.Service = (*Store)(nil)
 
-// Search implements smriti.SearchService. Each kind is one indexed query,
+// Search implements search.Service. Each kind is one indexed query,
 // ranked by the engine (SQLite's bm25 over FTS5, PostgreSQL's ts_rank over
 // the tsvector columns), limited, and the kinds merged by score. The
-// snippets are cut in the domain (smriti.Snippet) so both engines show the
+// snippets are cut in the domain (search.Snippet) so both engines show the
 // same ones.
-func (s *Store) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.SearchHit, error) {
+func (s *Store) Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error) {
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
@@ -28,19 +29,19 @@ func (s *Store) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.Sea
 		}
 	}
 	terms := q.Terms()
-	var hits []*smriti.SearchHit
-	for _, kind := range []string{smriti.SearchCheckpoint, smriti.SearchNote, smriti.SearchTurn} {
+	var hits []*search.SearchHit
+	for _, kind := range []string{search.KindCheckpoint, search.KindNote, search.KindTurn} {
 		if !q.Wants(kind) {
 			continue
 		}
-		var found []*smriti.SearchHit
+		var found []*search.SearchHit
 		var err error
 		switch kind {
-		case smriti.SearchCheckpoint:
+		case search.KindCheckpoint:
 			found, err = s.searchCheckpoints(ctx, q, terms)
-		case smriti.SearchNote:
+		case search.KindNote:
 			found, err = s.searchNotes(ctx, q, terms)
-		case smriti.SearchTurn:
+		case search.KindTurn:
 			found, err = s.searchTurns(ctx, q, terms)
 		}
 		if err != nil {
@@ -53,10 +54,10 @@ func (s *Store) Search(ctx context.Context, q smriti.SearchQuery) ([]*smriti.Sea
 		hits = hits[:q.Limit]
 	}
 	for _, h := range hits {
-		h.Snippet = smriti.Snippet(h.Text, terms)
+		h.Snippet = search.Snippet(h.Text, terms)
 	}
 	if hits == nil {
-		hits = []*smriti.SearchHit{}
+		hits = []*search.SearchHit{}
 	}
 	return hits, nil
 }
@@ -67,12 +68,12 @@ type match struct {
 	arg                any
 }
 
-func (s *Store) matchFor(kind string, q smriti.SearchQuery, terms []string) match {
+func (s *Store) matchFor(kind string, q search.Query, terms []string) match {
 	if s.d.name == "postgres" {
 		// plainto_tsquery parses the words as the index did (no
 		// diacritic folding on PostgreSQL).
 		tsq := `plainto_tsquery('simple', ?)`
-		col := map[string]string{smriti.SearchCheckpoint: "c.search_tsv", smriti.SearchNote: "n.search_tsv", smriti.SearchTurn: "t.search_tsv"}[kind]
+		col := map[string]string{search.KindCheckpoint: "c.search_tsv", search.KindNote: "n.search_tsv", search.KindTurn: "t.search_tsv"}[kind]
 		return match{where: col + ` @@ ` + tsq, score: `ts_rank(` + col + `, ` + tsq + `)`, arg: q.Text}
 	}
 	quoted := make([]string, len(terms))
@@ -81,10 +82,10 @@ func (s *Store) matchFor(kind string, q smriti.SearchQuery, terms []string) matc
 	}
 	expr := strings.Join(quoted, " ")
 	switch kind {
-	case smriti.SearchCheckpoint:
+	case search.KindCheckpoint:
 		// Title weighs most, then objective and summary, then the lists.
 		return match{from: `checkpoint_fts f JOIN `, where: `checkpoint_fts MATCH ?`, score: `-bm25(checkpoint_fts, 10.0, 4.0, 4.0, 1.0)`, arg: expr}
-	case smriti.SearchNote:
+	case search.KindNote:
 		return match{from: `note_fts f JOIN `, where: `note_fts MATCH ?`, score: `-bm25(note_fts)`, arg: expr}
 	}
 	return match{from: `turn_fts f JOIN `, where: `turn_fts MATCH ?`, score: `-bm25(turn_fts)`, arg: expr}
@@ -98,8 +99,8 @@ func (m match) args(d dialect) []any {
 	return nil
 }
 
-func (s *Store) searchCheckpoints(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
-	m := s.matchFor(smriti.SearchCheckpoint, q, terms)
+func (s *Store) searchCheckpoints(ctx context.Context, q search.Query, terms []string) ([]*search.SearchHit, error) {
+	m := s.matchFor(search.KindCheckpoint, q, terms)
 	on := ``
 	if m.from != "" {
 		on = ` ON c.log_pos = f.rowid`
@@ -142,18 +143,18 @@ func (s *Store) searchCheckpoints(ctx context.Context, q smriti.SearchQuery, ter
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*smriti.SearchHit, 0, len(cs))
+	out := make([]*search.SearchHit, 0, len(cs))
 	for _, c := range cs {
 		id, hash := c.ID, c.Hash
-		out = append(out, &smriti.SearchHit{Kind: smriti.SearchCheckpoint, ID: c.ID, SpaceID: c.SpaceID, CheckpointID: &id,
-			CommitHash: &hash, Branch: c.BranchName, Title: c.Message, Score: scores[c.ID], Text: smriti.SearchText(c)})
+		out = append(out, &search.SearchHit{Kind: search.KindCheckpoint, ID: c.ID, SpaceID: c.SpaceID, CheckpointID: &id,
+			CommitHash: &hash, Branch: c.BranchName, Title: c.Message, Score: scores[c.ID], Text: search.CheckpointText(c)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil
 }
 
-func (s *Store) searchNotes(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
-	m := s.matchFor(smriti.SearchNote, q, terms)
+func (s *Store) searchNotes(ctx context.Context, q search.Query, terms []string) ([]*search.SearchHit, error) {
+	m := s.matchFor(search.KindNote, q, terms)
 	on := ``
 	if m.from != "" {
 		on = ` ON n.id = f.note_id`
@@ -177,9 +178,9 @@ func (s *Store) searchNotes(ctx context.Context, q smriti.SearchQuery, terms []s
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*smriti.SearchHit
+	var out []*search.SearchHit
 	for rows.Next() {
-		h := &smriti.SearchHit{Kind: smriti.SearchNote}
+		h := &search.SearchHit{Kind: search.KindNote}
 		var cid smriti.ID
 		var hash string
 		if err := rows.Scan(&h.ID, &h.Text, &cid, &h.SpaceID, &hash, &h.Branch, &h.Title, &h.Score); err != nil {
@@ -191,8 +192,8 @@ func (s *Store) searchNotes(ctx context.Context, q smriti.SearchQuery, terms []s
 	return out, rows.Err()
 }
 
-func (s *Store) searchTurns(ctx context.Context, q smriti.SearchQuery, terms []string) ([]*smriti.SearchHit, error) {
-	m := s.matchFor(smriti.SearchTurn, q, terms)
+func (s *Store) searchTurns(ctx context.Context, q search.Query, terms []string) ([]*search.SearchHit, error) {
+	m := s.matchFor(search.KindTurn, q, terms)
 	on := ``
 	if m.from != "" {
 		on = ` ON t.log_pos = f.rowid`
@@ -216,9 +217,9 @@ func (s *Store) searchTurns(ctx context.Context, q smriti.SearchQuery, terms []s
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*smriti.SearchHit
+	var out []*search.SearchHit
 	for rows.Next() {
-		h := &smriti.SearchHit{Kind: smriti.SearchTurn}
+		h := &search.SearchHit{Kind: search.KindTurn}
 		var sid smriti.ID
 		var space uuid.NullUUID
 		var seq int64

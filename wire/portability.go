@@ -2,6 +2,7 @@ package wire
 
 import (
 	"smriti/portability"
+	"smriti/search"
 
 	"smriti"
 )
@@ -39,5 +40,5 @@ type SpaceImportResponse struct {
 // SearchResponse lists search hits, best first.
 type SearchResponse struct {
 	Query   string              `json:"query" doc:"The query as searched"`
-	Results []*smriti.SearchHit `json:"results" doc:"The hits, best first"`
+	Results []*search.SearchHit `json:"results" doc:"The hits, best first"`
 }

@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/search"
 	"smriti/store"
 )
 
@@ -97,8 +98,8 @@ func testBundleRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatalf("re-export differs: %d bytes vs %d", len(first), len(second))
 	}
 	// The imported turns and notes are searchable like written ones.
-	hits := Get(s.Search(other, smriti.SearchQuery{Text: "Fitzroy hostel"})).Must(t)
-	if len(hits) != 2 || hits[0].Kind != smriti.SearchTurn || hits[0].Branch != "budget" || hits[1].Branch != "budget" {
+	hits := Get(s.Search(other, search.Query{Text: "Fitzroy hostel"})).Must(t)
+	if len(hits) != 2 || hits[0].Kind != search.KindTurn || hits[0].Branch != "budget" || hits[1].Branch != "budget" {
 		t.Fatalf("search after import = %d hits", len(hits))
 	}
 }
@@ -117,7 +118,7 @@ func testBundleTampered(t *testing.T, s *store.Store) {
 	if spaces, _, _ := s.Spaces(other, smriti.Page{}); len(spaces) != 0 {
 		t.Fatalf("a refused import left %d spaces", len(spaces))
 	}
-	if hits := Get(s.Search(other, smriti.SearchQuery{Text: "Singapore"})).Must(t); len(hits) != 0 {
+	if hits := Get(s.Search(other, search.Query{Text: "Singapore"})).Must(t); len(hits) != 0 {
 		t.Fatalf("a refused import left searchable rows: %+v", hits)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/search"
 	"smriti/store"
 )
 
@@ -14,7 +15,7 @@ func testSearchRanking(t *testing.T, s *store.Store) {
 	inList := commit(t, ctx, s, sp, se, "Flights", "Take the night train from Sydney", "Book seats early")
 	inTitle := commit(t, ctx, s, sp, se, "Night train to Adelaide", "Sleeper cabin")
 	commit(t, ctx, s, sp, se, "Unrelated", "Nothing to see")
-	hits := Get(s.Search(ctx, smriti.SearchQuery{Text: "night TRAIN", Kinds: []string{smriti.SearchCheckpoint}})).Must(t)
+	hits := Get(s.Search(ctx, search.Query{Text: "night TRAIN", Kinds: []string{search.KindCheckpoint}})).Must(t)
 	cases := []struct {
 		name    string
 		hit     int
@@ -38,12 +39,12 @@ func testSearchRanking(t *testing.T, s *store.Store) {
 			}
 		})
 	}
-	_, err := s.Search(ctx, smriti.SearchQuery{Text: "  ,, "})
+	_, err := s.Search(ctx, search.Query{Text: "  ,, "})
 	wantCode(t, err, smriti.EUNPROCESSABLE)
-	_, err = s.Search(ctx, smriti.SearchQuery{Text: "x", Kinds: []string{"space"}})
+	_, err = s.Search(ctx, search.Query{Text: "x", Kinds: []string{"space"}})
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 	// Query syntax is never passed through: quotes and operators are words.
-	if hits := Get(s.Search(ctx, smriti.SearchQuery{Text: `"night" OR NEAR(train*`})).Must(t); len(hits) != 0 {
+	if hits := Get(s.Search(ctx, search.Query{Text: `"night" OR NEAR(train*`})).Must(t); len(hits) != 0 {
 		t.Fatalf("operator query matched %d", len(hits))
 	}
 }
@@ -55,13 +56,13 @@ func testSearchScoped(t *testing.T, s *store.Store) {
 	send(t, theirs, s, se, "the secret kangaroo plan")
 	c := commit(t, theirs, s, sp, se, "Kangaroo decision", "kangaroo first")
 	Get(s.AddNote(theirs, c.ID, smriti.NoteCreate{Author: "x", Text: "kangaroo note", Kind: smriti.NoteKindNote})).Must(t)
-	if hits := Get(s.Search(theirs, smriti.SearchQuery{Text: "kangaroo"})).Must(t); len(hits) != 4 {
+	if hits := Get(s.Search(theirs, search.Query{Text: "kangaroo"})).Must(t); len(hits) != 4 {
 		t.Fatalf("owner sees %d hits, want 4 (checkpoint, note, two turns)", len(hits))
 	}
-	if hits := Get(s.Search(mine, smriti.SearchQuery{Text: "kangaroo"})).Must(t); len(hits) != 0 {
+	if hits := Get(s.Search(mine, search.Query{Text: "kangaroo"})).Must(t); len(hits) != 0 {
 		t.Fatalf("another user sees %+v", hits)
 	}
-	_, err := s.Search(mine, smriti.SearchQuery{Text: "kangaroo", SpaceID: &sp.ID})
+	_, err := s.Search(mine, search.Query{Text: "kangaroo", SpaceID: &sp.ID})
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
@@ -75,7 +76,7 @@ func testSearchDeletes(t *testing.T, s *store.Store) {
 	child := commit(t, ctx, s, sp, fork, "Wombat child")
 	Get(s.AddNote(ctx, child.ID, smriti.NoteCreate{Author: "a", Text: "wombat note", Kind: smriti.NoteKindNote})).Must(t)
 	count := func() int {
-		return len(Get(s.Search(ctx, smriti.SearchQuery{Text: "wombat", Limit: 100})).Must(t))
+		return len(Get(s.Search(ctx, search.Query{Text: "wombat", Limit: 100})).Must(t))
 	}
 	if n := count(); n != 5 {
 		t.Fatalf("before delete: %d hits, want 5", n)
@@ -85,7 +86,7 @@ func testSearchDeletes(t *testing.T, s *store.Store) {
 	}
 	// The cascade took the child, its note, the forked session and its turns.
 	if n := count(); n != 0 {
-		t.Fatalf("after cascade: %d hits, want 0: %+v", n, Get(s.Search(ctx, smriti.SearchQuery{Text: "wombat"})).Must(t))
+		t.Fatalf("after cascade: %d hits, want 0: %+v", n, Get(s.Search(ctx, search.Query{Text: "wombat"})).Must(t))
 	}
 	send(t, ctx, s, se, "wombat again")
 	if n := count(); n != 2 {
@@ -107,14 +108,14 @@ func testSearchFilters(t *testing.T, s *store.Store) {
 	// Each send writes the user's turn and the mock's "reply to …" turn.
 	cases := []struct {
 		name  string
-		q     smriti.SearchQuery
+		q     search.Query
 		kinds []string
 	}{
-		{"AllKindsAllSpaces", smriti.SearchQuery{Text: "hostel"}, []string{"checkpoint", "checkpoint", "checkpoint", "turn", "turn"}},
-		{"OneSpace", smriti.SearchQuery{Text: "hostel", SpaceID: &sp.ID}, []string{"checkpoint", "checkpoint", "turn", "turn"}},
-		{"BranchOnly", smriti.SearchQuery{Text: "hostel", Branch: "budget"}, []string{"checkpoint", "turn", "turn"}},
-		{"TurnsOnly", smriti.SearchQuery{Text: "hostel", Kinds: []string{smriti.SearchTurn}}, []string{"turn", "turn"}},
-		{"NotesOnly", smriti.SearchQuery{Text: "tickets", Kinds: []string{smriti.SearchNote}}, []string{"note"}},
+		{"AllKindsAllSpaces", search.Query{Text: "hostel"}, []string{"checkpoint", "checkpoint", "checkpoint", "turn", "turn"}},
+		{"OneSpace", search.Query{Text: "hostel", SpaceID: &sp.ID}, []string{"checkpoint", "checkpoint", "turn", "turn"}},
+		{"BranchOnly", search.Query{Text: "hostel", Branch: "budget"}, []string{"checkpoint", "turn", "turn"}},
+		{"TurnsOnly", search.Query{Text: "hostel", Kinds: []string{search.KindTurn}}, []string{"turn", "turn"}},
+		{"NotesOnly", search.Query{Text: "tickets", Kinds: []string{search.KindNote}}, []string{"note"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -140,7 +141,7 @@ func testSearchFilters(t *testing.T, s *store.Store) {
 			}
 		})
 	}
-	note := Get(s.Search(ctx, smriti.SearchQuery{Text: "tickets", Kinds: []string{smriti.SearchNote}})).Must(t)[0]
+	note := Get(s.Search(ctx, search.Query{Text: "tickets", Kinds: []string{search.KindNote}})).Must(t)[0]
 	if note.CheckpointID == nil || *note.CheckpointID != cps[0].ID || *note.CommitHash != cps[0].Hash ||
 		note.Snippet != "Milestone: <mark>tickets</mark> booked — café at the gate" {
 		t.Fatalf("note hit = %+v", note)

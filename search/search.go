@@ -1,7 +1,14 @@
-package smriti
+// Package search finds a caller's checkpoints, notes and turns by their
+// words: the query and its rules, the hit, and the word folding and
+// snippets both database engines share so they answer alike. The store
+// implements Service.
+//
+// It imports the domain (smriti) only.
+package search
 
 import (
 	"context"
+	"smriti"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,14 +16,14 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Search result kinds.
+// Result kinds.
 const (
-	SearchCheckpoint = "checkpoint"
-	SearchTurn       = "turn"
-	SearchNote       = "note"
+	KindCheckpoint = "checkpoint"
+	KindTurn       = "turn"
+	KindNote       = "note"
 )
 
-// Search limits.
+// Limits of a query and its answer.
 const (
 	maxSearchQueryChars = 500
 	maxSearchTerms      = 16
@@ -34,12 +41,12 @@ const (
 	HighlightEnd   = "</mark>"
 )
 
-// SearchQuery asks for the caller's checkpoints, notes and turns matching
+// Query asks for the caller's checkpoints, notes and turns matching
 // every term of Text.
-type SearchQuery struct {
+type Query struct {
 	Text string
 	// SpaceID narrows the search to one space.
-	SpaceID *ID
+	SpaceID *smriti.ID
 	// Kinds narrows it to some result kinds (all when empty).
 	Kinds []string
 	// Branch keeps only checkpoints, notes and turns of that branch.
@@ -49,35 +56,35 @@ type SearchQuery struct {
 
 // Terms returns the query's search terms: words as the indexes tokenize them
 // (letters and digits, case and diacritics folded), at most maxSearchTerms.
-func (q SearchQuery) Terms() []string { return SearchTerms(q.Text) }
+func (q Query) Terms() []string { return Terms(q.Text) }
 
 // Validate checks the query and fills defaults.
-func (q *SearchQuery) Validate() error {
+func (q *Query) Validate() error {
 	if strings.TrimSpace(q.Text) == "" {
-		return Errorf(EUNPROCESSABLE, "q is required")
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "q is required")
 	}
 	if utf8.RuneCountInString(q.Text) > maxSearchQueryChars {
-		return Errorf(EUNPROCESSABLE, "q must be at most %d characters", maxSearchQueryChars)
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "q must be at most %d characters", maxSearchQueryChars)
 	}
 	if len(q.Terms()) == 0 {
-		return Errorf(EUNPROCESSABLE, "q has no words to search for")
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "q has no words to search for")
 	}
 	for _, k := range q.Kinds {
-		if k != SearchCheckpoint && k != SearchTurn && k != SearchNote {
-			return Errorf(EUNPROCESSABLE, "kind must be checkpoint, turn or note, not %q", Truncate(k, 32))
+		if k != KindCheckpoint && k != KindTurn && k != KindNote {
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "kind must be checkpoint, turn or note, not %q", smriti.Truncate(k, 32))
 		}
 	}
 	if q.Limit == 0 {
 		q.Limit = defaultSearchLimit
 	}
 	if q.Limit < 1 || q.Limit > maxSearchLimit {
-		return Errorf(EUNPROCESSABLE, "limit must be from 1 to %d", maxSearchLimit)
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "limit must be from 1 to %d", maxSearchLimit)
 	}
 	return nil
 }
 
 // Wants reports whether the query asks for results of kind.
-func (q SearchQuery) Wants(kind string) bool {
+func (q Query) Wants(kind string) bool {
 	if len(q.Kinds) == 0 {
 		return true
 	}
@@ -89,20 +96,21 @@ func (q SearchQuery) Wants(kind string) bool {
 	return false
 }
 
-// SearchHit is one search result. CheckpointID, Hash and Branch name the
+// SearchHit is one search result (named so on the wire: the OpenAPI
+// document names its schema after the Go type). CheckpointID, Hash and Branch name the
 // checkpoint the hit is (kind checkpoint) or annotates (kind note); a turn
 // carries its session and sequence number and its session's branch.
 type SearchHit struct {
-	Kind         string  `json:"kind" doc:"checkpoint, turn or note"`
-	ID           ID      `json:"id" doc:"The checkpoint, turn or note found"`
-	SpaceID      ID      `json:"space_id" doc:"The space (UUID)"`
-	CheckpointID *ID     `json:"checkpoint_id" doc:"The checkpoint (of a checkpoint or a note; null for a turn)"`
-	CommitHash   *string `json:"commit_hash" doc:"Its hash (null for a turn)"`
-	Branch       string  `json:"branch" doc:"The branch it is on"`
-	SessionID    *ID     `json:"session_id" doc:"The turn's session (null otherwise)"`
-	Seq          *int64  `json:"sequence_number" doc:"The turn's sequence number (null otherwise)"`
-	Title        string  `json:"title" doc:"The checkpoint's title, or the session's for a turn"`
-	Snippet      string  `json:"snippet" doc:"About 24 words around the first match, each matching word between <mark> and </mark>; the rest is not escaped (escape it, then turn the markers back)"`
+	Kind         string     `json:"kind" doc:"checkpoint, turn or note"`
+	ID           smriti.ID  `json:"id" doc:"The checkpoint, turn or note found"`
+	SpaceID      smriti.ID  `json:"space_id" doc:"The space (UUID)"`
+	CheckpointID *smriti.ID `json:"checkpoint_id" doc:"The checkpoint (of a checkpoint or a note; null for a turn)"`
+	CommitHash   *string    `json:"commit_hash" doc:"Its hash (null for a turn)"`
+	Branch       string     `json:"branch" doc:"The branch it is on"`
+	SessionID    *smriti.ID `json:"session_id" doc:"The turn's session (null otherwise)"`
+	Seq          *int64     `json:"sequence_number" doc:"The turn's sequence number (null otherwise)"`
+	Title        string     `json:"title" doc:"The checkpoint's title, or the session's for a turn"`
+	Snippet      string     `json:"snippet" doc:"About 24 words around the first match, each matching word between <mark> and </mark>; the rest is not escaped (escape it, then turn the markers back)"`
 	// Score orders hits, higher first. It is comparable within one search
 	// only.
 	Score float64 `json:"score" doc:"Relevance, higher first; comparable within one search only"`
@@ -110,17 +118,17 @@ type SearchHit struct {
 	Text string `json:"-"`
 }
 
-// SearchService finds the caller's state by its words.
-type SearchService interface {
+// Service finds the caller's state by its words.
+type Service interface {
 	// Search returns the best hits for q, best first, only from spaces the
 	// caller owns ([] when nothing matches). EUNPROCESSABLE for an invalid
 	// query; ENOTFOUND for a space the caller may not see.
-	Search(ctx context.Context, q SearchQuery) ([]*SearchHit, error)
+	Search(ctx context.Context, q Query) ([]*SearchHit, error)
 }
 
-// SearchText is the text of a checkpoint the search indexes: its fields in
+// CheckpointText is the text of a checkpoint the search indexes: its fields in
 // the order they are shown.
-func SearchText(c *Checkpoint) string {
+func CheckpointText(c *smriti.Checkpoint) string {
 	parts := []string{c.Message, c.Objective, c.Summary}
 	parts = append(parts, c.Decisions...)
 	parts = append(parts, c.Assumptions...)
@@ -145,10 +153,10 @@ func SearchText(c *Checkpoint) string {
 	return b.String()
 }
 
-// SearchTerms splits text into the words the indexes match: runs of letters
+// Terms splits text into the words the indexes match: runs of letters
 // and digits, lower-cased with diacritics removed, de-duplicated, at most
 // maxSearchTerms.
-func SearchTerms(text string) []string {
+func Terms(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range splitWords(text) {

@@ -1,51 +1,14 @@
-package smriti_test
+package portability_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"smriti"
 	"smriti/portability"
 	"strings"
 	"testing"
-
-	"smriti"
 )
-
-func TestSearchTerms(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"Night TRAIN", "night train"},
-		{"café Zürich", "cafe zurich"},
-		{`"quoted" OR NEAR(x*`, "quoted or near x"},
-		{"a a A", "a"},
-		{" ,, ", ""},
-	}
-	for _, c := range cases {
-		if got := strings.Join(smriti.SearchTerms(c.in), " "); got != c.want {
-			t.Errorf("SearchTerms(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-func TestSnippet(t *testing.T) {
-	long := strings.Repeat("filler ", 30) + "the decisive Café moment " + strings.Repeat("tail ", 30)
-	cases := []struct {
-		name, text, q, want string
-	}{
-		{"HighlightsEveryMatch", "Take the night train, then the night bus.", "night", "Take the <mark>night</mark> train, then the <mark>night</mark> bus."},
-		{"FoldsCaseAndDiacritics", "Meet at the CAFÉ in Zürich", "cafe zurich", "Meet at the <mark>CAFÉ</mark> in <mark>Zürich</mark>"},
-		{"CollapsesNewlines", "one\n\n  two   three", "two", "one <mark>two</mark> three"},
-		{"NoMatchShowsTheStart", "alpha beta", "gamma", "alpha beta"},
-		{"KeepsWhatPrecedesTheFirstWord", "“Fitzroy” is the pick", "pick", "“Fitzroy” is the <mark>pick</mark>"},
-		{"KeepsALeadingHash", "  #42 needs a rerun", "rerun", "#42 needs a <mark>rerun</mark>"},
-		{"WindowAroundFirstMatch", long, "cafe",
-			"…filler filler filler filler filler filler the decisive <mark>Café</mark> moment tail tail tail tail tail tail tail tail tail tail tail tail tail tail…"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := smriti.Snippet(c.text, smriti.SearchTerms(c.q)); got != c.want {
-				t.Fatalf("Snippet = %q\nwant       %q", got, c.want)
-			}
-		})
-	}
-}
 
 func TestBundleReaderRefuses(t *testing.T) {
 	gz := func(lines ...string) []byte {
@@ -91,4 +54,12 @@ func TestBundleReaderRefuses(t *testing.T) {
 			t.Fatalf("err = %v (%s), want invalid", err, smriti.ErrorCode(err))
 		}
 	})
+}
+
+func gzipLines(w io.Writer, lines []string) error {
+	zw := gzip.NewWriter(w)
+	if _, err := io.WriteString(zw, strings.Join(lines, "\n")+"\n"); err != nil {
+		return err
+	}
+	return zw.Close()
 }
