@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/idempotency"
 	"smriti/intelligence"
 	"smriti/portability"
 	"smriti/search"
@@ -44,7 +45,7 @@ type Store interface {
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
 	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
-	smriti.IdempotencyStore
+	idempotency.Store
 }
 
 // Config is what New needs.

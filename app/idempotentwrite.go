@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"smriti/idempotency"
 	"time"
 
 	"smriti"
@@ -80,9 +81,9 @@ func (a *App) Idempotent(ctx context.Context, w IdempotentWrite, write func(ctx 
 		if ans, ok, err := a.storedAnswer(ctx, w, digest); ok || err != nil {
 			return ans, err
 		}
-		claim := &smriti.IdempotencyClaim{Kind: w.Kind, Key: w.Key, RequestHash: digest}
-		ans, err := write(smriti.WithIdempotencyClaim(ctx, claim))
-		if errors.Is(err, smriti.ErrIdempotencyKeyTaken) && attempt == 0 {
+		claim := &idempotency.Claim{Kind: w.Kind, Key: w.Key, RequestHash: digest}
+		ans, err := write(idempotency.WithClaim(ctx, claim))
+		if errors.Is(err, idempotency.ErrKeyTaken) && attempt == 0 {
 			// Another request with this key committed first: answer as it did.
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"smriti/idempotency"
 	"testing"
 	"time"
 
@@ -13,12 +14,12 @@ import (
 // keyStore is a Store whose only working part is the idempotency keys.
 type keyStore struct {
 	Store
-	answers  []*smriti.IdempotentAnswer // answered in turn, the last one repeated
+	answers  []*idempotency.Answer // answered in turn, the last one repeated
 	lookups  int
 	recorded []string
 }
 
-func (k *keyStore) IdempotentAnswer(context.Context, string, string) (*smriti.IdempotentAnswer, error) {
+func (k *keyStore) IdempotentAnswer(context.Context, string, string) (*idempotency.Answer, error) {
 	a := k.answers[min(k.lookups, len(k.answers)-1)]
 	k.lookups++
 	return a, nil
@@ -36,11 +37,11 @@ func keyApp(ks *keyStore) *App {
 }
 
 func TestIdempotentWritesOnceAndRecordsTheAnswer(t *testing.T) {
-	ks := &keyStore{answers: []*smriti.IdempotentAnswer{nil}}
+	ks := &keyStore{answers: []*idempotency.Answer{nil}}
 	w := IdempotentWrite{Kind: "POST /x", Key: "k", Request: []byte(`{"a":1}`)}
-	var claims []*smriti.IdempotencyClaim
+	var claims []*idempotency.Claim
 	ans, err := keyApp(ks).Idempotent(context.Background(), w, func(ctx context.Context) (IdempotentAnswer, error) {
-		claims = append(claims, smriti.IdempotencyClaimFrom(ctx))
+		claims = append(claims, idempotency.ClaimFrom(ctx))
 		return IdempotentAnswer{Status: 201, Body: []byte("made")}, nil
 	})
 	if err != nil || ans.Status != 201 || string(ans.Body) != "made" || ans.Replayed {
@@ -60,7 +61,7 @@ func TestIdempotentWithoutAKeyJustWrites(t *testing.T) {
 	calls := 0
 	ans, err := keyApp(ks).Idempotent(context.Background(), IdempotentWrite{Kind: "POST /x"}, func(ctx context.Context) (IdempotentAnswer, error) {
 		calls++
-		if smriti.IdempotencyClaimFrom(ctx) != nil {
+		if idempotency.ClaimFrom(ctx) != nil {
 			t.Fatal("a claim without a key")
 		}
 		return IdempotentAnswer{Status: 200}, nil
@@ -79,23 +80,23 @@ func TestIdempotentAnswersFromTheStoredRow(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		row    *smriti.IdempotentAnswer
+		row    *idempotency.Answer
 		status int
 		code   string
 		msg    string
 		retry  int
 	}{
-		{"Replay", &smriti.IdempotentAnswer{RequestHash: digest, Status: 201, Body: []byte("made"), CreatedAt: clock0}, 201, "", "", 0},
-		{"OtherRequest", &smriti.IdempotentAnswer{RequestHash: "other", Status: 201, CreatedAt: clock0}, 0, smriti.EUNPROCESSABLE,
+		{"Replay", &idempotency.Answer{RequestHash: digest, Status: 201, Body: []byte("made"), CreatedAt: clock0}, 201, "", "", 0},
+		{"OtherRequest", &idempotency.Answer{RequestHash: "other", Status: 201, CreatedAt: clock0}, 0, smriti.EUNPROCESSABLE,
 			`Idempotency-Key "k" was already used for a different request; use a new key for a new request`, 0},
-		{"InProgress", &smriti.IdempotentAnswer{RequestHash: digest, CreatedAt: clock0.Add(-time.Second)}, 0, smriti.ECONFLICT,
+		{"InProgress", &idempotency.Answer{RequestHash: digest, CreatedAt: clock0.Add(-time.Second)}, 0, smriti.ECONFLICT,
 			`a request with Idempotency-Key "k" is still in progress; send it again shortly for its answer`, 1},
-		{"AnswerLost", &smriti.IdempotentAnswer{RequestHash: digest, CreatedAt: clock0.Add(-2 * time.Minute)}, 0, smriti.ECONFLICT,
+		{"AnswerLost", &idempotency.Answer{RequestHash: digest, CreatedAt: clock0.Add(-2 * time.Minute)}, 0, smriti.ECONFLICT,
 			`the request with Idempotency-Key "k" was stored but its answer was not recorded; it will not be written again — look the result up instead`, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ans, err := keyApp(&keyStore{answers: []*smriti.IdempotentAnswer{c.row}}).Idempotent(context.Background(), w, never)
+			ans, err := keyApp(&keyStore{answers: []*idempotency.Answer{c.row}}).Idempotent(context.Background(), w, never)
 			if c.code == "" {
 				if err != nil || ans.Status != c.status || string(ans.Body) != "made" || !ans.Replayed {
 					t.Fatalf("answer = %+v, %v", ans, err)
@@ -113,11 +114,11 @@ func TestIdempotentAnswersFromTheStoredRow(t *testing.T) {
 // first answers with that request's answer once it is recorded.
 func TestIdempotentKeyTakenAnswersTheWinner(t *testing.T) {
 	w := IdempotentWrite{Kind: "POST /x", Key: "k", Request: []byte(`{}`)}
-	ks := &keyStore{answers: []*smriti.IdempotentAnswer{nil, {RequestHash: writeDigest(w), Status: 201, Body: []byte("theirs"), CreatedAt: clock0}}}
+	ks := &keyStore{answers: []*idempotency.Answer{nil, {RequestHash: writeDigest(w), Status: 201, Body: []byte("theirs"), CreatedAt: clock0}}}
 	calls := 0
 	ans, err := keyApp(ks).Idempotent(context.Background(), w, func(context.Context) (IdempotentAnswer, error) {
 		calls++
-		return IdempotentAnswer{}, errors.Join(errors.New("commit checkpoint"), smriti.ErrIdempotencyKeyTaken)
+		return IdempotentAnswer{}, errors.Join(errors.New("commit checkpoint"), idempotency.ErrKeyTaken)
 	})
 	if err != nil || calls != 1 || ans.Status != 201 || string(ans.Body) != "theirs" || !ans.Replayed || len(ks.recorded) != 0 {
 		t.Fatalf("answer %+v err %v calls %d recorded %q", ans, err, calls, ks.recorded)

@@ -5,19 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/idempotency"
 
 	"smriti"
 )
 
-var _ smriti.IdempotencyStore = (*Store)(nil)
+var _ idempotency.Store = (*Store)(nil)
 
 // placeClaim inserts an idempotency claim's row inside the write
 // transaction tx, before the write itself: on PostgreSQL a concurrent
 // request with the same key waits here until the first one ends, then
 // finds the row and gives up without writing; on SQLite the single writer
 // orders them the same way. A row past the retention (not yet purged) is
-// taken over. smriti.ErrIdempotencyKeyTaken when the key is held.
-func (s *Store) placeClaim(ctx context.Context, tx *sql.Tx, c *smriti.IdempotencyClaim) error {
+// taken over. idempotency.ErrKeyTaken when the key is held.
+func (s *Store) placeClaim(ctx context.Context, tx *sql.Tx, c *idempotency.Claim) error {
 	now := s.Now()
 	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO idempotency_keys (user_id, kind, idempotency_key, request_hash, created_at)
 		VALUES (?, ?, ?, ?, ?)
@@ -32,15 +33,15 @@ func (s *Store) placeClaim(ctx context.Context, tx *sql.Tx, c *smriti.Idempotenc
 		return fmt.Errorf("record idempotency key: %w", err)
 	}
 	if n == 0 {
-		return smriti.ErrIdempotencyKeyTaken
+		return idempotency.ErrKeyTaken
 	}
 	return nil
 }
 
 // IdempotentAnswer returns the caller's row of key within the retention,
 // nil when there is none.
-func (s *Store) IdempotentAnswer(ctx context.Context, kind, key string) (*smriti.IdempotentAnswer, error) {
-	var a smriti.IdempotentAnswer
+func (s *Store) IdempotentAnswer(ctx context.Context, kind, key string) (*idempotency.Answer, error) {
+	var a idempotency.Answer
 	var status sql.NullInt64
 	var created dbTime
 	// Read from the writer: a retry must see a row committed a moment ago.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/idempotency"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -26,10 +27,10 @@ func testKeyedAmbiguousCommit(t *testing.T, s *store.Store) {
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	sp := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "trip"})).Must(t)
 	se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Provider: "mock", Model: "mock"})).Must(t)
-	claim := &smriti.IdempotencyClaim{Kind: "commit", Key: "k", RequestHash: "h"}
+	claim := &idempotency.Claim{Kind: "commit", Key: "k", RequestHash: "h"}
 	var calls atomic.Int32
 	s.SetCommitFaults(nil, failOnce(&calls))
-	cp, err := s.CommitCheckpoint(smriti.WithIdempotencyClaim(ctx, claim),
+	cp, err := s.CommitCheckpoint(idempotency.WithClaim(ctx, claim),
 		smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: "A"}})
 	s.SetCommitFaults(nil, nil)
 	if err != nil {

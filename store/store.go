@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"smriti/idempotency"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -275,7 +276,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	defer release()
 	// An idempotency claim in ctx is stored by the first transaction that
 	// commits, before its write (see idempotency.go).
-	claim := smriti.IdempotencyClaimFrom(ctx)
+	claim := idempotency.ClaimFrom(ctx)
 	mine := claim != nil && claim.Begin()
 	if mine {
 		if err := s.placeClaim(ctx, tx, claim); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/idempotency"
 	"smriti/store"
 )
 
@@ -23,9 +24,9 @@ var idempotencyCases = []struct {
 	{"ConcurrentWritesWithOneKeyWriteOnce", testConcurrentKeyedWrites},
 }
 
-func claimCtx(ctx context.Context, kind, key, hash string) (context.Context, *smriti.IdempotencyClaim) {
-	c := &smriti.IdempotencyClaim{Kind: kind, Key: key, RequestHash: hash}
-	return smriti.WithIdempotencyClaim(ctx, c), c
+func claimCtx(ctx context.Context, kind, key, hash string) (context.Context, *idempotency.Claim) {
+	c := &idempotency.Claim{Kind: kind, Key: key, RequestHash: hash}
+	return idempotency.WithClaim(ctx, c), c
 }
 
 func countCheckpoints(t *testing.T, ctx context.Context, s *store.Store, space smriti.ID) int {
@@ -74,7 +75,7 @@ func testKeyStoredWithWrite(t *testing.T, s *store.Store) {
 	}
 	wctx, claim = claimCtx(ctx, "commit", "k1", "h1")
 	_, err := s.CommitCheckpoint(wctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: "A"}})
-	if !errors.Is(err, smriti.ErrIdempotencyKeyTaken) {
+	if !errors.Is(err, idempotency.ErrKeyTaken) {
 		t.Fatalf("second write under the key: err = %v, want ErrIdempotencyKeyTaken", err)
 	}
 	if claim.Placed() {
@@ -203,7 +204,7 @@ func testConcurrentKeyedWrites(t *testing.T, s *store.Store) {
 		switch {
 		case err == nil:
 			ok++
-		case errors.Is(err, smriti.ErrIdempotencyKeyTaken):
+		case errors.Is(err, idempotency.ErrKeyTaken):
 			taken++
 		default:
 			t.Fatalf("unexpected error: %v", err)

@@ -1,4 +1,11 @@
-package smriti
+// Package idempotency holds the keys that make a creating write safe to
+// send twice: the claim a use case writes under (carried in the context to
+// the store's transaction), the stored answer, and the store that keeps
+// them. app decides what a repeated key answers; the store inserts the key's
+// row in the write's own transaction.
+//
+// It imports nothing of Smriti's.
+package idempotency
 
 import (
 	"context"
@@ -7,25 +14,25 @@ import (
 	"time"
 )
 
-// IdempotentAnswer is what an idempotency key of a creating write (other
+// Answer is what an idempotency key of a creating write (other
 // than a send) has stored: the digest of the request it first answered and,
 // once recorded, that answer (Status 0 while the first request is still
 // answering, or when its answer was lost).
-type IdempotentAnswer struct {
+type Answer struct {
 	RequestHash string
 	Status      int
 	Body        []byte
 	CreatedAt   time.Time
 }
 
-// IdempotencyStore keeps the idempotency keys of creating writes. Keys are
+// Store keeps the idempotency keys of creating writes. Keys are
 // scoped to the caller in the context and to a kind (the route). The row of
 // a key is inserted by the write's own transaction (see
-// WithIdempotencyClaim), so it exists exactly when the write does.
-type IdempotencyStore interface {
+// WithClaim), so it exists exactly when the write does.
+type Store interface {
 	// IdempotentAnswer returns the key's row within the retention, nil when
 	// there is none.
-	IdempotentAnswer(ctx context.Context, kind, key string) (*IdempotentAnswer, error)
+	IdempotentAnswer(ctx context.Context, kind, key string) (*Answer, error)
 	// RecordIdempotentAnswer stores the answer under the key (inserting the
 	// row when the write's transaction did not, as after a COMMIT whose
 	// outcome was settled by a look-up). It never overwrites an answer or
@@ -33,14 +40,14 @@ type IdempotencyStore interface {
 	RecordIdempotentAnswer(ctx context.Context, kind, key, requestHash string, status int, body []byte) error
 }
 
-// ErrIdempotencyKeyTaken is a write refused because another request holding
+// ErrKeyTaken is a write refused because another request holding
 // its idempotency key committed first (the other request's row is stored;
 // look it up).
-var ErrIdempotencyKeyTaken = errors.New("idempotency key already taken")
+var ErrKeyTaken = errors.New("idempotency key already taken")
 
-// IdempotencyClaim is a key a use case writes under: the first write
+// Claim is a key a use case writes under: the first write
 // transaction that commits while it is in the context stores its row.
-type IdempotencyClaim struct {
+type Claim struct {
 	Kind, Key, RequestHash string
 
 	mu    sync.Mutex
@@ -49,7 +56,7 @@ type IdempotencyClaim struct {
 
 // Begin reports whether the transaction about to run should insert the
 // claim's row (no other transaction holds or has committed it).
-func (c *IdempotencyClaim) Begin() bool {
+func (c *Claim) Begin() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state != 0 {
@@ -61,7 +68,7 @@ func (c *IdempotencyClaim) Begin() bool {
 
 // End settles a Begin: committed (or a COMMIT whose outcome is unknown)
 // keeps the claim placed; otherwise a later transaction inserts it.
-func (c *IdempotencyClaim) End(placed bool) {
+func (c *Claim) End(placed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if placed {
@@ -73,7 +80,7 @@ func (c *IdempotencyClaim) End(placed bool) {
 
 // Placed reports whether a transaction with the claim's row committed (or
 // may have).
-func (c *IdempotencyClaim) Placed() bool {
+func (c *Claim) Placed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state == 2
@@ -81,14 +88,14 @@ func (c *IdempotencyClaim) Placed() bool {
 
 type claimKey struct{}
 
-// WithIdempotencyClaim returns ctx whose first committing write transaction
+// WithClaim returns ctx whose first committing write transaction
 // also stores c's row.
-func WithIdempotencyClaim(ctx context.Context, c *IdempotencyClaim) context.Context {
+func WithClaim(ctx context.Context, c *Claim) context.Context {
 	return context.WithValue(ctx, claimKey{}, c)
 }
 
-// IdempotencyClaimFrom returns the claim in ctx, nil when there is none.
-func IdempotencyClaimFrom(ctx context.Context) *IdempotencyClaim {
-	c, _ := ctx.Value(claimKey{}).(*IdempotencyClaim)
+// ClaimFrom returns the claim in ctx, nil when there is none.
+func ClaimFrom(ctx context.Context) *Claim {
+	c, _ := ctx.Value(claimKey{}).(*Claim)
 	return c
 }
