@@ -43,11 +43,11 @@ type ListDiff struct {
 	Shared []string `json:"shared"`
 }
 
-// diffLists compares two lists by NormalizeItem key. Within a side only the
+// DiffLists compares two lists by NormalizeItem key. Within a side only the
 // first item of each key counts. Items with an empty key (say "---") can
 // match nothing and are reported on their own side, duplicates included.
 // Shared items are reported in A's wording.
-func diffLists(a, b []string) ListDiff {
+func DiffLists(a, b []string) ListDiff {
 	keysA, unmatchA := firstByKey(a)
 	keysB, unmatchB := firstByKey(b)
 	d := ListDiff{OnlyA: unmatchA, OnlyB: unmatchB, Shared: []string{}}
@@ -89,7 +89,7 @@ func firstByKey(items []string) (map[string]string, []string) {
 
 // CheckpointDiff compares the structured state of two checkpoints (A and B).
 // Summary and objective are reported raw, "" when unset; lists are diffed
-// with diffLists, tasks by text (annotations ignored).
+// with DiffLists, tasks by text (annotations ignored).
 type CheckpointDiff struct {
 	SummaryA      string   `json:"summary_a"`
 	SummaryB      string   `json:"summary_b"`
@@ -111,11 +111,11 @@ func DiffCheckpoints(a, b *Checkpoint) CheckpointDiff {
 		SummaryB:      cb.Summary,
 		ObjectiveA:    ca.Objective,
 		ObjectiveB:    cb.Objective,
-		Decisions:     diffLists(ca.Decisions, cb.Decisions),
-		Assumptions:   diffLists(ca.Assumptions, cb.Assumptions),
-		Tasks:         diffLists(TaskTexts(ca.Tasks), TaskTexts(cb.Tasks)),
-		OpenQuestions: diffLists(ca.OpenQuestions, cb.OpenQuestions),
-		Entities:      diffLists(ca.Entities, cb.Entities),
+		Decisions:     DiffLists(ca.Decisions, cb.Decisions),
+		Assumptions:   DiffLists(ca.Assumptions, cb.Assumptions),
+		Tasks:         DiffLists(TaskTexts(ca.Tasks), TaskTexts(cb.Tasks)),
+		OpenQuestions: DiffLists(ca.OpenQuestions, cb.OpenQuestions),
+		Entities:      DiffLists(ca.Entities, cb.Entities),
 	}
 }
 

@@ -79,9 +79,9 @@ func TestDiffLists(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := diffLists(tt.a, tt.b)
+			got := DiffLists(tt.a, tt.b)
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("diffLists = %#v, want %#v", got, tt.want)
+				t.Fatalf("DiffLists = %#v, want %#v", got, tt.want)
 			}
 		})
 	}

@@ -17,7 +17,7 @@ func FuzzNormalizeItem(f *testing.F) {
 		if strings.TrimSpace(k) != k || strings.Contains(k, "  ") {
 			t.Fatalf("whitespace not collapsed: %q", k)
 		}
-		d := diffLists([]string{s}, []string{k})
+		d := DiffLists([]string{s}, []string{k})
 		if k != "" && len(d.Shared) != 1 {
 			t.Fatalf("an item does not match its own key: %q vs %q: %+v", s, k, d)
 		}

@@ -480,10 +480,10 @@ type ItemService interface {
 	ItemHistory(ctx context.Context, spaceID ID, itemID string) ([]ItemEvent, error)
 }
 
-// LinkTasks gives the live task items their annotations from the content's
-// tasks (stored items keep only text and status): the n-th live task item
-// is the n-th task.
-func LinkTasks(c *Content, items []Item) {
+// LinkTasks gives the live task items their annotations from c's tasks
+// (stored items keep only text and status): the n-th live task item is the
+// n-th task.
+func (c *Content) LinkTasks(items []Item) {
 	n := 0
 	for i := range items {
 		it := &items[i]
@@ -498,7 +498,7 @@ func LinkTasks(c *Content, items []Item) {
 	}
 }
 
-// Item history events, as ItemEventKind names them.
+// Item history events, as ItemEvent.KindFor names them.
 const (
 	EventIntroduced   = "introduced"
 	EventChanged      = "changed"
@@ -508,11 +508,11 @@ const (
 	EventSupersededBy = "superseded_by"
 )
 
-// ItemEventKind names what ev did to the item itemID: an add (or the
+// KindFor names what ev did to the item itemID: an add (or the
 // supersede that created it) introduced it; an update changed it; resolve,
 // retract and supersede ended it (superseded_by when ev is the row of the
 // item that replaced it).
-func ItemEventKind(ev *ItemEvent, itemID string) string {
+func (ev *ItemEvent) KindFor(itemID string) string {
 	it := &ev.Item
 	if it.ID != itemID {
 		return EventSupersededBy

@@ -153,7 +153,7 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 	items, removes := m.mergeItems(sideItems(base), sideItems(ours), sideItems(theirs))
 	setContentLists(&out, items)
 	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
-		ArtifactKey,
+		Artifact.Key,
 		func(a, b Artifact) bool { return a == b },
 		func(a Artifact) string { return a.Content },
 		func(a Artifact, v string) Artifact { a.Content = v; return a })
@@ -432,7 +432,7 @@ func (m *merger) scalar(field, base, ours, theirs string) string {
 	return ours
 }
 
-// itemKey is NormalizeItem, except that an item without letters or digits
+// ItemKey is NormalizeItem, except that an item without letters or digits
 // is keyed by its exact text, so "---" matches only "---".
 func ItemKey(s string) string {
 	if k := NormalizeItem(s); k != "" {
@@ -441,7 +441,9 @@ func ItemKey(s string) string {
 	return "\x00" + s
 }
 
-func ArtifactKey(a Artifact) string {
+// Key is what merge matches artifacts by: the id, else the normalised
+// label.
+func (a Artifact) Key() string {
 	if id := strings.TrimSpace(a.ID); id != "" {
 		return "id:" + id
 	}

@@ -2,8 +2,6 @@ package smriti
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"sort"
 	"strings"
 	"time"
@@ -53,16 +51,6 @@ type ReadyService interface {
 	HeartbeatClaim(ctx context.Context, id ID, ttl *time.Duration) (*Claim, error)
 }
 
-// TaskKey is the key a task is claimed by: its id, else a hash of its
-// normalised text.
-func TaskKey(t Task) string {
-	if id := strings.TrimSpace(t.ID); id != "" {
-		return id
-	}
-	h := sha256.Sum256([]byte(NormalizeItem(t.Text)))
-	return "h-" + hex.EncodeToString(h[:4])
-}
-
 // taskBlockers splits a blocked_by annotation into task keys: ids separated
 // by commas, semicolons or white space.
 func taskBlockers(s string) []string {
@@ -84,7 +72,7 @@ func RankReady(heads []TaskSource, held, claimedDone map[string]bool) []ReadyTas
 	var all []cand
 	for _, h := range heads {
 		for _, t := range h.Tasks {
-			k := TaskKey(t)
+			k := t.Key()
 			if _, dup := status[k]; dup {
 				if t.Status == TaskDone {
 					status[k] = TaskDone

@@ -135,7 +135,7 @@ func ComputeDivergence(head *Checkpoint, branches []BranchHead) ([]DivergencePai
 		return pairs, 0
 	}
 	for _, b := range branches {
-		d := diffLists(head.Decisions, b.Decisions)
+		d := DiffLists(head.Decisions, b.Decisions)
 		if len(d.OnlyA) == 0 && len(d.OnlyB) == 0 {
 			continue
 		}

@@ -1,6 +1,8 @@
 package smriti
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -19,7 +21,7 @@ const (
 	TaskDone = "done"
 )
 
-// validIntent reports whether s (already trimmed and lower-cased) is one of
+// ValidIntent reports whether s (already trimmed and lower-cased) is one of
 // the five intent hints.
 func ValidIntent(s string) bool {
 	switch s {
@@ -29,7 +31,7 @@ func ValidIntent(s string) bool {
 	return false
 }
 
-// normalizeTasks turns the tasks a model (or a client) produced into clean
+// NormalizeTasks turns the tasks a model (or a client) produced into clean
 // structured tasks, as drafts and extracts store them.
 //
 // Each raw item is a string or an object (map[string]any, as encoding/json
@@ -143,7 +145,17 @@ func (t Task) Display() string {
 	return b.String()
 }
 
-// splitDone separates the done tasks from the others, keeping their order.
+// Key is the key a task is claimed by: its id, else a hash of its
+// normalised text.
+func (t Task) Key() string {
+	if id := strings.TrimSpace(t.ID); id != "" {
+		return id
+	}
+	h := sha256.Sum256([]byte(NormalizeItem(t.Text)))
+	return "h-" + hex.EncodeToString(h[:4])
+}
+
+// SplitDone separates the done tasks from the others, keeping their order.
 func SplitDone(ts []Task) (open, done []Task) {
 	for _, t := range ts {
 		if t.Status == TaskDone {

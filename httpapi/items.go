@@ -47,7 +47,7 @@ func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
 	for i := range evs {
 		ev := &evs[i]
 		e := wire.ItemEventOut{CheckpointID: ev.CheckpointID, CommitHash: ev.CommitHash, BranchName: ev.BranchName, CreatedAt: ev.CreatedAt,
-			Merge: ev.Merge, Event: smriti.ItemEventKind(ev, itemID), ItemID: ev.Item.ID, Text: ev.Item.Text,
+			Merge: ev.Merge, Event: ev.KindFor(itemID), ItemID: ev.Item.ID, Text: ev.Item.Text,
 			Status: wire.ItemStatus(ev.Item.Status), Origin: ev.Item.Origin}
 		if ev.Item.Change != nil {
 			e.Change = *ev.Item.Change

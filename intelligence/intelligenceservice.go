@@ -246,7 +246,7 @@ func mergeArtifacts(carried, added []smriti.Artifact) []smriti.Artifact {
 	for _, a := range added {
 		replaced := false
 		for i := range out {
-			if smriti.ArtifactKey(out[i]) == smriti.ArtifactKey(a) {
+			if out[i].Key() == a.Key() {
 				out[i], replaced = a, true
 				break
 			}

@@ -81,7 +81,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	b.WriteString("History:\n")
 	for i := range evs {
 		ev := &evs[i]
-		kind := smriti.ItemEventKind(ev, itemID)
+		kind := ev.KindFor(itemID)
 		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		if ev.Merge {
 			b.WriteString(", merge")

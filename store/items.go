@@ -157,7 +157,7 @@ func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkp
 		if c.Items == nil {
 			c.Items = []smriti.Item{}
 		}
-		smriti.LinkTasks(&c.Content, c.Items)
+		c.Content.LinkTasks(c.Items)
 	}
 	return nil
 }

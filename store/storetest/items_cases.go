@@ -65,7 +65,7 @@ func testItemHistory(t *testing.T, s *store.Store) {
 	commit(t, ctx, s, sp, se, "C", "TTL is 30 minutes") // carried: no event
 	evs := Get(s.ItemHistory(ctx, sp.ID, ttl.ID)).Must(t)
 	if len(evs) != 2 || evs[0].CheckpointID != a.ID || evs[1].CheckpointID != b.ID ||
-		smriti.ItemEventKind(&evs[0], ttl.ID) != smriti.EventIntroduced || smriti.ItemEventKind(&evs[1], ttl.ID) != smriti.EventChanged ||
+		evs[0].KindFor(ttl.ID) != smriti.EventIntroduced || evs[1].KindFor(ttl.ID) != smriti.EventChanged ||
 		evs[1].Item.Change.Before == nil || *evs[1].Item.Change.Before != "TTL is 15 minutes" {
 		t.Fatalf("history = %+v", evs)
 	}

@@ -54,7 +54,7 @@ func testReadyQueue(t *testing.T, s *store.Store) {
 		Tasks: []smriti.Task{task("t1", "Schema", "", ""), task("a1", "Try hosted", "", "")}}})).Must(t)
 
 	ready := Get(s.ReadyTasks(ctx, sp.ID, smriti.ReadyQuery{})).Must(t)
-	plain := smriti.TaskKey(smriti.Task{Text: "Plain follow-up"})
+	plain := smriti.Task{Text: "Plain follow-up"}.Key()
 	// t1 unblocks two; t5's blocker is done; t2, t3 wait; a1 from the branch comes last (newer).
 	if got, want := readyKeys(ready), "t1@main/2 t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
 		t.Fatalf("ready = %s, want %s", got, want)
