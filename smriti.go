@@ -1,11 +1,13 @@
 // Package smriti holds the domain of Smriti — version control for reasoning
 // state: Spaces, Sessions and their Turns (the append-only event stream), and
 // Checkpoints (immutable, structured, branchable snapshots of what was
-// concluded) and their items, claims and worktrees — together with the
-// service interfaces the adapters implement and the pure rules (hash, diff,
-// merge, item identity, tasks, references, authorship) that sit between
-// them. Use cases are in app, prompts in intelligence, markdown views in
-// render, file formats in portability.
+// concluded) with their items and notes — together with the service
+// interfaces the adapters implement, the limits every write obeys, and the
+// pure rules (hash, diff, merge, item identity, tasks, references,
+// authorship) that sit between them. How agents coordinate is in coord,
+// accounts in account, search in search, idempotency keys in idempotency;
+// use cases are in app, prompts in intelligence, markdown views in render,
+// file formats in portability.
 //
 // This package imports nothing of Smriti's and no adapter: no SQL, no HTTP,
 // no provider SDK.

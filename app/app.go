@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
 	"smriti/portability"
@@ -35,11 +36,11 @@ type Store interface {
 	portability.SpaceExporter
 	portability.TranscriptStore
 	portability.AgentTranscriptStore
-	smriti.ClaimService
-	smriti.ReadyService
-	smriti.MetricsService
-	smriti.StateService
-	smriti.WorktreeStore
+	coord.ClaimService
+	coord.ReadyService
+	coord.MetricsService
+	coord.StateService
+	coord.WorktreeStore
 	smriti.SpaceEventLog
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is

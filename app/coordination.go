@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"smriti"
+	"smriti/coord"
 	"strings"
 	"time"
 
@@ -19,11 +20,11 @@ const DefaultProbeTTL = 30 * time.Second
 // of bound worktrees, and opening, listing and closing worktrees with git.
 // It composes the store and the git adapter; it does no I/O of its own.
 type Coordinator struct {
-	Briefs smriti.StateService
-	Store  smriti.WorktreeStore
+	Briefs coord.StateService
+	Store  coord.WorktreeStore
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
-	Git smriti.Git
+	Git coord.Git
 	Now smriti.Clock
 	// ProbeTTL is how long a cached probe is reused (DefaultProbeTTL when 0).
 	ProbeTTL time.Duration
@@ -32,7 +33,7 @@ type Coordinator struct {
 	Root string
 }
 
-var _ smriti.WorktreeService = (*Coordinator)(nil)
+var _ coord.WorktreeService = (*Coordinator)(nil)
 
 func (c *Coordinator) now() time.Time {
 	if c.Now == nil {
@@ -41,7 +42,7 @@ func (c *Coordinator) now() time.Time {
 	return c.Now()
 }
 
-func (c *Coordinator) git() (smriti.Git, error) {
+func (c *Coordinator) git() (coord.Git, error) {
 	if c.Git == nil || c.Store == nil {
 		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "worktrees are not available: this server has no git binary configured")
 	}
@@ -50,14 +51,14 @@ func (c *Coordinator) git() (smriti.Git, error) {
 
 // SpaceState returns the state brief with a fresh-enough probe for every
 // claim bound to an active worktree. Errors as StateService.SpaceState.
-func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	b, err := c.Briefs.SpaceState(ctx, spaceID, q)
 	if err != nil {
 		return nil, err
 	}
-	var wts []*smriti.Worktree
+	var wts []*coord.Worktree
 	for _, cl := range b.Claims {
-		if cl.Worktree != nil && cl.Worktree.Status == smriti.WorktreeActive {
+		if cl.Worktree != nil && cl.Worktree.Status == coord.WorktreeActive {
 			wts = append(wts, cl.Worktree)
 		}
 	}
@@ -79,7 +80,7 @@ func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q smrit
 // probes returns the drift of each worktree: from the shared cache when it
 // is younger than the TTL, else measured with git and cached (failures
 // too, as nil).
-func (c *Coordinator) probes(ctx context.Context, wts []*smriti.Worktree) (map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (c *Coordinator) probes(ctx context.Context, wts []*coord.Worktree) (map[smriti.ID]*coord.WorktreeProbe, error) {
 	ttl := c.ProbeTTL
 	if ttl <= 0 {
 		ttl = DefaultProbeTTL
@@ -93,7 +94,7 @@ func (c *Coordinator) probes(ctx context.Context, wts []*smriti.Worktree) (map[s
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[smriti.ID]*smriti.WorktreeProbe, len(wts))
+	out := make(map[smriti.ID]*coord.WorktreeProbe, len(wts))
 	for _, w := range wts {
 		if p, ok := cached[w.ID]; ok {
 			out[w.ID] = p.Probe
@@ -102,7 +103,7 @@ func (c *Coordinator) probes(ctx context.Context, wts []*smriti.Worktree) (map[s
 		if c.Git == nil {
 			continue
 		}
-		cp := &smriti.CachedProbe{WorktreeID: w.ID, ProbedAt: now}
+		cp := &coord.CachedProbe{WorktreeID: w.ID, ProbedAt: now}
 		if p, err := c.Git.Probe(ctx, w.Path); err != nil {
 			cp.Error = smriti.ErrorMessage(err)
 		} else {
@@ -140,7 +141,7 @@ func slug(s, fallback string) string {
 }
 
 // OpenWorktree implements WorktreeService.
-func (c *Coordinator) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+func (c *Coordinator) OpenWorktree(ctx context.Context, in coord.WorktreeOpen) (*coord.Worktree, error) {
 	git, err := c.git()
 	if err != nil {
 		return nil, err
@@ -149,8 +150,8 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) 
 	if agent == "" {
 		return nil, smriti.Errorf(smriti.EINVALID, "agent must be non-empty")
 	}
-	if len(agent) > smriti.MaxClaimAgent {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "agent must be at most %d characters", smriti.MaxClaimAgent)
+	if len(agent) > coord.MaxClaimAgent {
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "agent must be at most %d characters", coord.MaxClaimAgent)
 	}
 	sp, root, err := c.projectRoot(ctx, in.SpaceID)
 	if err != nil {
@@ -189,8 +190,8 @@ func (c *Coordinator) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) 
 	if err := git.AddWorktree(ctx, root, path, branch, base); err != nil {
 		return nil, err
 	}
-	w := &smriti.Worktree{ID: smriti.NewID(), SpaceID: sp.ID, Agent: agent, Path: path, BranchName: branch,
-		BaseCommitSHA: &base, Status: smriti.WorktreeActive, CreatedAt: c.now()}
+	w := &coord.Worktree{ID: smriti.NewID(), SpaceID: sp.ID, Agent: agent, Path: path, BranchName: branch,
+		BaseCommitSHA: &base, Status: coord.WorktreeActive, CreatedAt: c.now()}
 	if err := c.Store.InsertWorktree(ctx, w); err != nil {
 		// Leave no orphan on disk for a row that was never written.
 		_ = git.RemoveWorktree(context.WithoutCancel(ctx), root, path, true)
@@ -226,7 +227,7 @@ func (c *Coordinator) projectRoot(ctx context.Context, spaceID smriti.ID) (*smri
 }
 
 // Worktrees implements WorktreeService.
-func (c *Coordinator) Worktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (c *Coordinator) Worktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error) {
 	if c.Store == nil {
 		return nil, nil, smriti.Errorf(smriti.EUNAVAILABLE, "worktrees are not available on this server")
 	}
@@ -234,13 +235,13 @@ func (c *Coordinator) Worktrees(ctx context.Context, spaceID smriti.ID, includeC
 	if err != nil {
 		return nil, nil, err
 	}
-	var active []*smriti.Worktree
+	var active []*coord.Worktree
 	for _, w := range ws {
-		if w.Status == smriti.WorktreeActive {
+		if w.Status == coord.WorktreeActive {
 			active = append(active, w)
 		}
 	}
-	probes := map[smriti.ID]*smriti.WorktreeProbe{}
+	probes := map[smriti.ID]*coord.WorktreeProbe{}
 	if len(active) > 0 {
 		if probes, err = c.probes(ctx, active); err != nil {
 			return nil, nil, err
@@ -250,13 +251,13 @@ func (c *Coordinator) Worktrees(ctx context.Context, spaceID smriti.ID, includeC
 }
 
 // Worktree implements WorktreeService.
-func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*coord.Worktree, error) {
 	if c.Store == nil {
 		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "worktrees are not available on this server")
 	}
 	s := strings.ToLower(strings.TrimSpace(idOrPrefix))
-	if len(s) < smriti.MinWorktreePrefix {
-		return nil, smriti.Errorf(smriti.EINVALID, "Worktree id must be at least %d characters", smriti.MinWorktreePrefix)
+	if len(s) < coord.MinWorktreePrefix {
+		return nil, smriti.Errorf(smriti.EINVALID, "Worktree id must be at least %d characters", coord.MinWorktreePrefix)
 	}
 	if id, err := uuid.Parse(s); err == nil && len(s) == 36 {
 		ws, err := c.Store.WorktreesByPrefix(ctx, id.String(), 1)
@@ -292,7 +293,7 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*smriti.
 }
 
 // CloseWorktree implements WorktreeService.
-func (c *Coordinator) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+func (c *Coordinator) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*coord.Worktree, error) {
 	w, err := c.Worktree(ctx, idOrPrefix)
 	if err != nil {
 		return nil, err
@@ -301,7 +302,7 @@ func (c *Coordinator) CloseWorktree(ctx context.Context, idOrPrefix string, forc
 	if err != nil {
 		return nil, err
 	}
-	if w.Status == smriti.WorktreeClosed {
+	if w.Status == coord.WorktreeClosed {
 		return nil, smriti.Errorf(smriti.ECONFLICT, "Worktree is already closed")
 	}
 	_, root, err := c.projectRoot(ctx, w.SpaceID)

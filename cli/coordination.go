@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/coord"
 	"smriti/render"
 	"smriti/tokenizer"
 	"smriti/wire"
@@ -102,7 +103,7 @@ func newClaimCreateCmd() *cobra.Command {
 			if agent == "" || scope == "" {
 				return usageErr(cmd, "--agent (or SMRITI_AGENT) and --scope or --task are required")
 			}
-			d, err := smriti.ParseDuration(ttl)
+			d, err := coord.ParseDuration(ttl)
 			if err != nil {
 				return err
 			}
@@ -138,7 +139,7 @@ func newClaimCreateCmd() *cobra.Command {
 				out.IntentType, out.Scope, out.BranchName, out.Agent, out.ID, humanDuration(d))
 			if len(out.Collisions) > 0 {
 				fmt.Fprintf(env.Stdout, "\nCollides with %d live claim(s) — re-read state and consider another task:\n", len(out.Collisions))
-				cl := make([]*smriti.Claim, len(out.Collisions))
+				cl := make([]*coord.Claim, len(out.Collisions))
 				for i := range out.Collisions {
 					cl[i] = out.Collisions[i].Claim()
 				}
@@ -161,7 +162,7 @@ func newClaimCreateCmd() *cobra.Command {
 }
 
 func newClaimFinishCmd(verb string) *cobra.Command {
-	status := map[string]string{"done": smriti.ClaimDone, "abandon": smriti.ClaimAbandoned}[verb]
+	status := map[string]string{"done": coord.ClaimDone, "abandon": coord.ClaimAbandoned}[verb]
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   verb + " <claim-id>",
@@ -208,7 +209,7 @@ func newClaimListCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, claims)
 			}
-			cl := make([]*smriti.Claim, len(claims))
+			cl := make([]*coord.Claim, len(claims))
 			for i := range claims {
 				cl[i] = claims[i].Claim()
 			}

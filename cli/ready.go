@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"smriti/client"
+	"smriti/coord"
 	"smriti/wire"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ directory.`,
 					req.Agent = &a
 				}
 				if ttl != "" {
-					if _, err := smriti.ParseDuration(ttl); err != nil {
+					if _, err := coord.ParseDuration(ttl); err != nil {
 						return err
 					}
 					req.TTL = &ttl
@@ -146,7 +147,7 @@ func newClaimHeartbeatCmd() *cobra.Command {
 			env := envOf(cmd)
 			c := env.Client()
 			if ttl != "" {
-				if _, err := smriti.ParseDuration(ttl); err != nil {
+				if _, err := coord.ParseDuration(ttl); err != nil {
 					return err
 				}
 			}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"smriti/coord"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ const (
 	DefaultProbeTimeout = 3 * time.Second
 )
 
-// Git implements smriti.Git with the git binary.
+// Git implements coord.Git with the git binary.
 type Git struct {
 	// Binary is the git executable ("git" on PATH when empty).
 	Binary string
@@ -38,7 +39,7 @@ type Git struct {
 	ProbeTimeout time.Duration
 }
 
-var _ smriti.Git = (*Git)(nil)
+var _ coord.Git = (*Git)(nil)
 
 // New returns a Git with the default binary and time limits.
 func New() *Git {
@@ -96,7 +97,7 @@ func failed(what, msg string) error {
 	return smriti.Errorf(smriti.EUPSTREAM, "%s failed: %s", what, smriti.Truncate(msg, 1000))
 }
 
-// ResolveDir implements smriti.Git.
+// ResolveDir implements coord.Git.
 func (g *Git) ResolveDir(_ context.Context, dir string) (string, error) {
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -116,7 +117,7 @@ func (g *Git) ResolveDir(_ context.Context, dir string) (string, error) {
 	return abs, nil
 }
 
-// BranchExists implements smriti.Git.
+// BranchExists implements coord.Git.
 func (g *Git) BranchExists(ctx context.Context, repo, branch string) (bool, error) {
 	r, msg, err := g.run(ctx, g.Timeout, repo, "show-ref", "--verify", "--quiet", "refs/heads/"+branch)
 	if err != nil {
@@ -131,7 +132,7 @@ func (g *Git) BranchExists(ctx context.Context, repo, branch string) (bool, erro
 	return false, failed("git show-ref", msg)
 }
 
-// HeadSHA implements smriti.Git.
+// HeadSHA implements coord.Git.
 func (g *Git) HeadSHA(ctx context.Context, repo string) (string, error) {
 	r, msg, err := g.run(ctx, g.Timeout, repo, "rev-parse", "--verify", "HEAD")
 	if err != nil {
@@ -143,7 +144,7 @@ func (g *Git) HeadSHA(ctx context.Context, repo string) (string, error) {
 	return strings.TrimSpace(r.out), nil
 }
 
-// AddWorktree implements smriti.Git. A directory it created is removed
+// AddWorktree implements coord.Git. A directory it created is removed
 // again when git fails; one that existed before is left alone.
 func (g *Git) AddWorktree(ctx context.Context, repo, path, branch, base string) error {
 	_, statErr := os.Stat(path)
@@ -161,7 +162,7 @@ func (g *Git) AddWorktree(ctx context.Context, repo, path, branch, base string) 
 	return err
 }
 
-// Dirty implements smriti.Git.
+// Dirty implements coord.Git.
 func (g *Git) Dirty(ctx context.Context, dir string) ([]string, error) {
 	r, msg, err := g.run(ctx, g.Timeout, dir, "status", "--porcelain")
 	if err != nil {
@@ -173,7 +174,7 @@ func (g *Git) Dirty(ctx context.Context, dir string) ([]string, error) {
 	return lines(r.out), nil
 }
 
-// RemoveWorktree implements smriti.Git.
+// RemoveWorktree implements coord.Git.
 func (g *Git) RemoveWorktree(ctx context.Context, repo, path string, force bool) error {
 	args := []string{"worktree", "remove"}
 	if force {
@@ -193,19 +194,19 @@ func (g *Git) RemoveWorktree(ctx context.Context, repo, path string, force bool)
 // preference.
 var mainRefs = []string{"refs/remotes/origin/main", "refs/heads/main", "refs/remotes/origin/master", "refs/heads/master"}
 
-// Probe implements smriti.Git: dirty files (first MaxProbePaths paths),
+// Probe implements coord.Git: dirty files (first MaxProbePaths paths),
 // commits ahead of and behind the main branch (origin's when there is one),
 // and the last commit. Four read-only commands, each bounded by
 // ProbeTimeout.
-func (g *Git) Probe(ctx context.Context, dir string) (*smriti.WorktreeProbe, error) {
+func (g *Git) Probe(ctx context.Context, dir string) (*coord.WorktreeProbe, error) {
 	dirty, err := g.probeRun(ctx, dir, "status", "--porcelain")
 	if err != nil {
 		return nil, err
 	}
-	p := &smriti.WorktreeProbe{DirtyPaths: []string{}}
+	p := &coord.WorktreeProbe{DirtyPaths: []string{}}
 	for _, l := range lines(dirty) {
 		p.DirtyFiles++
-		if len(p.DirtyPaths) < smriti.MaxProbePaths && len(l) > 3 {
+		if len(p.DirtyPaths) < coord.MaxProbePaths && len(l) > 3 {
 			p.DirtyPaths = append(p.DirtyPaths, strings.TrimSpace(l[3:]))
 		}
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/coord"
 	"smriti/render"
 	"smriti/tokenizer"
 	"smriti/wire"
@@ -42,8 +43,8 @@ func (s *Server) coordinationRoutes() []route {
 }
 
 // stateQueryOf reads ?since_commit_id= and ?session_id=.
-func stateQueryOf(r *http.Request) (smriti.StateQuery, error) {
-	var q smriti.StateQuery
+func stateQueryOf(r *http.Request) (coord.StateQuery, error) {
+	var q coord.StateQuery
 	var err error
 	if q.Since, err = queryID(r, "since_commit_id"); err != nil {
 		return q, err
@@ -54,7 +55,7 @@ func stateQueryOf(r *http.Request) (smriti.StateQuery, error) {
 	return q, nil
 }
 
-func (s *Server) brief(r *http.Request, spaceID smriti.ID) (*smriti.StateBrief, error) {
+func (s *Server) brief(r *http.Request, spaceID smriti.ID) (*coord.StateBrief, error) {
 	q, err := stateQueryOf(r)
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := smriti.ClaimCreate{SpaceID: space, Agent: deref(req.Agent), Scope: deref(req.Scope), BranchName: deref(req.BranchName),
+	in := coord.ClaimCreate{SpaceID: space, Agent: deref(req.Agent), Scope: deref(req.Scope), BranchName: deref(req.BranchName),
 		TaskID: deref(req.TaskID), Intent: deref(req.IntentType)}
 	if in.BaseCheckpointID, err = wire.OptID("base_commit_id", req.BaseCommitID); err != nil {
 		return err
@@ -141,7 +142,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if req.TTLHours != nil {
-		d := smriti.ClaimTTLHours(*req.TTLHours)
+		d := coord.ClaimTTLHours(*req.TTLHours)
 		in.TTL = &d
 	}
 	if req.TTL != nil {
@@ -162,7 +163,7 @@ func (s *Server) listClaims(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := smriti.ClaimQuery{}
+	q := coord.ClaimQuery{}
 	if q.IncludeExpired, err = queryBool(r, "include_expired"); err != nil {
 		return err
 	}

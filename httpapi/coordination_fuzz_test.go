@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"smriti/coord"
 	"smriti/wire"
 	"testing"
 
@@ -28,9 +29,9 @@ func FuzzClaimRequest(f *testing.F) {
 			}
 			return
 		}
-		in := smriti.ClaimCreate{Agent: deref(req.Agent), Scope: deref(req.Scope), TaskID: deref(req.TaskID), Intent: deref(req.IntentType)}
+		in := coord.ClaimCreate{Agent: deref(req.Agent), Scope: deref(req.Scope), TaskID: deref(req.TaskID), Intent: deref(req.IntentType)}
 		if req.TTLHours != nil {
-			d := smriti.ClaimTTLHours(*req.TTLHours)
+			d := coord.ClaimTTLHours(*req.TTLHours)
 			in.TTL = &d
 		}
 		if err := in.Normalize(); err != nil {
@@ -39,7 +40,7 @@ func FuzzClaimRequest(f *testing.F) {
 			}
 			return
 		}
-		if *in.TTL < smriti.MinClaimTTL || *in.TTL > smriti.MaxClaimTTL {
+		if *in.TTL < coord.MinClaimTTL || *in.TTL > coord.MaxClaimTTL {
 			t.Fatalf("accepted TTL %v", *in.TTL)
 		}
 		var patch wire.ClaimPatchRequest

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/internal/nonnil"
 	"smriti/wire"
 )
@@ -21,7 +22,7 @@ func (s *Server) readyRoutes() []route {
 	}
 }
 
-func readyOf(t smriti.ReadyTask) wire.ReadyTaskOut {
+func readyOf(t coord.ReadyTask) wire.ReadyTaskOut {
 	return wire.ReadyTaskOut{Key: t.Key, Text: t.Task.Text, ID: t.Task.ID, IntentHint: t.Task.IntentHint, BlockedBy: t.Task.BlockedBy,
 		BranchName: t.Branch, CheckpointID: t.CheckpointID, CommitHash: smriti.ShortHash(t.Hash), Unblocks: t.Unblocks, Since: t.Since}
 }
@@ -31,7 +32,7 @@ func (s *Server) readyTasks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := smriti.ReadyQuery{}
+	q := coord.ReadyQuery{}
 	if v := r.URL.Query().Get("limit"); v != "" {
 		if q.Limit, err = strconv.Atoi(v); err != nil || q.Limit < 1 {
 			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be a positive integer, got %q", smriti.Truncate(v, 32))
@@ -50,7 +51,7 @@ func ttlOf(v *string) (*time.Duration, error) {
 	if v == nil {
 		return nil, nil
 	}
-	d, err := smriti.ParseDuration(*v)
+	d, err := coord.ParseDuration(*v)
 	if err != nil {
 		return nil, smriti.Errorf(smriti.EINVALID, "ttl: %s", smriti.ErrorMessage(err))
 	}
@@ -66,7 +67,7 @@ func (s *Server) claimReady(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	in := smriti.ClaimCreate{SpaceID: id, Agent: deref(req.Agent), Intent: deref(req.IntentType)}
+	in := coord.ClaimCreate{SpaceID: id, Agent: deref(req.Agent), Intent: deref(req.IntentType)}
 	if in.SessionID, err = wire.OptID("session_id", req.SessionID); err != nil {
 		return err
 	}

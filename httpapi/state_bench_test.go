@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"smriti/coord"
 	"testing"
 
 	"smriti"
@@ -43,7 +44,7 @@ func BenchmarkSpaceState(b *testing.B) {
 		}
 	}
 	for i := 0; i < 20; i++ {
-		if _, _, err := e.st.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: e.space.ID, Agent: "agent", Scope: fmt.Sprintf("scope %d", i),
+		if _, _, err := e.st.CreateClaim(ctx, coord.ClaimCreate{SpaceID: e.space.ID, Agent: "agent", Scope: fmt.Sprintf("scope %d", i),
 			TaskID: fmt.Sprintf("t%d", i), BaseCheckpointID: &first.ID}); err != nil {
 			b.Fatal(err)
 		}

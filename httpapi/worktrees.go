@@ -2,12 +2,11 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/coord"
 	"smriti/wire"
-
-	"smriti"
 )
 
-func worktreeOf(w *smriti.Worktree) wire.WorktreeOut {
+func worktreeOf(w *coord.Worktree) wire.WorktreeOut {
 	return wire.WorktreeOut{ID: w.ID, RepoID: w.SpaceID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
 		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
 }
@@ -36,7 +35,7 @@ func (s *Server) openWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := smriti.WorktreeOpen{SpaceID: space, Agent: deref(req.Agent), BranchName: deref(req.BranchName),
+	in := coord.WorktreeOpen{SpaceID: space, Agent: deref(req.Agent), BranchName: deref(req.BranchName),
 		BaseCommitSHA: deref(req.BaseCommitSHA), BasePath: deref(req.BasePath)}
 	wt, err := s.app.Coordinator.OpenWorktree(r.Context(), in)
 	if err != nil {

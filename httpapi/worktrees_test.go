@@ -14,6 +14,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/client"
+	"smriti/coord"
 	"smriti/gitcli"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -193,8 +194,8 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	_, err = e.c.Worktree(bg, uuid.NewString())
 	wantCode(t, err, smriti.ENOTFOUND)
 	for _, id := range []string{"abcd1111-0000-4000-8000-000000000001", "abcd2222-0000-4000-8000-000000000002"} {
-		if err := e.store.InsertWorktree(bg, &smriti.Worktree{ID: uuid.MustParse(id), SpaceID: space.ID, Agent: "x",
-			Path: "/nowhere/" + id, BranchName: "b" + id[:8], Status: smriti.WorktreeActive, CreatedAt: time.Now()}); err != nil {
+		if err := e.store.InsertWorktree(bg, &coord.Worktree{ID: uuid.MustParse(id), SpaceID: space.ID, Agent: "x",
+			Path: "/nowhere/" + id, BranchName: "b" + id[:8], Status: coord.WorktreeActive, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/client"
+	"smriti/coord"
 	"smriti/intelligence"
 	"smriti/wire"
 )
@@ -214,7 +215,7 @@ func (o ClientOps) PreviewContext(ctx context.Context, space *smriti.ID, session
 	return out, nil
 }
 
-func (o ClientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+func (o ClientOps) State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	st, err := o.c.State(ctx, space, client.StateOptions{Since: q.Since, Session: q.SessionID})
 	if err != nil {
 		return nil, err
@@ -222,7 +223,7 @@ func (o ClientOps) State(ctx context.Context, space smriti.ID, q smriti.StateQue
 	return st.Brief(), nil
 }
 
-func (o ClientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+func (o ClientOps) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
 	sp := in.SpaceID.String()
 	req := wire.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}
 	if in.TaskID != "" {
@@ -244,14 +245,14 @@ func (o ClientOps) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smr
 	if err != nil {
 		return nil, nil, err
 	}
-	collisions := make([]*smriti.Claim, len(out.Collisions))
+	collisions := make([]*coord.Claim, len(out.Collisions))
 	for i := range out.Collisions {
 		collisions[i] = out.Collisions[i].Claim()
 	}
 	return out.ClaimOut.Claim(), collisions, nil
 }
 
-func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error) {
 	c, err := o.c.FinishClaim(ctx, id, status)
 	if err != nil {
 		return nil, err
@@ -259,12 +260,12 @@ func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 	return c.Claim(), nil
 }
 
-func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
+func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
 	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
-	return drainPages(func(after string) ([]*smriti.Claim, string, error) {
+	return drainPages(func(after string) ([]*coord.Claim, string, error) {
 		opts.After = after
 		page, next, err := o.c.Claims(ctx, space, opts)
-		claims := make([]*smriti.Claim, len(page))
+		claims := make([]*coord.Claim, len(page))
 		for i := range page {
 			claims[i] = page[i].Claim()
 		}
@@ -272,15 +273,15 @@ func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired b
 	})
 }
 
-func (o ClientOps) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+func (o ClientOps) Metrics(ctx context.Context, space smriti.ID) (coord.MetricsView, error) {
 	m, err := o.c.SpaceMetrics(ctx, space)
 	if err != nil {
-		return smriti.MetricsView{}, err
+		return coord.MetricsView{}, err
 	}
 	return m.View(), nil
 }
 
-func (o ClientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+func (o ClientOps) OpenWorktree(ctx context.Context, in coord.WorktreeOpen) (*coord.Worktree, error) {
 	sp := in.SpaceID.String()
 	req := wire.WorktreeRequest{SpaceID: &sp, Agent: &in.Agent}
 	if in.BranchName != "" {
@@ -299,7 +300,7 @@ func (o ClientOps) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*s
 	return w.Worktree(), nil
 }
 
-func (o ClientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (o ClientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error) {
 	items, err := o.c.Worktrees(ctx, space, includeClosed)
 	if err != nil {
 		return nil, nil, err
@@ -308,7 +309,7 @@ func (o ClientOps) Worktrees(ctx context.Context, space smriti.ID, includeClosed
 	return wts, probes, nil
 }
 
-func (o ClientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+func (o ClientOps) Worktree(ctx context.Context, idOrPrefix string) (*coord.Worktree, error) {
 	w, err := o.c.Worktree(ctx, idOrPrefix)
 	if err != nil {
 		return nil, err
@@ -316,7 +317,7 @@ func (o ClientOps) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Wor
 	return w.Worktree(), nil
 }
 
-func (o ClientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+func (o ClientOps) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*coord.Worktree, error) {
 	w, err := o.c.CloseWorktree(ctx, idOrPrefix, force)
 	if err != nil {
 		return nil, err
@@ -340,19 +341,19 @@ func (o ClientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID stri
 	return wire.DomainItemEvents(h), nil
 }
 
-func (o ClientOps) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
+func (o ClientOps) Ready(ctx context.Context, space smriti.ID) ([]coord.ReadyTask, error) {
 	out, err := o.c.ReadyTasks(ctx, space, 0)
 	if err != nil {
 		return nil, err
 	}
-	ts := make([]smriti.ReadyTask, len(out.Tasks))
+	ts := make([]coord.ReadyTask, len(out.Tasks))
 	for i, t := range out.Tasks {
 		ts[i] = t.ReadyTask()
 	}
 	return ts, nil
 }
 
-func (o ClientOps) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+func (o ClientOps) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
 	req := wire.ReadyClaimRequest{}
 	if in.Agent != "" {
 		req.Agent = &in.Agent

@@ -4,6 +4,7 @@ import (
 	"context"
 	"smriti"
 	"smriti/app"
+	"smriti/coord"
 	"smriti/intelligence"
 )
 
@@ -29,17 +30,17 @@ type fakeOps struct {
 	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
 	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
-	StateFn                func(a0 context.Context, a1 smriti.ID, a2 smriti.StateQuery) (*smriti.StateBrief, error)
-	CreateClaimFn          func(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error)
-	FinishClaimFn          func(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Claim, error)
-	ClaimsFn               func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Claim, error)
-	MetricsFn              func(a0 context.Context, a1 smriti.ID) (smriti.MetricsView, error)
-	ReadyFn                func(a0 context.Context, a1 smriti.ID) ([]smriti.ReadyTask, error)
-	ClaimReadyFn           func(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error)
-	OpenWorktreeFn         func(a0 context.Context, a1 smriti.WorktreeOpen) (*smriti.Worktree, error)
-	WorktreesFn            func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
-	WorktreeFn             func(a0 context.Context, a1 string) (*smriti.Worktree, error)
-	CloseWorktreeFn        func(a0 context.Context, a1 string, a2 bool) (*smriti.Worktree, error)
+	StateFn                func(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (*coord.StateBrief, error)
+	CreateClaimFn          func(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error)
+	FinishClaimFn          func(a0 context.Context, a1 smriti.ID, a2 string) (*coord.Claim, error)
+	ClaimsFn               func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Claim, error)
+	MetricsFn              func(a0 context.Context, a1 smriti.ID) (coord.MetricsView, error)
+	ReadyFn                func(a0 context.Context, a1 smriti.ID) ([]coord.ReadyTask, error)
+	ClaimReadyFn           func(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error)
+	OpenWorktreeFn         func(a0 context.Context, a1 coord.WorktreeOpen) (*coord.Worktree, error)
+	WorktreesFn            func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error)
+	WorktreeFn             func(a0 context.Context, a1 string) (*coord.Worktree, error)
+	CloseWorktreeFn        func(a0 context.Context, a1 string, a2 bool) (*coord.Worktree, error)
 	PreviewContextFn       func(a0 context.Context, a1 *smriti.ID, a2 smriti.ID, a3 string) (*ContextPreview, error)
 }
 
@@ -178,77 +179,77 @@ func (f *fakeOps) Merge(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutc
 	return f.MergeFn(a0, a1)
 }
 
-func (f *fakeOps) State(a0 context.Context, a1 smriti.ID, a2 smriti.StateQuery) (*smriti.StateBrief, error) {
+func (f *fakeOps) State(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (*coord.StateBrief, error) {
 	if f.StateFn == nil {
 		panic("fakeOps.State called unexpectedly")
 	}
 	return f.StateFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CreateClaim(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+func (f *fakeOps) CreateClaim(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
 	if f.CreateClaimFn == nil {
 		panic("fakeOps.CreateClaim called unexpectedly")
 	}
 	return f.CreateClaimFn(a0, a1)
 }
 
-func (f *fakeOps) FinishClaim(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Claim, error) {
+func (f *fakeOps) FinishClaim(a0 context.Context, a1 smriti.ID, a2 string) (*coord.Claim, error) {
 	if f.FinishClaimFn == nil {
 		panic("fakeOps.FinishClaim called unexpectedly")
 	}
 	return f.FinishClaimFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Claims(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Claim, error) {
+func (f *fakeOps) Claims(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Claim, error) {
 	if f.ClaimsFn == nil {
 		panic("fakeOps.Claims called unexpectedly")
 	}
 	return f.ClaimsFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Metrics(a0 context.Context, a1 smriti.ID) (smriti.MetricsView, error) {
+func (f *fakeOps) Metrics(a0 context.Context, a1 smriti.ID) (coord.MetricsView, error) {
 	if f.MetricsFn == nil {
 		panic("fakeOps.Metrics called unexpectedly")
 	}
 	return f.MetricsFn(a0, a1)
 }
 
-func (f *fakeOps) Ready(a0 context.Context, a1 smriti.ID) ([]smriti.ReadyTask, error) {
+func (f *fakeOps) Ready(a0 context.Context, a1 smriti.ID) ([]coord.ReadyTask, error) {
 	if f.ReadyFn == nil {
 		panic("fakeOps.Ready called unexpectedly")
 	}
 	return f.ReadyFn(a0, a1)
 }
 
-func (f *fakeOps) ClaimReady(a0 context.Context, a1 smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+func (f *fakeOps) ClaimReady(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
 	if f.ClaimReadyFn == nil {
 		panic("fakeOps.ClaimReady called unexpectedly")
 	}
 	return f.ClaimReadyFn(a0, a1)
 }
 
-func (f *fakeOps) OpenWorktree(a0 context.Context, a1 smriti.WorktreeOpen) (*smriti.Worktree, error) {
+func (f *fakeOps) OpenWorktree(a0 context.Context, a1 coord.WorktreeOpen) (*coord.Worktree, error) {
 	if f.OpenWorktreeFn == nil {
 		panic("fakeOps.OpenWorktree called unexpectedly")
 	}
 	return f.OpenWorktreeFn(a0, a1)
 }
 
-func (f *fakeOps) Worktrees(a0 context.Context, a1 smriti.ID, a2 bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (f *fakeOps) Worktrees(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error) {
 	if f.WorktreesFn == nil {
 		panic("fakeOps.Worktrees called unexpectedly")
 	}
 	return f.WorktreesFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Worktree(a0 context.Context, a1 string) (*smriti.Worktree, error) {
+func (f *fakeOps) Worktree(a0 context.Context, a1 string) (*coord.Worktree, error) {
 	if f.WorktreeFn == nil {
 		panic("fakeOps.Worktree called unexpectedly")
 	}
 	return f.WorktreeFn(a0, a1)
 }
 
-func (f *fakeOps) CloseWorktree(a0 context.Context, a1 string, a2 bool) (*smriti.Worktree, error) {
+func (f *fakeOps) CloseWorktree(a0 context.Context, a1 string, a2 bool) (*coord.Worktree, error) {
 	if f.CloseWorktreeFn == nil {
 		panic("fakeOps.CloseWorktree called unexpectedly")
 	}

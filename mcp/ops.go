@@ -11,6 +11,7 @@ package mcp
 import (
 	"context"
 	"smriti/app"
+	"smriti/coord"
 	"smriti/intelligence"
 
 	"smriti"
@@ -54,24 +55,24 @@ type Ops interface {
 	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)
 
 	// State is the space's state brief.
-	State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error)
+	State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error)
 	// CreateClaim stores a claim and returns the live claims it collides with.
-	CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error)
-	FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error)
+	CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error)
+	FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error)
 	// Claims lists a space's claims, newest first; live ones only unless
 	// includeExpired.
-	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error)
-	Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error)
+	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error)
+	Metrics(ctx context.Context, space smriti.ID) (coord.MetricsView, error)
 	// Ready is the space's ready queue, best first; ClaimReady claims its
 	// first task atomically (ENOTFOUND when nothing is ready).
-	Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error)
-	ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error)
+	Ready(ctx context.Context, space smriti.ID) ([]coord.ReadyTask, error)
+	ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error)
 
-	OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error)
-	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error)
+	OpenWorktree(ctx context.Context, in coord.WorktreeOpen) (*coord.Worktree, error)
+	Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error)
 	// Worktree resolves a full id or a prefix of 4+ characters.
-	Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error)
-	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error)
+	Worktree(ctx context.Context, idOrPrefix string) (*coord.Worktree, error)
+	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*coord.Worktree, error)
 
 	// PreviewContext is what a send of message in the session would give
 	// the model; with no session (smriti.NilID), what a new session of

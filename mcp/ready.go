@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"smriti/coord"
 	"strings"
 	"time"
 
@@ -33,9 +34,9 @@ func (t *tools) registerReady(s *sdk.Server) {
 				}
 				return renderReady(sp.Name, ready), nil
 			}
-			req := smriti.ClaimCreate{SpaceID: sp.ID, Agent: firstNonBlank(in.Agent, t.agent(ctx))}
+			req := coord.ClaimCreate{SpaceID: sp.ID, Agent: firstNonBlank(in.Agent, t.agent(ctx))}
 			if in.TTL != "" {
-				d, err := smriti.ParseDuration(in.TTL)
+				d, err := coord.ParseDuration(in.TTL)
 				if err != nil {
 					return "", err
 				}
@@ -59,7 +60,7 @@ func firstNonBlank(ss ...string) string {
 	return ""
 }
 
-func renderReady(space string, ts []smriti.ReadyTask) string {
+func renderReady(space string, ts []coord.ReadyTask) string {
 	if len(ts) == 0 {
 		return "Nothing is ready in " + space + ": every open task is blocked or claimed.\n"
 	}

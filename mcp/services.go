@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"smriti/app"
+	"smriti/coord"
 	"smriti/intelligence"
 
 	"smriti"
@@ -125,55 +126,55 @@ func (s *Services) PreviewContext(ctx context.Context, space *smriti.ID, session
 		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
 }
 
-func (s *Services) State(ctx context.Context, space smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+func (s *Services) State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	return s.App.Coordinator.SpaceState(ctx, space, q)
 }
 
-func (s *Services) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+func (s *Services) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
 	return s.App.CreateClaim(ctx, in)
 }
 
-func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
+func (s *Services) FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error) {
 	return s.App.FinishClaim(ctx, id, status)
 }
 
-func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*smriti.Claim, error) {
-	q := smriti.ClaimQuery{IncludeExpired: includeExpired}
-	return drainPages(func(after string) ([]*smriti.Claim, string, error) {
+func (s *Services) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
+	q := coord.ClaimQuery{IncludeExpired: includeExpired}
+	return drainPages(func(after string) ([]*coord.Claim, string, error) {
 		q.After = after
 		return s.App.Claims(ctx, space, q)
 	})
 }
 
-func (s *Services) Ready(ctx context.Context, space smriti.ID) ([]smriti.ReadyTask, error) {
-	return s.App.ReadyTasks(ctx, space, smriti.ReadyQuery{})
+func (s *Services) Ready(ctx context.Context, space smriti.ID) ([]coord.ReadyTask, error) {
+	return s.App.ReadyTasks(ctx, space, coord.ReadyQuery{})
 }
 
-func (s *Services) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+func (s *Services) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
 	return s.App.ClaimReady(ctx, in)
 }
 
-func (s *Services) Metrics(ctx context.Context, space smriti.ID) (smriti.MetricsView, error) {
+func (s *Services) Metrics(ctx context.Context, space smriti.ID) (coord.MetricsView, error) {
 	m, err := s.App.SpaceMetrics(ctx, space)
 	if err != nil {
-		return smriti.MetricsView{}, err
+		return coord.MetricsView{}, err
 	}
 	return m.View(), nil
 }
 
-func (s *Services) OpenWorktree(ctx context.Context, in smriti.WorktreeOpen) (*smriti.Worktree, error) {
+func (s *Services) OpenWorktree(ctx context.Context, in coord.WorktreeOpen) (*coord.Worktree, error) {
 	return s.App.Coordinator.OpenWorktree(ctx, in)
 }
 
-func (s *Services) Worktree(ctx context.Context, idOrPrefix string) (*smriti.Worktree, error) {
+func (s *Services) Worktree(ctx context.Context, idOrPrefix string) (*coord.Worktree, error) {
 	return s.App.Coordinator.Worktree(ctx, idOrPrefix)
 }
 
-func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*smriti.Worktree, error) {
+func (s *Services) CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*coord.Worktree, error) {
 	return s.App.Coordinator.CloseWorktree(ctx, idOrPrefix, force)
 }
 
-func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe, error) {
+func (s *Services) Worktrees(ctx context.Context, space smriti.ID, includeClosed bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error) {
 	return s.App.Coordinator.Worktrees(ctx, space, includeClosed)
 }
 

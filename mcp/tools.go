@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/coord"
 	"smriti/render"
 	"smriti/skills"
 	"smriti/tokenizer"
@@ -566,7 +567,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 			if in.Agent == "" {
 				in.Agent = t.agent(ctx)
 			}
-			w, err := t.ops.OpenWorktree(ctx, smriti.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
+			w, err := t.ops.OpenWorktree(ctx, coord.WorktreeOpen{SpaceID: sp.ID, Agent: in.Agent, BranchName: in.Branch,
 				BaseCommitSHA: in.BaseCommit, BasePath: in.BasePath})
 			if err != nil {
 				return "", err
@@ -617,7 +618,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			var q smriti.StateQuery
+			var q coord.StateQuery
 			if in.Since != "" && !in.MainOnly {
 				c, err := t.checkpoint(ctx, in.Since)
 				if err != nil {
@@ -651,9 +652,9 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if in.Agent == "" {
 				in.Agent = t.agent(ctx)
 			}
-			req := smriti.ClaimCreate{SpaceID: sp.ID, Agent: in.Agent, Scope: in.Scope, BranchName: in.Branch, TaskID: in.TaskID, Intent: in.IntentType}
+			req := coord.ClaimCreate{SpaceID: sp.ID, Agent: in.Agent, Scope: in.Scope, BranchName: in.Branch, TaskID: in.TaskID, Intent: in.IntentType}
 			if in.TTLHours != 0 {
-				ttl := smriti.ClaimTTLHours(in.TTLHours)
+				ttl := coord.ClaimTTLHours(in.TTLHours)
 				req.TTL = &ttl
 			}
 			if in.WorktreeID != "" {
@@ -663,7 +664,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				}
 				req.WorktreeID = &id
 			}
-			b, err := t.ops.State(ctx, sp.ID, smriti.StateQuery{})
+			b, err := t.ops.State(ctx, sp.ID, coord.StateQuery{})
 			if err != nil {
 				return "", err
 			}
@@ -688,9 +689,9 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			status := smriti.ClaimDone
+			status := coord.ClaimDone
 			if in.Abandon {
-				status = smriti.ClaimAbandoned
+				status = coord.ClaimAbandoned
 			}
 			c, err := t.ops.FinishClaim(ctx, id, status)
 			if err != nil {

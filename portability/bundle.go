@@ -11,6 +11,7 @@ import (
 	"smriti"
 	"time"
 
+	"smriti/coord"
 	"smriti/internal/nonnil"
 )
 
@@ -531,7 +532,7 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 		if !smriti.ValidIntent(cl.Intent) {
 			return bad("claim %s has intent %q", cl.ID, smriti.Truncate(cl.Intent, 32))
 		}
-		if cl.Status != smriti.ClaimActive && cl.Status != smriti.ClaimDone && cl.Status != smriti.ClaimAbandoned {
+		if cl.Status != coord.ClaimActive && cl.Status != coord.ClaimDone && cl.Status != coord.ClaimAbandoned {
 			return bad("claim %s has status %q", cl.ID, smriti.Truncate(cl.Status, 32))
 		}
 		if cl.Scope == "" || cl.BranchName == "" || !cl.ExpiresAt.After(cl.ClaimedAt) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"smriti"
+	"smriti/coord"
 	"strings"
 	"time"
 )
@@ -49,7 +50,7 @@ type BriefOptions struct {
 // the start of a session. Sections are separated by one blank line and
 // empty sections are left out. It is pure: the same brief, options and clock
 // give the same text.
-func RenderBrief(b *smriti.StateBrief, o BriefOptions) string {
+func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
 	r := briefRenderer{o: o}
 	var sections []string
 	add := func(s string) {
@@ -144,7 +145,7 @@ func (r briefRenderer) path(p string) string {
 	return p
 }
 
-func (r briefRenderer) freshness(f *smriti.Freshness) string {
+func (r briefRenderer) freshness(f *coord.Freshness) string {
 	if f == nil {
 		return ""
 	}
@@ -200,7 +201,7 @@ func (r briefRenderer) meta(c *smriti.Checkpoint) string {
 	return strings.Join(parts, " · ") + "\n"
 }
 
-func (r briefRenderer) mount(m *smriti.MountedCheckpoint) string {
+func (r briefRenderer) mount(m *coord.MountedCheckpoint) string {
 	if m == nil {
 		return ""
 	}
@@ -298,7 +299,7 @@ func (r briefRenderer) artifacts(c *smriti.Checkpoint, mode BriefMode) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-func (r briefRenderer) branches(bs []smriti.BranchHead, more int) string {
+func (r briefRenderer) branches(bs []coord.BranchHead, more int) string {
 	if len(bs) == 0 {
 		return ""
 	}
@@ -317,7 +318,7 @@ func (r briefRenderer) branches(bs []smriti.BranchHead, more int) string {
 	return b.String()
 }
 
-func (r briefRenderer) claims(cs []smriti.ActiveClaim, more int) string {
+func (r briefRenderer) claims(cs []coord.ActiveClaim, more int) string {
 	if len(cs) == 0 {
 		return ""
 	}
@@ -352,7 +353,7 @@ func (r briefRenderer) claims(cs []smriti.ActiveClaim, more int) string {
 	return b.String()
 }
 
-func (r briefRenderer) probeRel(p *smriti.WorktreeProbe) string {
+func (r briefRenderer) probeRel(p *coord.WorktreeProbe) string {
 	if !p.LastCommitAt.IsZero() {
 		return r.rel(p.LastCommitAt)
 	}
@@ -360,7 +361,7 @@ func (r briefRenderer) probeRel(p *smriti.WorktreeProbe) string {
 }
 
 // dirtySummary is "0 dirty", "<n> dirty" or "<n> dirty (a, b, c, +k more)".
-func dirtySummary(p *smriti.WorktreeProbe) string {
+func dirtySummary(p *coord.WorktreeProbe) string {
 	if p.DirtyFiles <= 0 {
 		return "0 dirty"
 	}
@@ -380,7 +381,7 @@ func dirtySummary(p *smriti.WorktreeProbe) string {
 	return fmt.Sprintf("%d dirty (%s)", p.DirtyFiles, strings.Join(paths, ", "))
 }
 
-func (r briefRenderer) divergence(pairs []smriti.DivergencePair, more int) string {
+func (r briefRenderer) divergence(pairs []coord.DivergencePair, more int) string {
 	if len(pairs) == 0 {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"smriti/coord"
 	"smriti/render"
 	"strings"
 	"testing"
@@ -60,8 +61,8 @@ func mainHead() *smriti.Checkpoint {
 		}}
 }
 
-func threeBranches() []smriti.BranchHead {
-	return []smriti.BranchHead{
+func threeBranches() []coord.BranchHead {
+	return []coord.BranchHead{
 		{Branch: "state-first", CheckpointID: fixedID(3), Hash: hashOf('b'), Message: "Scratchpad reasoning",
 			AuthorAgent: strp("codex"), CreatedAt: now.Add(-20 * time.Minute),
 			Decisions: []string{"No vector index", "Local models only", "Plan/act loop", "Auditable chain", "SQLite out"}},
@@ -72,25 +73,25 @@ func threeBranches() []smriti.BranchHead {
 	}
 }
 
-func claims() []smriti.ActiveClaim {
+func claims() []coord.ActiveClaim {
 	wt := fixedID(7)
-	return []smriti.ActiveClaim{
-		{Claim: smriti.Claim{ID: fixedID(6), Agent: "codex", BranchName: "state-first", Scope: "Prototype the plan/act loop",
+	return []coord.ActiveClaim{
+		{Claim: coord.Claim{ID: fixedID(6), Agent: "codex", BranchName: "state-first", Scope: "Prototype the plan/act loop",
 			TaskID: strp("t2"), Intent: "implement", WorktreeID: &wt, ClaimedAt: now.Add(-5 * time.Minute)},
 			BaseHash: hashOf('a'),
-			Worktree: &smriti.Worktree{ID: wt, Path: "/home/ada/.smriti/worktrees/rag/codex-1234abcd", BranchName: "smriti/codex/1234abcd"},
-			Probe: &smriti.WorktreeProbe{DirtyFiles: 5, DirtyPaths: []string{"loop.go", "a/very/long/path/that/goes/on/and/on/forever.go", "README.md"},
+			Worktree: &coord.Worktree{ID: wt, Path: "/home/ada/.smriti/worktrees/rag/codex-1234abcd", BranchName: "smriti/codex/1234abcd"},
+			Probe: &coord.WorktreeProbe{DirtyFiles: 5, DirtyPaths: []string{"loop.go", "a/very/long/path/that/goes/on/and/on/forever.go", "README.md"},
 				Ahead: 2, Behind: 1, LastCommitSHA: "9f8e7d6", LastCommitAt: now.Add(-90 * time.Minute)}},
-		{Claim: smriti.Claim{ID: fixedID(8), Agent: "claude-code", BranchName: "main", Scope: "Review the reranker benchmark",
+		{Claim: coord.Claim{ID: fixedID(8), Agent: "claude-code", BranchName: "main", Scope: "Review the reranker benchmark",
 			Intent: "review", ClaimedAt: now.Add(-30 * time.Second)}},
-		{Claim: smriti.Claim{ID: fixedID(9), Agent: "", BranchName: "main", Scope: "Docs pass", Intent: "docs",
+		{Claim: coord.Claim{ID: fixedID(9), Agent: "", BranchName: "main", Scope: "Docs pass", Intent: "docs",
 			WorktreeID: &wt, ClaimedAt: now.Add(-26 * time.Hour)}, BaseHash: hashOf('e')},
 	}
 }
 
-func full() *smriti.StateBrief {
-	b := &smriti.StateBrief{Space: space(), Head: mainHead(), Branches: threeBranches(), Claims: claims()}
-	b.Divergence, b.MoreDivergent = smriti.ComputeDivergence(b.Head, b.Branches)
+func full() *coord.StateBrief {
+	b := &coord.StateBrief{Space: space(), Head: mainHead(), Branches: threeBranches(), Claims: claims()}
+	b.Divergence, b.MoreDivergent = coord.ComputeDivergence(b.Head, b.Branches)
 	return b
 }
 
@@ -105,30 +106,30 @@ func TestRenderBriefGolden(t *testing.T) {
 	statsFull := opts
 	statsFull.Stats = true
 
-	mainOnly := &smriti.StateBrief{Space: space(), Head: mainHead()}
-	tiny := &smriti.StateBrief{Space: &smriti.Space{Name: "Tiny"}, Head: &smriti.Checkpoint{Hash: hashOf('f'), CreatedAt: now,
+	mainOnly := &coord.StateBrief{Space: space(), Head: mainHead()}
+	tiny := &coord.StateBrief{Space: &smriti.Space{Name: "Tiny"}, Head: &smriti.Checkpoint{Hash: hashOf('f'), CreatedAt: now,
 		Content: smriti.Content{Message: "m", Artifacts: []smriti.Artifact{{Label: "x", Content: "y"}}}}}
 	noClaimsWorktree := full()
 	noClaimsWorktree.Claims = noClaimsWorktree.Claims[1:2]
-	changed := &smriti.StateBrief{Space: space(), Head: mainHead(), Freshness: &smriti.Freshness{Changed: true,
-		SinceHash: hashOf('0'), CurrentHeadHash: hashOf('a'), NewCount: 7, New: []smriti.FreshCheckpoint{
+	changed := &coord.StateBrief{Space: space(), Head: mainHead(), Freshness: &coord.Freshness{Changed: true,
+		SinceHash: hashOf('0'), CurrentHeadHash: hashOf('a'), NewCount: 7, New: []coord.FreshCheckpoint{
 			{Hash: hashOf('a'), AuthorAgent: strp("claude-code"), Message: "Two-stage retrieval", CreatedAt: now.Add(-3 * time.Hour)},
 			{Hash: hashOf('9'), Message: "Earlier", CreatedAt: now.Add(-50 * time.Hour)},
 		}}}
-	unchanged := &smriti.StateBrief{Space: space(), Head: mainHead(), Freshness: &smriti.Freshness{
-		SinceHash: hashOf('a'), CurrentHeadHash: hashOf('a'), New: []smriti.FreshCheckpoint{}}}
+	unchanged := &coord.StateBrief{Space: space(), Head: mainHead(), Freshness: &coord.Freshness{
+		SinceHash: hashOf('a'), CurrentHeadHash: hashOf('a'), New: []coord.FreshCheckpoint{}}}
 	capped := full()
 	capped.MoreBranches, capped.MoreClaims, capped.MoreDivergent = 30, 4, 12
-	mounted := &smriti.StateBrief{Space: space(), Head: mainHead(),
-		Mount: &smriti.MountedCheckpoint{SessionID: fixedID(10), CheckpointID: fixedID(2), Hash: hashOf('a'), Message: "Two-stage retrieval"}}
+	mounted := &coord.StateBrief{Space: space(), Head: mainHead(),
+		Mount: &coord.MountedCheckpoint{SessionID: fixedID(10), CheckpointID: fixedID(2), Hash: hashOf('a'), Message: "Two-stage retrieval"}}
 
 	cases := []struct {
 		name string
-		b    *smriti.StateBrief
+		b    *coord.StateBrief
 		o    render.BriefOptions
 	}{
-		{"empty_space", &smriti.StateBrief{Space: space()}, opts},
-		{"untitled_empty_space", &smriti.StateBrief{Space: &smriti.Space{}}, opts},
+		{"empty_space", &coord.StateBrief{Space: space()}, opts},
+		{"untitled_empty_space", &coord.StateBrief{Space: &smriti.Space{}}, opts},
 		{"main_only_full", mainOnly, opts},
 		{"main_only_compact", mainOnly, compact},
 		{"main_only_preview", mainOnly, preview},
@@ -138,7 +139,7 @@ func TestRenderBriefGolden(t *testing.T) {
 		{"freshness_unchanged", unchanged, compact},
 		{"stats_compact", mainOnly, stats},
 		{"stats_without_compact", mainOnly, statsFull},
-		{"stats_no_artifacts", &smriti.StateBrief{Space: space()}, stats},
+		{"stats_no_artifacts", &coord.StateBrief{Space: space()}, stats},
 		{"stats_artifacts_too_small", tiny, stats},
 		{"capped_lists", capped, compact},
 		{"mounted_checkpoint", mounted, compact},
@@ -201,15 +202,15 @@ func TestRelativeTime(t *testing.T) {
 
 func TestComputeDivergenceCoversEveryBranch(t *testing.T) {
 	head := mainHead()
-	var branches []smriti.BranchHead
-	for i := 0; i < smriti.DivergenceCap+5; i++ {
-		branches = append(branches, smriti.BranchHead{Branch: "b" + string(rune('a'+i)), Hash: hashOf('b'),
+	var branches []coord.BranchHead
+	for i := 0; i < coord.DivergenceCap+5; i++ {
+		branches = append(branches, coord.BranchHead{Branch: "b" + string(rune('a'+i)), Hash: hashOf('b'),
 			Decisions: []string{"Local models only", "Vector index then cross-encoder reranker"}})
 	}
 	// The last branch is the only divergent one: the first implementation,
 	// which looked at two branches only, would have missed it.
 	branches[len(branches)-1].Decisions = []string{"Local models only", "Hosted reranker", "a", "b", "c"}
-	pairs, more := smriti.ComputeDivergence(head, branches)
+	pairs, more := coord.ComputeDivergence(head, branches)
 	if len(pairs) != 1 || more != 0 {
 		t.Fatalf("pairs = %+v, more = %d; want the one divergent branch", pairs, more)
 	}
@@ -221,11 +222,11 @@ func TestComputeDivergenceCoversEveryBranch(t *testing.T) {
 	for i := range branches {
 		branches[i].Decisions = []string{"different " + branches[i].Branch}
 	}
-	pairs, more = smriti.ComputeDivergence(head, branches)
-	if len(pairs) != smriti.DivergenceCap || more != 5 {
-		t.Fatalf("%d pairs, more %d; want %d and 5", len(pairs), more, smriti.DivergenceCap)
+	pairs, more = coord.ComputeDivergence(head, branches)
+	if len(pairs) != coord.DivergenceCap || more != 5 {
+		t.Fatalf("%d pairs, more %d; want %d and 5", len(pairs), more, coord.DivergenceCap)
 	}
-	if pairs, more := smriti.ComputeDivergence(nil, branches); len(pairs) != 0 || more != 0 {
+	if pairs, more := coord.ComputeDivergence(nil, branches); len(pairs) != 0 || more != 0 {
 		t.Fatalf("no main head: pairs %v more %d", pairs, more)
 	}
 }

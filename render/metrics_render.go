@@ -2,7 +2,7 @@ package render
 
 import (
 	"fmt"
-	"smriti"
+	"smriti/coord"
 	"sort"
 	"strings"
 )
@@ -16,7 +16,7 @@ func plural(n int, one, many string) string {
 
 // RenderMetrics writes a space's metrics as the markdown report the CLI
 // prints and the MCP tool returns.
-func RenderMetrics(v smriti.MetricsView) string {
+func RenderMetrics(v coord.MetricsView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s — project metrics\n\n## Coordination\n", v.SpaceName)
 	agents := make([]string, 0, len(v.AgentCheckpoints))
@@ -46,7 +46,7 @@ func RenderMetrics(v smriti.MetricsView) string {
 }
 
 // RenderClaims lists claims, one line each.
-func RenderClaims(claims []*smriti.Claim, all bool) string {
+func RenderClaims(claims []*coord.Claim, all bool) string {
 	if len(claims) == 0 {
 		if all {
 			return "No claims.\n"

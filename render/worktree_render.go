@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"smriti"
+	"smriti/coord"
 	"strings"
 )
 
@@ -10,7 +11,7 @@ import (
 // returns: ID (8 characters), agent, branch, dirty files, ahead/behind and
 // path, columns padded to their widest cell. A closed worktree, or one whose
 // probe failed, shows "—" for its drift. home, when set, shows as ~.
-func RenderWorktrees(wts []*smriti.Worktree, probes map[smriti.ID]*smriti.WorktreeProbe, includeClosed bool, home string) string {
+func RenderWorktrees(wts []*coord.Worktree, probes map[smriti.ID]*coord.WorktreeProbe, includeClosed bool, home string) string {
 	if len(wts) == 0 {
 		if includeClosed {
 			return "No worktrees.\n"
@@ -58,7 +59,7 @@ func RenderWorktrees(wts []*smriti.Worktree, probes map[smriti.ID]*smriti.Worktr
 }
 
 // RenderWorktree lists one worktree's fields, one per line.
-func RenderWorktree(w *smriti.Worktree) string {
+func RenderWorktree(w *coord.Worktree) string {
 	var b strings.Builder
 	base := ""
 	if w.BaseCommitSHA != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
+	"smriti/coord"
 	"time"
 
 	"github.com/google/uuid"
@@ -13,7 +14,7 @@ import (
 	"smriti"
 )
 
-var _ smriti.ClaimService = (*Store)(nil)
+var _ coord.ClaimService = (*Store)(nil)
 
 const claimCols = `cl.id, cl.space_id, cl.session_id, cl.agent, cl.branch_name, cl.base_checkpoint_id, cl.worktree_id,
 	cl.scope, cl.task_id, cl.intent, cl.status, cl.claimed_at, cl.expires_at`
@@ -23,8 +24,8 @@ const visibleClaim = ` FROM claims cl JOIN spaces sp ON sp.id = cl.space_id WHER
 
 var errClaimNotFound = smriti.Errorf(smriti.ENOTFOUND, "Claim not found")
 
-func scanClaim(row interface{ Scan(...any) error }, extra ...any) (*smriti.Claim, error) {
-	var c smriti.Claim
+func scanClaim(row interface{ Scan(...any) error }, extra ...any) (*coord.Claim, error) {
+	var c coord.Claim
 	var session, base, wt uuid.NullUUID
 	var task sql.NullString
 	var claimed, expires dbTime
@@ -41,13 +42,13 @@ func scanClaim(row interface{ Scan(...any) error }, extra ...any) (*smriti.Claim
 	return &c, nil
 }
 
-// CreateClaim implements smriti.ClaimService.
-func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, []*smriti.Claim, error) {
+// CreateClaim implements coord.ClaimService.
+func (s *Store) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
 	if err := in.Normalize(); err != nil {
 		return nil, nil, err
 	}
-	var out *smriti.Claim
-	var collisions []*smriti.Claim
+	var out *coord.Claim
+	var collisions []*coord.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedWrite); err != nil {
 			return err
@@ -56,9 +57,9 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 			return err
 		}
 		now := s.Now()
-		c := &smriti.Claim{ID: smriti.NewID(), SpaceID: in.SpaceID, SessionID: in.SessionID, Agent: in.Agent,
+		c := &coord.Claim{ID: smriti.NewID(), SpaceID: in.SpaceID, SessionID: in.SessionID, Agent: in.Agent,
 			BranchName: in.BranchName, BaseCheckpointID: in.BaseCheckpointID, WorktreeID: in.WorktreeID, Scope: in.Scope,
-			Intent: in.Intent, Status: smriti.ClaimActive, ClaimedAt: now, ExpiresAt: now.Add(*in.TTL)}
+			Intent: in.Intent, Status: coord.ClaimActive, ClaimedAt: now, ExpiresAt: now.Add(*in.TTL)}
 		if in.TaskID != "" {
 			task := in.TaskID
 			c.TaskID = &task
@@ -69,7 +70,7 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 		if err != nil {
 			return err
 		}
-		collisions = []*smriti.Claim{}
+		collisions = []*coord.Claim{}
 		for _, o := range live {
 			if c.Collides(o) {
 				collisions = append(collisions, o)
@@ -102,7 +103,7 @@ func (s *Store) CreateClaim(ctx context.Context, in smriti.ClaimCreate) (*smriti
 // finished claim's hold is released when it finishes). Two claimers racing
 // for a task serialise on the row; the loser's WHERE sees the winner's
 // lease and takes nothing. ECONFLICT names the holder and its expiry.
-func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *smriti.Claim, now time.Time) error {
+func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *coord.Claim, now time.Time) error {
 	var got smriti.ID
 	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO task_holds (space_id, task_id, claim_id, expires_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (space_id, task_id) DO UPDATE SET claim_id = excluded.claim_id, expires_at = excluded.expires_at
@@ -139,7 +140,7 @@ func (s *Store) releaseHold(ctx context.Context, tx *sql.Tx, claimID smriti.ID, 
 
 // checkClaimRefs checks that the claim's base checkpoint, session and
 // worktree exist in its space (and the worktree is still open).
-func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimCreate) error {
+func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCreate) error {
 	if in.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, in.SpaceID, *in.BaseCheckpointID)
 		if err != nil {
@@ -172,19 +173,19 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *smriti.ClaimC
 			return smriti.Errorf(smriti.ENOTFOUND, "Worktree not found")
 		case space != in.SpaceID:
 			return smriti.Errorf(smriti.EINVALID, "Worktree belongs to a different space")
-		case status != smriti.WorktreeActive:
+		case status != coord.WorktreeActive:
 			return smriti.Errorf(smriti.EINVALID, "Worktree is not active")
 		}
 	}
 	return nil
 }
 
-func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Claim, error) {
-	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*smriti.Claim, error) { return scanClaim(r) }, query, args...)
+func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*coord.Claim, error) {
+	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
 }
 
-// Claims implements smriti.ClaimService.
-func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q smriti.ClaimQuery) ([]*smriti.Claim, string, error) {
+// Claims implements coord.ClaimService.
+func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q coord.ClaimQuery) ([]*coord.Claim, string, error) {
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, "", err
 	}
@@ -218,9 +219,9 @@ func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q smriti.ClaimQue
 	return out, next, nil
 }
 
-// FinishClaim implements smriti.ClaimService.
-func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*smriti.Claim, error) {
-	var out *smriti.Claim
+// FinishClaim implements coord.ClaimService.
+func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error) {
+	var out *coord.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
 			smriti.UserFromContext(ctx), id))
@@ -234,7 +235,7 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 			return err
 		}
 		now := s.Now()
-		if err := smriti.CheckClaimFinish(c, status, now); err != nil {
+		if err := c.CheckFinish(status, now); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET status = ?, finished_at = ? WHERE id = ?`),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"smriti/coord"
 	"time"
 
 	"smriti"
@@ -11,7 +12,7 @@ import (
 
 // leaseOf is a claim's lease length: the one it was made with, or, for a
 // claim made before lease_seconds was recorded, expires_at - claimed_at.
-func (s *Store) leaseOf(ctx context.Context, q querier, c *smriti.Claim) (time.Duration, error) {
+func (s *Store) leaseOf(ctx context.Context, q querier, c *coord.Claim) (time.Duration, error) {
 	var secs sql.NullInt64
 	if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT lease_seconds FROM claims WHERE id = ?`), c.ID).Scan(&secs); err != nil {
 		return 0, fmt.Errorf("claim lease: %w", err)

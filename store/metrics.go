@@ -4,25 +4,26 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"smriti/coord"
 
 	"github.com/google/uuid"
 
 	"smriti"
 )
 
-var _ smriti.MetricsService = (*Store)(nil)
+var _ coord.MetricsService = (*Store)(nil)
 
-// SpaceMetrics implements smriti.MetricsService. Counts come from SQL
+// SpaceMetrics implements coord.MetricsService. Counts come from SQL
 // aggregates; the per-checkpoint figures read only the author, parent,
 // decisions and tasks columns, never the rest of the content.
-func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*smriti.SpaceMetrics, error) {
-	var m *smriti.SpaceMetrics
+func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.SpaceMetrics, error) {
+	var m *coord.SpaceMetrics
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		sp, err := s.space(ctx, tx, spaceID)
 		if err != nil {
 			return err
 		}
-		m = &smriti.SpaceMetrics{SpaceID: sp.ID, SpaceName: sp.Name, ComputedAt: s.Now(), AgentCheckpoints: map[string]int{}}
+		m = &coord.SpaceMetrics{SpaceID: sp.ID, SpaceName: sp.Name, ComputedAt: s.Now(), AgentCheckpoints: map[string]int{}}
 		if err := s.checkpointMetrics(ctx, tx, spaceID, m); err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*smriti.Sp
 	return m, err
 }
 
-func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti.ID, m *smriti.SpaceMetrics) error {
+func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti.ID, m *coord.SpaceMetrics) error {
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, parent_id, author_agent, decisions, tasks FROM checkpoints WHERE space_id = ?`), spaceID)
 	if err != nil {
 		return fmt.Errorf("checkpoint metrics: %w", err)
@@ -93,7 +94,7 @@ func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti
 		m.TotalTasks += len(tasks)
 		key := agent.String
 		if key == "" {
-			key = smriti.NoAgent
+			key = coord.NoAgent
 		}
 		m.AgentCheckpoints[key]++
 		hint, withID := false, false
@@ -121,7 +122,7 @@ func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti
 		}
 	}
 	m.UniqueAgents = len(m.AgentCheckpoints)
-	if _, ok := m.AgentCheckpoints[smriti.NoAgent]; ok {
+	if _, ok := m.AgentCheckpoints[coord.NoAgent]; ok {
 		m.UniqueAgents--
 	}
 	return nil

@@ -6,18 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
+	"smriti/coord"
 	"time"
 
 	"smriti"
 )
 
-var _ smriti.ReadyService = (*Store)(nil)
+var _ coord.ReadyService = (*Store)(nil)
 
-// ReadyTasks implements smriti.ReadyService. One read transaction: the
+// ReadyTasks implements coord.ReadyService. One read transaction: the
 // tasks of main's head and of every active branch's head, the live holds,
 // and the tasks whose claims finished done.
-func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q smriti.ReadyQuery) ([]smriti.ReadyTask, error) {
-	var out []smriti.ReadyTask
+func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error) {
+	var out []coord.ReadyTask
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = s.readyTasks(ctx, tx, spaceID)
@@ -32,7 +33,7 @@ func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q smriti.Read
 	return out, nil
 }
 
-func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([]smriti.ReadyTask, error) {
+func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ReadyTask, error) {
 	if _, err := s.space(ctx, q, spaceID); err != nil {
 		return nil, err
 	}
@@ -47,9 +48,9 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 		return nil, fmt.Errorf("ready heads: %w", err)
 	}
 	defer rows.Close()
-	var heads []smriti.TaskSource
+	var heads []coord.TaskSource
 	for rows.Next() {
-		var h smriti.TaskSource
+		var h coord.TaskSource
 		var created dbTime
 		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &created, jsonCol{&h.Tasks}); err != nil {
 			return nil, fmt.Errorf("ready heads: %w", err)
@@ -66,11 +67,11 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 		return nil, err
 	}
 	done, err := s.taskSet(ctx, q, `SELECT DISTINCT task_id FROM claims WHERE space_id = ? AND status = ? AND task_id IS NOT NULL`,
-		spaceID, smriti.ClaimDone)
+		spaceID, coord.ClaimDone)
 	if err != nil {
 		return nil, err
 	}
-	return smriti.RankReady(heads, held, done), nil
+	return coord.RankReady(heads, held, done), nil
 }
 
 func (s *Store) taskSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
@@ -90,12 +91,12 @@ func (s *Store) taskSet(ctx context.Context, q querier, query string, args ...an
 	return out, rows.Err()
 }
 
-// ClaimReady implements smriti.ReadyService: it tries the ready tasks in
+// ClaimReady implements coord.ReadyService: it tries the ready tasks in
 // rank order, each with CreateClaim's atomic hold, and stops at the first
 // it wins; a task another claimer took in between is passed over.
-func (s *Store) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.Claim, *smriti.ReadyTask, error) {
+func (s *Store) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
 	for round := 0; round < 3; round++ {
-		ready, err := s.ReadyTasks(ctx, in.SpaceID, smriti.ReadyQuery{})
+		ready, err := s.ReadyTasks(ctx, in.SpaceID, coord.ReadyQuery{})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -121,9 +122,9 @@ func (s *Store) ClaimReady(ctx context.Context, in smriti.ClaimCreate) (*smriti.
 	return nil, nil, smriti.Errorf(smriti.ENOTFOUND, "No ready task: every open task is blocked or claimed")
 }
 
-// HeartbeatClaim implements smriti.ReadyService.
-func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*smriti.Claim, error) {
-	var out *smriti.Claim
+// HeartbeatClaim implements coord.ReadyService.
+func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*coord.Claim, error) {
+	var out *coord.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
 			smriti.UserFromContext(ctx), id))
@@ -137,7 +138,7 @@ func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Dura
 			return err
 		}
 		now := s.Now()
-		if c.Status != smriti.ClaimActive {
+		if c.Status != coord.ClaimActive {
 			return smriti.Errorf(smriti.ECONFLICT, "Claim is already '%s' — cannot renew.", c.Status)
 		}
 		if !c.ExpiresAt.After(now) {
@@ -150,7 +151,7 @@ func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Dura
 		if ttl != nil {
 			d = *ttl
 		}
-		if d < smriti.MinClaimTTL || d > smriti.MaxClaimTTL {
+		if d < coord.MinClaimTTL || d > coord.MaxClaimTTL {
 			return smriti.Errorf(smriti.EUNPROCESSABLE, "ttl must be between 1m and 168h, got %s", d)
 		}
 		c.ExpiresAt = now.Add(d)

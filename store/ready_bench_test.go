@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -63,7 +64,7 @@ func benchReady(b *testing.B, s *store.Store) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		got, err := s.ReadyTasks(ctx, sp.ID, smriti.ReadyQuery{})
+		got, err := s.ReadyTasks(ctx, sp.ID, coord.ReadyQuery{})
 		ds = append(ds, time.Since(t0))
 		if err != nil || len(got) == 0 {
 			b.Fatalf("ready: %d, %v", len(got), err)

@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/coord"
 
 	"github.com/google/uuid"
 
 	"smriti"
 )
 
-var _ smriti.StateService = (*Store)(nil)
+var _ coord.StateService = (*Store)(nil)
 
 // maxBranchHeads bounds how many active branch heads one brief reads (the
 // brief shows ActiveBranchesCap of them and counts the rest).
@@ -32,14 +33,14 @@ func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return fn(tx)
 }
 
-// SpaceState implements smriti.StateService. It reads in one transaction
+// SpaceState implements coord.StateService. It reads in one transaction
 // with a fixed number of queries whatever the number of branches, claims or
 // checkpoints: space, main head, latest session, active branch heads, live
 // claims (with base hash and worktree), and — when asked — the session, the
 // since checkpoint and main's checkpoints after it, plus a count for each
 // list that was cut (at most 10 queries).
-func (s *Store) SpaceState(ctx context.Context, spaceID smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
-	var b *smriti.StateBrief
+func (s *Store) SpaceState(ctx context.Context, spaceID smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
+	var b *coord.StateBrief
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		b, err = s.spaceState(ctx, tx, spaceID, q)
@@ -48,12 +49,12 @@ func (s *Store) SpaceState(ctx context.Context, spaceID smriti.ID, q smriti.Stat
 	return b, err
 }
 
-func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q smriti.StateQuery) (*smriti.StateBrief, error) {
+func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	sp, err := s.space(ctx, tx, spaceID)
 	if err != nil {
 		return nil, err
 	}
-	b := &smriti.StateBrief{Space: sp, Branches: []smriti.BranchHead{}, Claims: []smriti.ActiveClaim{}}
+	b := &coord.StateBrief{Space: sp, Branches: []coord.BranchHead{}, Claims: []coord.ActiveClaim{}}
 	heads, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.space_id = ? AND c.branch_name = ?
 		ORDER BY c.log_pos DESC LIMIT 1`, spaceID, smriti.MainBranch)
 	if err != nil {
@@ -79,7 +80,7 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
 		if se.Mount != nil {
-			m := &smriti.MountedCheckpoint{SessionID: se.ID, CheckpointID: se.Mount.CheckpointID}
+			m := &coord.MountedCheckpoint{SessionID: se.ID, CheckpointID: se.Mount.CheckpointID}
 			err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, message FROM checkpoints WHERE id = ?`), m.CheckpointID).
 				Scan(&m.Hash, &m.Message)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -94,10 +95,10 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 	if err != nil {
 		return nil, err
 	}
-	b.Divergence, b.MoreDivergent = smriti.ComputeDivergence(b.Head, branches)
-	if len(branches) > smriti.ActiveBranchesCap {
-		b.MoreBranches = len(branches) - smriti.ActiveBranchesCap
-		branches = branches[:smriti.ActiveBranchesCap]
+	b.Divergence, b.MoreDivergent = coord.ComputeDivergence(b.Head, branches)
+	if len(branches) > coord.ActiveBranchesCap {
+		b.MoreBranches = len(branches) - coord.ActiveBranchesCap
+		branches = branches[:coord.ActiveBranchesCap]
 	}
 	b.Branches = branches
 	if b.Claims, b.MoreClaims, err = s.liveClaims(ctx, tx, spaceID); err != nil {
@@ -113,7 +114,7 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 
 // activeBranchHeads returns the newest checkpoint of every branch that has
 // an active session, newest first. One query: each head is an index seek.
-func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti.ID) ([]smriti.BranchHead, error) {
+func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.BranchHead, error) {
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.message, c.author_agent, c.summary,
 		c.decisions, c.created_at
 		FROM (SELECT DISTINCT branch_name FROM sessions WHERE space_id = ? AND branch_name <> ? AND branch_disposition = ?) b
@@ -125,9 +126,9 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 		return nil, fmt.Errorf("active branches: %w", err)
 	}
 	defer rows.Close()
-	out := []smriti.BranchHead{}
+	out := []coord.BranchHead{}
 	for rows.Next() {
-		var h smriti.BranchHead
+		var h coord.BranchHead
 		var agent sql.NullString
 		var created dbTime
 		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &h.Message, &agent, &h.Summary, jsonCol{&h.Decisions}, &created); err != nil {
@@ -136,7 +137,7 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 		if agent.Valid {
 			h.AuthorAgent = &agent.String
 		}
-		h.Summary = smriti.Truncate(h.Summary, smriti.BranchSummaryCap)
+		h.Summary = smriti.Truncate(h.Summary, coord.BranchSummaryCap)
 		h.CreatedAt = created.Time
 		out = append(out, h)
 	}
@@ -146,7 +147,7 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 // liveClaims returns the newest live claims with their base checkpoint's
 // hash and their worktree when it is still active, and how many more there
 // are.
-func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([]smriti.ActiveClaim, int, error) {
+func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ActiveClaim, int, error) {
 	now := s.d.t(s.Now())
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+claimCols+`, b.commit_hash,
 		w.id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at
@@ -154,12 +155,12 @@ func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([
 		LEFT JOIN worktrees w ON w.id = cl.worktree_id AND w.status = ?
 		WHERE cl.space_id = ? AND cl.status = ? AND cl.expires_at > ?
 		ORDER BY cl.claimed_at DESC, cl.id DESC LIMIT ?`),
-		smriti.WorktreeActive, spaceID, smriti.ClaimActive, now, smriti.ActiveClaimsCap+1)
+		coord.WorktreeActive, spaceID, coord.ClaimActive, now, coord.ActiveClaimsCap+1)
 	if err != nil {
 		return nil, 0, fmt.Errorf("live claims: %w", err)
 	}
 	defer rows.Close()
-	out := []smriti.ActiveClaim{}
+	out := []coord.ActiveClaim{}
 	for rows.Next() {
 		var base, wAgent, wPath, wBranch, wBase, wStatus sql.NullString
 		var wID uuid.NullUUID
@@ -168,9 +169,9 @@ func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([
 		if err != nil {
 			return nil, 0, fmt.Errorf("live claims: %w", err)
 		}
-		ac := smriti.ActiveClaim{Claim: *c, BaseHash: base.String}
+		ac := coord.ActiveClaim{Claim: *c, BaseHash: base.String}
 		if wID.Valid {
-			ac.Worktree = &smriti.Worktree{ID: wID.UUID, SpaceID: spaceID, Agent: wAgent.String, Path: wPath.String,
+			ac.Worktree = &coord.Worktree{ID: wID.UUID, SpaceID: spaceID, Agent: wAgent.String, Path: wPath.String,
 				BranchName: wBranch.String, BaseCommitSHA: strPtr(nullStr(wBase)), Status: wStatus.String, CreatedAt: wCreated.Time}
 		}
 		out = append(out, ac)
@@ -180,14 +181,14 @@ func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([
 	}
 	rows.Close()
 	more := 0
-	if len(out) > smriti.ActiveClaimsCap {
-		out = out[:smriti.ActiveClaimsCap]
+	if len(out) > coord.ActiveClaimsCap {
+		out = out[:coord.ActiveClaimsCap]
 		var n int
 		if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM claims WHERE space_id = ? AND status = ? AND expires_at > ?`),
-			spaceID, smriti.ClaimActive, now).Scan(&n); err != nil {
+			spaceID, coord.ClaimActive, now).Scan(&n); err != nil {
 			return nil, 0, fmt.Errorf("count claims: %w", err)
 		}
-		more = n - smriti.ActiveClaimsCap
+		more = n - coord.ActiveClaimsCap
 	}
 	return out, more, nil
 }
@@ -201,7 +202,7 @@ func nullStr(n sql.NullString) *string {
 
 // freshness lists main's checkpoints written after the one the caller saw
 // (by log position, so "after" is exact).
-func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*smriti.Freshness, error) {
+func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*coord.Freshness, error) {
 	var sinceHash string
 	var sincePos int64
 	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, log_pos FROM checkpoints WHERE id = ? AND space_id = ?`),
@@ -212,7 +213,7 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	if err != nil {
 		return nil, fmt.Errorf("freshness: %w", err)
 	}
-	f := &smriti.Freshness{SinceHash: sinceHash, New: []smriti.FreshCheckpoint{}}
+	f := &coord.Freshness{SinceHash: sinceHash, New: []coord.FreshCheckpoint{}}
 	if head == nil {
 		return f, nil
 	}
@@ -222,13 +223,13 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	}
 	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, commit_hash, author_agent, message, created_at FROM checkpoints
 		WHERE space_id = ? AND branch_name = ? AND log_pos > ? ORDER BY log_pos DESC LIMIT ?`),
-		spaceID, smriti.MainBranch, sincePos, smriti.FreshnessListCap+1)
+		spaceID, smriti.MainBranch, sincePos, coord.FreshnessListCap+1)
 	if err != nil {
 		return nil, fmt.Errorf("freshness: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c smriti.FreshCheckpoint
+		var c coord.FreshCheckpoint
 		var agent sql.NullString
 		var created dbTime
 		if err := rows.Scan(&c.ID, &c.Hash, &agent, &c.Message, &created); err != nil {
@@ -242,8 +243,8 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	}
 	rows.Close()
 	f.NewCount = len(f.New)
-	if len(f.New) > smriti.FreshnessListCap {
-		f.New = f.New[:smriti.FreshnessListCap]
+	if len(f.New) > coord.FreshnessListCap {
+		f.New = f.New[:coord.FreshnessListCap]
 		if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM checkpoints WHERE space_id = ? AND branch_name = ? AND log_pos > ?`),
 			spaceID, smriti.MainBranch, sincePos).Scan(&f.NewCount); err != nil {
 			return nil, fmt.Errorf("freshness count: %w", err)

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"path/filepath"
+	"smriti/coord"
 	"sync/atomic"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestSpaceStateQueryCountIsBounded(t *testing.T) {
 		s.read = counted
 		defer func() { s.read = plain }()
 		n.Store(0)
-		if _, err := s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &base.ID, SessionID: &se.ID}); err != nil {
+		if _, err := s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &base.ID, SessionID: &se.ID}); err != nil {
 			t.Fatal(err)
 		}
 		return n.Load()
@@ -102,7 +103,7 @@ func TestSpaceStateQueryCountIsBounded(t *testing.T) {
 			commit(fork, fmt.Sprintf("branch %d", b))
 		}
 		for c := 0; c < 12; c++ {
-			if _, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d-%d", round, c)}); err != nil {
+			if _, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d-%d", round, c)}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,21 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
+	"smriti/coord"
 	"strings"
 	"time"
 
 	"smriti"
 )
 
-var _ smriti.WorktreeStore = (*Store)(nil)
+var _ coord.WorktreeStore = (*Store)(nil)
 
 const worktreeCols = `w.id, w.space_id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at, w.closed_at`
 
 // visibleWorktree scopes worktrees to the caller through their space.
 const visibleWorktree = ` FROM worktrees w JOIN spaces sp ON sp.id = w.space_id WHERE sp.id` + memberSpace
 
-func scanWorktree(row interface{ Scan(...any) error }) (*smriti.Worktree, error) {
-	var w smriti.Worktree
+func scanWorktree(row interface{ Scan(...any) error }) (*coord.Worktree, error) {
+	var w coord.Worktree
 	var base sql.NullString
 	var created, closed dbTime
 	if err := row.Scan(&w.ID, &w.SpaceID, &w.Agent, &w.Path, &w.BranchName, &base, &w.Status, &created, &closed); err != nil {
@@ -34,12 +35,12 @@ func scanWorktree(row interface{ Scan(...any) error }) (*smriti.Worktree, error)
 	return &w, nil
 }
 
-func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*smriti.Worktree, error) {
+func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*coord.Worktree, error) {
 	return queryAll(ctx, s, s.read, "list worktrees", scanWorktree, query, args...)
 }
 
-// InsertWorktree implements smriti.WorktreeStore.
-func (s *Store) InsertWorktree(ctx context.Context, w *smriti.Worktree) error {
+// InsertWorktree implements coord.WorktreeStore.
+func (s *Store) InsertWorktree(ctx context.Context, w *coord.Worktree) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, w.SpaceID, account.NeedWrite); err != nil {
 			return err
@@ -53,8 +54,8 @@ func (s *Store) InsertWorktree(ctx context.Context, w *smriti.Worktree) error {
 	})
 }
 
-// ListWorktrees implements smriti.WorktreeStore.
-func (s *Store) ListWorktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*smriti.Worktree, error) {
+// ListWorktrees implements coord.WorktreeStore.
+func (s *Store) ListWorktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*coord.Worktree, error) {
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
@@ -65,19 +66,19 @@ func (s *Store) ListWorktrees(ctx context.Context, spaceID smriti.ID, includeClo
 	return s.queryWorktrees(ctx, q+` ORDER BY w.created_at DESC, w.id DESC LIMIT ?`, smriti.UserFromContext(ctx), spaceID, smriti.ListCap)
 }
 
-// WorktreesByPrefix implements smriti.WorktreeStore.
-func (s *Store) WorktreesByPrefix(ctx context.Context, prefix string, limit int) ([]*smriti.Worktree, error) {
+// WorktreesByPrefix implements coord.WorktreeStore.
+func (s *Store) WorktreesByPrefix(ctx context.Context, prefix string, limit int) ([]*coord.Worktree, error) {
 	prefix = strings.ToLower(prefix)
 	if strings.ContainsAny(prefix, `%_\`) {
-		return []*smriti.Worktree{}, nil
+		return []*coord.Worktree{}, nil
 	}
 	return s.queryWorktrees(ctx, `SELECT `+worktreeCols+visibleWorktree+` AND CAST(w.id AS TEXT) LIKE ?
 		ORDER BY w.created_at DESC, w.id DESC LIMIT ?`, smriti.UserFromContext(ctx), prefix+"%", limit)
 }
 
-// MarkWorktreeClosed implements smriti.WorktreeStore.
-func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Time) (*smriti.Worktree, error) {
-	var out *smriti.Worktree
+// MarkWorktreeClosed implements coord.WorktreeStore.
+func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Time) (*coord.Worktree, error) {
+	var out *coord.Worktree
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		w, err := scanWorktree(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+worktreeCols+visibleWorktree+` AND w.id = ?`+forUpdateOf(s.d, "w")),
 			smriti.UserFromContext(ctx), id))
@@ -90,26 +91,26 @@ func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Ti
 		if err := s.requireRole(ctx, tx, w.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
-		if w.Status == smriti.WorktreeClosed {
+		if w.Status == coord.WorktreeClosed {
 			return smriti.Errorf(smriti.ECONFLICT, "Worktree is already closed")
 		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE worktrees SET status = ?, closed_at = ? WHERE id = ?`),
-			smriti.WorktreeClosed, s.d.t(at), id); err != nil {
+			coord.WorktreeClosed, s.d.t(at), id); err != nil {
 			return fmt.Errorf("close worktree: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM worktree_probes WHERE worktree_id = ?`), id); err != nil {
 			return fmt.Errorf("close worktree: %w", err)
 		}
-		w.Status, w.ClosedAt = smriti.WorktreeClosed, &at
+		w.Status, w.ClosedAt = coord.WorktreeClosed, &at
 		out = w
 		return nil
 	})
 	return out, err
 }
 
-// ProbesSince implements smriti.WorktreeStore.
-func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Time) (map[smriti.ID]*smriti.CachedProbe, error) {
-	out := map[smriti.ID]*smriti.CachedProbe{}
+// ProbesSince implements coord.WorktreeStore.
+func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Time) (map[smriti.ID]*coord.CachedProbe, error) {
+	out := map[smriti.ID]*coord.CachedProbe{}
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -124,7 +125,7 @@ func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Tim
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var p smriti.CachedProbe
+		var p coord.CachedProbe
 		var probed dbTime
 		if err := rows.Scan(&p.WorktreeID, jsonCol{&p.Probe}, &p.Error, &probed); err != nil {
 			return nil, fmt.Errorf("read probes: %w", err)
@@ -135,8 +136,8 @@ func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Tim
 	return out, rows.Err()
 }
 
-// SaveProbe implements smriti.WorktreeStore.
-func (s *Store) SaveProbe(ctx context.Context, p *smriti.CachedProbe) error {
+// SaveProbe implements coord.WorktreeStore.
+func (s *Store) SaveProbe(ctx context.Context, p *coord.CachedProbe) error {
 	var probe any
 	if p.Probe != nil {
 		j, err := jsonArg(p.Probe)
@@ -157,7 +158,7 @@ func (s *Store) SaveProbe(ctx context.Context, p *smriti.CachedProbe) error {
 	})
 }
 
-// ResolveProjectRoot implements smriti.WorktreeStore.
+// ResolveProjectRoot implements coord.WorktreeStore.
 func (s *Store) ResolveProjectRoot(ctx context.Context, spaceID smriti.ID) (string, bool, error) {
 	sp, err := s.space(ctx, s.read, spaceID)
 	if err != nil {

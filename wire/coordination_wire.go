@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/internal/nonnil"
 )
 
@@ -69,7 +70,7 @@ type StateWorktree struct {
 	ID     smriti.ID `json:"id" doc:"The worktree"`
 	Path   string    `json:"path" doc:"Its directory"`
 	Branch string    `json:"branch" doc:"Its git branch"`
-	smriti.WorktreeProbe
+	coord.WorktreeProbe
 }
 
 // Divergence lists where main's and active branches' decisions differ.
@@ -113,7 +114,7 @@ type MountOut struct {
 	Message    string    `json:"message" doc:"Its title"`
 }
 
-func SpaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
+func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 	out := SpaceState{
 		Space: StateSpace{ID: b.Space.ID, Name: b.Space.Name, ProjectRoot: b.Space.ProjectRoot},
 		Head:  head, ActiveBranches: []ActiveBranch{}, ActiveBranchesMore: b.MoreBranches,
@@ -170,11 +171,11 @@ func SpaceStateOf(b *smriti.StateBrief, head Head, now time.Time) SpaceState {
 // Brief turns the wire state back into the domain's brief, so a client can
 // render it with smriti.RenderBrief exactly as the server would (hashes the
 // wire shortens stay short; a worktree whose probe failed shows as such).
-func (st *SpaceState) Brief() *smriti.StateBrief {
-	b := &smriti.StateBrief{
+func (st *SpaceState) Brief() *coord.StateBrief {
+	b := &coord.StateBrief{
 		Space:        &smriti.Space{ID: st.Space.ID, Name: st.Space.Name, ProjectRoot: st.Space.ProjectRoot},
 		MoreBranches: st.ActiveBranchesMore, MoreClaims: st.ActiveClaimsMore,
-		Branches: []smriti.BranchHead{}, Claims: []smriti.ActiveClaim{},
+		Branches: []coord.BranchHead{}, Claims: []coord.ActiveClaim{},
 	}
 	if st.Space.Description != nil {
 		b.Space.Description = *st.Space.Description
@@ -183,19 +184,19 @@ func (st *SpaceState) Brief() *smriti.StateBrief {
 		b.Head = checkpointOf(c)
 	}
 	for _, h := range st.ActiveBranches {
-		b.Branches = append(b.Branches, smriti.BranchHead{Branch: h.BranchName, CheckpointID: h.CommitID, Hash: h.CommitHash,
+		b.Branches = append(b.Branches, coord.BranchHead{Branch: h.BranchName, CheckpointID: h.CommitID, Hash: h.CommitHash,
 			Message: h.Message, AuthorAgent: h.AuthorAgent, Summary: h.Summary, CreatedAt: h.CreatedAt})
 	}
 	for _, c := range st.ActiveClaims {
-		ac := smriti.ActiveClaim{Claim: smriti.Claim{ID: c.ID, SpaceID: st.Space.ID, Agent: c.Agent, BranchName: c.BranchName,
-			WorktreeID: c.WorktreeID, Scope: c.Scope, TaskID: c.TaskID, Intent: c.IntentType, Status: smriti.ClaimActive,
+		ac := coord.ActiveClaim{Claim: coord.Claim{ID: c.ID, SpaceID: st.Space.ID, Agent: c.Agent, BranchName: c.BranchName,
+			WorktreeID: c.WorktreeID, Scope: c.Scope, TaskID: c.TaskID, Intent: c.IntentType, Status: coord.ClaimActive,
 			ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}}
 		if c.BaseCommitHash != nil {
 			ac.BaseHash = *c.BaseCommitHash
 		}
 		if w := c.Worktree; w != nil {
 			p := w.WorktreeProbe
-			ac.Worktree = &smriti.Worktree{ID: w.ID, SpaceID: st.Space.ID, Path: w.Path, BranchName: w.Branch, Status: smriti.WorktreeActive}
+			ac.Worktree = &coord.Worktree{ID: w.ID, SpaceID: st.Space.ID, Path: w.Path, BranchName: w.Branch, Status: coord.WorktreeActive}
 			ac.Probe = &p
 		}
 		b.Claims = append(b.Claims, ac)
@@ -203,20 +204,20 @@ func (st *SpaceState) Brief() *smriti.StateBrief {
 	if d := st.Divergence; d != nil {
 		b.MoreDivergent = d.More
 		for _, p := range d.Pairs {
-			b.Divergence = append(b.Divergence, smriti.DivergencePair{Branch: p.BranchName, BranchHash: p.BranchCommitHash,
+			b.Divergence = append(b.Divergence, coord.DivergencePair{Branch: p.BranchName, BranchHash: p.BranchCommitHash,
 				MainOnly: p.MainOnlyDecisions, BranchOnly: p.BranchOnlyDecisions})
 		}
 	}
 	if f := st.Freshness; f != nil {
-		b.Freshness = &smriti.Freshness{Changed: f.Changed, SinceHash: f.SinceCommitHash, CurrentHeadHash: f.CurrentHeadHash,
+		b.Freshness = &coord.Freshness{Changed: f.Changed, SinceHash: f.SinceCommitHash, CurrentHeadHash: f.CurrentHeadHash,
 			NewCount: f.NewCheckpointsCount}
 		for _, c := range f.NewCheckpoints {
-			b.Freshness.New = append(b.Freshness.New, smriti.FreshCheckpoint{ID: c.ID, Hash: c.CommitHash,
+			b.Freshness.New = append(b.Freshness.New, coord.FreshCheckpoint{ID: c.ID, Hash: c.CommitHash,
 				AuthorAgent: c.AuthorAgent, Message: c.Message, CreatedAt: c.CreatedAt})
 		}
 	}
 	if m := st.Mount; m != nil {
-		b.Mount = &smriti.MountedCheckpoint{SessionID: m.SessionID, CheckpointID: m.CommitID, Hash: m.CommitHash, Message: m.Message}
+		b.Mount = &coord.MountedCheckpoint{SessionID: m.SessionID, CheckpointID: m.CommitID, Hash: m.CommitHash, Message: m.Message}
 	}
 	return b
 }
@@ -248,13 +249,13 @@ type ClaimOut struct {
 	ExpiresAt    time.Time  `json:"expires_at" doc:"claimed_at plus the TTL; expiry is a filter, nothing changes the status"`
 }
 
-func ClaimOf(c *smriti.Claim) ClaimOut {
+func ClaimOf(c *coord.Claim) ClaimOut {
 	return ClaimOut{ID: c.ID, RepoID: c.SpaceID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
 		BaseCommitID: c.BaseCheckpointID, TaskID: c.TaskID, WorktreeID: c.WorktreeID, Scope: c.Scope,
 		IntentType: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 }
 
-func ClaimsOf(cs []*smriti.Claim) []ClaimOut {
+func ClaimsOf(cs []*coord.Claim) []ClaimOut {
 	return nonnil.Convert(cs, ClaimOf)
 }
 
@@ -308,7 +309,7 @@ type BranchMetrics struct {
 	Abandoned  int `json:"abandoned" doc:"Branches marked abandoned"`
 }
 
-func MetricsOf(m *smriti.SpaceMetrics) SpaceMetricsOut {
+func MetricsOf(m *coord.SpaceMetrics) SpaceMetricsOut {
 	return SpaceMetricsOut{SpaceID: m.SpaceID, SpaceName: m.SpaceName, ComputedAt: m.ComputedAt,
 		Coordination: CoordinationMetrics{TotalCheckpoints: m.TotalCheckpoints, UniqueAgents: m.UniqueAgents,
 			AgentCheckpoints: m.AgentCheckpoints, CrossAgentContinuations: m.CrossAgentContinuations,

@@ -2,15 +2,16 @@ package wire
 
 import (
 	"encoding/json"
+	"smriti/coord"
 	"smriti/intelligence"
 
 	"smriti"
 )
 
 // View returns the metrics as the report shows them.
-func (m *SpaceMetricsOut) View() smriti.MetricsView {
+func (m *SpaceMetricsOut) View() coord.MetricsView {
 	c, q, b := m.Coordination, m.StateQuality, m.Branches
-	return smriti.MetricsView{SpaceName: m.SpaceName, TotalCheckpoints: c.TotalCheckpoints, UniqueAgents: c.UniqueAgents,
+	return coord.MetricsView{SpaceName: m.SpaceName, TotalCheckpoints: c.TotalCheckpoints, UniqueAgents: c.UniqueAgents,
 		AgentCheckpoints: c.AgentCheckpoints, CrossAgentContinuations: c.CrossAgentContinuations, TotalClaims: c.TotalClaims,
 		ClaimsWithTaskID: c.ClaimsWithTaskID, ClaimCompletionRate: c.ClaimCompletionRate, AvgDecisions: q.AvgDecisionsPerCheckpoint,
 		AvgTasks: q.AvgTasksPerCheckpoint, StructuredTasks: q.CheckpointsWithStructuredTasks, TaskIDCheckpoints: q.CheckpointsWithTaskIDs,
@@ -19,22 +20,22 @@ func (m *SpaceMetricsOut) View() smriti.MetricsView {
 }
 
 // Claim returns the wire claim as the domain's.
-func (c *ClaimOut) Claim() *smriti.Claim {
-	return &smriti.Claim{ID: c.ID, SpaceID: c.RepoID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
+func (c *ClaimOut) Claim() *coord.Claim {
+	return &coord.Claim{ID: c.ID, SpaceID: c.RepoID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
 		BaseCheckpointID: c.BaseCommitID, WorktreeID: c.WorktreeID, Scope: c.Scope, TaskID: c.TaskID, Intent: c.IntentType,
 		Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 }
 
 // Worktree returns the wire worktree as the domain's.
-func (w *WorktreeOut) Worktree() *smriti.Worktree {
-	return &smriti.Worktree{ID: w.ID, SpaceID: w.RepoID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
+func (w *WorktreeOut) Worktree() *coord.Worktree {
+	return &coord.Worktree{ID: w.ID, SpaceID: w.RepoID, Agent: w.Agent, Path: w.Path, BranchName: w.BranchName,
 		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
 }
 
 // WorktreesOf splits a worktree list into worktrees and their probes.
-func WorktreesOf(items []WorktreeListItem) ([]*smriti.Worktree, map[smriti.ID]*smriti.WorktreeProbe) {
-	wts := make([]*smriti.Worktree, len(items))
-	probes := map[smriti.ID]*smriti.WorktreeProbe{}
+func WorktreesOf(items []WorktreeListItem) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe) {
+	wts := make([]*coord.Worktree, len(items))
+	probes := map[smriti.ID]*coord.WorktreeProbe{}
 	for i := range items {
 		wts[i] = items[i].Worktree()
 		if items[i].Probe != nil {

@@ -3,15 +3,14 @@ package wire
 import (
 	"time"
 
-	"smriti"
-
+	"smriti/coord"
 	"smriti/internal/nonnil"
 	"smriti/render"
 )
 
 // probeOut fills the relative time of the last commit as of now (the cache
 // keeps the absolute time, so a cached probe never reads stale).
-func ProbeOut(p *smriti.WorktreeProbe, now time.Time) *smriti.WorktreeProbe {
+func ProbeOut(p *coord.WorktreeProbe, now time.Time) *coord.WorktreeProbe {
 	if p == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"smriti/coord"
 	"time"
 
 	"smriti"
@@ -49,7 +50,7 @@ type HeartbeatRequest struct {
 }
 
 // ReadyTask turns the wire form back into the domain's.
-func (o ReadyTaskOut) ReadyTask() smriti.ReadyTask {
-	return smriti.ReadyTask{Key: o.Key, Task: smriti.Task{Text: o.Text, ID: o.ID, IntentHint: o.IntentHint, BlockedBy: o.BlockedBy, Structured: o.ID != ""},
+func (o ReadyTaskOut) ReadyTask() coord.ReadyTask {
+	return coord.ReadyTask{Key: o.Key, Task: smriti.Task{Text: o.Text, ID: o.ID, IntentHint: o.IntentHint, BlockedBy: o.BlockedBy, Structured: o.ID != ""},
 		Branch: o.BranchName, CheckpointID: o.CheckpointID, Hash: o.CommitHash, Unblocks: o.Unblocks, Since: o.Since}
 }

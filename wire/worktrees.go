@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"smriti/coord"
 	"time"
 
 	"smriti"
@@ -36,5 +37,5 @@ type WorktreeOut struct {
 // when probing failed).
 type WorktreeListItem struct {
 	WorktreeOut
-	Probe *smriti.WorktreeProbe `json:"probe" doc:"Its git state, cached for a minute (null when closed or probing failed)"`
+	Probe *coord.WorktreeProbe `json:"probe" doc:"Its git state, cached for a minute (null when closed or probing failed)"`
 }

@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/coord"
 	"smriti/credential"
 	"smriti/store"
 )
@@ -271,7 +272,7 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	forbidden("project root", err)
 	_, _, err = s.CreateClaim(vicCtx, claimIn(sp))
 	forbidden("claim", err)
-	_, err = s.FinishClaim(vicCtx, claim.ID, smriti.ClaimDone)
+	_, err = s.FinishClaim(vicCtx, claim.ID, coord.ClaimDone)
 	forbidden("finish claim", err)
 	loose := Get(s.CreateSession(vicCtx, smriti.SessionCreate{Provider: "mock", Model: "m"})).Must(t)
 	_, err = s.AttachSession(vicCtx, loose.ID, sp.ID)

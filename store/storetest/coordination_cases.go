@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/store"
 )
 
@@ -15,8 +16,8 @@ type clock struct{ t time.Time }
 func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 func ttl(d time.Duration) *time.Duration { return &d }
-func claimIn(sp *smriti.Space) smriti.ClaimCreate {
-	return smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer"}
+func claimIn(sp *smriti.Space) coord.ClaimCreate {
+	return coord.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer"}
 }
 
 func testClaimsLifecycle(t *testing.T, s *store.Store) {
@@ -29,47 +30,47 @@ func testClaimsLifecycle(t *testing.T, s *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Status != smriti.ClaimActive || c.Intent != smriti.IntentImplement || c.BranchName != smriti.MainBranch ||
-		!c.ClaimedAt.Equal(clk.t) || !c.ExpiresAt.Equal(clk.t.Add(smriti.DefaultClaimTTL)) || len(coll) != 0 || coll == nil {
+	if c.Status != coord.ClaimActive || c.Intent != smriti.IntentImplement || c.BranchName != smriti.MainBranch ||
+		!c.ClaimedAt.Equal(clk.t) || !c.ExpiresAt.Equal(clk.t.Add(coord.DefaultClaimTTL)) || len(coll) != 0 || coll == nil {
 		t.Fatalf("claim = %+v, collisions %v", c, coll)
 	}
 
 	// Expiry is computed from the store's clock.
 	clk.advance(time.Second)
-	short, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: "short", TTL: ttl(2 * time.Minute)})
+	short, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: "short", TTL: ttl(2 * time.Minute)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
+	live := get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{})).Must(t)
 	if len(live) != 2 || live[0].ID != short.ID {
 		t.Fatalf("live claims = %d, want 2 newest first", len(live))
 	}
 	clk.advance(2 * time.Minute)
-	live = get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
+	live = get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{})).Must(t)
 	if len(live) != 1 || live[0].ID != c.ID {
 		t.Fatalf("after expiry live = %+v, want only the 4h claim", live)
 	}
-	all := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true})).Must(t)
+	all := get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{IncludeExpired: true})).Must(t)
 	if len(all) != 2 {
 		t.Fatalf("include_expired = %d claims, want 2", len(all))
 	}
-	_, err = s.FinishClaim(ctx, short.ID, smriti.ClaimDone)
+	_, err = s.FinishClaim(ctx, short.ID, coord.ClaimDone)
 	wantCode(t, err, smriti.ECONFLICT)
 
 	_, err = s.FinishClaim(ctx, c.ID, "claimed")
 	wantCode(t, err, smriti.EINVALID)
-	done := Get(s.FinishClaim(ctx, c.ID, smriti.ClaimDone)).Must(t)
-	if done.Status != smriti.ClaimDone {
+	done := Get(s.FinishClaim(ctx, c.ID, coord.ClaimDone)).Must(t)
+	if done.Status != coord.ClaimDone {
 		t.Fatalf("status = %q", done.Status)
 	}
-	_, err = s.FinishClaim(ctx, c.ID, smriti.ClaimAbandoned)
+	_, err = s.FinishClaim(ctx, c.ID, coord.ClaimAbandoned)
 	wantCode(t, err, smriti.ECONFLICT)
-	_, err = s.FinishClaim(ctx, smriti.NewID(), smriti.ClaimDone)
+	_, err = s.FinishClaim(ctx, smriti.NewID(), coord.ClaimDone)
 	wantCode(t, err, smriti.ENOTFOUND)
 	// Another user sees neither the claims nor the space.
-	_, err = s.FinishClaim(userCtx(), short.ID, smriti.ClaimDone)
+	_, err = s.FinishClaim(userCtx(), short.ID, coord.ClaimDone)
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, _, err = s.Claims(userCtx(), sp.ID, smriti.ClaimQuery{})
+	_, _, err = s.Claims(userCtx(), sp.ID, coord.ClaimQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
@@ -84,13 +85,13 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	cp := commit(t, ctx, s, sp, se, "here")
 
-	for _, d := range []time.Duration{59 * time.Second, 0, -time.Hour, smriti.MaxClaimTTL + time.Second} {
+	for _, d := range []time.Duration{59 * time.Second, 0, -time.Hour, coord.MaxClaimTTL + time.Second} {
 		in := claimIn(sp)
 		in.TTL = ttl(d)
 		_, _, err := s.CreateClaim(ctx, in)
 		wantCode(t, err, smriti.EUNPROCESSABLE)
 	}
-	for _, d := range []time.Duration{smriti.MinClaimTTL, smriti.MaxClaimTTL} {
+	for _, d := range []time.Duration{coord.MinClaimTTL, coord.MaxClaimTTL} {
 		in := claimIn(sp)
 		in.TTL = ttl(d)
 		if _, _, err := s.CreateClaim(ctx, in); err != nil {
@@ -98,11 +99,11 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 		}
 	}
 	bad := []struct {
-		edit func(*smriti.ClaimCreate)
+		edit func(*coord.ClaimCreate)
 		code string
 	}{
-		{func(in *smriti.ClaimCreate) { in.Intent = "refactor" }, smriti.EINVALID},
-		{func(in *smriti.ClaimCreate) { in.Scope = "   " }, smriti.EUNPROCESSABLE},
+		{func(in *coord.ClaimCreate) { in.Intent = "refactor" }, smriti.EINVALID},
+		{func(in *coord.ClaimCreate) { in.Scope = "   " }, smriti.EUNPROCESSABLE},
 	}
 	for i, b := range bad {
 		in := claimIn(sp)
@@ -112,11 +113,11 @@ func testClaimsValidation(t *testing.T, s *store.Store) {
 			t.Fatalf("bad input %d: err %v, want %s", i, err, b.code)
 		}
 	}
-	wrong := []func(*smriti.ClaimCreate){
-		func(in *smriti.ClaimCreate) { in.BaseCheckpointID = &otherCp.ID },
-		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.BaseCheckpointID = &id },
-		func(in *smriti.ClaimCreate) { in.SessionID = &otherSession.ID },
-		func(in *smriti.ClaimCreate) { id := smriti.NewID(); in.SessionID = &id },
+	wrong := []func(*coord.ClaimCreate){
+		func(in *coord.ClaimCreate) { in.BaseCheckpointID = &otherCp.ID },
+		func(in *coord.ClaimCreate) { id := smriti.NewID(); in.BaseCheckpointID = &id },
+		func(in *coord.ClaimCreate) { in.SessionID = &otherSession.ID },
+		func(in *coord.ClaimCreate) { id := smriti.NewID(); in.SessionID = &id },
 	}
 	for i, f := range wrong {
 		in := claimIn(sp)
@@ -154,40 +155,40 @@ func testClaimCollisions(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	other := newSpace(t, ctx, s)
-	first := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer", TaskID: "t2"})).Must(t)
+	first := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Write the indexer", TaskID: "t2"})).Must(t)
 	clk.advance(time.Second)
-	expiring := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "x", Scope: "Benchmark", TTL: ttl(time.Minute)})).Must(t)
+	expiring := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "x", Scope: "Benchmark", TTL: ttl(time.Minute)})).Must(t)
 	clk.advance(time.Second)
-	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).Must(t)
+	get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: other.ID, Agent: "x", Scope: "write the indexer!", TaskID: "t2"})).Must(t)
 
 	// Same task id, different wording: the task is held, the second
 	// claimer is refused with the holder and its expiry.
-	_, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
+	_, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "Indexing job", TaskID: "t2"})
 	want := "Task 't2' is already claimed by codex (claim " + first.ID.String()[:8] + ") until 2026-03-01T13:00:00Z"
 	if smriti.ErrorCode(err) != smriti.ECONFLICT || smriti.ErrorMessage(err) != want {
 		t.Fatalf("task-id claim twice: %v, want %q", err, want)
 	}
 	// Same scope up to case and punctuation, no task id.
 	clk.advance(time.Second)
-	_, coll, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "write the INDEXER."})
+	_, coll, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "write the INDEXER."})
 	if err != nil || len(coll) != 1 || coll[0].ID != first.ID {
 		t.Fatalf("scope collision: %+v, err %v", coll, err)
 	}
 	// An expired claim no longer collides.
 	clk.advance(2 * time.Minute)
-	_, coll, err = s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "y", Scope: "benchmark"})
+	_, coll, err = s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "y", Scope: "benchmark"})
 	if err != nil || len(coll) != 0 {
 		t.Fatalf("expired claim %s collided: %+v", expiring.ID, coll)
 	}
-	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
+	live := get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{})).Must(t)
 	if len(live) != 3 {
 		t.Fatalf("live claims = %d, want 3 (scope collisions are stored)", len(live))
 	}
-	page, next, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3}})
+	page, next, err := s.Claims(ctx, sp.ID, coord.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3}})
 	if err != nil || len(page) != 3 || next == "" {
 		t.Fatalf("page = %d, next %q, err %v", len(page), next, err)
 	}
-	rest, next2, err := s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3, After: next}})
+	rest, next2, err := s.Claims(ctx, sp.ID, coord.ClaimQuery{IncludeExpired: true, Page: smriti.Page{Limit: 3, After: next}})
 	if err != nil || len(rest) != 1 || next2 != "" {
 		t.Fatalf("rest = %d, next %q, err %v", len(rest), next2, err)
 	}
@@ -199,7 +200,7 @@ func testSpaceState(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 
-	empty := Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).Must(t)
+	empty := Get(s.SpaceState(ctx, sp.ID, coord.StateQuery{})).Must(t)
 	if empty.Head != nil || len(empty.Branches) != 0 || empty.Branches == nil || empty.Claims == nil ||
 		len(empty.Divergence) != 0 || empty.Freshness != nil || empty.LatestSession != nil {
 		t.Fatalf("empty state = %+v", empty)
@@ -222,11 +223,11 @@ func testSpaceState(t *testing.T, s *store.Store) {
 	b := commit(t, ctx, s, sp, se, "B", "Local models", "Vector index", "Audit")
 	c := commit(t, ctx, s, sp, se, "C", "Local models", "Vector index", "Audit")
 
-	claim := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "x", BaseCheckpointID: &a.ID})).Must(t)
-	done := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "y"})).Must(t)
-	Get(s.FinishClaim(ctx, done.ID, smriti.ClaimDone)).Must(t)
+	claim := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "x", BaseCheckpointID: &a.ID})).Must(t)
+	done := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "y"})).Must(t)
+	Get(s.FinishClaim(ctx, done.ID, coord.ClaimDone)).Must(t)
 
-	st := Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &a.ID})).Must(t)
+	st := Get(s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &a.ID})).Must(t)
 	if st.Head == nil || st.Head.ID != c.ID || st.LatestSession == nil {
 		t.Fatalf("head = %+v", st.Head)
 	}
@@ -251,34 +252,34 @@ func testSpaceState(t *testing.T, s *store.Store) {
 		len(f.New) != 2 || f.New[0].ID != c.ID || f.New[1].ID != b.ID {
 		t.Fatalf("freshness = %+v", f)
 	}
-	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &c.ID})).Must(t)
+	st = Get(s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &c.ID})).Must(t)
 	if st.Freshness == nil || st.Freshness.Changed || st.Freshness.NewCount != 0 || st.Freshness.New == nil {
 		t.Fatalf("unchanged freshness = %+v", st.Freshness)
 	}
 	// A branch checkpoint written before B and C: main moved since.
-	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &b2.ID})).Must(t)
+	st = Get(s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &b2.ID})).Must(t)
 	if !st.Freshness.Changed || st.Freshness.NewCount != 2 {
 		t.Fatalf("since a branch checkpoint = %+v", st.Freshness)
 	}
 	unknown := smriti.NewID()
-	_, err := s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &unknown})
+	_, err := s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &unknown})
 	wantCode(t, err, smriti.ENOTFOUND)
 	otherSpace := newSpace(t, ctx, s)
 	otherSe := newSession(t, ctx, s, otherSpace)
 	elsewhere := commit(t, ctx, s, otherSpace, otherSe, "elsewhere")
-	_, err = s.SpaceState(ctx, sp.ID, smriti.StateQuery{Since: &elsewhere.ID})
+	_, err = s.SpaceState(ctx, sp.ID, coord.StateQuery{Since: &elsewhere.ID})
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.SpaceState(ctx, sp.ID, smriti.StateQuery{SessionID: &otherSe.ID})
+	_, err = s.SpaceState(ctx, sp.ID, coord.StateQuery{SessionID: &otherSe.ID})
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.SpaceState(userCtx(), sp.ID, smriti.StateQuery{})
+	_, err = s.SpaceState(userCtx(), sp.ID, coord.StateQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 
 	// Many live claims: ten shown, the rest counted.
 	for i := 0; i < 13; i++ {
-		get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "bulk", Scope: fmt.Sprintf("scope %d", i)})).Must(t)
+		get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "bulk", Scope: fmt.Sprintf("scope %d", i)})).Must(t)
 	}
-	st = Get(s.SpaceState(ctx, sp.ID, smriti.StateQuery{})).Must(t)
-	if len(st.Claims) != smriti.ActiveClaimsCap || st.MoreClaims != 4 || st.Claims[0].Scope != "scope 12" {
+	st = Get(s.SpaceState(ctx, sp.ID, coord.StateQuery{})).Must(t)
+	if len(st.Claims) != coord.ActiveClaimsCap || st.MoreClaims != 4 || st.Claims[0].Scope != "scope 12" {
 		t.Fatalf("claims = %d, more %d", len(st.Claims), st.MoreClaims)
 	}
 }
@@ -301,8 +302,8 @@ func testSpaceMetrics(t *testing.T, s *store.Store) {
 	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "big", Kind: smriti.NoteKindMilestone})).Must(t)
 	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "meh", Kind: smriti.NoteKindNoise})).Must(t)
 	Get(s.AddNote(ctx, c3.ID, smriti.NoteCreate{Author: "me", Text: "n", Kind: smriti.NoteKindNote})).Must(t)
-	for i, status := range []string{smriti.ClaimDone, smriti.ClaimDone, smriti.ClaimAbandoned, ""} {
-		in := smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d", i)}
+	for i, status := range []string{coord.ClaimDone, coord.ClaimDone, coord.ClaimAbandoned, ""} {
+		in := coord.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: fmt.Sprintf("s%d", i)}
 		if i == 0 {
 			in.TaskID = "t1"
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/store"
 )
 
@@ -26,7 +27,7 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 	Get(s.SetBranchDisposition(ctx, sp.ID, "exp", smriti.DispositionAbandoned)).Must(t)
 	loose := Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock"})).Must(t)
 	Get(s.AttachSession(ctx, loose.ID, sp.ID)).Must(t)
-	claim, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Book the tickets", BranchName: "exp"})
+	claim, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "codex", Scope: "Book the tickets", BranchName: "exp"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/store"
 )
 
@@ -24,7 +25,7 @@ func testHolderWriteRenewsLease(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
-	claim := func(in smriti.ClaimCreate) *smriti.Claim {
+	claim := func(in coord.ClaimCreate) *coord.Claim {
 		t.Helper()
 		c, _, err := s.CreateClaim(ctx, in)
 		if err != nil {
@@ -32,12 +33,12 @@ func testHolderWriteRenewsLease(t *testing.T, s *store.Store) {
 		}
 		return c
 	}
-	bySession := claim(smriti.ClaimCreate{SpaceID: sp.ID, SessionID: &se.ID, Agent: "codex", Scope: "index", TaskID: "t1", TTL: ttl(time.Hour)})
-	byAgent := claim(smriti.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "docs", TTL: ttl(2 * time.Hour)})
-	other := claim(smriti.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "tests", TTL: ttl(time.Hour)})
+	bySession := claim(coord.ClaimCreate{SpaceID: sp.ID, SessionID: &se.ID, Agent: "codex", Scope: "index", TaskID: "t1", TTL: ttl(time.Hour)})
+	byAgent := claim(coord.ClaimCreate{SpaceID: sp.ID, Agent: "claude", Scope: "docs", TTL: ttl(2 * time.Hour)})
+	other := claim(coord.ClaimCreate{SpaceID: sp.ID, Agent: "cursor", Scope: "tests", TTL: ttl(time.Hour)})
 	expiry := func(id smriti.ID) time.Time {
 		t.Helper()
-		for _, c := range get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{IncludeExpired: true})).Must(t) {
+		for _, c := range get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{IncludeExpired: true})).Must(t) {
 			if c.ID == id {
 				return c.ExpiresAt
 			}
@@ -59,7 +60,7 @@ func testHolderWriteRenewsLease(t *testing.T, s *store.Store) {
 	}
 	// Its task is held as long: another claimer is still refused at 1h05.
 	clk.advance(15 * time.Minute)
-	_, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "b", Scope: "s", TaskID: "t1", TTL: ttl(time.Hour)})
+	_, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "b", Scope: "s", TaskID: "t1", TTL: ttl(time.Hour)})
 	wantCode(t, err, smriti.ECONFLICT)
 
 	// A checkpoint authored by the agent renews the agent's claims: two

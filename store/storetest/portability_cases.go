@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/portability"
 	"smriti/search"
 	"smriti/store"
@@ -46,7 +47,7 @@ func portabilitySpace(t *testing.T, ctx context.Context, s *store.Store) (*smrit
 		BranchName: smriti.MainBranch, Content: smriti.Content{Message: "Merge budget", Decisions: []string{"Fly via Singapore", "Stay in a hostel", "Hotel near the tram"},
 			Tasks: []smriti.Task{{Text: "Book the hostel", Status: "open", Structured: true}, {Text: "Pack"}}},
 		IntegrateBranch: "budget", Metadata: map[string]any{"merge": map[string]any{"source_branch": "budget"}}})).Must(t)
-	if _, _, err := s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "agent-1", Scope: "book the hostel", BranchName: "budget",
+	if _, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "agent-1", Scope: "book the hostel", BranchName: "budget",
 		BaseCheckpointID: &c2.ID, SessionID: &fork.ID, Intent: smriti.IntentImplement}); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 	if parent.BranchName != "budget" || parent.Message != "Budget option" || parent.SpaceID != cp.ID {
 		t.Fatalf("merge parent of the copy = %+v", parent)
 	}
-	claims, _, err := s.Claims(ctx, cp.ID, smriti.ClaimQuery{})
+	claims, _, err := s.Claims(ctx, cp.ID, coord.ClaimQuery{})
 	if err != nil || len(claims) != 1 || claims[0].BaseCheckpointID == nil || *claims[0].BaseCheckpointID != parent.ID ||
 		claims[0].SessionID == nil || claims[0].Scope != "book the hostel" {
 		t.Fatalf("claims of the copy = %+v (%v)", claims, err)

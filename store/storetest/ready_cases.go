@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/portability"
 	"smriti/store"
 )
@@ -26,7 +27,7 @@ func task(id, text, blockedBy, status string) smriti.Task {
 	return smriti.Task{ID: id, Text: text, BlockedBy: blockedBy, Status: status, Structured: true}
 }
 
-func readyKeys(rs []smriti.ReadyTask) string {
+func readyKeys(rs []coord.ReadyTask) string {
 	var ks []string
 	for _, r := range rs {
 		ks = append(ks, fmt.Sprintf("%s@%s/%d", r.Key, r.Branch, r.Unblocks))
@@ -53,24 +54,24 @@ func testReadyQueue(t *testing.T, s *store.Store) {
 	Get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: fork.ID, Content: smriti.Content{Message: "alt",
 		Tasks: []smriti.Task{task("t1", "Schema", "", ""), task("a1", "Try hosted", "", "")}}})).Must(t)
 
-	ready := Get(s.ReadyTasks(ctx, sp.ID, smriti.ReadyQuery{})).Must(t)
+	ready := Get(s.ReadyTasks(ctx, sp.ID, coord.ReadyQuery{})).Must(t)
 	plain := smriti.Task{Text: "Plain follow-up"}.Key()
 	// t1 unblocks two; t5's blocker is done; t2, t3 wait; a1 from the branch comes last (newer).
 	if got, want := readyKeys(ready), "t1@main/2 t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
 		t.Fatalf("ready = %s, want %s", got, want)
 	}
-	c := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: "Schema", TaskID: "t1"})).Must(t)
-	if got, want := readyKeys(Get(s.ReadyTasks(ctx, sp.ID, smriti.ReadyQuery{})).Must(t)), "t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
+	c := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "a", Scope: "Schema", TaskID: "t1"})).Must(t)
+	if got, want := readyKeys(Get(s.ReadyTasks(ctx, sp.ID, coord.ReadyQuery{})).Must(t)), "t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
 		t.Fatalf("ready with t1 held = %s, want %s", got, want)
 	}
 	// Done: t1 counts as done, t2 (blocked by t1 only) becomes ready.
-	Get(s.FinishClaim(ctx, c.ID, smriti.ClaimDone)).Must(t)
-	if got, want := readyKeys(Get(s.ReadyTasks(ctx, sp.ID, smriti.ReadyQuery{})).Must(t)), "t2@main/1 t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
+	Get(s.FinishClaim(ctx, c.ID, coord.ClaimDone)).Must(t)
+	if got, want := readyKeys(Get(s.ReadyTasks(ctx, sp.ID, coord.ReadyQuery{})).Must(t)), "t2@main/1 t5@main/0 "+plain+"@main/0 a1@alt/0"; got != want {
 		t.Fatalf("ready after t1 done = %s, want %s", got, want)
 	}
 	// A lease runs out: the task is ready again and can be claimed anew.
 	short := 2 * time.Minute
-	c2 := get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "b", Scope: "Bench", TaskID: "t5", TTL: &short})).Must(t)
+	c2 := get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "b", Scope: "Bench", TaskID: "t5", TTL: &short})).Must(t)
 	renewed := Get(s.HeartbeatClaim(ctx, c2.ID, nil)).Must(t)
 	if !renewed.ExpiresAt.After(c2.ExpiresAt) {
 		t.Fatalf("heartbeat kept expiry %s", renewed.ExpiresAt)
@@ -79,9 +80,9 @@ func testReadyQueue(t *testing.T, s *store.Store) {
 	if _, err := s.HeartbeatClaim(ctx, c2.ID, nil); smriti.ErrorCode(err) != smriti.ECONFLICT {
 		t.Fatalf("heartbeat of an expired claim: %v", err)
 	}
-	get3(s.CreateClaim(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "c", Scope: "Bench", TaskID: "t5"})).Must(t)
+	get3(s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "c", Scope: "Bench", TaskID: "t5"})).Must(t)
 	// ClaimReady takes the first ready task.
-	cl, rt, err := s.ClaimReady(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: "d"})
+	cl, rt, err := s.ClaimReady(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "d"})
 	if err != nil || rt.Key != "t2" || *cl.TaskID != "t2" || cl.Scope != "Indexer" {
 		t.Fatalf("claim ready = %+v %+v %v", cl, rt, err)
 	}
@@ -115,7 +116,7 @@ func testClaimStorm(t *testing.T, s *store.Store) {
 				mu.Lock()
 				attempts++
 				mu.Unlock()
-				c, _, err := s.ClaimReady(ctx, smriti.ClaimCreate{SpaceID: sp.ID, Agent: name})
+				c, _, err := s.ClaimReady(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: name})
 				if smriti.ErrorCode(err) == smriti.ENOTFOUND {
 					mu.Lock()
 					empty++
@@ -149,7 +150,7 @@ func testClaimStorm(t *testing.T, s *store.Store) {
 	if len(dups) != 0 || len(winners) != 20 || empty != agents {
 		t.Fatalf("storm: %d tasks won (want 20), duplicates %v, %d agents told empty (want %d)", len(winners), dups, empty, agents)
 	}
-	live := get2(s.Claims(ctx, sp.ID, smriti.ClaimQuery{})).Must(t)
+	live := get2(s.Claims(ctx, sp.ID, coord.ClaimQuery{})).Must(t)
 	if len(live) != 20 {
 		t.Fatalf("live claims = %d, want 20", len(live))
 	}

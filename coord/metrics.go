@@ -1,15 +1,16 @@
-package smriti
+package coord
 
 import (
 	"context"
 	"math"
+	"smriti"
 	"time"
 )
 
 // SpaceMetrics measures how a space is used for coordination and how rich
 // its checkpoints are. It is computed on request, never stored.
 type SpaceMetrics struct {
-	SpaceID    ID
+	SpaceID    smriti.ID
 	SpaceName  string
 	ComputedAt time.Time
 
@@ -81,7 +82,7 @@ func roundTo(x float64, decimals int) float64 {
 type MetricsService interface {
 	// SpaceMetrics computes the metrics of a space; ENOTFOUND for an unknown
 	// space.
-	SpaceMetrics(ctx context.Context, spaceID ID) (*SpaceMetrics, error)
+	SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*SpaceMetrics, error)
 }
 
 // MetricsView is what the metrics report shows: the numbers as the API

@@ -1,7 +1,8 @@
-package smriti
+package coord
 
 import (
 	"context"
+	"smriti"
 	"strings"
 	"time"
 )
@@ -33,13 +34,13 @@ const (
 // a space. Claims never lock anything: a claim that collides with another is
 // still stored, and both agents are told.
 type Claim struct {
-	ID               ID
-	SpaceID          ID
-	SessionID        *ID
+	ID               smriti.ID
+	SpaceID          smriti.ID
+	SessionID        *smriti.ID
 	Agent            string
 	BranchName       string
-	BaseCheckpointID *ID
-	WorktreeID       *ID
+	BaseCheckpointID *smriti.ID
+	WorktreeID       *smriti.ID
 	Scope            string
 	TaskID           *string
 	Intent           string
@@ -50,13 +51,13 @@ type Claim struct {
 
 // ClaimCreate is what a caller may set when claiming work.
 type ClaimCreate struct {
-	SpaceID          ID
+	SpaceID          smriti.ID
 	Agent            string
 	Scope            string
 	BranchName       string
-	BaseCheckpointID *ID
-	SessionID        *ID
-	WorktreeID       *ID
+	BaseCheckpointID *smriti.ID
+	SessionID        *smriti.ID
+	WorktreeID       *smriti.ID
 	TaskID           string
 	Intent           string
 	// TTL is how long the claim lives; nil is DefaultClaimTTL.
@@ -88,54 +89,54 @@ func (in *ClaimCreate) Normalize() error {
 	in.TaskID = strings.TrimSpace(in.TaskID)
 	in.Intent = strings.ToLower(strings.TrimSpace(in.Intent))
 	if in.BranchName == "" {
-		in.BranchName = MainBranch
+		in.BranchName = smriti.MainBranch
 	}
 	if in.Intent == "" {
-		in.Intent = IntentImplement
+		in.Intent = smriti.IntentImplement
 	}
 	if in.TTL == nil {
 		d := DefaultClaimTTL
 		in.TTL = &d
 	}
 	switch {
-	case !ValidIntent(in.Intent):
-		return Errorf(EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", Truncate(in.Intent, 40))
+	case !smriti.ValidIntent(in.Intent):
+		return smriti.Errorf(smriti.EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", smriti.Truncate(in.Intent, 40))
 	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
-		return Errorf(EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
 	case in.Scope == "":
-		return Errorf(EUNPROCESSABLE, "scope must not be empty")
-	case RuneLen(in.Scope) > maxClaimScope:
-		return Errorf(EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
-	case RuneLen(in.Agent) > MaxClaimAgent:
-		return Errorf(EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
-	case RuneLen(in.TaskID) > maxClaimTaskID:
-		return Errorf(EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope must not be empty")
+	case smriti.RuneLen(in.Scope) > maxClaimScope:
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
+	case smriti.RuneLen(in.Agent) > MaxClaimAgent:
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
+	case smriti.RuneLen(in.TaskID) > maxClaimTaskID:
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
 	}
-	return ValidateBranchName(in.BranchName)
+	return smriti.ValidateBranchName(in.BranchName)
 }
 
 // Collides reports whether two claims are about the same work: the same
-// non-empty task id, or scopes equal under NormalizeItem.
+// non-empty task id, or scopes equal under smriti.NormalizeItem.
 func (c *Claim) Collides(o *Claim) bool {
 	if c.TaskID != nil && o.TaskID != nil && *c.TaskID != "" && *c.TaskID == *o.TaskID {
 		return true
 	}
-	k := NormalizeItem(c.Scope)
-	return k != "" && k == NormalizeItem(o.Scope)
+	k := smriti.NormalizeItem(c.Scope)
+	return k != "" && k == smriti.NormalizeItem(o.Scope)
 }
 
-// CheckClaimFinish validates a status change: only done or abandoned
+// CheckFinish validates a status change: only done or abandoned
 // (EINVALID otherwise), only from a live claim (ECONFLICT when it was already
 // finished or has expired at now).
-func CheckClaimFinish(c *Claim, status string, now time.Time) error {
+func (c *Claim) CheckFinish(status string, now time.Time) error {
 	if status != ClaimDone && status != ClaimAbandoned {
-		return Errorf(EINVALID, "Invalid status '%s'. Must be 'done' or 'abandoned'.", Truncate(status, 40))
+		return smriti.Errorf(smriti.EINVALID, "Invalid status '%s'. Must be 'done' or 'abandoned'.", smriti.Truncate(status, 40))
 	}
 	if c.Status != ClaimActive {
-		return Errorf(ECONFLICT, "Claim is already '%s' — cannot update.", c.Status)
+		return smriti.Errorf(smriti.ECONFLICT, "Claim is already '%s' — cannot update.", c.Status)
 	}
 	if !c.ExpiresAt.After(now) {
-		return Errorf(ECONFLICT, "Claim expired at %s — cannot update; claim the work again.", c.ExpiresAt.Format(time.RFC3339))
+		return smriti.Errorf(smriti.ECONFLICT, "Claim expired at %s — cannot update; claim the work again.", c.ExpiresAt.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func CheckClaimFinish(c *Claim, status string, now time.Time) error {
 type ClaimQuery struct {
 	// IncludeExpired also returns expired, done and abandoned claims.
 	IncludeExpired bool
-	Page
+	smriti.Page
 }
 
 // ClaimService manages claims. Every method is scoped to the caller in ctx.
@@ -158,8 +159,8 @@ type ClaimService interface {
 	CreateClaim(ctx context.Context, in ClaimCreate) (*Claim, []*Claim, error)
 	// Claims lists a space's claims, newest first: live ones only unless
 	// q.IncludeExpired. ENOTFOUND for an unknown space.
-	Claims(ctx context.Context, spaceID ID, q ClaimQuery) ([]*Claim, string, error)
-	// FinishClaim marks a live claim done or abandoned (CheckClaimFinish
+	Claims(ctx context.Context, spaceID smriti.ID, q ClaimQuery) ([]*Claim, string, error)
+	// FinishClaim marks a live claim done or abandoned (Claim.CheckFinish
 	// decides); ENOTFOUND for an unknown claim.
-	FinishClaim(ctx context.Context, id ID, status string) (*Claim, error)
+	FinishClaim(ctx context.Context, id smriti.ID, status string) (*Claim, error)
 }

@@ -1,7 +1,8 @@
-package smriti
+package coord
 
 import (
 	"context"
+	"smriti"
 	"sort"
 	"strings"
 	"time"
@@ -10,10 +11,10 @@ import (
 // TaskSource is one branch head whose open tasks may be ready.
 type TaskSource struct {
 	Branch       string
-	CheckpointID ID
+	CheckpointID smriti.ID
 	Hash         string
 	CreatedAt    time.Time
-	Tasks        []Task
+	Tasks        []smriti.Task
 }
 
 // ReadyTask is an open task nothing blocks and no live claim holds.
@@ -21,9 +22,9 @@ type ReadyTask struct {
 	// Key is what `claim create --task` takes: the task's id, or for a task
 	// without one "h-" and the first 8 hex digits of the hash of its text.
 	Key          string
-	Task         Task
+	Task         smriti.Task
 	Branch       string
-	CheckpointID ID
+	CheckpointID smriti.ID
 	Hash         string
 	// Unblocks counts the open tasks that name this one in blocked_by.
 	Unblocks int
@@ -33,7 +34,7 @@ type ReadyTask struct {
 
 // ReadyQuery selects ready tasks.
 type ReadyQuery struct {
-	// Limit bounds the list (ListCap when 0 or larger).
+	// Limit bounds the list (smriti.ListCap when 0 or larger).
 	Limit int
 }
 
@@ -41,14 +42,14 @@ type ReadyQuery struct {
 type ReadyService interface {
 	// ReadyTasks returns the space's ready tasks, ranked (RankReady).
 	// ENOTFOUND for an unknown space.
-	ReadyTasks(ctx context.Context, spaceID ID, q ReadyQuery) ([]ReadyTask, error)
+	ReadyTasks(ctx context.Context, spaceID smriti.ID, q ReadyQuery) ([]ReadyTask, error)
 	// ClaimReady claims the first ready task no one else wins first: in.Scope
 	// and in.TaskID are filled from the task. ENOTFOUND when nothing is ready.
 	ClaimReady(ctx context.Context, in ClaimCreate) (*Claim, *ReadyTask, error)
 	// HeartbeatClaim renews a live claim's lease to ttl from now (nil: its
 	// original length). ENOTFOUND for an unknown claim; ECONFLICT for one
 	// finished or expired.
-	HeartbeatClaim(ctx context.Context, id ID, ttl *time.Duration) (*Claim, error)
+	HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*Claim, error)
 }
 
 // taskBlockers splits a blocked_by annotation into task keys: ids separated
@@ -74,17 +75,17 @@ func RankReady(heads []TaskSource, held, claimedDone map[string]bool) []ReadyTas
 		for _, t := range h.Tasks {
 			k := t.Key()
 			if _, dup := status[k]; dup {
-				if t.Status == TaskDone {
-					status[k] = TaskDone
+				if t.Status == smriti.TaskDone {
+					status[k] = smriti.TaskDone
 				}
 				continue
 			}
 			st := t.Status
 			if st == "" {
-				st = TaskOpen
+				st = smriti.TaskOpen
 			}
 			if claimedDone[k] {
-				st = TaskDone
+				st = smriti.TaskDone
 			}
 			status[k] = st
 			all = append(all, cand{ReadyTask{Key: k, Task: t, Branch: h.Branch, CheckpointID: h.CheckpointID, Hash: h.Hash, Since: h.CreatedAt}, len(all)})
@@ -93,7 +94,7 @@ func RankReady(heads []TaskSource, held, claimedDone map[string]bool) []ReadyTas
 	unblocks := map[string]int{}
 	var out []cand
 	for _, c := range all {
-		if status[c.Key] != TaskOpen {
+		if status[c.Key] != smriti.TaskOpen {
 			continue
 		}
 		blocked := false
@@ -102,7 +103,7 @@ func RankReady(heads []TaskSource, held, claimedDone map[string]bool) []ReadyTas
 				continue
 			}
 			unblocks[b]++
-			if st, ok := status[b]; ok && st != TaskDone {
+			if st, ok := status[b]; ok && st != smriti.TaskDone {
 				blocked = true
 			}
 		}

@@ -1,7 +1,8 @@
-package smriti
+package coord
 
 import (
 	"context"
+	"smriti"
 	"time"
 )
 
@@ -17,8 +18,8 @@ const MinWorktreePrefix = 4
 // Worktree is a git worktree opened for an agent beside a space's project, on
 // its own git branch, so several agents can edit the same project at once.
 type Worktree struct {
-	ID            ID
-	SpaceID       ID
+	ID            smriti.ID
+	SpaceID       smriti.ID
 	Agent         string
 	Path          string
 	BranchName    string
@@ -50,7 +51,7 @@ const MaxProbePaths = 3
 // sees the same answer for ProbeTTL. Probe is nil when probing failed (the
 // failure is cached too, so a broken worktree is not probed on every read).
 type CachedProbe struct {
-	WorktreeID ID
+	WorktreeID smriti.ID
 	Probe      *WorktreeProbe
 	Error      string
 	ProbedAt   time.Time
@@ -58,7 +59,7 @@ type CachedProbe struct {
 
 // WorktreeOpen is what a caller may set when opening a worktree.
 type WorktreeOpen struct {
-	SpaceID ID
+	SpaceID smriti.ID
 	Agent   string
 	// BranchName is the git branch to create; empty picks
 	// smriti/<agent>/<suffix>.
@@ -81,7 +82,7 @@ type WorktreeService interface {
 	// Worktrees lists a space's worktrees newest first (closed ones only
 	// when includeClosed), each active one with its probe (nil when probing
 	// failed). ENOTFOUND for an unknown space.
-	Worktrees(ctx context.Context, spaceID ID, includeClosed bool) ([]*Worktree, map[ID]*WorktreeProbe, error)
+	Worktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*Worktree, map[smriti.ID]*WorktreeProbe, error)
 	// Worktree resolves a full id or an id prefix of at least
 	// minWorktreePrefix characters. EINVALID for a shorter prefix;
 	// ENOTFOUND when nothing matches; EUNPROCESSABLE, listing the matches,
@@ -101,26 +102,26 @@ type WorktreeStore interface {
 	InsertWorktree(ctx context.Context, w *Worktree) error
 	// ListWorktrees lists a space's worktrees newest first; ENOTFOUND for
 	// an unknown space.
-	ListWorktrees(ctx context.Context, spaceID ID, includeClosed bool) ([]*Worktree, error)
+	ListWorktrees(ctx context.Context, spaceID smriti.ID, includeClosed bool) ([]*Worktree, error)
 	// WorktreesByPrefix returns the caller's worktrees whose id starts with
 	// prefix (lower-case hex and hyphens), at most limit of them.
 	WorktreesByPrefix(ctx context.Context, prefix string, limit int) ([]*Worktree, error)
 	// MarkWorktreeClosed sets status closed and closed_at; ECONFLICT when it
 	// was closed meanwhile, ENOTFOUND when missing.
-	MarkWorktreeClosed(ctx context.Context, id ID, at time.Time) (*Worktree, error)
+	MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Time) (*Worktree, error)
 	// ProbesSince returns the cached probes of the given worktrees taken at
 	// or after since.
-	ProbesSince(ctx context.Context, ids []ID, since time.Time) (map[ID]*CachedProbe, error)
+	ProbesSince(ctx context.Context, ids []smriti.ID, since time.Time) (map[smriti.ID]*CachedProbe, error)
 	// SaveProbe replaces the cached probe of a worktree.
 	SaveProbe(ctx context.Context, p *CachedProbe) error
 	// ResolveProjectRoot returns the space's project root, or the newest
 	// non-empty checkpoint project root when the space has none (""
 	// when neither exists); ENOTFOUND for an unknown space.
-	ResolveProjectRoot(ctx context.Context, spaceID ID) (root string, fromSpace bool, err error)
-	// Space and SetProjectRoot as in SpaceService (the root is back-filled
+	ResolveProjectRoot(ctx context.Context, spaceID smriti.ID) (root string, fromSpace bool, err error)
+	// Space and SetProjectRoot as in smriti.SpaceService (the root is back-filled
 	// from a checkpoint's when the space had none).
-	Space(ctx context.Context, id ID) (*Space, error)
-	SetProjectRoot(ctx context.Context, id ID, root string) (*Space, error)
+	Space(ctx context.Context, id smriti.ID) (*smriti.Space, error)
+	SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*smriti.Space, error)
 }
 
 // Git is what worktrees need from the git binary. Every call is bounded in

@@ -1,7 +1,8 @@
-package smriti
+package coord
 
 import (
 	"context"
+	"smriti"
 	"time"
 )
 
@@ -22,11 +23,11 @@ const (
 // claims, and — when the agent says which checkpoint it last saw — what
 // changed on main since.
 type StateBrief struct {
-	Space *Space
+	Space *smriti.Space
 	// Head is main's newest checkpoint (nil for a space without one).
-	Head *Checkpoint
+	Head *smriti.Checkpoint
 	// LatestSession is the space's most recently updated session.
-	LatestSession *Session
+	LatestSession *smriti.Session
 	// Branches are the heads of active branches, newest first, at most
 	// ActiveBranchesCap; MoreBranches counts the rest.
 	Branches     []BranchHead
@@ -49,7 +50,7 @@ type StateBrief struct {
 // BranchHead is the newest checkpoint of an active branch.
 type BranchHead struct {
 	Branch       string
-	CheckpointID ID
+	CheckpointID smriti.ID
 	Hash         string
 	Message      string
 	AuthorAgent  *string
@@ -91,7 +92,7 @@ type Freshness struct {
 
 // FreshCheckpoint is one checkpoint in a freshness list.
 type FreshCheckpoint struct {
-	ID          ID
+	ID          smriti.ID
 	Hash        string
 	AuthorAgent *string
 	Message     string
@@ -100,8 +101,8 @@ type FreshCheckpoint struct {
 
 // MountedCheckpoint names the checkpoint a session works from.
 type MountedCheckpoint struct {
-	SessionID    ID
-	CheckpointID ID
+	SessionID    smriti.ID
+	CheckpointID smriti.ID
 	Hash         string
 	Message      string
 }
@@ -110,10 +111,10 @@ type MountedCheckpoint struct {
 type StateQuery struct {
 	// Since is the checkpoint the caller last saw (freshness); it must be
 	// in the space.
-	Since *ID
+	Since *smriti.ID
 	// SessionID names the asking session (for its mount); it must be in the
 	// space.
-	SessionID *ID
+	SessionID *smriti.ID
 }
 
 // StateService answers the state brief.
@@ -121,21 +122,21 @@ type StateService interface {
 	// SpaceState returns the brief of the space in one read. ENOTFOUND for
 	// an unknown space, or a Since checkpoint or session not in the space.
 	// Probes of bound worktrees are filled from the shared cache only.
-	SpaceState(ctx context.Context, spaceID ID, q StateQuery) (*StateBrief, error)
+	SpaceState(ctx context.Context, spaceID smriti.ID, q StateQuery) (*StateBrief, error)
 }
 
 // ComputeDivergence pairs main's decisions with each branch head's, in the
 // branches' order, keeping the branches whose decisions differ: up to
 // DivergenceCap pairs, each side cut to divergenceItemsCap items, and the
 // number of further divergent branches. No main head means no divergence.
-func ComputeDivergence(head *Checkpoint, branches []BranchHead) ([]DivergencePair, int) {
+func ComputeDivergence(head *smriti.Checkpoint, branches []BranchHead) ([]DivergencePair, int) {
 	pairs := []DivergencePair{}
 	more := 0
 	if head == nil {
 		return pairs, 0
 	}
 	for _, b := range branches {
-		d := DiffLists(head.Decisions, b.Decisions)
+		d := smriti.DiffLists(head.Decisions, b.Decisions)
 		if len(d.OnlyA) == 0 && len(d.OnlyB) == 0 {
 			continue
 		}
