@@ -16,11 +16,11 @@ const maxRefCandidates = 10
 // Smriti shows) or its id. One query finds the candidates. EINVALID for a
 // ref too short or ambiguous, ENOTFOUND when nothing matches.
 func (a *App) ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref string) (*smriti.Checkpoint, error) {
-	id, err := smriti.ResolveCheckpointRef(ctx, ref, func(ctx context.Context, prefix string) ([]smriti.CheckpointRef, error) {
+	id, err := resolveCheckpointRef(ctx, ref, func(ctx context.Context, prefix string) ([]checkpointRef, error) {
 		cps, err := a.Store.CheckpointsByPrefix(ctx, space, prefix, maxRefCandidates)
-		refs := make([]smriti.CheckpointRef, len(cps))
+		refs := make([]checkpointRef, len(cps))
 		for i, c := range cps {
-			refs[i] = smriti.CheckpointRef{ID: c.ID.String(), Hash: c.Hash}
+			refs[i] = checkpointRef{ID: c.ID.String(), Hash: c.Hash}
 		}
 		return refs, err
 	})
