@@ -21,7 +21,7 @@ type Checkpoint struct {
 	ID      ID
 	SpaceID ID
 	// Hash is a hash chain link: SHA-256 over the checkpoint's canonical
-	// content and its parents' hashes (see ComputeHash).
+	// content and its parents' hashes (see Checkpoint.ComputeHash).
 	Hash          string
 	ParentID      *ID
 	MergeParentID *ID

@@ -12,7 +12,7 @@ import (
 // microseconds, because both database engines keep exactly that.
 const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 
-// ComputeHash returns the checkpoint's hash chain link: the hex SHA-256 of a
+// ComputeHash returns c's hash chain link: the hex SHA-256 of a
 // canonical JSON encoding of its content, space, branch, provenance, creation
 // time and metadata, and of its parents' hashes (parentHash and
 // mergeParentHash, "" when absent). Altering any covered field of any
@@ -24,7 +24,7 @@ const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 //
 // Notes, the log position and the row id are deliberately not covered: notes
 // are annotations beside the checkpoint, and the id names the link.
-func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
+func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
 	doc := map[string]any{
 		"v":                 1,
 		"space_id":          c.SpaceID.String(),
@@ -52,7 +52,7 @@ func ComputeHash(c *Checkpoint, parentHash, mergeParentHash string) string {
 		doc["v"] = 2
 		items := make([][]string, 0, len(c.Items))
 		for _, it := range c.Items {
-			items = append(items, []string{it.ID, string(it.Kind), NormalizeStatus(it.Status), it.Text})
+			items = append(items, []string{it.ID, string(it.Kind), it.StatusOrOpen(), it.Text})
 		}
 		doc["items"] = items
 	}

@@ -274,7 +274,7 @@ func setContentLists(c *Content, items []Item) {
 // sameItemValue reports whether two versions of an item say the same thing:
 // text, status and (for tasks) annotations.
 func sameItemValue(a, b *Item) bool {
-	if strings.TrimSpace(a.Text) != strings.TrimSpace(b.Text) || NormalizeStatus(a.Status) != NormalizeStatus(b.Status) {
+	if strings.TrimSpace(a.Text) != strings.TrimSpace(b.Text) || a.StatusOrOpen() != b.StatusOrOpen() {
 		return false
 	}
 	if a.Kind != KindTask {
@@ -290,11 +290,12 @@ func sameItemValue(a, b *Item) bool {
 	return ta.IntentHint == tb.IntentHint && ta.BlockedBy == tb.BlockedBy && ta.ID == tb.ID
 }
 
-func NormalizeStatus(s string) string {
-	if s == "" {
+// StatusOrOpen is the item's status, open when none was recorded.
+func (it *Item) StatusOrOpen() string {
+	if it.Status == "" {
 		return ItemOpen
 	}
-	return s
+	return it.Status
 }
 
 // AssignItems gives a checkpoint's content its items: content is the new
@@ -382,7 +383,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 				it.Change = nil
 			case it.Change != nil && it.Change.Op != "" && it.Change.Op != OpAdd:
 				// the hint's own description of the change
-			case NormalizeStatus(it.Status) != NormalizeStatus(p.Status) && strings.TrimSpace(it.Text) == strings.TrimSpace(p.Text):
+			case it.StatusOrOpen() != p.StatusOrOpen() && strings.TrimSpace(it.Text) == strings.TrimSpace(p.Text):
 				it.Change = &ItemChange{Op: OpResolve}
 			default:
 				it.Change = &ItemChange{Op: OpUpdate}

@@ -79,10 +79,10 @@ type Mount struct {
 	BaseSeq int64
 }
 
-// MountFor is the mount of checkpoint in session s: BaseSeq is base when
+// MountAt is the mount of checkpoint in session s: BaseSeq is base when
 // given, else the session's last sequence number, so only what is typed
 // from now on reaches the model.
-func MountFor(s *Session, checkpoint ID, base *int64) Mount {
+func (s *Session) MountAt(checkpoint ID, base *int64) Mount {
 	m := Mount{CheckpointID: checkpoint, BaseSeq: s.LastSeq}
 	if base != nil {
 		m.BaseSeq = *base
@@ -221,6 +221,9 @@ type SessionService interface {
 	AttachSession(ctx context.Context, id, spaceID ID) (*Session, error)
 	// SetSessionTitle replaces the title; ENOTFOUND as Session.
 	SetSessionTitle(ctx context.Context, id ID, title string) (*Session, error)
+	// Turn returns one turn; ENOTFOUND for an unknown turn or one whose
+	// session the caller may not see.
+	Turn(ctx context.Context, id ID) (*Turn, error)
 	// Turns returns the session's turns selected by q; ENOTFOUND as Session.
 	Turns(ctx context.Context, sessionID ID, q TurnQuery) ([]*Turn, error)
 	// History returns the history a send may fit into a token budget, as of
@@ -269,10 +272,4 @@ type HistoryWindow struct {
 	// Unread counts the allowed turns older than the last one returned,
 	// which were not read.
 	Unread int
-}
-
-// TurnReader reads one turn. Turn returns ENOTFOUND for an unknown turn or
-// one whose session the caller may not see.
-type TurnReader interface {
-	Turn(ctx context.Context, id ID) (*Turn, error)
 }

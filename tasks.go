@@ -155,18 +155,6 @@ func (t Task) Key() string {
 	return "h-" + hex.EncodeToString(h[:4])
 }
 
-// SplitDone separates the done tasks from the others, keeping their order.
-func SplitDone(ts []Task) (open, done []Task) {
-	for _, t := range ts {
-		if t.Status == TaskDone {
-			done = append(done, t)
-		} else {
-			open = append(open, t)
-		}
-	}
-	return open, done
-}
-
 // TaskTexts returns the text of each task, in order; annotations are ignored
 // (compare matches tasks by text only).
 func TaskTexts(tasks []Task) []string {

@@ -30,7 +30,6 @@ type Store interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.ItemService
-	smriti.TurnReader
 	smriti.LineageService
 	search.Service
 	portability.SpaceExporter

@@ -3,8 +3,6 @@ package httpapi
 import (
 	"net/http"
 	"smriti/wire"
-
-	"smriti"
 )
 
 func (s *Server) mountRoutes() []route {
@@ -33,7 +31,7 @@ func (s *Server) mountSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m := smriti.MountFor(se, checkpoint, req.HistoryBaseSeq)
+	m := se.MountAt(checkpoint, req.HistoryBaseSeq)
 	se, err = s.app.SetMount(r.Context(), id, &m)
 	if err != nil {
 		return err

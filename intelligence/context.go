@@ -139,7 +139,7 @@ func PlanContext(s *smriti.Session, req ContextRequest) (ContextPlan, error) {
 	}
 	switch {
 	case req.MountedCheckpointID != nil:
-		m := smriti.MountFor(s, *req.MountedCheckpointID, req.HistoryBaseSeq)
+		m := s.MountAt(*req.MountedCheckpointID, req.HistoryBaseSeq)
 		if s.Mount != nil && s.Mount.CheckpointID == m.CheckpointID && req.HistoryBaseSeq == nil {
 			m.BaseSeq = s.Mount.BaseSeq
 		}
@@ -148,7 +148,7 @@ func PlanContext(s *smriti.Session, req ContextRequest) (ContextPlan, error) {
 		}
 		p.Mode, p.Anchor, p.AfterSeq = ModeMounted, &m.CheckpointID, &m.BaseSeq
 	case mounted != nil:
-		m := smriti.MountFor(s, mounted.CheckpointID, req.HistoryBaseSeq)
+		m := s.MountAt(mounted.CheckpointID, req.HistoryBaseSeq)
 		if req.HistoryBaseSeq == nil {
 			m.BaseSeq = mounted.BaseSeq
 		}

@@ -43,7 +43,7 @@ func (w *world) commit(branch string, parent *smriti.Checkpoint, c smriti.Conten
 	if parent != nil {
 		cp.ParentID = &parent.ID
 	}
-	cp.Hash = smriti.ComputeHash(cp, "", "")
+	cp.Hash = cp.ComputeHash("", "")
 	w.checkpoints = append(w.checkpoints, cp)
 	return cp
 }

@@ -76,7 +76,7 @@ func changeBaseOf(base *smriti.Checkpoint, items []smriti.Item) ChangeBase {
 	b.CheckpointID, b.Title, b.Objective, b.Summary = &id, base.Message, base.Objective, base.Summary
 	for _, it := range items {
 		if it.Live() {
-			b.Items = append(b.Items, ChangeItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: smriti.NormalizeStatus(it.Status)})
+			b.Items = append(b.Items, ChangeItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.StatusOrOpen()})
 		}
 	}
 	return b

@@ -268,7 +268,7 @@ type reviewAcross struct {
 func changeItemsOf(items []smriti.Item) []ChangeItem {
 	out := make([]ChangeItem, 0, len(items))
 	for _, it := range items {
-		out = append(out, ChangeItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: smriti.NormalizeStatus(it.Status)})
+		out = append(out, ChangeItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.StatusOrOpen()})
 	}
 	return out
 }

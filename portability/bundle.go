@@ -228,7 +228,7 @@ func BundleCheckpointOf(c *smriti.Checkpoint) *BundleCheckpoint {
 		b.HashVersion = c.HashVersion
 		b.Items = make([]BundleItem, 0, len(c.Items))
 		for _, it := range c.Items {
-			b.Items = append(b.Items, BundleItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: smriti.NormalizeStatus(it.Status),
+			b.Items = append(b.Items, BundleItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.StatusOrOpen(),
 				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
 		}
 	}
@@ -453,7 +453,7 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 			if c.MergeParentID != nil {
 				mh = br.hashes[*c.MergeParentID]
 			}
-			if got := smriti.ComputeHash(c.CheckpointOf(br.space.ID), ph, mh); got != c.CommitHash {
+			if got := c.CheckpointOf(br.space.ID).ComputeHash(ph, mh); got != c.CommitHash {
 				return bad("checkpoint %s (%s, %q) does not verify: its content hashes to %s, not its commit_hash %s",
 					c.ID, smriti.ShortHash(c.CommitHash), smriti.Truncate(c.Message, 60), smriti.ShortHash(got), smriti.ShortHash(c.CommitHash))
 			}
@@ -649,6 +649,6 @@ func (m *BundleRemap) Checkpoint(c *smriti.Checkpoint) {
 	if c.MergeParentID != nil {
 		mh = m.hashes[*c.MergeParentID]
 	}
-	c.Hash = smriti.ComputeHash(c, ph, mh)
+	c.Hash = c.ComputeHash(ph, mh)
 	m.hashes[c.ID] = c.Hash
 }

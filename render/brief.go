@@ -73,7 +73,7 @@ func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
 		add(listSection("Assumptions we are relying on", c.Assumptions))
 		add(listSection("Open questions", c.OpenQuestions))
 		// Done tasks are not in progress: they get their own section.
-		open, done := smriti.SplitDone(c.Tasks)
+		open, done := splitDone(c.Tasks)
 		add(taskSection("In progress", open))
 		if o.Digest && len(done) > 0 {
 			add(fmt.Sprintf("## Done\n%d task(s) done (listed by `smriti checkpoint show %s`)\n", len(done), orQ(smriti.ShortHash(c.Hash))))

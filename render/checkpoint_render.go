@@ -201,7 +201,7 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 	b.WriteString(markdownBullets("Decisions", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions we are relying on", c.Assumptions))
 	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
-	open, done := smriti.SplitDone(c.Tasks)
+	open, done := splitDone(c.Tasks)
 	b.WriteString(markdownBullets("In progress", taskLines(open)))
 	b.WriteString(markdownBullets("Done", taskLines(done)))
 	b.WriteString(renderArtifacts(c.Artifacts, o))
@@ -254,4 +254,16 @@ func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *s
 		}
 	}
 	return strings.TrimRight(s.String(), "\n") + "\n"
+}
+
+// splitDone separates the done tasks from the others, keeping their order.
+func splitDone(ts []smriti.Task) (open, done []smriti.Task) {
+	for _, t := range ts {
+		if t.Status == smriti.TaskDone {
+			done = append(done, t)
+		} else {
+			open = append(open, t)
+		}
+	}
+	return open, done
 }

@@ -58,7 +58,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	if cur == nil {
 		return fmt.Sprintf("Item %s has no history in this space.\n", itemID)
 	}
-	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, smriti.NormalizeStatus(cur.Status), cur.Text)
+	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), cur.Text)
 	if o := cur.Origin; o.CheckpointID != nil {
 		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
 		if o.SessionID != nil {

@@ -292,7 +292,7 @@ func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 			if err := errors.Join(err1, err2); err != nil {
 				return nil, fmt.Errorf("verify: %w", err)
 			}
-			if !ok1 || !ok2 || smriti.ComputeHash(c, ph, mh) != c.Hash {
+			if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
 				v.Mismatches = append(v.Mismatches, c.ID)
 			}
 			hashes[c.ID] = c.Hash

@@ -272,7 +272,7 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	if err := s.assignItems(ctx, tx, c, hints, model); err != nil {
 		return nil, err
 	}
-	c.Hash = smriti.ComputeHash(c, parentHash, mergeHash)
+	c.Hash = c.ComputeHash(parentHash, mergeHash)
 	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
 		return nil, err
 	}

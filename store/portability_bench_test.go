@@ -89,7 +89,7 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 		if head != nil {
 			ph = hashes[*head]
 		}
-		c.Hash = smriti.ComputeHash(c, ph, "")
+		c.Hash = c.ComputeHash(ph, "")
 		hashes[c.ID] = c.Hash
 		must(w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: portability.BundleCheckpointOf(c)}))
 		if branch == smriti.MainBranch {

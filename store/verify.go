@@ -62,7 +62,7 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 		v.Checked++
 		ph, ok1 := hashOf(c.ParentID)
 		mh, ok2 := hashOf(c.MergeParentID)
-		if !ok1 || !ok2 || smriti.ComputeHash(c, ph, mh) != c.Hash {
+		if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
 			if v.OK {
 				id := c.ID
 				v.FirstMismatch = &id

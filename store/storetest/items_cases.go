@@ -88,7 +88,7 @@ func testItemsBackfill(t *testing.T, s *store.Store) {
 	parentHash := ""
 	for _, c := range []*smriti.Checkpoint{a, b} {
 		c.HashVersion, c.Items = 1, nil
-		c.Hash = smriti.ComputeHash(c, parentHash, "")
+		c.Hash = c.ComputeHash(parentHash, "")
 		parentHash = c.Hash
 		if _, err := s.DB().Exec(s.Rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
 			t.Fatal(err)
