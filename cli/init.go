@@ -61,7 +61,7 @@ func newInitCmd() *cobra.Command {
 			switch {
 			case smriti.ErrorCode(err) == smriti.ENOTFOUND:
 				name := args[0]
-				sp, err = c.CreateSpaceWith(ctx, wire.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &wd})
+				sp, err = c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &wd})
 				if err != nil {
 					return err
 				}

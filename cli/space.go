@@ -60,7 +60,7 @@ func newSpaceCreateCmd() *cobra.Command {
 				}
 				req.ProjectRoot = &wd
 			}
-			sp, err := env.Client().CreateSpaceWith(cmd.Context(), req)
+			sp, err := env.Client().CreateSpace(cmd.Context(), req)
 			if err != nil {
 				return err
 			}

@@ -149,10 +149,11 @@ func (c *Client) Health(ctx context.Context) (*wire.Health, error) {
 	return &h, c.get(ctx, "/health", &h)
 }
 
-// CreateSpace creates a space.
-func (c *Client) CreateSpace(ctx context.Context, name, description string) (*wire.Repo, error) {
+// CreateSpace creates a space from req (its name; optionally its
+// description, project root and metadata).
+func (c *Client) CreateSpace(ctx context.Context, req wire.SpaceCreateRequest) (*wire.Repo, error) {
 	var out wire.Repo
-	return &out, c.post(ctx, "/api/v2/repos", map[string]any{"name": name, "description": description}, &out)
+	return &out, c.post(ctx, "/api/v2/repos", req, &out)
 }
 
 // Spaces lists spaces.

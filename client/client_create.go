@@ -7,13 +7,6 @@ import (
 	"smriti"
 )
 
-// CreateSpaceWith creates a space from a full request (project root,
-// metadata).
-func (c *Client) CreateSpaceWith(ctx context.Context, req wire.SpaceCreateRequest) (*wire.Repo, error) {
-	var out wire.Repo
-	return &out, c.post(ctx, "/api/v2/repos", req, &out)
-}
-
 // StatusOf is the HTTP status the server answers for err's domain code
 // (500 for errors without one), for clients that report it.
 func StatusOf(err error) int {

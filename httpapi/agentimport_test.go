@@ -9,6 +9,7 @@ import (
 
 	"smriti/portability"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // A Claude Code session file imported, imported again unchanged, then again
@@ -20,7 +21,7 @@ func TestAgentTranscriptImportAddsOnlyNewLines(t *testing.T) {
 	}{{"SQLite", nil}, {"Postgres", []envOption{withPostgres()}}} {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
-			space := storetest.Get(e.c.CreateSpace(bg, "Agents", "")).Must(t)
+			space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Agents"), Description: new("")})).Must(t)
 			file, err := os.ReadFile("../portability/testdata/transcripts/agents/claude-code.jsonl")
 			if err != nil {
 				t.Fatal(err)

@@ -158,7 +158,7 @@ func TestBadInputNeverA500(t *testing.T) {
 
 func TestSpacesEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Australia Trip", "Planning")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Australia Trip"), Description: new("Planning")})).Must(t)
 	if sp.Name != "Australia Trip" || sp.Metadata == nil || sp.RepoSlug != nil {
 		t.Fatalf("space = %+v", sp)
 	}
@@ -172,7 +172,7 @@ func TestSpacesEndToEnd(t *testing.T) {
 	}
 	_, err := e.c.SetProjectRoot(bg, sp.ID, "   ")
 	wantCode(t, err, smriti.EINVALID)
-	_, err = e.c.CreateSpace(bg, "  ", "")
+	_, err = e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("  "), Description: new("")})
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 	_, err = e.c.LatestCheckpoint(bg, sp.ID, "")
 	wantCode(t, err, smriti.ENOTFOUND)
@@ -192,7 +192,7 @@ func strp(s string) *string { return &s }
 
 func TestCheckpointsEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	commit := func(msg string, extra func(*wire.CommitRequest)) (*wire.Commit, error) {
 		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String())}
@@ -306,7 +306,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 
 func TestSessionsEndToEnd(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	loose := storetest.Get(e.c.CreateSession(bg, nil, "Loose", "", "")).Must(t)
 	if loose.RepoID != nil || loose.ActiveProvider != "mock" || loose.BranchName != "main" {
 		t.Fatalf("loose = %+v", loose)
@@ -328,7 +328,7 @@ func TestSessionsEndToEnd(t *testing.T) {
 	if _, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+sp.ID.String()+"/sessions/"+inSpace.ID.String(), nil, &got); err != nil || got.ID != inSpace.ID {
 		t.Fatalf("space session: %v", err)
 	}
-	other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
+	other := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Other"), Description: new("")})).Must(t)
 	_, err := e.c.Do(bg, "GET", "/api/v4/chat/spaces/"+other.ID.String()+"/sessions/"+inSpace.ID.String(), nil, nil)
 	wantCode(t, err, smriti.ENOTFOUND)
 	var spaceTurns []wire.TurnOut
@@ -369,7 +369,7 @@ func TestTurnsPageBySequence(t *testing.T) {
 
 func TestConcurrentCommitsOverHTTPFormOneChain(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "", "")).Must(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {

@@ -559,7 +559,7 @@ func TestLocalModeNeedsNoCredentials(t *testing.T) {
 	if _, err := e.c.Do(bg, "GET", "/api/v4/auth/me", nil, &me); err != nil || me.UserID != smriti.LocalUserID || me.Via != "local" || me.Scope != "admin" {
 		t.Fatalf("me = %+v, %v", me, err)
 	}
-	sp := storetest.Get(e.c.CreateSpace(bg, "local", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("local"), Description: new("")})).Must(t)
 	var members []wire.MemberOut
 	if _, err := e.c.Do(bg, "GET", "/api/v5/spaces/"+sp.ID.String()+"/members", nil, &members); err != nil ||
 		len(members) != 1 || members[0].UserID != smriti.LocalUserID || members[0].Role != "owner" || members[0].Username != "local" {

@@ -8,13 +8,14 @@ import (
 	"smriti/client"
 	"smriti/store/storetest"
 	"smriti/tokenizer"
+	"smriti/wire"
 )
 
 // The markdown brief ends with its own o200k count, and the JSON state
 // reports the compact brief's count as brief_tokens.
 func TestBriefReportsItsTokens(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "Research", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Research"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	commitVia(t, e, space.ID, se.ID, "A", "Local models", "Vector index")
 

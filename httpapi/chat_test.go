@@ -39,7 +39,7 @@ func allText(p *wire.ContextPreview) string {
 // nothing about New Zealand.
 func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Travel", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Travel"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	send := func(msg string) *wire.SendResponse {
 		return storetest.Get(e.c.Send(bg, sendReq(se.ID, msg), "")).Must(t)
@@ -121,7 +121,7 @@ func TestIsolationAustraliaThenNewZealand(t *testing.T) {
 	})
 
 	t.Run("MountOfAnotherSpaceIsRejected", func(t *testing.T) {
-		other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
+		other := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Other"), Description: new("")})).Must(t)
 		ose := storetest.Get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).Must(t)
 		req := sendReq(ose.ID, "x")
 		req.MountedCheckpointID = strp(cp1.ID.String())

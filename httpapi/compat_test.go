@@ -76,7 +76,7 @@ func TestUseMockRecordsTheRequestedProvider(t *testing.T) {
 // messages.
 func TestClaimErrorsAsTheReferenceSays(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Claims", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Claims"), Description: new("")})).Must(t)
 	for _, c := range []struct {
 		name, extra string
 		status      int
@@ -101,7 +101,7 @@ func TestClaimErrorsAsTheReferenceSays(t *testing.T) {
 // the fields out keeps it.
 func TestExplicitNullMountUnmounts(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Mounts", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Mounts"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	storetest.Get(e.c.Send(bg, sendReq(se.ID, "about Australia"), "")).Must(t)
 	old := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
@@ -139,7 +139,7 @@ func TestCompareAcrossSpaces(t *testing.T) {
 	e := newEnv(t)
 	var cps []*wire.Commit
 	for _, name := range []string{"Trip A", "Trip B"} {
-		sp := storetest.Get(e.c.CreateSpace(bg, name, "")).Must(t)
+		sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new(name), Description: new("")})).Must(t)
 		se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 		cps = append(cps, storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
 			ContentFields: wire.ContentFields{Message: strp(name), Decisions: []string{"Go by train", name + " only"}}})).Must(t))

@@ -22,7 +22,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 	}{{"SQLite", nil}, {"Postgres", []envOption{withPostgres()}}} {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
-			space := storetest.Get(e.c.CreateSpace(bg, "Research", "")).Must(t)
+			space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Research"), Description: new("")})).Must(t)
 
 			// An empty space: every section present, [] or null.
 			var raw map[string]any
@@ -101,7 +101,7 @@ func TestStateBriefEndToEnd(t *testing.T) {
 					t.Errorf("ttl_hours %s: %d %s", h, status, body)
 				}
 			}
-			other := storetest.Get(e.c.CreateSpace(bg, "Other", "")).Must(t)
+			other := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Other"), Description: new("")})).Must(t)
 			_, err = e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), BaseCommitID: sp(a.ID.String())})
 			wantCode(t, err, smriti.EINVALID)
 			_, err = e.c.Claim(bg, wire.ClaimRequest{SpaceID: sp(other.ID.String()), Scope: sp("s"), SessionID: sp(se.ID.String())})
@@ -158,7 +158,7 @@ func commitVia(t *testing.T, e *testEnv, space, session smriti.ID, msg string, d
 
 func TestContextPacksAndParentDelta(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "Packs", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Packs"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	root := commitVia(t, e, space.ID, se.ID, "Root", "Local models")
 	var child wire.Commit
@@ -209,7 +209,7 @@ func TestContextPacksAndParentDelta(t *testing.T) {
 
 func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "Tasks", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Tasks"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	var a wire.Commit
 	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,

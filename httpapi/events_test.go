@@ -76,8 +76,8 @@ func TestSpaceEvents(t *testing.T) {
 	}{{"sqlite", nil}, {"postgres", []envOption{withPostgres()}}} {
 		t.Run(engine.name, func(t *testing.T) {
 			e := newEnv(t, engine.opts...)
-			sp := storetest.Get(e.c.CreateSpace(bg, "Live", "")).Must(t)
-			other := storetest.Get(e.c.CreateSpace(bg, "Elsewhere", "")).Must(t)
+			sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Live"), Description: new("")})).Must(t)
+			other := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Elsewhere"), Description: new("")})).Must(t)
 			events := subscribe(t, e.url, sp.ID, nil)
 
 			se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "Planning", "mock", "")).Must(t)
@@ -126,7 +126,7 @@ func TestSpaceEvents(t *testing.T) {
 func TestSpaceEventsAcrossReplicas(t *testing.T) {
 	a := newEnv(t, withPostgres())
 	b := newEnvOn(t, a.dsn)
-	sp := storetest.Get(a.c.CreateSpace(bg, "Shared", "")).Must(t)
+	sp := storetest.Get(a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Shared"), Description: new("")})).Must(t)
 	events := subscribe(t, a.url, sp.ID, nil)
 	se := storetest.Get(b.c.CreateSession(bg, &sp.ID, "From B", "mock", "")).Must(t)
 	got := nextEvents(t, events, 1)
@@ -137,7 +137,7 @@ func TestSpaceEventsAcrossReplicas(t *testing.T) {
 
 func TestSpaceEventsBadInput(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Live", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Live"), Description: new("")})).Must(t)
 	for _, c := range []struct {
 		path, lastID string
 		status       int

@@ -50,7 +50,7 @@ func TestAttackDeepOrHugeMetadataRefused(t *testing.T) {
 
 func TestSourceTurnsMustNameExistingTurns(t *testing.T) {
 	e := newEnv(t)
-	sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	storetest.Get(e.c.Send(bg, sendReq(se.ID, "one"), "")).Must(t) // turns 0 and 1
 	commit := func(session smriti.ID, from, to int64) error {

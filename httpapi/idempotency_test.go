@@ -55,7 +55,7 @@ type idemFixture struct {
 func newIdemFixture(t *testing.T, e *testEnv) idemFixture {
 	t.Helper()
 	var f idemFixture
-	sp := storetest.Get(e.c.CreateSpace(bg, "Australia Trip", "2026")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Australia Trip"), Description: new("2026")})).Must(t)
 	f.space = sp.ID
 	se := storetest.Get(e.c.CreateSession(bg, &f.space, "plan", "mock", "mock")).Must(t)
 	f.session = se.ID

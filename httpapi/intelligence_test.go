@@ -149,7 +149,7 @@ func withFake(f *fakeLLM) envOption {
 // space creates a space with a session in it.
 func (e *testEnv) spaceSession(t *testing.T) (wire.Repo, wire.SessionOut) {
 	t.Helper()
-	sp := storetest.Get(e.c.CreateSpace(bg, "Trip "+smriti.NewID().String()[:8], "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Trip " + smriti.NewID().String()[:8]), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	return *sp, *se
 }
@@ -734,7 +734,7 @@ func TestIntelligenceTitle(t *testing.T) {
 	})
 	t.Run("NoTurnsLeavesTheTitle", func(t *testing.T) {
 		e := newEnv(t)
-		sp := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+		sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 		se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "Keep me", "mock", "")).Must(t)
 		if s := storetest.Get(e.c.GenerateTitle(bg, se.ID)).Must(t); s.Title != "Keep me" {
 			t.Errorf("title = %q", s.Title)

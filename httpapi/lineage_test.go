@@ -34,7 +34,7 @@ var lineageSpaces atomic.Int64
 func newLineageSpace(t *testing.T, env *testEnv) *lineageSpace {
 	t.Helper()
 	// Space names are unique per owner: each lineage space gets its own.
-	sp := storetest.Get(env.c.CreateSpace(bg, fmt.Sprintf("Australia Trip %d", lineageSpaces.Add(1)), "")).Must(t)
+	sp := storetest.Get(env.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new(fmt.Sprintf("Australia Trip %d", lineageSpaces.Add(1))), Description: new("")})).Must(t)
 	se := storetest.Get(env.c.CreateSession(bg, &sp.ID, "main", "mock", "mock-1")).Must(t)
 	return &lineageSpace{env: env, space: sp.ID, main: se.ID}
 }

@@ -7,6 +7,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // Clients of the first implementation never follow a cursor: a list asked
@@ -14,7 +15,7 @@ import (
 // keeps paging.
 func TestListsWithoutLimitReturnEverything(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "Many", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Many"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	const n = 1205 // more than the largest page a client may ask for
 	for i := 0; i < n; i++ {
@@ -42,7 +43,7 @@ func TestListsWithoutLimitReturnEverything(t *testing.T) {
 // Past the cap the list is cut and says where to go on.
 func TestListCutAtTheCapCarriesACursor(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "Cap", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Cap"), Description: new("")})).Must(t)
 	sid := space.ID.String()
 	tx, err := e.store.DB().Begin()
 	if err != nil {

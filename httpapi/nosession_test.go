@@ -11,7 +11,7 @@ import (
 // what a new session would see make no session.
 func TestCommitToSpaceAndPreviewMakeNoSession(t *testing.T) {
 	e := newEnv(t)
-	sp, err := e.c.CreateSpace(bg, "plain", "")
+	sp, err := e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("plain"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // turns, and returns it with its checkpoints.
 func buildSpace(t *testing.T, e *testEnv) (smriti.ID, []wire.Commit) {
 	t.Helper()
-	repo := storetest.Get(e.c.CreateSpace(bg, "Portable — Zürich", "travels between servers")).Must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Portable — Zürich"), Description: new("travels between servers")})).Must(t)
 	rid := repo.ID.String()
 	se := storetest.Get(e.c.CreateSession(bg, &repo.ID, "main talk", "mock", "")).Must(t)
 	sid := se.ID.String()
@@ -189,7 +189,7 @@ func rawDeclared(t *testing.T, base, path string, n int64) (int, string) {
 
 func TestTranscriptImport(t *testing.T) {
 	e := newEnv(t)
-	repo := storetest.Get(e.c.CreateSpace(bg, "Imported", "")).Must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Imported"), Description: new("")})).Must(t)
 	imp := func(name string, draft bool) *wire.TranscriptImportResponse {
 		t.Helper()
 		f, err := os.Open("../portability/testdata/transcripts/" + name)
@@ -258,7 +258,7 @@ func TestTranscriptImport(t *testing.T) {
 
 func TestTranscriptImportDraftsACheckpoint(t *testing.T) {
 	e := newEnv(t)
-	repo := storetest.Get(e.c.CreateSpace(bg, "Drafted", "")).Must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Drafted"), Description: new("")})).Must(t)
 	f, err := os.Open("../portability/testdata/transcripts/headings.md")
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestTranscriptImportDraftsACheckpoint(t *testing.T) {
 
 func TestTranscriptImportBadInput(t *testing.T) {
 	e := newEnv(t)
-	repo := storetest.Get(e.c.CreateSpace(bg, "X", "")).Must(t)
+	repo := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("X"), Description: new("")})).Must(t)
 	cases := []struct {
 		name, path, body string
 		status           int

@@ -11,11 +11,11 @@ import (
 // 7+ characters of the hash (what Smriti shows) or of the id.
 func TestResolveCheckpointReference(t *testing.T) {
 	e := newEnv(t)
-	a, err := e.c.CreateSpace(bg, "a", "")
+	a, err := e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("a"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.c.CreateSpace(bg, "b", "")
+	b, err := e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("b"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"smriti/client"
 	"smriti/httpapi"
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // The security-regression suite: one test per attack, named for it.
@@ -300,7 +301,7 @@ func TestClientSendsJSONAndTheTokenFromSMRITI_TOKEN(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"id":"00000000-0000-0000-0000-000000000001","name":"x"}`))
 	})
-	if _, err := client.NewClient(srv.URL).CreateSpace(bg, "x", ""); err != nil {
+	if _, err := client.NewClient(srv.URL).CreateSpace(bg, wire.SpaceCreateRequest{Name: new("x"), Description: new("")}); err != nil {
 		t.Fatal(err)
 	}
 	if auth != "Bearer smriti-test-token" || ctype != "application/json" {

@@ -25,7 +25,7 @@ func i64(n int64) *int64 { return &n }
 // Australia (cp1), then New Zealand (cp2).
 func planned(t *testing.T, e *testEnv) (wire.Repo, wire.SessionOut, *wire.Commit, *wire.Commit) {
 	t.Helper()
-	sp := storetest.Get(e.c.CreateSpace(bg, "Trips "+smriti.NewID().String()[:8], "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Trips " + smriti.NewID().String()[:8]), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
 	commit := func(s smriti.ID, msg, decision string) *wire.Commit {
 		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s.String())}
@@ -99,7 +99,7 @@ func TestMountKeptOnTheSession(t *testing.T) {
 		if s.Mount == nil || s.Mount.HistoryBaseSeq != s.TurnCount-1 {
 			t.Fatalf("mount endpoint = %+v (turns %d)", s.Mount, s.TurnCount)
 		}
-		other := storetest.Get(e.c.CreateSpace(bg, "Other "+smriti.NewID().String()[:8], "")).Must(t)
+		other := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Other " + smriti.NewID().String()[:8]), Description: new("")})).Must(t)
 		oSe := storetest.Get(e.c.CreateSession(bg, &other.ID, "", "mock", "")).Must(t)
 		oCp := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(other.ID.String()), SessionID: strp(oSe.ID.String()),
 			ContentFields: wire.ContentFields{Message: strp("elsewhere")}})).Must(t)
@@ -266,7 +266,7 @@ func TestIdempotencyAsStripeDoesIt(t *testing.T) {
 func TestSendDefaults(t *testing.T) {
 	f := newFakeLLM(t, false, func(int) llmReply { return ok("from the fake") })
 	e := newEnv(t, withFake(f), fastProviders)
-	sp := storetest.Get(e.c.CreateSpace(bg, "Defaults", "")).Must(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Defaults"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "openai", "gpt-4o-mini")).Must(t)
 
 	// use_mock: the mock answers one send in the name of the session's

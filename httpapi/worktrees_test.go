@@ -88,7 +88,7 @@ func TestWorktreesWithRealGit(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "worktrees")
 	clk := &testClock{t: time.Now().UTC()}
 	e := newEnv(t, withGit(root, clk))
-	space := storetest.Get(e.c.CreateSpace(bg, "Rag Project", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Rag Project"), Description: new("")})).Must(t)
 	sid := space.ID.String()
 
 	// No project root yet: a clear 400.
@@ -258,7 +258,7 @@ func TestWorktreeProjectRootFromCheckpoint(t *testing.T) {
 	repo := newRepo(t)
 	clk := &testClock{t: time.Now().UTC()}
 	e := newEnv(t, withGit(t.TempDir(), clk))
-	space := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
 	if _, err := e.c.Do(bg, "POST", "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "m", "project_root": repo}, nil); err != nil {
@@ -275,7 +275,7 @@ func TestWorktreeProjectRootFromCheckpoint(t *testing.T) {
 
 func TestWorktreesWithoutGitAnswer503(t *testing.T) {
 	e := newEnv(t)
-	space := storetest.Get(e.c.CreateSpace(bg, "S", "")).Must(t)
+	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	sid := space.ID.String()
 	_, err := e.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})
 	wantCode(t, err, smriti.EUNAVAILABLE)
@@ -290,7 +290,7 @@ func TestReplicasShareTheProbeCache(t *testing.T) {
 	cfg := envConfig{getenv: func(string) string { return "" }}
 	withGit(t.TempDir(), clk)(&cfg)
 	b := startEnv(t, a.dsn, cfg)
-	space := storetest.Get(a.c.CreateSpace(bg, "S", "")).Must(t)
+	space := storetest.Get(a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("S"), Description: new("")})).Must(t)
 	storetest.Get(a.c.SetProjectRoot(bg, space.ID, repo)).Must(t)
 	sid := space.ID.String()
 	w := storetest.Get(a.c.OpenWorktree(bg, wire.WorktreeRequest{SpaceID: &sid, Agent: sp("a")})).Must(t)

@@ -38,7 +38,7 @@ func (o ClientOps) Space(ctx context.Context, id smriti.ID) (*smriti.Space, erro
 }
 
 func (o ClientOps) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
-	r, err := o.c.CreateSpaceWith(ctx, wire.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
+	r, err := o.c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: &in.Name, Description: &in.Description, ProjectRoot: in.ProjectRoot, Metadata: in.Metadata})
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func TestAttackNonLoopbackStartNeedsAuth(t *testing.T) {
 	// The Go client (hence the CLI and `smriti mcp`) sends SMRITI_TOKEN.
 	t.Setenv("SMRITI_TOKEN", made.Secret)
 	c := client.NewClient(url)
-	sp, err := c.CreateSpace(context.Background(), "shared", "")
+	sp, err := c.CreateSpace(context.Background(), wire.SpaceCreateRequest{Name: new("shared"), Description: new("")})
 	if err != nil || sp.UserID != made.Token.UserID {
 		t.Fatalf("create with the token = %+v, %v", sp, err)
 	}

@@ -152,7 +152,7 @@ func testBackupRoundTrip(t *testing.T, liveDB, restoredDB, backupFile string) {
 func fillSpace(t *testing.T, c *client.Client, name string, n int) smriti.ID {
 	t.Helper()
 	ctx := context.Background()
-	sp, err := c.CreateSpace(ctx, name, "backup test")
+	sp, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new(name), Description: new("backup test")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func TestBehindNginx(t *testing.T) {
 		c.HTTP = hc
 		c.Header = http.Header{"Authorization": {"Bearer " + tok.Secret}}
 		ctx := context.Background()
-		sp, err := c.CreateSpace(ctx, "Behind the proxy", "")
+		sp, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new("Behind the proxy"), Description: new("")})
 		if err != nil {
 			t.Fatal(err)
 		}

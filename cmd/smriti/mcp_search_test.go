@@ -14,7 +14,7 @@ func TestMCPSearch(t *testing.T) {
 	base := startAPI(t)
 	c := client.NewClient(base)
 	ctx := context.Background()
-	repo, err := c.CreateSpace(ctx, "trip", "")
+	repo, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new("trip"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}

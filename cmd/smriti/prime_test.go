@@ -24,7 +24,7 @@ import (
 func busySpace(t *testing.T, c *client.Client, name string) *wire.Repo {
 	t.Helper()
 	ctx := context.Background()
-	sp, err := c.CreateSpace(ctx, name, "A CLI that ships reasoning state between coding agents")
+	sp, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new(name), Description: new("A CLI that ships reasoning state between coding agents")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func TestTwoReplicasMigrateAnEmptyPostgresAtOnce(t *testing.T) {
 		t.FailNow()
 	}
 	ctx := context.Background()
-	sp, err := client.NewClient("http://"+addrs[0]).CreateSpace(ctx, "shared", "")
+	sp, err := client.NewClient("http://"+addrs[0]).CreateSpace(ctx, wire.SpaceCreateRequest{Name: new("shared"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}

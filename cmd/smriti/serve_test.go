@@ -97,7 +97,7 @@ func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
 	cmd := startServer(t, bin, addr, db)
 	c := client.NewClient("http://" + addr)
 	ctx := context.Background()
-	sp, err := c.CreateSpace(ctx, "Durable", "")
+	sp, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new("Durable"), Description: new("")})
 	if err != nil {
 		t.Fatal(err)
 	}
