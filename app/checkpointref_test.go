@@ -65,13 +65,13 @@ func TestResolveCheckpointRef(t *testing.T) {
 			asked = nil
 			got, err := resolveCheckpointRef(context.Background(), c.ref, find)
 			if smriti.ErrorCode(err) != c.code || len(asked) != c.finds {
-				t.Fatalf("ResolveCheckpointRef(%q) = %v, %v after %d finds; want code %q after %d", c.ref, got, err, len(asked), c.code, c.finds)
+				t.Fatalf("resolveCheckpointRef(%q) = %v, %v after %d finds; want code %q after %d", c.ref, got, err, len(asked), c.code, c.finds)
 			}
 			if c.finds == 1 && asked[0] != strings.ToLower(strings.TrimSpace(c.ref)) {
 				t.Fatalf("asked for %q, want the lower-cased prefix", asked[0])
 			}
 			if c.code == "" && got.String() != c.want {
-				t.Fatalf("ResolveCheckpointRef(%q) = %v, want %s", c.ref, got, c.want)
+				t.Fatalf("resolveCheckpointRef(%q) = %v, want %s", c.ref, got, c.want)
 			}
 		})
 	}

@@ -16,7 +16,7 @@ func TestSearchTerms(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := strings.Join(search.Terms(c.in), " "); got != c.want {
-			t.Errorf("SearchTerms(%q) = %q, want %q", c.in, got, c.want)
+			t.Errorf("Terms(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

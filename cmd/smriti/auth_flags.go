@@ -67,7 +67,7 @@ func (o authOptions) config(accounts account.Service) (httpapi.AuthConfig, app.G
 	return httpapi.AuthConfig{Enabled: o.enabled, Accounts: accounts, SessionTTL: o.sessionTTL, SecureCookie: o.secureCookie}, gate
 }
 
-// openAccounts opens the store as the account commands' AccountService.
+// openAccounts opens the store as the account commands' account.Service.
 func openAccounts(ctx context.Context, dsn string) (account.Service, io.Closer, error) {
 	db, err := store.Open(ctx, dsn, nil)
 	if err != nil {

@@ -76,7 +76,7 @@ func testKeyStoredWithWrite(t *testing.T, s *store.Store) {
 	wctx, claim = claimCtx(ctx, "commit", "k1", "h1")
 	_, err := s.CommitCheckpoint(wctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: "A"}})
 	if !errors.Is(err, idempotency.ErrKeyTaken) {
-		t.Fatalf("second write under the key: err = %v, want ErrIdempotencyKeyTaken", err)
+		t.Fatalf("second write under the key: err = %v, want idempotency.ErrKeyTaken", err)
 	}
 	if claim.Placed() {
 		t.Fatal("a refused write placed its claim")
@@ -182,7 +182,7 @@ func testKeyRetention(t *testing.T, s *store.Store) {
 }
 
 // Concurrent writes under one key: exactly one writes; every other is
-// refused with ErrIdempotencyKeyTaken.
+// refused with idempotency.ErrKeyTaken.
 func testConcurrentKeyedWrites(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
