@@ -175,7 +175,7 @@ func cpuTimes() (busy, total int64) {
 	return busy, total
 }
 
-// measure runs c clients for d against servers, spread as in load.run, and
+// measure runs c clients for d against servers (spread by workers) and
 // returns the successful requests per second.
 func measure(servers []*server, targets []target, c int, d time.Duration, what string, during func(stop <-chan struct{})) measurement {
 	stop := make(chan struct{})
@@ -188,36 +188,24 @@ func measure(servers []*server, targets []target, c int, d time.Duration, what s
 		go func() { defer wg.Done(); during(stop) }()
 	}
 	start := time.Now()
-	for w := 0; w < c; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srv, tg := servers[w%len(servers)], targets[w%len(targets)]
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				t0 := time.Now()
-				var err error
-				if what == "send" {
-					body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"load w%d n%d"}`, tg.session, w, n)
-					_, _, err = post(srv.base+"/api/v4/chat/send", body, 200, nil)
-				} else {
-					body := fmt.Sprintf(`{"repo_id":%q,"session_id":%q,"message":"load w%d n%d"}`, tg.space, tg.session, w, n)
-					_, _, err = post(srv.base+"/api/v4/chat/commit", body, 201, nil)
-				}
-				mu.Lock()
-				if err != nil {
-					errs++
-				} else {
-					lat = append(lat, time.Since(t0))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	workers(servers, targets, c, stop, &wg, func(srv *server, tg target, w, n int) {
+		t0 := time.Now()
+		var err error
+		if what == "send" {
+			body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"load w%d n%d"}`, tg.session, w, n)
+			_, _, err = post(srv.base+"/api/v4/chat/send", body, 200, nil)
+		} else {
+			body := fmt.Sprintf(`{"repo_id":%q,"session_id":%q,"message":"load w%d n%d"}`, tg.space, tg.session, w, n)
+			_, _, err = post(srv.base+"/api/v4/chat/commit", body, 201, nil)
+		}
+		mu.Lock()
+		if err != nil {
+			errs++
+		} else {
+			lat = append(lat, time.Since(t0))
+		}
+		mu.Unlock()
+	})
 	time.Sleep(d)
 	close(stop)
 	wg.Wait()
