@@ -137,17 +137,10 @@ type outcome struct {
 	retryAfter bool
 }
 
-// load sends from c workers until stop is closed; worker i uses server
-// i % len(servers) and target i % len(targets). Every message is unique and
-// never sent twice: a failed send is not retried, so a message stored twice
-// is the server's duplicate. commit, when set, makes every tenth request of
-// a worker a checkpoint commit instead of a send.
-type load struct {
-	mu       sync.Mutex
-	outcomes []outcome
-}
-
-func (l *load) run(servers []*server, targets []target, c int, prefix string, stop <-chan struct{}, wg *sync.WaitGroup) {
+// workers runs c workers until stop is closed: worker w uses server
+// w % len(servers) and target w % len(targets), and calls do for its n-th
+// request, n = 0, 1, ….
+func workers(servers []*server, targets []target, c int, stop <-chan struct{}, wg *sync.WaitGroup, do func(srv *server, tg target, w, n int)) {
 	for w := 0; w < c; w++ {
 		wg.Add(1)
 		go func() {
@@ -159,21 +152,35 @@ func (l *load) run(servers []*server, targets []target, c int, prefix string, st
 					return
 				default:
 				}
-				msg := fmt.Sprintf("%s-w%d-n%d", prefix, w, n)
-				o := outcome{msg: msg, start: time.Now()}
-				body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":%q}`, tg.session, msg)
-				status, h, _ := post(srv.base+"/api/v4/chat/send", body, 200, nil)
-				o.end, o.status = time.Now(), status
-				o.retryAfter = h != nil && h.Get("Retry-After") != ""
-				l.mu.Lock()
-				l.outcomes = append(l.outcomes, o)
-				l.mu.Unlock()
-				if status != 200 {
-					time.Sleep(50 * time.Millisecond) // as a client backing off
-				}
+				do(srv, tg, w, n)
 			}
 		}()
 	}
+}
+
+// load sends from c workers until stop is closed. Every message is unique
+// and never sent twice: a failed send is not retried, so a message stored
+// twice is the server's duplicate.
+type load struct {
+	mu       sync.Mutex
+	outcomes []outcome
+}
+
+func (l *load) run(servers []*server, targets []target, c int, prefix string, stop <-chan struct{}, wg *sync.WaitGroup) {
+	workers(servers, targets, c, stop, wg, func(srv *server, tg target, w, n int) {
+		msg := fmt.Sprintf("%s-w%d-n%d", prefix, w, n)
+		o := outcome{msg: msg, start: time.Now()}
+		body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":%q}`, tg.session, msg)
+		status, h, _ := post(srv.base+"/api/v4/chat/send", body, 200, nil)
+		o.end, o.status = time.Now(), status
+		o.retryAfter = h != nil && h.Get("Retry-After") != ""
+		l.mu.Lock()
+		l.outcomes = append(l.outcomes, o)
+		l.mu.Unlock()
+		if status != 200 {
+			time.Sleep(50 * time.Millisecond) // as a client backing off
+		}
+	})
 }
 
 // readiness polls /health/ready of each server and records the answers.

@@ -179,61 +179,91 @@ func startServers(bin, dir, db string, n int) ([]*server, error) {
 	return out, nil
 }
 
-// faultPromote: a primary with a synchronous standby crashes under load
-// and the standby is promoted; the servers reach it through a multi-host
-// URL that asks for the read-write server (the old primary stays down: it
-// is fenced).
-func faultPromote(bin, root string) error {
-	dir := filepath.Join(root, "promote")
-	p, err := primary(dir, false)
-	if err != nil {
-		return err
-	}
-	defer p.stop("immediate")
-	s, err := standby(dir, p, "standby1")
-	if err != nil {
-		return err
-	}
-	defer s.stop("immediate")
-	if err := makeSync(p, "standby1"); err != nil {
-		return err
-	}
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d,127.0.0.1:%d/postgres?sslmode=disable&target_session_attrs=read-write", p.port, s.port)
+// underLoad starts two servers on url with load over four targets, breaks
+// the database with fault at t0 after 3 s of load (fault returns when the
+// database is back), lets the servers settle for settle, and then checks
+// what the clients were told against what checkURL's database holds.
+// report, when set, prints what the scenario saw before the check.
+func (sc *scenario) underLoad(bin, dir, url, checkURL string, fault func() error, settle time.Duration, report func()) error {
 	servers, err := startServers(bin, dir, url, 2)
 	if err != nil {
 		return err
 	}
 	targets, err := makeTargets(servers[0].base, 4)
 	if err != nil {
+		for _, s := range servers {
+			s.stop()
+		}
 		return err
 	}
-	sc := &scenario{name: "promote"}
 	sc.begin(servers, targets, 8)
 	time.Sleep(3 * time.Second)
 	sc.t0 = time.Now()
-	if err := p.stop("immediate"); err != nil {
-		sc.end()
-		return err
-	}
-	err = s.promote()
+	err = fault()
 	sc.back = time.Now()
 	if err != nil {
 		sc.end()
 		return err
 	}
-	time.Sleep(7 * time.Second)
+	time.Sleep(settle)
 	sc.end()
-	drops := 0
-	for _, srv := range servers {
-		drops += srv.logCount("dropped the turn cache")
+	if report != nil {
+		report()
 	}
-	fmt.Printf("promote: the standby was promoted %.1f s after the primary crashed; %d of 2 servers dropped their turn cache on the new timeline\n",
-		sc.back.Sub(sc.t0).Seconds(), drops)
-	counts, err := stored(context.Background(), s.url(), sc.name)
+	counts, err := stored(context.Background(), checkURL, sc.name)
 	if err != nil {
 		return err
 	}
 	return sc.check(counts)
+}
+
+// primaryWithSyncStandby starts a primary and a standby it waits for on
+// every commit (synchronous_standby_names); stop stops both.
+func primaryWithSyncStandby(dir string) (p, s *node, stop func(), err error) {
+	if p, err = primary(dir, false); err != nil {
+		return nil, nil, nil, err
+	}
+	if s, err = standby(dir, p, "standby1"); err != nil {
+		p.stop("immediate")
+		return nil, nil, nil, err
+	}
+	stop = func() {
+		s.stop("immediate")
+		p.stop("immediate")
+	}
+	if err = makeSync(p, "standby1"); err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return p, s, stop, nil
+}
+
+// faultPromote: a primary with a synchronous standby crashes under load
+// and the standby is promoted; the servers reach it through a multi-host
+// URL that asks for the read-write server (the old primary stays down: it
+// is fenced).
+func faultPromote(bin, root string) error {
+	dir := filepath.Join(root, "promote")
+	p, s, stop, err := primaryWithSyncStandby(dir)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d,127.0.0.1:%d/postgres?sslmode=disable&target_session_attrs=read-write", p.port, s.port)
+	sc := &scenario{name: "promote"}
+	return sc.underLoad(bin, dir, url, s.url(), func() error {
+		if err := p.stop("immediate"); err != nil {
+			return err
+		}
+		return s.promote()
+	}, 7*time.Second, func() {
+		drops := 0
+		for _, srv := range sc.servers {
+			drops += srv.logCount("dropped the turn cache")
+		}
+		fmt.Printf("promote: the standby was promoted %.1f s after the primary crashed; %d of 2 servers dropped their turn cache on the new timeline\n",
+			sc.back.Sub(sc.t0).Seconds(), drops)
+	})
 }
 
 // faultSyncRep: the synchronous standby stops, so every COMMIT waits in
@@ -242,65 +272,37 @@ func faultPromote(bin, root string) error {
 // standby comes back.
 func faultSyncRep(bin, root string) error {
 	dir := filepath.Join(root, "syncrep")
-	p, err := primary(dir, false)
+	p, s, stop, err := primaryWithSyncStandby(dir)
 	if err != nil {
 		return err
 	}
-	defer p.stop("immediate")
-	s, err := standby(dir, p, "standby1")
-	if err != nil {
-		return err
-	}
-	defer s.stop("immediate")
-	if err := makeSync(p, "standby1"); err != nil {
-		return err
-	}
-	servers, err := startServers(bin, dir, p.url(), 2)
-	if err != nil {
-		return err
-	}
-	targets, err := makeTargets(servers[0].base, 4)
-	if err != nil {
-		return err
-	}
+	defer stop()
 	db, err := p.db()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	sc := &scenario{name: "syncrep"}
-	sc.begin(servers, targets, 8)
-	time.Sleep(3 * time.Second)
-	sc.t0 = time.Now()
-	if err := s.stop("fast"); err != nil {
-		sc.end()
-		return err
-	}
 	terminated := 0
-	for until := time.Now().Add(4 * time.Second); time.Now().Before(until); {
-		var n int
-		if err := db.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'`).Scan(&n); err == nil {
-			terminated += n
+	err = sc.underLoad(bin, dir, p.url(), p.url(), func() error {
+		if err := s.stop("fast"); err != nil {
+			return err
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	err = s.start()
-	sc.back = time.Now()
-	if err != nil {
-		sc.end()
-		return err
-	}
-	time.Sleep(5 * time.Second)
-	sc.end()
-	fmt.Printf("syncrep: %d backends waiting in SyncRep terminated while the standby was away\n", terminated)
-	if terminated == 0 {
+		for until := time.Now().Add(4 * time.Second); time.Now().Before(until); {
+			var n int
+			if err := db.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'`).Scan(&n); err == nil {
+				terminated += n
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return s.start()
+	}, 5*time.Second, func() {
+		fmt.Printf("syncrep: %d backends waiting in SyncRep terminated while the standby was away\n", terminated)
+	})
+	if err == nil && terminated == 0 {
 		return errors.New("syncrep: no backend was waiting in SyncRep: the case was not exercised")
 	}
-	counts, err := stored(context.Background(), p.url(), sc.name)
-	if err != nil {
-		return err
-	}
-	return sc.check(counts)
+	return err
 }
 
 // faultStop: the database is stopped for 10 s under load and started
@@ -312,34 +314,12 @@ func faultStop(bin, root string) error {
 		return err
 	}
 	defer p.stop("immediate")
-	servers, err := startServers(bin, dir, p.url(), 2)
-	if err != nil {
-		return err
-	}
-	targets, err := makeTargets(servers[0].base, 4)
-	if err != nil {
-		return err
-	}
 	sc := &scenario{name: "stop10s"}
-	sc.begin(servers, targets, 8)
-	time.Sleep(3 * time.Second)
-	sc.t0 = time.Now()
-	if err := p.stop("fast"); err != nil {
-		sc.end()
-		return err
-	}
-	time.Sleep(10 * time.Second)
-	err = p.start()
-	sc.back = time.Now()
-	if err != nil {
-		sc.end()
-		return err
-	}
-	time.Sleep(5 * time.Second)
-	sc.end()
-	counts, err := stored(context.Background(), p.url(), sc.name)
-	if err != nil {
-		return err
-	}
-	return sc.check(counts)
+	return sc.underLoad(bin, dir, p.url(), p.url(), func() error {
+		if err := p.stop("fast"); err != nil {
+			return err
+		}
+		time.Sleep(10 * time.Second)
+		return p.start()
+	}, 5*time.Second, nil)
 }

@@ -51,7 +51,7 @@ func runLoad(bin, root string, o loadOptions) error {
 	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds\n",
 		o.fsync, o.c, o.spaces, o.each, o.rounds)
 	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
-	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "top row of the lock waits")
+	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
 	res := map[string][]float64{}
 	waits := map[string]*lockSample{}
 	for r := 0; r < o.rounds; r++ {
@@ -59,9 +59,12 @@ func runLoad(bin, root string, o loadOptions) error {
 			for _, n := range []int{1, 3} {
 				ls := &lockSample{rows: map[string]int{}}
 				busy0, all0 := cpuTimes()
+				procs0 := processTimes(servers, p)
 				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
+				procs1 := processTimes(servers, p)
 				busy1, all1 := cpuTimes()
 				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
+				m.cpuPerOp = perOp(procs0, procs1, m.count)
 				key := fmt.Sprintf("%s/%d", what, n)
 				res[key] = append(res[key], m.rate)
 				if waits[key] == nil {
@@ -69,7 +72,8 @@ func runLoad(bin, root string, o loadOptions) error {
 				}
 				waits[key].add(ls)
 				row, share := ls.top()
-				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total, row, 100*share)
+				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total,
+					fmt.Sprintf("%.2f, %.2f", m.cpuPerOp["smriti"], m.cpuPerOp["postgres"]), row, 100*share)
 			}
 		}
 	}
@@ -88,6 +92,70 @@ type measurement struct {
 	rate, p50, p99 float64
 	errors         int
 	busy           float64 // the machine's CPUs busy, percent (every process, not only these)
+	count          int     // successful requests
+	// cpuPerOp is the CPU time, in ms, that the smriti replicas together and
+	// PostgreSQL's processes together spent per successful request.
+	cpuPerOp map[string]float64
+}
+
+// processTimes sums user and system CPU ticks of the servers (under
+// "smriti") and of the cluster's PostgreSQL processes, the postmaster and its
+// children (under "postgres"); other processes on the machine are left out.
+func processTimes(servers []*server, p *node) map[string]int64 {
+	out := map[string]int64{}
+	for _, s := range servers {
+		_, t := procStat(s.cmd.Process.Pid)
+		out["smriti"] += t
+	}
+	pidFile, err := os.ReadFile(filepath.Join(p.data(), "postmaster.pid"))
+	if err != nil {
+		return out
+	}
+	first, _, _ := strings.Cut(string(pidFile), "\n")
+	postmaster, _ := strconv.Atoi(strings.TrimSpace(first))
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		if ppid, t := procStat(pid); pid == postmaster || ppid == postmaster {
+			out["postgres"] += t
+		}
+	}
+	return out
+}
+
+// procStat reads a process's parent and its user plus system CPU ticks.
+func procStat(pid int) (ppid int, ticks int64) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0
+	}
+	// pid (comm) state ppid ...: comm may hold spaces, so the fields are
+	// counted after its ')'; utime and stime are the 14th and 15th.
+	s := string(data)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return 0, 0
+	}
+	rest := strings.Fields(s[end+1:])
+	if len(rest) < 13 {
+		return 0, 0
+	}
+	ppid, _ = strconv.Atoi(rest[1])
+	ut, _ := strconv.ParseInt(rest[11], 10, 64)
+	st, _ := strconv.ParseInt(rest[12], 10, 64)
+	return ppid, ut + st
+}
+
+// perOp turns two processTimes readings into CPU ms per request. A
+// PostgreSQL backend that ended in between is missed, so the figure is a
+// floor; in a measurement none should (connections are pooled).
+func perOp(before, after map[string]int64, n int) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range after {
+		// A tick is 10 ms (USER_HZ is 100 on Linux).
+		out[k] = float64(v-before[k]) * 10 / float64(max(1, n))
+	}
+	return out
 }
 
 // cpuTimes reads the machine's busy and total CPU time from /proc/stat.
@@ -107,7 +175,7 @@ func cpuTimes() (busy, total int64) {
 	return busy, total
 }
 
-// measure runs c clients for d against servers, spread as in load.run, and
+// measure runs c clients for d against servers (spread by workers) and
 // returns the successful requests per second.
 func measure(servers []*server, targets []target, c int, d time.Duration, what string, during func(stop <-chan struct{})) measurement {
 	stop := make(chan struct{})
@@ -120,42 +188,30 @@ func measure(servers []*server, targets []target, c int, d time.Duration, what s
 		go func() { defer wg.Done(); during(stop) }()
 	}
 	start := time.Now()
-	for w := 0; w < c; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srv, tg := servers[w%len(servers)], targets[w%len(targets)]
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				t0 := time.Now()
-				var err error
-				if what == "send" {
-					body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"load w%d n%d"}`, tg.session, w, n)
-					_, _, err = post(srv.base+"/api/v4/chat/send", body, 200, nil)
-				} else {
-					body := fmt.Sprintf(`{"repo_id":%q,"session_id":%q,"message":"load w%d n%d"}`, tg.space, tg.session, w, n)
-					_, _, err = post(srv.base+"/api/v4/chat/commit", body, 201, nil)
-				}
-				mu.Lock()
-				if err != nil {
-					errs++
-				} else {
-					lat = append(lat, time.Since(t0))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	workers(servers, targets, c, stop, &wg, func(srv *server, tg target, w, n int) {
+		t0 := time.Now()
+		var err error
+		if what == "send" {
+			body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"load w%d n%d"}`, tg.session, w, n)
+			_, _, err = post(srv.base+"/api/v4/chat/send", body, 200, nil)
+		} else {
+			body := fmt.Sprintf(`{"repo_id":%q,"session_id":%q,"message":"load w%d n%d"}`, tg.space, tg.session, w, n)
+			_, _, err = post(srv.base+"/api/v4/chat/commit", body, 201, nil)
+		}
+		mu.Lock()
+		if err != nil {
+			errs++
+		} else {
+			lat = append(lat, time.Since(t0))
+		}
+		mu.Unlock()
+	})
 	time.Sleep(d)
 	close(stop)
 	wg.Wait()
 	el := time.Since(start).Seconds()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	m := measurement{rate: float64(len(lat)) / el, errors: errs}
+	m := measurement{rate: float64(len(lat)) / el, errors: errs, count: len(lat)}
 	if len(lat) > 0 {
 		m.p50 = float64(lat[len(lat)/2].Microseconds()) / 1000
 		m.p99 = float64(lat[len(lat)*99/100].Microseconds()) / 1000
