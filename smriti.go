@@ -4,13 +4,14 @@
 // concluded) with their items and notes — together with the service
 // interfaces the adapters implement, the limits every write obeys, and the
 // pure rules (hash, diff, merge, item identity, tasks, references,
-// authorship) that sit between them. How agents coordinate is in coord,
-// accounts in account, search in search, idempotency keys in idempotency;
-// use cases are in app, prompts in intelligence, markdown views in render,
-// file formats in portability.
+// authorship) that sit between them. The rest of the domain imports only
+// this package: how agents coordinate is in coord, accounts in account (and
+// their secrets in credential), search in search, idempotency keys in
+// idempotency. Use cases are in app, prompts in intelligence, markdown views
+// in render, file formats in portability.
 //
-// This package imports nothing of Smriti's and no adapter: no SQL, no HTTP,
-// no provider SDK.
+// This package imports nothing of Smriti's but internal/nonnil, and no
+// adapter: no SQL, no HTTP, no provider SDK.
 package smriti
 
 import (
