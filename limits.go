@@ -37,6 +37,8 @@ const (
 
 	// maxCheckpointArtifacts caps the artifacts of a written checkpoint.
 	maxCheckpointArtifacts = 100
+	// maxSpaceNameChars caps a Space's name.
+	maxSpaceNameChars = 255
 	// maxBranchNameChars caps a branch name.
 	maxBranchNameChars = 255
 	// maxAuthorAgentChars caps an author_agent name.

@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,19 @@ type SpaceCreate struct {
 	Metadata    map[string]any
 }
 
+// Validate checks a new Space: a name that is not blank and at most
+// maxSpaceNameChars, and metadata within CheckMetadata's bounds.
+// EUNPROCESSABLE otherwise.
+func (in *SpaceCreate) Validate() error {
+	switch {
+	case strings.TrimSpace(in.Name) == "":
+		return Errorf(EUNPROCESSABLE, "name is required")
+	case RuneLen(in.Name) > maxSpaceNameChars:
+		return TooLong("name", maxSpaceNameChars)
+	}
+	return CheckMetadata("metadata", in.Metadata)
+}
+
 // Page asks for one page of a list. Lists are keyset-paginated: After is the
 // opaque cursor returned with the previous page ("" for the first page).
 type Page struct {
@@ -36,7 +50,9 @@ type Page struct {
 
 // SpaceService manages Spaces. Every method is scoped to the caller in ctx.
 type SpaceService interface {
-	// CreateSpace stores a new Space owned by the caller.
+	// CreateSpace stores a new Space owned by the caller; the error
+	// SpaceCreate.Validate gives for input it refuses, ECONFLICT when the
+	// caller has a Space of that name.
 	CreateSpace(ctx context.Context, in SpaceCreate) (*Space, error)
 	// Space returns the Space, or ENOTFOUND when it does not exist or the
 	// caller may not see it.

@@ -29,18 +29,13 @@ func (s *Server) createSpace(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	if req.Name == nil || strings.TrimSpace(*req.Name) == "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "name is required")
-	}
-	if len(*req.Name) > 255 {
-		return fieldTooLong("name", 255)
-	}
 	if uid, err := wire.OptID("user_id", req.UserID); err != nil {
 		return err
 	} else if uid != nil && *uid != smriti.UserFromContext(r.Context()) {
 		return smriti.Errorf(smriti.EFORBIDDEN, "user_id: spaces can only be created for yourself")
 	}
-	in := smriti.SpaceCreate{Name: strings.TrimSpace(*req.Name), ProjectRoot: req.ProjectRoot, Metadata: req.Metadata}
+	// The name's rules are SpaceCreate.Validate's, checked by the store.
+	in := smriti.SpaceCreate{Name: strings.TrimSpace(deref(req.Name)), ProjectRoot: req.ProjectRoot, Metadata: req.Metadata}
 	if req.Description != nil {
 		in.Description = *req.Description
 	}

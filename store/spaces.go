@@ -40,7 +40,7 @@ func scanSpace(row interface{ Scan(...any) error }) (*smriti.Space, error) {
 
 // CreateSpace implements smriti.SpaceService.
 func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
-	if err := smriti.CheckMetadata("metadata", in.Metadata); err != nil {
+	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	now := s.Now()

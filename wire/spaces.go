@@ -2,7 +2,7 @@ package wire
 
 // SpaceCreateRequest creates a Space ("repo").
 type SpaceCreateRequest struct {
-	Name        *string        `json:"name" required:"true" doc:"The space's name: not blank, at most 255 bytes"`
+	Name        *string        `json:"name" required:"true" doc:"The space's name: not blank, at most 255 characters"`
 	Description *string        `json:"description" doc:"What it is about (default \"\")"`
 	ProjectRoot *string        `json:"project_root" doc:"Absolute path of the project (default null)"`
 	UserID      *string        `json:"user_id" doc:"Ignored: the caller owns the space (accepted for compatibility)"`
