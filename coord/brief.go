@@ -6,18 +6,6 @@ import (
 	"time"
 )
 
-// State brief caps. Divergence covers every active branch up to
-// DivergenceCap (the first implementation checked only two); what is cut is
-// counted, never silently dropped.
-const (
-	ActiveBranchesCap  = 20
-	DivergenceCap      = 20
-	divergenceItemsCap = 3
-	ActiveClaimsCap    = 10
-	FreshnessListCap   = 5
-	BranchSummaryCap   = 200
-)
-
 // StateBrief is what an agent reads before working in a space: main's head,
 // the active branches and how their decisions differ from main's, the live
 // claims, and — when the agent says which checkpoint it last saw — what

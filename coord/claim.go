@@ -16,20 +16,6 @@ const (
 	ClaimAbandoned = "abandoned"
 )
 
-// Claim time-to-live bounds and default.
-const (
-	MinClaimTTL     = time.Minute
-	MaxClaimTTL     = 7 * 24 * time.Hour
-	DefaultClaimTTL = 4 * time.Hour
-)
-
-// Claim text limits.
-const (
-	MaxClaimAgent  = 100
-	maxClaimScope  = 2000
-	maxClaimTaskID = 100
-)
-
 // Claim is an advisory declaration that an agent is working on something in
 // a space. Claims never lock anything: a claim that collides with another is
 // still stored, and both agents are told.

@@ -12,9 +12,6 @@ const (
 	WorktreeClosed = "closed"
 )
 
-// minWorktreePrefix is the shortest id prefix that addresses a worktree.
-const MinWorktreePrefix = 4
-
 // Worktree is a git worktree opened for an agent beside a space's project, on
 // its own git branch, so several agents can edit the same project at once.
 type Worktree struct {
@@ -43,9 +40,6 @@ type WorktreeProbe struct {
 	// computed from it when rendering, so a cached probe does not go stale).
 	LastCommitAt time.Time `json:"last_commit_at" doc:"When it was made (RFC 3339)"`
 }
-
-// MaxProbePaths bounds WorktreeProbe.DirtyPaths.
-const MaxProbePaths = 3
 
 // CachedProbe is a probe result kept in the store so every server replica
 // sees the same answer for ProbeTTL. Probe is nil when probing failed (the
