@@ -99,10 +99,6 @@ func setNextCursor(w http.ResponseWriter, next string) {
 	}
 }
 
-func fieldTooLong(field string, max int) error {
-	return smriti.Errorf(smriti.EUNPROCESSABLE, "%s must be at most %d characters", field, max)
-}
-
 // deref is the value of an optional string field, "" when absent.
 func deref(p *string) string {
 	if p == nil {
