@@ -33,7 +33,7 @@ func dirtyGitRepo(t *testing.T) (dir, head string) {
 // tree record its commit, branch and dirtiness as metadata.git — over stdio
 // (git read on the agent's side) and at the server's /mcp (read by the
 // server, which already runs git in the project roots clients name) — and
-// `checkpoint show` prints it. A relative project_root at /mcp records
+// `checkpoint show` and the brief print it. A relative project_root at /mcp records
 // nothing: it would name a directory of the server's.
 func TestMCPCheckpointsRecordGit(t *testing.T) {
 	bin := buildBinary(t)
@@ -96,6 +96,11 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 			extracted := call(map[string]any{"space": "demo", "project_root": repo, "content": "# Plan\n\nDecision: use SQLite.\n"})
 			if out := show(extracted); !gitLine.MatchString(out) {
 				t.Fatalf("extracted checkpoint shows no git line matching %s:\n%s", gitLine, out)
+			}
+			// The brief shows the head's code.
+			res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "smriti_state", Arguments: map[string]any{"space": "demo", "compact": true}})
+			if err != nil || res.IsError || !strings.Contains(textOf(res), "\nCode: git "+head[:12]+" on main, dirty\n") {
+				t.Fatalf("smriti_state: %v %q, want the head's code line", err, textOf(res))
 			}
 			cp, err := client.NewClient(base).ResolveCheckpoint(context.Background(), extracted, nil)
 			if err != nil {
