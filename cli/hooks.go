@@ -373,7 +373,7 @@ func gitOf(ctx context.Context, env *Env, root *string) *wire.GitStateIn {
 	if err != nil || g == nil {
 		return nil
 	}
-	return &wire.GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+	return wire.GitStateInOf(g)
 }
 
 // saveDraft commits drafted content from the session onto its branch head.

@@ -21,7 +21,7 @@ func commitIn(space smriti.ID, content smriti.Content, authorType string, author
 		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
 			return in, smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")
 		}
-		in.Git = &smriti.GitState{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+		in.Git = g.GitState()
 	}
 	return in, nil
 }

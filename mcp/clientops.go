@@ -82,16 +82,17 @@ func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCom
 	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
 	items := wire.ItemFields{Items: wire.ItemsInOf(in.Items), Model: in.Model}
+	git := wire.GitStateInOf(in.Git)
 	var c *wire.Commit
 	var err error
 	if in.SessionID == smriti.NilID {
 		// No session: onto main's head, and none is made.
 		c, err = o.c.CommitToSpace(ctx, in.SpaceID, wire.SpaceCommitRequest{ContentFields: content, AuthorAgent: in.AuthorAgent,
-			ProjectRoot: in.ProjectRoot, ItemFields: items})
+			ProjectRoot: in.ProjectRoot, ItemFields: items, Git: git})
 	} else {
 		sp, se := in.SpaceID.String(), in.SessionID.String()
 		c, err = o.c.Commit(ctx, wire.CommitRequest{RepoID: &sp, SessionID: &se, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
-			ContentFields: content, ItemFields: items})
+			ContentFields: content, ItemFields: items, Git: git})
 	}
 	if err != nil {
 		return nil, err

@@ -22,6 +22,11 @@ type Config struct {
 	// errors lead with it so an agent sees what the API would have said.
 	StatusOf func(error) int
 	Version  string
+	// GitState reads where the git work tree at a checkpoint's
+	// project_root stands, recorded as the checkpoint's metadata.git (nil:
+	// not recorded; an error, such as a directory that is no work tree,
+	// records nothing).
+	GitState func(ctx context.Context, dir string) (*smriti.GitState, error)
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -32,7 +37,7 @@ func NewServer(cfg Config) *sdk.Server {
 			"Every space argument takes a name or UUID; a checkpoint, a UUID or a unique prefix (7+ characters) of its id or hash. " +
 			"An agent or author left out is SMRITI_AGENT, else your client's name.",
 	})
-	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf}
+	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf, gitState: cfg.GitState}
 	if t.statusOf == nil {
 		t.statusOf = func(error) int { return 0 }
 	}
@@ -67,6 +72,26 @@ func ServeStdio(ctx context.Context, cfg Config) error {
 type tools struct {
 	ops      Ops
 	statusOf func(error) int
+	gitState func(ctx context.Context, dir string) (*smriti.GitState, error)
+}
+
+// gitReadLimit bounds reading a project's git state for a checkpoint: a
+// slow or hung repository costs the write its metadata.git, not the write.
+const gitReadLimit = 10 * time.Second
+
+// gitOf is the git state of a checkpoint's project root, nil when none was
+// given, it is no git work tree, or the tools cannot read git.
+func (t *tools) gitOf(ctx context.Context, root string) *smriti.GitState {
+	if t.gitState == nil || strings.TrimSpace(root) == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, gitReadLimit)
+	defer cancel()
+	g, err := t.gitState(ctx, root)
+	if err != nil {
+		return nil
+	}
+	return g
 }
 
 // text is a successful tool answer.

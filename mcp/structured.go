@@ -53,6 +53,7 @@ func (t *tools) createStructuredCheckpoint(ctx context.Context, in createCheckpo
 	}
 	if in.ProjectRoot != "" {
 		req.ProjectRoot = &in.ProjectRoot
+		req.Git = t.gitOf(ctx, in.ProjectRoot)
 	}
 	c, err := t.ops.CommitCheckpoint(ctx, req)
 	if err != nil {

@@ -463,6 +463,7 @@ func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (st
 	}
 	if in.ProjectRoot != "" {
 		req.ProjectRoot = &in.ProjectRoot
+		req.Git = t.gitOf(ctx, in.ProjectRoot)
 	}
 	c, err := t.ops.CommitCheckpoint(ctx, req)
 	if err != nil {

@@ -198,7 +198,27 @@ func (r briefRenderer) meta(c *smriti.Checkpoint) string {
 	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
 		parts = append(parts, fmt.Sprintf("at `%s`", r.path(*c.ProjectRoot)))
 	}
-	return strings.Join(parts, " · ") + "\n"
+	return strings.Join(parts, " · ") + "\n" + codeLine(GitStateOf(c.Metadata))
+}
+
+// codeLine is where the code stood when a checkpoint was written, in the
+// fewest words an agent needs to compare it with its work tree: "Code: git
+// 0123456789ab on main, dirty" ("" when the checkpoint recorded none).
+// `checkpoint show` has the diff hash and `smriti restore` the way back.
+func codeLine(g *smriti.GitState) string {
+	if g == nil {
+		return ""
+	}
+	s := "Code: git " + g.Commit[:min(12, len(g.Commit))]
+	if g.Branch != "" {
+		s += " on " + g.Branch
+	} else {
+		s += " (detached)"
+	}
+	if g.Dirty {
+		s += ", dirty"
+	}
+	return s + "\n"
 }
 
 func (r briefRenderer) mount(m *coord.MountedCheckpoint) string {

@@ -120,6 +120,9 @@ func TestRenderBriefGolden(t *testing.T) {
 		SinceHash: hashOf('a'), CurrentHeadHash: hashOf('a'), New: []coord.FreshCheckpoint{}}}
 	capped := full()
 	capped.MoreBranches, capped.MoreClaims, capped.MoreDivergent = 30, 4, 12
+	withGit := &coord.StateBrief{Space: space(), Head: mainHead()}
+	withGit.Head.Metadata = map[string]any{"git": map[string]any{"commit": strings.Repeat("0123456789", 4), "branch": "main",
+		"dirty": true, "diff_sha256": hashOf('9')}}
 	mounted := &coord.StateBrief{Space: space(), Head: mainHead(),
 		Mount: &coord.MountedCheckpoint{SessionID: fixedID(10), CheckpointID: fixedID(2), Hash: hashOf('a'), Message: "Two-stage retrieval"}}
 
@@ -143,6 +146,7 @@ func TestRenderBriefGolden(t *testing.T) {
 		{"stats_artifacts_too_small", tiny, stats},
 		{"capped_lists", capped, compact},
 		{"mounted_checkpoint", mounted, compact},
+		{"git_dirty_compact", withGit, compact},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -228,5 +232,44 @@ func TestComputeDivergenceCoversEveryBranch(t *testing.T) {
 	}
 	if pairs, more := coord.ComputeDivergence(nil, branches); len(pairs) != 0 || more != 0 {
 		t.Fatalf("no main head: pairs %v more %d", pairs, more)
+	}
+}
+
+// The brief's code line: the head checkpoint's metadata.git in a few words,
+// and nothing when the head recorded none (or something unreadable).
+func TestRenderBriefCodeLine(t *testing.T) {
+	commit := strings.Repeat("abcdef0123", 4)
+	for _, c := range []struct {
+		name string
+		git  any
+		want string
+	}{
+		{"clean", map[string]any{"commit": commit, "branch": "feat/x", "dirty": false, "diff_sha256": ""}, "Code: git abcdef0123ab on feat/x\n"},
+		{"dirty", map[string]any{"commit": commit, "branch": "main", "dirty": true, "diff_sha256": hashOf('7')}, "Code: git abcdef0123ab on main, dirty\n"},
+		{"detached", map[string]any{"commit": commit, "branch": "", "dirty": false}, "Code: git abcdef0123ab (detached)\n"},
+		{"no commit", map[string]any{"branch": "main"}, ""},
+		{"not an object", "abcdef0", ""},
+		{"absent", nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := mainHead()
+			if c.git != nil {
+				h.Metadata = map[string]any{"git": c.git}
+			}
+			out := render.RenderBrief(&coord.StateBrief{Space: space(), Head: h}, render.BriefOptions{Now: now, Mode: render.BriefCompact})
+			meta := "Latest checkpoint: `aaaaaaa` · by `claude-code` · 3h ago · at `/home/ada/src/rag`\n"
+			i := strings.Index(out, meta)
+			if i < 0 {
+				t.Fatalf("no meta line in:\n%s", out)
+			}
+			rest := out[i+len(meta):]
+			got := ""
+			if strings.HasPrefix(rest, "Code: ") {
+				got = rest[:strings.IndexByte(rest, '\n')+1]
+			}
+			if got != c.want {
+				t.Fatalf("code line %q, want %q\n%s", got, c.want, out)
+			}
+		})
 	}
 }

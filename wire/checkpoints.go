@@ -72,6 +72,22 @@ type GitStateIn struct {
 	DiffSHA256 string `json:"diff_sha256" required:"false" doc:"SHA-256 of git diff HEAD (and untracked files) when dirty"`
 }
 
+// GitStateInOf is g on the wire (nil for nil).
+func GitStateInOf(g *smriti.GitState) *GitStateIn {
+	if g == nil {
+		return nil
+	}
+	return &GitStateIn{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+}
+
+// GitState is the domain's git state (nil for nil).
+func (g *GitStateIn) GitState() *smriti.GitState {
+	if g == nil {
+		return nil
+	}
+	return &smriti.GitState{Commit: g.Commit, Branch: g.Branch, Dirty: g.Dirty, DiffSHA256: g.DiffSHA256}
+}
+
 // SourceTurnsIn names the turns a drafted checkpoint came from.
 type SourceTurnsIn struct {
 	SessionID *string `json:"session_id" required:"true" doc:"The session the turns are in (UUID)"`

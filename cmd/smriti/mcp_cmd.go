@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti/client"
+	"smriti/gitcli"
 	"smriti/internal/memtrim"
 	"smriti/mcp"
 )
@@ -40,7 +41,10 @@ Host configuration:
 			// An agent host keeps this process for its whole session: like
 			// serve, give back the pages only start-up used (best effort).
 			_, _ = memtrim.Executable()
-			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version})
+			// Checkpoints record the git state of the project_root they
+			// name, read here, on the agent's machine (as the CLI does).
+			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version,
+				GitState: gitcli.New().State})
 		},
 	}
 }

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
 	"log/slog"
+	"path/filepath"
+
+	"smriti"
 
 	"smriti/app"
 	"smriti/client"
@@ -17,7 +21,33 @@ import (
 // built once here, with the LLM gate gate configures, and shared by both.
 func apiConfig(db *store.Store, providers intelligence.Providers, logger *slog.Logger, coord *app.Coordinator, metrics *httpapi.Metrics, gate app.GateConfig) httpapi.Config {
 	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate})
-	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{App: a}, StatusOf: client.StatusOf, Version: version})
+	tools := mcp.HTTPHandler(mcp.Config{Ops: &mcp.Services{App: a}, StatusOf: client.StatusOf, Version: version, GitState: serverGitState(coord)})
 	return httpapi.Config{Backend: db, App: a, Logger: logger, Version: version, Commit: commit,
 		MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics}
+}
+
+// stateReader is a git adapter that reads a work tree's state (gitcli's).
+type stateReader interface {
+	State(ctx context.Context, dir string) (*smriti.GitState, error)
+}
+
+// serverGitState is how the in-process MCP tools read the git state of a
+// checkpoint's project_root: with the coordinator's git, which already runs
+// in the project roots clients name (worktrees are opened in them), and only
+// for absolute paths — a relative one would name a directory of the server's.
+// Nil when the server has no git.
+func serverGitState(coord *app.Coordinator) func(ctx context.Context, dir string) (*smriti.GitState, error) {
+	if coord == nil {
+		return nil
+	}
+	g, ok := coord.Git.(stateReader)
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context, dir string) (*smriti.GitState, error) {
+		if !filepath.IsAbs(dir) {
+			return nil, smriti.Errorf(smriti.EINVALID, "project_root must be an absolute path: %s", dir)
+		}
+		return g.State(ctx, dir)
+	}
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, PACK_TARGETS, type ID, type PackTarget } from "../api";
+import { copyText } from "../lib/clipboard";
 
 const TARGET_LABELS: Record<PackTarget, string> = {
   generic: "Generic (Markdown)",
@@ -9,26 +10,6 @@ const TARGET_LABELS: Record<PackTarget, string> = {
   chatgpt: "ChatGPT",
   agents_md: "AGENTS.md",
 };
-
-/** Copies text with the async clipboard, falling back to selecting the field and execCommand where it is missing or refused. */
-async function copyText(text: string, field: HTMLTextAreaElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    /* fall back below */
-  }
-  if (!field) return false;
-  field.focus();
-  field.select();
-  try {
-    return document.execCommand("copy");
-  } catch {
-    return false;
-  }
-}
 
 /** A checkpoint rendered as a context pack for another tool, ready to copy. */
 export function ContextPackPanel({ checkpointId }: { checkpointId: ID }) {

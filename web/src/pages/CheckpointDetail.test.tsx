@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import CheckpointDetail from "./CheckpointDetail";
 import { notesOf, type Checkpoint, type Note } from "../api";
+import { restoreCommand } from "../lib/gitstate";
 
 afterEach(() => {
   cleanup();
@@ -96,5 +97,81 @@ describe("notesOf", () => {
     const c = { id: "c9", metadata: { notes: [{ id: "a", text: "kept", author: "x", created_at: "2026-01-01T00:00:00+00:00" }, 7, { id: "b" }] } };
     expect(notesOf(c)).toEqual([{ id: "a", checkpoint_id: "c9", author: "x", text: "kept", kind: "note", created_at: "2026-01-01T00:00:00+00:00" }]);
     expect(notesOf({ id: "c9", metadata: {} })).toEqual([]);
+  });
+});
+
+const COMMIT = "0123456789abcdef0123456789abcdef01234567";
+const DIFF = "9".repeat(64);
+
+function renderDetail(c: Checkpoint) {
+  const json = (data: unknown) => new Response(JSON.stringify(data), { status: 200, headers: { "Content-Type": "application/json" } });
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL) => {
+      const path = String(input);
+      if (path === "/api/v2/commits/c1") return json(c);
+      if (path === "/api/v5/checkpoints/c1/verify") return json({ checkpoint_id: "c1", ok: true, checked: 1, first_mismatch: null });
+      if (path === "/api/v2/context/from-commit") return json({ content: "pack", target_tool: "generic", format: "markdown" });
+      return new Response(JSON.stringify({ detail: "no route" }), { status: 404 });
+    }),
+  );
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={qc}>
+      <MemoryRouter initialEntries={["/checkpoints/c1"]}>
+        <Routes>
+          <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe("CheckpointDetail code", () => {
+  it("shows the git state the checkpoint recorded and copies the restore command", async () => {
+    const writeText = vi.fn<(t: string) => Promise<void>>().mockResolvedValue(undefined);
+    // After setup, which puts a clipboard stub of its own on navigator.
+    const user = userEvent.setup();
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    renderDetail({ ...checkpoint([]), metadata: { git: { commit: COMMIT, branch: "main", dirty: true, diff_sha256: DIFF } } });
+    const code = await screen.findByTestId("checkpoint-code");
+    expect(within(code).getByTestId("git-commit").textContent).toBe("0123456789ab");
+    expect(within(code).getByTestId("git-commit").getAttribute("title")).toBe(COMMIT);
+    expect(within(code).getByText("main")).toBeTruthy();
+    expect(within(code).getByText("dirty")).toBeTruthy();
+    const want =
+      "git stash push -u -m smriti-restore && git switch main && git reset --keep " +
+      COMMIT +
+      "   # the checkpoint saw uncommitted changes (diff 999999999999) that git cannot bring back";
+    const field = within(code).getByLabelText(/To get the code there/) as HTMLInputElement;
+    expect(field.value).toBe(want);
+    expect(field.readOnly).toBe(true);
+    await user.click(within(code).getByRole("button", { name: "Copy" }));
+    expect(writeText).toHaveBeenCalledWith(want);
+    expect(within(code).getByTestId("restore-status").textContent).toBe("Copied");
+  });
+
+  it("shows a detached, clean state without the dirty note", async () => {
+    renderDetail({ ...checkpoint([]), metadata: { git: { commit: COMMIT, branch: "", dirty: false, diff_sha256: "" } } });
+    const code = await screen.findByTestId("checkpoint-code");
+    expect(within(code).getByText("detached")).toBeTruthy();
+    expect(within(code).getByText("clean")).toBeTruthy();
+    expect((within(code).getByLabelText(/To get the code there/) as HTMLInputElement).value).toBe(
+      "git stash push -u -m smriti-restore && git switch --detach " + COMMIT,
+    );
+  });
+
+  it("has no code section when the checkpoint recorded no git state", async () => {
+    renderDetail({ ...checkpoint([]), metadata: { git: { branch: "main" } } });
+    await screen.findByText("Go by train");
+    expect(screen.queryByTestId("checkpoint-code")).toBeNull();
+  });
+});
+
+describe("restoreCommand", () => {
+  it("switches to the branch and resets it to the commit, as smriti restore prints", () => {
+    expect(restoreCommand({ commit: COMMIT, branch: "feat/x", dirty: false, diff_sha256: "" })).toBe(
+      "git stash push -u -m smriti-restore && git switch feat/x && git reset --keep " + COMMIT,
+    );
   });
 });

@@ -4,6 +4,8 @@ import { api, notesOf, relTime, short, type Checkpoint, type TaskWire } from "..
 import { NotesPanel } from "../components/NotesPanel";
 import { ContextPackPanel } from "../components/ContextPackPanel";
 import { ItemsWithHistory } from "../components/ItemHistory";
+import { CheckpointCode } from "../components/CheckpointCode";
+import { gitStateOf } from "../lib/gitstate";
 import { usePageTitle } from "../lib/title";
 
 function List({ title, items }: { title: string; items: string[] }) {
@@ -82,6 +84,7 @@ export default function CheckpointDetail() {
   const c = cp.data;
   if (!c) return <p>Loading…</p>;
   const tasks = (ts: TaskWire[]) => ts.map((t) => (typeof t === "string" ? t : t.text));
+  const git = gitStateOf(c.metadata);
   return (
     <>
       <div className="row spread">
@@ -110,6 +113,7 @@ export default function CheckpointDetail() {
           </>
         )}
       </p>
+      {git && <CheckpointCode git={git} />}
       <div className="grid2">
         <section aria-labelledby="state-title">
           <h2 id="state-title">State</h2>
