@@ -13,17 +13,7 @@ import (
 // connectWithGit is connect with cfg.GitState set.
 func connectWithGit(t *testing.T, ops Ops, git func(ctx context.Context, dir string) (*smriti.GitState, error)) *sdk.ClientSession {
 	t.Helper()
-	ct, st := sdk.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := NewServer(Config{Ops: ops, Version: "test", GitState: git}).Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectConfig(t, Config{Ops: ops, Version: "test", GitState: git})
 }
 
 // A checkpoint written with a project_root records where that work tree's

@@ -25,9 +25,16 @@ func connect(t *testing.T, ops Ops) *sdk.ClientSession {
 		}
 		return 500
 	}
+	return connectConfig(t, Config{Ops: ops, StatusOf: status, Version: "test"})
+}
+
+// connectConfig serves the tools of cfg on in-memory transports and returns
+// a client session.
+func connectConfig(t *testing.T, cfg Config) *sdk.ClientSession {
+	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
-	if _, err := NewServer(Config{Ops: ops, StatusOf: status, Version: "test"}).Connect(ctx, st, nil); err != nil {
+	if _, err := NewServer(cfg).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
