@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { layout, linearRuns } from "./BranchGraph";
+import { atLeast, layout, linearRuns, minimapSize, minimapUnitsPerPx } from "./BranchGraph";
 import type { CheckpointNode, LineageTree } from "../api";
 
 const cp = (id: string, branch: string, parent: string | null, merge: string | null = null): CheckpointNode => ({
@@ -62,5 +62,40 @@ describe("collapsed runs of linear history", () => {
     const open = layout(tree, ["main", "feature"], [], () => "active", new Set(["f2"]));
     expect(open.nodes.filter((n) => n.type === "run").map((n) => n.id)).toEqual(["run:m3"]);
     expect(open.nodes.filter((n) => n.type === "cp").map((n) => n.id)).toEqual(["m1", "m2", "f1", "f2", "f3", "f4", "f5", "f6", "m7"]);
+  });
+});
+
+describe("the minimap", () => {
+  it("gets every checkpoint and run node's laid-out size, and the lane labels none", () => {
+    const { nodes } = layout(tree, ["main", "feature"], [], () => "active");
+    const sized = nodes.filter((n) => n.initialWidth !== undefined);
+    expect(sized.map((n) => n.id).sort()).toEqual(["f1", "f6", "m1", "m2", "m7", "run:f2", "run:m3"]);
+    expect(sized.every((n) => n.initialWidth === 200 && n.initialHeight === 46)).toBe(true);
+    expect(nodes.filter((n) => n.type === "lane").map((n) => n.initialWidth)).toEqual([undefined, undefined]);
+  });
+
+  it("knows the graph's bounds: lane labels to the newest rank, first lane to last", () => {
+    // Six ranks 236 px apart (200 wide, 36 between), labels from x = -170; two lanes 78 apart.
+    expect(layout(tree, ["main", "feature"], [], () => "active").bounds).toEqual({ x: -170, y: 0, width: 1550, height: 124 });
+  });
+
+  it("is shaped to the graph within its limits", () => {
+    expect(minimapSize({ x: -170, y: 0, width: 4400, height: 1528 })).toEqual({ width: 240, height: 83 });
+    expect(minimapSize({ x: -170, y: 0, width: 1550, height: 124 })).toEqual({ width: 240, height: 64 });
+    expect(minimapSize({ x: 0, y: 0, width: 300, height: 300 })).toEqual({ width: 240, height: 160 });
+    expect(minimapSize({ x: 0, y: 0, width: 300, height: 600 })).toEqual({ width: 120, height: 240 });
+    expect(minimapSize({ x: 0, y: 0, width: 10, height: 6000 })).toEqual({ width: 64, height: 240 });
+  });
+
+  it("spans the union of the graph and the view, padded by 5 px a side, in flow units per px", () => {
+    // 1000 x 500 into 200 x 100: 5 units a px, viewBox 1050 x 550, its short side sets the scale.
+    expect(minimapUnitsPerPx({ x: 0, y: 0, width: 1000, height: 500 }, { x: 100, y: 100, width: 200, height: 100 }, { width: 200, height: 100 })).toBe(5.5);
+    // A view far to the left doubles what the minimap spans.
+    expect(minimapUnitsPerPx({ x: 0, y: 0, width: 1000, height: 500 }, { x: -1000, y: 0, width: 500, height: 500 }, { width: 200, height: 100 })).toBe(11);
+  });
+
+  it("grows a node to the minimum about its centre and leaves a larger one alone", () => {
+    expect(atLeast({ x: 10, y: 20, width: 200, height: 46 }, 100)).toEqual({ x: 10, y: -7, width: 200, height: 100 });
+    expect(atLeast({ x: 10, y: 20, width: 200, height: 46 }, 2)).toEqual({ x: 10, y: 20, width: 200, height: 46 });
   });
 });

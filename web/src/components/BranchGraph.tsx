@@ -1,5 +1,21 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ReactFlow, ReactFlowProvider, Background, Controls, MiniMap, MarkerType, Panel, useReactFlow, Handle, Position, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import {
+  ReactFlow,
+  ReactFlowProvider,
+  Background,
+  Controls,
+  MiniMap,
+  MarkerType,
+  Panel,
+  useReactFlow,
+  useStore,
+  Handle,
+  Position,
+  type Edge,
+  type MiniMapNodeProps,
+  type Node,
+  type NodeProps,
+} from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import dagre from "@dagrejs/dagre";
 import { short, type CheckpointNode, type ID, type LineageTree } from "../api";
@@ -11,6 +27,59 @@ export const laneColor = (i: number) => PALETTE[i % PALETTE.length];
 const NODE_W = 200;
 const NODE_H = 46;
 const LANE_H = 78;
+/** Where the lane labels start, left of the first checkpoint. */
+const LANE_X = -170;
+
+/** A rectangle in flow coordinates. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The minimap's longer side in px, and the bounds of its shorter one. */
+export const MINIMAP_LONG = 240;
+export const MINIMAP_SHORT_MIN = 64;
+export const MINIMAP_SHORT_MAX = 160;
+/** The smallest a node is drawn on the minimap, in screen px. */
+export const MINIMAP_NODE_MIN_PX = 2;
+/** React Flow's MiniMap pads its view by this many px of its own scale on each side (its offsetScale default). */
+const MINIMAP_OFFSET = 5;
+
+/**
+ * The minimap's size in px for a graph's bounds: shaped to the graph, so a
+ * long, flat lineage fills the overview instead of a thin stripe across a
+ * 4:3 box, within [MINIMAP_SHORT_MIN, MINIMAP_SHORT_MAX] on the short side.
+ */
+export function minimapSize(bounds: Rect): { width: number; height: number } {
+  const clamp = (v: number) => Math.round(Math.min(MINIMAP_SHORT_MAX, Math.max(MINIMAP_SHORT_MIN, v)));
+  const w = Math.max(bounds.width, 1);
+  const h = Math.max(bounds.height, 1);
+  if (w >= h) return { width: MINIMAP_LONG, height: clamp((MINIMAP_LONG * h) / w) };
+  return { width: clamp((MINIMAP_LONG * w) / h), height: MINIMAP_LONG };
+}
+
+/**
+ * How many flow units one screen px of the minimap spans: React Flow's
+ * MiniMap fits the union of the nodes' bounds and the visible area into its
+ * box, padded by MINIMAP_OFFSET px, keeping the aspect ratio.
+ */
+export function minimapUnitsPerPx(bounds: Rect, view: Rect, size: { width: number; height: number }): number {
+  const x0 = Math.min(bounds.x, view.x);
+  const y0 = Math.min(bounds.y, view.y);
+  const w = Math.max(bounds.x + bounds.width, view.x + view.width) - x0;
+  const h = Math.max(bounds.y + bounds.height, view.y + view.height) - y0;
+  const scale = Math.max(w / size.width, h / size.height);
+  return (scale * (Math.min(size.width, size.height) + 2 * MINIMAP_OFFSET)) / Math.min(size.width, size.height);
+}
+
+/** A node's minimap rectangle grown about its centre to at least minUnits on each side. */
+export function atLeast(r: Rect, minUnits: number): Rect {
+  const width = Math.max(r.width, minUnits);
+  const height = Math.max(r.height, minUnits);
+  return { x: r.x - (width - r.width) / 2, y: r.y - (height - r.height) / 2, width, height };
+}
 
 type CpData = { cp: CheckpointNode; color: string; selected: boolean; head: boolean; tip: boolean; merge: boolean };
 type LaneData = { name: string; color: string; disposition: string };
@@ -155,10 +224,17 @@ export function layout(
     if (!n || c.created_at >= n.created_at) newest.set(c.branch_name, c);
   }
   const headId = newest.get("main")?.id;
+  // The nodes are controlled and the graph applies no changes, so React Flow
+  // never writes the sizes it measures back into them; its MiniMap reads the
+  // size from the node it was given and skips every node without one. The
+  // checkpoints and runs carry the box dagre laid them out in (the view still
+  // sizes them by their content). Lane labels carry none: their width follows
+  // their text, and the minimap shows the lanes by their nodes' colours.
+  const laidOut = { initialWidth: NODE_W, initialHeight: NODE_H };
   const nodes: Node[] = branches.map((b, i) => ({
     id: `lane:${b}`,
     type: "lane",
-    position: { x: -170, y: i * LANE_H + 10 },
+    position: { x: LANE_X, y: i * LANE_H + 10 },
     data: { name: b, color: laneColor(i), disposition: disposition(b) },
     draggable: false,
     selectable: false,
@@ -172,6 +248,7 @@ export function layout(
       id,
       type: "run",
       position: { x: p.x - NODE_W / 2, y: li * LANE_H },
+      ...laidOut,
       data: { run: r, color: laneColor(li), onExpand },
       selectable: false,
       focusable: false,
@@ -186,6 +263,7 @@ export function layout(
       id: c.id,
       type: "cp",
       position: { x: p.x - NODE_W / 2, y: li * LANE_H },
+      ...laidOut,
       data: { cp: c, color: laneColor(li), selected: selected.includes(c.id), head: c.id === headId, tip: newest.get(c.branch_name)?.id === c.id, merge: !!c.merge_parent_id },
       ariaLabel: `Checkpoint ${short(c.commit_hash)} on ${c.branch_name}: ${c.message}`,
     });
@@ -210,7 +288,46 @@ export function layout(
       markerEnd: { type: MarkerType.ArrowClosed, color: laneColor(laneOf(m.source_checkpoint_id)) },
     });
   }
-  return { nodes, edges, shownAs };
+  let right = 0;
+  for (const n of nodes) if (n.type !== "lane") right = Math.max(right, n.position.x + NODE_W);
+  const bounds: Rect = { x: LANE_X, y: 0, width: right - LANE_X, height: Math.max(branches.length - 1, 0) * LANE_H + NODE_H };
+  return { nodes, edges, shownAs, bounds };
+}
+
+/** Flow units per minimap px, for the minimap's nodes to keep a visible size. */
+const MinimapScale = createContext(0);
+
+function MinimapNode({ x, y, width, height, color, borderRadius, shapeRendering }: MiniMapNodeProps) {
+  const unitsPerPx = useContext(MinimapScale);
+  const r = atLeast({ x, y, width, height }, MINIMAP_NODE_MIN_PX * unitsPerPx);
+  // The fill goes in the style: React Flow's stylesheet sets one on the class, which beats an attribute.
+  return <rect className="react-flow__minimap-node" x={r.x} y={r.y} width={r.width} height={r.height} rx={borderRadius} ry={borderRadius} style={{ fill: color }} shapeRendering={shapeRendering} />;
+}
+
+const viewRect = (s: { transform: [number, number, number]; width: number; height: number }) =>
+  `${-s.transform[0] / s.transform[2]},${-s.transform[1] / s.transform[2]},${s.width / s.transform[2]},${s.height / s.transform[2]}`;
+const minimapColor = (n: Node) => (n.data as { color?: string }).color ?? "#888";
+
+/** The overview: shaped to the graph, every checkpoint drawn in its lane's colour at a visible size. */
+function Overview({ bounds }: { bounds: Rect }) {
+  const size = useMemo(() => minimapSize(bounds), [bounds]);
+  const view = useStore(viewRect);
+  const [vx, vy, vw, vh] = view.split(",").map(Number);
+  const unitsPerPx = minimapUnitsPerPx(bounds, { x: vx, y: vy, width: vw, height: vh }, size);
+  return (
+    <MinimapScale.Provider value={unitsPerPx}>
+      <MiniMap
+        pannable
+        zoomable
+        style={size}
+        nodeColor={minimapColor}
+        nodeComponent={MinimapNode}
+        nodeBorderRadius={0}
+        offsetScale={MINIMAP_OFFSET}
+        ariaLabel="Overview of the whole graph"
+      />
+    </MinimapScale.Provider>
+  );
 }
 
 function Fit({ signature, focus }: { signature: string; focus: ID[] }) {
@@ -243,7 +360,7 @@ export default function BranchGraph({
   // Runs the reader opened; the last one opened is where the view goes.
   const [expanded, setExpanded] = useState<{ all: ReadonlySet<ID>; last: ID | null }>({ all: new Set(), last: null });
   const expand = useCallback((first: ID) => setExpanded((e) => ({ all: new Set([...e.all, first]), last: first })), []);
-  const { nodes, edges, shownAs } = useMemo(
+  const { nodes, edges, shownAs, bounds } = useMemo(
     () => layout(tree, branches, selected, disposition, expanded.all, expand),
     [tree, branches, selected, disposition, expanded.all, expand],
   );
@@ -279,7 +396,7 @@ export default function BranchGraph({
         )}
         <Background />
         <Controls showInteractive={false} />
-        <MiniMap pannable zoomable nodeColor={(n) => (n.data as { color?: string }).color ?? "#888"} ariaLabel="Overview of the whole graph" />
+        <Overview bounds={bounds} />
       </ReactFlow>
     </ReactFlowProvider>
   );
