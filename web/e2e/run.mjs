@@ -610,6 +610,34 @@ try {
   figures.graph300NodesDrawn = await gp.locator(".react-flow__node-cp, .react-flow__node-run").count();
   expect(runs.length === 19 && runs.every((t) => t.trim() === "+13 checkpoints"), `the 19 feature branches' linear runs are collapsed, each "+13 checkpoints" (${runs.length}: ${JSON.stringify([...new Set(runs)])})`);
   expect(figures.graph300NodesDrawn === 300 - 19 * 13 + 19, `the graph draws ${figures.graph300NodesDrawn} nodes for 300 checkpoints`);
+  // The minimap is an overview: every node the graph draws is a rect there,
+  // at least a pixel each way on screen, in its lane's colour.
+  const mini = await gp.evaluate(() => {
+    const rects = [...document.querySelectorAll(".react-flow__minimap .react-flow__minimap-node")].map((r) => ({ box: r.getBoundingClientRect(), fill: getComputedStyle(r).fill }));
+    const toRgb = (c) => {
+      const el = document.createElement("i");
+      el.style.color = c;
+      document.body.append(el);
+      const rgb = getComputedStyle(el).color;
+      el.remove();
+      return rgb;
+    };
+    const laneColours = [...new Set([...document.querySelectorAll(".react-flow__node-cp .cp-node, .react-flow__node-run .cp-node")].map((n) => toRgb(n.style.getPropertyValue("--lane"))))];
+    return {
+      count: rects.length,
+      minW: Math.min(...rects.map((r) => r.box.width)),
+      minH: Math.min(...rects.map((r) => r.box.height)),
+      fills: [...new Set(rects.map((r) => r.fill))].sort(),
+      laneColours: laneColours.sort(),
+      label: document.querySelector(".react-flow__minimap svg title")?.textContent,
+    };
+  });
+  figures.graph300MinimapNodes = mini.count;
+  figures.graph300MinimapNodeMinPx = +Math.min(mini.minW, mini.minH).toFixed(2);
+  expect(mini.count >= figures.graph300NodesDrawn, `the minimap draws ${mini.count} nodes, at least the graph's ${figures.graph300NodesDrawn}`);
+  expect(mini.minW >= 1 && mini.minH >= 1, `each minimap node is at least 1 px each way on screen (smallest ${mini.minW.toFixed(2)} × ${mini.minH.toFixed(2)} px)`);
+  expect(mini.laneColours.length === 10 && JSON.stringify(mini.fills) === JSON.stringify(mini.laneColours), `the minimap's nodes are in the lanes' colours: ${mini.fills.join(" ")}`);
+  expect(mini.label === "Overview of the whole graph", `the minimap is labelled "${mini.label}"`);
   await axe(gp, "graph-300");
   await shot(gp, "graph-300-checkpoints-20-branches");
   const stepsShown = (branch) => gp.locator(".react-flow__node-cp").filter({ hasText: new RegExp(`${branch} step \\d+$`) }).allInnerTexts();
