@@ -49,17 +49,10 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 		}
 		return s
 	}
-	connectHTTP := func(t *testing.T, base string) *sdk.ClientSession {
-		s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	for _, tc := range []struct {
 		name    string
 		connect func(*testing.T, string) *sdk.ClientSession
-	}{{"stdio", connectStdio}, {"http", connectHTTP}} {
+	}{{"stdio", connectStdio}, {"http", mcpOver}} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := startAPI(t)
 			s := tc.connect(t, base)

@@ -13,16 +13,8 @@ import (
 // argument is still refused, and a known one still works.
 func TestMCPUnknownArgumentRefused(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	list, err := session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session := mcpOver(t, base)
+	list := listTools(t, session)
 	for _, tool := range list.Tools {
 		raw, _ := json.Marshal(tool.InputSchema)
 		if json.Valid(raw) && containsKey(raw, "additionalProperties") {
@@ -69,12 +61,7 @@ func containsKey(raw []byte, key string) bool {
 // existing space.
 func TestMCPCreateSpaceNameTaken(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := mcpOver(t, base)
 	call := func() *sdk.CallToolResult {
 		res, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: "smriti_create_space", Arguments: map[string]any{"name": "demo"}})
 		if err != nil {

@@ -29,12 +29,7 @@ func TestMCPSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := mcpOver(t, base)
 	cases := []struct {
 		name    string
 		args    map[string]any

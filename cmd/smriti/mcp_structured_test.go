@@ -13,12 +13,7 @@ import (
 // with no model; bad payloads are refused with what is wrong.
 func TestMCPCreateCheckpointStructured(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := mcpOver(t, base)
 	call := func(name string, args map[string]any) *sdk.CallToolResult {
 		t.Helper()
 		res, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})

@@ -59,12 +59,7 @@ var wantTools = []string{
 
 func TestMCPOverHTTP(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
+	session := mcpOver(t, base)
 	exerciseTools(t, session, base)
 }
 
@@ -311,4 +306,26 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_delete_checkpoint", map[string]any{"checkpoint_id": "$a", "cascade": true}, false, "Deleted checkpoint `"+vars["a"]+"` (cascade).")
 	call("smriti_delete_space", map[string]any{"space": "demo"}, false, "Deleted space 'demo' and its 0 checkpoint(s).")
 	call("smriti_delete_space", map[string]any{"space": "demo"}, true, "HTTP 404\n")
+}
+
+// mcpOver connects an MCP client to the server at base over streamable
+// HTTP; the session is closed when the test ends.
+func mcpOver(t *testing.T, base string) *sdk.ClientSession {
+	t.Helper()
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// listTools is the session's tools/list.
+func listTools(t *testing.T, s *sdk.ClientSession) *sdk.ListToolsResult {
+	t.Helper()
+	list, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"os/exec"
 	"strings"
 	"testing"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti/tokenizer"
 )
@@ -19,16 +16,8 @@ import (
 // tracks (budget 3,000).
 func TestMCPToolListTokens(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	list, err := session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session := mcpOver(t, base)
+	list := listTools(t, session)
 	raw, err := json.Marshal(list.Tools)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var updateREADME = flag.Bool("update-readme", false, "rewrite the README's MCP tool list from the registered tools")
@@ -24,16 +21,8 @@ const (
 // `go generate ./cmd/smriti` (go test -run TestREADMEToolList -update-readme).
 func TestREADMEToolList(t *testing.T) {
 	base := startAPI(t)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	list, err := session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session := mcpOver(t, base)
+	list := listTools(t, session)
 	var b strings.Builder
 	fmt.Fprintf(&b, "`smriti mcp` (stdio) and `/mcp` on the server offer the same %d tools:\n\n| Tool | What it does |\n| --- | --- |\n", len(list.Tools))
 	for _, tool := range list.Tools {
