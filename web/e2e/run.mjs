@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+import { scrollUpFps } from "./scrollfps.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -450,21 +451,7 @@ try {
   figures.longThreadRenderedMessages = geo.rendered;
   await shot(lp, "long-thread-bottom");
   // Scroll speed: 90 animation frames, each scrolling 120 px up.
-  const scrollUp = () =>
-    lp.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const el = document.querySelector("[data-testid=thread]");
-          const times = [];
-          const step = (t) => {
-            times.push(t);
-            el.scrollTop -= 120;
-            if (times.length < 90) requestAnimationFrame(step);
-            else resolve((1000 * (times.length - 1)) / (times[times.length - 1] - times[0]));
-          };
-          requestAnimationFrame(step);
-        }),
-    );
+  const scrollUp = () => scrollUpFps(lp);
   const atNewest = async () => {
     await lp.reload();
     await lp.getByText("You said: \"Message number 100\"", { exact: false }).first().waitFor();

@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { scrollUpFps } from "./scrollfps.mjs";
 
 const bin = process.env.SMRITI_BIN;
 if (!bin) throw new Error("set SMRITI_BIN to a smriti binary");
@@ -80,21 +81,7 @@ try {
       return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
     });
   };
-  const scrollUp = () =>
-    page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const el = document.querySelector("[data-testid=thread]");
-          const times = [];
-          const step = (t) => {
-            times.push(t);
-            el.scrollTop -= 120;
-            if (times.length < 90) requestAnimationFrame(step);
-            else resolve((1000 * (times.length - 1)) / (times[times.length - 1] - times[0]));
-          };
-          requestAnimationFrame(step);
-        }),
-    );
+  const scrollUp = () => scrollUpFps(page);
   for (let r = 0; r < runs; r++) {
     await open();
     const fps = await scrollUp();
