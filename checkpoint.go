@@ -45,6 +45,10 @@ type Checkpoint struct {
 	HashVersion int
 	LogPos      int64
 	CreatedAt   time.Time
+	// RebasedFrom is set on the answer to a commit whose base was no longer
+	// its branch's head: the base the commit named, whose change was
+	// rebased onto the head (the checkpoint's parent). Not stored.
+	RebasedFrom *ID
 }
 
 // Content is the structured state a checkpoint carries.
@@ -244,6 +248,26 @@ type CheckpointCommit struct {
 	Model *string
 	// Git is where the project's code stood (stored as metadata.git).
 	Git *GitState
+	// BaseCheckpointID is the checkpoint the content was written against
+	// (a draft's base, the checkpoint a form was loaded from). When the
+	// branch head has moved past it, the content's change over the base is
+	// rebased onto the head by item id (see RebaseChange), or the commit
+	// fails with a *CommitConflict. Nil commits onto the head as it is.
+	BaseCheckpointID *ID
+	// Resolutions settle the conflicts of a rebase, as a merge's do: "ours"
+	// is the branch head's value, "theirs" this commit's.
+	Resolutions []MergeResolution
+}
+
+// CommitConflict is the Data of the ECONFLICT a commit gets when its change
+// and the changes made on its branch since its base touch the same items:
+// the conflicts in a merge preview's shape (ours: the head; theirs: the
+// commit), the head to resolve against, and the base the commit named.
+type CommitConflict struct {
+	Message          string          `json:"detail"`
+	Conflicts        []MergeConflict `json:"conflicts"`
+	HeadCheckpointID ID              `json:"head_checkpoint_id"`
+	BaseCheckpointID ID              `json:"base_checkpoint_id"`
 }
 
 // CheckpointCreate writes a checkpoint with an explicit parent and branch

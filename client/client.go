@@ -110,9 +110,19 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) (*h
 // decodeError turns an error answer back into the domain error.
 func decodeError(status int, data []byte) error {
 	var body struct {
-		Detail json.RawMessage `json:"detail"`
+		Detail    json.RawMessage        `json:"detail"`
+		Conflicts []smriti.MergeConflict `json:"conflicts"`
 	}
 	e := &smriti.Error{Code: wire.CodeOf(status)}
+	if json.Unmarshal(data, &body) == nil && body.Conflicts != nil {
+		// A commit whose change conflicts with the head's (see
+		// smriti.CommitConflict).
+		var cc smriti.CommitConflict
+		if json.Unmarshal(data, &cc) == nil {
+			e.Message, e.Data = cc.Message, &cc
+			return e
+		}
+	}
 	if json.Unmarshal(data, &body) == nil && len(body.Detail) > 0 {
 		var msg string
 		if json.Unmarshal(body.Detail, &msg) == nil {

@@ -15,8 +15,12 @@ func commitIn(space smriti.ID, content smriti.Content, authorType string, author
 	if err != nil {
 		return smriti.CheckpointCommit{}, err
 	}
+	base, err := wire.OptID("base_checkpoint_id", f.BaseCheckpointID)
+	if err != nil {
+		return smriti.CheckpointCommit{}, err
+	}
 	in := smriti.CheckpointCommit{SpaceID: space, Content: content, AuthorType: authorType, AuthorAgent: authorAgent,
-		ProjectRoot: projectRoot, Items: items, Model: f.Model}
+		ProjectRoot: projectRoot, Items: items, Model: f.Model, BaseCheckpointID: base, Resolutions: f.Resolutions}
 	if g != nil {
 		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
 			return in, smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")

@@ -26,6 +26,12 @@ type ErrorBody struct {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	err = s.store.Classify(err)
 	status, body := s.errorAnswer(r, err)
+	if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+		// A commit's conflicts are top-level fields beside a plain detail,
+		// so that a client reading only "detail" still gets a message.
+		writeJSON(w, status, cc)
+		return
+	}
 	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
 		w.Header().Set("Retry-After", retryAfterSeconds)
 	}

@@ -62,7 +62,7 @@ func (s *Server) draftCheckpoint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings),
+	writeJSON(w, http.StatusOK, wire.DraftOut{DraftFields: draftFieldsOf(res.Draft), SourceTurns: res.SourceTurns, Warnings: nonnil.Slice(res.Draft.Warnings), Chunks: res.Chunks,
 		ChangeView: changeViewOf(res)})
 	return nil
 }

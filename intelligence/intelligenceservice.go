@@ -62,6 +62,8 @@ type DraftResult struct {
 	SourceTurns *smriti.SourceTurns
 	// Model is the model that answered ("" when none was asked).
 	Model string
+	// Chunks is how many model calls the draft took (0 when none).
+	Chunks int
 }
 
 // ExtractRequest asks for a checkpoint from a freeform markdown document.

@@ -37,9 +37,10 @@ type CommitRequest struct {
 
 // ItemFields let a checkpoint write keep its items' identity (v5).
 type ItemFields struct {
-	Items            []ItemIn `json:"items" required:"false" doc:"The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text"`
-	BaseCheckpointID *string  `json:"base_checkpoint_id" required:"false" doc:"The checkpoint a draft was based on (informational: ids are matched against the actual parent)"`
-	Model            *string  `json:"model" required:"false" doc:"The model that drafted the content, recorded as the origin of new items"`
+	Items            []ItemIn                 `json:"items" required:"false" doc:"The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text"`
+	BaseCheckpointID *string                  `json:"base_checkpoint_id" required:"false" doc:"The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is"`
+	Model            *string                  `json:"model" required:"false" doc:"The model that drafted the content, recorded as the origin of new items"`
+	Resolutions      []smriti.MergeResolution `json:"resolutions" required:"false" doc:"Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value"`
 }
 
 // ParseItems validates the proposed items and the base id.

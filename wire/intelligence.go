@@ -35,7 +35,8 @@ type DraftFields struct {
 type DraftOut struct {
 	DraftFields
 	SourceTurns *smriti.SourceTurns `json:"source_turns" doc:"The turns drafted from (null when there were none: then nothing was asked of a model)"`
-	Warnings    []string            `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer ([] when nothing)"`
+	Warnings    []string            `json:"warnings" doc:"What was dropped or repaired while parsing the model's answer, and any turns of the session left out of the draft ([] when nothing)"`
+	Chunks      int                 `json:"chunks" doc:"How many model calls the draft took: the unconsumed turns are read in chunks that fit the background model's budget, each chunk's changes applied onto the previous result (0 when no model was asked)"`
 	ChangeView
 }
 

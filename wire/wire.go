@@ -57,6 +57,9 @@ type Commit struct {
 	// Items is the v5 items view, present only when asked for (?items=true)
 	// so that the first implementation's clients see the classic shape.
 	Items *[]ItemOut `json:"items,omitempty" doc:"The checkpoint's items with their ids, origins and changes (tombstones last); present only with ?items=true"`
+	// RebasedFrom is present only on the answer to a commit that was
+	// rebased, so the first implementation's clients see the classic shape.
+	RebasedFrom *smriti.ID `json:"rebased_from,omitempty" doc:"Present only when this commit was rebased: the base_checkpoint_id it named, whose change was applied onto the branch head it landed on (parent_commit_id)"`
 }
 
 // NoteOut is a checkpoint note on the wire.
@@ -93,7 +96,7 @@ func CommitOf(c *smriti.Checkpoint) Commit {
 		Message: c.Message, Summary: c.Summary, Objective: c.Objective, Decisions: nonnil.Slice(c.Decisions),
 		Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions),
 		Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob),
-		RawSourceText: c.RawSourceText, Metadata: meta, CreatedAt: c.CreatedAt,
+		RawSourceText: c.RawSourceText, Metadata: meta, CreatedAt: c.CreatedAt, RebasedFrom: c.RebasedFrom,
 	}
 }
 
