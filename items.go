@@ -353,12 +353,15 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 
 	news := itemsOfContent(content)
 	out := make([]Item, 0, len(news)+4)
+	var minted []int // indexes in out of items added with no id proposed
 	superseded := map[string]string{} // parent id → id of the item superseding it
 	for _, n := range news {
 		k := string(n.Kind) + "\x00" + ItemKey(n.Text)
 		it := n
 		var p *Item
+		fromHint := false
 		if h := pop(hintByKey, k); h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !claimed[h.ID] {
+			fromHint = true
 			it.ID, it.Supersedes, it.Origin = h.ID, append([]string(nil), h.Supersedes...), h.Origin
 			if h.Change != nil {
 				c := *h.Change
@@ -421,8 +424,12 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 			t := *it.Task
 			it.Task = &t
 		}
+		if it.Change != nil && it.Change.Op == OpAdd && !fromHint && len(it.Supersedes) == 0 {
+			minted = append(minted, len(out))
+		}
 		out = append(out, it)
 	}
+	editsOfText(out, minted, parent, claimed, superseded, hintByID)
 	// Tombstones for the parent's live items the content dropped, in the
 	// parent's order.
 	for i := range parent {
@@ -453,6 +460,55 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		out = append(out, t)
 	}
 	return out
+}
+
+// editsOfText turns an added item (out[i] for i in added) and a dropped
+// parent item that are near the same into an update of the parent item:
+// the added item takes its id and origin and the parent item is claimed,
+// so it gets no tombstone. Parent items a hint ended or an added item
+// supersedes stay ended.
+func editsOfText(out []Item, added []int, parent []Item, claimed map[string]bool, superseded map[string]string, hints map[string]*Item) {
+	if len(added) == 0 {
+		return
+	}
+	var dropped []*Item
+	for i := range parent {
+		p := &parent[i]
+		if !p.Live() || claimed[p.ID] {
+			continue
+		}
+		if _, ok := superseded[p.ID]; ok {
+			continue
+		}
+		if h := hints[p.ID]; h != nil && !h.Live() {
+			continue
+		}
+		dropped = append(dropped, p)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	adds := make([]*Item, len(added))
+	for i, ix := range added {
+		adds[i] = &out[ix]
+	}
+	for ai, ri := range pairNearSame(dropped, adds) {
+		it, p := adds[ai], dropped[ri]
+		delete(claimed, it.ID)
+		it.ID, it.Origin, claimed[p.ID] = p.ID, p.Origin, true
+		change := &ItemChange{Op: OpUpdate}
+		if it.Change != nil {
+			change.Source = it.Change.Source
+		}
+		if it.StatusOrOpen() != p.StatusOrOpen() && it.Kind == KindTask && it.Status == ItemDone && ItemKey(it.Text) == ItemKey(p.Text) {
+			change.Op = OpResolve
+		}
+		if it.Text != p.Text {
+			before := p.Text
+			change.Before = &before
+		}
+		it.Change = change
+	}
 }
 
 // ItemEvent is one change to an item along a space's lineage: the

@@ -137,20 +137,16 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 		theirs = empty
 	}
 	m := &merger{res: map[conflictRef]MergeResolution{}, used: map[conflictRef]bool{}, conflicts: []MergeConflict{}}
-	for _, r := range resolutions {
-		switch r.Choice {
-		case ChooseOurs, ChooseTheirs, ChooseBase, ChooseCustom:
-		default:
-			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), Truncate(r.Choice, 20))
-		}
-		m.res[conflictRef{r.Field, r.Key}] = r
+	if err := m.setResolutions(resolutions); err != nil {
+		return MergeResult{}, err
 	}
 
 	var out Content
 	out.Message = m.scalar("message", base.Content.Message, ours.Content.Message, theirs.Content.Message)
 	out.Objective = m.scalar("objective", base.Content.Objective, ours.Content.Objective, theirs.Content.Objective)
 	out.Summary = m.scalar("summary", base.Content.Summary, ours.Content.Summary, theirs.Content.Summary)
-	items, removes := m.mergeItems(sideItems(base), sideItems(ours), sideItems(theirs))
+	baseItems := sideItems(base)
+	items, removes := m.mergeItems(baseItems, adoptNearCopies(baseItems, sideItems(ours)), adoptNearCopies(baseItems, sideItems(theirs)))
 	setContentLists(&out, items)
 	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
 		Artifact.Key,
@@ -158,12 +154,97 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 		func(a Artifact) string { return a.Content },
 		func(a Artifact, v string) Artifact { a.Content = v; return a })
 
-	for ref := range m.res {
-		if !m.used[ref] {
-			return MergeResult{}, Errorf(EUNPROCESSABLE, "resolution of %s matches no conflict", describeRef(ref.field, ref.key))
-		}
+	if err := m.unusedResolution(); err != nil {
+		return MergeResult{}, err
 	}
 	return MergeResult{Merged: out, Items: items, Conflicts: m.conflicts, Removes: removes, Resolved: len(m.used)}, nil
+}
+
+// setResolutions records the caller's resolutions; EUNPROCESSABLE for an
+// unknown choice.
+func (m *merger) setResolutions(resolutions []MergeResolution) error {
+	for _, r := range resolutions {
+		switch r.Choice {
+		case ChooseOurs, ChooseTheirs, ChooseBase, ChooseCustom:
+		default:
+			return Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), Truncate(r.Choice, 20))
+		}
+		m.res[conflictRef{r.Field, r.Key}] = r
+	}
+	return nil
+}
+
+// unusedResolution is EUNPROCESSABLE naming a resolution that matched no
+// conflict, else nil.
+func (m *merger) unusedResolution() error {
+	for ref := range m.res {
+		if !m.used[ref] {
+			return Errorf(EUNPROCESSABLE, "resolution of %s matches no conflict", describeRef(ref.field, ref.key))
+		}
+	}
+	return nil
+}
+
+// adoptNearCopies is a side's items where each base item the side dropped
+// and replaced with a near copy (an added item of the same kind that is
+// NearSameItem) is that item, edited: the copy takes the base item's id
+// and the side's tombstone of it is dropped. So two sides that each
+// rewrote one base item as remove + add conflict on it, and one side's
+// rewrite against the other's retraction is removed_vs_edited, as if the
+// writers had sent ids. side is returned as it is when nothing pairs.
+func adoptNearCopies(base, side []Item) []Item {
+	baseLive := map[string]bool{}
+	for i := range base {
+		if base[i].Live() {
+			baseLive[base[i].ID] = true
+		}
+	}
+	sideLive := map[string]bool{}
+	var added []*Item
+	var addedAt []int
+	for i := range side {
+		it := &side[i]
+		if !it.Live() {
+			continue
+		}
+		sideLive[it.ID] = true
+		if !baseLive[it.ID] {
+			added, addedAt = append(added, it), append(addedAt, i)
+		}
+	}
+	var dropped []*Item
+	for i := range base {
+		if b := &base[i]; b.Live() && !sideLive[b.ID] {
+			dropped = append(dropped, b)
+		}
+	}
+	pairs := pairNearSame(dropped, added)
+	if len(pairs) == 0 {
+		return side
+	}
+	out := make([]Item, 0, len(side))
+	adopted := map[string]bool{}
+	renamed := map[int]*Item{}
+	for ai, ri := range pairs {
+		renamed[addedAt[ai]] = dropped[ri]
+		adopted[dropped[ri].ID] = true
+	}
+	for i := range side {
+		it := side[i]
+		if b := renamed[i]; b != nil {
+			it.ID, it.Origin = b.ID, b.Origin
+			before := b.Text
+			c := ItemChange{Op: OpUpdate, Before: &before}
+			if it.Change != nil {
+				c.Source = it.Change.Source
+			}
+			it.Change = &c
+		} else if !it.Live() && adopted[it.ID] {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // sideItems is a side's items, or its content's lists with ids from text.

@@ -177,12 +177,69 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent,
 			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
 		}
-		if out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, in.Items, in.Model); err != nil {
+		hints := in.Items
+		if in.BaseCheckpointID != nil && parent != nil && *in.BaseCheckpointID != parent.id {
+			rebased, err := s.rebaseOntoHead(ctx, tx, in, branch, parent)
+			if err != nil {
+				return err
+			}
+			c.Content, hints = rebased.Merged, rebased.Items
+			c.RebasedFrom = in.BaseCheckpointID
+		}
+		if out, err = s.insertCheckpoint(ctx, tx, c, parent, nil, hints, in.Model); err != nil {
 			return err
 		}
 		return s.renewHolderClaims(ctx, tx, in.SpaceID, in.SessionID, in.AuthorAgent, now)
 	})
 	return s.settleCheckpoint(ctx, in.SpaceID, out, err)
+}
+
+// rebaseOntoHead applies the commit's change over its base onto the branch
+// head, in the writing transaction (see smriti.RebaseChange): the rebased
+// content and items, or ECONFLICT with a *smriti.CommitConflict when both
+// changed the same items and in.Resolutions does not settle them all.
+// EUNPROCESSABLE for a base that is not a checkpoint of the space.
+func (s *Store) rebaseOntoHead(ctx context.Context, tx *sql.Tx, in smriti.CheckpointCommit, branch string, head *headRef) (smriti.MergeResult, error) {
+	base := *in.BaseCheckpointID
+	cs, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.space_id = ? AND c.id IN (?, ?)`, in.SpaceID, base, head.id)
+	if err != nil {
+		return smriti.MergeResult{}, err
+	}
+	if err := s.attachItems(ctx, tx, cs...); err != nil {
+		return smriti.MergeResult{}, err
+	}
+	var baseSide, headSide *smriti.MergeSide
+	for _, c := range cs {
+		side := &smriti.MergeSide{Content: c.Content, Items: c.Items}
+		if len(side.Items) == 0 {
+			side.Items = nil // not derived yet: read the content's lists
+		}
+		switch c.ID {
+		case base:
+			baseSide = side
+		case head.id:
+			headSide = side
+		}
+	}
+	if baseSide == nil {
+		return smriti.MergeResult{}, smriti.Errorf(smriti.EUNPROCESSABLE, "base_checkpoint_id %s is not a checkpoint of this space", base)
+	}
+	res, err := smriti.RebaseChange(baseSide, headSide, &in.Content, in.Items, in.Resolutions)
+	if err != nil {
+		return res, err
+	}
+	if len(res.Conflicts) > 0 {
+		what := "1 item you changed was"
+		if n := len(res.Conflicts); n > 1 {
+			what = fmt.Sprintf("%d items you changed were", n)
+		}
+		msg := fmt.Sprintf("Branch '%s' moved on since checkpoint %s, and %s changed there too (the head is now %s): "+
+			"send the same commit again with resolutions for these conflicts (ours: the head's value, theirs: yours), or draft again from the head",
+			branch, base, what, head.id)
+		return res, &smriti.Error{Code: smriti.ECONFLICT, Message: msg, Data: &smriti.CommitConflict{
+			Message: msg, Conflicts: res.Conflicts, HeadCheckpointID: head.id, BaseCheckpointID: base}}
+	}
+	return res, nil
 }
 
 // CreateCheckpoint implements smriti.CheckpointService.
