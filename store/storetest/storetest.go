@@ -58,6 +58,7 @@ func Run(t *testing.T, open Opener) {
 		{"ItemsBackfill", testItemsBackfill},
 	}
 	cases = append(cases, portabilityCases...)
+	cases = append(cases, rebaseCases...)
 	cases = append(cases, accountCases...)
 	cases = append(cases, readyCases...)
 	cases = append(cases, spaceLogCases...)
