@@ -325,7 +325,7 @@ func TestIntelligenceDraftWithoutTurnsCallsNoProvider(t *testing.T) {
 	e := newEnv(t, withProviderEnv(map[string]string{provider.EnvBackgroundProvider: "anthropic"}))
 	_, se := e.spaceSession(t)
 	status, body := e.raw(t, "POST", "/api/v5/checkpoint/draft", `{"session_id": "`+se.ID.String()+`"}`)
-	want := `{"title":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"source_turns":null,"warnings":[],` +
+	want := `{"title":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"source_turns":null,"warnings":[],"chunks":0,` +
 		`"base_checkpoint_id":null,"proposed":{"message":"","objective":"","summary":"","decisions":[],"assumptions":[],"tasks":[],"open_questions":[],"entities":[],"artifacts":[]},"items":[],"changes":[],"model":null}`
 	if status != 200 || strings.TrimSpace(body) != want {
 		t.Fatalf("draft = %d %s, want 200 %s", status, body, want)

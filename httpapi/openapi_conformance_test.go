@@ -482,6 +482,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Plan", "tasks": [
 			{"text": "Book flights", "id": "flights", "intent_hint": "implement"}, {"text": "Pack", "id": "pack", "blocked_by": "flights"}]}`},
+		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Rebased", "base_checkpoint_id": "{base}", ` + content + `}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/ready?limit=10"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/ready/claim", body: `{"agent": "planner", "ttl": "2h", "session_id": "{fork}", "intent_type": "docs"}`},
 		{method: "POST", path: "/api/v5/claims/{claim}/heartbeat", body: `{"ttl": "90m"}`},

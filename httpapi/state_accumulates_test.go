@@ -262,3 +262,39 @@ func TestTurnContextIsRecordedWithTheReply(t *testing.T) {
 		t.Errorf("unknown turn = %d", status)
 	}
 }
+
+// Two sessions saving in turn over HTTP: B saves onto the checkpoint A
+// drafted on; A's save names its base and is rebased (B's item kept,
+// rebased_from set, parent the head); a change of the same item is a 409
+// with the conflicts, the head and the base as top-level fields.
+func TestSavesInTurnAreRebasedOrConflict(t *testing.T) {
+	e := newEnv(t)
+	sp, a := e.spaceSession(t)
+	b := storetest.Get(e.c.CreateSession(bg, &sp.ID, "B", "", "")).Must(t)
+	commit := func(session smriti.ID, base *smriti.ID, title string, decisions ...string) (*wire.Commit, error) {
+		req := wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(session.String()),
+			ContentFields: wire.ContentFields{Message: strp(title), Decisions: decisions}}
+		if base != nil {
+			req.BaseCheckpointID = strp(base.String())
+		}
+		return e.c.Commit(bg, req)
+	}
+	c1 := storetest.Get(commit(a.ID, nil, "C1", "Pricing is per-seat at $12", "Use Go")).Must(t)
+	c2 := storetest.Get(commit(b.ID, &c1.ID, "C2", "Pricing is per-seat at $12", "Use Go", "Budget is 40k")).Must(t)
+	if c2.RebasedFrom != nil {
+		t.Fatalf("a commit onto its base: rebased_from %v", c2.RebasedFrom)
+	}
+	c3 := storetest.Get(commit(a.ID, &c1.ID, "A", "Pricing is per-seat at $12", "Use Go", "Deploy with systemd")).Must(t)
+	if c3.RebasedFrom == nil || *c3.RebasedFrom != c1.ID || *c3.ParentCommitID != c2.ID ||
+		strings.Join(c3.Decisions, "|") != "Pricing is per-seat at $12|Use Go|Budget is 40k|Deploy with systemd" {
+		t.Fatalf("rebased commit %+v", c3)
+	}
+	price := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, c1.ID)).Must(t), "Pricing is per-seat at $12").ID
+	storetest.Get(commit(b.ID, &c3.ID, "B2", "Pricing is per-seat at $14", "Use Go", "Budget is 40k", "Deploy with systemd")).Must(t)
+	_, err := commit(a.ID, &c3.ID, "A2", "Pricing is per-seat at $10", "Use Go", "Budget is 40k", "Deploy with systemd")
+	cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict)
+	if smriti.ErrorCode(err) != smriti.ECONFLICT || !ok || cc.BaseCheckpointID != c3.ID || len(cc.Conflicts) != 1 || cc.Conflicts[0].Key != price ||
+		cc.Conflicts[0].Ours != "Pricing is per-seat at $14" || cc.Conflicts[0].Theirs != "Pricing is per-seat at $10" || !strings.Contains(cc.Message, "resolutions") {
+		t.Fatalf("err %v data %+v, want a 409 on %s", err, smriti.ErrorData(err), price)
+	}
+}
