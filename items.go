@@ -353,7 +353,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 
 	news := itemsOfContent(content)
 	out := make([]Item, 0, len(news)+4)
-	var minted []int // indexes in out of items added with no id proposed
+	var minted []int                  // indexes in out of items added with no id proposed
 	superseded := map[string]string{} // parent id → id of the item superseding it
 	for _, n := range news {
 		k := string(n.Kind) + "\x00" + ItemKey(n.Text)
