@@ -244,7 +244,8 @@ type StoreVerification struct {
 }
 
 // VerifyAll recomputes the hash of every checkpoint of every space from its
-// stored content and its parents' stored hashes, a page at a time, space by
+// stored content (items included, from hash version 2 on) and its parents'
+// stored hashes, a page at a time, space by
 // space in log order (a parent is always logged before its children in its
 // space; a parent elsewhere is looked up), and counts the turns. A
 // checkpoint whose parent is missing counts as a mismatch.
@@ -284,6 +285,17 @@ func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 		}
 		if len(page) == 0 {
 			return v, nil
+		}
+		// From hash version 2 on the hash covers the items, so they are
+		// read as VerifyCheckpoint reads them.
+		var itemized []*smriti.Checkpoint
+		for _, c := range page {
+			if c.HashVersion >= 2 {
+				itemized = append(itemized, c)
+			}
+		}
+		if err := s.attachItems(ctx, s.read, itemized...); err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
 		}
 		for _, c := range page {
 			v.Checkpoints++
