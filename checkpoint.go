@@ -296,11 +296,20 @@ type CheckpointCreate struct {
 	Model *string
 }
 
-// Validate checks a commit from a session: its content and, when given,
-// its source turns (0 <= FromSeq <= ToSeq). EUNPROCESSABLE otherwise.
+// Validate checks a commit from a session: its content, its project root
+// (CheckPath), its git state (GitState.Validate) and, when given, its
+// source turns (0 <= FromSeq <= ToSeq). EUNPROCESSABLE otherwise.
 func (in *CheckpointCommit) Validate() error {
 	if err := in.Content.Validate(); err != nil {
 		return err
+	}
+	if err := checkOptPath("project_root", in.ProjectRoot); err != nil {
+		return err
+	}
+	if in.Git != nil {
+		if err := in.Git.Validate(); err != nil {
+			return err
+		}
 	}
 	if st := in.SourceTurns; st != nil && (st.FromSeq < 0 || st.ToSeq < st.FromSeq) {
 		return Errorf(EUNPROCESSABLE, "source_turns needs from_seq and to_seq with 0 <= from_seq <= to_seq")
@@ -309,7 +318,8 @@ func (in *CheckpointCommit) Validate() error {
 }
 
 // Validate checks a checkpoint written with an explicit parent: its
-// content, author type ("" means llm) and branch name ("" means main).
+// content, author type ("" means llm), branch name ("" means main), project
+// root (CheckPath) and metadata.git when there is one (GitStateOf).
 // EUNPROCESSABLE otherwise.
 func (in *CheckpointCreate) Validate() error {
 	if err := in.Content.Validate(); err != nil {
@@ -320,7 +330,20 @@ func (in *CheckpointCreate) Validate() error {
 			return err
 		}
 	}
+	if err := checkOptPath("project_root", in.ProjectRoot); err != nil {
+		return err
+	}
+	if _, err := GitStateOf(in.Metadata); err != nil {
+		return err
+	}
 	return ValidateBranchName(in.BranchName)
+}
+
+func checkOptPath(field string, p *string) error {
+	if p == nil {
+		return nil
+	}
+	return CheckPath(field, *p)
 }
 
 // validateAuthorType accepts the author types: agent, llm, system, user.

