@@ -148,16 +148,22 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 	baseItems := sideItems(base)
 	items, removes := m.mergeItems(baseItems, adoptNearCopies(baseItems, sideItems(ours)), adoptNearCopies(baseItems, sideItems(theirs)))
 	setContentLists(&out, items)
-	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts,
-		Artifact.Key,
-		func(a, b Artifact) bool { return a == b },
-		func(a Artifact) string { return a.Content },
-		func(a Artifact, v string) Artifact { a.Content = v; return a })
+	out.Artifacts = m.mergeArtifacts(base.Content.Artifacts, ours.Content.Artifacts, theirs.Content.Artifacts)
 
 	if err := m.unusedResolution(); err != nil {
 		return MergeResult{}, err
 	}
 	return MergeResult{Merged: out, Items: items, Conflicts: m.conflicts, Removes: removes, Resolved: len(m.used)}, nil
+}
+
+// mergeArtifacts merges artifacts by id, else label; an artifact changed
+// on both sides is a conflict on its content.
+func (m *merger) mergeArtifacts(base, ours, theirs []Artifact) []Artifact {
+	return mergeList(m, "artifacts", false, base, ours, theirs,
+		Artifact.Key,
+		func(a, b Artifact) bool { return a == b },
+		func(a Artifact) string { return a.Content },
+		func(a Artifact, v string) Artifact { a.Content = v; return a })
 }
 
 // setResolutions records the caller's resolutions; EUNPROCESSABLE for an

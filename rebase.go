@@ -45,11 +45,7 @@ func RebaseChange(base, head *MergeSide, proposed *Content, hints []Item, resolu
 	out.Summary = rebaseScalar(base.Content.Summary, head.Content.Summary, proposed.Summary)
 	items, removes := m.mergeItems(baseItems, adoptNearCopies(baseItems, sideItems(head)), mine)
 	setContentLists(&out, items)
-	out.Artifacts = mergeList(m, "artifacts", false, base.Content.Artifacts, head.Content.Artifacts, proposed.Artifacts,
-		Artifact.Key,
-		func(a, b Artifact) bool { return a == b },
-		func(a Artifact) string { return a.Content },
-		func(a Artifact, v string) Artifact { a.Content = v; return a })
+	out.Artifacts = m.mergeArtifacts(base.Content.Artifacts, head.Content.Artifacts, proposed.Artifacts)
 	if err := m.unusedResolution(); err != nil {
 		return MergeResult{}, err
 	}
