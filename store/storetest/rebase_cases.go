@@ -19,16 +19,6 @@ var rebaseCases = []struct {
 	{"StormOfSessionsSavingOnOneBranchLosesNothing", testRebaseStorm},
 }
 
-func liveTexts(items []smriti.Item) []string {
-	var out []string
-	for _, it := range items {
-		if it.Live() {
-			out = append(out, it.Text)
-		}
-	}
-	return out
-}
-
 // testRebaseDisjoint: session A drafted on C1; session B saved C2 on the
 // same branch; A saves with base C1 — B's new item stays, the task B
 // retracted stays retracted, A's changes land, the parent is C2.
