@@ -28,9 +28,9 @@ import (
 //
 // Identical texts are near the same too (the exact match happens first).
 
-// MinItemSimilarity is the Jaccard index at or above which two item texts
+// minItemSimilarity is the Jaccard index at or above which two item texts
 // are near the same.
-const MinItemSimilarity = 0.6
+const minItemSimilarity = 0.6
 
 // Word lists of the similarity rule, in NormalizeItem's form (lower case,
 // apostrophes deleted).
@@ -89,7 +89,7 @@ func (v vocabulary) wordsOf(s string) itemWords {
 			p.words = append(p.words, v.id(w))
 		case itemFillers[w]:
 		default:
-			n := v.id(SingularWord(w))
+			n := v.id(singularWord(w))
 			p.subject = append(p.subject, n)
 			p.words = append(p.words, n)
 		}
@@ -101,18 +101,31 @@ func (v vocabulary) wordsOf(s string) itemWords {
 	return p
 }
 
-// SingularWord drops a plural "s" from a word of more than three letters,
+// singularWord drops a plural "s" from a word of more than three letters,
 // so "1 minute" and "5 minutes" share their words ("class" keeps its "ss").
-func SingularWord(w string) string {
+func singularWord(w string) string {
 	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 		return w[:len(w)-1]
 	}
 	return w
 }
 
+// ContentWords are the words of an item text that say what it is about:
+// NormalizeItem's words without the filler words of the similarity rule,
+// a plural "s" dropped, in order.
+func ContentWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(NormalizeItem(s)) {
+		if !itemFillers[w] {
+			out = append(out, singularWord(w))
+		}
+	}
+	return out
+}
+
 // similarity scores how near two taken-apart texts are: 0 when they are
 // not near the same, else in (0, 1], higher for nearer (the Jaccard index,
-// or MinItemSimilarity for a same-subject match below it).
+// or minItemSimilarity for a same-subject match below it).
 func (p itemWords) similarity(q itemWords) float64 {
 	shared := 0
 	for i, j := 0, 0; i < len(p.words) && j < len(q.words); {
@@ -129,12 +142,12 @@ func (p itemWords) similarity(q itemWords) float64 {
 	}
 	union := len(p.words) + len(q.words) - shared
 	if union > 0 && shared >= 2 {
-		if jac := float64(shared) / float64(union); jac >= MinItemSimilarity {
+		if jac := float64(shared) / float64(union); jac >= minItemSimilarity {
 			return jac
 		}
 	}
 	if p.sameSubject(q) {
-		return MinItemSimilarity
+		return minItemSimilarity
 	}
 	return 0
 }

@@ -60,9 +60,8 @@ type baseItem struct {
 	Text   string `json:"text"`
 	Status string `json:"status"`
 
-	key     string   // NormalizeItem of Text, worked out once
-	words   []string // matchWords of Text
-	subject subjectParts
+	key   string   // NormalizeItem of Text, worked out once
+	words []string // matchWords of Text
 }
 
 type changeTurn struct {
@@ -123,7 +122,6 @@ func newChanger(items []baseItem) *changer {
 		}
 		it.key = smriti.NormalizeItem(it.Text)
 		it.words, _ = matchWords(it.Text)
-		it.subject = subjectOf(it.Text)
 		c.items = append(c.items, it)
 		c.known[it.Kind+"\x00"+dedupKey(it.Text)] = true
 	}
@@ -162,9 +160,8 @@ func (c *changer) add(kind, text string, src source, line string) {
 	}
 	c.known[key] = true
 	if kind == kindDecision || kind == kindAssumption {
-		subject := subjectOf(text)
 		for _, it := range c.items {
-			if it.Kind == kind && it.Status == statusOpen && !c.touched[it.ID] && it.subject.same(subject) {
+			if it.Kind == kind && it.Status == statusOpen && !c.touched[it.ID] && smriti.SameSubject(it.Text, text) {
 				c.touched[it.ID] = true
 				c.emit(changeOp{Op: opUpdate, ID: ptr(it.ID), Text: ptr(text)}, kind, src, line)
 				return
