@@ -417,6 +417,12 @@ type CheckpointService interface {
 	DeleteCheckpoint(ctx context.Context, id ID, cascade bool) error
 	// AddNote stores a note beside the checkpoint; ENOTFOUND as Checkpoint.
 	AddNote(ctx context.Context, checkpointID ID, in NoteCreate) (*Note, error)
+	// TurnsConsumed is the last sequence number of the session that a
+	// checkpoint accounts for: the greatest to_seq of a checkpoint drafted
+	// from its turns, or its last turn before a checkpoint it committed
+	// without source turns; -1 when none does. ENOTFOUND for an unknown
+	// session.
+	TurnsConsumed(ctx context.Context, sessionID ID) (int64, error)
 	// VerifyCheckpoint recomputes the hash chain from the checkpoint to its
 	// root(s); ENOTFOUND as Checkpoint.
 	VerifyCheckpoint(ctx context.Context, id ID) (*Verification, error)

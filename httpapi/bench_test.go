@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -71,6 +72,17 @@ func (e *benchEnv) checkpoints(b *testing.B, n int) []*smriti.Checkpoint {
 // (the write path itself is measured by BenchmarkSend), with the running token totals a send writes.
 func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 	b.Helper()
+	e.bulkTurnsOf(b, n, func(j int) (string, string) {
+		if j%2 == 1 {
+			return "assistant", fmt.Sprintf("assistant reply number %d with a few more words", j)
+		}
+		return "user", fmt.Sprintf("user message number %d about the plan", j)
+	})
+}
+
+// bulkTurnsOf is bulkTurns with the role and content of turn j given.
+func (e *benchEnv) bulkTurnsOf(b *testing.B, n int, turn func(j int) (role, content string)) {
+	b.Helper()
 	db := e.st.DB()
 	tx, err := db.Begin()
 	if err != nil {
@@ -93,10 +105,7 @@ func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 				sb.WriteString(",")
 			}
 			sb.WriteString("(?, ?, ?, ?, ?, 'mock', 'mock', ?, ?, ?, ?, '{}', ?)")
-			role, content := "user", fmt.Sprintf("user message number %d about the plan", j)
-			if j%2 == 1 {
-				role, content = "assistant", fmt.Sprintf("assistant reply number %d with a few more words", j)
-			}
+			role, content := turn(j)
 			tokens := intelligence.EstimateTokens(content)
 			total += tokens
 			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, tokens, total, now)
@@ -114,6 +123,11 @@ func (e *benchEnv) bulkTurns(b *testing.B, n int) {
 }
 
 func (e *benchEnv) do(b *testing.B, method, path, body string, want int) {
+	e.doBody(b, method, path, body, want)
+}
+
+// doBody is do returning the answer's body.
+func (e *benchEnv) doBody(b *testing.B, method, path, body string, want int) []byte {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
@@ -123,6 +137,7 @@ func (e *benchEnv) do(b *testing.B, method, path, body string, want int) {
 	if rec.Code != want {
 		b.Fatalf("%s %s: %d %s", method, path, rec.Code, rec.Body.String())
 	}
+	return rec.Body.Bytes()
 }
 
 // timed runs fn b.N times and reports the median in milliseconds.
@@ -170,6 +185,48 @@ func BenchmarkSend(b *testing.B) {
 			e.bulkTurns(b, turns)
 			body := fmt.Sprintf(`{"session_id": %q, "message": "what next?", "provider": "mock", "model": "mock"}`, e.session.ID)
 			timed(b, func(int) { e.do(b, "POST", "/api/v4/chat/send", body, 200) })
+		})
+	}
+}
+
+// BenchmarkDraftUnconsumed400 drafts a session whose 400 turns no
+// checkpoint accounts for, with the mock as the background model (an
+// 8,192-token window): the range is read in chunks, each onto the state the
+// previous chunks left. With a decision in every user turn (200) the state
+// itself soon fills most of the window, so late chunks hold a turn or two;
+// with one in every tenth (20) the chunks stay at the per-chunk turn cap.
+// Reports the chunks and the decisions recorded.
+func BenchmarkDraftUnconsumed400(b *testing.B) {
+	for _, every := range []int{1, 10} {
+		b.Run(fmt.Sprintf("decisions=%d", 200/every), func(b *testing.B) {
+			e := newBenchEnv(b)
+			e.bulkTurnsOf(b, 400, func(j int) (string, string) {
+				k := j / 2
+				if j%2 == 1 {
+					return "assistant", "Noted, that works for the rollout plan we discussed earlier today."
+				}
+				if k%every != 0 {
+					return "user", "Let me think about how the rollout should look for the customers next week."
+				}
+				// A distinct name per decision: with a number instead, the
+				// mock would read each as a new value of the last one.
+				return "user", fmt.Sprintf("We decided to ship the %c%c%c service behind its own feature flag.", 'a'+k%26, 'a'+k/26%26, 'a'+k/676%26)
+			})
+			body := fmt.Sprintf(`{"session_id": %q}`, e.session.ID)
+			var out struct {
+				Chunks    int      `json:"chunks"`
+				Decisions []string `json:"decisions"`
+			}
+			timed(b, func(int) {
+				if err := json.Unmarshal(e.doBody(b, "POST", "/api/v5/checkpoint/draft", body, 200), &out); err != nil {
+					b.Fatal(err)
+				}
+			})
+			if len(out.Decisions) != 200/every {
+				b.Fatalf("%d decisions recorded, want %d", len(out.Decisions), 200/every)
+			}
+			b.ReportMetric(float64(out.Chunks), "chunks")
+			b.ReportMetric(float64(len(out.Decisions)), "decisions")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -210,7 +211,9 @@ func TestIntelligenceDraftWithMockDerivesFromTurns(t *testing.T) {
 	}
 }
 
-func TestIntelligenceDraftKeepsTheMostRecentTurns(t *testing.T) {
+// A draft reads every turn no checkpoint accounts for; num_turns reads
+// fewer, and says which were left out.
+func TestIntelligenceDraftReadsEveryUnconsumedTurn(t *testing.T) {
 	e := newEnv(t)
 	_, se := e.spaceSession(t)
 	for i := range 10 {
@@ -226,10 +229,17 @@ func TestIntelligenceDraftKeepsTheMostRecentTurns(t *testing.T) {
 	if len(d.Decisions) != 1 || d.Decisions[0] != "Pick option 9" {
 		t.Errorf("decisions = %q, want only the newest exchange's", d.Decisions)
 	}
-	// The default is 15 turns.
+	wantWarn := "num_turns is 3, so turns 0 to 16, which no checkpoint accounts for yet, were not read: draft without num_turns to read every turn not yet saved"
+	if !slices.Equal(d.Warnings, []string{wantWarn}) {
+		t.Errorf("warnings = %q, want %q", d.Warnings, wantWarn)
+	}
+	// By default every unconsumed turn is read: all ten decisions.
 	d = storetest.Get(e.c.Draft(bg, draftOf(se.ID))).Must(t)
-	if d.SourceTurns.FromSeq != 5 || d.SourceTurns.ToSeq != 19 {
-		t.Errorf("default source_turns = %+v, want 5..19", d.SourceTurns)
+	if d.SourceTurns.FromSeq != 0 || d.SourceTurns.ToSeq != 19 || d.Chunks != 1 {
+		t.Errorf("default source_turns = %+v in %d chunks, want 0..19 in 1", d.SourceTurns, d.Chunks)
+	}
+	if len(d.Decisions) != 10 || len(d.Warnings) != 0 {
+		t.Errorf("decisions = %q, warnings = %q, want 10 and none", d.Decisions, d.Warnings)
 	}
 }
 
@@ -357,7 +367,7 @@ func TestIntelligenceDraftReadsToleratedReplies(t *testing.T) {
 				str(reqs[0], "response_format", "json_schema", "name") != intelligence.SchemaDraftChanges {
 				t.Errorf("request = model %q response_format %v", str(reqs[0], "model"), reqs[0]["response_format"])
 			}
-			if !strings.Contains(lastUserText(reqs[0]), `"content": "Let's plan the Australia trip."`) {
+			if !strings.Contains(lastUserText(reqs[0]), `"content":"Let's plan the Australia trip."`) {
 				t.Errorf("transcript not sent: %q", lastUserText(reqs[0]))
 			}
 		})
@@ -662,6 +672,7 @@ func TestIntelligenceProviderFailures(t *testing.T) {
 		sp, se := e.spaceSession(t)
 		e.exchange(t, se.ID, "Let's plan the trip.", "Sure.")
 		c := e.commitDecisions(t, sp, se, "Trip")
+		e.exchange(t, se.ID, "Let's also plan the return.", "Sure.")
 		_, err := e.c.Draft(bg, draftOf(se.ID))
 		wantCode(t, err, smriti.EUNAVAILABLE)
 		if !strings.Contains(err.Error(), provider.EnvAnthropicKey) {
@@ -684,6 +695,7 @@ func TestIntelligenceProviderFailures(t *testing.T) {
 			sp, se := e.spaceSession(t)
 			e.exchange(t, se.ID, "Let's plan the trip.", "Sure.")
 			c := e.commitDecisions(t, sp, se, "Trip")
+			e.exchange(t, se.ID, "Let's also plan the return.", "Sure.")
 			_, err := e.c.Draft(bg, draftOf(se.ID))
 			wantCode(t, err, smriti.EUPSTREAM)
 			if !strings.Contains(err.Error(), "500") || strings.Contains(err.Error(), "sk-") {

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -296,5 +297,77 @@ func TestSavesInTurnAreRebasedOrConflict(t *testing.T) {
 	if smriti.ErrorCode(err) != smriti.ECONFLICT || !ok || cc.BaseCheckpointID != c3.ID || len(cc.Conflicts) != 1 || cc.Conflicts[0].Key != price ||
 		cc.Conflicts[0].Ours != "Pricing is per-seat at $14" || cc.Conflicts[0].Theirs != "Pricing is per-seat at $10" || !strings.Contains(cc.Message, "resolutions") {
 		t.Fatalf("err %v data %+v, want a 409 on %s", err, smriti.ErrorData(err), price)
+	}
+}
+
+// Returning to an older session proposes nothing it already saved, even
+// after another session changed those items on the branch: the draft
+// stands on the branch head and reads only turns no checkpoint accounts for.
+func TestReturningToAnOlderSessionProposesNothingSettled(t *testing.T) {
+	e := newEnv(t)
+	sp, s1 := e.spaceSession(t)
+	e.exchange(t, s1.ID, "We decided to cache sessions in Redis.", "OK.")
+	e.exchange(t, s1.ID, "We decided to deploy on Fridays after review.", "OK.")
+	d1, c1 := e.draftAndSave(t, sp, s1.ID)
+	if strings.Join(d1.Decisions, "|") != "Cache sessions in Redis|Deploy on Fridays after review" {
+		t.Fatalf("first draft decisions %q", d1.Decisions)
+	}
+	// S2 retracts the first and rewrites the second, as a classic client
+	// would (text only).
+	s2 := storetest.Get(e.c.CreateSession(bg, &sp.ID, "S2", "", "")).Must(t)
+	c2 := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s2.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("S2"), Decisions: []string{"Deploy on Thursdays after review"}},
+		ItemFields:    wire.ItemFields{BaseCheckpointID: strp(c1.ID.String())}})).Must(t)
+	deploy := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, c1.ID)).Must(t), "Deploy on Fridays after review").ID
+	if got := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, c2.ID)).Must(t), "Deploy on Thursdays after review").ID; got != deploy {
+		t.Fatalf("the rewritten decision is %s, want %s kept", got, deploy)
+	}
+	// Back in S1: nothing new was said, so nothing is proposed.
+	d := storetest.Get(e.c.Draft(bg, draftOf(s1.ID))).Must(t)
+	if d.SourceTurns != nil || d.Chunks != 0 || len(d.Changes) != 0 || strings.Join(d.Decisions, "|") != "Deploy on Thursdays after review" ||
+		d.BaseCheckpointID == nil || *d.BaseCheckpointID != c2.ID {
+		t.Fatalf("S1's draft after S2: source %+v chunks %d changes %+v decisions %q base %v", d.SourceTurns, d.Chunks, d.Changes, d.Decisions, d.BaseCheckpointID)
+	}
+	// A new S1 turn is read alone, onto S2's state.
+	e.exchange(t, s1.ID, "We decided to add a health endpoint.", "OK.")
+	d = storetest.Get(e.c.Draft(bg, draftOf(s1.ID))).Must(t)
+	if d.SourceTurns == nil || d.SourceTurns.FromSeq != 4 || d.SourceTurns.ToSeq != 5 ||
+		strings.Join(d.Decisions, "|") != "Deploy on Thursdays after review|Add a health endpoint" || len(d.Changes) != 1 || d.Changes[0].Op != "add" {
+		t.Fatalf("S1's draft of a new turn: source %+v decisions %q changes %+v", d.SourceTurns, d.Decisions, d.Changes)
+	}
+	// A checkpoint saved with text only (no source turns) accounts for the
+	// turns its session had written before it.
+	e.exchange(t, s2.ID, "We decided to log in JSON.", "OK.")
+	storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(s2.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("S2 again"), Decisions: []string{"Deploy on Thursdays after review", "Log in JSON"}}})).Must(t)
+	d = storetest.Get(e.c.Draft(bg, draftOf(s2.ID))).Must(t)
+	if d.SourceTurns != nil || len(d.Changes) != 0 {
+		t.Fatalf("S2's draft after a text-only save: source %+v changes %+v", d.SourceTurns, d.Changes)
+	}
+}
+
+// A range longer than one model call holds is drafted in chunks, each onto
+// the state the previous ones left, and nothing in it is dropped: 70
+// decisions in 140 turns (more than one reply's 50 adds of a kind) all
+// land; after saving, only the new turns are read.
+func TestLongRangeIsDraftedInChunksLosingNothing(t *testing.T) {
+	e := newEnv(t)
+	sp, se := e.spaceSession(t)
+	name := func(k int) string { return fmt.Sprintf("%c%c", 'a'+k%26, 'a'+k/26%26) }
+	for k := range 69 {
+		e.exchange(t, se.ID, fmt.Sprintf("We decided to ship the %s service behind its own flag.", name(k)), "Noted.")
+	}
+	e.exchange(t, se.ID, "Decision: access token TTL is 15 minutes.", "OK.")
+	d := storetest.Get(e.c.Draft(bg, draftOf(se.ID))).Must(t)
+	if d.Chunks != 3 || d.SourceTurns.FromSeq != 0 || d.SourceTurns.ToSeq != 139 || len(d.Decisions) != 70 {
+		t.Fatalf("chunks %d source %+v: %d decisions %q", d.Chunks, d.SourceTurns, len(d.Decisions), d.Decisions)
+	}
+	_, c := e.draftAndSave(t, sp, se.ID)
+	ttl := itemByText(t, storetest.Get(e.c.CheckpointItems(bg, c.ID)).Must(t), "Access token TTL is 15 minutes").ID
+	// After the save only the new turns are read.
+	e.exchange(t, se.ID, "Decision: access token TTL is 30 minutes.", "OK.")
+	d = storetest.Get(e.c.Draft(bg, draftOf(se.ID))).Must(t)
+	if d.Chunks != 1 || d.SourceTurns.FromSeq != 140 || len(d.Changes) != 1 || d.Changes[0].Op != "update" || d.Changes[0].ID != ttl {
+		t.Fatalf("chunks %d source %+v changes %+v, want one update of %s", d.Chunks, d.SourceTurns, d.Changes, ttl)
 	}
 }

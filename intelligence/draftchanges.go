@@ -66,6 +66,23 @@ type ChangeReply struct {
 	Warnings  []string
 }
 
+// add appends a later reply of the same draft: its operations after
+// these, its title, objective and summary (when it has them) over these.
+func (r *ChangeReply) add(later *ChangeReply) {
+	if later.Title != "" {
+		r.Title = later.Title
+	}
+	if later.Objective != nil {
+		r.Objective = later.Objective
+	}
+	if later.Summary != nil {
+		r.Summary = later.Summary
+	}
+	r.Ops = append(r.Ops, later.Ops...)
+	r.Artifacts = mergeArtifacts(r.Artifacts, later.Artifacts)
+	r.Warnings = append(r.Warnings, later.Warnings...)
+}
+
 // changeBaseOf quotes a base checkpoint (nil: none) and its items.
 func changeBaseOf(base *smriti.Checkpoint, items []smriti.Item) ChangeBase {
 	b := ChangeBase{Items: []ChangeItem{}}
@@ -139,8 +156,48 @@ func changeDataBlock(d ChangeData) string {
 	if d.Turns == nil {
 		d.Turns = []ChangeTurn{}
 	}
-	b, _ := json.MarshalIndent(d, "", " ")
-	return dataBlock(string(b))
+	return dataBlock(compactLines(d))
+}
+
+// compactLines encodes v as JSON with each element of its arrays of
+// objects on a line of its own and no other whitespace: as readable to a
+// model as indented JSON, at about half the tokens (indentation costs a
+// token or more per line, and a state of hundreds of items has thousands
+// of lines).
+func compactLines(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	var out strings.Builder
+	out.Grow(len(b) + len(b)/16)
+	var open []byte // the containers the encoder is in, innermost last
+	inString, escaped := false, false
+	for _, c := range b {
+		out.WriteByte(c)
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			open = append(open, c)
+		case c == ']' || c == '}':
+			open = open[:len(open)-1]
+		case c == ',' && (open[len(open)-1] == '[' || len(open) <= 2):
+			// Between array elements and between the fields of the top
+			// two objects: a line each.
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
 }
 
 // DraftChangesPrompt asks for the changes the turns (oldest first; system

@@ -16,8 +16,7 @@ import (
 
 // Draft and extract limits.
 const (
-	defaultDraftTurns = 15
-	MaxDraftTurns     = 100
+	MaxDraftTurns = 100
 	// MaxExtractChars bounds the trimmed markdown an extract reads.
 	MaxExtractChars = 200000
 	// titleTurns is how many of a session's first turns name it.
@@ -41,8 +40,8 @@ type Intelligence struct {
 // DraftRequest asks for a checkpoint draft from a session's recent turns.
 type DraftRequest struct {
 	SessionID smriti.ID
-	// NumTurns is how many of the most recent allowed turns to read:
-	// 1..maxDraftTurns; nil for defaultDraftTurns.
+	// NumTurns is how many of the most recent unconsumed turns to read:
+	// 1..MaxDraftTurns; nil reads them all (see Draft).
 	NumTurns *int
 	// MountedCheckpointID and HistoryBaseSeq isolate the draft as a send
 	// would (see planContext).
@@ -90,17 +89,22 @@ func emptyDraft() *Draft {
 // items and the turns and answers operations; ComposeDraft applies them, so
 // everything the turns did not touch is carried into the proposal.
 //
-// The turns are chosen with the same isolation as a send (planContext): a
-// mount reads only turns after history_base_seq (or, without one, after the
-// session's last turn — nothing), a fork all of its own turns, its first
-// message included. Otherwise the whole session is read: unlike a send, a
-// draft does not cut at the newest main checkpoint's log position, so that
-// this conversation's own reasoning is not lost when someone else saves a
-// checkpoint on main meanwhile (what the base already has is not added
-// twice: an add of a live item's text is dropped). Of the allowed turns the
-// NumTurns most recent are read. With none, the proposal is the base
-// itself and no model is called, so drafting works even with no provider
-// configured.
+// Which turns: every turn of the session that no checkpoint has accounted
+// for yet (CheckpointService.TurnsConsumed), within the isolation of a send
+// (planContext): a mount reads only turns after history_base_seq (or,
+// without one, after the session's last turn — nothing), a fork its own
+// turns. Unlike a send, a draft does not cut at the newest main
+// checkpoint's log position: another session saving on main does not
+// account for this conversation's reasoning. A session whose turns were
+// saved already proposes nothing about them again, even when the branch
+// head (its base) has changed them since.
+//
+// When the range is larger than the background model's window, it is read
+// in chunks, oldest first, each chunk's changes applied onto the result of
+// the previous one (Chunks says how many). NumTurns reads only the most
+// recent turns of the range, with a warning naming the turns left out.
+// With no turns to read, the proposal is the base itself and no model is
+// called, so drafting works even with no provider configured.
 //
 // Errors: EUNPROCESSABLE for NumTurns out of range or a bad
 // HistoryBaseSeq; ENOTFOUND for an unknown session or mounted checkpoint;
@@ -108,12 +112,8 @@ func emptyDraft() *Draft {
 // background provider is not configured; EUPSTREAM when it fails or answers
 // unusable JSON twice.
 func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResult, error) {
-	n := defaultDraftTurns
-	if req.NumTurns != nil {
-		n = *req.NumTurns
-	}
-	if n < 1 || n > MaxDraftTurns {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", MaxDraftTurns, n)
+	if req.NumTurns != nil && (*req.NumTurns < 1 || *req.NumTurns > MaxDraftTurns) {
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "num_turns must be between 1 and %d, not %d", MaxDraftTurns, *req.NumTurns)
 	}
 	s, err := in.Sessions.Session(ctx, req.SessionID)
 	if err != nil {
@@ -138,39 +138,180 @@ func (in *Intelligence) Draft(ctx context.Context, req DraftRequest) (*DraftResu
 	if err != nil {
 		return nil, err
 	}
-	// Resolving without checkpoints keeps the mount's sequence boundary and
-	// turns HEAD into FRESH: the whole session (see above).
-	q := plan.Resolve(nil)
-	q.Limit = n
-	turns, err := in.Sessions.Turns(ctx, s.ID, q)
+	turns, warnings, err := in.unconsumedTurns(ctx, s, plan, req.NumTurns)
 	if err != nil {
 		return nil, err
 	}
 	if len(turns) == 0 {
-		return composedResult(base, baseItems, &ChangeReply{Warnings: []string{}}, nil, ""), nil
+		res := composedResult(base, baseItems, &ChangeReply{Warnings: warnings}, nil, "")
+		return res, nil
 	}
-	slices.Reverse(turns) // newest first → oldest first
-	src := &smriti.SourceTurns{SessionID: s.ID, FromSeq: turns[0].Seq, ToSeq: turns[len(turns)-1].Seq}
-
 	p, model, err := in.background(false)
 	if err != nil {
 		return nil, err
 	}
-	reply, err := structuredCall(ctx, p, model, DraftChangesPrompt(base, baseItems, turns), DraftChangesSchema(), func(text string) (*ChangeReply, error) {
-		return ParseChangeReply(text, false)
-	})
+	reply, chunks, err := in.draftChunks(ctx, p, model, base, baseItems, turns, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	sources := make([]string, 0, len(turns))
-	for _, t := range turns {
-		sources = append(sources, t.Content)
-	}
-	dropInjectedOps(reply, "conversation", sources...)
+	reply.Warnings = append(warnings, reply.Warnings...)
 	sid := s.ID
 	res := composedResult(base, baseItems, reply, &sid, model)
-	res.SourceTurns = src
+	res.SourceTurns = &smriti.SourceTurns{SessionID: s.ID, FromSeq: turns[0].Seq, ToSeq: turns[len(turns)-1].Seq}
+	res.Chunks = chunks
 	return res, nil
+}
+
+// MaxDraftRange bounds the unconsumed turns one draft reads; older ones are
+// left out with a warning (a draft of a longer range is a series of drafts).
+const MaxDraftRange = 2000
+
+// unconsumedTurns are the turns a draft reads, oldest first: the plan's
+// allowed turns after the last one a checkpoint accounts for, the numTurns
+// most recent of them when given, with a warning for each range left out.
+func (in *Intelligence) unconsumedTurns(ctx context.Context, s *smriti.Session, plan ContextPlan, numTurns *int) ([]*smriti.Turn, []string, error) {
+	consumed, err := in.Checkpoints.TurnsConsumed(ctx, s.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Resolving without checkpoints keeps the mount's sequence boundary and
+	// turns HEAD into FRESH: the whole session (see above).
+	q := plan.Resolve(nil)
+	if consumed >= 0 && (q.AfterSeq == nil || *q.AfterSeq < consumed) {
+		q.AfterSeq = &consumed
+	}
+	warnings := []string{}
+	if numTurns == nil {
+		// Oldest first: what is left over is the newest, which the next
+		// draft after saving this one reads.
+		q.Newest, q.Limit = false, MaxDraftRange+1
+		turns, err := in.Sessions.Turns(ctx, s.ID, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(turns) > MaxDraftRange {
+			turns = turns[:MaxDraftRange]
+			warnings = append(warnings, fmt.Sprintf("A draft reads at most %d turns: turns after %d are in no checkpoint yet and were not read; "+
+				"save this draft, then draft again to read them", MaxDraftRange, turns[len(turns)-1].Seq))
+		}
+		return turns, warnings, nil
+	}
+	q.Limit = *numTurns + 1 // one more tells whether turns were left out
+	turns, err := in.Sessions.Turns(ctx, s.ID, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(turns) > *numTurns {
+		turns = turns[:*numTurns]
+		from := int64(0)
+		if q.AfterSeq != nil {
+			from = *q.AfterSeq + 1
+		}
+		warnings = append(warnings, fmt.Sprintf("num_turns is %d, so turns %d to %d, which no checkpoint accounts for yet, were not read: "+
+			"draft without num_turns to read every turn not yet saved", *numTurns, from, turns[len(turns)-1].Seq-1))
+	}
+	slices.Reverse(turns) // newest first → oldest first
+	return turns, warnings, nil
+}
+
+// draftChunks asks the model for the changes the turns make to the base,
+// in as many calls as the model's window needs: each chunk of turns goes
+// with the state the previous chunks left, and the replies' operations are
+// concatenated (ComposeDraft applies them in order, and mints the same ids
+// for the same adds, so a later chunk may change what an earlier one added).
+// It returns the combined reply and the number of calls.
+func (in *Intelligence) draftChunks(ctx context.Context, p Provider, model string, base *smriti.Checkpoint, baseItems []smriti.Item,
+	turns []*smriti.Turn, session smriti.ID) (*ChangeReply, int, error) {
+	window := in.Providers.ContextWindow(p.Name(), model)
+	combined := &ChangeReply{Warnings: []string{}, Ops: []smriti.DraftOp{}, Artifacts: []smriti.Artifact{}}
+	stateBase, stateItems := base, baseItems
+	chunks := 0
+	for len(turns) > 0 {
+		fixed := EstimateMessages(DraftChangesPrompt(stateBase, stateItems, nil))
+		n := chunkSize(turns, window-ReplyTokens(window)-fixed)
+		var chunk []*smriti.Turn
+		var reply *ChangeReply
+		for {
+			chunk = turns[:n]
+			r, err := structuredCall(ctx, p, model, DraftChangesPrompt(stateBase, stateItems, chunk), DraftChangesSchema(), func(text string) (*ChangeReply, error) {
+				return ParseChangeReply(text, false)
+			})
+			if err != nil {
+				if chunks > 0 {
+					return nil, 0, fmt.Errorf("draft turns %d to %d (chunk %d): %w", chunk[0].Seq, chunk[len(chunk)-1].Seq, chunks+1, err)
+				}
+				return nil, 0, err
+			}
+			// A reply at a cap may have left changes out: ask again about
+			// half as many turns.
+			if reply = r; n == 1 || !atCap(r) {
+				break
+			}
+			n /= 2
+		}
+		turns = turns[n:]
+		chunks++
+		sources := make([]string, 0, len(chunk))
+		for _, t := range chunk {
+			sources = append(sources, t.Content)
+		}
+		dropInjectedOps(reply, "conversation", sources...)
+		combined.add(reply)
+		if len(turns) == 0 {
+			break
+		}
+		// The next chunk reads the state so far.
+		sid := session
+		sofar := composedResult(base, baseItems, combined, &sid, model)
+		content := sofar.Draft.Content()
+		stateBase = &smriti.Checkpoint{Content: content}
+		if base != nil {
+			next := *base
+			next.Content = content
+			stateBase = &next
+		}
+		stateItems = sofar.Items
+	}
+	return combined, chunks, nil
+}
+
+// atCap reports whether a reply reached a cap of what one answer may hold
+// (the operations, or the adds of one kind).
+func atCap(r *ChangeReply) bool {
+	if len(r.Ops) >= maxDraftOps {
+		return true
+	}
+	adds := map[string]int{}
+	for _, op := range r.Ops {
+		if op.Op == smriti.OpAdd {
+			if adds[op.Kind]++; adds[op.Kind] >= MaxDraftItems {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxChunkTurns bounds the turns of one chunk whatever the window: a model
+// asked about fewer turns at a time misses less.
+const maxChunkTurns = 60
+
+// chunkTurnOverhead is what a turn costs in the prompt beyond its content
+// (its sequence number, role and the JSON around them).
+const chunkTurnOverhead = 12
+
+// chunkSize is how many of the turns (oldest first) fit in budget tokens;
+// at least one, so a turn larger than the budget is read alone.
+func chunkSize(turns []*smriti.Turn, budget int) int {
+	used := 0
+	turns = turns[:min(len(turns), maxChunkTurns)]
+	for i, t := range turns {
+		used += TurnTokens(t) + chunkTurnOverhead
+		if used > budget && i > 0 {
+			return i
+		}
+	}
+	return len(turns)
 }
 
 // draftBase is the checkpoint a session's draft changes, with its items.

@@ -68,6 +68,14 @@ func (d dialect) rebind(q string) string {
 	return b.String()
 }
 
+// jsonText is a JSON column as text, for a LIKE over it.
+func (d dialect) jsonText(col string) string {
+	if d.name == "postgres" {
+		return col + "::text"
+	}
+	return col
+}
+
 // t converts a time to the engine's argument form.
 func (d dialect) t(t time.Time) any {
 	t = t.UTC()

@@ -17,6 +17,7 @@ var rebaseCases = []struct {
 	{"CommitOntoAMovedHeadRebasesDisjointChanges", testRebaseDisjoint},
 	{"CommitOntoAMovedHeadConflictsOnTheSameItem", testRebaseConflict},
 	{"StormOfSessionsSavingOnOneBranchLosesNothing", testRebaseStorm},
+	{"TurnsConsumedAreWhatTheSessionsCheckpointsAccountFor", testTurnsConsumed},
 }
 
 // testRebaseDisjoint: session A drafted on C1; session B saved C2 on the
@@ -188,4 +189,41 @@ func testRebaseStorm(t *testing.T, s *store.Store) {
 		t.Fatalf("%d checkpoints for %d stored + root, %d conflicts, of %d saves", len(all), stored, conflicts, writers*rounds)
 	}
 	t.Logf("%d saves: %d stored, %d conflicts; head holds %d items", writers*rounds, stored, conflicts, len(got))
+}
+
+// testTurnsConsumed: what a session's checkpoints account for — a drafted
+// checkpoint's source turns, a text-only commit's turns before it — and
+// nothing another session's checkpoint did.
+func testTurnsConsumed(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	a, b := newSession(t, ctx, s, sp), newSession(t, ctx, s, sp)
+	want := func(se *smriti.Session, n int64) {
+		t.Helper()
+		if got := Get(s.TurnsConsumed(ctx, se.ID)).Must(t); got != n {
+			t.Errorf("session %s: consumed through %d, want %d", se.ID, got, n)
+		}
+	}
+	want(a, -1)
+	for range 3 {
+		send(t, ctx, s, a, "a turn")
+	}
+	send(t, ctx, s, b, "b's turn")
+	// A draft of turns 0..3 saved while turn 4 and 5 exist: 3.
+	Get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: a.ID, Content: smriti.Content{Message: "drafted"},
+		SourceTurns: &smriti.SourceTurns{SessionID: a.ID, FromSeq: 0, ToSeq: 3}})).Must(t)
+	want(a, 3)
+	want(b, -1)
+	// B's text-only save accounts for B's two turns (0, 1), not A's.
+	commit(t, ctx, s, sp, b, "b saves")
+	want(b, 1)
+	want(a, 3)
+	// A's text-only save accounts for all six of A's turns written before it.
+	commit(t, ctx, s, sp, a, "a saves")
+	want(a, 5)
+	send(t, ctx, s, a, "after the save")
+	want(a, 5)
+	if _, err := s.TurnsConsumed(ctx, smriti.NewID()); smriti.ErrorCode(err) != smriti.ENOTFOUND {
+		t.Errorf("unknown session: %v, want not found", err)
+	}
 }
