@@ -17,13 +17,14 @@ import (
 
 func newStateCmd() *cobra.Command {
 	var (
-		asJSON, compact, preview, full, mainOnly, stats bool
-		since                                           string
+		asJSON, compact, preview, full, mainOnly, stats, all bool
+		since                                                string
 	)
 	cmd := &cobra.Command{
 		Use:   "state <space>",
 		Short: "Print the state brief: main's head, active branches, live claims, divergence (read this first)",
 		Example: `  smriti state demo --compact
+  smriti state demo --compact --all
   smriti state demo --since 3f9a2c1`,
 		Args: exactArgs(1, "space"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,6 +59,9 @@ func newStateCmd() *cobra.Command {
 			switch {
 			case compact:
 				o.Mode = render.BriefCompact
+				if !all {
+					o.Budget = render.CompactBriefBudget
+				}
 			case preview:
 				o.Mode = render.BriefPreview
 			}
@@ -72,6 +76,7 @@ func newStateCmd() *cobra.Command {
 	f.BoolVar(&full, "full-artifacts", false, "artifacts in full (the default)")
 	f.BoolVar(&mainOnly, "main-only", false, "only main's head: no branches, claims, divergence or freshness")
 	f.BoolVar(&stats, "stats", false, "append what compact mode saved")
+	f.BoolVar(&all, "all", false, "list every live item (--compact otherwise keeps within 3,000 tokens, newest and open first)")
 	f.StringVar(&since, "since", "", "the checkpoint you last saw: say what changed on main since")
 	cmd.MarkFlagsMutuallyExclusive("compact", "preview", "full-artifacts")
 	jsonFlag(cmd, &asJSON)

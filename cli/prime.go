@@ -14,9 +14,10 @@ import (
 	"smriti/wire"
 )
 
-// PrimeBudget is the most tokens (o200k) `smriti prime` is meant to cost an
-// agent for a busy space (50 checkpoints, 10 active branches).
-const PrimeBudget = 2000
+// PrimeBudget is the most tokens (o200k) `smriti prime` costs an agent, at
+// any number of items: the brief shows the newest and open items first and
+// counts the rest.
+const PrimeBudget = render.PrimeBudget
 
 // primeUsage is how to use Smriti, in the few commands an agent needs. %s
 // is the space's name.
@@ -82,9 +83,11 @@ root holds this directory.`,
 
 // prime renders the usage and the compact brief of st.
 func prime(st *wire.SpaceState, at time.Time) Prime {
-	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at}
-	o.Home, _ = os.UserHomeDir()
 	usage := fmt.Sprintf(primeUsage, st.Space.Name)
+	// The brief's budget is what the usage and the token line leave.
+	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at, Count: tokenizer.CountO200K,
+		Budget: PrimeBudget - tokenizer.CountO200K(usage+"\n") - 12}
+	o.Home, _ = os.UserHomeDir()
 	brief := render.RenderBrief(st.Brief(), o)
 	text, n := render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), tokenizer.CountO200K)
 	return Prime{SpaceID: st.Space.ID.String(), SpaceName: st.Space.Name, Usage: usage, Brief: brief,

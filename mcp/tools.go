@@ -513,6 +513,7 @@ type stateIn struct {
 	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only (session start)"`
 	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
 	Since    string `json:"since,omitempty" jsonschema:"checkpoint last seen: list main's changes since"`
+	All      bool   `json:"all,omitempty" jsonschema:"every live item; else newest and open first within 3,000 tokens, the rest counted"`
 }
 
 type claimIn struct {
@@ -641,6 +642,9 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				o.Mode = render.BriefCompact
 			case in.Preview:
 				o.Mode = render.BriefPreview
+			}
+			if !in.All {
+				o.Budget = render.CompactBriefBudget
 			}
 			return render.RenderBrief(b, o), nil
 		})

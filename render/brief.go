@@ -44,6 +44,12 @@ type BriefOptions struct {
 	// Tokens, when set, counts tokens: the brief then ends with a line
 	// "~N tokens", N being the count of the whole text, that line included.
 	Tokens func(string) int
+	// Budget, when positive, is the most tokens the brief may cost (its
+	// token line included), counted by Count (else Tokens): items are shown
+	// newest and open first until it is reached, and each kind left out is
+	// counted with the command that lists it. Zero lists every item.
+	Budget int
+	Count  func(string) int
 }
 
 // RenderBrief writes the state brief as markdown, the way agents read it at
@@ -51,6 +57,36 @@ type BriefOptions struct {
 // empty sections are left out. It is pure: the same brief, options and clock
 // give the same text.
 func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
+	count := o.Count
+	if count == nil {
+		count = o.Tokens
+	}
+	if o.Budget <= 0 || count == nil || b.Head == nil {
+		return renderBrief(b, o, nil)
+	}
+	out := renderBrief(b, o, nil)
+	if count(out) <= o.Budget {
+		return out
+	}
+	open, done := splitDone(b.Head.Tasks)
+	l := briefLists{b.Head.Decisions, b.Head.Assumptions, b.Head.OpenQuestions, open, done}
+	none := briefPick{}
+	allowance := o.Budget - count(renderBrief(b, o, &none))
+	for range 6 {
+		p := l.pickWithin(allowance, count)
+		out = renderBrief(b, o, &p)
+		over := count(out) - o.Budget
+		if over <= 0 || p == none {
+			return out
+		}
+		allowance -= over + 8
+	}
+	return renderBrief(b, o, &none)
+}
+
+// renderBrief renders the brief showing pick's newest items of each list
+// (every item when pick is nil).
+func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 	r := briefRenderer{o: o}
 	var sections []string
 	add := func(s string) {
@@ -69,16 +105,22 @@ func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
 		add(r.mount(b.Mount))
 		add(textSection("Current objective", c.Objective))
 		add(textSection("Where we are", c.Summary))
-		add(listSection("Decisions", c.Decisions))
-		add(listSection("Assumptions we are relying on", c.Assumptions))
-		add(listSection("Open questions", c.OpenQuestions))
 		// Done tasks are not in progress: they get their own section.
 		open, done := splitDone(c.Tasks)
-		add(taskSection("In progress", open))
+		decisions, assumptions, questions, shownOpen, shownDone := c.Decisions, c.Assumptions, c.OpenQuestions, open, done
+		if pick != nil {
+			decisions, assumptions, questions = newest(decisions, pick.decisions), newest(assumptions, pick.assumptions), newest(questions, pick.questions)
+			shownOpen, shownDone = newest(open, pick.open), newest(done, pick.done)
+		}
+		all := allCommand(b.Space)
+		add(listSection("Decisions", decisions) + moreLine(len(c.Decisions)-len(decisions), "decisions", all))
+		add(listSection("Assumptions we are relying on", assumptions) + moreLine(len(c.Assumptions)-len(assumptions), "assumptions", all))
+		add(listSection("Open questions", questions) + moreLine(len(c.OpenQuestions)-len(questions), "open questions", all))
+		add(taskSection("In progress", shownOpen) + moreLine(len(open)-len(shownOpen), "open tasks", all))
 		if o.Digest && len(done) > 0 {
 			add(fmt.Sprintf("## Done\n%d task(s) done (listed by `smriti checkpoint show %s`)\n", len(done), orQ(smriti.ShortHash(c.Hash))))
 		} else {
-			add(taskSection("Done", done))
+			add(taskSection("Done", shownDone) + moreLine(len(done)-len(shownDone), "done tasks", all))
 		}
 		artifactsFull = r.artifacts(c, BriefFull)
 		artifactsCompact = r.artifacts(c, BriefCompact)

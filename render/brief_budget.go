@@ -1,0 +1,104 @@
+package render
+
+import (
+	"fmt"
+	"smriti"
+	"strings"
+)
+
+// Brief budgets, in o200k tokens: what `smriti prime` and the compact brief
+// may cost an agent at any number of items.
+const (
+	PrimeBudget        = 2000
+	CompactBriefBudget = 3000
+	// briefFloorPerKind is how many of each kind's newest items are taken
+	// before the rest is filled in priority order, so a flood of one kind
+	// never hides every item of the others.
+	briefFloorPerKind = 5
+)
+
+// briefLists are the item lists of a brief, in the order they are shown.
+type briefLists struct {
+	decisions, assumptions, questions []string
+	open, done                        []smriti.Task
+}
+
+// briefPick is how many of each list's newest items a budgeted brief shows.
+type briefPick struct{ decisions, assumptions, questions, open, done int }
+
+// kinds lists the budgeted kinds in priority order: open work and open
+// questions before what is settled; within a kind, newest (last) first.
+func (l briefLists) kinds(p *briefPick) []struct {
+	n      int
+	count  *int
+	bullet func(i int) string
+} {
+	str := func(xs []string) func(int) string { return func(i int) string { return "- " + xs[i] + "\n" } }
+	task := func(ts []smriti.Task) func(int) string {
+		return func(i int) string { return taskBullets(ts[i : i+1]) }
+	}
+	return []struct {
+		n      int
+		count  *int
+		bullet func(i int) string
+	}{
+		{len(l.open), &p.open, task(l.open)},
+		{len(l.questions), &p.questions, str(l.questions)},
+		{len(l.decisions), &p.decisions, str(l.decisions)},
+		{len(l.assumptions), &p.assumptions, str(l.assumptions)},
+		{len(l.done), &p.done, task(l.done)},
+	}
+}
+
+// pickWithin chooses, within allowance tokens, how many of each list's
+// newest items to show: first up to briefFloorPerKind of each kind, then
+// the rest by priority.
+func (l briefLists) pickWithin(allowance int, count func(string) int) briefPick {
+	var p briefPick
+	ks := l.kinds(&p)
+	used := 0
+	take := func(k int, upTo int) bool {
+		kd := ks[k]
+		for *kd.count < min(upTo, kd.n) {
+			c := count(kd.bullet(kd.n - 1 - *kd.count))
+			if used+c > allowance {
+				return false
+			}
+			used += c
+			*kd.count++
+		}
+		return true
+	}
+	for k := range ks {
+		if !take(k, briefFloorPerKind) {
+			return p
+		}
+	}
+	for k := range ks {
+		if !take(k, ks[k].n) {
+			return p
+		}
+	}
+	return p
+}
+
+// newest keeps the last n of xs, in their order.
+func newest[T any](xs []T, n int) []T { return xs[len(xs)-n:] }
+
+// moreLine counts what a budgeted brief left out of a kind, with the
+// command that lists it ("" when nothing was left out).
+func moreLine(left int, kind, cmd string) string {
+	if left <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("… and %d more %s: `%s`\n", left, kind, cmd)
+}
+
+// allCommand is the command that lists every item of the brief's space.
+func allCommand(space *smriti.Space) string {
+	name := "SPACE"
+	if space != nil && strings.TrimSpace(space.Name) != "" && !strings.ContainsAny(space.Name, " \t\n`'\"$\\") {
+		name = space.Name
+	}
+	return "smriti state " + name + " --all"
+}
