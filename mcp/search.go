@@ -35,7 +35,7 @@ func (t *tools) registerSearch(s *sdk.Server) {
 	if !ok {
 		return
 	}
-	add(t, s, "smriti_search", "Full-text search of checkpoints (all fields), notes and turns; best first, with hash and branch.",
+	add(t, s, "smriti_search", "Full-text search of checkpoints, notes and turns; best first.",
 		readOnly, func(ctx context.Context, in searchIn) (string, error) {
 			q := search.Query{Text: in.Query, Branch: in.Branch, Limit: in.Limit}
 			if in.Kind != "" {

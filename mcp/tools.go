@@ -95,7 +95,7 @@ type forkIn struct {
 type createCheckpointIn struct {
 	Space       string         `json:"space"`
 	Content     string         `json:"content,omitempty" jsonschema:"markdown handoff, LLM-extracted"`
-	Checkpoint  map[string]any `json:"checkpoint,omitempty" jsonschema:"or structured, saved as is: {message, summary, objective, decisions, assumptions, tasks, open_questions, entities}"`
+	Checkpoint  map[string]any `json:"checkpoint,omitempty" jsonschema:"or structured, as is: {message, summary, objective, decisions, assumptions, tasks, open_questions, entities}"`
 	Session     string         `json:"session,omitempty" jsonschema:"session UUID (a fork's puts it on its branch)"`
 	AuthorAgent string         `json:"author_agent,omitempty"`
 	ProjectRoot string         `json:"project_root,omitempty" jsonschema:"absolute path"`
@@ -513,7 +513,7 @@ type stateIn struct {
 	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only (session start)"`
 	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
 	Since    string `json:"since,omitempty" jsonschema:"checkpoint last seen: list main's changes since"`
-	All      bool   `json:"all,omitempty" jsonschema:"every live item; else newest and open first within 3,000 tokens, the rest counted"`
+	All      bool   `json:"all,omitempty" jsonschema:"every item, not a budgeted brief"`
 }
 
 type claimIn struct {
@@ -560,7 +560,7 @@ type worktreeCloseIn struct {
 }
 
 func (t *tools) registerWorktrees(s *sdk.Server) {
-	add(t, s, "smriti_worktree_open", "Create a git worktree of the space's project for an agent; work only in the returned path.", additive,
+	add(t, s, "smriti_worktree_open", "A git worktree of the space's project for an agent; work only there.", additive,
 		func(ctx context.Context, in worktreeOpenIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
@@ -614,7 +614,7 @@ func (t *tools) registerWorktrees(s *sdk.Server) {
 func (t *tools) registerCoordination(s *sdk.Server) {
 	t.registerWorktrees(s)
 	t.registerReady(s)
-	add(t, s, "smriti_state", "The state brief: main's head, active branches, live claims, divergence. Call first.", readOnly,
+	add(t, s, "smriti_state", "State brief: main's head, branches, claims, divergence. Call first.", readOnly,
 		func(ctx context.Context, in stateIn) (string, error) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
