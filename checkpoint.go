@@ -3,6 +3,7 @@ package smriti
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 )
@@ -125,17 +126,59 @@ type Task struct {
 	Text       string
 	ID         string
 	IntentHint string
-	BlockedBy  string
+	BlockedBy  Blockers
 	Status     string
 	Structured bool
 }
 
+// Blockers are the ids of the tasks a task waits for. On the wire a client may
+// send one id as a string or several as a list; one blocker is written back as
+// a string and several as a list, so checkpoints stored before lists existed
+// encode (and hash) exactly as they did.
+type Blockers []string
+
+// MarshalJSON writes no blocker as "", one as a string, several as a list.
+func (b Blockers) MarshalJSON() ([]byte, error) {
+	switch len(b) {
+	case 0:
+		return []byte(`""`), nil
+	case 1:
+		return json.Marshal(b[0])
+	}
+	return json.Marshal([]string(b))
+}
+
+// UnmarshalJSON accepts null, a string or a list of strings.
+func (b *Blockers) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*b = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		*b = nil
+		if s != "" {
+			*b = Blockers{s}
+		}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(data, &list); err != nil {
+		return Errorf(EUNPROCESSABLE, "task field \"blocked_by\" must be a task id or a list of task ids")
+	}
+	*b = list
+	return nil
+}
+
+// String joins the blockers with ", " for one-line displays.
+func (b Blockers) String() string { return strings.Join(b, ", ") }
+
 type taskObject struct {
-	Text       string `json:"text"`
-	ID         string `json:"id,omitempty"`
-	IntentHint string `json:"intent_hint,omitempty"`
-	BlockedBy  string `json:"blocked_by,omitempty"`
-	Status     string `json:"status,omitempty"`
+	Text       string   `json:"text"`
+	ID         string   `json:"id,omitempty"`
+	IntentHint string   `json:"intent_hint,omitempty"`
+	BlockedBy  Blockers `json:"blocked_by,omitempty"`
+	Status     string   `json:"status,omitempty"`
 }
 
 // MarshalJSON writes a plain task as a string and a structured one as an object.
@@ -183,8 +226,10 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 	if o.IntentHint, err = get("intent_hint"); err != nil {
 		return err
 	}
-	if o.BlockedBy, err = get("blocked_by"); err != nil {
-		return err
+	if v, ok := raw["blocked_by"]; ok {
+		if err := json.Unmarshal(v, &o.BlockedBy); err != nil {
+			return err
+		}
 	}
 	if o.Status, err = get("status"); err != nil {
 		return err
@@ -426,4 +471,10 @@ type CheckpointService interface {
 	// VerifyCheckpoint recomputes the hash chain from the checkpoint to its
 	// root(s); ENOTFOUND as Checkpoint.
 	VerifyCheckpoint(ctx context.Context, id ID) (*Verification, error)
+}
+
+// Equal reports whether two tasks have the same text, annotations and form.
+func (t Task) Equal(o Task) bool {
+	return t.Text == o.Text && t.ID == o.ID && t.IntentHint == o.IntentHint && t.Status == o.Status &&
+		t.Structured == o.Structured && slices.Equal(t.BlockedBy, o.BlockedBy)
 }

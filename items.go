@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -287,7 +288,7 @@ func sameItemValue(a, b *Item) bool {
 	if b.Task != nil {
 		tb = *b.Task
 	}
-	return ta.IntentHint == tb.IntentHint && ta.BlockedBy == tb.BlockedBy && ta.ID == tb.ID
+	return ta.IntentHint == tb.IntentHint && slices.Equal(ta.BlockedBy, tb.BlockedBy) && ta.ID == tb.ID
 }
 
 // StatusOrOpen is the item's status, open when none was recorded.

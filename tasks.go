@@ -59,7 +59,7 @@ func NormalizeTasks(raw []any) []Task {
 			t.Text = strings.TrimSpace(text)
 			t.ID = stringField(v, "id")
 			t.IntentHint = strings.ToLower(stringField(v, "intent_hint"))
-			t.BlockedBy = stringField(v, "blocked_by")
+			t.BlockedBy = blockersField(v, "blocked_by")
 			t.Status = strings.ToLower(stringField(v, "status"))
 			t = cleanTaskAnnotations(t)
 		default:
@@ -102,7 +102,7 @@ func cleanTasks(tasks []Task) []Task {
 // cleanTaskAnnotations trims annotations and drops the invalid ones.
 func cleanTaskAnnotations(t Task) Task {
 	t.ID = strings.TrimSpace(t.ID)
-	t.BlockedBy = strings.TrimSpace(t.BlockedBy)
+	t.BlockedBy = cleanBlockers(t.BlockedBy)
 	t.IntentHint = strings.ToLower(strings.TrimSpace(t.IntentHint))
 	if !ValidIntent(t.IntentHint) {
 		t.IntentHint = ""
@@ -112,6 +112,42 @@ func cleanTaskAnnotations(t Task) Task {
 		t.Status = ""
 	}
 	return t
+}
+
+// cleanBlockers trims each blocker id and drops blanks and repeats; nil when
+// none is left.
+func cleanBlockers(bs Blockers) Blockers {
+	var out Blockers
+	seen := map[string]bool{}
+	for _, b := range bs {
+		b = strings.TrimSpace(b)
+		if b == "" || seen[b] {
+			continue
+		}
+		seen[b] = true
+		out = append(out, b)
+	}
+	return out
+}
+
+// blockersField reads m[key] as one id (a string) or several (a list of
+// strings, non-strings skipped).
+func blockersField(m map[string]any, key string) Blockers {
+	switch v := m[key].(type) {
+	case string:
+		return Blockers{v}
+	case []any:
+		var out Blockers
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case []string:
+		return Blockers(v)
+	}
+	return nil
 }
 
 // stringField returns m[key] trimmed when it is a string, else "".
@@ -139,7 +175,7 @@ func (t Task) Display() string {
 	if t.Status != "" {
 		fmt.Fprintf(&b, " (%s)", t.Status)
 	}
-	if t.BlockedBy != "" {
+	if len(t.BlockedBy) > 0 {
 		fmt.Fprintf(&b, " → blocked by: %s", t.BlockedBy)
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -16,7 +17,7 @@ func TestNormalizeTasks(t *testing.T) {
 		{
 			"ObjectsKeepValidAnnotations",
 			[]any{map[string]any{"text": "Write docs", "id": " d1 ", "intent_hint": " DOCS ", "blocked_by": "impl-1", "status": "Done"}},
-			[]Task{{Text: "Write docs", ID: "d1", IntentHint: "docs", BlockedBy: "impl-1", Status: "done", Structured: true}},
+			[]Task{{Text: "Write docs", ID: "d1", IntentHint: "docs", BlockedBy: Blockers{"impl-1"}, Status: "done", Structured: true}},
 		},
 		{
 			"InvalidAnnotationsAreDropped",
@@ -61,9 +62,9 @@ func TestTaskRender(t *testing.T) {
 		want string
 	}{
 		{"PlainIsText", Task{Text: "Book"}, "Book"},
-		{"AllAnnotationsAsText", Task{Text: "Ship", ID: "s1", IntentHint: "implement", Status: "done", BlockedBy: "t2"},
+		{"AllAnnotationsAsText", Task{Text: "Ship", ID: "s1", IntentHint: "implement", Status: "done", BlockedBy: Blockers{"t2"}},
 			"Ship [implement] (id: s1) (done) → blocked by: t2"},
-		{"OnlyBlocker", Task{Text: "Ship", BlockedBy: "review"}, "Ship → blocked by: review"},
+		{"OnlyBlocker", Task{Text: "Ship", BlockedBy: Blockers{"review"}}, "Ship → blocked by: review"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +78,7 @@ func TestTaskRender(t *testing.T) {
 func TestCleanTasksKeepsEachTasksForm(t *testing.T) {
 	in := []Task{
 		{Text: "  plain  "},
-		{Text: "Bench", ID: " t1 ", IntentHint: " TEST ", Status: "Done", BlockedBy: " t0 ", Structured: true},
+		{Text: "Bench", ID: " t1 ", IntentHint: " TEST ", Status: "Done", BlockedBy: Blockers{" t0 "}, Structured: true},
 		{Text: "odd intent", IntentHint: "refactor", Status: "open", Structured: true},
 		{Text: "plain"},
 		{Text: "   ", Structured: true},
@@ -85,7 +86,7 @@ func TestCleanTasksKeepsEachTasksForm(t *testing.T) {
 	got := cleanTasks(in)
 	want := []Task{
 		{Text: "plain"},
-		{Text: "Bench", ID: "t1", IntentHint: "test", Status: "done", BlockedBy: "t0", Structured: true},
+		{Text: "Bench", ID: "t1", IntentHint: "test", Status: "done", BlockedBy: Blockers{"t0"}, Structured: true},
 		{Text: "odd intent", Status: "open", Structured: true},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -93,5 +94,33 @@ func TestCleanTasksKeepsEachTasksForm(t *testing.T) {
 	}
 	if got := cleanTasks(nil); got == nil || len(got) != 0 {
 		t.Fatalf("cleanTasks(nil) = %#v", got)
+	}
+}
+
+func TestBlockedByTakesOneIDOrAList(t *testing.T) {
+	for _, tt := range []struct{ in, want, back string }{
+		{`{"text":"a","blocked_by":"t-1"}`, "t-1", `{"text":"a","blocked_by":"t-1"}`},
+		{`{"text":"a","blocked_by":["t-1","t-2"]}`, "t-1, t-2", `{"text":"a","blocked_by":["t-1","t-2"]}`},
+		{`{"text":"a","blocked_by":null}`, "", `{"text":"a"}`},
+	} {
+		var task Task
+		if err := json.Unmarshal([]byte(tt.in), &task); err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if got := task.BlockedBy.String(); got != tt.want {
+			t.Fatalf("%s: blocked_by %q, want %q", tt.in, got, tt.want)
+		}
+		// One blocker is written back as a string, so old checkpoints hash as before.
+		if b, _ := json.Marshal(task); string(b) != tt.back {
+			t.Fatalf("%s: marshal %s, want %s", tt.in, b, tt.back)
+		}
+	}
+	var task Task
+	if err := json.Unmarshal([]byte(`{"text":"a","blocked_by":3}`), &task); err == nil {
+		t.Fatal("a number as blocked_by was accepted")
+	}
+	got := NormalizeTasks([]any{map[string]any{"text": "x", "blocked_by": []any{" t-1 ", "t-2", "t-1", 7}}})
+	if got[0].BlockedBy.String() != "t-1, t-2" {
+		t.Fatalf("NormalizeTasks blocked_by = %q", got[0].BlockedBy)
 	}
 }

@@ -52,10 +52,15 @@ type ReadyService interface {
 	HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*Claim, error)
 }
 
-// taskBlockers splits a blocked_by annotation into task keys: ids separated
-// by commas, semicolons or white space.
-func taskBlockers(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })
+// taskBlockers turns a blocked_by annotation into task keys: each listed id,
+// and within one (as older checkpoints wrote several in a string) ids
+// separated by commas, semicolons or white space.
+func taskBlockers(bs smriti.Blockers) []string {
+	var out []string
+	for _, s := range bs {
+		out = append(out, strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })...)
+	}
+	return out
 }
 
 // RankReady picks the ready tasks from the heads (main first, then the

@@ -243,6 +243,7 @@ var (
 	timeType   = reflect.TypeOf(time.Time{})
 	uuidType   = reflect.TypeOf(uuid.UUID{})
 	taskType   = reflect.TypeOf(smriti.Task{})
+	blockType  = reflect.TypeOf(smriti.Blockers{})
 	customType = reflect.TypeOf((*customSchema)(nil)).Elem()
 )
 
@@ -251,6 +252,8 @@ func (g *schemaGen) schema(t reflect.Type, dir direction) map[string]any {
 		return reflect.Zero(t).Interface().(customSchema).apiSchema(g)
 	}
 	switch {
+	case t == blockType:
+		return blockersSchema()
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t == uuidType:
@@ -393,6 +396,12 @@ func defaultValue(t reflect.Type, d string) any {
 	return d
 }
 
+func blockersSchema() map[string]any {
+	return map[string]any{
+		"description": "The ids of the tasks this one waits for: one id as a string, several as a list",
+		"oneOf":       []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
+}
+
 func taskSchema() map[string]any {
 	return map[string]any{
 		"description": "A task: a plain string, or an object when it carries annotations",
@@ -403,7 +412,7 @@ func taskSchema() map[string]any {
 				"id":   map[string]any{"type": "string", "description": "A short id other tasks can name in blocked_by"},
 				"intent_hint": map[string]any{"enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest},
 					"description": "What kind of work it is, for agents picking tasks"},
-				"blocked_by": map[string]any{"type": "string", "description": "The id of a task this one waits for"},
+				"blocked_by": blockersSchema(),
 				"status":     map[string]any{"enum": []string{smriti.TaskOpen, smriti.TaskDone}, "description": "open (default) or done; extract keeps markdown checkbox state here"}}},
 		}}
 }

@@ -276,7 +276,9 @@ func taskList(m map[string]any) ([]smriti.Task, error) {
 	for _, t := range smriti.NormalizeTasks(raw) {
 		t.Text = capText(t.Text, smriti.MaxItemChars)
 		t.ID = capText(t.ID, maxArtifactIDType)
-		t.BlockedBy = capText(t.BlockedBy, smriti.MaxItemChars)
+		for i, b := range t.BlockedBy {
+			t.BlockedBy[i] = capText(b, smriti.MaxItemChars)
+		}
 		if seen[smriti.ItemKey(t.Text)] {
 			continue
 		}

@@ -441,7 +441,7 @@ func (in *Intelligence) Extract(ctx context.Context, req ExtractRequest) (*Draft
 	res := composedResult(base, baseItems, reply, nil, model)
 	// The document's checkboxes are the truth about its tasks' state.
 	tasks := keepCheckboxState(slices.Clone(res.Draft.Tasks), text)
-	if !slices.Equal(tasks, res.Draft.Tasks) {
+	if !slices.EqualFunc(tasks, res.Draft.Tasks, smriti.Task.Equal) {
 		content := res.Draft.Content()
 		content.Tasks = tasks
 		res.Items = smriti.AssignItems(&content, baseItems, res.Items, smriti.ItemOrigin{})

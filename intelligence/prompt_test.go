@@ -13,7 +13,7 @@ func TestBuildPrompt(t *testing.T) {
 		Summary:       "We planned",
 		Decisions:     []string{"Go east"},
 		Assumptions:   []string{"Budget flexible"},
-		Tasks:         []smriti.Task{{Text: "Book", ID: "b1", IntentHint: "implement", BlockedBy: "visa", Structured: true}},
+		Tasks:         []smriti.Task{{Text: "Book", ID: "b1", IntentHint: "implement", BlockedBy: smriti.Blockers{"visa"}, Structured: true}},
 		OpenQuestions: []string{"Tasmania?"},
 		Entities:      []string{"Sydney", "Qantas"},
 		Artifacts:     []smriti.Artifact{{Label: "Itinerary", Content: strings.Repeat("é", artifactPromptLimit+1)}, {Content: "short"}},

@@ -316,7 +316,7 @@ func taskBullets(tasks []smriti.Task) string {
 		if t.Status != "" && t.Status != smriti.TaskOpen && t.Status != smriti.TaskDone {
 			fmt.Fprintf(&b, " (%s)", t.Status)
 		}
-		if t.BlockedBy != "" {
+		if len(t.BlockedBy) > 0 {
 			fmt.Fprintf(&b, " → blocked by: %s", t.BlockedBy)
 		}
 		b.WriteString("\n")

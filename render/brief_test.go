@@ -50,7 +50,7 @@ func mainHead() *smriti.Checkpoint {
 			Entities:      []string{"FAISS", "bge-reranker"},
 			Tasks: []smriti.Task{
 				{Text: "Benchmark rerankers", ID: "t1", IntentHint: "investigate", Structured: true},
-				{Text: "Write the indexing job", ID: "t2", IntentHint: "implement", BlockedBy: "t1", Structured: true},
+				{Text: "Write the indexing job", ID: "t2", IntentHint: "implement", BlockedBy: smriti.Blockers{"t1"}, Structured: true},
 				{Text: "Draft the audit trail", Status: "done", Structured: true},
 				{Text: "Plain string task"},
 			},

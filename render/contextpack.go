@@ -109,7 +109,7 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 		b.WriteString("<tasks>\n")
 		for _, t := range c.Tasks {
 			b.WriteString("<task")
-			for _, a := range [][2]string{{"id", t.ID}, {"intent", t.IntentHint}, {"status", t.Status}, {"blocked_by", t.BlockedBy}} {
+			for _, a := range [][2]string{{"id", t.ID}, {"intent", t.IntentHint}, {"status", t.Status}, {"blocked_by", t.BlockedBy.String()}} {
 				if a[1] != "" {
 					fmt.Fprintf(&b, " %s=\"%s\"", a[0], x(a[1]))
 				}

@@ -51,7 +51,7 @@ func benchReady(b *testing.B, s *store.Store) {
 	for i := range tasks {
 		tasks[i] = smriti.Task{Text: fmt.Sprintf("Task number %d", i), ID: fmt.Sprintf("t%d", i), Structured: true}
 		if i%3 == 2 {
-			tasks[i].BlockedBy = fmt.Sprintf("t%d", i-1)
+			tasks[i].BlockedBy = smriti.Blockers{fmt.Sprintf("t%d", i-1)}
 		}
 		if i%10 == 0 {
 			tasks[i].Status = smriti.TaskDone

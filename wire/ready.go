@@ -9,16 +9,16 @@ import (
 
 // ReadyTaskOut is a task of the ready queue.
 type ReadyTaskOut struct {
-	Key          string    `json:"key" doc:"What claim create takes as task_id: the task's id, or h- and 8 hex digits of its text's hash for a task without one"`
-	Text         string    `json:"text" doc:"The task"`
-	ID           string    `json:"id" doc:"The task's own id (empty when it has none)"`
-	IntentHint   string    `json:"intent_hint" doc:"implement, review, investigate, docs or test; empty when unset"`
-	BlockedBy    string    `json:"blocked_by" doc:"The tasks it waited for (all done, or it would not be ready)"`
-	BranchName   string    `json:"branch_name" doc:"The branch whose head holds the task (main first)"`
-	CheckpointID smriti.ID `json:"checkpoint_id" doc:"That head checkpoint"`
-	CommitHash   string    `json:"commit_hash" doc:"Its hash prefix, as every view shows it"`
-	Unblocks     int       `json:"unblocks" doc:"How many open tasks name this one in blocked_by: the queue puts the most first"`
-	Since        time.Time `json:"since" doc:"When the head checkpoint was written: older first among equals"`
+	Key          string          `json:"key" doc:"What claim create takes as task_id: the task's id, or h- and 8 hex digits of its text's hash for a task without one"`
+	Text         string          `json:"text" doc:"The task"`
+	ID           string          `json:"id" doc:"The task's own id (empty when it has none)"`
+	IntentHint   string          `json:"intent_hint" doc:"implement, review, investigate, docs or test; empty when unset"`
+	BlockedBy    smriti.Blockers `json:"blocked_by" doc:"The tasks it waited for (all done, or it would not be ready)"`
+	BranchName   string          `json:"branch_name" doc:"The branch whose head holds the task (main first)"`
+	CheckpointID smriti.ID       `json:"checkpoint_id" doc:"That head checkpoint"`
+	CommitHash   string          `json:"commit_hash" doc:"Its hash prefix, as every view shows it"`
+	Unblocks     int             `json:"unblocks" doc:"How many open tasks name this one in blocked_by: the queue puts the most first"`
+	Since        time.Time       `json:"since" doc:"When the head checkpoint was written: older first among equals"`
 }
 
 // ReadyList is a space's ready queue, best first.

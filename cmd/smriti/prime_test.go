@@ -53,7 +53,7 @@ func busySpace(t *testing.T, c *client.Client, name string) *wire.Repo {
 			if k < 8 && i > 30 {
 				task.Status = smriti.TaskDone
 			} else if k >= 13 {
-				task.BlockedBy = "t-0"
+				task.BlockedBy = smriti.Blockers{"t-0"}
 			}
 			f.Tasks = append(f.Tasks, task)
 		}

@@ -24,7 +24,11 @@ var readyCases = []struct {
 }
 
 func task(id, text, blockedBy, status string) smriti.Task {
-	return smriti.Task{ID: id, Text: text, BlockedBy: blockedBy, Status: status, Structured: true}
+	var bs smriti.Blockers
+	if blockedBy != "" {
+		bs = smriti.Blockers{blockedBy}
+	}
+	return smriti.Task{ID: id, Text: text, BlockedBy: bs, Status: status, Structured: true}
 }
 
 func readyKeys(rs []coord.ReadyTask) string {
