@@ -29,6 +29,9 @@ type checkpointPayload struct {
 	// Items keep the extracted items' identity (ids matched to the head's).
 	Items []wire.ItemIn `json:"items,omitempty"`
 	Model *string       `json:"model,omitempty"`
+	// BaseCheckpointID is the checkpoint the content was written against;
+	// a head that moved past it gets the change rebased, or a 409.
+	BaseCheckpointID *string `json:"base_checkpoint_id,omitempty"`
 }
 
 // parseCheckpointJSON checks the shape before anything is sent.
@@ -81,6 +84,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 	var (
 		asJSON, extract, dryRun, noRoot, yes bool
 		fromJSON, session, author, root      string
+		base                                 string
+		resolve                              []string
 	)
 	cmd := &cobra.Command{
 		Use:   "create <space>",
@@ -94,6 +99,10 @@ func newCheckpointCreateCmd() *cobra.Command {
 			ctx := cmd.Context()
 			if extract && fromJSON != "" {
 				return usageErr(cmd, "--extract and --from-json are mutually exclusive")
+			}
+			resolutions, err := parseResolutions(resolve)
+			if err != nil {
+				return err
 			}
 			var sessionID smriti.ID
 			if session != "" {
@@ -140,6 +149,15 @@ func newCheckpointCreateCmd() *cobra.Command {
 				} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
 					return err
 				}
+				if base != "" {
+					// Extract against a named base (a retry after a conflict
+					// keeps the base the first attempt stood on).
+					id, err := smriti.ParseID("--base", base)
+					if err != nil {
+						return err
+					}
+					onto = &id
+				}
 				stop := spinner(env, "extracting checkpoint…")
 				ex, err := c.Extract(ctx, string(data), false, onto)
 				stop()
@@ -163,6 +181,10 @@ func newCheckpointCreateCmd() *cobra.Command {
 					Objective: ex.Objective, Decisions: ex.Decisions, Assumptions: ex.Assumptions, Tasks: ex.Tasks,
 					OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts},
 					Items: wire.ItemsInOf(wire.DomainItems(ex.Items)), Model: ex.Model}
+				if ex.BaseCheckpointID != nil {
+					b := ex.BaseCheckpointID.String()
+					p.BaseCheckpointID = &b
+				}
 			} else {
 				var data []byte
 				var err error
@@ -201,6 +223,9 @@ func newCheckpointCreateCmd() *cobra.Command {
 				a := DefaultAuthorAgent
 				p.AuthorAgent = &a
 			}
+			if base != "" {
+				p.BaseCheckpointID = &base
+			}
 			if dryRun {
 				return printJSON(env.Stdout, p)
 			}
@@ -209,7 +234,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 				return err
 			}
 			git := gitOf(ctx, env, p.ProjectRoot)
-			items := wire.ItemFields{Items: p.Items, Model: p.Model}
+			items := wire.ItemFields{Items: p.Items, Model: p.Model, BaseCheckpointID: p.BaseCheckpointID, Resolutions: resolutions}
 			var out *wire.Commit
 			if session != "" {
 				spID, sid := sp.ID.String(), sessionID.String()
@@ -222,12 +247,19 @@ func newCheckpointCreateCmd() *cobra.Command {
 					AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot, ItemFields: items, Git: git})
 			}
 			if err != nil {
-				return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
+				if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok && asJSON {
+					if perr := printJSON(env.Stdout, cc); perr != nil {
+						return perr
+					}
+				}
+				retry := createRetry(cmd, args[0], p, extract)
+				return withHint(asConflict(err, retry, ""), smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 			}
 			if asJSON {
 				return printJSON(env.Stdout, out)
 			}
 			fmt.Fprintf(env.Stdout, "Created checkpoint: `%s` %s\n", short(out.CommitHash), out.Message)
+			printRebased(env, out)
 			if out.BranchName != "main" {
 				fmt.Fprintf(env.Stdout, "Branch: %s\n", out.BranchName)
 			}
@@ -243,9 +275,42 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
 	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
 	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
+	f.StringVar(&base, "base", "", "the checkpoint id the content was written against (default: the payload's base_checkpoint_id; an extract's base); a head that moved past it gets the change rebased, or the conflicts")
+	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id; FIELD=… for summary, objective, message); ours is the branch head's, theirs yours (repeatable)")
 	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
 	jsonFlag(cmd, &asJSON)
 	return cmd
+}
+
+// createRetry is the command that saves the same content again with the
+// same base (the --resolve flags are appended by the conflict report).
+func createRetry(cmd *cobra.Command, space string, p *checkpointPayload, extract bool) string {
+	parts := []string{"smriti checkpoint create", shellQuote(space)}
+	if extract {
+		// An extract is asked of the model again; the base stays.
+		parts = append([]string{"<same stdin> |"}, parts...)
+		parts = append(parts, "--extract", "--yes")
+	} else if f := cmd.Flags().Lookup("from-json"); f != nil && f.Value.String() != "" {
+		parts = append(parts, "--from-json", shellQuote(f.Value.String()))
+	} else {
+		parts = append([]string{"<same stdin> |"}, parts...)
+	}
+	if f := cmd.Flags().Lookup("session"); f != nil && f.Value.String() != "" {
+		parts = append(parts, "--session", f.Value.String())
+	}
+	if p.BaseCheckpointID != nil {
+		parts = append(parts, "--base", *p.BaseCheckpointID)
+	}
+	return strings.Join(parts, " ")
+}
+
+// printRebased says when a save landed on a head its base was not.
+func printRebased(env *Env, out *wire.Commit) {
+	if out.RebasedFrom == nil || out.ParentCommitID == nil {
+		return
+	}
+	fmt.Fprintf(env.Stdout, "Rebased onto %s: the branch head moved past your base %s; your changes were applied onto it.\n",
+		*out.ParentCommitID, *out.RebasedFrom)
 }
 
 func truncateRunes(s string, n int) string {

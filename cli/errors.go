@@ -12,7 +12,7 @@ import (
 )
 
 // Exit codes: 0 success, 1 an error, 2 a usage error (unknown command or
-// flag, wrong arguments).
+// flag, wrong arguments), 3 a save refused with conflicts (ExitConflict).
 const (
 	ExitOK    = 0
 	ExitError = 1
@@ -70,6 +70,11 @@ func Report(stderr io.Writer, err error) int {
 		strings.HasPrefix(msg, "unknown shorthand flag") {
 		fmt.Fprintf(stderr, "error: %s\n", msg)
 		return ExitUsage
+	}
+	var ce *conflictError
+	if errors.As(err, &ce) {
+		fmt.Fprintf(stderr, "error: %s", conflictText(ce.cc, ce.retry, ce.kept))
+		return ExitConflict
 	}
 	var se *smriti.Error
 	if errors.As(err, &se) {
@@ -130,4 +135,73 @@ func groupCmd(use, short string, subs ...*cobra.Command) *cobra.Command {
 	}
 	c.AddCommand(subs...)
 	return c
+}
+
+// ExitConflict is the exit code of a save whose change conflicts with
+// changes made on its branch since its base (the server's 409): nothing was
+// written, and the conflicts were printed with the --resolve flags that
+// settle them.
+const ExitConflict = 3
+
+// conflictError is a save refused with conflicts; Report prints them.
+type conflictError struct {
+	cc *smriti.CommitConflict
+	// retry is the command to run again, with --resolve flags appended.
+	retry string
+	// kept says where the unsaved content waits, when it was kept.
+	kept string
+}
+
+func (e *conflictError) Error() string { return e.cc.Message }
+
+// asConflict turns a commit's 409 into a conflictError; other errors pass.
+func asConflict(err error, retry, kept string) error {
+	if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+		return &conflictError{cc: cc, retry: retry, kept: kept}
+	}
+	return err
+}
+
+// conflictText lists the conflicts of a refused save and the next step.
+func conflictText(cc *smriti.CommitConflict, retry, kept string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", cc.Message)
+	fmt.Fprintf(&b, "Nothing was saved: the branch head %s has changed the same item(s) since your base %s.\n",
+		cc.HeadCheckpointID, cc.BaseCheckpointID)
+	if kept != "" {
+		fmt.Fprintf(&b, "Your content is kept in %s.\n", kept)
+	}
+	fmt.Fprintf(&b, "%d conflict(s) (ours = the branch head, theirs = your save):\n", len(cc.Conflicts))
+	for i, c := range cc.Conflicts {
+		fmt.Fprintf(&b, "%d. %s (%s, %s)\n   base:   %s\n   ours:   %s\n   theirs: %s\n",
+			i+1, firstNonEmpty(c.Key, c.Field), c.Field, c.Kind, c.Base, c.Ours, c.Theirs)
+	}
+	fmt.Fprintf(&b, "Re-run with one --resolve per conflict (ours, theirs or base):\n  %s", retry)
+	for _, c := range cc.Conflicts {
+		fmt.Fprintf(&b, " --resolve %s", shellQuote(resolveTarget(c)+"=theirs"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// resolveTarget is a conflict as --resolve names it: FIELD or FIELD:KEY,
+// the syntax `smriti merge` uses.
+func resolveTarget(c smriti.MergeConflict) string {
+	if c.Key == "" {
+		return c.Field
+	}
+	return c.Field + ":" + c.Key
+}
+
+// parseResolutions reads repeated --resolve flags.
+func parseResolutions(in []string) ([]smriti.MergeResolution, error) {
+	var out []smriti.MergeResolution
+	for _, s := range in {
+		r, err := parseResolution(s)
+		if err != nil {
+			return nil, failf("%v", err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

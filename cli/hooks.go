@@ -188,6 +188,30 @@ type pendingDraft struct {
 	CreatedAt time.Time           `json:"created_at"`
 	Draft     wire.DraftFields    `json:"draft"`
 	Source    *smriti.SourceTurns `json:"source_turns"`
+	// Items and Base keep the draft's identity: the items with their ids
+	// and the checkpoint the draft changed, so saving it later updates
+	// those items (or is rebased, or reports conflicts) instead of
+	// retracting and re-adding them.
+	Items []wire.ItemIn `json:"items,omitempty"`
+	Base  *smriti.ID    `json:"base_checkpoint_id,omitempty"`
+	Model *string       `json:"model,omitempty"`
+}
+
+// pendingOf is a draft answer as a pending draft.
+func pendingOf(spaceID, sessionID smriti.ID, event string, d *wire.DraftOut) pendingDraft {
+	return pendingDraft{SpaceID: spaceID, SessionID: sessionID, Event: event, CreatedAt: time.Now().UTC(),
+		Draft: d.DraftFields, Source: d.SourceTurns, Items: wire.ItemsInOf(wire.DomainItems(d.Items)),
+		Base: d.BaseCheckpointID, Model: d.Model}
+}
+
+// writePending keeps a draft in the project's pending-draft file.
+func writePending(dir string, p pendingDraft) error {
+	data, _ := json.MarshalIndent(p, "", "  ")
+	path := pendingDraftPath(dir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return skills.WriteFileAtomic(path, append(data, '\n'))
 }
 
 // pendingDraftPath is where a project's pending draft waits: beside the
@@ -335,25 +359,31 @@ func newHookImportCmd(sub string) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("draft: %w", err)
 			}
+			p := pendingOf(sp.ID, a.SessionID, firstNonEmpty(in.HookEventName, sub), d)
 			if !autoSave {
-				p := pendingDraft{SpaceID: sp.ID, SessionID: a.SessionID, Event: firstNonEmpty(in.HookEventName, sub), CreatedAt: time.Now().UTC(),
-					Draft: d.DraftFields, Source: d.SourceTurns}
-				data, _ := json.MarshalIndent(p, "", "  ")
-				path := pendingDraftPath(dir)
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					return err
-				}
-				if err := skills.WriteFileAtomic(path, append(data, '\n')); err != nil {
+				if err := writePending(dir, p); err != nil {
 					return err
 				}
 				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits in .smriti/pending-draft.json (save: smriti hook save-draft)\n", d.Title)
 				return nil
 			}
-			cp, err := saveDraft(ctx, env, c, sp.ID, a.SessionID, dir, d.DraftFields, d.SourceTurns)
+			cp, err := saveDraft(ctx, env, c, dir, &p, nil)
+			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+				// Never lose a draft: keep it for `save-draft --resolve`,
+				// and end the hook normally (a failing hook must not block
+				// compaction or the session's end).
+				if werr := writePending(dir, p); werr != nil {
+					return werr
+				}
+				fmt.Fprintf(env.Stdout, "Smriti: the draft %q was not saved: %s", d.Title,
+					conflictText(cc, "smriti hook save-draft", filepath.Join(".smriti", "pending-draft.json")))
+				return nil
+			}
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			printRebased(env, cp)
 			return nil
 		},
 	}
@@ -377,7 +407,12 @@ func gitOf(ctx context.Context, env *Env, root *string) *wire.GitStateIn {
 }
 
 // saveDraft commits drafted content from the session onto its branch head.
-func saveDraft(ctx context.Context, env *Env, c *client.Client, spaceID, sessionID smriti.ID, dir string, d wire.DraftFields, src *smriti.SourceTurns) (*wire.Commit, error) {
+// It sends the draft's items with their ids and names the draft's base, so
+// items keep their identity and a head that moved since is rebased onto
+// (or answers conflicts, which resolutions settle).
+func saveDraft(ctx context.Context, env *Env, c *client.Client, dir string, p *pendingDraft, resolutions []smriti.MergeResolution) (*wire.Commit, error) {
+	d, src := p.Draft, p.Source
+	spaceID, sessionID := p.SpaceID, p.SessionID
 	msg := strings.TrimSpace(d.Title)
 	if msg == "" {
 		msg = "Agent session checkpoint"
@@ -395,16 +430,27 @@ func saveDraft(ctx context.Context, env *Env, c *client.Client, spaceID, session
 		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
 		req.SourceTurns = &wire.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
 	}
+	req.Items, req.Model, req.Resolutions = p.Items, p.Model, resolutions
+	if p.Base != nil {
+		b := p.Base.String()
+		req.BaseCheckpointID = &b
+	}
 	return c.Commit(ctx, req)
 }
 
 func newHookSaveDraftCmd() *cobra.Command {
-	return &cobra.Command{
+	var resolve []string
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "save-draft",
-		Short: "Save the pending draft a hook kept (.smriti/pending-draft.json) as a checkpoint",
+		Short: "Save the pending draft a hook kept (.smriti/pending-draft.json) as a checkpoint; on conflicts the draft stays and exit is 3",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
+			res, err := parseResolutions(resolve)
+			if err != nil {
+				return err
+			}
 			dir, err := env.Getwd()
 			if err != nil {
 				return err
@@ -413,13 +459,27 @@ func newHookSaveDraftCmd() *cobra.Command {
 			if err != nil {
 				return failf("no pending draft here (%s)", pendingDraftPath(dir))
 			}
-			cp, err := saveDraft(cmd.Context(), env, env.Client(), p.SpaceID, p.SessionID, dir, p.Draft, p.Source)
+			cp, err := saveDraft(cmd.Context(), env, env.Client(), dir, p, res)
 			if err != nil {
-				return err
+				// The pending file stays as it is: the same draft and base
+				// are saved again with --resolve.
+				if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok && asJSON {
+					if perr := printJSON(env.Stdout, cc); perr != nil {
+						return perr
+					}
+				}
+				return asConflict(err, "smriti hook save-draft", pendingDraftPath(dir))
 			}
 			os.Remove(pendingDraftPath(dir))
+			if asJSON {
+				return printJSON(env.Stdout, cp)
+			}
 			fmt.Fprintf(env.Stdout, "Saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			printRebased(env, cp)
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id); ours is the branch head's, theirs the draft's (repeatable)")
+	jsonFlag(cmd, &asJSON)
+	return cmd
 }
