@@ -172,21 +172,13 @@ func compactLines(v any) string {
 	var out strings.Builder
 	out.Grow(len(b) + len(b)/16)
 	var open []byte // the containers the encoder is in, innermost last
-	inString, escaped := false, false
+	var str jsonStrings
 	for _, c := range b {
 		out.WriteByte(c)
+		if !str.outside(c) {
+			continue
+		}
 		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
 		case c == '[' || c == '{':
 			open = append(open, c)
 		case c == ']' || c == '}':

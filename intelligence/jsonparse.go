@@ -77,23 +77,14 @@ func scanJSONObject(s string) ([]byte, error) {
 // matchBrackets returns the index of the bracket closing the one at s[start],
 // counting { } and [ ] outside JSON strings, or -1 when it never closes.
 func matchBrackets(s string, start int) int {
-	depth, inString, escaped := 0, false, false
+	depth := 0
+	var str jsonStrings
 	for i := start; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if !str.outside(c) {
 			continue
 		}
 		switch c {
-		case '"':
-			inString = true
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -104,6 +95,29 @@ func matchBrackets(s string, start int) int {
 		}
 	}
 	return -1
+}
+
+// jsonStrings follows JSON text byte by byte to tell its structure from
+// the insides of its strings.
+type jsonStrings struct{ in, escaped bool }
+
+// outside reads c and reports whether it is structure: not in a string
+// and not the quote that opens or closes one.
+func (j *jsonStrings) outside(c byte) bool {
+	switch {
+	case j.in && j.escaped:
+		j.escaped = false
+	case j.in && c == '\\':
+		j.escaped = true
+	case j.in && c == '"':
+		j.in = false
+	case j.in:
+	case c == '"':
+		j.in = true
+	default:
+		return true
+	}
+	return false
 }
 
 type fencedBlock struct{ lang, content string }
