@@ -62,26 +62,27 @@ func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
 		count = o.Tokens
 	}
 	if o.Budget <= 0 || count == nil || b.Head == nil {
-		return renderBrief(b, o, nil)
+		return Inert(renderBrief(b, o, nil))
 	}
 	out := renderBrief(b, o, nil)
 	if count(out) <= o.Budget {
-		return out
+		return Inert(out)
 	}
+	none := briefPick{}
+	b = fitText(b, o.Budget, func(x *coord.StateBrief) int { return count(renderBrief(x, o, &none)) })
 	open, done := splitDone(b.Head.Tasks)
 	l := briefLists{b.Head.Decisions, b.Head.Assumptions, b.Head.OpenQuestions, open, done}
-	none := briefPick{}
 	allowance := o.Budget - count(renderBrief(b, o, &none))
 	for range 6 {
 		p := l.pickWithin(allowance, count)
 		out = renderBrief(b, o, &p)
 		over := count(out) - o.Budget
 		if over <= 0 || p == none {
-			return out
+			return Inert(out)
 		}
 		allowance -= over + 8
 	}
-	return renderBrief(b, o, &none)
+	return Inert(renderBrief(b, o, &none))
 }
 
 // renderBrief renders the brief showing pick's newest items of each list
@@ -133,7 +134,7 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 			add(artifactsFull)
 		}
 		if len(c.Entities) > 0 {
-			add("## Key entities\n" + strings.Join(c.Entities, ", ") + "\n")
+			add("## Key entities\n" + oneLine(strings.Join(c.Entities, ", ")) + "\n")
 		}
 	}
 	if b.Head == nil {
@@ -198,7 +199,7 @@ func (r briefRenderer) freshness(f *coord.Freshness) string {
 	fmt.Fprintf(&b, "## State: changed since `%s`\n\n", smriti.ShortHash(f.SinceHash))
 	fmt.Fprintf(&b, "%d new checkpoint(s) on main:\n", f.NewCount)
 	for _, c := range f.New {
-		fmt.Fprintf(&b, "- `%s` · `%s` · %s — %s\n", smriti.ShortHash(c.Hash), agentOr(c.AuthorAgent), r.rel(c.CreatedAt), c.Message)
+		fmt.Fprintf(&b, "- `%s` · `%s` · %s — %s\n", smriti.ShortHash(c.Hash), agentOr(c.AuthorAgent), r.rel(c.CreatedAt), oneLine(c.Message))
 	}
 	if more := f.NewCount - len(f.New); more > 0 {
 		fmt.Fprintf(&b, "  ... and %d more\n", more)
@@ -211,9 +212,9 @@ func (r briefRenderer) header(sp *smriti.Space) string {
 	name, desc, root := "Untitled space", "", ""
 	if sp != nil {
 		if strings.TrimSpace(sp.Name) != "" {
-			name = sp.Name
+			name = oneLine(sp.Name)
 		}
-		desc = strings.TrimRight(sp.Description, " \t\n")
+		desc = block(strings.TrimRight(sp.Description, " \t\n"))
 		if sp.ProjectRoot != nil && *sp.ProjectRoot != "" {
 			root = *sp.ProjectRoot
 		}
@@ -251,7 +252,10 @@ func codeLine(g *smriti.GitState) string {
 	if g == nil {
 		return ""
 	}
-	s := "Code: git " + g.Commit[:min(12, len(g.Commit))]
+	if g.Validate() != nil {
+		return "Code: " + smriti.InvalidGitState + "\n"
+	}
+	s := "Code: git " + g.Commit[:12]
 	if g.Branch != "" {
 		s += " on " + g.Branch
 	} else {
@@ -269,7 +273,7 @@ func (r briefRenderer) mount(m *coord.MountedCheckpoint) string {
 	}
 	msg := ""
 	if m.Message != "" {
-		msg = " — " + m.Message
+		msg = " — " + oneLine(m.Message)
 	}
 	return fmt.Sprintf("Mounted in this session: `%s`%s\n", orQ(smriti.ShortHash(m.Hash)), msg)
 }
@@ -278,7 +282,7 @@ func textSection(title, text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	return "## " + title + "\n" + text + "\n"
+	return "## " + title + "\n" + block(text) + "\n"
 }
 
 func listSection(title string, items []string) string {
@@ -288,7 +292,7 @@ func listSection(title string, items []string) string {
 	var b strings.Builder
 	b.WriteString("## " + title + "\n")
 	for _, it := range items {
-		b.WriteString("- " + it + "\n")
+		b.WriteString("- " + oneLine(it) + "\n")
 	}
 	return b.String()
 }
@@ -306,9 +310,9 @@ func taskSection(title string, tasks []smriti.Task) string {
 func taskBullets(tasks []smriti.Task) string {
 	var b strings.Builder
 	for _, t := range tasks {
-		b.WriteString("- " + t.Text)
+		b.WriteString("- " + oneLine(t.Text))
 		if t.IntentHint != "" {
-			fmt.Fprintf(&b, " [%s]", t.IntentHint)
+			fmt.Fprintf(&b, " [%s]", oneLine(t.IntentHint))
 		}
 		if t.ID != "" {
 			fmt.Fprintf(&b, " (id: %s)", t.ID)
@@ -339,7 +343,7 @@ func (r briefRenderer) artifacts(c *smriti.Checkpoint, mode BriefMode) string {
 	if mode == BriefCompact {
 		b.WriteString("## Attached artifacts (compact — content omitted)\n")
 		for _, a := range c.Artifacts {
-			b.WriteString("- " + artifactLabel(a) + "\n")
+			b.WriteString("- " + oneLine(artifactLabel(a)) + "\n")
 		}
 		id := "<checkpoint-id>"
 		if c.ID != smriti.NilID {
@@ -356,7 +360,7 @@ func (r briefRenderer) artifacts(c *smriti.Checkpoint, mode BriefMode) string {
 				content = string(rs[:ArtifactPreviewChars]) + "\n\n[… truncated, use --full-artifacts to see all]"
 			}
 		}
-		fmt.Fprintf(&b, "### %s\n%s\n\n", artifactLabel(a), content)
+		fmt.Fprintf(&b, "### %s\n%s\n\n", oneLine(artifactLabel(a)), content)
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
@@ -372,7 +376,7 @@ func (r briefRenderer) branches(bs []coord.BranchHead, more int) string {
 		if msg == "" {
 			msg = "(no message)"
 		}
-		fmt.Fprintf(&b, "- `%s` · `%s` · `%s` · %s — %s\n", h.Branch, smriti.ShortHash(h.Hash), agentOr(h.AuthorAgent), r.rel(h.CreatedAt), msg)
+		fmt.Fprintf(&b, "- `%s` · `%s` · `%s` · %s — %s\n", h.Branch, smriti.ShortHash(h.Hash), agentOr(h.AuthorAgent), r.rel(h.CreatedAt), oneLine(msg))
 	}
 	if more > 0 {
 		fmt.Fprintf(&b, "  ... and %d more active branch(es)\n", more)
@@ -391,7 +395,7 @@ func (r briefRenderer) claims(cs []coord.ActiveClaim, more int) string {
 		if agent == "" {
 			agent = "unknown"
 		}
-		fmt.Fprintf(&b, "- `%s` [%s] on `%s` from `%s` · %s — %s", agent, c.Intent, c.BranchName, orQ(smriti.ShortHash(c.BaseHash)), r.rel(c.ClaimedAt), c.Scope)
+		fmt.Fprintf(&b, "- `%s` [%s] on `%s` from `%s` · %s — %s", agent, c.Intent, c.BranchName, orQ(smriti.ShortHash(c.BaseHash)), r.rel(c.ClaimedAt), oneLine(c.Scope))
 		if c.TaskID != nil && *c.TaskID != "" {
 			fmt.Fprintf(&b, " (task: %s)", *c.TaskID)
 		}
@@ -545,5 +549,5 @@ func authorName(a string) string {
 	if a == smriti.LocalUserID.String() {
 		return smriti.LocalUsername
 	}
-	return a
+	return oneLine(a)
 }

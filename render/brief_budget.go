@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"smriti"
+	"smriti/coord"
 	"strings"
 )
 
@@ -101,4 +102,57 @@ func allCommand(space *smriti.Space) string {
 		name = space.Name
 	}
 	return "smriti state " + name + " --all"
+}
+
+// briefTextRunes is how much of a long objective, summary, description or
+// entity line a budgeted brief keeps when the brief without any item would
+// already cost more than half its budget; the items need the rest.
+const briefTextRunes = 600
+
+// briefLabelRunes is how much of a title, an author or an artifact label
+// such a brief keeps.
+const briefLabelRunes = 120
+
+// fitText returns b, or when its brief without items (cost) is over half of
+// budget, a copy whose long text fields are cut to briefTextRunes with a
+// pointer to the command that shows them whole. The stored state is not
+// touched.
+func fitText(b *coord.StateBrief, budget int, cost func(*coord.StateBrief) int) *coord.StateBrief {
+	if cost(b) <= budget/2 {
+		return b
+	}
+	head := *b.Head
+	cut := func(s string) string {
+		if smriti.RuneLen(s) <= briefTextRunes {
+			return s
+		}
+		return smriti.Truncate(s, briefTextRunes) + fmt.Sprintf(" (cut; `smriti checkpoint show %s` has it all)", orQ(smriti.ShortHash(head.Hash)))
+	}
+	head.Objective, head.Summary = cut(head.Objective), cut(head.Summary)
+	short := func(s string) string { return smriti.Truncate(s, briefLabelRunes) }
+	head.Message = short(head.Message)
+	if head.AuthorAgent != nil {
+		a := short(*head.AuthorAgent)
+		head.AuthorAgent = &a
+	}
+	head.Artifacts = append([]smriti.Artifact(nil), head.Artifacts...)
+	for i := range head.Artifacts {
+		head.Artifacts[i].Label = short(head.Artifacts[i].Label)
+	}
+	if joined := strings.Join(head.Entities, ", "); smriti.RuneLen(joined) > briefTextRunes {
+		head.Entities = []string{cut(joined)}
+	}
+	out := *b
+	out.Head = &head
+	if b.Space != nil {
+		sp := *b.Space
+		sp.Name, sp.Description = short(sp.Name), cut(sp.Description)
+		out.Space = &sp
+	}
+	if b.Mount != nil {
+		m := *b.Mount
+		m.Message = cut(m.Message)
+		out.Mount = &m
+	}
+	return &out
 }

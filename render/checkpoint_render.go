@@ -28,7 +28,7 @@ type CheckpointRenderOptions struct {
 func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 	r := briefRenderer{o: BriefOptions{Now: o.Now, Home: o.Home}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", c.Message)
+	fmt.Fprintf(&b, "# %s\n", oneLine(c.Message))
 	meta := []string{"`" + smriti.ShortHash(c.Hash) + "`", r.rel(c.CreatedAt), "branch `" + c.BranchName + "`"}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
 		meta = append(meta, "by `"+authorName(*c.AuthorAgent)+"`")
@@ -42,10 +42,10 @@ func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 	}
 	b.WriteString("\n")
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "## Objective\n%s\n\n", c.Objective)
+		fmt.Fprintf(&b, "## Objective\n%s\n\n", block(c.Objective))
 	}
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "## Summary\n%s\n\n", c.Summary)
+		fmt.Fprintf(&b, "## Summary\n%s\n\n", block(c.Summary))
 	}
 	b.WriteString(markdownBullets("Decisions", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
@@ -53,7 +53,7 @@ func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 	b.WriteString(markdownBullets("Open questions", c.OpenQuestions))
 	b.WriteString(renderArtifacts(c.Artifacts, o))
 	if len(c.Entities) > 0 {
-		fmt.Fprintf(&b, "## Entities\n%s\n\n", strings.Join(c.Entities, ", "))
+		fmt.Fprintf(&b, "## Entities\n%s\n\n", oneLine(strings.Join(c.Entities, ", ")))
 	}
 	if len(c.Notes) > 0 {
 		b.WriteString("## Notes\n")
@@ -62,10 +62,10 @@ func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 			if n.Kind != "" && n.Kind != smriti.NoteKindNote {
 				kind = "[" + n.Kind + "] "
 			}
-			fmt.Fprintf(&b, "- %s%s · %s — %s\n", kind, n.Author, r.rel(n.CreatedAt), n.Text)
+			fmt.Fprintf(&b, "- %s%s · %s — %s\n", kind, oneLine(n.Author), r.rel(n.CreatedAt), oneLine(n.Text))
 		}
 	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return Inert(strings.TrimRight(b.String(), "\n") + "\n")
 }
 
 // RenderCheckpointList writes a checkpoint list, one line each, naming the
@@ -81,9 +81,9 @@ func RenderCheckpointList(cps []*smriti.Checkpoint, now time.Time) string {
 		if c.BranchName != "main" {
 			branch = " (branch: " + c.BranchName + ")"
 		}
-		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", smriti.ShortHash(c.Hash), c.ID, c.Message, RelativeTime(c.CreatedAt, now), branch)
+		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", smriti.ShortHash(c.Hash), c.ID, oneLine(c.Message), RelativeTime(c.CreatedAt, now), branch)
 	}
-	return b.String()
+	return Inert(b.String())
 }
 
 // reviewLabels are the headings review issues are shown under; an unknown
@@ -111,11 +111,11 @@ func RenderReview(rv *intelligence.Review) string {
 			if label == "" {
 				label = is.Type
 			}
-			fmt.Fprintf(&b, "%d. **%s**\n   %s\n\n", i+1, label, is.Description)
+			fmt.Fprintf(&b, "%d. **%s**\n   %s\n\n", i+1, label, oneLine(is.Description))
 		}
 	}
 	b.WriteString(markdownBullets("Suggestions", rv.Suggestions))
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return Inert(strings.TrimRight(b.String(), "\n") + "\n")
 }
 
 // renderArtifacts writes the "Attached artifacts" section, each artifact
@@ -136,7 +136,7 @@ func renderArtifacts(arts []smriti.Artifact, o CheckpointRenderOptions) string {
 		if rs := []rune(content); !o.FullArtifacts && len(rs) > ArtifactPreviewChars {
 			content = string(rs[:ArtifactPreviewChars]) + "\n\n[… truncated, use " + o.FullHint + " to see all]"
 		}
-		fmt.Fprintf(&b, "### %s\n%s\n\n", label, content)
+		fmt.Fprintf(&b, "### %s\n%s\n\n", oneLine(label), content)
 	}
 	return b.String()
 }
@@ -154,7 +154,7 @@ func markdownBullets(title string, items []string) string {
 func taskLines(ts []smriti.Task) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Display()
+		out[i] = oneLine(t.Display())
 	}
 	return out
 }
@@ -171,9 +171,9 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 	if name == "" {
 		name = "Untitled space"
 	}
-	fmt.Fprintf(&b, "# %s\n", name)
+	fmt.Fprintf(&b, "# %s\n", oneLine(name))
 	if d := strings.TrimSpace(sp.Description); d != "" {
-		b.WriteString(d + "\n")
+		b.WriteString(block(d) + "\n")
 	}
 	if sp.ProjectRoot != nil && *sp.ProjectRoot != "" {
 		fmt.Fprintf(&b, "Project root: %s\n", r.path(*sp.ProjectRoot))
@@ -190,13 +190,17 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 	meta = append(meta, r.rel(c.CreatedAt))
 	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
 	if g := GitStateOf(c.Metadata); g != nil {
-		fmt.Fprintf(&b, "## Code\nWritten at git %s. To get the code there:\n    %s\n\n", g.Line(), g.RestoreCommand())
+		if cmd := g.RestoreCommand(); cmd != "" {
+			fmt.Fprintf(&b, "## Code\nWritten at git %s. To get the code there:\n    %s\n\n", g.Line(), cmd)
+		} else {
+			fmt.Fprintf(&b, "## Code\nThe checkpoint's git state is an %s, so no command to get the code back is offered.\n\n", smriti.InvalidGitState)
+		}
 	}
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "## Current objective\n%s\n\n", c.Objective)
+		fmt.Fprintf(&b, "## Current objective\n%s\n\n", block(c.Objective))
 	}
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
+		fmt.Fprintf(&b, "## Where we are\n%s\n\n", block(c.Summary))
 	}
 	b.WriteString(markdownBullets("Decisions", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions we are relying on", c.Assumptions))
@@ -206,9 +210,9 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 	b.WriteString(markdownBullets("Done", taskLines(done)))
 	b.WriteString(renderArtifacts(c.Artifacts, o))
 	if len(c.Entities) > 0 {
-		fmt.Fprintf(&b, "## Key entities\n%s\n", strings.Join(c.Entities, ", "))
+		fmt.Fprintf(&b, "## Key entities\n%s\n", oneLine(strings.Join(c.Entities, ", ")))
 	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return Inert(strings.TrimRight(b.String(), "\n") + "\n")
 }
 
 // RenderCompare writes the comparison of checkpoints a and b: their common
@@ -227,13 +231,13 @@ func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *s
 	} else {
 		s.WriteString("Common ancestor: _none — unrelated histories_\n\n")
 	}
-	fmt.Fprintf(&s, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, a.Message, b7, b.BranchName, b.Message)
+	fmt.Fprintf(&s, "- A: `%s` on `%s` — %s\n- B: `%s` on `%s` — %s\n\n", a7, a.BranchName, oneLine(a.Message), b7, b.BranchName, oneLine(b.Message))
 	for _, sc := range []struct{ title, x, y string }{{"Summary", d.SummaryA, d.SummaryB}, {"Objective", d.ObjectiveA, d.ObjectiveB}} {
 		switch {
 		case sc.x != sc.y:
-			fmt.Fprintf(&s, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", sc.title, sc.x, sc.title, sc.y)
+			fmt.Fprintf(&s, "## %s (A)\n%s\n\n## %s (B)\n%s\n\n", sc.title, block(sc.x), sc.title, block(sc.y))
 		case sc.x != "":
-			fmt.Fprintf(&s, "## %s (identical)\n%s\n\n", sc.title, sc.x)
+			fmt.Fprintf(&s, "## %s (identical)\n%s\n\n", sc.title, block(sc.x))
 		}
 	}
 	for _, l := range []struct {
@@ -253,7 +257,7 @@ func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *s
 			}
 		}
 	}
-	return strings.TrimRight(s.String(), "\n") + "\n"
+	return Inert(strings.TrimRight(s.String(), "\n") + "\n")
 }
 
 // splitDone separates the done tasks from the others, keeping their order.

@@ -43,17 +43,17 @@ func RenderContextPack(space *smriti.Space, c *smriti.Checkpoint, target string)
 	default:
 		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "Unknown target '%s'. Must be one of: %s", smriti.Truncate(target, 40), strings.Join(PackTargets, ", "))
 	}
-	return strings.TrimSpace(out) + "\n", nil
+	return Inert(strings.TrimSpace(out) + "\n"), nil
 }
 
 func packGeneric(name string, c *smriti.Checkpoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- SMRITI CONTEXT PACK ---\nSpace: %s\nCheckpoint: %s\nBranch: %s\n---\n\n", name, c.Hash, c.BranchName)
+	fmt.Fprintf(&b, "--- SMRITI CONTEXT PACK ---\nSpace: %s\nCheckpoint: %s\nBranch: %s\n---\n\n", oneLine(name), c.Hash, c.BranchName)
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "**Summary**: %s\n\n", c.Summary)
+		fmt.Fprintf(&b, "**Summary**: %s\n\n", block(c.Summary))
 	}
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "**Objective**: %s\n\n", c.Objective)
+		fmt.Fprintf(&b, "**Objective**: %s\n\n", block(c.Objective))
 	}
 	b.WriteString(markdownBullets("Decisions", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
@@ -66,12 +66,12 @@ func packGeneric(name string, c *smriti.Checkpoint) string {
 
 func packCursor(name string, c *smriti.Checkpoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Project State: %s\nCheckpoint: `%s`\nBranch: `%s`\n\n", name, c.Hash, c.BranchName)
+	fmt.Fprintf(&b, "# Project State: %s\nCheckpoint: `%s`\nBranch: `%s`\n\n", oneLine(name), c.Hash, c.BranchName)
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "## Summary\n%s\n\n", c.Summary)
+		fmt.Fprintf(&b, "## Summary\n%s\n\n", block(c.Summary))
 	}
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "## Current Objective\n%s\n\n", c.Objective)
+		fmt.Fprintf(&b, "## Current Objective\n%s\n\n", block(c.Objective))
 	}
 	b.WriteString(markdownBullets("Active Tasks", taskLines(c.Tasks)))
 	b.WriteString(markdownBullets("Key Decisions", c.Decisions))
@@ -86,12 +86,12 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 	x := html.EscapeString
 	var b strings.Builder
 	b.WriteString("<smriti_context>\n")
-	fmt.Fprintf(&b, "<space name=\"%s\" />\n<checkpoint ref=\"%s\" branch=\"%s\" />\n", x(name), x(c.Hash), x(c.BranchName))
+	fmt.Fprintf(&b, "<space name=\"%s\" />\n<checkpoint ref=\"%s\" branch=\"%s\" />\n", x(oneLine(name)), x(c.Hash), x(c.BranchName))
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "<summary>%s</summary>\n", x(c.Summary))
+		fmt.Fprintf(&b, "<summary>%s</summary>\n", x(block(c.Summary)))
 	}
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "<objective>%s</objective>\n", x(c.Objective))
+		fmt.Fprintf(&b, "<objective>%s</objective>\n", x(block(c.Objective)))
 	}
 	list := func(outer, inner string, items []string) {
 		if len(items) == 0 {
@@ -99,7 +99,7 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 		}
 		fmt.Fprintf(&b, "<%s>\n", outer)
 		for _, it := range items {
-			fmt.Fprintf(&b, "<%s>%s</%s>\n", inner, x(it), inner)
+			fmt.Fprintf(&b, "<%s>%s</%s>\n", inner, x(oneLine(it)), inner)
 		}
 		fmt.Fprintf(&b, "</%s>\n", outer)
 	}
@@ -111,10 +111,10 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 			b.WriteString("<task")
 			for _, a := range [][2]string{{"id", t.ID}, {"intent", t.IntentHint}, {"status", t.Status}, {"blocked_by", t.BlockedBy.String()}} {
 				if a[1] != "" {
-					fmt.Fprintf(&b, " %s=\"%s\"", a[0], x(a[1]))
+					fmt.Fprintf(&b, " %s=\"%s\"", a[0], x(oneLine(a[1])))
 				}
 			}
-			fmt.Fprintf(&b, ">%s</task>\n", x(t.Text))
+			fmt.Fprintf(&b, ">%s</task>\n", x(oneLine(t.Text)))
 		}
 		b.WriteString("</tasks>\n")
 	}
@@ -127,12 +127,12 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 
 func packAgentsMD(name string, c *smriti.Checkpoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# AGENTS.md — %s\n\nState from Smriti checkpoint `%s` on branch `%s`. Read it before changing anything.\n\n", name, smriti.ShortHash(c.Hash), c.BranchName)
+	fmt.Fprintf(&b, "# AGENTS.md — %s\n\nState from Smriti checkpoint `%s` on branch `%s`. Read it before changing anything.\n\n", oneLine(name), smriti.ShortHash(c.Hash), c.BranchName)
 	if c.Objective != "" {
-		fmt.Fprintf(&b, "## Objective\n%s\n\n", c.Objective)
+		fmt.Fprintf(&b, "## Objective\n%s\n\n", block(c.Objective))
 	}
 	if c.Summary != "" {
-		fmt.Fprintf(&b, "## Where we are\n%s\n\n", c.Summary)
+		fmt.Fprintf(&b, "## Where we are\n%s\n\n", block(c.Summary))
 	}
 	b.WriteString(markdownBullets("Decisions (follow these)", c.Decisions))
 	b.WriteString(markdownBullets("Assumptions", c.Assumptions))
@@ -144,7 +144,7 @@ func packAgentsMD(name string, c *smriti.Checkpoint) string {
 				box = "[x]"
 			}
 			t.Status = ""
-			fmt.Fprintf(&b, "- %s %s\n", box, t.Display())
+			fmt.Fprintf(&b, "- %s %s\n", box, oneLine(t.Display()))
 		}
 		b.WriteString("\n")
 	}

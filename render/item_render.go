@@ -58,7 +58,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	if cur == nil {
 		return fmt.Sprintf("Item %s has no history in this space.\n", itemID)
 	}
-	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), cur.Text)
+	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), block(cur.Text))
 	if o := cur.Origin; o.CheckpointID != nil {
 		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
 		if o.SessionID != nil {
@@ -74,7 +74,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		}
 		b.WriteString(".\n")
 		if o.Quote != nil {
-			fmt.Fprintf(&b, "> %s\n", *o.Quote)
+			fmt.Fprintf(&b, "> %s\n", oneLine(*o.Quote))
 		}
 		b.WriteString("\n")
 	}
@@ -98,20 +98,20 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		}
 		if ch != nil {
 			if ch.By != nil {
-				fmt.Fprintf(&b, " — %s", *ch.By)
+				fmt.Fprintf(&b, " — %s", oneLine(*ch.By))
 			}
 			if ch.Reason != nil {
-				fmt.Fprintf(&b, " — %s", *ch.Reason)
+				fmt.Fprintf(&b, " — %s", oneLine(*ch.Reason))
 			}
 			src := ch.Source
 			if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
 				fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
 			}
 			if src.Quote != nil {
-				fmt.Fprintf(&b, "\n  > %s", *src.Quote)
+				fmt.Fprintf(&b, "\n  > %s", oneLine(*src.Quote))
 			}
 		}
 		b.WriteString("\n")
 	}
-	return b.String()
+	return Inert(b.String())
 }

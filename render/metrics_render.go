@@ -42,7 +42,7 @@ func RenderMetrics(v coord.MetricsView) string {
 	fmt.Fprintf(&b, "%d with structured tasks · %d with task IDs\n", v.StructuredTasks, v.TaskIDCheckpoints)
 	fmt.Fprintf(&b, "%s · %s\n\n", plural(v.MilestoneNotes, "milestone", "milestones"), plural(v.NoiseNotes, "noise label", "noise labels"))
 	fmt.Fprintf(&b, "## Branches\n%d active · %d integrated · %d abandoned\n", v.BranchesActive, v.BranchesIntegrated, v.BranchesAbandoned)
-	return b.String()
+	return Inert(b.String())
 }
 
 // RenderClaims lists claims, one line each.
@@ -70,5 +70,5 @@ func RenderClaims(claims []*coord.Claim, all bool) string {
 		}
 		fmt.Fprintf(&b, "  - `%s` [%s] on `%s` — %s%s  (id: %s%s)\n", c.Agent, c.Intent, c.BranchName, c.Scope, task, c.ID, status)
 	}
-	return b.String()
+	return Inert(b.String())
 }

@@ -16,10 +16,10 @@ func RenderSpaces(spaces []*smriti.Space, create string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d space(s):\n\n", len(spaces))
 	for _, s := range spaces {
-		fmt.Fprintf(&b, "- **%s** `%s`\n", s.Name, s.ID)
+		fmt.Fprintf(&b, "- **%s** `%s`\n", oneLine(s.Name), s.ID)
 		if d := strings.TrimSpace(s.Description); d != "" {
-			fmt.Fprintf(&b, "  %s\n", d)
+			fmt.Fprintf(&b, "  %s\n", oneLine(d))
 		}
 	}
-	return b.String()
+	return Inert(b.String())
 }

@@ -55,7 +55,7 @@ func RenderWorktrees(wts []*coord.Worktree, probes map[smriti.ID]*coord.Worktree
 		}
 		b.WriteString("\n")
 	}
-	return b.String()
+	return Inert(b.String())
 }
 
 // RenderWorktree lists one worktree's fields, one per line.
@@ -70,5 +70,5 @@ func RenderWorktree(w *coord.Worktree) string {
 	if w.ClosedAt != nil {
 		fmt.Fprintf(&b, "closed_at: %s\n", w.ClosedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	return b.String()
+	return Inert(b.String())
 }
