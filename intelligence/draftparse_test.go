@@ -35,6 +35,14 @@ func TestParseDraft(t *testing.T) {
 					t.Fatalf("got %+v", d)
 				}
 			}},
+		{name: "BlockedByTakesOneIDOrAList", in: `{"tasks":[{"text":"a","id":"a"},{"text":"b","id":"b","blocked_by":"a"},{"text":"c","id":"c","blocked_by":["a","b"]}]}`,
+			check: func(t *testing.T, d *Draft) {
+				want := []smriti.Task{{Text: "a", ID: "a", Structured: true}, {Text: "b", ID: "b", BlockedBy: smriti.Blockers{"a"}, Structured: true},
+					{Text: "c", ID: "c", BlockedBy: smriti.Blockers{"a", "b"}, Structured: true}}
+				if !reflect.DeepEqual(d.Tasks, want) {
+					t.Fatalf("tasks = %+v, want %+v", d.Tasks, want)
+				}
+			}},
 		{name: "MissingFieldsAreEmptyNonNil", in: `{}`, check: func(t *testing.T, d *Draft) {
 			b, _ := json.Marshal(d)
 			if strings.Contains(string(b), "null") {

@@ -160,7 +160,7 @@ func draftSchema(withArtifacts bool) map[string]any {
 			"id":          str(),
 			"text":        str(),
 			"intent_hint": nullable(map[string]any{"type": "string", "enum": []string{smriti.IntentImplement, smriti.IntentReview, smriti.IntentInvestigate, smriti.IntentDocs, smriti.IntentTest}}),
-			"blocked_by":  nullable(str()),
+			"blocked_by":  map[string]any{"anyOf": []any{str(), array(str()), map[string]any{"type": "null"}}},
 		})),
 		"open_questions": array(str()),
 		"entities":       array(str()),
@@ -196,7 +196,7 @@ const draftFields = `Fields:
 - "summary": 2–4 sentences on what was discussed and concluded.
 - "decisions": only decisions explicitly made, not options considered.
 - "assumptions": things taken for granted but not debated (constraints, assumed technology, timelines).
-- "tasks": objects {"id": a short lowercase slug such as "impl-1", "text", "intent_hint": one of implement|review|investigate|docs|test or null, "blocked_by": another task's id or null}.
+- "tasks": objects {"id": a short lowercase slug such as "impl-1", "text", "intent_hint": one of implement|review|investigate|docs|test or null, "blocked_by": the ids of the tasks it waits for, as a list (one id may be a string), or null}.
 - "open_questions": questions raised and not yet answered.
 - "entities": proper nouns and key technical or domain terms.
 Use "" or [] when nothing applies; never invent content.`
