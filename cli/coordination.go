@@ -18,14 +18,16 @@ import (
 func newStateCmd() *cobra.Command {
 	var (
 		asJSON, compact, preview, full, mainOnly, stats, all bool
-		since                                                string
+		since, asOf, branch                                  string
 	)
 	cmd := &cobra.Command{
 		Use:   "state <space>",
 		Short: "Print the state brief: main's head, active branches, live claims, divergence (read this first)",
 		Example: `  smriti state demo --compact
   smriti state demo --compact --all
-  smriti state demo --since 3f9a2c1`,
+  smriti state demo --since 3f9a2c1
+  smriti state demo --as-of 2026-11-30          # what main held at the end of that day
+  smriti state demo --as-of 3f9a2c1 --json      # each item with valid_from / valid_to`,
 		Args: exactArgs(1, "space"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -34,6 +36,20 @@ func newStateCmd() *cobra.Command {
 			sp, err := resolveSpace(ctx, c, args[0])
 			if err != nil {
 				return err
+			}
+			if asOf != "" {
+				st, err := c.StateAsOf(ctx, sp.ID, asOf, branch)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(env.Stdout, st)
+				}
+				fmt.Fprint(env.Stdout, render.RenderStateAsOf(sp.Name, st.Branch, st.Checkpoint.Checkpoint(), wire.DomainSpans(st)))
+				return nil
+			}
+			if branch != "" {
+				return usageErr(cmd, "--branch goes with --as-of TIME")
 			}
 			var opts client.StateOptions
 			if since != "" && !mainOnly {
@@ -78,7 +94,10 @@ func newStateCmd() *cobra.Command {
 	f.BoolVar(&stats, "stats", false, "append what compact mode saved")
 	f.BoolVar(&all, "all", false, "list every live item (--compact otherwise keeps within 3,000 tokens, newest and open first)")
 	f.StringVar(&since, "since", "", "the checkpoint you last saw: say what changed on main since")
+	f.StringVar(&asOf, "as-of", "", "the state as it was at a checkpoint (id or hash prefix) or a time (RFC 3339 or YYYY-MM-DD), each item with when it began and ended")
+	f.StringVar(&branch, "branch", "", "with --as-of TIME: the line of work to read (default main)")
 	cmd.MarkFlagsMutuallyExclusive("compact", "preview", "full-artifacts")
+	cmd.MarkFlagsMutuallyExclusive("as-of", "since")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }

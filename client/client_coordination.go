@@ -218,3 +218,15 @@ func (c *Client) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl string) (
 	var out wire.ClaimOut
 	return &out, c.post(ctx, "/api/v5/claims/"+id.String()+"/heartbeat", req, &out)
 }
+
+// StateAsOf reads a space's state as of a checkpoint (id or hash prefix)
+// or a time (RFC 3339 or YYYY-MM-DD), on branch ("" for main, or the
+// checkpoint's own branch).
+func (c *Client) StateAsOf(ctx context.Context, space smriti.ID, asOf, branch string) (*wire.StateAsOfOut, error) {
+	v := url.Values{"as_of": {asOf}}
+	if branch != "" {
+		v.Set("branch", branch)
+	}
+	var out wire.StateAsOfOut
+	return &out, c.get(ctx, withQuery("/api/v5/spaces/"+space.String()+"/state", v), &out)
+}

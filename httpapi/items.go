@@ -23,6 +23,10 @@ func (s *Server) itemRoutes() []route {
 			out: wire.ItemHistoryOut{}, status: 200, handle: s.itemHistory},
 		{method: "GET", path: "/api/v5/turns/{turn_id}/context", summary: "What the model was given for an assistant turn: mode, checkpoints and hashes, turn range, dropped turns, tokens", tag: "chat",
 			out: wire.TurnContextOut{}, status: 200, handle: s.turnContext},
+		{method: "GET", path: "/api/v5/spaces/{space_id}/state", summary: "The state as of a checkpoint or a time: that checkpoint's live items, each with the checkpoints that began and ended its span on the line of work", tag: "checkpoints",
+			out: wire.StateAsOfOut{}, status: 200, handle: s.stateAsOf, mustQuery: []string{"as_of"}, query: map[string]string{
+				"as_of":  "a checkpoint id or hash prefix (at least 7 characters), or a time: RFC 3339 or a date YYYY-MM-DD (its end, UTC) (required)",
+				"branch": "the line of work for a time (default main); a checkpoint's line is its own branch"}},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/items", summary: "A checkpoint's items with their ids, origins and what the checkpoint changed", tag: "checkpoints",
 			out: []wire.ItemOut{}, status: 200, handle: s.checkpointItems},
 	}
@@ -108,5 +112,24 @@ func (s *Server) turnContext(w http.ResponseWriter, r *http.Request) error {
 		Mode: m.Context.Mode, CheckpointIDs: nonnil.Slice(m.Context.CheckpointIDs), CheckpointHashes: nonnil.Slice(m.Context.CommitHashes),
 		FromSeq: m.Context.FromSeq, ToSeq: m.Context.ToSeq, DroppedTurns: m.Context.DroppedTurns,
 		InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens})
+	return nil
+}
+
+func (s *Server) stateAsOf(w http.ResponseWriter, r *http.Request) error {
+	space, err := pathID(r, "space_id")
+	if err != nil {
+		return err
+	}
+	ref := r.URL.Query().Get("as_of")
+	st, err := s.app.StateAsOf(r.Context(), space, ref, r.URL.Query().Get("branch"))
+	if err != nil {
+		return err
+	}
+	out := wire.StateAsOfOut{SpaceID: space, Branch: st.Branch, AsOf: ref, Checkpoint: *wire.CheckpointMarkOf(st.Checkpoint),
+		Head: *wire.CheckpointMarkOf(st.Head), Items: []wire.ItemAsOfOut{}}
+	for _, sp := range st.Items {
+		out.Items = append(out.Items, wire.ItemAsOfOut{ItemOut: itemOf(sp.Item), ValidFrom: *wire.CheckpointMarkOf(sp.ValidFrom), ValidTo: wire.CheckpointMarkOf(sp.ValidTo)})
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -439,6 +439,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v2/commits/{second}?items=true", capture: map[string]string{"item": "items.0.id"}},
 		{method: "GET", path: "/api/v5/checkpoints/{second}/items"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/items/{item}"},
+		{method: "GET", path: "/api/v5/spaces/{repo}/state?as_of={base}"},
 		{method: "POST", path: "/api/v2/context/from-commit", body: `{"commit_id": "{second}", "target": "claude"}`},
 		{method: "GET", path: "/api/v2/context/parent-delta/{second}"},
 		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=call.md", contentType: "application/octet-stream",

@@ -123,3 +123,57 @@ type TurnContextOut struct {
 	InputTokens      int                      `json:"input_tokens" doc:"Prompt tokens the provider reported"`
 	OutputTokens     int                      `json:"output_tokens" doc:"Reply tokens the provider reported"`
 }
+
+// CheckpointMark names a checkpoint where a span of state begins or ends.
+type CheckpointMark struct {
+	CheckpointID smriti.ID `json:"checkpoint_id" doc:"The checkpoint"`
+	CommitHash   string    `json:"commit_hash" doc:"Its hash"`
+	Message      string    `json:"message" doc:"Its title"`
+	CreatedAt    time.Time `json:"created_at" doc:"When it was saved"`
+}
+
+// CheckpointMarkOf is c as a CheckpointMark (nil for nil).
+func CheckpointMarkOf(c *smriti.Checkpoint) *CheckpointMark {
+	if c == nil {
+		return nil
+	}
+	return &CheckpointMark{CheckpointID: c.ID, CommitHash: c.Hash, Message: c.Message, CreatedAt: c.CreatedAt}
+}
+
+// ItemAsOfOut is an item of a state as of a checkpoint, with its span.
+type ItemAsOfOut struct {
+	ItemOut
+	ValidFrom CheckpointMark  `json:"valid_from" doc:"The first checkpoint of the unbroken run, on this line of work and ending at the one asked for, that holds the item"`
+	ValidTo   *CheckpointMark `json:"valid_to" doc:"The first later checkpoint on the line that no longer holds it (changed away, resolved or retracted); null while the line's head still holds it"`
+}
+
+// StateAsOfOut is the state of a line of work as of one of its checkpoints.
+type StateAsOfOut struct {
+	SpaceID    smriti.ID      `json:"space_id" doc:"The space"`
+	Branch     string         `json:"branch" doc:"The line of work: the branch whose first-parent chain was read"`
+	AsOf       string         `json:"as_of" doc:"The reference asked for: a checkpoint id or hash prefix, or a time"`
+	Checkpoint CheckpointMark `json:"checkpoint" doc:"The checkpoint the reference names (for a time: the newest written by then)"`
+	Head       CheckpointMark `json:"head" doc:"The line's newest checkpoint"`
+	Items      []ItemAsOfOut  `json:"items" doc:"The live items of that checkpoint, in its order, each with its span"`
+}
+
+// DomainSpans turns a state as of back into domain spans (the client's
+// side of StateAsOfOut).
+func DomainSpans(st *StateAsOfOut) []smriti.ItemSpan {
+	mark := (*CheckpointMark).Checkpoint
+	out := make([]smriti.ItemSpan, 0, len(st.Items))
+	for i := range st.Items {
+		it := &st.Items[i]
+		out = append(out, smriti.ItemSpan{Item: DomainItems([]ItemOut{it.ItemOut})[0], ValidFrom: mark(&it.ValidFrom), ValidTo: mark(it.ValidTo)})
+	}
+	return out
+}
+
+// Checkpoint is the mark as a checkpoint holding its id, hash, title and
+// time (nil for nil).
+func (m *CheckpointMark) Checkpoint() *smriti.Checkpoint {
+	if m == nil {
+		return nil
+	}
+	return &smriti.Checkpoint{ID: m.CheckpointID, Hash: m.CommitHash, CreatedAt: m.CreatedAt, Content: smriti.Content{Message: m.Message}}
+}
