@@ -21,13 +21,15 @@ const (
 type briefLists struct {
 	decisions, assumptions, questions []string
 	open, done                        []smriti.Task
+	entities                          []string
 }
 
 // briefPick is how many of each list's newest items a budgeted brief shows.
-type briefPick struct{ decisions, assumptions, questions, open, done int }
+type briefPick struct{ decisions, assumptions, questions, open, done, entities int }
 
 // kinds lists the budgeted kinds in priority order: open work and open
-// questions before what is settled; within a kind, newest (last) first.
+// questions before what is settled, names last; within a kind, newest
+// (last) first. An entity costs what it adds to the comma-separated line.
 func (l briefLists) kinds(p *briefPick) []struct {
 	n      int
 	count  *int
@@ -47,6 +49,7 @@ func (l briefLists) kinds(p *briefPick) []struct {
 		{len(l.decisions), &p.decisions, str(l.decisions)},
 		{len(l.assumptions), &p.assumptions, str(l.assumptions)},
 		{len(l.done), &p.done, task(l.done)},
+		{len(l.entities), &p.entities, func(i int) string { return l.entities[i] + ", " }},
 	}
 }
 
