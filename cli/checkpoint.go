@@ -100,7 +100,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 			if extract && fromJSON != "" {
 				return usageErr(cmd, "--extract and --from-json are mutually exclusive")
 			}
-			resolutions, err := parseResolutions(resolve)
+			resolutions, err := parseResolutions(cmd, resolve)
 			if err != nil {
 				return err
 			}
@@ -275,8 +275,11 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
 	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
 	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
-	f.StringVar(&base, "base", "", "the checkpoint id the content was written against (default: the payload's base_checkpoint_id; an extract's base); a head that moved past it gets the change rebased, or the conflicts")
-	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id; FIELD=… for summary, objective, message); ours is the branch head's, theirs yours (repeatable)")
+	f.StringVar(&base, "base", "", "id of the checkpoint your content was written against (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
+		"If the branch head has moved past it, your changes are applied onto the head, or nothing is saved and the conflicts are printed (exit 3). "+
+		"Without a base the content is saved as the whole new state, replacing the head's")
+	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
+		"CHOICE ours (keep the branch head's), theirs (keep yours) or base (keep the text both started from); repeat per conflict")
 	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
 	jsonFlag(cmd, &asJSON)
 	return cmd

@@ -447,7 +447,7 @@ func newHookSaveDraftCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
-			res, err := parseResolutions(resolve)
+			res, err := parseResolutions(cmd, resolve)
 			if err != nil {
 				return err
 			}
@@ -479,7 +479,8 @@ func newHookSaveDraftCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id); ours is the branch head's, theirs the draft's (repeatable)")
+	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the last save-draft (or auto-save) reported: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
+		"CHOICE ours (keep the branch head's), theirs (keep the draft's) or base (keep the text both started from); repeat per conflict")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }
