@@ -113,6 +113,15 @@ func newCheckpointCreateCmd() *cobra.Command {
 				sessionID = id
 			}
 			c := env.Client()
+			// --base takes what Smriti prints: a hash or id prefix of 7+
+			// characters, or the full id; the server is sent the id.
+			if base != "" {
+				cp, err := resolveCheckpoint(ctx, c, base)
+				if err != nil {
+					return err
+				}
+				base = cp.ID.String()
+			}
 			var p *checkpointPayload
 			if extract {
 				if env.StdinTTY {
@@ -275,7 +284,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
 	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
 	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
-	f.StringVar(&base, "base", "", "id of the checkpoint your content was written against (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
+	f.StringVar(&base, "base", "", "the checkpoint your content was written against (id, or 7+ characters of its hash or id) (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
 		"If the branch head has moved past it, your changes are applied onto the head, or nothing is saved and the conflicts are printed (exit 3). "+
 		"Without a base the content is saved as the whole new state, replacing the head's")
 	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
