@@ -618,7 +618,17 @@ func (im *TranscriptImporter) draft(ctx context.Context, spaceID, sessionID smri
 	if strings.TrimSpace(content.Message) == "" {
 		content.Message = "Imported conversation"
 	}
-	cp, err := im.Checkpoints.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns})
+	// The draft names its base and keeps its items' ids, so a checkpoint
+	// saved on the branch while the model drafted is rebased onto, never
+	// overwritten (or the conflict is reported for this conversation).
+	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns, Items: res.Items}
+	if res.Base != nil {
+		in.BaseCheckpointID = &res.Base.ID
+	}
+	if res.Model != "" {
+		in.Model = &res.Model
+	}
+	cp, err := im.Checkpoints.CommitCheckpoint(ctx, in)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,82 @@
+package portability_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"smriti"
+	"smriti/intelligence"
+	"smriti/portability"
+	"smriti/provider"
+	"smriti/store"
+)
+
+// commitsAfter is a checkpoint service that lands another writer's
+// checkpoint just before the first commit it is asked for: a save made on
+// the branch while the import's draft was being written.
+type commitsAfter struct {
+	smriti.CheckpointService
+	once  sync.Once
+	other smriti.CheckpointCommit
+	err   error
+}
+
+func (c *commitsAfter) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+	c.once.Do(func() { _, c.err = c.CheckpointService.CommitCheckpoint(ctx, c.other) })
+	return c.CheckpointService.CommitCheckpoint(ctx, in)
+}
+
+// TestImportDraftKeepsASaveMadeWhileDrafting: `import --draft` commits its
+// draft as a change over the head it drafted on, so a checkpoint another
+// writer saved meanwhile is kept (the import used to save the draft as the
+// whole state, dropping that writer's decision).
+func TestImportDraftKeepsASaveMadeWhileDrafting(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "smriti.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cfg, err := provider.Load(provider.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := s.CreateSpace(ctx, smriti.SpaceCreate{Name: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := smriti.Content{Message: "Auth plan", Decisions: []string{"Access token TTL is 15 minutes", "Use cobra for the flags"}}
+	if _, err := s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, Content: base}); err != nil {
+		t.Fatal(err)
+	}
+	other := base
+	other.Message = "Web UI"
+	other.Decisions = append(slices.Clone(base.Decisions), "Serve the web UI from the binary")
+	cps := &commitsAfter{CheckpointService: s, other: smriti.CheckpointCommit{SpaceID: sp.ID, Content: other}}
+	im := &portability.TranscriptImporter{Store: s, Checkpoints: cps,
+		Intelligence: &intelligence.Intelligence{Sessions: s, Checkpoints: s, Items: s, Providers: provider.New(cfg)}}
+
+	res, err := im.Import(ctx, strings.NewReader("User: Decision: ship a Homebrew formula.\n\nAssistant: Noted.\n"),
+		portability.TranscriptImport{SpaceID: sp.ID, Filename: "notes.md", Draft: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cps.err != nil {
+		t.Fatal(cps.err)
+	}
+	if len(res) != 1 || res[0].CheckpointID == nil || res[0].Error != nil {
+		t.Fatalf("import = %+v; want one conversation with a drafted checkpoint", res)
+	}
+	head, err := s.LatestCheckpoints(ctx, sp.ID, smriti.MainBranch, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Access token TTL is 15 minutes", "Use cobra for the flags", "Serve the web UI from the binary", "Ship a Homebrew formula"}
+	if len(head) != 1 || head[0].ID != *res[0].CheckpointID || !slices.Equal(head[0].Content.Decisions, want) {
+		t.Fatalf("head = %+v; want the drafted checkpoint with decisions %q", head[0].Content, want)
+	}
+}
