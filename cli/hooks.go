@@ -457,7 +457,8 @@ func newHookSaveDraftCmd() *cobra.Command {
 			}
 			p, err := readPending(dir)
 			if err != nil {
-				return failf("no pending draft here (%s)", pendingDraftPath(dir))
+				return &hinted{err: failf("no pending draft here (%s)", pendingDraftPath(dir)),
+					hint: "Run it in the directory the agent ran in (the hook keeps a draft in its .smriti/pending-draft.json); `smriti hook pre-compact` without --auto-save drafts one."}
 			}
 			cp, err := saveDraft(cmd.Context(), env, env.Client(), dir, p, res)
 			if err != nil {
