@@ -302,13 +302,20 @@ func createRetry(cmd *cobra.Command, space string, p *checkpointPayload, extract
 		// An extract is asked of the model again; the base stays.
 		parts = append([]string{"<same stdin> |"}, parts...)
 		parts = append(parts, "--extract", "--yes")
-	} else if f := cmd.Flags().Lookup("from-json"); f != nil && f.Value.String() != "" {
+	} else if f := cmd.Flags().Lookup("from-json"); f != nil && f.Value.String() != "" && f.Value.String() != "-" {
 		parts = append(parts, "--from-json", shellQuote(f.Value.String()))
 	} else {
 		parts = append([]string{"<same stdin> |"}, parts...)
 	}
-	if f := cmd.Flags().Lookup("session"); f != nil && f.Value.String() != "" {
-		parts = append(parts, "--session", f.Value.String())
+	// The retry writes what the first attempt would have: the same
+	// session, author and project root.
+	for _, name := range []string{"session", "author-agent", "project-root"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Value.String() != "" {
+			parts = append(parts, "--"+name, shellQuote(f.Value.String()))
+		}
+	}
+	if f := cmd.Flags().Lookup("no-project-root"); f != nil && f.Changed {
+		parts = append(parts, "--no-project-root")
 	}
 	if p.BaseCheckpointID != nil {
 		parts = append(parts, "--base", *p.BaseCheckpointID)
