@@ -384,6 +384,14 @@ func newHookImportCmd(sub string) *cobra.Command {
 			}
 			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, cp)
+			// A draft kept pending by an earlier conflicted auto-save of
+			// this session is stale once this save covered its turns
+			// (drafts read every turn no checkpoint consumed).
+			if old, err := readPending(dir); err == nil && covers(p.Source, old) {
+				if err := os.Remove(pendingDraftPath(dir)); err == nil {
+					fmt.Fprintf(env.Stdout, "Smriti: removed the pending draft of %s: this save covers its turns\n", old.CreatedAt.UTC().Format(time.RFC3339))
+				}
+			}
 			return nil
 		},
 	}
@@ -391,6 +399,15 @@ func newHookImportCmd(sub string) *cobra.Command {
 	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it pending")
 	cmd.FParseErrWhitelist.UnknownFlags = true
 	return cmd
+}
+
+// covers reports whether a saved draft's source turns include every turn
+// of the pending draft p (same session).
+func covers(saved *smriti.SourceTurns, p *pendingDraft) bool {
+	if saved == nil || p.Source == nil {
+		return false
+	}
+	return saved.SessionID == p.Source.SessionID && saved.FromSeq <= p.Source.FromSeq && saved.ToSeq >= p.Source.ToSeq
 }
 
 // gitOf is the git state of a checkpoint's project root, nil when the
