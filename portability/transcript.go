@@ -596,7 +596,13 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 		}
 		if created && in.Draft && len(c.Turns) > 0 {
 			id, err := im.draft(ctx, in.SpaceID, s.ID)
-			if err != nil {
+			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+				// Nothing to send again from here: the turns stay unsaved,
+				// and a new draft of the session starts from the head.
+				msg := fmt.Sprintf("imported, but the drafted checkpoint was not saved: a checkpoint saved meanwhile (%s) changed %d of the same item(s); "+
+					"the session's turns stay unsaved — draft session %s again to build on the new head", cc.HeadCheckpointID, len(cc.Conflicts), s.ID)
+				rep.Error = &msg
+			} else if err != nil {
 				msg := "imported, but drafting a checkpoint failed: " + smriti.ErrorMessage(err)
 				rep.Error = &msg
 			}
