@@ -284,7 +284,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
 	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
 	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
-	f.StringVar(&base, "base", "", "the checkpoint your content was written against (id, or 7+ characters of its hash or id) (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
+	f.StringVar(&base, "base", "", "the checkpoint your content was written against, by id or 7+ characters of its hash (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
 		"If the branch head has moved past it, your changes are applied onto the head, or nothing is saved and the conflicts are printed (exit 3). "+
 		"Without a base the content is saved as the whole new state, replacing the head's")
 	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
