@@ -100,7 +100,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 			if extract && fromJSON != "" {
 				return usageErr(cmd, "--extract and --from-json are mutually exclusive")
 			}
-			resolutions, err := parseResolutions(resolve)
+			resolutions, err := parseResolutions(cmd, resolve)
 			if err != nil {
 				return err
 			}
@@ -113,6 +113,15 @@ func newCheckpointCreateCmd() *cobra.Command {
 				sessionID = id
 			}
 			c := env.Client()
+			// --base takes what Smriti prints: a hash or id prefix of 7+
+			// characters, or the full id; the server is sent the id.
+			if base != "" {
+				cp, err := resolveCheckpoint(ctx, c, base)
+				if err != nil {
+					return err
+				}
+				base = cp.ID.String()
+			}
 			var p *checkpointPayload
 			if extract {
 				if env.StdinTTY {
@@ -275,8 +284,11 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f.StringVar(&author, "author-agent", "", "who wrote it (default: the payload's author_agent, else "+DefaultAuthorAgent+")")
 	f.StringVar(&root, "project-root", "", "project directory (default: the payload's, else the current directory)")
 	f.BoolVar(&noRoot, "no-project-root", false, "record no project root")
-	f.StringVar(&base, "base", "", "the checkpoint id the content was written against (default: the payload's base_checkpoint_id; an extract's base); a head that moved past it gets the change rebased, or the conflicts")
-	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id; FIELD=… for summary, objective, message); ours is the branch head's, theirs yours (repeatable)")
+	f.StringVar(&base, "base", "", "the checkpoint your content was written against, by id or 7+ characters of its hash (default: the payload's base_checkpoint_id; with --extract, the branch head). "+
+		"If the branch head has moved past it, your changes are applied onto the head, or nothing is saved and the conflicts are printed (exit 3). "+
+		"Without a base the content is saved as the whole new state, replacing the head's")
+	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
+		"CHOICE ours (keep the branch head's), theirs (keep yours) or base (keep the text both started from); repeat per conflict")
 	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
 	jsonFlag(cmd, &asJSON)
 	return cmd
@@ -290,13 +302,20 @@ func createRetry(cmd *cobra.Command, space string, p *checkpointPayload, extract
 		// An extract is asked of the model again; the base stays.
 		parts = append([]string{"<same stdin> |"}, parts...)
 		parts = append(parts, "--extract", "--yes")
-	} else if f := cmd.Flags().Lookup("from-json"); f != nil && f.Value.String() != "" {
+	} else if f := cmd.Flags().Lookup("from-json"); f != nil && f.Value.String() != "" && f.Value.String() != "-" {
 		parts = append(parts, "--from-json", shellQuote(f.Value.String()))
 	} else {
 		parts = append([]string{"<same stdin> |"}, parts...)
 	}
-	if f := cmd.Flags().Lookup("session"); f != nil && f.Value.String() != "" {
-		parts = append(parts, "--session", f.Value.String())
+	// The retry writes what the first attempt would have: the same
+	// session, author and project root.
+	for _, name := range []string{"session", "author-agent", "project-root"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Value.String() != "" {
+			parts = append(parts, "--"+name, shellQuote(f.Value.String()))
+		}
+	}
+	if f := cmd.Flags().Lookup("no-project-root"); f != nil && f.Changed {
+		parts = append(parts, "--no-project-root")
 	}
 	if p.BaseCheckpointID != nil {
 		parts = append(parts, "--base", *p.BaseCheckpointID)

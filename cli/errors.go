@@ -193,13 +193,14 @@ func resolveTarget(c smriti.MergeConflict) string {
 	return c.Field + ":" + c.Key
 }
 
-// parseResolutions reads repeated --resolve flags.
-func parseResolutions(in []string) ([]smriti.MergeResolution, error) {
+// parseResolutions reads repeated --resolve flags; a malformed one is a
+// usage error, as in `smriti merge`.
+func parseResolutions(cmd *cobra.Command, in []string) ([]smriti.MergeResolution, error) {
 	var out []smriti.MergeResolution
 	for _, s := range in {
 		r, err := parseResolution(s)
 		if err != nil {
-			return nil, failf("%v", err)
+			return nil, usageErr(cmd, err.Error())
 		}
 		out = append(out, r)
 	}

@@ -384,6 +384,14 @@ func newHookImportCmd(sub string) *cobra.Command {
 			}
 			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, cp)
+			// A draft kept pending by an earlier conflicted auto-save of
+			// this session is stale once this save covered its turns
+			// (drafts read every turn no checkpoint consumed).
+			if old, err := readPending(dir); err == nil && covers(p.Source, old) {
+				if err := os.Remove(pendingDraftPath(dir)); err == nil {
+					fmt.Fprintf(env.Stdout, "Smriti: removed the pending draft of %s: this save covers its turns\n", old.CreatedAt.UTC().Format(time.RFC3339))
+				}
+			}
 			return nil
 		},
 	}
@@ -391,6 +399,15 @@ func newHookImportCmd(sub string) *cobra.Command {
 	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it pending")
 	cmd.FParseErrWhitelist.UnknownFlags = true
 	return cmd
+}
+
+// covers reports whether a saved draft's source turns include every turn
+// of the pending draft p (same session).
+func covers(saved *smriti.SourceTurns, p *pendingDraft) bool {
+	if saved == nil || p.Source == nil {
+		return false
+	}
+	return saved.SessionID == p.Source.SessionID && saved.FromSeq <= p.Source.FromSeq && saved.ToSeq >= p.Source.ToSeq
 }
 
 // gitOf is the git state of a checkpoint's project root, nil when the
@@ -447,7 +464,7 @@ func newHookSaveDraftCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
-			res, err := parseResolutions(resolve)
+			res, err := parseResolutions(cmd, resolve)
 			if err != nil {
 				return err
 			}
@@ -457,7 +474,8 @@ func newHookSaveDraftCmd() *cobra.Command {
 			}
 			p, err := readPending(dir)
 			if err != nil {
-				return failf("no pending draft here (%s)", pendingDraftPath(dir))
+				return &hinted{err: failf("no pending draft here (%s)", pendingDraftPath(dir)),
+					hint: "Run it in the directory the agent ran in (the hook keeps a draft in its .smriti/pending-draft.json); `smriti hook pre-compact` without --auto-save drafts one."}
 			}
 			cp, err := saveDraft(cmd.Context(), env, env.Client(), dir, p, res)
 			if err != nil {
@@ -479,7 +497,8 @@ func newHookSaveDraftCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the save reported: FIELD:KEY=ours|theirs|base (KEY is the item id); ours is the branch head's, theirs the draft's (repeatable)")
+	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the last save-draft (or auto-save) reported: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
+		"CHOICE ours (keep the branch head's), theirs (keep the draft's) or base (keep the text both started from); repeat per conflict")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }

@@ -23,7 +23,7 @@ func parseResolution(s string) (smriti.MergeResolution, error) {
 	switch choice {
 	case smriti.ChooseOurs, smriti.ChooseTheirs, smriti.ChooseBase:
 	default:
-		return smriti.MergeResolution{}, fmt.Errorf("--resolve %q: choice must be ours, theirs or base (use --resolutions FILE for custom values)", s)
+		return smriti.MergeResolution{}, fmt.Errorf("--resolve %q: choice must be ours, theirs or base", s)
 	}
 	field, key, _ := strings.Cut(target, ":")
 	return smriti.MergeResolution{Field: field, Key: key, Choice: choice}, nil
@@ -54,7 +54,7 @@ artifact) or --resolutions FILE, a JSON array of
 			for _, r := range resolve {
 				mr, err := parseResolution(r)
 				if err != nil {
-					return usageErr(cmd, err.Error())
+					return usageErr(cmd, err.Error()+" (--resolutions FILE takes custom values)")
 				}
 				res = append(res, mr)
 			}

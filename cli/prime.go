@@ -19,14 +19,14 @@ import (
 // counts the rest.
 const PrimeBudget = render.PrimeBudget
 
-// primeUsage is how to use Smriti, in the few commands an agent needs. %s
-// is the space's name.
+// primeUsage is how to use Smriti, in the few commands an agent needs. The
+// first %s is the space's name, the second the save's base flag.
 const primeUsage = `# Smriti: this project's reasoning state
 Decisions, assumptions, open questions and tasks live in space %q as checkpoints. Read the brief below, then work from it; save a checkpoint when something is settled and before you stop.
 
 - Brief again: ` + "`smriti prime`" + ` (or ` + "`smriti state --compact`" + `)
 - Next task: ` + "`smriti ready`" + `; take one exclusively: ` + "`smriti ready --claim --agent NAME`" + `; renew ` + "`smriti claim heartbeat CLAIM`" + `, finish ` + "`smriti claim done CLAIM`" + `
-- Save: ` + "`echo '{\"message\":\"…\",\"decisions\":[\"…\"],\"tasks\":[\"…\"]}' | smriti checkpoint create SPACE`" + ` (a checkpoint is the whole state: give every list in full); from notes: ` + "`smriti checkpoint create SPACE --extract --yes < notes.md`" + `
+- Save: ` + "`echo '{\"message\":\"…\",\"decisions\":[\"…\"],\"tasks\":[\"…\"]}' | smriti checkpoint create SPACE%s`" + ` (a checkpoint is the whole state: give every list in full%s); from notes: ` + "`smriti checkpoint create SPACE --extract --yes < notes.md`" + `
 - Look up: ` + "`smriti why SPACE ITEM`" + `, ` + "`smriti search WORDS`" + `, ` + "`smriti checkpoint show REF`" + `
 - Try an alternative: ` + "`smriti fork REF --branch NAME`" + `, then ` + "`smriti compare A B`" + `
 `
@@ -83,7 +83,14 @@ root holds this directory.`,
 
 // prime renders the usage and the compact brief of st.
 func prime(st *wire.SpaceState, at time.Time) Prime {
-	usage := fmt.Sprintf(primeUsage, st.Space.Name)
+	// A save names the state it was written from, so that another
+	// agent's save made meanwhile is merged in rather than overwritten.
+	baseFlag, baseNote := "", ""
+	if st.Commit != nil {
+		baseFlag = " --base " + short(st.Commit.CommitHash)
+		baseNote = "; --base is the checkpoint you started from: this head, or your last save"
+	}
+	usage := fmt.Sprintf(primeUsage, st.Space.Name, baseFlag, baseNote)
 	// The brief's budget is what the usage and the token line leave.
 	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at, Count: tokenizer.CountO200K,
 		Budget: PrimeBudget - tokenizer.CountO200K(usage+"\n") - 12}

@@ -46,6 +46,7 @@ func newWorktreeOpenCmd() *cobra.Command {
 			}
 			w, err := c.OpenWorktree(cmd.Context(), req)
 			if err != nil {
+				err = withHint(err, smriti.ECONFLICT, "Choose another --branch, or leave it out for a new one.")
 				return withHint(err, smriti.EINVALID, "Set the project root with `smriti space set-project-root <space> --here` in the git repository.")
 			}
 			if asJSON {

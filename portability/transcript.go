@@ -596,7 +596,13 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 		}
 		if created && in.Draft && len(c.Turns) > 0 {
 			id, err := im.draft(ctx, in.SpaceID, s.ID)
-			if err != nil {
+			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+				// Nothing to send again from here: the turns stay unsaved,
+				// and a new draft of the session starts from the head.
+				msg := fmt.Sprintf("imported, but the drafted checkpoint was not saved: a checkpoint saved meanwhile (%s) changed %d of the same item(s); "+
+					"the session's turns stay unsaved — draft session %s again to build on the new head", cc.HeadCheckpointID, len(cc.Conflicts), s.ID)
+				rep.Error = &msg
+			} else if err != nil {
 				msg := "imported, but drafting a checkpoint failed: " + smriti.ErrorMessage(err)
 				rep.Error = &msg
 			}
@@ -618,7 +624,17 @@ func (im *TranscriptImporter) draft(ctx context.Context, spaceID, sessionID smri
 	if strings.TrimSpace(content.Message) == "" {
 		content.Message = "Imported conversation"
 	}
-	cp, err := im.Checkpoints.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns})
+	// The draft names its base and keeps its items' ids, so a checkpoint
+	// saved on the branch while the model drafted is rebased onto, never
+	// overwritten (or the conflict is reported for this conversation).
+	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns, Items: res.Items}
+	if res.Base != nil {
+		in.BaseCheckpointID = &res.Base.ID
+	}
+	if res.Model != "" {
+		in.Model = &res.Model
+	}
+	cp, err := im.Checkpoints.CommitCheckpoint(ctx, in)
 	if err != nil {
 		return nil, err
 	}

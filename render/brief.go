@@ -71,7 +71,7 @@ func RenderBrief(b *coord.StateBrief, o BriefOptions) string {
 	none := briefPick{}
 	b = fitText(b, o.Budget, func(x *coord.StateBrief) int { return count(renderBrief(x, o, &none)) })
 	open, done := splitDone(b.Head.Tasks)
-	l := briefLists{b.Head.Decisions, b.Head.Assumptions, b.Head.OpenQuestions, open, done}
+	l := briefLists{b.Head.Decisions, b.Head.Assumptions, b.Head.OpenQuestions, open, done, b.Head.Entities}
 	allowance := o.Budget - count(renderBrief(b, o, &none))
 	for range 6 {
 		p := l.pickWithin(allowance, count)
@@ -109,9 +109,11 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 		// Done tasks are not in progress: they get their own section.
 		open, done := splitDone(c.Tasks)
 		decisions, assumptions, questions, shownOpen, shownDone := c.Decisions, c.Assumptions, c.OpenQuestions, open, done
+		entities := c.Entities
 		if pick != nil {
 			decisions, assumptions, questions = newest(decisions, pick.decisions), newest(assumptions, pick.assumptions), newest(questions, pick.questions)
 			shownOpen, shownDone = newest(open, pick.open), newest(done, pick.done)
+			entities = newest(entities, pick.entities)
 		}
 		all := allCommand(b.Space)
 		add(listSection("Decisions", decisions) + moreLine(len(c.Decisions)-len(decisions), "decisions", all))
@@ -134,7 +136,11 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 			add(artifactsFull)
 		}
 		if len(c.Entities) > 0 {
-			add("## Key entities\n" + oneLine(strings.Join(c.Entities, ", ")) + "\n")
+			var list string
+			if len(entities) > 0 {
+				list = oneLine(strings.Join(entities, ", ")) + "\n"
+			}
+			add("## Key entities\n" + list + moreLine(len(c.Entities)-len(entities), "entities", all))
 		}
 	}
 	if b.Head == nil {

@@ -22,13 +22,15 @@ const (
 type briefLists struct {
 	decisions, assumptions, questions []string
 	open, done                        []smriti.Task
+	entities                          []string
 }
 
 // briefPick is how many of each list's newest items a budgeted brief shows.
-type briefPick struct{ decisions, assumptions, questions, open, done int }
+type briefPick struct{ decisions, assumptions, questions, open, done, entities int }
 
 // kinds lists the budgeted kinds in priority order: open work and open
-// questions before what is settled; within a kind, newest (last) first.
+// questions before what is settled, names last; within a kind, newest
+// (last) first. An entity costs what it adds to the comma-separated line.
 func (l briefLists) kinds(p *briefPick) []struct {
 	n      int
 	count  *int
@@ -48,6 +50,7 @@ func (l briefLists) kinds(p *briefPick) []struct {
 		{len(l.decisions), &p.decisions, str(l.decisions)},
 		{len(l.assumptions), &p.assumptions, str(l.assumptions)},
 		{len(l.done), &p.done, task(l.done)},
+		{len(l.entities), &p.entities, func(i int) string { return l.entities[i] + ", " }},
 	}
 }
 
@@ -104,8 +107,8 @@ func allCommand(space *smriti.Space) string {
 	return "smriti state " + name + " --all"
 }
 
-// briefTextRunes is how much of a long objective, summary, description or
-// entity line a budgeted brief keeps when the brief without any item would
+// briefTextRunes is how much of a long objective, summary or description
+// a budgeted brief keeps when the brief without any item would
 // already cost more than half its budget; the items need the rest.
 const briefTextRunes = 600
 
@@ -138,9 +141,6 @@ func fitText(b *coord.StateBrief, budget int, cost func(*coord.StateBrief) int) 
 	head.Artifacts = append([]smriti.Artifact(nil), head.Artifacts...)
 	for i := range head.Artifacts {
 		head.Artifacts[i].Label = short(head.Artifacts[i].Label)
-	}
-	if joined := strings.Join(head.Entities, ", "); smriti.RuneLen(joined) > briefTextRunes {
-		head.Entities = []string{cut(joined)}
 	}
 	out := *b
 	out.Head = &head

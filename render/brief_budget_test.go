@@ -78,3 +78,32 @@ func TestBriefWithinBudgetAtAnySize(t *testing.T) {
 		}
 	}
 }
+
+// Names count against the budget too: a head with 600 entities and a few
+// other items stays within the compact budget, shows the newest names and
+// counts the rest with the command that lists them.
+func TestBriefBudgetCountsEntities(t *testing.T) {
+	b := bigBrief(20)
+	for i := range 600 {
+		b.Head.Entities = append(b.Head.Entities, fmt.Sprintf("E%04d-service", i))
+	}
+	out := render.RenderBrief(b, render.BriefOptions{Mode: render.BriefCompact, Now: now, Tokens: tokenizer.CountO200K, Budget: render.CompactBriefBudget})
+	if n := tokenizer.CountO200K(out); n > render.CompactBriefBudget {
+		t.Fatalf("compact brief costs %d tokens, over %d", n, render.CompactBriefBudget)
+	}
+	shown := len(regexp.MustCompile(`E\d{4}-service`).FindAllString(out, -1))
+	m := regexp.MustCompile("… and (\\d+) more entities: `smriti state demo --all`\n").FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no count of the entities left out:\n%s", out)
+	}
+	var left int
+	fmt.Sscan(m[1], &left)
+	if shown+left != 600 || !strings.Contains(out, "E0599-service") {
+		t.Fatalf("%d entities shown + %d counted, want 600 with the newest (E0599) shown:\n%s", shown, left, out)
+	}
+	for i := range 20 {
+		if id := fmt.Sprintf("I%04d", i); !strings.Contains(out, id) {
+			t.Fatalf("%s is not shown: 20 items fit beside the names:\n%s", id, out)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -9,17 +11,20 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"smriti"
 	"smriti/app"
 	"smriti/client"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
+	"smriti/wire"
 )
 
 // TestMain lets the test binary run as `smriti` inside the scripts, so the
@@ -38,7 +43,8 @@ func TestCLIScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:   "testdata/script",
 		Setup: setupScriptServer,
-		Cmds:  map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode, "sessions": cmdSessions},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode, "sessions": cmdSessions,
+			"interpose": cmdInterpose},
 	})
 }
 
@@ -57,7 +63,8 @@ func setupScriptServer(env *testscript.Env) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	ip := &interposer{next: srv}
+	hs := &http.Server{Handler: ip, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	dead, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -65,6 +72,8 @@ func setupScriptServer(env *testscript.Env) error {
 	}
 	deadURL := "http://" + dead.Addr().String()
 	dead.Close()
+	ip.api = client.NewClient("http://" + ln.Addr().String())
+	env.Values[interposerKey{}] = ip
 	env.Setenv("SMRITI_API_URL", "http://"+ln.Addr().String())
 	env.Setenv("DEADURL", deadURL)
 	env.Setenv("HOME", env.WorkDir)
@@ -76,7 +85,8 @@ func setupScriptServer(env *testscript.Env) error {
 }
 
 // cmdExitCode is `exitcode N prog args...`: run prog and fail unless it
-// exits with status N (exec only tells zero from non-zero).
+// exits with status N (exec only tells zero from non-zero). Its standard
+// output and error are kept for the stdout and stderr commands after it.
 func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exitcode N prog [args...]")
@@ -93,16 +103,20 @@ func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	c := exec.Command(prog, args[2:]...)
-	c.Dir = ts.Getenv("PWD")
+	c.Dir = ts.MkAbs(".")
 	env := os.Environ()
-	for _, k := range []string{"PATH", "HOME", "SMRITI_API_URL", "SMRITI_TOKEN", "WORK", "TMPDIR"} {
+	for _, k := range []string{"PATH", "HOME", "SMRITI_API_URL", "SMRITI_TOKEN", "SMRITI_SPACE", "SMRITI_AGENT", "WORK", "TMPDIR"} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	c.Env = env
-	out, _ := c.CombinedOutput()
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	_ = c.Run()
+	fmt.Fprint(ts.Stdout(), stdout.String())
+	fmt.Fprint(ts.Stderr(), stderr.String())
 	got := c.ProcessState.ExitCode()
 	if got != want {
-		ts.Fatalf("%s exited %d, want %d; output:\n%s", strings.Join(args[1:], " "), got, want, out)
+		ts.Fatalf("%s exited %d, want %d; output:\n%s%s", strings.Join(args[1:], " "), got, want, stdout.String(), stderr.String())
 	}
 }
 
@@ -128,4 +142,78 @@ func cmdSessions(ts *testscript.TestScript, neg bool, args []string) {
 	if len(list) != want {
 		ts.Fatalf("the server holds %d sessions, want %d", len(list), want)
 	}
+}
+
+// interposer stands in front of a script's server. Armed by `interpose`,
+// it lands another writer's checkpoint just before the next checkpoint
+// write reaches the server: the head moves between a command's draft (or
+// extract) and its save, as when two agents save at the same moment.
+type interposer struct {
+	next http.Handler
+	api  *client.Client
+
+	mu    sync.Mutex
+	space smriti.ID
+	req   *wire.SpaceCommitRequest
+	err   error
+}
+
+type interposerKey struct{}
+
+func (ip *interposer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && (r.URL.Path == "/api/v4/chat/commit" ||
+		strings.HasPrefix(r.URL.Path, "/api/v5/spaces/") && strings.HasSuffix(r.URL.Path, "/checkpoints")) {
+		ip.mu.Lock()
+		req, space := ip.req, ip.space
+		ip.req = nil
+		ip.mu.Unlock()
+		if req != nil {
+			_, err := ip.api.CommitToSpace(r.Context(), space, *req)
+			ip.mu.Lock()
+			ip.err = err
+			ip.mu.Unlock()
+		}
+	}
+	ip.next.ServeHTTP(w, r)
+}
+
+// cmdInterpose is `interpose SPACE FILE`: before the next checkpoint write
+// reaches the server, FILE's checkpoint JSON is committed onto SPACE's main
+// head (with no base: another writer that saw the newest head). `interpose
+// check` fails unless that commit was made and succeeded.
+func cmdInterpose(ts *testscript.TestScript, neg bool, args []string) {
+	ip, _ := ts.Value(interposerKey{}).(*interposer)
+	if neg || ip == nil {
+		ts.Fatalf("usage: interpose SPACE FILE | interpose check")
+	}
+	if len(args) == 1 && args[0] == "check" {
+		ip.mu.Lock()
+		defer ip.mu.Unlock()
+		switch {
+		case ip.req != nil:
+			ts.Fatalf("interpose: no checkpoint write reached the server")
+		case ip.err != nil:
+			ts.Fatalf("interpose: the interposed commit failed: %v", ip.err)
+		}
+		return
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: interpose SPACE FILE | interpose check")
+	}
+	spaces, err := ip.api.Spaces(context.Background())
+	ts.Check(err)
+	var space smriti.ID
+	for _, sp := range spaces {
+		if sp.Name == args[0] {
+			space = sp.ID
+		}
+	}
+	if space == smriti.NilID {
+		ts.Fatalf("interpose: no space %q", args[0])
+	}
+	var req wire.SpaceCommitRequest
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[1])), &req))
+	ip.mu.Lock()
+	ip.space, ip.req, ip.err = space, &req, nil
+	ip.mu.Unlock()
 }

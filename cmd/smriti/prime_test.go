@@ -136,3 +136,131 @@ func TestPrimeWithinBudget(t *testing.T) {
 		t.Fatalf("text is not usage, brief and token line:\n%s", p.Text)
 	}
 }
+
+// thousandItems writes, through the real server, a space whose head holds
+// 1,000 live items in one checkpoint: 100 decisions, 100 assumptions, 100
+// open questions, 150 open tasks, 150 done tasks and 400 entities (names
+// pile up in a long project), each text carrying a unique mark (I0000 …
+// I0999).
+func thousandItems(t *testing.T, c *client.Client, name string) *wire.Repo {
+	t.Helper()
+	ctx := context.Background()
+	sp, err := c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: new(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "A thousand items"
+	f := wire.ContentFields{Message: &msg, Objective: "Keep every item findable at any size",
+		Summary: "One checkpoint holds the whole state of a long project."}
+	text := func(i int) string {
+		return fmt.Sprintf("I%04d keep the retry budget under the pooler's idle timeout", i)
+	}
+	for i := range 1000 {
+		switch {
+		case i < 100:
+			f.Decisions = append(f.Decisions, text(i))
+		case i < 200:
+			f.Assumptions = append(f.Assumptions, text(i))
+		case i < 300:
+			f.OpenQuestions = append(f.OpenQuestions, text(i)+"?")
+		case i < 450:
+			f.Tasks = append(f.Tasks, smriti.Task{Text: text(i), Status: smriti.TaskOpen, Structured: true})
+		case i < 600:
+			f.Tasks = append(f.Tasks, smriti.Task{Text: text(i), Status: smriti.TaskDone, Structured: true})
+		default:
+			f.Entities = append(f.Entities, fmt.Sprintf("I%04d-pooler", i))
+		}
+	}
+	if _, err := c.CommitToSpace(ctx, sp.ID, wire.SpaceCommitRequest{ContentFields: f}); err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+var (
+	itemMark = regexp.MustCompile(`I\d{4}`)
+	// moreItems is a budgeted brief's count of what it left out, with the
+	// command that lists it.
+	moreItems = regexp.MustCompile("… and (\\d+) more ([a-z ]+): `smriti state big --all`\n")
+	doneCount = regexp.MustCompile(`\n(\d+) task\(s\) done \(listed by ` + "`smriti checkpoint show [0-9a-f]{7}`" + `\)\n`)
+)
+
+// accounted checks that a budgeted brief shows each item at most once and
+// that what it shows plus what it counts is every one of the 1,000 items,
+// and returns what it counted by kind.
+func accounted(t *testing.T, what, out string) map[string]int {
+	t.Helper()
+	shown := map[string]int{}
+	for _, m := range itemMark.FindAllString(out, -1) {
+		shown[m]++
+		if shown[m] > 1 {
+			t.Fatalf("%s shows %s twice:\n%s", what, m, out)
+		}
+	}
+	counted := map[string]int{}
+	total := len(shown)
+	for _, m := range moreItems.FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		counted[m[2]] += n
+		total += n
+	}
+	if m := doneCount.FindStringSubmatch(out); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		counted["done (digest)"] = n
+		total += n
+	}
+	if total != 1000 {
+		t.Fatalf("%s shows %d items and counts %v: %d in all, want 1000:\n%s", what, len(shown), counted, total, out)
+	}
+	if len(counted) == 0 {
+		t.Fatalf("%s leaves nothing out at 1,000 items:\n%s", what, out)
+	}
+	return counted
+}
+
+// TestBriefsOfAThousandItems: with 1,000 live items on the head, `smriti
+// prime` stays within 2,000 o200k tokens and `smriti state --compact`
+// within 3,000; both show the newest open work, count every item they
+// leave out with the command that lists it (`smriti state big --all`), and
+// that command lists all 1,000.
+func TestBriefsOfAThousandItems(t *testing.T) {
+	bin := buildBinary(t)
+	base := startAPI(t)
+	thousandItems(t, client.NewClient(base), "big")
+	t.Setenv("SMRITI_API_URL", base)
+
+	prime := runOK(t, bin, "", "prime", "big")
+	if n := tokenizer.CountO200K(prime); n > cli.PrimeBudget {
+		t.Fatalf("prime costs %d tokens, over %d:\n%s", n, cli.PrimeBudget, prime)
+	}
+	compact := runOK(t, bin, "", "state", "big", "--compact")
+	if n := tokenizer.CountO200K(compact); n > 3000 {
+		t.Fatalf("state --compact costs %d tokens, over 3000:\n%s", n, compact)
+	}
+	for what, out := range map[string]string{"prime": prime, "state --compact": compact} {
+		counted := accounted(t, what, out)
+		t.Logf("%s: %d tokens, left out %v", what, tokenizer.CountO200K(out), counted)
+		// The newest open task and the newest open question come first.
+		for _, want := range []string{"I0449 keep", "I0299 keep"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("%s does not show %s:\n%s", what, want, out)
+			}
+		}
+	}
+
+	for _, args := range [][]string{{"state", "big", "--all"}, {"state", "big", "--compact", "--all"}} {
+		all := runOK(t, bin, "", args...)
+		seen := map[string]int{}
+		for _, m := range itemMark.FindAllString(all, -1) {
+			seen[m]++
+		}
+		for i := range 1000 {
+			if m := fmt.Sprintf("I%04d", i); seen[m] != 1 {
+				t.Fatalf("smriti %s lists %s %d times, want once", strings.Join(args, " "), m, seen[m])
+			}
+		}
+		if strings.Contains(all, "… and ") {
+			t.Fatalf("smriti %s leaves something out:\n%s", strings.Join(args, " "), all)
+		}
+	}
+}
