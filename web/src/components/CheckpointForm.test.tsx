@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { CheckpointForm, type CheckpointFields } from "./CheckpointForm";
-import type { Draft } from "../api";
+import { ApiError, type Checkpoint, type Draft } from "../api";
 
 afterEach(cleanup);
 
@@ -67,5 +67,77 @@ describe("CheckpointForm", () => {
     fireEvent.submit(screen.getByRole("form", { name: "Checkpoint" }));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("A message is required."));
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+});
+
+describe("CheckpointForm in place", () => {
+  const base: Checkpoint = {
+    id: "c1", repo_id: "r1", commit_hash: "abcdef1234567", parent_commit_id: null, merge_parent_id: null, branch_name: "main", author_agent: null, author_type: "user",
+    message: "Pricing", summary: "", objective: "", decisions: ["Pricing is per-seat at $12", "Use Go"], assumptions: [], tasks: [{ text: "Write the docs", status: "open" }],
+    open_questions: ["Which region?"], entities: [], artifacts: [], metadata: {}, created_at: "2026-12-01T10:00:00Z",
+    items: [
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" },
+      { id: "d-000002", kind: "decision", text: "Use Go", status: "open" },
+      { id: "t-000001", kind: "task", text: "Write the docs", status: "open" },
+      { id: "q-000001", kind: "open_question", text: "Which region?", status: "open" },
+    ],
+  };
+
+  it("sends a reworded line as an update of its id, a ticked task as resolved, a deleted line as retracted, and the base it was opened on", async () => {
+    const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);
+    render(<CheckpointForm base={base} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText("Message (required)"), "Raise the price");
+    fireEvent.change(screen.getByLabelText("Decisions (one per line)"), { target: { value: "Pricing is per-seat at $14\nUse Go\nBill yearly" } });
+    fireEvent.change(screen.getByLabelText("Open questions (one per line)"), { target: { value: "" } });
+    await userEvent.selectOptions(screen.getByLabelText("Task 1 status"), "done");
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    const f = onSubmit.mock.calls[0][0];
+    expect(f.base_checkpoint_id).toBe("c1");
+    expect(f.decisions).toEqual(["Pricing is per-seat at $14", "Use Go", "Bill yearly"]);
+    expect(f.items).toEqual([
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $14", status: "open", change: { op: "update", before: "Pricing is per-seat at $12" } },
+      { id: "d-000002", kind: "decision", text: "Use Go", status: "open" },
+      { kind: "decision", text: "Bill yearly", status: "open", change: { op: "add" } },
+      { id: "t-000001", kind: "task", text: "Write the docs", status: "done", change: { op: "resolve", before: "Write the docs" } },
+      { id: "q-000001", kind: "open_question", text: "Which region?", status: "retracted", change: { op: "retract", before: "Which region?" } },
+    ]);
+  });
+
+  it("keeps the base it was opened on when a newer base arrives", async () => {
+    const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);
+    const { rerender } = render(<CheckpointForm base={base} onSubmit={onSubmit} />);
+    rerender(<CheckpointForm base={{ ...base, id: "c2", decisions: ["Something else"], items: [] }} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText("Message (required)"), "Same");
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    const f = onSubmit.mock.calls[0][0];
+    expect(f.base_checkpoint_id).toBe("c1");
+    expect(f.decisions).toEqual(["Pricing is per-seat at $12", "Use Go"]);
+    expect(f.items?.filter((it) => it.change)).toEqual([]);
+  });
+
+  it("on a 409 shows the conflicts and sends the same save again with the chosen resolutions", async () => {
+    const conflict = {
+      detail: "conflicts",
+      conflicts: [{ field: "decisions", key: "d-000001", kind: "both_changed", base: "Pricing is per-seat at $12", ours: "Pricing is per-seat at $10", theirs: "Pricing is per-seat at $14" }],
+      head_checkpoint_id: "c3",
+      base_checkpoint_id: "c1",
+    };
+    const onSubmit = vi
+      .fn<(f: CheckpointFields) => Promise<void>>()
+      .mockRejectedValueOnce(new ApiError("conflicts", 409, "conflicts", conflict))
+      .mockResolvedValueOnce(undefined);
+    render(<CheckpointForm base={base} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText("Message (required)"), "Raise the price");
+    fireEvent.change(screen.getByLabelText("Decisions (one per line)"), { target: { value: "Pricing is per-seat at $14\nUse Go" } });
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    const row = await screen.findByTestId("save-conflict");
+    expect(row.textContent).toContain("item d-000001");
+    await userEvent.click(row.querySelectorAll("input[type=radio]")[0] as HTMLElement); // ours: the head's $10
+    await userEvent.click(screen.getByRole("button", { name: "Save with these choices" }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(2));
+    const [first, second] = onSubmit.mock.calls.map((c) => c[0]);
+    expect(second).toEqual({ ...first, resolutions: [{ field: "decisions", key: "d-000001", choice: "ours", value: "" }] });
+    await waitFor(() => expect(screen.queryByTestId("save-conflict")).toBeNull());
+    expect(screen.queryByRole("alert")).toBeNull();
   });
 });

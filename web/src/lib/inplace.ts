@@ -167,8 +167,11 @@ export function changeList(lists: EditedLists, baseItems: ItemView[] | undefined
     if (d?.origin) item.origin = d.origin;
     const b = base.get(e.id);
     if (!b) {
-      // A draft's new item: its own description of the change, else an add.
-      item.change = d?.change && norm(d.text) === norm(e.text) ? d.change : { op: d?.supersedes?.length ? "supersede" : "add" };
+      // Not in the base (or no base items to compare with): as the draft
+      // describes it (null: carried) while its text is the draft's.
+      if (d && norm(d.text) === norm(e.text)) {
+        if (d.change) item.change = d.change;
+      } else item.change = { op: d?.supersedes?.length ? "supersede" : d && !d.change ? "update" : "add" };
     } else if (b.text === e.text && (b.status ?? "open") === e.status) {
       // carried unchanged
     } else if (e.kind === "task" && e.status === "done" && (b.status ?? "open") !== "done" && norm(b.text) === norm(e.text)) {
