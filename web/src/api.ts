@@ -63,7 +63,8 @@ export interface TaskObject {
   text: string;
   id?: string;
   intent_hint?: string;
-  blocked_by?: string;
+  /** One task id or several (servers accept and send both forms; "" for none). */
+  blocked_by?: string | string[];
   status?: string;
 }
 
@@ -733,6 +734,12 @@ export const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 
 
 export function taskText(t: TaskWire): string {
   return typeof t === "string" ? t : t.text;
+}
+
+/** A task's blockers as a list, whichever form the server sent. */
+export function blockersOf(b: string | string[] | null | undefined): string[] {
+  const xs = Array.isArray(b) ? b : typeof b === "string" ? [b] : [];
+  return xs.map((x) => (typeof x === "string" ? x.trim() : "")).filter(Boolean);
 }
 
 export function relTime(iso: string, now = Date.now()): string {

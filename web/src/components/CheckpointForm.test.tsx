@@ -25,7 +25,7 @@ describe("CheckpointForm", () => {
     expect((screen.getByLabelText("Task 1 intent") as HTMLSelectElement).value).toBe("implement");
     expect((screen.getByLabelText("Task 1 status") as HTMLSelectElement).value).toBe("open");
     expect((screen.getByLabelText("Task 2 text") as HTMLInputElement).value).toBe("Check visas");
-    expect(screen.getByText(/blocked by t0/)).toBeTruthy();
+    expect(screen.getByTestId("blockers").textContent).toBe(" → blocked by t0");
     expect((screen.getByLabelText("Message (required)") as HTMLInputElement).value).toBe("Trip plan");
     expect((screen.getByLabelText("Decisions (one per line)") as HTMLTextAreaElement).value).toBe("Take the train\nEast coast only");
     expect(document.body.textContent).not.toContain("[object Object]");
@@ -56,6 +56,21 @@ describe("CheckpointForm", () => {
     ]);
     expect(f.decisions).toEqual(["Take the train", "East coast only"]);
     expect(f.artifacts.map((a) => [a.label, a.content, a.type])).toEqual([["Route", "Sydney to Cairns", "text"]]);
+  });
+
+  it("shows a list of blockers as chips and sends it back as a list", async () => {
+    const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);
+    const listed: Draft = { ...draft, tasks: [{ text: "Book tickets", id: "t1", status: "open", blocked_by: ["t0", " t2 "] }, { text: "Pack", blocked_by: "" }] };
+    render(<CheckpointForm onDraft={() => Promise.resolve(listed)} onSubmit={onSubmit} />);
+    await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
+    const chips = await screen.findByTestId("blockers");
+    expect([...chips.querySelectorAll(".badge")].map((c) => c.textContent)).toEqual(["t0", "t2"]);
+    expect(screen.getAllByTestId("blockers")).toHaveLength(1);
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    expect(onSubmit.mock.calls[0][0].tasks).toEqual([
+      { text: "Book tickets", id: "t1", blocked_by: ["t0", "t2"], status: "open" },
+      { text: "Pack", status: "open" },
+    ]);
   });
 
   it("requires a message and reports a failed draft", async () => {

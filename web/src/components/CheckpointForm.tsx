@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { ApiError, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
+import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
 import { draftChanges, fieldOfKind, norm } from "../lib/diff";
 import { changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
+import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
 
@@ -222,7 +223,8 @@ export function CheckpointForm({
           const o: TaskObject = { text: t.text.trim() };
           if (t.id) o.id = t.id;
           if (t.intent_hint) o.intent_hint = t.intent_hint;
-          if (t.blocked_by) o.blocked_by = t.blocked_by;
+          const blockers = blockersOf(t.blocked_by);
+          if (blockers.length) o.blocked_by = blockers.length === 1 ? blockers[0] : blockers;
           if (t.status) o.status = t.status;
           return o;
         }),
@@ -314,10 +316,10 @@ export function CheckpointForm({
             <button type="button" aria-label={`Remove task ${i + 1}`} onClick={() => setTasks((ts) => ts.filter((_, j) => j !== i))}>
               ✕
             </button>
-            {(t.id || t.blocked_by) && (
+            {(t.id || blockersOf(t.blocked_by).length > 0) && (
               <span className="muted small" style={{ gridColumn: "1 / -1" }}>
                 {t.id && <>id: {t.id} </>}
-                {t.blocked_by && <>→ blocked by {t.blocked_by}</>}
+                <Blockers value={t.blocked_by} />
               </span>
             )}
           </div>
