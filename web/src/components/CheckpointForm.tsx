@@ -255,9 +255,9 @@ export function CheckpointForm({
             {busy === "draft" ? "Drafting…" : "Draft with AI"}
           </button>
           {!draftAvailable && <span className="muted small">Drafting needs a background provider (see Settings).</span>}
-          {base ? (
+          {(openedOn.current ?? base) ? (
             <span className="muted small">
-              Builds on <span className="mono">{short(base.commit_hash)}</span> “{base.message}”: its content is filled in below.
+              Builds on <span className="mono">{short((openedOn.current ?? base)!.commit_hash)}</span> “{(openedOn.current ?? base)!.message}”: its content is filled in below.
             </span>
           ) : (
             <span className="muted small">The first checkpoint of this line of work.</span>
