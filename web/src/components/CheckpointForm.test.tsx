@@ -130,6 +130,19 @@ describe("CheckpointForm in place", () => {
     expect(f.items?.filter((it) => it.change)).toEqual([]);
   });
 
+  it("takes the ids when the base's items view comes after its content", async () => {
+    const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);
+    const { rerender } = render(<CheckpointForm base={{ ...base, items: undefined }} onSubmit={onSubmit} />);
+    rerender(<CheckpointForm base={base} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText("Message (required)"), "Raise the price");
+    fireEvent.change(screen.getByLabelText("Decisions (one per line)"), { target: { value: "Pricing is per-seat at $14\nUse Go" } });
+    await userEvent.click(screen.getByRole("button", { name: "Save checkpoint" }));
+    const f = onSubmit.mock.calls[0][0];
+    expect(f.items?.filter((it) => it.change)).toEqual([
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $14", status: "open", change: { op: "update", before: "Pricing is per-seat at $12" } },
+    ]);
+  });
+
   it("on a 409 shows the conflicts and sends the same save again with the chosen resolutions", async () => {
     const conflict = {
       detail: "conflicts",

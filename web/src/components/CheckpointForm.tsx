@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
+import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
 import { draftChanges, fieldOfKind, norm } from "../lib/diff";
-import { changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
+import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
@@ -80,6 +80,19 @@ export function CheckpointForm({
   // the branch moves on while the form is open (the server then rebases).
   const openedOn = useRef<Checkpoint | null>(base);
   useEffect(() => {
+    // The same base with its items view (it may come after the content):
+    // lines still without an id take their items' ids.
+    const was = openedOn.current;
+    if (base && was && base.id === was.id && !was.items && base.items) {
+      openedOn.current = base;
+      const adopt = (kind: ItemKind) => (rs: Row[]) => adoptIds(kind, rs, base.items, (r) => r.id, (r, id) => ({ ...r, id }));
+      setDecisions(adopt("decision"));
+      setAssumptions(adopt("assumption"));
+      setQuestions(adopt("open_question"));
+      setEntities(adopt("entity"));
+      setTasks((ts) => adoptIds("task", ts, base.items, (t) => t.itemId, (t, itemId) => ({ ...t, itemId })));
+      return;
+    }
     if (!base || filled.current || touched.current) return;
     filled.current = true;
     openedOn.current = base;

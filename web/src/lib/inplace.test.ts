@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ItemView } from "../api";
-import { changeList, changesOnly, realign, rowsWithIds, taskRowsWithIds, type EditedLists } from "./inplace";
+import { adoptIds, changeList, changesOnly, realign, rowsWithIds, taskRowsWithIds, type EditedLists, type Row } from "./inplace";
 
 const base: ItemView[] = [
   { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" },
@@ -24,6 +24,18 @@ describe("rowsWithIds", () => {
   it("finds task item ids by text, keeping the task's annotations", () => {
     expect(taskRowsWithIds([{ text: "Write the docs", id: "t1", status: "open" }, { text: "New" }], base)).toEqual([
       { text: "Write the docs", id: "t1", status: "open", itemId: "t-000001" },
+      { text: "New" },
+    ]);
+  });
+});
+
+describe("adoptIds", () => {
+  it("gives rows without an id the id of a matching item no row holds", () => {
+    const rows: Row[] = [{ text: "Use Go" }, { id: "d-000001", text: "Pricing is per-seat at $13" }, { text: "Pricing is per-seat at $12" }, { text: "New" }];
+    expect(adoptIds("decision", rows, base, (r) => r.id, (r, id) => ({ ...r, id }))).toEqual([
+      { id: "d-000002", text: "Use Go" },
+      { id: "d-000001", text: "Pricing is per-seat at $13" },
+      { text: "Pricing is per-seat at $12" },
       { text: "New" },
     ]);
   });

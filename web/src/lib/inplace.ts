@@ -38,6 +38,20 @@ export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: 
   });
 }
 
+/**
+ * Rows that lack an id take one as rowsWithIds gives it, among the ids no
+ * row holds yet: for a base whose items view arrives after its content.
+ */
+export function adoptIds<R extends { text: string }>(kind: ItemKind, rows: R[], items: ItemView[] | undefined, idOf: (r: R) => string | undefined, withId: (r: R, id: string) => R): R[] {
+  const used = new Set(rows.flatMap((r) => (idOf(r) ? [idOf(r)!] : [])));
+  const pool = (items ?? []).filter((it) => it.kind === kind && it.id && live(it) && !used.has(it.id));
+  return rows.map((r) => {
+    if (idOf(r)) return r;
+    const k = pool.findIndex((it) => norm(it.text) === norm(r.text));
+    return k < 0 ? r : withId(r, pool.splice(k, 1)[0].id);
+  });
+}
+
 /** Task rows for tasks, with item ids found as rowsWithIds finds them. */
 export function taskRowsWithIds(tasks: TaskObject[], items: ItemView[] | undefined): TaskRow[] {
   const ids = rowsWithIds(

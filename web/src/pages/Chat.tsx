@@ -79,7 +79,8 @@ function Chat({ sessionId }: { sessionId: string }) {
 
   // The form edits items by id: it needs the base's items view.
   const baseItems = useQuery({ queryKey: ["checkpoint-items", baseCheckpoint?.id], queryFn: () => api.checkpointItems(baseCheckpoint!.id), enabled: !!baseCheckpoint });
-  const formBase = baseCheckpoint ? (baseItems.data ?? (baseItems.isError ? baseCheckpoint : null)) : null;
+  // Until its items view comes the form fills from the content and takes the ids when they arrive.
+  const formBase = baseItems.data?.id === baseCheckpoint?.id ? (baseItems.data ?? null) : baseCheckpoint;
   const rebasedFrom = saved?.cp.rebased_from ?? null;
   const savedOnto = saved?.cp.parent_commit_id ?? null;
   const rebasedBase = useQuery({ queryKey: ["checkpoint", rebasedFrom], queryFn: () => api.checkpoint(rebasedFrom!), enabled: !!rebasedFrom });
