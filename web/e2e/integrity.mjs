@@ -179,6 +179,32 @@ export async function integrityScenarios({ browser, base, api, expect, shot }) {
     await B.ctx.close();
   }
 
+  console.log("blocked_by as one id or a list: one chip per blocker");
+  {
+    const sp = await api("POST", "/api/v2/repos", { name: "Blockers", description: "blocked_by forms" });
+    const se = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
+    const cp = await api("POST", "/api/v4/chat/commit", {
+      repo_id: sp.id, session_id: se.id, message: "Release",
+      tasks: [{ text: "Write the docs", id: "docs" }, { text: "Run the tests", id: "tests" }, { text: "Tag the release", id: "tag", blocked_by: ["docs", "tests"] }, { text: "Announce", id: "announce", blocked_by: "tag" }],
+    });
+    const { ctx, p } = await newPage();
+    await p.goto(`${base}/checkpoints/${cp.id}`);
+    await p.getByTestId("verify-badge").waitFor();
+    const chips = await p.getByTestId("blockers").evaluateAll((els) => els.map((el) => [...el.querySelectorAll(".badge")].map((b) => b.textContent)));
+    expect(JSON.stringify(chips) === JSON.stringify([["docs", "tests"], ["tag"]]), `the checkpoint view shows the blockers as chips: ${JSON.stringify(chips)}`);
+    await openForm(p, `${base}/sessions/${se.id}`, { "cp-decisions": "" });
+    await p.getByLabel("Task 4 text").waitFor();
+    const formChips = await p.getByTestId("blockers").evaluateAll((els) => els.map((el) => [...el.querySelectorAll(".badge")].map((b) => b.textContent)));
+    expect(JSON.stringify(formChips) === JSON.stringify([["docs", "tests"], ["tag"]]), `the form shows them the same way: ${JSON.stringify(formChips)}`);
+    const saved = await saveForm(p, "Unchanged blockers");
+    const sentTasks = saved.sent.tasks.map((t) => [t.id, t.blocked_by ?? null]);
+    expect(
+      saved.status === 201 && JSON.stringify(sentTasks) === JSON.stringify([["docs", null], ["tests", null], ["tag", ["docs", "tests"]], ["announce", "tag"]]),
+      `the form sends each task's blockers back in the form it got them: ${JSON.stringify(sentTasks)}`,
+    );
+    await ctx.close();
+  }
+
   console.log("hostile texts are shown as text on every page that renders them");
   {
     const img = '<img src=x onerror="window.__pwned=1">';
