@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
+import { integrityScenarios } from "./integrity.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -870,6 +871,8 @@ try {
   await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
   expect(true, "after a reload the sign-in screen is still shown");
   await ctxC.close();
+
+  await integrityScenarios({ browser, base, api, expect, shot });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

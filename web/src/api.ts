@@ -63,7 +63,8 @@ export interface TaskObject {
   text: string;
   id?: string;
   intent_hint?: string;
-  blocked_by?: string;
+  /** One task id or several (servers accept and send both forms; "" for none). */
+  blocked_by?: string | string[];
   status?: string;
 }
 
@@ -96,6 +97,8 @@ export interface Checkpoint {
   created_at: string;
   /** v5: the items with their ids, when the server has them (?items=true). */
   items?: ItemView[];
+  /** Only on a save's answer: the base it named when it was rebased onto the head (parent_commit_id). */
+  rebased_from?: ID | null;
 }
 
 /** Item kinds of the state model (v5); ids are prefix + 6 hex, e.g. d-7f3a9c. */
@@ -394,10 +397,13 @@ export interface DeleteDependents {
 export class ApiError extends Error {
   status: number;
   detail: unknown;
-  constructor(message: string, status: number, detail: unknown) {
+  /** The whole error body (a 409 on a save carries conflicts beside detail). */
+  body: unknown;
+  constructor(message: string, status: number, detail: unknown, body: unknown = undefined) {
     super(message);
     this.status = status;
     this.detail = detail;
+    this.body = body;
   }
 }
 
@@ -502,7 +508,7 @@ export async function request<T>(method: string, path: string, body?: unknown, h
   }
   if (!resp.ok) {
     const detail = data && typeof data === "object" && "detail" in data ? (data as { detail: unknown }).detail : data;
-    throw new ApiError(messageOf(detail, resp.status), resp.status, detail);
+    throw new ApiError(messageOf(detail, resp.status), resp.status, detail, data);
   }
   return data as T;
 }
@@ -659,6 +665,8 @@ export interface CommitBody {
   /** v5: the state with ids, and the checkpoint it builds on; older servers ignore both. */
   items?: ItemIn[];
   base_checkpoint_id?: ID | null;
+  /** Settle a 409's conflicts: ours is the branch head's value, theirs this save's. */
+  resolutions?: MergeResolution[];
 }
 
 export interface StreamHandlers {
@@ -726,6 +734,12 @@ export const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 
 
 export function taskText(t: TaskWire): string {
   return typeof t === "string" ? t : t.text;
+}
+
+/** A task's blockers as a list, whichever form the server sent. */
+export function blockersOf(b: string | string[] | null | undefined): string[] {
+  const xs = Array.isArray(b) ? b : typeof b === "string" ? [b] : [];
+  return xs.map((x) => (typeof x === "string" ? x.trim() : "")).filter(Boolean);
 }
 
 export function relTime(iso: string, now = Date.now()): string {

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type TaskObject, type TaskWire } from "../api";
+import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
 import { draftChanges, fieldOfKind, norm } from "../lib/diff";
+import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
+import { Blockers } from "./Blockers";
+import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
 
 export interface CheckpointFields {
@@ -15,58 +18,10 @@ export interface CheckpointFields {
   artifacts: Artifact[];
   /** The checkpoint this one builds on, when known (v5 servers record it). */
   base_checkpoint_id?: string;
-  /** The items with the ids the draft (or the base) gave them, so a save keeps each item's identity. */
+  /** The change list: every item with its id and what the save does to it (see lib/inplace). */
   items?: ItemIn[];
-}
-
-const LIVE = new Set(["open", "done"]);
-
-/**
- * The items a save proposes: every item of the form's content that a draft
- * item (first) or a base item of the same kind and text names, with that
- * item's id, supersedes, origin and change; then the draft's tombstones
- * (answered, retracted, superseded) that no content item took the id of.
- * Items the user typed anew have no hint and get their id from the server.
- */
-export function proposedItems(content: Pick<CheckpointFields, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">, draftItems: ItemView[], baseItems: ItemView[]): ItemIn[] {
-  const pools = new Map<string, ItemView[]>();
-  const key = (kind: string, text: string) => `${kind}\u0000${norm(text)}`;
-  for (const it of [...draftItems, ...baseItems]) {
-    if (!it.id || !LIVE.has(it.status ?? "open")) continue;
-    const k = key(it.kind, it.text);
-    pools.set(k, [...(pools.get(k) ?? []), it]);
-  }
-  const used = new Set<string>();
-  const out: ItemIn[] = [];
-  const take = (kind: ItemKind, text: string, status: string) => {
-    const pool = pools.get(key(kind, text)) ?? [];
-    let hint: ItemView | undefined;
-    while (pool.length > 0 && !hint) {
-      const h = pool.shift()!;
-      if (!used.has(h.id)) hint = h;
-    }
-    if (!hint) return;
-    used.add(hint.id);
-    const item: ItemIn = { id: hint.id, kind, text, status };
-    if (hint.supersedes?.length) item.supersedes = hint.supersedes;
-    if (hint.origin) item.origin = hint.origin;
-    if (hint.change) item.change = hint.change;
-    out.push(item);
-  };
-  for (const t of content.decisions) take("decision", t, "open");
-  for (const t of content.assumptions) take("assumption", t, "open");
-  for (const t of content.tasks) take("task", t.text, t.status === "done" ? "done" : "open");
-  for (const t of content.open_questions) take("open_question", t, "open");
-  for (const t of content.entities) take("entity", t, "open");
-  for (const it of draftItems) {
-    if (!it.id || LIVE.has(it.status ?? "open") || used.has(it.id)) continue;
-    used.add(it.id);
-    const item: ItemIn = { id: it.id, kind: it.kind, text: it.text, status: it.status };
-    if (it.supersedes?.length) item.supersedes = it.supersedes;
-    if (it.change) item.change = it.change;
-    out.push(item);
-  }
-  return out;
+  /** Settle the conflicts of a 409 (sent on the same request again). */
+  resolutions?: MergeResolution[];
 }
 
 const INTENTS = ["", "implement", "investigate", "review", "test", "docs"];
@@ -76,23 +31,21 @@ export function toTaskObjects(tasks: TaskWire[] | undefined): TaskObject[] {
   return (tasks ?? []).map((t) => (typeof t === "string" ? { text: t, status: "open" } : { ...t, status: t.status || "open" }));
 }
 
-const lines = (s: string) =>
-  s
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean);
-
 let artifactSeq = 0;
 const artifactID = () => `a${Date.now().toString(16)}${(artifactSeq++).toString(16)}`;
 
 type LineField = "decisions" | "assumptions" | "open_questions" | "entities";
-const joinLines = (xs: string[] | undefined) => (xs ?? []).join("\n");
+const joinRows = (rs: Row[]) => rs.map((r) => r.text).join("\n");
+const rowTexts = (rs: Row[]) => rs.map((r) => r.text.trim()).filter(Boolean);
 
 /**
  * The checkpoint form. It opens with the content of the checkpoint it
  * builds on (base), so saving without edits keeps the whole state; Draft
  * with AI fills it with the proposal and lists what the proposal changes,
- * each change removable.
+ * each change removable. Items are edited in place: each line keeps its
+ * item's id, and a save sends the change list against the base; when the
+ * branch moved on and someone changed the same items, the save's 409 opens
+ * the conflict dialog, whose choices are sent on the same request again.
  */
 export function CheckpointForm({
   onDraft,
@@ -108,42 +61,60 @@ export function CheckpointForm({
   const [message, setMessage] = useState("");
   const [objective, setObjective] = useState(base?.objective ?? "");
   const [summary, setSummary] = useState(base?.summary ?? "");
-  const [decisions, setDecisions] = useState(joinLines(base?.decisions));
-  const [assumptions, setAssumptions] = useState(joinLines(base?.assumptions));
-  const [questions, setQuestions] = useState(joinLines(base?.open_questions));
-  const [entities, setEntities] = useState(joinLines(base?.entities));
-  const [tasks, setTasks] = useState<TaskObject[]>(toTaskObjects(base?.tasks));
+  const [decisions, setDecisions] = useState<Row[]>(rowsWithIds("decision", base?.decisions, base?.items));
+  const [assumptions, setAssumptions] = useState<Row[]>(rowsWithIds("assumption", base?.assumptions, base?.items));
+  const [questions, setQuestions] = useState<Row[]>(rowsWithIds("open_question", base?.open_questions, base?.items));
+  const [entities, setEntities] = useState<Row[]>(rowsWithIds("entity", base?.entities, base?.items));
+  const [tasks, setTasks] = useState<TaskRow[]>(taskRowsWithIds(toTaskObjects(base?.tasks), base?.items));
   const [artifacts, setArtifacts] = useState<Artifact[]>(base?.artifacts ?? []);
   const [busy, setBusy] = useState<"" | "draft" | "save">("");
   const [error, setError] = useState("");
   const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
   const [draftItems, setDraftItems] = useState<ItemView[]>([]);
+  const [conflict, setConflict] = useState<{ fields: CheckpointFields; conflicts: MergeConflict[]; head: string } | null>(null);
   // The base may arrive after the form opened: fill it in once, if nothing was typed yet.
   const filled = useRef(!!base);
   const touched = useRef(false);
+  // The checkpoint the form's content came from: a save's base, even when
+  // the branch moves on while the form is open (the server then rebases).
+  const openedOn = useRef<Checkpoint | null>(base);
   useEffect(() => {
+    // The same base with its items view (it may come after the content):
+    // lines still without an id take their items' ids.
+    const was = openedOn.current;
+    if (base && was && base.id === was.id && !was.items && base.items) {
+      openedOn.current = base;
+      const adopt = (kind: ItemKind) => (rs: Row[]) => adoptIds(kind, rs, base.items, (r) => r.id, (r, id) => ({ ...r, id }));
+      setDecisions(adopt("decision"));
+      setAssumptions(adopt("assumption"));
+      setQuestions(adopt("open_question"));
+      setEntities(adopt("entity"));
+      setTasks((ts) => adoptIds("task", ts, base.items, (t) => t.itemId, (t, itemId) => ({ ...t, itemId })));
+      return;
+    }
     if (!base || filled.current || touched.current) return;
     filled.current = true;
+    openedOn.current = base;
     setObjective(base.objective ?? "");
     setSummary(base.summary ?? "");
-    setDecisions(joinLines(base.decisions));
-    setAssumptions(joinLines(base.assumptions));
-    setQuestions(joinLines(base.open_questions));
-    setEntities(joinLines(base.entities));
-    setTasks(toTaskObjects(base.tasks));
+    setDecisions(rowsWithIds("decision", base.decisions, base.items));
+    setAssumptions(rowsWithIds("assumption", base.assumptions, base.items));
+    setQuestions(rowsWithIds("open_question", base.open_questions, base.items));
+    setEntities(rowsWithIds("entity", base.entities, base.items));
+    setTasks(taskRowsWithIds(toTaskObjects(base.tasks), base.items));
     setArtifacts(base.artifacts ?? []);
   }, [base]);
 
-  const lineState: Record<LineField, [string, (v: string) => void]> = {
+  const lineState: Record<LineField, [Row[], (v: Row[]) => void]> = {
     decisions: [decisions, setDecisions],
     assumptions: [assumptions, setAssumptions],
     open_questions: [questions, setQuestions],
     entities: [entities, setEntities],
   };
   function editLines(field: LineField, fn: (xs: string[]) => string[]) {
-    const [v, set] = lineState[field];
-    set(fn(lines(v)).join("\n"));
+    const [rows, set] = lineState[field];
+    set(realign(rows, fn(rowTexts(rows)).join("\n")));
   }
   const without = (xs: string[], t: string | null) => xs.filter((x) => norm(x) !== norm(t ?? ""));
   const replace = (xs: string[], from: string | null, to: string | null) => {
@@ -210,14 +181,16 @@ export function CheckpointForm({
     setError("");
     try {
       const d = await onDraft();
+      touched.current = true; // a base arriving later must not overwrite the proposal
       setMessage(d.title ?? "");
       setObjective(d.objective ?? "");
       setSummary(d.summary ?? "");
-      setDecisions((d.decisions ?? []).join("\n"));
-      setAssumptions((d.assumptions ?? []).join("\n"));
-      setQuestions((d.open_questions ?? []).join("\n"));
-      setEntities((d.entities ?? []).join("\n"));
-      setTasks(toTaskObjects(d.tasks));
+      const known = [...(d.items ?? []), ...((openedOn.current ?? base)?.items ?? [])];
+      setDecisions(rowsWithIds("decision", d.decisions, known));
+      setAssumptions(rowsWithIds("assumption", d.assumptions, known));
+      setQuestions(rowsWithIds("open_question", d.open_questions, known));
+      setEntities(rowsWithIds("entity", d.entities, known));
+      setTasks(taskRowsWithIds(toTaskObjects(d.tasks), known));
       if (d.artifacts) setArtifacts(d.artifacts);
       setDraftItems(d.items ?? []);
       const dc = draftChanges(base, d);
@@ -230,52 +203,64 @@ export function CheckpointForm({
     }
   }
 
+  // Saves; a 409 with conflicts opens the conflict dialog with what was sent.
+  async function save(fields: CheckpointFields) {
+    setBusy("save");
+    setError("");
+    try {
+      await onSubmit(fields);
+      setConflict(null);
+    } catch (e) {
+      const c = e instanceof ApiError ? conflictOf(e) : null;
+      if (c) setConflict({ fields, conflicts: c.conflicts, head: c.head_checkpoint_id });
+      else setError(`Save failed: ${(e as Error).message}`);
+    } finally {
+      setBusy("");
+    }
+  }
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!message.trim()) {
       setError("A message is required.");
       return;
     }
-    setBusy("save");
-    setError("");
-    try {
-      const content = {
-        decisions: lines(decisions),
-        assumptions: lines(assumptions),
-        open_questions: lines(questions),
-        entities: lines(entities),
-        tasks: tasks
-          .filter((t) => t.text.trim())
-          .map((t) => {
-            const o: TaskObject = { text: t.text.trim() };
-            if (t.id) o.id = t.id;
-            if (t.intent_hint) o.intent_hint = t.intent_hint;
-            if (t.blocked_by) o.blocked_by = t.blocked_by;
-            if (t.status) o.status = t.status;
-            return o;
-          }),
-      };
-      const items = proposedItems(content, draftItems, base?.items ?? []);
-      await onSubmit({
-        message: message.trim(),
-        objective: objective.trim(),
-        summary: summary.trim(),
-        ...content,
-        artifacts: artifacts.filter((a) => a.content.trim()),
-        ...((proposal?.baseId ?? base?.id) ? { base_checkpoint_id: proposal?.baseId ?? base?.id } : {}),
-        ...(items.length > 0 ? { items } : {}),
-      });
-    } catch (e) {
-      setError(`Save failed: ${(e as Error).message}`);
-    } finally {
-      setBusy("");
-    }
+    const content = {
+      decisions: rowTexts(decisions),
+      assumptions: rowTexts(assumptions),
+      open_questions: rowTexts(questions),
+      entities: rowTexts(entities),
+      tasks: tasks
+        .filter((t) => t.text.trim())
+        .map((t) => {
+          const o: TaskObject = { text: t.text.trim() };
+          if (t.id) o.id = t.id;
+          if (t.intent_hint) o.intent_hint = t.intent_hint;
+          const blockers = blockersOf(t.blocked_by);
+          if (blockers.length) o.blocked_by = blockers.length === 1 ? blockers[0] : blockers;
+          if (t.status) o.status = t.status;
+          return o;
+        }),
+    };
+    const from = openedOn.current ?? base;
+    const items = changeList({ decision: decisions, assumption: assumptions, open_question: questions, entity: entities, task: tasks }, from?.items, draftItems);
+    const baseId = proposal?.baseId ?? from?.id;
+    await save({
+      message: message.trim(),
+      objective: objective.trim(),
+      summary: summary.trim(),
+      ...content,
+      artifacts: artifacts.filter((a) => a.content.trim()),
+      ...(baseId ? { base_checkpoint_id: baseId } : {}),
+      ...(items.length > 0 ? { items } : {}),
+    });
   }
 
-  const setTask = (i: number, patch: Partial<TaskObject>) => setTasks((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const setTask = (i: number, patch: Partial<TaskRow>) => setTasks((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
   const setArtifact = (i: number, patch: Partial<Artifact>) => setArtifacts((as) => as.map((a, j) => (j === i ? { ...a, ...patch } : a)));
 
   return (
+    <>
     <form onSubmit={submit} aria-label="Checkpoint" onInput={() => (touched.current = true)}>
       {onDraft && (
         <div className="row">
@@ -283,9 +268,9 @@ export function CheckpointForm({
             {busy === "draft" ? "Drafting…" : "Draft with AI"}
           </button>
           {!draftAvailable && <span className="muted small">Drafting needs a background provider (see Settings).</span>}
-          {base ? (
+          {(openedOn.current ?? base) ? (
             <span className="muted small">
-              Builds on <span className="mono">{short(base.commit_hash)}</span> “{base.message}”: its content is filled in below.
+              Builds on <span className="mono">{short((openedOn.current ?? base)!.commit_hash)}</span> “{(openedOn.current ?? base)!.message}”: its content is filled in below.
             </span>
           ) : (
             <span className="muted small">The first checkpoint of this line of work.</span>
@@ -310,19 +295,19 @@ export function CheckpointForm({
       <div className="grid2">
         <div>
           <label htmlFor="cp-decisions">Decisions (one per line)</label>
-          <textarea id="cp-decisions" rows={4} value={decisions} onChange={(e) => setDecisions(e.target.value)} />
+          <textarea id="cp-decisions" rows={4} value={joinRows(decisions)} onChange={(e) => setDecisions(realign(decisions, e.target.value))} />
         </div>
         <div>
           <label htmlFor="cp-assumptions">Assumptions (one per line)</label>
-          <textarea id="cp-assumptions" rows={4} value={assumptions} onChange={(e) => setAssumptions(e.target.value)} />
+          <textarea id="cp-assumptions" rows={4} value={joinRows(assumptions)} onChange={(e) => setAssumptions(realign(assumptions, e.target.value))} />
         </div>
         <div>
           <label htmlFor="cp-questions">Open questions (one per line)</label>
-          <textarea id="cp-questions" rows={3} value={questions} onChange={(e) => setQuestions(e.target.value)} />
+          <textarea id="cp-questions" rows={3} value={joinRows(questions)} onChange={(e) => setQuestions(realign(questions, e.target.value))} />
         </div>
         <div>
           <label htmlFor="cp-entities">Entities (one per line)</label>
-          <textarea id="cp-entities" rows={3} value={entities} onChange={(e) => setEntities(e.target.value)} />
+          <textarea id="cp-entities" rows={3} value={joinRows(entities)} onChange={(e) => setEntities(realign(entities, e.target.value))} />
         </div>
       </div>
       <fieldset style={{ border: "1px solid var(--border)", borderRadius: 8, marginTop: "0.6rem" }}>
@@ -344,10 +329,10 @@ export function CheckpointForm({
             <button type="button" aria-label={`Remove task ${i + 1}`} onClick={() => setTasks((ts) => ts.filter((_, j) => j !== i))}>
               ✕
             </button>
-            {(t.id || t.blocked_by) && (
+            {(t.id || blockersOf(t.blocked_by).length > 0) && (
               <span className="muted small" style={{ gridColumn: "1 / -1" }}>
                 {t.id && <>id: {t.id} </>}
-                {t.blocked_by && <>→ blocked by {t.blocked_by}</>}
+                <Blockers value={t.blocked_by} />
               </span>
             )}
           </div>
@@ -384,5 +369,16 @@ export function CheckpointForm({
         </button>
       </div>
     </form>
+    {conflict && (
+      <ConflictDialog
+        conflicts={conflict.conflicts}
+        headId={conflict.head}
+        busy={busy === "save"}
+        error={error}
+        onCancel={() => setConflict(null)}
+        onResolve={(resolutions) => save({ ...conflict.fields, resolutions })}
+      />
+    )}
+    </>
   );
 }

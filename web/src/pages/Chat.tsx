@@ -12,6 +12,7 @@ import { onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
 import { HistoryPanel, type Mount } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
+import { RebasedNotice } from "../components/ConflictDialog";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
 
@@ -75,6 +76,16 @@ function Chat({ sessionId }: { sessionId: string }) {
     }
     return headCheckpoint.data ?? null;
   }, [mounted, mountedCheckpoint.data, forkedFrom, reachable.data, session.data?.branch_name, forkSource.data, headCheckpoint.data]);
+
+  // The form edits items by id: it needs the base's items view.
+  const baseItems = useQuery({ queryKey: ["checkpoint-items", baseCheckpoint?.id], queryFn: () => api.checkpointItems(baseCheckpoint!.id), enabled: !!baseCheckpoint });
+  // Until its items view comes the form fills from the content and takes the ids when they arrive.
+  const formBase = baseItems.data?.id === baseCheckpoint?.id ? (baseItems.data ?? null) : baseCheckpoint;
+  const rebasedFrom = saved?.cp.rebased_from ?? null;
+  const savedOnto = saved?.cp.parent_commit_id ?? null;
+  const rebasedBase = useQuery({ queryKey: ["checkpoint", rebasedFrom], queryFn: () => api.checkpoint(rebasedFrom!), enabled: !!rebasedFrom });
+  const rebasedHead = useQuery({ queryKey: ["checkpoint", savedOnto], queryFn: () => api.checkpoint(savedOnto!), enabled: !!rebasedFrom && !!savedOnto });
+  const cpLabel = (id: string | null, c: Checkpoint | undefined) => (c ? `${short(c.commit_hash)} “${c.message}”` : (id ?? "").slice(0, 8));
 
   const choices: ProviderChoice[] = useMemo(() => {
     const list: ProviderChoice[] = [{ name: "mock", label: "Mock (offline, deterministic)", ready: true, defaultModel: "mock" }];
@@ -373,6 +384,7 @@ function Chat({ sessionId }: { sessionId: string }) {
               <p>
                 <span className="mono">{short(saved.cp.commit_hash)}</span> on <span className="badge">{saved.cp.branch_name}</span>: {saved.cp.message}
               </p>
+              {rebasedFrom && <RebasedNotice head={cpLabel(savedOnto, rebasedHead.data)} base={cpLabel(rebasedFrom, rebasedBase.data)} />}
               <div className="row">
                 <button onClick={review} data-autofocus>
                   Review it
@@ -401,7 +413,7 @@ function Chat({ sessionId }: { sessionId: string }) {
             </>
           ) : (
             <CheckpointForm
-              base={baseCheckpoint}
+              base={formBase}
               draftAvailable={!!bg && (bg.configured || bg.using_mock || bg.has_key)}
               onDraft={(): Promise<Draft> => api.draft({ session_id: sessionId })}
               onSubmit={saveCheckpoint}

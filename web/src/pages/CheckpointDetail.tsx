@@ -1,6 +1,7 @@
 import { Link, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, notesOf, relTime, short, type Checkpoint, type TaskWire } from "../api";
+import { Blockers } from "../components/Blockers";
 import { NotesPanel } from "../components/NotesPanel";
 import { ContextPackPanel } from "../components/ContextPackPanel";
 import { ItemsWithHistory } from "../components/ItemHistory";
@@ -25,7 +26,7 @@ function Task({ t }: { t: TaskWire }) {
     <li>
       <span style={done ? { textDecoration: "line-through" } : undefined}>{t.text}</span> {t.intent_hint && <span className="badge">{t.intent_hint}</span>}{" "}
       {done && <span className="badge ok">done</span>} {t.id && <span className="muted small">id: {t.id}</span>}
-      {t.blocked_by && <span className="muted small"> → blocked by {t.blocked_by}</span>}
+      <Blockers value={t.blocked_by} />
     </li>
   );
 }
