@@ -14,19 +14,29 @@ import (
 )
 
 func newMCPCmd() *cobra.Command {
-	return &cobra.Command{
+	var tools string
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Run the MCP server on stdio (talks HTTP to SMRITI_API_URL)",
 		Long: `Run the Smriti MCP tools over stdio for an agent host. The tools talk HTTP to
 --api-url / SMRITI_API_URL (default http://localhost:8000), sending
-SMRITI_TOKEN as a bearer token when set. The server also offers the same tools
-over streamable HTTP at /mcp.
+SMRITI_TOKEN as a bearer token when set. The server offers them over
+streamable HTTP too: the core toolset at /mcp, every tool at /mcp?tools=all.
+
+Toolsets (--tools): core, the default, is the agent loop — ` + strings.Join(mcp.CoreTools(), ", ") + `;
+all adds branches, forks, merges, compare, notes, review, worktrees, claims
+and metrics listings, spaces and deletes. Every tool's schema costs tokens on
+every tools/list, so offer all only to agents that need it.
 
 Host configuration:
   {"mcpServers": {"smriti": {"command": "smriti", "args": ["mcp"],
                              "env": {"SMRITI_API_URL": "http://localhost:8000"}}}}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			toolset, err := mcp.ParseToolset(tools)
+			if err != nil {
+				return err
+			}
 			url, _ := cmd.Flags().GetString("api-url")
 			if url == "" {
 				url = envOr("SMRITI_API_URL", "http://localhost:8000")
@@ -44,7 +54,9 @@ Host configuration:
 			// Checkpoints record the git state of the project_root they
 			// name, read here, on the agent's machine (as the CLI does).
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version,
-				GitState: gitcli.New().State})
+				GitState: gitcli.New().State, Tools: toolset})
 		},
 	}
+	cmd.Flags().StringVar(&tools, "tools", string(mcp.ToolsetCore), "toolset: core (the agent loop) or all")
+	return cmd
 }
