@@ -13,7 +13,7 @@ type Toolset string
 
 const (
 	// ToolsetCore is the agent loop: read the state, find and claim work,
-	// look items up, save state. The zero Toolset is core.
+	// open a worktree, look items up, save state. The zero Toolset is core.
 	ToolsetCore Toolset = "core"
 	// ToolsetAll is every tool, branches, merges, worktrees and admin
 	// included.
@@ -21,10 +21,13 @@ const (
 )
 
 // coreTools are the tools of ToolsetCore.
+// They are the tools of the skill pack's loop (read state, claim, work in a
+// worktree, checkpoint), with ready, why and search to find work and items.
 var coreTools = map[string]bool{
 	"smriti_list_spaces": true, "smriti_state": true, "smriti_show_checkpoint": true,
-	"smriti_ready": true, "smriti_claim": true, "smriti_claim_done": true,
-	"smriti_why": true, "smriti_search": true, "smriti_create_checkpoint": true,
+	"smriti_ready": true, "smriti_claim": true, "smriti_claim_done": true, "smriti_list_claims": true,
+	"smriti_worktree_open": true, "smriti_worktree_close": true,
+	"smriti_why": true, "smriti_search": true, "smriti_create_checkpoint": true, "smriti_checkpoint_note": true,
 }
 
 // CoreTools names the tools of ToolsetCore, sorted.

@@ -24,8 +24,8 @@ SMRITI_TOKEN as a bearer token when set. The server offers them over
 streamable HTTP too: the core toolset at /mcp, every tool at /mcp?tools=all.
 
 Toolsets (--tools): core, the default, is the agent loop — ` + strings.Join(mcp.CoreTools(), ", ") + `;
-all adds branches, forks, merges, compare, notes, review, worktrees, claims
-and metrics listings, spaces and deletes. Every tool's schema costs tokens on
+all adds forks, merges, compare, branches, review, verify, restore, context,
+metrics, checkpoint and worktree listings, spaces, skills and deletes. Every tool's schema costs tokens on
 every tools/list, so offer all only to agents that need it.
 
 Host configuration:

@@ -108,7 +108,7 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 				t.Fatalf("a checkpoint without project_root shows a git line:\n%s", out)
 			}
 			if tc.name == "http" {
-				rel := call(map[string]any{"space": "demo", "project_root": "relative/dir", "checkpoint": map[string]any{"message": "Relative root"}})
+				rel := call(map[string]any{"space": "demo", "project_root": "relative/dir", "content": map[string]any{"message": "Relative root"}})
 				if out := show(rel); strings.Contains(out, "\ngit: ") {
 					t.Fatalf("a relative project_root at /mcp shows a git line:\n%s", out)
 				}
