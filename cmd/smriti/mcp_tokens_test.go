@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os/exec"
 	"sort"
 	"strings"
@@ -96,5 +97,23 @@ func TestMCPStdioBadLineIsParseError(t *testing.T) {
 	}
 	if !strings.Contains(lines[1], `"id":1`) || !strings.Contains(lines[1], `"serverInfo"`) {
 		t.Fatalf("initialize answer = %s", lines[1])
+	}
+}
+
+// A toolset other than core or all is refused, at /mcp and by `smriti mcp`.
+func TestMCPUnknownToolsetRefused(t *testing.T) {
+	base := startAPI(t)
+	res, err := http.Post(base+"/mcp?tools=most", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || string(body) != "unknown toolset \"most\": use core or all\n" {
+		t.Fatalf("/mcp?tools=most: %d %q", res.StatusCode, body)
+	}
+	out, err := exec.Command(buildBinary(t), "mcp", "--tools", "most", "--api-url", base).CombinedOutput()
+	if err == nil || string(out) != "error: unknown toolset \"most\": use core or all\n" {
+		t.Fatalf("smriti mcp --tools most: %v %q", err, out)
 	}
 }
