@@ -197,7 +197,11 @@ func conflictText(cc *smriti.CommitConflict, status int) (string, conflictAnswer
 	fmt.Fprintf(&b, "%s\nNothing was saved. %d conflict(s) (ours = the branch head %s, theirs = your save):\n",
 		cc.Message, len(cc.Conflicts), cc.HeadCheckpointID)
 	for i, c := range cc.Conflicts {
-		fmt.Fprintf(&b, "%d. %s %s (%s)\n   base:   %s\n   ours:   %s\n   theirs: %s\n", i+1, c.Field, c.Key, c.Kind, c.Base, c.Ours, c.Theirs)
+		what := c.Field
+		if c.Key != "" {
+			what += " " + c.Key
+		}
+		fmt.Fprintf(&b, "%d. %s (%s)\n   base:   %s\n   ours:   %s\n   theirs: %s\n", i+1, what, c.Kind, c.Base, c.Ours, c.Theirs)
 		retry.Resolutions = append(retry.Resolutions, resolutionIn{Field: c.Field, Key: c.Key, Choice: "theirs"})
 	}
 	j, _ := json.Marshal(retry.Resolutions)
