@@ -140,9 +140,11 @@ type deleteCheckpointIn struct {
 	Cascade      bool   `json:"cascade,omitempty" jsonschema:"also delete descendants and their forks"`
 }
 
+// resolutionIn settles one conflict a merge preview or a refused save
+// listed.
 type resolutionIn struct {
-	Field  string `json:"field" jsonschema:"message, objective, summary, tasks or artifacts"`
-	Key    string `json:"key,omitempty" jsonschema:"list item, as the preview names it"`
+	Field  string `json:"field" jsonschema:"the conflict's field, as listed"`
+	Key    string `json:"key,omitempty" jsonschema:"its item id or key, as listed"`
 	Choice string `json:"choice" jsonschema:"ours, theirs, base or custom"`
 	Value  string `json:"value,omitempty" jsonschema:"value for custom"`
 }
