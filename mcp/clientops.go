@@ -77,26 +77,8 @@ func (o ClientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	return out, nil
 }
 
-// CommitBase reads the session and its branch head over HTTP; the rule is
-// the domain's (smriti.CommitBase), as the server's.
 func (o ClientOps) CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
-	var se *smriti.Session
-	if session != smriti.NilID {
-		out, err := o.c.Session(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		if se = out.Session(); se.SpaceID == nil || *se.SpaceID != space {
-			return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
-		}
-	}
-	var head *smriti.ID
-	if c, err := o.c.LatestCheckpoint(ctx, space, smriti.CommitBranch(se)); err == nil {
-		head = &c.ID
-	} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
-		return nil, err
-	}
-	return smriti.CommitBase(se, head), nil
+	return o.c.CommitBase(ctx, space, session)
 }
 
 func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
