@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +14,44 @@ import (
 	"smriti/client"
 	"smriti/wire"
 )
+
+// mcpStdio connects to `smriti mcp` (core toolset unless args say
+// otherwise) talking to the server at base; closed when the test ends.
+func mcpStdio(t *testing.T, base string, args ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(buildBinary(t), append([]string{"mcp"}, args...)...)
+	cmd.Env = append(cmd.Environ(), "SMRITI_API_URL="+base)
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// overBoth runs f with tools served in-process at /mcp and by `smriti mcp`
+// on stdio (over the HTTP client): connect opens a session of the named
+// toolset.
+func overBoth(t *testing.T, f func(t *testing.T, base string, connect func(all bool) *sdk.ClientSession)) {
+	t.Run("http", func(t *testing.T) {
+		base := startAPI(t)
+		f(t, base, func(all bool) *sdk.ClientSession {
+			if all {
+				return mcpOverAll(t, base)
+			}
+			return mcpOver(t, base)
+		})
+	})
+	t.Run("stdio", func(t *testing.T) {
+		base := startAPI(t)
+		f(t, base, func(all bool) *sdk.ClientSession {
+			if all {
+				return mcpStdio(t, base, "--tools", "all")
+			}
+			return mcpStdio(t, base)
+		})
+	})
+}
 
 // mcpCall calls a tool and fails the test on a protocol error.
 func mcpCall(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) *sdk.CallToolResult {
@@ -39,8 +78,11 @@ func branchHead(t *testing.T, base string, space smriti.ID, branch string) (id s
 // head, which would drop what the branch decided and bring in what main
 // decided since the fork.
 func TestMCPForkMarkdownCommitExtractsOntoTheForksHead(t *testing.T) {
-	base := startAPI(t)
-	s := mcpOverAll(t, base)
+	overBoth(t, testForkMarkdownCommit)
+}
+
+func testForkMarkdownCommit(t *testing.T, base string, connect func(all bool) *sdk.ClientSession) {
+	s := connect(true)
 	out := textOf(mcpCall(t, s, "smriti_create_space", map[string]any{"name": "demo"}))
 	space, err := smriti.ParseID("space", regexp.MustCompile("`([0-9a-f-]{36})`").FindStringSubmatch(out)[1])
 	if err != nil {
@@ -96,14 +138,17 @@ func structuredOf(t *testing.T, res *sdk.CallToolResult, v any) {
 // so); a change to the same item is refused naming the item, with how to
 // retry; the retry with resolutions lands.
 func TestMCPSavesInTurnAreRebasedOrConflict(t *testing.T) {
-	base := startAPI(t)
+	overBoth(t, testSavesInTurn)
+}
+
+func testSavesInTurn(t *testing.T, base string, connect func(all bool) *sdk.ClientSession) {
 	ctx := context.Background()
 	hc := client.NewClient(base)
 	sp, err := hc.CreateSpace(ctx, wire.SpaceCreateRequest{Name: strPtr("demo")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentA, agentB := mcpOver(t, base), mcpOver(t, base)
+	agentA, agentB := connect(false), connect(false)
 	save := func(s *sdk.ClientSession, baseID *smriti.ID, title string, decisions ...string) *sdk.CallToolResult {
 		t.Helper()
 		ds := make([]any, len(decisions))
