@@ -23,10 +23,11 @@ func newMCPCmd() *cobra.Command {
 SMRITI_TOKEN as a bearer token when set. The server offers them over
 streamable HTTP too: the core toolset at /mcp, every tool at /mcp?tools=all.
 
-Toolsets (--tools): core, the default, is the agent loop — ` + strings.Join(mcp.CoreTools(), ", ") + `;
+Toolsets (--tools): core, the default, is the agent loop:
+` + wrapWords(strings.Join(mcp.CoreTools(), ", ")+".", 78, "  ") + `
 all adds forks, merges, compare, branches, review, verify, restore, context,
-metrics, checkpoint and worktree listings, spaces, skills and deletes. Every tool's schema costs tokens on
-every tools/list, so offer all only to agents that need it.
+metrics, checkpoint and worktree listings, spaces, skills and deletes. Every
+tool's schema costs tokens on every tools/list: offer all only where needed.
 
 Host configuration:
   {"mcpServers": {"smriti": {"command": "smriti", "args": ["mcp"],
@@ -59,4 +60,23 @@ Host configuration:
 	}
 	cmd.Flags().StringVar(&tools, "tools", string(mcp.ToolsetCore), "toolset: core (the agent loop) or all")
 	return cmd
+}
+
+// wrapWords breaks s into lines of at most width characters, each starting
+// with indent.
+func wrapWords(s string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(s) {
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
 }
