@@ -271,6 +271,30 @@ func (st SourceTurns) Check(se *Session) error {
 	return nil
 }
 
+// CommitBranch is the branch a checkpoint written in session se goes on:
+// the session's branch, or main for a write with no session (se nil).
+func CommitBranch(se *Session) string {
+	if se == nil || se.BranchName == "" {
+		return MainBranch
+	}
+	return se.BranchName
+}
+
+// CommitBase is the checkpoint the next checkpoint written in session se
+// builds on — its parent, and the base a draft or extract for it changes:
+// head, the newest checkpoint of CommitBranch(se), when there is one; else,
+// on a forked branch, the checkpoint it was forked from; else nil (the
+// first checkpoint of its line). se nil is a write with no session.
+func CommitBase(se *Session, head *ID) *ID {
+	if head != nil {
+		return head
+	}
+	if se != nil && CommitBranch(se) != MainBranch && se.ForkedFromCheckpointID != nil {
+		return se.ForkedFromCheckpointID
+	}
+	return nil
+}
+
 // CheckpointCommit writes a checkpoint from a session: its branch is the
 // session's branch, and its parent is that branch's head — or, for a fork's
 // first checkpoint, the checkpoint the fork was made from.

@@ -141,22 +141,11 @@ func newCheckpointCreateCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				// The base is the session's branch head; a fork's branch
-				// before its first checkpoint stands on the fork source.
-				branch := smriti.MainBranch
-				var forkedFrom *smriti.ID
-				if session != "" {
-					se, err := c.Session(ctx, sessionID)
-					if err != nil {
-						return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it).")
-					}
-					branch, forkedFrom = se.BranchName, se.ForkedFromCheckpointID
-				}
-				onto := forkedFrom
-				if head, err := c.LatestCheckpoint(ctx, sp.ID, branch); err == nil {
-					onto = &head.ID
-				} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
-					return err
+				// The base is what the checkpoint will build on: the
+				// session's branch head, a fork's source before its first.
+				onto, err := c.CommitBase(ctx, sp.ID, sessionID)
+				if err != nil {
+					return withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it).")
 				}
 				if base != "" {
 					// Extract against a named base (a retry after a conflict

@@ -77,11 +77,19 @@ func (o ClientOps) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	return out, nil
 }
 
+func (o ClientOps) CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
+	return o.c.CommitBase(ctx, space, session)
+}
+
 func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	ct := in.Content
 	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
-	items := wire.ItemFields{Items: wire.ItemsInOf(in.Items), Model: in.Model}
+	items := wire.ItemFields{Items: wire.ItemsInOf(in.Items), Model: in.Model, Resolutions: in.Resolutions}
+	if in.BaseCheckpointID != nil {
+		b := in.BaseCheckpointID.String()
+		items.BaseCheckpointID = &b
+	}
 	git := wire.GitStateInOf(in.Git)
 	var c *wire.Commit
 	var err error

@@ -18,6 +18,7 @@ type fakeOps struct {
 	CheckpointFn           func(a0 context.Context, a1 smriti.ID) (*smriti.Checkpoint, error)
 	ResolveCheckpointFn    func(a0 context.Context, a1 string) (*smriti.Checkpoint, error)
 	CheckpointsFn          func(a0 context.Context, a1 smriti.ID, a2 string) ([]*smriti.Checkpoint, error)
+	CommitBaseFn           func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error)
 	CommitCheckpointFn     func(a0 context.Context, a1 smriti.CheckpointCommit) (*smriti.Checkpoint, error)
 	DeleteCheckpointFn     func(a0 context.Context, a1 smriti.ID, a2 bool) error
 	AddNoteFn              func(a0 context.Context, a1 smriti.ID, a2 smriti.NoteCreate) (*smriti.Note, error)
@@ -261,4 +262,11 @@ func (f *fakeOps) PreviewContext(a0 context.Context, a1 *smriti.ID, a2 smriti.ID
 		panic("fakeOps.PreviewContext called unexpectedly")
 	}
 	return f.PreviewContextFn(a0, a1, a2, a3)
+}
+
+func (f *fakeOps) CommitBase(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error) {
+	if f.CommitBaseFn == nil {
+		panic("fakeOps.CommitBase called unexpectedly")
+	}
+	return f.CommitBaseFn(a0, a1, a2)
 }

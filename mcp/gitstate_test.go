@@ -13,7 +13,7 @@ import (
 // connectWithGit is connect with cfg.GitState set.
 func connectWithGit(t *testing.T, ops Ops, git func(ctx context.Context, dir string) (*smriti.GitState, error)) *sdk.ClientSession {
 	t.Helper()
-	return connectConfig(t, Config{Ops: ops, Version: "test", GitState: git})
+	return connectConfig(t, Config{Ops: ops, Version: "test", GitState: git, Tools: ToolsetAll})
 }
 
 // A checkpoint written with a project_root records where that work tree's
@@ -39,7 +39,7 @@ func TestCreateCheckpointRecordsGitOfProjectRoot(t *testing.T) {
 	}
 	cs := connectWithGit(t, ops, git)
 	for _, root := range []string{"/src/proj", "", "/src/not-a-repo"} {
-		args := map[string]any{"space": "demo", "checkpoint": map[string]any{"message": "m"}}
+		args := map[string]any{"space": "demo", "content": map[string]any{"message": "m"}}
 		if root != "" {
 			args["project_root"] = root
 		}

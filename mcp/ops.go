@@ -31,6 +31,12 @@ type Ops interface {
 	ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error)
 	// Checkpoints lists a space's checkpoints newest first; branch "" = all.
 	Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
+	// CommitBase is the checkpoint a checkpoint committed now in session
+	// (smriti.NilID: none, onto main) builds on (smriti.CommitBase); nil
+	// when it would be the first of its line.
+	CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error)
+	// CommitCheckpoint fails with ECONFLICT and a *smriti.CommitConflict
+	// when in.BaseCheckpointID is behind the head and the rebase conflicts.
 	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)
 	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
 	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error

@@ -14,9 +14,9 @@ import (
 )
 
 type readyIn struct {
-	Space string `json:"space"`
+	Space string `json:"space" jsonschema:"space name or UUID"`
 	Claim bool   `json:"claim,omitempty" jsonschema:"claim the first (exclusive)"`
-	Agent string `json:"agent,omitempty"`
+	Agent string `json:"agent,omitempty" jsonschema:"agent name (default: you)"`
 	TTL   string `json:"ttl,omitempty" jsonschema:"lease: 90m, 2h, 3d (default 4h)"`
 }
 

@@ -17,6 +17,9 @@ func toolSchemas[In any]() (advertised *jsonschema.Schema, strict *jsonschema.Re
 	if err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %T: %v", *new(In), err))
 	}
+	if tw, ok := any(*new(In)).(interface{ tweakSchema(*jsonschema.Schema) }); ok {
+		tw.tweakSchema(s)
+	}
 	if strict, err = s.Resolve(nil); err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %T: %v", *new(In), err))
 	}

@@ -27,6 +27,8 @@ type Config struct {
 	// not recorded; an error, such as a directory that is no work tree,
 	// records nothing).
 	GitState func(ctx context.Context, dir string) (*smriti.GitState, error)
+	// Tools is the toolset offered (the zero value is ToolsetCore).
+	Tools Toolset
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -37,7 +39,7 @@ func NewServer(cfg Config) *sdk.Server {
 			"Every space argument takes a name or UUID; a checkpoint, a UUID or a unique prefix (7+ characters) of its id or hash. " +
 			"An agent or author left out is SMRITI_AGENT, else your client's name.",
 	})
-	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf, gitState: cfg.GitState}
+	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf, gitState: cfg.GitState, toolset: cfg.Tools}
 	if t.statusOf == nil {
 		t.statusOf = func(error) int { return 0 }
 	}
@@ -49,18 +51,35 @@ func NewServer(cfg Config) *sdk.Server {
 // the server closes it; its id is then unknown for good.
 const SessionIdle = time.Hour
 
-// HTTPHandler serves the tools over streamable HTTP (mounted at /mcp). The
-// MCP server is built on the first request to it, not when the HTTP server
+// HTTPHandler serves the tools over streamable HTTP (mounted at /mcp): the
+// core toolset, or every tool with ?tools=all (cfg.Tools is ignored). Each
+// MCP server is built on the first request for it, not when the HTTP server
 // starts: registering the tools derives and resolves a JSON Schema for each
 // one (about 2 MB of allocation), which a server whose clients never use MCP
 // over HTTP should neither wait for nor keep.
 func HTTPHandler(cfg Config) http.Handler {
-	handler := sync.OnceValue(func() http.Handler {
-		s := NewServer(cfg)
-		return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
-			&sdk.StreamableHTTPOptions{SessionTimeout: SessionIdle})
+	handlerFor := func(ts Toolset) func() http.Handler {
+		return sync.OnceValue(func() http.Handler {
+			c := cfg
+			c.Tools = ts
+			s := NewServer(c)
+			return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+				&sdk.StreamableHTTPOptions{SessionTimeout: SessionIdle})
+		})
+	}
+	core, all := handlerFor(ToolsetCore), handlerFor(ToolsetAll)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ts, err := ParseToolset(r.URL.Query().Get("tools"))
+		if err != nil {
+			http.Error(w, smriti.ErrorMessage(err), http.StatusBadRequest)
+			return
+		}
+		if ts == ToolsetAll {
+			all().ServeHTTP(w, r)
+			return
+		}
+		core().ServeHTTP(w, r)
 	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler().ServeHTTP(w, r) })
 }
 
 // ServeStdio runs the tools over stdin/stdout until the client goes away.
@@ -71,6 +90,7 @@ func ServeStdio(ctx context.Context, cfg Config) error {
 
 type tools struct {
 	ops      Ops
+	toolset  Toolset
 	statusOf func(error) int
 	gitState func(ctx context.Context, dir string) (*smriti.GitState, error)
 }
@@ -102,6 +122,10 @@ func text(s string) *sdk.CallToolResult {
 // fail is a tool error: the HTTP status, the server's message and any
 // structured detail, so an agent can tell "not found" from "conflict".
 func (t *tools) fail(err error) *sdk.CallToolResult {
+	if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+		msg, data := conflictText(cc, t.statusOf(err))
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}, StructuredContent: data}
+	}
 	var b strings.Builder
 	if st := t.statusOf(err); st != 0 {
 		fmt.Fprintf(&b, "HTTP %d\n", st)

@@ -73,6 +73,10 @@ func (s *Services) Checkpoints(ctx context.Context, space smriti.ID, branch stri
 	})
 }
 
+func (s *Services) CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
+	return s.App.CommitBase(ctx, space, session)
+}
+
 func (s *Services) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	return s.App.CommitCheckpoint(ctx, in)
 }

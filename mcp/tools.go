@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -30,8 +29,27 @@ var (
 
 type handler[In any] func(ctx context.Context, in In) (string, error)
 
+// reply is a tool's answer: markdown, and structured content when Data is
+// set.
+type reply struct {
+	Text string
+	Data any
+}
+
 // add registers a tool whose handler returns markdown or an error.
 func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnotations, h handler[In]) {
+	addReply(t, s, name, desc, ann, func(ctx context.Context, in In) (reply, error) {
+		out, err := h(ctx, in)
+		return reply{Text: out}, err
+	})
+}
+
+// addReply registers a tool whose handler returns a reply or an error,
+// when the server's toolset has it.
+func addReply[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnotations, h func(ctx context.Context, in In) (reply, error)) {
+	if !t.toolset.has(name) {
+		return
+	}
 	schema, strict := toolSchemas[In]()
 	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: schema},
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
@@ -51,34 +69,38 @@ func add[In any](t *tools, s *sdk.Server, name, desc string, ann *sdk.ToolAnnota
 			if err != nil {
 				return t.fail(err), nil, nil
 			}
-			return text(out), nil, nil
+			res := text(out.Text)
+			if out.Data != nil {
+				res.StructuredContent = out.Data
+			}
+			return res, nil, nil
 		})
 }
 
 type noArgs struct{}
 
 type checkpointArg struct {
-	CheckpointID string `json:"checkpoint_id"`
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 }
 
 type showIn struct {
-	CheckpointID  string `json:"checkpoint_id"`
+	CheckpointID  string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"full artifacts, not 800-char previews"`
 }
 
 type listCheckpointsIn struct {
-	Space  string `json:"space"`
+	Space  string `json:"space" jsonschema:"space name or UUID"`
 	Branch string `json:"branch,omitempty" jsonschema:"only this branch (default all)"`
 }
 
 type restoreIn struct {
-	CheckpointID string `json:"checkpoint_id"`
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 	Preview      bool   `json:"preview,omitempty" jsonschema:"800-char artifact previews, not full"`
 }
 
 type compareIn struct {
-	CheckpointA   string `json:"checkpoint_a"`
-	CheckpointB   string `json:"checkpoint_b"`
+	CheckpointA   string `json:"checkpoint_a" jsonschema:"one checkpoint (UUID or prefix)"`
+	CheckpointB   string `json:"checkpoint_b" jsonschema:"the other"`
 	FullArtifacts bool   `json:"full_artifacts,omitempty" jsonschema:"ignored: artifacts are not diffed"`
 }
 
@@ -88,33 +110,23 @@ type createSpaceIn struct {
 }
 
 type forkIn struct {
-	CheckpointID string `json:"checkpoint_id"`
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 	Branch       string `json:"branch,omitempty" jsonschema:"new branch (default: a free name)"`
 }
 
-type createCheckpointIn struct {
-	Space       string         `json:"space"`
-	Content     string         `json:"content,omitempty" jsonschema:"markdown handoff, LLM-extracted"`
-	Checkpoint  map[string]any `json:"checkpoint,omitempty" jsonschema:"or structured, as is: {message, summary, objective, decisions, assumptions, tasks, open_questions, entities}"`
-	Session     string         `json:"session,omitempty" jsonschema:"session UUID (a fork's puts it on its branch)"`
-	AuthorAgent string         `json:"author_agent,omitempty"`
-	ProjectRoot string         `json:"project_root,omitempty" jsonschema:"absolute path"`
-	DryRun      bool           `json:"dry_run,omitempty" jsonschema:"return the extraction, create nothing"`
-}
-
 type spaceIn struct {
-	Space string `json:"space"`
+	Space string `json:"space" jsonschema:"space name or UUID"`
 }
 
 type noteIn struct {
-	CheckpointID string `json:"checkpoint_id"`
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 	Text         string `json:"text" jsonschema:"up to 2000 chars"`
-	Author       string `json:"author,omitempty"`
+	Author       string `json:"author,omitempty" jsonschema:"default: you"`
 	Kind         string `json:"kind,omitempty" jsonschema:"note (default), milestone, noise"`
 }
 
 type closeBranchIn struct {
-	Space       string `json:"space"`
+	Space       string `json:"space" jsonschema:"space name or UUID"`
 	Branch      string `json:"branch" jsonschema:"branch name"`
 	Disposition string `json:"disposition,omitempty" jsonschema:"integrated (default), abandoned, active"`
 }
@@ -124,13 +136,15 @@ type installSkillIn struct {
 }
 
 type deleteCheckpointIn struct {
-	CheckpointID string `json:"checkpoint_id"`
+	CheckpointID string `json:"checkpoint_id" jsonschema:"checkpoint UUID or 7+ char id/hash prefix"`
 	Cascade      bool   `json:"cascade,omitempty" jsonschema:"also delete descendants and their forks"`
 }
 
+// resolutionIn settles one conflict a merge preview or a refused save
+// listed.
 type resolutionIn struct {
-	Field  string `json:"field" jsonschema:"message, objective, summary, tasks or artifacts"`
-	Key    string `json:"key,omitempty" jsonschema:"list item, as the preview names it"`
+	Field  string `json:"field" jsonschema:"the conflict's field, as listed"`
+	Key    string `json:"key,omitempty" jsonschema:"its item id or key, as listed"`
 	Choice string `json:"choice" jsonschema:"ours, theirs, base or custom"`
 	Value  string `json:"value,omitempty" jsonschema:"value for custom"`
 }
@@ -144,7 +158,7 @@ type mergeIn struct {
 }
 
 type contextIn struct {
-	Space   string `json:"space"`
+	Space   string `json:"space" jsonschema:"space name or UUID"`
 	Message string `json:"message" jsonschema:"what a send would carry"`
 	Session string `json:"session,omitempty" jsonschema:"session UUID (default: a new one)"`
 }
@@ -241,7 +255,7 @@ func (t *tools) register(s *sdk.Server) {
 			return fmt.Sprintf("Forked from `%s` — %q\n  → new session: %s (%s)\n  → seeded from: %s\n\nNext: smriti_create_checkpoint(space=%q, session=%q, content=...)\n",
 				short(c.Hash), c.Message, se.BranchName, se.ID, short(c.Hash), c.SpaceID.String(), se.ID.String()), nil
 		})
-	add(t, s, "smriti_create_checkpoint", "Create a checkpoint from content or checkpoint (exactly one).", additive,
+	addReply(t, s, "smriti_create_checkpoint", "Save state: markdown (extracted) or an object (as is). A save behind the head is rebased, or refused listing the conflicts.", additive,
 		t.createCheckpoint)
 	add(t, s, "smriti_delete_space", "Delete a space and everything in it.", destructive,
 		func(ctx context.Context, in spaceIn) (string, error) {
@@ -410,70 +424,8 @@ func (t *tools) register(s *sdk.Server) {
 	t.registerSearch(s)
 }
 
-func (t *tools) createCheckpoint(ctx context.Context, in createCheckpointIn) (string, error) {
-	if in.Checkpoint != nil {
-		return t.createStructuredCheckpoint(ctx, in)
-	}
-	if strings.TrimSpace(in.Content) == "" {
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string (or give checkpoint instead)")
-	}
-	sp, err := t.space(ctx, in.Space)
-	if err != nil {
-		return "", err
-	}
-	var session smriti.ID
-	if in.Session != "" {
-		if session, err = smriti.ParseID("session", in.Session); err != nil {
-			return "", err
-		}
-	}
-	// The document changes main's head (state accumulates): the proposal is
-	// the head plus what the document adds, updates or retires.
-	var onto *smriti.ID
-	if heads, err := t.ops.Checkpoints(ctx, sp.ID, smriti.MainBranch); err != nil {
-		return "", err
-	} else if len(heads) > 0 {
-		onto = &heads[0].ID
-	}
-	// The space is named so the LLM gate checks the caller's role in it
-	// before the provider is called: a viewer's extraction would be spent
-	// on a checkpoint they may not commit.
-	res, err := t.ops.Extract(ctx, sp.ID, in.Content, onto)
-	if err != nil {
-		return "", err
-	}
-	d := res.Draft
-	content := d.Content()
-	if strings.TrimSpace(content.Message) == "" {
-		content.Message = "Extracted checkpoint"
-	}
-	if in.DryRun {
-		j, _ := json.MarshalIndent(d, "", "  ")
-		return "Dry run — extracted payload (no checkpoint created):\n\n```json\n" + string(j) + "\n```\n", nil
-	}
-	// With no session the checkpoint goes onto main's head, and no session
-	// is made for it.
-	req := smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session, Content: content, Items: res.Items}
-	if res.Model != "" {
-		m := res.Model
-		req.Model = &m
-	}
-	if in.AuthorAgent != "" {
-		req.AuthorAgent = &in.AuthorAgent
-	}
-	if in.ProjectRoot != "" {
-		req.ProjectRoot = &in.ProjectRoot
-		req.Git = t.gitOf(ctx, in.ProjectRoot)
-	}
-	c, err := t.ops.CommitCheckpoint(ctx, req)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Created checkpoint `%s` on branch `%s`: %s\n", short(c.Hash), c.BranchName, c.Message), nil
-}
-
 type whyIn struct {
-	Space string `json:"space"`
+	Space string `json:"space" jsonschema:"space name or UUID"`
 	Item  string `json:"item" jsonschema:"id (d-7f3a9c) or words of its text"`
 }
 
@@ -508,7 +460,7 @@ func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string
 }
 
 type stateIn struct {
-	Space    string `json:"space"`
+	Space    string `json:"space" jsonschema:"space name or UUID"`
 	Preview  bool   `json:"preview,omitempty" jsonschema:"800-char artifact previews"`
 	Compact  bool   `json:"compact,omitempty" jsonschema:"artifacts by label only (session start)"`
 	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
@@ -517,9 +469,9 @@ type stateIn struct {
 }
 
 type claimIn struct {
-	Space      string  `json:"space"`
+	Space      string  `json:"space" jsonschema:"space name or UUID"`
 	Scope      string  `json:"scope" jsonschema:"what you will do"`
-	Agent      string  `json:"agent,omitempty"`
+	Agent      string  `json:"agent,omitempty" jsonschema:"agent name (default: you)"`
 	Branch     string  `json:"branch,omitempty" jsonschema:"default main"`
 	TaskID     string  `json:"task_id,omitempty" jsonschema:"task id from the brief"`
 	WorktreeID string  `json:"worktree_id,omitempty" jsonschema:"worktree UUID"`
@@ -533,20 +485,20 @@ type claimDoneIn struct {
 }
 
 type listClaimsIn struct {
-	Space string `json:"space"`
+	Space string `json:"space" jsonschema:"space name or UUID"`
 	All   bool   `json:"all,omitempty" jsonschema:"also expired, done, abandoned"`
 }
 
 type worktreeOpenIn struct {
-	Space      string `json:"space"`
-	Agent      string `json:"agent,omitempty"`
+	Space      string `json:"space" jsonschema:"space name or UUID"`
+	Agent      string `json:"agent,omitempty" jsonschema:"agent name (default: you)"`
 	Branch     string `json:"branch,omitempty" jsonschema:"git branch (default smriti/AGENT/SUFFIX)"`
 	BaseCommit string `json:"base_commit,omitempty" jsonschema:"default the project's HEAD"`
 	BasePath   string `json:"base_path,omitempty" jsonschema:"absolute path to create"`
 }
 
 type worktreeListIn struct {
-	Space         string `json:"space"`
+	Space         string `json:"space" jsonschema:"space name or UUID"`
 	IncludeClosed bool   `json:"include_closed,omitempty" jsonschema:"also closed ones"`
 }
 

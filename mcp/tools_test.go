@@ -25,7 +25,7 @@ func connect(t *testing.T, ops Ops) *sdk.ClientSession {
 		}
 		return 500
 	}
-	return connectConfig(t, Config{Ops: ops, StatusOf: status, Version: "test"})
+	return connectConfig(t, Config{Ops: ops, StatusOf: status, Version: "test", Tools: ToolsetAll})
 }
 
 // connectConfig serves the tools of cfg on in-memory transports and returns
@@ -69,11 +69,11 @@ func TestCreateCheckpointCommitsOntoMainWithoutASession(t *testing.T) {
 	var extracted, committed bool
 	ops := &fakeOps{
 		SpacesFn: func(context.Context) ([]*smriti.Space, error) { return []*smriti.Space{demo}, nil },
-		CheckpointsFn: func(_ context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
-			if space != demo.ID || branch != smriti.MainBranch {
-				t.Errorf("checkpoints of %s %q, want demo's main", space, branch)
+		CommitBaseFn: func(_ context.Context, space, session smriti.ID) (*smriti.ID, error) {
+			if space != demo.ID || session != smriti.NilID {
+				t.Errorf("base of %s session %s, want demo's with no session", space, session)
 			}
-			return []*smriti.Checkpoint{head}, nil
+			return &head.ID, nil
 		},
 		ExtractFn: func(_ context.Context, space smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
 			extracted = true
@@ -81,13 +81,14 @@ func TestCreateCheckpointCommitsOntoMainWithoutASession(t *testing.T) {
 				t.Errorf("extract in %s onto %v of %q, want demo onto the head", space, onto, markdown)
 			}
 			return &intelligence.DraftResult{Draft: &intelligence.Draft{Title: "Chose SQLite", Decisions: []string{"SQLite by default"}},
-				Items: items, Model: "mock-1"}, nil
+				Items: items, Model: "mock-1", Base: head}, nil
 		},
 		CommitCheckpointFn: func(_ context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 			committed = true
 			if in.SessionID != smriti.NilID || in.SpaceID != demo.ID || len(in.Items) != 1 || in.Items[0].ID != "d-0a1b2c" ||
-				in.Model == nil || *in.Model != "mock-1" || in.AuthorAgent == nil || *in.AuthorAgent != "codex" || in.Content.Message != "Chose SQLite" {
-				t.Errorf("commit = %+v, want no session, demo, the extracted item and model, author codex", in)
+				in.Model == nil || *in.Model != "mock-1" || in.AuthorAgent == nil || *in.AuthorAgent != "codex" || in.Content.Message != "Chose SQLite" ||
+				in.BaseCheckpointID == nil || *in.BaseCheckpointID != head.ID {
+				t.Errorf("commit = %+v, want no session, demo, the extracted item and model, author codex, based on the head", in)
 			}
 			return &smriti.Checkpoint{ID: smriti.NewID(), Hash: strings.Repeat("ab", 32), BranchName: "main", Content: in.Content}, nil
 		},
@@ -122,7 +123,7 @@ func TestToolErrorsLeadWithTheHTTPStatus(t *testing.T) {
 		t.Fatalf("unknown space: %q (error %v)", got, isErr)
 	}
 	if got, isErr := callTool(t, cs, "smriti_create_checkpoint", map[string]any{"space": "demo", "content": "  "}); !isErr ||
-		got != "HTTP 422\ncontent must be a non-empty markdown string (or give checkpoint instead)" {
+		got != "HTTP 422\ncontent must be a non-empty markdown string or a checkpoint object" {
 		t.Fatalf("blank content: %q (error %v)", got, isErr)
 	}
 }

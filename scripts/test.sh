@@ -38,6 +38,12 @@ go tool staticcheck ./...
 echo "==> go test -race"
 go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
 
+echo "==> MCP: every tool listed and called with the official TypeScript SDK over stdio"
+mcpbin=$(mktemp -d /tmp/smriti-mcp.XXXXXX)
+go build -o "$mcpbin/smriti" ./cmd/smriti
+(cd scripts/mcp-client && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$mcpbin/smriti" node run.mjs)
+rm -rf "$mcpbin"
+
 echo "==> PostgreSQL fault tests: promote, SyncRep, stop 10 s"
 ./scripts/ha-faults.sh
 

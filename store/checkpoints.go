@@ -145,8 +145,8 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		if err != nil {
 			return err
 		}
-		if parent == nil && se != nil && se.BranchName != smriti.MainBranch && se.ForkedFromCheckpointID != nil {
-			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *se.ForkedFromCheckpointID); err != nil {
+		if fork := smriti.CommitBase(se, nil); parent == nil && fork != nil {
+			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *fork); err != nil {
 				return err
 			}
 		}

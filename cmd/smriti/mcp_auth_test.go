@@ -111,7 +111,7 @@ func addUser(t *testing.T, db *store.Store, name string) (*account.User, string)
 func mcpConnect(t *testing.T, base, secret string) *sdk.ClientSession {
 	t.Helper()
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	s, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp",
+	s, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp?tools=all",
 		HTTPClient: &http.Client{Transport: bearer(secret)}}, nil)
 	if err != nil {
 		t.Fatal(err)

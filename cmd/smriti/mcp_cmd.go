@@ -14,19 +14,30 @@ import (
 )
 
 func newMCPCmd() *cobra.Command {
-	return &cobra.Command{
+	var tools string
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Run the MCP server on stdio (talks HTTP to SMRITI_API_URL)",
 		Long: `Run the Smriti MCP tools over stdio for an agent host. The tools talk HTTP to
 --api-url / SMRITI_API_URL (default http://localhost:8000), sending
-SMRITI_TOKEN as a bearer token when set. The server also offers the same tools
-over streamable HTTP at /mcp.
+SMRITI_TOKEN as a bearer token when set. The server offers them over
+streamable HTTP too: the core toolset at /mcp, every tool at /mcp?tools=all.
+
+Toolsets (--tools): core, the default, is the agent loop:
+` + wrapWords(strings.Join(mcp.CoreTools(), ", ")+".", 78, "  ") + `
+all adds forks, merges, compare, branches, review, verify, restore, context,
+metrics, checkpoint and worktree listings, spaces, skills and deletes. Every
+tool's schema costs tokens on every tools/list: offer all only where needed.
 
 Host configuration:
   {"mcpServers": {"smriti": {"command": "smriti", "args": ["mcp"],
                              "env": {"SMRITI_API_URL": "http://localhost:8000"}}}}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			toolset, err := mcp.ParseToolset(tools)
+			if err != nil {
+				return err
+			}
 			url, _ := cmd.Flags().GetString("api-url")
 			if url == "" {
 				url = envOr("SMRITI_API_URL", "http://localhost:8000")
@@ -44,7 +55,28 @@ Host configuration:
 			// Checkpoints record the git state of the project_root they
 			// name, read here, on the agent's machine (as the CLI does).
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version,
-				GitState: gitcli.New().State})
+				GitState: gitcli.New().State, Tools: toolset})
 		},
 	}
+	cmd.Flags().StringVar(&tools, "tools", string(mcp.ToolsetCore), "toolset: core (the agent loop) or all")
+	return cmd
+}
+
+// wrapWords breaks s into lines of at most width characters, each starting
+// with indent.
+func wrapWords(s string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(s) {
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
 }

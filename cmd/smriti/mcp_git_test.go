@@ -41,7 +41,7 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 	gitLine := regexp.MustCompile("(?m)^git: " + head[:12] + ` on main, dirty \(diff [0-9a-f]{12}\)$`)
 	created := regexp.MustCompile("^Created checkpoint `([0-9a-f]{7})` on branch `main`: ")
 	connectStdio := func(t *testing.T, base string) *sdk.ClientSession {
-		cmd := exec.Command(bin, "mcp")
+		cmd := exec.Command(bin, "mcp", "--tools", "all")
 		cmd.Env = append(cmd.Environ(), "SMRITI_API_URL="+base)
 		s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
 		if err != nil {
@@ -52,7 +52,7 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		connect func(*testing.T, string) *sdk.ClientSession
-	}{{"stdio", connectStdio}, {"http", mcpOver}} {
+	}{{"stdio", connectStdio}, {"http", mcpOverAll}} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := startAPI(t)
 			s := tc.connect(t, base)
@@ -82,7 +82,7 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 			if res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "smriti_create_space", Arguments: map[string]any{"name": "demo"}}); err != nil || res.IsError {
 				t.Fatalf("create space: %v %q", err, textOf(res))
 			}
-			structured := call(map[string]any{"space": "demo", "project_root": repo, "checkpoint": map[string]any{"message": "Chose SQLite"}})
+			structured := call(map[string]any{"space": "demo", "project_root": repo, "content": map[string]any{"message": "Chose SQLite"}})
 			if out := show(structured); !gitLine.MatchString(out) {
 				t.Fatalf("structured checkpoint shows no git line matching %s:\n%s", gitLine, out)
 			}
@@ -103,12 +103,12 @@ func TestMCPCheckpointsRecordGit(t *testing.T) {
 			if g["commit"] != head || g["branch"] != "main" || g["dirty"] != true || len(g["diff_sha256"].(string)) != 64 {
 				t.Fatalf("metadata.git = %v, want commit %s on main, dirty, with a diff hash", cp.Metadata["git"], head)
 			}
-			plain := call(map[string]any{"space": "demo", "checkpoint": map[string]any{"message": "No root"}})
+			plain := call(map[string]any{"space": "demo", "content": map[string]any{"message": "No root"}})
 			if out := show(plain); strings.Contains(out, "\ngit: ") {
 				t.Fatalf("a checkpoint without project_root shows a git line:\n%s", out)
 			}
 			if tc.name == "http" {
-				rel := call(map[string]any{"space": "demo", "project_root": "relative/dir", "checkpoint": map[string]any{"message": "Relative root"}})
+				rel := call(map[string]any{"space": "demo", "project_root": "relative/dir", "content": map[string]any{"message": "Relative root"}})
 				if out := show(rel); strings.Contains(out, "\ngit: ") {
 					t.Fatalf("a relative project_root at /mcp shows a git line:\n%s", out)
 				}

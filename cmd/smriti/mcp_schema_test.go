@@ -13,7 +13,7 @@ import (
 // argument is still refused, and a known one still works.
 func TestMCPUnknownArgumentRefused(t *testing.T) {
 	base := startAPI(t)
-	session := mcpOver(t, base)
+	session := mcpOverAll(t, base)
 	list := listTools(t, session)
 	for _, tool := range list.Tools {
 		raw, _ := json.Marshal(tool.InputSchema)
@@ -61,7 +61,7 @@ func containsKey(raw []byte, key string) bool {
 // existing space.
 func TestMCPCreateSpaceNameTaken(t *testing.T) {
 	base := startAPI(t)
-	session := mcpOver(t, base)
+	session := mcpOverAll(t, base)
 	call := func() *sdk.CallToolResult {
 		res, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: "smriti_create_space", Arguments: map[string]any{"name": "demo"}})
 		if err != nil {

@@ -9,11 +9,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// smriti_create_checkpoint's structured form saves the fields as given,
+// smriti_create_checkpoint with an object as content saves the fields as given,
 // with no model; bad payloads are refused with what is wrong.
 func TestMCPCreateCheckpointStructured(t *testing.T) {
 	base := startAPI(t)
-	session := mcpOver(t, base)
+	session := mcpOverAll(t, base)
 	call := func(name string, args map[string]any) *sdk.CallToolResult {
 		t.Helper()
 		res, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
@@ -27,7 +27,7 @@ func TestMCPCreateCheckpointStructured(t *testing.T) {
 	}
 	cp := map[string]any{"message": "Chose SQLite", "decisions": []any{"SQLite by default"},
 		"tasks": []any{"Write the migration", map[string]any{"text": "Ship it", "id": "t2", "blocked_by": "t1"}}}
-	res := call("smriti_create_checkpoint", map[string]any{"space": "demo", "checkpoint": cp})
+	res := call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": cp})
 	created := regexp.MustCompile("^Created checkpoint `([0-9a-f]{7})` on branch `main`: Chose SQLite\n$").FindStringSubmatch(textOf(res))
 	if res.IsError || created == nil {
 		t.Fatalf("structured checkpoint: error=%v %q", res.IsError, textOf(res))
@@ -42,14 +42,14 @@ func TestMCPCreateCheckpointStructured(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"space": "demo", "checkpoint": map[string]any{"decisions": []any{"x"}}},
-			"HTTP 422\ncheckpoint.message must be a non-empty string (the checkpoint's title)"},
-		{map[string]any{"space": "demo", "checkpoint": map[string]any{"message": "m", "decision": []any{"x"}}},
-			`HTTP 422` + "\n" + `checkpoint: json: unknown field "decision"`},
+		{map[string]any{"space": "demo", "content": map[string]any{"decisions": []any{"x"}}},
+			"HTTP 422\ncontent.message must be a non-empty string (the checkpoint's title)"},
+		{map[string]any{"space": "demo", "content": map[string]any{"message": "m", "decision": []any{"x"}}},
+			`HTTP 422` + "\n" + `content: json: unknown field "decision"`},
 		{map[string]any{"space": "demo", "content": "# Notes", "checkpoint": cp},
-			"HTTP 422\ngive content (markdown) or checkpoint (structured), not both"},
-		{map[string]any{"space": "demo"},
-			"HTTP 422\ncontent must be a non-empty markdown string (or give checkpoint instead)"},
+			`validating "arguments": validating root: unexpected additional properties ["checkpoint"]`},
+		{map[string]any{"space": "demo", "content": ""},
+			"HTTP 422\ncontent must be a non-empty markdown string or a checkpoint object"},
 	} {
 		res := call("smriti_create_checkpoint", c.args)
 		if got := strings.TrimSpace(textOf(res)); !res.IsError || got != c.want {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"os/exec"
@@ -59,14 +60,14 @@ var wantTools = []string{
 
 func TestMCPOverHTTP(t *testing.T) {
 	base := startAPI(t)
-	session := mcpOver(t, base)
+	session := mcpOverAll(t, base)
 	exerciseTools(t, session, base)
 }
 
 func TestMCPOverStdio(t *testing.T) {
 	bin := buildBinary(t)
 	base := startAPI(t)
-	cmd := exec.Command(bin, "mcp")
+	cmd := exec.Command(bin, "mcp", "--tools", "all")
 	cmd.Env = append(cmd.Environ(), "SMRITI_API_URL="+base)
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	session, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
@@ -155,6 +156,9 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	if d, _ := content["description"].(string); !strings.Contains(d, "markdown") {
 		t.Errorf("content has no description in the input schema: %v", schema)
 	}
+	if req := fmt.Sprint(schema["required"]); req != "[space content]" {
+		t.Errorf("smriti_create_checkpoint requires %s, want [space content]", req)
+	}
 
 	var vars = map[string]string{}
 	call := func(name string, args map[string]any, wantErr bool, want ...string) string {
@@ -200,7 +204,9 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	out = call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": handoff, "author_agent": "claude-code"}, false,
 		"Created checkpoint `", "on branch `main`")
 	capture(out, "`([0-9a-f]{7})`", "a")
-	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": "   "}, true, "HTTP 422\ncontent must be a non-empty markdown string")
+	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": "   "}, true, "HTTP 422\ncontent must be a non-empty markdown string or a checkpoint object")
+	call("smriti_create_checkpoint", map[string]any{"space": "demo"}, true, `validating "arguments": validating root: required: missing properties: ["content"]`)
+	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": 7}, true, `validating "arguments": validating root: validating /properties/content: type: 7 has type "integer", want one of "string, object"`)
 	call("smriti_create_checkpoint", map[string]any{"space": "nosuch", "content": handoff}, true, "HTTP 404\nno space found matching \"nosuch\"")
 	call("smriti_create_checkpoint", map[string]any{"space": "demo", "content": handoff, "session": "nope"}, true, "HTTP 400\n")
 	// Creating a checkpoint makes no session.
@@ -313,6 +319,18 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 func mcpOver(t *testing.T, base string) *sdk.ClientSession {
 	t.Helper()
 	s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// mcpOverAll is mcpOver with every tool (/mcp?tools=all), not the core
+// toolset.
+func mcpOverAll(t *testing.T, base string) *sdk.ClientSession {
+	t.Helper()
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: base + "/mcp?tools=all"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"smriti/mcp"
 )
 
 var updateREADME = flag.Bool("update-readme", false, "rewrite the README's MCP tool list from the registered tools")
@@ -21,13 +23,23 @@ const (
 // `go generate ./cmd/smriti` (go test -run TestREADMEToolList -update-readme).
 func TestREADMEToolList(t *testing.T) {
 	base := startAPI(t)
-	session := mcpOver(t, base)
+	session := mcpOverAll(t, base)
 	list := listTools(t, session)
+	core := map[string]bool{}
+	for _, n := range mcp.CoreTools() {
+		core[n] = true
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "`smriti mcp` (stdio) and `/mcp` on the server offer the same %d tools:\n\n| Tool | What it does |\n| --- | --- |\n", len(list.Tools))
+	fmt.Fprintf(&b, "`smriti mcp` (stdio) and `/mcp` on the server offer the same tools: the %d of the default `core` toolset "+
+		"(the agent loop, marked ●), or all %d with `smriti mcp --tools all` (`/mcp?tools=all`):\n\n| Tool | Core | What it does |\n| --- | --- | --- |\n",
+		len(core), len(list.Tools))
 	for _, tool := range list.Tools {
 		desc := strings.ReplaceAll(strings.Join(strings.Fields(tool.Description), " "), "|", `\|`)
-		fmt.Fprintf(&b, "| `%s` | %s |\n", tool.Name, desc)
+		mark := ""
+		if core[tool.Name] {
+			mark = "●"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", tool.Name, mark, desc)
 	}
 	want := b.String()
 
