@@ -95,7 +95,7 @@ func TestHostileValuesEndToEnd(t *testing.T) {
 	for _, args := range [][]string{{"state", "hostile"}, {"prime", "hostile"}, {"restore", id}, {"checkpoint", "show", id}} {
 		check("smriti "+strings.Join(args, " "), runOK(t, bin, "", args...))
 	}
-	s := mcpOver(t, base)
+	s := mcpOverAll(t, base)
 	for _, call := range []struct {
 		tool string
 		args map[string]any
