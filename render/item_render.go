@@ -51,7 +51,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	var b strings.Builder
 	var cur *smriti.Item
 	for i := range evs {
-		if evs[i].Item.ID == itemID {
+		if evs[i].Item.ID == itemID && !evs[i].Rejected {
 			cur = &evs[i].Item
 		}
 	}
@@ -82,6 +82,10 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	for i := range evs {
 		ev := &evs[i]
 		kind := ev.KindFor(itemID)
+		if kind == smriti.EventRejected {
+			b.WriteString(rejectedLine(ev))
+			continue
+		}
 		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		if ev.Merge {
 			b.WriteString(", merge")
@@ -113,5 +117,35 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		}
 		b.WriteString("\n")
 	}
+	return b.String()
+}
+
+// rejectedLine is the history line of a version a merge turned down.
+func rejectedLine(ev *smriti.ItemEvent) string {
+	var b strings.Builder
+	side := ""
+	if ch := ev.Item.Change; ch != nil && ch.Merge != nil && len(ch.Merge.Rejected) == 1 {
+		side = ch.Merge.Rejected[0].Side
+	}
+	fmt.Fprintf(&b, "- rejected in merge %s on %s (%s %s)", ev.CheckpointID, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	what := fmt.Sprintf("%q", ev.Item.Text)
+	if ev.Item.Text == "" {
+		what = "the removal"
+	}
+	if side != "" {
+		fmt.Fprintf(&b, ": %s's %s", side, what)
+	} else {
+		fmt.Fprintf(&b, ": %s", what)
+	}
+	if ch := ev.Item.Change; ch != nil {
+		src := ch.Source
+		if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
+			fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
+		}
+		if src.Quote != nil {
+			fmt.Fprintf(&b, "\n  > %s", *src.Quote)
+		}
+	}
+	b.WriteString("\n")
 	return b.String()
 }
