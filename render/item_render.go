@@ -93,6 +93,12 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		b.WriteString(")")
 		ch := ev.Item.Change
 		switch {
+		case ch != nil && ch.Merge != nil && ev.Item.Live():
+			if ch.Merge.Choice == smriti.ChooseCustom {
+				fmt.Fprintf(&b, ": kept %q (written in the merge)", ev.Item.Text)
+			} else {
+				fmt.Fprintf(&b, ": kept %q from %s", ev.Item.Text, ch.Merge.Choice)
+			}
 		case kind == smriti.EventSupersededBy:
 			fmt.Fprintf(&b, " by %s: %q", ev.Item.ID, ev.Item.Text)
 		case kind == smriti.EventChanged && ch != nil && ch.Before != nil:
@@ -132,10 +138,9 @@ func rejectedLine(ev *smriti.ItemEvent) string {
 	if ev.Item.Text == "" {
 		what = "the removal"
 	}
+	fmt.Fprintf(&b, ": %s", what)
 	if side != "" {
-		fmt.Fprintf(&b, ": %s's %s", side, what)
-	} else {
-		fmt.Fprintf(&b, ": %s", what)
+		fmt.Fprintf(&b, " from %s", side)
 	}
 	if ch := ev.Item.Change; ch != nil {
 		src := ch.Source
