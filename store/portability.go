@@ -168,7 +168,9 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 		return nil, fmt.Errorf("import: rewind bundle: %w", err)
 	}
 	var out *smriti.Space
+	var imported []smriti.ID
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		imported = imported[:0]
 		br, err := portability.NewBundleReader(r)
 		if err != nil {
 			return err
@@ -309,11 +311,19 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				return importConflict(fmt.Errorf("import mount: %w", err))
 			}
 		}
+		for id := range lastSeq {
+			imported = append(imported, id)
+		}
 		if spaceID != (smriti.ID{}) {
 			return s.restoreHolds(ctx, tx, spaceID)
 		}
 		return nil
 	})
+	// A space deleted and imported again keeps its session ids: turns
+	// cached before the delete carry the old log positions.
+	for _, id := range imported {
+		s.cache.drop(id)
+	}
 	return out, err
 }
 
