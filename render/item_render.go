@@ -113,17 +113,21 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 			if ch.Reason != nil {
 				fmt.Fprintf(&b, " — %s", *ch.Reason)
 			}
-			src := ch.Source
-			if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
-				fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
-			}
-			if src.Quote != nil {
-				fmt.Fprintf(&b, "\n  > %s", *src.Quote)
-			}
+			writeSource(&b, ch.Source)
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// writeSource writes the turns and quote a change came from.
+func writeSource(b *strings.Builder, src smriti.ItemSource) {
+	if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
+		fmt.Fprintf(b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
+	}
+	if src.Quote != nil {
+		fmt.Fprintf(b, "\n  > %s", *src.Quote)
+	}
 }
 
 // rejectedLine is the history line of a version a merge turned down.
@@ -143,13 +147,7 @@ func rejectedLine(ev *smriti.ItemEvent) string {
 		fmt.Fprintf(&b, " from %s", side)
 	}
 	if ch := ev.Item.Change; ch != nil {
-		src := ch.Source
-		if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
-			fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
-		}
-		if src.Quote != nil {
-			fmt.Fprintf(&b, "\n  > %s", *src.Quote)
-		}
+		writeSource(&b, ch.Source)
 	}
 	b.WriteString("\n")
 	return b.String()

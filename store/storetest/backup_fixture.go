@@ -123,18 +123,7 @@ func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 	osp := Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "Old space", Description: "v1"})).Must(t)
 	fx.Spaces = append(fx.Spaces, osp.ID)
 	ose := newSession(t, ctx, s, osp)
-	parentHash := ""
-	for _, c := range []*smriti.Checkpoint{commit(t, ctx, s, osp, ose, "Old A", "Use SQLite"), commit(t, ctx, s, osp, ose, "Old B", "use sqlite", "Ship weekly")} {
-		c.HashVersion, c.Items = 1, nil
-		c.Hash = c.ComputeHash(parentHash, "")
-		parentHash = c.Hash
-		if _, err := s.DB().Exec(s.Rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET hash_version = 1, items_ready = 0, commit_hash = ? WHERE id = ?`), c.Hash, c.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	asVersion1(t, s, commit(t, ctx, s, osp, ose, "Old A", "Use SQLite"), commit(t, ctx, s, osp, ose, "Old B", "use sqlite", "Ship weekly"))
 	if err := s.BackfillItems(bg); err != nil {
 		t.Fatal(err)
 	}
