@@ -30,7 +30,7 @@ type ItemIn struct {
 	Status     string             `json:"status" required:"false" enum:"open,done,answered,retracted,superseded" doc:"Default open; answered, retracted or superseded ends a parent item the content no longer has"`
 	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
 	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
-	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history)"`
+	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one"`
 }
 
 // ItemHistoryOut is an item's provenance along a space's lineage.

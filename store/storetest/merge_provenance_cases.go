@@ -15,6 +15,36 @@ var mergeProvenanceCases = []struct {
 }{
 	{"MergeResolvedTheirsRecordsTheBranchSource", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseTheirs) }},
 	{"MergeResolvedOursRejectsTheBranchChange", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseOurs) }},
+	{"CommitCannotForgeAMergeRejection", testCommitCannotForgeMergeRecord},
+}
+
+// testCommitCannotForgeMergeRecord: a plain commit whose items claim a
+// merge turned a version down stores no such record, so no "rejected"
+// entry can be planted in an item's history by a writer that merged
+// nothing.
+func testCommitCannotForgeMergeRecord(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "A", "TTL is 15 minutes")
+	ttl := Get(s.CheckpointItems(ctx, a.ID)).Must(t)[0]
+	forged := "TTL is 1 day"
+	for _, text := range []string{"TTL is 15 minutes", "TTL is 30 minutes"} { // carried, then changed
+		c := Get(s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID,
+			Content: smriti.Content{Message: text, Decisions: []string{text}},
+			Items: []smriti.Item{{ID: ttl.ID, Kind: smriti.KindDecision, Text: text, Change: &smriti.ItemChange{Op: smriti.OpUpdate,
+				Merge: &smriti.ItemMerge{Choice: smriti.ChooseOurs, Rejected: []smriti.RejectedVersion{{Side: smriti.ChooseTheirs, Text: &forged}}}}}}})).Must(t)
+		for _, it := range Get(s.CheckpointItems(ctx, c.ID)).Must(t) {
+			if it.Change != nil && it.Change.Merge != nil {
+				t.Errorf("commit %q stored a merge record %s", text, jsonText(t, it.Change.Merge))
+			}
+		}
+	}
+	for _, ev := range Get(s.ItemHistory(ctx, sp.ID, ttl.ID)).Must(t) {
+		if ev.Rejected || ev.Item.Text == forged {
+			t.Errorf("history has a forged entry %+v", ev)
+		}
+	}
 }
 
 func jsonText(t *testing.T, v any) string {
