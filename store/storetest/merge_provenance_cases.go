@@ -16,6 +16,58 @@ var mergeProvenanceCases = []struct {
 	{"MergeResolvedTheirsRecordsTheBranchSource", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseTheirs) }},
 	{"MergeResolvedOursRejectsTheBranchChange", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseOurs) }},
 	{"CommitCannotForgeAMergeRejection", testCommitCannotForgeMergeRecord},
+	{"MergeKeepingARemovalRecordsTheRejectedEdit", testMergeKeepsRemoval},
+}
+
+// testMergeKeepsRemoval: main retracted a decision the branch edited; the
+// merge resolves "ours" (the removal). The merge writes its own tombstone
+// of the item (main's head no longer holds it) with the branch's edit as
+// the version turned down, so the edit is not the item's latest word.
+func testMergeKeepsRemoval(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	mainSe, branchSe := newSession(t, ctx, s, sp), newSession(t, ctx, s, sp)
+	base := commit(t, ctx, s, sp, mainSe, "Sessions", "Use Redis for sessions", "Use Go")
+	redis := itemNamed(t, Get(s.CheckpointItems(ctx, base.ID)).Must(t), "Use Redis for sessions")
+	removed := commit(t, ctx, s, sp, mainSe, "No Redis", "Use Go")
+	id, from, to, quote := branchSe.ID, int64(3), int64(4), "Pin Redis 7"
+	branchSrc := smriti.ItemSource{SessionID: &id, FromSeq: &from, ToSeq: &to, Quote: &quote}
+	const edit = "Use Redis 7 for sessions"
+	b1 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &base.ID, BranchName: "redis7",
+		Content: smriti.Content{Message: "Redis 7", Summary: "summary of Sessions", Decisions: []string{edit, "Use Go"}},
+		Items:   []smriti.Item{{ID: redis.ID, Kind: smriti.KindDecision, Text: edit, Change: &smriti.ItemChange{Op: smriti.OpUpdate, Source: branchSrc}}}})).Must(t)
+	out := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID, Resolutions: []smriti.MergeResolution{
+		{Field: "decisions", Key: redis.ID, Choice: smriti.ChooseOurs}}})).Must(t)
+	m := out.Checkpoint
+	if jsonText(t, m.Decisions) != `["Use Go"]` {
+		t.Fatalf("merged decisions = %q, want only \"Use Go\"", m.Decisions)
+	}
+	var row *smriti.Item
+	items := Get(s.CheckpointItems(ctx, m.ID)).Must(t)
+	for i := range items {
+		if items[i].ID == redis.ID {
+			row = &items[i]
+		}
+	}
+	e := edit
+	want := smriti.ItemChange{Op: smriti.OpRetract, Merge: &smriti.ItemMerge{Choice: smriti.ChooseOurs,
+		Rejected: []smriti.RejectedVersion{{Side: smriti.ChooseTheirs, Text: &e, Source: branchSrc}}}}
+	if row == nil || row.Status != smriti.ItemRetracted || row.Text != "Use Redis for sessions" || jsonText(t, row.Change) != jsonText(t, want) {
+		t.Fatalf("merge's row of %s = %+v, want a retracted tombstone with change %s", redis.ID, row, jsonText(t, want))
+	}
+	evs := Get(s.ItemHistory(ctx, sp.ID, redis.ID)).Must(t)
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.CheckpointID.String()[:8]+" "+ev.KindFor(redis.ID)+" "+ev.Item.Text)
+	}
+	wantEvs := []string{base.ID.String()[:8] + " introduced Use Redis for sessions", removed.ID.String()[:8] + " retracted Use Redis for sessions",
+		b1.ID.String()[:8] + " changed " + edit, m.ID.String()[:8] + " rejected " + edit, m.ID.String()[:8] + " retracted Use Redis for sessions"}
+	if jsonText(t, got) != jsonText(t, wantEvs) {
+		t.Errorf("history =\n%s\nwant\n%s", jsonText(t, got), jsonText(t, wantEvs))
+	}
+	if v := Get(s.VerifyCheckpoint(ctx, m.ID)).Must(t); !v.OK {
+		t.Errorf("verify = %+v", v)
+	}
 }
 
 // testCommitCannotForgeMergeRecord: a plain commit whose items claim a
