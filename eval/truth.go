@@ -127,7 +127,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 				return nil, fmt.Errorf("line %d: session %q has no space to save in", st.Line, st.Session)
 			}
 			if st.Verb == "draft" {
-				s.drafted, s.pending = s.pending, nil
+				s.drafted, s.pending = append(s.drafted, s.pending...), nil
 				continue
 			}
 			if err := apply(s.branch, s.pending); err != nil {
