@@ -58,12 +58,12 @@ func (r *Report) Finish() {
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Provider `%s`, model `%s`, Smriti `%s`; %d scenarios.\n\n", r.Provider, r.Model, r.Version, len(r.Rows))
-	b.WriteString("| scenario | hash | turns | ckpts | recall | precision | lost | stale | dup | unexpected | conflicts found/expected | leaks | missing | provenance | prime tok | draft in-tok (max) | drafts | draft ms |\n")
+	b.WriteString("| scenario | hash | turns | ckpts | recall | precision | lost | stale | dup | unexpected | conflicts right/found/expected | leaks | missing | provenance | prime tok | draft in-tok (max) | drafts | draft ms |\n")
 	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	line := func(name, hash string, turns, saves string, s Score) {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.3f | %.3f | %d | %d | %d | %d | %d/%d | %d | %d | %.3f | %d | %d (%d) | %d | %d |\n",
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.3f | %.3f | %d | %d | %d | %d | %d/%d/%d | %d | %d | %.3f | %d | %d (%d) | %d | %d |\n",
 			name, hash, turns, saves, s.Recall, s.Precision, s.Lost, s.Stale, s.Duplicated, s.Unexpected,
-			s.ConflictsMatched, s.ConflictsExpected, s.Leaks, s.Missing, s.Provenance, s.PrimeTokens,
+			s.ConflictsMatched, s.ConflictsFound, s.ConflictsExpected, s.Leaks, s.Missing, s.Provenance, s.PrimeTokens,
 			s.DraftTokens, s.DraftTokensMax, s.Drafts, s.DraftWall.Milliseconds())
 	}
 	turns, saves := 0, 0

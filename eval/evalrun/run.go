@@ -93,7 +93,9 @@ type runner struct {
 	ob       *eval.Observation
 }
 
-func turnKey(session smriti.ID, seq int64) string { return session.String() + "/" + strconv.FormatInt(seq, 10) }
+func turnKey(session smriti.ID, seq int64) string {
+	return session.String() + "/" + strconv.FormatInt(seq, 10)
+}
 
 func (r *runner) run(ctx context.Context, name string) error {
 	c := r.o.Client
@@ -286,6 +288,17 @@ func (r *runner) merge(ctx context.Context, i int, st eval.Step) error {
 	}
 	found := []string{}
 	for _, cf := range p.Conflicts {
+		choice := st.Resolve
+		if choice == "" {
+			choice = "ours"
+		}
+		req.Resolutions = append(req.Resolutions, smriti.MergeResolution{Field: cf.Field, Key: cf.Key, Choice: choice})
+		// The scored conflicts are the items': the title, objective and
+		// summary are prose every draft rewrites, so both sides' drafts
+		// always conflict on them (they are settled like the rest).
+		if !itemFields[cf.Field] {
+			continue
+		}
 		key := ""
 		for _, text := range []string{cf.Ours, cf.Theirs, cf.Base} {
 			if key = eval.KeyOf(kindOfField(cf.Field, cf.Kind), text, r.tr.All); key != "" {
@@ -296,11 +309,6 @@ func (r *runner) merge(ctx context.Context, i int, st eval.Step) error {
 			key = "?" + cf.Field + ":" + cf.Key
 		}
 		found = append(found, key)
-		choice := st.Resolve
-		if choice == "" {
-			choice = "ours"
-		}
-		req.Resolutions = append(req.Resolutions, smriti.MergeResolution{Field: cf.Field, Key: cf.Key, Choice: choice})
 	}
 	slices.Sort(found)
 	r.ob.Conflicts[i] = found
@@ -313,6 +321,9 @@ func (r *runner) merge(ctx context.Context, i int, st eval.Step) error {
 	}
 	return nil
 }
+
+// itemFields are the content fields that hold items.
+var itemFields = map[string]bool{"decisions": true, "assumptions": true, "tasks": true, "open_questions": true, "entities": true}
 
 // kindOfField is the item kind of a merge conflict's field.
 func kindOfField(field, kind string) string {
