@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"smriti/cli"
+	"smriti/eval"
+)
+
+// scenarioDir is the repository's published scenarios.
+var scenarioDir = filepath.Join("..", "..", "eval", "scenarios")
+
+// evalFigures are the counts a run is judged by (not its timings or
+// prime's, which name relative ages).
+type evalFigures struct {
+	Expected, Observed, Correct, Lost, Stale, Duplicated, Unexpected int
+	ConflictsRight, ConflictsFound, ConflictsExpected                int
+	Probes, Leaks, Missing, ProvenanceRight, Drafts                  int
+}
+
+func figures(s eval.Score) evalFigures {
+	return evalFigures{s.Expected, s.Observed, s.Correct, s.Lost, s.Stale, s.Duplicated, s.Unexpected,
+		s.ConflictsMatched, s.ConflictsFound, s.ConflictsExpected, s.Probes, s.Leaks, s.Missing, s.ProvenanceRight, s.Drafts}
+}
+
+func runEvalT(t *testing.T, o evalOptions) *eval.Report {
+	t.Helper()
+	rep, err := runEval(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Overall.Err != "" {
+		t.Fatalf("a scenario failed: %s", rep.Overall.Err)
+	}
+	return rep
+}
+
+// TestEvalOracle is the published state-fidelity eval with the oracle
+// model: every scenario keeps its whole state — every true item carried
+// with its text, status and source turn, nothing lost, stale, duplicated
+// or invented, exactly the expected merge conflicts, no isolation leak —
+// and both baselines, scored on the same scenarios with the same model,
+// do worse by the exact figures below.
+func TestEvalOracle(t *testing.T) {
+	rep := runEvalT(t, evalOptions{provider: "oracle", scenarios: scenarioDir})
+	md := rep.Markdown()
+	fmt.Println(md) // the figures, in the test log of make test
+	if len(rep.Rows) < 12 {
+		t.Fatalf("%d scenarios, want at least 12", len(rep.Rows))
+	}
+	for _, row := range rep.Rows {
+		s := row.Smriti
+		if s.Recall != 1 || s.Precision != 1 || s.Provenance != 1 || s.Lost+s.Stale+s.Duplicated+s.Unexpected+s.Leaks+s.Missing != 0 ||
+			s.ConflictsMatched != s.ConflictsExpected || s.ConflictsFound != s.ConflictsExpected {
+			t.Errorf("%s: %+v", row.Scenario, s)
+		}
+		if s.PrimeTokens <= 0 || s.PrimeTokens > cli.PrimeBudget {
+			t.Errorf("%s: prime costs %d tokens, want 1 to %d", row.Scenario, s.PrimeTokens, cli.PrimeBudget)
+		}
+		if row.FullContext == nil || row.Notes == nil || row.FullContext.Err != "" || row.Notes.Err != "" {
+			t.Errorf("%s: a baseline did not score: %+v %+v", row.Scenario, row.FullContext, row.Notes)
+		}
+	}
+	want := evalFigures{Expected: 157, Observed: 157, Correct: 157, ConflictsRight: 2, ConflictsFound: 2, ConflictsExpected: 2,
+		Probes: 11, ProvenanceRight: 157, Drafts: 78}
+	if got := figures(rep.Overall); got != want {
+		t.Errorf("overall = %+v\nwant      %+v", got, want)
+	}
+	wantFull := evalFigures{Expected: 157, Observed: 113, Correct: 111, Lost: 45, Stale: 1, Unexpected: 1, ConflictsExpected: 2, ProvenanceRight: 106, Drafts: 12}
+	if got := figures(*rep.FullContext); got != wantFull {
+		t.Errorf("full context = %+v\nwant           %+v", got, wantFull)
+	}
+	wantNotes := evalFigures{Expected: 157, Observed: 179, Correct: 132, Lost: 6, Stale: 19, Duplicated: 15, Unexpected: 13, ConflictsExpected: 2, ProvenanceRight: 132, Drafts: 74}
+	if got := figures(*rep.Notes); got != wantNotes {
+		t.Errorf("notes file = %+v\nwant         %+v", got, wantNotes)
+	}
+}
+
+// TestEvalBlindOracleFails proves the eval can fail: an oracle that ignores
+// the base it is sent (as a server that stopped sending the base would
+// make it), or the older half of the turns (as one that dropped turns),
+// scores lower recall and lower precision.
+func TestEvalBlindOracleFails(t *testing.T) {
+	for _, tc := range []struct {
+		blind string
+		want  evalFigures
+	}{
+		{"base", evalFigures{Expected: 157, Observed: 193, Correct: 137, Stale: 20, Duplicated: 21, Unexpected: 15,
+			ConflictsExpected: 2, Probes: 11, ProvenanceRight: 143, Drafts: 78}},
+		{"turns", evalFigures{Expected: 157, Observed: 84, Correct: 74, Lost: 77, Stale: 6, Unexpected: 4,
+			ConflictsExpected: 2, Probes: 11, ProvenanceRight: 75, Drafts: 78}},
+	} {
+		t.Run("Blind"+tc.blind, func(t *testing.T) {
+			rep := runEvalT(t, evalOptions{provider: "oracle", scenarios: scenarioDir, blind: tc.blind, noBaselines: true})
+			o := rep.Overall
+			t.Logf("blind %s: recall %.3f precision %.3f lost %d stale %d dup %d unexpected %d", tc.blind, o.Recall, o.Precision, o.Lost, o.Stale, o.Duplicated, o.Unexpected)
+			if o.Recall >= 0.95 || o.Precision >= 0.95 {
+				t.Errorf("blind %s scores recall %.3f precision %.3f; the eval should fail it", tc.blind, o.Recall, o.Precision)
+			}
+			if got := figures(o); got != tc.want {
+				t.Errorf("blind %s = %+v\nwant       %+v", tc.blind, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEvalProbesCatchLeaks: a probe that forbids what the session was
+// rightly given, expects the wrong mode, or promises a checkpoint the
+// session does not see, counts leaks and missing items — the isolation
+// measure can fail too.
+func TestEvalProbesCatchLeaks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "leak.txtar"), []byte(`-- scenario --
+name: leak
+-- script --
+session s1
+say s1 [decide d:a] Alpha is VISIBLE-1
+save s1 as c1
+say s1 [decide d:b] Beta is VISIBLE-2
+save s1 as c2
+session s2
+probe s2 HEAD forbid VISIBLE-2
+probe s2 MOUNTED
+mount s2 c1
+probe s2 MOUNTED sees c2
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := runEvalT(t, evalOptions{provider: "oracle", scenarios: dir, noBaselines: true})
+	s := rep.Overall
+	// VISIBLE-2 is in c2, which HEAD gives s2; the second probe is in HEAD
+	// mode; c2's second item is not in the mounted c1.
+	if s.Probes != 3 || s.Leaks != 2 || s.Missing != 1 {
+		t.Fatalf("probes %d leaks %d missing %d; want 3, 2 and 1", s.Probes, s.Leaks, s.Missing)
+	}
+}
