@@ -22,7 +22,7 @@ type Blinding string
 const (
 	BlindNone  Blinding = ""
 	BlindBase  Blinding = "base"  // the base's items are ignored
-	BlindTurns Blinding = "turns" // the older half of the turns is ignored
+	BlindTurns Blinding = "turns" // every other user turn is ignored
 )
 
 // Oracle is the deterministic provider `smriti eval` scores Smriti with in
@@ -95,7 +95,15 @@ func (o Oracle) draft(data string) string {
 	}
 	turns := cd.Turns
 	if o.Blind == BlindTurns {
-		turns = turns[len(turns)/2:]
+		// By sequence number, not position, so that the same turns are
+		// lost however the server chunks a draft (chunk sizes follow
+		// token counts, which the random item ids sway).
+		turns = nil
+		for _, t := range cd.Turns {
+			if t.Seq%4 != 2 {
+				turns = append(turns, t)
+			}
+		}
 	}
 	ids := map[string]string{} // key → base id, from the tags of the base's texts
 	for _, it := range items {

@@ -94,7 +94,7 @@ Chat replies always come from the offline mock: only drafting is scored.`,
 	f.StringVar(&o.apiURL, "api-url", "", "run against this server instead of starting one (its own background provider drafts; the baselines use --provider/--model here)")
 	f.BoolVar(&o.noBaselines, "no-baselines", false, "score Smriti only, not the full-context and notes-file baselines")
 	f.IntVar(&o.window, "window", 0, "the context window the full-context baseline is cut to, in tokens (default: the model's)")
-	f.StringVar(&o.blind, "oracle-blind", "", "blind the oracle, to see the eval fail: base (ignore the base items) or turns (ignore the older half of the turns)")
+	f.StringVar(&o.blind, "oracle-blind", "", "blind the oracle, to see the eval fail: base (ignore the base items) or turns (ignore every other user turn)")
 	_ = f.MarkHidden("oracle-blind")
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	return cmd
