@@ -30,6 +30,7 @@ type evalOptions struct {
 	provider, model, baseURL string
 	scenarios, out, apiURL   string
 	asJSON, noBaselines      bool
+	chat                     bool
 	blind                    string
 	window                   int
 }
@@ -53,7 +54,7 @@ default model is the deterministic "oracle", which answers drafts only from the
 base items and turns the server sends it, so the run is offline and exact;
 name a real provider and model (keys from the usual environment variables), or
 any OpenAI-compatible server with --base-url (key in SMRITI_GENERIC_API_KEY).
-Chat replies always come from the offline mock: only drafting is scored.`,
+Chat replies come from the offline mock unless --chat: only drafting is scored.`,
 		Example: `  smriti eval
   smriti eval --provider openai --model gpt-4o-mini --out report.md
   smriti eval --base-url http://127.0.0.1:11434/v1 --model llama3.1:8b
@@ -92,6 +93,7 @@ Chat replies always come from the offline mock: only drafting is scored.`,
 	f.StringVar(&o.scenarios, "scenarios", filepath.Join("eval", "scenarios"), "the directory of scenario files (*.txtar)")
 	f.StringVar(&o.out, "out", "", "also write the markdown report to this file")
 	f.StringVar(&o.apiURL, "api-url", "", "run against this server instead of starting one (its own background provider drafts; the baselines use --provider/--model here)")
+	f.BoolVar(&o.chat, "chat", false, "answer the conversation's sends with the drafting model too, streamed (default: the offline mock; only drafts are scored)")
 	f.BoolVar(&o.noBaselines, "no-baselines", false, "score Smriti only, not the full-context and notes-file baselines")
 	f.IntVar(&o.window, "window", 0, "the context window the full-context baseline is cut to, in tokens (default: the model's)")
 	f.StringVar(&o.blind, "oracle-blind", "", "blind the oracle, to see the eval fail: base (ignore the base items) or turns (ignore every other user turn)")
@@ -148,6 +150,9 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	opts := evalrun.Options{Client: c, Prime: cli.PrimeTokens, Progress: progress}
 	if o.apiURL == "" {
 		opts.Background = name
+	}
+	if o.chat {
+		opts.Chat = name
 	}
 	if !o.noBaselines {
 		opts.Model, opts.ModelName, opts.Window = bg, model, window

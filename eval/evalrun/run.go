@@ -39,6 +39,10 @@ type Options struct {
 	Model     intelligence.Provider
 	ModelName string
 	Window    int
+	// Chat is the provider the conversation's sends are answered by,
+	// streamed; "" is the offline mock (not streamed): only drafts are
+	// scored, so a real model for chat only costs tokens.
+	Chat string
 	// Progress, when set, is told of each scenario as it starts.
 	Progress func(name string)
 }
@@ -140,6 +144,14 @@ func (r *runner) run(ctx context.Context, name string) error {
 	return nil
 }
 
+// chat is the provider sends name.
+func (r *runner) chat() string {
+	if r.o.Chat == "" {
+		return "mock"
+	}
+	return r.o.Chat
+}
+
 func (r *runner) sess(name string) (*session, error) {
 	s, ok := r.sessions[name]
 	if !ok {
@@ -156,7 +168,7 @@ func (r *runner) step(ctx context.Context, i int, st eval.Step) error {
 		if !st.NoSpace {
 			space = &r.space
 		}
-		out, err := c.CreateSession(ctx, space, st.Session, "mock", "")
+		out, err := c.CreateSession(ctx, space, st.Session, r.chat(), "")
 		if err != nil {
 			return err
 		}
@@ -167,7 +179,13 @@ func (r *runner) step(ctx context.Context, i int, st eval.Step) error {
 			return err
 		}
 		sid, msg := s.id.String(), st.Text
-		out, err := c.Send(ctx, wire.SendRequest{SessionID: &sid, Message: &msg, Provider: "mock"}, "")
+		req := wire.SendRequest{SessionID: &sid, Message: &msg, Provider: r.chat()}
+		var out *wire.SendResponse
+		if r.o.Chat == "" {
+			out, err = c.Send(ctx, req, "")
+		} else {
+			out, err = c.SendStream(ctx, req, func(client.StreamEvent) {})
+		}
 		if err != nil {
 			return err
 		}
@@ -198,7 +216,7 @@ func (r *runner) step(ctx context.Context, i int, st eval.Step) error {
 			return fmt.Errorf("no checkpoint %q", st.Label)
 		}
 		sp, cp := r.space.String(), from.String()
-		out, err := c.Fork(ctx, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: st.Branch, Provider: "mock"})
+		out, err := c.Fork(ctx, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: st.Branch, Provider: r.chat()})
 		if err != nil {
 			return err
 		}
@@ -355,7 +373,7 @@ func (r *runner) probe(ctx context.Context, st eval.Step) error {
 		return err
 	}
 	sid, msg := s.id.String(), probeMessage
-	p, err := c.PreviewContext(ctx, wire.SendRequest{SessionID: &sid, Message: &msg, Provider: "mock"})
+	p, err := c.PreviewContext(ctx, wire.SendRequest{SessionID: &sid, Message: &msg, Provider: r.chat()})
 	if err != nil {
 		return err
 	}
