@@ -173,4 +173,3 @@ func TestEvalOpenAICompatibleEndToEnd(t *testing.T) {
 		t.Fatal("no draft tokens counted: the server's usage did not reach the report")
 	}
 }
-
