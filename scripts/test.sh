@@ -38,6 +38,9 @@ go tool staticcheck ./...
 echo "==> go test -race"
 go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
 
+echo "==> state-fidelity eval with the oracle (TestEvalOracle checks it; the README shows this table)"
+go run ./cmd/smriti eval
+
 echo "==> PostgreSQL fault tests: promote, SyncRep, stop 10 s"
 ./scripts/ha-faults.sh
 

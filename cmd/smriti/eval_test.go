@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"smriti/cli"
@@ -136,5 +137,24 @@ probe s2 MOUNTED sees c2
 	// mode; c2's second item is not in the mounted c1.
 	if s.Probes != 3 || s.Leaks != 2 || s.Missing != 1 {
 		t.Fatalf("probes %d leaks %d missing %d; want 3, 2 and 1", s.Probes, s.Leaks, s.Missing)
+	}
+}
+
+// TestREADMEEvalTableIsCurrent: the README's eval table lists every
+// published scenario with its current hash, so a changed scenario cannot
+// keep an old figure there.
+func TestREADMEEvalTableIsCurrent(t *testing.T) {
+	raw, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios, err := eval.LoadDir(scenarioDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scenarios {
+		if row := "| " + sc.Name + " | `" + sc.Hash + "` |"; !strings.Contains(string(raw), row) {
+			t.Errorf("README has no eval row %q: run `smriti eval` and paste its table into the State-fidelity eval section", row)
+		}
 	}
 }
