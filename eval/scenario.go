@@ -30,7 +30,10 @@ import (
 //	say S TEXT                     S sends TEXT (one user turn; the reply is the chat provider's)
 //	save S [as L]                  draft from S and save the draft as a checkpoint (named L)
 //	draft S                        draft from S and keep the draft for a later commit
-//	commit S [as L]                save S's kept draft (the server rebases it if the head moved)
+//	commit S [as L] [expect K,…] [resolve ours|theirs]
+//	                               save S's kept draft; the server rebases it onto a head that
+//	                               moved, or answers 409 with the conflicts K, settled as resolve
+//	                               says (ours: the head's value, theirs: this save's)
 //	fork S from L [branch B]       a fork session S from checkpoint L on branch B
 //	mount S L                      mount checkpoint L into session S
 //	merge B into main [expect K,…] [resolve ours|theirs] [as L]
@@ -243,12 +246,24 @@ func parseStep(line string, n int) (Step, error) {
 		_, after, _ := strings.Cut(line, " "+f[1]+" ")
 		st.Text = strings.TrimSpace(after)
 		return st, nil
-	case "save", "commit":
-		if err := need(2, st.Verb+" S [as L]"); err != nil {
+	case "save":
+		if err := need(2, "save S [as L]"); err != nil {
 			return st, err
 		}
 		st.Session = f[1]
 		return st, opts(2, "as")
+	case "commit":
+		if err := need(2, "commit S [as L] [expect K,…] [resolve ours|theirs]"); err != nil {
+			return st, err
+		}
+		st.Session = f[1]
+		if err := opts(2, "as", "expect", "resolve"); err != nil {
+			return st, err
+		}
+		if len(st.Expect) > 0 && st.Resolve == "" {
+			return st, fmt.Errorf("a commit that expects conflicts needs resolve ours|theirs")
+		}
+		return st, nil
 	case "draft":
 		if err := need(2, "draft S"); err != nil {
 			return st, err

@@ -44,10 +44,11 @@ type truthState map[string]TruthItem
 func (s truthState) clone() truthState { return maps.Clone(s) }
 
 type truthSession struct {
-	branch  string
-	pending []Step // says not yet saved
-	drafted []Step // says a kept draft covers
-	nospace bool
+	branch    string
+	pending   []Step     // says not yet saved
+	drafted   []Step     // says a kept draft covers
+	draftBase truthState // the head the kept draft stood on
+	nospace   bool
 }
 
 // Replay replays a scenario's markers along its script. It fails when the
@@ -62,6 +63,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 	// saved marks, per branch, the turns whose markers reached it.
 	saved := map[string][]int{"main": nil}
 	tr := &Truth{Conflicts: map[int][]string{}}
+	var applyTo func(state truthState, branch string, turns []Step, saved map[string][]int) error
 	sess := func(st Step) (*truthSession, error) {
 		s, ok := sessions[st.Session]
 		if !ok {
@@ -70,7 +72,9 @@ func Replay(sc *Scenario) (*Truth, error) {
 		return s, nil
 	}
 	apply := func(branch string, turns []Step) error {
-		state := heads[branch]
+		return applyTo(heads[branch], branch, turns, saved)
+	}
+	applyTo = func(state truthState, branch string, turns []Step, saved map[string][]int) error {
 		for _, t := range turns {
 			saved[branch] = append(saved[branch], t.Turn)
 			for _, m := range ParseMarkers(t.Text) {
@@ -128,6 +132,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 			}
 			if st.Verb == "draft" {
 				s.drafted, s.pending = append(s.drafted, s.pending...), nil
+				s.draftBase = heads[s.branch].clone()
 				continue
 			}
 			if err := apply(s.branch, s.pending); err != nil {
@@ -145,9 +150,23 @@ func Replay(sc *Scenario) (*Truth, error) {
 			if s.drafted == nil {
 				return nil, fmt.Errorf("line %d: session %q has no kept draft", st.Line, st.Session)
 			}
-			if err := apply(s.branch, s.drafted); err != nil {
+			// The server rebases the draft's change over its base onto the
+			// head: a three-way merge whose conflicts answer 409.
+			theirs := s.draftBase.clone()
+			if err := applyTo(theirs, s.branch, s.drafted, saved); err != nil {
 				return nil, err
 			}
+			merged, conflicts, err := mergeTruth(s.draftBase, heads[s.branch], theirs, st.Resolve)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", st.Line, err)
+			}
+			if err := expectConflicts(st, conflicts); err != nil {
+				return nil, err
+			}
+			if len(conflicts) > 0 {
+				tr.Conflicts[i] = conflicts
+			}
+			heads[s.branch] = merged
 			s.drafted = nil
 			if st.Label != "" {
 				labels[st.Label] = heads[s.branch].clone()
@@ -179,10 +198,8 @@ func Replay(sc *Scenario) (*Truth, error) {
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", st.Line, err)
 			}
-			want := slices.Sorted(slices.Values(st.Expect))
-			if !slices.Equal(want, conflicts) {
-				return nil, fmt.Errorf("line %d: the merge conflicts on [%s], the script expects [%s]",
-					st.Line, strings.Join(conflicts, ","), strings.Join(want, ","))
+			if err := expectConflicts(st, conflicts); err != nil {
+				return nil, err
 			}
 			tr.Conflicts[i] = conflicts
 			heads["main"] = merged
@@ -233,6 +250,17 @@ func Replay(sc *Scenario) (*Truth, error) {
 		}
 	}
 	return tr, nil
+}
+
+// expectConflicts checks a step expects exactly the conflicts the truth
+// finds.
+func expectConflicts(st Step, conflicts []string) error {
+	want := slices.Sorted(slices.Values(st.Expect))
+	if !slices.Equal(want, conflicts) {
+		return fmt.Errorf("line %d: the %s conflicts on [%s], the script expects [%s]",
+			st.Line, st.Verb, strings.Join(conflicts, ","), strings.Join(want, ","))
+	}
+	return nil
 }
 
 // mergeTruth is the three-way merge of keys: a key changed (or removed) on

@@ -40,7 +40,7 @@ func newEvalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval",
 		Short: "Score how well checkpoints keep reasoning state, on the scenarios in eval/scenarios",
-		Long: `Run the state-fidelity scenarios (eval/scenarios/*.txtar) against a Smriti
+		Long: `Run the state-fidelity scenarios (eval/scenarios/*.txtar, built in) against a Smriti
 server and score the final state of each against its ground truth: carried-item
 recall and precision, items lost, stale and duplicated, merge conflicts found
 against expected, isolation leaks, provenance, and the tokens of prime and of
@@ -90,7 +90,7 @@ Chat replies come from the offline mock unless --chat: only drafting is scored.`
 	f.StringVar(&o.provider, "provider", provider.ProviderOracle, "the drafting provider: oracle, mock, openai, anthropic, openrouter or generic")
 	f.StringVar(&o.model, "model", "", "the drafting model (default: the provider's)")
 	f.StringVar(&o.baseURL, "base-url", "", "an OpenAI-compatible server's API URL (such as http://127.0.0.1:11434/v1): drafts with the generic provider there")
-	f.StringVar(&o.scenarios, "scenarios", filepath.Join("eval", "scenarios"), "the directory of scenario files (*.txtar)")
+	f.StringVar(&o.scenarios, "scenarios", "", "a directory of scenario files (*.txtar) to run instead of the published ones (eval/scenarios, built in)")
 	f.StringVar(&o.out, "out", "", "also write the markdown report to this file")
 	f.StringVar(&o.apiURL, "api-url", "", "run against this server instead of starting one (its own background provider drafts; the baselines use --provider/--model here)")
 	f.BoolVar(&o.chat, "chat", false, "answer the conversation's sends with the drafting model too, streamed (default: the offline mock; only drafts are scored)")
@@ -104,7 +104,13 @@ Chat replies come from the offline mock unless --chat: only drafting is scored.`
 
 // runEval runs the scenarios of o.scenarios and returns the report.
 func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.Report, error) {
-	scenarios, err := eval.LoadDir(o.scenarios)
+	var scenarios []*eval.Scenario
+	var err error
+	if o.scenarios == "" {
+		scenarios, err = eval.Published()
+	} else {
+		scenarios, err = eval.LoadDir(o.scenarios)
+	}
 	if err != nil {
 		return nil, err
 	}

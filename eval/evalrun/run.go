@@ -199,7 +199,7 @@ func (r *runner) step(ctx context.Context, i int, st eval.Step) error {
 			return err
 		}
 		if st.Verb == "save" {
-			return r.commit(ctx, s, st.Label)
+			return r.commit(ctx, i, s, st)
 		}
 	case "commit":
 		s, err := r.sess(st.Session)
@@ -209,7 +209,7 @@ func (r *runner) step(ctx context.Context, i int, st eval.Step) error {
 		if s.draft == nil {
 			return fmt.Errorf("session %q has no kept draft", st.Session)
 		}
-		return r.commit(ctx, s, st.Label)
+		return r.commit(ctx, i, s, st)
 	case "fork":
 		from, ok := r.labels[st.Label]
 		if !ok {
@@ -260,7 +260,11 @@ func (r *runner) draft(ctx context.Context, s *session) (*wire.DraftOut, error) 
 // commit saves a session's kept draft as cli's hook does: its items with
 // their ids and the draft's base, so the server keeps identities and
 // rebases onto a head that moved.
-func (r *runner) commit(ctx context.Context, s *session, label string) error {
+//
+// A 409 (the head changed the same items since the draft's base) is
+// recorded as the step's conflicts and settled as the step says (theirs,
+// this save's values, when it says nothing).
+func (r *runner) commit(ctx context.Context, i int, s *session, st eval.Step) error {
 	d := s.draft
 	s.draft = nil
 	msg := strings.TrimSpace(d.Title)
@@ -280,13 +284,49 @@ func (r *runner) commit(ctx context.Context, s *session, label string) error {
 		req.BaseCheckpointID = &b
 	}
 	cp, err := r.o.Client.Commit(ctx, req)
+	if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+		choice := st.Resolve
+		if choice == "" {
+			choice = "theirs"
+		}
+		req.Resolutions, r.ob.Conflicts[i] = r.conflicts(cc.Conflicts, choice)
+		cp, err = r.o.Client.Commit(ctx, req)
+	}
 	if err != nil {
 		return err
 	}
-	if label != "" {
-		r.labels[label] = cp.ID
+	if st.Label != "" {
+		r.labels[st.Label] = cp.ID
 	}
 	return nil
+}
+
+// conflicts settles every conflict with choice, and names the item
+// conflicts by their scenario keys (sorted; "?field:key" for one that maps
+// to none). The title, objective and summary are prose every draft
+// rewrites, so both sides always conflict on them: they are settled like
+// the rest but not scored.
+func (r *runner) conflicts(cfs []smriti.MergeConflict, choice string) ([]smriti.MergeResolution, []string) {
+	var res []smriti.MergeResolution
+	found := []string{}
+	for _, cf := range cfs {
+		res = append(res, smriti.MergeResolution{Field: cf.Field, Key: cf.Key, Choice: choice})
+		if !itemFields[cf.Field] {
+			continue
+		}
+		key := ""
+		for _, text := range []string{cf.Ours, cf.Theirs, cf.Base} {
+			if key = eval.KeyOf(kindOfField(cf.Field, cf.Kind), text, r.tr.All); key != "" {
+				break
+			}
+		}
+		if key == "" {
+			key = "?" + cf.Field + ":" + cf.Key
+		}
+		found = append(found, key)
+	}
+	slices.Sort(found)
+	return res, found
 }
 
 func (r *runner) merge(ctx context.Context, i int, st eval.Step) error {
@@ -304,32 +344,11 @@ func (r *runner) merge(ctx context.Context, i int, st eval.Step) error {
 	if err != nil {
 		return err
 	}
-	found := []string{}
-	for _, cf := range p.Conflicts {
-		choice := st.Resolve
-		if choice == "" {
-			choice = "ours"
-		}
-		req.Resolutions = append(req.Resolutions, smriti.MergeResolution{Field: cf.Field, Key: cf.Key, Choice: choice})
-		// The scored conflicts are the items': the title, objective and
-		// summary are prose every draft rewrites, so both sides' drafts
-		// always conflict on them (they are settled like the rest).
-		if !itemFields[cf.Field] {
-			continue
-		}
-		key := ""
-		for _, text := range []string{cf.Ours, cf.Theirs, cf.Base} {
-			if key = eval.KeyOf(kindOfField(cf.Field, cf.Kind), text, r.tr.All); key != "" {
-				break
-			}
-		}
-		if key == "" {
-			key = "?" + cf.Field + ":" + cf.Key
-		}
-		found = append(found, key)
+	choice := st.Resolve
+	if choice == "" {
+		choice = "ours"
 	}
-	slices.Sort(found)
-	r.ob.Conflicts[i] = found
+	req.Resolutions, r.ob.Conflicts[i] = r.conflicts(p.Conflicts, choice)
 	out, err := c.Merge(ctx, req)
 	if err != nil {
 		return err
