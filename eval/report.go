@@ -15,6 +15,8 @@ type Row struct {
 	Smriti      Score  `json:"smriti"`
 	FullContext *Score `json:"full_context,omitempty"`
 	Notes       *Score `json:"notes_file,omitempty"`
+	// Drafts is each of Smriti's draft requests, in script order.
+	Drafts []DraftCost `json:"drafts"`
 }
 
 // Report is a whole eval run.

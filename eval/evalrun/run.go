@@ -66,11 +66,10 @@ func Run(ctx context.Context, o Options, scenarios []*eval.Scenario) []eval.Row 
 		}
 		r := &runner{o: o, sc: sc, tr: tr, sessions: map[string]*session{}, labels: map[string]smriti.ID{},
 			turnOf: map[string]int{}, ob: &eval.Observation{Conflicts: map[int][]string{}}}
-		if err := r.run(ctx, fmt.Sprintf("eval-%02d-%s", i+1, sc.Name)); err != nil {
-			row.Smriti = eval.ScoreRun(sc, tr, r.ob)
+		err = r.run(ctx, fmt.Sprintf("eval-%02d-%s", i+1, sc.Name))
+		row.Smriti, row.Drafts = eval.ScoreRun(sc, tr, r.ob), r.ob.Drafts
+		if err != nil {
 			row.Smriti.Err = err.Error()
-		} else {
-			row.Smriti = eval.ScoreRun(sc, tr, r.ob)
 		}
 		if o.Model != nil {
 			full, notes := Baselines(ctx, o, sc, tr)
