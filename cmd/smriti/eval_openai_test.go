@@ -145,16 +145,7 @@ func TestEvalOpenAICompatibleEndToEnd(t *testing.T) {
 	if rep.Provider != "generic" || rep.Model != "local-oracle-7b" {
 		t.Fatalf("report names provider %q model %q; want generic and local-oracle-7b", rep.Provider, rep.Model)
 	}
-	oracle := runEvalT(t, evalOptions{provider: "oracle", scenarios: scenarioDir})
-	if got, want := figures(rep.Overall), figures(oracle.Overall); got != want {
-		t.Errorf("over the wire = %+v\noracle        = %+v", got, want)
-	}
-	if got, want := figures(*rep.FullContext), figures(*oracle.FullContext); got != want {
-		t.Errorf("full context over the wire = %+v, oracle %+v", got, want)
-	}
-	if got, want := figures(*rep.Notes), figures(*oracle.Notes); got != want {
-		t.Errorf("notes file over the wire = %+v, oracle %+v", got, want)
-	}
+	checkOracleFigures(t, rep)
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	turns := 0

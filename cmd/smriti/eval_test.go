@@ -66,18 +66,27 @@ func TestEvalOracle(t *testing.T) {
 			t.Errorf("%s: a baseline did not score: %+v %+v", row.Scenario, row.FullContext, row.Notes)
 		}
 	}
-	want := evalFigures{Expected: 160, Observed: 160, Correct: 160, ConflictsRight: 4, ConflictsFound: 4, ConflictsExpected: 4,
+	checkOracleFigures(t, rep)
+}
+
+// The oracle run's figures: Smriti's, then the two baselines'.
+var (
+	oracleSmriti = evalFigures{Expected: 160, Observed: 160, Correct: 160, ConflictsRight: 4, ConflictsFound: 4, ConflictsExpected: 4,
 		Probes: 11, ProvenanceRight: 160, Drafts: 83}
-	if got := figures(rep.Overall); got != want {
-		t.Errorf("overall = %+v\nwant      %+v", got, want)
+	oracleFull  = evalFigures{Expected: 160, Observed: 116, Correct: 114, Lost: 45, Stale: 1, Unexpected: 1, ConflictsExpected: 4, ProvenanceRight: 109, Drafts: 13}
+	oracleNotes = evalFigures{Expected: 160, Observed: 186, Correct: 134, Lost: 6, Stale: 20, Duplicated: 17, Unexpected: 15, ConflictsExpected: 4, ProvenanceRight: 134, Drafts: 79}
+)
+
+func checkOracleFigures(t *testing.T, rep *eval.Report) {
+	t.Helper()
+	if got := figures(rep.Overall); got != oracleSmriti {
+		t.Errorf("overall = %+v\nwant      %+v", got, oracleSmriti)
 	}
-	wantFull := evalFigures{Expected: 160, Observed: 116, Correct: 114, Lost: 45, Stale: 1, Unexpected: 1, ConflictsExpected: 4, ProvenanceRight: 109, Drafts: 13}
-	if got := figures(*rep.FullContext); got != wantFull {
-		t.Errorf("full context = %+v\nwant           %+v", got, wantFull)
+	if got := figures(*rep.FullContext); got != oracleFull {
+		t.Errorf("full context = %+v\nwant           %+v", got, oracleFull)
 	}
-	wantNotes := evalFigures{Expected: 160, Observed: 186, Correct: 134, Lost: 6, Stale: 20, Duplicated: 17, Unexpected: 15, ConflictsExpected: 4, ProvenanceRight: 134, Drafts: 79}
-	if got := figures(*rep.Notes); got != wantNotes {
-		t.Errorf("notes file = %+v\nwant         %+v", got, wantNotes)
+	if got := figures(*rep.Notes); got != oracleNotes {
+		t.Errorf("notes file = %+v\nwant         %+v", got, oracleNotes)
 	}
 }
 
