@@ -100,3 +100,7 @@ func prime(st *wire.SpaceState, at time.Time) Prime {
 	return Prime{SpaceID: st.Space.ID.String(), SpaceName: st.Space.Name, Usage: usage, Brief: brief,
 		Text: text, Tokens: n, Encoding: tokenizer.O200K}
 }
+
+// PrimeTokens is what `smriti prime` costs an agent for a space state, in
+// o200k tokens (the usage, the compact brief and its token line).
+func PrimeTokens(st *wire.SpaceState) int { return prime(st, now()).Tokens }

@@ -120,6 +120,7 @@ var builtinModels = map[string]string{
 	intelligence.ProviderAnthropic:  "claude-sonnet-4-5",
 	intelligence.ProviderOpenRouter: "openai/gpt-4o-mini",
 	intelligence.ProviderMock:       "mock",
+	ProviderOracle:                  ProviderOracle,
 }
 
 // realProviders are the configurable providers, in the order the default
@@ -132,7 +133,7 @@ var realProviders = []string{
 }
 
 // knownProviders are every name Provider accepts.
-var knownProviders = append(append([]string(nil), realProviders...), intelligence.ProviderMock)
+var knownProviders = append(append([]string(nil), realProviders...), intelligence.ProviderMock, ProviderOracle)
 
 type yamlFile struct {
 	Providers map[string]yamlProvider `yaml:"providers"`

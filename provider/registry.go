@@ -41,6 +41,7 @@ type options struct {
 	observer  Observer
 	logger    *slog.Logger
 	transport http.RoundTripper
+	oracle    Oracle
 }
 
 // Option configures a Registry.
@@ -78,6 +79,10 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // WithTransport replaces http.DefaultTransport under the retry layer, for a
 // proxy or custom TLS.
 func WithTransport(rt http.RoundTripper) Option { return func(o *options) { o.transport = rt } }
+
+// WithOracle replaces the eval oracle the registry offers as "oracle" (a
+// blinded one, to show that the eval can fail).
+func WithOracle(or Oracle) Option { return func(o *options) { o.oracle = or } }
 
 // Registry holds the configured providers. It implements smriti.Providers
 // and is safe for concurrent use; it does not change after New.
@@ -148,6 +153,7 @@ func New(cfg *Config, opts ...Option) *Registry {
 		r.providers[name] = &observed{Provider: p, model: pc.DefaultModel, obs: o.observer}
 	}
 	r.providers[intelligence.ProviderMock] = &observed{Provider: Mock{}, model: intelligence.ProviderMock, obs: o.observer}
+	r.providers[ProviderOracle] = &observed{Provider: o.oracle, model: ProviderOracle, obs: o.observer}
 	r.background = r.resolveBackground()
 	return r
 }
@@ -204,8 +210,8 @@ func (r *Registry) firstUsable() string {
 // DefaultModel is the named provider's default model ("" if none).
 func (r *Registry) DefaultModel(name string) string {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if name == intelligence.ProviderMock {
-		return builtinModels[intelligence.ProviderMock]
+	if name == intelligence.ProviderMock || name == ProviderOracle {
+		return builtinModels[name]
 	}
 	return r.cfg.Providers[name].DefaultModel
 }

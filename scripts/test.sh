@@ -39,10 +39,13 @@ echo "==> go test -race"
 go test -race -count=1 -timeout 20m ./... 2>&1 | tee /tmp/smriti-test.log
 
 echo "==> MCP: every tool listed and called with the official TypeScript SDK over stdio"
-mcpbin=$(mktemp -d /tmp/smriti-mcp.XXXXXX)
-go build -o "$mcpbin/smriti" ./cmd/smriti
-(cd scripts/mcp-client && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$mcpbin/smriti" node run.mjs)
-rm -rf "$mcpbin"
+bindir=$(mktemp -d /tmp/smriti-bin.XXXXXX)
+go build -o "$bindir/smriti" ./cmd/smriti
+(cd scripts/mcp-client && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$bindir/smriti" node run.mjs)
+
+echo "==> state-fidelity eval with the oracle (TestEvalOracle checks it; the README shows this table)"
+"$bindir/smriti" eval
+rm -rf "$bindir"
 
 echo "==> PostgreSQL fault tests: promote, SyncRep, stop 10 s"
 ./scripts/ha-faults.sh

@@ -28,7 +28,7 @@ Run "smriti serve" to start the API and web workspace.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newVersionCmd(), newMigrateCmd(), newBackupCmd())
+	root.AddCommand(newServeCmd(), newVersionCmd(), newMigrateCmd(), newBackupCmd(), newEvalCmd())
 	root.AddCommand(newMCPCmd())
 	root.AddCommand(cli.AccountCommands(defaultDB(), openAccounts)...)
 	cli.UseGit(gitcli.New().State)
