@@ -22,7 +22,7 @@ func hashCheckpoints() []*Checkpoint {
 			Decisions: []string{"Use Go", "bad \xc3\x28 utf8", "\ufffd kept", ""}, Assumptions: []string{"a"},
 			Tasks:         []Task{{Text: "t", ID: "t1", IntentHint: "h", BlockedBy: Blockers{"x", "y"}, Status: "done", Structured: true}, {Text: "plain"}},
 			OpenQuestions: []string{"q?"}, Entities: []string{"e & f"},
-			Artifacts:     []Artifact{{ID: "a1", Label: "L"}}},
+			Artifacts: []Artifact{{ID: "a1", Label: "L"}}},
 		ContextBlob: map[string]any{"z": 1, "a": []any{1.5, "x", nil, true}, "big": int64(1) << 60, "n": map[string]any{"k": "<v>"}},
 		Metadata:    map[string]any{"session_id": "s", "source_turns": map[string]any{"from_seq": int64(3), "to_seq": int64(9)}, "f": 1e21, "g": 1e-7},
 		HashVersion: 2,
