@@ -120,7 +120,8 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 	}
 	in.Content.Normalize()
 	var out *smriti.Checkpoint
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.groupedTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		out = nil
 		now := s.Now()
 		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
 			return err

@@ -57,6 +57,9 @@ type Store struct {
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
 	group groupCommit
+	// writes groups concurrent checkpoint commits into one transaction
+	// (SQLite).
+	writes groupWrites
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]

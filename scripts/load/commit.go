@@ -95,9 +95,9 @@ func commitBody(o options, space, session string) (string, error) {
 func runCommits(o options) error {
 	bins := strings.Split(o.bin, ",")
 	cl := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
-	rates := map[string][]float64{}
+	rates, cpus := map[string][]float64{}, map[string][]float64{}
 	fmt.Printf("commits of %d decisions, %d rounds\n", o.items, o.rounds)
-	fmt.Printf("%-24s %5s %4s %7s %10s %9s %9s %7s  %s\n", "binary", "round", "c", "n", "commits/s", "p50 ms", "p99 ms", "errors", "load average")
+	fmt.Printf("%-24s %5s %4s %7s %10s %9s %9s %7s %12s  %s\n", "binary", "round", "c", "n", "commits/s", "p50 ms", "p99 ms", "errors", "CPU ms/commit", "load average")
 	for round := 1; round <= o.rounds; round++ {
 		for _, bin := range bins {
 			s, err := startServer(bin, o)
@@ -123,12 +123,15 @@ func runCommits(o options) error {
 					return fmt.Errorf("warm-up: %d of %d commits failed", w.errors, w.n)
 				}
 				for _, c := range o.conc {
+					cpu0 := cpuTicks(s.cmd.Process.Pid)
 					r := measureStatus(cl, url, body, o.n, c, 201)
+					cpu := float64(cpuTicks(s.cmd.Process.Pid)-cpu0) * 10 / float64(r.n) // a tick is 10 ms
 					la, _ := os.ReadFile("/proc/loadavg")
-					fmt.Printf("%-24s %5d %4d %7d %10.0f %9.2f %9.2f %7d  %s\n", filepath.Base(bin), round, c, r.n, r.rps, r.p50, r.p99, r.errors,
+					fmt.Printf("%-24s %5d %4d %7d %10.0f %9.2f %9.2f %7d %12.3f  %s\n", filepath.Base(bin), round, c, r.n, r.rps, r.p50, r.p99, r.errors, cpu,
 						strings.Join(strings.Fields(string(la))[:3], " "))
 					key := fmt.Sprintf("%s c=%d", bin, c)
 					rates[key] = append(rates[key], r.rps)
+					cpus[key] = append(cpus[key], cpu)
 				}
 				return nil
 			}()
@@ -141,7 +144,9 @@ func runCommits(o options) error {
 	for _, c := range o.conc {
 		for _, bin := range bins {
 			rs := rates[fmt.Sprintf("%s c=%d", bin, c)]
-			fmt.Printf("median %-24s c=%d: %.0f commits/s over %d rounds\n", filepath.Base(bin), c, median(rs), len(rs))
+
+			key := fmt.Sprintf("%s c=%d", bin, c)
+			fmt.Printf("median %-24s c=%d: %.0f commits/s, server CPU %.3f ms a commit, over %d rounds\n", filepath.Base(bin), c, median(rs), median(cpus[key]), len(rs))
 		}
 	}
 	return nil
@@ -183,4 +188,22 @@ func measureStatus(cl *http.Client, url, body string, n, c, want int) result {
 	wg.Wait()
 	el := time.Since(start)
 	return summarize(lat, n, c, errs, el)
+}
+
+// cpuTicks is a process's user and system time from /proc/PID/stat, in
+// clock ticks (USER_HZ, 100 a second on Linux); 0 when unreadable.
+func cpuTicks(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name may hold spaces: the fields start after its ")".
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + st
 }
