@@ -334,7 +334,11 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
 		return nil, err
 	}
-	return c, s.writeItems(ctx, tx, c)
+	if err := s.writeItems(ctx, tx, c); err != nil {
+		return c, err
+	}
+	s.wroteItems(tx, c)
+	return c, nil
 }
 
 var sqlInsertCheckpoint = `INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,

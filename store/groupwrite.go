@@ -100,20 +100,22 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 		p := live[0]
 		p.err = s.tx(p.ctx, func(tx *sql.Tx) error { return p.fn(p.ctx, tx) })
 	case len(live) > 1:
-		err := s.tx(context.WithoutCancel(live[0].ctx), func(tx *sql.Tx) error {
+		ctx := context.WithoutCancel(live[0].ctx)
+		err := s.tx(ctx, func(tx *sql.Tx) error {
 			for _, p := range live {
 				if p.err = p.ctx.Err(); p.err != nil {
 					continue
 				}
-				if _, err := tx.Exec(`SAVEPOINT grouped_write`); err != nil {
+				if _, err := s.writeStmt(ctx, tx, `SAVEPOINT grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("savepoint: %w", err)
 				}
 				if p.err = p.fn(context.WithoutCancel(p.ctx), tx); p.err != nil {
-					if _, err := tx.Exec(`ROLLBACK TO grouped_write`); err != nil {
+					s.last.Store(nil) // what it wrote is rolled back
+					if _, err := s.writeStmt(ctx, tx, `ROLLBACK TO grouped_write`).ExecContext(ctx); err != nil {
 						return fmt.Errorf("rollback to savepoint: %w", err)
 					}
 				}
-				if _, err := tx.Exec(`RELEASE grouped_write`); err != nil {
+				if _, err := s.writeStmt(ctx, tx, `RELEASE grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("release savepoint: %w", err)
 				}
 			}

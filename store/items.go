@@ -199,6 +199,63 @@ func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkp
 	return nil
 }
 
+// lastWrite is the checkpoint the running write transaction wrote last,
+// with its items as they read back from their rows: in a group of commits
+// (groupwrite.go) each one's parent is usually the one before it, written
+// by the same transaction moments ago, and its rows cannot have changed
+// since but by that transaction.
+type lastWrite struct {
+	tx    *sql.Tx
+	id    smriti.ID
+	items []smriti.Item
+}
+
+// wroteItems notes c's items, as they read back, as the transaction's last
+// write (on SQLite's one write transaction only).
+func (s *Store) wroteItems(tx *sql.Tx, c *smriti.Checkpoint) {
+	if s.d.name != "sqlite" || s.writing.Load() != tx {
+		return
+	}
+	// The tasks as the tasks column reads back (their JSON form).
+	var tasks []smriti.Task
+	if j, err := jsonArg(c.Tasks); err != nil || (jsonCol{&tasks}).Scan(j) != nil {
+		s.last.Store(nil)
+		return
+	}
+	items := make([]smriti.Item, len(c.Items))
+	for i, it := range c.Items {
+		// What writeItems stores and scanItem reads back: an open status
+		// for none, [] for no supersedes, no change for an empty op; the
+		// task annotations come from the tasks column (LinkTasks).
+		if it.Status == "" {
+			it.Status = smriti.ItemOpen
+		}
+		it.Supersedes = append([]string{}, it.Supersedes...)
+		if it.Change != nil {
+			if it.Change.Op == "" {
+				it.Change = nil
+			} else {
+				ch := *it.Change
+				it.Change = &ch
+			}
+		}
+		it.Task = nil
+		items[i] = it
+	}
+	(&smriti.Content{Tasks: tasks}).LinkTasks(items)
+	s.last.Store(&lastWrite{tx: tx, id: c.ID, items: items})
+}
+
+// justWritten returns the items of checkpoint id when the transaction q
+// wrote it last; a copy, as parentItems' callers may keep it.
+func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
+	w := s.last.Load()
+	if w == nil || w.id != id || q != querier(w.tx) || s.writing.Load() != w.tx {
+		return nil, false
+	}
+	return append([]smriti.Item{}, w.items...), true
+}
+
 // parentItems is attachItems for the parents of a checkpoint being written
 // (ids, at most two): each one's items, its live tasks linked to its
 // tasks, for each of ids that is a checkpoint; the rest of the parents'
@@ -206,6 +263,10 @@ func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkp
 func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
 	out := make(map[smriti.ID][]smriti.Item, len(ids))
 	for _, id := range ids {
+		if items, ok := s.justWritten(q, id); ok {
+			out[id] = items
+			continue
+		}
 		var tasks []smriti.Task
 		err := s.stmtOn(ctx, q, `SELECT tasks FROM checkpoints WHERE id = ?`).QueryRowContext(ctx, id).Scan(jsonCol{&tasks})
 		if errors.Is(err, sql.ErrNoRows) {

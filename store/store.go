@@ -63,6 +63,8 @@ type Store struct {
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]
+	// last is the checkpoint that transaction wrote last (see lastWrite).
+	last atomic.Pointer[lastWrite]
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
 	ckpt   *checkpointer
@@ -282,6 +284,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.writing.Store(tx)
 	defer func() {
 		s.writing.CompareAndSwap(tx, nil)
+		s.last.Store(nil)
 		release()
 		s.prepareWanted(ctx)
 	}()
