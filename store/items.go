@@ -124,13 +124,6 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 	return nil
 }
 
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // itemsOf loads the items of the given checkpoints (unscoped: callers have
 // checked visibility), in position order.
 func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[smriti.ID][]smriti.Item, error) {
