@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // NormalizeItem is the key under which list items (decisions, tasks, …) are
@@ -17,10 +18,37 @@ import (
 // matches "eastcoast" but not "east coast" (as before). An item made only of
 // punctuation has the empty key: it matches nothing.
 func NormalizeItem(s string) string {
+	if normalASCII(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII, as the unicode tables class it: letters and digits
+			// are kept (letters lower-cased), the six spaces separate,
+			// everything else is punctuation or a symbol.
+			i++
+			switch {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			case c == ' ', '\t' <= c && c <= '\r':
+				space = true
+				continue
+			default:
+				continue
+			}
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteByte(c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
 			if space && b.Len() > 0 {
@@ -33,6 +61,20 @@ func NormalizeItem(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// normalASCII reports whether s is already its own key: lower-case ASCII
+// letters and digits in words separated by single spaces.
+func normalASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == ' ' && i > 0 && i < len(s)-1 && s[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // ListDiff is the comparison of two lists of items. Every slice is non-nil

@@ -3,6 +3,7 @@ package smriti
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func FuzzNormalizeItem(f *testing.F) {
@@ -116,4 +117,51 @@ func shellWords(line string) (words []string, ok bool) {
 	}
 	end()
 	return words, true
+}
+
+// normalizeItemRunes is NormalizeItem as first written, rune by rune
+// through the unicode tables: the ASCII fast paths must agree with it.
+func normalizeItemRunes(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsSpace(r):
+			space = true
+		}
+	}
+	return b.String()
+}
+
+func TestNormalizeItemASCII(t *testing.T) {
+	// Every ASCII byte alone, between letters and after a space.
+	for c := 0; c < 0x80; c++ {
+		for _, s := range []string{string(rune(c)), "a" + string(rune(c)) + "b", "a " + string(rune(c)) + " b", " " + string(rune(c))} {
+			if got, want := NormalizeItem(s), normalizeItemRunes(s); got != want {
+				t.Fatalf("NormalizeItem(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "use go", "Use Go!", "x\u00a0y", "x\u0085y", "Zürich 12", "bad \xff utf8", "İstanbul", "K\u212a"} {
+		if got, want := NormalizeItem(s), normalizeItemRunes(s); got != want {
+			t.Fatalf("NormalizeItem(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzNormalizeItemRunes(f *testing.F) {
+	for _, s := range []string{"Use Go!", "  a\t\nb ", "Zürich", "स्मृति", "---", "ǅ İ ß", "a b", "x\xffy"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := NormalizeItem(s), normalizeItemRunes(s); got != want {
+			t.Fatalf("NormalizeItem(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

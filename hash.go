@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
+	"unicode/utf8"
 
 	"smriti/internal/nonnil"
 )
@@ -25,6 +27,138 @@ const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 // Notes, the log position and the row id are deliberately not covered: notes
 // are annotations beside the checkpoint, and the id names the link.
 func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
+	sum := sha256.Sum256(c.hashDocument(parentHash, mergeParentHash))
+	return hex.EncodeToString(sum[:])
+}
+
+// hashDocument is canonicalJSON(c.hashDoc(…)) written directly: the
+// object's keys in sorted order, and each value as canonicalJSON gives it
+// — plain strings, string lists and the items with json.Marshal (which
+// writes them as canonicalJSON does: a valid UTF-8 string encodes the same
+// after a round trip), everything else (tasks, artifacts, the two maps,
+// and any string that is not valid UTF-8) through canonicalJSON itself.
+// The canonical form of an object is its members' canonical forms in key
+// order, so the bytes are the same; TestHashDocumentIsCanonical checks it.
+func (c *Checkpoint) hashDocument(parentHash, mergeParentHash string) []byte {
+	b := make([]byte, 0, 1024)
+	str := func(s string) {
+		switch {
+		case plainJSONString(s):
+			b = append(append(append(b, '"'), s...), '"')
+		case !utf8.ValidString(s):
+			b = append(b, canonicalJSON(s)...)
+		default:
+			j, _ := json.Marshal(s)
+			b = append(b, j...)
+		}
+	}
+	optStr := func(s *string) {
+		if s == nil {
+			b = append(b, "null"...)
+			return
+		}
+		str(*s)
+	}
+	strs := func(list []string) {
+		b = append(b, '[')
+		for i, s := range list {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			str(s)
+		}
+		b = append(b, ']')
+	}
+	other := func(v any) { b = append(b, canonicalJSON(v)...) }
+	v := 1
+	if c.HashVersion >= 2 {
+		v = 2
+	}
+	// In sorted key order, as canonicalJSON writes an object.
+	members := []struct {
+		key   string
+		write func()
+	}{
+		{"artifacts", func() { other(nonnil.Slice(c.Artifacts)) }},
+		{"assumptions", func() { strs(c.Assumptions) }},
+		{"author_agent", func() { optStr(c.AuthorAgent) }},
+		{"author_type", func() { str(c.AuthorType) }},
+		{"branch", func() { str(c.BranchName) }},
+		{"context_blob", func() { other(nonnil.Map(c.ContextBlob)) }},
+		{"created_at", func() { str(c.CreatedAt.UTC().Format(hashTimeLayout)) }},
+		{"decisions", func() { strs(c.Decisions) }},
+		{"entities", func() { strs(c.Entities) }},
+		{"items", func() {
+			b = append(b, '[')
+			for i := range c.Items {
+				it := &c.Items[i]
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '[')
+				str(it.ID)
+				b = append(b, ',')
+				str(string(it.Kind))
+				b = append(b, ',')
+				str(it.StatusOrOpen())
+				b = append(b, ',')
+				str(it.Text)
+				b = append(b, ']')
+			}
+			b = append(b, ']')
+		}},
+		{"merge_parent_hash", func() { str(mergeParentHash) }},
+		{"message", func() { str(c.Message) }},
+		{"metadata", func() { other(nonnil.Map(c.Metadata)) }},
+		{"objective", func() { str(c.Objective) }},
+		{"open_questions", func() { strs(c.OpenQuestions) }},
+		{"parent_hash", func() { str(parentHash) }},
+		{"project_root", func() { optStr(c.ProjectRoot) }},
+		{"raw_source_text", func() { optStr(c.RawSourceText) }},
+		{"space_id", func() { str(c.SpaceID.String()) }},
+		{"summary", func() { str(c.Summary) }},
+		{"tasks", func() { other(nonnil.Slice(c.Tasks)) }},
+		{"v", func() { b = strconv.AppendInt(b, int64(v), 10) }},
+	}
+	b = append(b, '{')
+	first := true
+	for _, m := range members {
+		if m.key == "items" && v < 2 {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		str(m.key)
+		b = append(b, ':')
+		m.write()
+	}
+	return append(b, '}')
+}
+
+// plainJSONString reports whether s encodes in JSON as itself in quotes:
+// valid UTF-8 with nothing json.Marshal escapes (control characters, '"',
+// '\\', the HTML characters '<', '>' and '&', U+2028 and U+2029).
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	return true
+}
+
+// hashDoc is the document a checkpoint's hash is the canonical encoding of
+// (hashDocument writes that encoding directly).
+func (c *Checkpoint) hashDoc(parentHash, mergeParentHash string) map[string]any {
 	doc := map[string]any{
 		"v":                 1,
 		"space_id":          c.SpaceID.String(),
@@ -56,8 +190,7 @@ func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
 		}
 		doc["items"] = items
 	}
-	sum := sha256.Sum256(canonicalJSON(doc))
-	return hex.EncodeToString(sum[:])
+	return doc
 }
 
 // canonicalJSON encodes v with sorted object keys and numbers in their

@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -218,7 +218,7 @@ func (m *itemIDs) take(id string) bool {
 func (m *itemIDs) mint(kind ItemKind, text string) string {
 	key := ItemKey(text)
 	for salt := 0; ; salt++ {
-		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", kind, key, salt)))
+		sum := sha256.Sum256([]byte(string(kind) + "\x00" + key + "\x00" + strconv.Itoa(salt)))
 		id := kind.idPrefix() + "-" + hex.EncodeToString(sum[:3])
 		if m.take(id) {
 			return id
@@ -319,6 +319,12 @@ func (it *Item) StatusOrOpen() string {
 	return it.Status
 }
 
+// kindKey is what items are matched by: kind and normalised text.
+type kindKey struct {
+	kind ItemKind
+	key  string
+}
+
 // AssignItems gives a checkpoint's content its items: content is the new
 // state (authoritative for texts and order), parent the parent's items (all
 // of them; tombstones are ignored), and hints the items a client or a draft
@@ -331,19 +337,19 @@ func (it *Item) StatusOrOpen() string {
 // origin is the Origin of items introduced here.
 func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []Item {
 	ids := newItemIDs()
-	parentLive := map[string]*Item{}
-	parentByKey := map[string][]*Item{}
+	parentLive := make(map[string]*Item, len(parent))
+	parentByKey := make(map[kindKey][]*Item, len(parent))
 	for i := range parent {
 		p := &parent[i]
 		if !p.Live() {
 			continue
 		}
 		parentLive[p.ID] = p
-		k := string(p.Kind) + "\x00" + ItemKey(p.Text)
+		k := kindKey{p.Kind, ItemKey(p.Text)}
 		parentByKey[k] = append(parentByKey[k], p)
 	}
-	hintByKey := map[string][]*Item{}
-	hintByID := map[string]*Item{}
+	hintByKey := make(map[kindKey][]*Item, len(hints))
+	hintByID := make(map[string]*Item, len(hints))
 	for i := range hints {
 		h := &hints[i]
 		if _, seen := hintByID[h.ID]; h.ID != "" && !seen {
@@ -352,7 +358,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		if !h.Live() {
 			continue
 		}
-		k := string(h.Kind) + "\x00" + ItemKey(h.Text)
+		k := kindKey{h.Kind, ItemKey(h.Text)}
 		hintByKey[k] = append(hintByKey[k], h)
 	}
 	// Reserve every parent id, so a new item never takes the id of one that
@@ -360,8 +366,8 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	for id := range parentLive {
 		ids.used[id] = true
 	}
-	claimed := map[string]bool{}
-	pop := func(m map[string][]*Item, k string) *Item {
+	claimed := make(map[string]bool, len(parent)+len(hints))
+	pop := func(m map[kindKey][]*Item, k kindKey) *Item {
 		for len(m[k]) > 0 {
 			it := m[k][0]
 			m[k] = m[k][1:]
@@ -377,7 +383,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	var minted []int                  // indexes in out of items added with no id proposed
 	superseded := map[string]string{} // parent id → id of the item superseding it
 	for _, n := range news {
-		k := string(n.Kind) + "\x00" + ItemKey(n.Text)
+		k := kindKey{n.Kind, ItemKey(n.Text)}
 		it := n
 		var p *Item
 		fromHint := false

@@ -371,15 +371,15 @@ type itemIndex struct {
 // indexItems indexes a side's items by id; of live items with the same kind
 // and normalised text only the first counts (a side's duplicates collapse).
 func indexItems(items []Item) itemIndex {
-	ix := itemIndex{live: map[string]*Item{}, dead: map[string]*Item{}}
-	seen := map[string]bool{}
+	ix := itemIndex{live: make(map[string]*Item, len(items)), dead: map[string]*Item{}, order: make([]string, 0, len(items))}
+	seen := make(map[kindKey]bool, len(items))
 	for i := range items {
 		it := &items[i]
 		if !it.Live() {
 			ix.dead[it.ID] = it
 			continue
 		}
-		k := string(it.Kind) + "\x00" + ItemKey(it.Text)
+		k := kindKey{it.Kind, ItemKey(it.Text)}
 		if _, dup := ix.live[it.ID]; dup || seen[k] {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Identity survives editing even for writers that send only text (the
@@ -42,6 +43,29 @@ var (
 		"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
 )
 
+// Word classes of the similarity rule, looked up once per word.
+const (
+	wordNegation = 1 + iota
+	wordNumber
+	wordFiller
+)
+
+// itemWordClass classes every word of the lists above, in the order
+// wordsOf tests them (negation, number word, filler).
+var itemWordClass = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for w := range itemFillers {
+		m[w] = wordFiller
+	}
+	for w := range itemNumberWords {
+		m[w] = wordNumber
+	}
+	for w := range itemNegations {
+		m[w] = wordNegation
+	}
+	return m
+}()
+
 func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
@@ -76,18 +100,22 @@ func (v vocabulary) id(w string) int32 {
 
 func (v vocabulary) wordsOf(s string) itemWords {
 	var p itemWords
-	for _, w := range strings.Fields(NormalizeItem(s)) {
+	// NormalizeItem's words are separated by single spaces.
+	for rest := NormalizeItem(s); rest != ""; {
+		w, tail, _ := strings.Cut(rest, " ")
+		rest = tail
+		class := itemWordClass[w]
 		switch {
-		case itemNegations[w]:
+		case class == wordNegation:
 			p.negated = !p.negated
 			p.words = append(p.words, v.id(w))
-		case itemNumberWords[w] != "":
+		case class == wordNumber:
 			p.numbers = append(p.numbers, itemNumberWords[w])
 			p.words = append(p.words, v.id(itemNumberWords[w]))
-		case strings.IndexFunc(w, unicode.IsDigit) >= 0:
+		case hasDigit(w):
 			p.numbers = append(p.numbers, w)
 			p.words = append(p.words, v.id(w))
-		case itemFillers[w]:
+		case class == wordFiller:
 		default:
 			n := v.id(singularWord(w))
 			p.subject = append(p.subject, n)
@@ -99,6 +127,18 @@ func (v vocabulary) wordsOf(s string) itemWords {
 	slices.Sort(p.subject)
 	p.subject = slices.Compact(p.subject)
 	return p
+}
+
+// hasDigit reports whether w has a digit of any script.
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; '0' <= c && c <= '9' {
+			return true
+		} else if c >= utf8.RuneSelf {
+			return strings.IndexFunc(w[i:], unicode.IsDigit) >= 0
+		}
+	}
+	return false
 }
 
 // singularWord drops a plural "s" from a word of more than three letters,
@@ -127,6 +167,14 @@ func ContentWords(s string) []string {
 // not near the same, else in (0, 1], higher for nearer (the Jaccard index,
 // or minItemSimilarity for a same-subject match below it).
 func (p itemWords) similarity(q itemWords) float64 {
+	// shared <= the smaller set and union >= the larger: when their ratio
+	// is below the bound, so is the Jaccard index.
+	if small, large := min(len(p.words), len(q.words)), max(len(p.words), len(q.words)); large > 0 && float64(small)/float64(large) < minItemSimilarity {
+		if p.sameSubject(q) {
+			return minItemSimilarity
+		}
+		return 0
+	}
 	shared := 0
 	for i, j := 0, 0; i < len(p.words) && j < len(q.words); {
 		switch a, b := p.words[i], q.words[j]; {
@@ -184,51 +232,99 @@ func pairNearSame(removed, added []*Item) map[int]int {
 		return nil
 	}
 	type cand struct {
-		r, a  int
-		score float64
+		r, a  int32
+		score int32 // index in scores
 	}
 	v := vocabulary{}
 	rw := make([]itemWords, len(removed))
 	for i, it := range removed {
 		rw[i] = v.wordsOf(it.Text)
 	}
+	aw := make([]itemWords, len(added))
+	for i, it := range added {
+		aw[i] = v.wordsOf(it.Text)
+	}
+	// Candidates in (removed, added) order, each with its score's index
+	// among the distinct scores (few: ratios of small counts); the stable
+	// bucketing by score below keeps that order within a score.
 	var cands []cand
-	for ai, a := range added {
-		aw := v.wordsOf(a.Text)
-		for ri, r := range removed {
+	var scores []float64
+	index := map[float64]int32{} // used once scores outgrows a linear search
+	scoreIndex := func(s float64) int32 {
+		if len(scores) <= 16 {
+			for i, x := range scores {
+				if x == s {
+					return int32(i)
+				}
+			}
+		} else if i, ok := index[s]; ok {
+			return i
+		}
+		scores = append(scores, s)
+		if len(scores) > 16 {
+			if len(index) == 0 {
+				for i, x := range scores {
+					index[x] = int32(i)
+				}
+			}
+			index[s] = int32(len(scores) - 1)
+		}
+		return int32(len(scores) - 1)
+	}
+	for ri, r := range removed {
+		for ai, a := range added {
 			if r.Kind != a.Kind {
 				continue
 			}
-			if s := rw[ri].similarity(aw); s > 0 {
-				cands = append(cands, cand{ri, ai, s})
+			if s := rw[ri].similarity(aw[ai]); s > 0 {
+				cands = append(cands, cand{int32(ri), int32(ai), scoreIndex(s)})
 			}
 		}
 	}
 	if len(cands) == 0 {
 		return nil
 	}
-	slices.SortFunc(cands, func(x, y cand) int {
+	// Best pairs first: bucketed by score, highest first, rather than
+	// sorted.
+	byScore := make([]int32, len(scores))
+	for i := range byScore {
+		byScore[i] = int32(i)
+	}
+	slices.SortFunc(byScore, func(x, y int32) int {
 		switch {
-		case x.score > y.score:
+		case scores[x] > scores[y]:
 			return -1
-		case x.score < y.score:
+		case scores[x] < scores[y]:
 			return 1
-		case x.r != y.r:
-			return x.r - y.r
 		}
-		return x.a - y.a
+		return 0
 	})
-	out := map[int]int{}
-	usedR := map[int]bool{}
+	rank := make([]int32, len(scores))
+	for r, i := range byScore {
+		rank[i] = int32(r)
+	}
+	start := make([]int, len(scores)+1)
 	for _, c := range cands {
-		if usedR[c.r] {
+		start[rank[c.score]+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	ordered := make([]cand, len(cands))
+	for _, c := range cands {
+		k := rank[c.score]
+		ordered[start[k]] = c
+		start[k]++
+	}
+	out := map[int]int{}
+	usedR := make([]bool, len(removed))
+	usedA := make([]bool, len(added))
+	for _, c := range ordered {
+		if usedR[c.r] || usedA[c.a] {
 			continue
 		}
-		if _, ok := out[c.a]; ok {
-			continue
-		}
-		usedR[c.r] = true
-		out[c.a] = c.r
+		usedR[c.r], usedA[c.a] = true, true
+		out[int(c.a)] = int(c.r)
 	}
 	return out
 }

@@ -2,7 +2,10 @@ package smriti
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -168,4 +171,112 @@ func BenchmarkNearSameMatch500(b *testing.B) {
 			}
 		}
 	})
+}
+
+// pairNearSameSorted is pairNearSame as first written (every candidate
+// sorted by score, removed index, added index): the bucketed ordering must
+// pair exactly as it does.
+func pairNearSameSorted(removed, added []*Item) map[int]int {
+	type cand struct {
+		r, a  int
+		score float64
+	}
+	v := vocabulary{}
+	rw := make([]itemWords, len(removed))
+	for i, it := range removed {
+		rw[i] = v.wordsOf(it.Text)
+	}
+	var cands []cand
+	for ai, a := range added {
+		aw := v.wordsOf(a.Text)
+		for ri, r := range removed {
+			if r.Kind == a.Kind {
+				if s := similarityFull(rw[ri], aw); s > 0 {
+					cands = append(cands, cand{ri, ai, s})
+				}
+			}
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		x, y := cands[i], cands[j]
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		if x.r != y.r {
+			return x.r < y.r
+		}
+		return x.a < y.a
+	})
+	out := map[int]int{}
+	usedR := map[int]bool{}
+	for _, c := range cands {
+		if _, ok := out[c.a]; ok || usedR[c.r] {
+			continue
+		}
+		usedR[c.r] = true
+		out[c.a] = c.r
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func TestPairNearSameOrder(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	words := []string{"service", "cache", "gateway", "region", "not", "never", "keeps", "minutes", "two", "3", "15", "the", "token", "ttl", "redis", "use"}
+	text := func() string {
+		var ws []string
+		for n := 2 + rnd.IntN(5); n > 0; n-- {
+			ws = append(ws, words[rnd.IntN(len(words))])
+		}
+		return strings.Join(ws, " ")
+	}
+	kinds := []ItemKind{KindDecision, KindTask}
+	for round := 0; round < 300; round++ {
+		var removed, added []*Item
+		for n := rnd.IntN(30); n > 0; n-- {
+			removed = append(removed, &Item{Kind: kinds[rnd.IntN(2)], Text: text()})
+		}
+		for n := rnd.IntN(30); n > 0; n-- {
+			added = append(added, &Item{Kind: kinds[rnd.IntN(2)], Text: text()})
+		}
+		got, want := pairNearSame(removed, added), pairNearSameSorted(removed, added)
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d pairs, want %d", round, len(got), len(want))
+		}
+		for a, r := range want {
+			if got[a] != r {
+				t.Fatalf("round %d: added %d paired with %d, want %d", round, a, got[a], r)
+			}
+		}
+	}
+}
+
+// similarityFull is itemWords.similarity without its size bound: the
+// Jaccard index counted every time.
+func similarityFull(p, q itemWords) float64 {
+	shared := 0
+	for i, j := 0, 0; i < len(p.words) && j < len(q.words); {
+		switch a, b := p.words[i], q.words[j]; {
+		case a == b:
+			shared++
+			i++
+			j++
+		case a < b:
+			i++
+		default:
+			j++
+		}
+	}
+	union := len(p.words) + len(q.words) - shared
+	if union > 0 && shared >= 2 {
+		if jac := float64(shared) / float64(union); jac >= minItemSimilarity {
+			return jac
+		}
+	}
+	if p.sameSubject(q) {
+		return minItemSimilarity
+	}
+	return 0
 }

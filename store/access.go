@@ -41,7 +41,7 @@ const ownedSpace = ` IN (SELECT space_id FROM space_members WHERE user_id = ? AN
 // every adapter — HTTP, MCP — meets the same rule.
 func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, need account.Need) error {
 	var role string
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT role FROM space_members WHERE space_id = ? AND user_id = ?`),
+	err := s.stmtOn(ctx, q, `SELECT role FROM space_members WHERE space_id = ? AND user_id = ?`).QueryRowContext(ctx,
 		spaceID, smriti.UserFromContext(ctx)).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errSpaceNotFound

@@ -65,7 +65,7 @@ func (a *ancestry) node(ctx context.Context, id smriti.ID) (*ancNode, error) {
 	var depth sql.NullInt64
 	var parent, skip uuid.NullUUID
 	n := &ancNode{id: id}
-	err := a.q.QueryRowContext(ctx, a.s.d.rebind(`SELECT depth, parent_id, skip_id, log_pos FROM checkpoints WHERE id = ?`), id).
+	err := a.s.stmtOn(ctx, a.q, `SELECT depth, parent_id, skip_id, log_pos FROM checkpoints WHERE id = ?`).QueryRowContext(ctx, id).
 		Scan(&depth, &parent, &skip, &n.logPos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errCheckpointNotFound

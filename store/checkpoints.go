@@ -90,8 +90,8 @@ type headRef struct {
 
 func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, branch string) (*headRef, error) {
 	var h headRef
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id, commit_hash FROM checkpoints WHERE space_id = ? AND branch_name = ?
-		ORDER BY log_pos DESC LIMIT 1`), spaceID, branch).Scan(&h.id, &h.hash)
+	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE space_id = ? AND branch_name = ?
+		ORDER BY log_pos DESC LIMIT 1`).QueryRowContext(ctx, spaceID, branch).Scan(&h.id, &h.hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -103,7 +103,7 @@ func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, br
 
 func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID) (*headRef, error) {
 	var h headRef
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id, commit_hash FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&h.id, &h.hash)
+	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE id = ? AND space_id = ?`).QueryRowContext(ctx, id, spaceID).Scan(&h.id, &h.hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -120,7 +120,8 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 	}
 	in.Content.Normalize()
 	var out *smriti.Checkpoint
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.groupedTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		out = nil
 		now := s.Now()
 		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
 			return err
@@ -333,8 +334,18 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
 		return nil, err
 	}
-	return c, s.writeItems(ctx, tx, c)
+	if err := s.writeItems(ctx, tx, c); err != nil {
+		return c, err
+	}
+	s.wroteItems(tx, c)
+	return c, nil
 }
+
+var sqlInsertCheckpoint = `INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
+		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
+		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id,
+		hash_version, items_ready)
+		VALUES (` + placeholders(27) + `)`
 
 // writeCheckpointRow stores a checkpoint whose hash and log position are
 // already set, with its place in the ancestry index. A checkpoint with
@@ -370,11 +381,7 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 		ready = 1
 	}
 	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip), hv, ready)
-	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
-		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
-		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id,
-		hash_version, items_ready)
-		VALUES (`+placeholders(len(args))+`)`), args...)
+	_, err = s.writeStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("insert checkpoint: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -67,57 +68,77 @@ func int64Arg(p *int64) sql.NullInt64 {
 	return sql.NullInt64{Int64: *p, Valid: true}
 }
 
-// writeItems stores c.Items as c's rows, a few hundred rows a statement.
+// sqlInsertItems inserts n checkpoint_items rows.
+func sqlInsertItems(n int) string {
+	return `INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
+			supersedes, change_op, change_before, change_by, change_reason, source_session_id, source_from_seq, source_to_seq,
+			source_quote, origin_checkpoint_id, origin_session_id, origin_from_seq, origin_to_seq, origin_quote,
+			origin_author_agent, origin_model, change_merge) VALUES ` + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
+}
+
+// maxItemRows is the most rows one prepared item insert writes on SQLite;
+// inserts of 1, 2, 4 … maxItemRows rows are prepared as they are first
+// needed.
+const maxItemRows = 32
+
+// wideItemRows is how many rows one item insert writes on an engine with
+// wideWrites (one statement, one round trip).
+const wideItemRows = 40
+
+// writeItems stores c.Items as c's rows: on an engine with wideWrites a
+// few dozen rows a statement, otherwise with prepared inserts of 32, 16 …
+// 1 rows in as few statements as that allows.
 func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
-	const perStatement = 40
-	for start := 0; start < len(c.Items); start += perStatement {
-		end := min(start+perStatement, len(c.Items))
-		args := make([]any, 0, (end-start)*itemRowArgs)
-		rows := make([]string, 0, end-start)
-		for i := start; i < end; i++ {
-			it := &c.Items[i]
-			sup, err := jsonArg(nonNilStrings(it.Supersedes))
+	args := make([]any, 0, len(c.Items)*itemRowArgs)
+	for i := range c.Items {
+		it := &c.Items[i]
+		sup := "[]"
+		if len(it.Supersedes) > 0 {
+			var err error
+			if sup, err = jsonArg(it.Supersedes); err != nil {
+				return err
+			}
+		}
+		ch := it.Change
+		if ch == nil {
+			ch = &smriti.ItemChange{}
+		}
+		status := it.Status
+		if status == "" {
+			status = smriti.ItemOpen
+		}
+		var merge sql.NullString
+		if ch.Merge != nil {
+			b, err := json.Marshal(ch.Merge)
 			if err != nil {
 				return err
 			}
-			ch := it.Change
-			if ch == nil {
-				ch = &smriti.ItemChange{}
-			}
-			status := it.Status
-			if status == "" {
-				status = smriti.ItemOpen
-			}
-			var merge sql.NullString
-			if ch.Merge != nil {
-				b, err := json.Marshal(ch.Merge)
-				if err != nil {
-					return err
-				}
-				merge = sql.NullString{String: string(b), Valid: true}
-			}
-			args = append(args, c.ID, i, it.ID, string(it.Kind), it.Text, status, sup, ch.Op, ch.Before, ch.By, ch.Reason,
-				idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
-				idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
-				it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge)
-			rows = append(rows, "("+placeholders(itemRowArgs)+")")
+			merge = sql.NullString{String: string(b), Valid: true}
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
-			supersedes, change_op, change_before, change_by, change_reason, source_session_id, source_from_seq, source_to_seq,
-			source_quote, origin_checkpoint_id, origin_session_id, origin_from_seq, origin_to_seq, origin_quote,
-			origin_author_agent, origin_model, change_merge) VALUES `+strings.Join(rows, ", ")), args...)
-		if err != nil {
+		args = append(args, c.ID, i, it.ID, string(it.Kind), it.Text, status, sup, ch.Op, ch.Before, ch.By, ch.Reason,
+			idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
+			idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
+			it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge)
+	}
+	for rows := len(c.Items); rows > 0; {
+		var st stmt
+		n := wideItemRows
+		if s.d.wideWrites {
+			n = min(n, rows)
+			st = textStmt{tx, s.d.rebind(sqlInsertItems(n))}
+		} else {
+			n = maxItemRows
+			for n > rows {
+				n /= 2
+			}
+			st = s.writeStmt(ctx, tx, sqlInsertItems(n))
+		}
+		if _, err := st.ExecContext(ctx, args[:n*itemRowArgs]...); err != nil {
 			return fmt.Errorf("insert items: %w", err)
 		}
+		args, rows = args[n*itemRowArgs:], rows-n
 	}
 	return nil
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // itemsOf loads the items of the given checkpoints (unscoped: callers have
@@ -131,8 +152,17 @@ func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[s
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+itemCols+` FROM checkpoint_items ci
-		WHERE ci.checkpoint_id IN (`+placeholders(len(args))+`) ORDER BY ci.checkpoint_id, ci.position`), args...)
+	query := `SELECT ` + itemCols + ` FROM checkpoint_items ci
+		WHERE ci.checkpoint_id IN (` + placeholders(len(args)) + `) ORDER BY ci.checkpoint_id, ci.position`
+	var rows *sql.Rows
+	var err error
+	if len(ids) <= 2 {
+		// a checkpoint's parents, or the two sides of a rebase: the
+		// commit path's reads, prepared
+		rows, err = s.stmtOn(ctx, q, query).QueryContext(ctx, args...)
+	} else {
+		rows, err = q.QueryContext(ctx, s.d.rebind(query), args...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load items: %w", err)
 	}
@@ -179,6 +209,96 @@ func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkp
 	return nil
 }
 
+// lastWrite is the checkpoint the running write transaction wrote last,
+// with its items as they read back from their rows: in a group of commits
+// (groupwrite.go) each one's parent is usually the one before it, written
+// by the same transaction moments ago, and its rows cannot have changed
+// since but by that transaction.
+type lastWrite struct {
+	tx    *sql.Tx
+	id    smriti.ID
+	items []smriti.Item
+}
+
+// wroteItems notes c's items, as they read back, as the transaction's last
+// write (on SQLite's one write transaction only).
+func (s *Store) wroteItems(tx *sql.Tx, c *smriti.Checkpoint) {
+	if s.d.name != "sqlite" || s.writing.Load() != tx {
+		return
+	}
+	// The tasks as the tasks column reads back (their JSON form).
+	var tasks []smriti.Task
+	if j, err := jsonArg(c.Tasks); err != nil || (jsonCol{&tasks}).Scan(j) != nil {
+		s.last.Store(nil)
+		return
+	}
+	items := make([]smriti.Item, len(c.Items))
+	for i, it := range c.Items {
+		// What writeItems stores and scanItem reads back: an open status
+		// for none, [] for no supersedes, no change for an empty op; the
+		// task annotations come from the tasks column (LinkTasks).
+		if it.Status == "" {
+			it.Status = smriti.ItemOpen
+		}
+		it.Supersedes = append([]string{}, it.Supersedes...)
+		if it.Change != nil {
+			if it.Change.Op == "" {
+				it.Change = nil
+			} else {
+				ch := *it.Change
+				it.Change = &ch
+			}
+		}
+		it.Task = nil
+		items[i] = it
+	}
+	(&smriti.Content{Tasks: tasks}).LinkTasks(items)
+	s.last.Store(&lastWrite{tx: tx, id: c.ID, items: items})
+}
+
+// justWritten returns the items of checkpoint id when the transaction q
+// wrote it last; a copy, as parentItems' callers may keep it.
+func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
+	w := s.last.Load()
+	if w == nil || w.id != id || q != querier(w.tx) || s.writing.Load() != w.tx {
+		return nil, false
+	}
+	return append([]smriti.Item{}, w.items...), true
+}
+
+// parentItems is attachItems for the parents of a checkpoint being written
+// (ids, at most two): each one's items, its live tasks linked to its
+// tasks, for each of ids that is a checkpoint; the rest of the parents'
+// rows is not read.
+func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
+	out := make(map[smriti.ID][]smriti.Item, len(ids))
+	for _, id := range ids {
+		if items, ok := s.justWritten(q, id); ok {
+			out[id] = items
+			continue
+		}
+		var tasks []smriti.Task
+		err := s.stmtOn(ctx, q, `SELECT tasks FROM checkpoints WHERE id = ?`).QueryRowContext(ctx, id).Scan(jsonCol{&tasks})
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list checkpoints: %w", err)
+		}
+		m, err := s.itemsOf(ctx, q, id)
+		if err != nil {
+			return nil, err
+		}
+		items := m[id]
+		if items == nil {
+			items = []smriti.Item{}
+		}
+		(&smriti.Content{Tasks: tasks}).LinkTasks(items)
+		out[id] = items
+	}
+	return out, nil
+}
+
 // assignItems gives c (its content, parent and merge parent set) its items
 // against its parents' items, inside the writing transaction: hints are the
 // items the caller proposed; the merge parent's items are hints too, so an
@@ -191,19 +311,9 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 	if c.MergeParentID != nil {
 		ids = append(ids, *c.MergeParentID)
 	}
-	var parents []*smriti.Checkpoint
-	if len(ids) > 0 {
-		args := make([]any, 0, len(ids))
-		for _, id := range ids {
-			args = append(args, id)
-		}
-		var err error
-		if parents, err = s.queryCheckpoints(ctx, q, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(args))+`)`, args...); err != nil {
-			return err
-		}
-		if err := s.attachItems(ctx, q, parents...); err != nil {
-			return err
-		}
+	parents, err := s.parentItems(ctx, q, ids)
+	if err != nil {
+		return err
 	}
 	// Only the merge being written records how it settled conflicts: a
 	// plain commit's hints, and the merge parent's rows (which may be an
@@ -212,12 +322,12 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 		hints = withoutMergeRecords(hints)
 	}
 	var parent []smriti.Item
-	for _, p := range parents {
+	for id, items := range parents {
 		switch {
-		case c.ParentID != nil && p.ID == *c.ParentID:
-			parent = p.Items
-		case c.MergeParentID != nil && p.ID == *c.MergeParentID:
-			hints = append(append([]smriti.Item(nil), hints...), withoutMergeRecords(p.Items)...)
+		case c.ParentID != nil && id == *c.ParentID:
+			parent = items
+		case c.MergeParentID != nil && id == *c.MergeParentID:
+			hints = append(append([]smriti.Item(nil), hints...), withoutMergeRecords(items)...)
 		}
 	}
 	cpID := c.ID

@@ -39,8 +39,8 @@ func (s *Store) renewHolderClaims(ctx context.Context, tx *sql.Tx, space, sessio
 	if sessionArg == nil && agentArg == "" {
 		return nil
 	}
-	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id, claimed_at, expires_at, lease_seconds FROM claims
-		WHERE space_id = ? AND status = 'active' AND expires_at > ? AND (session_id = ? OR (agent = ? AND agent <> ''))`),
+	rows, err := s.writeStmt(ctx, tx, `SELECT id, claimed_at, expires_at, lease_seconds FROM claims
+		WHERE space_id = ? AND status = 'active' AND expires_at > ? AND (session_id = ? OR (agent = ? AND agent <> ''))`).QueryContext(ctx,
 		space, s.d.t(now), sessionArg, agentArg)
 	if err != nil {
 		return fmt.Errorf("holder claims: %w", err)

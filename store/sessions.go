@@ -156,7 +156,7 @@ func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, err
 const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` + sessionVisible
 
 func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
-	return s.sessionRow(q.QueryRowContext(ctx, s.d.rebind(sqlSession+lock), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
+	return s.sessionRow(s.stmtOn(ctx, q, sqlSession+lock).QueryRowContext(ctx, id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 }
 
 func (s *Store) sessionRow(row *sql.Row) (*smriti.Session, error) {

@@ -93,13 +93,14 @@ func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Spa
 
 var errSpaceNotFound = smriti.Errorf(smriti.ENOTFOUND, "Space not found")
 
+const sqlLockSpace = `UPDATE spaces SET updated_at = ? WHERE id = ? AND id` + memberSpace + ` RETURNING id`
+
 // lockSpace checks the caller may change the space and, on PostgreSQL, locks its
 // row so that concurrent writers to one space queue up (branch heads and
 // fork names are then decided one writer at a time). It bumps updated_at.
 func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
 	var got smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`UPDATE spaces SET updated_at = ? WHERE id = ? AND id`+memberSpace+` RETURNING id`),
-		s.d.t(now), id, smriti.UserFromContext(ctx)).Scan(&got)
+	err := s.writeStmt(ctx, tx, sqlLockSpace).QueryRowContext(ctx, s.d.t(now), id, smriti.UserFromContext(ctx)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errSpaceNotFound
 	}

@@ -15,7 +15,17 @@ import (
 type stmts struct {
 	mu sync.Mutex
 	m  map[stmtKey]*sql.Stmt
+	// wanted are the write path's queries run as text inside a
+	// transaction since the last one ended, to prepare once the writer is
+	// free (see writeStmt).
+	wanted map[string]bool
 }
+
+// maxLazyStmts bounds the statements writeStmt prepares: its queries are
+// the write path's constants (and the item inserts of a few row counts),
+// so the bound is never reached; it keeps a mistake from growing the
+// cache without end.
+const maxLazyStmts = 256
 
 // stmt is a prepared statement, or on a transaction-mode pooler (where a
 // statement prepared on one server connection is missing on the next) the
@@ -138,6 +148,58 @@ func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (stmt, err
 		return nil, fmt.Errorf("statement not prepared at open: %.40s", query)
 	}
 	return tx.StmtContext(ctx, st), nil
+}
+
+// writeStmt is query (a constant with ? placeholders) for use inside tx,
+// prepared once and reused by every later transaction. Unlike txStmt it
+// needs no preparing at open: the first transaction to run query runs its
+// text and notes it, and it is prepared on the writer as soon as that
+// transaction has ended (on SQLite the transaction holds the only writer
+// connection, so it cannot be prepared there and then). On a
+// transaction-mode pooler it is always the text.
+func (s *Store) writeStmt(ctx context.Context, tx *sql.Tx, query string) stmt {
+	if s.unprepared() {
+		return textStmt{tx, s.d.rebind(query)}
+	}
+	s.stmts.mu.Lock()
+	st, ok := s.stmts.m[stmtKey{s.write, query}]
+	if !ok && len(s.stmts.m)+len(s.stmts.wanted) < maxLazyStmts {
+		if s.stmts.wanted == nil {
+			s.stmts.wanted = map[string]bool{}
+		}
+		s.stmts.wanted[query] = true
+	}
+	s.stmts.mu.Unlock()
+	if !ok {
+		return textStmt{tx, s.d.rebind(query)}
+	}
+	return tx.StmtContext(ctx, st)
+}
+
+// stmtOn is writeStmt inside a write transaction and query's text on
+// anything else. On SQLite the write transaction is the one s.tx is
+// running (there is one writer); a read transaction's connection belongs
+// to the read pool, where the writer's statements cannot run.
+func (s *Store) stmtOn(ctx context.Context, q querier, query string) stmt {
+	if tx, ok := q.(*sql.Tx); ok && (s.read == s.write || s.writing.Load() == tx) {
+		return s.writeStmt(ctx, tx, query)
+	}
+	return textStmt{q, s.d.rebind(query)}
+}
+
+// prepareWanted prepares the queries writeStmt ran as text, once no
+// transaction of this goroutine holds the writer. Best effort: a query
+// that fails to prepare is run as text again next time (and noted again).
+func (s *Store) prepareWanted(ctx context.Context) {
+	s.stmts.mu.Lock()
+	wanted := s.stmts.wanted
+	s.stmts.wanted = nil
+	s.stmts.mu.Unlock()
+	for q := range wanted {
+		if _, err := s.prepared(context.WithoutCancel(ctx), s.write, q); err != nil {
+			s.log.DebugContext(ctx, "prepare a write statement", "err", err)
+		}
+	}
 }
 
 func (s *Store) closeStmts() {

@@ -57,6 +57,14 @@ type Store struct {
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
 	group groupCommit
+	// writes groups concurrent checkpoint commits into one transaction
+	// (SQLite).
+	writes groupWrites
+	// writing is the write transaction s.tx is running (SQLite has one
+	// at a time), for stmtOn.
+	writing atomic.Pointer[sql.Tx]
+	// last is the checkpoint that transaction wrote last (see lastWrite).
+	last atomic.Pointer[lastWrite]
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
 	ckpt   *checkpointer
@@ -273,7 +281,13 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	defer release()
+	s.writing.Store(tx)
+	defer func() {
+		s.writing.CompareAndSwap(tx, nil)
+		s.last.Store(nil)
+		release()
+		s.prepareWanted(ctx)
+	}()
 	// An idempotency claim in ctx is stored by the first transaction that
 	// commits, before its write (see idempotency.go).
 	claim := idempotency.ClaimFrom(ctx)

@@ -9,6 +9,16 @@
 //
 //	go run ./scripts/load -bin bin/smriti
 //
+// With -mode commit it measures checkpoint commits instead (POST
+// /api/v4/chat/commit into one space and session, each commit on the
+// previous one, -items decisions and tasks in each): no turns are seeded and
+// the turn cache is not filled. -bin may name several binaries, comma
+// separated: each round then measures each of them in turn on its own
+// fresh server and database, and the medians are printed per binary, so
+// that a before/after comparison shares whatever else the machine is doing.
+//
+//	go run ./scripts/load -mode commit -c 8 -rounds 5 -bin /tmp/smriti-old,bin/smriti
+//
 // Everything talks to 127.0.0.1 and every loop is bounded.
 package main
 
@@ -35,7 +45,8 @@ import (
 
 type options struct {
 	bin, db, baseline, baselineBody string
-	turns, n, rounds                int
+	mode                            string
+	turns, n, rounds, items         int
 	hold, idleRelease               time.Duration
 	cacheMB                         int
 	fill                            bool
@@ -46,6 +57,8 @@ func main() {
 	var o options
 	var conc string
 	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start")
+	flag.StringVar(&o.mode, "mode", "send", "what to measure: send (chat sends) or commit (checkpoint commits)")
+	flag.IntVar(&o.items, "items", 10, "-mode commit: decisions in each commit (and a tenth as many tasks, at least one)")
 	flag.StringVar(&o.db, "db", "", "database for the server (default: a fresh SQLite file in a temporary directory)")
 	flag.IntVar(&o.turns, "turns", 1500, "turns the session holds before measuring (sent through the API at c=16)")
 	flag.IntVar(&o.n, "n", 2000, "sends per measurement")
@@ -67,6 +80,18 @@ func main() {
 	}
 	if o.n < 1 || o.n > 1000000 || o.turns < 0 || o.turns > 1000000 || o.rounds < 1 || o.rounds > 100 {
 		fail(errors.New("-n, -turns or -rounds out of range"))
+	}
+	if o.mode != "send" && o.mode != "commit" {
+		fail(fmt.Errorf("-mode is send or commit, not %q", o.mode))
+	}
+	if o.items < 0 || o.items > 10000 {
+		fail(errors.New("-items out of range"))
+	}
+	if o.mode == "commit" {
+		if err := runCommits(o); err != nil {
+			fail(err)
+		}
+		return
 	}
 	if err := run(o); err != nil {
 		fail(err)
@@ -294,36 +319,10 @@ func (r result) print(target string) {
 
 // measure posts body n times from c workers and times each request.
 func measure(cl *http.Client, url, body string, n, c int) result {
-	lat := make([]time.Duration, n)
-	var mu sync.Mutex
-	next, errs := 0, 0
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < c; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				t0 := time.Now()
-				err := postJSON(cl, url, body, 200, nil)
-				lat[i] = time.Since(t0)
-				if err != nil {
-					mu.Lock()
-					errs++
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	el := time.Since(start)
+	return measureStatus(cl, url, body, n, c, 200)
+}
+
+func summarize(lat []time.Duration, n, c, errs int, el time.Duration) result {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	p := func(q float64) float64 { return float64(lat[int(q*float64(n-1))].Microseconds()) / 1000 }
 	return result{n: n, c: c, errors: errs, rps: float64(n) / el.Seconds(), p50: p(0.5), p99: p(0.99)}

@@ -18,6 +18,74 @@ var rebaseCases = []struct {
 	{"CommitOntoAMovedHeadConflictsOnTheSameItem", testRebaseConflict},
 	{"StormOfSessionsSavingOnOneBranchLosesNothing", testRebaseStorm},
 	{"TurnsConsumedAreWhatTheSessionsCheckpointsAccountFor", testTurnsConsumed},
+	{"ConcurrentCommitsChainAndFailAlone", testGroupedCommits},
+}
+
+// testGroupedCommits: 8 writers commit 12 times each at once into one
+// session (SQLite runs concurrent commits in one transaction), every third
+// commit naming a session of another space. Each bad commit fails alone
+// with not found, every other one is stored, and the stored ones form one
+// chain: each one's parent is the one stored before it.
+func testGroupedCommits(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp, other := newSpace(t, ctx, s), newSpace(t, ctx, s)
+	se, foreign := newSession(t, ctx, s, sp), newSession(t, ctx, s, other)
+	const writers, rounds = 8, 12
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ids := map[smriti.ID]bool{}
+	errs := make(chan error, writers*rounds)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				session := se.ID
+				if (w+r)%3 == 0 {
+					session = foreign.ID
+				}
+				c, err := s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: session,
+					Content: smriti.Content{Message: fmt.Sprintf("w%d r%d", w, r), Decisions: []string{"Use Go", fmt.Sprintf("Writer %d round %d", w, r)}}})
+				switch {
+				case session == foreign.ID && smriti.ErrorCode(err) != smriti.ENOTFOUND:
+					errs <- fmt.Errorf("a commit naming another space's session: %v, want not found", err)
+				case session == se.ID && err != nil:
+					errs <- err
+				case err == nil:
+					mu.Lock()
+					ids[c.ID] = true
+					mu.Unlock()
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	cps, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Page: smriti.Page{Limit: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cps) != len(ids) || len(ids) != writers*rounds-writers*rounds/3 {
+		t.Fatalf("%d checkpoints stored, %d commits succeeded, want %d", len(cps), len(ids), writers*rounds-writers*rounds/3)
+	}
+	// Newest first: each one's parent is the next.
+	for i, c := range cps {
+		if !ids[c.ID] {
+			t.Fatalf("checkpoint %s was not answered as stored", c.ID)
+		}
+		switch {
+		case i == len(cps)-1 && c.ParentID != nil:
+			t.Fatalf("the first checkpoint has parent %s", c.ParentID)
+		case i < len(cps)-1 && (c.ParentID == nil || *c.ParentID != cps[i+1].ID):
+			t.Fatalf("checkpoint %d's parent is %v, want %s", i, c.ParentID, cps[i+1].ID)
+		}
+	}
+	if v := Get(s.VerifyCheckpoint(ctx, cps[0].ID)).Must(t); !v.OK {
+		t.Fatalf("the chain does not verify: %+v", v)
+	}
 }
 
 // testRebaseDisjoint: session A drafted on C1; session B saved C2 on the
