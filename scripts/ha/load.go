@@ -17,6 +17,7 @@ type loadOptions struct {
 	c, spaces, rounds int
 	each              time.Duration
 	fsync             bool
+	cpuQuota          string
 }
 
 // runLoad measures sends/s (and checkpoint commits/s) of one replica
@@ -24,6 +25,15 @@ type loadOptions struct {
 // clients spread over the spaces, and samples which rows the database's
 // lock waits are on.
 func runLoad(bin, root string, o loadOptions) error {
+	percent, err := parsePercent(o.cpuQuota)
+	if err != nil {
+		return err
+	}
+	quota, err := newCPUQuota(percent)
+	if err != nil {
+		return err
+	}
+	defer quota.remove()
 	dir := filepath.Join(root, "load")
 	p, err := primary(dir, o.fsync)
 	if err != nil {
@@ -39,6 +49,11 @@ func runLoad(bin, root string, o loadOptions) error {
 			s.stop()
 		}
 	}()
+	for _, s := range servers {
+		if err := quota.confine(s.cmd.Process.Pid); err != nil {
+			return err
+		}
+	}
 	targets, err := makeTargets(servers[0].base, o.spaces)
 	if err != nil {
 		return err
@@ -48,31 +63,36 @@ func runLoad(bin, root string, o loadOptions) error {
 		return err
 	}
 	defer db.Close()
-	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds\n",
-		o.fsync, o.c, o.spaces, o.each, o.rounds)
+	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds, %s\n",
+		o.fsync, o.c, o.spaces, o.each, o.rounds, quota)
 	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
-	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
+	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %6s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "thrott", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
 	res := map[string][]float64{}
 	waits := map[string]*lockSample{}
 	for r := 0; r < o.rounds; r++ {
 		for _, what := range []string{"send", "commit"} {
 			for _, n := range []int{1, 3} {
-				ls := &lockSample{rows: map[string]int{}}
+				ls := newLockSample()
 				busy0, all0 := cpuTimes()
 				procs0 := processTimes(servers, p)
+				_, thr0 := quota.throttled()
 				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
 				procs1 := processTimes(servers, p)
+				_, thr1 := quota.throttled()
+				// The share of wall time the used replicas spent held back by
+				// their quota.
+				m.throttled = 100 * (thr1 - thr0) / 1000 / o.each.Seconds() / float64(n)
 				busy1, all1 := cpuTimes()
 				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
 				m.cpuPerOp = perOp(procs0, procs1, m.count)
 				key := fmt.Sprintf("%s/%d", what, n)
 				res[key] = append(res[key], m.rate)
 				if waits[key] == nil {
-					waits[key] = &lockSample{rows: map[string]int{}}
+					waits[key] = newLockSample()
 				}
 				waits[key].add(ls)
 				row, share := ls.top()
-				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total,
+				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %5.0f%% %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, m.throttled, ls.total,
 					fmt.Sprintf("%.2f, %.2f", m.cpuPerOp["smriti"], m.cpuPerOp["postgres"]), row, 100*share)
 			}
 		}
@@ -84,6 +104,11 @@ func runLoad(bin, root string, o loadOptions) error {
 		fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
 			what, three/one, three, one, 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
 		fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
+		for _, n := range []string{"1", "3"} {
+			w := waits[what+"/"+n]
+			fmt.Printf("%s: busy backends per sample, %s replica(s): %.2f; what they waited for: %s\n", what, n,
+				float64(w.eventTotal)/float64(max(1, w.ticks)), w.topEvents(6))
+		}
 	}
 	return nil
 }
@@ -91,6 +116,7 @@ func runLoad(bin, root string, o loadOptions) error {
 type measurement struct {
 	rate, p50, p99 float64
 	errors         int
+	throttled      float64 // percent of the time a used replica was held back by its CPU quota
 	busy           float64 // the machine's CPUs busy, percent (every process, not only these)
 	count          int     // successful requests
 	// cpuPerOp is the CPU time, in ms, that the smriti replicas together and
@@ -227,6 +253,16 @@ func measure(servers []*server, targets []target, c int, d time.Duration, what s
 type lockSample struct {
 	total int
 	rows  map[string]int
+	// events counts, at the same ticks, every busy client backend (not
+	// idle) by what it waits for, "CPU" when it waits for nothing, with
+	// the samples in eventTotal.
+	events     map[string]int
+	eventTotal int
+	ticks      int
+}
+
+func newLockSample() *lockSample {
+	return &lockSample{rows: map[string]int{}, events: map[string]int{}}
 }
 
 func (l *lockSample) add(o *lockSample) {
@@ -234,6 +270,37 @@ func (l *lockSample) add(o *lockSample) {
 	for k, v := range o.rows {
 		l.rows[k] += v
 	}
+	l.eventTotal += o.eventTotal
+	l.ticks += o.ticks
+	for k, v := range o.events {
+		l.events[k] += v
+	}
+}
+
+// topEvents lists the n commonest wait events of busy backends with their
+// shares of the samples.
+func (l *lockSample) topEvents(n int) string {
+	return topShares(l.events, l.eventTotal, n)
+}
+
+func topShares(m map[string]int, total, n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var all []kv
+	for k, v := range m {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
+	var parts []string
+	for i := 0; i < len(all) && i < n; i++ {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", all[i].k, 100*float64(all[i].v)/float64(max(1, total))))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // top is the row with the most waits and its share of all sampled waits
@@ -284,6 +351,21 @@ func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-tick.C:
+		}
+		l.ticks++
+		if evs, err := db.QueryContext(ctx, `SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU'), state
+			FROM pg_stat_activity WHERE backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid()`); err == nil {
+			for evs.Next() {
+				var ev, state string
+				if evs.Scan(&ev, &state) == nil {
+					if state != "active" {
+						ev = state + " " + ev // idle in transaction: the replica has the turn
+					}
+					l.events[ev]++
+					l.eventTotal++
+				}
+			}
+			evs.Close()
 		}
 		rows, err := db.QueryContext(ctx, `SELECT a.wait_event, COALESCE(l.relation::regclass::text, ''), COALESCE(l.page, 0), COALESCE(l.tuple, 0)
 			FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'tuple'

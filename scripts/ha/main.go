@@ -26,6 +26,7 @@ func main() {
 	flag.IntVar(&lo.rounds, "rounds", 3, "load: alternations of 1 and 3 replicas")
 	flag.DurationVar(&lo.each, "each", 6*time.Second, "load: length of one measurement")
 	flag.BoolVar(&lo.fsync, "fsync", true, "load: PostgreSQL with fsync on (the fault tests always run without)")
+	flag.StringVar(&lo.cpuQuota, "cpu-quota", "", "load: confine each replica to this share of one CPU with a cgroup (v2 cpu.max, else v1 cfs quota), e.g. 15%; root only")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: ha [flags] faults|load")
 		flag.PrintDefaults()
