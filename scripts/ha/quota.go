@@ -65,7 +65,7 @@ func newCPUQuota(percent float64) (*cpuQuota, error) {
 			continue
 		}
 		q.version, q.parent = "v2 "+parent, parent
-		return q, nil
+		return q, q.weigh(parent)
 	}
 	for _, root := range []string{"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"} {
 		if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
@@ -76,7 +76,7 @@ func newCPUQuota(percent float64) (*cpuQuota, error) {
 			return nil, fmt.Errorf("-cpu-quota: %w (root is needed to make cgroups)", err)
 		}
 		q.version, q.parent = "v1 "+parent, parent
-		return q, nil
+		return q, q.weigh(parent)
 	}
 	return nil, errors.New("-cpu-quota: no cgroup hierarchy with the cpu controller (v2 cpu.max or v1 cpu.cfs_quota_us)")
 }
@@ -95,32 +95,74 @@ func (q *cpuQuota) confine(pid int) error {
 	if q == nil || q.percent == 0 {
 		return nil
 	}
-	dir := filepath.Join(q.parent, fmt.Sprintf("replica-%d", pid))
+	return q.group(fmt.Sprintf("replica-%d", pid), true, pid)
+}
+
+// favour moves pids (PostgreSQL's processes, the load's own) into a group
+// without a quota, at the highest weight, so that other work on a shared
+// machine does not take the CPU the measurement needs: only the replicas'
+// quota bounds it. Processes they start later (PostgreSQL's backends) are
+// born into the group.
+func (q *cpuQuota) favour(name string, pids ...int) error {
+	if q == nil || q.percent == 0 {
+		return nil
+	}
+	return q.group(name, false, pids...)
+}
+
+func (q *cpuQuota) group(name string, limit bool, pids ...int) error {
+	dir := filepath.Join(q.parent, name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
 	q.groups = append(q.groups, dir)
-	quota := int(q.percent * cfsPeriod / 100)
 	write := func(file, v string) error {
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(v), 0); err != nil {
 			return fmt.Errorf("cgroup %s: %w", file, err)
 		}
 		return nil
 	}
-	if strings.HasPrefix(q.version, "v2") {
-		if err := write("cpu.max", fmt.Sprintf("%d %d", quota, cfsPeriod)); err != nil {
-			return err
+	v2 := strings.HasPrefix(q.version, "v2")
+	if err := q.weigh(dir); err != nil {
+		return err
+	}
+	if limit {
+		quota := int(q.percent * cfsPeriod / 100)
+		if v2 {
+			if err := write("cpu.max", fmt.Sprintf("%d %d", quota, cfsPeriod)); err != nil {
+				return err
+			}
+		} else {
+			if err := write("cpu.cfs_period_us", strconv.Itoa(cfsPeriod)); err != nil {
+				return err
+			}
+			if err := write("cpu.cfs_quota_us", strconv.Itoa(quota)); err != nil {
+				return err
+			}
 		}
-	} else {
-		if err := write("cpu.cfs_period_us", strconv.Itoa(cfsPeriod)); err != nil {
-			return err
-		}
-		if err := write("cpu.cfs_quota_us", strconv.Itoa(quota)); err != nil {
+	}
+	for _, pid := range pids {
+		// Every thread of the process moves with it. A process that ended
+		// meanwhile (a PostgreSQL backend) is no error.
+		if err := write("cgroup.procs", strconv.Itoa(pid)); err != nil && pid == pids[0] {
 			return err
 		}
 	}
-	// Every thread of the process moves with it.
-	return write("cgroup.procs", strconv.Itoa(pid))
+	return nil
+}
+
+// weigh gives a group the highest CPU weight: against the machine's other
+// processes, a quota-bound replica gets all of its quota and PostgreSQL
+// what it asks for.
+func (q *cpuQuota) weigh(dir string) error {
+	file, v := "cpu.shares", "262144"
+	if strings.HasPrefix(q.version, "v2") {
+		file, v = "cpu.weight", "10000"
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(v), 0); err != nil {
+		return fmt.Errorf("cgroup %s: %w", file, err)
+	}
+	return nil
 }
 
 // throttled sums, over the replicas' groups, the periods the quota held a
@@ -155,7 +197,7 @@ func (q *cpuQuota) String() string {
 	if q == nil || q.percent == 0 {
 		return "no CPU quota"
 	}
-	return fmt.Sprintf("CPU quota %g%% of one CPU per replica (cgroup %s)", q.percent, q.version)
+	return fmt.Sprintf("CPU quota %g%% of one CPU per replica (cgroup %s; PostgreSQL and the load at the highest weight, no quota)", q.percent, q.version)
 }
 
 // remove moves the processes still in the groups back to the root group and
@@ -165,7 +207,8 @@ func (q *cpuQuota) remove() {
 		return
 	}
 	root := filepath.Dir(q.parent)
-	for _, g := range q.groups {
+	for i := len(q.groups) - 1; i >= 0; i-- {
+		g := q.groups[i]
 		if data, err := os.ReadFile(filepath.Join(g, "cgroup.procs")); err == nil {
 			for _, pid := range strings.Fields(string(data)) {
 				os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0)
