@@ -124,7 +124,12 @@ func openPostgres(dsn string, o Options, onConnect func()) (*sql.DB, error) {
 			cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(1, (timeout*9/10).Milliseconds()), 10)
 		}
 	}
-	db := sql.OpenDB(connector{Connector: stdlib.GetConnector(*cfg), onConnect: onConnect})
+	var opts []stdlib.OptionOpenDB
+	if o.Pooler != PoolerTransaction {
+		// The simple protocol sends every argument as text, from Value.
+		opts = append(opts, stdlib.OptionAfterConnect(wrapUUIDs))
+	}
+	db := sql.OpenDB(connector{Connector: stdlib.GetConnector(*cfg, opts...), onConnect: onConnect})
 	// Connections stay open through bursts (a new one is a new server
 	// process); ConnMaxIdleTime closes them after a quiet spell.
 	db.SetMaxOpenConns(o.maxConns())

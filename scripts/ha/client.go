@@ -18,6 +18,9 @@ import (
 	"time"
 )
 
+// serverGOMAXPROCS, when positive, is the GOMAXPROCS of every server.
+var serverGOMAXPROCS int
+
 // server is one `smriti serve` process.
 type server struct {
 	base string
@@ -44,6 +47,9 @@ func startServer(bin, dir, db string, extra ...string) (*server, error) {
 	cmd.Dir = dir
 	// Only the mock provider: no key from the caller's environment reaches the server.
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	if serverGOMAXPROCS > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMAXPROCS=%d", serverGOMAXPROCS))
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,8 @@ type loadOptions struct {
 	c, spaces, rounds int
 	each              time.Duration
 	fsync             bool
+	cpuQuota          string
+	what              string
 }
 
 // runLoad measures sends/s (and checkpoint commits/s) of one replica
@@ -24,6 +27,28 @@ type loadOptions struct {
 // clients spread over the spaces, and samples which rows the database's
 // lock waits are on.
 func runLoad(bin, root string, o loadOptions) error {
+	percent, err := parsePercent(o.cpuQuota)
+	if err != nil {
+		return err
+	}
+	quota, err := newCPUQuota(percent)
+	if err != nil {
+		return err
+	}
+	defer quota.remove()
+	if serverGOMAXPROCS == 0 && percent > 0 {
+		// A replica on a machine of its own with that much CPU runs that
+		// many Ps; Go's default here (at least 2, and the machine's CPUs
+		// under a v1 quota) spends the quota on idle Ps waking up.
+		serverGOMAXPROCS = int(math.Ceil(percent / 100))
+	}
+	var whats []string
+	for _, w := range strings.Split(o.what, ",") {
+		if w = strings.TrimSpace(w); w != "send" && w != "commit" {
+			return fmt.Errorf("-what %q: want send, commit or send,commit", o.what)
+		}
+		whats = append(whats, w)
+	}
 	dir := filepath.Join(root, "load")
 	p, err := primary(dir, o.fsync)
 	if err != nil {
@@ -39,6 +64,17 @@ func runLoad(bin, root string, o loadOptions) error {
 			s.stop()
 		}
 	}()
+	for _, s := range servers {
+		if err := quota.confine(s.cmd.Process.Pid); err != nil {
+			return err
+		}
+	}
+	if err := quota.favour("postgres", p.pids()...); err != nil {
+		return err
+	}
+	if err := quota.favour("load", os.Getpid()); err != nil {
+		return err
+	}
 	targets, err := makeTargets(servers[0].base, o.spaces)
 	if err != nil {
 		return err
@@ -48,42 +84,66 @@ func runLoad(bin, root string, o loadOptions) error {
 		return err
 	}
 	defer db.Close()
-	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds\n",
-		o.fsync, o.c, o.spaces, o.each, o.rounds)
+	procs := "the Go runtime's default"
+	if serverGOMAXPROCS > 0 {
+		procs = strconv.Itoa(serverGOMAXPROCS)
+	}
+	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds, %s, replicas' GOMAXPROCS %s\n",
+		o.fsync, o.c, o.spaces, o.each, o.rounds, quota, procs)
 	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
-	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
+	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %6s %5s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "thrott", "batch", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
 	res := map[string][]float64{}
 	waits := map[string]*lockSample{}
 	for r := 0; r < o.rounds; r++ {
-		for _, what := range []string{"send", "commit"} {
+		for _, what := range whats {
 			for _, n := range []int{1, 3} {
-				ls := &lockSample{rows: map[string]int{}}
+				ls := newLockSample()
 				busy0, all0 := cpuTimes()
 				procs0 := processTimes(servers, p)
+				_, thr0 := quota.throttled()
+				xid0 := xids(db)
 				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
 				procs1 := processTimes(servers, p)
+				_, thr1 := quota.throttled()
+				// Requests per write transaction (transaction ids handed out):
+				// the group commit's mean batch, over every replica.
+				m.batch = float64(m.count) / float64(max(1, xids(db)-xid0))
+				// The share of wall time the used replicas spent held back by
+				// their quota.
+				m.throttled = 100 * (thr1 - thr0) / 1000 / o.each.Seconds() / float64(n)
 				busy1, all1 := cpuTimes()
 				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
 				m.cpuPerOp = perOp(procs0, procs1, m.count)
 				key := fmt.Sprintf("%s/%d", what, n)
 				res[key] = append(res[key], m.rate)
+				res[key+" smriti"] = append(res[key+" smriti"], m.cpuPerOp["smriti"])
+				res[key+" postgres"] = append(res[key+" postgres"], m.cpuPerOp["postgres"])
+				res[key+" batch"] = append(res[key+" batch"], m.batch)
 				if waits[key] == nil {
-					waits[key] = &lockSample{rows: map[string]int{}}
+					waits[key] = newLockSample()
 				}
 				waits[key].add(ls)
 				row, share := ls.top()
-				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, ls.total,
+				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %5.0f%% %5.1f %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, m.throttled, m.batch, ls.total,
 					fmt.Sprintf("%.2f, %.2f", m.cpuPerOp["smriti"], m.cpuPerOp["postgres"]), row, 100*share)
 			}
 		}
 	}
-	for _, what := range []string{"send", "commit"} {
+	for _, what := range whats {
 		one, three := median(res[what+"/1"]), median(res[what+"/3"])
 		row1, share1 := waits[what+"/1"].top()
 		row3, share3 := waits[what+"/3"].top()
 		fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
 			what, three/one, three, one, 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
 		fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
+		for _, n := range []string{"1", "3"} {
+			k := what + "/" + n
+			fmt.Printf("%s: medians, %s replica(s): CPU ms/request smriti %.2f, PostgreSQL %.2f; requests per write transaction %.1f\n",
+				what, n, median(res[k+" smriti"]), median(res[k+" postgres"]), median(res[k+" batch"]))
+			w := waits[what+"/"+n]
+			fmt.Printf("%s: busy backends per sample, %s replica(s): %.2f; what they waited for: %s\n", what, n,
+				float64(w.eventTotal)/float64(max(1, w.ticks)), w.topEvents(6))
+		}
 	}
 	return nil
 }
@@ -91,6 +151,8 @@ func runLoad(bin, root string, o loadOptions) error {
 type measurement struct {
 	rate, p50, p99 float64
 	errors         int
+	batch          float64 // successful requests per write transaction
+	throttled      float64 // percent of the time a used replica was held back by its CPU quota
 	busy           float64 // the machine's CPUs busy, percent (every process, not only these)
 	count          int     // successful requests
 	// cpuPerOp is the CPU time, in ms, that the smriti replicas together and
@@ -107,17 +169,27 @@ func processTimes(servers []*server, p *node) map[string]int64 {
 		_, t := procStat(s.cmd.Process.Pid)
 		out["smriti"] += t
 	}
-	pidFile, err := os.ReadFile(filepath.Join(p.data(), "postmaster.pid"))
+	for _, pid := range p.pids() {
+		_, t := procStat(pid)
+		out["postgres"] += t
+	}
+	return out
+}
+
+// pids are the node's postmaster's and its children's, postmaster first.
+func (n *node) pids() []int {
+	pidFile, err := os.ReadFile(filepath.Join(n.data(), "postmaster.pid"))
 	if err != nil {
-		return out
+		return nil
 	}
 	first, _, _ := strings.Cut(string(pidFile), "\n")
 	postmaster, _ := strconv.Atoi(strings.TrimSpace(first))
+	out := []int{postmaster}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, f := range stats {
 		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-		if ppid, t := procStat(pid); pid == postmaster || ppid == postmaster {
-			out["postgres"] += t
+		if ppid, _ := procStat(pid); ppid == postmaster {
+			out = append(out, pid)
 		}
 	}
 	return out
@@ -227,6 +299,16 @@ func measure(servers []*server, targets []target, c int, d time.Duration, what s
 type lockSample struct {
 	total int
 	rows  map[string]int
+	// events counts, at the same ticks, every busy client backend (not
+	// idle) by what it waits for, "CPU" when it waits for nothing, with
+	// the samples in eventTotal.
+	events     map[string]int
+	eventTotal int
+	ticks      int
+}
+
+func newLockSample() *lockSample {
+	return &lockSample{rows: map[string]int{}, events: map[string]int{}}
 }
 
 func (l *lockSample) add(o *lockSample) {
@@ -234,6 +316,37 @@ func (l *lockSample) add(o *lockSample) {
 	for k, v := range o.rows {
 		l.rows[k] += v
 	}
+	l.eventTotal += o.eventTotal
+	l.ticks += o.ticks
+	for k, v := range o.events {
+		l.events[k] += v
+	}
+}
+
+// topEvents lists the n commonest wait events of busy backends with their
+// shares of the samples.
+func (l *lockSample) topEvents(n int) string {
+	return topShares(l.events, l.eventTotal, n)
+}
+
+func topShares(m map[string]int, total, n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var all []kv
+	for k, v := range m {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
+	var parts []string
+	for i := 0; i < len(all) && i < n; i++ {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", all[i].k, 100*float64(all[i].v)/float64(max(1, total))))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // top is the row with the most waits and its share of all sampled waits
@@ -285,6 +398,21 @@ func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
 			return
 		case <-tick.C:
 		}
+		l.ticks++
+		if evs, err := db.QueryContext(ctx, `SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU'), state
+			FROM pg_stat_activity WHERE backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid()`); err == nil {
+			for evs.Next() {
+				var ev, state string
+				if evs.Scan(&ev, &state) == nil {
+					if state != "active" {
+						ev = state + " " + ev // idle in transaction: the replica has the turn
+					}
+					l.events[ev]++
+					l.eventTotal++
+				}
+			}
+			evs.Close()
+		}
 		rows, err := db.QueryContext(ctx, `SELECT a.wait_event, COALESCE(l.relation::regclass::text, ''), COALESCE(l.page, 0), COALESCE(l.tuple, 0)
 			FROM pg_stat_activity a LEFT JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'tuple'
 			WHERE a.wait_event_type = 'Lock' AND a.backend_type = 'client backend'`)
@@ -321,6 +449,14 @@ func (l *lockSample) run(db *sql.DB, stop <-chan struct{}) {
 			l.rows[key]++
 		}
 	}
+}
+
+// xids is the next transaction id PostgreSQL will hand out; only a
+// transaction that writes takes one.
+func xids(db *sql.DB) int64 {
+	var n int64
+	db.QueryRow(`SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint`).Scan(&n)
+	return n
 }
 
 func median(xs []float64) float64 {
