@@ -608,7 +608,8 @@ export const api = {
       ...(historyBaseSeq !== undefined ? { history_base_seq: historyBaseSeq } : {}),
     }),
   unmount: (session: ID) => request<Session>("DELETE", `/api/v5/chat/sessions/${session}/mount`),
-  turns: (id: ID) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?limit=1000`),
+  /** One page of a session's turns in order: those after sequence number `after` (-1: from the first), at most `limit` (1–1000). */
+  turns: (id: ID, after = -1, limit = 1000) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?after=${after}&limit=${limit}`),
   providers: () => get<ProvidersStatus>("/api/v4/chat/providers"),
   context: (body: SendBody) => post<ContextPreview>("/api/v5/chat/context", body),
   draft: (body: { session_id: ID }) =>

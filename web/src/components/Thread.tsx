@@ -12,6 +12,8 @@ export interface Pending {
 }
 
 const NEAR = 80;
+/** How close to the top (px) scrolling asks for older turns. */
+const TOP = 600;
 const VIRTUAL_FROM = 40;
 
 // Formatting a date through toLocale*String builds a new formatter on every
@@ -73,12 +75,14 @@ function CopyButton({ text }: { text: string }) {
  */
 const TurnView = memo(function TurnView({
   turn: t,
+  focus,
   dim,
   busy,
   onRetry,
   onFork,
 }: {
   turn: Turn;
+  focus?: boolean;
   dim: boolean;
   busy: boolean;
   onRetry?: (t: Turn) => void;
@@ -88,7 +92,7 @@ const TurnView = memo(function TurnView({
   return (
     <div className={`turn ${t.role}`}>
       <div className="turn-col">
-        <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
+        <article className={`msg ${t.role}${dim ? " dim" : ""}${focus ? " focus" : ""}`} data-seq={t.sequence_number} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
           {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
         </article>
         <div className="msg-meta">
@@ -133,6 +137,10 @@ export function Thread({
   isDim,
   dividerAfter,
   empty,
+  hasOlder,
+  loadingOlder,
+  onReachTop,
+  focusSeq,
 }: {
   turns: Turn[];
   pending: Pending | null;
@@ -142,15 +150,22 @@ export function Thread({
   isDim?: (t: Turn) => boolean;
   dividerAfter?: (t: Turn, i: number) => ReactNode;
   empty?: ReactNode;
+  /** Older turns exist above the first one given: scrolling near the top calls onReachTop. */
+  hasOlder?: boolean;
+  loadingOlder?: boolean;
+  onReachTop?: () => void;
+  /** Open at this turn (by sequence number), marked, instead of at the newest. */
+  focusSeq?: number | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
-  const follow = useRef(true);
+  const focusAt = focusSeq != null ? turns.findIndex((t) => t.sequence_number === focusSeq) : -1;
+  const follow = useRef(focusSeq == null);
   const count = turns.length;
   // The page passes new callbacks on each of its renders (every streamed
   // delta); the rows get stable ones that call the latest.
-  const latest = useRef({ onRetry, onFork });
-  latest.current = { onRetry, onFork };
+  const latest = useRef({ onRetry, onFork, onReachTop, hasOlder });
+  latest.current = { onRetry, onFork, onReachTop, hasOlder };
   const retry = useCallback((t: Turn) => latest.current.onRetry?.(t), []);
   const fork = useCallback((t: Turn) => latest.current.onFork?.(t), []);
   const v = useVirtualizer({
@@ -181,6 +196,27 @@ export function Thread({
     return () => cancelAnimationFrame(raf);
   }, [count, total, pending?.reply, pending?.text, v, toBottom]);
 
+  // Older turns put above the first one keep the message in view where it
+  // was: the scroll position moves down by the height they added.
+  const firstKey = turns[0]?.id;
+  const shape = useRef({ firstKey, height: 0 });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const was = shape.current;
+    if (el && was.firstKey && firstKey !== was.firstKey && !follow.current && turns.some((t) => t.id === was.firstKey)) {
+      el.scrollTop += el.scrollHeight - was.height;
+    }
+  }, [firstKey, turns]);
+
+  // Opened at a given turn: scrolled to it once it is there.
+  const focused = useRef(false);
+  useLayoutEffect(() => {
+    if (focused.current || focusAt < 0) return;
+    focused.current = true;
+    if (count > VIRTUAL_FROM) v.scrollToIndex(focusAt, { align: "center" });
+    else scroller.current?.querySelector(`[data-index="${focusAt}"]`)?.scrollIntoView?.({ block: "center" });
+  }, [focusAt, count, v]);
+
   // A long thread's older replies are rendered ahead, while the browser is
   // idle, so scrolling back through them does not parse markdown.
   useEffect(() => {
@@ -195,10 +231,16 @@ export function Thread({
       const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR;
       follow.current = near;
       setAtBottom(near);
+      if (el.scrollTop < TOP && latest.current.hasOlder) latest.current.onReachTop?.();
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     return () => el.removeEventListener("scroll", onScroll);
   }, []);
+
+  // Remembered after every render, for the next prepend.
+  useLayoutEffect(() => {
+    shape.current = { firstKey, height: scroller.current?.scrollHeight ?? 0 };
+  });
 
   // Short threads render every message; long ones only those in view.
   const virtual = count > VIRTUAL_FROM;
@@ -207,6 +249,15 @@ export function Thread({
     <Tooltip.Provider delayDuration={300}>
     <div className="thread-wrap">
       <div className="thread" ref={scroller} data-testid="thread">
+        {hasOlder && (
+          <div className="muted small older-turns" role="status">
+            {loadingOlder ? "Loading earlier messages…" : (
+              <button type="button" className="small" onClick={() => onReachTop?.()}>
+                Load earlier messages
+              </button>
+            )}
+          </div>
+        )}
         <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
           {count === 0 && !pending && empty}
           {items.map((row) => {
@@ -219,7 +270,7 @@ export function Thread({
                 ref={virtual ? v.measureElement : undefined}
                 style={virtual ? { transform: `translateY(${row.start}px)` } : undefined}
               >
-                <TurnView turn={t} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
+                <TurnView turn={t} focus={row.index === focusAt} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
                 {dividerAfter?.(t, row.index)}
               </div>
             );

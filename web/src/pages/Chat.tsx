@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { toast } from "sonner";
@@ -15,6 +15,7 @@ import { CheckpointForm, type CheckpointFields } from "../components/CheckpointF
 import { RebasedNotice } from "../components/ConflictDialog";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
+import { useThreadTurns } from "../lib/turnPages";
 
 const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", openrouter: "OpenRouter", generic: "Generic (OpenAI-compatible)" };
 /** Keys of the providers endpoint that are not chat providers: "chat" names the chat default, not a provider. */
@@ -24,15 +25,18 @@ const PLACEHOLDER_TITLES = /^(|new session|first session|untitled|untitled sessi
 
 export default function ChatPage() {
   const { sessionId = "" } = useParams();
+  const [params] = useSearchParams();
+  const turn = params.get("turn");
+  const at = turn != null && /^\d+$/.test(turn) ? Number(turn) : null;
   // A new session starts with fresh page state (drafts, streams); the mount lives on the session.
-  return <Chat key={sessionId} sessionId={sessionId} />;
+  return <Chat key={`${sessionId}@${at ?? ""}`} sessionId={sessionId} at={at} />;
 }
 
-function Chat({ sessionId }: { sessionId: string }) {
+function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const qc = useQueryClient();
   const nav = useNavigate();
   const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
-  const turns = useQuery({ queryKey: ["turns", sessionId], queryFn: () => api.turns(sessionId) });
+  const turns = useThreadTurns(sessionId, at);
   const spaceId = session.data?.repo_id ?? null;
   const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId!), enabled: !!spaceId });
   const head = useQuery({ queryKey: ["head", spaceId], queryFn: () => api.head(spaceId!), enabled: !!spaceId });
@@ -264,7 +268,7 @@ function Chat({ sessionId }: { sessionId: string }) {
   if (session.isError) return <p className="error">Could not load the session: {(session.error as Error).message}</p>;
   if (!session.data) return <p>Loading…</p>;
   const se = session.data;
-  const list = turns.data ?? [];
+  const list = turns.turns;
   const dimOf = (t: Turn) => mount != null && t.sequence_number <= mount.baseSeq;
 
   return (
@@ -330,6 +334,10 @@ function Chat({ sessionId }: { sessionId: string }) {
         </header>
         <Thread
           turns={list}
+          hasOlder={turns.hasOlder}
+          loadingOlder={turns.loadingOlder}
+          onReachTop={() => void turns.loadOlder()}
+          focusSeq={at}
           pending={pending}
           isDim={dimOf}
           onRetry={retry}
