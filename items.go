@@ -94,6 +94,26 @@ type ItemChange struct {
 	By     *string    `json:"by" doc:"How a task was done or a question answered (resolve); null otherwise"`
 	Reason *string    `json:"reason" doc:"Why the item was retracted; null otherwise"`
 	Source ItemSource `json:"source" doc:"The turns or document line the change came from"`
+	// Merge is set on the row a merge wrote for an item whose conflict a
+	// resolution settled.
+	Merge *ItemMerge `json:"merge" doc:"How a merge settled a conflict on the item: the side it chose and the versions it turned down; null unless this checkpoint is a merge that resolved a conflict on the item"`
+}
+
+// ItemMerge is how a merge settled a conflict on an item. The merged
+// item's Change.Source is the chosen side's (the turns its version came
+// from); the versions turned down are kept here, so the item's history can
+// show them as rejected by the merge and never as its latest word.
+type ItemMerge struct {
+	Choice   string            `json:"choice" enum:"ours,theirs,base,custom" doc:"The resolution's choice"`
+	Rejected []RejectedVersion `json:"rejected" doc:"The sides' versions the merge turned down ([] when none)"`
+}
+
+// RejectedVersion is one side's version of an item that a merge turned
+// down. Text nil means that side had removed the item.
+type RejectedVersion struct {
+	Side   string     `json:"side" enum:"ours,theirs" doc:"ours (the merge target) or theirs (the merged source)"`
+	Text   *string    `json:"text" doc:"The text that side held; null when that side had removed the item"`
+	Source ItemSource `json:"source" doc:"The turns that side's version came from"`
 }
 
 // ItemSource is the turns (or the document line) a change came from.
@@ -326,7 +346,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 	hintByID := map[string]*Item{}
 	for i := range hints {
 		h := &hints[i]
-		if h.ID != "" {
+		if _, seen := hintByID[h.ID]; h.ID != "" && !seen {
 			hintByID[h.ID] = h
 		}
 		if !h.Live() {
@@ -383,7 +403,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		case p != nil:
 			it.Origin = p.Origin
 			switch {
-			case sameItemValue(&it, p):
+			case sameItemValue(&it, p) && (it.Change == nil || it.Change.Merge == nil):
 				it.Change = nil
 			case it.Change != nil && it.Change.Op != "" && it.Change.Op != OpAdd:
 				// the hint's own description of the change
@@ -460,6 +480,24 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		}
 		out = append(out, t)
 	}
+	// A merge that removed an item the other side had edited records the
+	// edit it turned down, even where its first parent had removed the
+	// item already.
+	written := make(map[string]bool, len(out))
+	for i := range out {
+		written[out[i].ID] = true
+	}
+	for i := range hints {
+		h := hints[i]
+		if h.Live() || h.Change == nil || h.Change.Merge == nil || written[h.ID] || !ValidItemID(h.ID) || h.ID[:1] != h.Kind.idPrefix() {
+			continue
+		}
+		c := *h.Change
+		h.Change, h.Status = &c, ItemRetracted
+		c.Op = OpRetract
+		written[h.ID] = true
+		out = append(out, h)
+	}
 	return out
 }
 
@@ -524,7 +562,11 @@ type ItemEvent struct {
 	LogPos       int64
 	// Merge is true when the checkpoint is a merge.
 	Merge bool
-	Item  Item
+	// Rejected marks a version the merge CheckpointID turned down: Item
+	// holds that version's text (and the source it came from), not the
+	// item's state. It always comes before the merge's own row.
+	Rejected bool
+	Item     Item
 }
 
 // ItemService reads items with identity. Scoped to the caller like
@@ -556,6 +598,31 @@ func (c *Content) LinkTasks(items []Item) {
 	}
 }
 
+// WithRejections is an item's history with, before each merge row that
+// settled a conflict on it, one event per version the merge turned down
+// (see ItemEvent.Rejected), so the history says what each merge rejected
+// while its latest entry stays the version the merge kept.
+func WithRejections(evs []ItemEvent) []ItemEvent {
+	out := make([]ItemEvent, 0, len(evs))
+	for _, ev := range evs {
+		if ch := ev.Item.Change; ch != nil && ch.Merge != nil {
+			for _, v := range ch.Merge.Rejected {
+				r := ev
+				r.Rejected = true
+				r.Item.Text = ""
+				if v.Text != nil {
+					r.Item.Text = *v.Text
+				}
+				r.Item.Change = &ItemChange{Op: OpUpdate, Source: v.Source,
+					Merge: &ItemMerge{Choice: ch.Merge.Choice, Rejected: []RejectedVersion{v}}}
+				out = append(out, r)
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
 // Item history events, as ItemEvent.KindFor names them.
 const (
 	EventIntroduced   = "introduced"
@@ -564,14 +631,18 @@ const (
 	EventRetracted    = "retracted"
 	EventSuperseded   = "superseded"
 	EventSupersededBy = "superseded_by"
+	EventRejected     = "rejected"
 )
 
 // KindFor names what ev did to the item itemID: an add (or the
 // supersede that created it) introduced it; an update changed it; resolve,
 // retract and supersede ended it (superseded_by when ev is the row of the
-// item that replaced it).
+// item that replaced it); rejected is a version a merge turned down.
 func (ev *ItemEvent) KindFor(itemID string) string {
 	it := &ev.Item
+	if ev.Rejected {
+		return EventRejected
+	}
 	if it.ID != itemID {
 		return EventSupersededBy
 	}

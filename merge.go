@@ -85,6 +85,12 @@ type MergeRemoval struct {
 type MergeSide struct {
 	Content Content
 	Items   []Item
+	// Changes holds, by item id, the change that last changed the item on
+	// this side since the base, for items the side's head carried
+	// unchanged (an item's own Change speaks for itself). A resolved
+	// conflict records the chosen side's source from it, and the source of
+	// each version it turns down. May be nil.
+	Changes map[string]*ItemChange
 }
 
 type conflictRef struct{ field, key string }
@@ -93,6 +99,100 @@ type merger struct {
 	res       map[conflictRef]MergeResolution
 	used      map[conflictRef]bool
 	conflicts []MergeConflict
+	// changes are the sides' MergeSide.Changes, dead their heads'
+	// tombstones by id: ours, theirs.
+	changes [2]map[string]*ItemChange
+	dead    [2]map[string]*Item
+}
+
+func sideIndex(side string) int {
+	if side == ChooseTheirs {
+		return 1
+	}
+	return 0
+}
+
+// lastChange is the change that made a side's version of an item: the
+// item's own, else the one the side recorded in MergeSide.Changes; nil
+// when neither says.
+func (m *merger) lastChange(side string, it *Item) *ItemChange {
+	if it == nil {
+		return nil
+	}
+	if it.Change != nil && it.Change.Op != "" {
+		return it.Change
+	}
+	return m.changes[sideIndex(side)][it.ID]
+}
+
+// removalOf is the change with which a side removed base item b: its
+// head's tombstone of it, else the one the side recorded; nil when
+// neither says.
+func (m *merger) removalOf(side string, b *Item) *ItemChange {
+	if d := m.dead[sideIndex(side)][b.ID]; d != nil && d.Change != nil {
+		return d.Change
+	}
+	return m.changes[sideIndex(side)][b.ID]
+}
+
+// sourceOf is where a side's version of an item came from (empty when
+// unknown).
+func (m *merger) sourceOf(side string, it *Item) ItemSource {
+	if ch := m.lastChange(side, it); ch != nil {
+		return ch.Source
+	}
+	return ItemSource{}
+}
+
+// settled is the item a resolution chose (kept, or nil for a removal of
+// base item b), with a change record saying so: the chosen side's source
+// and the versions of the other sides it turned down. A removal gives the
+// base item's tombstone.
+func (m *merger) settled(choice string, chosen, b, o, t *Item) *Item {
+	var c Item
+	var ch ItemChange
+	switch {
+	case chosen != nil:
+		c = *chosen
+		ch = ItemChange{Op: OpUpdate}
+		if last := m.lastChange(choice, chosen); last != nil && (choice == ChooseOurs || choice == ChooseTheirs) {
+			ch.Source = last.Source
+			if last.Op == OpResolve {
+				ch.Op, ch.By = OpResolve, last.By
+			}
+		}
+	case b != nil:
+		c = *b
+		c.Status = ItemRetracted
+		ch = ItemChange{Op: OpRetract}
+		if rm := m.removalOf(choice, b); rm != nil {
+			ch.Source, ch.Reason = rm.Source, rm.Reason
+		}
+	default:
+		return nil
+	}
+	rec := &ItemMerge{Choice: choice, Rejected: []RejectedVersion{}}
+	for _, s := range []struct {
+		side string
+		it   *Item
+	}{{ChooseOurs, o}, {ChooseTheirs, t}} {
+		if s.side == choice || (chosen != nil && s.it != nil && sameItemValue(s.it, chosen)) || (chosen == nil && s.it == nil) {
+			continue
+		}
+		v := RejectedVersion{Side: s.side}
+		if s.it != nil {
+			text := s.it.Text
+			v.Text, v.Source = &text, m.sourceOf(s.side, s.it)
+		} else if b != nil {
+			if rm := m.removalOf(s.side, b); rm != nil {
+				v.Source = rm.Source
+			}
+		}
+		rec.Rejected = append(rec.Rejected, v)
+	}
+	ch.Merge = rec
+	c.Change = &ch
+	return &c
 }
 
 // mergeContents is MergeStates over content alone: each side's items get ids from
@@ -136,7 +236,8 @@ func MergeStates(base, ours, theirs *MergeSide, resolutions []MergeResolution) (
 	if theirs == nil {
 		theirs = empty
 	}
-	m := &merger{res: map[conflictRef]MergeResolution{}, used: map[conflictRef]bool{}, conflicts: []MergeConflict{}}
+	m := &merger{res: map[conflictRef]MergeResolution{}, used: map[conflictRef]bool{}, conflicts: []MergeConflict{},
+		changes: [2]map[string]*ItemChange{ours.Changes, theirs.Changes}}
 	if err := m.setResolutions(resolutions); err != nil {
 		return MergeResult{}, err
 	}
@@ -324,6 +425,7 @@ func renderItem(it *Item) string {
 // merge checkpoint says where a change came from.
 func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) {
 	bx, ox, tx := indexItems(base), indexItems(ours), indexItems(theirs)
+	m.dead = [2]map[string]*Item{ox.dead, tx.dead}
 	var out []Item
 	removes := []MergeRemoval{}
 	emit := func(it *Item, fromTheirs bool) {
@@ -331,8 +433,14 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 			return
 		}
 		c := *it
-		if !fromTheirs {
+		switch {
+		case !fromTheirs:
 			c.Change = nil
+		case c.Change != nil && c.Change.Merge != nil:
+			// theirs' record of an earlier merge is not this merge's
+			ch := *c.Change
+			ch.Merge = nil
+			c.Change = &ch
 		}
 		out = append(out, c)
 	}
@@ -361,17 +469,17 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 		}
 		switch r.Choice {
 		case ChooseOurs:
-			emit(o, false)
+			out = appendItem(out, m.settled(ChooseOurs, o, b, o, t))
 			if o == nil && b != nil {
 				removal(b, "ours", ox.dead)
 			}
 		case ChooseTheirs:
-			emit(t, true)
+			out = appendItem(out, m.settled(ChooseTheirs, t, b, o, t))
 			if t == nil && b != nil {
 				removal(b, "theirs", tx.dead)
 			}
 		case ChooseBase:
-			emit(b, false)
+			out = appendItem(out, m.settled(ChooseBase, b, b, o, t))
 		default:
 			edited := o
 			if edited == nil || (t != nil && b != nil && equivalentItems(o, b)) {
@@ -379,13 +487,13 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 			}
 			c := *edited
 			c.Text = strings.TrimSpace(r.Value)
-			c.Change = &ItemChange{Op: OpUpdate}
 			if c.Task != nil {
 				tk := *c.Task
 				tk.Text = c.Text
 				c.Task = &tk
 			}
-			out = append(out, c)
+			c.Change = nil
+			out = append(out, *m.settled(ChooseCustom, &c, b, o, t))
 		}
 	}
 	for _, id := range ox.order {
@@ -463,6 +571,14 @@ func (m *merger) mergeItems(base, ours, theirs []Item) ([]Item, []MergeRemoval) 
 		}
 	}
 	return sorted, removes
+}
+
+// appendItem is out with *it appended, or out when it is nil.
+func appendItem(out []Item, it *Item) []Item {
+	if it == nil {
+		return out
+	}
+	return append(out, *it)
 }
 
 func itemRef(items ...*Item) string {

@@ -124,6 +124,12 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 			return nil, err
 		}
 	}
+	resolvedIDs := resolvedItemIDs(req.Resolutions, sides[:])
+	for i, head := range []*smriti.Checkpoint{target, source} {
+		if sides[i+1].Changes, err = sideChanges(ctx, b, req.SpaceID, head, base, sides[i+1].Items, resolvedIDs); err != nil {
+			return nil, err
+		}
+	}
 	res, err := smriti.MergeStates(sides[0], sides[1], sides[2], req.Resolutions)
 	if err != nil {
 		return nil, err
@@ -218,4 +224,96 @@ func idString(c *smriti.Checkpoint) any {
 		return nil
 	}
 	return c.ID.String()
+}
+
+// resolvedItemIDs are the ids of the items the resolutions name: by id, or
+// by the normalised text of an item of one of the sides.
+func resolvedItemIDs(res []smriti.MergeResolution, sides []*smriti.MergeSide) []string {
+	var ids []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, r := range res {
+		if smriti.ValidItemID(r.Key) {
+			add(r.Key)
+			continue
+		}
+		for _, sd := range sides {
+			if sd == nil {
+				continue
+			}
+			for _, it := range sd.Items {
+				if it.Kind.Field() == r.Field && smriti.ItemKey(it.Text) == r.Key {
+					add(it.ID)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// sideChanges finds, for each of ids that the side's head does not change
+// itself, the change that last changed the item on that side since the
+// base: the newest change in the item's history made by head or an
+// ancestor of it that is neither base nor an ancestor of base. The merge
+// records the chosen side's source from it (smriti.MergeSide.Changes).
+func sideChanges(ctx context.Context, b MergeBackend, space smriti.ID, head, base *smriti.Checkpoint, headItems []smriti.Item, ids []string) (map[string]*smriti.ItemChange, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	own := map[string]bool{}
+	for _, it := range headItems {
+		if it.Change != nil && it.Change.Op != "" {
+			own[it.ID] = true
+		}
+	}
+	ancestor := func(a, of smriti.ID) (bool, error) {
+		if a == of {
+			return true, nil
+		}
+		lca, err := b.CommonAncestor(ctx, a, of)
+		return err == nil && lca != nil && lca.ID == a, err
+	}
+	out := map[string]*smriti.ItemChange{}
+	for _, id := range ids {
+		if own[id] {
+			continue
+		}
+		evs, err := b.ItemHistory(ctx, space, id)
+		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i := len(evs) - 1; i >= 0; i-- {
+			ev := &evs[i]
+			if ev.Rejected || ev.Item.ID != id || ev.Item.Change == nil {
+				continue
+			}
+			onSide, err := ancestor(ev.CheckpointID, head.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !onSide {
+				continue
+			}
+			if base != nil {
+				inBase, err := ancestor(ev.CheckpointID, base.ID)
+				if err != nil {
+					return nil, err
+				}
+				if inBase {
+					continue
+				}
+			}
+			out[id] = ev.Item.Change
+			break
+		}
+	}
+	return out, nil
 }

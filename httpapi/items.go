@@ -57,7 +57,7 @@ func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
 			e.Change = *ev.Item.Change
 		}
 		out.History = append(out.History, e)
-		if ev.Item.ID == itemID {
+		if ev.Item.ID == itemID && !ev.Rejected {
 			out.Item = itemOf(ev.Item)
 		}
 	}

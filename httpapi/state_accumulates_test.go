@@ -165,13 +165,17 @@ func TestContradictoryChangesAreOneConflictOnOneItem(t *testing.T) {
 				bySession[*ev.Change.Source.SessionID] = ev.Text
 			}
 		}
-		if len(h.History) != 4 || checkpoints[0] != base.ID || h.History[0].Event != "introduced" {
+		// introduced, the branch's and main's changes, both versions the
+		// custom resolution turned down, then the merge's own change.
+		if len(h.History) != 6 || checkpoints[0] != base.ID || h.History[0].Event != "introduced" ||
+			h.History[3].Event != "rejected" || h.History[3].Text != "Access token TTL is 30 minutes" ||
+			h.History[4].Event != "rejected" || h.History[4].Text != "Access token TTL is 5 minutes" {
 			t.Fatalf("history = %+v", h.History)
 		}
 		if bySession[branch] != "Access token TTL is 5 minutes" || bySession[main.ID] != "Access token TTL is 30 minutes" {
 			t.Errorf("changes by session = %v, want the branch's and main's turns", bySession)
 		}
-		last := h.History[3]
+		last := h.History[5]
 		if last.CheckpointID != m.Checkpoint.ID || !last.Merge || last.Event != "changed" {
 			t.Errorf("last event = %+v, want the merge's change", last)
 		}

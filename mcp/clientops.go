@@ -232,6 +232,14 @@ func (o ClientOps) State(ctx context.Context, space smriti.ID, q coord.StateQuer
 	return st.Brief(), nil
 }
 
+func (o ClientOps) StateAsOf(ctx context.Context, space smriti.ID, ref, branch string) (*app.AsOfState, error) {
+	st, err := o.c.StateAsOf(ctx, space, ref, branch)
+	if err != nil {
+		return nil, err
+	}
+	return &app.AsOfState{Branch: st.Branch, Checkpoint: st.Checkpoint.Checkpoint(), Head: st.Head.Checkpoint(), Items: wire.DomainSpans(st)}, nil
+}
+
 func (o ClientOps) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
 	sp := in.SpaceID.String()
 	req := wire.ClaimRequest{SpaceID: &sp, Agent: &in.Agent, Scope: &in.Scope, BranchName: &in.BranchName, IntentType: &in.Intent}

@@ -32,6 +32,7 @@ type fakeOps struct {
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
 	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
 	StateFn                func(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (*coord.StateBrief, error)
+	StateAsOfFn            func(a0 context.Context, a1 smriti.ID, a2, a3 string) (*app.AsOfState, error)
 	CreateClaimFn          func(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error)
 	FinishClaimFn          func(a0 context.Context, a1 smriti.ID, a2 string) (*coord.Claim, error)
 	ClaimsFn               func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Claim, error)
@@ -185,6 +186,13 @@ func (f *fakeOps) State(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (
 		panic("fakeOps.State called unexpectedly")
 	}
 	return f.StateFn(a0, a1, a2)
+}
+
+func (f *fakeOps) StateAsOf(a0 context.Context, a1 smriti.ID, a2, a3 string) (*app.AsOfState, error) {
+	if f.StateAsOfFn == nil {
+		panic("fakeOps.StateAsOf called unexpectedly")
+	}
+	return f.StateAsOfFn(a0, a1, a2, a3)
 }
 
 func (f *fakeOps) CreateClaim(a0 context.Context, a1 coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {

@@ -62,6 +62,9 @@ type Ops interface {
 
 	// State is the space's state brief.
 	State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error)
+	// StateAsOf is the state of a line of work as of a checkpoint or a
+	// time (app.App.StateAsOf).
+	StateAsOf(ctx context.Context, space smriti.ID, ref, branch string) (*app.AsOfState, error)
 	// CreateClaim stores a claim and returns the live claims it collides with.
 	CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error)
 	FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error)

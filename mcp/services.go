@@ -130,6 +130,10 @@ func (s *Services) PreviewContext(ctx context.Context, space *smriti.ID, session
 		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
 }
 
+func (s *Services) StateAsOf(ctx context.Context, space smriti.ID, ref, branch string) (*app.AsOfState, error) {
+	return s.App.StateAsOf(ctx, space, ref, branch)
+}
+
 func (s *Services) State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	return s.App.Coordinator.SpaceState(ctx, space, q)
 }

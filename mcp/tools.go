@@ -466,6 +466,8 @@ type stateIn struct {
 	MainOnly bool   `json:"main_only,omitempty" jsonschema:"only main's head"`
 	Since    string `json:"since,omitempty" jsonschema:"checkpoint last seen: list main's changes since"`
 	All      bool   `json:"all,omitempty" jsonschema:"every item, not a budgeted brief"`
+	AsOf     string `json:"as_of,omitempty" jsonschema:"state then: checkpoint id/hash prefix or RFC 3339 time; each item with its span"`
+	Branch   string `json:"branch,omitempty" jsonschema:"with as_of a time: the branch (default main)"`
 }
 
 type claimIn struct {
@@ -571,6 +573,13 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			sp, err := t.space(ctx, in.Space)
 			if err != nil {
 				return "", err
+			}
+			if in.AsOf != "" {
+				st, err := t.ops.StateAsOf(ctx, sp.ID, in.AsOf, in.Branch)
+				if err != nil {
+					return "", err
+				}
+				return render.RenderStateAsOf(sp.Name, st.Branch, st.Checkpoint, st.Items), nil
 			}
 			var q coord.StateQuery
 			if in.Since != "" && !in.MainOnly {

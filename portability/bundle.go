@@ -106,6 +106,9 @@ type BundleCheckpoint struct {
 	// a version 1 checkpoint has none and gets them derived on import.
 	HashVersion int          `json:"hash_version,omitempty"`
 	Items       []BundleItem `json:"items,omitempty"`
+	// LogOrder is the checkpoint's place among its space's checkpoints and
+	// turns in log order (0 first; see BundleTurn.LogOrder).
+	LogOrder *int64 `json:"log_order,omitempty"`
 }
 
 // BundleItem is an item of a checkpoint, as stored.
@@ -141,6 +144,23 @@ type BundleSession struct {
 	Metadata               map[string]any `json:"metadata"`
 	CreatedAt              time.Time      `json:"created_at"`
 	UpdatedAt              time.Time      `json:"updated_at"`
+	// MountedCheckpointID and MountBaseSeq are the session's mount
+	// (smriti.Mount); absent when it has none.
+	MountedCheckpointID *smriti.ID `json:"mounted_checkpoint_id,omitempty"`
+	MountBaseSeq        *int64     `json:"mount_base_seq,omitempty"`
+	// Agent names the coding-agent transcript the session was imported
+	// from, so importing that transcript again adds only its new entries.
+	Agent *BundleAgentSource `json:"agent,omitempty"`
+}
+
+// BundleAgentSource is the coding-agent transcript a session holds: its
+// format, the agent's own session key, and the keys of the entries already
+// written as turns.
+type BundleAgentSource struct {
+	Source     string    `json:"source"`
+	SessionKey string    `json:"session_key"`
+	CreatedAt  time.Time `json:"created_at"`
+	EntryKeys  []string  `json:"entry_keys"`
 }
 
 // BundleTurn is a turn record.
@@ -155,6 +175,12 @@ type BundleTurn struct {
 	Tokens    int            `json:"tokens"`
 	Metadata  map[string]any `json:"metadata"`
 	CreatedAt time.Time      `json:"created_at"`
+	// LogOrder is the turn's place among its space's checkpoints and turns
+	// in log order (0 first). Records come checkpoints first, so without it
+	// an import would log every turn after every checkpoint, and "turns
+	// after this checkpoint" would take in turns from before it. Absent in
+	// bundles written before it existed: records are then logged in order.
+	LogOrder *int64 `json:"log_order,omitempty"`
 }
 
 // BundleClaim is a claim record. The worktree a claim was made from is a
@@ -171,6 +197,10 @@ type BundleClaim struct {
 	Status           string     `json:"status"`
 	ClaimedAt        time.Time  `json:"claimed_at"`
 	ExpiresAt        time.Time  `json:"expires_at"`
+	// FinishedAt is when a finished claim ended; LeaseSeconds the lease a
+	// heartbeat renews it by. Absent when unset.
+	FinishedAt   *time.Time `json:"finished_at,omitempty"`
+	LeaseSeconds *int64     `json:"lease_seconds,omitempty"`
 }
 
 // SpaceExporter writes and reads space bundles.

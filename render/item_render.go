@@ -51,7 +51,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	var b strings.Builder
 	var cur *smriti.Item
 	for i := range evs {
-		if evs[i].Item.ID == itemID {
+		if evs[i].Item.ID == itemID && !evs[i].Rejected {
 			cur = &evs[i].Item
 		}
 	}
@@ -82,6 +82,10 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 	for i := range evs {
 		ev := &evs[i]
 		kind := ev.KindFor(itemID)
+		if kind == smriti.EventRejected {
+			b.WriteString(rejectedLine(ev))
+			continue
+		}
 		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		if ev.Merge {
 			b.WriteString(", merge")
@@ -89,6 +93,12 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		b.WriteString(")")
 		ch := ev.Item.Change
 		switch {
+		case ch != nil && ch.Merge != nil && ev.Item.Live():
+			if ch.Merge.Choice == smriti.ChooseCustom {
+				fmt.Fprintf(&b, ": kept %q (written in the merge)", ev.Item.Text)
+			} else {
+				fmt.Fprintf(&b, ": kept %q from %s", ev.Item.Text, ch.Merge.Choice)
+			}
 		case kind == smriti.EventSupersededBy:
 			fmt.Fprintf(&b, " by %s: %q", ev.Item.ID, ev.Item.Text)
 		case kind == smriti.EventChanged && ch != nil && ch.Before != nil:
@@ -103,15 +113,42 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 			if ch.Reason != nil {
 				fmt.Fprintf(&b, " — %s", oneLine(*ch.Reason))
 			}
-			src := ch.Source
-			if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
-				fmt.Fprintf(&b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
-			}
-			if src.Quote != nil {
-				fmt.Fprintf(&b, "\n  > %s", oneLine(*src.Quote))
-			}
+			writeSource(&b, ch.Source)
 		}
 		b.WriteString("\n")
 	}
 	return Inert(b.String())
+}
+
+// writeSource writes the turns and quote a change came from.
+func writeSource(b *strings.Builder, src smriti.ItemSource) {
+	if src.SessionID != nil && src.FromSeq != nil && src.ToSeq != nil {
+		fmt.Fprintf(b, " [session %s, turns %d–%d]", src.SessionID.String()[:8], *src.FromSeq, *src.ToSeq)
+	}
+	if src.Quote != nil {
+		fmt.Fprintf(b, "\n  > %s", oneLine(*src.Quote))
+	}
+}
+
+// rejectedLine is the history line of a version a merge turned down.
+func rejectedLine(ev *smriti.ItemEvent) string {
+	var b strings.Builder
+	side := ""
+	if ch := ev.Item.Change; ch != nil && ch.Merge != nil && len(ch.Merge.Rejected) == 1 {
+		side = ch.Merge.Rejected[0].Side
+	}
+	fmt.Fprintf(&b, "- rejected in merge %s on %s (%s %s)", ev.CheckpointID, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	what := fmt.Sprintf("%q", ev.Item.Text)
+	if ev.Item.Text == "" {
+		what = "the removal"
+	}
+	fmt.Fprintf(&b, ": %s", what)
+	if side != "" {
+		fmt.Fprintf(&b, " from %s", side)
+	}
+	if ch := ev.Item.Change; ch != nil {
+		writeSource(&b, ch.Source)
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -17,10 +18,10 @@ import (
 const itemCols = `ci.checkpoint_id, ci.item_id, ci.kind, ci.text, ci.status, ci.supersedes, ci.change_op, ci.change_before,
 	ci.change_by, ci.change_reason, ci.source_session_id, ci.source_from_seq, ci.source_to_seq, ci.source_quote,
 	ci.origin_checkpoint_id, ci.origin_session_id, ci.origin_from_seq, ci.origin_to_seq, ci.origin_quote,
-	ci.origin_author_agent, ci.origin_model`
+	ci.origin_author_agent, ci.origin_model, ci.change_merge`
 
 // itemRowArgs is how many values one checkpoint_items row takes.
-const itemRowArgs = 22
+const itemRowArgs = 23
 
 func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, error) {
 	var cp smriti.ID
@@ -29,8 +30,9 @@ func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, erro
 	var before, by, reason, srcQuote, quote, agent, model sql.NullString
 	var srcSession, originCP, originSession uuid.NullUUID
 	var srcFrom, srcTo, from, to sql.NullInt64
+	var merge sql.NullString
 	if err := row.Scan(&cp, &it.ID, &kind, &it.Text, &it.Status, jsonCol{&it.Supersedes}, &op, &before, &by, &reason,
-		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model); err != nil {
+		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model, &merge); err != nil {
 		return cp, it, err
 	}
 	it.Kind = smriti.ItemKind(kind)
@@ -39,6 +41,13 @@ func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, erro
 	if op != "" {
 		it.Change = &smriti.ItemChange{Op: op, Before: nullStr(before), By: nullStr(by), Reason: nullStr(reason),
 			Source: smriti.ItemSource{SessionID: nullID(srcSession), FromSeq: nullInt(srcFrom), ToSeq: nullInt(srcTo), Quote: nullStr(srcQuote)}}
+		if merge.Valid {
+			var m smriti.ItemMerge
+			if err := json.Unmarshal([]byte(merge.String), &m); err != nil {
+				return cp, it, fmt.Errorf("item %s: merge record: %w", it.ID, err)
+			}
+			it.Change.Merge = &m
+		}
 	}
 	return cp, it, nil
 }
@@ -79,16 +88,24 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 			if status == "" {
 				status = smriti.ItemOpen
 			}
+			var merge sql.NullString
+			if ch.Merge != nil {
+				b, err := json.Marshal(ch.Merge)
+				if err != nil {
+					return err
+				}
+				merge = sql.NullString{String: string(b), Valid: true}
+			}
 			args = append(args, c.ID, i, it.ID, string(it.Kind), it.Text, status, sup, ch.Op, ch.Before, ch.By, ch.Reason,
 				idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
 				idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
-				it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model)
+				it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge)
 			rows = append(rows, "("+placeholders(itemRowArgs)+")")
 		}
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
 			supersedes, change_op, change_before, change_by, change_reason, source_session_id, source_from_seq, source_to_seq,
 			source_quote, origin_checkpoint_id, origin_session_id, origin_from_seq, origin_to_seq, origin_quote,
-			origin_author_agent, origin_model) VALUES `+strings.Join(rows, ", ")), args...)
+			origin_author_agent, origin_model, change_merge) VALUES `+strings.Join(rows, ", ")), args...)
 		if err != nil {
 			return fmt.Errorf("insert items: %w", err)
 		}
@@ -188,13 +205,19 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 			return err
 		}
 	}
+	// Only the merge being written records how it settled conflicts: a
+	// plain commit's hints, and the merge parent's rows (which may be an
+	// earlier merge's), carry no merge record into this checkpoint.
+	if c.MergeParentID == nil {
+		hints = withoutMergeRecords(hints)
+	}
 	var parent []smriti.Item
 	for _, p := range parents {
 		switch {
 		case c.ParentID != nil && p.ID == *c.ParentID:
 			parent = p.Items
 		case c.MergeParentID != nil && p.ID == *c.MergeParentID:
-			hints = append(append([]smriti.Item(nil), hints...), p.Items...)
+			hints = append(append([]smriti.Item(nil), hints...), withoutMergeRecords(p.Items)...)
 		}
 	}
 	cpID := c.ID
@@ -219,6 +242,26 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 	}
 	c.HashVersion = 2
 	return nil
+}
+
+// withoutMergeRecords is items with no Change.Merge (a copy where one had
+// it).
+func withoutMergeRecords(items []smriti.Item) []smriti.Item {
+	var out []smriti.Item
+	for i := range items {
+		if ch := items[i].Change; ch != nil && ch.Merge != nil {
+			if out == nil {
+				out = append([]smriti.Item(nil), items...)
+			}
+			c := *ch
+			c.Merge = nil
+			out[i].Change = &c
+		}
+	}
+	if out == nil {
+		return items
+	}
+	return out
 }
 
 // backfillItems derives the items of checkpoints written before items had
@@ -321,7 +364,7 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if len(out) == 0 {
 		return nil, notFound
 	}
-	return out, nil
+	return smriti.WithRejections(out), nil
 }
 
 // scanner adapts a function to the Scan interface.

@@ -46,6 +46,10 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 		return err
 	}
 	var counts portability.BundleCounts
+	order, err := s.logOrder(ctx, tx, id)
+	if err != nil {
+		return err
+	}
 	// Log order is parent order: a parent is always written before its
 	// children, merge parents included.
 	after := int64(-1)
@@ -67,7 +71,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 		for _, c := range page {
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)
-			if err := w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: portability.BundleCheckpointOf(c)}); err != nil {
+			b := portability.BundleCheckpointOf(c)
+			b.LogOrder = order.of(c.LogPos)
+			if err := w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: b}); err != nil {
 				return err
 			}
 		}
@@ -77,17 +83,26 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	if err != nil {
 		return err
 	}
+	agents, err := s.agentSources(ctx, tx, id)
+	if err != nil {
+		return err
+	}
 	for _, se := range sessions {
 		counts.Sessions++
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordSession, Session: &portability.BundleSession{
+		b := &portability.BundleSession{
 			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
 			SeededCheckpointID: se.SeededCheckpointID, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
 			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonnil.Map(se.Metadata),
-			CreatedAt: se.CreatedAt.UTC(), UpdatedAt: se.UpdatedAt.UTC(),
-		}}); err != nil {
+			CreatedAt: se.CreatedAt.UTC(), UpdatedAt: se.UpdatedAt.UTC(), Agent: agents[se.ID],
+		}
+		if m := se.Mount; m != nil {
+			cp, base := m.CheckpointID, m.BaseSeq
+			b.MountedCheckpointID, b.MountBaseSeq = &cp, &base
+		}
+		if err := w.Write(portability.BundleRecord{Type: portability.RecordSession, Session: b}); err != nil {
 			return err
 		}
-		n, err := s.exportTurns(ctx, tx, se.ID, w)
+		n, err := s.exportTurns(ctx, tx, se.ID, order, w)
 		if err != nil {
 			return err
 		}
@@ -97,19 +112,27 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	if err != nil {
 		return err
 	}
+	ends, err := s.claimEnds(ctx, tx, id)
+	if err != nil {
+		return err
+	}
 	for _, c := range claims {
 		counts.Claims++
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordClaim, Claim: &portability.BundleClaim{
+		b := &portability.BundleClaim{
 			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
 			Scope: c.Scope, TaskID: c.TaskID, Intent: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(),
-		}}); err != nil {
+		}
+		if e, ok := ends[c.ID]; ok {
+			b.FinishedAt, b.LeaseSeconds = e.finished, e.lease
+		}
+		if err := w.Write(portability.BundleRecord{Type: portability.RecordClaim, Claim: b}); err != nil {
 			return err
 		}
 	}
 	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 
-func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, w *portability.BundleWriter) (int, error) {
+func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, order logOrder, w *portability.BundleWriter) (int, error) {
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
 	if err != nil {
 		return 0, fmt.Errorf("export turns: %w", err)
@@ -123,7 +146,7 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 		}
 		if err := w.Write(portability.BundleRecord{Type: portability.RecordTurn, Turn: &portability.BundleTurn{
 			ID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Role: t.Role, Content: t.Content, Provider: t.Provider,
-			Model: t.Model, Tokens: t.Tokens, Metadata: t.Metadata, CreatedAt: t.CreatedAt.UTC(),
+			Model: t.Model, Tokens: t.Tokens, Metadata: t.Metadata, CreatedAt: t.CreatedAt.UTC(), LogOrder: order.of(t.LogPos),
 		}}); err != nil {
 			return n, err
 		}
@@ -137,14 +160,17 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 // transaction, checked again as it goes, so a bundle that changed between
 // the passes still cannot leave half a space behind.
 func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	if _, _, err := portability.VerifyBundle(r); err != nil {
+	_, counts, err := portability.VerifyBundle(r)
+	if err != nil {
 		return nil, err
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("import: rewind bundle: %w", err)
 	}
 	var out *smriti.Space
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	var imported []smriti.ID
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		imported = imported[:0]
 		br, err := portability.NewBundleReader(r)
 		if err != nil {
 			return err
@@ -156,6 +182,13 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 		user := smriti.UserFromContext(ctx)
 		var spaceID smriti.ID
 		var lastSeq map[smriti.ID]int64 = map[smriti.ID]int64{}
+		logged := &importLog{n: int64(counts.Checkpoints + counts.Turns)}
+		position := func(order *int64) (int64, error) { return logged.position(ctx, s, tx, spaceID, order) }
+		type mount struct {
+			session, checkpoint smriti.ID
+			base                int64
+		}
+		var mounts []mount
 		for {
 			rec, err := br.Next()
 			if errors.Is(err, io.EOF) {
@@ -185,7 +218,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				if asNew {
 					remap.Checkpoint(c)
 				}
-				if c.LogPos, err = s.nextLogPositions(ctx, tx, spaceID, 1); err != nil {
+				if c.LogPos, err = position(b.LogOrder); err != nil {
 					return err
 				}
 				if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
@@ -222,6 +255,18 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return importConflict(err)
 				}
 				lastSeq[se.ID] = -1
+				if b.MountedCheckpointID != nil && b.MountBaseSeq != nil {
+					cp := *b.MountedCheckpointID
+					if asNew {
+						cp = remap.ID(cp)
+					}
+					mounts = append(mounts, mount{se.ID, cp, *b.MountBaseSeq})
+				}
+				if b.Agent != nil {
+					if err := s.importAgentSource(ctx, tx, spaceID, se.ID, b.Agent); err != nil {
+						return err
+					}
+				}
 			case portability.RecordTurn:
 				b := rec.Turn
 				t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &spaceID, Role: b.Role, Content: b.Content,
@@ -229,7 +274,7 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				if asNew {
 					t.ID, t.SessionID = remap.ID(b.ID), remap.ID(b.SessionID)
 				}
-				if t.LogPos, err = s.nextLogPositions(ctx, tx, spaceID, 1); err != nil {
+				if t.LogPos, err = position(b.LogOrder); err != nil {
 					return err
 				}
 				if err := s.insertTurn(ctx, tx, t); err != nil {
@@ -243,10 +288,10 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					id, session, base = remap.ID(b.ID), remap.Opt(b.SessionID), remap.Opt(b.BaseCheckpointID)
 				}
 				if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
-					base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at)
-					VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`),
+					base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, finished_at, lease_seconds)
+					VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`),
 					id, spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
-					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt)); err != nil {
+					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt), s.d.optT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
 					return importConflict(fmt.Errorf("import claim: %w", err))
 				}
 			}
@@ -259,9 +304,64 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 				return fmt.Errorf("import: %w", err)
 			}
 		}
+		// Mounts last: a session may mount a checkpoint written after it.
+		for _, m := range mounts {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?
+				AND EXISTS (SELECT 1 FROM checkpoints WHERE id = ? AND space_id = ?)`), m.checkpoint, m.base, m.session, m.checkpoint, spaceID); err != nil {
+				return importConflict(fmt.Errorf("import mount: %w", err))
+			}
+		}
+		for id := range lastSeq {
+			imported = append(imported, id)
+		}
+		if spaceID != (smriti.ID{}) {
+			return s.restoreHolds(ctx, tx, spaceID)
+		}
 		return nil
 	})
+	// A space deleted and imported again keeps its session ids: turns
+	// cached before the delete carry the old log positions.
+	for _, id := range imported {
+		s.cache.drop(id)
+	}
 	return out, err
+}
+
+// importLog gives an import's checkpoints and turns their log positions.
+// A bundle that records each one's log order gets a block of n positions
+// (n its checkpoints and turns) and each row the one of its order, so the
+// space's turns and checkpoints interleave as they did; a bundle without
+// orders is logged in record order.
+type importLog struct {
+	n       int64
+	first   int64
+	ordered *bool
+	seen    []bool
+}
+
+func (l *importLog) position(ctx context.Context, s *Store, tx *sql.Tx, space smriti.ID, order *int64) (int64, error) {
+	if l.ordered == nil {
+		ordered := order != nil
+		l.ordered = &ordered
+		if ordered {
+			last, err := s.nextLogPositions(ctx, tx, space, int(l.n))
+			if err != nil {
+				return 0, err
+			}
+			l.first, l.seen = last-l.n+1, make([]bool, l.n)
+		}
+	}
+	if !*l.ordered {
+		if order != nil {
+			return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "the bundle gives a log order to some records and not to others")
+		}
+		return s.nextLogPositions(ctx, tx, space, 1)
+	}
+	if order == nil || *order < 0 || *order >= l.n || l.seen[*order] {
+		return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "the bundle's log orders must number its checkpoints and turns 0 to %d, each once", l.n-1)
+	}
+	l.seen[*order] = true
+	return l.first + *order, nil
 }
 
 func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.Space) error {

@@ -30,7 +30,7 @@ type ItemIn struct {
 	Status     string             `json:"status" required:"false" enum:"open,done,answered,retracted,superseded" doc:"Default open; answered, retracted or superseded ends a parent item the content no longer has"`
 	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
 	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
-	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history)"`
+	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one"`
 }
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
@@ -46,7 +46,7 @@ type ItemEventOut struct {
 	BranchName   string            `json:"branch_name" doc:"Its branch"`
 	CreatedAt    time.Time         `json:"created_at" doc:"When it was saved"`
 	Merge        bool              `json:"merge" doc:"True when the checkpoint is a merge"`
-	Event        string            `json:"event" enum:"introduced,changed,resolved,retracted,superseded,superseded_by" doc:"What happened to the item"`
+	Event        string            `json:"event" enum:"introduced,changed,resolved,retracted,superseded,superseded_by,rejected" doc:"What happened to the item; rejected is a version the merge checkpoint_id turned down (text and change.source are that version's), always listed before the merge's own entry"`
 	ItemID       string            `json:"item_id" doc:"The item the row is about: the item itself, or for superseded_by the item that replaced it"`
 	Text         string            `json:"text" doc:"The item's text after the change (for superseded_by, the replacing item's)"`
 	Status       string            `json:"status" doc:"The item's status after the change"`
@@ -100,7 +100,7 @@ func DomainItemEvents(h *ItemHistoryOut) []smriti.ItemEvent {
 	for _, e := range h.History {
 		ch := e.Change
 		out = append(out, smriti.ItemEvent{CheckpointID: e.CheckpointID, CommitHash: e.CommitHash, BranchName: e.BranchName,
-			CreatedAt: e.CreatedAt, Merge: e.Merge, Item: smriti.Item{ID: e.ItemID, Kind: smriti.ItemKind(h.Item.Kind), Text: e.Text,
+			CreatedAt: e.CreatedAt, Merge: e.Merge, Rejected: e.Event == smriti.EventRejected, Item: smriti.Item{ID: e.ItemID, Kind: smriti.ItemKind(h.Item.Kind), Text: e.Text,
 				Status: e.Status, Origin: e.Origin, Change: &ch}})
 	}
 	return out

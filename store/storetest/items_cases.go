@@ -84,19 +84,7 @@ func testItemsBackfill(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "A", "Use Go", "Keep the API")
 	b := commit(t, ctx, s, sp, se, "B", "use go", "Ship weekly")
-	// Make both what an older version wrote: version 1 hashes, no items.
-	parentHash := ""
-	for _, c := range []*smriti.Checkpoint{a, b} {
-		c.HashVersion, c.Items = 1, nil
-		c.Hash = c.ComputeHash(parentHash, "")
-		parentHash = c.Hash
-		if _, err := s.DB().Exec(s.Rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET hash_version = 1, items_ready = 0, commit_hash = ? WHERE id = ?`), c.Hash, c.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	asVersion1(t, s, a, b)
 	if v := Get(s.VerifyCheckpoint(ctx, b.ID)).Must(t); !v.OK {
 		t.Fatalf("version 1 chain does not verify: %+v", v)
 	}
@@ -119,5 +107,24 @@ func testItemsBackfill(t *testing.T, s *store.Store) {
 	}
 	if v := Get(s.VerifyCheckpoint(ctx, c.ID)).Must(t); !v.OK || v.Checked != 3 {
 		t.Errorf("mixed chain verify = %+v", v)
+	}
+}
+
+// asVersion1 makes a root checkpoint and its descendants in line (in that
+// order) what an older version wrote: version 1 hashes, no items, items
+// not derived yet.
+func asVersion1(t *testing.T, s *store.Store, line ...*smriti.Checkpoint) {
+	t.Helper()
+	parentHash := ""
+	for _, c := range line {
+		c.HashVersion, c.Items = 1, nil
+		c.Hash = c.ComputeHash(parentHash, "")
+		parentHash = c.Hash
+		if _, err := s.DB().Exec(s.Rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET hash_version = 1, items_ready = 0, commit_hash = ? WHERE id = ?`), c.Hash, c.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

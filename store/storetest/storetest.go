@@ -65,6 +65,8 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, spaceNameCases...)
 	cases = append(cases, leaseCases...)
 	cases = append(cases, idempotencyCases...)
+	cases = append(cases, mergeProvenanceCases...)
+	cases = append(cases, importOrderCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))
