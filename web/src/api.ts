@@ -149,19 +149,41 @@ export interface DraftChange {
   after: string | null;
   source?: Partial<ItemSource> | null;
 }
+/** One side's version of an item that a merge turned down; text null: that side had removed it. */
+export interface RejectedVersion {
+  side: "ours" | "theirs";
+  text: string | null;
+  source?: Partial<ItemSource> | null;
+}
+/** How a merge settled a conflict on an item. */
+export interface ItemMergeWire {
+  choice: string;
+  rejected: RejectedVersion[];
+}
+/** The change one history event made: its turns under `source`, and for a merge how it was settled. */
+export interface ItemEventChange extends ItemChangeWire {
+  merge?: ItemMergeWire | null;
+}
+/** Where an item was introduced (for superseded_by: the replacing item). */
+export interface ItemOrigin extends Partial<ItemSource> {
+  checkpoint_id?: ID | null;
+  author_agent?: string | null;
+  model?: string | null;
+}
+/** One event of an item's history (wire.ItemEventOut). */
 export interface ItemHistoryEntry {
   checkpoint_id: ID;
   commit_hash: string;
   branch_name: string;
   created_at: string;
+  merge?: boolean;
+  /** introduced, changed, resolved, retracted, superseded, superseded_by, or rejected (a version the merge checkpoint_id turned down). */
   event: string;
+  item_id?: string;
   text: string;
   status: string;
-  by?: string | null;
-  reason?: string | null;
-  source?: Partial<ItemSource> | null;
-  author_agent?: string | null;
-  model?: string | null;
+  change?: ItemEventChange | null;
+  origin?: ItemOrigin | null;
 }
 export interface ItemHistory {
   item: ItemView;
