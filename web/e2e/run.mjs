@@ -715,6 +715,22 @@ try {
     expect(ttlConflicts.length === 1 && /d-[0-9a-f]{6}/.test(ttlConflicts[0]) && ttlConflicts[0].includes("Access token TTL is 30 minutes") &&
       ttlConflicts[0].includes("Access token TTL is 5 minutes"), `the TTL case is one conflict on one item id: ${JSON.stringify(ttlConflicts)}`);
     await shot(tp, "merge-ttl-conflict");
+    // Settled for the branch: main's version is turned down, and the item's history says so with its turns.
+    const ttl = (await api("GET", `/api/v5/checkpoints/${baseCp.id}/items`)).find((it) => it.text === "Access token TTL is 15 minutes");
+    const ttlMerge = await api("POST", "/api/v5/lineage/merge", { space_id: sp.id, source_checkpoint_id: branchCp.id, target_checkpoint_id: mainCp.id, resolutions: [{ field: "decisions", key: ttl.id, choice: "theirs" }] });
+    await tp.goto(`${base}/checkpoints/${ttlMerge.checkpoint.id}`);
+    await tp.getByRole("button", { name: new RegExp(`^History of ${ttl.id}`) }).click();
+    const rejectedRow = tp.getByTestId("item-history").locator("li[data-event=rejected]");
+    await rejectedRow.waitFor();
+    const rejectedText = (await rejectedRow.innerText()).replace(/\s+/g, " ");
+    expect(rejectedText.includes(`rejected in merge ${ttlMerge.checkpoint.commit_hash.slice(0, 7)}`) && rejectedText.includes("Access token TTL is 30 minutes") &&
+      rejectedText.includes(`from session ${mainSe.id.slice(0, 8)}, turn #0`) && rejectedText.includes("Decision: access token TTL is 30 minutes"),
+      `the item's history shows main's version rejected in the merge, with its session, turn and quote: "${rejectedText}"`);
+    await shot(tp, "item-history-rejected");
+    await rejectedRow.getByRole("link", { name: "open the thread at turn #0" }).click();
+    await tp.waitForURL(new RegExp(`/sessions/${mainSe.id}\\?turn=0$`));
+    await tp.locator("article.focus[data-seq='0']").waitFor();
+    expect(true, "the source link opens the thread with turn #0 marked");
     await ctxT.close();
   }
 
