@@ -372,6 +372,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
           onModel={setModel}
           send={send}
           status={status}
+          draftKey={sessionId}
         />
       </div>
       {panel && spaceId && (
