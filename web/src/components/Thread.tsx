@@ -11,6 +11,29 @@ export interface Pending {
   reply: string;
 }
 
+/** An exchange stopped before its reply completed: the server did not store it; the page keeps it after turn afterSeq. */
+export interface Stopped extends Pending {
+  afterSeq: number;
+}
+
+function StoppedView({ s }: { s: Stopped }) {
+  return (
+    <div className="stopped-exchange" data-testid="stopped-exchange">
+      <div className="turn user">
+        <article className="msg user">{s.text}</article>
+      </div>
+      <div className="turn assistant">
+        <article className="msg assistant stopped" data-testid="stopped-reply">
+          {s.reply ? <Markdown text={s.reply} /> : <span className="muted">(no reply yet)</span>}
+        </article>
+        <div className="msg-meta shown">
+          <span className="badge warn">Stopped</span> <span>not saved: the server keeps a reply only once it completes; this page shows it until you leave.</span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
 const NEAR = 80;
 /** How close to the top (px) scrolling asks for older turns. */
 const TOP = 600;
@@ -131,6 +154,7 @@ const TurnView = memo(function TurnView({
 export function Thread({
   turns,
   pending,
+  stopped,
   onStop,
   onRetry,
   onFork,
@@ -144,6 +168,7 @@ export function Thread({
 }: {
   turns: Turn[];
   pending: Pending | null;
+  stopped?: Stopped[];
   onStop?: () => void;
   onRetry?: (t: Turn) => void;
   onFork?: (t: Turn) => void;
@@ -259,7 +284,7 @@ export function Thread({
           </div>
         )}
         <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
-          {count === 0 && !pending && empty}
+          {count === 0 && !pending && !stopped?.length && empty}
           {items.map((row) => {
             const t = turns[row.index];
             return (
@@ -272,10 +297,20 @@ export function Thread({
               >
                 <TurnView turn={t} focus={row.index === focusAt} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
                 {dividerAfter?.(t, row.index)}
+                {stopped?.filter((s) => s.afterSeq === t.sequence_number).map((s, k) => <StoppedView key={k} s={s} />)}
               </div>
             );
           })}
         </section>
+        {!!stopped?.length && (
+          <div className="thread-inner">
+            {stopped
+              .filter((s) => !turns.some((t) => t.sequence_number === s.afterSeq))
+              .map((s, k) => (
+                <StoppedView key={k} s={s} />
+              ))}
+          </div>
+        )}
         {pending && (
           <div className="thread-inner" aria-live="polite">
             <div className="turn user">

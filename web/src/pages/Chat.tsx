@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { Eye, FileClock, GitFork, History, MoreHorizontal, Plus } from "lucide-react";
 import { api, newKey, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type Draft, type SendBody, type Turn } from "../api";
 import { Composer, type ProviderChoice } from "../components/Composer";
-import { Thread } from "../components/Thread";
+import { Thread, type Stopped } from "../components/Thread";
 import { usePageTitle } from "../lib/title";
 import { onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
@@ -37,6 +37,8 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const nav = useNavigate();
   const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
   const turns = useThreadTurns(sessionId, at);
+  const lastSeq = useRef(-1);
+  lastSeq.current = turns.turns.length ? turns.turns[turns.turns.length - 1].sequence_number : -1;
   const spaceId = session.data?.repo_id ?? null;
   const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId!), enabled: !!spaceId });
   const head = useQuery({ queryKey: ["head", spaceId], queryFn: () => api.head(spaceId!), enabled: !!spaceId });
@@ -58,6 +60,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [model, setModel] = useState<string | null>(null);
   const [mountError, setMountError] = useState("");
   const [pending, setPending] = useState<{ text: string; reply: string } | null>(null);
+  const [stopped, setStopped] = useState<Stopped[]>([]);
   const [lastCtx, setLastCtx] = useState<ContextInfo | null>(null);
   const [drawer, setDrawer] = useState<{ preview?: ContextPreview; error?: string } | null>(null);
   const [panel, setPanel] = useState(false);
@@ -131,16 +134,26 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
 
   async function send(text: string, key: string, signal: AbortSignal) {
     setPending({ text, reply: "" });
+    let reply = "";
+    const afterSeq = lastSeq.current;
     try {
       const res = await sendStream(
         body(text),
         key,
         {
           onMeta: (m) => setLastCtx(m.context),
-          onDelta: (d) => setPending((p) => (p ? { ...p, reply: p.reply + d } : p)),
+          onDelta: (d) => {
+            reply += d;
+            setPending((p) => (p ? { ...p, reply: p.reply + d } : p));
+          },
         },
         signal,
-      );
+      ).catch((e) => {
+        // The server stores an exchange only when its reply completes: a
+        // stopped one is kept here, on this page, marked as not saved.
+        if ((e as Error).name === "AbortError") setStopped((s) => [...s, { afterSeq, text, reply }]);
+        throw e;
+      });
       setLastCtx(res.context);
       await qc.invalidateQueries({ queryKey: ["turns", sessionId] });
       qc.invalidateQueries({ queryKey: ["sessions"] });
@@ -339,6 +352,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
           onReachTop={() => void turns.loadOlder()}
           focusSeq={at}
           pending={pending}
+          stopped={stopped}
           isDim={dimOf}
           onRetry={retry}
           onFork={spaceId ? forkAt : undefined}
