@@ -509,34 +509,38 @@ try {
     const imported = await r.json();
     const vlong = imported.conversations[0];
     expect(vlong.turns === 2100, `the transcript import wrote 2,100 turns (${vlong.turns})`);
-    await lp.goto(`${base}/sessions/${vlong.session_id}`);
-    await lp.getByText("Answer 1049", { exact: true }).waitFor();
-    await lp.waitForFunction(() => {
+    // A page of its own: the scenario after this one goes on with lp on the 200-turn session.
+    const vp = await ctxL.newPage();
+    vp.on("pageerror", (e) => console.log("  page error:", e.message));
+    await vp.goto(`${base}/sessions/${vlong.session_id}`);
+    await vp.getByText("Answer 1049", { exact: true }).waitFor();
+    await vp.waitForFunction(() => {
       const el = document.querySelector("[data-testid=thread]");
       return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
     });
-    const seqs = () => lp.evaluate(() => [...document.querySelectorAll("[data-seq]")].map((e) => Number(e.getAttribute("data-seq"))));
+    const seqs = () => vp.evaluate(() => [...document.querySelectorAll("[data-seq]")].map((e) => Number(e.getAttribute("data-seq"))));
     const opened = await seqs();
     expect(Math.max(...opened) === 2099, `it opens at the newest turn, #2099 (the newest in view: #${Math.max(...opened)})`);
-    const vbox = lp.getByRole("textbox", { name: "Message", exact: true });
+    const vbox = vp.getByRole("textbox", { name: "Message", exact: true });
     await vbox.fill("After two thousand turns");
     await vbox.press("Enter");
-    await lp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor({ timeout: 15000 });
-    await lp.getByTestId("streaming-reply").waitFor({ state: "detached" });
-    const sent = await lp.evaluate(() => [...document.querySelectorAll("[data-seq]")].slice(-2).map((e) => `${e.getAttribute("data-seq")}:${e.getAttribute("data-testid")}`));
+    await vp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor({ timeout: 15000 });
+    await vp.getByTestId("streaming-reply").waitFor({ state: "detached" });
+    const sent = await vp.evaluate(() => [...document.querySelectorAll("[data-seq]")].slice(-2).map((e) => `${e.getAttribute("data-seq")}:${e.getAttribute("data-testid")}`));
     expect(sent.join(",") === "2100:turn-user,2101:turn-assistant", `the message sent there and its reply are turns #2100 and #2101 (${sent.join(",")})`);
-    await lp.reload();
-    await lp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor();
-    await lp.getByText("After two thousand turns", { exact: true }).waitFor();
+    await vp.reload();
+    await vp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor();
+    await vp.getByText("After two thousand turns", { exact: true }).waitFor();
     expect(true, "after a reload the message and its reply are still there, at the bottom");
     // Scrolled to the top, the thread reads the page before the first one it opened with.
     for (let i = 0; i < 40 && Math.min(...(await seqs())) >= 1902; i++) {
-      await lp.evaluate(() => { const el = document.querySelector("[data-testid=thread]"); el.scrollTop = 0; el.dispatchEvent(new Event("scroll")); });
-      await lp.waitForTimeout(150);
+      await vp.evaluate(() => { const el = document.querySelector("[data-testid=thread]"); el.scrollTop = 0; el.dispatchEvent(new Event("scroll")); });
+      await vp.waitForTimeout(150);
     }
     const low = Math.min(...(await seqs()));
     expect(low < 1902, `scrolled to the top, earlier turns are loaded (lowest in view #${low})`);
-    await shot(lp, "very-long-thread-older");
+    await shot(vp, "very-long-thread-older");
+    await vp.close();
   }
 
   console.log("a second browser context and the CLI: replies appear live");
