@@ -540,6 +540,14 @@ try {
     const low = Math.min(...(await seqs()));
     expect(low < 1902, `scrolled to the top, earlier turns are loaded (lowest in view #${low})`);
     await shot(vp, "very-long-thread-older");
+    // Unsent text survives leaving the session, and the box has the focus when the session opens again.
+    await vp.getByRole("textbox", { name: "Message", exact: true }).fill("half a thought");
+    await vp.goto(`${base}/spaces/${spaceId}/lineage`);
+    await vp.getByRole("heading", { name: /Lineage of/ }).waitFor();
+    await vp.goto(`${base}/sessions/${vlong.session_id}`);
+    await vp.getByText("After two thousand turns", { exact: true }).waitFor();
+    const draftBack = await vp.evaluate(() => ({ value: document.getElementById("composer-text")?.value, focused: document.activeElement?.id }));
+    expect(draftBack.value === "half a thought" && draftBack.focused === "composer-text", `the draft is back after leaving the session, with the focus in the box (${JSON.stringify(draftBack)})`);
     await vp.close();
   }
 
