@@ -500,6 +500,57 @@ try {
   });
   expect(true, "scrolled up, the thread offers Jump to latest, which returns to the newest message");
 
+  console.log("a 2,100-turn session opens at its newest turn and keeps what is sent there");
+  {
+    let md = "# Very long thread\n\n";
+    for (let i = 0; i < 1050; i++) md += `User: Question ${i}\n\nAssistant: Answer ${i}\n\n`;
+    const r = await fetch(`${base}/api/v5/import/transcript?space_id=${spaceId}&filename=long.md`, { method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: md });
+    if (!r.ok) throw new Error(`import: ${r.status} ${await r.text()}`);
+    const imported = await r.json();
+    const vlong = imported.conversations[0];
+    expect(vlong.turns === 2100, `the transcript import wrote 2,100 turns (${vlong.turns})`);
+    // A page of its own: the scenario after this one goes on with lp on the 200-turn session.
+    const vp = await ctxL.newPage();
+    vp.on("pageerror", (e) => console.log("  page error:", e.message));
+    await vp.goto(`${base}/sessions/${vlong.session_id}`);
+    await vp.getByText("Answer 1049", { exact: true }).waitFor();
+    await vp.waitForFunction(() => {
+      const el = document.querySelector("[data-testid=thread]");
+      return el && el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    });
+    const seqs = () => vp.evaluate(() => [...document.querySelectorAll("[data-seq]")].map((e) => Number(e.getAttribute("data-seq"))));
+    const opened = await seqs();
+    expect(Math.max(...opened) === 2099, `it opens at the newest turn, #2099 (the newest in view: #${Math.max(...opened)})`);
+    const vbox = vp.getByRole("textbox", { name: "Message", exact: true });
+    await vbox.fill("After two thousand turns");
+    await vbox.press("Enter");
+    await vp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor({ timeout: 15000 });
+    await vp.getByTestId("streaming-reply").waitFor({ state: "detached" });
+    const sent = await vp.evaluate(() => [...document.querySelectorAll("[data-seq]")].slice(-2).map((e) => `${e.getAttribute("data-seq")}:${e.getAttribute("data-testid")}`));
+    expect(sent.join(",") === "2100:turn-user,2101:turn-assistant", `the message sent there and its reply are turns #2100 and #2101 (${sent.join(",")})`);
+    await vp.reload();
+    await vp.getByText('You said: "After two thousand turns"', { exact: false }).first().waitFor();
+    await vp.getByText("After two thousand turns", { exact: true }).waitFor();
+    expect(true, "after a reload the message and its reply are still there, at the bottom");
+    // Scrolled to the top, the thread reads the page before the first one it opened with.
+    for (let i = 0; i < 40 && Math.min(...(await seqs())) >= 1902; i++) {
+      await vp.evaluate(() => { const el = document.querySelector("[data-testid=thread]"); el.scrollTop = 0; el.dispatchEvent(new Event("scroll")); });
+      await vp.waitForTimeout(150);
+    }
+    const low = Math.min(...(await seqs()));
+    expect(low < 1902, `scrolled to the top, earlier turns are loaded (lowest in view #${low})`);
+    await shot(vp, "very-long-thread-older");
+    // Unsent text survives leaving the session, and the box has the focus when the session opens again.
+    await vp.getByRole("textbox", { name: "Message", exact: true }).fill("half a thought");
+    await vp.goto(`${base}/spaces/${spaceId}/lineage`);
+    await vp.getByRole("heading", { name: /Lineage of/ }).waitFor();
+    await vp.goto(`${base}/sessions/${vlong.session_id}`);
+    await vp.getByText("After two thousand turns", { exact: true }).waitFor();
+    const draftBack = await vp.evaluate(() => ({ value: document.getElementById("composer-text")?.value, focused: document.activeElement?.id }));
+    expect(draftBack.value === "half a thought" && draftBack.focused === "composer-text", `the draft is back after leaving the session, with the focus in the box (${JSON.stringify(draftBack)})`);
+    await vp.close();
+  }
+
   console.log("a second browser context and the CLI: replies appear live");
   const ctxW = await browser.newContext({ viewport: { width: 1024, height: 800 } });
   const wp = await ctxW.newPage();
@@ -676,6 +727,22 @@ try {
     expect(ttlConflicts.length === 1 && /d-[0-9a-f]{6}/.test(ttlConflicts[0]) && ttlConflicts[0].includes("Access token TTL is 30 minutes") &&
       ttlConflicts[0].includes("Access token TTL is 5 minutes"), `the TTL case is one conflict on one item id: ${JSON.stringify(ttlConflicts)}`);
     await shot(tp, "merge-ttl-conflict");
+    // Settled for the branch: main's version is turned down, and the item's history says so with its turns.
+    const ttl = (await api("GET", `/api/v5/checkpoints/${baseCp.id}/items`)).find((it) => it.text === "Access token TTL is 15 minutes");
+    const ttlMerge = await api("POST", "/api/v5/lineage/merge", { space_id: sp.id, source_checkpoint_id: branchCp.id, target_checkpoint_id: mainCp.id, resolutions: [{ field: "decisions", key: ttl.id, choice: "theirs" }] });
+    await tp.goto(`${base}/checkpoints/${ttlMerge.checkpoint.id}`);
+    await tp.getByRole("button", { name: new RegExp(`^History of ${ttl.id}`) }).click();
+    const rejectedRow = tp.getByTestId("item-history").locator("li[data-event=rejected]");
+    await rejectedRow.waitFor();
+    const rejectedText = (await rejectedRow.innerText()).replace(/\s+/g, " ");
+    expect(rejectedText.includes(`rejected in merge ${ttlMerge.checkpoint.commit_hash.slice(0, 7)}`) && rejectedText.includes("Access token TTL is 30 minutes") &&
+      rejectedText.includes(`from session ${mainSe.id.slice(0, 8)}, turn #0`) && rejectedText.includes("Decision: access token TTL is 30 minutes"),
+      `the item's history shows main's version rejected in the merge, with its session, turn and quote: "${rejectedText}"`);
+    await shot(tp, "item-history-rejected");
+    await rejectedRow.getByRole("link", { name: "open the thread at turn #0" }).click();
+    await tp.waitForURL(new RegExp(`/sessions/${mainSe.id}\\?turn=0$`));
+    await tp.locator("article.focus[data-seq='0']").waitFor();
+    expect(true, "the source link opens the thread with turn #0 marked");
     await ctxT.close();
   }
 

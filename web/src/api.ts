@@ -149,19 +149,41 @@ export interface DraftChange {
   after: string | null;
   source?: Partial<ItemSource> | null;
 }
+/** One side's version of an item that a merge turned down; text null: that side had removed it. */
+export interface RejectedVersion {
+  side: "ours" | "theirs";
+  text: string | null;
+  source?: Partial<ItemSource> | null;
+}
+/** How a merge settled a conflict on an item. */
+export interface ItemMergeWire {
+  choice: string;
+  rejected: RejectedVersion[];
+}
+/** The change one history event made: its turns under `source`, and for a merge how it was settled. */
+export interface ItemEventChange extends ItemChangeWire {
+  merge?: ItemMergeWire | null;
+}
+/** Where an item was introduced (for superseded_by: the replacing item). */
+export interface ItemOrigin extends Partial<ItemSource> {
+  checkpoint_id?: ID | null;
+  author_agent?: string | null;
+  model?: string | null;
+}
+/** One event of an item's history (wire.ItemEventOut). */
 export interface ItemHistoryEntry {
   checkpoint_id: ID;
   commit_hash: string;
   branch_name: string;
   created_at: string;
+  merge?: boolean;
+  /** introduced, changed, resolved, retracted, superseded, superseded_by, or rejected (a version the merge checkpoint_id turned down). */
   event: string;
+  item_id?: string;
   text: string;
   status: string;
-  by?: string | null;
-  reason?: string | null;
-  source?: Partial<ItemSource> | null;
-  author_agent?: string | null;
-  model?: string | null;
+  change?: ItemEventChange | null;
+  origin?: ItemOrigin | null;
 }
 export interface ItemHistory {
   item: ItemView;
@@ -608,7 +630,8 @@ export const api = {
       ...(historyBaseSeq !== undefined ? { history_base_seq: historyBaseSeq } : {}),
     }),
   unmount: (session: ID) => request<Session>("DELETE", `/api/v5/chat/sessions/${session}/mount`),
-  turns: (id: ID) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?limit=1000`),
+  /** One page of a session's turns in order: those after sequence number `after` (-1: from the first), at most `limit` (1–1000). */
+  turns: (id: ID, after = -1, limit = 1000) => get<Turn[]>(`/api/v4/chat/sessions/${id}/turns?after=${after}&limit=${limit}`),
   providers: () => get<ProvidersStatus>("/api/v4/chat/providers"),
   context: (body: SendBody) => post<ContextPreview>("/api/v5/chat/context", body),
   draft: (body: { session_id: ID }) =>

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Send as SendIcon, Square } from "lucide-react";
 import { newKey } from "../api";
 
@@ -9,10 +9,34 @@ export interface ProviderChoice {
   defaultModel: string;
 }
 
+const DRAFT = "smriti.draft.";
+
+/** The unsent text of a session's message box, kept for the tab's life (sessionStorage). */
+export const drafts = {
+  get(key: string): string {
+    try {
+      return sessionStorage.getItem(DRAFT + key) ?? "";
+    } catch {
+      return "";
+    }
+  },
+  set(key: string, text: string) {
+    try {
+      if (text) sessionStorage.setItem(DRAFT + key, text);
+      else sessionStorage.removeItem(DRAFT + key);
+    } catch {
+      // Storage refused (private mode, quota): the draft lives as long as the page.
+    }
+  },
+};
+
 /**
- * The message box. A send that fails keeps the typed text and offers a
- * retry that reuses the same Idempotency-Key, so a send that in fact
- * reached the server is never stored twice. Stop aborts a streaming reply.
+ * The message box. Sending empties it at once, and it takes new text while
+ * the reply streams. A send that fails puts its text back (when the box is
+ * still empty) and offers a retry that reuses the same Idempotency-Key, so
+ * a send that in fact reached the server is never stored twice. Stop aborts
+ * a streaming reply. With a draftKey (the session) unsent text survives
+ * leaving the page and coming back.
  */
 export function Composer({
   providers,
@@ -23,6 +47,7 @@ export function Composer({
   send,
   status,
   disabled,
+  draftKey,
 }: {
   providers: ProviderChoice[];
   provider: string;
@@ -32,15 +57,34 @@ export function Composer({
   send: (text: string, key: string, signal: AbortSignal) => Promise<void>;
   status?: string;
   disabled?: boolean;
+  /** Where the unsent text is kept between visits: the session's id. */
+  draftKey?: string;
 }) {
-  const [text, setText] = useState("");
+  const [text, setTextState] = useState(() => (draftKey ? drafts.get(draftKey) : ""));
   const [sending, setSending] = useState(false);
   const [error, setError] = useState("");
   const key = useRef<{ text: string; key: string } | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const draft = useRef(draftKey);
+  draft.current = draftKey;
 
-  async function submit() {
-    const t = text.trim();
+  function setText(next: string | ((cur: string) => string)) {
+    setTextState((cur) => {
+      const v = typeof next === "function" ? next(cur) : next;
+      if (draft.current) drafts.set(draft.current, v);
+      return v;
+    });
+  }
+
+  // A new session, a fork or a fresh load: the box is where typing goes.
+  useEffect(() => {
+    box.current?.focus();
+  }, [draftKey]);
+
+  /** Sends what is typed, or (Retry) the text whose send failed. */
+  async function submit(again?: string) {
+    const t = (again ?? text).trim();
     if (!t || sending) return;
     // The same text after a failure is a retry: same key.
     if (!key.current || key.current.text !== t) key.current = { text: t, key: newKey() };
@@ -48,12 +92,14 @@ export function Composer({
     abort.current = ctl;
     setSending(true);
     setError("");
+    setText((cur) => (cur.trim() === t ? "" : cur));
     try {
       await send(t, key.current.key, ctl.signal);
-      setText("");
       key.current = null;
     } catch (e) {
-      if ((e as Error).name === "AbortError") setError("Stopped. Your message is still here; send it again to retry.");
+      // The text comes back to an empty box; what was typed meanwhile stays.
+      setText((cur) => (cur.trim() ? cur : t));
+      if ((e as Error).name === "AbortError") setError("Stopped. Your message is back in the box; send it again to retry.");
       else setError((e as Error).message || "Send failed");
     } finally {
       setSending(false);
@@ -64,7 +110,7 @@ export function Composer({
   function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      submit();
+      void submit();
     }
   }
 
@@ -76,6 +122,7 @@ export function Composer({
           Message
         </label>
         <textarea
+          ref={box}
           id="composer-text"
           rows={Math.min(8, Math.max(2, text.split("\n").length))}
           value={text}
@@ -109,7 +156,7 @@ export function Composer({
                 <span className="error small" role="alert">
                   {error}
                 </span>
-                <button type="button" onClick={submit}>
+                <button type="button" onClick={() => void submit(key.current?.text)}>
                   Retry
                 </button>
               </>
@@ -119,7 +166,7 @@ export function Composer({
                 <Square size={12} aria-hidden /> Stop
               </button>
             ) : (
-              <button type="button" className="primary" onClick={submit} disabled={disabled || !text.trim()}>
+              <button type="button" className="primary" onClick={() => void submit()} disabled={disabled || !text.trim()}>
                 <SendIcon size={14} aria-hidden /> Send
               </button>
             )}

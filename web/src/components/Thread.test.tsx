@@ -101,4 +101,26 @@ describe("the live thread", () => {
     expect(live.querySelector("em")?.textContent).toBe("answer");
     expect(live.querySelector(".cursor")).not.toBeNull();
   });
+
+  it("asks for older turns when scrolled to the top, and offers a button for them", () => {
+    const onReachTop = vi.fn();
+    const { rerender } = render(<Thread turns={[turn(400, "user", "Older"), turn(401, "assistant", "Reply")]} pending={null} hasOlder onReachTop={onReachTop} />);
+    const el = screen.getByTestId("thread");
+    el.scrollTop = 0;
+    el.dispatchEvent(new Event("scroll"));
+    expect(onReachTop).toHaveBeenCalledTimes(1);
+    screen.getByRole("button", { name: "Load earlier messages" }).click();
+    expect(onReachTop).toHaveBeenCalledTimes(2);
+    rerender(<Thread turns={[turn(400, "user", "Older"), turn(401, "assistant", "Reply")]} pending={null} hasOlder loadingOlder onReachTop={onReachTop} />);
+    expect(screen.getByRole("status").textContent).toBe("Loading earlier messages…");
+    rerender(<Thread turns={[turn(0, "user", "First"), turn(1, "assistant", "Reply")]} pending={null} hasOlder={false} onReachTop={onReachTop} />);
+    el.dispatchEvent(new Event("scroll"));
+    expect(onReachTop).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole("button", { name: "Load earlier messages" })).toBeNull();
+  });
+
+  it("marks the turn it was opened at", () => {
+    render(<Thread turns={[turn(7, "user", "Use Postgres"), turn(8, "assistant", "Agreed")]} pending={null} focusSeq={8} />);
+    expect([...document.querySelectorAll("article.focus")].map((e) => e.getAttribute("data-seq"))).toEqual(["8"]);
+  });
 });

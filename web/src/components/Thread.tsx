@@ -11,7 +11,32 @@ export interface Pending {
   reply: string;
 }
 
+/** An exchange stopped before its reply completed: the server did not store it; the page keeps it after turn afterSeq. */
+export interface Stopped extends Pending {
+  afterSeq: number;
+}
+
+function StoppedView({ s }: { s: Stopped }) {
+  return (
+    <div className="stopped-exchange" data-testid="stopped-exchange">
+      <div className="turn user">
+        <article className="msg user">{s.text}</article>
+      </div>
+      <div className="turn assistant">
+        <article className="msg assistant stopped" data-testid="stopped-reply">
+          {s.reply ? <Markdown text={s.reply} /> : <span className="muted">(no reply yet)</span>}
+        </article>
+        <div className="msg-meta shown">
+          <span className="badge warn">Stopped</span> <span>not saved: the server keeps a reply only once it completes; this page shows it until you leave.</span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
 const NEAR = 80;
+/** How close to the top (px) scrolling asks for older turns. */
+const TOP = 600;
 const VIRTUAL_FROM = 40;
 
 // Formatting a date through toLocale*String builds a new formatter on every
@@ -73,12 +98,14 @@ function CopyButton({ text }: { text: string }) {
  */
 const TurnView = memo(function TurnView({
   turn: t,
+  focus,
   dim,
   busy,
   onRetry,
   onFork,
 }: {
   turn: Turn;
+  focus?: boolean;
   dim: boolean;
   busy: boolean;
   onRetry?: (t: Turn) => void;
@@ -88,7 +115,7 @@ const TurnView = memo(function TurnView({
   return (
     <div className={`turn ${t.role}`}>
       <div className="turn-col">
-        <article className={`msg ${t.role}${dim ? " dim" : ""}`} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
+        <article className={`msg ${t.role}${dim ? " dim" : ""}${focus ? " focus" : ""}`} data-seq={t.sequence_number} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
           {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
         </article>
         <div className="msg-meta">
@@ -127,30 +154,43 @@ const TurnView = memo(function TurnView({
 export function Thread({
   turns,
   pending,
+  stopped,
   onStop,
   onRetry,
   onFork,
   isDim,
   dividerAfter,
   empty,
+  hasOlder,
+  loadingOlder,
+  onReachTop,
+  focusSeq,
 }: {
   turns: Turn[];
   pending: Pending | null;
+  stopped?: Stopped[];
   onStop?: () => void;
   onRetry?: (t: Turn) => void;
   onFork?: (t: Turn) => void;
   isDim?: (t: Turn) => boolean;
   dividerAfter?: (t: Turn, i: number) => ReactNode;
   empty?: ReactNode;
+  /** Older turns exist above the first one given: scrolling near the top calls onReachTop. */
+  hasOlder?: boolean;
+  loadingOlder?: boolean;
+  onReachTop?: () => void;
+  /** Open at this turn (by sequence number), marked, instead of at the newest. */
+  focusSeq?: number | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
-  const follow = useRef(true);
+  const focusAt = focusSeq != null ? turns.findIndex((t) => t.sequence_number === focusSeq) : -1;
+  const follow = useRef(focusSeq == null);
   const count = turns.length;
   // The page passes new callbacks on each of its renders (every streamed
   // delta); the rows get stable ones that call the latest.
-  const latest = useRef({ onRetry, onFork });
-  latest.current = { onRetry, onFork };
+  const latest = useRef({ onRetry, onFork, onReachTop, hasOlder });
+  latest.current = { onRetry, onFork, onReachTop, hasOlder };
   const retry = useCallback((t: Turn) => latest.current.onRetry?.(t), []);
   const fork = useCallback((t: Turn) => latest.current.onFork?.(t), []);
   const v = useVirtualizer({
@@ -181,6 +221,27 @@ export function Thread({
     return () => cancelAnimationFrame(raf);
   }, [count, total, pending?.reply, pending?.text, v, toBottom]);
 
+  // Older turns put above the first one keep the message in view where it
+  // was: the scroll position moves down by the height they added.
+  const firstKey = turns[0]?.id;
+  const shape = useRef({ firstKey, height: 0 });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const was = shape.current;
+    if (el && was.firstKey && firstKey !== was.firstKey && !follow.current && turns.some((t) => t.id === was.firstKey)) {
+      el.scrollTop += el.scrollHeight - was.height;
+    }
+  }, [firstKey, turns]);
+
+  // Opened at a given turn: scrolled to it once it is there.
+  const focused = useRef(false);
+  useLayoutEffect(() => {
+    if (focused.current || focusAt < 0) return;
+    focused.current = true;
+    if (count > VIRTUAL_FROM) v.scrollToIndex(focusAt, { align: "center" });
+    else scroller.current?.querySelector(`[data-index="${focusAt}"]`)?.scrollIntoView?.({ block: "center" });
+  }, [focusAt, count, v]);
+
   // A long thread's older replies are rendered ahead, while the browser is
   // idle, so scrolling back through them does not parse markdown.
   useEffect(() => {
@@ -195,10 +256,16 @@ export function Thread({
       const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR;
       follow.current = near;
       setAtBottom(near);
+      if (el.scrollTop < TOP && latest.current.hasOlder) latest.current.onReachTop?.();
     };
     el.addEventListener("scroll", onScroll, { passive: true });
     return () => el.removeEventListener("scroll", onScroll);
   }, []);
+
+  // Remembered after every render, for the next prepend.
+  useLayoutEffect(() => {
+    shape.current = { firstKey, height: scroller.current?.scrollHeight ?? 0 };
+  });
 
   // Short threads render every message; long ones only those in view.
   const virtual = count > VIRTUAL_FROM;
@@ -207,8 +274,17 @@ export function Thread({
     <Tooltip.Provider delayDuration={300}>
     <div className="thread-wrap">
       <div className="thread" ref={scroller} data-testid="thread">
+        {hasOlder && (
+          <div className="muted small older-turns" role="status">
+            {loadingOlder ? "Loading earlier messages…" : (
+              <button type="button" className="small" onClick={() => onReachTop?.()}>
+                Load earlier messages
+              </button>
+            )}
+          </div>
+        )}
         <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
-          {count === 0 && !pending && empty}
+          {count === 0 && !pending && !stopped?.length && empty}
           {items.map((row) => {
             const t = turns[row.index];
             return (
@@ -219,12 +295,22 @@ export function Thread({
                 ref={virtual ? v.measureElement : undefined}
                 style={virtual ? { transform: `translateY(${row.start}px)` } : undefined}
               >
-                <TurnView turn={t} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
+                <TurnView turn={t} focus={row.index === focusAt} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
                 {dividerAfter?.(t, row.index)}
+                {stopped?.filter((s) => s.afterSeq === t.sequence_number).map((s, k) => <StoppedView key={k} s={s} />)}
               </div>
             );
           })}
         </section>
+        {!!stopped?.length && (
+          <div className="thread-inner">
+            {stopped
+              .filter((s) => !turns.some((t) => t.sequence_number === s.afterSeq))
+              .map((s, k) => (
+                <StoppedView key={k} s={s} />
+              ))}
+          </div>
+        )}
         {pending && (
           <div className="thread-inner" aria-live="polite">
             <div className="turn user">

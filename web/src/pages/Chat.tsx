@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { toast } from "sonner";
 import { Eye, FileClock, GitFork, History, MoreHorizontal, Plus } from "lucide-react";
 import { api, newKey, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type Draft, type SendBody, type Turn } from "../api";
 import { Composer, type ProviderChoice } from "../components/Composer";
-import { Thread } from "../components/Thread";
+import { Thread, type Stopped } from "../components/Thread";
 import { usePageTitle } from "../lib/title";
 import { onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
@@ -15,6 +15,7 @@ import { CheckpointForm, type CheckpointFields } from "../components/CheckpointF
 import { RebasedNotice } from "../components/ConflictDialog";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
+import { useThreadTurns } from "../lib/turnPages";
 
 const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", openrouter: "OpenRouter", generic: "Generic (OpenAI-compatible)" };
 /** Keys of the providers endpoint that are not chat providers: "chat" names the chat default, not a provider. */
@@ -24,15 +25,20 @@ const PLACEHOLDER_TITLES = /^(|new session|first session|untitled|untitled sessi
 
 export default function ChatPage() {
   const { sessionId = "" } = useParams();
+  const [params] = useSearchParams();
+  const turn = params.get("turn");
+  const at = turn != null && /^\d+$/.test(turn) ? Number(turn) : null;
   // A new session starts with fresh page state (drafts, streams); the mount lives on the session.
-  return <Chat key={sessionId} sessionId={sessionId} />;
+  return <Chat key={`${sessionId}@${at ?? ""}`} sessionId={sessionId} at={at} />;
 }
 
-function Chat({ sessionId }: { sessionId: string }) {
+function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const qc = useQueryClient();
   const nav = useNavigate();
   const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
-  const turns = useQuery({ queryKey: ["turns", sessionId], queryFn: () => api.turns(sessionId) });
+  const turns = useThreadTurns(sessionId, at);
+  const lastSeq = useRef(-1);
+  lastSeq.current = turns.turns.length ? turns.turns[turns.turns.length - 1].sequence_number : -1;
   const spaceId = session.data?.repo_id ?? null;
   const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId!), enabled: !!spaceId });
   const head = useQuery({ queryKey: ["head", spaceId], queryFn: () => api.head(spaceId!), enabled: !!spaceId });
@@ -54,6 +60,7 @@ function Chat({ sessionId }: { sessionId: string }) {
   const [model, setModel] = useState<string | null>(null);
   const [mountError, setMountError] = useState("");
   const [pending, setPending] = useState<{ text: string; reply: string } | null>(null);
+  const [stopped, setStopped] = useState<Stopped[]>([]);
   const [lastCtx, setLastCtx] = useState<ContextInfo | null>(null);
   const [drawer, setDrawer] = useState<{ preview?: ContextPreview; error?: string } | null>(null);
   const [panel, setPanel] = useState(false);
@@ -127,16 +134,26 @@ function Chat({ sessionId }: { sessionId: string }) {
 
   async function send(text: string, key: string, signal: AbortSignal) {
     setPending({ text, reply: "" });
+    let reply = "";
+    const afterSeq = lastSeq.current;
     try {
       const res = await sendStream(
         body(text),
         key,
         {
           onMeta: (m) => setLastCtx(m.context),
-          onDelta: (d) => setPending((p) => (p ? { ...p, reply: p.reply + d } : p)),
+          onDelta: (d) => {
+            reply += d;
+            setPending((p) => (p ? { ...p, reply: p.reply + d } : p));
+          },
         },
         signal,
-      );
+      ).catch((e) => {
+        // The server stores an exchange only when its reply completes: a
+        // stopped one is kept here, on this page, marked as not saved.
+        if ((e as Error).name === "AbortError") setStopped((s) => [...s, { afterSeq, text, reply }]);
+        throw e;
+      });
       setLastCtx(res.context);
       await qc.invalidateQueries({ queryKey: ["turns", sessionId] });
       qc.invalidateQueries({ queryKey: ["sessions"] });
@@ -264,7 +281,7 @@ function Chat({ sessionId }: { sessionId: string }) {
   if (session.isError) return <p className="error">Could not load the session: {(session.error as Error).message}</p>;
   if (!session.data) return <p>Loading…</p>;
   const se = session.data;
-  const list = turns.data ?? [];
+  const list = turns.turns;
   const dimOf = (t: Turn) => mount != null && t.sequence_number <= mount.baseSeq;
 
   return (
@@ -330,7 +347,12 @@ function Chat({ sessionId }: { sessionId: string }) {
         </header>
         <Thread
           turns={list}
+          hasOlder={turns.hasOlder}
+          loadingOlder={turns.loadingOlder}
+          onReachTop={() => void turns.loadOlder()}
+          focusSeq={at}
           pending={pending}
+          stopped={stopped}
           isDim={dimOf}
           onRetry={retry}
           onFork={spaceId ? forkAt : undefined}
@@ -364,6 +386,7 @@ function Chat({ sessionId }: { sessionId: string }) {
           onModel={setModel}
           send={send}
           status={status}
+          draftKey={sessionId}
         />
       </div>
       {panel && spaceId && (

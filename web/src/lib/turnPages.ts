@@ -1,0 +1,79 @@
+import { useCallback, useMemo, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { api, type ID, type Turn } from "../api";
+
+/** Turns a thread opens with, and loads each time the reader scrolls to the top. */
+export const TURN_PAGE = 200;
+/** The API's largest page. */
+const MAX_PAGE = 1000;
+
+/**
+ * Every turn from sequence number `from` to the newest, page by page: the
+ * API pages forward only (after a sequence number), and sequence numbers
+ * run from 0 without gaps.
+ */
+export async function readFrom(sessionId: ID, from: number): Promise<Turn[]> {
+  const out: Turn[] = [];
+  let after = from - 1;
+  for (;;) {
+    const page = await api.turns(sessionId, after, MAX_PAGE);
+    out.push(...page);
+    if (page.length < MAX_PAGE) return out;
+    after = page[page.length - 1].sequence_number;
+  }
+}
+
+/** Where a thread's first page starts: the newest TURN_PAGE turns, or a little before the turn asked for. */
+export function tailStart(turnCount: number, at?: number | null): number {
+  const count = Math.max(0, Number(turnCount) || 0);
+  if (at != null && at >= 0 && at < count) return Math.max(0, Math.min(at - 20, count - TURN_PAGE));
+  return Math.max(0, count - TURN_PAGE);
+}
+
+/** The page just before sequence number `before`: at most TURN_PAGE turns, none when `before` is 0. */
+export async function readOlder(sessionId: ID, before: number): Promise<Turn[]> {
+  if (before <= 0) return [];
+  const from = Math.max(0, before - TURN_PAGE);
+  return api.turns(sessionId, from - 1, before - from);
+}
+
+/**
+ * A thread's turns: the newest page first (or the page around `at`), older
+ * pages on demand. The query under ["turns", session] always rereads from
+ * the same start to the newest turn, so a refetch (after a send, or when the
+ * space's stream says the session changed) keeps every turn already shown
+ * and adds the new ones; the older pages are kept beside it.
+ */
+export function useThreadTurns(sessionId: ID, at?: number | null) {
+  const start = useRef<number | null>(null);
+  const tail = useQuery({
+    queryKey: ["turns", sessionId],
+    queryFn: async () => {
+      if (start.current == null) start.current = tailStart((await api.session(sessionId)).turn_count, at);
+      return readFrom(sessionId, start.current);
+    },
+  });
+  const [older, setOlder] = useState<Turn[]>([]);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const busy = useRef(false);
+  const turns = useMemo(() => {
+    const t = tail.data ?? [];
+    const lo = t.length ? t[0].sequence_number : Infinity;
+    return older.length ? [...older.filter((x) => x.sequence_number < lo), ...t] : t;
+  }, [tail.data, older]);
+  const lowest = turns.length ? turns[0].sequence_number : (start.current ?? 0);
+  const hasOlder = tail.isSuccess && lowest > 0;
+  const loadOlder = useCallback(async () => {
+    if (busy.current || !hasOlder) return;
+    busy.current = true;
+    setLoadingOlder(true);
+    try {
+      const page = await readOlder(sessionId, lowest);
+      setOlder((prev) => [...page.filter((x) => x.sequence_number < lowest), ...prev]);
+    } finally {
+      busy.current = false;
+      setLoadingOlder(false);
+    }
+  }, [sessionId, lowest, hasOlder]);
+  return { turns, query: tail, hasOlder, loadingOlder, loadOlder };
+}
