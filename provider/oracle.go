@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"smriti/provider/mockderive"
 	"strings"
 
 	"smriti"
@@ -72,17 +73,10 @@ func (o Oracle) Stream(ctx context.Context, req intelligence.CompletionRequest, 
 	return c, onDelta(c.Text)
 }
 
-// oracleOp is an operation of the answer, every key present.
+// oracleOp is an operation of the answer (the mock's wire shape), and
+// whether a later operation of the same answer dropped it.
 type oracleOp struct {
-	Op      string  `json:"op"`
-	Kind    *string `json:"kind"`
-	ID      *string `json:"id"`
-	Text    *string `json:"text"`
-	By      *string `json:"by"`
-	Reason  *string `json:"reason"`
-	FromSeq *int64  `json:"from_seq"`
-	ToSeq   *int64  `json:"to_seq"`
-	Quote   *string `json:"quote"`
+	mockderive.ChangeOp
 	dropped bool
 }
 
@@ -121,7 +115,7 @@ func (o Oracle) draft(data string) string {
 		for _, m := range eval.ParseMarkers(t.Content) {
 			kind := string(m.Kind)
 			quote := smriti.Truncate(m.Text, 180)
-			at := &oracleOp{FromSeq: &seq, ToSeq: &seq, Quote: &quote}
+			at := &oracleOp{ChangeOp: mockderive.ChangeOp{FromSeq: &seq, ToSeq: &seq, Quote: &quote}}
 			add, isAdd := pending[m.Key]
 			id, inBase := ids[m.Key]
 			switch {

@@ -70,8 +70,9 @@ type changeTurn struct {
 	Content string `json:"content"`
 }
 
-// changeOp is one operation; every key is always present, unused ones null.
-type changeOp struct {
+// ChangeOp is one operation of a change-list answer; every key is always
+// present, unused ones null.
+type ChangeOp struct {
 	Op      string  `json:"op"`
 	Kind    *string `json:"kind"`
 	ID      *string `json:"id"`
@@ -88,7 +89,7 @@ type changesAnswer struct {
 	Title      string             `json:"title"`
 	Objective  *string            `json:"objective"`
 	Summary    *string            `json:"summary"`
-	Operations []changeOp         `json:"operations"`
+	Operations []ChangeOp         `json:"operations"`
 	Artifacts  *[]smriti.Artifact `json:"artifacts,omitempty"`
 }
 
@@ -102,7 +103,7 @@ type source struct {
 // changer builds a change list over the base's items.
 type changer struct {
 	items     []baseItem
-	ops       []changeOp
+	ops       []ChangeOp
 	opKinds   []string        // the kind each op is about, for the summary
 	touched   map[string]bool // base ids that already have an op
 	known     map[string]bool // kind + normalised text of base items and adds
@@ -142,7 +143,7 @@ func quoteOf(line string) *string {
 	return ptr(smriti.Truncate(strings.TrimSpace(line), maxQuoteRunes-1))
 }
 
-func (c *changer) emit(o changeOp, kind string, src source, line string) {
+func (c *changer) emit(o ChangeOp, kind string, src source, line string) {
 	o.FromSeq, o.ToSeq, o.Quote = src.from, src.to, quoteOf(line)
 	c.ops = append(c.ops, o)
 	c.opKinds = append(c.opKinds, kind)
@@ -163,7 +164,7 @@ func (c *changer) add(kind, text string, src source, line string) {
 		for _, it := range c.items {
 			if it.Kind == kind && it.Status == statusOpen && !c.touched[it.ID] && smriti.SameSubject(it.Text, text) {
 				c.touched[it.ID] = true
-				c.emit(changeOp{Op: opUpdate, ID: ptr(it.ID), Text: ptr(text)}, kind, src, line)
+				c.emit(ChangeOp{Op: opUpdate, ID: ptr(it.ID), Text: ptr(text)}, kind, src, line)
 				return
 			}
 		}
@@ -172,7 +173,7 @@ func (c *changer) add(kind, text string, src source, line string) {
 		return
 	}
 	c.adds[kind]++
-	c.emit(changeOp{Op: opAdd, Kind: ptr(kind), Text: ptr(text)}, kind, src, line)
+	c.emit(ChangeOp{Op: opAdd, Kind: ptr(kind), Text: ptr(text)}, kind, src, line)
 }
 
 func (c *changer) match(ref string, accept func(baseItem) bool) (baseItem, bool) {
@@ -187,7 +188,7 @@ func (c *changer) resolve(kind, ref, by string, src source, line string) bool {
 		return false
 	}
 	c.touched[it.ID] = true
-	c.emit(changeOp{Op: opResolve, ID: ptr(it.ID), By: ptr(by)}, kind, src, line)
+	c.emit(ChangeOp{Op: opResolve, ID: ptr(it.ID), By: ptr(by)}, kind, src, line)
 	return true
 }
 
@@ -210,14 +211,14 @@ func (c *changer) done(ref string, src source, line string) {
 		return
 	}
 	c.known[key] = true
-	c.emit(changeOp{Op: opResolve, Kind: ptr(kindTask), Text: ptr(upperFirst(text)), By: ptr(src.where)}, kindTask, src, line)
+	c.emit(ChangeOp{Op: opResolve, Kind: ptr(kindTask), Text: ptr(upperFirst(text)), By: ptr(src.where)}, kindTask, src, line)
 }
 
 // retract retracts the base item ref names best, of any kind.
 func (c *changer) retract(ref, reason string, src source, line string) {
 	if it, ok := c.match(ref, func(baseItem) bool { return true }); ok {
 		c.touched[it.ID] = true
-		c.emit(changeOp{Op: opRetract, ID: ptr(it.ID), Reason: ptr(reason)}, it.Kind, src, line)
+		c.emit(ChangeOp{Op: opRetract, ID: ptr(it.ID), Reason: ptr(reason)}, it.Kind, src, line)
 	}
 }
 
@@ -239,7 +240,7 @@ func (c *changer) supersede(old, repl string, src source, line string) {
 	}
 	c.touched[it.ID] = true
 	c.known[it.Kind+"\x00"+dedupKey(text)] = true
-	c.emit(changeOp{Op: opSupersede, ID: ptr(it.ID), Text: ptr(text)}, it.Kind, src, line)
+	c.emit(ChangeOp{Op: opSupersede, ID: ptr(it.ID), Text: ptr(text)}, it.Kind, src, line)
 }
 
 // indexFold finds sub in s as whole words, ignoring ASCII case.
@@ -525,9 +526,9 @@ func firstLine(s string) string {
 	return line
 }
 
-func nonNilOps(ops []changeOp) []changeOp {
+func nonNilOps(ops []ChangeOp) []ChangeOp {
 	if ops == nil {
-		return []changeOp{}
+		return []ChangeOp{}
 	}
 	return ops
 }
