@@ -28,7 +28,7 @@ type AsOfState struct {
 // Each live item comes with the checkpoints that began and ended its span
 // on that line.
 func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch string) (*AsOfState, error) {
-	sp, err := a.Store.Space(ctx, spaceID)
+	sp, err := a.store.Space(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,14 +48,14 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 	if branch == "" {
 		branch = smriti.MainBranch
 	}
-	heads, err := a.Store.LatestCheckpoints(ctx, spaceID, branch, 1)
+	heads, err := a.store.LatestCheckpoints(ctx, spaceID, branch, 1)
 	if err != nil {
 		return nil, err
 	}
 	if len(heads) == 0 {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "branch %q has no checkpoints", smriti.Truncate(branch, 64))
 	}
-	line, err := a.Store.Ancestors(ctx, heads[0].ID, maxAsOfLine)
+	line, err := a.store.Ancestors(ctx, heads[0].ID, maxAsOfLine)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			}
 		}
 		if at < 0 { // written beside the branch's chain: its own chain is its line
-			if line, err = a.Store.Ancestors(ctx, named.ID, maxAsOfLine); err != nil {
+			if line, err = a.store.Ancestors(ctx, named.ID, maxAsOfLine); err != nil {
 				return nil, err
 			}
 			at = len(line) - 1
@@ -76,7 +76,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 		return nil, err
 	}
 	for _, c := range line {
-		if c.Items, err = a.Store.CheckpointItems(ctx, c.ID); err != nil {
+		if c.Items, err = a.store.CheckpointItems(ctx, c.ID); err != nil {
 			return nil, err
 		}
 	}

@@ -92,7 +92,7 @@ func (a *App) Idempotent(ctx context.Context, w IdempotentWrite, write func(ctx 
 		}
 		// The write is stored: a failure to record its answer loses only the
 		// replay (a retry then gets 409), so it does not fail the write.
-		_ = a.Store.RecordIdempotentAnswer(ctx, w.Kind, w.Key, digest, ans.Status, ans.Body)
+		_ = a.store.RecordIdempotentAnswer(ctx, w.Kind, w.Key, digest, ans.Status, ans.Body)
 		return ans, nil
 	}
 }
@@ -102,7 +102,7 @@ func (a *App) Idempotent(ctx context.Context, w IdempotentWrite, write func(ctx 
 func (a *App) storedAnswer(ctx context.Context, w IdempotentWrite, digest string) (IdempotentAnswer, bool, error) {
 	deadline := time.Now().Add(replayWait)
 	for {
-		prev, err := a.Store.IdempotentAnswer(ctx, w.Kind, w.Key)
+		prev, err := a.store.IdempotentAnswer(ctx, w.Kind, w.Key)
 		switch {
 		case err != nil:
 			return IdempotentAnswer{}, false, err

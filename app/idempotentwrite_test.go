@@ -33,7 +33,7 @@ func (k *keyStore) RecordIdempotentAnswer(_ context.Context, kind, key, hash str
 var clock0 = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 
 func keyApp(ks *keyStore) *App {
-	return &App{Store: ks, now: func() time.Time { return clock0 }}
+	return &App{store: ks, now: func() time.Time { return clock0 }}
 }
 
 func TestIdempotentWritesOnceAndRecordsTheAnswer(t *testing.T) {

@@ -317,3 +317,8 @@ func sideChanges(ctx context.Context, b MergeBackend, space smriti.ID, head, bas
 	}
 	return out, nil
 }
+
+// Merge previews or commits a merge (see MergeCheckpoints).
+func (a *App) Merge(ctx context.Context, in MergeRequest) (*MergeOutcome, error) {
+	return MergeCheckpoints(ctx, a.store, in)
+}

@@ -17,7 +17,7 @@ const maxRefCandidates = 10
 // ref too short or ambiguous, ENOTFOUND when nothing matches.
 func (a *App) ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref string) (*smriti.Checkpoint, error) {
 	id, err := resolveCheckpointRef(ctx, ref, func(ctx context.Context, prefix string) ([]checkpointRef, error) {
-		cps, err := a.Store.CheckpointsByPrefix(ctx, space, prefix, maxRefCandidates)
+		cps, err := a.store.CheckpointsByPrefix(ctx, space, prefix, maxRefCandidates)
 		refs := make([]checkpointRef, len(cps))
 		for i, c := range cps {
 			refs[i] = checkpointRef{ID: c.ID.String(), Hash: c.Hash}
@@ -27,7 +27,7 @@ func (a *App) ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref strin
 	if err != nil {
 		return nil, err
 	}
-	c, err := a.Store.Checkpoint(ctx, id)
+	c, err := a.store.Checkpoint(ctx, id)
 	if err != nil {
 		return nil, err
 	}

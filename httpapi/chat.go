@@ -190,22 +190,11 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	if p.Mount != nil {
 		out.Mount = wire.SessionMountOf(p.Mount)
 	}
-	if tokens := s.app.Chat.Tokens; tokens != nil {
-		_, out.ExactTokens = tokens.CountTokens(p.Provider.Name(), p.Model, "")
+	usage, err := s.app.UsageOf(r.Context(), p)
+	if err != nil {
+		return err
 	}
-	var last []*smriti.Turn
-	if p.Session.ID != smriti.NilID { // a new session's preview has no turns yet
-		if last, err = s.app.Turns(r.Context(), p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true}); err != nil {
-			return err
-		}
-	}
-	for _, t := range last {
-		if t.Role == smriti.RoleAssistant {
-			u := intelligence.ReplyMetaOf(t).Usage
-			out.LastUsage = &u
-			break
-		}
-	}
+	out.ExactTokens, out.LastUsage = usage.ExactTokens, usage.LastUsage
 	for _, c := range p.Context.Checkpoints {
 		out.CheckpointIDs = append(out.CheckpointIDs, c.ID)
 		out.Checkpoints = append(out.Checkpoints, wire.PreviewCommit{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName})
@@ -218,14 +207,14 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {
-	list, bg := s.app.Providers.Status()
+	ps := s.app.Providers()
+	list, def := ps.Providers, ps.DefaultProvider
 	out := ProvidersStatus{}
 	for name, st := range list {
 		out[name] = st
 	}
-	out["background_intelligence"] = bg
-	def := s.app.Providers.DefaultProvider()
-	chat := ChatDefaults{DefaultProvider: def, DefaultModel: s.app.Providers.DefaultModel(def)}
+	out["background_intelligence"] = ps.Background
+	chat := ChatDefaults{DefaultProvider: def, DefaultModel: ps.DefaultModel}
 	if st, ok := list[def]; ok {
 		chat.Enabled, chat.HasKey, chat.MissingPackage, chat.Configured, chat.StatusLabel = st.Enabled, st.HasKey, st.MissingPackage, st.Configured, st.StatusLabel
 	} else if def == intelligence.ProviderMock {

@@ -60,7 +60,7 @@ func (s *Server) brief(r *http.Request, spaceID smriti.ID) (*coord.StateBrief, e
 	if err != nil {
 		return nil, err
 	}
-	return s.app.Coordinator.SpaceState(r.Context(), spaceID, q)
+	return s.app.SpaceState(r.Context(), spaceID, q)
 }
 
 func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {

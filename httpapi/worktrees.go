@@ -37,7 +37,7 @@ func (s *Server) openWorktree(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := coord.WorktreeOpen{SpaceID: space, Agent: deref(req.Agent), BranchName: deref(req.BranchName),
 		BaseCommitSHA: deref(req.BaseCommitSHA), BasePath: deref(req.BasePath)}
-	wt, err := s.app.Coordinator.OpenWorktree(r.Context(), in)
+	wt, err := s.app.OpenWorktree(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ws, probes, err := s.app.Coordinator.Worktrees(r.Context(), space, includeClosed)
+	ws, probes, err := s.app.Worktrees(r.Context(), space, includeClosed)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Server) listWorktrees(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getWorktree(w http.ResponseWriter, r *http.Request) error {
-	wt, err := s.app.Coordinator.Worktree(r.Context(), r.PathValue("id_or_prefix"))
+	wt, err := s.app.Worktree(r.Context(), r.PathValue("id_or_prefix"))
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (s *Server) closeWorktree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	wt, err := s.app.Coordinator.CloseWorktree(r.Context(), r.PathValue("id_or_prefix"), force)
+	wt, err := s.app.CloseWorktree(r.Context(), r.PathValue("id_or_prefix"), force)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func NewClientOps(c *client.Client) ClientOps { return ClientOps{c: c} }
 
 var _ Ops = ClientOps{}
 
-func (o ClientOps) Spaces(ctx context.Context) ([]*smriti.Space, error) {
+func (o ClientOps) AllSpaces(ctx context.Context) ([]*smriti.Space, error) {
 	rs, err := o.c.Spaces(ctx)
 	if err != nil {
 		return nil, err
@@ -57,15 +57,15 @@ func (o ClientOps) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkp
 	return c.Checkpoint(), nil
 }
 
-func (o ClientOps) ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error) {
-	c, err := o.c.ResolveCheckpoint(ctx, ref, nil)
+func (o ClientOps) ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref string) (*smriti.Checkpoint, error) {
+	c, err := o.c.ResolveCheckpoint(ctx, ref, space)
 	if err != nil {
 		return nil, err
 	}
 	return c.Checkpoint(), nil
 }
 
-func (o ClientOps) Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
+func (o ClientOps) AllCheckpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
 	cs, err := o.c.Checkpoints(ctx, space, branch)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func (o ClientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCrea
 	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}, nil
 }
 
-func (o ClientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
+func (o ClientOps) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
 	v, err := o.c.Verify(ctx, id)
 	if err != nil {
 		return nil, err
@@ -128,8 +128,11 @@ func (o ClientOps) Verify(ctx context.Context, id smriti.ID) (*smriti.Verificati
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o ClientOps) Extract(ctx context.Context, _ smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error) {
-	d, err := o.c.Extract(ctx, markdown, false, onto)
+func (o ClientOps) Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error) {
+	if req.Content == nil {
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
+	}
+	d, err := o.c.Extract(ctx, *req.Content, req.UseMock, req.Onto)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +159,7 @@ func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.
 	return c, nil
 }
 
-func (o ClientOps) Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
+func (o ClientOps) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
 	sp, cp := in.SpaceID.String(), in.CheckpointID.String()
 	r, err := o.c.Fork(ctx, wire.ForkRequest{SpaceID: &sp, CheckpointID: &cp, BranchName: in.BranchName, Provider: in.Provider, Model: in.Model})
 	if err != nil {
@@ -224,7 +227,7 @@ func (o ClientOps) PreviewContext(ctx context.Context, space *smriti.ID, session
 	return out, nil
 }
 
-func (o ClientOps) State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
+func (o ClientOps) SpaceState(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	st, err := o.c.State(ctx, space, client.StateOptions{Since: q.Since, Session: q.SessionID})
 	if err != nil {
 		return nil, err
@@ -277,9 +280,9 @@ func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 	return c.Claim(), nil
 }
 
-func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
+func (o ClientOps) AllClaims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
 	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
-	return drainPages(func(after string) ([]*coord.Claim, string, error) {
+	return smriti.AllPages(func(after string) ([]*coord.Claim, string, error) {
 		opts.After = after
 		page, next, err := o.c.Claims(ctx, space, opts)
 		claims := make([]*coord.Claim, len(page))
@@ -290,7 +293,7 @@ func (o ClientOps) Claims(ctx context.Context, space smriti.ID, includeExpired b
 	})
 }
 
-func (o ClientOps) Metrics(ctx context.Context, space smriti.ID) (coord.MetricsView, error) {
+func (o ClientOps) SpaceMetricsView(ctx context.Context, space smriti.ID) (coord.MetricsView, error) {
 	m, err := o.c.SpaceMetrics(ctx, space)
 	if err != nil {
 		return coord.MetricsView{}, err
@@ -358,8 +361,8 @@ func (o ClientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID stri
 	return wire.DomainItemEvents(h), nil
 }
 
-func (o ClientOps) Ready(ctx context.Context, space smriti.ID) ([]coord.ReadyTask, error) {
-	out, err := o.c.ReadyTasks(ctx, space, 0)
+func (o ClientOps) ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error) {
+	out, err := o.c.ReadyTasks(ctx, space, q.Limit)
 	if err != nil {
 		return nil, err
 	}

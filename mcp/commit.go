@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"smriti"
+	"smriti/app"
 	"smriti/wire"
 )
 
@@ -102,7 +103,7 @@ func (t *tools) createExtractedCheckpoint(ctx context.Context, in createCheckpoi
 	// The space is named so the LLM gate checks the caller's role in it
 	// before the provider is called: a viewer's extraction would be spent
 	// on a checkpoint they may not commit.
-	res, err := t.ops.Extract(ctx, sp.ID, markdown, onto)
+	res, err := t.ops.Extract(ctx, app.ExtractRequest{Space: &sp.ID, Content: &markdown, Onto: onto})
 	if err != nil {
 		return reply{}, err
 	}

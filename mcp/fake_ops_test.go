@@ -48,7 +48,7 @@ type fakeOps struct {
 
 var _ Ops = (*fakeOps)(nil)
 
-func (f *fakeOps) Spaces(a0 context.Context) ([]*smriti.Space, error) {
+func (f *fakeOps) AllSpaces(a0 context.Context) ([]*smriti.Space, error) {
 	if f.SpacesFn == nil {
 		panic("fakeOps.Spaces called unexpectedly")
 	}
@@ -83,14 +83,14 @@ func (f *fakeOps) Checkpoint(a0 context.Context, a1 smriti.ID) (*smriti.Checkpoi
 	return f.CheckpointFn(a0, a1)
 }
 
-func (f *fakeOps) ResolveCheckpoint(a0 context.Context, a1 string) (*smriti.Checkpoint, error) {
+func (f *fakeOps) ResolveCheckpoint(a0 context.Context, _ *smriti.ID, a1 string) (*smriti.Checkpoint, error) {
 	if f.ResolveCheckpointFn == nil {
 		panic("fakeOps.ResolveCheckpoint called unexpectedly")
 	}
 	return f.ResolveCheckpointFn(a0, a1)
 }
 
-func (f *fakeOps) Checkpoints(a0 context.Context, a1 smriti.ID, a2 string) ([]*smriti.Checkpoint, error) {
+func (f *fakeOps) AllCheckpoints(a0 context.Context, a1 smriti.ID, a2 string) ([]*smriti.Checkpoint, error) {
 	if f.CheckpointsFn == nil {
 		panic("fakeOps.Checkpoints called unexpectedly")
 	}
@@ -118,18 +118,18 @@ func (f *fakeOps) AddNote(a0 context.Context, a1 smriti.ID, a2 smriti.NoteCreate
 	return f.AddNoteFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Verify(a0 context.Context, a1 smriti.ID) (*smriti.Verification, error) {
+func (f *fakeOps) VerifyCheckpoint(a0 context.Context, a1 smriti.ID) (*smriti.Verification, error) {
 	if f.VerifyFn == nil {
 		panic("fakeOps.Verify called unexpectedly")
 	}
 	return f.VerifyFn(a0, a1)
 }
 
-func (f *fakeOps) Extract(a0 context.Context, a1 smriti.ID, a2 string, a3 *smriti.ID) (*intelligence.DraftResult, error) {
+func (f *fakeOps) Extract(a0 context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error) {
 	if f.ExtractFn == nil {
 		panic("fakeOps.Extract called unexpectedly")
 	}
-	return f.ExtractFn(a0, a1, a2, a3)
+	return f.ExtractFn(a0, *req.Space, *req.Content, req.Onto)
 }
 
 func (f *fakeOps) Review(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error) {
@@ -160,7 +160,7 @@ func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID)
 	return f.CommonAncestorFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Fork(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error) {
+func (f *fakeOps) ForkSession(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error) {
 	if f.ForkFn == nil {
 		panic("fakeOps.Fork called unexpectedly")
 	}
@@ -181,7 +181,7 @@ func (f *fakeOps) Merge(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutc
 	return f.MergeFn(a0, a1)
 }
 
-func (f *fakeOps) State(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (*coord.StateBrief, error) {
+func (f *fakeOps) SpaceState(a0 context.Context, a1 smriti.ID, a2 coord.StateQuery) (*coord.StateBrief, error) {
 	if f.StateFn == nil {
 		panic("fakeOps.State called unexpectedly")
 	}
@@ -209,21 +209,21 @@ func (f *fakeOps) FinishClaim(a0 context.Context, a1 smriti.ID, a2 string) (*coo
 	return f.FinishClaimFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Claims(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Claim, error) {
+func (f *fakeOps) AllClaims(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Claim, error) {
 	if f.ClaimsFn == nil {
 		panic("fakeOps.Claims called unexpectedly")
 	}
 	return f.ClaimsFn(a0, a1, a2)
 }
 
-func (f *fakeOps) Metrics(a0 context.Context, a1 smriti.ID) (coord.MetricsView, error) {
+func (f *fakeOps) SpaceMetricsView(a0 context.Context, a1 smriti.ID) (coord.MetricsView, error) {
 	if f.MetricsFn == nil {
 		panic("fakeOps.Metrics called unexpectedly")
 	}
 	return f.MetricsFn(a0, a1)
 }
 
-func (f *fakeOps) Ready(a0 context.Context, a1 smriti.ID) ([]coord.ReadyTask, error) {
+func (f *fakeOps) ReadyTasks(a0 context.Context, a1 smriti.ID, _ coord.ReadyQuery) ([]coord.ReadyTask, error) {
 	if f.ReadyFn == nil {
 		panic("fakeOps.Ready called unexpectedly")
 	}

@@ -1,8 +1,8 @@
 // Package mcp is Smriti's Model Context Protocol server: the agent tools
 // (smriti_state, smriti_create_checkpoint, smriti_merge, …) built with the
 // official Go SDK. The tools are defined over Ops, a small set of
-// operations with two implementations: Services, which calls the use-case
-// layer (app) in-process (the server's own /mcp endpoint), and ClientOps,
+// operations with two implementations: *app.App, the use-case layer
+// itself, in-process (the server's own /mcp endpoint), and ClientOps,
 // which speaks to a server through the Go client (`smriti mcp` over
 // stdio). It imports the domain, app, client, wire, render and the SDK —
 // never the store, a provider or the HTTP server.
@@ -17,20 +17,25 @@ import (
 	"smriti"
 )
 
+// The server's own /mcp endpoint serves the tools over the App itself.
+var _ Ops = (*app.App)(nil)
+
 // Ops is what the tools need. Errors are *smriti.Error with the code the
 // server would answer (ENOTFOUND for a missing or invisible thing).
 type Ops interface {
-	Spaces(ctx context.Context) ([]*smriti.Space, error)
+	// AllSpaces lists every space the caller can see.
+	AllSpaces(ctx context.Context) ([]*smriti.Space, error)
 	Space(ctx context.Context, id smriti.ID) (*smriti.Space, error)
 	CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error)
 	DeleteSpace(ctx context.Context, id smriti.ID) error
 
 	Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error)
 	// ResolveCheckpoint finds the checkpoint a reference names: a full UUID,
-	// or a unique prefix (7+ characters) of its hash or id.
-	ResolveCheckpoint(ctx context.Context, ref string) (*smriti.Checkpoint, error)
-	// Checkpoints lists a space's checkpoints newest first; branch "" = all.
-	Checkpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
+	// or a unique prefix (7+ characters) of its hash or id, of one space
+	// when space is set.
+	ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref string) (*smriti.Checkpoint, error)
+	// AllCheckpoints lists a space's checkpoints newest first; branch "" = all.
+	AllCheckpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error)
 	// CommitBase is the checkpoint a checkpoint committed now in session
 	// (smriti.NilID: none, onto main) builds on (smriti.CommitBase); nil
 	// when it would be the first of its line.
@@ -41,11 +46,11 @@ type Ops interface {
 	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
 	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
-	Verify(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
+	VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
-	// Extract drafts from markdown as changes onto a checkpoint (nil: none)
-	// for a checkpoint in space.
-	Extract(ctx context.Context, space smriti.ID, markdown string, onto *smriti.ID) (*intelligence.DraftResult, error)
+	// Extract drafts from markdown (req.Content) as changes onto a
+	// checkpoint (req.Onto; nil: none) for a checkpoint in req.Space.
+	Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
 	// CheckpointItems are a checkpoint's items; ItemHistory an item's changes
@@ -56,25 +61,25 @@ type Ops interface {
 	// CommonAncestor returns the lowest common ancestor (its id and hash at
 	// least), nil when the histories are unrelated.
 	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error)
-	Fork(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
+	ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
 	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)
 
-	// State is the space's state brief.
-	State(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error)
+	// SpaceState is the space's state brief.
+	SpaceState(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error)
 	// StateAsOf is the state of a line of work as of a checkpoint or a
 	// time (app.App.StateAsOf).
 	StateAsOf(ctx context.Context, space smriti.ID, ref, branch string) (*app.AsOfState, error)
 	// CreateClaim stores a claim and returns the live claims it collides with.
 	CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error)
 	FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error)
-	// Claims lists a space's claims, newest first; live ones only unless
+	// AllClaims lists a space's claims, newest first; live ones only unless
 	// includeExpired.
-	Claims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error)
-	Metrics(ctx context.Context, space smriti.ID) (coord.MetricsView, error)
-	// Ready is the space's ready queue, best first; ClaimReady claims its
-	// first task atomically (ENOTFOUND when nothing is ready).
-	Ready(ctx context.Context, space smriti.ID) ([]coord.ReadyTask, error)
+	AllClaims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error)
+	SpaceMetricsView(ctx context.Context, space smriti.ID) (coord.MetricsView, error)
+	// ReadyTasks is the space's ready queue, best first; ClaimReady claims
+	// its first task atomically (ENOTFOUND when nothing is ready).
+	ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error)
 	ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error)
 
 	OpenWorktree(ctx context.Context, in coord.WorktreeOpen) (*coord.Worktree, error)
@@ -90,13 +95,4 @@ type Ops interface {
 }
 
 // ContextPreview is what a send would give the model.
-type ContextPreview struct {
-	Mode          string
-	Provider      string
-	Model         string
-	Checkpoints   []*smriti.Checkpoint
-	TurnCount     int
-	DroppedTurns  int
-	TokenEstimate int
-	Messages      []intelligence.Message
-}
+type ContextPreview = app.ContextPreview

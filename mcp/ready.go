@@ -28,7 +28,7 @@ func (t *tools) registerReady(s *sdk.Server) {
 				return "", err
 			}
 			if !in.Claim {
-				ready, err := t.ops.Ready(ctx, sp.ID)
+				ready, err := t.ops.ReadyTasks(ctx, sp.ID, coord.ReadyQuery{})
 				if err != nil {
 					return "", err
 				}

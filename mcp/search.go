@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"smriti/app"
 	"smriti/search"
 	"strings"
 
@@ -17,10 +18,8 @@ type Searcher interface {
 	Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error)
 }
 
-// Search implements Searcher over the app's search.
-func (s *Services) Search(ctx context.Context, q search.Query) ([]*search.SearchHit, error) {
-	return s.App.Search(ctx, q)
-}
+// The in-process tools search through the App.
+var _ Searcher = (*app.App)(nil)
 
 type searchIn struct {
 	Query  string `json:"query" jsonschema:"words; all must match"`

@@ -153,7 +153,7 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 			}
 		}
 	}
-	all, err := t.ops.Spaces(ctx)
+	all, err := t.ops.AllSpaces(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -169,5 +169,5 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 }
 
 func (t *tools) checkpoint(ctx context.Context, arg string) (*smriti.Checkpoint, error) {
-	return t.ops.ResolveCheckpoint(ctx, arg)
+	return t.ops.ResolveCheckpoint(ctx, nil, arg)
 }

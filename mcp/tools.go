@@ -165,7 +165,7 @@ type contextIn struct {
 
 func (t *tools) register(s *sdk.Server) {
 	add(t, s, "smriti_list_spaces", "List the spaces.", readOnly, func(ctx context.Context, _ noArgs) (string, error) {
-		sp, err := t.ops.Spaces(ctx)
+		sp, err := t.ops.AllSpaces(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -185,7 +185,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			cps, err := t.ops.Checkpoints(ctx, sp.ID, in.Branch)
+			cps, err := t.ops.AllCheckpoints(ctx, sp.ID, in.Branch)
 			if err != nil {
 				return "", err
 			}
@@ -248,7 +248,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			se, err := t.ops.Fork(ctx, smriti.ForkCreate{SpaceID: c.SpaceID, CheckpointID: c.ID, BranchName: in.Branch})
+			se, err := t.ops.ForkSession(ctx, smriti.ForkCreate{SpaceID: c.SpaceID, CheckpointID: c.ID, BranchName: in.Branch})
 			if err != nil {
 				return "", err
 			}
@@ -263,7 +263,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			cps, err := t.ops.Checkpoints(ctx, sp.ID, "")
+			cps, err := t.ops.AllCheckpoints(ctx, sp.ID, "")
 			if err != nil {
 				return "", err
 			}
@@ -367,7 +367,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			v, err := t.ops.Verify(ctx, c.ID)
+			v, err := t.ops.VerifyCheckpoint(ctx, c.ID)
 			if err != nil {
 				return "", err
 			}
@@ -436,12 +436,12 @@ func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string
 	if smriti.ValidItemID(ref) {
 		return ref, nil
 	}
-	heads, err := t.ops.Checkpoints(ctx, space, smriti.MainBranch)
+	heads, err := t.ops.AllCheckpoints(ctx, space, smriti.MainBranch)
 	if err != nil {
 		return "", err
 	}
 	if len(heads) == 0 {
-		if heads, err = t.ops.Checkpoints(ctx, space, ""); err != nil {
+		if heads, err = t.ops.AllCheckpoints(ctx, space, ""); err != nil {
 			return "", err
 		}
 	}
@@ -589,7 +589,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				}
 				q.Since = &c.ID
 			}
-			b, err := t.ops.State(ctx, sp.ID, q)
+			b, err := t.ops.SpaceState(ctx, sp.ID, q)
 			if err != nil {
 				return "", err
 			}
@@ -630,7 +630,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				}
 				req.WorktreeID = &id
 			}
-			b, err := t.ops.State(ctx, sp.ID, coord.StateQuery{})
+			b, err := t.ops.SpaceState(ctx, sp.ID, coord.StateQuery{})
 			if err != nil {
 				return "", err
 			}
@@ -671,7 +671,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			cl, err := t.ops.Claims(ctx, sp.ID, in.All)
+			cl, err := t.ops.AllClaims(ctx, sp.ID, in.All)
 			if err != nil {
 				return "", err
 			}
@@ -683,7 +683,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			m, err := t.ops.Metrics(ctx, sp.ID)
+			m, err := t.ops.SpaceMetricsView(ctx, sp.ID)
 			if err != nil {
 				return "", err
 			}

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -125,22 +124,5 @@ func TestToolErrorsLeadWithTheHTTPStatus(t *testing.T) {
 	if got, isErr := callTool(t, cs, "smriti_create_checkpoint", map[string]any{"space": "demo", "content": "  "}); !isErr ||
 		got != "HTTP 422\ncontent must be a non-empty markdown string or a checkpoint object" {
 		t.Fatalf("blank content: %q (error %v)", got, isErr)
-	}
-}
-
-func TestDrainPagesReadsEveryPage(t *testing.T) {
-	pages := map[string][]int{"": {1, 2}, "b": {3}, "c": {4, 5}}
-	next := map[string]string{"": "b", "b": "c", "c": ""}
-	var asked []string
-	got, err := drainPages(func(after string) ([]int, string, error) {
-		asked = append(asked, after)
-		return pages[after], next[after], nil
-	})
-	if err != nil || len(got) != 5 || got[4] != 5 || strings.Join(asked, ",") != ",b,c" {
-		t.Fatalf("got %v %v after %q, want 1..5 after \"\",b,c", got, err, asked)
-	}
-	boom := errors.New("down")
-	if _, err := drainPages(func(string) ([]int, string, error) { return nil, "", boom }); err != boom {
-		t.Fatalf("err = %v, want the fetch's", err)
 	}
 }

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"context"
+
+	"smriti"
+)
+
+// Checkpoint opens a checkpoint (ENOTFOUND when missing or not the
+// caller's to see).
+func (a *App) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
+	return a.store.Checkpoint(ctx, id)
+}
+
+// Checkpoints lists one page of a space's checkpoints, newest first, and
+// the cursor of the next ("" after the last).
+func (a *App) Checkpoints(ctx context.Context, space smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
+	return a.store.Checkpoints(ctx, space, q)
+}
+
+// AllCheckpoints lists every checkpoint of a space, newest first, of one
+// branch unless branch is "".
+func (a *App) AllCheckpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
+	q := smriti.CheckpointQuery{}
+	if branch != "" {
+		q.Branch = &branch
+	}
+	return smriti.AllPages(func(after string) ([]*smriti.Checkpoint, string, error) {
+		q.After = after
+		return a.store.Checkpoints(ctx, space, q)
+	})
+}
+
+// LatestCheckpoints are the newest n checkpoints of a branch of a space.
+func (a *App) LatestCheckpoints(ctx context.Context, space smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
+	return a.store.LatestCheckpoints(ctx, space, branch, n)
+}
+
+// ReachableCheckpoints are the checkpoints a session's context can reach.
+func (a *App) ReachableCheckpoints(ctx context.Context, sessionID smriti.ID) ([]*smriti.Checkpoint, error) {
+	return a.store.ReachableCheckpoints(ctx, sessionID)
+}
+
+// DeleteCheckpoint deletes a checkpoint; without cascade it refuses with
+// ECONFLICT and the dependents as data.
+func (a *App) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
+	return a.store.DeleteCheckpoint(ctx, id, cascade)
+}
+
+// AddNote annotates a checkpoint.
+func (a *App) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
+	return a.store.AddNote(ctx, id, in)
+}
+
+// VerifyCheckpoint rechecks the hashes of a checkpoint and its ancestors.
+func (a *App) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
+	return a.store.VerifyCheckpoint(ctx, id)
+}
+
+// CheckpointItems are a checkpoint's items.
+func (a *App) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
+	return a.store.CheckpointItems(ctx, id)
+}
+
+// ItemHistory is an item's changes in a space, oldest first (ENOTFOUND
+// for an item the space never had).
+func (a *App) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
+	return a.store.ItemHistory(ctx, space, itemID)
+}
+
+// CommonAncestor is the lowest common ancestor of two checkpoints, nil
+// when their histories are unrelated.
+func (a *App) CommonAncestor(ctx context.Context, x, y smriti.ID) (*smriti.Checkpoint, error) {
+	return a.store.CommonAncestor(ctx, x, y)
+}

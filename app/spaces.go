@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"io"
+
+	"smriti"
+	"smriti/portability"
+)
+
+// CreateSpace makes a space.
+func (a *App) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
+	return a.store.CreateSpace(ctx, in)
+}
+
+// Space opens a space (ENOTFOUND when missing or not the caller's to see).
+func (a *App) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
+	return a.store.Space(ctx, id)
+}
+
+// Spaces lists one page of the spaces the caller can see and the cursor of
+// the next ("" after the last).
+func (a *App) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
+	return a.store.Spaces(ctx, page)
+}
+
+// AllSpaces lists every space the caller can see.
+func (a *App) AllSpaces(ctx context.Context) ([]*smriti.Space, error) {
+	return smriti.AllPages(func(after string) ([]*smriti.Space, string, error) {
+		return a.store.Spaces(ctx, smriti.Page{After: after})
+	})
+}
+
+// SetProjectRoot records the directory a space's work lives in.
+func (a *App) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*smriti.Space, error) {
+	return a.store.SetProjectRoot(ctx, id, root)
+}
+
+// DeleteSpace deletes a space and everything in it.
+func (a *App) DeleteSpace(ctx context.Context, id smriti.ID) error {
+	return a.store.DeleteSpace(ctx, id)
+}
+
+// SpaceTree is a space's checkpoint graph.
+func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*smriti.Tree, error) {
+	return a.store.SpaceTree(ctx, id)
+}
+
+// ExportSpace writes a space as a bundle.
+func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w *portability.BundleWriter) error {
+	return a.store.ExportSpace(ctx, id, w)
+}
+
+// ImportSpace reads a bundle into a space (a new one when asNew).
+func (a *App) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
+	return a.store.ImportSpace(ctx, r, asNew)
+}
