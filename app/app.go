@@ -94,7 +94,7 @@ func New(cfg Config) *App {
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
 	}
-	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Checkpoints: cfg.Store, Intelligence: a.intel}
+	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a
 }
 

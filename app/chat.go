@@ -128,7 +128,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	pc := intelligence.AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
 	pc.Tokens = fixed
 	for _, t := range pc.Turns {
-		pc.Tokens += intelligence.TurnTokens(t) + intelligence.MessageOverheadTokens
+		pc.Tokens += smriti.TurnTokens(t) + intelligence.MessageOverheadTokens
 	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread

@@ -15,7 +15,6 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/httpapi"
-	"smriti/intelligence"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -106,7 +105,7 @@ func (e *benchEnv) bulkTurnsOf(b *testing.B, n int, turn func(j int) (role, cont
 			}
 			sb.WriteString("(?, ?, ?, ?, ?, 'mock', 'mock', ?, ?, ?, ?, '{}', ?)")
 			role, content := turn(j)
-			tokens := intelligence.EstimateTokens(content)
+			tokens := smriti.EstimateTokens(content)
 			total += tokens
 			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, tokens, total, now)
 		}

@@ -472,8 +472,8 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 	for i := range 60 {
 		msg := kinds[i%len(kinds)]
 		if _, err := e.store.AppendExchange(bg, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: intelligence.EstimateTokens(msg)},
-			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: intelligence.EstimateTokens(msg)}}); err != nil {
+			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)},
+			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -237,15 +237,6 @@ func selectTurns(turns []*smriti.Turn, q smriti.TurnQuery) []*smriti.Turn {
 	return out
 }
 
-// TurnTokens is the token count of a turn's content: the count stored at
-// write time, or an estimate for turns stored without one.
-func TurnTokens(t *smriti.Turn) int {
-	if t.Tokens > 0 {
-		return t.Tokens
-	}
-	return EstimateTokens(t.Content)
-}
-
 // fitTurns keeps the most recent turns whose token counts (TurnTokens) sum
 // to at most budget and returns them oldest first, with how many were
 // dropped. It takes turns newest first (as Resolve's query returns them) and
@@ -255,7 +246,7 @@ func TurnTokens(t *smriti.Turn) int {
 func fitTurns(newestFirst []*smriti.Turn, budget int) (kept []*smriti.Turn, dropped int) {
 	used, n := 0, 0
 	for _, t := range newestFirst {
-		tok := TurnTokens(t)
+		tok := smriti.TurnTokens(t)
 		if used+tok > budget {
 			break
 		}

@@ -338,7 +338,7 @@ func TestContextScenarios(t *testing.T) {
 		for i := range 6 {
 			w.say(s, smriti.RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now())
 		}
-		two := 2 * EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
+		two := 2 * smriti.EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
 		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", two+1)
 		if len(pc.Turns) != 2 || pc.Dropped != 4 {
 			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
@@ -515,7 +515,7 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, EstimateTokens(strings.Repeat("a", 40)))
+		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, smriti.EstimateTokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
 			t.Fatal("a turn should fit a budget of its estimate")
 		}

@@ -306,7 +306,7 @@ func chunkSize(turns []*smriti.Turn, budget int) int {
 	used := 0
 	turns = turns[:min(len(turns), maxChunkTurns)]
 	for i, t := range turns {
-		used += TurnTokens(t) + chunkTurnOverhead
+		used += smriti.TurnTokens(t) + chunkTurnOverhead
 		if used > budget && i > 0 {
 			return i
 		}

@@ -117,8 +117,8 @@ func TestEstimateTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := EstimateTokens(tt.in); got != tt.want {
-				t.Fatalf("EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
+			if got := smriti.EstimateTokens(tt.in); got != tt.want {
+				t.Fatalf("smriti.EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -13,7 +13,6 @@ import (
 	"math"
 	"regexp"
 	"smriti"
-	"smriti/intelligence"
 	"sort"
 	"strings"
 	"sync"
@@ -548,9 +547,11 @@ func (t ConversationTurn) Metadata(c *Conversation) map[string]any {
 
 // TranscriptImporter turns transcript files into sessions of a space.
 type TranscriptImporter struct {
-	Store        TranscriptStore
-	Checkpoints  smriti.CheckpointService
-	Intelligence *intelligence.Intelligence
+	Store TranscriptStore
+	// Draft drafts and saves a checkpoint from one imported session alone
+	// and returns its id; it is called for TranscriptImport.Draft, and is
+	// the use-case layer's (an LLM-backed call and a commit).
+	Draft func(ctx context.Context, spaceID, sessionID smriti.ID) (*smriti.ID, error)
 }
 
 // Import reads the transcript from r and imports each conversation: a new
@@ -595,7 +596,7 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 			rep.Status = ImportUnchanged
 		}
 		if created && in.Draft && len(c.Turns) > 0 {
-			id, err := im.draft(ctx, in.SpaceID, s.ID)
+			id, err := im.Draft(ctx, in.SpaceID, s.ID)
 			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
 				// Nothing to send again from here: the turns stay unsaved,
 				// and a new draft of the session starts from the head.
@@ -612,31 +613,4 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 		return nil
 	})
 	return out, err
-}
-
-func (im *TranscriptImporter) draft(ctx context.Context, spaceID, sessionID smriti.ID) (*smriti.ID, error) {
-	n := intelligence.MaxDraftTurns
-	res, err := im.Intelligence.Draft(ctx, intelligence.DraftRequest{SessionID: sessionID, NumTurns: &n})
-	if err != nil {
-		return nil, err
-	}
-	content := res.Draft.Content()
-	if strings.TrimSpace(content.Message) == "" {
-		content.Message = "Imported conversation"
-	}
-	// The draft names its base and keeps its items' ids, so a checkpoint
-	// saved on the branch while the model drafted is rebased onto, never
-	// overwritten (or the conflict is reported for this conversation).
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns, Items: res.Items}
-	if res.Base != nil {
-		in.BaseCheckpointID = &res.Base.ID
-	}
-	if res.Model != "" {
-		in.Model = &res.Model
-	}
-	cp, err := im.Checkpoints.CommitCheckpoint(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	return &cp.ID, nil
 }

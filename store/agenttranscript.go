@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"smriti/intelligence"
 	"smriti/portability"
 	"time"
 
@@ -70,7 +69,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 				}
 				t := &smriti.Turn{ID: smriti.NewID(), SessionID: se.ID, SpaceID: &spaceID, Role: e.Role, Content: e.Content,
 					Provider: "import", Model: source, Seq: se.LastSeq + 1 + int64(i), LogPos: first + int64(i),
-					Tokens: intelligence.EstimateTokens(e.Content), Metadata: map[string]any{"import": imp}, CreatedAt: now}
+					Tokens: smriti.EstimateTokens(e.Content), Metadata: map[string]any{"import": imp}, CreatedAt: now}
 				if err := s.insertTurn(ctx, tx, t); err != nil {
 					return err
 				}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"smriti/intelligence"
 	"sort"
 
 	"smriti"
@@ -80,7 +79,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			if t.Role == smriti.RoleSystem {
 				continue
 			}
-			used += intelligence.TurnTokens(t)
+			used += smriti.TurnTokens(t)
 			out.Turns = append(out.Turns, t)
 			if used > q.Budget {
 				out.Unread = int(t.Seq - floor)

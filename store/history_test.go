@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/intelligence"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -44,7 +43,7 @@ func wantHistory(all []*smriti.Turn, floor int64, budget int) (seqs []int64, unr
 		if t.Seq < floor || t.Role == smriti.RoleSystem {
 			continue
 		}
-		used += intelligence.TurnTokens(t)
+		used += smriti.TurnTokens(t)
 		seqs = append(seqs, t.Seq)
 		if used > budget {
 			return seqs, int(t.Seq - floor)
@@ -75,8 +74,8 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		u := fmt.Sprintf("message %d %s", i, strings.Repeat("word ", i%7))
 		r := fmt.Sprintf("reply %d %s", i, strings.Repeat("longer text ", i%5))
 		if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: intelligence.EstimateTokens(u)},
-			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: intelligence.EstimateTokens(r)}}); err != nil {
+			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(u)},
+			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(r)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

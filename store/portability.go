@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"smriti"
-	"smriti/intelligence"
 	"smriti/internal/nonnil"
 	"smriti/portability"
 )
@@ -456,7 +455,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *po
 		first := last - int64(len(c.Turns)) + 1
 		for i, ct := range c.Turns {
 			t := &smriti.Turn{ID: smriti.NewID(), SessionID: se.ID, SpaceID: &spaceID, Role: ct.Role, Content: ct.Content,
-				Provider: "import", Model: c.Source, Seq: int64(i), LogPos: first + int64(i), Tokens: intelligence.EstimateTokens(ct.Content),
+				Provider: "import", Model: c.Source, Seq: int64(i), LogPos: first + int64(i), Tokens: smriti.EstimateTokens(ct.Content),
 				Metadata: ct.Metadata(c), CreatedAt: now}
 			if err := s.insertTurn(ctx, tx, t); err != nil {
 				return err

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/intelligence"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -40,7 +39,7 @@ func testReleaseMemory(t *testing.T, s *store.Store) {
 			for i := range each {
 				msg := fmt.Sprintf("writer %d message %d", w, i)
 				if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-					User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: intelligence.EstimateTokens(msg)},
+					User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(msg)},
 					Assistant: smriti.TurnWrite{Content: "ok", Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
 					errs <- err
 				}

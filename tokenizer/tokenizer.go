@@ -10,6 +10,8 @@
 package tokenizer
 
 import (
+	"smriti"
+
 	"smriti/intelligence"
 	"strings"
 	"sync"
@@ -35,11 +37,11 @@ var _ intelligence.TokenCounter = Counter{}
 func (Counter) CountTokens(provider, model, text string) (int, bool) {
 	name := EncodingFor(provider, model)
 	if name == "" {
-		return intelligence.EstimateTokens(text), false
+		return smriti.EstimateTokens(text), false
 	}
 	enc, err := load(name)
 	if err != nil {
-		return intelligence.EstimateTokens(text), false
+		return smriti.EstimateTokens(text), false
 	}
 	return len(enc.EncodeOrdinary(text)), true
 }

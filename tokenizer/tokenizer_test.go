@@ -1,6 +1,8 @@
 package tokenizer
 
 import (
+	"smriti"
+
 	"encoding/json"
 	"maps"
 	"os"
@@ -105,8 +107,8 @@ func TestCorpusEstimateMargin(t *testing.T) {
 		if exact {
 			t.Fatalf("anthropic count claims to be exact")
 		}
-		if got != intelligence.EstimateTokens(c[kind]) {
-			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, intelligence.EstimateTokens(c[kind]))
+		if got != smriti.EstimateTokens(c[kind]) {
+			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, smriti.EstimateTokens(c[kind]))
 		}
 		highest := 0
 		for _, enc := range []string{CL100K, O200K} {
@@ -115,7 +117,7 @@ func TestCorpusEstimateMargin(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got < ref {
-				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, intelligence.EstimateMarginPercent)
+				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, smriti.EstimateMarginPercent)
 			}
 			highest = max(highest, ref)
 		}

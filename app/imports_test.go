@@ -1,4 +1,4 @@
-package portability_test
+package app_test
 
 import (
 	"context"
@@ -9,25 +9,25 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/intelligence"
+	"smriti/app"
 	"smriti/portability"
 	"smriti/provider"
 	"smriti/store"
 )
 
-// commitsAfter is a checkpoint service that lands another writer's
-// checkpoint just before the first commit it is asked for: a save made on
-// the branch while the import's draft was being written.
+// commitsAfter is a store that lands another writer's checkpoint just
+// before the first commit it is asked for: a save made on the branch while
+// the import's draft was being written.
 type commitsAfter struct {
-	smriti.CheckpointService
+	*store.Store
 	once  sync.Once
 	other smriti.CheckpointCommit
 	err   error
 }
 
 func (c *commitsAfter) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
-	c.once.Do(func() { _, c.err = c.CheckpointService.CommitCheckpoint(ctx, c.other) })
-	return c.CheckpointService.CommitCheckpoint(ctx, in)
+	c.once.Do(func() { _, c.err = c.Store.CommitCheckpoint(ctx, c.other) })
+	return c.Store.CommitCheckpoint(ctx, in)
 }
 
 // importWithSaveBetween imports transcript with a draft into a fresh space
@@ -51,10 +51,9 @@ func importWithSaveBetween(t *testing.T, base, other smriti.Content, transcript 
 	if _, err := s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, Content: base}); err != nil {
 		t.Fatal(err)
 	}
-	cps := &commitsAfter{CheckpointService: s, other: smriti.CheckpointCommit{SpaceID: sp.ID, Content: other}}
-	im := &portability.TranscriptImporter{Store: s, Checkpoints: cps,
-		Intelligence: &intelligence.Intelligence{Sessions: s, Checkpoints: s, Items: s, Providers: provider.New(cfg)}}
-	res, err := im.Import(ctx, strings.NewReader(transcript), portability.TranscriptImport{SpaceID: sp.ID, Filename: "notes.md", Draft: true})
+	cps := &commitsAfter{Store: s, other: smriti.CheckpointCommit{SpaceID: sp.ID, Content: other}}
+	a := app.New(app.Config{Store: cps, Providers: provider.New(cfg)})
+	res, err := a.ImportTranscripts(ctx, strings.NewReader(transcript), portability.TranscriptImport{SpaceID: sp.ID, Filename: "notes.md", Draft: true})
 	if err != nil {
 		t.Fatal(err)
 	}
