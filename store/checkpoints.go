@@ -418,23 +418,17 @@ func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, a
 
 // Checkpoints implements smriti.CheckpointService.
 func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
-	limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap)
 	query := `SELECT ` + checkpointCols + visibleCheckpoint + ` AND c.space_id = ?`
 	args := []any{smriti.UserFromContext(ctx), spaceID}
 	if q.Branch != nil {
 		query += ` AND c.branch_name = ?`
 		args = append(args, *q.Branch)
 	}
-	if q.After != "" {
-		pos, err := parseLogCursor(q.After)
-		if err != nil {
-			return nil, "", err
-		}
-		query += ` AND c.log_pos < ?`
-		args = append(args, pos)
+	k := logKeyset(q.Page, "c.log_pos")
+	query, args, err := k.apply(s.d, query, args)
+	if err != nil {
+		return nil, "", err
 	}
-	query += ` ORDER BY c.log_pos DESC LIMIT ?`
-	args = append(args, limit+1)
 	out, err := s.queryCheckpoints(ctx, s.read, query, args...)
 	if err != nil {
 		return nil, "", err
@@ -446,11 +440,7 @@ func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.Che
 			return nil, "", err
 		}
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		next = strconv.FormatInt(out[len(out)-1].LogPos, 10)
-	}
+	out, next := pageOf(k, out, func(c *smriti.Checkpoint) string { return strconv.FormatInt(c.LogPos, 10) })
 	if err := s.attachNotes(ctx, s.read, out); err != nil {
 		return nil, "", err
 	}

@@ -189,33 +189,22 @@ func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q coord.ClaimQuer
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, "", err
 	}
-	limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap)
 	query := `SELECT ` + claimCols + visibleClaim + ` AND cl.space_id = ?`
 	args := []any{smriti.UserFromContext(ctx), spaceID}
 	if !q.IncludeExpired {
 		query += ` AND cl.status = 'active' AND cl.expires_at > ?`
 		args = append(args, s.d.t(s.Now()))
 	}
-	if q.After != "" {
-		t, id, err := parseTimeCursor(q.After)
-		if err != nil {
-			return nil, "", err
-		}
-		query += ` AND (cl.claimed_at < ? OR (cl.claimed_at = ? AND cl.id < ?))`
-		args = append(args, s.d.t(t), s.d.t(t), id)
+	k := timeKeyset(q.Page, "cl.claimed_at", "cl.id")
+	query, args, err := k.apply(s.d, query, args)
+	if err != nil {
+		return nil, "", err
 	}
-	query += ` ORDER BY cl.claimed_at DESC, cl.id DESC LIMIT ?`
-	args = append(args, limit+1)
 	out, err := s.queryClaims(ctx, s.read, query, args...)
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[len(out)-1]
-		next = timeCursor(last.ClaimedAt, last.ID)
-	}
+	out, next := pageOf(k, out, func(c *coord.Claim) string { return timeCursor(c.ClaimedAt, c.ID) })
 	return out, next, nil
 }
 
@@ -223,15 +212,8 @@ func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q coord.ClaimQuer
 func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*coord.Claim, error) {
 	var out *coord.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
-			smriti.UserFromContext(ctx), id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return errClaimNotFound
-		}
+		c, err := s.lockClaim(ctx, tx, id)
 		if err != nil {
-			return fmt.Errorf("get claim: %w", err)
-		}
-		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()
@@ -250,6 +232,24 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 		return nil
 	})
 	return out, err
+}
+
+// lockClaim reads a claim the caller may change and locks its row for the
+// transaction: ENOTFOUND for a claim missing or not the caller's to see,
+// EFORBIDDEN for a viewer of its space.
+func (s *Store) lockClaim(ctx context.Context, tx *sql.Tx, id smriti.ID) (*coord.Claim, error) {
+	c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
+		smriti.UserFromContext(ctx), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errClaimNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get claim: %w", err)
+	}
+	if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // forUpdateOf locks only the rows of one table of a join.

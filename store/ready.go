@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"smriti/account"
 	"smriti/coord"
 	"time"
 
@@ -126,15 +124,8 @@ func (s *Store) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Cl
 func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Duration) (*coord.Claim, error) {
 	var out *coord.Claim
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
-			smriti.UserFromContext(ctx), id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return errClaimNotFound
-		}
+		c, err := s.lockClaim(ctx, tx, id)
 		if err != nil {
-			return fmt.Errorf("get claim: %w", err)
-		}
-		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()

@@ -172,7 +172,6 @@ func (s *Store) sessionRow(row *sql.Row) (*smriti.Session, error) {
 
 // Sessions implements smriti.SessionService.
 func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Page) ([]*smriti.Session, string, error) {
-	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
 	q := `SELECT ` + sessionCols + ` FROM sessions WHERE ` + sessionVisible
 	args := []any{smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)}
 	if spaceID != nil {
@@ -182,26 +181,16 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 		q += ` AND space_id = ?`
 		args = append(args, *spaceID)
 	}
-	if page.After != "" {
-		t, id, err := parseTimeCursor(page.After)
-		if err != nil {
-			return nil, "", err
-		}
-		q += ` AND (updated_at < ? OR (updated_at = ? AND id < ?))`
-		args = append(args, s.d.t(t), s.d.t(t), id)
+	k := timeKeyset(page, "updated_at", "id")
+	q, args, err := k.apply(s.d, q, args)
+	if err != nil {
+		return nil, "", err
 	}
-	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
-	args = append(args, limit+1)
 	out, err := s.querySessions(ctx, s.read, q, args...)
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[len(out)-1]
-		next = timeCursor(last.UpdatedAt, last.ID)
-	}
+	out, next := pageOf(k, out, func(se *smriti.Session) string { return timeCursor(se.UpdatedAt, se.ID) })
 	return out, next, nil
 }
 

@@ -6,11 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"smriti"
 )
@@ -112,29 +108,16 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 
 // Spaces implements smriti.SpaceService.
 func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
-	limit := clampLimit(page.Limit, smriti.ListCap, smriti.ListCap)
-	q := `SELECT ` + spaceCols + ` FROM spaces WHERE id` + memberSpace
-	args := []any{smriti.UserFromContext(ctx)}
-	if page.After != "" {
-		t, id, err := parseTimeCursor(page.After)
-		if err != nil {
-			return nil, "", err
-		}
-		q += ` AND (updated_at < ? OR (updated_at = ? AND id < ?))`
-		args = append(args, s.d.t(t), s.d.t(t), id)
+	k := timeKeyset(page, "updated_at", "id")
+	q, args, err := k.apply(s.d, `SELECT `+spaceCols+` FROM spaces WHERE id`+memberSpace, []any{smriti.UserFromContext(ctx)})
+	if err != nil {
+		return nil, "", err
 	}
-	q += ` ORDER BY updated_at DESC, id DESC LIMIT ?`
-	args = append(args, limit+1)
 	out, err := queryAll(ctx, s, s.read, "list spaces", scanSpace, q, args...)
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[len(out)-1]
-		next = timeCursor(last.UpdatedAt, last.ID)
-	}
+	out, next := pageOf(k, out, func(sp *smriti.Space) string { return timeCursor(sp.UpdatedAt, sp.ID) })
 	return out, next, nil
 }
 
@@ -171,38 +154,4 @@ func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 		}
 		return nil
 	})
-}
-
-func clampLimit(n, def, max int) int {
-	if n <= 0 {
-		return def
-	}
-	if n > max {
-		return max
-	}
-	return n
-}
-
-// Cursors are opaque to clients: "<unix micros>_<id>" for time-ordered lists
-// and "<log position>" for log-ordered ones.
-func timeCursor(t time.Time, id smriti.ID) string {
-	return strconv.FormatInt(t.UnixMicro(), 10) + "_" + id.String()
-}
-
-func parseTimeCursor(c string) (time.Time, smriti.ID, error) {
-	ts, idPart, ok := strings.Cut(c, "_")
-	micros, err := strconv.ParseInt(ts, 10, 64)
-	id, err2 := uuid.Parse(idPart)
-	if !ok || err != nil || err2 != nil {
-		return time.Time{}, smriti.NilID, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
-	}
-	return time.UnixMicro(micros).UTC(), id, nil
-}
-
-func parseLogCursor(c string) (int64, error) {
-	n, err := strconv.ParseInt(c, 10, 64)
-	if err != nil || n < 0 {
-		return 0, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
-	}
-	return n, nil
 }
