@@ -62,213 +62,266 @@ type Composed struct {
 // open questions (answered) only. Ops apply in order, so a later op sees
 // what an earlier one did.
 func ComposeDraft(baseContent *Content, baseItems []Item, ops []DraftOp, title, objective, summary *string, session *ID) Composed {
-	out := Composed{Changes: []ItemDelta{}, Warnings: []string{}}
+	c := newComposer(baseItems, len(ops), session)
 	if baseContent != nil {
-		out.Content = *baseContent
+		c.out.Content = *baseContent
 	}
 	if title != nil {
-		out.Content.Message = *title
+		c.out.Content.Message = *title
 	}
 	if objective != nil {
-		out.Content.Objective = *objective
+		c.out.Content.Objective = *objective
 	}
 	if summary != nil {
-		out.Content.Summary = *summary
+		c.out.Content.Summary = *summary
 	}
-	ids := newItemIDs()
-	items := make([]Item, 0, len(baseItems)+len(ops))
-	index := map[string]int{}
+	for _, op := range ops {
+		apply, ok := draftOps[strings.ToLower(strings.TrimSpace(op.Op))]
+		if !ok {
+			c.warn(op, "the operation must be add, update, resolve, retract or supersede")
+			continue
+		}
+		apply(c, op, c.stepOf(op))
+	}
+	c.out.Items = c.ordered()
+	setContentLists(&c.out.Content, c.out.Items)
+	return c.out
+}
+
+// draftOps is what each operation does to the draft being composed.
+var draftOps = map[string]func(c *composer, op DraftOp, st draftStep){
+	OpAdd:       (*composer).add,
+	OpUpdate:    (*composer).update,
+	OpResolve:   (*composer).resolve,
+	OpRetract:   (*composer).retract,
+	OpSupersede: (*composer).supersede,
+}
+
+// composer is a draft being applied to its base: the live items in base
+// order (new ones after), by id, the ids taken, and the tombstones of
+// superseded items.
+type composer struct {
+	out        Composed
+	ids        *itemIDs
+	items      []Item
+	index      map[string]int
+	tombstones []Item
+	session    *ID
+}
+
+// draftStep is what every operation derives from its DraftOp: where it came
+// from and its trimmed text.
+type draftStep struct {
+	src  ItemSource
+	text string
+}
+
+func newComposer(baseItems []Item, nops int, session *ID) *composer {
+	c := &composer{out: Composed{Changes: []ItemDelta{}, Warnings: []string{}}, ids: newItemIDs(),
+		items: make([]Item, 0, len(baseItems)+nops), index: map[string]int{}, session: session}
 	for _, it := range baseItems {
-		ids.take(it.ID)
+		c.ids.take(it.ID)
 		if !it.Live() {
 			continue
 		}
 		it.Change = nil
-		index[it.ID] = len(items)
-		items = append(items, it)
+		c.index[it.ID] = len(c.items)
+		c.items = append(c.items, it)
 	}
-	var tombstones []Item
-	warn := func(op DraftOp, format string, args ...any) {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%s operation", Truncate(op.Op, 20))+
-			opTarget(op)+" ignored: "+fmt.Sprintf(format, args...))
+	return c
+}
+
+func (c *composer) stepOf(op DraftOp) draftStep {
+	return draftStep{src: ItemSource{SessionID: c.session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: capQuote(op.Quote)},
+		text: strings.TrimSpace(op.Text)}
+}
+
+func (c *composer) warn(op DraftOp, format string, args ...any) {
+	c.out.Warnings = append(c.out.Warnings, fmt.Sprintf("%s operation", Truncate(op.Op, 20))+
+		opTarget(op)+" ignored: "+fmt.Sprintf(format, args...))
+}
+
+func (c *composer) change(name string, op DraftOp, st draftStep) *ItemChange {
+	return &ItemChange{Op: name, Source: st.src, By: optString(op.By), Reason: optString(op.Reason)}
+}
+
+func (c *composer) origin(op DraftOp, st draftStep) ItemOrigin {
+	return ItemOrigin{SessionID: c.session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: st.src.Quote}
+}
+
+// live finds the live item of kind whose normalised text is text's.
+func (c *composer) live(kind ItemKind, text string) (int, bool) {
+	k := ItemKey(text)
+	for i := range c.items {
+		if c.items[i].Kind == kind && c.items[i].Live() && ItemKey(c.items[i].Text) == k {
+			return i, true
+		}
 	}
-	liveKey := func(kind ItemKind, text string) bool {
-		k := ItemKey(text)
-		for i := range items {
-			if items[i].Kind == kind && items[i].Live() && ItemKey(items[i].Text) == k {
-				return true
-			}
-		}
-		return false
+	return 0, false
+}
+
+// target is the live base item op names, or a warning.
+func (c *composer) target(op DraftOp) (*Item, bool) {
+	i, ok := c.index[strings.TrimSpace(op.ID)]
+	if !ok || !c.items[i].Live() {
+		c.warn(op, "the base has no live item %q", Truncate(op.ID, 30))
+		return nil, false
 	}
-	for _, op := range ops {
-		src := ItemSource{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: capQuote(op.Quote)}
-		text := strings.TrimSpace(op.Text)
-		change := func(name string) *ItemChange {
-			return &ItemChange{Op: name, Source: src, By: optString(op.By), Reason: optString(op.Reason)}
-		}
-		target := func() (*Item, bool) {
-			i, ok := index[strings.TrimSpace(op.ID)]
-			if !ok || !items[i].Live() {
-				warn(op, "the base has no live item %q", Truncate(op.ID, 30))
-				return nil, false
-			}
-			return &items[i], true
-		}
-		switch strings.ToLower(strings.TrimSpace(op.Op)) {
-		case OpAdd:
-			kind, err := ParseItemKind(op.Kind)
-			if err != nil {
-				warn(op, "%s", err.Error())
-				continue
-			}
-			if text == "" {
-				warn(op, "it has no text")
-				continue
-			}
-			if liveKey(kind, text) {
-				continue
-			}
-			it := Item{ID: ids.mint(kind, text), Kind: kind, Text: text, Status: ItemOpen, Change: change(OpAdd),
-				Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
-			if kind == KindTask {
-				it.Task = &Task{Text: text, Structured: true}
-				if op.Task != nil {
-					t := *op.Task
-					t.Text = text
-					it.Task = &t
-					if taskDone(t.Status) {
-						it.Status = ItemDone
-					}
-				}
-			}
-			index[it.ID] = len(items)
-			items = append(items, it)
-			out.Changes = append(out.Changes, ItemDelta{Op: OpAdd, Kind: kind, ID: it.ID, After: optString(text), Source: src})
-		case OpUpdate:
-			it, ok := target()
-			if !ok {
-				continue
-			}
-			if text == "" {
-				warn(op, "it has no text")
-				continue
-			}
-			if text == it.Text {
-				continue
-			}
-			before := it.Text
-			it.Text = text
-			if it.Task != nil {
-				t := *it.Task
-				t.Text = text
-				it.Task = &t
-			}
-			it.Change = mergeChange(it.Change, change(OpUpdate), before)
-			out.Changes = append(out.Changes, ItemDelta{Op: OpUpdate, Kind: it.Kind, ID: it.ID, Before: &before, After: optString(text), Source: src})
-		case OpResolve:
-			if strings.TrimSpace(op.ID) == "" && text != "" {
-				// A resolve naming a text, not an id: the live task of
-				// that text is done, or a new task is added done.
-				if kind, err := ParseItemKind(op.Kind); err == nil && kind == KindTask {
-					found := false
-					for i := range items {
-						if items[i].Kind == KindTask && items[i].Live() && ItemKey(items[i].Text) == ItemKey(text) {
-							op.ID, found = items[i].ID, true
-							break
-						}
-					}
-					if !found {
-						it := Item{ID: ids.mint(kind, text), Kind: kind, Text: text, Status: ItemDone, Change: change(OpAdd),
-							Task:   &Task{Text: text, Status: ItemDone, Structured: true},
-							Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
-						index[it.ID] = len(items)
-						items = append(items, it)
-						out.Changes = append(out.Changes, ItemDelta{Op: OpAdd, Kind: kind, ID: it.ID, After: optString(text), By: optString(op.By), Source: src})
-						continue
-					}
-				}
-			}
-			it, ok := target()
-			if !ok {
-				continue
-			}
-			switch it.Kind {
-			case KindTask:
-				if it.Status == ItemDone {
-					continue
-				}
+	return &c.items[i], true
+}
+
+func (c *composer) append(it Item, d ItemDelta) {
+	c.index[it.ID] = len(c.items)
+	c.items = append(c.items, it)
+	c.out.Changes = append(c.out.Changes, d)
+}
+
+func (c *composer) add(op DraftOp, st draftStep) {
+	kind, err := ParseItemKind(op.Kind)
+	if err != nil {
+		c.warn(op, "%s", err.Error())
+		return
+	}
+	if st.text == "" {
+		c.warn(op, "it has no text")
+		return
+	}
+	if _, ok := c.live(kind, st.text); ok {
+		return
+	}
+	it := Item{ID: c.ids.mint(kind, st.text), Kind: kind, Text: st.text, Status: ItemOpen, Change: c.change(OpAdd, op, st),
+		Origin: c.origin(op, st)}
+	if kind == KindTask {
+		it.Task = &Task{Text: st.text, Structured: true}
+		if op.Task != nil {
+			t := *op.Task
+			t.Text = st.text
+			it.Task = &t
+			if taskDone(t.Status) {
 				it.Status = ItemDone
-				t := Task{Text: it.Text}
-				if it.Task != nil {
-					t = *it.Task
-				}
-				t.Status, t.Structured = ItemDone, true
-				it.Task = &t
-			case KindQuestion:
-				it.Status = ItemAnswered
-			default:
-				warn(op, "only tasks and open questions can be resolved, not a %s", it.Kind)
-				continue
 			}
-			it.Change = mergeChange(it.Change, change(OpResolve), it.Text)
-			out.Changes = append(out.Changes, ItemDelta{Op: OpResolve, Kind: it.Kind, ID: it.ID, Before: optString(it.Text), By: optString(op.By), Source: src})
-		case OpRetract:
-			it, ok := target()
-			if !ok {
-				continue
-			}
-			it.Status = ItemRetracted
-			it.Change = mergeChange(it.Change, change(OpRetract), it.Text)
-			out.Changes = append(out.Changes, ItemDelta{Op: OpRetract, Kind: it.Kind, ID: it.ID, Before: optString(it.Text), Reason: optString(op.Reason), Source: src})
-		case OpSupersede:
-			it, ok := target()
-			if !ok {
-				continue
-			}
-			if text == "" {
-				warn(op, "it has no text")
-				continue
-			}
-			old := *it
-			it.Status = ItemSuperseded
-			it.Change = mergeChange(it.Change, change(OpSupersede), it.Text)
-			nu := Item{ID: ids.mint(old.Kind, text), Kind: old.Kind, Text: text, Status: ItemOpen, Supersedes: []string{old.ID},
-				Change: change(OpSupersede), Origin: ItemOrigin{SessionID: session, FromSeq: op.FromSeq, ToSeq: op.ToSeq, Quote: src.Quote}}
-			if old.Kind == KindTask {
-				nu.Task = &Task{Text: text}
-			}
-			// The new item takes the old one's place in its list.
-			pos := index[old.ID]
-			tomb := items[pos]
-			tombstones = append(tombstones, tomb)
-			items[pos] = nu
-			delete(index, old.ID)
-			index[nu.ID] = pos
-			out.Changes = append(out.Changes, ItemDelta{Op: OpSupersede, Kind: old.Kind, ID: nu.ID, Before: optString(old.Text), After: optString(text), Source: src})
-		default:
-			warn(op, "the operation must be add, update, resolve, retract or supersede")
 		}
 	}
-	// Live items first, in kind order then base order (new ones after the
-	// carried ones), then the tombstones.
+	c.append(it, ItemDelta{Op: OpAdd, Kind: kind, ID: it.ID, After: optString(st.text), Source: st.src})
+}
+
+func (c *composer) update(op DraftOp, st draftStep) {
+	it, ok := c.target(op)
+	if !ok {
+		return
+	}
+	if st.text == "" {
+		c.warn(op, "it has no text")
+		return
+	}
+	if st.text == it.Text {
+		return
+	}
+	before := it.Text
+	it.Text = st.text
+	if it.Task != nil {
+		t := *it.Task
+		t.Text = st.text
+		it.Task = &t
+	}
+	it.Change = mergeChange(it.Change, c.change(OpUpdate, op, st), before)
+	c.out.Changes = append(c.out.Changes, ItemDelta{Op: OpUpdate, Kind: it.Kind, ID: it.ID, Before: &before, After: optString(st.text), Source: st.src})
+}
+
+func (c *composer) resolve(op DraftOp, st draftStep) {
+	if strings.TrimSpace(op.ID) == "" && st.text != "" {
+		// A resolve naming a text, not an id: the live task of that text
+		// is done, or a new task is added done.
+		if kind, err := ParseItemKind(op.Kind); err == nil && kind == KindTask {
+			i, found := c.live(KindTask, st.text)
+			if !found {
+				it := Item{ID: c.ids.mint(kind, st.text), Kind: kind, Text: st.text, Status: ItemDone, Change: c.change(OpAdd, op, st),
+					Task: &Task{Text: st.text, Status: ItemDone, Structured: true}, Origin: c.origin(op, st)}
+				c.append(it, ItemDelta{Op: OpAdd, Kind: kind, ID: it.ID, After: optString(st.text), By: optString(op.By), Source: st.src})
+				return
+			}
+			op.ID = c.items[i].ID
+		}
+	}
+	it, ok := c.target(op)
+	if !ok {
+		return
+	}
+	switch it.Kind {
+	case KindTask:
+		if it.Status == ItemDone {
+			return
+		}
+		it.Status = ItemDone
+		t := Task{Text: it.Text}
+		if it.Task != nil {
+			t = *it.Task
+		}
+		t.Status, t.Structured = ItemDone, true
+		it.Task = &t
+	case KindQuestion:
+		it.Status = ItemAnswered
+	default:
+		c.warn(op, "only tasks and open questions can be resolved, not a %s", it.Kind)
+		return
+	}
+	it.Change = mergeChange(it.Change, c.change(OpResolve, op, st), it.Text)
+	c.out.Changes = append(c.out.Changes, ItemDelta{Op: OpResolve, Kind: it.Kind, ID: it.ID, Before: optString(it.Text), By: optString(op.By), Source: st.src})
+}
+
+func (c *composer) retract(op DraftOp, st draftStep) {
+	it, ok := c.target(op)
+	if !ok {
+		return
+	}
+	it.Status = ItemRetracted
+	it.Change = mergeChange(it.Change, c.change(OpRetract, op, st), it.Text)
+	c.out.Changes = append(c.out.Changes, ItemDelta{Op: OpRetract, Kind: it.Kind, ID: it.ID, Before: optString(it.Text), Reason: optString(op.Reason), Source: st.src})
+}
+
+func (c *composer) supersede(op DraftOp, st draftStep) {
+	it, ok := c.target(op)
+	if !ok {
+		return
+	}
+	if st.text == "" {
+		c.warn(op, "it has no text")
+		return
+	}
+	old := *it
+	it.Status = ItemSuperseded
+	it.Change = mergeChange(it.Change, c.change(OpSupersede, op, st), it.Text)
+	nu := Item{ID: c.ids.mint(old.Kind, st.text), Kind: old.Kind, Text: st.text, Status: ItemOpen, Supersedes: []string{old.ID},
+		Change: c.change(OpSupersede, op, st), Origin: c.origin(op, st)}
+	if old.Kind == KindTask {
+		nu.Task = &Task{Text: st.text}
+	}
+	// The new item takes the old one's place in its list.
+	pos := c.index[old.ID]
+	c.tombstones = append(c.tombstones, c.items[pos])
+	c.items[pos] = nu
+	delete(c.index, old.ID)
+	c.index[nu.ID] = pos
+	c.out.Changes = append(c.out.Changes, ItemDelta{Op: OpSupersede, Kind: old.Kind, ID: nu.ID, Before: optString(old.Text), After: optString(st.text), Source: st.src})
+}
+
+// ordered is the composed items: live ones first, in kind order then base
+// order (new ones after the carried ones), then the tombstones.
+func (c *composer) ordered() []Item {
 	var all []Item
 	for _, k := range itemKinds {
-		for _, it := range items {
+		for _, it := range c.items {
 			if it.Kind == k && it.Live() {
 				all = append(all, it)
 			}
 		}
 	}
-	for _, it := range items {
+	for _, it := range c.items {
 		if !it.Live() {
 			all = append(all, it)
 		}
 	}
-	all = append(all, tombstones...)
-	out.Items = all
-	setContentLists(&out.Content, all)
-	return out
+	return append(all, c.tombstones...)
 }
 
 // mergeChange combines a second change to the same item in one draft: the
