@@ -166,164 +166,26 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("import: rewind bundle: %w", err)
 	}
-	var out *smriti.Space
-	var imported []smriti.ID
+	var im *spaceImport
 	err = s.tx(ctx, func(tx *sql.Tx) error {
-		imported = imported[:0]
-		br, err := portability.NewBundleReader(r)
-		if err != nil {
-			return err
-		}
-		var remap *portability.BundleRemap
+		im = &spaceImport{s: s, ctx: ctx, tx: tx, asNew: asNew, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},
+			logged: &importLog{n: int64(counts.Checkpoints + counts.Turns)}}
 		if asNew {
-			remap = portability.NewBundleRemap()
+			im.remap = portability.NewBundleRemap()
 		}
-		user := smriti.UserFromContext(ctx)
-		var spaceID smriti.ID
-		var lastSeq map[smriti.ID]int64 = map[smriti.ID]int64{}
-		logged := &importLog{n: int64(counts.Checkpoints + counts.Turns)}
-		position := func(order *int64) (int64, error) { return logged.position(ctx, s, tx, spaceID, order) }
-		type mount struct {
-			session, checkpoint smriti.ID
-			base                int64
-		}
-		var mounts []mount
-		for {
-			rec, err := br.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			switch rec.Type {
-			case portability.RecordSpace:
-				b := rec.Space
-				sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
-					OwnerID: user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
-				if asNew {
-					sp.ID, sp.Slug = remap.ID(b.ID), nil
-					if sp.Name, err = s.freeSpaceName(ctx, tx, user, b.Name); err != nil {
-						return err
-					}
-				}
-				if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
-					return err
-				}
-				spaceID, out = sp.ID, sp
-			case portability.RecordCheckpoint:
-				b := rec.Checkpoint
-				c := b.CheckpointOf(spaceID)
-				if asNew {
-					remap.Checkpoint(c)
-				}
-				if c.LogPos, err = position(b.LogOrder); err != nil {
-					return err
-				}
-				if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
-					return importConflict(err)
-				}
-				if c.HashVersion >= 2 {
-					err = s.writeItems(ctx, tx, c)
-				} else {
-					err = s.deriveItems(ctx, tx, c)
-				}
-				if err != nil {
-					return importConflict(err)
-				}
-				for _, n := range b.Notes {
-					id := n.ID
-					if asNew {
-						id = remap.ID(n.ID)
-					}
-					if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-						id, c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
-						return importConflict(fmt.Errorf("import note: %w", err))
-					}
-				}
-			case portability.RecordSession:
-				b := rec.Session
-				se := &smriti.Session{ID: b.ID, SpaceID: &spaceID, OwnerID: user, Title: b.Title, ActiveProvider: b.ActiveProvider,
-					ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
-					BranchName: b.BranchName, BranchDisposition: b.BranchDisposition, Metadata: nonnil.Map(b.Metadata), LastSeq: -1,
-					CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
-				if asNew {
-					se.ID, se.SeededCheckpointID, se.ForkedFromCheckpointID = remap.ID(b.ID), remap.Opt(b.SeededCheckpointID), remap.Opt(b.ForkedFromCheckpointID)
-				}
-				if err := s.insertSession(ctx, tx, se); err != nil {
-					return importConflict(err)
-				}
-				lastSeq[se.ID] = -1
-				if b.MountedCheckpointID != nil && b.MountBaseSeq != nil {
-					cp := *b.MountedCheckpointID
-					if asNew {
-						cp = remap.ID(cp)
-					}
-					mounts = append(mounts, mount{se.ID, cp, *b.MountBaseSeq})
-				}
-				if b.Agent != nil {
-					if err := s.importAgentSource(ctx, tx, spaceID, se.ID, b.Agent); err != nil {
-						return err
-					}
-				}
-			case portability.RecordTurn:
-				b := rec.Turn
-				t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &spaceID, Role: b.Role, Content: b.Content,
-					Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
-				if asNew {
-					t.ID, t.SessionID = remap.ID(b.ID), remap.ID(b.SessionID)
-				}
-				if t.LogPos, err = position(b.LogOrder); err != nil {
-					return err
-				}
-				if err := s.insertTurn(ctx, tx, t); err != nil {
-					return importConflict(err)
-				}
-				lastSeq[t.SessionID] = t.Seq
-			case portability.RecordClaim:
-				b := rec.Claim
-				id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
-				if asNew {
-					id, session, base = remap.ID(b.ID), remap.Opt(b.SessionID), remap.Opt(b.BaseCheckpointID)
-				}
-				if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
-					base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, finished_at, lease_seconds)
-					VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`),
-					id, spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
-					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt), s.d.optT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
-					return importConflict(fmt.Errorf("import claim: %w", err))
-				}
-			}
-		}
-		for id, seq := range lastSeq {
-			if seq < 0 {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ? WHERE id = ?`), seq, id); err != nil {
-				return fmt.Errorf("import: %w", err)
-			}
-		}
-		// Mounts last: a session may mount a checkpoint written after it.
-		for _, m := range mounts {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?
-				AND EXISTS (SELECT 1 FROM checkpoints WHERE id = ? AND space_id = ?)`), m.checkpoint, m.base, m.session, m.checkpoint, spaceID); err != nil {
-				return importConflict(fmt.Errorf("import mount: %w", err))
-			}
-		}
-		for id := range lastSeq {
-			imported = append(imported, id)
-		}
-		if spaceID != (smriti.ID{}) {
-			return s.restoreHolds(ctx, tx, spaceID)
-		}
-		return nil
+		return im.run(r)
 	})
 	// A space deleted and imported again keeps its session ids: turns
 	// cached before the delete carry the old log positions.
-	for _, id := range imported {
-		s.cache.drop(id)
+	if im != nil {
+		for id := range im.lastSeq {
+			s.cache.drop(id)
+		}
 	}
-	return out, err
+	if im == nil {
+		return nil, err
+	}
+	return im.out, err
 }
 
 // importLog gives an import's checkpoints and turns their log positions.

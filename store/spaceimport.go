@@ -1,0 +1,212 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+
+	"smriti"
+	"smriti/internal/nonnil"
+	"smriti/portability"
+)
+
+// spaceImport is one bundle being written inside ImportSpace's
+// transaction: the space it makes, the ids it remaps (asNew), each
+// session's last sequence number and the mounts to set at the end.
+type spaceImport struct {
+	s       *Store
+	ctx     context.Context
+	tx      *sql.Tx
+	asNew   bool
+	remap   *portability.BundleRemap
+	user    smriti.ID
+	spaceID smriti.ID
+	out     *smriti.Space
+	lastSeq map[smriti.ID]int64
+	logged  *importLog
+	mounts  []importedMount
+}
+
+type importedMount struct {
+	session, checkpoint smriti.ID
+	base                int64
+}
+
+// run reads the bundle and writes each record, then the sessions' last
+// sequence numbers, the mounts and the task holds.
+func (im *spaceImport) run(r io.Reader) error {
+	br, err := portability.NewBundleReader(r)
+	if err != nil {
+		return err
+	}
+	for {
+		rec, err := br.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := im.write(rec); err != nil {
+			return err
+		}
+	}
+	return im.finish()
+}
+
+func (im *spaceImport) write(rec *portability.BundleRecord) error {
+	switch rec.Type {
+	case portability.RecordSpace:
+		return im.space(rec.Space)
+	case portability.RecordCheckpoint:
+		return im.checkpoint(rec.Checkpoint)
+	case portability.RecordSession:
+		return im.session(rec.Session)
+	case portability.RecordTurn:
+		return im.turn(rec.Turn)
+	case portability.RecordClaim:
+		return im.claim(rec.Claim)
+	}
+	return nil
+}
+
+func (im *spaceImport) position(order *int64) (int64, error) {
+	return im.logged.position(im.ctx, im.s, im.tx, im.spaceID, order)
+}
+
+func (im *spaceImport) space(b *portability.BundleSpace) error {
+	s, ctx, tx := im.s, im.ctx, im.tx
+	sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
+		OwnerID: im.user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
+	if im.asNew {
+		sp.ID, sp.Slug = im.remap.ID(b.ID), nil
+		var err error
+		if sp.Name, err = s.freeSpaceName(ctx, tx, im.user, b.Name); err != nil {
+			return err
+		}
+	}
+	if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
+		return err
+	}
+	im.spaceID, im.out = sp.ID, sp
+	return nil
+}
+
+func (im *spaceImport) checkpoint(b *portability.BundleCheckpoint) error {
+	s, ctx, tx := im.s, im.ctx, im.tx
+	c := b.CheckpointOf(im.spaceID)
+	if im.asNew {
+		im.remap.Checkpoint(c)
+	}
+	var err error
+	if c.LogPos, err = im.position(b.LogOrder); err != nil {
+		return err
+	}
+	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
+		return importConflict(err)
+	}
+	if c.HashVersion >= 2 {
+		err = s.writeItems(ctx, tx, c)
+	} else {
+		err = s.deriveItems(ctx, tx, c)
+	}
+	if err != nil {
+		return importConflict(err)
+	}
+	for _, n := range b.Notes {
+		id := n.ID
+		if im.asNew {
+			id = im.remap.ID(n.ID)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+			id, c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
+			return importConflict(fmt.Errorf("import note: %w", err))
+		}
+	}
+	return nil
+}
+
+func (im *spaceImport) session(b *portability.BundleSession) error {
+	s, ctx, tx := im.s, im.ctx, im.tx
+	se := &smriti.Session{ID: b.ID, SpaceID: &im.spaceID, OwnerID: im.user, Title: b.Title, ActiveProvider: b.ActiveProvider,
+		ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
+		BranchName: b.BranchName, BranchDisposition: b.BranchDisposition, Metadata: nonnil.Map(b.Metadata), LastSeq: -1,
+		CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
+	if im.asNew {
+		se.ID, se.SeededCheckpointID, se.ForkedFromCheckpointID = im.remap.ID(b.ID), im.remap.Opt(b.SeededCheckpointID), im.remap.Opt(b.ForkedFromCheckpointID)
+	}
+	if err := s.insertSession(ctx, tx, se); err != nil {
+		return importConflict(err)
+	}
+	im.lastSeq[se.ID] = -1
+	if b.MountedCheckpointID != nil && b.MountBaseSeq != nil {
+		cp := *b.MountedCheckpointID
+		if im.asNew {
+			cp = im.remap.ID(cp)
+		}
+		im.mounts = append(im.mounts, importedMount{se.ID, cp, *b.MountBaseSeq})
+	}
+	if b.Agent != nil {
+		return s.importAgentSource(ctx, tx, im.spaceID, se.ID, b.Agent)
+	}
+	return nil
+}
+
+func (im *spaceImport) turn(b *portability.BundleTurn) error {
+	t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &im.spaceID, Role: b.Role, Content: b.Content,
+		Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
+	if im.asNew {
+		t.ID, t.SessionID = im.remap.ID(b.ID), im.remap.ID(b.SessionID)
+	}
+	var err error
+	if t.LogPos, err = im.position(b.LogOrder); err != nil {
+		return err
+	}
+	if err := im.s.insertTurn(im.ctx, im.tx, t); err != nil {
+		return importConflict(err)
+	}
+	im.lastSeq[t.SessionID] = t.Seq
+	return nil
+}
+
+func (im *spaceImport) claim(b *portability.BundleClaim) error {
+	s := im.s
+	id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
+	if im.asNew {
+		id, session, base = im.remap.ID(b.ID), im.remap.Opt(b.SessionID), im.remap.Opt(b.BaseCheckpointID)
+	}
+	if _, err := im.tx.ExecContext(im.ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+		base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, finished_at, lease_seconds)
+		VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		id, im.spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
+		s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt), s.d.optT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
+		return importConflict(fmt.Errorf("import claim: %w", err))
+	}
+	return nil
+}
+
+// finish sets each session's last sequence number, then the mounts (a
+// session may mount a checkpoint written after it), then the task holds.
+func (im *spaceImport) finish() error {
+	s, ctx, tx := im.s, im.ctx, im.tx
+	for id, seq := range im.lastSeq {
+		if seq < 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ? WHERE id = ?`), seq, id); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	}
+	for _, m := range im.mounts {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?
+			AND EXISTS (SELECT 1 FROM checkpoints WHERE id = ? AND space_id = ?)`), m.checkpoint, m.base, m.session, m.checkpoint, im.spaceID); err != nil {
+			return importConflict(fmt.Errorf("import mount: %w", err))
+		}
+	}
+	if im.spaceID != (smriti.ID{}) {
+		return s.restoreHolds(ctx, tx, im.spaceID)
+	}
+	return nil
+}
