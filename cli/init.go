@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"smriti/client"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -57,26 +59,10 @@ func newInitCmd() *cobra.Command {
 				return err
 			}
 			res := &InitResult{}
-			sp, err := resolveSpace(ctx, c, args[0])
-			switch {
-			case smriti.ErrorCode(err) == smriti.ENOTFOUND:
-				name := args[0]
-				sp, err = c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &wd})
-				if err != nil {
-					return err
-				}
-				res.Results = append(res.Results, fmt.Sprintf("Created space %s (%s) with project root %s", sp.Name, sp.ID, wd))
-			case err != nil:
+			sp, err := initSpace(ctx, c, args[0], desc, wd, res)
+			if err != nil {
 				return err
-			case sp.ProjectRoot == nil || *sp.ProjectRoot == "":
-				if sp, err = c.SetProjectRoot(ctx, sp.ID, wd); err != nil {
-					return err
-				}
-				res.Results = append(res.Results, fmt.Sprintf("Found space %s (%s); set its project root to %s", sp.Name, sp.ID, wd))
-			default:
-				res.Results = append(res.Results, fmt.Sprintf("Found space %s (%s), project root %s", sp.Name, sp.ID, *sp.ProjectRoot))
 			}
-			res.Space = sp
 
 			targets, err := initTargets(agentFlag)
 			if err != nil {
@@ -136,17 +122,7 @@ func newInitCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, res)
 			}
-			var b strings.Builder
-			b.WriteString("\n")
-			for _, r := range res.Results {
-				fmt.Fprintf(&b, "  ✓ %s\n", r)
-			}
-			b.WriteString("\n  Next steps:\n")
-			for i, n := range res.NextSteps {
-				fmt.Fprintf(&b, "    %d. %s\n", i+1, n)
-			}
-			b.WriteString("\n")
-			fmt.Fprint(env.Stdout, b.String())
+			fmt.Fprint(env.Stdout, res.text())
 			return nil
 		},
 	}
@@ -156,6 +132,46 @@ func newInitCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&writeGlobal, "write-global", false, "write the Codex MCP server entry into ~/.codex/config.toml instead of printing it")
 	jsonFlag(cmd, &asJSON)
 	return cmd
+}
+
+// initSpace finds the space by name, or creates it with dir as its project
+// root, or sets dir as the root of a found one that has none; res says
+// which.
+func initSpace(ctx context.Context, c *client.Client, name, desc, dir string, res *InitResult) (*wire.Repo, error) {
+	sp, err := resolveSpace(ctx, c, name)
+	switch {
+	case smriti.ErrorCode(err) == smriti.ENOTFOUND:
+		if sp, err = c.CreateSpace(ctx, wire.SpaceCreateRequest{Name: &name, Description: &desc, ProjectRoot: &dir}); err != nil {
+			return nil, err
+		}
+		res.Results = append(res.Results, fmt.Sprintf("Created space %s (%s) with project root %s", sp.Name, sp.ID, dir))
+	case err != nil:
+		return nil, err
+	case sp.ProjectRoot == nil || *sp.ProjectRoot == "":
+		if sp, err = c.SetProjectRoot(ctx, sp.ID, dir); err != nil {
+			return nil, err
+		}
+		res.Results = append(res.Results, fmt.Sprintf("Found space %s (%s); set its project root to %s", sp.Name, sp.ID, dir))
+	default:
+		res.Results = append(res.Results, fmt.Sprintf("Found space %s (%s), project root %s", sp.Name, sp.ID, *sp.ProjectRoot))
+	}
+	res.Space = sp
+	return sp, nil
+}
+
+// text is the result as the terminal shows it.
+func (res *InitResult) text() string {
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, r := range res.Results {
+		fmt.Fprintf(&b, "  ✓ %s\n", r)
+	}
+	b.WriteString("\n  Next steps:\n")
+	for i, n := range res.NextSteps {
+		fmt.Fprintf(&b, "    %d. %s\n", i+1, n)
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // installPack installs one skill pack without overwriting anything newer or

@@ -194,43 +194,7 @@ func parseStep(line string, n int) (Step, error) {
 		}
 		return nil
 	}
-	// opts reads "key value" pairs (and bare flags) after position from.
-	opts := func(from int, allowed ...string) error {
-		for i := from; i < len(f); i++ {
-			k := f[i]
-			if !slices.Contains(allowed, k) {
-				return fmt.Errorf("unknown option %q (allowed: %s)", k, strings.Join(allowed, ", "))
-			}
-			if k == "draft" || k == "nospace" {
-				st.Draft = st.Draft || k == "draft"
-				st.NoSpace = st.NoSpace || k == "nospace"
-				continue
-			}
-			if i+1 >= len(f) {
-				return fmt.Errorf("option %q wants a value", k)
-			}
-			v := f[i+1]
-			i++
-			switch k {
-			case "as":
-				st.Label = v
-			case "branch":
-				st.Branch = v
-			case "expect":
-				st.Expect = strings.Split(v, ",")
-			case "resolve":
-				if v != "ours" && v != "theirs" {
-					return fmt.Errorf("resolve is ours or theirs, not %q", v)
-				}
-				st.Resolve = v
-			case "forbid":
-				st.Forbid = strings.Split(v, ",")
-			case "sees":
-				st.Sees = v
-			}
-		}
-		return nil
-	}
+	opts := func(from int, allowed ...string) error { return stepOptions(&st, f, from, allowed...) }
 	switch st.Verb {
 	case "session":
 		if err := need(2, "session S [nospace]"); err != nil {
@@ -317,4 +281,43 @@ func parseStep(line string, n int) (Step, error) {
 		return st, opts(3, "forbid", "sees", "draft")
 	}
 	return st, fmt.Errorf("unknown step %q", st.Verb)
+}
+
+// stepOptions reads "key value" pairs (and bare flags) of a step's line
+// f after position from into st.
+func stepOptions(st *Step, f []string, from int, allowed ...string) error {
+	for i := from; i < len(f); i++ {
+		k := f[i]
+		if !slices.Contains(allowed, k) {
+			return fmt.Errorf("unknown option %q (allowed: %s)", k, strings.Join(allowed, ", "))
+		}
+		if k == "draft" || k == "nospace" {
+			st.Draft = st.Draft || k == "draft"
+			st.NoSpace = st.NoSpace || k == "nospace"
+			continue
+		}
+		if i+1 >= len(f) {
+			return fmt.Errorf("option %q wants a value", k)
+		}
+		v := f[i+1]
+		i++
+		switch k {
+		case "as":
+			st.Label = v
+		case "branch":
+			st.Branch = v
+		case "expect":
+			st.Expect = strings.Split(v, ",")
+		case "resolve":
+			if v != "ours" && v != "theirs" {
+				return fmt.Errorf("resolve is ours or theirs, not %q", v)
+			}
+			st.Resolve = v
+		case "forbid":
+			st.Forbid = strings.Split(v, ",")
+		case "sees":
+			st.Sees = v
+		}
+	}
+	return nil
 }

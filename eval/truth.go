@@ -63,51 +63,8 @@ func Replay(sc *Scenario) (*Truth, error) {
 	// saved marks, per branch, the turns whose markers reached it.
 	saved := map[string][]int{"main": nil}
 	tr := &Truth{Conflicts: map[int][]string{}}
-	var applyTo func(state truthState, branch string, turns []Step, saved map[string][]int) error
-	sess := func(st Step) (*truthSession, error) {
-		s, ok := sessions[st.Session]
-		if !ok {
-			return nil, fmt.Errorf("line %d: no session %q", st.Line, st.Session)
-		}
-		return s, nil
-	}
 	apply := func(branch string, turns []Step) error {
-		return applyTo(heads[branch], branch, turns, saved)
-	}
-	applyTo = func(state truthState, branch string, turns []Step, saved map[string][]int) error {
-		for _, t := range turns {
-			saved[branch] = append(saved[branch], t.Turn)
-			for _, m := range ParseMarkers(t.Text) {
-				it, has := state[m.Key]
-				switch m.Op {
-				case MarkAdd:
-					if has {
-						return fmt.Errorf("line %d: %s is added twice on %s", t.Line, m.Key, branch)
-					}
-					state[m.Key] = TruthItem{Key: m.Key, Kind: m.Kind, Text: m.Text, Status: smriti.ItemOpen, Intro: t.Turn, Texts: []string{m.Text}}
-					continue
-				}
-				if !has {
-					return fmt.Errorf("line %d: %s %s, which %s does not hold", t.Line, m.Op, m.Key, branch)
-				}
-				switch m.Op {
-				case MarkChange:
-					it.Text = m.Text
-					it.Texts = append(slices.Clone(it.Texts), m.Text)
-					state[m.Key] = it
-				case MarkResolve:
-					if m.Kind == smriti.KindTask {
-						it.Status = smriti.ItemDone
-						state[m.Key] = it
-					} else {
-						delete(state, m.Key)
-					}
-				case MarkRetract:
-					delete(state, m.Key)
-				}
-			}
-		}
-		return nil
+		return applyMarkers(heads[branch], branch, turns, saved)
 	}
 	for i, st := range sc.Steps {
 		switch st.Verb {
@@ -117,13 +74,13 @@ func Replay(sc *Scenario) (*Truth, error) {
 			}
 			sessions[st.Session] = &truthSession{branch: "main", nospace: st.NoSpace}
 		case "say":
-			s, err := sess(st)
+			s, err := sessionOf(sessions, st)
 			if err != nil {
 				return nil, err
 			}
 			s.pending = append(s.pending, st)
 		case "save", "draft":
-			s, err := sess(st)
+			s, err := sessionOf(sessions, st)
 			if err != nil {
 				return nil, err
 			}
@@ -143,24 +100,15 @@ func Replay(sc *Scenario) (*Truth, error) {
 				labels[st.Label] = heads[s.branch].clone()
 			}
 		case "commit":
-			s, err := sess(st)
+			s, err := sessionOf(sessions, st)
 			if err != nil {
 				return nil, err
 			}
 			if s.drafted == nil {
 				return nil, fmt.Errorf("line %d: session %q has no kept draft", st.Line, st.Session)
 			}
-			// The server rebases the draft's change over its base onto the
-			// head: a three-way merge whose conflicts answer 409.
-			theirs := s.draftBase.clone()
-			if err := applyTo(theirs, s.branch, s.drafted, saved); err != nil {
-				return nil, err
-			}
-			merged, conflicts, err := mergeTruth(s.draftBase, heads[s.branch], theirs, st.Resolve)
+			merged, conflicts, err := commitDraft(s, st, heads[s.branch], saved)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", st.Line, err)
-			}
-			if err := expectConflicts(st, conflicts); err != nil {
 				return nil, err
 			}
 			if len(conflicts) > 0 {
@@ -183,7 +131,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 			saved[st.Branch] = nil
 			sessions[st.Session] = &truthSession{branch: st.Branch}
 		case "mount":
-			if _, err := sess(st); err != nil {
+			if _, err := sessionOf(sessions, st); err != nil {
 				return nil, err
 			}
 			if _, ok := labels[st.Label]; !ok {
@@ -208,7 +156,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 				labels[st.Label] = merged.clone()
 			}
 		case "probe":
-			if _, err := sess(st); err != nil {
+			if _, err := sessionOf(sessions, st); err != nil {
 				return nil, err
 			}
 			if st.Sees != "" {
@@ -218,37 +166,7 @@ func Replay(sc *Scenario) (*Truth, error) {
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(heads["main"])) {
-		tr.Final = append(tr.Final, heads["main"][k])
-	}
-	all := map[string]*TruthItem{}
-	for _, st := range sc.Steps {
-		if st.Verb != "say" {
-			continue
-		}
-		for _, m := range ParseMarkers(st.Text) {
-			it, ok := all[m.Key]
-			if !ok {
-				it = &TruthItem{Key: m.Key, Kind: m.Kind}
-				all[m.Key] = it
-			}
-			if m.Op == MarkAdd || m.Op == MarkChange {
-				it.Texts = append(it.Texts, m.Text)
-			}
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(all)) {
-		tr.All = append(tr.All, *all[k])
-	}
-	onMain := map[int]bool{}
-	for _, t := range saved["main"] {
-		onMain[t] = true
-	}
-	for _, st := range sc.Steps {
-		if st.Verb == "say" && onMain[st.Turn] {
-			tr.Lines = append(tr.Lines, st.Turn)
-		}
-	}
+	finishTruth(tr, sc, heads["main"], saved["main"])
 	return tr, nil
 }
 
@@ -303,4 +221,106 @@ func mergeTruth(base, ours, theirs truthState, resolve string) (truthState, []st
 		}
 	}
 	return out, conflicts, nil
+}
+
+// applyMarkers applies the markers of turns to state, the line of branch,
+// and records in saved that the turns reached it.
+func applyMarkers(state truthState, branch string, turns []Step, saved map[string][]int) error {
+	for _, t := range turns {
+		saved[branch] = append(saved[branch], t.Turn)
+		for _, m := range ParseMarkers(t.Text) {
+			it, has := state[m.Key]
+			switch m.Op {
+			case MarkAdd:
+				if has {
+					return fmt.Errorf("line %d: %s is added twice on %s", t.Line, m.Key, branch)
+				}
+				state[m.Key] = TruthItem{Key: m.Key, Kind: m.Kind, Text: m.Text, Status: smriti.ItemOpen, Intro: t.Turn, Texts: []string{m.Text}}
+				continue
+			}
+			if !has {
+				return fmt.Errorf("line %d: %s %s, which %s does not hold", t.Line, m.Op, m.Key, branch)
+			}
+			switch m.Op {
+			case MarkChange:
+				it.Text = m.Text
+				it.Texts = append(slices.Clone(it.Texts), m.Text)
+				state[m.Key] = it
+			case MarkResolve:
+				if m.Kind == smriti.KindTask {
+					it.Status = smriti.ItemDone
+					state[m.Key] = it
+				} else {
+					delete(state, m.Key)
+				}
+			case MarkRetract:
+				delete(state, m.Key)
+			}
+		}
+	}
+	return nil
+}
+
+// finishTruth fills in what the replay leaves: main's final items, every
+// item the script ever wrote with its texts, and the turns whose markers
+// reached main.
+func finishTruth(tr *Truth, sc *Scenario, main truthState, savedMain []int) {
+	for _, k := range slices.Sorted(maps.Keys(main)) {
+		tr.Final = append(tr.Final, main[k])
+	}
+	all := map[string]*TruthItem{}
+	for _, st := range sc.Steps {
+		if st.Verb != "say" {
+			continue
+		}
+		for _, m := range ParseMarkers(st.Text) {
+			it, ok := all[m.Key]
+			if !ok {
+				it = &TruthItem{Key: m.Key, Kind: m.Kind}
+				all[m.Key] = it
+			}
+			if m.Op == MarkAdd || m.Op == MarkChange {
+				it.Texts = append(it.Texts, m.Text)
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		tr.All = append(tr.All, *all[k])
+	}
+	onMain := map[int]bool{}
+	for _, t := range savedMain {
+		onMain[t] = true
+	}
+	for _, st := range sc.Steps {
+		if st.Verb == "say" && onMain[st.Turn] {
+			tr.Lines = append(tr.Lines, st.Turn)
+		}
+	}
+}
+
+// commitDraft is the line a kept draft's commit leaves: the server rebases
+// the draft's change over its base onto the head, a three-way merge whose
+// conflicts answer 409 (and must be the ones the step expects).
+func commitDraft(s *truthSession, st Step, head truthState, saved map[string][]int) (truthState, []string, error) {
+	theirs := s.draftBase.clone()
+	if err := applyMarkers(theirs, s.branch, s.drafted, saved); err != nil {
+		return nil, nil, err
+	}
+	merged, conflicts, err := mergeTruth(s.draftBase, head, theirs, st.Resolve)
+	if err != nil {
+		return nil, nil, fmt.Errorf("line %d: %w", st.Line, err)
+	}
+	if err := expectConflicts(st, conflicts); err != nil {
+		return nil, nil, err
+	}
+	return merged, conflicts, nil
+}
+
+// sessionOf is the session a step names.
+func sessionOf(sessions map[string]*truthSession, st Step) (*truthSession, error) {
+	s, ok := sessions[st.Session]
+	if !ok {
+		return nil, fmt.Errorf("line %d: no session %q", st.Line, st.Session)
+	}
+	return s, nil
 }

@@ -29,141 +29,152 @@ type docLine struct {
 // None of the artifact lines is returned as a line, so nothing inside code,
 // a file list or an artifact becomes an item.
 func scanDoc(text string) ([]docLine, []smriti.Artifact) {
-	var (
-		out                 []docLine
-		arts                []smriti.Artifact
-		fence               *smriti.Artifact
-		fenceBody           []string
-		headSection         string // the section of the current heading
-		colonSection        string // the section a "TODO:" line opened
-		files               []string
-		inFiles, filesBlock bool // a "Files touched:" list; a "Files touched" heading
-		inArtifacts         bool
-		artLines            []string
-		fences              int
-		listed              bool // a list item was seen under the current heading
-	)
-	add := func(a smriti.Artifact) {
-		a.ID = fmt.Sprintf("a%d", len(arts)+1)
-		arts = append(arts, a)
-	}
-	flushFiles := func() {
-		if len(files) > 0 {
-			add(smriti.Artifact{Type: "text", Label: "Files touched", Content: strings.Join(files, "\n")})
-		}
-		files, inFiles, filesBlock = nil, false, false
-	}
-	flushArtifacts := func() {
-		if c := strings.Trim(strings.Join(artLines, "\n"), "\n"); strings.TrimSpace(c) != "" {
-			add(smriti.Artifact{Type: "markdown", Label: "Artifacts", Content: c})
-		}
-		artLines, inArtifacts = nil, false
-	}
+	var d docScanner
 	for _, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if fence != nil {
-			if strings.HasPrefix(trimmed, "```") {
-				fence.Content = strings.Join(fenceBody, "\n")
-				add(*fence)
-				fence = nil
-			} else {
-				fenceBody = append(fenceBody, line)
-			}
-			continue
+		d.line(line)
+	}
+	if d.fence != nil { // unclosed fence: keep what there is
+		d.fence.Content = strings.Join(d.fenceBody, "\n")
+		d.add(*d.fence)
+	}
+	d.flushFiles()
+	d.flushArtifacts()
+	return d.out, d.arts
+}
+
+// docScanner is scanDoc's state between lines.
+type docScanner struct {
+	out                 []docLine
+	arts                []smriti.Artifact
+	fence               *smriti.Artifact
+	fenceBody           []string
+	headSection         string // the section of the current heading
+	colonSection        string // the section a "TODO:" line opened
+	files               []string
+	inFiles, filesBlock bool // a "Files touched:" list; a "Files touched" heading
+	inArtifacts         bool
+	artLines            []string
+	fences              int
+	listed              bool // a list item was seen under the current heading
+}
+
+func (d *docScanner) add(a smriti.Artifact) {
+	a.ID = fmt.Sprintf("a%d", len(d.arts)+1)
+	d.arts = append(d.arts, a)
+}
+
+func (d *docScanner) flushFiles() {
+	if len(d.files) > 0 {
+		d.add(smriti.Artifact{Type: "text", Label: "Files touched", Content: strings.Join(d.files, "\n")})
+	}
+	d.files, d.inFiles, d.filesBlock = nil, false, false
+}
+
+func (d *docScanner) flushArtifacts() {
+	if c := strings.Trim(strings.Join(d.artLines, "\n"), "\n"); strings.TrimSpace(c) != "" {
+		d.add(smriti.Artifact{Type: "markdown", Label: "Artifacts", Content: c})
+	}
+	d.artLines, d.inArtifacts = nil, false
+}
+
+// line scans one line of the document.
+func (d *docScanner) line(line string) {
+	trimmed := strings.TrimSpace(line)
+	if d.fence != nil {
+		if strings.HasPrefix(trimmed, "```") {
+			d.fence.Content = strings.Join(d.fenceBody, "\n")
+			d.add(*d.fence)
+			d.fence = nil
+		} else {
+			d.fenceBody = append(d.fenceBody, line)
 		}
-		if rest, ok := strings.CutPrefix(trimmed, "```"); ok {
-			if inFiles {
-				flushFiles()
-			}
-			lang := strings.TrimSpace(rest)
-			fences++
-			typ, label := "text", fmt.Sprintf("Code block %d", fences)
-			if lang != "" {
-				typ, label = strings.ToLower(lang), label+" ("+lang+")"
-			}
-			fence, fenceBody = &smriti.Artifact{Type: typ, Label: label}, nil
-			continue
+		return
+	}
+	if rest, ok := strings.CutPrefix(trimmed, "```"); ok {
+		if d.inFiles {
+			d.flushFiles()
 		}
-		if isEcho(trimmed) {
-			continue
+		lang := strings.TrimSpace(rest)
+		d.fences++
+		typ, label := "text", fmt.Sprintf("Code block %d", d.fences)
+		if lang != "" {
+			typ, label = strings.ToLower(lang), label+" ("+lang+")"
 		}
-		if strings.HasPrefix(trimmed, "#") {
-			heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
-			flushFiles()
-			flushArtifacts()
-			headSection, colonSection, listed = "", "", false
-			switch h := smriti.NormalizeItem(heading); {
-			case isFilesLabel(h):
-				filesBlock = true
-			case h == "artifacts" || h == "artefacts":
-				inArtifacts = true
-			default:
-				headSection = sectionOf(heading)
-			}
-			out = append(out, docLine{text: heading, heading: true})
-			continue
+		d.fence, d.fenceBody = &smriti.Artifact{Type: typ, Label: label}, nil
+		return
+	}
+	if isEcho(trimmed) {
+		return
+	}
+	if strings.HasPrefix(trimmed, "#") {
+		heading := strings.TrimSpace(strings.TrimLeft(trimmed, "#"))
+		d.flushFiles()
+		d.flushArtifacts()
+		d.headSection, d.colonSection, d.listed = "", "", false
+		switch h := smriti.NormalizeItem(heading); {
+		case isFilesLabel(h):
+			d.filesBlock = true
+		case h == "artifacts" || h == "artefacts":
+			d.inArtifacts = true
+		default:
+			d.headSection = sectionOf(heading)
 		}
-		if inArtifacts {
-			artLines = append(artLines, line)
-			continue
+		d.out = append(d.out, docLine{text: heading, heading: true})
+		return
+	}
+	if d.inArtifacts {
+		d.artLines = append(d.artLines, line)
+		return
+	}
+	item, bullet := bulletText(trimmed)
+	if d.filesBlock {
+		if p := filePath(item); p != "" {
+			d.files = append(d.files, p)
 		}
-		item, bullet := bulletText(trimmed)
-		if filesBlock {
-			if p := filePath(item); p != "" {
-				files = append(files, p)
-			}
-			continue
-		}
-		if inFiles {
-			if trimmed == "" {
-				continue
-			}
-			if bullet {
-				if p := filePath(item); p != "" {
-					files = append(files, p)
-				}
-				continue
-			}
-			flushFiles()
-		}
-		if colonSection != "" && trimmed != "" && !bullet {
-			colonSection = ""
-		}
-		// A paragraph after a heading's list is no longer the list.
-		if listed && trimmed != "" && !bullet && headSection != "objective" && headSection != "summary" {
-			headSection = ""
+		return
+	}
+	if d.inFiles {
+		if trimmed == "" {
+			return
 		}
 		if bullet {
-			listed = true
+			if p := filePath(item); p != "" {
+				d.files = append(d.files, p)
+			}
+			return
 		}
-		if label, rest, ok := colonHead(trimmed); ok {
-			if isFilesLabel(smriti.NormalizeItem(label)) {
-				inFiles = true
-				for _, p := range strings.Split(rest, ",") {
-					if p = filePath(p); p != "" {
-						files = append(files, p)
-					}
+		d.flushFiles()
+	}
+	if d.colonSection != "" && trimmed != "" && !bullet {
+		d.colonSection = ""
+	}
+	// A paragraph after a heading's list is no longer the list.
+	if d.listed && trimmed != "" && !bullet && d.headSection != "objective" && d.headSection != "summary" {
+		d.headSection = ""
+	}
+	if bullet {
+		d.listed = true
+	}
+	if label, rest, ok := colonHead(trimmed); ok {
+		if isFilesLabel(smriti.NormalizeItem(label)) {
+			d.inFiles = true
+			for _, p := range strings.Split(rest, ",") {
+				if p = filePath(p); p != "" {
+					d.files = append(d.files, p)
 				}
-				continue
 			}
-			if s := sectionOf(label); s != "" && rest == "" {
-				colonSection = s
-				continue
-			}
+			return
 		}
-		sec := headSection
-		if colonSection != "" {
-			sec = colonSection
+		if s := sectionOf(label); s != "" && rest == "" {
+			d.colonSection = s
+			return
 		}
-		out = append(out, docLine{text: line, section: sec})
 	}
-	if fence != nil { // unclosed fence: keep what there is
-		fence.Content = strings.Join(fenceBody, "\n")
-		add(*fence)
+	sec := d.headSection
+	if d.colonSection != "" {
+		sec = d.colonSection
 	}
-	flushFiles()
-	flushArtifacts()
-	return out, arts
+	d.out = append(d.out, docLine{text: line, section: sec})
 }
 
 // isEcho reports whether a line carries the offline mock's own reply

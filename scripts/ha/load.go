@@ -42,12 +42,9 @@ func runLoad(bin, root string, o loadOptions) error {
 		// under a v1 quota) spends the quota on idle Ps waking up.
 		serverGOMAXPROCS = int(math.Ceil(percent / 100))
 	}
-	var whats []string
-	for _, w := range strings.Split(o.what, ",") {
-		if w = strings.TrimSpace(w); w != "send" && w != "commit" {
-			return fmt.Errorf("-what %q: want send, commit or send,commit", o.what)
-		}
-		whats = append(whats, w)
+	whats, err := parseWhat(o.what)
+	if err != nil {
+		return err
 	}
 	dir := filepath.Join(root, "load")
 	p, err := primary(dir, o.fsync)
@@ -466,4 +463,16 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// parseWhat reads -what: send, commit or both, comma-separated.
+func parseWhat(what string) ([]string, error) {
+	var whats []string
+	for _, w := range strings.Split(what, ",") {
+		if w = strings.TrimSpace(w); w != "send" && w != "commit" {
+			return nil, fmt.Errorf("-what %q: want send, commit or send,commit", what)
+		}
+		whats = append(whats, w)
+	}
+	return whats, nil
 }

@@ -185,24 +185,7 @@ func run(o options) error {
 	}
 	fmt.Printf("history in the window: %d turns, %d older turns dropped\n", prev.Turns, prev.Dropped)
 
-	fmt.Printf("%-10s %4s %7s %10s %9s %9s %7s\n", "target", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors")
-	for _, c := range o.conc {
-		var rs, rb []float64
-		for round := 0; round < o.rounds; round++ {
-			r := measure(cl, sendURL, sendBody, o.n, c)
-			r.print("smriti")
-			rs = append(rs, r.rps)
-			if o.baseline != "" {
-				b := measure(cl, o.baseline, o.baselineBody, o.n, c)
-				b.print("baseline")
-				rb = append(rb, b.rps)
-			}
-		}
-		if o.baseline != "" {
-			fmt.Printf("c=%d: smriti/baseline = %.2f (medians %.0f / %.0f sends/s over %d rounds)\n",
-				c, median(rs)/median(rb), median(rs), median(rb), o.rounds)
-		}
-	}
+	measureRounds(cl, o, sendURL, sendBody)
 	busy, err := readRSS(cmd.Process.Pid)
 	if err != nil {
 		return err
@@ -423,4 +406,27 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// measureRounds prints the send rate at each concurrency, o.rounds times,
+// against the baseline too when there is one.
+func measureRounds(cl *http.Client, o options, sendURL, sendBody string) {
+	fmt.Printf("%-10s %4s %7s %10s %9s %9s %7s\n", "target", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors")
+	for _, c := range o.conc {
+		var rs, rb []float64
+		for round := 0; round < o.rounds; round++ {
+			r := measure(cl, sendURL, sendBody, o.n, c)
+			r.print("smriti")
+			rs = append(rs, r.rps)
+			if o.baseline != "" {
+				b := measure(cl, o.baseline, o.baselineBody, o.n, c)
+				b.print("baseline")
+				rb = append(rb, b.rps)
+			}
+		}
+		if o.baseline != "" {
+			fmt.Printf("c=%d: smriti/baseline = %.2f (medians %.0f / %.0f sends/s over %d rounds)\n",
+				c, median(rs)/median(rb), median(rs), median(rb), o.rounds)
+		}
+	}
 }
