@@ -59,7 +59,7 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 	return Author{Type: typ, Agent: agent}, nil
 }
 
-// mergeAuthor attributes a merge checkpoint to whoever merged. An agent the
+// MergeAuthor attributes a merge checkpoint to whoever merged. An agent the
 // request names is the author ("agent"). Otherwise the caller is named by
 // their user id (the local user by its name, "local"): as "user" when they settled conflicts (they wrote part of
 // the result), as "system" when the merge combined the two sides by

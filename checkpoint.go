@@ -66,7 +66,7 @@ type Content struct {
 }
 
 // Validate checks a checkpoint's content: a message (title) that is not
-// blank and at most maxCheckpointMessageChars, lists of at most maxListItems
+// blank and at most MaxCheckpointMessageChars, lists of at most MaxListItems
 // items of at most MaxItemChars each, task statuses "", "open" or "done",
 // and at most maxCheckpointArtifacts artifacts. EUNPROCESSABLE otherwise.
 func (c *Content) Validate() error {

@@ -22,8 +22,8 @@ type MergeRequest struct {
 	AuthorAgent *string
 }
 
-// Validate checks the message (at most maxCheckpointMessageChars) and the
-// number of resolutions (at most maxListItems). EUNPROCESSABLE otherwise.
+// Validate checks the message (at most smriti.MaxCheckpointMessageChars) and the
+// number of resolutions (at most smriti.MaxListItems). EUNPROCESSABLE otherwise.
 func (r *MergeRequest) Validate() error {
 	if smriti.RuneLen(r.Message) > smriti.MaxCheckpointMessageChars {
 		return smriti.TooLong("message", smriti.MaxCheckpointMessageChars)

@@ -102,7 +102,7 @@ type ContextPlan struct {
 	AfterLogPos *int64
 }
 
-// planContext decides the context mode for a send or draft in session s.
+// PlanContext decides the context mode for a send or draft in session s.
 //
 // A mount wins — the request's, else the one kept on the session; then a
 // fork; then the session's space (HEAD, which Resolve turns into FRESH when
@@ -120,7 +120,7 @@ type ContextPlan struct {
 //
 // Errors: EUNPROCESSABLE for an unknown memory scope or a HistoryBaseSeq
 // below -1 or beyond the session's last turn. That the mounted checkpoint exists and belongs to the session's
-// space is checked by the caller once it is fetched (see checkMount).
+// space is checked by the caller once it is fetched (see CheckMount).
 func PlanContext(s *smriti.Session, req ContextRequest) (ContextPlan, error) {
 	depth, err := scopeDepth(req.MemoryScope)
 	if err != nil {
@@ -164,7 +164,7 @@ func PlanContext(s *smriti.Session, req ContextRequest) (ContextPlan, error) {
 	return p, nil
 }
 
-// checkMount verifies that a mounted checkpoint may be used by session s: it
+// CheckMount verifies that a mounted checkpoint may be used by session s: it
 // must belong to the session's space. EINVALID (400) otherwise, including
 // for a session without a space.
 func CheckMount(s *smriti.Session, mounted *smriti.Checkpoint) error {

@@ -93,7 +93,7 @@ func (w *world) send(t *testing.T, s *smriti.Session, req ContextRequest, messag
 	t.Helper()
 	plan, err := PlanContext(s, req)
 	if err != nil {
-		t.Fatalf("planContext: %v", err)
+		t.Fatalf("PlanContext: %v", err)
 	}
 	cps := w.fetch(plan)
 	q := plan.Resolve(cps)

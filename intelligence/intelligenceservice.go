@@ -44,7 +44,7 @@ type DraftRequest struct {
 	// 1..MaxDraftTurns; nil reads them all (see Draft).
 	NumTurns *int
 	// MountedCheckpointID and HistoryBaseSeq isolate the draft as a send
-	// would (see planContext).
+	// would (see PlanContext).
 	MountedCheckpointID *smriti.ID
 	HistoryBaseSeq      *int64
 }
@@ -91,7 +91,7 @@ func emptyDraft() *Draft {
 //
 // Which turns: every turn of the session that no checkpoint has accounted
 // for yet (CheckpointService.TurnsConsumed), within the isolation of a send
-// (planContext): a mount reads only turns after history_base_seq (or,
+// (PlanContext): a mount reads only turns after history_base_seq (or,
 // without one, after the session's last turn — nothing), a fork its own
 // turns. Unlike a send, a draft does not cut at the newest main
 // checkpoint's log position: another session saving on main does not

@@ -4,8 +4,9 @@
 // operations with two implementations: *app.App, the use-case layer
 // itself, in-process (the server's own /mcp endpoint), and ClientOps,
 // which speaks to a server through the Go client (`smriti mcp` over
-// stdio). It imports the domain, app, client, wire, render and the SDK —
-// never the store, a provider or the HTTP server.
+// stdio). It imports the domain (smriti, coord, search), app,
+// intelligence, client, wire, render, skills, tokenizer and the SDK — never
+// the store, a provider or the HTTP server.
 package mcp
 
 import (

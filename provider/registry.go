@@ -8,8 +8,9 @@
 // errors (honouring retry-after), and fails with an EUPSTREAM error that
 // names the provider and the upstream status and never contains a key.
 //
-// This package depends only on the domain package; it must not import
-// store, httpapi or any other adapter. Metrics are reported through an
+// This package depends on the domain, intelligence (the provider contract)
+// and eval (the oracle's scenarios) only; it must not import store, httpapi
+// or any other adapter. Metrics are reported through an
 // Observer so that it need not import Prometheus either.
 package provider
 

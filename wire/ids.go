@@ -6,7 +6,7 @@ import (
 	"smriti"
 )
 
-// optID parses an optional UUID from a request field; "" and null are absent.
+// OptID parses an optional UUID from a request field; "" and null are absent.
 func OptID(field string, v *string) (*smriti.ID, error) {
 	if v == nil || strings.TrimSpace(*v) == "" {
 		return nil, nil
@@ -18,7 +18,7 @@ func OptID(field string, v *string) (*smriti.ID, error) {
 	return &id, nil
 }
 
-// reqID parses a required UUID field.
+// ReqID parses a required UUID field.
 func ReqID(field string, v *string) (smriti.ID, error) {
 	id, err := OptID(field, v)
 	if err != nil {
