@@ -170,6 +170,17 @@ func (c *composer) target(op DraftOp) (*Item, bool) {
 	return &c.items[i], true
 }
 
+// textTarget is target for an operation that needs a text (update,
+// supersede): the item, or a warning when it is missing or op has no text.
+func (c *composer) textTarget(op DraftOp, st draftStep) (*Item, bool) {
+	it, ok := c.target(op)
+	if ok && st.text == "" {
+		c.warn(op, "it has no text")
+		return nil, false
+	}
+	return it, ok
+}
+
 func (c *composer) append(it Item, d ItemDelta) {
 	c.index[it.ID] = len(c.items)
 	c.items = append(c.items, it)
@@ -206,12 +217,8 @@ func (c *composer) add(op DraftOp, st draftStep) {
 }
 
 func (c *composer) update(op DraftOp, st draftStep) {
-	it, ok := c.target(op)
+	it, ok := c.textTarget(op, st)
 	if !ok {
-		return
-	}
-	if st.text == "" {
-		c.warn(op, "it has no text")
 		return
 	}
 	if st.text == it.Text {
@@ -280,12 +287,8 @@ func (c *composer) retract(op DraftOp, st draftStep) {
 }
 
 func (c *composer) supersede(op DraftOp, st draftStep) {
-	it, ok := c.target(op)
+	it, ok := c.textTarget(op, st)
 	if !ok {
-		return
-	}
-	if st.text == "" {
-		c.warn(op, "it has no text")
 		return
 	}
 	old := *it
