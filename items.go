@@ -70,6 +70,9 @@ type Item struct {
 	// Change is what the checkpoint holding this item did to it; nil when
 	// it was carried unchanged.
 	Change *ItemChange
+	// Refs are the code the item cites (see ItemRef); they travel with the
+	// item from checkpoint to checkpoint until a write replaces them.
+	Refs []ItemRef
 }
 
 // ItemOrigin is where an item was introduced: the checkpoint, and the turns,
@@ -387,7 +390,13 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 		it := n
 		var p *Item
 		fromHint := false
-		if h := pop(hintByKey, k); h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !claimed[h.ID] {
+		h := pop(hintByKey, k)
+		if h != nil && len(h.Refs) > 0 {
+			// a write's refs replace the item's; without any, the item
+			// keeps the refs it had
+			it.Refs = slices.Clone(h.Refs)
+		}
+		if h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !claimed[h.ID] {
 			fromHint = true
 			it.ID, it.Supersedes, it.Origin = h.ID, append([]string(nil), h.Supersedes...), h.Origin
 			if h.Change != nil {
@@ -405,6 +414,9 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 			it.ID = ids.mint(n.Kind, n.Text)
 		}
 		claimed[it.ID] = true
+		if p != nil && len(it.Refs) == 0 {
+			it.Refs = p.Refs
+		}
 		switch {
 		case p != nil:
 			it.Origin = p.Origin
@@ -465,7 +477,7 @@ func AssignItems(content *Content, parent, hints []Item, origin ItemOrigin) []It
 			continue
 		}
 		t := Item{ID: p.ID, Kind: p.Kind, Text: p.Text, Status: ItemRetracted, Task: p.Task, Origin: p.Origin,
-			Change: &ItemChange{Op: OpRetract}}
+			Change: &ItemChange{Op: OpRetract}, Refs: p.Refs}
 		if _, ok := superseded[p.ID]; ok {
 			t.Status, t.Change.Op = ItemSuperseded, OpSupersede
 		}
@@ -541,6 +553,9 @@ func editsOfText(out []Item, added []int, parent []Item, claimed map[string]bool
 		it, p := adds[ai], dropped[ri]
 		delete(claimed, it.ID)
 		it.ID, it.Origin, claimed[p.ID] = p.ID, p.Origin, true
+		if len(it.Refs) == 0 {
+			it.Refs = p.Refs
+		}
 		change := &ItemChange{Op: OpUpdate}
 		if it.Change != nil {
 			change.Source = it.Change.Source

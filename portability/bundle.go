@@ -120,6 +120,7 @@ type BundleItem struct {
 	Supersedes []string           `json:"supersedes"`
 	Origin     smriti.ItemOrigin  `json:"origin"`
 	Change     *smriti.ItemChange `json:"change"`
+	Refs       []smriti.ItemRef   `json:"refs,omitempty"`
 }
 
 // BundleNote is a note of a checkpoint.
@@ -238,7 +239,7 @@ func itemsOfBundle(b *BundleCheckpoint) []smriti.Item {
 	}
 	out := make([]smriti.Item, 0, len(b.Items))
 	for _, it := range b.Items {
-		item := smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status, Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change}
+		item := smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status, Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs}
 		out = append(out, item)
 	}
 	return out
@@ -259,7 +260,7 @@ func BundleCheckpointOf(c *smriti.Checkpoint) *BundleCheckpoint {
 		b.Items = make([]BundleItem, 0, len(c.Items))
 		for _, it := range c.Items {
 			b.Items = append(b.Items, BundleItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.StatusOrOpen(),
-				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
+				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 		}
 	}
 	for _, n := range c.Notes {
@@ -486,6 +487,11 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 			if got := c.CheckpointOf(br.space.ID).ComputeHash(ph, mh); got != c.CommitHash {
 				return bad("checkpoint %s (%s, %q) does not verify: its content hashes to %s, not its commit_hash %s",
 					c.ID, smriti.ShortHash(c.CommitHash), smriti.Truncate(c.Message, 60), smriti.ShortHash(got), smriti.ShortHash(c.CommitHash))
+			}
+		}
+		for _, it := range c.Items {
+			if err := smriti.ValidateRefs(it.Refs); err != nil {
+				return bad("item %s of checkpoint %s: %s", smriti.Truncate(it.ID, 20), c.ID, smriti.ErrorMessage(err))
 			}
 		}
 		for _, n := range c.Notes {

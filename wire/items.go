@@ -18,6 +18,7 @@ type ItemOut struct {
 	Origin     smriti.ItemOrigin  `json:"origin" doc:"Where the item was introduced"`
 	Supersedes []string           `json:"supersedes" doc:"Ids of the items this one replaced ([] when none)"`
 	Change     *smriti.ItemChange `json:"change" doc:"What this checkpoint (or draft) did to the item; null when it was carried unchanged"`
+	Refs       []smriti.ItemRef   `json:"refs" doc:"The code the item cites, each with the commit and span hash it was written against ([] when none); checked against a work tree by smriti check"`
 }
 
 // ItemIn proposes an item when saving a checkpoint: its id (to keep an
@@ -31,6 +32,7 @@ type ItemIn struct {
 	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
 	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
 	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one"`
+	Refs       []smriti.ItemRef   `json:"refs" required:"false" doc:"The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent"`
 }
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
@@ -60,7 +62,7 @@ func DomainItems(in []ItemOut) []smriti.Item {
 	out := make([]smriti.Item, 0, len(in))
 	for _, it := range in {
 		out = append(out, smriti.Item{ID: it.ID, Kind: smriti.ItemKind(it.Kind), Text: it.Text, Status: it.Status,
-			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change})
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 	}
 	return out
 }
@@ -71,7 +73,7 @@ func ItemsInOf(items []smriti.Item) []ItemIn {
 	for _, it := range items {
 		o := it.Origin
 		out = append(out, ItemIn{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: ItemStatus(it.Status),
-			Supersedes: nonnil.Slice(it.Supersedes), Origin: &o, Change: it.Change})
+			Supersedes: nonnil.Slice(it.Supersedes), Origin: &o, Change: it.Change, Refs: it.Refs})
 	}
 	return out
 }

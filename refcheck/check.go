@@ -1,0 +1,52 @@
+package refcheck
+
+import (
+	"context"
+
+	"smriti"
+	"smriti/coderef"
+)
+
+type file struct {
+	src    []byte
+	exists bool
+}
+
+// Check classifies every ref of the live items, in item order. Git is
+// asked only about refs that are not fresh (commits since, diff stat);
+// each file is read once.
+func (c *Checker) Check(ctx context.Context, items []smriti.Item) ([]coderef.Finding, error) {
+	var out []coderef.Finding
+	files := map[string]file{}
+	for i := range items {
+		it := &items[i]
+		if !it.Live() {
+			continue
+		}
+		for _, ref := range it.Refs {
+			f, seen := files[ref.Path]
+			if !seen {
+				src, ok, err := c.read(ref.Path)
+				if err != nil {
+					return nil, err
+				}
+				f = file{src, ok}
+				files[ref.Path] = f
+			}
+			v := coderef.Classify(&ref, f.src, f.exists)
+			fd := coderef.Finding{ItemID: it.ID, Kind: it.Kind, Text: it.Text, Ref: ref, Status: v.Status, Lines: v.Lines}
+			if v.Status != coderef.Fresh {
+				n, err := c.git.CommitsTouching(ctx, c.Root, ref.Commit, ref.Path)
+				if err != nil {
+					return nil, err
+				}
+				fd.CommitsSince = n
+				if fd.Added, fd.Deleted, err = c.git.DiffStat(ctx, c.Root, ref.Commit, ref.Path); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, fd)
+		}
+	}
+	return out, nil
+}
