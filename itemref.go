@@ -23,8 +23,8 @@ type ItemRef struct {
 
 // LineRange is a span of lines, 1-based and inclusive.
 type LineRange struct {
-	From int `json:"from" minimum:"1" doc:"First line"`
-	To   int `json:"to" minimum:"1" doc:"Last line (at least from)"`
+	From int `json:"from" doc:"First line"`
+	To   int `json:"to" doc:"Last line (at least from)"`
 }
 
 // Limits on refs.

@@ -85,7 +85,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 		asJSON, extract, dryRun, noRoot, yes bool
 		fromJSON, session, author, root      string
 		base                                 string
-		resolve                              []string
+		resolve, refSpecs                    []string
 	)
 	cmd := &cobra.Command{
 		Use:   "create <space>",
@@ -101,6 +101,10 @@ func newCheckpointCreateCmd() *cobra.Command {
 				return usageErr(cmd, "--extract and --from-json are mutually exclusive")
 			}
 			resolutions, err := parseResolutions(cmd, resolve)
+			if err != nil {
+				return err
+			}
+			refs, err := parseRefFlags(refSpecs)
 			if err != nil {
 				return err
 			}
@@ -224,6 +228,11 @@ func newCheckpointCreateCmd() *cobra.Command {
 			if base != "" {
 				p.BaseCheckpointID = &base
 			}
+			if len(refs) > 0 || extract {
+				if err := refsOfWrite(ctx, env, c, args[0], sessionID, p, refs); err != nil {
+					return err
+				}
+			}
 			if dryRun {
 				return printJSON(env.Stdout, p)
 			}
@@ -278,6 +287,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 		"Without a base the content is saved as the whole new state, replacing the head's")
 	f.StringArrayVar(&resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
 		"CHOICE ours (keep the branch head's), theirs (keep yours) or base (keep the text both started from); repeat per conflict")
+	f.StringArrayVar(&refSpecs, "ref", nil, "the code an item cites, checked later against the reader's work tree: path[:from-to] for the one item this write adds, "+
+		"ITEM=path[:from-to] otherwise (ITEM an item id or words of its text); the path is relative to the current directory, which must be in a git work tree; repeat per ref")
 	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
 	jsonFlag(cmd, &asJSON)
 	return cmd
