@@ -285,7 +285,7 @@ func newHookSessionStartCmd() *cobra.Command {
 				}
 				return nil
 			}
-			fmt.Fprint(env.Stdout, md)
+			fmt.Fprint(env.Stdout, sessionStartChecks(ctx, env, c, sp, dir, md))
 			if p, err := readPending(dir); err == nil && p.SpaceID == sp.ID {
 				title := p.Draft.Title
 				if title == "" {

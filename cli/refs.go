@@ -152,3 +152,18 @@ func refTarget(all []wire.ItemIn, added []int, f refFlag) (int, error) {
 	}
 	return found, nil
 }
+
+// sessionStartChecks is the SessionStart brief md with the head's items
+// whose code refs are not fresh in front, checked against the work tree of
+// the agent's directory dir.
+func sessionStartChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir, md string) string {
+	head, err := c.LatestCheckpoint(ctx, sp.ID, "")
+	if err != nil || head == nil {
+		return md
+	}
+	envAt := *env
+	if dir != "" {
+		envAt.Getwd = func() (string, error) { return dir, nil }
+	}
+	return render.WithRefChecks(md, checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot))
+}

@@ -61,6 +61,7 @@ func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
 			out.Item = itemOf(ev.Item)
 		}
 	}
+	out.Validity = wire.ValidityOut(evs, itemID)
 	return out
 }
 

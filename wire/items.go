@@ -39,6 +39,41 @@ type ItemIn struct {
 type ItemHistoryOut struct {
 	Item    ItemOut        `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
 	History []ItemEventOut `json:"history" doc:"Every change to the item, oldest first"`
+	// Validity is History read as the versions the item went through.
+	Validity []ItemValidityOut `json:"validity" doc:"The item's versions, oldest first, each with the checkpoints that began and ended it on its branch"`
+}
+
+// ItemValidityOut is one version of an item and when its branch held it.
+type ItemValidityOut struct {
+	Text       string     `json:"text" doc:"The version's text"`
+	Status     string     `json:"status" doc:"Its status"`
+	BranchName string     `json:"branch_name" doc:"The branch that held it"`
+	ValidFrom  EventMark  `json:"valid_from" doc:"The checkpoint that introduced or changed the item to this version"`
+	ValidTo    *EventMark `json:"valid_to" doc:"The next checkpoint on the branch that changed, resolved, retracted or superseded it; null while the branch still holds it"`
+}
+
+// EventMark names the checkpoint of an item event.
+type EventMark struct {
+	CheckpointID smriti.ID `json:"checkpoint_id" doc:"The checkpoint"`
+	CommitHash   string    `json:"commit_hash" doc:"Its hash"`
+	CreatedAt    time.Time `json:"created_at" doc:"When it was saved"`
+}
+
+// ValidityOut is the versions of itemID in its history evs.
+func ValidityOut(evs []smriti.ItemEvent, itemID string) []ItemValidityOut {
+	mark := func(ev *smriti.ItemEvent) EventMark {
+		return EventMark{CheckpointID: ev.CheckpointID, CommitHash: ev.CommitHash, CreatedAt: ev.CreatedAt}
+	}
+	out := []ItemValidityOut{}
+	for _, v := range smriti.ValidityOf(evs, itemID) {
+		o := ItemValidityOut{Text: v.Text, Status: v.Status, BranchName: v.Branch, ValidFrom: mark(v.From)}
+		if v.To != nil {
+			m := mark(v.To)
+			o.ValidTo = &m
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // ItemEventOut is one change to an item.
