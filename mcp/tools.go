@@ -214,7 +214,7 @@ func (t *tools) register(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return formatRestore(sp, c, !in.Preview), nil
+			return t.checkedRestore(ctx, sp, c, !in.Preview), nil
 		})
 	add(t, s, "smriti_compare", "Diff two checkpoints: shared and one-sided decisions, assumptions, tasks; common ancestor.", readOnly,
 		func(ctx context.Context, in compareIn) (string, error) {
@@ -421,6 +421,7 @@ func (t *tools) register(s *sdk.Server) {
 			return formatPreview(p), nil
 		})
 	t.registerCoordination(s)
+	t.registerRefs(s)
 	t.registerSearch(s)
 }
 
@@ -607,7 +608,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if !in.All {
 				o.Budget = render.CompactBriefBudget
 			}
-			return render.RenderBrief(b, o), nil
+			return t.checkedBrief(ctx, sp, b, o), nil
 		})
 	add(t, s, "smriti_claim", "Claim work before doing it, from main's head; a task_id is exclusive, other overlaps are listed.", additive,
 		func(ctx context.Context, in claimIn) (string, error) {

@@ -5,6 +5,7 @@ import (
 
 	"smriti"
 	"smriti/coderef"
+	"smriti/gitcli"
 )
 
 type file struct {
@@ -49,4 +50,23 @@ func (c *Checker) Check(ctx context.Context, items []smriti.Item) ([]coderef.Fin
 		}
 	}
 	return out, nil
+}
+
+// CheckIn checks the items' refs against the work tree of the first of
+// dirs that is one (see Open) and returns its root and the checks, worst
+// news first; root "" when none of dirs is in a work tree.
+func CheckIn(ctx context.Context, g *gitcli.Git, dirs []string, items []smriti.Item) (string, []coderef.ItemCheck, error) {
+	for _, d := range dirs {
+		c, err := Open(ctx, g, d)
+		if err != nil {
+			continue
+		}
+		defer c.Close()
+		fs, err := c.Check(ctx, items)
+		if err != nil {
+			return c.Root, nil, err
+		}
+		return c.Root, coderef.ByItem(fs), nil
+	}
+	return "", nil, nil
 }
