@@ -121,3 +121,7 @@ func (l LineRange) String() string {
 	}
 	return strconv.Itoa(l.From) + "-" + strconv.Itoa(l.To)
 }
+
+// ContentItems lists the content's items in checkpoint order, without ids
+// (the classic lists read as items).
+func ContentItems(c *Content) []Item { return itemsOfContent(c) }

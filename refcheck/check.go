@@ -70,3 +70,38 @@ func CheckIn(ctx context.Context, g *gitcli.Git, dirs []string, items []smriti.I
 	}
 	return "", nil, nil
 }
+
+// WorkTrees reads the first of the given directories that is in a git work
+// tree, for a server that is not told which one is the project (the MCP
+// tools of `smriti mcp`).
+type WorkTrees struct{ Git *gitcli.Git }
+
+// Check is CheckIn.
+func (w WorkTrees) Check(ctx context.Context, dirs []string, items []smriti.Item) (string, []coderef.ItemCheck, error) {
+	return CheckIn(ctx, w.Git, dirs, items)
+}
+
+// Cite makes the refs of a write: spec ("path[:from-to]", relative to the
+// work tree's root) when given, else the citations text makes. EINVALID
+// when no directory is a work tree and spec is given.
+func (w WorkTrees) Cite(ctx context.Context, dirs []string, spec, text string) ([]smriti.ItemRef, error) {
+	for _, d := range dirs {
+		c, err := Open(ctx, w.Git, d)
+		if err != nil {
+			continue
+		}
+		defer c.Close()
+		if spec == "" {
+			return c.RefsIn(ctx, text), nil
+		}
+		ref, err := c.Ref(c.Root, spec)
+		if err != nil {
+			return nil, err
+		}
+		return []smriti.ItemRef{ref}, nil
+	}
+	if spec == "" {
+		return nil, nil
+	}
+	return nil, smriti.Errorf(smriti.EINVALID, "ref %q needs a git work tree: run the MCP server in the project or give project_root", smriti.Truncate(spec, 80))
+}

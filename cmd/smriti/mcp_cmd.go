@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/client"
-	"smriti/coderef"
 	"smriti/gitcli"
 	"smriti/internal/memtrim"
 	"smriti/mcp"
@@ -59,9 +56,7 @@ Host configuration:
 			// Checkpoints record the git state of the project_root they
 			// name, read here, on the agent's machine (as the CLI does).
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version,
-				GitState: gitcli.New().State, Tools: toolset, CheckRefs: func(ctx context.Context, dirs []string, items []smriti.Item) (string, []coderef.ItemCheck, error) {
-					return refcheck.CheckIn(ctx, gitcli.New(), dirs, items)
-				}})
+				GitState: gitcli.New().State, Tools: toolset, WorkTree: refcheck.WorkTrees{Git: gitcli.New()}})
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", string(mcp.ToolsetCore), "toolset: core (the agent loop) or all")
