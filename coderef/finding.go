@@ -20,8 +20,8 @@ type Finding struct {
 	// file (changed, moved and gone refs); -1 when git could not say
 	// (the commit is not in this repository).
 	CommitsSince int `json:"commits_since"`
-	// Added and Deleted are the file's diff stat from Ref.Commit to the
-	// work tree (lines), for refs that are not fresh.
+	// Added and Deleted are the file's diff stat from Ref.Commit to HEAD
+	// (lines), for refs that are not fresh.
 	Added   int `json:"added"`
 	Deleted int `json:"deleted"`
 }

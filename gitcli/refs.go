@@ -49,59 +49,6 @@ func unknownCommit(msg string) bool {
 	return false
 }
 
-// CommitsTouching counts the commits reachable from HEAD and not from
-// since that touched path; -1 when since is not a commit of this
-// repository.
-func (g *Git) CommitsTouching(ctx context.Context, repo, since, path string) (int, error) {
-	if !isHex(since) {
-		return -1, nil
-	}
-	r, msg, err := g.run(ctx, g.ProbeTimeout, repo, "rev-list", "--count", since+"..HEAD", "--", path)
-	if err != nil {
-		return 0, err
-	}
-	if r.code != 0 {
-		if unknownCommit(msg) {
-			return -1, nil
-		}
-		return 0, failed("git rev-list", msg)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(r.out))
-	if err != nil {
-		return 0, failed("git rev-list", r.out)
-	}
-	return n, nil
-}
-
-// DiffStat is the lines added and deleted in path from commit to the work
-// tree (a file deleted since counts all its lines deleted); zeros when
-// commit is not in this repository.
-func (g *Git) DiffStat(ctx context.Context, repo, commit, path string) (added, deleted int, err error) {
-	if !isHex(commit) {
-		return 0, 0, nil
-	}
-	r, msg, err := g.run(ctx, g.ProbeTimeout, repo, "diff", "--no-ext-diff", "--no-renames", "--numstat", commit, "--", path)
-	if err != nil {
-		return 0, 0, err
-	}
-	if r.code != 0 {
-		if unknownCommit(msg) {
-			return 0, 0, nil
-		}
-		return 0, 0, failed("git diff", msg)
-	}
-	for _, l := range lines(r.out) {
-		f := strings.Fields(l)
-		if len(f) < 3 {
-			continue
-		}
-		a, _ := strconv.Atoi(f[0]) // "-" for a binary file: 0
-		d, _ := strconv.Atoi(f[1])
-		added, deleted = added+a, deleted+d
-	}
-	return added, deleted, nil
-}
-
 // TrackedFiles lists the work tree's tracked files matching the pathspec
 // globs (all of them when none), relative to repo.
 func (g *Git) TrackedFiles(ctx context.Context, repo string, globs ...string) ([]string, error) {
@@ -120,4 +67,61 @@ func (g *Git) TrackedFiles(ctx context.Context, repo string, globs ...string) ([
 		}
 	}
 	return out, nil
+}
+
+// PathChange is what happened to one path between a commit and HEAD.
+type PathChange struct {
+	// Commits counts the commits since that touched the path.
+	Commits int
+	// Added and Deleted are the path's diff stat from the commit to HEAD.
+	Added, Deleted int
+}
+
+// ChangesSince says, for each of paths, how many commits since commit
+// (reachable from HEAD, not from commit) touched it and its diff stat from
+// commit to HEAD, in two git calls whatever the number of paths; known is
+// false when commit is not in this repository.
+func (g *Git) ChangesSince(ctx context.Context, repo, commit string, paths []string) (out map[string]PathChange, known bool, err error) {
+	out = make(map[string]PathChange, len(paths))
+	if !isHex(commit) || len(paths) == 0 {
+		return out, isHex(commit), nil
+	}
+	args := append([]string{"log", "--format=format:%x00", "--name-only", "--no-renames", commit + "..HEAD", "--"}, paths...)
+	r, msg, err := g.run(ctx, g.ProbeTimeout, repo, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.code != 0 {
+		if unknownCommit(msg) {
+			return out, false, nil
+		}
+		return nil, false, failed("git log", msg)
+	}
+	for _, l := range strings.Split(r.out, "\n") {
+		if l = strings.TrimSpace(strings.Trim(l, "\x00")); l != "" {
+			c := out[l]
+			c.Commits++
+			out[l] = c
+		}
+	}
+	args = append([]string{"diff", "--no-ext-diff", "--no-renames", "--numstat", commit, "HEAD", "--"}, paths...)
+	r, msg, err = g.run(ctx, g.ProbeTimeout, repo, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	if r.code != 0 {
+		return nil, false, failed("git diff", msg)
+	}
+	for _, l := range lines(r.out) {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) < 3 {
+			continue
+		}
+		a, _ := strconv.Atoi(f[0]) // "-" for a binary file: 0
+		d, _ := strconv.Atoi(f[1])
+		c := out[f[2]]
+		c.Added, c.Deleted = a, d
+		out[f[2]] = c
+	}
+	return out, true, nil
 }

@@ -13,12 +13,14 @@ type file struct {
 	exists bool
 }
 
-// Check classifies every ref of the live items, in item order. Git is
-// asked only about refs that are not fresh (commits since, diff stat);
-// each file is read once.
+// Check classifies every ref of the live items, in item order. Each file
+// is read once; git is asked only about the refs that are not fresh, two
+// calls per commit they were written against (commits since and the diff
+// stat to HEAD, for all their files at once).
 func (c *Checker) Check(ctx context.Context, items []smriti.Item) ([]coderef.Finding, error) {
 	var out []coderef.Finding
 	files := map[string]file{}
+	stale := map[string][]int{} // commit → indexes in out of its refs that are not fresh
 	for i := range items {
 		it := &items[i]
 		if !it.Live() {
@@ -35,18 +37,31 @@ func (c *Checker) Check(ctx context.Context, items []smriti.Item) ([]coderef.Fin
 				files[ref.Path] = f
 			}
 			v := coderef.Classify(&ref, f.src, f.exists)
-			fd := coderef.Finding{ItemID: it.ID, Kind: it.Kind, Text: it.Text, Ref: ref, Status: v.Status, Lines: v.Lines}
 			if v.Status != coderef.Fresh {
-				n, err := c.git.CommitsTouching(ctx, c.Root, ref.Commit, ref.Path)
-				if err != nil {
-					return nil, err
-				}
-				fd.CommitsSince = n
-				if fd.Added, fd.Deleted, err = c.git.DiffStat(ctx, c.Root, ref.Commit, ref.Path); err != nil {
-					return nil, err
-				}
+				stale[ref.Commit] = append(stale[ref.Commit], len(out))
 			}
-			out = append(out, fd)
+			out = append(out, coderef.Finding{ItemID: it.ID, Kind: it.Kind, Text: it.Text, Ref: ref, Status: v.Status, Lines: v.Lines})
+		}
+	}
+	for commit, ix := range stale {
+		paths := make([]string, 0, len(ix))
+		seen := map[string]bool{}
+		for _, i := range ix {
+			if p := out[i].Ref.Path; !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+		changes, known, err := c.git.ChangesSince(ctx, c.Root, commit, paths)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range ix {
+			ch := changes[out[i].Ref.Path]
+			out[i].CommitsSince, out[i].Added, out[i].Deleted = ch.Commits, ch.Added, ch.Deleted
+			if !known {
+				out[i].CommitsSince = -1
+			}
 		}
 	}
 	return out, nil
