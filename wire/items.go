@@ -32,7 +32,7 @@ type ItemIn struct {
 	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
 	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
 	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one"`
-	Refs       []smriti.ItemRef   `json:"refs" required:"false" doc:"The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent"`
+	Refs       []smriti.ItemRef   `json:"refs,omitempty" required:"false" doc:"The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent"`
 }
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
