@@ -447,7 +447,7 @@ func saveDraft(ctx context.Context, env *Env, c *client.Client, dir string, p *p
 		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
 		req.SourceTurns = &wire.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
 	}
-	req.Items, req.Model, req.Resolutions = p.Items, p.Model, resolutions
+	req.Items, req.Model, req.Resolutions = citeDraft(ctx, dir, p.Items), p.Model, resolutions
 	if p.Base != nil {
 		b := p.Base.String()
 		req.BaseCheckpointID = &b

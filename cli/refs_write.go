@@ -5,6 +5,8 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/gitcli"
+	"smriti/refcheck"
 	"smriti/wire"
 )
 
@@ -114,4 +116,25 @@ func refsOfWrite(ctx context.Context, env *Env, c *client.Client, space string, 
 		}
 	}
 	return writeRefs(ctx, env, c, p, flags, onto)
+}
+
+// citeDraft gives the items a draft adds the refs their text cites
+// (`path:12`, `pkg.Name`) in the work tree at dir; items unchanged when dir
+// is no work tree.
+func citeDraft(ctx context.Context, dir string, items []wire.ItemIn) []wire.ItemIn {
+	if dir == "" || len(items) == 0 {
+		return items
+	}
+	ck, err := refcheck.Open(ctx, gitcli.New(), dir)
+	if err != nil {
+		return items
+	}
+	defer ck.Close()
+	out := append([]wire.ItemIn(nil), items...)
+	for i := range out {
+		if it := &out[i]; len(it.Refs) == 0 && (it.ID == "" || it.Change != nil && it.Change.Op == smriti.OpAdd) {
+			it.Refs = ck.RefsIn(ctx, it.Text)
+		}
+	}
+	return out
 }
