@@ -12,19 +12,6 @@ import (
 // are passed after "--" and commits are checked to be hex, so nothing a
 // client stored is read by git as an option.
 
-// TopLevel is the root of the work tree holding dir; ENOTFOUND when dir is
-// not in a git work tree.
-func (g *Git) TopLevel(ctx context.Context, dir string) (string, error) {
-	r, msg, err := g.run(ctx, g.ProbeTimeout, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return "", err
-	}
-	if r.code != 0 {
-		return "", smriti.Errorf(smriti.ENOTFOUND, "%s is not in a git work tree: %s", dir, smriti.Truncate(msg, 200))
-	}
-	return strings.TrimSpace(r.out), nil
-}
-
 // isHex reports whether s is a (full or abbreviated) commit id.
 func isHex(s string) bool {
 	if len(s) < 4 || len(s) > 64 {
@@ -124,4 +111,19 @@ func (g *Git) ChangesSince(ctx context.Context, repo, commit string, paths []str
 		out[f[2]] = c
 	}
 	return out, true, nil
+}
+
+// WorkTreeHead is the root of the work tree holding dir and its HEAD
+// commit, in one git call; ENOTFOUND when dir is not in a git work tree or
+// it has no commit yet.
+func (g *Git) WorkTreeHead(ctx context.Context, dir string) (root, head string, err error) {
+	r, msg, err := g.run(ctx, g.ProbeTimeout, dir, "rev-parse", "--show-toplevel", "--verify", "HEAD")
+	if err != nil {
+		return "", "", err
+	}
+	out := strings.Split(strings.TrimRight(r.out, "\n"), "\n") // a root may hold spaces
+	if r.code != 0 || len(out) != 2 {
+		return "", "", smriti.Errorf(smriti.ENOTFOUND, "%s is not in a git work tree with a commit: %s", dir, smriti.Truncate(msg, 200))
+	}
+	return out[0], out[1], nil
 }

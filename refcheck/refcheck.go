@@ -38,13 +38,9 @@ type Checker struct {
 // Open opens the work tree holding dir. ENOTFOUND when dir is not in a git
 // work tree or it has no commit yet.
 func Open(ctx context.Context, g *gitcli.Git, dir string) (*Checker, error) {
-	top, err := g.TopLevel(ctx, dir)
+	top, head, err := g.WorkTreeHead(ctx, dir)
 	if err != nil {
 		return nil, err
-	}
-	head, err := g.HeadSHA(ctx, top)
-	if err != nil {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "the work tree %s has no commit yet", top)
 	}
 	r, err := os.OpenRoot(top)
 	if err != nil {

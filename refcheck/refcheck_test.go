@@ -183,3 +183,22 @@ func TestOpenOutsideAWorkTreeIsNotFound(t *testing.T) {
 		t.Errorf("Open(a plain directory) = %v; want ENOTFOUND", err)
 	}
 }
+
+func TestOpenAWorkTreeWhosePathHoldsASpace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my project")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &gitRepo{t: t, dir: dir}
+	r.git("init", "-q", "-b", "main")
+	r.write("a.txt", "a\n")
+	r.commit("first")
+	c, err := Open(context.Background(), gitcli.New(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if real, _ := filepath.EvalSymlinks(dir); c.Root != real || c.Head != r.git("rev-parse", "HEAD") {
+		t.Errorf("Open = %q at %q; want %q at HEAD", c.Root, c.Head, real)
+	}
+}
