@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -103,7 +104,13 @@ func (a *assigner) assign(n Item, origin ItemOrigin) (Item, bool) {
 	it := n
 	var p *Item
 	fromHint := false
-	if h := a.pop(a.hintByKey, k); h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !a.claimed[h.ID] {
+	h := a.pop(a.hintByKey, k)
+	if h != nil && len(h.Refs) > 0 {
+		// a write's refs replace the item's; without any, the item
+		// keeps the refs it had
+		it.Refs = slices.Clone(h.Refs)
+	}
+	if h != nil && ValidItemID(h.ID) && h.ID[:1] == n.Kind.idPrefix() && !a.claimed[h.ID] {
 		fromHint = true
 		it.ID, it.Supersedes, it.Origin = h.ID, append([]string(nil), h.Supersedes...), h.Origin
 		if h.Change != nil {
@@ -121,6 +128,9 @@ func (a *assigner) assign(n Item, origin ItemOrigin) (Item, bool) {
 		it.ID = a.ids.mint(n.Kind, n.Text)
 	}
 	a.claimed[it.ID] = true
+	if p != nil && len(it.Refs) == 0 {
+		it.Refs = p.Refs
+	}
 	if p != nil {
 		describeEdit(&it, p)
 	} else {
@@ -190,7 +200,7 @@ func (a *assigner) tombstones() []Item {
 			continue
 		}
 		t := Item{ID: p.ID, Kind: p.Kind, Text: p.Text, Status: ItemRetracted, Task: p.Task, Origin: p.Origin,
-			Change: &ItemChange{Op: OpRetract}}
+			Change: &ItemChange{Op: OpRetract}, Refs: p.Refs}
 		if _, ok := a.superseded[p.ID]; ok {
 			t.Status, t.Change.Op = ItemSuperseded, OpSupersede
 		}
@@ -270,6 +280,9 @@ func editsOfText(out []Item, added []int, parent []Item, claimed map[string]bool
 		it, p := adds[ai], dropped[ri]
 		delete(claimed, it.ID)
 		it.ID, it.Origin, claimed[p.ID] = p.ID, p.Origin, true
+		if len(it.Refs) == 0 {
+			it.Refs = p.Refs
+		}
 		change := &ItemChange{Op: OpUpdate}
 		if it.Change != nil {
 			change.Source = it.Change.Source

@@ -70,6 +70,9 @@ type Item struct {
 	// Change is what the checkpoint holding this item did to it; nil when
 	// it was carried unchanged.
 	Change *ItemChange
+	// Refs are the code the item cites (see ItemRef); they travel with the
+	// item from checkpoint to checkpoint until a write replaces them.
+	Refs []ItemRef
 }
 
 // ItemOrigin is where an item was introduced: the checkpoint, and the turns,

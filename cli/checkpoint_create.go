@@ -18,7 +18,7 @@ type checkpointCreate struct {
 	asJSON, extract, dryRun, noRoot, yes bool
 	fromJSON, session, author, root      string
 	base                                 string
-	resolve                              []string
+	resolve, refSpecs                    []string
 }
 
 func newCheckpointCreateCmd() *cobra.Command {
@@ -46,6 +46,8 @@ func newCheckpointCreateCmd() *cobra.Command {
 		"Without a base the content is saved as the whole new state, replacing the head's")
 	f.StringArrayVar(&o.resolve, "resolve", nil, "settle a conflict a save reported, then save again with the same --base: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
 		"CHOICE ours (keep the branch head's), theirs (keep yours) or base (keep the text both started from); repeat per conflict")
+	f.StringArrayVar(&o.refSpecs, "ref", nil, "the code an item cites, checked later against the reader's work tree: path[:from-to] for the one item this write adds, "+
+		"ITEM=path[:from-to] otherwise (ITEM an item id or words of its text); the path is relative to the current directory, which must be in a git work tree; repeat per ref")
 	cmd.MarkFlagsMutuallyExclusive("project-root", "no-project-root")
 	jsonFlag(cmd, &o.asJSON)
 	return cmd
@@ -58,6 +60,10 @@ func (o *checkpointCreate) run(cmd *cobra.Command, args []string) error {
 		return usageErr(cmd, "--extract and --from-json are mutually exclusive")
 	}
 	resolutions, err := parseResolutions(cmd, o.resolve)
+	if err != nil {
+		return err
+	}
+	refs, err := parseRefFlags(o.refSpecs)
 	if err != nil {
 		return err
 	}
@@ -88,6 +94,11 @@ func (o *checkpointCreate) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	o.settle(env, p, base)
+	if len(refs) > 0 || o.extract {
+		if err := refsOfWrite(ctx, env, c, args[0], sessionID, p, refs); err != nil {
+			return err
+		}
+	}
 	if o.dryRun {
 		return printJSON(env.Stdout, p)
 	}

@@ -125,6 +125,7 @@ func commands() []*cobra.Command {
 		newClaimCmd(),
 		newReadyCmd(),
 		newPrimeCmd(),
+		newCheckCmd(),
 		newMetricsCmd(),
 		newInitCmd(),
 		newHookCmd(),

@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/coderef"
 	"smriti/coord"
 	"smriti/render"
 	"smriti/tokenizer"
@@ -82,7 +83,11 @@ func newStateCmd() *cobra.Command {
 				o.Mode = render.BriefPreview
 			}
 			o.Home, _ = os.UserHomeDir()
-			fmt.Fprint(env.Stdout, render.RenderBrief(st.Brief(), o))
+			var checks []coderef.ItemCheck
+			if st.Commit != nil {
+				checks = checkItems(ctx, env, c, st.Commit.ID, st.Space.ProjectRoot)
+			}
+			fmt.Fprint(env.Stdout, checkedBrief(st, o, checks))
 			return nil
 		},
 	}

@@ -285,7 +285,7 @@ func newHookSessionStartCmd() *cobra.Command {
 				}
 				return nil
 			}
-			fmt.Fprint(env.Stdout, md)
+			fmt.Fprint(env.Stdout, sessionStartChecks(ctx, env, c, sp, dir, md))
 			if p, err := readPending(dir); err == nil && p.SpaceID == sp.ID {
 				title := p.Draft.Title
 				if title == "" {
@@ -447,7 +447,7 @@ func saveDraft(ctx context.Context, env *Env, c *client.Client, dir string, p *p
 		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
 		req.SourceTurns = &wire.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
 	}
-	req.Items, req.Model, req.Resolutions = p.Items, p.Model, resolutions
+	req.Items, req.Model, req.Resolutions = citeDraft(ctx, dir, p.Items), p.Model, resolutions
 	if p.Base != nil {
 		b := p.Base.String()
 		req.BaseCheckpointID = &b

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"smriti/coderef"
 	"smriti/render"
 	"smriti/wire"
 )
@@ -72,7 +73,8 @@ func newRestoreCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, Restored{Space: sp, Commit: cp})
 			}
-			fmt.Fprint(env.Stdout, formatRestore(sp, cp, !preview))
+			checks := checkItems(cmd.Context(), env, c, cp.ID, sp.ProjectRoot)
+			fmt.Fprint(env.Stdout, render.WithRefChecks(formatRestoreChecked(sp, cp, !preview, checks), checks))
 			return nil
 		},
 	}
@@ -84,7 +86,13 @@ func newRestoreCmd() *cobra.Command {
 
 // formatRestore is the brief of one checkpoint, without branches or claims.
 func formatRestore(sp *wire.Repo, cp *wire.Commit, full bool) string {
-	return render.RenderRestore(sp.Space(), cp.Checkpoint(), viewOptions(full))
+	return formatRestoreChecked(sp, cp, full, nil)
+}
+
+// formatRestoreChecked is formatRestore with the items whose code refs are
+// not fresh marked.
+func formatRestoreChecked(sp *wire.Repo, cp *wire.Commit, full bool, checks []coderef.ItemCheck) string {
+	return render.RenderRestore(sp.Space(), render.MarkStale(cp.Checkpoint(), checks), viewOptions(full))
 }
 
 func newCompareCmd() *cobra.Command {

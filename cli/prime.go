@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti/client"
+	"smriti/coderef"
 	"smriti/render"
 	"smriti/tokenizer"
 	"smriti/wire"
@@ -69,7 +70,11 @@ root holds this directory.`,
 			if err != nil {
 				return err
 			}
-			p := prime(st, now())
+			var checks []coderef.ItemCheck
+			if st.Commit != nil {
+				checks = checkItems(ctx, env, c, st.Commit.ID, st.Space.ProjectRoot)
+			}
+			p := primeChecked(st, now(), checks)
 			if asJSON {
 				return printJSON(env.Stdout, p)
 			}
@@ -82,7 +87,11 @@ root holds this directory.`,
 }
 
 // prime renders the usage and the compact brief of st.
-func prime(st *wire.SpaceState, at time.Time) Prime {
+func prime(st *wire.SpaceState, at time.Time) Prime { return primeChecked(st, at, nil) }
+
+// primeChecked is prime with the items whose code refs are not fresh
+// first, marked where they are listed.
+func primeChecked(st *wire.SpaceState, at time.Time, checks []coderef.ItemCheck) Prime {
 	// A save names the state it was written from, so that another
 	// agent's save made meanwhile is merged in rather than overwritten.
 	baseFlag, baseNote := "", ""
@@ -95,7 +104,7 @@ func prime(st *wire.SpaceState, at time.Time) Prime {
 	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at, Count: tokenizer.CountO200K,
 		Budget: PrimeBudget - tokenizer.CountO200K(usage+"\n") - 12}
 	o.Home, _ = os.UserHomeDir()
-	brief := render.RenderBrief(st.Brief(), o)
+	brief := checkedBrief(st, o, checks)
 	text, n := render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), tokenizer.CountO200K)
 	return Prime{SpaceID: st.Space.ID.String(), SpaceName: st.Space.Name, Usage: usage, Brief: brief,
 		Text: text, Tokens: n, Encoding: tokenizer.O200K}

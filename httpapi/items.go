@@ -12,7 +12,7 @@ import (
 
 func itemOf(it smriti.Item) wire.ItemOut {
 	return wire.ItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: wire.ItemStatus(it.Status), Origin: it.Origin,
-		Supersedes: nonnil.Slice(it.Supersedes), Change: it.Change}
+		Supersedes: nonnil.Slice(it.Supersedes), Change: it.Change, Refs: nonnil.Slice(it.Refs)}
 }
 
 func itemsOut(items []smriti.Item) []wire.ItemOut { return nonnil.Convert(items, itemOf) }
@@ -61,6 +61,7 @@ func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
 			out.Item = itemOf(ev.Item)
 		}
 	}
+	out.Validity = wire.ValidityOut(evs, itemID)
 	return out
 }
 

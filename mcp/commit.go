@@ -23,6 +23,7 @@ type createCheckpointIn struct {
 	AuthorAgent      string         `json:"author_agent,omitempty" jsonschema:"who wrote it (default: you)"`
 	ProjectRoot      string         `json:"project_root,omitempty" jsonschema:"absolute path; its git state is recorded"`
 	DryRun           bool           `json:"dry_run,omitempty" jsonschema:"return the payload, create nothing"`
+	Refs             []string       `json:"refs,omitempty" jsonschema:"code an added item cites, checked later: path[:from-to], or ITEM=path[:from-to] when several are added"`
 }
 
 // tweakSchema makes content required and one of its two real forms.
@@ -125,6 +126,9 @@ func (t *tools) createExtractedCheckpoint(ctx context.Context, in createCheckpoi
 	} else {
 		req.BaseCheckpointID = onto
 	}
+	if err := t.citeWrite(ctx, &req, in.Refs, t.writeDirs(sp, in)); err != nil {
+		return reply{}, err
+	}
 	return t.commit(ctx, req)
 }
 
@@ -159,6 +163,9 @@ func (t *tools) createStructuredCheckpoint(ctx context.Context, in createCheckpo
 		return reply{}, err
 	}
 	req.Content = content
+	if err := t.citeWrite(ctx, &req, in.Refs, t.writeDirs(sp, in)); err != nil {
+		return reply{}, err
+	}
 	return t.commit(ctx, req)
 }
 

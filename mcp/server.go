@@ -29,6 +29,10 @@ type Config struct {
 	GitState func(ctx context.Context, dir string) (*smriti.GitState, error)
 	// Tools is the toolset offered (the zero value is ToolsetCore).
 	Tools Toolset
+	// WorkTree checks items' code refs where state is handed over
+	// (smriti_state, smriti_restore, smriti_check) and makes the refs of
+	// the items a write adds; nil does neither.
+	WorkTree WorkTree
 }
 
 // NewServer returns the MCP server with every tool registered.
@@ -39,7 +43,7 @@ func NewServer(cfg Config) *sdk.Server {
 			"Every space argument takes a name or UUID; a checkpoint, a UUID or a unique prefix (7+ characters) of its id or hash. " +
 			"An agent or author left out is SMRITI_AGENT, else your client's name.",
 	})
-	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf, gitState: cfg.GitState, toolset: cfg.Tools}
+	t := &tools{ops: cfg.Ops, statusOf: cfg.StatusOf, gitState: cfg.GitState, toolset: cfg.Tools, workTree: cfg.WorkTree}
 	if t.statusOf == nil {
 		t.statusOf = func(error) int { return 0 }
 	}
@@ -93,6 +97,8 @@ type tools struct {
 	toolset  Toolset
 	statusOf func(error) int
 	gitState func(ctx context.Context, dir string) (*smriti.GitState, error)
+	// workTree checks and makes items' code refs (nil: no work tree).
+	workTree WorkTree
 }
 
 // gitReadLimit bounds reading a project's git state for a checkpoint: a

@@ -163,6 +163,7 @@ func (t *tools) register(s *sdk.Server) {
 	t.registerWrites(s)
 	t.registerLineage(s)
 	t.registerCoordination(s)
+	t.registerRefs(s)
 	t.registerSearch(s)
 }
 

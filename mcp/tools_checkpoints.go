@@ -44,7 +44,7 @@ func (t *tools) registerCheckpoints(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			return formatRestore(sp, c, !in.Preview), nil
+			return t.checkedRestore(ctx, sp, c, !in.Preview), nil
 		})
 	add(t, s, "smriti_verify", "Recompute a checkpoint's hash chain back to its roots.", readOnly,
 		func(ctx context.Context, in checkpointArg) (string, error) {

@@ -89,7 +89,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 			if !in.All {
 				o.Budget = render.CompactBriefBudget
 			}
-			return render.RenderBrief(b, o), nil
+			return t.checkedBrief(ctx, sp, b, o), nil
 		})
 	t.registerClaims(s)
 }

@@ -22,12 +22,13 @@ const (
 
 // coreTools are the tools of ToolsetCore.
 // They are the tools of the skill pack's loop (read state, claim, work in a
-// worktree, checkpoint), with ready, why and search to find work and items.
+// worktree, checkpoint), with ready, why and search to find work and items, and check to see which items cite code that changed.
 var coreTools = map[string]bool{
 	"smriti_list_spaces": true, "smriti_state": true, "smriti_show_checkpoint": true,
 	"smriti_ready": true, "smriti_claim": true, "smriti_claim_done": true, "smriti_list_claims": true,
 	"smriti_worktree_open": true, "smriti_worktree_close": true,
 	"smriti_why": true, "smriti_search": true, "smriti_create_checkpoint": true, "smriti_checkpoint_note": true,
+	"smriti_check": true,
 }
 
 // CoreTools names the tools of ToolsetCore, sorted.

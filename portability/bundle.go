@@ -118,6 +118,7 @@ type BundleItem struct {
 	Supersedes []string           `json:"supersedes"`
 	Origin     smriti.ItemOrigin  `json:"origin"`
 	Change     *smriti.ItemChange `json:"change"`
+	Refs       []smriti.ItemRef   `json:"refs,omitempty"`
 }
 
 // BundleNote is a note of a checkpoint.
@@ -236,7 +237,7 @@ func itemsOfBundle(b *BundleCheckpoint) []smriti.Item {
 	}
 	out := make([]smriti.Item, 0, len(b.Items))
 	for _, it := range b.Items {
-		item := smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status, Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change}
+		item := smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status, Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs}
 		out = append(out, item)
 	}
 	return out
@@ -257,7 +258,7 @@ func BundleCheckpointOf(c *smriti.Checkpoint) *BundleCheckpoint {
 		b.Items = make([]BundleItem, 0, len(c.Items))
 		for _, it := range c.Items {
 			b.Items = append(b.Items, BundleItem{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.StatusOrOpen(),
-				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
+				Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 		}
 	}
 	for _, n := range c.Notes {

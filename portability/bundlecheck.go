@@ -108,6 +108,11 @@ func (k recordCheck) checkCheckpoint() error {
 				c.ID, smriti.ShortHash(c.CommitHash), smriti.Truncate(c.Message, 60), smriti.ShortHash(got), smriti.ShortHash(c.CommitHash))
 		}
 	}
+	for _, it := range c.Items {
+		if err := smriti.ValidateRefs(it.Refs); err != nil {
+			return k.bad("item %s of checkpoint %s: %s", smriti.Truncate(it.ID, 20), c.ID, smriti.ErrorMessage(err))
+		}
+	}
 	for _, n := range c.Notes {
 		if err := k.fresh(n.ID); err != nil {
 			return err

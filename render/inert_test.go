@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"smriti"
+	"smriti/coderef"
 	"smriti/coord"
 	"smriti/render"
 	"smriti/tokenizer"
@@ -48,6 +49,14 @@ func hostileCheckpoint(i int) *smriti.Checkpoint {
 	}
 }
 
+// hostileChecks says the checkpoint's first decision (a hostile value)
+// cites code that changed.
+func hostileChecks(c *smriti.Checkpoint) []coderef.ItemCheck {
+	f := coderef.Finding{ItemID: "d-000001", Kind: smriti.KindDecision, Text: c.Decisions[0], Status: coderef.Changed, CommitsSince: 1,
+		Ref: smriti.ItemRef{Path: "a/b.go", Commit: strings.Repeat("a", 40), SpanHash: strings.Repeat("b", 64)}}
+	return coderef.ByItem([]coderef.Finding{f})
+}
+
 // Every renderer that writes text for a person, a shell or a model keeps
 // hostile stored values inert: no control character or bidi override
 // reaches the reader as itself, no stored value opens a line of markup of
@@ -76,6 +85,8 @@ func TestHostileValuesAreInertInEveryRenderer(t *testing.T) {
 			"why":     render.RenderItemHistory("d-1", items),
 			"pack":    pack,
 			"spaces":  render.RenderSpaces([]*smriti.Space{sp}, ""),
+			"check":   render.RenderCheck("/repo", hostileChecks(c)),
+			"checked": render.WithRefChecks(render.RenderBrief(&coord.StateBrief{Space: sp, Head: render.MarkStale(c, hostileChecks(c))}, render.BriefOptions{Now: now}), hostileChecks(c)),
 		}
 		for name, out := range outs {
 			if at := strings.IndexFunc(out, func(r rune) bool {

@@ -78,6 +78,7 @@ func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(validitySection(itemID, evs))
 	b.WriteString("History:\n")
 	for i := range evs {
 		ev := &evs[i]

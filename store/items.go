@@ -19,10 +19,10 @@ import (
 const itemCols = `ci.checkpoint_id, ci.item_id, ci.kind, ci.text, ci.status, ci.supersedes, ci.change_op, ci.change_before,
 	ci.change_by, ci.change_reason, ci.source_session_id, ci.source_from_seq, ci.source_to_seq, ci.source_quote,
 	ci.origin_checkpoint_id, ci.origin_session_id, ci.origin_from_seq, ci.origin_to_seq, ci.origin_quote,
-	ci.origin_author_agent, ci.origin_model, ci.change_merge`
+	ci.origin_author_agent, ci.origin_model, ci.change_merge, ci.refs`
 
 // itemRowArgs is how many values one checkpoint_items row takes.
-const itemRowArgs = 23
+const itemRowArgs = 24
 
 func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, error) {
 	var cp smriti.ID
@@ -31,10 +31,15 @@ func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, erro
 	var before, by, reason, srcQuote, quote, agent, model sql.NullString
 	var srcSession, originCP, originSession uuid.NullUUID
 	var srcFrom, srcTo, from, to sql.NullInt64
-	var merge sql.NullString
+	var merge, refs sql.NullString
 	if err := row.Scan(&cp, &it.ID, &kind, &it.Text, &it.Status, jsonCol{&it.Supersedes}, &op, &before, &by, &reason,
-		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model, &merge); err != nil {
+		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model, &merge, &refs); err != nil {
 		return cp, it, err
+	}
+	if refs.Valid {
+		if err := json.Unmarshal([]byte(refs.String), &it.Refs); err != nil {
+			return cp, it, fmt.Errorf("item %s: refs: %w", it.ID, err)
+		}
 	}
 	it.Kind = smriti.ItemKind(kind)
 	it.Origin = smriti.ItemOrigin{CheckpointID: nullID(originCP), SessionID: nullID(originSession), FromSeq: nullInt(from),
@@ -73,7 +78,7 @@ func sqlInsertItems(n int) string {
 	return `INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
 			supersedes, change_op, change_before, change_by, change_reason, source_session_id, source_from_seq, source_to_seq,
 			source_quote, origin_checkpoint_id, origin_session_id, origin_from_seq, origin_to_seq, origin_quote,
-			origin_author_agent, origin_model, change_merge) VALUES ` + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
+			origin_author_agent, origin_model, change_merge, refs) VALUES ` + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
 }
 
 // maxItemRows is the most rows one prepared item insert writes on SQLite;
@@ -115,10 +120,18 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 			}
 			merge = sql.NullString{String: string(b), Valid: true}
 		}
+		var refs sql.NullString
+		if len(it.Refs) > 0 {
+			b, err := json.Marshal(it.Refs)
+			if err != nil {
+				return err
+			}
+			refs = sql.NullString{String: string(b), Valid: true}
+		}
 		args = append(args, c.ID, i, it.ID, string(it.Kind), it.Text, status, sup, ch.Op, ch.Before, ch.By, ch.Reason,
 			idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
 			idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
-			it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge)
+			it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge, refs)
 	}
 	for rows := len(c.Items); rows > 0; {
 		var st stmt

@@ -18,6 +18,7 @@ type ItemOut struct {
 	Origin     smriti.ItemOrigin  `json:"origin" doc:"Where the item was introduced"`
 	Supersedes []string           `json:"supersedes" doc:"Ids of the items this one replaced ([] when none)"`
 	Change     *smriti.ItemChange `json:"change" doc:"What this checkpoint (or draft) did to the item; null when it was carried unchanged"`
+	Refs       []smriti.ItemRef   `json:"refs" doc:"The code the item cites, each with the commit and span hash it was written against ([] when none); checked against a work tree by smriti check"`
 }
 
 // ItemIn proposes an item when saving a checkpoint: its id (to keep an
@@ -31,12 +32,48 @@ type ItemIn struct {
 	Supersedes []string           `json:"supersedes" required:"false" doc:"Ids of parent items this one replaces"`
 	Origin     *smriti.ItemOrigin `json:"origin" required:"false" doc:"For a new item: the turns, quote and model it came from (checkpoint_id is set by the server)"`
 	Change     *smriti.ItemChange `json:"change" required:"false" doc:"The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one"`
+	Refs       []smriti.ItemRef   `json:"refs,omitempty" required:"false" doc:"The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent"`
 }
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
 type ItemHistoryOut struct {
 	Item    ItemOut        `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
 	History []ItemEventOut `json:"history" doc:"Every change to the item, oldest first"`
+	// Validity is History read as the versions the item went through.
+	Validity []ItemValidityOut `json:"validity" doc:"The item's versions, oldest first, each with the checkpoints that began and ended it on its branch"`
+}
+
+// ItemValidityOut is one version of an item and when its branch held it.
+type ItemValidityOut struct {
+	Text       string     `json:"text" doc:"The version's text"`
+	Status     string     `json:"status" doc:"Its status"`
+	BranchName string     `json:"branch_name" doc:"The branch that held it"`
+	ValidFrom  EventMark  `json:"valid_from" doc:"The checkpoint that introduced or changed the item to this version"`
+	ValidTo    *EventMark `json:"valid_to" doc:"The next checkpoint on the branch that changed, resolved, retracted or superseded it; null while the branch still holds it"`
+}
+
+// EventMark names the checkpoint of an item event.
+type EventMark struct {
+	CheckpointID smriti.ID `json:"checkpoint_id" doc:"The checkpoint"`
+	CommitHash   string    `json:"commit_hash" doc:"Its hash"`
+	CreatedAt    time.Time `json:"created_at" doc:"When it was saved"`
+}
+
+// ValidityOut is the versions of itemID in its history evs.
+func ValidityOut(evs []smriti.ItemEvent, itemID string) []ItemValidityOut {
+	mark := func(ev *smriti.ItemEvent) EventMark {
+		return EventMark{CheckpointID: ev.CheckpointID, CommitHash: ev.CommitHash, CreatedAt: ev.CreatedAt}
+	}
+	out := []ItemValidityOut{}
+	for _, v := range smriti.ValidityOf(evs, itemID) {
+		o := ItemValidityOut{Text: v.Text, Status: v.Status, BranchName: v.Branch, ValidFrom: mark(v.From)}
+		if v.To != nil {
+			m := mark(v.To)
+			o.ValidTo = &m
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // ItemEventOut is one change to an item.
@@ -60,7 +97,7 @@ func DomainItems(in []ItemOut) []smriti.Item {
 	out := make([]smriti.Item, 0, len(in))
 	for _, it := range in {
 		out = append(out, smriti.Item{ID: it.ID, Kind: smriti.ItemKind(it.Kind), Text: it.Text, Status: it.Status,
-			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change})
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 	}
 	return out
 }
@@ -71,7 +108,7 @@ func ItemsInOf(items []smriti.Item) []ItemIn {
 	for _, it := range items {
 		o := it.Origin
 		out = append(out, ItemIn{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: ItemStatus(it.Status),
-			Supersedes: nonnil.Slice(it.Supersedes), Origin: &o, Change: it.Change})
+			Supersedes: nonnil.Slice(it.Supersedes), Origin: &o, Change: it.Change, Refs: it.Refs})
 	}
 	return out
 }

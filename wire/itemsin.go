@@ -39,7 +39,10 @@ func ItemsIn(in []ItemIn) ([]smriti.Item, error) {
 		if len([]rune(it.Text)) > smriti.MaxItemChars {
 			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].text exceeds %d characters", i, smriti.MaxItemChars)
 		}
-		item := smriti.Item{ID: id, Kind: kind, Text: it.Text, Status: st, Supersedes: it.Supersedes, Change: it.Change}
+		if err := smriti.ValidateRefs(it.Refs); err != nil {
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].%s", i, smriti.ErrorMessage(err))
+		}
+		item := smriti.Item{ID: id, Kind: kind, Text: it.Text, Status: st, Supersedes: it.Supersedes, Change: it.Change, Refs: it.Refs}
 		if it.Origin != nil {
 			o := *it.Origin
 			o.CheckpointID = nil // the server says where an item was introduced

@@ -11,6 +11,7 @@ import (
 	"smriti/gitcli"
 	"smriti/internal/memtrim"
 	"smriti/mcp"
+	"smriti/refcheck"
 )
 
 func newMCPCmd() *cobra.Command {
@@ -55,7 +56,7 @@ Host configuration:
 			// Checkpoints record the git state of the project_root they
 			// name, read here, on the agent's machine (as the CLI does).
 			return mcp.ServeStdio(cmd.Context(), mcp.Config{Ops: mcp.NewClientOps(c), StatusOf: client.StatusOf, Version: version,
-				GitState: gitcli.New().State, Tools: toolset})
+				GitState: gitcli.New().State, Tools: toolset, WorkTree: refcheck.WorkTrees{Git: gitcli.New()}})
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", string(mcp.ToolsetCore), "toolset: core (the agent loop) or all")

@@ -50,7 +50,7 @@ func startAPI(t *testing.T) string {
 
 // wantTools is every tool the server offers.
 var wantTools = []string{
-	"smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
+	"smriti_check", "smriti_checkpoint_note", "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_checkpoint",
 	"smriti_claim", "smriti_claim_done", "smriti_ready",
 	"smriti_create_space", "smriti_delete_checkpoint", "smriti_delete_space", "smriti_fork", "smriti_install_skill",
 	"smriti_list_checkpoints", "smriti_list_claims", "smriti_list_spaces", "smriti_merge", "smriti_metrics",
@@ -235,7 +235,9 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] test")
 	call("smriti_review_checkpoint", map[string]any{"checkpoint_id": "$a"}, false)
 	call("smriti_verify", map[string]any{"checkpoint_id": "$a"}, false, "every hash matches")
-	call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default")
+	call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default",
+		"Validity:\n- \"Use SQLite by default\" (open) on main: since `")
+	call("smriti_check", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching \"nosuch\"")
 	call("smriti_why", map[string]any{"space": "demo", "item": "d-000000"}, true, "HTTP 404\nItem d-000000 not found in this space")
 	call("smriti_why", map[string]any{"space": "demo", "item": "nothing like it"}, true, "HTTP 404\nNo item of the head matches")
 	call("smriti_restore", map[string]any{"checkpoint_id": "$a", "preview": true}, false, "_Continuation brief for checkpoint `"+vars["a"]+"`_", "# demo")

@@ -77,7 +77,8 @@ func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 		Content: smriti.Content{Message: "Short TTL", Decisions: []string{"Access token TTL is 5 minutes", "Use Go"},
 			Assumptions: []string{"Clients refresh on 401"}},
 		Items: []smriti.Item{{ID: ttl.ID, Kind: smriti.KindDecision, Text: "Access token TTL is 5 minutes",
-			Change: &smriti.ItemChange{Op: smriti.OpUpdate, Source: smriti.ItemSource{SessionID: &fork.ID, FromSeq: &from, ToSeq: &to, Quote: &quote}}}}})).Must(t)
+			Change: &smriti.ItemChange{Op: smriti.OpUpdate, Source: smriti.ItemSource{SessionID: &fork.ID, FromSeq: &from, ToSeq: &to, Quote: &quote}},
+			Refs:   []smriti.ItemRef{{Path: "auth/ttl.go", Lines: &smriti.LineRange{From: 3, To: 9}, Commit: strings.Repeat("1f", 20), SpanHash: strings.Repeat("e0", 32)}}}}})).Must(t)
 	send(t, ctx, s, main, "No, 30 minutes")
 	m1 := commit(t, ctx, s, sp, main, "Longer TTL", "Access token TTL is 30 minutes", "Use Go")
 	if _, _, err := s.CreateClaim(ctx, coord.ClaimCreate{SpaceID: sp.ID, Agent: "agent-1", Scope: "token store", BranchName: "short-ttl",

@@ -56,6 +56,7 @@ func Run(t *testing.T, open Opener) {
 		{"ItemsAcrossCommits", testItemsAcrossCommits},
 		{"ItemHistory", testItemHistory},
 		{"ItemsBackfill", testItemsBackfill},
+		{"ItemRefs", testItemRefs},
 	}
 	cases = append(cases, portabilityCases...)
 	cases = append(cases, rebaseCases...)

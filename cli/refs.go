@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"smriti"
+	"smriti/client"
+	"smriti/coderef"
+	"smriti/gitcli"
+	"smriti/refcheck"
+	"smriti/render"
+	"smriti/wire"
+)
+
+// Items cite code (see smriti.ItemRef). The CLI is on the side of the work
+// tree, so it makes the refs a write carries and checks the stored ones
+// before it hands state to an agent.
+
+// openWorkTree opens the git work tree of the current directory, else of
+// projectRoot; nil when neither is one (nothing to check against).
+func openWorkTree(ctx context.Context, env *Env, projectRoot *string) *refcheck.Checker {
+	var dirs []string
+	if wd, err := env.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	if projectRoot != nil && *projectRoot != "" {
+		dirs = append(dirs, *projectRoot)
+	}
+	for _, d := range dirs {
+		if ck, err := refcheck.Open(ctx, gitcli.New(), d); err == nil {
+			return ck
+		}
+	}
+	return nil
+}
+
+// checkItems checks the refs of the checkpoint's items against the work
+// tree (nil when there is none or no item cites code). A failure is said
+// on stderr and the state is handed over unchecked.
+func checkItems(ctx context.Context, env *Env, c *client.Client, cp smriti.ID, projectRoot *string) []coderef.ItemCheck {
+	ck := openWorkTree(ctx, env, projectRoot)
+	if ck == nil {
+		return nil
+	}
+	defer ck.Close()
+	checks, err := checkCheckpoint(ctx, c, ck, cp)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "smriti: the items' code refs could not be checked: %s\n", smriti.ErrorMessage(err))
+		return nil
+	}
+	return checks
+}
+
+func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker, cp smriti.ID) ([]coderef.ItemCheck, error) {
+	items, err := c.CheckpointItems(ctx, cp)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := ck.Check(ctx, wire.DomainItems(items))
+	if err != nil {
+		return nil, err
+	}
+	return coderef.ByItem(fs), nil
+}
+
+// checkedBrief is the brief of st with its stale items first and marked
+// where they are listed.
+func checkedBrief(st *wire.SpaceState, o render.BriefOptions, checks []coderef.ItemCheck) string {
+	b := st.Brief()
+	b.Head = render.MarkStale(b.Head, checks)
+	section := render.RefCheckSection(checks)
+	if section != "" && o.Budget > 0 {
+		count := o.Count
+		if count == nil {
+			count = o.Tokens
+		}
+		if count != nil {
+			o.Budget -= count(section + "\n")
+		}
+	}
+	return render.WithRefChecks(render.RenderBrief(b, o), checks)
+}
+
+// refFlag is one --ref: ITEM (an item id or words of its text; "" for the
+// one item the write adds) and the spec path[:from-to].
+type refFlag struct{ item, spec string }
+
+func parseRefFlags(flags []string) ([]refFlag, error) {
+	out := make([]refFlag, 0, len(flags))
+	for _, f := range flags {
+		item, spec, named := strings.Cut(f, "=")
+		if !named {
+			item, spec = "", f
+		}
+		if strings.TrimSpace(spec) == "" || named && strings.TrimSpace(item) == "" {
+			return nil, failf("--ref %q: give path[:from-to], or ITEM=path[:from-to]", f)
+		}
+		if _, _, err := coderef.ParseSpec(spec); err != nil {
+			return nil, err
+		}
+		out = append(out, refFlag{strings.TrimSpace(item), spec})
+	}
+	return out, nil
+}
+
+// attachRefs sets the refs the --ref flags and the items' own text cite
+// on the write's items: the content's items (new, ids unknown) are named
+// by words of their text, the base's by id. added are the items the write
+// adds (for a --ref without ITEM: it must be exactly one); items is the
+// write's item list, extended as needed. Citations in an added item's
+// text (`path:12`, `pkg.Name`) that the work tree holds are attached too.
+func attachRefs(ctx context.Context, ck *refcheck.Checker, dir string, flags []refFlag, all []wire.ItemIn, added []int) ([]wire.ItemIn, error) {
+	for _, f := range flags {
+		ref, err := ck.Ref(dir, f.spec)
+		if err != nil {
+			return nil, err
+		}
+		i, err := refTarget(all, added, f)
+		if err != nil {
+			return nil, err
+		}
+		all[i].Refs = append(all[i].Refs, ref)
+	}
+	for _, i := range added {
+		if len(all[i].Refs) == 0 {
+			all[i].Refs = ck.RefsIn(ctx, all[i].Text)
+		}
+	}
+	return all, nil
+}
+
+func refTarget(all []wire.ItemIn, added []int, f refFlag) (int, error) {
+	if f.item == "" {
+		if len(added) != 1 {
+			return 0, failf("--ref %s: this write adds %d items; name the one it is for: --ref ITEM=%s (ITEM an item id or words of its text)", f.spec, len(added), f.spec)
+		}
+		return added[0], nil
+	}
+	found := -1
+	for i, it := range all {
+		if it.ID == f.item || strings.Contains(strings.ToLower(it.Text), strings.ToLower(f.item)) {
+			if found >= 0 && all[found].ID != it.ID {
+				return 0, failf("--ref %s=%s: several items match %q; use the item id", f.item, f.spec, f.item)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, failf("--ref %s=%s: no item of this write matches %q", f.item, f.spec, f.item)
+	}
+	return found, nil
+}
+
+// sessionStartChecks is the SessionStart brief md with the head's items
+// whose code refs are not fresh in front, checked against the work tree of
+// the agent's directory dir.
+func sessionStartChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir, md string) string {
+	head, err := c.LatestCheckpoint(ctx, sp.ID, "")
+	if err != nil || head == nil {
+		return md
+	}
+	envAt := *env
+	if dir != "" {
+		envAt.Getwd = func() (string, error) { return dir, nil }
+	}
+	return render.WithRefChecks(md, checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot))
+}

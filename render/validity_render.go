@@ -1,0 +1,31 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"smriti"
+)
+
+// validitySection lists the versions of an item with the checkpoints that
+// began and ended each (see smriti.ValidityOf); "" when it has none.
+func validitySection(itemID string, evs []smriti.ItemEvent) string {
+	vs := smriti.ValidityOf(evs, itemID)
+	if len(vs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Validity:\n")
+	at := func(ev *smriti.ItemEvent) string {
+		return fmt.Sprintf("`%s` (%s)", smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	}
+	for _, v := range vs {
+		fmt.Fprintf(&b, "- %q (%s) on %s: since %s", oneLine(smriti.Truncate(v.Text, 120)), v.Status, v.Branch, at(v.From))
+		if v.To != nil {
+			fmt.Fprintf(&b, ", until %s\n", at(v.To))
+		} else {
+			b.WriteString(", still held\n")
+		}
+	}
+	return b.String() + "\n"
+}
