@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
 	"smriti"
 )
 
@@ -203,48 +201,23 @@ func (s *Store) settleGroup(live []*pendingExchange, commitErr error) []*pending
 // row is taken once for the batch, and the turns are inserted together.
 func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	ctx := context.WithoutCancel(live[0].ctx)
-	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
-	if err != nil {
+	now := s.Now()
+	runs := groupRuns(live)
+	if err := s.bumpRuns(ctx, tx, runs, now); err != nil {
 		return err
 	}
-	now := s.Now()
 	turns := make([]*smriti.Turn, 0, 2*len(live))
 	totals := make([]int64, 0, 2*len(live))
-	for i := 0; i < len(live); {
-		run := live[i:]
-		owner := smriti.UserFromContext(run[0].ctx)
-		n, tokens := 0, 0
-		// NULL keeps the stored value: a one-off provider (use_mock) leaves
-		// the session's own in place; the run's last other send sets it.
-		var provider, model any
-		for _, p := range run {
-			if p.ex.SessionID != run[0].ex.SessionID || smriti.UserFromContext(p.ctx) != owner {
-				break
-			}
-			p.res, p.err = nil, nil
-			n++
-			tokens += p.ex.User.Tokens + p.ex.Assistant.Tokens
-			if !p.ex.KeepSessionModel {
-				provider, model = p.ex.Assistant.Provider, p.ex.Assistant.Model
-			}
-		}
-		run, i = run[:n], i+n
-		var last, total int64
-		var space uuid.NullUUID
-		err := upd.QueryRowContext(ctx, 2*n, tokens, provider, model, s.d.t(now), run[0].ex.SessionID, owner, owner).Scan(&last, &total, &space)
-		if errors.Is(err, sql.ErrNoRows) {
-			why := s.whyNotWritable(smriti.WithUser(ctx, owner), tx, run[0].ex.SessionID)
-			for _, p := range run {
-				p.err = why
+	for _, r := range runs {
+		if r.err != nil {
+			for _, p := range r.ps {
+				p.err = r.err
 			}
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("update session: %w", err)
-		}
-		se := &smriti.Session{ID: run[0].ex.SessionID, SpaceID: nullID(space)}
-		seq, sum := last-int64(2*n), total-int64(tokens)
-		for _, p := range run {
+		se := &smriti.Session{ID: r.session, SpaceID: r.space}
+		seq, sum := r.last-int64(2*len(r.ps)), r.total-int64(r.tokens)
+		for _, p := range r.ps {
 			user := s.newTurn(se, smriti.RoleUser, p.ex.User, seq+1, 0, now)
 			asst := s.newTurn(se, smriti.RoleAssistant, p.ex.Assistant, seq+2, 0, now)
 			seq += 2
@@ -298,7 +271,20 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 	}
 	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
 	next := make(map[smriti.ID]int64, len(spaces))
+	if s.d.wideWrites && len(spaces) > 1 {
+		// One statement (one round trip) for every space's log.
+		last, err := s.nextSpacePositions(ctx, tx, spaces, counts)
+		if err != nil {
+			return err
+		}
+		for _, sp := range spaces {
+			next[sp] = last[sp] - int64(counts[sp]) + 1
+		}
+	}
 	for _, sp := range spaces {
+		if _, ok := next[sp]; ok {
+			continue
+		}
 		last, err := s.nextLogPositions(ctx, tx, sp, counts[sp])
 		if err != nil {
 			return err
