@@ -105,7 +105,7 @@ func runLoad(bin, root string, o loadOptions) error {
 		measure(b.servers, targets, o.c, time.Second, "send", nil) // warm up
 	}
 	fmt.Printf("%-11s %-9s %9s %8s %8s %7s %7s %6s %5s %6s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "thrott", "batch", "stmts", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
-	lr := &loadResults{res: map[string][]float64{}, waits: map[string]*lockSample{}, stmts: map[string]map[string]float64{}}
+	lr := &loadResults{res: map[string][]float64{}, waits: map[string]*lockSample{}, stmts: map[string]map[string]float64{}, exec: map[string]map[string]float64{}}
 	for r := 0; r < o.rounds; r++ {
 		for _, what := range whats {
 			for _, b := range builds {
@@ -137,8 +137,9 @@ type build struct {
 type loadResults struct {
 	res   map[string][]float64
 	waits map[string]*lockSample
-	// stmts sums, per key, the statements run per request by kind.
-	stmts map[string]map[string]float64
+	// stmts sums, per key, the statements run per request by kind, and
+	// exec the database's time executing them per request (ms).
+	stmts, exec map[string]map[string]float64
 }
 
 // round runs one measurement with the samplers around it and prints its
@@ -152,7 +153,7 @@ func (lr *loadResults) round(what string, n int, servers []*server, p *node, db 
 	xid0 := xids(db)
 	sc.reset()
 	m := run(func(stop <-chan struct{}) { ls.run(db, stop) })
-	calls := sc.read()
+	calls, execMS := sc.read()
 	procs1 := processTimes(servers, p)
 	_, thr1 := quota.throttled()
 	// Requests per write transaction (transaction ids handed out): the
@@ -180,6 +181,12 @@ func (lr *loadResults) round(what string, n int, servers []*server, p *node, db 
 		lr.stmts[key][k] += per
 	}
 	lr.res[key+" stmts"] = append(lr.res[key+" stmts"], total)
+	if lr.exec[key] == nil {
+		lr.exec[key] = map[string]float64{}
+	}
+	for k, v := range execMS {
+		lr.exec[key][k] += v / float64(max(1, m.count))
+	}
 	if lr.waits[key] == nil {
 		lr.waits[key] = newLockSample()
 	}
@@ -202,7 +209,8 @@ func (lr *loadResults) summary(what string) {
 		k := what + "/" + n
 		fmt.Printf("%s: medians, %s replica(s): CPU ms/request smriti %.2f, PostgreSQL %.2f; requests per write transaction %.1f; statements per request %.2f\n",
 			what, n, median(res[k+" smriti"]), median(res[k+" postgres"]), median(res[k+" batch"]), median(res[k+" stmts"]))
-		fmt.Printf("%s: statements per request by kind, %s replica(s) (mean of the rounds): %s\n", what, n, perKind(lr.stmts[k], len(res[k])))
+		fmt.Printf("%s: statements per request by kind, %s replica(s) (mean of the rounds): %s\n", what, n, perKind(lr.stmts[k], len(res[k]), "%.2f"))
+		fmt.Printf("%s: PostgreSQL's execution time per request by kind, ms, %s replica(s): %s\n", what, n, perKind(lr.exec[k], len(res[k]), "%.3f"))
 		w := waits[k]
 		fmt.Printf("%s: busy backends per sample, %s replica(s): %.2f; what they waited for: %s\n", what, n,
 			float64(w.eventTotal)/float64(max(1, w.ticks)), w.topEvents(6))

@@ -36,26 +36,29 @@ func (c *statementCounter) reset() {
 // sampler marks the load's own queries (the samplers and this counter).
 var sampler = []string{"pg_stat_activity", "heap_page_item_attrs", "pg_stat_statements", "pg_current_snapshot", "pg_locks"}
 
-// read returns the calls since the reset by kind of statement.
-func (c *statementCounter) read() map[string]int64 {
-	out := map[string]int64{}
+// read returns the calls since the reset by kind of statement, and the
+// database's time executing them (ms) by kind.
+func (c *statementCounter) read() (calls map[string]int64, ms map[string]float64) {
+	calls, ms = map[string]int64{}, map[string]float64{}
 	if !c.ok {
-		return out
+		return calls, ms
 	}
-	rows, err := c.db.Query(`SELECT query, calls FROM pg_stat_statements`)
+	rows, err := c.db.Query(`SELECT query, calls, total_exec_time FROM pg_stat_statements`)
 	if err != nil {
-		return out
+		return calls, ms
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var q string
 		var n int64
-		if rows.Scan(&q, &n) != nil || own(q) {
+		var t float64
+		if rows.Scan(&q, &n, &t) != nil || own(q) {
 			continue
 		}
-		out[statementKind(q)] += n
+		calls[statementKind(q)] += n
+		ms[statementKind(q)] += t
 	}
-	return out
+	return calls, ms
 }
 
 func own(q string) bool {
@@ -89,7 +92,7 @@ func statementKind(q string) string {
 
 // perKind lists statements per request by kind, most first, as the mean of
 // rounds measurements.
-func perKind(m map[string]float64, rounds int) string {
+func perKind(m map[string]float64, rounds int, format string) string {
 	type kv struct {
 		k string
 		v float64
@@ -101,8 +104,8 @@ func perKind(m map[string]float64, rounds int) string {
 	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v || all[i].v == all[j].v && all[i].k < all[j].k })
 	var parts []string
 	for _, e := range all {
-		if e.v >= 0.005 {
-			parts = append(parts, fmt.Sprintf("%s %.2f", e.k, e.v))
+		if e.v >= 0.0005 {
+			parts = append(parts, fmt.Sprintf("%s "+format, e.k, e.v))
 		}
 	}
 	if len(parts) == 0 {
