@@ -102,6 +102,14 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 	}
 	checkLogs(t, s, ctx, sessions)
 
+	// One session for two callers makes two runs of it: written one run
+	// after another, and the caller who may not write it is refused.
+	res, errs = s.WriteGroup([]context.Context{ctx, other}, []smriti.Exchange{exchange(sessions[0].ID, "mine", "m1"), exchange(sessions[0].ID, "theirs", "m1")})
+	if errs[0] != nil || res[0].User.Seq != 2 || smriti.ErrorCode(errs[1]) != smriti.ENOTFOUND {
+		t.Fatalf("one session for two callers: %+v, %v", res, errs)
+	}
+	checkLogs(t, s, ctx, sessions)
+
 	// Two replicas, eight writers each, over every session at once.
 	var wg sync.WaitGroup
 	failed := make(chan error, 64)
@@ -128,8 +136,8 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 	for _, se := range sessions {
 		total += len(mustTurns(t, s, ctx, se.ID))
 	}
-	if total != 2*(len(exs)-1)+2*16*12 {
-		t.Fatalf("%d turns stored, want %d", total, 2*(len(exs)-1)+2*16*12)
+	if want := 2*len(exs) + 2*16*12; total != want {
+		t.Fatalf("%d turns stored, want %d", total, want)
 	}
 	checkLogs(t, s, ctx, sessions)
 }
