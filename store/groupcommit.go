@@ -212,22 +212,6 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	ctx := context.WithoutCancel(live[0].ctx)
 	now := s.Now()
 	runs := groupRuns(live)
-	if s.d.wideWrites && distinctRuns(runs) {
-		turns, err := s.writeBatchOne(ctx, tx, runs, now)
-		if err != nil {
-			return err
-		}
-		for _, r := range runs {
-			for _, p := range r.ps {
-				user, asst := turns[0], turns[1]
-				turns = turns[2:]
-				if p.err = r.err; r.err == nil {
-					p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
-				}
-			}
-		}
-		return nil
-	}
 	if err := s.bumpRuns(ctx, tx, runs, now); err != nil {
 		return err
 	}
@@ -296,7 +280,20 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 	}
 	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
 	next := make(map[smriti.ID]int64, len(spaces))
+	if s.d.wideWrites && len(spaces) > 1 {
+		// One statement (one round trip) for every space's log.
+		last, err := s.nextSpacePositions(ctx, tx, spaces, counts)
+		if err != nil {
+			return err
+		}
+		for _, sp := range spaces {
+			next[sp] = last[sp] - int64(counts[sp]) + 1
+		}
+	}
 	for _, sp := range spaces {
+		if _, ok := next[sp]; ok {
+			continue
+		}
 		last, err := s.nextLogPositions(ctx, tx, sp, counts[sp])
 		if err != nil {
 			return err
