@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/store"
@@ -31,6 +32,16 @@ func TestGroupCommitAcrossSpacesPostgres(t *testing.T) {
 // exchange gets the answer it would get alone, sequence numbers stay
 // consecutive per session, and log positions unique and ordered per space.
 func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
+	// A clock that moves a second per reading: a batch written in one
+	// transaction stamps all its turns alike.
+	var tick sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.Now = func() time.Time {
+		tick.Lock()
+		defer tick.Unlock()
+		clock = clock.Add(time.Second)
+		return clock
+	}
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	other := smriti.WithUser(context.Background(), smriti.NewID())
 	var sessions []*smriti.Session
@@ -56,7 +67,18 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 		exchange(sessions[0].ID, "s0", "m1"), exchange(sessions[4].ID, "s4", "m1"), exchange(sessions[2].ID, "s2", "m1"), keep,
 		exchange(sessions[1].ID, "s1 again", "m2")}
 	ctxs := slices.Repeat([]context.Context{ctx}, len(exs))
+	logBefore := logPositions(t, s)
 	res, errs := s.WriteGroup(ctxs, exs)
+	if at := stamps(res); len(at) != 1 {
+		t.Fatalf("the batch's turns carry %d timestamps, want 1 (one transaction)", len(at))
+	}
+	// Each space's new turns take the positions right after its log's.
+	for i, se := range sessions[:4] {
+		first := mustTurns(t, s, ctx, se.ID)[0]
+		if before, ok := logBefore[*se.SpaceID]; ok && (first.LogPos <= before || first.LogPos > before+6) {
+			t.Fatalf("session %d: first turn at log position %d, the space's log was at %d", i, first.LogPos, before)
+		}
+	}
 	for i, err := range errs {
 		if exs[i].SessionID == hidden.ID {
 			if smriti.ErrorCode(err) != smriti.ENOTFOUND {
@@ -118,6 +140,27 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 		t.Fatalf("%d turns stored, want %d", total, want)
 	}
 	checkLogs(t, s, ctx, sessions)
+}
+
+// logPositions reads every space's log position (PostgreSQL keeps one per
+// space; on SQLite there is none and the map is empty).
+func logPositions(t *testing.T, s *store.Store) map[smriti.ID]int64 {
+	t.Helper()
+	out := map[smriti.ID]int64{}
+	rows, err := s.DB().Query(`SELECT space_id, position FROM space_log`)
+	if err != nil {
+		return out
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id smriti.ID
+		var pos int64
+		if err := rows.Scan(&id, &pos); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = pos
+	}
+	return out
 }
 
 // checkLogs checks every session's turns are numbered 0, 1, … in pairs with
