@@ -144,10 +144,6 @@ func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Sessio
 
 // Session implements smriti.SessionService.
 func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
-	s.checkTopology(ctx)
-	if top, ok := s.cache.top(id); ok {
-		return s.sessionFresh(ctx, id, top)
-	}
 	// Every send starts here: the statement is prepared once, not parsed
 	// per call.
 	st, err := s.prepared(ctx, s.read, sqlSession)
