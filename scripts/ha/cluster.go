@@ -103,7 +103,9 @@ func primary(root string, fsync bool) (*node, error) {
 		return nil, err
 	}
 	conf := "\nwal_level = replica\nmax_wal_senders = 10\nmax_connections = 300\nhot_standby = on\n" +
-		"wal_keep_size = '256MB'\nsynchronous_commit = on\n"
+		"wal_keep_size = '256MB'\nsynchronous_commit = on\n" +
+		// The load's statement counts per request.
+		"shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_utility = on\n"
 	if !fsync {
 		conf += "fsync = off\n"
 	}

@@ -20,12 +20,16 @@ type loadOptions struct {
 	fsync             bool
 	cpuQuota          string
 	what              string
+	// old, when set, is a second binary measured beside the first.
+	old string
 }
 
 // runLoad measures sends/s (and checkpoint commits/s) of one replica
 // against three `smriti serve` replicas on one PostgreSQL, alternated, at c
 // clients spread over the spaces, and samples which rows the database's
-// lock waits are on.
+// lock waits are on, what the busy backends wait for, and how many
+// statements each request runs. With o.old set, three replicas of that
+// binary run beside three of bin, and every round measures both, old first.
 func runLoad(bin, root string, o loadOptions) error {
 	percent, err := parsePercent(o.cpuQuota)
 	if err != nil {
@@ -52,18 +56,23 @@ func runLoad(bin, root string, o loadOptions) error {
 		return err
 	}
 	defer p.stop("immediate")
-	servers, err := startServers(bin, dir, p.url(), 3)
-	if err != nil {
-		return err
+	builds := []build{{bin: bin}}
+	if o.old != "" {
+		builds = []build{{label: "old ", bin: o.old}, {label: "new ", bin: bin}}
 	}
-	defer func() {
-		for _, s := range servers {
-			s.stop()
-		}
-	}()
-	for _, s := range servers {
-		if err := quota.confine(s.cmd.Process.Pid); err != nil {
+	for i := range builds {
+		if builds[i].servers, err = startServers(builds[i].bin, dir, p.url(), 3); err != nil {
 			return err
+		}
+		defer func(ss []*server) {
+			for _, s := range ss {
+				s.stop()
+			}
+		}(builds[i].servers)
+		for _, s := range builds[i].servers {
+			if err := quota.confine(s.cmd.Process.Pid); err != nil {
+				return err
+			}
 		}
 	}
 	if err := quota.favour("postgres", p.pids()...); err != nil {
@@ -72,7 +81,7 @@ func runLoad(bin, root string, o loadOptions) error {
 	if err := quota.favour("load", os.Getpid()); err != nil {
 		return err
 	}
-	targets, err := makeTargets(servers[0].base, o.spaces)
+	targets, err := makeTargets(builds[0].servers[0].base, o.spaces)
 	if err != nil {
 		return err
 	}
@@ -81,68 +90,128 @@ func runLoad(bin, root string, o loadOptions) error {
 		return err
 	}
 	defer db.Close()
+	stmts := newStatementCounter(db)
 	procs := "the Go runtime's default"
 	if serverGOMAXPROCS > 0 {
 		procs = strconv.Itoa(serverGOMAXPROCS)
 	}
 	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds, %s, replicas' GOMAXPROCS %s\n",
 		o.fsync, o.c, o.spaces, o.each, o.rounds, quota, procs)
-	measure(servers, targets, o.c, time.Second, "send", nil) // warm up
-	fmt.Printf("%-7s %-9s %9s %8s %8s %7s %7s %6s %5s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "thrott", "batch", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
-	res := map[string][]float64{}
-	waits := map[string]*lockSample{}
+	fmt.Printf("load average before: %s\n", loadAverage())
+	for _, b := range builds {
+		measure(b.servers, targets, o.c, time.Second, "send", nil) // warm up
+	}
+	fmt.Printf("%-11s %-9s %9s %8s %8s %7s %7s %6s %5s %6s %8s %-22s  %s\n", "what", "replicas", "per s", "p50 ms", "p99 ms", "errors", "CPU", "thrott", "batch", "stmts", "waits", "CPU ms/request smriti,pg", "top row of the lock waits")
+	lr := &loadResults{res: map[string][]float64{}, waits: map[string]*lockSample{}, stmts: map[string]map[string]float64{}, exec: map[string]map[string]float64{}}
 	for r := 0; r < o.rounds; r++ {
 		for _, what := range whats {
-			for _, n := range []int{1, 3} {
-				ls := newLockSample()
-				busy0, all0 := cpuTimes()
-				procs0 := processTimes(servers, p)
-				_, thr0 := quota.throttled()
-				xid0 := xids(db)
-				m := measure(servers[:n], targets, o.c, o.each, what, func(stop <-chan struct{}) { ls.run(db, stop) })
-				procs1 := processTimes(servers, p)
-				_, thr1 := quota.throttled()
-				// Requests per write transaction (transaction ids handed out):
-				// the group commit's mean batch, over every replica.
-				m.batch = float64(m.count) / float64(max(1, xids(db)-xid0))
-				// The share of wall time the used replicas spent held back by
-				// their quota.
-				m.throttled = 100 * (thr1 - thr0) / 1000 / o.each.Seconds() / float64(n)
-				busy1, all1 := cpuTimes()
-				m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
-				m.cpuPerOp = perOp(procs0, procs1, m.count)
-				key := fmt.Sprintf("%s/%d", what, n)
-				res[key] = append(res[key], m.rate)
-				res[key+" smriti"] = append(res[key+" smriti"], m.cpuPerOp["smriti"])
-				res[key+" postgres"] = append(res[key+" postgres"], m.cpuPerOp["postgres"])
-				res[key+" batch"] = append(res[key+" batch"], m.batch)
-				if waits[key] == nil {
-					waits[key] = newLockSample()
+			for _, b := range builds {
+				for _, n := range []int{1, 3} {
+					lr.round(b.label+what, n, b.servers, p, db, quota, stmts, func(during func(stop <-chan struct{})) measurement {
+						return measure(b.servers[:n], targets, o.c, o.each, what, during)
+					}, o.each)
 				}
-				waits[key].add(ls)
-				row, share := ls.top()
-				fmt.Printf("%-7s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %5.0f%% %5.1f %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, m.throttled, m.batch, ls.total,
-					fmt.Sprintf("%.2f, %.2f", m.cpuPerOp["smriti"], m.cpuPerOp["postgres"]), row, 100*share)
 			}
 		}
 	}
 	for _, what := range whats {
-		one, three := median(res[what+"/1"]), median(res[what+"/3"])
-		row1, share1 := waits[what+"/1"].top()
-		row3, share3 := waits[what+"/3"].top()
-		fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
-			what, three/one, three, one, 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
-		fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
-		for _, n := range []string{"1", "3"} {
-			k := what + "/" + n
-			fmt.Printf("%s: medians, %s replica(s): CPU ms/request smriti %.2f, PostgreSQL %.2f; requests per write transaction %.1f\n",
-				what, n, median(res[k+" smriti"]), median(res[k+" postgres"]), median(res[k+" batch"]))
-			w := waits[what+"/"+n]
-			fmt.Printf("%s: busy backends per sample, %s replica(s): %.2f; what they waited for: %s\n", what, n,
-				float64(w.eventTotal)/float64(max(1, w.ticks)), w.topEvents(6))
+		for _, b := range builds {
+			lr.summary(b.label + what)
 		}
 	}
+	fmt.Printf("load average after: %s\n", loadAverage())
 	return nil
+}
+
+// build is one binary's three replicas; label prefixes its lines ("" when
+// one binary is measured).
+type build struct {
+	label, bin string
+	servers    []*server
+}
+
+// loadResults gathers every round's figures by "<label><what>/<replicas>".
+type loadResults struct {
+	res   map[string][]float64
+	waits map[string]*lockSample
+	// stmts sums, per key, the statements run per request by kind, and
+	// exec the database's time executing them per request (ms).
+	stmts, exec map[string]map[string]float64
+}
+
+// round runs one measurement with the samplers around it and prints its
+// line.
+func (lr *loadResults) round(what string, n int, servers []*server, p *node, db *sql.DB, quota *cpuQuota, sc *statementCounter,
+	run func(during func(stop <-chan struct{})) measurement, each time.Duration) {
+	ls := newLockSample()
+	busy0, all0 := cpuTimes()
+	procs0 := processTimes(servers, p)
+	_, thr0 := quota.throttled()
+	xid0 := xids(db)
+	sc.reset()
+	m := run(func(stop <-chan struct{}) { ls.run(db, stop) })
+	calls, execMS := sc.read()
+	procs1 := processTimes(servers, p)
+	_, thr1 := quota.throttled()
+	// Requests per write transaction (transaction ids handed out): the
+	// group commit's mean batch, over every replica.
+	m.batch = float64(m.count) / float64(max(1, xids(db)-xid0))
+	// The share of wall time the used replicas spent held back by their
+	// quota.
+	m.throttled = 100 * (thr1 - thr0) / 1000 / each.Seconds() / float64(n)
+	busy1, all1 := cpuTimes()
+	m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
+	m.cpuPerOp = perOp(procs0, procs1, m.count)
+	key := fmt.Sprintf("%s/%d", what, n)
+	lr.res[key] = append(lr.res[key], m.rate)
+	lr.res[key+" smriti"] = append(lr.res[key+" smriti"], m.cpuPerOp["smriti"])
+	lr.res[key+" postgres"] = append(lr.res[key+" postgres"], m.cpuPerOp["postgres"])
+	lr.res[key+" batch"] = append(lr.res[key+" batch"], m.batch)
+	lr.res[key+" errors"] = append(lr.res[key+" errors"], float64(m.errors))
+	total := 0.0
+	if lr.stmts[key] == nil {
+		lr.stmts[key] = map[string]float64{}
+	}
+	for k, v := range calls {
+		per := float64(v) / float64(max(1, m.count))
+		total += per
+		lr.stmts[key][k] += per
+	}
+	lr.res[key+" stmts"] = append(lr.res[key+" stmts"], total)
+	if lr.exec[key] == nil {
+		lr.exec[key] = map[string]float64{}
+	}
+	for k, v := range execMS {
+		lr.exec[key][k] += v / float64(max(1, m.count))
+	}
+	if lr.waits[key] == nil {
+		lr.waits[key] = newLockSample()
+	}
+	lr.waits[key].add(ls)
+	row, share := ls.top()
+	fmt.Printf("%-11s %-9d %9.0f %8.2f %8.2f %7d %6.0f%% %5.0f%% %5.1f %6.2f %8d %-22s  %s %.0f%%\n", what, n, m.rate, m.p50, m.p99, m.errors, m.busy, m.throttled, m.batch, total, ls.total,
+		fmt.Sprintf("%.2f, %.2f", m.cpuPerOp["smriti"], m.cpuPerOp["postgres"]), row, 100*share)
+}
+
+// summary prints the medians of what's rounds.
+func (lr *loadResults) summary(what string) {
+	res, waits := lr.res, lr.waits
+	one, three := median(res[what+"/1"]), median(res[what+"/3"])
+	row1, share1 := waits[what+"/1"].top()
+	row3, share3 := waits[what+"/3"].top()
+	fmt.Printf("%s: 3 replicas / 1 replica = %.2f (medians %.0f / %.0f per s; failed requests %.0f / %.0f in all); lock waits on one row: 1 replica %.1f%% of %d (%s), 3 replicas %.1f%% of %d (%s)\n",
+		what, three/one, three, one, sum(res[what+"/3 errors"]), sum(res[what+"/1 errors"]), 100*share1, waits[what+"/1"].total, row1, 100*share3, waits[what+"/3"].total, row3)
+	fmt.Printf("%s: what the sampled lock waits were on, 3 replicas: %s\n", what, waits[what+"/3"].breakdown(4))
+	for _, n := range []string{"1", "3"} {
+		k := what + "/" + n
+		fmt.Printf("%s: medians, %s replica(s): CPU ms/request smriti %.2f, PostgreSQL %.2f; requests per write transaction %.1f; statements per request %.2f\n",
+			what, n, median(res[k+" smriti"]), median(res[k+" postgres"]), median(res[k+" batch"]), median(res[k+" stmts"]))
+		fmt.Printf("%s: statements per request by kind, %s replica(s) (mean of the rounds): %s\n", what, n, perKind(lr.stmts[k], len(res[k]), "%.2f"))
+		fmt.Printf("%s: PostgreSQL's execution time per request by kind, ms, %s replica(s): %s\n", what, n, perKind(lr.exec[k], len(res[k]), "%.3f"))
+		w := waits[k]
+		fmt.Printf("%s: busy backends per sample, %s replica(s): %.2f; what they waited for: %s\n", what, n,
+			float64(w.eventTotal)/float64(max(1, w.ticks)), w.topEvents(6))
+	}
 }
 
 type measurement struct {

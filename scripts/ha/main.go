@@ -28,6 +28,7 @@ func main() {
 	flag.BoolVar(&lo.fsync, "fsync", true, "load: PostgreSQL with fsync on (the fault tests always run without)")
 	flag.IntVar(&serverGOMAXPROCS, "gomaxprocs", 0, "GOMAXPROCS of the smriti replicas (default: with -cpu-quota the quota's CPUs rounded up, as on a machine of that size; else the Go runtime's)")
 	flag.StringVar(&lo.what, "what", "send,commit", "load: what to measure, send and/or commit (comma-separated)")
+	flag.StringVar(&lo.old, "old-bin", "", "load: a second smriti binary (an older build) measured beside -bin in every round, alternated, old first")
 	flag.StringVar(&lo.cpuQuota, "cpu-quota", "", "load: confine each replica to this share of one CPU with a cgroup (v2 cpu.max, else v1 cfs quota), e.g. 15%; root only")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: ha [flags] faults|load")
