@@ -41,6 +41,7 @@ type Store interface {
 	coord.StateService
 	coord.WorktreeStore
 	smriti.SpaceEventLog
+	smriti.ReceiptService
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -89,6 +90,9 @@ func New(cfg Config) *App {
 	a.Intelligence = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
 	if a.Coordinator = cfg.Coordinator; a.Coordinator == nil {
 		a.Coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
+	}
+	if a.Coordinator.Receipts == nil {
+		a.Coordinator.Receipts = cfg.Store
 	}
 	a.Transcripts = &portability.TranscriptImporter{Store: cfg.Store, Checkpoints: cfg.Store, Intelligence: a.Intelligence}
 	return a

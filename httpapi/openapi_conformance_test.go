@@ -489,6 +489,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/claims/{claim}/heartbeat", body: `{"ttl": "90m"}`},
 		{method: "GET", path: "/api/v4/chat/spaces/{repo}/state?session_id={session}&since_commit_id={base}"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/brief?session_id={session}&since_commit_id={base}"},
+		{method: "POST", path: "/api/v5/spaces/{repo}/receipts", body: `{"agent_session": "019a-thread", "host": "codex", "event": "SessionStart", "trigger": "auto", "injected": "- East coast only\n", "tokens": 5}`},
+		{method: "GET", path: "/api/v5/spaces/{repo}/receipts?limit=10"},
 		{method: "GET", path: "/api/v5/claims?space_id={repo}"},
 		{method: "PATCH", path: "/api/v5/claims/{claim}", body: `{"status": "done"}`},
 		{method: "GET", path: "/api/v5/metrics/spaces/{repo}"},
