@@ -128,6 +128,7 @@ func commands() []*cobra.Command {
 		newMetricsCmd(),
 		newInitCmd(),
 		newHookCmd(),
+		newReceiptsCmd(),
 		newWorktreeCmd(),
 	}
 }
