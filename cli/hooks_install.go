@@ -31,10 +31,25 @@ type hookFile struct {
 }
 
 // hooksSummary says what the installed hooks do.
-func hooksSummary(autoSave bool) string {
+func hooksSummary(events []hookEvent, autoSave bool) string {
+	var drafting []string
+	for _, ev := range events {
+		if !ev.autoSave {
+			continue
+		}
+		name := ev.event
+		if ev.event == "Stop" {
+			name += " (at most every 15 minutes)"
+		}
+		drafting = append(drafting, name)
+	}
+	list := strings.Join(drafting, ", ")
+	if i := strings.LastIndex(list, ", "); i >= 0 {
+		list = list[:i] + " and " + list[i+2:]
+	}
 	kept := map[bool]string{true: "saved", false: "kept pending"}[autoSave]
-	return "SessionStart prints the brief, and after a compaction re-injects it and records a receipt; PreCompact, SessionEnd and Stop " +
-		"(at most every 15 minutes) import the transcript and draft a checkpoint, " + kept
+	return "SessionStart prints the brief, and after a compaction re-injects it and records a receipt; " + list +
+		" import the transcript and draft a checkpoint, " + kept
 }
 
 // installHooks makes the host's hooks file run Smriti's hooks, keeping every
@@ -94,7 +109,7 @@ func installHooks(f hookFile, autoSave bool) (string, error) {
 	if err := skills.WriteFileAtomic(f.path, out.Bytes()); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s hooks in %s: %d added, %d updated (%s)", f.host, f.rel, added, updated, hooksSummary(autoSave)), nil
+	return fmt.Sprintf("%s hooks in %s: %d added, %d updated (%s)", f.host, f.rel, added, updated, hooksSummary(f.events, autoSave)), nil
 }
 
 // upsertHook makes the event's list hold Smriti's hook with the wanted
