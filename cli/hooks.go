@@ -177,6 +177,7 @@ func readHookInput(r io.Reader) (*hookInput, error) {
 
 func newHookSessionStartCmd() *cobra.Command {
 	var space string
+	var budget int
 	cmd := &cobra.Command{
 		Use:   "session-start",
 		Short: "Print the compact brief (and any pending draft) for the agent to read; errors are printed, never hidden",
@@ -196,7 +197,7 @@ func newHookSessionStartCmd() *cobra.Command {
 			sp, err := hookSpace(ctx, env, c, space, dir)
 			var md string
 			if err == nil {
-				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true})
+				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true, Budget: budget})
 			}
 			if err != nil {
 				// What the agent reads at session start: say what failed, as it failed.
@@ -219,6 +220,7 @@ func newHookSessionStartCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
+	cmd.Flags().IntVar(&budget, "budget", 0, "keep the brief within this many tokens, newest and open items first (default: every item)")
 	cmd.FParseErrWhitelist.UnknownFlags = true
 	return cmd
 }

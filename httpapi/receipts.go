@@ -65,3 +65,16 @@ func (s *Server) listReceipts(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
+
+// briefBudget reads the brief's ?budget= (0 when absent).
+func briefBudget(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("budget")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, smriti.Errorf(smriti.EINVALID, "budget must be a positive number of tokens, got %q", smriti.Truncate(v, 32))
+	}
+	return n, nil
+}
