@@ -107,6 +107,7 @@ func TestCompactionReceipts(t *testing.T) {
 		{"POST", "/api/v5/spaces/" + sid + "/receipts", `{"agent_session":"a","host":"codex","event":"PostCompact","injected":"x","tokens":-1}`, 400, "tokens must not be negative"},
 		{"GET", "/api/v5/spaces/" + sid + "/receipts?limit=0", "", 400, `limit must be a positive integer, got \"0\"`},
 		{"GET", "/api/v5/spaces/" + smriti.NewID().String() + "/receipts", "", 404, "Space not found"},
+		{"GET", "/api/v5/spaces/" + sid + "/brief?compact=true&budget=0", "", 400, `budget must be a positive number of tokens, got \"0\"`},
 	} {
 		status, body := e.raw(t, c.method, c.path, c.body)
 		if wantBody := `{"detail":"` + c.detail + `"}`; status != c.status || strings.TrimSpace(body) != wantBody {
