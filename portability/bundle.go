@@ -48,6 +48,7 @@ type BundleRecord struct {
 	Session    *BundleSession    `json:"session,omitempty"`
 	Turn       *BundleTurn       `json:"turn,omitempty"`
 	Claim      *BundleClaim      `json:"claim,omitempty"`
+	Receipt    *BundleReceipt    `json:"receipt,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
 }
 
@@ -64,6 +65,7 @@ type BundleCounts struct {
 	Sessions    int `json:"sessions" doc:"Sessions in the bundle"`
 	Turns       int `json:"turns" doc:"Turns in the bundle"`
 	Claims      int `json:"claims" doc:"Claims in the bundle"`
+	Receipts    int `json:"receipts,omitempty" doc:"Compaction receipts in the bundle (left out when none)"`
 }
 
 // BundleSpace is the space record.
@@ -571,6 +573,19 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 		br.stage = stageClaims
 		br.curSession = nil
 		br.counts.Claims++
+	case RecordReceipt:
+		rc := rec.Receipt
+		if rc == nil || br.stage == stageSpace || br.stage == stageEnd {
+			return bad("receipts come after the sessions and their turns")
+		}
+		if err := fresh(rc.ID); err != nil {
+			return err
+		}
+		if p := rc.problem(); p != "" {
+			return bad("receipt %s %s", rc.ID, p)
+		}
+		br.stage, br.curSession = stageClaims, nil
+		br.counts.Receipts++
 	case RecordEnd:
 		if rec.End == nil || br.stage == stageSpace {
 			return bad("the end record comes last, after the space")

@@ -129,6 +129,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 			return err
 		}
 	}
+	if err := s.exportReceipts(ctx, tx, id, w, &counts); err != nil {
+		return err
+	}
 	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 
@@ -281,6 +284,10 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					return importConflict(err)
 				}
 				lastSeq[t.SessionID] = t.Seq
+			case portability.RecordReceipt:
+				if err := s.importReceipt(ctx, tx, spaceID, rec.Receipt, remap); err != nil {
+					return err
+				}
 			case portability.RecordClaim:
 				b := rec.Claim
 				id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
