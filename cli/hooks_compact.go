@@ -88,23 +88,26 @@ type compactionMark struct {
 	At      time.Time `json:"at"`
 }
 
-func readMarks(path string) (map[string]compactionMark, error) {
-	marks := map[string]compactionMark{}
+// readHookState reads one of the hooks' small state files under .smriti/,
+// a JSON object keyed by agent session; a missing or damaged file reads as
+// empty (it is started afresh).
+func readHookState[T any](path string) (map[string]T, error) {
+	st := map[string]T{}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return marks, nil
+		return st, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(data, &marks); err != nil || marks == nil {
-		return map[string]compactionMark{}, nil // a damaged file is started afresh
+	if err := json.Unmarshal(data, &st); err != nil || st == nil {
+		return map[string]T{}, nil
 	}
-	return marks, nil
+	return st, nil
 }
 
-func writeMarks(path string, marks map[string]compactionMark) error {
-	data, _ := json.MarshalIndent(marks, "", "  ")
+func writeHookState[T any](path string, st map[string]T) error {
+	data, _ := json.MarshalIndent(st, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -117,18 +120,18 @@ func markCompaction(dir string, in *compactInput, now time.Time) error {
 		return nil
 	}
 	path := compactionMarks(dir)
-	marks, err := readMarks(path)
+	marks, err := readHookState[compactionMark](path)
 	if err != nil {
 		return err
 	}
 	marks[in.SessionID] = compactionMark{Trigger: in.Trigger, At: now.UTC()}
-	return writeMarks(path, marks)
+	return writeHookState(path, marks)
 }
 
 // takeCompaction returns and forgets the trigger noted for the session.
 func takeCompaction(dir, session string) string {
 	path := compactionMarks(dir)
-	marks, err := readMarks(path)
+	marks, err := readHookState[compactionMark](path)
 	if err != nil {
 		return ""
 	}
@@ -137,7 +140,7 @@ func takeCompaction(dir, session string) string {
 		return ""
 	}
 	delete(marks, session)
-	_ = writeMarks(path, marks)
+	_ = writeHookState(path, marks)
 	return m.Trigger
 }
 

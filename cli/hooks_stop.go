@@ -1,17 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"smriti/skills"
 )
 
 // DefaultStopEvery is how often, at most, the Stop hook drafts for one
@@ -21,21 +18,6 @@ const DefaultStopEvery = 15 * time.Minute
 // stopState is where the Stop hook keeps, per agent session, when it last
 // drafted: beside the project, never committed (init ignores .smriti/).
 func stopState(dir string) string { return filepath.Join(dir, ".smriti", "stop-drafts.json") }
-
-func readStopState(path string) (map[string]time.Time, error) {
-	st := map[string]time.Time{}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(data, &st); err != nil || st == nil {
-		return map[string]time.Time{}, nil // a damaged file is started afresh
-	}
-	return st, nil
-}
 
 // newHookStopCmd is the Stop hook: a fallback for hosts or sessions that
 // never compact or end cleanly. It imports and drafts as PreCompact does,
@@ -59,21 +41,28 @@ func newHookStopCmd() *cobra.Command {
 			return err
 		}
 		if in.StopHookActive {
-			return nil
+			return printStopOutput(env, "")
 		}
 		dir := hookDir(env, in)
 		path := stopState(dir)
-		st, err := readStopState(path)
+		st, err := readHookState[time.Time](path)
 		if err != nil {
 			return err
 		}
 		now := time.Now().UTC()
 		if last, ok := st[in.SessionID]; ok && now.Sub(last) < every {
-			fmt.Fprintf(env.Stdout, "Smriti: drafted for this session %s ago; the next Stop draft is due in %s\n",
-				now.Sub(last).Round(time.Second), (every - now.Sub(last)).Round(time.Second))
-			return nil
+			return printStopOutput(env, fmt.Sprintf("Smriti: drafted for this session %s ago; the next Stop draft is due in %s",
+				now.Sub(last).Round(time.Second), (every-now.Sub(last)).Round(time.Second)))
 		}
-		if err := run(cmd, args); err != nil {
+		out := env.Stdout
+		var buf bytes.Buffer
+		env.Stdout = &buf
+		err = run(cmd, args)
+		env.Stdout = out
+		if err != nil {
+			return err
+		}
+		if err := printStopOutput(env, strings.TrimSpace(buf.String())); err != nil {
 			return err
 		}
 		st[in.SessionID] = now
@@ -82,13 +71,22 @@ func newHookStopCmd() *cobra.Command {
 				delete(st, k)
 			}
 		}
-		data, _ := json.MarshalIndent(st, "", "  ")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		return skills.WriteFileAtomic(path, append(data, '\n'))
+		return writeHookState(path, st)
 	}
 	imp.Flags().DurationVar(&every, "every", DefaultStopEvery, "draft at most once per this long for an agent session")
 	hostFlag(imp)
 	return imp
+}
+
+// printStopOutput answers a Stop hook in the JSON both hosts document (Codex
+// refuses plain text from a Stop hook): what the hook did as a
+// systemMessage for the user, or {} when there is nothing to say. It never
+// asks the host to keep going.
+func printStopOutput(env *Env, msg string) error {
+	o := struct {
+		SystemMessage string `json:"systemMessage,omitempty"`
+	}{msg}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(o)
 }
