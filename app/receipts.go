@@ -53,11 +53,13 @@ func (in *CompactionIn) validate() error {
 // malformed report, ENOTFOUND for a space the caller cannot see,
 // EFORBIDDEN without write access.
 func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in CompactionIn) (*smriti.CompactionReceipt, error) {
-	if err := in.validate(); err != nil {
-		return nil, err
-	}
+	// The space first: a space the caller cannot see is ENOTFOUND whatever
+	// the report holds.
 	sp, err := a.Store.Space(ctx, spaceID)
 	if err != nil {
+		return nil, err
+	}
+	if err := in.validate(); err != nil {
 		return nil, err
 	}
 	r := &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
