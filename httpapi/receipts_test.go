@@ -92,6 +92,14 @@ func TestCompactionReceipts(t *testing.T) {
 	if !strings.Contains(next, "\n"+line+"\n") {
 		t.Fatalf("the brief after the compaction does not say %q:\n%s", line, next)
 	}
+	// The state answer carries the receipt, so a client renders the same line.
+	st := storetest.Get(e.c.State(bg, space.ID, client.StateOptions{})).Must(t)
+	if st.LastCompaction == nil || !reflect.DeepEqual(*st.LastCompaction, *part) {
+		t.Fatalf("state last_compaction = %+v, want %+v", st.LastCompaction, *part)
+	}
+	if got := render.RenderBrief(st.Brief(), render.BriefOptions{Mode: render.BriefCompact, Now: time.Now()}); !strings.Contains(got, "\n"+line+"\n") {
+		t.Fatalf("the brief rendered from the state does not say %q:\n%s", line, got)
+	}
 
 	sid := space.ID.String()
 	for _, c := range []struct {
