@@ -70,9 +70,13 @@ func hookHost(cmd *cobra.Command) (string, error) {
 	return h, nil
 }
 
-// hostSource is the transcript format of the hook's host.
+// hostSource is the transcript format of the hook's host. A Codex hook's
+// checkpoints are authored by codex unless SMRITI_AGENT names the agent.
 func hostSource(cmd *cobra.Command) string {
 	if h, _ := hookHost(cmd); h == smriti.HostCodex {
+		if agentName("") == "" {
+			os.Setenv("SMRITI_AGENT", smriti.HostCodex)
+		}
 		return portability.SourceCodex
 	}
 	return portability.SourceClaudeCode
