@@ -45,6 +45,7 @@ type Store interface {
 	coord.StateService
 	coord.WorktreeStore
 	smriti.SpaceEventLog
+	smriti.ReceiptService
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -93,6 +94,9 @@ func New(cfg Config) *App {
 	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
+	}
+	if a.coordinator.Receipts == nil {
+		a.coordinator.Receipts = cfg.Store
 	}
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a

@@ -129,6 +129,7 @@ func commands() []*cobra.Command {
 		newMetricsCmd(),
 		newInitCmd(),
 		newHookCmd(),
+		newReceiptsCmd(),
 		newWorktreeCmd(),
 	}
 }

@@ -17,21 +17,19 @@ import (
 
 	"smriti"
 	"smriti/client"
-	"smriti/portability"
 	"smriti/skills"
 	"smriti/wire"
 )
 
 // Claude Code hook events Smriti installs, and the hook subcommand each runs.
-var claudeHookEvents = []struct {
-	event, matcher, sub string
-	autoSave            bool
-}{
+var claudeHookEvents = []hookEvent{
 	{"SessionStart", "startup", "session-start", false},
 	{"SessionStart", "resume", "session-start", false},
 	{"SessionStart", "compact", "session-start", false},
 	{"PreCompact", "", "pre-compact", true},
+	{"PostCompact", "", "post-compact", false},
 	{"SessionEnd", "", "session-end", true},
+	{"Stop", "", "stop", true},
 }
 
 // hookCommand is what a hook runs: `smriti` from PATH, so the same settings
@@ -56,88 +54,10 @@ func isSmritiHook(command, sub string) bool {
 }
 
 // installClaudeHooks makes .claude/settings.json run Smriti's hooks for the
-// space, keeping every other key and hook. Hooks Smriti installed before
-// are rewritten to the current command; nothing is written when they are
-// already current.
+// space, keeping every other key and hook (see installHooks).
 func installClaudeHooks(path, space string, autoSave bool) (string, error) {
-	settings := map[string]any{}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return "", err
-	default:
-		if len(bytes.TrimSpace(data)) > 0 {
-			if err := json.Unmarshal(data, &settings); err != nil || settings == nil {
-				return "", &hookSkip{msg: "Left .claude/settings.json alone: it is not a JSON object",
-					next: "Fix .claude/settings.json, then run smriti init again to add the hooks"}
-			}
-		}
-	}
-	hooks, ok := settings["hooks"].(map[string]any)
-	if settings["hooks"] != nil && !ok {
-		return "", &hookSkip{msg: "Left .claude/settings.json alone: its \"hooks\" is not an object",
-			next: "Add a SessionStart hook running: " + hookCommand("session-start", space, false)}
-	}
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	added, updated := 0, 0
-	for _, ev := range claudeHookEvents {
-		list, ok := hooks[ev.event].([]any)
-		if hooks[ev.event] != nil && !ok {
-			return "", &hookSkip{msg: fmt.Sprintf("Left .claude/settings.json alone: its hooks.%s is not a list", ev.event),
-				next: fmt.Sprintf("Add a %s hook running: %s", ev.event, hookCommand(ev.sub, space, autoSave && ev.autoSave))}
-		}
-		want := hookCommand(ev.sub, space, autoSave && ev.autoSave)
-		found := false
-		for _, e := range list {
-			entry, _ := e.(map[string]any)
-			matcher, _ := entry["matcher"].(string)
-			if matcher != ev.matcher {
-				continue
-			}
-			hs, _ := entry["hooks"].([]any)
-			for _, h := range hs {
-				hm, _ := h.(map[string]any)
-				if c, _ := hm["command"].(string); isSmritiHook(c, ev.sub) {
-					found = true
-					if c != want {
-						hm["command"] = want
-						updated++
-					}
-				}
-			}
-		}
-		if !found {
-			entry := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": want}}}
-			if ev.matcher != "" {
-				entry["matcher"] = ev.matcher
-			}
-			list = append(list, entry)
-			added++
-		}
-		hooks[ev.event] = list
-	}
-	if added == 0 && updated == 0 {
-		return "Claude Code hooks already installed (.claude/settings.json unchanged)", nil
-	}
-	settings["hooks"] = hooks
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(settings); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := skills.WriteFileAtomic(path, out.Bytes()); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Claude Code hooks in .claude/settings.json: %d added, %d updated (SessionStart prints the brief; PreCompact and SessionEnd import the transcript and draft a checkpoint%s)",
-		added, updated, map[bool]string{true: ", saved", false: ", kept pending"}[autoSave]), nil
+	return installHooks(hookFile{path: path, rel: filepath.Join(".claude", "settings.json"), host: "Claude Code", events: claudeHookEvents,
+		command: func(sub string, autoSave bool) string { return hookCommand(sub, space, autoSave) }}, autoSave)
 }
 
 // codexMCPEntry is the MCP server entry for ~/.codex/config.toml.
@@ -219,8 +139,9 @@ func writePending(dir string, p pendingDraft) error {
 func pendingDraftPath(dir string) string { return filepath.Join(dir, ".smriti", "pending-draft.json") }
 
 func newHookCmd() *cobra.Command {
-	cmd := groupCmd("hook", "Run the agent hooks smriti init installs (SessionStart, PreCompact, SessionEnd)",
-		newHookSessionStartCmd(), newHookImportCmd("pre-compact"), newHookImportCmd("session-end"), newHookSaveDraftCmd())
+	cmd := groupCmd("hook", "Run the agent hooks smriti init installs for Claude Code and Codex (SessionStart, PreCompact, PostCompact, SessionEnd, Stop)",
+		withReinjection(newHookSessionStartCmd()), withCompactionMark(newHookImportCmd("pre-compact")), newHookPostCompactCmd(),
+		withHost(newHookImportCmd("session-end")), newHookStopCmd(), newHookSaveDraftCmd())
 	return cmd
 }
 
@@ -256,6 +177,7 @@ func readHookInput(r io.Reader) (*hookInput, error) {
 
 func newHookSessionStartCmd() *cobra.Command {
 	var space string
+	var budget int
 	cmd := &cobra.Command{
 		Use:   "session-start",
 		Short: "Print the compact brief (and any pending draft) for the agent to read; errors are printed, never hidden",
@@ -275,7 +197,7 @@ func newHookSessionStartCmd() *cobra.Command {
 			sp, err := hookSpace(ctx, env, c, space, dir)
 			var md string
 			if err == nil {
-				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true})
+				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true, Budget: budget})
 			}
 			if err != nil {
 				// What the agent reads at session start: say what failed, as it failed.
@@ -298,6 +220,7 @@ func newHookSessionStartCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
+	cmd.Flags().IntVar(&budget, "budget", 0, "keep the brief within this many tokens, newest and open items first (default: every item)")
 	cmd.FParseErrWhitelist.UnknownFlags = true
 	return cmd
 }
@@ -324,7 +247,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 	var autoSave bool
 	cmd := &cobra.Command{
 		Use:   sub,
-		Short: "Import the Claude Code transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept pending)",
+		Short: "Import the Claude Code or Codex (--host codex) transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept pending)",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -345,7 +268,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := importAgentFile(ctx, c, sp.ID, portability.SourceClaudeCode, in.TranscriptPath, in.SessionID)
+			res, err := importAgentFile(ctx, c, sp.ID, hostSource(cmd), in.TranscriptPath, in.SessionID)
 			if err != nil {
 				return err
 			}

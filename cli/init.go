@@ -39,12 +39,16 @@ func newInitCmd() *cobra.Command {
      Codex (AGENTS.md) unless a same or newer version is there — an AGENTS.md of
      your own is never overwritten;
   3. Claude Code: add hooks to .claude/settings.json, keeping every existing
-     hook and setting: SessionStart prints the compact brief; PreCompact and
-     SessionEnd import the session's transcript and draft a checkpoint (saved
-     with --auto-save, else kept pending for the next brief). The hooks run
-     "smriti" from PATH, so the file can be committed for the whole team;
-  4. Codex: print the MCP server entry for ~/.codex/config.toml (or write it
-     with --write-global);
+     hook and setting: SessionStart prints the compact brief (after a
+     compaction it re-injects it and records a receipt: smriti receipts);
+     PreCompact, SessionEnd and Stop (at most every 15 minutes per session)
+     import the session's transcript and draft a checkpoint (saved with
+     --auto-save, else kept pending for the next brief); PostCompact notes
+     the compaction for the receipt. The hooks run "smriti" from PATH, so the
+     file can be committed for the whole team;
+  4. Codex: the same hooks in the project's .codex/hooks.json (SessionStart,
+     PreCompact, PostCompact, Stop), run with --host codex; print the MCP
+     server entry for ~/.codex/config.toml (or write it with --write-global);
   5. print the MCP configuration for other agent hosts.`,
 		Args: exactArgs(1, "space"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -78,19 +82,18 @@ func newInitCmd() *cobra.Command {
 					res.NextSteps = append(res.NextSteps, next)
 				}
 			}
-			if hasTarget(targets, "claude-code") {
-				msg, err := installClaudeHooks(filepath.Join(wd, ".claude", "settings.json"), sp.Name, autoSave)
+			for _, h := range hookInstallers(wd, sp.Name, autoSave) {
+				if !hasTarget(targets, h.target) {
+					continue
+				}
+				msg, next, err := h.install()
 				if err != nil {
-					var skip *hookSkip
-					if !errors.As(err, &skip) {
-						return err
-					}
-					res.NextSteps = append(res.NextSteps, skip.next)
-					msg = skip.msg
-				} else if !strings.HasPrefix(msg, "Claude Code hooks already") {
-					res.NextSteps = append(res.NextSteps, "Commit .claude/settings.json (its hooks run smriti from PATH, for every teammate)")
+					return err
 				}
 				res.Results = append(res.Results, msg)
+				if next != "" {
+					res.NextSteps = append(res.NextSteps, next)
+				}
 				if msg, err := ignorePending(wd); err != nil {
 					return err
 				} else if msg != "" {

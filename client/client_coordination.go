@@ -52,6 +52,8 @@ type BriefOptions struct {
 	Compact bool
 	Preview bool
 	Stats   bool
+	// Budget, when positive, keeps the brief within that many tokens.
+	Budget int
 }
 
 // Brief fetches the state brief rendered as markdown by the server.
@@ -60,6 +62,9 @@ func (c *Client) Brief(ctx context.Context, space smriti.ID, o BriefOptions) (st
 	o.query(v)
 	if o.Compact {
 		v.Set("compact", "true")
+	}
+	if o.Budget > 0 {
+		v.Set("budget", strconv.Itoa(o.Budget))
 	}
 	if o.Preview {
 		v.Set("preview", "true")

@@ -33,6 +33,9 @@ type StateBrief struct {
 	// Mount is the checkpoint the asking session has mounted, when a
 	// session was named and has one.
 	Mount *MountedCheckpoint
+	// Compaction is the space's newest compaction receipt (nil when no
+	// agent host has compacted yet).
+	Compaction *smriti.CompactionReceipt
 }
 
 // BranchHead is the newest checkpoint of an active branch.

@@ -21,6 +21,7 @@ func (s *Server) coordinationRoutes() []route {
 		"compact":         "true: list artifact labels only",
 		"preview":         "true: cut artifact content to 800 characters",
 		"stats":           "true: append what compact mode saved",
+		"budget":          "the most tokens the brief may cost: items are shown newest and open first until it is reached, each kind left out counted with the command that lists it (default: every item)",
 		"since_commit_id": stateQuery["since_commit_id"],
 		"session_id":      stateQuery["session_id"],
 	}
@@ -110,6 +111,9 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 		opts.Mode = render.BriefCompact
 	case preview:
 		opts.Mode = render.BriefPreview
+	}
+	if opts.Budget, err = briefBudget(r); err != nil {
+		return err
 	}
 	b, err := s.brief(r, id)
 	if err != nil {

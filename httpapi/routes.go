@@ -64,6 +64,7 @@ func (s *Server) allRoutes() []route {
 		s.coordinationRoutes(),
 		s.eventRoutes(),
 		s.accountRoutes(),
+		s.receiptRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -46,6 +46,7 @@ type BundleRecord struct {
 	Session    *BundleSession    `json:"session,omitempty"`
 	Turn       *BundleTurn       `json:"turn,omitempty"`
 	Claim      *BundleClaim      `json:"claim,omitempty"`
+	Receipt    *BundleReceipt    `json:"receipt,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
 }
 
@@ -62,6 +63,7 @@ type BundleCounts struct {
 	Sessions    int `json:"sessions" doc:"Sessions in the bundle"`
 	Turns       int `json:"turns" doc:"Turns in the bundle"`
 	Claims      int `json:"claims" doc:"Claims in the bundle"`
+	Receipts    int `json:"receipts,omitempty" doc:"Compaction receipts in the bundle (left out when none)"`
 }
 
 // BundleSpace is the space record.

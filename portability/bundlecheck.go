@@ -24,6 +24,7 @@ var recordChecks = map[string]func(recordCheck) error{
 	RecordSession:    recordCheck.checkSession,
 	RecordTurn:       recordCheck.checkTurn,
 	RecordClaim:      recordCheck.checkClaim,
+	RecordReceipt:    recordCheck.checkReceipt,
 	RecordEnd:        recordCheck.checkEnd,
 }
 
@@ -205,6 +206,22 @@ func (k recordCheck) checkClaim() error {
 	k.br.stage = stageClaims
 	k.br.curSession = nil
 	k.br.counts.Claims++
+	return nil
+}
+
+func (k recordCheck) checkReceipt() error {
+	rc := k.rec.Receipt
+	if rc == nil || k.br.stage == stageSpace || k.br.stage == stageEnd {
+		return k.bad("receipts come after the sessions and their turns")
+	}
+	if err := k.fresh(rc.ID); err != nil {
+		return err
+	}
+	if p := rc.problem(); p != "" {
+		return k.bad("receipt %s %s", rc.ID, p)
+	}
+	k.br.stage, k.br.curSession = stageClaims, nil
+	k.br.counts.Receipts++
 	return nil
 }
 

@@ -128,6 +128,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 			return err
 		}
 	}
+	if err := s.exportReceipts(ctx, tx, id, w, &counts); err != nil {
+		return err
+	}
 	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 

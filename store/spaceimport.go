@@ -68,6 +68,8 @@ func (im *spaceImport) write(rec *portability.BundleRecord) error {
 		return im.turn(rec.Turn)
 	case portability.RecordClaim:
 		return im.claim(rec.Claim)
+	case portability.RecordReceipt:
+		return im.s.importReceipt(im.ctx, im.tx, im.spaceID, rec.Receipt, im.remap)
 	}
 	return nil
 }

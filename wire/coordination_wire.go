@@ -27,6 +27,8 @@ type SpaceState struct {
 	Mount *MountOut `json:"mount" doc:"The mount of ?session= (null without it or when that session has none)"`
 	// BriefTokens is what this state costs an agent as the compact brief.
 	BriefTokens int `json:"brief_tokens" doc:"o200k tokens of this state's compact markdown brief (GET /api/v5/spaces/{id}/brief?compact=true), its closing \"~N tokens\" line included"`
+	// LastCompaction is the space's newest compaction receipt.
+	LastCompaction *ReceiptOut `json:"last_compaction" doc:"The space's newest compaction receipt (null before any agent host compacted)"`
 }
 
 // StateSpace is the space part of the state brief.
@@ -128,6 +130,10 @@ func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 		c := CommitOf(b.Head)
 		out.Commit = &c
 	}
+	if b.Compaction != nil {
+		r := ReceiptOf(b.Compaction)
+		out.LastCompaction = &r
+	}
 	for _, h := range b.Branches {
 		out.ActiveBranches = append(out.ActiveBranches, ActiveBranch{BranchName: h.Branch, CommitID: h.CheckpointID,
 			CommitHash: h.Hash, Message: h.Message, AuthorAgent: h.AuthorAgent, CreatedAt: h.CreatedAt, Summary: h.Summary})
@@ -182,6 +188,9 @@ func (st *SpaceState) Brief() *coord.StateBrief {
 	}
 	if c := st.Commit; c != nil {
 		b.Head = checkpointOf(c)
+	}
+	if r := st.LastCompaction; r != nil {
+		b.Compaction = r.Receipt()
 	}
 	for _, h := range st.ActiveBranches {
 		b.Branches = append(b.Branches, coord.BranchHead{Branch: h.BranchName, CheckpointID: h.CommitID, Hash: h.CommitHash,

@@ -101,7 +101,7 @@ func testBackupRestoresEveryRow(t *testing.T, liveDSN, restoredDSN, format, file
 			t.Errorf("%d row(s) differ after restore:\n%s", len(d), strings.Join(d, "\n"))
 		}
 		for _, table := range []string{"users", "api_tokens", "space_members", "spaces", "sessions", "turns", "checkpoints",
-			"checkpoint_items", "checkpoint_notes", "claims", "agent_sessions", "agent_entries"} {
+			"checkpoint_items", "checkpoint_notes", "claims", "agent_sessions", "agent_entries", "compaction_receipts"} {
 			if len(before[table]) == 0 {
 				t.Errorf("the fixture wrote no row of %s", table)
 			}

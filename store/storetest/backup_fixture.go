@@ -91,6 +91,11 @@ func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 		t.Fatal(err)
 	}
 	Get(s.FinishClaim(ctx, done.ID, coord.ClaimDone)).Must(t)
+	// A compaction receipt, as a hook records one after a host compacted.
+	rc := receiptOf(sp, &m1.ID, time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC), smriti.ReceiptIncomplete, "d-000001")
+	if err := s.AddReceipt(ctx, rc); err != nil {
+		t.Fatal(err)
+	}
 	resolved := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID,
 		Resolutions: []smriti.MergeResolution{{Field: "decisions", Key: ttl.ID, Choice: smriti.ChooseTheirs},
 			{Field: "summary", Choice: smriti.ChooseOurs}}})).Must(t).Checkpoint
