@@ -101,9 +101,3 @@ func New(cfg Config) *App {
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a
 }
-
-// Gate is the App's LLM gate.
-func (a *App) Gate() *Gate { return a.gate }
-
-// Now is the App's clock.
-func (a *App) Now() smriti.Clock { return a.now }
