@@ -207,9 +207,16 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
 
   // The newest checkpoint this session can reach that was saved before a
   // message: the state a fork or an edit from that message starts from.
+  // A turn the context includes comes after the context's base checkpoint
+  // (the server says where the context starts: an exact order, not a time);
+  // for an older turn, a checkpoint saved in an earlier second than it.
   const checkpointBefore = (t: Turn | null): Checkpoint | null => {
     const cps = (reachable.data ?? []).slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    return (t ? cps.find((c) => c.created_at <= t.created_at) : cps[0]) ?? null;
+    if (!t) return cps[0] ?? null;
+    const pv = contextView.data;
+    const anchor = pv?.checkpoints[pv.checkpoints.length - 1];
+    if (anchor && t.sequence_number >= (pv?.allowed_from_seq ?? Infinity)) return cps.find((c) => c.id === anchor.id) ?? null;
+    return cps.find((c) => c.created_at < t.created_at) ?? null;
   };
   const firstUserSeq = turns.turns.find((t) => t.role === "user")?.sequence_number;
   // An edit branches from the state before the message: a fork of the
