@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
 import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
 import { draftChanges, fieldOfKind, norm } from "../lib/diff";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
+import { droppedChanges } from "../lib/droppedChanges";
 
 export interface CheckpointFields {
   message: string;
@@ -106,15 +107,15 @@ export function CheckpointForm({
     setArtifacts(base.artifacts ?? []);
   }, [base]);
 
-  const lineState: Record<LineField, [Row[], (v: Row[]) => void]> = {
+  const lineState: Record<LineField, [Row[], Dispatch<SetStateAction<Row[]>>]> = {
     decisions: [decisions, setDecisions],
     assumptions: [assumptions, setAssumptions],
     open_questions: [questions, setQuestions],
     entities: [entities, setEntities],
   };
   function editLines(field: LineField, fn: (xs: string[]) => string[]) {
-    const [rows, set] = lineState[field];
-    set(realign(rows, fn(rowTexts(rows)).join("\n")));
+    // Functional, so several edits in one tick (dropping remembered changes) compose.
+    lineState[field][1]((rows) => realign(rows, fn(rowTexts(rows)).join("\n")));
   }
   const without = (xs: string[], t: string | null) => xs.filter((x) => norm(x) !== norm(t ?? ""));
   const replace = (xs: string[], from: string | null, to: string | null) => {
@@ -173,6 +174,10 @@ export function CheckpointForm({
     else next.add(i);
     setExcluded(next);
     applyChange(proposal.changes[i], include);
+    if (proposal.baseId) {
+      if (include) droppedChanges.remove(proposal.baseId, proposal.changes[i]);
+      else droppedChanges.add(proposal.baseId, proposal.changes[i]);
+    }
   }
 
   async function draft() {
@@ -194,8 +199,12 @@ export function CheckpointForm({
       if (d.artifacts) setArtifacts(d.artifacts);
       setDraftItems(d.items ?? []);
       const dc = draftChanges(base, d);
-      setProposal({ ...dc, baseId: d.base_checkpoint_id ?? base?.id ?? undefined });
-      setExcluded(new Set());
+      const baseId = d.base_checkpoint_id ?? base?.id ?? undefined;
+      setProposal({ ...dc, baseId });
+      // What the user dropped before on this base stays dropped.
+      const again = baseId ? droppedChanges.stillDropped(baseId, dc.changes) : new Set<number>();
+      for (const i of again) applyChange(dc.changes[i], false);
+      setExcluded(again);
     } catch (e) {
       setError(`Draft failed: ${(e as Error).message}`);
     } finally {
