@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
 import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
-import { draftChanges, fieldOfKind, norm } from "../lib/diff";
+import { clientChanges, draftChanges, fieldOfKind, norm } from "../lib/diff";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
@@ -72,6 +72,8 @@ export function CheckpointForm({
   const [error, setError] = useState("");
   const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
+  // After a hand edit the change list is what the form now changes in the base.
+  const [handEdited, setHandEdited] = useState(false);
   const [draftItems, setDraftItems] = useState<ItemView[]>([]);
   const [conflict, setConflict] = useState<{ fields: CheckpointFields; conflicts: MergeConflict[]; head: string } | null>(null);
   // The base may arrive after the form opened: fill it in once, if nothing was typed yet.
@@ -205,6 +207,7 @@ export function CheckpointForm({
       const again = baseId ? droppedChanges.stillDropped(baseId, dc.changes) : new Set<number>();
       for (const i of again) applyChange(dc.changes[i], false);
       setExcluded(again);
+      setHandEdited(false);
     } catch (e) {
       setError(`Draft failed: ${(e as Error).message}`);
     } finally {
@@ -265,12 +268,45 @@ export function CheckpointForm({
     });
   }
 
+  // The list the proposal shows: the draft's own until the form is edited by
+  // hand, then what the form changes in the base now (each change keeping
+  // the turns it came from), followed by the dropped ones, restorable.
+  const shown = (() => {
+    if (!proposal || !handEdited) return { changes: proposal?.changes ?? [], excluded, toggle };
+    const now = clientChanges(base, {
+      decisions: rowTexts(decisions),
+      assumptions: rowTexts(assumptions),
+      open_questions: rowTexts(questions),
+      entities: rowTexts(entities),
+      tasks: tasks.filter((t) => t.text.trim()).map((t) => ({ text: t.text, status: t.status })),
+    }).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && norm(p.after ?? p.before ?? "") === norm(c.after ?? c.before ?? ""))?.source }));
+    const dropped = [...excluded].sort((a, b) => a - b);
+    return {
+      changes: [...now, ...dropped.map((i) => proposal.changes[i])],
+      excluded: new Set(dropped.map((_, k) => now.length + k)),
+      toggle: (i: number) => {
+        if (i >= now.length) return toggle(dropped[i - now.length]);
+        applyChange(now[i], false);
+        if (proposal.baseId) droppedChanges.add(proposal.baseId, now[i]);
+      },
+    };
+  })();
+
   const setTask = (i: number, patch: Partial<TaskRow>) => setTasks((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
   const setArtifact = (i: number, patch: Partial<Artifact>) => setArtifacts((as) => as.map((a, j) => (j === i ? { ...a, ...patch } : a)));
 
   return (
     <>
-    <form onSubmit={submit} aria-label="Checkpoint" onInput={() => (touched.current = true)}>
+    <form
+      onSubmit={submit}
+      aria-label="Checkpoint"
+      onInput={() => {
+        touched.current = true;
+        // Later, not during the event: a re-render now would reset a
+        // controlled field before its own change handler reads it.
+        if (proposal && !handEdited) setTimeout(() => setHandEdited(true), 0);
+      }}
+    >
       {onDraft && (
         <div className="row">
           <button type="button" onClick={draft} disabled={busy !== "" || !draftAvailable}>
@@ -288,10 +324,10 @@ export function CheckpointForm({
       )}
       {proposal && (
         <DraftDiff
-          changes={proposal.changes}
-          excluded={excluded}
-          onToggle={toggle}
-          fromServer={proposal.fromServer}
+          changes={shown.changes}
+          excluded={shown.excluded}
+          onToggle={shown.toggle}
+          fromServer={proposal.fromServer && !handEdited}
           baseLabel={base ? short(base.commit_hash) : "an empty checkpoint"}
         />
       )}

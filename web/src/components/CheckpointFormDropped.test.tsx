@@ -54,4 +54,16 @@ describe("CheckpointForm drafts on one base", () => {
     await screen.findByRole("button", { name: "Drop change: added Fly home" });
     expect(decisions()).toBe("Take the train\nFly home");
   });
+
+  it("recomputes the change list after a hand edit", async () => {
+    render(<CheckpointForm base={base} onDraft={() => Promise.resolve(draftWith(3))} onSubmit={vi.fn()} />);
+    await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
+    await screen.findByRole("button", { name: "Drop change: added Fly home" });
+    await userEvent.type(screen.getByLabelText("Decisions (one per line)"), "{Enter}Walk to the station");
+    await screen.findByRole("button", { name: "Drop change: added Walk to the station" });
+    expect(screen.getByRole("button", { name: "Drop change: added Fly home" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Drop change: added Walk to the station" }));
+    expect(decisions()).toBe("Take the train\nFly home");
+    expect(screen.queryByRole("button", { name: "Drop change: added Walk to the station" })).toBeNull();
+  });
 });
