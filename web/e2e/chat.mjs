@@ -10,6 +10,7 @@
 import { createServer } from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cpus, loadavg } from "node:os";
 
 const WORDS = Array.from({ length: 60 }, (_, i) => `word${i}`);
 
@@ -87,7 +88,7 @@ async function stopKeepsPartialReply({ browser, expect, shot, startServer, work 
 }
 
 export async function chatScenarios(h) {
-  const { browser, base, api, expect, shot, axe, figures } = h;
+  const { browser, base, api, expect, shot, axe } = h;
   await stopKeepsPartialReply(h);
 
   console.log("context divider, edit as a branch, regenerate, names");
@@ -216,7 +217,6 @@ export async function chatScenarios(h) {
   }
 
   await longThreadBudgets(h, sp.id);
-  void figures;
 }
 
 // The 2,000-turn session: first paint (navigation to the newest turn on
@@ -262,7 +262,14 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
   const p95 = +sorted[Math.floor(sorted.length * 0.95)].toFixed(1);
   figures.chat2000ScrollP95FrameMs = p95;
   console.log(`  --  2,000-turn session: newest turn on screen after ${figures.chat2000FirstPaintMs.join(", ")} ms; scroll p95 frame ${p95} ms`);
-  expect(paint <= 500, `the 2,000-turn session shows its newest turn within 500 ms (median ${paint} ms)`);
-  expect(p95 <= 32, `scrolling the 2,000-turn session: p95 frame ${p95} ms ≤ 32 ms`);
+  // As in run.mjs: times measure the machine as much as the page, so the
+  // budgets are held only when the CPUs are not oversubscribed (load per
+  // CPU ≤ 1.5, or SMRITI_E2E_STRICT_BUDGET set); the figures are always written.
+  const load = loadavg()[0] / cpus().length;
+  figures.chat2000LoadPerCpu = +load.toFixed(2);
+  if (load <= 1.5 || process.env.SMRITI_E2E_STRICT_BUDGET) {
+    expect(paint <= 500, `the 2,000-turn session shows its newest turn within 500 ms (median ${paint} ms)`);
+    expect(p95 <= 32, `scrolling the 2,000-turn session: p95 frame ${p95} ms ≤ 32 ms`);
+  } else console.log(`  --  load ${load.toFixed(2)} per CPU: the 2,000-turn budgets are reported, not held`);
   await ctx.close();
 }
