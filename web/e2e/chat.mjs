@@ -219,6 +219,37 @@ export async function chatScenarios(h) {
   await longThreadBudgets(h, sp.id);
 }
 
+// The renderer main thread's CPU time in a trace (thread time: waiting for
+// a CPU another process holds is not counted), in ms.
+function mainThreadCpuMs(trace) {
+  const main = new Set(trace.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const by = new Map();
+  for (const e of trace) {
+    if (e.ph !== "X" || (e.name !== "ThreadControllerImpl::RunTask" && e.name !== "RunTask") || !main.has(`${e.pid}:${e.tid}`)) continue;
+    by.set(`${e.pid}:${e.tid}`, (by.get(`${e.pid}:${e.tid}`) ?? 0) + (e.tdur ?? 0));
+  }
+  return Math.max(0, ...by.values()) / 1000;
+}
+
+const scrollFrames = (p) =>
+  p.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const el = document.querySelector("[data-testid=thread]");
+        const gaps = [];
+        let last = 0;
+        let n = 0;
+        const step = (t) => {
+          if (last) gaps.push(t - last);
+          last = t;
+          el.scrollTop -= 120;
+          if (++n < 120) requestAnimationFrame(step);
+          else resolve(gaps);
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+
 // The 2,000-turn session: first paint (navigation to the newest turn on
 // screen) and the frames of a scroll up through it.
 async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
@@ -237,27 +268,12 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
     paints.push(await p.evaluate(() => performance.now()));
     if (i < 2) await p.close();
   }
+
   const p = ctx.pages()[0];
   const paint = Math.round(paints.slice().sort((a, b) => a - b)[1]);
   figures.chat2000FirstPaintMs = paints.map(Math.round);
   figures.chat2000FirstPaintMedianMs = paint;
-  const frames = await p.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const el = document.querySelector("[data-testid=thread]");
-        const gaps = [];
-        let last = 0;
-        let n = 0;
-        const step = (t) => {
-          if (last) gaps.push(t - last);
-          last = t;
-          el.scrollTop -= 120;
-          if (++n < 120) requestAnimationFrame(step);
-          else resolve(gaps);
-        };
-        requestAnimationFrame(step);
-      }),
-  );
+  const frames = await scrollFrames(p);
   const sorted = frames.slice().sort((a, b) => a - b);
   const p95 = +sorted[Math.floor(sorted.length * 0.95)].toFixed(1);
   figures.chat2000ScrollP95FrameMs = p95;
@@ -265,6 +281,16 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
   // As in run.mjs: times measure the machine as much as the page, so the
   // budgets are held only when the CPUs are not oversubscribed (load per
   // CPU ≤ 1.5, or SMRITI_E2E_STRICT_BUDGET set); the figures are always written.
+  // The same load and scroll traced, for what the page itself costs.
+  const tp = await ctx.newPage();
+  await browser.startTracing(tp, { categories: ["toplevel"] });
+  await tp.goto(`${base}/sessions/${sid}`, { waitUntil: "commit" });
+  await tp.locator("[data-seq='1999']").waitFor({ timeout: 20000 });
+  figures.chat2000FirstPaintMainThreadCpuMs = Math.round(mainThreadCpuMs(JSON.parse((await browser.stopTracing()).toString()).traceEvents));
+  await browser.startTracing(tp, { categories: ["toplevel"] });
+  const n = (await scrollFrames(tp)).length + 1;
+  figures.chat2000ScrollMainThreadCpuMsPerFrame = +(mainThreadCpuMs(JSON.parse((await browser.stopTracing()).toString()).traceEvents) / n).toFixed(2);
+  console.log(`  --  traced: ${figures.chat2000FirstPaintMainThreadCpuMs} ms of main-thread CPU to the newest turn; ${figures.chat2000ScrollMainThreadCpuMsPerFrame} ms per scroll frame`);
   const load = loadavg()[0] / cpus().length;
   figures.chat2000LoadPerCpu = +load.toFixed(2);
   if (load <= 1.5 || process.env.SMRITI_E2E_STRICT_BUDGET) {

@@ -22,6 +22,12 @@ describe("contextLine", () => {
     expect(l.outside(5)).toBe("before the mounted checkpoint");
     expect(l.label).toBe("The model's context starts here (MOUNTED): the checkpoint and your next message; none of the messages above are sent.");
   });
+  it("ATurnNewerThanThePreviewIsNotCalledOverTheBudget", () => {
+    const l = contextLine(preview("FORKED", 0, null))!;
+    expect(l.outside(0)).toBeNull();
+    const dropped = contextLine({ ...preview("FORKED", 0, null), dropped_turns: 2 })!;
+    expect(dropped.outside(1)).toBe("over the token budget");
+  });
   it("FreshIncludesEverythingAndNamesStoppedReplies", () => {
     const l = contextLine(preview("FRESH", 0, [0, 3], [1]))!;
     expect([0, 3].map((s) => l.outside(s))).toEqual([null, null]);

@@ -22,13 +22,16 @@ const BOUNDARY: Record<string, string> = {
   FRESH: "outside the context",
 };
 
-export function contextLine(p: Pick<ContextPreview, "mode" | "turn_range" | "allowed_from_seq" | "stopped_turns" | "checkpoints"> | undefined): ContextLine | null {
+export function contextLine(p: Pick<ContextPreview, "mode" | "turn_range" | "allowed_from_seq" | "stopped_turns" | "checkpoints"> & Partial<Pick<ContextPreview, "dropped_turns">> | undefined): ContextLine | null {
   if (!p) return null;
   const mode = p.mode.toUpperCase();
   const allowed = p.allowed_from_seq ?? 0;
   const from = p.turn_range?.from_seq ?? null;
   const boundary = BOUNDARY[mode] ?? BOUNDARY.FRESH;
-  const outside = (seq: number) => (seq < allowed ? boundary : from == null || seq < from ? "over the token budget" : null);
+  // With no turn sent, a turn past the boundary was dropped only if the
+  // preview says it dropped some (else it is newer than the preview).
+  const overBudget = (seq: number) => (from != null ? seq < from : (p.dropped_turns ?? 0) > 0);
+  const outside = (seq: number) => (seq < allowed ? boundary : overBudget(seq) ? "over the token budget" : null);
   const cps = p.checkpoints.length;
   const what = cps ? `${cps === 1 ? "the checkpoint" : `${cps} checkpoints`} and ` : "";
   const base = from == null ? `The model's context starts here (${mode}): ${what}your next message; none of the messages above are sent` : `The model's context starts here (${mode}): ${what}the messages below`;

@@ -239,7 +239,8 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const autoSent = useRef(false);
   useEffect(() => {
     const text = (loc.state as { send?: string } | null)?.send;
-    if (!text || autoSent.current || !session.data || !composer.current) return;
+    // Once the thread has loaded, so the reply's refetch is not raced by the first read.
+    if (!text || autoSent.current || !session.data || !turns.query.isSuccess || !composer.current) return;
     autoSent.current = true;
     nav(loc.pathname + loc.search, { replace: true, state: null });
     composer.current.send(text);
