@@ -56,7 +56,7 @@ func Reply(req intelligence.CompletionRequest) string {
 		turns := parseTranscript(data)
 		title := ""
 		if len(turns) > 0 {
-			title = smriti.PhraseTitle(turns[0].text, intelligence.MaxSessionTitleChars)
+			title = smriti.PhraseTitle(withoutSuspicious(turns[0].text), intelligence.MaxSessionTitleChars)
 		}
 		v = map[string]string{"title": title}
 	default:
@@ -581,6 +581,18 @@ func upperFirst(s string) string {
 
 // firstWords returns the first n words of the first non-empty line of s,
 // without markdown heading marks or trailing punctuation, cut to limit.
+// withoutSuspicious drops the lines that read like instructions to a model,
+// so a title is never made of them.
+func withoutSuspicious(s string) string {
+	var keep []string
+	for _, line := range strings.Split(s, "\n") {
+		if !intelligence.IsSuspicious(line) {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
 func firstWords(s string, n, limit int) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>*- "))
