@@ -177,6 +177,15 @@ export async function chatScenarios(h) {
   expect((await p.evaluate(() => document.activeElement?.id)) === "composer-text", "New chat opens a session of that space with the focus in the box");
   await ctx.close();
 
+  await panelsAndAxe(h, se.id);
+  await longThreadBudgets(h, sp.id);
+}
+
+// At 390 px every panel closes with Esc (and the history panel with back),
+// and the composer is compact; axe on the chat page in both themes at
+// 390, 1024 and 1440 px.
+async function panelsAndAxe({ browser, base, expect, shot, axe }, sessionId) {
+  const se = { id: sessionId };
   console.log("phone: every panel closes with Esc (and back), the composer is compact; axe in both themes");
   for (const colorScheme of ["light", "dark"]) {
     for (const width of [390, 1024, 1440]) {
@@ -216,7 +225,6 @@ export async function chatScenarios(h) {
     }
   }
 
-  await longThreadBudgets(h, sp.id);
 }
 
 // The renderer main thread's CPU time in a trace (thread time: waiting for

@@ -14,7 +14,10 @@ export function useBackCloses(open: boolean, close: () => void) {
     const marker = { smritiPanel: Math.random() };
     window.history.pushState({ ...(window.history.state ?? {}), ...marker }, "");
     let popped = false;
+    // A panel opened on top of this one gives its entry back with a back()
+    // of its own: this panel closes only when its own entry is left.
     const onPop = () => {
+      if (window.history.state?.smritiPanel === marker.smritiPanel) return;
       popped = true;
       closeRef.current();
     };
