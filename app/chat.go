@@ -58,6 +58,9 @@ type Prepared struct {
 	// Unmount says the send ends the session's mount (an explicit
 	// "mounted_checkpoint_id": null).
 	Unmount bool
+	// Allowed is the query for the turns the context mode allows, before
+	// the token budget is applied.
+	Allowed smriti.TurnQuery
 }
 
 // SendResult is a completed (or replayed) send.
@@ -132,7 +135,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread
-	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount, Unmount: plan.Unmount}, nil
+	return &Prepared{Session: se, Provider: prov, Model: model, Context: pc, Budget: budget, ReplyTokens: reply, Mount: plan.Mount, Unmount: plan.Unmount, Allowed: q}, nil
 }
 
 func (c *Chat) counter() intelligence.TokenCounter {
@@ -209,7 +212,8 @@ func (c *Chat) Send(ctx context.Context, req SendRequest) (*SendResult, error) {
 
 // Stream is Send with the reply delivered piece by piece: onMeta once the
 // context is resolved, onDelta per piece. If ctx ends (the client went
-// away) the provider call is cancelled and nothing is stored.
+// away: the user stopped it) the provider call is cancelled, and the
+// question is stored with the reply as far as it got, marked stopped.
 func (c *Chat) Stream(ctx context.Context, req SendRequest, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
 	if onDelta == nil {
 		onDelta = func(string) error { return nil }
@@ -244,16 +248,25 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	}
 	creq := intelligence.CompletionRequest{Model: p.Model, Messages: p.Context.Messages, MaxTokens: p.ReplyTokens, Annotations: p.Context.Annotations()}
 	var comp *intelligence.Completion
+	var partial *partialReply
 	if onDelta != nil {
-		comp, err = p.Provider.Stream(ctx, creq, onDelta)
+		partial = &partialReply{}
+		comp, err = p.Provider.Stream(ctx, creq, partial.relay(onDelta))
 	} else {
 		comp, err = p.Provider.Complete(ctx, creq)
 	}
 	if err != nil {
+		if partial.stopped(ctx) {
+			return c.keepStopped(ctx, req, p, partial.text.String(), err)
+		}
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, smriti.Errorf(smriti.EUPSTREAM, "the request was cancelled before the reply was stored")
+		cancelled := smriti.Errorf(smriti.EUPSTREAM, "the request was cancelled before the reply was stored")
+		if partial.stopped(ctx) {
+			return c.keepStopped(ctx, req, p, comp.Text, cancelled)
+		}
+		return nil, cancelled
 	}
 	write, meta := c.exchange(req, p, comp)
 	ex, err := c.Sessions.AppendExchange(ctx, write)

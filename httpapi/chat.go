@@ -202,6 +202,11 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	if from, to := p.Context.SeqRange(); from != nil {
 		out.TurnRange = &wire.SeqRange{FromSeq: *from, ToSeq: *to}
 	}
+	seen, err := s.app.ContextTurns(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	out.AllowedFromSeq, out.StoppedTurns = seen.AllowedFromSeq, seen.StoppedSeqs
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -300,14 +300,18 @@ func TestStreamDeliversEventsAndStores(t *testing.T) {
 	}
 }
 
-// TestStreamClientDisconnectCancelsAndStoresNothing: the client goes away
-// mid-stream; the provider call is cancelled and no turn is written.
-func TestStreamClientDisconnectCancelsAndStoresNothing(t *testing.T) {
+// TestStreamStoppedByClientKeepsPartialReply: the client goes away
+// mid-stream (the user pressed Stop); the provider call is cancelled, and
+// the question is stored with the reply as far as it got, marked stopped.
+// The next send's context includes it, and the preview says so.
+func TestStreamStoppedByClientKeepsPartialReply(t *testing.T) {
 	var cancelled atomic.Bool
 	upstream := fakeOpenAI(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]}`+"\n\n")
-		w.(http.Flusher).Flush()
+		for _, piece := range []string{"Hel", "lo, wor"} {
+			fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"`+piece+`"},"finish_reason":null}]}`+"\n\n")
+			w.(http.Flusher).Flush()
+		}
 		select {
 		case <-r.Context().Done():
 			cancelled.Store(true)
@@ -318,24 +322,76 @@ func TestStreamClientDisconnectCancelsAndStoresNothing(t *testing.T) {
 	se := storetest.Get(e.c.CreateSession(bg, nil, "", "openai", "gpt-4o")).Must(t)
 	ctx, cancel := context.WithCancel(bg)
 	req := wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("hello"), Provider: "openai", Model: "gpt-4o"}
+	var got strings.Builder
 	_, err := e.c.SendStream(ctx, req, func(ev client.StreamEvent) {
 		if ev.Event == "delta" {
-			cancel()
+			var d struct{ Text string }
+			json.Unmarshal(ev.Data, &d)
+			if got.WriteString(d.Text); got.String() == "Hello, wor" {
+				cancel()
+			}
 		}
 	})
 	if err == nil {
 		t.Fatal("stream finished although the client went away")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !cancelled.Load() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	var turns []wire.TurnOut
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if turns = storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) == 2 && cancelled.Load() {
+			break
+		}
 	}
 	if !cancelled.Load() {
 		t.Fatal("the provider call was not cancelled")
 	}
-	time.Sleep(100 * time.Millisecond)
-	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {
-		t.Fatalf("a cancelled stream stored %d turns", len(turns))
+	type row struct {
+		Seq     int64
+		Role    string
+		Content string
+		Stopped any
+	}
+	var rows []row
+	for _, tu := range turns {
+		rows = append(rows, row{tu.SequenceNumber, tu.Role, tu.Content, tu.Metadata["stopped"]})
+	}
+	want := []row{{0, "user", "hello", nil}, {1, "assistant", "Hello, wor", true}}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Fatalf("stored turns = %v, want %v", rows, want)
+	}
+	pv := storetest.Get(e.c.PreviewContext(bg, wire.SendRequest{SessionID: strp(se.ID.String()), Message: strp("next"), Provider: "openai", Model: "gpt-4o"})).Must(t)
+	if fmt.Sprint(pv.StoppedTurns) != "[1]" || pv.AllowedFromSeq != 0 || pv.TurnRange == nil || *pv.TurnRange != (wire.SeqRange{FromSeq: 0, ToSeq: 1}) {
+		t.Fatalf("preview: stopped %v, allowed from #%d, range %+v; want [1], #0, 0–1", pv.StoppedTurns, pv.AllowedFromSeq, pv.TurnRange)
+	}
+	if m := pv.Messages[len(pv.Messages)-2]; m.Role != "assistant" || m.Content != "Hello, wor" {
+		t.Fatalf("the stopped reply reaches the next prompt as %+v", m)
+	}
+}
+
+// TestPreviewTellsWhereTheContextStarts: a mounted session's preview names
+// the first turn after the mount as where the model's context starts.
+func TestPreviewTellsWhereTheContextStarts(t *testing.T) {
+	e := newEnv(t)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("ctx start"), Description: new("")})).Must(t)
+	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
+	for _, m := range []string{"one", "two"} {
+		storetest.Get(e.c.Send(bg, sendReq(se.ID, m), "")).Must(t)
+	}
+	pv := storetest.Get(e.c.PreviewContext(bg, sendReq(se.ID, "next"))).Must(t)
+	if pv.Mode != "FRESH" || pv.AllowedFromSeq != 0 || fmt.Sprint(pv.StoppedTurns) != "[]" {
+		t.Fatalf("fresh preview: %s from #%d stopped %v", pv.Mode, pv.AllowedFromSeq, pv.StoppedTurns)
+	}
+	cp := storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(se.ID.String()),
+		ContentFields: wire.ContentFields{Message: strp("base"), Summary: "s"}})).Must(t)
+	storetest.Get(e.c.Send(bg, sendReq(se.ID, "three"), "")).Must(t)
+	head := storetest.Get(e.c.PreviewContext(bg, sendReq(se.ID, "next"))).Must(t)
+	if head.Mode != "HEAD" || head.AllowedFromSeq != 4 || head.TurnRange == nil || head.TurnRange.FromSeq != 4 {
+		t.Fatalf("head preview: %s from #%d range %+v, want HEAD from #4", head.Mode, head.AllowedFromSeq, head.TurnRange)
+	}
+	mreq := sendReq(se.ID, "next")
+	mreq.MountedCheckpointID = strp(cp.ID.String())
+	mounted := storetest.Get(e.c.PreviewContext(bg, mreq)).Must(t)
+	if mounted.Mode != "MOUNTED" || mounted.AllowedFromSeq != 6 || mounted.TurnRange != nil {
+		t.Fatalf("mounted preview: %s from #%d range %+v, want MOUNTED from #6 (no turns yet)", mounted.Mode, mounted.AllowedFromSeq, mounted.TurnRange)
 	}
 }
 

@@ -719,7 +719,8 @@ func TestIntelligenceTitle(t *testing.T) {
 		_, se := e.spaceSession(t)
 		e.exchange(t, se.ID, "Planning our trip to the Great Barrier Reef next spring", "Nice.")
 		s := storetest.Get(e.c.GenerateTitle(bg, se.ID)).Must(t)
-		if s.Title != "Planning our trip to the" || s.ID != se.ID {
+		// The whole first sentence, not its first five words ("Planning our trip to the").
+		if s.Title != "Planning our trip to the Great Barrier Reef next spring" || s.ID != se.ID {
 			t.Errorf("title = %q", s.Title)
 		}
 		if got := storetest.Get(e.c.Session(bg, se.ID)).Must(t); got.Title != s.Title {

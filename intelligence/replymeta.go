@@ -57,6 +57,9 @@ type ReplyMeta struct {
 	Usage   Usage        `json:"usage"`
 	Context ReplyContext `json:"context"`
 	At      time.Time    `json:"at"`
+	// Stopped marks a reply its user stopped while it streamed: the text is
+	// what had arrived by then.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // ReplyContext says which context a reply was built from.

@@ -90,6 +90,10 @@ type ContextPreview struct {
 	Mount         *SessionMount          `json:"mount" doc:"The session's mount (null when none); a send with this body records a new one when it names another checkpoint"`
 	LastUsage     *intelligence.Usage    `json:"last_usage" doc:"Prompt and completion tokens the provider reported for the session's newest reply (null before the first)"`
 	Messages      []intelligence.Message `json:"messages" doc:"Exactly the messages the provider would get: system, the history turns, the new message"`
+	// Where the model's context starts in the thread, and why earlier turns
+	// are left out.
+	AllowedFromSeq int64   `json:"allowed_from_seq" doc:"The first turn the context mode allows: earlier turns are before the mounted, fork or head checkpoint; turns from here up to turn_range.from_seq were dropped to fit the budget (the session's next sequence number when none is allowed)"`
+	StoppedTurns   []int64 `json:"stopped_turns" doc:"Sequence numbers of stopped replies among the turns sent: a reply the user stopped is given to the model as far as it got"`
 }
 
 // PreviewCommit names a checkpoint in a preview.

@@ -55,7 +55,7 @@ func Reply(req intelligence.CompletionRequest) string {
 		turns := parseTranscript(data)
 		title := ""
 		if len(turns) > 0 {
-			title = firstWords(turns[0].text, 5, intelligence.MaxSessionTitleChars)
+			title = smriti.PhraseTitle(withoutSuspicious(turns[0].text), intelligence.MaxSessionTitleChars)
 		}
 		v = map[string]string{"title": title}
 	default:

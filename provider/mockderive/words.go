@@ -122,6 +122,18 @@ func upperFirst(s string) string {
 	return s
 }
 
+// withoutSuspicious drops the lines that read like instructions to a model,
+// so a title is never made of them.
+func withoutSuspicious(s string) string {
+	var keep []string
+	for _, line := range strings.Split(s, "\n") {
+		if !intelligence.IsSuspicious(line) {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
 // firstWords returns the first n words of the first non-empty line of s,
 // without markdown heading marks or trailing punctuation, cut to limit.
 func firstWords(s string, n, limit int) string {

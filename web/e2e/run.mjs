@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
+import { chatScenarios } from "./chat.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -122,8 +123,17 @@ async function axe(page, name) {
   expect(bad.length === 0, `axe: no serious or critical issue on ${name}${bad.length ? " — " + JSON.stringify(bad) : ""}`);
 }
 
+const api = async (method, path, body) => {
+  const r = await fetch(base + path, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.status === 204 ? null : r.json();
+};
+
 let failed = null;
 try {
+  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs).
+  full: {
+  if (process.env.SMRITI_E2E_ONLY === "chat") break full;
   const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await ctxA.newPage();
   page.on("pageerror", (e) => console.log("  page error:", e.message));
@@ -422,11 +432,6 @@ try {
   await ctxB.close();
   await ctxA.close();
 
-  const api = async (method, path, body) => {
-    const r = await fetch(base + path, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-    return r.status === 204 ? null : r.json();
-  };
   const loadNow = () => loadavg()[0] / cpus().length;
 
   console.log("a 200-turn session opens at its newest message");
@@ -940,6 +945,8 @@ try {
   await ctxC.close();
 
   await integrityScenarios({ browser, base, api, expect, shot });
+  }
+  await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

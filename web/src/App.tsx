@@ -3,11 +3,12 @@ import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { Toaster } from "sonner";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import { BookOpen, Command as CommandIcon, GitBranch, Menu, MessageSquare, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
+import { BookOpen, Command as CommandIcon, GitBranch, Menu, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
 import { api } from "./api";
 import Overview from "./pages/Overview";
 import Chat from "./pages/Chat";
 import SearchBox from "./components/SearchBox";
+import { SessionNav } from "./components/SessionNav";
 import { AccountBox } from "./AuthGate";
 import { OfflineBanner } from "./components/OfflineBanner";
 import { Palette, ShortcutsSheet } from "./components/Palette";
@@ -27,7 +28,6 @@ const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
 
 function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette: () => void; theme: string; onTheme: () => void }) {
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
   const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
   const dark = isDark(theme);
   return (
@@ -50,21 +50,7 @@ function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette
         <kbd>Ctrl K</kbd>
       </button>
       <SearchBox />
-      <h2 id="nav-sessions">Recent sessions</h2>
-      <ul aria-labelledby="nav-sessions">
-        {(sessions.data ?? []).slice(0, 12).map((s) => (
-          <li key={s.id}>
-            <NavLink to={`/sessions/${s.id}`} title={s.title}>
-              {s.branch_name !== "main" ? (
-                <GitBranch size={14} aria-label={`branch ${s.branch_name}`} />
-              ) : (
-                <MessageSquare size={14} aria-hidden />
-              )}
-              <span className="t">{s.title || "Untitled"}</span>
-            </NavLink>
-          </li>
-        ))}
-      </ul>
+      <SessionNav />
       <h2 id="nav-spaces">Spaces</h2>
       <ul aria-labelledby="nav-spaces">
         {(spaces.data ?? []).slice(0, 12).map((s) => (
@@ -110,6 +96,11 @@ export default function App() {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
         e.preventDefault();
         setPalette((p) => !p);
+        return;
+      }
+      // On a phone the navigation is a drawer: Esc closes it.
+      if (e.key === "Escape" && document.querySelector(".sidebar.open")) {
+        setDrawer(false);
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;

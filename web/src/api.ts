@@ -45,6 +45,8 @@ export interface Turn {
   model: string;
   sequence_number: number;
   created_at: string;
+  /** An assistant turn records how it was made; `stopped: true` marks a reply its user stopped. */
+  metadata?: { stopped?: boolean } & Record<string, unknown>;
 }
 
 export interface Head {
@@ -233,6 +235,10 @@ export interface ContextPreview {
   history_budget: number;
   token_estimate: number;
   messages: { role: string; content: string }[];
+  /** The first turn the mode allows: earlier ones are before the checkpoint boundary; those up to turn_range.from_seq were over the budget. */
+  allowed_from_seq?: number;
+  /** Stopped replies among the turns sent: they reach the model as far as they got. */
+  stopped_turns?: number[];
 }
 
 export interface ProviderStatus {

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
 import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
-import { draftChanges, fieldOfKind, norm } from "../lib/diff";
+import { clientChanges, draftChanges, fieldOfKind, norm } from "../lib/diff";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
+import { droppedChanges } from "../lib/droppedChanges";
 
 export interface CheckpointFields {
   message: string;
@@ -71,6 +72,8 @@ export function CheckpointForm({
   const [error, setError] = useState("");
   const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
+  // After a hand edit the change list is what the form now changes in the base.
+  const [handEdited, setHandEdited] = useState(false);
   const [draftItems, setDraftItems] = useState<ItemView[]>([]);
   const [conflict, setConflict] = useState<{ fields: CheckpointFields; conflicts: MergeConflict[]; head: string } | null>(null);
   // The base may arrive after the form opened: fill it in once, if nothing was typed yet.
@@ -106,15 +109,15 @@ export function CheckpointForm({
     setArtifacts(base.artifacts ?? []);
   }, [base]);
 
-  const lineState: Record<LineField, [Row[], (v: Row[]) => void]> = {
+  const lineState: Record<LineField, [Row[], Dispatch<SetStateAction<Row[]>>]> = {
     decisions: [decisions, setDecisions],
     assumptions: [assumptions, setAssumptions],
     open_questions: [questions, setQuestions],
     entities: [entities, setEntities],
   };
   function editLines(field: LineField, fn: (xs: string[]) => string[]) {
-    const [rows, set] = lineState[field];
-    set(realign(rows, fn(rowTexts(rows)).join("\n")));
+    // Functional, so several edits in one tick (dropping remembered changes) compose.
+    lineState[field][1]((rows) => realign(rows, fn(rowTexts(rows)).join("\n")));
   }
   const without = (xs: string[], t: string | null) => xs.filter((x) => norm(x) !== norm(t ?? ""));
   const replace = (xs: string[], from: string | null, to: string | null) => {
@@ -173,6 +176,10 @@ export function CheckpointForm({
     else next.add(i);
     setExcluded(next);
     applyChange(proposal.changes[i], include);
+    if (proposal.baseId) {
+      if (include) droppedChanges.remove(proposal.baseId, proposal.changes[i]);
+      else droppedChanges.add(proposal.baseId, proposal.changes[i]);
+    }
   }
 
   async function draft() {
@@ -194,8 +201,13 @@ export function CheckpointForm({
       if (d.artifacts) setArtifacts(d.artifacts);
       setDraftItems(d.items ?? []);
       const dc = draftChanges(base, d);
-      setProposal({ ...dc, baseId: d.base_checkpoint_id ?? base?.id ?? undefined });
-      setExcluded(new Set());
+      const baseId = d.base_checkpoint_id ?? base?.id ?? undefined;
+      setProposal({ ...dc, baseId });
+      // What the user dropped before on this base stays dropped.
+      const again = baseId ? droppedChanges.stillDropped(baseId, dc.changes) : new Set<number>();
+      for (const i of again) applyChange(dc.changes[i], false);
+      setExcluded(again);
+      setHandEdited(false);
     } catch (e) {
       setError(`Draft failed: ${(e as Error).message}`);
     } finally {
@@ -256,12 +268,45 @@ export function CheckpointForm({
     });
   }
 
+  // The list the proposal shows: the draft's own until the form is edited by
+  // hand, then what the form changes in the base now (each change keeping
+  // the turns it came from), followed by the dropped ones, restorable.
+  const shown = (() => {
+    if (!proposal || !handEdited) return { changes: proposal?.changes ?? [], excluded, toggle };
+    const now = clientChanges(base, {
+      decisions: rowTexts(decisions),
+      assumptions: rowTexts(assumptions),
+      open_questions: rowTexts(questions),
+      entities: rowTexts(entities),
+      tasks: tasks.filter((t) => t.text.trim()).map((t) => ({ text: t.text, status: t.status })),
+    }).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && norm(p.after ?? p.before ?? "") === norm(c.after ?? c.before ?? ""))?.source }));
+    const dropped = [...excluded].sort((a, b) => a - b);
+    return {
+      changes: [...now, ...dropped.map((i) => proposal.changes[i])],
+      excluded: new Set(dropped.map((_, k) => now.length + k)),
+      toggle: (i: number) => {
+        if (i >= now.length) return toggle(dropped[i - now.length]);
+        applyChange(now[i], false);
+        if (proposal.baseId) droppedChanges.add(proposal.baseId, now[i]);
+      },
+    };
+  })();
+
   const setTask = (i: number, patch: Partial<TaskRow>) => setTasks((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
   const setArtifact = (i: number, patch: Partial<Artifact>) => setArtifacts((as) => as.map((a, j) => (j === i ? { ...a, ...patch } : a)));
 
   return (
     <>
-    <form onSubmit={submit} aria-label="Checkpoint" onInput={() => (touched.current = true)}>
+    <form
+      onSubmit={submit}
+      aria-label="Checkpoint"
+      onInput={() => {
+        touched.current = true;
+        // Later, not during the event: a re-render now would reset a
+        // controlled field before its own change handler reads it.
+        if (proposal && !handEdited) setTimeout(() => setHandEdited(true), 0);
+      }}
+    >
       {onDraft && (
         <div className="row">
           <button type="button" onClick={draft} disabled={busy !== "" || !draftAvailable}>
@@ -279,10 +324,10 @@ export function CheckpointForm({
       )}
       {proposal && (
         <DraftDiff
-          changes={proposal.changes}
-          excluded={excluded}
-          onToggle={toggle}
-          fromServer={proposal.fromServer}
+          changes={shown.changes}
+          excluded={shown.excluded}
+          onToggle={shown.toggle}
+          fromServer={proposal.fromServer && !handEdited}
           baseLabel={base ? short(base.commit_hash) : "an empty checkpoint"}
         />
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from "react";
 import { Send as SendIcon, Square } from "lucide-react";
 import { newKey } from "../api";
 
@@ -10,6 +10,17 @@ export interface ProviderChoice {
 }
 
 const DRAFT = "smriti.draft.";
+
+/** What the page can ask of the message box: the focus, a text to edit, a send, a stop. */
+export interface ComposerControl {
+  focus(): void;
+  /** Puts text in the box (replacing what is there) and focuses it, without sending. */
+  fill(text: string): void;
+  /** Sends text as if typed and sent, leaving what is typed in the box alone. */
+  send(text: string): void;
+  /** Stops the reply that is streaming; false when none is. */
+  stop(): boolean;
+}
 
 /** The unsent text of a session's message box, kept for the tab's life (sessionStorage). */
 export const drafts = {
@@ -35,7 +46,8 @@ export const drafts = {
  * the reply streams. A send that fails puts its text back (when the box is
  * still empty) and offers a retry that reuses the same Idempotency-Key, so
  * a send that in fact reached the server is never stored twice. Stop aborts
- * a streaming reply. With a draftKey (the session) unsent text survives
+ * a streaming reply; the server keeps the question and the reply as far as
+ * it got, so nothing comes back to the box. With a draftKey (the session) unsent text survives
  * leaving the page and coming back.
  */
 export function Composer({
@@ -48,6 +60,7 @@ export function Composer({
   status,
   disabled,
   draftKey,
+  control,
 }: {
   providers: ProviderChoice[];
   provider: string;
@@ -59,6 +72,7 @@ export function Composer({
   disabled?: boolean;
   /** Where the unsent text is kept between visits: the session's id. */
   draftKey?: string;
+  control?: MutableRefObject<ComposerControl | null>;
 }) {
   const [text, setTextState] = useState(() => (draftKey ? drafts.get(draftKey) : ""));
   const [sending, setSending] = useState(false);
@@ -82,6 +96,21 @@ export function Composer({
     box.current?.focus();
   }, [draftKey]);
 
+  if (control)
+    control.current = {
+      focus: () => box.current?.focus(),
+      fill: (t) => {
+        setText(t);
+        requestAnimationFrame(() => box.current?.focus());
+      },
+      send: (t) => void submit(t),
+      stop: () => {
+        if (!abort.current) return false;
+        abort.current.abort();
+        return true;
+      },
+    };
+
   /** Sends what is typed, or (Retry) the text whose send failed. */
   async function submit(again?: string) {
     const t = (again ?? text).trim();
@@ -97,10 +126,14 @@ export function Composer({
       await send(t, key.current.key, ctl.signal);
       key.current = null;
     } catch (e) {
+      // Stopped: the server keeps the question and the partial reply.
+      if ((e as Error).name === "AbortError") {
+        key.current = null;
+        return;
+      }
       // The text comes back to an empty box; what was typed meanwhile stays.
       setText((cur) => (cur.trim() ? cur : t));
-      if ((e as Error).name === "AbortError") setError("Stopped. Your message is back in the box; send it again to retry.");
-      else setError((e as Error).message || "Send failed");
+      setError((e as Error).message || "Send failed");
     } finally {
       setSending(false);
       abort.current = null;
@@ -127,6 +160,7 @@ export function Composer({
           rows={Math.min(8, Math.max(2, text.split("\n").length))}
           value={text}
           placeholder="Message (Enter sends, Shift+Enter for a new line)"
+          aria-keyshortcuts="Shift+Escape"
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
           disabled={disabled}
@@ -162,7 +196,7 @@ export function Composer({
               </>
             )}
             {sending ? (
-              <button type="button" onClick={() => abort.current?.abort()}>
+              <button type="button" onClick={() => abort.current?.abort()} aria-keyshortcuts="Escape" title="Stop (Esc)">
                 <Square size={12} aria-hidden /> Stop
               </button>
             ) : (

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useBackCloses } from "../lib/backCloses";
 import { Link } from "react-router-dom";
 import type { ContextPreview } from "../api";
 import { short } from "../api";
@@ -6,12 +7,8 @@ import { short } from "../api";
 /** "What the model sees": the exact context a send would be given now. */
 export function ContextDrawer({ preview, error, onClose }: { preview?: ContextPreview; error?: string; onClose: () => void }) {
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  useEffect(() => ref.current?.focus(), []);
+  useBackCloses(true, onClose);
   return (
     <aside className="drawer" aria-label="What the model sees" tabIndex={-1} ref={ref}>
       <div className="row spread">
@@ -52,6 +49,11 @@ export function ContextDrawer({ preview, error, onClose }: { preview?: ContextPr
               : `${preview.turn_count} turn${preview.turn_count === 1 ? "" : "s"} included` +
                 (preview.turn_range ? ` (#${preview.turn_range.from_seq}–#${preview.turn_range.to_seq})` : "")}
             {preview.dropped_turns > 0 && ` · ${preview.dropped_turns} dropped to fit the budget`}
+          </p>
+          <p data-testid="context-stopped">
+            {preview.stopped_turns?.length
+              ? `Stopped replies are included as far as they got: #${preview.stopped_turns.join(", #")}.`
+              : "Stopped replies are included as far as they got (none among these turns)."}
           </p>
           <p>
             Token budget for history: {preview.history_budget.toLocaleString()} · estimated prompt: {preview.token_estimate.toLocaleString()} tokens

@@ -4,6 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, short, type Checkpoint, type CompareResponse, type DeleteDependents, type ID } from "../api";
 import { Modal } from "./Modal";
 import { CompareView } from "./CompareView";
+import { X } from "lucide-react";
+import { useBackCloses } from "../lib/backCloses";
 
 export interface Mount {
   id: ID;
@@ -18,12 +20,15 @@ export function HistoryPanel({
   mount,
   onMount,
   onUnmount,
+  onClose,
 }: {
   sessionId: ID;
   spaceId: ID;
   mount: Mount | null;
   onMount: (c: Checkpoint) => void;
   onUnmount: () => void;
+  /** Closes the panel (its button, Esc, or the browser's back). */
+  onClose?: () => void;
 }) {
   const nav = useNavigate();
   const qc = useQueryClient();
@@ -37,6 +42,7 @@ export function HistoryPanel({
   const [understood, setUnderstood] = useState(false);
   const [error, setError] = useState("");
 
+  useBackCloses(!!onClose, () => onClose?.());
   const toggle = (id: ID) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
 
@@ -71,7 +77,14 @@ export function HistoryPanel({
 
   return (
     <aside className="panel" aria-labelledby="history-title">
-      <h2 id="history-title">Checkpoints this session can reach</h2>
+      <div className="row spread" style={{ flexWrap: "nowrap" }}>
+        <h2 id="history-title">Checkpoints this session can reach</h2>
+        {onClose && (
+          <button type="button" className="icon-btn" aria-label="Close the history panel" onClick={onClose}>
+            <X size={18} aria-hidden />
+          </button>
+        )}
+      </div>
       {list.isLoading && <p>Loading…</p>}
       {list.data?.length === 0 && <p className="muted">No checkpoints yet.</p>}
       <ul className="plain">

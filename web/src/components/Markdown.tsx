@@ -1,6 +1,7 @@
 import { memo, useEffect, useState, type ReactElement } from "react";
 import renderMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { CodeBlock } from "./CodeBlock";
 
 // Messages and checkpoint text are markdown (GitHub flavour). Raw HTML in
 // the text is shown as text, never interpreted: react-markdown drops HTML
@@ -27,6 +28,7 @@ const components: Components = {
   h2: ({ children }) => { const T = shift(2); return <T>{children}</T>; },
   h3: ({ children }) => { const T = shift(3); return <T>{children}</T>; },
   h4: ({ children }) => { const T = shift(4); return <T>{children}</T>; },
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noreferrer noopener">
       {children}

@@ -6,6 +6,7 @@ import { X } from "lucide-react";
  * A dialog (Radix): traps focus, closes on Escape and on a click outside,
  * returns focus to what opened it, and opens with the focus on its first
  * field (not on the close button), so typing goes where the user expects.
+ * Ctrl/⌘+Enter submits its form.
  */
 export function Modal({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   return (
@@ -15,6 +16,16 @@ export function Modal({ title, onClose, children, wide }: { title: string; onClo
         <Dialog.Content
           className={wide ? "modal wide" : "modal"}
           aria-describedby={undefined}
+          onKeyDown={(e) => {
+            // Ctrl/⌘+Enter saves the dialog's form from any of its fields.
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.nativeEvent.isComposing) {
+              const form = (e.target as HTMLElement).closest("form") ?? (e.currentTarget as HTMLElement).querySelector("form");
+              if (form) {
+                e.preventDefault();
+                form.requestSubmit();
+              }
+            }
+          }}
           onOpenAutoFocus={(e) => {
             const root = e.currentTarget as HTMLElement;
             const first =

@@ -4,7 +4,12 @@ import { useMatch, useNavigate } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileClock, GitBranch, GitFork, Keyboard, LayoutDashboard, MessageSquare, Moon, Plus, Search, Settings, Sun, Users } from "lucide-react";
 import { api, short, type Session } from "../api";
-import { sendCommand } from "../lib/commands";
+import { CHAT_SHORTCUTS, keysOf, sendCommand } from "../lib/commands";
+
+/** A key hint beside a palette item. */
+function Hint({ keys }: { keys?: string }) {
+  return keys ? <kbd className="palette-kbd">{keys}</kbd> : null;
+}
 
 const SEARCH_ITEM = "full-text-search";
 
@@ -89,12 +94,15 @@ export function Palette({
         <Command.Empty>Nothing matches.</Command.Empty>
         <Command.Group heading="Actions">
           <Command.Item value="new session" onSelect={() => run(() => void newSession())}>
-            <Plus size={16} aria-hidden /> New session
+            <Plus size={16} aria-hidden /> New session <Hint keys={sessionId ? keysOf("new-session") : undefined} />
           </Command.Item>
           {sessionId && (
             <>
               <Command.Item value="create checkpoint" onSelect={() => run(() => sendCommand("create-checkpoint"))}>
-                <FileClock size={16} aria-hidden /> Create checkpoint
+                <FileClock size={16} aria-hidden /> Create checkpoint <Hint keys={keysOf("create-checkpoint")} />
+              </Command.Item>
+              <Command.Item value="focus the message box composer" onSelect={() => run(() => sendCommand("focus-composer"))}>
+                <MessageSquare size={16} aria-hidden /> Focus the message box <Hint keys={keysOf("focus-composer")} />
               </Command.Item>
               <Command.Item value="fork from a checkpoint" onSelect={() => run(() => sendCommand("fork"))}>
                 <GitFork size={16} aria-hidden /> Fork from a checkpoint…
@@ -105,7 +113,7 @@ export function Palette({
             {dark ? <Sun size={16} aria-hidden /> : <Moon size={16} aria-hidden />} Switch to {dark ? "light" : "dark"} theme
           </Command.Item>
           <Command.Item value="keyboard shortcuts help" onSelect={() => run(onShortcuts)}>
-            <Keyboard size={16} aria-hidden /> Keyboard shortcuts
+            <Keyboard size={16} aria-hidden /> Keyboard shortcuts <Hint keys="?" />
           </Command.Item>
         </Command.Group>
         <Command.Group heading="Go to">
@@ -167,6 +175,10 @@ export function ShortcutsSheet() {
     ["Esc", "Close a dialog, menu or the palette"],
     ["Enter", "Send the message"],
     ["Shift + Enter", "New line in the message"],
+    ["Ctrl/⌘ + Enter", "Save the open form (checkpoint, fork)"],
+    ["↑ ↓ Home End", "Move between messages in the thread"],
+    ["← →", "Move through a message's actions"],
+    ...CHAT_SHORTCUTS.map((s): [string, string] => [s.keys, s.label]),
   ];
   return (
     <dl className="shortcuts" data-testid="shortcuts">

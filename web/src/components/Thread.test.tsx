@@ -85,9 +85,9 @@ describe("the live thread", () => {
   it("offers copy, retry and fork on each message, and time on hover", async () => {
     const onRetry = vi.fn();
     const onFork = vi.fn();
-    render(<Thread turns={[turn(0, "user", "Plan the trip"), turn(1, "assistant", "Sure")]} pending={null} onRetry={onRetry} onFork={onFork} />);
+    render(<Thread turns={[turn(0, "user", "Plan the trip"), turn(1, "assistant", "Sure")]} pending={null} actions={{ onRetry, onFork }} />);
     expect(screen.getAllByRole("button", { name: "Copy message" })).toHaveLength(2);
-    screen.getByRole("button", { name: "Send this message again" }).click();
+    screen.getByRole("button", { name: "Put this message in the box to send it again" }).click();
     expect(onRetry).toHaveBeenCalledWith(expect.objectContaining({ content: "Plan the trip" }));
     screen.getByRole("button", { name: "Fork from message 1" }).click();
     expect(onFork).toHaveBeenCalledWith(expect.objectContaining({ sequence_number: 1 }));

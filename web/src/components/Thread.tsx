@@ -1,150 +1,29 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import { ArrowDown, Check, Copy, GitFork, RotateCcw, Square } from "lucide-react";
-import { toast } from "sonner";
+import { ArrowDown, Square } from "lucide-react";
 import type { Turn } from "../api";
 import { Markdown, warmMarkdown } from "./Markdown";
+import { TurnView, type TurnActions } from "./TurnView";
+
+export { turnTime } from "./TurnView";
 
 export interface Pending {
   text: string;
   reply: string;
 }
 
-/** An exchange stopped before its reply completed: the server did not store it; the page keeps it after turn afterSeq. */
-export interface Stopped extends Pending {
-  afterSeq: number;
-}
-
-function StoppedView({ s }: { s: Stopped }) {
-  return (
-    <div className="stopped-exchange" data-testid="stopped-exchange">
-      <div className="turn user">
-        <article className="msg user">{s.text}</article>
-      </div>
-      <div className="turn assistant">
-        <article className="msg assistant stopped" data-testid="stopped-reply">
-          {s.reply ? <Markdown text={s.reply} /> : <span className="muted">(no reply yet)</span>}
-        </article>
-        <div className="msg-meta shown">
-          <span className="badge warn">Stopped</span> <span>not saved: the server keeps a reply only once it completes; this page shows it until you leave.</span>
-        </div>
-      </div>
-    </div>
-  );
-}
-
 const NEAR = 80;
 /** How close to the top (px) scrolling asks for older turns. */
 const TOP = 600;
 const VIRTUAL_FROM = 40;
-
-// Formatting a date through toLocale*String builds a new formatter on every
-// call, which costs more than rendering the message itself; one formatter of
-// each kind is made once and the texts are kept per timestamp.
-const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
-const times = new Map<string, { clock: string; full: string }>();
-export function turnTime(iso: string) {
-  let t = times.get(iso);
-  if (!t) {
-    const d = new Date(iso);
-    t = Number.isNaN(d.getTime()) ? { clock: "", full: iso } : { clock: clockFormat.format(d), full: fullFormat.format(d) };
-    if (times.size > 5000) times.clear();
-    times.set(iso, t);
-  }
-  return t;
-}
-
-function Tip({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>{children}</Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content className="tooltip" sideOffset={4}>
-          {label}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
-  );
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [done, setDone] = useState(false);
-  return (
-    <button
-      type="button"
-      className="icon-btn"
-      aria-label="Copy message"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setDone(true);
-          setTimeout(() => setDone(false), 1500);
-        } catch {
-          toast.error("The browser refused access to the clipboard.");
-        }
-      }}
-    >
-      {done ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
-    </button>
-  );
-}
-
-/**
- * One message with its actions. Memoised on the turn and a few flags: the
- * thread re-renders on every scroll frame (the virtualiser's window moves),
- * and a message already on screen must then cost nothing.
- */
-const TurnView = memo(function TurnView({
-  turn: t,
-  focus,
-  dim,
-  busy,
-  onRetry,
-  onFork,
-}: {
-  turn: Turn;
-  focus?: boolean;
-  dim: boolean;
-  busy: boolean;
-  onRetry?: (t: Turn) => void;
-  onFork?: (t: Turn) => void;
-}) {
-  const when = turnTime(t.created_at);
-  return (
-    <div className={`turn ${t.role}`}>
-      <div className="turn-col">
-        <article className={`msg ${t.role}${dim ? " dim" : ""}${focus ? " focus" : ""}`} data-seq={t.sequence_number} aria-label={`${t.role} message ${t.sequence_number}`} data-testid={`turn-${t.role}`}>
-          {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
-        </article>
-        <div className="msg-meta">
-          <Tip label={when.full}>
-            <time dateTime={t.created_at} tabIndex={0}>
-              {when.clock}
-            </time>
-          </Tip>
-          {t.role === "assistant" && (
-            <span>
-              · {t.provider}/{t.model}
-            </span>
-          )}
-          <CopyButton text={t.content} />
-          {t.role === "user" && onRetry && (
-            <button type="button" className="icon-btn" aria-label="Send this message again" onClick={() => onRetry(t)} disabled={busy}>
-              <RotateCcw size={14} aria-hidden />
-            </button>
-          )}
-          {onFork && (
-            <button type="button" className="icon-btn" aria-label={`Fork from message ${t.sequence_number}`} onClick={() => onFork(t)}>
-              <GitFork size={14} aria-hidden />
-            </button>
-          )}
-        </div>
-      </div>
-    </div>
-  );
-});
+/** Keys that move the thread's roving focus from message to message. */
+const MOVES: Record<string, (i: number, n: number) => number> = {
+  ArrowDown: (i, n) => Math.min(n - 1, i + 1),
+  ArrowUp: (i) => Math.max(0, i - 1),
+  Home: () => 0,
+  End: (_, n) => n - 1,
+};
 
 /**
  * The conversation: virtualised (only the messages in view are in the
@@ -154,11 +33,10 @@ const TurnView = memo(function TurnView({
 export function Thread({
   turns,
   pending,
-  stopped,
   onStop,
-  onRetry,
-  onFork,
-  isDim,
+  actions = {},
+  outside,
+  dividerBefore,
   dividerAfter,
   empty,
   hasOlder,
@@ -168,11 +46,12 @@ export function Thread({
 }: {
   turns: Turn[];
   pending: Pending | null;
-  stopped?: Stopped[];
   onStop?: () => void;
-  onRetry?: (t: Turn) => void;
-  onFork?: (t: Turn) => void;
-  isDim?: (t: Turn) => boolean;
+  /** What a message offers: send again, edit as a branch, regenerate, fork. */
+  actions?: TurnActions;
+  /** Why the model does not see a turn (null when it does). */
+  outside?: (t: Turn) => string | null;
+  dividerBefore?: (t: Turn, i: number) => ReactNode;
   dividerAfter?: (t: Turn, i: number) => ReactNode;
   empty?: ReactNode;
   /** Older turns exist above the first one given: scrolling near the top calls onReachTop. */
@@ -189,10 +68,29 @@ export function Thread({
   const count = turns.length;
   // The page passes new callbacks on each of its renders (every streamed
   // delta); the rows get stable ones that call the latest.
-  const latest = useRef({ onRetry, onFork, onReachTop, hasOlder });
-  latest.current = { onRetry, onFork, onReachTop, hasOlder };
-  const retry = useCallback((t: Turn) => latest.current.onRetry?.(t), []);
-  const fork = useCallback((t: Turn) => latest.current.onFork?.(t), []);
+  const latest = useRef({ actions, onReachTop, hasOlder });
+  latest.current = { actions, onReachTop, hasOlder };
+  const has = (k: keyof TurnActions) => !!actions[k];
+  const stable: TurnActions = useMemo(() => {
+    const a: TurnActions = {};
+    const call =
+      <K extends keyof TurnActions>(k: K) =>
+      (...args: unknown[]) =>
+        (latest.current.actions[k] as ((...x: unknown[]) => unknown) | undefined)?.(...args);
+    if (has("onRetry")) a.onRetry = call("onRetry");
+    if (has("onEdit")) a.onEdit = call("onEdit");
+    if (has("canEdit")) a.canEdit = call("canEdit") as (t: Turn) => boolean;
+    if (has("onRegenerate")) a.onRegenerate = call("onRegenerate");
+    if (has("onFork")) a.onFork = call("onFork");
+    if (has("canFork")) a.canFork = call("canFork") as (t: Turn) => boolean;
+    return a;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [has("onRetry"), has("onEdit"), has("canEdit"), has("onRegenerate"), has("onFork"), has("canFork")]);
+  // Roving focus: one message is the thread's tab stop (the newest unless
+  // the reader moved), the arrow keys move between messages and, sideways,
+  // through a message's actions.
+  const [active, setActive] = useState<number | null>(null);
+  const tabAt = active != null && active < count ? active : focusAt >= 0 ? focusAt : count - 1;
   const v = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
@@ -267,6 +165,43 @@ export function Thread({
     shape.current = { firstKey, height: scroller.current?.scrollHeight ?? 0 };
   });
 
+  const focusRow = useCallback(
+    (i: number) => {
+      setActive(i);
+      const go = () => scroller.current?.querySelector<HTMLElement>(`[data-index="${i}"] article`)?.focus();
+      if (count > VIRTUAL_FROM) {
+        v.scrollToIndex(i, { align: "auto" });
+        requestAnimationFrame(go);
+      } else go();
+    },
+    [count, v],
+  );
+  function onKey(e: KeyboardEvent<HTMLElement>) {
+    const el = e.target as HTMLElement;
+    if (el.tagName === "TEXTAREA") return;
+    const row = el.closest<HTMLElement>("[data-index]");
+    if (!row) return;
+    const i = Number(row.dataset.index);
+    if (MOVES[e.key]) {
+      e.preventDefault();
+      focusRow(MOVES[e.key](i, count));
+    } else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      const stops = [row.querySelector<HTMLElement>("article"), ...row.querySelectorAll<HTMLElement>(".code-copy, .msg-meta button:not([disabled])")].filter(
+        (x): x is HTMLElement => !!x,
+      );
+      const at = stops.indexOf(el);
+      const next = stops[Math.max(0, Math.min(stops.length - 1, at + (e.key === "ArrowRight" ? 1 : -1)))];
+      if (next) {
+        e.preventDefault();
+        next.focus();
+      }
+    } else if (e.key === "Escape" && el.tagName === "BUTTON") {
+      e.preventDefault();
+      e.stopPropagation();
+      focusRow(i);
+    }
+  }
+
   // Short threads render every message; long ones only those in view.
   const virtual = count > VIRTUAL_FROM;
   const items = virtual ? v.getVirtualItems() : turns.map((t, i) => ({ index: i, key: t.id, start: 0 }));
@@ -283,8 +218,8 @@ export function Thread({
             )}
           </div>
         )}
-        <section className="thread-inner" aria-label="Conversation" style={{ height: virtual ? total : undefined, position: "relative" }}>
-          {count === 0 && !pending && !stopped?.length && empty}
+        <section className="thread-inner" aria-label="Conversation" onKeyDown={onKey} style={{ height: virtual ? total : undefined, position: "relative" }}>
+          {count === 0 && !pending && empty}
           {items.map((row) => {
             const t = turns[row.index];
             return (
@@ -295,22 +230,21 @@ export function Thread({
                 ref={virtual ? v.measureElement : undefined}
                 style={virtual ? { transform: `translateY(${row.start}px)` } : undefined}
               >
-                <TurnView turn={t} focus={row.index === focusAt} dim={isDim?.(t) ?? false} busy={!!pending} onRetry={onRetry ? retry : undefined} onFork={onFork ? fork : undefined} />
+                {dividerBefore?.(t, row.index)}
+                <TurnView
+                  turn={t}
+                  focus={row.index === focusAt}
+                  outside={outside?.(t) ?? null}
+                  busy={!!pending}
+                  last={row.index === count - 1}
+                  tabStop={row.index === tabAt}
+                  actions={stable}
+                />
                 {dividerAfter?.(t, row.index)}
-                {stopped?.filter((s) => s.afterSeq === t.sequence_number).map((s, k) => <StoppedView key={k} s={s} />)}
               </div>
             );
           })}
         </section>
-        {!!stopped?.length && (
-          <div className="thread-inner">
-            {stopped
-              .filter((s) => !turns.some((t) => t.sequence_number === s.afterSeq))
-              .map((s, k) => (
-                <StoppedView key={k} s={s} />
-              ))}
-          </div>
-        )}
         {pending && (
           <div className="thread-inner" aria-live="polite">
             <div className="turn user">

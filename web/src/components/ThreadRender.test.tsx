@@ -28,11 +28,11 @@ describe("the thread's rendering cost", () => {
   it("parses each reply's markdown once: not again when the page re-renders, nor when the message is mounted again", () => {
     parses.mockClear();
     const turns = [turn(0, "user", "Plan it"), turn(1, "assistant", "**First** cached reply"), turn(2, "user", "More"), turn(3, "assistant", "Second *cached* reply")];
-    const view = render(<Thread turns={turns} pending={null} onRetry={() => {}} onFork={() => {}} />);
+    const view = render(<Thread turns={turns} pending={null} actions={{ onRetry: () => {}, onFork: () => {} }} />);
     expect(parses).toHaveBeenCalledTimes(2);
     // The page re-renders (a streamed delta): new callbacks, same turns.
-    view.rerender(<Thread turns={turns} pending={{ text: "Next", reply: "" }} onRetry={() => {}} onFork={() => {}} />);
-    view.rerender(<Thread turns={turns} pending={null} onRetry={() => {}} onFork={() => {}} />);
+    view.rerender(<Thread turns={turns} pending={{ text: "Next", reply: "" }} actions={{ onRetry: () => {}, onFork: () => {} }} />);
+    view.rerender(<Thread turns={turns} pending={null} actions={{ onRetry: () => {}, onFork: () => {} }} />);
     expect(parses).toHaveBeenCalledTimes(2);
     // Scrolled out of the window and back: mounted anew, not parsed anew.
     view.unmount();

@@ -169,11 +169,17 @@ describe("Chat checkpoint save", () => {
 });
 
 describe("Chat stop", () => {
-  it("keeps the question and the partial reply in the thread, marked stopped, and puts the question back in the box", async () => {
-    const srv = fakeServer(null, (_m, path) => (path === "/api/v4/chat/sessions/s1/turns?after=-1&limit=1000" ? [
-      { id: "t0", session_id: "s1", role: "user", content: "Where first?", provider: "mock", model: "mock", sequence_number: 0, created_at: "2026-01-01T00:00:00Z" },
-      { id: "t1", session_id: "s1", role: "assistant", content: "Sydney.", provider: "mock", model: "mock", sequence_number: 1, created_at: "2026-01-01T00:00:00Z" },
-    ] : undefined));
+  it("shows the question and the partial reply the server kept, marked stopped, and leaves the box empty", async () => {
+    const turn = (seq: number, role: "user" | "assistant", content: string, stopped = false) => ({
+      id: `t${seq}`, session_id: "s1", role, content, provider: "mock", model: "mock", sequence_number: seq, created_at: "2026-01-01T00:00:00Z",
+      metadata: stopped ? { stopped: true } : {},
+    });
+    let stored = false;
+    const srv = fakeServer(null, (_m, path) =>
+      path.startsWith("/api/v4/chat/sessions/s1/turns")
+        ? [turn(0, "user", "Where first?"), turn(1, "assistant", "Sydney."), ...(stored ? [turn(2, "user", "Then how to Melbourne?"), turn(3, "assistant", "Take the night train", true)] : [])]
+        : undefined,
+    );
     const fetchFn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       if (String(input) !== "/api/v5/chat/send/stream") return srv.fetchFn(input, init);
       const enc = new TextEncoder();
@@ -182,7 +188,10 @@ describe("Chat stop", () => {
         start(c) {
           c.enqueue(enc.encode('event: delta\ndata: {"text":"Take the "}\n\n'));
           c.enqueue(enc.encode('event: delta\ndata: {"text":"night train"}\n\n'));
-          signal.addEventListener("abort", () => c.error(Object.assign(new Error("aborted"), { name: "AbortError" })));
+          signal.addEventListener("abort", () => {
+            stored = true; // what the server does when its client goes away
+            c.error(Object.assign(new Error("aborted"), { name: "AbortError" }));
+          });
         },
       });
       return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
@@ -194,13 +203,10 @@ describe("Chat stop", () => {
     await userEvent.type(box, "Then how to Melbourne?{Enter}");
     await waitFor(() => expect(screen.getByTestId("streaming-reply").textContent).toBe("Take the night train"));
     await userEvent.click(screen.getByRole("button", { name: "Stop" }));
-    const kept = await screen.findByTestId("stopped-exchange");
-    expect(kept.querySelector(".msg.user")?.textContent).toBe("Then how to Melbourne?");
-    expect(screen.getByTestId("stopped-reply").textContent).toBe("Take the night train");
-    expect(kept.textContent).toContain("Stopped");
-    expect(kept.textContent).toContain("not saved");
+    await screen.findByTestId("stopped-badge", undefined, { timeout: 3000 });
     expect(screen.queryByTestId("streaming-reply")).toBeNull();
-    expect(box.value).toBe("Then how to Melbourne?");
-    expect(screen.getAllByTestId("turn-assistant").map((e) => e.textContent)).toEqual(["Sydney."]);
+    expect(screen.getAllByTestId("turn-user").map((e) => e.textContent)).toEqual(["Where first?", "Then how to Melbourne?"]);
+    expect(screen.getAllByTestId("turn-assistant").map((e) => e.getAttribute("aria-label"))).toEqual(["assistant message 1", "assistant message 3, stopped"]);
+    expect(box.value).toBe("");
   });
 });

@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { toast } from "sonner";
 import { Eye, FileClock, GitFork, History, MoreHorizontal, Plus } from "lucide-react";
-import { api, newKey, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type Draft, type SendBody, type Turn } from "../api";
-import { Composer, type ProviderChoice } from "../components/Composer";
-import { Thread, type Stopped } from "../components/Thread";
+import { api, sendStream, short, type Checkpoint, type ContextInfo, type ContextPreview, type Draft, type SendBody, type Turn } from "../api";
+import { Composer, type ComposerControl, type ProviderChoice } from "../components/Composer";
+import { Thread } from "../components/Thread";
+import { contextLine } from "../lib/contextLine";
 import { usePageTitle } from "../lib/title";
-import { onCommand } from "../lib/commands";
+import { chatShortcut, onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
 import { HistoryPanel, type Mount } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
@@ -60,7 +61,8 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [model, setModel] = useState<string | null>(null);
   const [mountError, setMountError] = useState("");
   const [pending, setPending] = useState<{ text: string; reply: string } | null>(null);
-  const [stopped, setStopped] = useState<Stopped[]>([]);
+  const composer = useRef<ComposerControl | null>(null);
+  const loc = useLocation();
   const [lastCtx, setLastCtx] = useState<ContextInfo | null>(null);
   const [drawer, setDrawer] = useState<{ preview?: ContextPreview; error?: string } | null>(null);
   const [panel, setPanel] = useState(false);
@@ -132,10 +134,18 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     [sessionId, activeProvider, activeModel],
   );
 
+  // Where the model's context starts in this thread (the server decides):
+  // asked again whenever the thread, the mount or the head moves.
+  const contextView = useQuery({
+    queryKey: ["context-view", sessionId, lastSeq.current, mounted?.checkpoint_id ?? null, head.data?.commit_id ?? null, activeProvider, activeModel],
+    queryFn: () => api.context(body("(your next message)")),
+    enabled: !!session.data && !pending,
+    placeholderData: (prev) => prev,
+  });
+
   async function send(text: string, key: string, signal: AbortSignal) {
     setPending({ text, reply: "" });
     let reply = "";
-    const afterSeq = lastSeq.current;
     try {
       const res = await sendStream(
         body(text),
@@ -149,9 +159,11 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
         },
         signal,
       ).catch((e) => {
-        // The server stores an exchange only when its reply completes: a
-        // stopped one is kept here, on this page, marked as not saved.
-        if ((e as Error).name === "AbortError") setStopped((s) => [...s, { afterSeq, text, reply }]);
+        // Stopped: the server stores the question and the reply as far as it
+        // got, marked stopped, once it notices the client left.
+        if ((e as Error).name === "AbortError") {
+          for (const ms of [150, 600, 1500]) setTimeout(() => void qc.invalidateQueries({ queryKey: ["turns", sessionId] }), ms);
+        }
         throw e;
       });
       setLastCtx(res.context);
@@ -180,16 +192,64 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     );
   }
 
+  // "Send again" puts the message in the box, to send as it is or edited:
+  // nothing is appended until the user sends it.
   function retry(t: Turn) {
-    if (pending) return;
-    send(t.content, newKey(), new AbortController().signal).catch((e) => toast.error(`Send failed: ${(e as Error).message}`));
+    composer.current?.fill(t.content);
   }
+
+  // Regenerate the newest reply: its question is asked again in this
+  // session (turns are never rewritten; both answers stay in the thread).
+  function regenerate(t: Turn) {
+    const q = [...list].reverse().find((u) => u.role === "user" && u.sequence_number < t.sequence_number);
+    if (q && !pending) composer.current?.send(q.content);
+  }
+
+  // The newest checkpoint this session can reach that was saved before a
+  // message: the state a fork or an edit from that message starts from.
+  // A turn the context includes comes after the context's base checkpoint
+  // (the server says where the context starts: an exact order, not a time);
+  // for an older turn, a checkpoint saved in an earlier second than it.
+  const checkpointBefore = (t: Turn | null): Checkpoint | null => {
+    const cps = (reachable.data ?? []).slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
+    if (!t) return cps[0] ?? null;
+    const pv = contextView.data;
+    const anchor = pv?.checkpoints[pv.checkpoints.length - 1];
+    if (anchor && t.sequence_number >= (pv?.allowed_from_seq ?? Infinity)) return cps.find((c) => c.id === anchor.id) ?? null;
+    return cps.find((c) => c.created_at < t.created_at) ?? null;
+  };
+  const firstUserSeq = turns.turns.find((t) => t.role === "user")?.sequence_number;
+  // An edit branches from the state before the message: a fork of the
+  // checkpoint before it, or for the first message, a new session.
+  const canEdit = (t: Turn) => !!spaceId && (checkpointBefore(t) != null || (t.sequence_number === firstUserSeq && !forkedFrom && !mounted));
+  async function editAsBranch(t: Turn, text: string) {
+    if (!spaceId) return;
+    try {
+      const at = checkpointBefore(t);
+      const id = at
+        ? (await api.fork(spaceId, at.id, "")).session_id
+        : (await api.createSession(spaceId, "New session", activeProvider, activeModel)).id;
+      qc.invalidateQueries({ queryKey: ["sessions"] });
+      nav(`/sessions/${id}`, { state: { send: text } });
+    } catch (e) {
+      toast.error(`Could not branch: ${(e as Error).message}`);
+    }
+  }
+  // A session opened to send a message (an edit as a branch) sends it once.
+  const autoSent = useRef(false);
+  useEffect(() => {
+    const text = (loc.state as { send?: string } | null)?.send;
+    // Once the thread has loaded, so the reply's refetch is not raced by the first read.
+    if (!text || autoSent.current || !session.data || !turns.query.isSuccess || !composer.current) return;
+    autoSent.current = true;
+    nav(loc.pathname + loc.search, { replace: true, state: null });
+    composer.current.send(text);
+  });
 
   // Fork from a message: the newest checkpoint this session can reach that
   // was saved before the message; without one there is nothing to fork from.
   function forkAt(t: Turn | null) {
-    const list = (reachable.data ?? []).slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const at = t ? list.find((c) => c.created_at <= t.created_at) : list[0];
+    const at = checkpointBefore(t);
     if (!at) {
       toast.info(t ? "No checkpoint was saved before this message: create one to fork from here." : "This session has no checkpoint to fork from yet.");
       return;
@@ -219,13 +279,24 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     nav(`/sessions/${ns.id}`);
   }
 
-  const commands = useRef<(c: string) => void>(() => {});
+  const commands = useRef<(c: string) => boolean>(() => false);
   commands.current = (c: string) => {
     if (c === "create-checkpoint" && spaceId) setCreating(true);
     else if (c === "fork") forkAt(null);
     else if (c === "new-session") void newSession();
+    else if (c === "focus-composer") composer.current?.focus();
+    else if (c === "stop") return composer.current?.stop() ?? false;
+    return true;
   };
-  useEffect(() => onCommand((c) => commands.current(c)), []);
+  useEffect(() => onCommand((c) => void commands.current(c)), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const c = chatShortcut(e);
+      if (c && commands.current(c) !== false) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   async function openDrawer() {
     setDrawer({});
@@ -282,7 +353,13 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   if (!session.data) return <p>Loading…</p>;
   const se = session.data;
   const list = turns.turns;
-  const dimOf = (t: Turn) => mount != null && t.sequence_number <= mount.baseSeq;
+  const line = contextLine(contextView.data);
+  const startIndex = line?.startSeq != null ? list.findIndex((t) => t.sequence_number === line.startSeq) : -1;
+  const divider = line ? (
+    <div className="divider context-start" role="note" data-testid="context-start">
+      {line.label}
+    </div>
+  ) : null;
 
   return (
     <div className={panel && spaceId ? "chat with-panel" : "chat"}>
@@ -352,17 +429,17 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
           onReachTop={() => void turns.loadOlder()}
           focusSeq={at}
           pending={pending}
-          stopped={stopped}
-          isDim={dimOf}
-          onRetry={retry}
-          onFork={spaceId ? forkAt : undefined}
-          dividerAfter={(t, i) =>
-            mount != null && dimOf(t) && (i === list.length - 1 || list[i + 1].sequence_number > mount.baseSeq) ? (
-              <div className="divider" role="note">
-                Mounted {short(mount.hash)}: the conversation above is excluded; the model sees only the checkpoint and the messages below.
-              </div>
-            ) : null
-          }
+          outside={line ? (t) => line.outside(t.sequence_number) : undefined}
+          actions={{
+            onRetry: retry,
+            onRegenerate: pending ? undefined : regenerate,
+            onEdit: spaceId ? editAsBranch : undefined,
+            canEdit,
+            onFork: spaceId ? forkAt : undefined,
+            canFork: (t) => checkpointBefore(t) != null,
+          }}
+          dividerBefore={(_, i) => (i === startIndex ? divider : null)}
+          dividerAfter={(_, i) => (line && line.startSeq == null && i === list.length - 1 ? divider : null)}
           empty={
             <div className="empty-thread">
               <p>
@@ -387,10 +464,11 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
           send={send}
           status={status}
           draftKey={sessionId}
+          control={composer}
         />
       </div>
       {panel && spaceId && (
-        <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={unmount} />
+        <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={unmount} onClose={() => setPanel(false)} />
       )}
       {drawer && <ContextDrawer preview={drawer.preview} error={drawer.error} onClose={() => setDrawer(null)} />}
       {(creating || saved) && (
