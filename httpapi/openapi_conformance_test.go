@@ -447,6 +447,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=s.jsonl&format=claude-code&session_key=k1", contentType: "application/octet-stream",
 			body: `{"type":"user","uuid":"u1","timestamp":"2025-10-01T09:00:00Z","message":{"role":"user","content":"Land in Sydney?"}}` + "\n"},
 		{method: "GET", path: "/api/v5/search?q=Sydney&space_id={repo}&limit=50"},
+		{method: "GET", path: "/api/v5/search/grouped?q=Sydney&space_id={repo}&limit=50"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},
 		{method: "POST", path: "/api/v5/spaces/import?as_new=true", contentType: "application/gzip", body: "{bundle}"},
