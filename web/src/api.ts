@@ -43,10 +43,10 @@ export type Artifact = S["Artifact"];
 
 /**
  * A checkpoint as the workspace reads it: the server's Commit, with the
- * items view typed as the workspace's ItemView and without the fields it
+ * items view and tasks typed as the workspace's ItemView and TaskWire, and without the fields it
  * never reads (context_blob, raw_source_text, project_root).
  */
-export type Checkpoint = Omit<S["Commit"], "items" | "context_blob" | "raw_source_text" | "project_root"> & { items?: ItemView[] };
+export type Checkpoint = Omit<S["Commit"], "items" | "tasks" | "context_blob" | "raw_source_text" | "project_root"> & { items?: ItemView[]; tasks: TaskWire[] };
 
 /** Item kinds of the state model (v5); ids are prefix + 6 hex, e.g. d-7f3a9c. */
 export type ItemKind = "decision" | "assumption" | "task" | "open_question" | "entity";
