@@ -5,8 +5,6 @@ import { Toaster } from "sonner";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { BookOpen, Command as CommandIcon, GitBranch, Menu, MessageSquare, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
 import { api } from "./api";
-import Overview from "./pages/Overview";
-import Chat from "./pages/Chat";
 import SearchBox from "./components/SearchBox";
 import { AccountBox } from "./AuthGate";
 import { OfflineBanner } from "./components/OfflineBanner";
@@ -15,7 +13,10 @@ import { Modal } from "./components/Modal";
 import { typingIn } from "./lib/commands";
 import { useTheme } from "./lib/theme";
 
-// The heavier pages load on demand so the first paint stays small.
+// Every page loads on demand, so no chunk holds them all and the first
+// paint loads only the page it shows.
+const Overview = lazy(() => import("./pages/Overview"));
+const Chat = lazy(() => import("./pages/Chat"));
 const Lineage = lazy(() => import("./pages/Lineage"));
 const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
