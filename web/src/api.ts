@@ -203,14 +203,33 @@ export interface MergeResolution {
   value: string;
 }
 
+/**
+ * A merge dry run's answer (the route's OpenAPI entry names the committed
+ * answer, so this one is written here).
+ */
 export interface MergePreview {
   base_checkpoint_id: ID | null;
   source_checkpoint_id: ID;
   target_checkpoint_id: ID;
-  merged: { message: string; summary: string; objective: string; decisions: string[]; tasks: TaskWire[]; assumptions?: string[]; open_questions?: string[]; entities?: string[] };
+  base_commit_hash?: string | null;
+  source_commit_hash?: string;
+  target_commit_hash?: string;
+  merged: {
+    message: string;
+    summary: string;
+    objective: string;
+    decisions: string[];
+    tasks: TaskWire[];
+    assumptions?: string[];
+    open_questions?: string[];
+    entities?: string[];
+    artifacts?: Artifact[];
+  };
   conflicts: MergeConflict[];
-  /** v5: what the merge removes; absent from older servers (the view then derives it from the two sides). */
+  /** What the merge removes, by item id. */
   removes?: MergeRemove[];
+  /** The merged items with their ids. */
+  items?: ItemView[];
 }
 
 export interface MergeRequest {

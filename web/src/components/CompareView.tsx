@@ -78,7 +78,7 @@ function Split({ f }: { f: FieldRows }) {
   );
 }
 
-function Fields({ fields, layout }: { fields: FieldRows[]; layout: "unified" | "split" }) {
+export function Fields({ fields, layout }: { fields: FieldRows[]; layout: "unified" | "split" }) {
   return (
     <>
       {fields.map((f) => (
