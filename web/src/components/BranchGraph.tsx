@@ -277,7 +277,6 @@ export function layout(
       data: { run: r, color: laneColor(li), onExpand },
       selectable: false,
       focusable: false,
-      ariaLabel: `${r.ids.length} checkpoints on ${r.branch}, collapsed`,
     });
   }
   for (const c of tree.checkpoints) {

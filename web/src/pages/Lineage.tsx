@@ -94,11 +94,11 @@ export default function Lineage() {
               </h2>
               {b !== "main" && branchHead(t, b) && branchHead(t, "main") && (
                 <span className="row small" style={{ margin: 0 }}>
-                  <Link to={`/spaces/${spaceId}/compare/${branchHead(t, "main")?.id ?? ""}...${branchHead(t, b)!.id}`} aria-label={`Compare ${b} with main`}>
-                    Compare with main
+                  <Link to={`/spaces/${spaceId}/compare/${branchHead(t, "main")?.id ?? ""}...${branchHead(t, b)!.id}`}>
+                    Compare {b} with main
                   </Link>
-                  <Link to={`/spaces/${spaceId}/merge?source=${encodeURIComponent(b)}&into=main`} aria-label={`Merge ${b} into main`}>
-                    Merge into main
+                  <Link to={`/spaces/${spaceId}/merge?source=${encodeURIComponent(b)}&into=main`}>
+                    Merge {b} into main
                   </Link>
                 </span>
               )}
