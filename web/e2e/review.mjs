@@ -176,13 +176,12 @@ async function bigGraph({ api, base, open, expect, shot, axe }) {
   console.log("review: a 300-checkpoint, 20-branch graph keeps its labels ≥ 11 px");
   const sp = await api("POST", "/api/v2/repos", { name: "Big lineage", description: "300 checkpoints" });
   const se = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
+  // Shaped as run.mjs's graph: 15 checkpoints on main, 19 branches of 15 forked along it.
   const mains = [];
-  for (let i = 0; i < 110; i++) mains.push(await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: se.id, message: `Main step ${i}`, decisions: [`Decision ${i}`] }));
-  for (let b = 0; b < 19; b++) {
-    const at = mains[5 + b * 5];
-    const f = await api("POST", "/api/v5/lineage/sessions/fork", { space_id: sp.id, checkpoint_id: at.id, branch_name: `topic-${b}` });
-    const fs = f.session?.id ?? f.session_id ?? f.id;
-    for (let i = 0; i < 10; i++) await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: fs, message: `Topic ${b} step ${i}`, decisions: [`Topic ${b} decision ${i}`] });
+  for (let i = 1; i <= 15; i++) mains.push(await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: se.id, message: `main step ${i}`, decisions: [`Decision ${i}`] }));
+  for (let b = 1; b < 20; b++) {
+    const f = await api("POST", "/api/v5/lineage/sessions/fork", { space_id: sp.id, checkpoint_id: mains[(b * 7) % 15].id, branch_name: `topic-${String(b).padStart(2, "0")}` });
+    for (let i = 1; i <= 15; i++) await api("POST", "/api/v4/chat/commit", { repo_id: sp.id, session_id: f.session_id, message: `topic-${b} step ${i}`, decisions: [`Topic ${b} decision ${i}`] });
   }
   const tree = await api("GET", `/api/v5/lineage/spaces/${sp.id}`);
   const names = new Set(tree.checkpoints.map((c) => c.branch_name));
@@ -200,6 +199,14 @@ async function bigGraph({ api, base, open, expect, shot, axe }) {
     const opened = await graphTextSizes(p);
     const small = opened.texts.filter((t) => t.px < 11);
     expect(opened.texts.length > 0 && small.length === 0, `${theme} ${width}px: on open, ${opened.texts.length} labels at zoom ${opened.zoom.toFixed(2)}, none under 11 px${small.length ? " — " + JSON.stringify(small.slice(0, 3)) : ""}`);
+    if (width === 1440) {
+      // The run.mjs graph checks click the last node drawn and open a collapsed run: both stay reachable.
+      await p.locator(".react-flow__node-cp").last().click();
+      await p.getByText(/^Selected: /).waitFor();
+      await p.getByRole("button", { name: "+13 checkpoints on topic-19, collapsed: show them" }).click();
+      await p.locator(".react-flow__node-cp").filter({ hasText: /topic-19 step 2$/ }).waitFor();
+      expect(true, "a node and a collapsed run of the fitted graph can be clicked");
+    }
     await p.locator(".react-flow__controls-fitview").click();
     await p.waitForTimeout(300);
     const fitted = await graphTextSizes(p);

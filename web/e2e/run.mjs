@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
+import { reviewScenarios } from "./review.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -353,10 +354,10 @@ try {
   await axe(page, "compare");
   await page.goBack();
   await page.getByTestId("lineage-checkpoint").nth(2).waitFor();
-  await page.getByRole("checkbox", { name: new RegExp(hashB) }).check();
-  await page.getByRole("checkbox", { name: new RegExp(hashC) }).check();
+  // A merge starts from the branch: its direction is the link's, never the order of clicks.
   const previewResp = page.waitForResponse((r) => r.url().endsWith("/api/v5/lineage/merge"));
-  await page.getByRole("button", { name: `Merge ${hashB} into ${hashC}` }).click();
+  await page.getByRole("link", { name: "Merge by-bus into main" }).click();
+  await page.getByRole("heading", { name: "Merge by-bus into main" }).waitFor();
   await previewResp;
   await page.getByTestId("merge-preview").waitFor();
   const conflicts = page.getByTestId("merge-conflict");
@@ -374,10 +375,8 @@ try {
   await shot(page, "merge-resolution");
   await axe(page, "merge");
   await page.getByRole("button", { name: "Merge", exact: true }).click();
-  await page.getByRole("status").filter({ hasText: "Merged as" }).waitFor();
-  expect(true, "the merge is committed");
-  await page.getByRole("status").getByRole("link").click();
   await page.waitForURL(/\/checkpoints\//);
+  expect(true, "the merge is committed and its checkpoint opens");
   const detailUrl = page.url();
 
   console.log("verify badge");
@@ -940,6 +939,7 @@ try {
   await ctxC.close();
 
   await integrityScenarios({ browser, base, api, expect, shot });
+  await reviewScenarios({ browser, base, api, expect, shot, axe });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

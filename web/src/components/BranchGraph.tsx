@@ -378,7 +378,7 @@ function Fit({ signature, focus }: { signature: string; focus: ID[] }) {
   // zoom that keeps the text readable. Selecting a checkpoint does not move
   // the view.
   useEffect(() => {
-    const t = setTimeout(() => rf.fitView({ nodes: target.current.map((id) => ({ id })), minZoom: 1, maxZoom: 1.2, padding: 0.15, duration: 0 }), 30);
+    const t = setTimeout(() => rf.fitView({ nodes: target.current.map((id) => ({ id })), minZoom: 1, maxZoom: 1, padding: 0.15, duration: 0 }), 30);
     return () => clearTimeout(t);
   }, [signature, rf]);
   return null;
@@ -533,10 +533,10 @@ export default function BranchGraph({
       const run = linearRuns(tree).find((r) => r.first === expanded.last);
       if (run) return run.ids.filter((id) => !shownAs.has(id)).slice(0, 8);
     }
-    // HEAD and the newest few checkpoints near it.
-    const byTime = tree.checkpoints.slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const ids = [...new Set(byTime.slice(0, 3).map((c) => shownAs.get(c.id) ?? c.id))];
-    return headId ? [headId, ...ids.filter((id) => id !== headId)].slice(0, 3) : ids;
+    // HEAD, centred at a readable zoom (the newest checkpoint when main has none).
+    if (headId) return [headId];
+    const newest = tree.checkpoints.reduce<CheckpointNode | null>((n, c) => (!n || c.created_at > n.created_at ? c : n), null);
+    return newest ? [shownAs.get(newest.id) ?? newest.id] : [];
   }, [tree, shownAs, expanded.last, headId]);
   return (
     <ReactFlowProvider>
