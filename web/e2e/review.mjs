@@ -126,6 +126,14 @@ export async function reviewScenarios({ browser, base, api, expect, shot, axe })
     expect((await menu.getByRole("menuitem").allInnerTexts()).join("|") === "Compare with main|Merge into main|Close", "the branch head's menu offers compare, merge and close");
     await p.keyboard.press("Escape");
     await menu.waitFor({ state: "detached" });
+    // The same menu from the keyboard-reachable button on the head.
+    await p.getByRole("button", { name: "Menu of branch discount" }).click();
+    await p.getByRole("menuitem", { name: "Compare with main" }).click();
+    await p.waitForURL(new RegExp(`/compare/${c2.id}\\.\\.\\.${b1.id}$`));
+    await p.getByTestId("field-decisions").waitFor();
+    expect(true, "the head menu's Compare with main opens main's head against the branch's");
+    await p.goBack();
+    await p.locator(`.react-flow__node[data-id="${b1.id}"]`).waitFor();
     await p.locator(`.react-flow__node[data-id="${b1.id}"]`).click({ button: "right" });
     await p.getByRole("menuitem", { name: "Merge into main" }).click();
     await p.waitForURL(/\/merge\?source=discount&into=main$/);

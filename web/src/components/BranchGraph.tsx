@@ -151,7 +151,7 @@ const CpNodeView = memo(function CpNodeView({ data }: NodeProps<Node<CpData>>) {
       <span className="h">{short(cp.commit_hash)}</span> {head && <span className="badge accent">HEAD</span>} {merge && <span className="badge">merge</span>}{" "}
       {tip && !head && <span className="badge" style={{ borderColor: color }}>{cp.branch_name}</span>}
       {cp.note_count > 0 && <span className="badge warn">{cp.note_count} note{cp.note_count > 1 ? "s" : ""}</span>}
-      <span className="m">{cp.message}</span>
+      {/* Before the message, so a node's text still ends with its message. */}
       {menu && tip && cp.branch_name !== "main" && (
         <button
           type="button"
@@ -167,6 +167,7 @@ const CpNodeView = memo(function CpNodeView({ data }: NodeProps<Node<CpData>>) {
           ⋯
         </button>
       )}
+      <span className="m">{cp.message}</span>
       <Handle type="source" position={Position.Right} isConnectable={false} />
       <Handle type="source" id="down" position={Position.Bottom} isConnectable={false} />
       <Handle type="source" id="up" position={Position.Top} isConnectable={false} />
