@@ -151,7 +151,7 @@ export async function reviewScenarios({ browser, base, api, expect, shot, axe })
     await axe(p, "merge (light, 1440 px)");
     await conflict.getByRole("radio").nth(1).check();
     await p.getByRole("button", { name: "Merge", exact: true }).click();
-    await p.waitForURL(/\/checkpoints\//);
+    await p.getByRole("status").filter({ hasText: "Merged as" }).waitFor();
     const head = await api("GET", `/api/v2/commits/${(await api("GET", `/api/v4/chat/spaces/${sp.id}/head`)).commit_id}`);
     expect(head.merge_parent_id === b1.id && head.parent_commit_id === c2.id && head.decisions.join("|") === "Pricing is per-seat at $10 a month", "the merge lands on main with theirs ($10), both parents recorded");
     await ctx.close();

@@ -375,8 +375,10 @@ try {
   await shot(page, "merge-resolution");
   await axe(page, "merge");
   await page.getByRole("button", { name: "Merge", exact: true }).click();
+  await page.getByRole("status").filter({ hasText: "Merged as" }).waitFor();
+  expect(true, "the merge is committed");
+  await page.getByRole("status").getByRole("link").click();
   await page.waitForURL(/\/checkpoints\//);
-  expect(true, "the merge is committed and its checkpoint opens");
   const detailUrl = page.url();
 
   console.log("verify badge");
@@ -717,10 +719,8 @@ try {
     tp.on("pageerror", (e) => console.log("  page error:", e.message));
     await tp.goto(`${base}/spaces/${sp.id}/lineage`);
     await tp.getByTestId("lineage-checkpoint").nth(2).waitFor();
-    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
-    await tp.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await tp.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await tp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge short-ttl into main".
+    await tp.getByRole("link", { name: "Merge short-ttl into main" }).click();
     await tp.getByTestId("merge-preview").waitFor();
     const ttlConflicts = await tp.getByTestId("merge-conflict").allInnerTexts();
     expect(ttlConflicts.length === 1 && /d-[0-9a-f]{6}/.test(ttlConflicts[0]) && ttlConflicts[0].includes("Access token TTL is 30 minutes") &&
@@ -766,10 +766,8 @@ try {
     rp.on("pageerror", (e) => console.log("  page error:", e.message));
     await rp.goto(`${base}/spaces/${sp.id}/lineage`);
     await rp.getByTestId("lineage-checkpoint").nth(2).waitFor();
-    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
-    await rp.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await rp.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await rp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge no-friday-deploys into main".
+    await rp.getByRole("link", { name: "Merge no-friday-deploys into main" }).click();
     await rp.getByTestId("merge-preview").waitFor();
     const removedTexts = await rp.getByTestId("merge-remove-text").allInnerTexts();
     expect(JSON.stringify(removedTexts) === JSON.stringify(["Deploy on Fridays"]), `the merge preview's removes list names exactly "Deploy on Fridays": ${JSON.stringify(removedTexts)}`);

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, short, type CheckpointNode, type LineageTree, type MergePreview, type MergeResolution } from "../api";
 import { MergeView } from "../components/MergeView";
@@ -24,11 +24,11 @@ export default function MergePage() {
   const into = params.get("into") || "main";
   usePageTitle(`Merge ${source} into ${into}`);
   const qc = useQueryClient();
-  const nav = useNavigate();
   const tree = useQuery({ queryKey: ["tree", spaceId], queryFn: () => api.tree(spaceId) });
   const theirs = tree.data ? branchHead(tree.data, source) : null;
   const ours = tree.data ? branchHead(tree.data, into) : null;
   const [override, setOverride] = useState<MergePreview | null>(null);
+  const [merged, setMerged] = useState<{ id: string; hash: string } | null>(null);
   const preview = useQuery({
     queryKey: ["merge-preview", spaceId, theirs?.id, ours?.id],
     queryFn: () => api.mergePreview({ space_id: spaceId, source_checkpoint_id: theirs!.id, target_checkpoint_id: ours!.id, resolutions: [], dry_run: true }),
@@ -61,7 +61,12 @@ export default function MergePage() {
       {tree.isError && <p className="error">Could not load the lineage: {(tree.error as Error).message}</p>}
       {preview.isError && <p className="error">Could not preview the merge: {(preview.error as Error).message}</p>}
       {!problem && (tree.isLoading || preview.isLoading) && <p className="muted">Loading…</p>}
-      {!problem && shown && theirs && ours && (
+      {merged && (
+        <p role="status">
+          Merged as <Link to={`/checkpoints/${merged.id}`}>{short(merged.hash)}</Link> on {into}.
+        </p>
+      )}
+      {!merged && !problem && shown && theirs && ours && (
         <MergeView
           key={`${theirs.id}-${ours.id}`}
           preview={shown}
@@ -73,8 +78,8 @@ export default function MergePage() {
           }}
           onMerge={async (r: MergeResolution[]) => {
             const res = await api.merge({ space_id: spaceId, source_checkpoint_id: theirs.id, target_checkpoint_id: ours.id, resolutions: r, dry_run: false });
+            setMerged({ id: res.checkpoint.id, hash: res.checkpoint.commit_hash });
             qc.invalidateQueries({ queryKey: ["tree", spaceId] });
-            nav(`/checkpoints/${res.checkpoint.id}`);
           }}
         />
       )}
