@@ -182,7 +182,7 @@ export async function reviewScenarios({ browser, base, api, expect, shot, axe })
 // text, and after Fit every label still measures at least 11 px.
 async function bigGraph({ api, base, open, expect, shot, axe }) {
   console.log("review: a 300-checkpoint, 20-branch graph keeps its labels ≥ 11 px");
-  const sp = await api("POST", "/api/v2/repos", { name: "Big lineage", description: "300 checkpoints" });
+  const sp = await api("POST", "/api/v2/repos", { name: "Review graph", description: "300 checkpoints" });
   const se = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "main", provider: "mock", model: "mock" });
   // Shaped as run.mjs's graph: 15 checkpoints on main, 19 branches of 15 forked along it.
   const mains = [];
