@@ -56,7 +56,12 @@ describe("collapsed runs of linear history", () => {
 
   it("draws a collapsed run as one node wired into the graph, and an expanded run checkpoint by checkpoint", () => {
     const collapsed = layout(tree, ["main", "feature"], [], () => "active");
-    expect(collapsed.nodes.filter((n) => n.type === "run").map((n) => n.ariaLabel)).toEqual(["4 checkpoints on main, collapsed", "4 checkpoints on feature, collapsed"]);
+    // A run node carries no aria-label of its own (a plain div may not); its expand button names it.
+    const runOf = (n: { data: unknown }) => (n.data as { run: { ids: string[]; branch: string } }).run;
+    expect(collapsed.nodes.filter((n) => n.type === "run").map((n) => [n.ariaLabel, `${runOf(n).ids.length} on ${runOf(n).branch}`])).toEqual([
+      [undefined, "4 on main"],
+      [undefined, "4 on feature"],
+    ]);
     expect(collapsed.nodes.filter((n) => n.type === "cp").map((n) => n.id)).toEqual(["m1", "m2", "f1", "f6", "m7"]);
     expect(collapsed.edges.map((e) => `${e.source}>${e.target}`)).toEqual(["m1>m2", "m2>run:m3", "m2>f1", "f1>run:f2", "run:f2>f6", "run:m3>m7", "f6>m7"]);
     const open = layout(tree, ["main", "feature"], [], () => "active", new Set(["f2"]));
