@@ -447,6 +447,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/import/transcript?space_id={repo}&filename=s.jsonl&format=claude-code&session_key=k1", contentType: "application/octet-stream",
 			body: `{"type":"user","uuid":"u1","timestamp":"2025-10-01T09:00:00Z","message":{"role":"user","content":"Land in Sydney?"}}` + "\n"},
 		{method: "GET", path: "/api/v5/search?q=Sydney&space_id={repo}&limit=50"},
+		{method: "GET", path: "/api/v5/search/grouped?q=Sydney&space_id={repo}&limit=50"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/receipts", body: `{"agent_session": "019a-thread", "host": "codex", "event": "SessionStart", "trigger": "auto", "injected": "- East coast only\n", "tokens": 5}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},

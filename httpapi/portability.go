@@ -7,10 +7,7 @@ import (
 	"net/http"
 	"os"
 	"smriti/portability"
-	"smriti/search"
 	"smriti/wire"
-	"strconv"
-	"strings"
 
 	"smriti"
 )
@@ -204,25 +201,9 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	sq := search.Query{Text: q.Get("q"), Branch: q.Get("branch")}
-	var err error
-	if sq.SpaceID, err = queryID(r, "space_id"); err != nil {
+	sq, err := searchQuery(r)
+	if err != nil {
 		return err
-	}
-	for _, k := range q["kind"] {
-		for _, part := range strings.Split(k, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				sq.Kinds = append(sq.Kinds, part)
-			}
-		}
-	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer, got %q", smriti.Truncate(v, 32))
-		}
-		sq.Limit = n
 	}
 	hits, err := s.app.Search(r.Context(), sq)
 	if err != nil {

@@ -61,6 +61,7 @@ func (s *Server) allRoutes() []route {
 		s.lineageRoutes(),
 		s.mountRoutes(),
 		s.portabilityRoutes(),
+		s.searchGroupRoutes(),
 		s.coordinationRoutes(),
 		s.eventRoutes(),
 		s.accountRoutes(),

@@ -54,6 +54,8 @@ echo "==> web workspace: Vitest, build, end to end in Chromium"
 (cd web && npm ci --no-audit --no-fund --loglevel=error && npx tsc -p . && npx vitest run && npx vite build)
 webbin=$(mktemp -d /tmp/smriti-web.XXXXXX)
 go build -tags webui -o "$webbin/smriti" ./cmd/smriti
+# The web's wire types are generated from the server's OpenAPI document.
+SMRITI_BIN="$webbin/smriti" ./scripts/web-types.sh --check
 # Screenshots, axe results and the budget figures land in web/e2e-artifacts/.
 (cd web && SMRITI_BIN="$webbin/smriti" node e2e/run.mjs)
 rm -rf "$webbin"

@@ -42,3 +42,9 @@ type SearchResponse struct {
 	Query   string              `json:"query" doc:"The query as searched"`
 	Results []*search.SearchHit `json:"results" doc:"The hits, best first"`
 }
+
+// SearchGroupsResponse lists grouped search results, best first.
+type SearchGroupsResponse struct {
+	Query   string               `json:"query" doc:"The query as searched"`
+	Results []search.SearchGroup `json:"results" doc:"One result per item (with the checkpoints it lives in), turn, note or checkpoint matched outside its items; best first"`
+}

@@ -81,11 +81,8 @@ export async function integrityScenarios({ browser, base, api, expect, shot }) {
 
     await p.goto(`${base}/spaces/${sp.id}/lineage`);
     await p.getByTestId("lineage-checkpoint").nth(2).waitFor();
-    const hb = onBranch.body.commit_hash.slice(0, 7),
-      hm = onMain.body.commit_hash.slice(0, 7);
-    await p.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await p.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await p.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge discount into main".
+    await p.getByRole("link", { name: "Merge discount into main" }).click();
     await p.getByTestId("merge-preview").waitFor();
     const conflicts = await p.getByTestId("merge-conflict").allInnerTexts();
     expect(
@@ -265,11 +262,8 @@ export async function integrityScenarios({ browser, base, api, expect, shot }) {
     await p.goto(`${base}/spaces/${sp.id}/lineage`);
     await p.getByTestId("lineage-checkpoint").nth(2).waitFor();
     await clean("lineage");
-    const hb = h3.commit_hash.slice(0, 7),
-      hm = h2.commit_hash.slice(0, 7);
-    await p.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await p.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await p.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge hostile-branch into main".
+    await p.getByRole("link", { name: "Merge hostile-branch into main" }).click();
     await p.getByTestId("merge-preview").waitFor();
     await clean("merge view");
     await shot(p, "hostile-merge");

@@ -15,6 +15,7 @@ import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
 import { chatScenarios } from "./chat.mjs";
+import { reviewScenarios } from "./review.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -363,10 +364,10 @@ try {
   await axe(page, "compare");
   await page.goBack();
   await page.getByTestId("lineage-checkpoint").nth(2).waitFor();
-  await page.getByRole("checkbox", { name: new RegExp(hashB) }).check();
-  await page.getByRole("checkbox", { name: new RegExp(hashC) }).check();
+  // A merge starts from the branch: its direction is the link's, never the order of clicks.
   const previewResp = page.waitForResponse((r) => r.url().endsWith("/api/v5/lineage/merge"));
-  await page.getByRole("button", { name: `Merge ${hashB} into ${hashC}` }).click();
+  await page.getByRole("link", { name: "Merge by-bus into main" }).click();
+  await page.getByRole("heading", { name: "Merge by-bus into main" }).waitFor();
   await previewResp;
   await page.getByTestId("merge-preview").waitFor();
   const conflicts = page.getByTestId("merge-conflict");
@@ -723,10 +724,8 @@ try {
     tp.on("pageerror", (e) => console.log("  page error:", e.message));
     await tp.goto(`${base}/spaces/${sp.id}/lineage`);
     await tp.getByTestId("lineage-checkpoint").nth(2).waitFor();
-    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
-    await tp.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await tp.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await tp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge short-ttl into main".
+    await tp.getByRole("link", { name: "Merge short-ttl into main" }).click();
     await tp.getByTestId("merge-preview").waitFor();
     const ttlConflicts = await tp.getByTestId("merge-conflict").allInnerTexts();
     expect(ttlConflicts.length === 1 && /d-[0-9a-f]{6}/.test(ttlConflicts[0]) && ttlConflicts[0].includes("Access token TTL is 30 minutes") &&
@@ -772,10 +771,8 @@ try {
     rp.on("pageerror", (e) => console.log("  page error:", e.message));
     await rp.goto(`${base}/spaces/${sp.id}/lineage`);
     await rp.getByTestId("lineage-checkpoint").nth(2).waitFor();
-    const hb = branchCp.commit_hash.slice(0, 7), hm = mainCp.commit_hash.slice(0, 7);
-    await rp.getByRole("checkbox", { name: new RegExp(hb) }).check();
-    await rp.getByRole("checkbox", { name: new RegExp(hm) }).check();
-    await rp.getByRole("button", { name: `Merge ${hb} into ${hm}` }).click();
+    // A merge starts from the branch: "Merge no-friday-deploys into main".
+    await rp.getByRole("link", { name: "Merge no-friday-deploys into main" }).click();
     await rp.getByTestId("merge-preview").waitFor();
     const removedTexts = await rp.getByTestId("merge-remove-text").allInnerTexts();
     expect(JSON.stringify(removedTexts) === JSON.stringify(["Deploy on Fridays"]), `the merge preview's removes list names exactly "Deploy on Fridays": ${JSON.stringify(removedTexts)}`);
@@ -945,6 +942,7 @@ try {
   await ctxC.close();
 
   await integrityScenarios({ browser, base, api, expect, shot });
+  await reviewScenarios({ browser, base, api, expect, shot, axe });
   }
   await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {

@@ -5,8 +5,6 @@ import { Toaster } from "sonner";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { BookOpen, Command as CommandIcon, GitBranch, Menu, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
 import { api } from "./api";
-import Overview from "./pages/Overview";
-import Chat from "./pages/Chat";
 import SearchBox from "./components/SearchBox";
 import { SessionNav } from "./components/SessionNav";
 import { AccountBox } from "./AuthGate";
@@ -16,13 +14,17 @@ import { Modal } from "./components/Modal";
 import { typingIn } from "./lib/commands";
 import { useTheme } from "./lib/theme";
 
-// The heavier pages load on demand so the first paint stays small.
+// Every page loads on demand, so no chunk holds them all and the first
+// paint loads only the page it shows.
+const Overview = lazy(() => import("./pages/Overview"));
+const Chat = lazy(() => import("./pages/Chat"));
 const Lineage = lazy(() => import("./pages/Lineage"));
 const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
 const Settings = lazy(() => import("./pages/Settings"));
 const Coordination = lazy(() => import("./pages/Coordination"));
 const Search = lazy(() => import("./pages/Search"));
 const ComparePage = lazy(() => import("./pages/Compare"));
+const MergePage = lazy(() => import("./pages/Merge"));
 
 const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
@@ -146,6 +148,7 @@ export default function App() {
               <Route path="/sessions/:sessionId" element={<Chat />} />
               <Route path="/spaces/:spaceId/lineage" element={<Lineage />} />
               <Route path="/spaces/:spaceId/compare/:range" element={<ComparePage />} />
+              <Route path="/spaces/:spaceId/merge" element={<MergePage />} />
               <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
               <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
               <Route path="/settings" element={<Settings />} />

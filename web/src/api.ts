@@ -2,39 +2,18 @@
 // Content-Type: application/json, errors turned into ApiError with the
 // server's detail.
 
+import type { components } from "./api.gen";
+
+/** The wire types, generated from the server's OpenAPI document (scripts/web-types.sh). */
+type S = components["schemas"];
+
 export type ID = string;
 
-export interface Space {
-  id: ID;
-  name: string;
-  description: string;
-  project_root: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Space = S["Repo"];
 
-export interface Session {
-  id: ID;
-  repo_id: ID | null;
-  title: string;
-  active_provider: string;
-  active_model: string;
-  seeded_commit_id: ID | null;
-  forked_from_checkpoint_id: ID | null;
-  branch_name: string;
-  branch_disposition: string;
-  turn_count: number;
-  /** The checkpoint the session's context is anchored to, kept on the server between sends. */
-  mount: SessionMount | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Session = S["SessionOut"];
 
-export interface SessionMount {
-  checkpoint_id: ID;
-  /** Last sequence number typed before the mount: only later turns reach the model (-1: every turn). */
-  history_base_seq: number;
-}
+export type SessionMount = S["SessionMount"];
 
 export interface Turn {
   id: ID;
@@ -49,15 +28,7 @@ export interface Turn {
   metadata?: { stopped?: boolean } & Record<string, unknown>;
 }
 
-export interface Head {
-  repo_id: ID;
-  commit_hash: string | null;
-  commit_id: ID | null;
-  summary: string | null;
-  objective: string | null;
-  latest_session_id: ID | null;
-  latest_session_title: string | null;
-}
+export type Head = S["Head"];
 
 /** A task as the API sends it: a plain string or a structured object. */
 export type TaskWire = string | TaskObject;
@@ -70,38 +41,14 @@ export interface TaskObject {
   status?: string;
 }
 
-export interface Artifact {
-  id: string;
-  type: string;
-  label: string;
-  content: string;
-}
+export type Artifact = S["Artifact"];
 
-export interface Checkpoint {
-  id: ID;
-  repo_id: ID;
-  commit_hash: string;
-  parent_commit_id: ID | null;
-  merge_parent_id: ID | null;
-  branch_name: string;
-  author_agent: string | null;
-  author_type: string;
-  message: string;
-  summary: string;
-  objective: string;
-  decisions: string[];
-  assumptions: string[];
-  tasks: TaskWire[];
-  open_questions: string[];
-  entities: string[];
-  artifacts: Artifact[];
-  metadata: Record<string, unknown>;
-  created_at: string;
-  /** v5: the items with their ids, when the server has them (?items=true). */
-  items?: ItemView[];
-  /** Only on a save's answer: the base it named when it was rebased onto the head (parent_commit_id). */
-  rebased_from?: ID | null;
-}
+/**
+ * A checkpoint as the workspace reads it: the server's Commit, with the
+ * items view and tasks typed as the workspace's ItemView and TaskWire, and without the fields it
+ * never reads (context_blob, raw_source_text, project_root).
+ */
+export type Checkpoint = Omit<S["Commit"], "items" | "tasks" | "context_blob" | "raw_source_text" | "project_root"> & { items?: ItemView[]; tasks: TaskWire[] };
 
 /** Item kinds of the state model (v5); ids are prefix + 6 hex, e.g. d-7f3a9c. */
 export type ItemKind = "decision" | "assumption" | "task" | "open_question" | "entity";
@@ -152,11 +99,7 @@ export interface DraftChange {
   source?: Partial<ItemSource> | null;
 }
 /** One side's version of an item that a merge turned down; text null: that side had removed it. */
-export interface RejectedVersion {
-  side: "ours" | "theirs";
-  text: string | null;
-  source?: Partial<ItemSource> | null;
-}
+export type RejectedVersion = S["RejectedVersion"];
 /** How a merge settled a conflict on an item. */
 export interface ItemMergeWire {
   choice: string;
@@ -214,14 +157,7 @@ export interface Draft {
   changes?: DraftChange[];
 }
 
-export interface ContextInfo {
-  mode: string;
-  checkpoint_ids: ID[];
-  commit_hashes: string[];
-  from_seq: number | null;
-  to_seq: number | null;
-  dropped_turns: number;
-}
+export type ContextInfo = S["ContextInfo"];
 
 export interface ContextPreview {
   mode: string;
@@ -241,95 +177,21 @@ export interface ContextPreview {
   stopped_turns?: number[];
 }
 
-export interface ProviderStatus {
-  enabled: boolean;
-  has_key: boolean;
-  missing_package: boolean;
-  configured: boolean;
-  status_label: string;
-  default_model: string;
-  base_url?: string;
-}
+export type ProviderStatus = S["ProviderStatus"];
 
-export interface BackgroundStatus {
-  provider: string;
-  model: string;
-  enabled: boolean;
-  has_key: boolean;
-  configured: boolean;
-  status_label: string;
-  using_mock: boolean;
-}
+export type BackgroundStatus = S["BackgroundStatus"];
 
 export type ProvidersStatus = Record<string, ProviderStatus> & { background_intelligence?: BackgroundStatus };
 
-export interface SendResponse {
-  reply: string;
-  session_id: ID;
-  turn_count: number;
-  provider: string;
-  model: string;
-  user_seq: number;
-  assistant_seq: number;
-  context: ContextInfo;
-  replayed: boolean;
-}
+export type SendResponse = S["SendResponse"];
 
-export interface CheckpointNode {
-  id: ID;
-  commit_hash: string;
-  message: string;
-  branch_name: string;
-  parent_checkpoint_id: ID | null;
-  merge_parent_id: ID | null;
-  created_at: string;
-  summary: string;
-  objective: string;
-  author_agent: string | null;
-  note_count: number;
-  note_kinds: string[];
-}
+export type CheckpointNode = S["CheckpointNode"];
 
-export interface SessionNode {
-  id: ID;
-  title: string;
-  branch_name: string;
-  forked_from_checkpoint_id: ID | null;
-  seeded_commit_id: ID | null;
-  branch_disposition: string;
-  created_at: string;
-}
+export type SessionNode = S["SessionNode"];
 
-export interface LineageTree {
-  space_id: ID;
-  checkpoints: CheckpointNode[];
-  sessions: SessionNode[];
-  merges: { checkpoint_id: ID; source_checkpoint_id: ID }[];
-}
+export type LineageTree = S["LineageTree"];
 
-export interface CompareResponse {
-  checkpoint_a: Checkpoint;
-  checkpoint_b: Checkpoint;
-  diff: {
-    summary_a: string;
-    summary_b: string;
-    objective_a: string;
-    objective_b: string;
-    decisions_only_a: string[];
-    decisions_only_b: string[];
-    decisions_shared: string[];
-    assumptions_only_a: string[];
-    assumptions_only_b: string[];
-    assumptions_shared: string[];
-    tasks_only_a: string[];
-    tasks_only_b: string[];
-    tasks_shared: string[];
-    open_questions_only_a?: string[];
-    open_questions_only_b?: string[];
-    open_questions_shared?: string[];
-    common_ancestor_commit_id: ID | null;
-  };
-}
+export type CompareResponse = S["CompareResponse"];
 
 export interface MergeConflict {
   field: string;
@@ -347,14 +209,33 @@ export interface MergeResolution {
   value: string;
 }
 
+/**
+ * A merge dry run's answer (the route's OpenAPI entry names the committed
+ * answer, so this one is written here).
+ */
 export interface MergePreview {
   base_checkpoint_id: ID | null;
   source_checkpoint_id: ID;
   target_checkpoint_id: ID;
-  merged: { message: string; summary: string; objective: string; decisions: string[]; tasks: TaskWire[]; assumptions?: string[]; open_questions?: string[]; entities?: string[] };
+  base_commit_hash?: string | null;
+  source_commit_hash?: string;
+  target_commit_hash?: string;
+  merged: {
+    message: string;
+    summary: string;
+    objective: string;
+    decisions: string[];
+    tasks: TaskWire[];
+    assumptions?: string[];
+    open_questions?: string[];
+    entities?: string[];
+    artifacts?: Artifact[];
+  };
   conflicts: MergeConflict[];
-  /** v5: what the merge removes; absent from older servers (the view then derives it from the two sides). */
+  /** What the merge removes, by item id. */
   removes?: MergeRemove[];
+  /** The merged items with their ids. */
+  items?: ItemView[];
 }
 
 export interface MergeRequest {
@@ -366,21 +247,9 @@ export interface MergeRequest {
   message?: string;
 }
 
-export interface Verification {
-  checkpoint_id: ID;
-  ok: boolean;
-  checked: number;
-  first_mismatch: ID | null;
-}
+export type Verification = S["Verification"];
 
-export interface Note {
-  id: ID;
-  checkpoint_id: ID;
-  author: string;
-  text: string;
-  kind: string;
-  created_at: string;
-}
+export type Note = S["NoteOut"];
 
 /** The notes a checkpoint carries under metadata.notes, oldest first; malformed entries are skipped. */
 export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
@@ -407,11 +276,7 @@ export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
 export const PACK_TARGETS = ["generic", "claude", "cursor", "chatgpt", "agents_md"] as const;
 export type PackTarget = (typeof PACK_TARGETS)[number];
 
-export interface ContextPack {
-  content: string;
-  target_tool: string;
-  format: string;
-}
+export type ContextPack = S["ContextPack"];
 
 export interface DeleteDependents {
   message: string;
@@ -436,19 +301,9 @@ export class ApiError extends Error {
 }
 
 /** Who the browser acts for (GET /api/v4/auth/me). */
-export interface Me {
-  user_id: ID;
-  username: string;
-  scope: "read" | "write" | "admin";
-  /** local: the server runs without auth mode; session: a browser sign-in; token: an API token. */
-  via: "local" | "session" | "token";
-  token_id: ID | null;
-}
+export type Me = S["MeOut"];
 
-export interface LoginResult {
-  user: { id: ID; username: string; disabled: boolean; created_at: string };
-  expires_at: string;
-}
+export type LoginResult = S["LoginOut"];
 
 const LOGIN_PATH = "/api/v4/auth/login";
 const unauthorizedListeners = new Set<() => void>();
@@ -544,17 +399,7 @@ export async function request<T>(method: string, path: string, body?: unknown, h
 const get = <T,>(p: string) => request<T>("GET", p);
 const post = <T,>(p: string, b: unknown) => request<T>("POST", p, b);
 
-export interface Claim {
-  id: ID;
-  agent: string;
-  branch_name: string;
-  scope: string;
-  task_id: string | null;
-  intent_type: string;
-  status: string;
-  claimed_at: string;
-  expires_at: string;
-}
+export type Claim = S["ClaimOut"];
 
 async function text(path: string): Promise<string> {
   const resp = await fetch(path, { headers: { Accept: "text/markdown" }, credentials: "same-origin" });
@@ -575,26 +420,12 @@ export const SEARCH_KINDS = ["checkpoint", "turn", "note"] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** One search hit. The snippet marks matched words with <mark>…</mark>; the rest is NOT HTML-escaped. */
-export interface SearchHit {
-  kind: SearchKind;
-  id: ID;
-  space_id: ID;
-  /** The checkpoint the hit is (kind checkpoint) or annotates (kind note); null for a turn. */
-  checkpoint_id: ID | null;
-  commit_hash: string | null;
-  branch: string;
-  /** A turn's session; null otherwise. */
-  session_id: ID | null;
-  sequence_number: number | null;
-  title: string;
-  snippet: string;
-  score: number;
-}
+export type SearchHit = S["SearchHit"];
 
-export interface SearchResponse {
-  query: string;
-  results: SearchHit[];
-}
+export type SearchResponse = S["SearchResponse"];
+/** One result of a grouped search: an item with the checkpoints it lives in, or a single hit. */
+export type SearchGroup = S["SearchGroup"];
+export type SearchGroupsResponse = S["SearchGroupsResponse"];
 
 export interface SearchParams {
   q: string;
@@ -613,11 +444,15 @@ export function searchPath(p: SearchParams): string {
   return `/api/v5/search?${qs.toString()}`;
 }
 
+/** The grouped search's address: one result per item. */
+export const searchGroupedPath = (p: SearchParams) => searchPath(p).replace("/api/v5/search?", "/api/v5/search/grouped?");
+
 export const api = {
   me: () => get<Me>("/api/v4/auth/me"),
   login: (username: string, password: string) => post<LoginResult>(LOGIN_PATH, { username, password }),
   logout: () => request<void>("POST", "/api/v4/auth/logout"),
   search: (p: SearchParams) => get<SearchResponse>(searchPath(p)),
+  searchGrouped: (p: SearchParams) => get<SearchGroupsResponse>(searchGroupedPath(p)),
   brief: (space: ID) => text(`/api/v5/spaces/${space}/brief`),
   claims: (space: ID) => get<Claim[]>(`/api/v5/claims?space_id=${space}&include_expired=true`),
   spaces: () => get<Space[]>("/api/v2/repos"),

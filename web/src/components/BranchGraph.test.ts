@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { atLeast, layout, linearRuns, minimapSize, minimapUnitsPerPx } from "./BranchGraph";
+import { atLeast, layout, linearRuns, minimapSize, minimapUnitsPerPx, thinLabels } from "./BranchGraph";
 import type { CheckpointNode, LineageTree } from "../api";
 
 const cp = (id: string, branch: string, parent: string | null, merge: string | null = null): CheckpointNode => ({
@@ -56,7 +56,12 @@ describe("collapsed runs of linear history", () => {
 
   it("draws a collapsed run as one node wired into the graph, and an expanded run checkpoint by checkpoint", () => {
     const collapsed = layout(tree, ["main", "feature"], [], () => "active");
-    expect(collapsed.nodes.filter((n) => n.type === "run").map((n) => n.ariaLabel)).toEqual(["4 checkpoints on main, collapsed", "4 checkpoints on feature, collapsed"]);
+    // A run node carries no aria-label of its own (a plain div may not); its expand button names it.
+    const runOf = (n: { data: unknown }) => (n.data as { run: { ids: string[]; branch: string } }).run;
+    expect(collapsed.nodes.filter((n) => n.type === "run").map((n) => [n.ariaLabel, `${runOf(n).ids.length} on ${runOf(n).branch}`])).toEqual([
+      [undefined, "4 on main"],
+      [undefined, "4 on feature"],
+    ]);
     expect(collapsed.nodes.filter((n) => n.type === "cp").map((n) => n.id)).toEqual(["m1", "m2", "f1", "f6", "m7"]);
     expect(collapsed.edges.map((e) => `${e.source}>${e.target}`)).toEqual(["m1>m2", "m2>run:m3", "m2>f1", "f1>run:f2", "run:f2>f6", "run:m3>m7", "f6>m7"]);
     const open = layout(tree, ["main", "feature"], [], () => "active", new Set(["f2"]));
@@ -97,5 +102,24 @@ describe("the minimap", () => {
   it("grows a node to the minimum about its centre and leaves a larger one alone", () => {
     expect(atLeast({ x: 10, y: 20, width: 200, height: 46 }, 100)).toEqual({ x: 10, y: -7, width: 200, height: 100 });
     expect(atLeast({ x: 10, y: 20, width: 200, height: 46 }, 2)).toEqual({ x: 10, y: 20, width: 200, height: 46 });
+  });
+});
+
+describe("fork and merge edges", () => {
+  it("leave the fork point from its lower side and enter the merge from below, each from its true checkpoint", () => {
+    const { edges } = layout(tree, ["main", "feature"], [], () => "active", new Set(["f2"]));
+    const fork = edges.find((e) => e.id === "p-f1")!;
+    expect([fork.source, fork.target, fork.sourceHandle]).toEqual(["m2", "f1", "down"]);
+    const merge = edges.find((e) => e.id === "m-m7")!;
+    expect([merge.source, merge.target, merge.targetHandle]).toEqual(["f6", "m7", "from-below"]);
+    const straight = edges.find((e) => e.id === "p-m3")!;
+    expect(straight.sourceHandle).toBeUndefined();
+  });
+});
+
+describe("screen-space labels", () => {
+  const l = (key: string, x: number, y: number, text = "feature") => ({ key, x, y, text, color: "#000", head: false });
+  it("keep the first of two that would overlap and every one that does not", () => {
+    expect(thinLabels([l("a", 8, 100), l("b", 8, 110), l("c", 8, 130), l("d", 400, 110)], 1000).map((x) => x.key)).toEqual(["a", "c", "d"]);
   });
 });

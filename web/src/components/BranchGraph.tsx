@@ -18,6 +18,8 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import dagre from "@dagrejs/dagre";
+import { useNavigate } from "react-router-dom";
+import "./review.css";
 import { short, type CheckpointNode, type ID, type LineageTree } from "../api";
 
 // Branch colours: distinct hues that hold contrast on light and dark.
@@ -81,6 +83,9 @@ export function atLeast(r: Rect, minUnits: number): Rect {
   return { x: r.x - (width - r.width) / 2, y: r.y - (height - r.height) / 2, width, height };
 }
 
+/** Opens the branch-head menu of a branch at a screen position. */
+const BranchMenu = createContext<((branch: string, x: number, y: number) => void) | null>(null);
+
 type CpData = { cp: CheckpointNode; color: string; selected: boolean; head: boolean; tip: boolean; merge: boolean };
 type LaneData = { name: string; color: string; disposition: string };
 type RunData = { run: Run; color: string; onExpand: (first: ID) => void };
@@ -139,14 +144,35 @@ export function linearRuns(tree: Pick<LineageTree, "checkpoints" | "merges">, ke
 
 const CpNodeView = memo(function CpNodeView({ data }: NodeProps<Node<CpData>>) {
   const { cp, color, selected, head, tip, merge } = data;
+  const menu = useContext(BranchMenu);
   return (
     <div className={selected ? "cp-node selected" : "cp-node"} style={{ ["--lane" as string]: color }} title={`${cp.message}\n${cp.branch_name} · ${cp.created_at}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <span className="h">{short(cp.commit_hash)}</span> {head && <span className="badge accent">HEAD</span>} {merge && <span className="badge">merge</span>}{" "}
       {tip && !head && <span className="badge" style={{ borderColor: color }}>{cp.branch_name}</span>}
       {cp.note_count > 0 && <span className="badge warn">{cp.note_count} note{cp.note_count > 1 ? "s" : ""}</span>}
+      {/* Before the message, so a node's text still ends with its message. */}
+      {menu && tip && cp.branch_name !== "main" && (
+        <button
+          type="button"
+          className="branch-menu-btn nodrag"
+          aria-label={`Menu of branch ${cp.branch_name}`}
+          aria-haspopup="menu"
+          onClick={(e) => {
+            e.stopPropagation();
+            const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+            menu(cp.branch_name, r.left, r.bottom);
+          }}
+        >
+          ⋯
+        </button>
+      )}
       <span className="m">{cp.message}</span>
       <Handle type="source" position={Position.Right} isConnectable={false} />
+      <Handle type="source" id="down" position={Position.Bottom} isConnectable={false} />
+      <Handle type="source" id="up" position={Position.Top} isConnectable={false} />
+      <Handle type="target" id="from-below" position={Position.Bottom} isConnectable={false} />
+      <Handle type="target" id="from-above" position={Position.Top} isConnectable={false} />
     </div>
   );
 });
@@ -252,7 +278,6 @@ export function layout(
       data: { run: r, color: laneColor(li), onExpand },
       selectable: false,
       focusable: false,
-      ariaLabel: `${r.ids.length} checkpoints on ${r.branch}, collapsed`,
     });
   }
   for (const c of tree.checkpoints) {
@@ -269,12 +294,19 @@ export function layout(
     });
   }
   const edges: Edge[] = [];
-  const laneOf = (id: ID) => lane.get(tree.checkpoints.find((c) => c.id === id)?.branch_name ?? "main") ?? 0;
+  const branchOf = new Map(tree.checkpoints.map((c) => [c.id, c.branch_name]));
+  const laneOf = (id: ID) => lane.get(branchOf.get(id) ?? "main") ?? 0;
   for (const c of tree.checkpoints) {
     if (c.parent_checkpoint_id && has.has(c.parent_checkpoint_id)) {
       const source = vis(c.parent_checkpoint_id);
       const target = vis(c.id);
-      if (source !== target) edges.push({ id: `p-${c.id}`, source, target, type: "smoothstep", style: { stroke: laneColor(lane.get(c.branch_name) ?? 0), strokeWidth: 2 } });
+      if (source === target) continue;
+      const from = laneOf(c.parent_checkpoint_id);
+      const to = lane.get(c.branch_name) ?? 0;
+      // A fork leaves its fork point from the side facing the branch's lane,
+      // so the line starts at that checkpoint, not behind the next one.
+      const fork = from !== to ? { sourceHandle: to > from ? "down" : "up" } : {};
+      edges.push({ id: `p-${c.id}`, source, target, type: "smoothstep", ...fork, style: { stroke: laneColor(to), strokeWidth: 2 } });
     }
   }
   for (const m of tree.merges) {
@@ -284,6 +316,8 @@ export function layout(
       source: vis(m.source_checkpoint_id),
       target: vis(m.checkpoint_id),
       type: "smoothstep",
+      // A merge enters the merge checkpoint from the side facing the source's lane.
+      targetHandle: laneOf(m.source_checkpoint_id) > laneOf(m.checkpoint_id) ? "from-below" : "from-above",
       style: { strokeDasharray: "6 4", stroke: laneColor(laneOf(m.source_checkpoint_id)), strokeWidth: 2 },
       markerEnd: { type: MarkerType.ArrowClosed, color: laneColor(laneOf(m.source_checkpoint_id)) },
     });
@@ -291,7 +325,7 @@ export function layout(
   let right = 0;
   for (const n of nodes) if (n.type !== "lane") right = Math.max(right, n.position.x + NODE_W);
   const bounds: Rect = { x: LANE_X, y: 0, width: right - LANE_X, height: Math.max(branches.length - 1, 0) * LANE_H + NODE_H };
-  return { nodes, edges, shownAs, bounds };
+  return { nodes, edges, shownAs, bounds, headId };
 }
 
 /** Flow units per minimap px, for the minimap's nodes to keep a visible size. */
@@ -330,18 +364,139 @@ function Overview({ bounds }: { bounds: Rect }) {
   );
 }
 
+/** The zoom from which node text (12 px) is drawn at 11 px or more. */
+export const READABLE_ZOOM = 11 / 12;
+/** Screen-space labels: their size, and the least distance between two. */
+const LABEL_PX = 12;
+const LABEL_GAP = 18;
+
 function Fit({ signature, focus }: { signature: string; focus: ID[] }) {
   const rf = useReactFlow();
   const target = useRef(focus);
   target.current = focus;
   // Refit whenever the set of checkpoints changes (a new checkpoint, a merge,
-  // a run opened): on the newest ones (or the run), at a zoom that keeps the
-  // text readable. Selecting a checkpoint does not move the view.
+  // a run opened): on HEAD and what was written last (or the run), at a
+  // zoom that keeps the text readable. Selecting a checkpoint does not move
+  // the view.
   useEffect(() => {
-    const t = setTimeout(() => rf.fitView({ nodes: target.current.map((id) => ({ id })), minZoom: 0.95, maxZoom: 1.2, padding: 0.15, duration: 0 }), 30);
+    const t = setTimeout(() => rf.fitView({ nodes: target.current.map((id) => ({ id })), minZoom: 1, maxZoom: 1, padding: 0.15, duration: 0 }), 30);
     return () => clearTimeout(t);
   }, [signature, rf]);
   return null;
+}
+
+/** A label in screen space: where it goes and what it says. */
+interface ScreenLabel {
+  key: string;
+  x: number;
+  y: number;
+  text: string;
+  color: string;
+  head: boolean;
+}
+
+/**
+ * Keeps the labels that do not crowd one placed before them (closer than
+ * LABEL_GAP px vertically while overlapping horizontally), in order: the
+ * level of detail of a zoomed-out graph.
+ */
+export function thinLabels(labels: ScreenLabel[], width: number): ScreenLabel[] {
+  const kept: ScreenLabel[] = [];
+  const widthOf = (l: ScreenLabel) => Math.min(width, l.text.length * 7.5 + 24);
+  for (const l of labels) {
+    if (kept.some((k) => Math.abs(k.y - l.y) < LABEL_GAP && l.x < k.x + widthOf(k) && k.x < l.x + widthOf(l))) continue;
+    kept.push(l);
+  }
+  return kept;
+}
+
+/**
+ * Zoomed out below READABLE_ZOOM, the graph hides the text it would draw
+ * too small and labels the lanes (pinned to the left edge) and the branch
+ * heads in screen space, at LABEL_PX, as many as fit without overlapping.
+ */
+function Overlay({ nodes, branches, headId }: { nodes: Node[]; branches: string[]; headId?: ID }) {
+  const [tx, ty, zoom] = useStore((st) => st.transform);
+  const width = useStore((st) => st.width);
+  const height = useStore((st) => st.height);
+  if (zoom >= READABLE_ZOOM) return null;
+  const labels: ScreenLabel[] = [];
+  const inView = (y: number) => y > -LABEL_PX && y < height;
+  nodes.forEach((n) => {
+    if (n.type !== "cp") return;
+    const d = n.data as CpData;
+    if (!d.tip && !d.head) return;
+    const x = n.position.x * zoom + tx + NODE_W * zoom + 4;
+    const y = (n.position.y + NODE_H / 2) * zoom + ty - LABEL_PX / 2 - 2;
+    if (x > 0 && x < width && inView(y)) labels.push({ key: `h-${n.id}`, x, y, text: d.head ? `HEAD · ${d.cp.branch_name}` : d.cp.branch_name, color: d.color, head: true });
+  });
+  branches.forEach((b, i) => {
+    const y = (i * LANE_H + NODE_H / 2) * zoom + ty - LABEL_PX / 2 - 2;
+    if (inView(y)) labels.push({ key: `l-${b}`, x: 8, y, text: b, color: laneColor(i), head: false });
+  });
+  // HEAD first, then the other heads, then the lanes.
+  labels.sort((a, b) => Number(b.key === `h-${headId}`) - Number(a.key === `h-${headId}`) || Number(b.head) - Number(a.head));
+  return (
+    <div className="graph-overlay" aria-hidden data-testid="graph-overlay">
+      {thinLabels(labels, width).map((l) => (
+        <span key={l.key} className={l.head ? "graph-label head" : "graph-label"} style={{ left: l.x, top: l.y, ["--lane" as string]: l.color }}>
+          {l.text}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** Marks the graph zoomed out (hide the text drawn too small) for the stylesheet. */
+function DetailLevel({ onChange }: { onChange: (far: boolean) => void }) {
+  const far = useStore((st) => st.transform[2] < READABLE_ZOOM);
+  useEffect(() => onChange(far), [far, onChange]);
+  return null;
+}
+
+/** The menu of a branch head: compare with main, merge into main, close. */
+function HeadMenu({ at, spaceId, mainHead, branchHeadId, onClose }: { at: { branch: string; x: number; y: number }; spaceId: string; mainHead?: ID; branchHeadId?: ID; onClose: () => void }) {
+  const nav = useNavigate();
+  const first = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    first.current?.focus();
+    const away = (e: PointerEvent) => !box.current?.contains(e.target as globalThis.Node) && onClose();
+    document.addEventListener("pointerdown", away);
+    return () => document.removeEventListener("pointerdown", away);
+  }, [onClose]);
+  const go = (to: string) => {
+    onClose();
+    nav(to);
+  };
+  return (
+    <div
+      ref={box}
+      className="graph-menu"
+      role="menu"
+      aria-label={`Branch ${at.branch}`}
+      style={{ position: "fixed", left: at.x, top: at.y }}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") onClose();
+        if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+          e.preventDefault();
+          const items = [...e.currentTarget.querySelectorAll<HTMLButtonElement>("[role=menuitem]")];
+          const i = items.indexOf(document.activeElement as HTMLButtonElement);
+          items[(i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+        }
+      }}
+    >
+      <button ref={first} type="button" role="menuitem" disabled={!mainHead || !branchHeadId} onClick={() => go(`/spaces/${spaceId}/compare/${mainHead}...${branchHeadId}`)}>
+        Compare with main
+      </button>
+      <button type="button" role="menuitem" onClick={() => go(`/spaces/${spaceId}/merge?source=${encodeURIComponent(at.branch)}&into=main`)}>
+        Merge into main
+      </button>
+      <button type="button" role="menuitem" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
 }
 
 export default function BranchGraph({
@@ -360,33 +515,53 @@ export default function BranchGraph({
   // Runs the reader opened; the last one opened is where the view goes.
   const [expanded, setExpanded] = useState<{ all: ReadonlySet<ID>; last: ID | null }>({ all: new Set(), last: null });
   const expand = useCallback((first: ID) => setExpanded((e) => ({ all: new Set([...e.all, first]), last: first })), []);
-  const { nodes, edges, shownAs, bounds } = useMemo(
+  const { nodes, edges, shownAs, bounds, headId } = useMemo(
     () => layout(tree, branches, selected, disposition, expanded.all, expand),
     [tree, branches, selected, disposition, expanded.all, expand],
   );
+  const [far, setFar] = useState(false);
+  const [menu, setMenu] = useState<{ branch: string; x: number; y: number } | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const openMenu = useCallback((branch: string, x: number, y: number) => setMenu({ branch, x, y }), []);
+  const tipOf = useCallback((b: string) => {
+    let best: CheckpointNode | undefined;
+    for (const c of tree.checkpoints) if (c.branch_name === b && (!best || c.created_at >= best.created_at)) best = c;
+    return best?.id;
+  }, [tree]);
   const signature = tree.checkpoints.map((c) => c.id).join(",") + "|" + tree.merges.length + "|" + expanded.last;
   const focus = useMemo(() => {
     if (expanded.last) {
       const run = linearRuns(tree).find((r) => r.first === expanded.last);
       if (run) return run.ids.filter((id) => !shownAs.has(id)).slice(0, 8);
     }
-    const byTime = tree.checkpoints.slice().sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const ids = [...new Set(byTime.slice(0, 8).map((c) => shownAs.get(c.id) ?? c.id))];
-    return [...ids, ...branches.slice(0, 6).map((b) => `lane:${b}`)];
-  }, [tree, branches, shownAs, expanded.last]);
+    // HEAD, centred at a readable zoom (the newest checkpoint when main has none).
+    if (headId) return [headId];
+    const newest = tree.checkpoints.reduce<CheckpointNode | null>((n, c) => (!n || c.created_at > n.created_at ? c : n), null);
+    return newest ? [shownAs.get(newest.id) ?? newest.id] : [];
+  }, [tree, shownAs, expanded.last, headId]);
   return (
     <ReactFlowProvider>
+      <BranchMenu.Provider value={openMenu}>
       <ReactFlow
+        className={far ? "far" : undefined}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         onNodeClick={(_, n) => n.type === "cp" && onToggle(n.id)}
+        onNodeContextMenu={(e, n) => {
+          const d = n.data as CpData;
+          if (n.type !== "cp" || !d.tip || d.cp.branch_name === "main") return;
+          e.preventDefault();
+          openMenu(d.cp.branch_name, e.clientX, e.clientY);
+        }}
         nodesDraggable={false}
         nodesConnectable={false}
         minZoom={0.05}
         proOptions={{ hideAttribution: true }}
       >
         <Fit signature={signature} focus={focus} />
+        <DetailLevel onChange={setFar} />
+        <Overlay nodes={nodes} branches={branches} headId={headId} />
         {expanded.all.size > 0 && (
           <Panel position="top-right">
             <button type="button" className="small" onClick={() => setExpanded({ all: new Set(), last: null })}>
@@ -398,6 +573,8 @@ export default function BranchGraph({
         <Controls showInteractive={false} />
         <Overview bounds={bounds} />
       </ReactFlow>
+      </BranchMenu.Provider>
+      {menu && <HeadMenu at={menu} spaceId={tree.space_id} mainHead={tipOf("main")} branchHeadId={tipOf(menu.branch)} onClose={closeMenu} />}
     </ReactFlowProvider>
   );
 }

@@ -1,76 +1,136 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { Link } from "react-router-dom";
-import { short, type CompareResponse } from "../api";
+import { useQuery } from "@tanstack/react-query";
+import { api, short, type Checkpoint, type CompareResponse } from "../api";
+import "./review.css";
+import { compareFields, wordDiff, type FieldRows, type Row } from "../lib/compare";
 
-interface Field {
-  title: string;
-  a: string[];
-  shared: string[];
-  b: string[];
-}
+const SIGN = { same: " ", del: "−", add: "+" } as const;
+const LABEL = { same: "in both", del: "only in A", add: "only in B" } as const;
 
-function fieldsOf(cmp: CompareResponse): Field[] {
-  const d = cmp.diff;
-  return [
-    { title: "Decisions", a: d.decisions_only_a, shared: d.decisions_shared, b: d.decisions_only_b },
-    { title: "Assumptions", a: d.assumptions_only_a, shared: d.assumptions_shared, b: d.assumptions_only_b },
-    { title: "Tasks", a: d.tasks_only_a, shared: d.tasks_shared, b: d.tasks_only_b },
-    { title: "Open questions", a: d.open_questions_only_a ?? [], shared: d.open_questions_shared ?? [], b: d.open_questions_only_b ?? [] },
-  ].map((f) => ({ ...f, a: f.a ?? [], b: f.b ?? [], shared: f.shared ?? [] }));
-}
-
-function Line({ cls, sign, text, label }: { cls: string; sign: string; text: string; label: string }) {
+/** A text with the words only it has marked (del in A's text, ins in B's). */
+export function WordDiff({ a, b, side }: { a: string; b: string; side: "a" | "b" }) {
+  const segs = wordDiff(a, b).filter((s) => s.op === "same" || s.op === (side === "a" ? "del" : "add"));
   return (
-    <div className={`diff-line ${cls}`}>
+    <span data-testid="word-diff">
+      {segs.map((s, i) => (s.op === "same" ? <span key={i}>{s.text}</span> : s.op === "del" ? <del key={i}>{s.text}</del> : <ins key={i}>{s.text}</ins>))}
+    </span>
+  );
+}
+
+function Line({ kind, row, side }: { kind: "same" | "del" | "add"; row: Row; side: "a" | "b" }) {
+  const text = side === "a" ? row.a : row.b;
+  const cls = row.op === "edit" ? `${kind} edit` : kind;
+  return (
+    <div className={`diff-line ${cls}`} data-key={row.key} data-op={row.op}>
       <span className="sign" aria-hidden>
-        {sign}
+        {SIGN[kind]}
       </span>
-      <span className="sr-only">{label}: </span>
-      <span>{text}</span>
+      <span className="sr-only">{row.op === "edit" ? (side === "a" ? "changed, in A" : "changed, in B") : LABEL[kind]}: </span>
+      <span>{row.op === "edit" ? <WordDiff a={row.a ?? ""} b={row.b ?? ""} side={side} /> : text}</span>
     </div>
   );
 }
 
-function TextField({ title, a, b }: { title: string; a: string; b: string }) {
-  if (a === b)
-    return (
-      <div className="diff-field">
-        <h3>{title}</h3>
-        <Line cls="same" sign=" " text={a || "—"} label="same" />
-      </div>
-    );
+function Counts({ f }: { f: FieldRows }) {
+  const c = f.counts;
+  const parts = [c.added && `+${c.added}`, c.removed && `−${c.removed}`, c.changed && `~${c.changed}`].filter(Boolean);
   return (
-    <div className="diff-field">
-      <h3>{title}</h3>
-      <Line cls="del" sign="−" text={a || "—"} label="only in A" />
-      <Line cls="add" sign="+" text={b || "—"} label="only in B" />
+    <span className="small muted" data-testid="field-counts">
+      {parts.length ? parts.join(" ") : "unchanged"}
+      {c.same ? ` · ${c.same} same` : ""}
+    </span>
+  );
+}
+
+function Unified({ f }: { f: FieldRows }) {
+  return (
+    <>
+      {f.rows.map((r) =>
+        r.op === "same" ? (
+          <Line key={r.key} kind="same" row={r} side="b" />
+        ) : (
+          <div key={r.key} className="diff-pair">
+            {r.a !== null && <Line kind="del" row={r} side="a" />}
+            {r.b !== null && <Line kind="add" row={r} side="b" />}
+          </div>
+        ),
+      )}
+    </>
+  );
+}
+
+function Split({ f }: { f: FieldRows }) {
+  const cell = (r: Row, side: "a" | "b") => {
+    const t = side === "a" ? r.a : r.b;
+    if (t === null) return <div className="diff-line empty" aria-hidden />;
+    return <Line kind={r.op === "same" ? "same" : side === "a" ? "del" : "add"} row={r} side={side} />;
+  };
+  return (
+    <div className="diff-grid" role="table" aria-label={`${f.label}, A and B side by side`}>
+      {f.rows.map((r) => (
+        <div className="diff-grid-row" role="row" key={r.key} data-testid="split-row" data-key={r.key}>
+          <div role="cell">{cell(r, "a")}</div>
+          <div role="cell">{cell(r, "b")}</div>
+        </div>
+      ))}
     </div>
+  );
+}
+
+export function Fields({ fields, layout }: { fields: FieldRows[]; layout: "unified" | "split" }) {
+  return (
+    <>
+      {fields.map((f) => (
+        <section className="diff-field" key={f.field} data-testid={`field-${f.field}`} aria-label={f.label}>
+          <h3>
+            {f.label} <Counts f={f} />
+          </h3>
+          {layout === "unified" ? <Unified f={f} /> : <Split f={f} />}
+        </section>
+      ))}
+    </>
   );
 }
 
 /**
- * Two checkpoints compared field by field, coloured: red lines are only in
- * A, green only in B, grey shared. Unified (one column) or side by side.
+ * Two checkpoints compared field by field: items aligned by their ids, an
+ * edited item on one row with its changed words marked, counts per field.
+ * Unified (one column) or side by side. The items come from each
+ * checkpoint's items view; the compare answer names the checkpoints and
+ * their common ancestor.
  */
 export function CompareView({ cmp }: { cmp: CompareResponse }) {
+  const a = useQuery({ queryKey: ["checkpoint-items", cmp.checkpoint_a.id], queryFn: () => api.checkpointItems(cmp.checkpoint_a.id) });
+  const b = useQuery({ queryKey: ["checkpoint-items", cmp.checkpoint_b.id], queryFn: () => api.checkpointItems(cmp.checkpoint_b.id) });
   const d = cmp.diff;
-  const fields = fieldsOf(cmp).filter((f) => f.a.length || f.b.length || f.shared.length);
-  const changed = fields.reduce((n, f) => n + f.a.length + f.b.length, 0);
+  const fields = a.data && b.data ? compareFields(a.data as Checkpoint, b.data as Checkpoint).filter((f) => f.rows.length) : null;
+  const changed = (fields ?? []).reduce((n, f) => n + f.counts.added + f.counts.removed + f.counts.changed, 0);
   return (
     <div data-testid="compare">
       <div className="diff-cols">
         {[cmp.checkpoint_a, cmp.checkpoint_b].map((c, i) => (
           <div key={c.id} className="card" style={{ margin: 0 }}>
-            <span className={`badge ${i === 0 ? "bad" : "ok"}`}>{i === 0 ? "A" : "B"}</span> <Link to={`/checkpoints/${c.id}`} className="mono">{short(c.commit_hash)}</Link>{" "}
+            <span className={`badge ${i === 0 ? "bad" : "ok"}`}>{i === 0 ? "A" : "B"}</span>{" "}
+            <Link to={`/checkpoints/${c.id}`} className="mono">
+              {short(c.commit_hash)}
+            </Link>{" "}
             <span className="badge">{c.branch_name}</span>
             <div>{c.message}</div>
           </div>
         ))}
       </div>
-      <p className="small">
-        {changed} item(s) differ · common ancestor:{" "}
-        {d.common_ancestor_commit_id ? <Link to={`/checkpoints/${d.common_ancestor_commit_id}`}>{d.common_ancestor_commit_id.slice(0, 8)}</Link> : "none"}
+      <p className="small" data-testid="compare-summary">
+        {fields ? `${changed} item(s) differ` : "Loading items…"} · common ancestor:{" "}
+        {d.common_ancestor_commit_id ? (
+          <Link to={`/checkpoints/${d.common_ancestor_commit_id}`} className="mono">
+            {short(d.common_ancestor_commit_hash)}
+          </Link>
+        ) : (
+          "none"
+        )}
       </p>
+      {(a.isError || b.isError) && <p className="error">Could not load the items: {((a.error ?? b.error) as Error).message}</p>}
       <Tabs.Root defaultValue="unified">
         <Tabs.List className="tabs-list" aria-label="Diff layout">
           <Tabs.Trigger className="tabs-trigger" value="unified">
@@ -80,49 +140,8 @@ export function CompareView({ cmp }: { cmp: CompareResponse }) {
             Side by side
           </Tabs.Trigger>
         </Tabs.List>
-        <Tabs.Content value="unified">
-          <TextField title="Objective" a={d.objective_a} b={d.objective_b} />
-          <TextField title="Summary" a={d.summary_a} b={d.summary_b} />
-          {fields.map((f) => (
-            <div className="diff-field" key={f.title}>
-              <h3>{f.title}</h3>
-              {f.a.map((x) => (
-                <Line key={`a${x}`} cls="del" sign="−" text={x} label="only in A" />
-              ))}
-              {f.b.map((x) => (
-                <Line key={`b${x}`} cls="add" sign="+" text={x} label="only in B" />
-              ))}
-              {f.shared.map((x) => (
-                <Line key={`s${x}`} cls="same" sign=" " text={x} label="in both" />
-              ))}
-            </div>
-          ))}
-        </Tabs.Content>
-        <Tabs.Content value="split">
-          {[{ title: "Objective", a: [d.objective_a], b: [d.objective_b], shared: [] as string[] }, ...fields].map((f) => (
-            <div className="diff-field" key={f.title}>
-              <h3>{f.title}</h3>
-              <div className="diff-cols">
-                <div>
-                  {f.a.map((x, i) => (
-                    <Line key={i} cls="del" sign="−" text={x || "—"} label="only in A" />
-                  ))}
-                  {f.shared.map((x) => (
-                    <Line key={`s${x}`} cls="same" sign=" " text={x} label="in both" />
-                  ))}
-                </div>
-                <div>
-                  {f.b.map((x, i) => (
-                    <Line key={i} cls="add" sign="+" text={x || "—"} label="only in B" />
-                  ))}
-                  {f.shared.map((x) => (
-                    <Line key={`s${x}`} cls="same" sign=" " text={x} label="in both" />
-                  ))}
-                </div>
-              </div>
-            </div>
-          ))}
-        </Tabs.Content>
+        <Tabs.Content value="unified">{fields && <Fields fields={fields} layout="unified" />}</Tabs.Content>
+        <Tabs.Content value="split">{fields && <Fields fields={fields} layout="split" />}</Tabs.Content>
       </Tabs.Root>
     </div>
   );

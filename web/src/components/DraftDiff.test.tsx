@@ -15,7 +15,7 @@ const base: Checkpoint = {
   merge_parent_id: null,
   branch_name: "main",
   author_agent: null,
-  author_type: "human",
+  author_type: "user",
   message: "Main plan",
   summary: "We use Go.",
   objective: "Ship the CLI",

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MergeView } from "./MergeView";
-import type { MergePreview, MergeResolution } from "../api";
+import type { Checkpoint, MergePreview, MergeResolution } from "../api";
 
 afterEach(cleanup);
 
@@ -60,5 +60,26 @@ describe("MergeView", () => {
     await userEvent.click(screen.getAllByRole("radio")[0]);
     await userEvent.click(screen.getByRole("button", { name: "Merge" }));
     expect((await screen.findByRole("alert")).textContent).toBe("target is no longer its branch head");
+  });
+
+  it("shows what changes in the target by item id, word diffs in conflicts, and every kind in the preview", () => {
+    const it = (id: string, kind: "decision" | "assumption" | "open_question" | "entity" | "task", text: string) => ({ id, kind, text, status: "open" });
+    const ours = { objective: "Trip", summary: "", artifacts: [], items: [it("d-000001", "decision", "Take the bus"), it("a-000001", "assumption", "Buses run daily")] } as unknown as Checkpoint;
+    const full: MergePreview = {
+      ...preview,
+      conflicts: [{ field: "decisions", key: "d-000001", kind: "both_changed", base: "Take the bus", ours: "Take the night bus", theirs: "Take the early bus" }],
+      merged: { ...preview.merged, objective: "Trip", assumptions: ["Buses run daily"], open_questions: ["Which stop?"], entities: ["Greyhound"] },
+      items: [it("d-000001", "decision", "Take the bus"), it("a-000001", "assumption", "Buses run daily"), it("q-000001", "open_question", "Which stop?"), it("e-000001", "entity", "Greyhound")],
+      removes: [],
+    };
+    render(<MergeView preview={full} ours={ours} sourceLabel="by-bus" targetLabel="main" onPreview={vi.fn()} onMerge={vi.fn()} />);
+    const changes = screen.getByTestId("merge-changes");
+    expect([...changes.querySelectorAll(".diff-line")].map((l) => `${l.getAttribute("data-op")} ${l.getAttribute("data-key")}`)).toEqual(["add summary", "add q-000001", "add e-000001"]);
+    const conflict = screen.getByTestId("merge-conflict");
+    expect([...conflict.querySelectorAll("ins")].map((x) => x.textContent?.trim())).toEqual(["night", "early"]);
+    const box = screen.getByTestId("merge-preview");
+    for (const [field, text] of [["decisions", "Take the bus"], ["assumptions", "Buses run daily"], ["open_questions", "Which stop?"], ["entities", "Greyhound"]])
+      expect(within(box).getByTestId(`merged-${field}`).textContent).toContain(text);
+    expect(screen.getByText("The merge removes nothing.")).toBeTruthy();
   });
 });

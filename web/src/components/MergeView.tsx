@@ -1,67 +1,133 @@
 import { useState } from "react";
-import type { Checkpoint, MergeConflict, MergePreview, MergeRemove, MergeResolution, TaskWire } from "../api";
+import type { Checkpoint, ItemView, MergeConflict, MergePreview, MergeResolution } from "../api";
 import { taskText } from "../api";
-import { norm } from "../lib/diff";
+import { compareFields, type FieldRows } from "../lib/compare";
+import { LIST_FIELDS } from "../lib/diff";
+import { Fields, WordDiff } from "./CompareView";
+import "./review.css";
 
 const KINDS: Record<string, string> = {
   both_changed: "changed on both sides",
   removed_vs_edited: "removed on one side, edited on the other",
 };
 const ITEM_ID = /^[dataqe]-[0-9a-f]{6}$/;
+type Side = "base" | "ours" | "theirs";
 
-type Lists = Pick<MergePreview["merged"], "decisions" | "tasks" | "assumptions" | "open_questions" | "entities">;
-const LISTS: { key: keyof Lists; kind: string }[] = [
-  { key: "decisions", kind: "decision" },
-  { key: "assumptions", kind: "assumption" },
-  { key: "tasks", kind: "task" },
-  { key: "open_questions", kind: "open_question" },
-  { key: "entities", kind: "entity" },
-];
-const texts = (xs: (string | TaskWire)[] | undefined) => (xs ?? []).map((x) => taskText(x as TaskWire));
-
-/**
- * What the merge removes: the server's list when it sends one (v5), else
- * every item of either side that the merged content no longer holds.
- */
-export function mergeRemoves(preview: MergePreview, ours?: Checkpoint | null, theirs?: Checkpoint | null): MergeRemove[] {
-  if (Array.isArray(preview.removes)) return preview.removes;
-  if (!ours && !theirs) return [];
-  const out = new Map<string, MergeRemove>();
-  for (const { key, kind } of LISTS) {
-    const merged = preview.merged[key];
-    if (!merged) continue; // the preview does not show this list: nothing to say
-    const keep = new Set(texts(merged).map(norm));
-    for (const [side, cp] of [["ours", ours], ["theirs", theirs]] as const) {
-      for (const t of texts(cp?.[key] as (string | TaskWire)[] | undefined)) {
-        if (keep.has(norm(t))) continue;
-        const k = `${kind}\u0000${norm(t)}`;
-        const prev = out.get(k);
-        out.set(k, prev && prev.side !== side ? { ...prev, side: "both" } : { kind, text: t, side });
-      }
-    }
-  }
-  return [...out.values()];
+/** The merged content as a checkpoint the compare can read: its texts, artifacts and items. */
+export function mergedAsCheckpoint(p: MergePreview): Pick<Checkpoint, "objective" | "summary" | "artifacts" | "items"> {
+  return { objective: p.merged.objective, summary: p.merged.summary, artifacts: p.merged.artifacts ?? [], items: p.items };
 }
 
-/** What the merge adds to ours (the target): merged items the target does not hold. */
-export function mergeAdds(preview: MergePreview, ours?: Checkpoint | null): { kind: string; text: string }[] {
-  if (!ours) return [];
-  const out: { kind: string; text: string }[] = [];
-  for (const { key, kind } of LISTS) {
-    const merged = preview.merged[key];
-    if (!merged) continue;
-    const have = new Set(texts(ours[key] as (string | TaskWire)[]).map(norm));
-    for (const t of texts(merged)) if (!have.has(norm(t))) out.push({ kind, text: t });
-  }
-  return out;
+/**
+ * What the merge changes in the target: the target compared with the merged
+ * content, item by item id, only the rows that differ. Null when the target
+ * or the merged items are not known.
+ */
+export function mergeChanges(preview: MergePreview, ours?: Checkpoint | null): FieldRows[] | null {
+  if (!ours?.items || !preview.items) return null;
+  return compareFields(ours, mergedAsCheckpoint(preview))
+    .map((f) => ({ ...f, rows: f.rows.filter((r) => r.op !== "same"), counts: { ...f.counts, same: 0 } }))
+    .filter((f) => f.rows.length > 0);
 }
 
 const keyOf = (c: { field: string; key: string }) => `${c.field}\u0000${c.key}`;
 
+function Conflict({ c, i, r, choose }: { c: MergeConflict; i: number; r?: MergeResolution; choose: (c: MergeConflict, ch: MergeResolution["choice"], v?: string) => void }) {
+  const name = `conflict-${i}`;
+  const shown = (side: Side) =>
+    !c[side] ? <em className="muted">(absent)</em> : side === "base" || !c.base ? <span>{c[side]}</span> : <WordDiff a={c.base} b={c[side]} side="b" />;
+  return (
+    <div className="conflict review-conflict" data-testid="merge-conflict">
+      <div>
+        <strong>{c.field.replace("_", " ")}</strong>
+        {c.key && <span className={ITEM_ID.test(c.key) ? "mono muted" : "muted"}> · {ITEM_ID.test(c.key) ? `item ${c.key}` : c.key}</span>}{" "}
+        <span className="badge warn" title={c.kind}>
+          {KINDS[c.kind] ?? c.kind}
+        </span>
+      </div>
+      <fieldset>
+        <legend className="sr-only">
+          Resolution for {c.field} {c.key}
+        </legend>
+        {(["ours", "theirs", "base"] as const).map((side) => (
+          <label key={side} style={{ fontWeight: 400, display: "flex", gap: "0.4rem" }}>
+            <input type="radio" name={name} checked={r?.choice === side} onChange={() => choose(c, side)} />
+            <span>
+              <strong>{side}</strong>: {shown(side)}
+            </span>
+          </label>
+        ))}
+        <label style={{ fontWeight: 400, display: "flex", gap: "0.4rem" }}>
+          <input type="radio" name={name} checked={r?.choice === "custom"} onChange={() => choose(c, "custom", r?.value ?? c.ours)} />
+          <strong>custom</strong>
+        </label>
+        {r?.choice === "custom" && <textarea aria-label={`Custom value for ${c.field} ${c.key}`} rows={2} value={r.value} onChange={(e) => choose(c, "custom", e.target.value)} />}
+      </fieldset>
+      {c.base && (c.ours || c.theirs) && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Changed words are marked against base.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The merged checkpoint in full: every field and every kind of item. */
+function MergedPreview({ preview }: { preview: MergePreview }) {
+  const m = preview.merged;
+  const live = (it: ItemView) => (it.status ?? "open") === "open" || it.status === "done";
+  const listOf = (field: (typeof LIST_FIELDS)[number]) =>
+    preview.items ? preview.items.filter((it) => it.kind === field.kind && live(it)).map((it) => it.text) : field.field === "tasks" ? (m.tasks ?? []).map(taskText) : ((m[field.field] as string[] | undefined) ?? []);
+  return (
+    <div className="card" data-testid="merge-preview">
+      <h3 style={{ marginTop: 0 }}>Preview of the merged checkpoint</h3>
+      <p>
+        <strong>Message:</strong> {m.message}
+      </p>
+      <p>
+        <strong>Objective:</strong> {m.objective || <em className="muted">none</em>}
+      </p>
+      <p>
+        <strong>Summary:</strong> {m.summary || <em className="muted">none</em>}
+      </p>
+      {LIST_FIELDS.map((f) => {
+        const xs = listOf(f);
+        return (
+          <div key={f.field} data-testid={`merged-${f.field}`}>
+            <strong>
+              {f.label} ({xs.length})
+            </strong>
+            {xs.length ? (
+              <ul>
+                {xs.map((x, i) => (
+                  <li key={i}>{x}</li>
+                ))}
+              </ul>
+            ) : (
+              <p className="small muted">none</p>
+            )}
+          </div>
+        );
+      })}
+      <div data-testid="merged-artifacts">
+        <strong>Artifacts ({(m.artifacts ?? []).length})</strong>
+        <ul>
+          {(m.artifacts ?? []).map((a) => (
+            <li key={a.id}>
+              {a.label} <span className="small muted">({a.type})</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
 /**
- * Resolves a merge's conflicts one by one (ours / theirs / base / custom),
- * shows the dry-run preview of the merged content, and merges once every
- * conflict has a resolution.
+ * A merge as a pull request: what it changes in the target (item by item
+ * id), its conflicts (base / ours / theirs / custom, the changed words
+ * marked), what it removes, and the merged checkpoint in full. It merges
+ * once every conflict has a resolution.
  */
 export function MergeView({
   preview,
@@ -70,7 +136,6 @@ export function MergeView({
   onPreview,
   onMerge,
   ours,
-  theirs,
 }: {
   ours?: Checkpoint | null;
   theirs?: Checkpoint | null;
@@ -94,11 +159,9 @@ export function MergeView({
     const r = choices[keyOf(c)];
     return !r || (r.choice === "custom" && !r.value.trim());
   });
-
-  const removes = mergeRemoves(preview, ours, theirs);
-  const adds = mergeAdds(preview, ours);
-  const choose = (c: MergeConflict, choice: MergeResolution["choice"], value = "") =>
-    setChoices((m) => ({ ...m, [keyOf(c)]: { field: c.field, key: c.key, choice, value } }));
+  const changes = mergeChanges(preview, ours);
+  const removes = preview.removes ?? [];
+  const choose = (c: MergeConflict, choice: MergeResolution["choice"], value = "") => setChoices((m) => ({ ...m, [keyOf(c)]: { field: c.field, key: c.key, choice, value } }));
 
   async function run(fn: (r: MergeResolution[]) => Promise<void>) {
     setBusy(true);
@@ -118,55 +181,19 @@ export function MergeView({
         Merging <strong>{sourceLabel}</strong> (theirs) into <strong>{targetLabel}</strong> (ours).{" "}
         {conflicts.length === 0 ? "No conflicts." : `${conflicts.length} conflict(s); ${unresolved.length} unresolved.`}
       </p>
-      {conflicts.map((c, i) => {
-        const r = choices[keyOf(c)];
-        const name = `conflict-${i}`;
-        return (
-          <div className="conflict" key={keyOf(c)} data-testid="merge-conflict">
-            <div>
-              <strong>{c.field}</strong>
-              {c.key && <span className={ITEM_ID.test(c.key) ? "mono muted" : "muted"}> · {ITEM_ID.test(c.key) ? `item ${c.key}` : c.key}</span>}{" "}
-              <span className="badge warn" title={c.kind}>
-                {KINDS[c.kind] ?? c.kind}
-              </span>
-            </div>
-            <fieldset>
-              <legend className="sr-only">
-                Resolution for {c.field} {c.key}
-              </legend>
-              {(["ours", "theirs", "base"] as const).map((side) => (
-                <label key={side} style={{ fontWeight: 400, display: "flex", gap: "0.4rem" }}>
-                  <input type="radio" name={name} checked={r?.choice === side} onChange={() => choose(c, side)} />
-                  <span>
-                    <strong>{side}</strong>: {c[side] ? <span>{c[side]}</span> : <em className="muted">(absent)</em>}
-                  </span>
-                </label>
-              ))}
-              <label style={{ fontWeight: 400, display: "flex", gap: "0.4rem" }}>
-                <input type="radio" name={name} checked={r?.choice === "custom"} onChange={() => choose(c, "custom", r?.value ?? c.ours)} />
-                <strong>custom</strong>
-              </label>
-              {r?.choice === "custom" && (
-                <textarea aria-label={`Custom value for ${c.field} ${c.key}`} rows={2} value={r.value} onChange={(e) => choose(c, "custom", e.target.value)} />
-              )}
-            </fieldset>
-          </div>
-        );
-      })}
-      {(removes.length > 0 || adds.length > 0) && (
+      {changes && (
+        <div className="card" data-testid="merge-changes">
+          <h3 style={{ marginTop: 0 }}>What changes in {targetLabel}</h3>
+          {changes.length ? <Fields fields={changes} layout="unified" /> : <p className="small muted">The merge changes nothing in {targetLabel}.</p>}
+        </div>
+      )}
+      {conflicts.length > 0 && <h3>Conflicts</h3>}
+      {conflicts.map((c, i) => (
+        <Conflict key={keyOf(c)} c={c} i={i} r={choices[keyOf(c)]} choose={choose} />
+      ))}
+      {removes.length > 0 && (
         <div className="card" data-testid="merge-effects">
-          <h3 style={{ marginTop: 0 }}>What the merge does to {targetLabel}</h3>
-          {adds.map((a, i) => (
-            <div key={`a${i}`} className="diff-line add">
-              <span className="sign" aria-hidden>
-                +
-              </span>
-              <span className="sr-only">added: </span>
-              <span>
-                <span className="small">{a.kind.replace("_", " ")}</span> {a.text}
-              </span>
-            </div>
-          ))}
+          <h3 style={{ marginTop: 0 }}>What the merge removes</h3>
           {removes.map((r, i) => (
             <div key={`r${i}`} className="diff-line del" data-testid="merge-remove">
               <span className="sign" aria-hidden>
@@ -176,35 +203,14 @@ export function MergeView({
               <span>
                 <span className="small">{(r.kind ?? "item").replace("_", " ")}</span> <span data-testid="merge-remove-text">{r.text}</span>
                 {r.id && <span className="mono small"> {r.id}</span>}
-                <span className="src">
-                  removed {r.side === "both" ? "from both sides" : r.side === "ours" ? `from ${targetLabel} (ours)` : `from ${sourceLabel} (theirs)`}
-                </span>
+                <span className="src"> removed {r.side === "both" ? "on both sides" : r.side === "ours" ? `in ${targetLabel} (ours)` : `in ${sourceLabel} (theirs)`}</span>
               </span>
             </div>
           ))}
         </div>
       )}
-      {removes.length === 0 && (ours || theirs || preview.removes) && <p className="small muted">The merge removes nothing.</p>}
-      <div className="card" data-testid="merge-preview">
-        <h3 style={{ marginTop: 0 }}>Preview of the merged checkpoint</h3>
-        <p>
-          <strong>Message:</strong> {preview.merged.message}
-        </p>
-        {preview.merged.objective && (
-          <p>
-            <strong>Objective:</strong> {preview.merged.objective}
-          </p>
-        )}
-        {preview.merged.summary && (
-          <p>
-            <strong>Summary:</strong> {preview.merged.summary}
-          </p>
-        )}
-        <strong>Decisions</strong>
-        <ul>{(preview.merged.decisions ?? []).map((d) => <li key={d}>{d}</li>)}</ul>
-        <strong>Tasks</strong>
-        <ul>{(preview.merged.tasks ?? []).map((t, i) => <li key={i}>{taskText(t)}</li>)}</ul>
-      </div>
+      {removes.length === 0 && preview.removes && <p className="small muted">The merge removes nothing.</p>}
+      <MergedPreview preview={preview} />
       {error && (
         <p className="error" role="alert">
           {error}

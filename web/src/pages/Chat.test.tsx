@@ -19,7 +19,7 @@ const checkpoint: Checkpoint = {
   merge_parent_id: null,
   branch_name: "main",
   author_agent: null,
-  author_type: "human",
+  author_type: "user",
   message: "Go by train",
   summary: "We go by train",
   objective: "Plan the trip",

@@ -23,7 +23,7 @@ function checkpoint(notes: Note[]): Checkpoint {
     merge_parent_id: null,
     branch_name: "main",
     author_agent: null,
-    author_type: "human",
+    author_type: "user",
     message: "Go by train",
     summary: "",
     objective: "",

@@ -1,9 +1,8 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, relTime, short, type Checkpoint, type ID, type MergePreview, type MergeResolution } from "../api";
-import { MergeView } from "../components/MergeView";
-import { Modal } from "../components/Modal";
+import { api, relTime, short, type ID } from "../api";
+import { branchHead } from "./Merge";
 import { useSpaceEvents } from "../events";
 import { usePageTitle } from "../lib/title";
 
@@ -23,10 +22,8 @@ export default function Lineage() {
   useSpaceEvents(spaceId);
   const [selected, setSelected] = useState<ID[]>([]);
   const nav = useNavigate();
-  const [merge, setMerge] = useState<{ source: ID; target: ID; preview: MergePreview; ours?: Checkpoint; theirs?: Checkpoint } | null>(null);
   const [shown, setShown] = useState<Record<string, number>>({});
   usePageTitle(space.data ? `Lineage of ${space.data.name}` : "Lineage");
-  const [merged, setMerged] = useState<{ id: ID; hash: string } | null>(null);
   const [error, setError] = useState("");
 
   const t = tree.data;
@@ -49,20 +46,6 @@ export default function Lineage() {
   };
 
   const toggle = (id: ID) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
-
-  async function startMerge(source: ID, target: ID) {
-    setError("");
-    try {
-      const [preview, theirs, ours] = await Promise.all([
-        api.mergePreview({ space_id: spaceId, source_checkpoint_id: source, target_checkpoint_id: target, resolutions: [], dry_run: true }),
-        api.checkpoint(source).catch(() => undefined),
-        api.checkpoint(target).catch(() => undefined),
-      ]);
-      setMerge({ source, target, preview, ours, theirs });
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }
 
   async function setDisposition(branch: string, value: string) {
     setError("");
@@ -93,19 +76,11 @@ export default function Lineage() {
         </Suspense>
       </div>
       <div className="row" style={{ margin: "0.6rem 0" }} aria-live="polite">
-        <span>{selected.length === 0 ? "Select two checkpoints to compare or merge." : `Selected: ${selected.map(label).join(" and ")}`}</span>
+        <span>{selected.length === 0 ? "Select two checkpoints to compare. To merge, open a branch's menu in the graph or use its Merge link below." : `Selected: ${selected.map(label).join(" and ")}`}</span>
         <button disabled={selected.length !== 2} onClick={() => nav(`/spaces/${spaceId}/compare/${selected[0]}...${selected[1]}`)}>
           Compare
         </button>
-        <button disabled={selected.length !== 2} onClick={() => startMerge(selected[0], selected[1])}>
-          Merge {selected[0] ? short(byId.get(selected[0])?.commit_hash) : "first"} into {selected[1] ? short(byId.get(selected[1])?.commit_hash) : "second"}
-        </button>
       </div>
-      {merged && (
-        <p role="status">
-          Merged as <Link to={`/checkpoints/${merged.id}`}>{short(merged.hash)}</Link>.
-        </p>
-      )}
       {branches.map((b) => {
         const all = t.checkpoints.filter((c) => c.branch_name === b).sort((x, y) => y.created_at.localeCompare(x.created_at));
         const limit = shown[b] ?? PAGE;
@@ -117,6 +92,16 @@ export default function Lineage() {
               <h2 id={`branch-${b}`} style={{ margin: 0 }}>
                 Branch {b} {disposition(b) !== "active" && <span className="badge warn">{disposition(b)}</span>}
               </h2>
+              {b !== "main" && branchHead(t, b) && branchHead(t, "main") && (
+                <span className="row small" style={{ margin: 0 }}>
+                  <Link to={`/spaces/${spaceId}/compare/${branchHead(t, "main")?.id ?? ""}...${branchHead(t, b)!.id}`}>
+                    Compare {b} with main
+                  </Link>
+                  <Link to={`/spaces/${spaceId}/merge?source=${encodeURIComponent(b)}&into=main`}>
+                    Merge {b} into main
+                  </Link>
+                </span>
+              )}
               {sessions.length > 0 && (
                 <label className="row small" style={{ margin: 0 }}>
                   Disposition
@@ -163,28 +148,6 @@ export default function Lineage() {
           </section>
         );
       })}
-      {merge && (
-        <Modal title="Merge" wide onClose={() => setMerge(null)}>
-          <MergeView
-            ours={merge.ours}
-            theirs={merge.theirs}
-            preview={merge.preview}
-            sourceLabel={label(merge.source)}
-            targetLabel={label(merge.target)}
-            onPreview={async (r: MergeResolution[]) => {
-              const preview = await api.mergePreview({ space_id: spaceId, source_checkpoint_id: merge.source, target_checkpoint_id: merge.target, resolutions: r, dry_run: true });
-              setMerge({ ...merge, preview });
-            }}
-            onMerge={async (r: MergeResolution[]) => {
-              const res = await api.merge({ space_id: spaceId, source_checkpoint_id: merge.source, target_checkpoint_id: merge.target, resolutions: r, dry_run: false });
-              setMerge(null);
-              setSelected([]);
-              setMerged({ id: res.checkpoint.id, hash: res.checkpoint.commit_hash });
-              qc.invalidateQueries({ queryKey: ["tree", spaceId] });
-            }}
-          />
-        </Modal>
-      )}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import Search from "./Search";
 import SearchBox from "../components/SearchBox";
 import { snippetParts } from "../components/Snippet";
-import type { SearchHit, SearchResponse } from "../api";
+import type { SearchGroupsResponse, SearchHit } from "../api";
 
 afterEach(() => {
   cleanup();
@@ -78,14 +78,14 @@ describe("snippetParts", () => {
 
 describe("Search page", () => {
   it("lists hits by kind with highlights, links and snippets as literal text", async () => {
-    const body: SearchResponse = { query: "train", results: hits };
+    const body: SearchGroupsResponse = { query: "train", results: hits.map((hit) => ({ kind: hit.kind, item: null, hit, checkpoints: [] })) };
     const { calls, view } = renderAt("/search?q=train&kind=checkpoint", async () => json(body));
 
     expect(await screen.findByRole("heading", { level: 2, name: "Checkpoints (1)" })).toBeTruthy();
     expect(screen.getByRole("heading", { level: 1, name: "Search results for “train”" })).toBeTruthy();
 
     const url = new URL(calls[0], "http://localhost");
-    expect(url.pathname).toBe("/api/v5/search");
+    expect(url.pathname).toBe("/api/v5/search/grouped");
     expect(url.searchParams.get("q")).toBe("train");
     expect(url.searchParams.get("kind")).toBe("checkpoint");
 
@@ -96,10 +96,29 @@ describe("Search page", () => {
     expect(marks[0].textContent).toBe("train");
 
     const turnSection = screen.getByRole("region", { name: "Turns (1)" });
-    expect(within(turnSection).getByRole("link", { name: "Turn 3" }).getAttribute("href")).toBe("/sessions/s1");
+    expect(within(turnSection).getByRole("link", { name: "Turn 3" }).getAttribute("href")).toBe("/sessions/s1?turn=3");
     expect(within(turnSection).getByText((_, el) => el?.className === "snippet" && el.textContent === "the train <img src=x onerror=alert(1)> leaves at nine")).toBeTruthy();
     expect(view.container.querySelector("img")).toBeNull();
     expect(screen.getByLabelText("Kind")).toHaveProperty("value", "checkpoint");
+  });
+
+  it("shows a carried item once, with every checkpoint it lives in", async () => {
+    const at = (id: string, hash: string) => ({ checkpoint_id: id, commit_hash: hash, branch: "main", title: id });
+    const body: SearchGroupsResponse = {
+      query: "train",
+      results: [{ kind: "item", item: { id: "d-1a2b3c", kind: "decision", text: "Go by train" }, hit: { ...hits[0], snippet: "Go by <mark>train</mark>" }, checkpoints: [at("c3", "3333333aa"), at("c2", "2222222aa"), at("c1", "1111111aa")] }],
+    };
+    renderAt("/search?q=train", async () => json(body));
+    const section = await screen.findByRole("region", { name: "Items (1)" });
+    expect(within(section).getAllByTestId("search-item")).toHaveLength(1);
+    expect(within(section).getByText("decision", { exact: false }).textContent).toBe("decision d-1a2b3c · in 3 checkpoints");
+    expect(within(section).getByRole("link", { name: "Go by train" }).getAttribute("href")).toBe("/checkpoints/c3");
+    const where = within(section).getByRole("list", { name: "Checkpoints holding d-1a2b3c" });
+    expect(within(where).getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["3333333 main", "/checkpoints/c3"],
+      ["2222222 main", "/checkpoints/c2"],
+      ["1111111 main", "/checkpoints/c1"],
+    ]);
   });
 
   it("changing the kind filter searches again with that kind", async () => {

@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+	"smriti"
+	"smriti/search"
+)
+
+// searchGroupPool is how many hits a grouped search ranks before folding
+// them into items: several checkpoints of one item fold into one result, so
+// more hits than results are needed to fill a page.
+const searchGroupPool = 100
+
+// SearchGrouped finds the caller's state by its words, one result per item:
+// an item carried through many checkpoints is one result listing them, a
+// turn, a note or a checkpoint matched outside its items are results of
+// their own. Errors as Search.
+func (a *App) SearchGrouped(ctx context.Context, q search.Query) ([]search.SearchGroup, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	limit := q.Limit
+	q.Limit = searchGroupPool
+	hits, err := a.Store.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	items := func(id smriti.ID) ([]smriti.Item, error) { return a.Store.CheckpointItems(ctx, id) }
+	groups, err := search.Group(hits, q.Terms(), items, limit)
+	if err != nil {
+		return nil, err
+	}
+	if groups == nil {
+		groups = []search.SearchGroup{}
+	}
+	return groups, nil
+}
