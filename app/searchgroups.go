@@ -21,11 +21,11 @@ func (a *App) SearchGrouped(ctx context.Context, q search.Query) ([]search.Searc
 	}
 	limit := q.Limit
 	q.Limit = searchGroupPool
-	hits, err := a.Store.Search(ctx, q)
+	hits, err := a.store.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	items := func(id smriti.ID) ([]smriti.Item, error) { return a.Store.CheckpointItems(ctx, id) }
+	items := func(id smriti.ID) ([]smriti.Item, error) { return a.store.CheckpointItems(ctx, id) }
 	groups, err := search.Group(hits, q.Terms(), items, limit)
 	if err != nil {
 		return nil, err
