@@ -18,7 +18,8 @@ import (
 // A space bundle carries one space from one server to another: gzip'd JSON
 // Lines, one record per line, in this order — header, space, checkpoints
 // (parents before children, each with its notes), then each session followed
-// by its turns, then the claims, then an end record with the counts. docs/bundle-format.md
+// by its turns, then the claims, then the proposals, then an end record
+// with the counts. docs/bundle-format.md
 // describes it field by field.
 const (
 	bundleFormat  = "smriti-space-bundle"
@@ -35,6 +36,7 @@ const (
 	RecordSession    = "session"
 	RecordTurn       = "turn"
 	RecordClaim      = "claim"
+	RecordProposal   = "proposal"
 	RecordEnd        = "end"
 )
 
@@ -48,6 +50,7 @@ type BundleRecord struct {
 	Session    *BundleSession    `json:"session,omitempty"`
 	Turn       *BundleTurn       `json:"turn,omitempty"`
 	Claim      *BundleClaim      `json:"claim,omitempty"`
+	Proposal   *BundleProposal   `json:"proposal,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
 }
 
@@ -64,6 +67,9 @@ type BundleCounts struct {
 	Sessions    int `json:"sessions" doc:"Sessions in the bundle"`
 	Turns       int `json:"turns" doc:"Turns in the bundle"`
 	Claims      int `json:"claims" doc:"Claims in the bundle"`
+	// Proposals is absent from bundles that hold none (and from bundles
+	// written before proposals existed).
+	Proposals int `json:"proposals,omitempty" doc:"Proposals in the bundle"`
 }
 
 // BundleSpace is the space record.
@@ -423,6 +429,7 @@ const (
 	stageCheckpoints
 	stageSessions
 	stageClaims
+	stageProposals
 	stageEnd
 )
 
@@ -545,7 +552,7 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 		br.counts.Turns++
 	case RecordClaim:
 		cl := rec.Claim
-		if cl == nil || br.stage == stageSpace || br.stage == stageEnd {
+		if cl == nil || br.stage == stageSpace || br.stage >= stageProposals {
 			return bad("claims come after the sessions and their turns")
 		}
 		if err := fresh(cl.ID); err != nil {
@@ -571,6 +578,10 @@ func (br *BundleReader) check(rec *BundleRecord) error {
 		br.stage = stageClaims
 		br.curSession = nil
 		br.counts.Claims++
+	case RecordProposal:
+		if err := br.checkProposal(rec.Proposal, bad, fresh); err != nil {
+			return err
+		}
 	case RecordEnd:
 		if rec.End == nil || br.stage == stageSpace {
 			return bad("the end record comes last, after the space")

@@ -129,6 +129,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 			return err
 		}
 	}
+	if err := s.exportProposals(ctx, tx, id, w, &counts); err != nil {
+		return err
+	}
 	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 
@@ -293,6 +296,10 @@ func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*
 					id, spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
 					s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt), s.d.optT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
 					return importConflict(fmt.Errorf("import claim: %w", err))
+				}
+			case portability.RecordProposal:
+				if err := s.importProposal(ctx, tx, spaceID, rec.Proposal, remap); err != nil {
+					return err
 				}
 			}
 		}
