@@ -31,6 +31,7 @@ type Store interface {
 	smriti.CheckpointService
 	smriti.ItemService
 	smriti.LineageService
+	smriti.ProposalService
 	search.Service
 	portability.SpaceExporter
 	portability.TranscriptStore
@@ -89,6 +90,9 @@ func New(cfg Config) *App {
 	a.Intelligence = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
 	if a.Coordinator = cfg.Coordinator; a.Coordinator == nil {
 		a.Coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
+	}
+	if a.Coordinator.Proposals == nil {
+		a.Coordinator.Proposals = cfg.Store
 	}
 	a.Transcripts = &portability.TranscriptImporter{Store: cfg.Store, Checkpoints: cfg.Store, Intelligence: a.Intelligence}
 	return a

@@ -22,6 +22,8 @@ const DefaultProbeTTL = 30 * time.Second
 type Coordinator struct {
 	Briefs coord.StateService
 	Store  coord.WorktreeStore
+	// Proposals, when set, puts the space's waiting proposals in the brief.
+	Proposals smriti.ProposalService
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
 	Git coord.Git
@@ -54,6 +56,9 @@ func (c *Coordinator) git() (coord.Git, error) {
 func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {
 	b, err := c.Briefs.SpaceState(ctx, spaceID, q)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.attachProposals(ctx, b); err != nil {
 		return nil, err
 	}
 	var wts []*coord.Worktree

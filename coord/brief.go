@@ -33,6 +33,17 @@ type StateBrief struct {
 	// Mount is the checkpoint the asking session has mounted, when a
 	// session was named and has one.
 	Mount *MountedCheckpoint
+	// Proposals are the space's pending proposals, newest first.
+	Proposals []ProposalWaiting
+}
+
+// ProposalWaiting is a pending proposal as the brief names it.
+type ProposalWaiting struct {
+	ID        smriti.ID
+	Title     string
+	Source    string
+	Branch    string
+	CreatedAt time.Time
 }
 
 // BranchHead is the newest checkpoint of an active branch.
