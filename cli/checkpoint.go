@@ -83,6 +83,7 @@ const DefaultAuthorAgent = "smriti-cli"
 func newCheckpointCreateCmd() *cobra.Command {
 	var (
 		asJSON, extract, dryRun, noRoot, yes bool
+		propose                              bool
 		fromJSON, session, author, root      string
 		base                                 string
 		resolve                              []string
@@ -162,7 +163,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if !dryRun && !asJSON {
+				if !dryRun && !asJSON && !propose {
 					list := changeList(ex.BaseCheckpointID, ex.Changes)
 					if yes {
 						fmt.Fprintln(env.Stderr, list)
@@ -232,6 +233,9 @@ func newCheckpointCreateCmd() *cobra.Command {
 				return err
 			}
 			git := gitOf(ctx, env, p.ProjectRoot)
+			if propose {
+				return proposeCheckpoint(ctx, env, c, sp, session, p, git, asJSON)
+			}
 			items := wire.ItemFields{Items: p.Items, Model: p.Model, BaseCheckpointID: p.BaseCheckpointID, Resolutions: resolutions}
 			var out *wire.Commit
 			if session != "" {
@@ -267,6 +271,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&fromJSON, "from-json", "", "read the checkpoint JSON from this file ('-' for stdin)")
 	f.BoolVar(&extract, "extract", false, "extract the checkpoint from markdown on stdin (LLM-backed) as changes to the branch head; shows the changes first")
+	f.BoolVar(&propose, "propose", false, "save it as a proposal waiting on the server (reviewed with `smriti proposals`) instead of a checkpoint")
 	f.BoolVarP(&yes, "yes", "y", false, "save an extracted checkpoint without asking (needed when not on a terminal, unless --json)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the payload that would be sent and stop")
 	f.StringVar(&session, "session", "", "write into this session (a fork's session puts the checkpoint on its branch)")
