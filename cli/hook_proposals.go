@@ -62,7 +62,7 @@ func movePending(ctx context.Context, env *Env, c *client.Client, dir string) er
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("the pending draft %s cannot be read: %w", pendingDraftPath(dir), err)
+		return fmt.Errorf("the pending draft %s cannot be read (%v); it stays where it is", pendingDraftPath(dir), err)
 	}
 	out, err := keepDraft(ctx, env, c, dir, p)
 	if err != nil {
@@ -80,7 +80,8 @@ func movePending(ctx context.Context, env *Env, c *client.Client, dir string) er
 // a hook goes on either way.
 func reportMove(ctx context.Context, env *Env, c *client.Client, dir string) {
 	if err := movePending(ctx, env, c, dir); err != nil {
-		fmt.Fprintf(env.Stdout, "Smriti: %s\n", smriti.ErrorMessage(err))
+		// movePending's errors are sentences already (never "internal error").
+		fmt.Fprintf(env.Stdout, "Smriti: %s\n", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/coord"
 	"smriti/internal/nonnil"
 )
 
@@ -95,4 +96,29 @@ func ProposalOf(p *smriti.Proposal) ProposalOut {
 type ProposalAccepted struct {
 	Proposal   ProposalOut `json:"proposal" doc:"The proposal, now accepted"`
 	Checkpoint Commit      `json:"checkpoint" doc:"The checkpoint it became (rebased_from set when the head had moved past its base)"`
+}
+
+// ProposalWaitingOut is a pending proposal as the state brief lists it.
+type ProposalWaitingOut struct {
+	ID         smriti.ID `json:"id" doc:"The proposal"`
+	Title      string    `json:"title" doc:"Its title"`
+	Source     string    `json:"source" doc:"Who saved it: hook, cli, mcp, web or api"`
+	BranchName string    `json:"branch_name" doc:"The branch it goes on"`
+	CreatedAt  time.Time `json:"created_at" doc:"When it was saved"`
+}
+
+func proposalsWaitingOf(ps []coord.ProposalWaiting) []ProposalWaitingOut {
+	out := make([]ProposalWaitingOut, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, ProposalWaitingOut{ID: p.ID, Title: p.Title, Source: p.Source, BranchName: p.Branch, CreatedAt: p.CreatedAt})
+	}
+	return out
+}
+
+func (st *SpaceState) proposalsWaiting() []coord.ProposalWaiting {
+	var out []coord.ProposalWaiting
+	for _, p := range st.ProposalsWaiting {
+		out = append(out, coord.ProposalWaiting{ID: p.ID, Title: p.Title, Source: p.Source, Branch: p.BranchName, CreatedAt: p.CreatedAt})
+	}
+	return out
 }
