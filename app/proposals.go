@@ -51,9 +51,17 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		BranchName: branch, Source: in.Source, Draft: in.Draft})
 }
 
-// ShowProposal returns a proposal (ENOTFOUND when missing or unseen).
-func (a *App) ShowProposal(ctx context.Context, id smriti.ID) (*smriti.Proposal, error) {
-	return a.Store.Proposal(ctx, id)
+// ShowProposal returns a proposal of space (ENOTFOUND when missing,
+// unseen or of another space).
+func (a *App) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := a.Store.Proposal(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.SpaceID != space {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
+	}
+	return p, nil
 }
 
 // ListProposals lists a space's proposals, newest first, of one status
@@ -62,10 +70,10 @@ func (a *App) ListProposals(ctx context.Context, space smriti.ID, status string)
 	return a.Store.Proposals(ctx, space, status)
 }
 
-// EditProposal changes a pending proposal's content (ECONFLICT once it is
+// EditProposal changes a pending proposal of space (ECONFLICT once it is
 // accepted or rejected; EUNPROCESSABLE for content a commit would refuse).
-func (a *App) EditProposal(ctx context.Context, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
-	p, err := a.Store.Proposal(ctx, id)
+func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+	p, err := a.ShowProposal(ctx, space, id)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +87,10 @@ func (a *App) EditProposal(ctx context.Context, id smriti.ID, e smriti.ProposalE
 
 // RejectProposal marks a pending proposal rejected (ECONFLICT when it was
 // decided already).
-func (a *App) RejectProposal(ctx context.Context, id smriti.ID) (*smriti.Proposal, error) {
+func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	if _, err := a.ShowProposal(ctx, space, id); err != nil {
+		return nil, err
+	}
 	return a.Store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalRejected, nil)
 }
 
@@ -89,7 +100,10 @@ func (a *App) RejectProposal(ctx context.Context, id smriti.ID) (*smriti.Proposa
 // (which resolutions settle on a second accept) and the proposal stays
 // pending. The proposal is taken first, so two accepts never commit twice:
 // the second is ECONFLICT ("already accepted").
-func (a *App) AcceptProposal(ctx context.Context, id smriti.ID, resolutions []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutions []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+	if _, err := a.ShowProposal(ctx, space, id); err != nil {
+		return nil, nil, err
+	}
 	p, err := a.Store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalAccepted, nil)
 	if err != nil {
 		return nil, nil, err

@@ -97,33 +97,22 @@ func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// pathProposal is the proposal the path names, which must be of the
-// path's space (ENOTFOUND otherwise).
-func (s *Server) pathProposal(r *http.Request) (smriti.ID, error) {
+// pathProposal reads the space and proposal ids of the path.
+func pathProposal(r *http.Request) (smriti.ID, smriti.ID, error) {
 	space, err := pathID(r, "space_id")
 	if err != nil {
-		return smriti.NilID, err
+		return smriti.NilID, smriti.NilID, err
 	}
 	id, err := pathID(r, "proposal_id")
-	if err != nil {
-		return smriti.NilID, err
-	}
-	p, err := s.app.ShowProposal(r.Context(), id)
-	if err != nil {
-		return smriti.NilID, err
-	}
-	if p.SpaceID != space {
-		return smriti.NilID, smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
-	}
-	return id, nil
+	return space, id, err
 }
 
 func (s *Server) getProposal(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.pathProposal(r)
+	space, id, err := pathProposal(r)
 	if err != nil {
 		return err
 	}
-	p, err := s.app.ShowProposal(r.Context(), id)
+	p, err := s.app.ShowProposal(r.Context(), space, id)
 	if err != nil {
 		return err
 	}
@@ -132,7 +121,7 @@ func (s *Server) getProposal(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) editProposal(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.pathProposal(r)
+	space, id, err := pathProposal(r)
 	if err != nil {
 		return err
 	}
@@ -140,7 +129,7 @@ func (s *Server) editProposal(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	p, err := s.app.EditProposal(r.Context(), id, req.Edit())
+	p, err := s.app.EditProposal(r.Context(), space, id, req.Edit())
 	if err != nil {
 		return err
 	}
@@ -149,7 +138,7 @@ func (s *Server) editProposal(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) acceptProposal(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.pathProposal(r)
+	space, id, err := pathProposal(r)
 	if err != nil {
 		return err
 	}
@@ -159,7 +148,7 @@ func (s *Server) acceptProposal(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	p, c, err := s.app.AcceptProposal(r.Context(), id, req.Resolutions)
+	p, c, err := s.app.AcceptProposal(r.Context(), space, id, req.Resolutions)
 	if err != nil {
 		return err
 	}
@@ -172,11 +161,11 @@ func (s *Server) acceptProposal(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) rejectProposal(w http.ResponseWriter, r *http.Request) error {
-	id, err := s.pathProposal(r)
+	space, id, err := pathProposal(r)
 	if err != nil {
 		return err
 	}
-	p, err := s.app.RejectProposal(r.Context(), id)
+	p, err := s.app.RejectProposal(r.Context(), space, id)
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,8 @@ func TestEveryToolAndParameterIsDescribed(t *testing.T) {
 	if len(missing) > 0 {
 		t.Fatalf("%d without a description:\n%s", len(missing), strings.Join(missing, "\n"))
 	}
-	if len(list.Tools) != 29 {
-		t.Fatalf("%d tools listed, want 29", len(list.Tools))
+	if len(list.Tools) != 35 {
+		t.Fatalf("%d tools listed, want 35", len(list.Tools))
 	}
 }
 

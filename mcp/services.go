@@ -193,3 +193,22 @@ func (s *Services) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.
 func (s *Services) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
 	return s.App.ItemHistory(ctx, space, itemID)
 }
+
+func (s *Services) SaveProposal(ctx context.Context, in app.ProposalSave) (*smriti.Proposal, error) {
+	return s.App.SaveProposal(ctx, in)
+}
+func (s *Services) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+	return s.App.ListProposals(ctx, space, status)
+}
+func (s *Services) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	return s.App.ShowProposal(ctx, space, id)
+}
+func (s *Services) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+	return s.App.EditProposal(ctx, space, id, e)
+}
+func (s *Services) AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+	return s.App.AcceptProposal(ctx, space, id, res)
+}
+func (s *Services) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	return s.App.RejectProposal(ctx, space, id)
+}

@@ -422,6 +422,7 @@ func (t *tools) register(s *sdk.Server) {
 		})
 	t.registerCoordination(s)
 	t.registerSearch(s)
+	t.registerProposals(s)
 }
 
 type whyIn struct {

@@ -122,3 +122,36 @@ func (st *SpaceState) proposalsWaiting() []coord.ProposalWaiting {
 	}
 	return out
 }
+
+// Proposal is the wire proposal as the domain's (a client reading it back).
+func (p *ProposalOut) Proposal() *smriti.Proposal {
+	items, _ := ItemsIn(p.Items)
+	return &smriti.Proposal{ID: p.ID, SpaceID: p.RepoID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID, BranchName: p.BranchName,
+		Source: p.Source, Status: p.Status, CheckpointID: p.CheckpointID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, DecidedAt: p.DecidedAt,
+		Draft: smriti.ProposalDraft{Content: smriti.Content{Message: p.Title, Objective: p.Objective, Summary: p.Summary, Decisions: p.Decisions,
+			Assumptions: p.Assumptions, Tasks: p.Tasks, OpenQuestions: p.OpenQuestions, Entities: p.Entities, Artifacts: p.Artifacts},
+			Items: items, Model: p.Model, AuthorType: p.AuthorType, AuthorAgent: p.AuthorAgent, ProjectRoot: p.ProjectRoot,
+			SourceTurns: p.SourceTurns, Git: p.Git.GitState()}}
+}
+
+// ProposalRequestOf is a save as the request that asks for it.
+func ProposalRequestOf(session, base *smriti.ID, source string, d smriti.ProposalDraft) ProposalRequest {
+	c := d.Content
+	req := ProposalRequest{ContentFields: ContentFields{Message: &c.Message, Summary: c.Summary, Objective: c.Objective, Decisions: c.Decisions,
+		Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions, Entities: c.Entities, Artifacts: c.Artifacts},
+		Source: source, AuthorAgent: d.AuthorAgent, AuthorType: d.AuthorType, ProjectRoot: d.ProjectRoot, Items: ItemsInOf(d.Items),
+		Model: d.Model, Git: GitStateInOf(d.Git)}
+	if session != nil {
+		s := session.String()
+		req.SessionID = &s
+	}
+	if base != nil {
+		b := base.String()
+		req.BaseCheckpointID = &b
+	}
+	if st := d.SourceTurns; st != nil {
+		s, from, to := st.SessionID.String(), st.FromSeq, st.ToSeq
+		req.SourceTurns = &SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
+	}
+	return req
+}
