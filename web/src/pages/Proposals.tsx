@@ -79,8 +79,12 @@ function Review({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [conflicts, setConflicts] = useState<{ list: MergeConflict[]; head: string } | null>(null);
+  // Once the edits are saved they are the proposal's; a retried accept
+  // does not send them again (the inbox remounts this on the next read).
+  const [edited, setEdited] = useState(false);
 
   const pendingEdit = (): ProposalEdit | null => {
+    if (edited) return null;
     const e: ProposalEdit = { ...(editDropping(p, dropped) ?? {}) };
     if (title.trim() !== p.title) e.message = title;
     if (summary !== p.summary) e.summary = summary;
@@ -101,7 +105,10 @@ function Review({
   };
   const saveEdits = async () => {
     const e = pendingEdit();
-    if (e) await proposalsApi.edit(spaceId, p.id, e);
+    if (e) {
+      await proposalsApi.edit(spaceId, p.id, e);
+      setEdited(true);
+    }
   };
   const accept = (resolutions: MergeResolution[] = []) =>
     run(async () => {
