@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
+import { proposalScenarios } from "./proposals.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -940,6 +941,7 @@ try {
   await ctxC.close();
 
   await integrityScenarios({ browser, base, api, expect, shot });
+  await proposalScenarios({ browser, base, api, expect, shot, cli, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});
