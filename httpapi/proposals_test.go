@@ -187,3 +187,38 @@ func TestBriefSaysProposalsWait(t *testing.T) {
 		t.Fatalf("a rejected proposal is still in the brief:\n%s", md)
 	}
 }
+
+// Two accepts of one proposal at once: the proposal is taken before the
+// commit, so exactly one checkpoint is written and the other accept is 409.
+func TestConcurrentAcceptsCommitOnce(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) { testConcurrentAccepts(t, newEnv(t)) })
+	t.Run("Postgres", func(t *testing.T) { testConcurrentAccepts(t, newEnv(t, withPostgres())) })
+}
+
+func testConcurrentAccepts(t *testing.T, e *testEnv) {
+	sp, se := e.spaceSession(t)
+	commitVia(t, e, sp.ID, se.ID, "Base", "Use SQLite")
+	for round := 0; round < 5; round++ {
+		p := saveProposal(t, e, sp.ID, se.ID, fmt.Sprintf("Round %d", round), "Use SQLite", fmt.Sprintf("Step %d", round))
+		statuses := make(chan int, 2)
+		for range 2 {
+			go func() {
+				// (no t.Fatal off the test's goroutine: a failed request is status 0)
+				resp, err := http.Post(e.url+proposalsOf(sp.ID)+"/"+p.ID.String()+"/accept", "application/json", nil)
+				if err != nil {
+					statuses <- 0
+					return
+				}
+				resp.Body.Close()
+				statuses <- resp.StatusCode
+			}()
+		}
+		a, b := <-statuses, <-statuses
+		if a+b != 201+409 {
+			t.Fatalf("round %d: accepts answered %d and %d, want one 201 and one 409", round, a, b)
+		}
+	}
+	if cps := storetest.Get(e.c.Checkpoints(bg, sp.ID, "")).Must(t); len(cps) != 6 {
+		t.Fatalf("%d checkpoints, want 6 (the base and one per proposal)", len(cps))
+	}
+}
