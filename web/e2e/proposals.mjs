@@ -17,7 +17,7 @@ const userTurn = (n, text) =>
     message: { role: "user", content: text },
   }) + "\n";
 
-export async function proposalScenarios({ browser, base, api, expect, shot, cli, work }) {
+export async function proposalScenarios({ browser, base, api, expect, shot, axe, cli, work }) {
   console.log("proposals: PreCompact leaves a draft the inbox shows; accepting it after another save rebases, or settles the conflict");
   const sp = await api("POST", "/api/v2/repos", { name: "Hook drafts", description: "proposals" });
   const other = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "other", provider: "mock", model: "mock" });
@@ -51,6 +51,7 @@ export async function proposalScenarios({ browser, base, api, expect, shot, cli,
   const review = page.getByTestId("review");
   expect((await review.getByRole("checkbox").count()) >= 3, "the draft's items are listed one by one");
   await shot(page, "proposals-inbox");
+  await axe(page, "proposals-inbox");
   await review.getByLabel("The pool holds 20 connections").uncheck();
   const accepted = page.waitForResponse((r) => r.url().endsWith("/accept") && r.request().method() === "POST");
   await review.getByRole("button", { name: "Accept" }).click();

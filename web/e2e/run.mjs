@@ -941,7 +941,7 @@ try {
   await ctxC.close();
 
   await integrityScenarios({ browser, base, api, expect, shot });
-  await proposalScenarios({ browser, base, api, expect, shot, cli, work });
+  await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

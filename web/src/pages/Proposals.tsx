@@ -45,10 +45,16 @@ export default function Proposals() {
           <ul className="plain" data-testid="proposals">
             {proposals.map((p) => (
               <li key={p.id}>
-                <button type="button" className={`card proposal-row${p.id === current?.id ? " selected" : ""}`} aria-pressed={p.id === current?.id} onClick={() => setSelected(p.id)}>
+                <button
+                  type="button"
+                  className="card"
+                  style={{ width: "100%", textAlign: "left", borderColor: p.id === current?.id ? "var(--accent)" : undefined }}
+                  aria-pressed={p.id === current?.id}
+                  onClick={() => setSelected(p.id)}
+                >
                   <strong>{p.title}</strong>
+                  <br />
                   <span className="small muted">
-                    {" "}
                     from {p.source} on {p.branch_name} · {relTime(p.created_at)} · <span className="mono">{p.id.slice(0, 8)}</span>
                   </span>
                 </button>
@@ -140,14 +146,10 @@ function Review({
         ) : null}
         . Untick what should not be saved.
       </p>
-      <label>
-        Title
-        <input value={title} onChange={(e) => setTitle(e.target.value)} />
-      </label>
-      <label>
-        Summary
-        <textarea value={summary} rows={3} onChange={(e) => setSummary(e.target.value)} />
-      </label>
+      <label htmlFor="proposal-title">Title</label>
+      <input id="proposal-title" value={title} onChange={(e) => setTitle(e.target.value)} style={{ width: "100%" }} />
+      <label htmlFor="proposal-summary">Summary</label>
+      <textarea id="proposal-summary" value={summary} rows={3} onChange={(e) => setSummary(e.target.value)} />
       {REVIEW_LISTS.map(({ field, label }) => {
         const items = (p[field] as (string | { text: string })[]).map((it) => (typeof it === "string" ? it : taskText(it)));
         if (items.length === 0) return null;
@@ -155,7 +157,7 @@ function Review({
           <fieldset key={field} data-testid={`review-${field}`}>
             <legend>{label}</legend>
             {items.map((text, i) => (
-              <label key={i} className="row">
+              <label key={i} className="row" style={{ fontWeight: "normal", margin: "var(--space-1) 0" }}>
                 <input type="checkbox" checked={!dropped.has(`${field}:${i}`)} onChange={() => toggle(`${field}:${i}`)} /> {text}
               </label>
             ))}
