@@ -143,10 +143,8 @@ func (s *Server) acceptProposal(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var req wire.ProposalAcceptRequest
-	if r.ContentLength != 0 {
-		if err := s.decodeBody(w, r, &req); err != nil {
-			return err
-		}
+	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
 	}
 	p, c, err := s.app.AcceptProposal(r.Context(), space, id, req.Resolutions)
 	if err != nil {

@@ -69,7 +69,7 @@ func TestProposalLifecycle(t *testing.T) {
 	}
 	again := fmt.Sprintf(`{"detail":"Proposal %s is already accepted"}`+"\n", p.ID)
 	for _, path := range []string{"/accept", "/reject"} {
-		if status, body := e.raw(t, "POST", proposalsOf(sp.ID)+"/"+p.ID.String()+path, ""); status != 409 || body != again {
+		if status, body := e.raw(t, "POST", proposalsOf(sp.ID)+"/"+p.ID.String()+path, "{}"); status != 409 || body != again {
 			t.Fatalf("POST %s twice = %d %s", path, status, body)
 		}
 	}
@@ -103,7 +103,8 @@ func TestProposalRefusals(t *testing.T) {
 		detail             string
 	}{
 		{"GET", proposalsOf(sp.ID) + "/" + unknown.String(), "", 404, `"Proposal not found"`},
-		{"POST", proposalsOf(sp.ID) + "/" + unknown.String() + "/accept", "", 404, `"Proposal not found"`},
+		{"POST", proposalsOf(sp.ID) + "/" + unknown.String() + "/accept", "{}", 404, `"Proposal not found"`},
+		{"POST", proposalsOf(sp.ID) + "/" + p.ID.String() + "/accept", "", 400, `"request body is empty; send a JSON object"`},
 		{"POST", proposalsOf(sp.ID) + "/" + unknown.String() + "/reject", "", 404, `"Proposal not found"`},
 		{"PATCH", proposalsOf(sp.ID) + "/" + unknown.String(), `{"summary":"x"}`, 404, `"Proposal not found"`},
 		{"GET", proposalsOf(other.ID) + "/" + p.ID.String(), "", 404, `"Proposal not found"`},
@@ -153,7 +154,7 @@ func TestProposalAcceptAfterAnotherSave(t *testing.T) {
 	storetest.Get(e.c.Commit(bg, wire.CommitRequest{RepoID: strp(sp.ID.String()), SessionID: strp(b.ID.String()),
 		ContentFields: wire.ContentFields{Message: strp("Dearer"), Decisions: []string{"Pricing is per-seat at $14", "Use Go", "Budget is 40k", "Deploy with systemd"}},
 		ItemFields:    wire.ItemFields{BaseCheckpointID: strp(acc.ID.String())}})).Must(t)
-	status, body := e.raw(t, "POST", proposalsOf(sp.ID)+"/"+q.ID.String()+"/accept", "")
+	status, body := e.raw(t, "POST", proposalsOf(sp.ID)+"/"+q.ID.String()+"/accept", "{}")
 	var cc smriti.CommitConflict
 	if err := json.Unmarshal([]byte(body), &cc); err != nil || status != 409 || cc.BaseCheckpointID != acc.ID || len(cc.Conflicts) != 1 ||
 		cc.Conflicts[0].Ours != "Pricing is per-seat at $14" || cc.Conflicts[0].Theirs != "Pricing is per-seat at $10" || !strings.Contains(cc.Message, "resolutions") {
@@ -204,7 +205,7 @@ func testConcurrentAccepts(t *testing.T, e *testEnv) {
 		for range 2 {
 			go func() {
 				// (no t.Fatal off the test's goroutine: a failed request is status 0)
-				resp, err := http.Post(e.url+proposalsOf(sp.ID)+"/"+p.ID.String()+"/accept", "application/json", nil)
+				resp, err := http.Post(e.url+proposalsOf(sp.ID)+"/"+p.ID.String()+"/accept", "application/json", strings.NewReader("{}"))
 				if err != nil {
 					statuses <- 0
 					return
