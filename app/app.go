@@ -35,6 +35,7 @@ type Store interface {
 	smriti.CheckpointService
 	smriti.ItemService
 	smriti.LineageService
+	smriti.ProposalService
 	search.Service
 	portability.SpaceExporter
 	portability.TranscriptStore
@@ -97,6 +98,9 @@ func New(cfg Config) *App {
 	}
 	if a.coordinator.Receipts == nil {
 		a.coordinator.Receipts = cfg.Store
+	}
+	if a.coordinator.Proposals == nil {
+		a.coordinator.Proposals = cfg.Store
 	}
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a

@@ -24,6 +24,8 @@ type Coordinator struct {
 	Store  coord.WorktreeStore
 	// Receipts, when set, gives the brief its newest compaction receipt.
 	Receipts smriti.ReceiptService
+	// Proposals, when set, puts the space's waiting proposals in the brief.
+	Proposals smriti.ProposalService
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
 	Git coord.Git
@@ -59,6 +61,9 @@ func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q coord
 		return nil, err
 	}
 	if err := c.lastCompaction(ctx, b); err != nil {
+		return nil, err
+	}
+	if err := c.attachProposals(ctx, b); err != nil {
 		return nil, err
 	}
 	var wts []*coord.Worktree

@@ -16,6 +16,7 @@ import (
 // checkpointCreate is `smriti checkpoint create`'s flags.
 type checkpointCreate struct {
 	asJSON, extract, dryRun, noRoot, yes bool
+	propose                              bool
 	fromJSON, session, author, root      string
 	base                                 string
 	resolve, refSpecs                    []string
@@ -35,6 +36,7 @@ func newCheckpointCreateCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.fromJSON, "from-json", "", "read the checkpoint JSON from this file ('-' for stdin)")
 	f.BoolVar(&o.extract, "extract", false, "extract the checkpoint from markdown on stdin (LLM-backed) as changes to the branch head; shows the changes first")
+	f.BoolVar(&o.propose, "propose", false, "save it as a proposal waiting on the server (reviewed with `smriti proposals`) instead of a checkpoint")
 	f.BoolVarP(&o.yes, "yes", "y", false, "save an extracted checkpoint without asking (needed when not on a terminal, unless --json)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the payload that would be sent and stop")
 	f.StringVar(&o.session, "session", "", "write into this session (a fork's session puts the checkpoint on its branch)")
@@ -142,7 +144,7 @@ func (o *checkpointCreate) extracted(ctx context.Context, env *Env, c *client.Cl
 	if err != nil {
 		return nil, err
 	}
-	if !o.dryRun && !o.asJSON {
+	if !o.dryRun && !o.asJSON && !o.propose {
 		list := changeList(ex.BaseCheckpointID, ex.Changes)
 		if o.yes {
 			fmt.Fprintln(env.Stderr, list)
@@ -223,6 +225,9 @@ func (o *checkpointCreate) save(cmd *cobra.Command, env *Env, c *client.Client, 
 		return err
 	}
 	git := gitOf(ctx, env, p.ProjectRoot)
+	if o.propose {
+		return proposeCheckpoint(ctx, env, c, sp, o.session, p, git, o.asJSON)
+	}
 	items := wire.ItemFields{Items: p.Items, Model: p.Model, BaseCheckpointID: p.BaseCheckpointID, Resolutions: resolutions}
 	var out *wire.Commit
 	if o.session != "" {

@@ -111,6 +111,7 @@ func commands() []*cobra.Command {
 		newSpaceCmd(),
 		newImportCmd(), newExportCmd(), newImportSpaceCmd(), newSearchCmd(),
 		newCheckpointCmd(),
+		newProposalsCmd(),
 		newForkCmd(),
 		newRestoreCmd(),
 		newCompareCmd(),

@@ -100,7 +100,8 @@ type hookInput struct {
 	Trigger        string `json:"trigger"`
 }
 
-// pendingDraft is a drafted checkpoint a hook kept for the user to save.
+// pendingDraft is a drafted checkpoint a hook keeps for the user to save
+// (as a proposal; earlier versions wrote it to pending-draft.json).
 type pendingDraft struct {
 	SpaceID   smriti.ID           `json:"space_id"`
 	SessionID smriti.ID           `json:"session_id"`
@@ -124,18 +125,8 @@ func pendingOf(spaceID, sessionID smriti.ID, event string, d *wire.DraftOut) pen
 		Base: d.BaseCheckpointID, Model: d.Model}
 }
 
-// writePending keeps a draft in the project's pending-draft file.
-func writePending(dir string, p pendingDraft) error {
-	data, _ := json.MarshalIndent(p, "", "  ")
-	path := pendingDraftPath(dir)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return skills.WriteFileAtomic(path, append(data, '\n'))
-}
-
-// pendingDraftPath is where a project's pending draft waits: beside the
-// project, never committed (init adds it to .gitignore).
+// pendingDraftPath is where earlier versions kept a project's pending
+// draft (init adds it to .gitignore); hooks now move it into a proposal.
 func pendingDraftPath(dir string) string { return filepath.Join(dir, ".smriti", "pending-draft.json") }
 
 func newHookCmd() *cobra.Command {
@@ -180,7 +171,7 @@ func newHookSessionStartCmd() *cobra.Command {
 	var budget int
 	cmd := &cobra.Command{
 		Use:   "session-start",
-		Short: "Print the compact brief (and any pending draft) for the agent to read; errors are printed, never hidden",
+		Short: "Print the compact brief (with the proposals waiting) for the agent to read; errors are printed, never hidden",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -197,6 +188,7 @@ func newHookSessionStartCmd() *cobra.Command {
 			sp, err := hookSpace(ctx, env, c, space, dir)
 			var md string
 			if err == nil {
+				reportMove(ctx, env, c, dir)
 				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true, Budget: budget})
 			}
 			if err != nil {
@@ -208,14 +200,6 @@ func newHookSessionStartCmd() *cobra.Command {
 				return nil
 			}
 			fmt.Fprint(env.Stdout, sessionStartChecks(ctx, env, c, sp, dir, md))
-			if p, err := readPending(dir); err == nil && p.SpaceID == sp.ID {
-				title := p.Draft.Title
-				if title == "" {
-					title = "(untitled)"
-				}
-				fmt.Fprintf(env.Stdout, "\n## Pending draft\nDrafted at %s (%s) from session %s: %s\nSave it: `smriti hook save-draft`; discard it: delete %s\n",
-					p.CreatedAt.UTC().Format(time.RFC3339), p.Event, shortID(p.SessionID), title, filepath.Join(".smriti", "pending-draft.json"))
-			}
 			return nil
 		},
 	}
@@ -247,7 +231,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 	var autoSave bool
 	cmd := &cobra.Command{
 		Use:   sub,
-		Short: "Import the Claude Code or Codex (--host codex) transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept pending)",
+		Short: "Import the Claude Code or Codex (--host codex) transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept as a proposal)",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -268,6 +252,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			reportMove(ctx, env, c, dir)
 			res, err := importAgentFile(ctx, c, sp.ID, hostSource(cmd), in.TranscriptPath, in.SessionID)
 			if err != nil {
 				return err
@@ -284,22 +269,26 @@ func newHookImportCmd(sub string) *cobra.Command {
 			}
 			p := pendingOf(sp.ID, a.SessionID, firstNonEmpty(in.HookEventName, sub), d)
 			if !autoSave {
-				if err := writePending(dir, p); err != nil {
+				kept, err := keepDraft(ctx, env, c, dir, &p)
+				if err != nil {
 					return err
 				}
-				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits in .smriti/pending-draft.json (save: smriti hook save-draft)\n", d.Title)
+				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits on the server as proposal %s (review: smriti proposals show %s)\n",
+					d.Title, shortID(kept.ID), shortID(kept.ID))
 				return nil
 			}
 			cp, err := saveDraft(ctx, env, c, dir, &p, nil)
 			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
-				// Never lose a draft: keep it for `save-draft --resolve`,
-				// and end the hook normally (a failing hook must not block
-				// compaction or the session's end).
-				if werr := writePending(dir, p); werr != nil {
-					return werr
+				// Never lose a draft: keep it as a proposal for `proposals
+				// accept --resolve`, and end the hook normally (a failing
+				// hook must not block compaction or the session's end).
+				kept, kerr := keepDraft(ctx, env, c, dir, &p)
+				if kerr != nil {
+					return kerr
 				}
+				id := shortID(kept.ID)
 				fmt.Fprintf(env.Stdout, "Smriti: the draft %q was not saved: %s", d.Title,
-					conflictText(cc, "smriti hook save-draft", filepath.Join(".smriti", "pending-draft.json")))
+					conflictText(cc, "smriti proposals accept "+id+" --space "+shellQuote(sp.Name), "proposal "+id+" (pending)"))
 				return nil
 			}
 			if err != nil {
@@ -307,30 +296,15 @@ func newHookImportCmd(sub string) *cobra.Command {
 			}
 			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, cp)
-			// A draft kept pending by an earlier conflicted auto-save of
-			// this session is stale once this save covered its turns
-			// (drafts read every turn no checkpoint consumed).
-			if old, err := readPending(dir); err == nil && covers(p.Source, old) {
-				if err := os.Remove(pendingDraftPath(dir)); err == nil {
-					fmt.Fprintf(env.Stdout, "Smriti: removed the pending draft of %s: this save covers its turns\n", old.CreatedAt.UTC().Format(time.RFC3339))
-				}
-			}
-			return nil
+			// A draft kept by an earlier conflicted auto-save of this
+			// session is stale once this save covered its turns.
+			return rejectCovered(ctx, env, c, sp.ID, p.Source)
 		},
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
-	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it pending")
+	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it as a proposal")
 	cmd.FParseErrWhitelist.UnknownFlags = true
 	return cmd
-}
-
-// covers reports whether a saved draft's source turns include every turn
-// of the pending draft p (same session).
-func covers(saved *smriti.SourceTurns, p *pendingDraft) bool {
-	if saved == nil || p.Source == nil {
-		return false
-	}
-	return saved.SessionID == p.Source.SessionID && saved.FromSeq <= p.Source.FromSeq && saved.ToSeq >= p.Source.ToSeq
 }
 
 // gitOf is the git state of a checkpoint's project root, nil when the
@@ -351,42 +325,24 @@ func gitOf(ctx context.Context, env *Env, root *string) *wire.GitStateIn {
 // items keep their identity and a head that moved since is rebased onto
 // (or answers conflicts, which resolutions settle).
 func saveDraft(ctx context.Context, env *Env, c *client.Client, dir string, p *pendingDraft, resolutions []smriti.MergeResolution) (*wire.Commit, error) {
-	d, src := p.Draft, p.Source
-	spaceID, sessionID := p.SpaceID, p.SessionID
-	msg := strings.TrimSpace(d.Title)
-	if msg == "" {
-		msg = "Agent session checkpoint"
-	}
-	rid, sid := spaceID.String(), sessionID.String()
-	req := wire.CommitRequest{RepoID: &rid, SessionID: &sid, ContentFields: wire.ContentFields{Message: &msg, Summary: d.Summary,
-		Objective: d.Objective, Decisions: d.Decisions, Assumptions: d.Assumptions, Tasks: d.Tasks, OpenQuestions: d.OpenQuestions, Entities: d.Entities}}
-	agent := firstNonEmpty(agentName(""), "claude-code")
-	req.AuthorAgent = &agent
-	if dir != "" {
-		req.ProjectRoot = &dir
-		req.Git = gitOf(ctx, env, &dir)
-	}
-	if src != nil {
-		from, to, s := src.FromSeq, src.ToSeq, src.SessionID.String()
-		req.SourceTurns = &wire.SourceTurnsIn{SessionID: &s, FromSeq: &from, ToSeq: &to}
-	}
-	req.Items, req.Model, req.Resolutions = citeDraft(ctx, dir, p.Items), p.Model, resolutions
-	if p.Base != nil {
-		b := p.Base.String()
-		req.BaseCheckpointID = &b
-	}
-	return c.Commit(ctx, req)
+	pr := proposalOfDraft(ctx, env, dir, p)
+	rid := p.SpaceID.String()
+	return c.Commit(ctx, wire.CommitRequest{RepoID: &rid, SessionID: pr.SessionID, ContentFields: pr.ContentFields, AuthorAgent: pr.AuthorAgent,
+		ProjectRoot: pr.ProjectRoot, SourceTurns: pr.SourceTurns, Git: pr.Git,
+		ItemFields: wire.ItemFields{Items: pr.Items, Model: pr.Model, BaseCheckpointID: pr.BaseCheckpointID, Resolutions: resolutions}})
 }
 
 func newHookSaveDraftCmd() *cobra.Command {
 	var resolve []string
+	var space string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "save-draft",
-		Short: "Save the pending draft a hook kept (.smriti/pending-draft.json) as a checkpoint; on conflicts the draft stays and exit is 3",
+		Short: "Accept the newest draft a hook kept (a proposal, see `smriti proposals`) as a checkpoint; on conflicts it stays pending and exit is 3",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
+			ctx := cmd.Context()
 			res, err := parseResolutions(cmd, resolve)
 			if err != nil {
 				return err
@@ -395,33 +351,42 @@ func newHookSaveDraftCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := readPending(dir)
+			c := env.Client()
+			sp, err := spaceForCommand(ctx, env, c, space)
 			if err != nil {
-				return &hinted{err: failf("no pending draft here (%s)", pendingDraftPath(dir)),
-					hint: "Run it in the directory the agent ran in (the hook keeps a draft in its .smriti/pending-draft.json); `smriti hook pre-compact` without --auto-save drafts one."}
+				return err
 			}
-			cp, err := saveDraft(cmd.Context(), env, env.Client(), dir, p, res)
+			if err := movePending(ctx, env, c, dir); err != nil {
+				return err
+			}
+			p, err := newestHookProposal(ctx, c, sp)
 			if err != nil {
-				// The pending file stays as it is: the same draft and base
-				// are saved again with --resolve.
+				return err
+			}
+			id := shortID(p.ID)
+			out, err := c.AcceptProposal(ctx, sp.ID, p.ID, res)
+			if err != nil {
+				// The proposal stays pending: the same draft and base are
+				// accepted again with --resolve.
 				if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok && asJSON {
 					if perr := printJSON(env.Stdout, cc); perr != nil {
 						return perr
 					}
 				}
-				return asConflict(err, "smriti hook save-draft", pendingDraftPath(dir))
+				return asConflict(err, "smriti proposals accept "+id+" --space "+shellQuote(sp.Name), "proposal "+id+" (pending)")
 			}
-			os.Remove(pendingDraftPath(dir))
 			if asJSON {
-				return printJSON(env.Stdout, cp)
+				return printJSON(env.Stdout, out.Checkpoint)
 			}
+			cp := out.Checkpoint
 			fmt.Fprintf(env.Stdout, "Saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
-			printRebased(env, cp)
+			printRebased(env, &cp)
 			return nil
 		},
 	}
 	cmd.Flags().StringArrayVar(&resolve, "resolve", nil, "settle a conflict the last save-draft (or auto-save) reported: FIELD:KEY=CHOICE, KEY the item id (as printed), "+
 		"CHOICE ours (keep the branch head's), theirs (keep the draft's) or base (keep the text both started from); repeat per conflict")
+	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }

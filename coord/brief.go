@@ -36,6 +36,17 @@ type StateBrief struct {
 	// Compaction is the space's newest compaction receipt (nil when no
 	// agent host has compacted yet).
 	Compaction *smriti.CompactionReceipt
+	// Proposals are the space's pending proposals, newest first.
+	Proposals []ProposalWaiting
+}
+
+// ProposalWaiting is a pending proposal as the brief names it.
+type ProposalWaiting struct {
+	ID        smriti.ID
+	Title     string
+	Source    string
+	Branch    string
+	CreatedAt time.Time
 }
 
 // BranchHead is the newest checkpoint of an active branch.

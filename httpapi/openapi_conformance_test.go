@@ -499,6 +499,19 @@ func conformanceScenario() []conformanceStep {
 		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{loose}"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/checkpoints?items=true", body: `{"message": "No session", "decisions": ["Checkpoints need no conversation"]}`},
+		{method: "POST", path: "/api/v5/spaces/{repo}/proposals", body: `{"session_id": "{session}", "source": "cli", "message": "Later", ` + content + `,
+			"author_agent": "planner", "author_type": "agent", "project_root": "/srv/trip", "model": "mock", "items": [{"kind": "decision", "text": "East coast only"}],
+			"source_turns": {"session_id": "{session}", "from_seq": 0, "to_seq": 1}, "git": {"commit": "0123456789abcdef0123456789abcdef01234567", "branch": "main"}}`,
+			capture: map[string]string{"proposal": "id"}},
+		{method: "GET", path: "/api/v5/spaces/{repo}/proposals?status=pending"},
+		{method: "PATCH", path: "/api/v5/spaces/{repo}/proposals/{proposal}", body: `{"summary": "Edited before accepting"}`},
+		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{proposal}/accept", body: `{}`},
+		{method: "GET", path: "/api/v5/spaces/{repo}/proposals/{proposal}"},
+		{method: "POST", path: "/api/v5/spaces/{repo}/proposals", body: `{"message": "Not this one"}`, capture: map[string]string{"declined": "id"}},
+		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{declined}/reject"},
+		// A bundle with proposals in it travels (its end record counts them).
+		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "withproposals"},
+		{method: "POST", path: "/api/v5/spaces/import?as_new=true", contentType: "application/gzip", body: "{withproposals}"},
 	}, accountScenario()...), conformanceStep{method: "DELETE", path: "/api/v2/repos/{repo}"})
 }
 

@@ -93,6 +93,8 @@ type Ops interface {
 	// the model; with no session (smriti.NilID), what a new session of
 	// space would.
 	PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error)
+
+	ProposalOps
 }
 
 // ContextPreview is what a send would give the model.

@@ -165,6 +165,7 @@ func (t *tools) register(s *sdk.Server) {
 	t.registerCoordination(s)
 	t.registerRefs(s)
 	t.registerSearch(s)
+	t.registerProposals(s)
 }
 
 type whyIn struct {

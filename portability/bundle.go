@@ -16,7 +16,8 @@ import (
 // A space bundle carries one space from one server to another: gzip'd JSON
 // Lines, one record per line, in this order — header, space, checkpoints
 // (parents before children, each with its notes), then each session followed
-// by its turns, then the claims, then an end record with the counts. docs/bundle-format.md
+// by its turns, then the claims, then the proposals, then an end record
+// with the counts. docs/bundle-format.md
 // describes it field by field.
 const (
 	bundleFormat  = "smriti-space-bundle"
@@ -33,6 +34,7 @@ const (
 	RecordSession    = "session"
 	RecordTurn       = "turn"
 	RecordClaim      = "claim"
+	RecordProposal   = "proposal"
 	RecordEnd        = "end"
 )
 
@@ -47,6 +49,7 @@ type BundleRecord struct {
 	Turn       *BundleTurn       `json:"turn,omitempty"`
 	Claim      *BundleClaim      `json:"claim,omitempty"`
 	Receipt    *BundleReceipt    `json:"receipt,omitempty"`
+	Proposal   *BundleProposal   `json:"proposal,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
 }
 
@@ -64,6 +67,9 @@ type BundleCounts struct {
 	Turns       int `json:"turns" doc:"Turns in the bundle"`
 	Claims      int `json:"claims" doc:"Claims in the bundle"`
 	Receipts    int `json:"receipts,omitempty" doc:"Compaction receipts in the bundle (left out when none)"`
+	// Proposals is absent from bundles that hold none (and from bundles
+	// written before proposals existed).
+	Proposals int `json:"proposals,omitempty" doc:"Proposals in the bundle"`
 }
 
 // BundleSpace is the space record.

@@ -13,6 +13,7 @@ const (
 	stageCheckpoints
 	stageSessions
 	stageClaims
+	stageProposals
 	stageEnd
 )
 
@@ -25,6 +26,7 @@ var recordChecks = map[string]func(recordCheck) error{
 	RecordTurn:       recordCheck.checkTurn,
 	RecordClaim:      recordCheck.checkClaim,
 	RecordReceipt:    recordCheck.checkReceipt,
+	RecordProposal:   recordCheck.checkProposal,
 	RecordEnd:        recordCheck.checkEnd,
 }
 
@@ -180,7 +182,7 @@ func (k recordCheck) checkTurn() error {
 
 func (k recordCheck) checkClaim() error {
 	cl := k.rec.Claim
-	if cl == nil || k.br.stage == stageSpace || k.br.stage == stageEnd {
+	if cl == nil || k.br.stage == stageSpace || k.br.stage >= stageProposals {
 		return k.bad("claims come after the sessions and their turns")
 	}
 	if err := k.fresh(cl.ID); err != nil {
@@ -211,7 +213,7 @@ func (k recordCheck) checkClaim() error {
 
 func (k recordCheck) checkReceipt() error {
 	rc := k.rec.Receipt
-	if rc == nil || k.br.stage == stageSpace || k.br.stage == stageEnd {
+	if rc == nil || k.br.stage == stageSpace || k.br.stage >= stageProposals {
 		return k.bad("receipts come after the sessions and their turns")
 	}
 	if err := k.fresh(rc.ID); err != nil {
@@ -223,6 +225,10 @@ func (k recordCheck) checkReceipt() error {
 	k.br.stage, k.br.curSession = stageClaims, nil
 	k.br.counts.Receipts++
 	return nil
+}
+
+func (k recordCheck) checkProposal() error {
+	return k.br.checkProposal(k.rec.Proposal, k.bad, k.fresh)
 }
 
 func (k recordCheck) checkEnd() error {

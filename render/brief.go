@@ -98,6 +98,7 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 	add(r.freshness(b.Freshness))
 	add(r.header(b.Space))
 	add(r.compaction(b.Compaction))
+	add(r.proposals(b.Proposals))
 	artifactsFull, artifactsCompact := "", ""
 	if b.Head == nil {
 		add("No checkpoints yet. Create one with `smriti checkpoint create`.\n")

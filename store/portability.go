@@ -131,6 +131,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	if err := s.exportReceipts(ctx, tx, id, w, &counts); err != nil {
 		return err
 	}
+	if err := s.exportProposals(ctx, tx, id, w, &counts); err != nil {
+		return err
+	}
 	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
 }
 

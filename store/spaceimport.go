@@ -70,6 +70,8 @@ func (im *spaceImport) write(rec *portability.BundleRecord) error {
 		return im.claim(rec.Claim)
 	case portability.RecordReceipt:
 		return im.s.importReceipt(im.ctx, im.tx, im.spaceID, rec.Receipt, im.remap)
+	case portability.RecordProposal:
+		return im.s.importProposal(im.ctx, im.tx, im.spaceID, rec.Proposal, im.remap)
 	}
 	return nil
 }

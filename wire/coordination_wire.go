@@ -29,6 +29,8 @@ type SpaceState struct {
 	BriefTokens int `json:"brief_tokens" doc:"o200k tokens of this state's compact markdown brief (GET /api/v5/spaces/{id}/brief?compact=true), its closing \"~N tokens\" line included"`
 	// LastCompaction is the space's newest compaction receipt.
 	LastCompaction *ReceiptOut `json:"last_compaction" doc:"The space's newest compaction receipt (null before any agent host compacted)"`
+	// ProposalsWaiting are the pending proposals, newest first.
+	ProposalsWaiting []ProposalWaitingOut `json:"proposals_waiting" doc:"The space's pending proposals (drafts saved for later), newest first"`
 }
 
 // StateSpace is the space part of the state brief.
@@ -168,6 +170,7 @@ func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 		}
 		out.Freshness = fo
 	}
+	out.ProposalsWaiting = proposalsWaitingOf(b.Proposals)
 	if m := b.Mount; m != nil {
 		out.Mount = &MountOut{SessionID: m.SessionID, CommitID: m.CheckpointID, CommitHash: m.Hash, Message: m.Message}
 	}
@@ -225,6 +228,7 @@ func (st *SpaceState) Brief() *coord.StateBrief {
 				AuthorAgent: c.AuthorAgent, Message: c.Message, CreatedAt: c.CreatedAt})
 		}
 	}
+	b.Proposals = st.proposalsWaiting()
 	if m := st.Mount; m != nil {
 		b.Mount = &coord.MountedCheckpoint{SessionID: m.SessionID, CheckpointID: m.CommitID, Hash: m.CommitHash, Message: m.Message}
 	}

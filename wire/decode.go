@@ -72,6 +72,8 @@ func describeType(t string) string {
 	switch {
 	case t == "[]string":
 		return "an array of strings"
+	case strings.HasPrefix(t, "[]") && describeType(t[2:]) == "an object":
+		return "an array of objects"
 	case strings.HasPrefix(t, "[]"):
 		return "an array of " + describeType(t[2:])
 	case t == "string", t == "*string":
@@ -80,7 +82,9 @@ func describeType(t string) string {
 		return "an integer"
 	case t == "bool", t == "*bool":
 		return "a boolean"
-	case strings.HasPrefix(t, "map["), strings.Contains(t, "Artifact"):
+	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
+		// A Go struct (smriti.Artifact, smriti.MergeResolution, …) is a
+		// JSON object; the wire never names a Go type.
 		return "an object"
 	}
 	return t

@@ -31,8 +31,9 @@ type BackupFixture struct {
 // notes, a fork, a plain merge and a merge whose conflict a resolution
 // settled (an item row with change.merge), claims (one finished), a mount,
 // tasks with annotations, artifacts, source turns and an agent transcript;
-// a space owned by another user; and a space whose checkpoints were
-// written before items had ids (version 1 hashes, items derived at start-up).
+// proposals (pending, accepted, rejected); a space owned by another user;
+// and a space whose checkpoints were written before items had ids
+// (version 1 hashes, items derived at start-up).
 func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 	t.Helper()
 	bg := context.Background()
@@ -114,6 +115,12 @@ func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 	}
 	_ = plain
 	fx.Checkpoints += 6
+	// Proposals: one waiting, one accepted (naming its checkpoint), one rejected.
+	Get(s.CreateProposal(ctx, proposalIn(sp, main, m1, "Waiting draft"))).Must(t)
+	took := Get(s.CreateProposal(ctx, proposalIn(sp, main, first, "Accepted draft"))).Must(t)
+	Get(s.SetProposalStatus(ctx, took.ID, smriti.ProposalPending, smriti.ProposalAccepted, &m1.ID)).Must(t)
+	no := Get(s.CreateProposal(ctx, proposalIn(sp, fork, b1, "Rejected draft"))).Must(t)
+	Get(s.SetProposalStatus(ctx, no.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
 
 	// Alice's space, shared with bob.
 	actx := smriti.WithUser(bg, alice.ID)

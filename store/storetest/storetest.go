@@ -69,6 +69,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, mergeProvenanceCases...)
 	cases = append(cases, importOrderCases...)
 	cases = append(cases, receiptCases...)
+	cases = append(cases, proposalCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

@@ -16,6 +16,7 @@ import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
 import { chatScenarios } from "./chat.mjs";
 import { reviewScenarios } from "./review.mjs";
+import { proposalScenarios } from "./proposals.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -943,6 +944,7 @@ try {
 
   await integrityScenarios({ browser, base, api, expect, shot });
   await reviewScenarios({ browser, base, api, expect, shot, axe });
+  await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
   }
   await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {

@@ -25,6 +25,7 @@ const Coordination = lazy(() => import("./pages/Coordination"));
 const Search = lazy(() => import("./pages/Search"));
 const ComparePage = lazy(() => import("./pages/Compare"));
 const MergePage = lazy(() => import("./pages/Merge"));
+const Proposals = lazy(() => import("./pages/Proposals"));
 
 const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
@@ -150,6 +151,7 @@ export default function App() {
               <Route path="/spaces/:spaceId/compare/:range" element={<ComparePage />} />
               <Route path="/spaces/:spaceId/merge" element={<MergePage />} />
               <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
+              <Route path="/spaces/:spaceId/proposals" element={<Proposals />} />
               <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
               <Route path="/settings" element={<Settings />} />
               <Route path="/search" element={<Search />} />

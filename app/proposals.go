@@ -1,0 +1,147 @@
+package app
+
+import (
+	"context"
+
+	"smriti"
+	"smriti/coord"
+)
+
+// ProposalSave is a draft to keep for later as a proposal.
+type ProposalSave struct {
+	SpaceID smriti.ID
+	// SessionID is the session the checkpoint will be written from (nil:
+	// onto main, with no session).
+	SessionID *smriti.ID
+	// BaseCheckpointID is what the draft changes; nil takes the checkpoint
+	// a commit from the session would build on now (App.CommitBase).
+	BaseCheckpointID *smriti.ID
+	Source           string
+	Draft            smriti.ProposalDraft
+}
+
+// SaveProposal keeps a draft on the server as a pending proposal: on the
+// session's branch, against the base it names or the one a commit would
+// build on now. ENOTFOUND for a session or base of another space,
+// EUNPROCESSABLE for content a commit would refuse.
+func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Proposal, error) {
+	session := smriti.NilID
+	if in.SessionID != nil {
+		session = *in.SessionID
+	}
+	branch := smriti.MainBranch
+	if session != smriti.NilID {
+		se, err := a.store.Session(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
+			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
+		}
+		branch = smriti.CommitBranch(se)
+	}
+	base := in.BaseCheckpointID
+	if base == nil {
+		var err error
+		if base, err = a.CommitBase(ctx, in.SpaceID, session); err != nil {
+			return nil, err
+		}
+	}
+	return a.store.CreateProposal(ctx, &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base,
+		BranchName: branch, Source: in.Source, Draft: in.Draft})
+}
+
+// ShowProposal returns a proposal of space (ENOTFOUND when missing,
+// unseen or of another space).
+func (a *App) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := a.store.Proposal(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.SpaceID != space {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
+	}
+	return p, nil
+}
+
+// ListProposals lists a space's proposals, newest first, of one status
+// when status is set (EUNPROCESSABLE for another word).
+func (a *App) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+	return a.store.Proposals(ctx, space, status)
+}
+
+// EditProposal changes a pending proposal of space (ECONFLICT once it is
+// accepted or rejected; EUNPROCESSABLE for content a commit would refuse).
+func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+	p, err := a.ShowProposal(ctx, space, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Status != smriti.ProposalPending {
+		return nil, smriti.Errorf(smriti.ECONFLICT, "Proposal %s is %s; only a pending proposal can be edited", id, p.Status)
+	}
+	d := p.Draft
+	d.Content = e.Apply(d.Content)
+	return a.store.UpdateProposalDraft(ctx, id, d)
+}
+
+// RejectProposal marks a pending proposal rejected (ECONFLICT when it was
+// decided already).
+func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	if _, err := a.ShowProposal(ctx, space, id); err != nil {
+		return nil, err
+	}
+	return a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalRejected, nil)
+}
+
+// AcceptProposal commits a pending proposal as CommitCheckpoint does, on
+// its branch with its base: a head that moved since is rebased onto by
+// item id, or the answer is the ECONFLICT of a *smriti.CommitConflict
+// (which resolutions settle on a second accept) and the proposal stays
+// pending. The proposal is taken first, so two accepts never commit twice:
+// the second is ECONFLICT ("already accepted").
+func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutions []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+	if _, err := a.ShowProposal(ctx, space, id); err != nil {
+		return nil, nil, err
+	}
+	p, err := a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := p.Draft
+	in := smriti.CheckpointCommit{SpaceID: p.SpaceID, Content: d.Content, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent,
+		ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Items: d.Items, Model: d.Model, Git: d.Git,
+		BaseCheckpointID: p.BaseCheckpointID, Resolutions: resolutions}
+	if p.SessionID != nil {
+		in.SessionID = *p.SessionID
+	}
+	cp, err := a.CommitCheckpoint(ctx, in)
+	if err != nil {
+		// Nothing was committed: the proposal waits again.
+		if _, rerr := a.store.SetProposalStatus(context.WithoutCancel(ctx), id, smriti.ProposalAccepted, smriti.ProposalPending, nil); rerr != nil {
+			return nil, nil, rerr
+		}
+		return nil, nil, err
+	}
+	p, err = a.store.SetProposalStatus(ctx, id, smriti.ProposalAccepted, smriti.ProposalAccepted, &cp.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, cp, nil
+}
+
+// attachProposals lists the space's pending proposals in the brief.
+func (c *Coordinator) attachProposals(ctx context.Context, b *coord.StateBrief) error {
+	if c.Proposals == nil || b.Space == nil {
+		return nil
+	}
+	ps, err := c.Proposals.Proposals(ctx, b.Space.ID, smriti.ProposalPending)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		b.Proposals = append(b.Proposals, coord.ProposalWaiting{ID: p.ID, Title: p.Draft.Content.Message, Source: p.Source,
+			Branch: p.BranchName, CreatedAt: p.CreatedAt})
+	}
+	return nil
+}

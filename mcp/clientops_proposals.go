@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"context"
+
+	"smriti"
+	"smriti/app"
+	"smriti/wire"
+)
+
+func (o ClientOps) SaveProposal(ctx context.Context, in app.ProposalSave) (*smriti.Proposal, error) {
+	p, err := o.c.SaveProposal(ctx, in.SpaceID, wire.ProposalRequestOf(in.SessionID, in.BaseCheckpointID, in.Source, in.Draft))
+	if err != nil {
+		return nil, err
+	}
+	return p.Proposal(), nil
+}
+
+func (o ClientOps) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+	ps, err := o.c.Proposals(ctx, space, status)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*smriti.Proposal, 0, len(ps))
+	for i := range ps {
+		out = append(out, ps[i].Proposal())
+	}
+	return out, nil
+}
+
+func (o ClientOps) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := o.c.Proposal(ctx, space, id)
+	if err != nil {
+		return nil, err
+	}
+	return p.Proposal(), nil
+}
+
+func (o ClientOps) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+	p, err := o.c.EditProposal(ctx, space, id, wire.ProposalEditRequest{Message: e.Message, Objective: e.Objective, Summary: e.Summary,
+		Decisions: e.Decisions, Assumptions: e.Assumptions, Tasks: e.Tasks, OpenQuestions: e.OpenQuestions, Entities: e.Entities})
+	if err != nil {
+		return nil, err
+	}
+	return p.Proposal(), nil
+}
+
+func (o ClientOps) AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+	out, err := o.c.AcceptProposal(ctx, space, id, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Proposal.Proposal(), out.Checkpoint.Checkpoint(), nil
+}
+
+func (o ClientOps) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := o.c.RejectProposal(ctx, space, id)
+	if err != nil {
+		return nil, err
+	}
+	return p.Proposal(), nil
+}

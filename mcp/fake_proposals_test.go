@@ -1,0 +1,30 @@
+package mcp
+
+import (
+	"context"
+
+	"smriti"
+	"smriti/app"
+)
+
+// The proposal operations of fakeOps: no fake-based test expects them
+// (the proposal tools are tested over a real server).
+
+func (f *fakeOps) SaveProposal(context.Context, app.ProposalSave) (*smriti.Proposal, error) {
+	panic("unexpected SaveProposal")
+}
+func (f *fakeOps) ListProposals(context.Context, smriti.ID, string) ([]*smriti.Proposal, error) {
+	panic("unexpected ListProposals")
+}
+func (f *fakeOps) ShowProposal(context.Context, smriti.ID, smriti.ID) (*smriti.Proposal, error) {
+	panic("unexpected ShowProposal")
+}
+func (f *fakeOps) EditProposal(context.Context, smriti.ID, smriti.ID, smriti.ProposalEdit) (*smriti.Proposal, error) {
+	panic("unexpected EditProposal")
+}
+func (f *fakeOps) AcceptProposal(context.Context, smriti.ID, smriti.ID, []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+	panic("unexpected AcceptProposal")
+}
+func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*smriti.Proposal, error) {
+	panic("unexpected RejectProposal")
+}

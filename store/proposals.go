@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"smriti"
+	"smriti/account"
+	"smriti/internal/nonnil"
+)
+
+var _ smriti.ProposalService = (*Store)(nil)
+
+const proposalCols = `p.id, p.space_id, p.session_id, p.base_checkpoint_id, p.branch_name, p.source, p.status, p.draft,
+	p.checkpoint_id, p.created_at, p.updated_at, p.decided_at`
+
+// visibleProposal scopes proposals to the caller through their space.
+const visibleProposal = ` FROM proposals p WHERE p.space_id` + memberSpace
+
+// proposalDraftJSON is how a proposal's draft is stored (the draft column):
+// the content in the checkpoint's wire names, the items with their ids.
+type proposalDraftJSON struct {
+	Message       string              `json:"message"`
+	Objective     string              `json:"objective"`
+	Summary       string              `json:"summary"`
+	Decisions     []string            `json:"decisions"`
+	Assumptions   []string            `json:"assumptions"`
+	Tasks         []smriti.Task       `json:"tasks"`
+	OpenQuestions []string            `json:"open_questions"`
+	Entities      []string            `json:"entities"`
+	Artifacts     []smriti.Artifact   `json:"artifacts"`
+	Items         []proposalItemJSON  `json:"items"`
+	Model         *string             `json:"model"`
+	AuthorType    string              `json:"author_type"`
+	AuthorAgent   *string             `json:"author_agent"`
+	ProjectRoot   *string             `json:"project_root"`
+	SourceTurns   *smriti.SourceTurns `json:"source_turns"`
+	Git           *smriti.GitState    `json:"git"`
+}
+
+type proposalItemJSON struct {
+	ID         string             `json:"id"`
+	Kind       smriti.ItemKind    `json:"kind"`
+	Text       string             `json:"text"`
+	Status     string             `json:"status"`
+	Supersedes []string           `json:"supersedes"`
+	Origin     smriti.ItemOrigin  `json:"origin"`
+	Change     *smriti.ItemChange `json:"change"`
+}
+
+// EncodeProposalDraft is a draft as the draft column holds it (bundles
+// carry the same text).
+func EncodeProposalDraft(d smriti.ProposalDraft) string {
+	c := d.Content
+	out := proposalDraftJSON{Message: c.Message, Objective: c.Objective, Summary: c.Summary, Decisions: nonnil.Slice(c.Decisions),
+		Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions),
+		Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts), Items: []proposalItemJSON{},
+		Model: d.Model, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent, ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Git: d.Git}
+	for _, it := range d.Items {
+		out.Items = append(out.Items, proposalItemJSON{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
+			Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// DecodeProposalDraft reads the draft column.
+func DecodeProposalDraft(s string) (smriti.ProposalDraft, error) {
+	var in proposalDraftJSON
+	if err := json.Unmarshal([]byte(s), &in); err != nil {
+		return smriti.ProposalDraft{}, fmt.Errorf("decode proposal draft: %w", err)
+	}
+	d := smriti.ProposalDraft{Content: smriti.Content{Message: in.Message, Objective: in.Objective, Summary: in.Summary,
+		Decisions: nonnil.Slice(in.Decisions), Assumptions: nonnil.Slice(in.Assumptions), Tasks: nonnil.Slice(in.Tasks),
+		OpenQuestions: nonnil.Slice(in.OpenQuestions), Entities: nonnil.Slice(in.Entities), Artifacts: nonnil.Slice(in.Artifacts)},
+		Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot, SourceTurns: in.SourceTurns, Git: in.Git}
+	for _, it := range in.Items {
+		d.Items = append(d.Items, smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change})
+	}
+	return d, nil
+}
+
+func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error) {
+	var p smriti.Proposal
+	var session, base, cp uuid.NullUUID
+	var draft string
+	var created, updated, decided dbTime
+	if err := row.Scan(&p.ID, &p.SpaceID, &session, &base, &p.BranchName, &p.Source, &p.Status, &draft,
+		&cp, &created, &updated, &decided); err != nil {
+		return nil, err
+	}
+	p.SessionID, p.BaseCheckpointID, p.CheckpointID = nullID(session), nullID(base), nullID(cp)
+	p.CreatedAt, p.UpdatedAt, p.DecidedAt = created.Time, updated.Time, optTime(decided)
+	d, err := DecodeProposalDraft(draft)
+	if err != nil {
+		return nil, err
+	}
+	p.Draft = d
+	return &p, nil
+}
+
+var errProposalNotFound = smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
+
+func (s *Store) proposal(ctx context.Context, q querier, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := scanProposal(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+proposalCols+visibleProposal+` AND p.id = ?`),
+		smriti.UserFromContext(ctx), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errProposalNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get proposal: %w", err)
+	}
+	return p, nil
+}
+
+// CreateProposal implements smriti.ProposalService.
+func (s *Store) CreateProposal(ctx context.Context, p *smriti.Proposal) (*smriti.Proposal, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	in := *p
+	in.ID, in.Status, in.CheckpointID, in.DecidedAt = smriti.NewID(), smriti.ProposalPending, nil, nil
+	in.CreatedAt = s.Now().UTC()
+	in.UpdatedAt = in.CreatedAt
+	if in.BranchName == "" {
+		in.BranchName = smriti.MainBranch
+	}
+	var out *smriti.Proposal
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedWrite); err != nil {
+			return err
+		}
+		if err := s.checkProposalRefs(ctx, tx, &in); err != nil {
+			return err
+		}
+		if err := s.insertProposal(ctx, tx, &in); err != nil {
+			return err
+		}
+		var err error
+		out, err = s.proposal(ctx, tx, in.ID)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Proposal) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO proposals (id, space_id, session_id, base_checkpoint_id, branch_name, title,
+		source, status, draft, checkpoint_id, created_at, updated_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		p.ID, p.SpaceID, idArg(p.SessionID), idArg(p.BaseCheckpointID), p.BranchName, p.Draft.Content.Message, p.Source, p.Status,
+		EncodeProposalDraft(p.Draft), idArg(p.CheckpointID), s.d.t(p.CreatedAt), s.d.t(p.UpdatedAt), s.d.optT(p.DecidedAt))
+	if err != nil {
+		return fmt.Errorf("insert proposal: %w", err)
+	}
+	return nil
+}
+
+// checkProposalRefs: the session and the base must be the space's.
+func (s *Store) checkProposalRefs(ctx context.Context, q querier, p *smriti.Proposal) error {
+	if p.BaseCheckpointID != nil {
+		ref, err := s.refInSpace(ctx, q, p.SpaceID, *p.BaseCheckpointID)
+		if err != nil {
+			return err
+		}
+		if ref == nil {
+			return smriti.Errorf(smriti.ENOTFOUND, "base_checkpoint_id: no such checkpoint in this space")
+		}
+	}
+	if p.SessionID != nil {
+		var space uuid.NullUUID
+		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
+			*p.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&space)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("look up session: %w", err)
+		}
+		if err != nil || !space.Valid || space.UUID != p.SpaceID {
+			return smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
+		}
+	}
+	return nil
+}
+
+// Proposal implements smriti.ProposalService.
+func (s *Store) Proposal(ctx context.Context, id smriti.ID) (*smriti.Proposal, error) {
+	return s.proposal(ctx, s.read, id)
+}
+
+// Proposals implements smriti.ProposalService.
+func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+	if status != "" && !smriti.ValidProposalStatus(status) {
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "status must be pending, accepted or rejected")
+	}
+	if _, err := s.space(ctx, s.read, space); err != nil {
+		return nil, err
+	}
+	q := `SELECT ` + proposalCols + visibleProposal + ` AND p.space_id = ?`
+	args := []any{smriti.UserFromContext(ctx), space}
+	if status != "" {
+		q += ` AND p.status = ?`
+		args = append(args, status)
+	}
+	args = append(args, smriti.ListCap)
+	return queryAll(ctx, s, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
+}
+
+// UpdateProposalDraft implements smriti.ProposalService.
+func (s *Store) UpdateProposalDraft(ctx context.Context, id smriti.ID, d smriti.ProposalDraft) (*smriti.Proposal, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	var out *smriti.Proposal
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		p, err := s.writableProposal(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if p.Status != smriti.ProposalPending {
+			return smriti.Errorf(smriti.ECONFLICT, "Proposal %s is %s; only a pending proposal can be edited", id, p.Status)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET draft = ?, title = ?, updated_at = ? WHERE id = ?`),
+			EncodeProposalDraft(d), d.Content.Message, s.d.t(s.Now()), id); err != nil {
+			return fmt.Errorf("update proposal: %w", err)
+		}
+		out, err = s.proposal(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+// writableProposal is the proposal, after checking the caller may write
+// to its space.
+func (s *Store) writableProposal(ctx context.Context, tx *sql.Tx, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := s.proposal(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.requireRole(ctx, tx, p.SpaceID, account.NeedWrite); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// SetProposalStatus implements smriti.ProposalService.
+func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*smriti.Proposal, error) {
+	if !smriti.ValidProposalStatus(from) || !smriti.ValidProposalStatus(to) {
+		return nil, smriti.Errorf(smriti.EINVALID, "a proposal's status is pending, accepted or rejected")
+	}
+	var out *smriti.Proposal
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		p, err := s.writableProposal(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if p.Status != from {
+			return smriti.Errorf(smriti.ECONFLICT, "Proposal %s is already %s", id, p.Status)
+		}
+		now := s.Now().UTC()
+		decidedAt := &now
+		if to == smriti.ProposalPending {
+			decidedAt = nil
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET status = ?, checkpoint_id = ?, updated_at = ?, decided_at = ?
+			WHERE id = ? AND status = ?`), to, idArg(checkpoint), s.d.t(now), s.d.optT(decidedAt), id, from)
+		if err != nil {
+			return fmt.Errorf("update proposal: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return smriti.Errorf(smriti.ECONFLICT, "Proposal %s changed meanwhile; read it again", id)
+		}
+		out, err = s.proposal(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
