@@ -986,6 +986,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/spaces/{space_id}/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A space's proposals, newest first */
+        get: operations["get_v5_spaces_space_id_proposals"];
+        put?: never;
+        /** Save a draft for later as a proposal: it waits on the server (in the brief, the inbox, smriti proposals) until accepted, edited or rejected */
+        post: operations["post_v5_spaces_space_id_proposals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/proposals/{proposal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A proposal */
+        get: operations["get_v5_spaces_space_id_proposals_proposal_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a pending proposal's content (409 once accepted or rejected) */
+        patch: operations["patch_v5_spaces_space_id_proposals_proposal_id"];
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/proposals/{proposal_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a proposal: commit it with its base; a head that moved is rebased onto, or the answer is 409 with the conflicts (the proposal stays pending) */
+        post: operations["post_v5_spaces_space_id_proposals_proposal_id_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/proposals/{proposal_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending proposal (409 once accepted or rejected) */
+        post: operations["post_v5_spaces_space_id_proposals_proposal_id_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/ready": {
         parameters: {
             query?: never;
@@ -1014,6 +1084,27 @@ export interface paths {
         put?: never;
         /** Claim the first ready task atomically (404 when nothing is ready) */
         post: operations["post_v5_spaces_space_id_ready_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A space's compaction receipts, newest first */
+        get: operations["get_v5_spaces_space_id_receipts"];
+        put?: never;
+        /**
+         * Record a compaction receipt: what a hook re-injected after the agent host compacted, checked against the live items
+         * @description The server reads the items live on main's head and sorts them by whether the injected text holds each in full. The receipt is incomplete when a live decision or open task was not injected in full.
+         */
+        post: operations["post_v5_spaces_space_id_receipts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1307,6 +1398,10 @@ export interface components {
             claims: number;
             /** @description Checkpoint notes in the bundle */
             notes: number;
+            /** @description Proposals in the bundle */
+            proposals?: number;
+            /** @description Compaction receipts in the bundle (left out when none) */
+            receipts?: number;
             /** @description Sessions in the bundle */
             sessions: number;
             /** @description Turns in the bundle */
@@ -1839,6 +1934,8 @@ export interface components {
             target?: string | null;
         };
         ContextPreview: {
+            /** @description The first turn the context mode allows: earlier turns are before the mounted, fork or head checkpoint; turns from here up to turn_range.from_seq were dropped to fit the budget (the session's next sequence number when none is allowed) */
+            allowed_from_seq: number;
             /** @description Checkpoints given to the model, oldest first */
             checkpoint_ids: string[];
             /** @description The same checkpoints, named */
@@ -1866,6 +1963,8 @@ export interface components {
             provider: string;
             /** @description Reply reserve: the max_tokens the provider is asked for, kept free in the window */
             reply_tokens: number;
+            /** @description Sequence numbers of stopped replies among the turns sent: a reply the user stopped is given to the model as far as it got */
+            stopped_turns: number[];
             /** @description Tokens of the whole prompt: exact for OpenAI models, else an estimate with a 15% margin */
             token_estimate: number;
             /** @description How many history turns are sent */
@@ -1997,6 +2096,20 @@ export interface components {
         Error: {
             /** @description A message meant for the user; an object for a few errors (merge conflicts, a checkpoint with dependents) */
             detail: unknown;
+        };
+        EventMark: {
+            /**
+             * Format: uuid
+             * @description The checkpoint
+             */
+            checkpoint_id: string;
+            /** @description Its hash */
+            commit_hash: string;
+            /**
+             * Format: date-time
+             * @description When it was saved
+             */
+            created_at: string;
         };
         ExtractOut: {
             /** @description Code blocks and structured content of the document, verbatim */
@@ -2202,6 +2315,8 @@ export interface components {
             kind: "decision" | "assumption" | "task" | "open_question" | "entity";
             /** @description Where the item was introduced */
             origin: components["schemas"]["ItemOrigin"];
+            /** @description The code the item cites, each with the commit and span hash it was written against ([] when none); checked against a work tree by smriti check */
+            refs: components["schemas"]["ItemRef"][];
             /**
              * @description open and done items are part of the state (in the classic lists); answered, retracted and superseded ones are recorded only in the checkpoint that ended them
              * @enum {string}
@@ -2288,6 +2403,8 @@ export interface components {
             history: components["schemas"]["ItemEventOut"][];
             /** @description The item as the newest checkpoint that records it holds it */
             item: components["schemas"]["ItemOut"];
+            /** @description The item's versions, oldest first, each with the checkpoints that began and ended it on its branch */
+            validity: components["schemas"]["ItemValidityOut"][];
         };
         ItemIn: {
             /** @description The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one */
@@ -2301,6 +2418,8 @@ export interface components {
             kind: "decision" | "assumption" | "task" | "open_question" | "entity";
             /** @description For a new item: the turns, quote and model it came from (checkpoint_id is set by the server) */
             origin?: components["schemas"]["ItemOriginInput"] | null;
+            /** @description The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent */
+            refs?: components["schemas"]["ItemRefInput"][];
             /**
              * @description Default open; answered, retracted or superseded ends a parent item the content no longer has
              * @enum {string}
@@ -2373,6 +2492,8 @@ export interface components {
             kind: "decision" | "assumption" | "task" | "open_question" | "entity";
             /** @description Where the item was introduced */
             origin: components["schemas"]["ItemOrigin"];
+            /** @description The code the item cites, each with the commit and span hash it was written against ([] when none); checked against a work tree by smriti check */
+            refs: components["schemas"]["ItemRef"][];
             /**
              * @description open and done items are part of the state (in the classic lists); answered, retracted and superseded ones are recorded only in the checkpoint that ended them
              * @enum {string}
@@ -2382,6 +2503,30 @@ export interface components {
             supersedes: string[];
             /** @description The item's text as this checkpoint holds it */
             text: string;
+        };
+        ItemRef: {
+            /** @description The git commit the citation was written against (40 or 64 hex digits) */
+            commit: string;
+            /** @description The cited lines at commit (1-based, inclusive); null when the ref names a symbol or the whole file */
+            lines: components["schemas"]["LineRange"] | null;
+            /** @description The file, relative to the project root, with forward slashes */
+            path: string;
+            /** @description SHA-256 (hex) of the cited lines' normalised text at commit: each line trimmed, blank lines dropped */
+            span_hash: string;
+            /** @description The Go symbol cited (Name, Type.Method or pkg.Name); null when none */
+            symbol: string | null;
+        };
+        ItemRefInput: {
+            /** @description The git commit the citation was written against (40 or 64 hex digits) */
+            commit?: string;
+            /** @description The cited lines at commit (1-based, inclusive); null when the ref names a symbol or the whole file */
+            lines?: components["schemas"]["LineRangeInput"] | null;
+            /** @description The file, relative to the project root, with forward slashes */
+            path?: string;
+            /** @description SHA-256 (hex) of the cited lines' normalised text at commit: each line trimmed, blank lines dropped */
+            span_hash?: string;
+            /** @description The Go symbol cited (Name, Type.Method or pkg.Name); null when none */
+            symbol?: string | null;
         };
         ItemSource: {
             /** @description First turn (sequence number); null when unknown */
@@ -2402,6 +2547,18 @@ export interface components {
             session_id?: string | null;
             /** @description Last turn (sequence number); null when unknown */
             to_seq?: number | null;
+        };
+        ItemValidityOut: {
+            /** @description The branch that held it */
+            branch_name: string;
+            /** @description Its status */
+            status: string;
+            /** @description The version's text */
+            text: string;
+            /** @description The checkpoint that introduced or changed the item to this version */
+            valid_from: components["schemas"]["EventMark"];
+            /** @description The next checkpoint on the branch that changed, resolved, retracted or superseded it; null while the branch still holds it */
+            valid_to: components["schemas"]["EventMark"] | null;
         };
         LegacyCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
@@ -2484,6 +2641,18 @@ export interface components {
              * @description The space
              */
             space_id: string;
+        };
+        LineRange: {
+            /** @description First line */
+            from: number;
+            /** @description Last line (at least from) */
+            to: number;
+        };
+        LineRangeInput: {
+            /** @description First line */
+            from?: number;
+            /** @description Last line (at least from) */
+            to?: number;
         };
         Liveness: {
             /**
@@ -2701,6 +2870,217 @@ export interface components {
             /** @description Absolute path of the project; null or "" clears it */
             project_root: string | null;
         };
+        ProposalAccepted: {
+            /** @description The checkpoint it became (rebased_from set when the head had moved past its base) */
+            checkpoint: components["schemas"]["Commit"];
+            /** @description The proposal, now accepted */
+            proposal: components["schemas"]["ProposalOut"];
+        };
+        ProposalAcceptRequest: {
+            /** @description Settle the conflicts of a 409: field and key as the 409 names them, choice ours (the branch head's value), theirs (the proposal's), base, or custom with value */
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
+        };
+        ProposalEditRequest: {
+            /** @description The whole list of assumptions */
+            assumptions?: string[] | null;
+            /** @description The whole list of decisions */
+            decisions?: string[] | null;
+            /** @description The whole list of entities */
+            entities?: string[] | null;
+            /** @description The title (not blank) */
+            message?: string | null;
+            /** @description What the work is for */
+            objective?: string | null;
+            /** @description The whole list of open questions */
+            open_questions?: string[] | null;
+            /** @description Where things stand */
+            summary?: string | null;
+            /** @description The whole list of tasks (strings or objects) */
+            tasks?: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[] | null;
+        };
+        ProposalOut: {
+            /** @description Artifacts */
+            artifacts: components["schemas"]["Artifact"][];
+            /** @description Assumptions */
+            assumptions: string[];
+            /** @description The agent that wrote it */
+            author_agent: string | null;
+            /** @description Who wrote the content (empty: decided at accept, as for a commit) */
+            author_type: string;
+            /** @description The checkpoint the draft changes (null: the first of its line) */
+            base_checkpoint_id: string | null;
+            /** @description The branch the checkpoint goes on */
+            branch_name: string;
+            /** @description The checkpoint accepting it wrote (null until accepted) */
+            checkpoint_id: string | null;
+            /**
+             * Format: date-time
+             * @description When it was saved
+             */
+            created_at: string;
+            /** @description When it was accepted or rejected */
+            decided_at: string | null;
+            /** @description Decisions */
+            decisions: string[];
+            /** @description Entities */
+            entities: string[];
+            /** @description Where the project's code stood */
+            git: components["schemas"]["GitStateIn"] | null;
+            /**
+             * Format: uuid
+             * @description The proposal
+             */
+            id: string;
+            /** @description The draft's items with their ids */
+            items: components["schemas"]["ItemIn"][];
+            /** @description The model that drafted it */
+            model: string | null;
+            /** @description What the work is for */
+            objective: string;
+            /** @description Open questions */
+            open_questions: string[];
+            /** @description The project directory */
+            project_root: string | null;
+            /**
+             * Format: uuid
+             * @description The space
+             */
+            repo_id: string;
+            /** @description The session it is written from (null: main, no session) */
+            session_id: string | null;
+            /** @description hook, cli, mcp, web or api */
+            source: string;
+            /** @description The turns it was drafted from */
+            source_turns: components["schemas"]["SourceTurns"] | null;
+            /** @description pending, accepted or rejected */
+            status: string;
+            /** @description Where things stand */
+            summary: string;
+            /** @description Tasks */
+            tasks: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[];
+            /** @description The checkpoint's title */
+            title: string;
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
+            updated_at: string;
+        };
+        ProposalRequest: {
+            /** @description Artifacts {id, type, label, content} (default []) */
+            artifacts?: components["schemas"]["ArtifactInput"][];
+            /** @description Things taken for granted (default []) */
+            assumptions?: string[];
+            /** @description The agent that wrote it, kept for the checkpoint */
+            author_agent?: string | null;
+            /**
+             * @description Who wrote the content, as for a commit
+             * @enum {string}
+             */
+            author_type?: "user" | "llm" | "agent" | "system";
+            /** @description The checkpoint the draft changes (default: the head of the session's branch, or of main, now). Accepting it later rebases onto a head that moved, or answers 409 */
+            base_checkpoint_id?: string | null;
+            /** @description Decisions made (default []) */
+            decisions?: string[];
+            /** @description Proper nouns and key terms (default []) */
+            entities?: string[];
+            /** @description Where the project's code stood */
+            git?: components["schemas"]["GitStateIn"] | null;
+            /** @description The draft's items with their ids (a draft's items view), so accepting it updates those items */
+            items?: components["schemas"]["ItemIn"][];
+            /** @description The checkpoint's title (required, not blank) */
+            message: string | null;
+            /** @description The model that drafted the content */
+            model?: string | null;
+            /** @description What the work is for (default "") */
+            objective?: string;
+            /** @description Questions still open (default []) */
+            open_questions?: string[];
+            /** @description Absolute path of the project */
+            project_root?: string | null;
+            /** @description The session the checkpoint will be written from (UUID): its branch is the proposal's branch. Null: onto main, with no session */
+            session_id?: string | null;
+            /**
+             * @description Who saved it (default api)
+             * @enum {string}
+             */
+            source?: "hook" | "cli" | "mcp" | "web" | "api";
+            /** @description The turns a draft was made from */
+            source_turns?: components["schemas"]["SourceTurnsIn"] | null;
+            /** @description Where things stand (default "") */
+            summary?: string;
+            /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
+            tasks?: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[];
+        };
+        ProposalWaitingOut: {
+            /** @description The branch it goes on */
+            branch_name: string;
+            /**
+             * Format: date-time
+             * @description When it was saved
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The proposal
+             */
+            id: string;
+            /** @description Who saved it: hook, cli, mcp, web or api */
+            source: string;
+            /** @description Its title */
+            title: string;
+        };
         ProviderStatus: {
             /** @description The API base URL when not the provider's own (absent otherwise) */
             base_url?: string;
@@ -2795,6 +3175,73 @@ export interface components {
             text: string;
             /** @description How many open tasks name this one in blocked_by: the queue puts the most first */
             unblocks: number;
+        };
+        ReceiptOut: {
+            /** @description The host's session id */
+            agent_session: string;
+            /** @description Main's head the live items were read from (null for a space without checkpoints) */
+            checkpoint_id: string | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded (RFC 3339, UTC)
+             */
+            created_at: string;
+            /** @description The hook event that re-injected the state */
+            event: string;
+            /**
+             * @description The agent host that compacted
+             * @enum {string}
+             */
+            host: "claude-code" | "codex";
+            /**
+             * Format: uuid
+             * @description The receipt
+             */
+            id: string;
+            /** @description The live items the agent was given in full */
+            injected_item_ids: string[];
+            /** @description The command that lists every live item */
+            list_command: string;
+            /** @description The items live at that moment, in checkpoint order */
+            live_item_ids: string[];
+            /** @description The omitted decisions and open tasks: any makes the receipt incomplete */
+            missing_item_ids: string[];
+            /** @description The live items the agent was only told about (counted, with list_command) */
+            omitted_item_ids: string[];
+            /**
+             * Format: uuid
+             * @description Its space
+             */
+            space_id: string;
+            /**
+             * @description complete when every live decision and open task was injected in full
+             * @enum {string}
+             */
+            status: "complete" | "incomplete";
+            /** @description What the injected text cost in tokens */
+            tokens: number;
+            /** @description manual, auto, or empty when the host did not say */
+            trigger: string;
+        };
+        ReceiptRequest: {
+            /** @description The host's own session id (its hook input's session_id), at most 200 characters */
+            agent_session: string | null;
+            /**
+             * @description The hook event that re-injected the state
+             * @enum {unknown}
+             */
+            event: "SessionStart" | "PostCompact" | null;
+            /**
+             * @description The agent host that compacted
+             * @enum {unknown}
+             */
+            host: "claude-code" | "codex" | null;
+            /** @description The text the hook gave the agent, exactly (at most 1 MiB); each live item is checked against it */
+            injected: string | null;
+            /** @description What the injected text cost in tokens (default 0) */
+            tokens?: number | null;
+            /** @description The host's compaction trigger: manual or auto (empty or null when the host did not say) */
+            trigger?: string | null;
         };
         RejectedVersion: {
             /**
@@ -3269,8 +3716,12 @@ export interface components {
             freshness: components["schemas"]["FreshnessOut"] | null;
             /** @description main's head, as /head answers */
             head: components["schemas"]["Head"];
+            /** @description The space's newest compaction receipt (null before any agent host compacted) */
+            last_compaction: components["schemas"]["ReceiptOut"] | null;
             /** @description The mount of ?session= (null without it or when that session has none) */
             mount: components["schemas"]["MountOut"] | null;
+            /** @description The space's pending proposals (drafts saved for later), newest first */
+            proposals_waiting: components["schemas"]["ProposalWaitingOut"][];
             /** @description The space */
             space: components["schemas"]["StateSpace"];
         };
@@ -7974,6 +8425,8 @@ export interface operations {
     get_v5_spaces_space_id_brief: {
         parameters: {
             query?: {
+                /** @description the most tokens the brief may cost: items are shown newest and open first until it is reached, each kind left out counted with the command that lists it (default: every item) */
+                budget?: string;
                 /** @description true: list artifact labels only */
                 compact?: string;
                 /** @description markdown (the only format) */
@@ -8609,6 +9062,493 @@ export interface operations {
             };
         };
     };
+    get_v5_spaces_space_id_proposals: {
+        parameters: {
+            query?: {
+                /** @description only proposals with this status: pending, accepted or rejected */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_proposals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_proposals_proposal_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patch_v5_spaces_space_id_proposals_proposal_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalEditRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_proposals_proposal_id_accept: {
+        parameters: {
+            query?: {
+                /** @description true adds the items view (ids, origins, changes) to the answer */
+                items?: string;
+            };
+            header?: never;
+            path: {
+                proposal_id: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalAccepted"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_proposals_proposal_id_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_v5_spaces_space_id_ready: {
         parameters: {
             query?: {
@@ -8740,6 +9680,156 @@ export interface operations {
                 headers: {
                     /** @description Whole seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_receipts: {
+        parameters: {
+            query?: {
+                /** @description the most receipts to return (default and maximum 5000) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptOut"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_receipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

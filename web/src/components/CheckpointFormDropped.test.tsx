@@ -9,7 +9,7 @@ beforeEach(() => localStorage.clear());
 
 const base: Checkpoint = {
   id: "c1", repo_id: "r1", commit_hash: "abcdef1234567890", parent_commit_id: null, merge_parent_id: null, branch_name: "main",
-  author_agent: null, author_type: "human", message: "Base", summary: "", objective: "", decisions: ["Take the train"], assumptions: [],
+  author_agent: null, author_type: "user", message: "Base", summary: "", objective: "", decisions: ["Take the train"], assumptions: [],
   tasks: [], open_questions: [], entities: [], artifacts: [], metadata: {}, created_at: "2026-01-01T00:00:00Z",
 };
 
