@@ -84,13 +84,8 @@ func newRestoreCmd() *cobra.Command {
 	return cmd
 }
 
-// formatRestore is the brief of one checkpoint, without branches or claims.
-func formatRestore(sp *wire.Repo, cp *wire.Commit, full bool) string {
-	return formatRestoreChecked(sp, cp, full, nil)
-}
-
-// formatRestoreChecked is formatRestore with the items whose code refs are
-// not fresh marked.
+// formatRestoreChecked is the brief of one checkpoint, without branches
+// or claims, with the items whose code refs are not fresh marked.
 func formatRestoreChecked(sp *wire.Repo, cp *wire.Commit, full bool, checks []coderef.ItemCheck) string {
 	return render.RenderRestore(sp.Space(), render.MarkStale(cp.Checkpoint(), checks), viewOptions(full))
 }
