@@ -268,6 +268,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 				return fmt.Errorf("draft: %w", err)
 			}
 			p := pendingOf(sp.ID, a.SessionID, firstNonEmpty(in.HookEventName, sub), d)
+			citeHookDraft(ctx, env, c, dir, &p)
 			if !autoSave {
 				kept, err := keepDraft(ctx, env, c, dir, &p)
 				if err != nil {

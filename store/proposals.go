@@ -51,6 +51,7 @@ type proposalItemJSON struct {
 	Supersedes []string           `json:"supersedes"`
 	Origin     smriti.ItemOrigin  `json:"origin"`
 	Change     *smriti.ItemChange `json:"change"`
+	Refs       []smriti.ItemRef   `json:"refs,omitempty"`
 }
 
 // EncodeProposalDraft is a draft as the draft column holds it (bundles
@@ -63,7 +64,7 @@ func EncodeProposalDraft(d smriti.ProposalDraft) string {
 		Model: d.Model, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent, ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Git: d.Git}
 	for _, it := range d.Items {
 		out.Items = append(out.Items, proposalItemJSON{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
-			Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change})
+			Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
@@ -81,7 +82,7 @@ func DecodeProposalDraft(s string) (smriti.ProposalDraft, error) {
 		Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot, SourceTurns: in.SourceTurns, Git: in.Git}
 	for _, it := range in.Items {
 		d.Items = append(d.Items, smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
-			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change})
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs})
 	}
 	return d, nil
 }

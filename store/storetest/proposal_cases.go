@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"smriti"
@@ -25,7 +26,8 @@ func proposalIn(sp *smriti.Space, se *smriti.Session, base *smriti.Checkpoint, t
 		Draft: smriti.ProposalDraft{Content: smriti.Content{Message: title, Summary: "where things stand",
 			Decisions: []string{"Use SQLite", "Ship weekly"}, Tasks: []smriti.Task{{Text: "Write docs", ID: "t1", Structured: true}}},
 			Items: []smriti.Item{{ID: "d-0123456789ab", Kind: smriti.KindDecision, Text: "Ship weekly", Status: smriti.ItemOpen,
-				Origin: smriti.ItemOrigin{SessionID: &se.ID, FromSeq: &from}}},
+				Origin: smriti.ItemOrigin{SessionID: &se.ID, FromSeq: &from},
+				Refs:   []smriti.ItemRef{{Path: "cli/retry.go", Lines: &smriti.LineRange{From: 3, To: 4}, Commit: strings.Repeat("ab", 20), SpanHash: strings.Repeat("cd", 32)}}}},
 			SourceTurns: &smriti.SourceTurns{SessionID: se.ID, FromSeq: 0, ToSeq: 1}}}
 }
 
@@ -39,6 +41,9 @@ func testProposalLifecycle(t *testing.T, s *store.Store) {
 	p := Get(s.CreateProposal(ctx, in)).Must(t)
 	if p.Status != smriti.ProposalPending || p.ID == smriti.NilID || p.CheckpointID != nil || p.DecidedAt != nil || !p.CreatedAt.Equal(p.UpdatedAt) {
 		t.Fatalf("created %+v", p)
+	}
+	if len(p.Draft.Items) != 1 || !reflect.DeepEqual(p.Draft.Items[0].Refs, in.Draft.Items[0].Refs) {
+		t.Fatalf("the item's refs read back as %+v, want %+v", p.Draft.Items, in.Draft.Items[0].Refs)
 	}
 	if store.EncodeProposalDraft(p.Draft) != store.EncodeProposalDraft(in.Draft) {
 		t.Fatalf("draft read back as\n%+v\nwant\n%+v", p.Draft, in.Draft)

@@ -3,7 +3,8 @@
 // person unticks an item and accepts it after another session saved a
 // disjoint change (rebased, both kept); a second draft that changes the
 // same item as another save shows the conflicts, which the dialog settles.
-// No local pending-draft file is written. Called by run.mjs with its
+// No local pending-draft file is written. The chat's checkpoint form saves
+// a draft for later into the same inbox. Called by run.mjs with its
 // browser, server and helpers.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,5 +88,43 @@ export async function proposalScenarios({ browser, base, api, expect, shot, axe,
   expect(state.commit.decisions.includes("Access tokens expire after 45 minutes") && !state.commit.decisions.includes("Access tokens expire after 60 minutes"),
     "the draft's choice is the head's state");
   expect(!existsSync(join(proj, ".smriti", "pending-draft.json")), "still no local pending-draft file");
+  await saveForLaterScenario({ page, base, api, expect, shot, sp });
   await ctx.close();
+}
+
+// The chat's checkpoint form saves its draft for later: the server keeps
+// it as a proposal (source web), the head does not move, and the dialog
+// points to the inbox, which lists it.
+async function saveForLaterScenario({ page, base, api, expect, shot, sp }) {
+  console.log("proposals: the chat's checkpoint form saves for later into the inbox");
+  const se = await api("POST", `/api/v4/chat/spaces/${sp.id}/sessions`, { title: "web later", provider: "mock", model: "mock" });
+  const before = await api("GET", `/api/v4/chat/spaces/${sp.id}/head`);
+  await page.goto(`${base}/sessions/${se.id}`);
+  await page.getByRole("button", { name: "Create checkpoint" }).click();
+  const form = page.getByRole("dialog").getByRole("form", { name: "Checkpoint" });
+  await form.waitFor();
+  await form.getByLabel("Message (required)").fill("Uploads, for later");
+  const d = form.getByLabel("Decisions (one per line)");
+  await d.fill(`${await d.inputValue()}\nResume uploads after a restart`);
+  const posted = page.waitForResponse((r) => r.url().endsWith(`/api/v5/spaces/${sp.id}/proposals`) && r.request().method() === "POST");
+  await form.getByRole("button", { name: "Save for later" }).click();
+  const res = await posted;
+  const p = await res.json();
+  expect(res.status() === 201 && p.source === "web" && p.status === "pending" && p.session_id === se.id && p.title === "Uploads, for later",
+    `saving for later answers 201 with a pending web proposal from the session (${res.status()} ${p.source} ${p.status})`);
+  expect(p.decisions.includes("Resume uploads after a restart") && p.decisions.includes("Access tokens expire after 45 minutes"),
+    "the proposal holds the form's whole state, the new decision with the base's");
+  const after = await api("GET", `/api/v4/chat/spaces/${sp.id}/head`);
+  expect(after.commit_id === before.commit_id, "nothing was committed: the head did not move");
+  const done = page.getByTestId("saved-for-later");
+  await done.waitFor();
+  expect((await done.innerText()).includes(`proposal ${p.id.slice(0, 8)}`), "the dialog names the proposal");
+  await shot(page, "proposals-saved-for-later");
+  await done.getByRole("link", { name: "Open the inbox" }).click();
+  await page.getByRole("heading", { name: `Proposals: ${sp.name}` }).waitFor();
+  expect(new URL(page.url()).pathname === `/spaces/${sp.id}/proposals`, "the link opens the space's inbox");
+  const row = page.getByTestId("proposals").getByRole("button");
+  await row.first().waitFor();
+  expect((await row.count()) === 1 && /Uploads, for later/.test(await row.first().innerText()) && /from web on main/.test(await row.first().innerText()),
+    "the inbox lists the saved draft, from web");
 }

@@ -133,8 +133,12 @@ const api = async (method, path, body) => {
 
 let failed = null;
 try {
-  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs).
+  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs).
   full: {
+  if (process.env.SMRITI_E2E_ONLY === "proposals") {
+    await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
+    break full;
+  }
   if (process.env.SMRITI_E2E_ONLY === "chat") break full;
   const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await ctxA.newPage();
@@ -946,7 +950,7 @@ try {
   await reviewScenarios({ browser, base, api, expect, shot, axe });
   await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
   }
-  await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
+  if (process.env.SMRITI_E2E_ONLY !== "proposals") await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

@@ -51,11 +51,14 @@ const rowTexts = (rs: Row[]) => rs.map((r) => r.text.trim()).filter(Boolean);
 export function CheckpointForm({
   onDraft,
   onSubmit,
+  onSaveForLater,
   draftAvailable = true,
   base = null,
 }: {
   onDraft?: () => Promise<Draft>;
   onSubmit: (f: CheckpointFields) => Promise<void>;
+  /** Keeps the form's content as a proposal instead of committing it. */
+  onSaveForLater?: (f: CheckpointFields) => Promise<void>;
   draftAvailable?: boolean;
   base?: Checkpoint | null;
 }) {
@@ -68,7 +71,7 @@ export function CheckpointForm({
   const [entities, setEntities] = useState<Row[]>(rowsWithIds("entity", base?.entities, base?.items));
   const [tasks, setTasks] = useState<TaskRow[]>(taskRowsWithIds(toTaskObjects(base?.tasks), base?.items));
   const [artifacts, setArtifacts] = useState<Artifact[]>(base?.artifacts ?? []);
-  const [busy, setBusy] = useState<"" | "draft" | "save">("");
+  const [busy, setBusy] = useState<"" | "draft" | "save" | "later">("");
   const [error, setError] = useState("");
   const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
@@ -231,11 +234,33 @@ export function CheckpointForm({
     }
   }
 
+  // Keeps the content as a proposal: nothing is committed, and a failure
+  // says so (the form stays filled in).
+  async function saveForLater() {
+    const f = fieldsOf();
+    if (!f || !onSaveForLater) return;
+    setBusy("later");
+    setError("");
+    try {
+      await onSaveForLater(f);
+    } catch (e) {
+      setError(`Save for later failed: ${(e as Error).message}`);
+    } finally {
+      setBusy("");
+    }
+  }
+
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const f = fieldsOf();
+    if (f) await save(f);
+  }
+
+  // What a save sends; null (with the reason shown) when the message is missing.
+  function fieldsOf(): CheckpointFields | null {
     if (!message.trim()) {
       setError("A message is required.");
-      return;
+      return null;
     }
     const content = {
       decisions: rowTexts(decisions),
@@ -257,7 +282,7 @@ export function CheckpointForm({
     const from = openedOn.current ?? base;
     const items = changeList({ decision: decisions, assumption: assumptions, open_question: questions, entity: entities, task: tasks }, from?.items, draftItems);
     const baseId = proposal?.baseId ?? from?.id;
-    await save({
+    return {
       message: message.trim(),
       objective: objective.trim(),
       summary: summary.trim(),
@@ -265,7 +290,7 @@ export function CheckpointForm({
       artifacts: artifacts.filter((a) => a.content.trim()),
       ...(baseId ? { base_checkpoint_id: baseId } : {}),
       ...(items.length > 0 ? { items } : {}),
-    });
+    };
   }
 
   // The list the proposal shows: the draft's own until the form is edited by
@@ -412,6 +437,14 @@ export function CheckpointForm({
         <button type="submit" className="primary" disabled={busy !== ""}>
           {busy === "save" ? "Saving…" : "Save checkpoint"}
         </button>
+        {onSaveForLater && (
+          <>
+            <button type="button" onClick={saveForLater} disabled={busy !== ""}>
+              {busy === "later" ? "Saving for later…" : "Save for later"}
+            </button>
+            <span className="muted small">Keeps it as a proposal in the space's inbox, not yet a checkpoint.</span>
+          </>
+        )}
       </div>
     </form>
     {conflict && (

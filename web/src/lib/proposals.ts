@@ -1,4 +1,4 @@
-import { request, type Checkpoint, type ID, type MergeResolution, type TaskWire } from "../api";
+import { request, type Artifact, type Checkpoint, type ID, type ItemIn, type MergeResolution, type TaskWire } from "../api";
 
 /** A draft saved for later (GET /api/v5/spaces/{id}/proposals). */
 export interface Proposal {
@@ -35,9 +35,20 @@ export interface ProposalEdit {
   entities?: string[];
 }
 
+/** A draft to keep for later (POST): a checkpoint's content, not committed. */
+export interface ProposalSave extends ProposalEdit {
+  message: string;
+  session_id?: ID | null;
+  source?: Proposal["source"];
+  base_checkpoint_id?: ID;
+  items?: ItemIn[];
+  artifacts?: Artifact[];
+}
+
 const base = (space: ID) => `/api/v5/spaces/${space}/proposals`;
 
 export const proposalsApi = {
+  save: (space: ID, p: ProposalSave) => request<Proposal>("POST", base(space), p),
   list: (space: ID, status = "pending") => request<Proposal[]>("GET", `${base(space)}${status ? `?status=${status}` : ""}`),
   edit: (space: ID, id: ID, e: ProposalEdit) => request<Proposal>("PATCH", `${base(space)}/${id}`, e),
   accept: (space: ID, id: ID, resolutions: MergeResolution[] = []) =>

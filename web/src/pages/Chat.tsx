@@ -13,6 +13,8 @@ import { chatShortcut, onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
 import { HistoryPanel, type Mount } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
+import { SavedForLater } from "../components/SavedForLater";
+import { proposalsApi, type Proposal } from "../lib/proposals";
 import { RebasedNotice } from "../components/ConflictDialog";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
@@ -67,6 +69,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [drawer, setDrawer] = useState<{ preview?: ContextPreview; error?: string } | null>(null);
   const [panel, setPanel] = useState(false);
   const [creating, setCreating] = useState(false);
+  const [later, setLater] = useState<Proposal | null>(null);
   const [saved, setSaved] = useState<{ cp: Checkpoint; review?: { issues: { type: string; description: string }[]; suggestions: string[] }; reviewError?: string } | null>(null);
   const [forking, setForking] = useState<Checkpoint | null>(null);
   const [branch, setBranch] = useState("");
@@ -316,6 +319,14 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     toast.success(`Checkpoint ${short(cp.commit_hash)} saved on ${cp.branch_name}`);
   }
 
+  // "Save for later": the draft waits on the server as a proposal (source web).
+  async function saveForLater({ resolutions: _, ...f }: CheckpointFields) {
+    const p = await proposalsApi.save(spaceId!, { ...f, session_id: sessionId, source: "web" });
+    qc.invalidateQueries({ queryKey: ["proposals", spaceId] });
+    setCreating(false);
+    setLater(p);
+  }
+
   async function review() {
     if (!saved) return;
     try {
@@ -471,6 +482,11 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
         <HistoryPanel sessionId={sessionId} spaceId={spaceId} mount={mount} onMount={mountCheckpoint} onUnmount={unmount} onClose={() => setPanel(false)} />
       )}
       {drawer && <ContextDrawer preview={drawer.preview} error={drawer.error} onClose={() => setDrawer(null)} />}
+      {later && (
+        <Modal title="Saved for later" onClose={() => setLater(null)}>
+          <SavedForLater proposal={later} />
+        </Modal>
+      )}
       {(creating || saved) && (
         <Modal
           title={saved ? "Checkpoint saved" : "Create checkpoint"}
@@ -518,6 +534,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
               draftAvailable={!!bg && (bg.configured || bg.using_mock || bg.has_key)}
               onDraft={(): Promise<Draft> => api.draft({ session_id: sessionId })}
               onSubmit={saveCheckpoint}
+              onSaveForLater={saveForLater}
             />
           )}
         </Modal>
