@@ -46,7 +46,12 @@ func getNextBase(t *testing.T, e *testEnv, space, session smriti.ID) map[string]
 // before and after its first checkpoint), each time after a head moved,
 // and checks that a commit then lands on exactly the answered parent.
 func TestNextBaseEveryModeAsTheHeadsMove(t *testing.T) {
-	e := newEnv(t)
+	t.Run("SQLite", func(t *testing.T) { nextBaseEveryMode(t) })
+	t.Run("Postgres", func(t *testing.T) { nextBaseEveryMode(t, withPostgres()) })
+}
+
+func nextBaseEveryMode(t *testing.T, opts ...envOption) {
+	e := newEnv(t, opts...)
 	l := newLineageSpace(t, e)
 	none := smriti.NilID
 	want := func(step string, session smriti.ID, branch string, base *wire.Commit) {
