@@ -31,32 +31,6 @@ func (a *App) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) 
 	return a.store.CommitCheckpoint(ctx, in)
 }
 
-// CommitBase is the checkpoint a checkpoint committed now in session
-// (smriti.NilID: with no session, onto main) would build on, by
-// smriti.CommitBase; nil when it would be the first of its line.
-// ENOTFOUND for a session the caller cannot see or of another space.
-func (a *App) CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
-	var se *smriti.Session
-	if session != smriti.NilID {
-		var err error
-		if se, err = a.store.Session(ctx, session); err != nil {
-			return nil, err
-		}
-		if se.SpaceID == nil || *se.SpaceID != space {
-			return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
-		}
-	}
-	heads, err := a.store.LatestCheckpoints(ctx, space, smriti.CommitBranch(se), 1)
-	if err != nil {
-		return nil, err
-	}
-	var head *smriti.ID
-	if len(heads) > 0 {
-		head = &heads[0].ID
-	}
-	return smriti.CommitBase(se, head), nil
-}
-
 // CreateCheckpoint saves a checkpoint with an explicit parent and branch
 // (the older commit route), its author settled as for CommitCheckpoint.
 func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {

@@ -211,30 +211,6 @@ func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch s
 	return &out, c.get(ctx, path, &out)
 }
 
-// CommitBase is the checkpoint a checkpoint committed now in session
-// (smriti.NilID: none, onto main) would build on, by the domain's rule
-// (smriti.CommitBase) over the session and its branch head; nil when it
-// would be the first of its line. ENOTFOUND for a session of another space.
-func (c *Client) CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error) {
-	var se *smriti.Session
-	if session != smriti.NilID {
-		out, err := c.Session(ctx, session)
-		if err != nil {
-			return nil, err
-		}
-		if se = out.Session(); se.SpaceID == nil || *se.SpaceID != space {
-			return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
-		}
-	}
-	var head *smriti.ID
-	if h, err := c.LatestCheckpoint(ctx, space, smriti.CommitBranch(se)); err == nil {
-		head = &h.ID
-	} else if smriti.ErrorCode(err) != smriti.ENOTFOUND {
-		return nil, err
-	}
-	return smriti.CommitBase(se, head), nil
-}
-
 // Commit saves a checkpoint from a session.
 func (c *Client) Commit(ctx context.Context, req wire.CommitRequest) (*wire.Commit, error) {
 	var out wire.Commit

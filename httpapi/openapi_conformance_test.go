@@ -472,6 +472,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v4/chat/sessions/{session}/title"},
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", body: `{"space_id": "{repo}", "checkpoint_id": "{base}", "branch_name": "east", "provider": "mock", "model": "mock"}`,
 			capture: map[string]string{"fork": "session_id"}},
+		{method: "GET", path: "/api/v5/spaces/{repo}/next-base?session_id={fork}"},
+		{method: "GET", path: "/api/v5/spaces/{repo}/next-base"},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{fork}", "message": "East", "decisions": ["East coast only", "Fly into Sydney"]}`,
 			capture: map[string]string{"east": "id"}},
 		{method: "GET", path: "/api/v5/lineage/spaces/{repo}"},

@@ -67,6 +67,7 @@ func (s *Server) allRoutes() []route {
 		s.eventRoutes(),
 		s.accountRoutes(),
 		s.receiptRoutes(),
+		s.nextBaseRoutes(),
 	} {
 		all = append(all, group...)
 	}

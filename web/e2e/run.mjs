@@ -360,6 +360,8 @@ try {
   await page.getByRole("checkbox", { name: new RegExp(hashC) }).check();
   await page.getByRole("button", { name: "Compare" }).click();
   await page.getByTestId("compare").waitFor();
+  // The compare shows before each side's items view has arrived: read it once they have.
+  await page.getByTestId("compare-summary").filter({ hasText: /item\(s\) differ/ }).waitFor();
   const cmp = await page.getByTestId("compare").innerText();
   expect(cmp.includes("Book the bus passes") && cmp.includes("Book the train tickets"), "compare shows each side's tasks");
   const compareUrl = page.url();

@@ -986,6 +986,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/spaces/{space_id}/next-base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the next checkpoint of a space builds on: its branch and parent, for a session or with none
+         * @description Clients ask this instead of working it out: the parent is the branch's newest checkpoint; a fork before its first checkpoint builds on the checkpoint it was forked from; null when the checkpoint would be the first of its line. The answer is the base at this moment: a write that names it is rebased if the branch moves on before it lands.
+         */
+        get: operations["get_v5_spaces_space_id_next_base"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/proposals": {
         parameters: {
             query?: never;
@@ -2801,6 +2821,21 @@ export interface components {
             checkpoint_id: string | null;
             /** @description Last sequence number to leave out: only later turns reach the model. Default: the session's last turn (only what is typed from now on); -1 keeps every turn */
             history_base_seq?: number | null;
+        };
+        NextBaseOut: {
+            /** @description Its parent: the branch's newest checkpoint, else (a fork before its first checkpoint) the checkpoint the fork was made from; null when it would be the first of its line */
+            base_checkpoint_id: string | null;
+            /** @description The parent's hash (null when there is no parent) */
+            base_commit_hash: string | null;
+            /** @description The branch the checkpoint goes on: the session's branch, or main with no session */
+            branch_name: string;
+            /** @description The session asked about (null: a checkpoint with no session, onto main) */
+            session_id: string | null;
+            /**
+             * Format: uuid
+             * @description The space
+             */
+            space_id: string;
         };
         NoteOut: {
             /** @description Who wrote it */
@@ -9053,6 +9088,67 @@ export interface operations {
             };
             /** @description A needed provider is not configured, or the database is unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_next_base: {
+        parameters: {
+            query?: {
+                /** @description the writing session (absent: a checkpoint with no session, onto main) */
+                session_id?: string;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NextBaseOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

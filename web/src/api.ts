@@ -29,6 +29,8 @@ export interface Turn {
 }
 
 export type Head = S["Head"];
+/** What the next checkpoint of a space (or of a session) builds on, as the server decides it. */
+export type NextBase = S["NextBaseOut"];
 
 /** A task as the API sends it: a plain string or a structured object. */
 export type TaskWire = string | TaskObject;
@@ -460,6 +462,7 @@ export const api = {
   createSpace: (name: string, description = "") => post<Space>("/api/v2/repos", { name, description }),
   deleteSpace: (id: ID) => request<void>("DELETE", `/api/v2/repos/${id}`),
   head: (space: ID) => get<Head>(`/api/v4/chat/spaces/${space}/head`),
+  nextBase: (space: ID, session?: ID) => get<NextBase>(`/api/v5/spaces/${space}/next-base${session ? `?session_id=${session}` : ""}`),
   sessions: () => get<Session[]>("/api/v4/chat/sessions"),
   session: (id: ID) => get<Session>(`/api/v4/chat/sessions/${id}`),
   createSession: (space: ID, title: string, provider: string, model: string, seedFrom = "head") =>

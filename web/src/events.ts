@@ -32,6 +32,7 @@ export function useSpaceEvents(spaceId: string | null | undefined, onEvent?: (e:
           qc.invalidateQueries({ queryKey: ["tree", spaceId] });
           qc.invalidateQueries({ queryKey: ["checkpoints", spaceId] });
           qc.invalidateQueries({ queryKey: ["head", spaceId] });
+          qc.invalidateQueries({ queryKey: ["next-base", spaceId] });
           qc.invalidateQueries({ queryKey: ["reachable"] });
           break;
         case "session.created":

@@ -73,6 +73,8 @@ function fakeServer(initial: SessionMount | null, extra?: (method: string, path:
     if (path === "/api/v2/repos/r1") return json({ id: "r1", name: "Trip", description: "", project_root: null, created_at: "", updated_at: "" });
     if (path === "/api/v4/chat/spaces/r1/head")
       return json({ repo_id: "r1", commit_hash: null, commit_id: null, summary: null, objective: null, latest_session_id: null, latest_session_title: null });
+    if (path === "/api/v5/spaces/r1/next-base?session_id=s1")
+      return json({ space_id: "r1", session_id: "s1", branch_name: "main", base_checkpoint_id: null, base_commit_hash: null });
     if (path === "/api/v4/chat/providers") return json({});
     if (path === "/api/v2/commits/c1") return json(checkpoint);
     if (path === "/api/v5/lineage/sessions/s1/checkpoints") return json([checkpoint]);
@@ -126,6 +128,8 @@ describe("Chat checkpoint save", () => {
     const srv = fakeServer(null, (method, path) => {
       if (path === "/api/v4/chat/spaces/r1/head")
         return { repo_id: "r1", commit_hash: base.commit_hash, commit_id: "c1", summary: base.summary, objective: base.objective, latest_session_id: "s1", latest_session_title: "Trip" };
+      if (path === "/api/v5/spaces/r1/next-base?session_id=s1")
+        return { space_id: "r1", session_id: "s1", branch_name: "main", base_checkpoint_id: "c1", base_commit_hash: base.commit_hash };
       if (path === "/api/v4/chat/providers") return { background_intelligence: { configured: true, using_mock: true, has_key: false } };
       if (path === "/api/v5/checkpoint/draft" && method === "POST")
         return {
@@ -208,5 +212,27 @@ describe("Chat stop", () => {
     expect(screen.getAllByTestId("turn-user").map((e) => e.textContent)).toEqual(["Where first?", "Then how to Melbourne?"]);
     expect(screen.getAllByTestId("turn-assistant").map((e) => e.getAttribute("aria-label"))).toEqual(["assistant message 1", "assistant message 3, stopped"]);
     expect(box.value).toBe("");
+  });
+});
+
+describe("Chat checkpoint base", () => {
+  it("opens the form on the base the server names for the session, not on main's head", async () => {
+    // main's head is c1; the server says this session's next checkpoint builds on c9 (its branch's newest).
+    const own: Checkpoint = { ...checkpoint, id: "c9", commit_hash: "9999999aaaa", branch_name: "east", message: "East", decisions: ["Drive the east coast"] };
+    const srv = fakeServer(null, (_method, path) => {
+      if (path === "/api/v4/chat/spaces/r1/head")
+        return { repo_id: "r1", commit_hash: checkpoint.commit_hash, commit_id: "c1", summary: checkpoint.summary, objective: checkpoint.objective, latest_session_id: "s1", latest_session_title: "Trip" };
+      if (path === "/api/v5/spaces/r1/next-base?session_id=s1")
+        return { space_id: "r1", session_id: "s1", branch_name: "east", base_checkpoint_id: "c9", base_commit_hash: own.commit_hash };
+      if (path === "/api/v2/commits/c9") return own;
+      if (path === "/api/v2/commits/c9?items=true") return { ...own, items: [{ id: "d-east01", kind: "decision", text: "Drive the east coast", status: "open", supersedes: [], change: null }] };
+      return undefined;
+    });
+    vi.stubGlobal("fetch", vi.fn(srv.fetchFn));
+    renderChat();
+    await userEvent.click(await screen.findByRole("button", { name: "Create checkpoint" }));
+    await waitFor(() => expect(screen.getByDisplayValue("Drive the east coast")).toBeTruthy());
+    expect(srv.calls.some((c) => c.path === "/api/v5/spaces/r1/next-base?session_id=s1")).toBe(true);
+    expect(srv.calls.some((c) => c.path === "/api/v2/commits/c1")).toBe(false);
   });
 });

@@ -76,18 +76,13 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [forkError, setForkError] = useState("");
   const reachable = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId), enabled: !!spaceId });
   usePageTitle(session.data ? session.data.title || "Untitled session" : "Chat");
-  // The checkpoint a new checkpoint builds on: the mount, else the branch's
-  // newest checkpoint (or the fork point), else main's head.
-  const headId = head.data?.commit_id ?? null;
-  const headCheckpoint = useQuery({ queryKey: ["checkpoint", headId], queryFn: () => api.checkpoint(headId!), enabled: !!headId && !mounted && !forkedFrom });
-  const baseCheckpoint: Checkpoint | null = useMemo(() => {
-    if (mounted) return mountedCheckpoint.data ?? null;
-    if (forkedFrom) {
-      const own = (reachable.data ?? []).filter((c) => c.branch_name === session.data?.branch_name).sort((a, b) => b.created_at.localeCompare(a.created_at));
-      return own[0] ?? forkSource.data ?? null;
-    }
-    return headCheckpoint.data ?? null;
-  }, [mounted, mountedCheckpoint.data, forkedFrom, reachable.data, session.data?.branch_name, forkSource.data, headCheckpoint.data]);
+  // The checkpoint the form opens on: the mount, else what the server says
+  // the next checkpoint of this session builds on (its branch's newest, or
+  // the fork point before a fork's first).
+  const nextBase = useQuery({ queryKey: ["next-base", spaceId, sessionId], queryFn: () => api.nextBase(spaceId!, sessionId), enabled: !!spaceId && !mounted });
+  const nextBaseId = nextBase.data?.base_checkpoint_id ?? null;
+  const nextBaseCheckpoint = useQuery({ queryKey: ["checkpoint", nextBaseId], queryFn: () => api.checkpoint(nextBaseId!), enabled: !!nextBaseId && !mounted });
+  const baseCheckpoint: Checkpoint | null = mounted ? (mountedCheckpoint.data ?? null) : (nextBaseCheckpoint.data ?? null);
 
   // The form edits items by id: it needs the base's items view.
   const baseItems = useQuery({ queryKey: ["checkpoint-items", baseCheckpoint?.id], queryFn: () => api.checkpointItems(baseCheckpoint!.id), enabled: !!baseCheckpoint });
@@ -314,6 +309,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     const cp = await api.commit({ repo_id: spaceId!, session_id: sessionId, ...f });
     qc.invalidateQueries({ queryKey: ["reachable", sessionId] });
     qc.invalidateQueries({ queryKey: ["head", spaceId] });
+    qc.invalidateQueries({ queryKey: ["next-base", spaceId] });
     qc.invalidateQueries({ queryKey: ["checkpoints", spaceId] });
     setSaved({ cp });
     toast.success(`Checkpoint ${short(cp.commit_hash)} saved on ${cp.branch_name}`);
