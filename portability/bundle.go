@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"smriti"
-
 	"smriti/records"
 )
 

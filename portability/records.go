@@ -34,3 +34,10 @@ type (
 	BundleReceipt     = records.BundleReceipt
 	BundleProposal    = records.BundleProposal
 )
+
+// The format's reader, writer and remapping are what the store is handed.
+var (
+	_ records.Writer   = (*BundleWriter)(nil)
+	_ records.Reader   = (*BundleReader)(nil)
+	_ records.Remapper = (*BundleRemap)(nil)
+)

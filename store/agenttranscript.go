@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"smriti/records"
 	"time"
 
 	"smriti"
+	"smriti/records"
 )
 
 // AppendAgentEntries implements portability.AgentTranscriptStore.
