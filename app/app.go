@@ -37,7 +37,7 @@ type Store interface {
 	smriti.LineageService
 	smriti.ProposalService
 	search.Service
-	portability.SpaceExporter
+	portability.SpaceStore
 	portability.TranscriptStore
 	portability.AgentTranscriptStore
 	coord.ClaimService

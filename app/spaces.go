@@ -53,5 +53,5 @@ func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bund
 
 // ImportSpace reads a bundle into a space (a new one when asNew).
 func (a *App) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	return a.store.ImportSpace(ctx, r, asNew)
+	return portability.ImportSpace(ctx, a.store, r, asNew)
 }

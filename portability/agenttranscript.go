@@ -10,16 +10,16 @@ import (
 	"fmt"
 	"io"
 	"smriti"
+	"smriti/records"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
 // Coding-agent transcript formats: the JSON Lines files Claude Code and
 // Codex append to as a session goes on.
 const (
-	SourceClaudeCode = "claude-code"
-	SourceCodex      = "codex"
+	SourceClaudeCode = records.SourceClaudeCode
+	SourceCodex      = records.SourceCodex
 )
 
 // Kinds of agent transcript entries.
@@ -43,20 +43,8 @@ const (
 	MaxAgentSessionKey = 200
 )
 
-// AgentEntry is one entry of a coding agent's transcript that becomes a turn.
-type AgentEntry struct {
-	// Key identifies the entry across imports of the same file: the message
-	// uuid (Claude Code) or the hash of the line (Codex, whose lines carry
-	// no id). Re-importing a file writes only entries with new keys.
-	Key string
-	// Kind is AgentMessage, AgentTool or AgentNote.
-	Kind string
-	// Role is user or assistant for messages, assistant for tool calls,
-	// system for tool results and notes.
-	Role      string
-	Content   string
-	CreatedAt *time.Time
-}
+// AgentEntry is one entry of a coding agent's transcript worth a turn.
+type AgentEntry = records.AgentEntry
 
 // AgentTranscriptInfo is what reading a transcript learned about it.
 type AgentTranscriptInfo struct {
@@ -74,7 +62,7 @@ type AgentTranscriptInfo struct {
 }
 
 // ValidAgentFormat reports whether f names a coding-agent transcript format.
-func ValidAgentFormat(f string) bool { return f == SourceClaudeCode || f == SourceCodex }
+func ValidAgentFormat(f string) bool { return records.ValidAgentFormat(f) }
 
 // ReadAgentTranscript reads a coding agent's JSON Lines transcript as a
 // stream, one line at a time (memory is bounded by maxAgentLine, not the

@@ -219,7 +219,7 @@ func (k recordCheck) checkReceipt() error {
 	if err := k.fresh(rc.ID); err != nil {
 		return err
 	}
-	if p := rc.problem(); p != "" {
+	if p := receiptProblem(rc); p != "" {
 		return k.bad("receipt %s %s", rc.ID, p)
 	}
 	k.br.stage, k.br.curSession = stageClaims, nil

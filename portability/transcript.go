@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +11,7 @@ import (
 	"math"
 	"regexp"
 	"smriti"
+	"smriti/records"
 	"sort"
 	"strings"
 	"sync"
@@ -27,67 +26,18 @@ const (
 	SourceMarkdown = "markdown"
 )
 
-// Transcript limits.
-const (
-	// maxImportTurnChars bounds one imported turn; longer ones are refused
-	// with their conversation rather than cut silently.
-	maxImportTurnChars = 1 << 20
-	// MaxImportTitleChars bounds a conversation's title; longer ones are cut.
-	MaxImportTitleChars = 255
-)
+// MaxImportTitleChars bounds a conversation's title; longer ones are cut.
+const MaxImportTitleChars = records.MaxImportTitleChars
+
+// maxImportTurnChars bounds one imported turn; longer ones are refused
+// with their conversation rather than cut silently.
+const maxImportTurnChars = records.MaxImportTurnChars
 
 // Conversation is one conversation read from a transcript file, in order.
-type Conversation struct {
-	// Source is chatgpt, claude or markdown.
-	Source string
-	// ExternalID is the source's own id for the conversation ("" when none).
-	ExternalID string
-	Title      string
-	CreatedAt  *time.Time
-	Turns      []ConversationTurn
-}
+type Conversation = records.Conversation
 
 // ConversationTurn is one message of an imported conversation.
-type ConversationTurn struct {
-	Role    string
-	Content string
-	// CreatedAt is the source's timestamp for the message, kept in the
-	// turn's metadata (the turn's own created_at is the import time).
-	CreatedAt *time.Time
-}
-
-// ContentHash identifies the conversation by its content (source, title and
-// every turn's role, text and time), so importing the same file twice is
-// recognised whatever the file around it looks like.
-func (c *Conversation) ContentHash() string {
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	_ = enc.Encode([]any{c.Source, c.ExternalID, c.Title})
-	for _, t := range c.Turns {
-		ts := ""
-		if t.CreatedAt != nil {
-			ts = t.CreatedAt.UTC().Format(time.RFC3339Nano)
-		}
-		_ = enc.Encode([]string{t.Role, t.Content, ts})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Validate checks the limits a stored session must meet.
-func (c *Conversation) Validate() error {
-	for i, t := range c.Turns {
-		if t.Role != smriti.RoleUser && t.Role != smriti.RoleAssistant && t.Role != smriti.RoleSystem {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d has role %q", i, smriti.Truncate(t.Role, 32))
-		}
-		if utf8.RuneCountInString(t.Content) > maxImportTurnChars {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d is longer than %d characters", i, maxImportTurnChars)
-		}
-		if !utf8.ValidString(t.Content) {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d is not valid UTF-8", i)
-		}
-	}
-	return nil
-}
+type ConversationTurn = records.ConversationTurn
 
 // TranscriptImport imports conversations into a space.
 type TranscriptImport struct {

@@ -6,17 +6,7 @@ import (
 	"fmt"
 	"io"
 	"smriti"
-	"time"
 )
-
-// Metadata is what an imported turn records about its origin.
-func (t ConversationTurn) Metadata(c *Conversation) map[string]any {
-	m := map[string]any{"import": map[string]any{"source": c.Source}}
-	if t.CreatedAt != nil {
-		m["import"].(map[string]any)["original_created_at"] = t.CreatedAt.UTC().Format(time.RFC3339Nano)
-	}
-	return m
-}
 
 // TranscriptImporter turns transcript files into sessions of a space.
 type TranscriptImporter struct {

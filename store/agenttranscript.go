@@ -5,17 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"smriti/portability"
 	"time"
 
 	"smriti"
+	"smriti/records"
 )
 
-var _ portability.AgentTranscriptStore = (*Store)(nil)
-
-// AppendAgentEntries implements smriti.AgentTranscriptStore.
-func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []portability.AgentEntry) (*smriti.Session, bool, int, error) {
-	if !portability.ValidAgentFormat(source) {
+// AppendAgentEntries implements portability.AgentTranscriptStore.
+func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []records.AgentEntry) (*smriti.Session, bool, int, error) {
+	if !records.ValidAgentFormat(source) {
 		return nil, false, 0, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q", smriti.Truncate(source, 40))
 	}
 	var out *smriti.Session
@@ -43,7 +41,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			}
 			created = true
 		}
-		var fresh []portability.AgentEntry
+		var fresh []records.AgentEntry
 		for _, e := range entries {
 			// One statement decides whether the entry is new: a second
 			// import racing this one cannot write it twice.

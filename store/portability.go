@@ -5,26 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"smriti"
 	"smriti/internal/nonnil"
-	"smriti/portability"
-)
-
-var (
-	_ portability.SpaceExporter   = (*Store)(nil)
-	_ portability.TranscriptStore = (*Store)(nil)
+	"smriti/records"
 )
 
 // exportPage is how many checkpoints an export reads at a time.
 const exportPage = 500
 
-// ExportSpace implements smriti.SpaceExporter. It reads inside one
+// ExportSpace writes the space's records to w in bundle order. It reads inside one
 // read-only transaction, so the bundle is one consistent snapshot, and
 // streams: checkpoints a page at a time, turns row by row.
-func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.BundleWriter) error {
+func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer) error {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if s.d.name == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
@@ -38,13 +32,13 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	if err != nil {
 		return err
 	}
-	if err := w.Write(portability.BundleRecord{Type: portability.RecordSpace, Space: &portability.BundleSpace{
+	if err := w.Write(records.BundleRecord{Type: records.RecordSpace, Space: &records.BundleSpace{
 		ID: sp.ID, Slug: sp.Slug, Name: sp.Name, Description: sp.Description, ProjectRoot: sp.ProjectRoot,
 		Metadata: nonnil.Map(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
 	}}); err != nil {
 		return err
 	}
-	var counts portability.BundleCounts
+	var counts records.BundleCounts
 	order, err := s.logOrder(ctx, tx, id)
 	if err != nil {
 		return err
@@ -70,9 +64,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 		for _, c := range page {
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)
-			b := portability.BundleCheckpointOf(c)
+			b := records.BundleCheckpointOf(c)
 			b.LogOrder = order.of(c.LogPos)
-			if err := w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: b}); err != nil {
+			if err := w.Write(records.BundleRecord{Type: records.RecordCheckpoint, Checkpoint: b}); err != nil {
 				return err
 			}
 		}
@@ -88,7 +82,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	}
 	for _, se := range sessions {
 		counts.Sessions++
-		b := &portability.BundleSession{
+		b := &records.BundleSession{
 			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
 			SeededCheckpointID: se.SeededCheckpointID, ForkedFromCheckpointID: se.ForkedFromCheckpointID,
 			BranchName: se.BranchName, BranchDisposition: se.BranchDisposition, Metadata: nonnil.Map(se.Metadata),
@@ -98,7 +92,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 			cp, base := m.CheckpointID, m.BaseSeq
 			b.MountedCheckpointID, b.MountBaseSeq = &cp, &base
 		}
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordSession, Session: b}); err != nil {
+		if err := w.Write(records.BundleRecord{Type: records.RecordSession, Session: b}); err != nil {
 			return err
 		}
 		n, err := s.exportTurns(ctx, tx, se.ID, order, w)
@@ -117,14 +111,14 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	}
 	for _, c := range claims {
 		counts.Claims++
-		b := &portability.BundleClaim{
+		b := &records.BundleClaim{
 			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
 			Scope: c.Scope, TaskID: c.TaskID, Intent: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC(),
 		}
 		if e, ok := ends[c.ID]; ok {
 			b.FinishedAt, b.LeaseSeconds = e.finished, e.lease
 		}
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordClaim, Claim: b}); err != nil {
+		if err := w.Write(records.BundleRecord{Type: records.RecordClaim, Claim: b}); err != nil {
 			return err
 		}
 	}
@@ -134,10 +128,10 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w *portability.Bu
 	if err := s.exportProposals(ctx, tx, id, w, &counts); err != nil {
 		return err
 	}
-	return w.Write(portability.BundleRecord{Type: portability.RecordEnd, End: &counts})
+	return w.Write(records.BundleRecord{Type: records.RecordEnd, End: &counts})
 }
 
-func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, order logOrder, w *portability.BundleWriter) (int, error) {
+func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, order logOrder, w records.Writer) (int, error) {
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
 	if err != nil {
 		return 0, fmt.Errorf("export turns: %w", err)
@@ -149,7 +143,7 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 		if err != nil {
 			return n, fmt.Errorf("export turns: %w", err)
 		}
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordTurn, Turn: &portability.BundleTurn{
+		if err := w.Write(records.BundleRecord{Type: records.RecordTurn, Turn: &records.BundleTurn{
 			ID: t.ID, SessionID: t.SessionID, Seq: t.Seq, Role: t.Role, Content: t.Content, Provider: t.Provider,
 			Model: t.Model, Tokens: t.Tokens, Metadata: t.Metadata, CreatedAt: t.CreatedAt.UTC(), LogOrder: order.of(t.LogPos),
 		}}); err != nil {
@@ -160,26 +154,23 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 	return n, rows.Err()
 }
 
-// ImportSpace implements smriti.SpaceExporter. The whole bundle is checked
-// first, with nothing written; then it is read again and written inside one
-// transaction, checked again as it goes, so a bundle that changed between
-// the passes still cannot leave half a space behind.
-func (s *Store) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	_, counts, err := portability.VerifyBundle(r)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("import: rewind bundle: %w", err)
-	}
+// ImportRecords writes a space's records inside one transaction. The
+// records are checked as they are read (a bundle is checked whole before,
+// by portability.ImportSpace), so records that changed since still cannot
+// leave half a space behind.
+func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.Space, error) {
 	var im *spaceImport
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		im = &spaceImport{s: s, ctx: ctx, tx: tx, asNew: asNew, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},
-			logged: &importLog{n: int64(counts.Checkpoints + counts.Turns)}}
-		if asNew {
-			im.remap = portability.NewBundleRemap()
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		im = &spaceImport{s: s, ctx: ctx, tx: tx, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},
+			logged: &importLog{n: int64(in.Logged)}}
+		if in.Remap != nil {
+			im.asNew, im.remap = true, in.Remap()
 		}
-		return im.run(r)
+		rs, err := in.Open()
+		if err != nil {
+			return err
+		}
+		return im.run(rs)
 	})
 	// A space deleted and imported again keeps its session ids: turns
 	// cached before the delete carry the old log positions.
@@ -268,8 +259,8 @@ func importConflict(err error) error {
 	return err
 }
 
-// ImportConversation implements smriti.TranscriptStore.
-func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *portability.Conversation, filename string) (*smriti.Session, bool, error) {
+// ImportConversation implements portability.TranscriptStore.
+func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *records.Conversation, filename string) (*smriti.Session, bool, error) {
 	hash := c.ContentHash()
 	var out *smriti.Session
 	created := false
@@ -297,7 +288,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *po
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("import: %w", err)
 		}
-		title := smriti.Truncate(strings.TrimSpace(c.Title), portability.MaxImportTitleChars)
+		title := smriti.Truncate(strings.TrimSpace(c.Title), records.MaxImportTitleChars)
 		if title == "" {
 			title = "Imported conversation"
 		}

@@ -15,6 +15,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/records"
 	"smriti/search"
 	"smriti/store"
 )
@@ -91,7 +92,7 @@ func writeSearchBundle(b *testing.B, path string, v *vocabulary, nCheckpoints, n
 		}
 		c.Hash = c.ComputeHash(ph, "")
 		hashes[c.ID] = c.Hash
-		must(w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: portability.BundleCheckpointOf(c)}))
+		must(w.Write(portability.BundleRecord{Type: portability.RecordCheckpoint, Checkpoint: records.BundleCheckpointOf(c)}))
 		if branch == smriti.MainBranch {
 			id := c.ID
 			head = &id
@@ -138,7 +139,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := s.ImportSpace(ctx, f, false); err != nil {
+	if _, err := portability.ImportSpace(ctx, s, f, false); err != nil {
 		b.Fatal(err)
 	}
 	f.Close()

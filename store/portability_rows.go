@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/portability"
+	"smriti/records"
 )
 
 // The rows of a space that a bundle carries beside its checkpoints and
@@ -53,7 +53,7 @@ func (o logOrder) of(pos int64) *int64 {
 
 // agentSources reads the agent transcript source of each session of the
 // space that has one.
-func (s *Store) agentSources(ctx context.Context, tx *sql.Tx, space smriti.ID) (map[smriti.ID]*portability.BundleAgentSource, error) {
+func (s *Store) agentSources(ctx context.Context, tx *sql.Tx, space smriti.ID) (map[smriti.ID]*records.BundleAgentSource, error) {
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT a.session_id, a.source, a.session_key, a.created_at, e.entry_key
 		FROM agent_sessions a LEFT JOIN agent_entries e ON e.session_id = a.session_id
 		WHERE a.space_id = ? ORDER BY a.session_id, e.entry_key`), space)
@@ -61,7 +61,7 @@ func (s *Store) agentSources(ctx context.Context, tx *sql.Tx, space smriti.ID) (
 		return nil, fmt.Errorf("export: agent sessions: %w", err)
 	}
 	defer rows.Close()
-	out := map[smriti.ID]*portability.BundleAgentSource{}
+	out := map[smriti.ID]*records.BundleAgentSource{}
 	for rows.Next() {
 		var id smriti.ID
 		var src, key string
@@ -72,7 +72,7 @@ func (s *Store) agentSources(ctx context.Context, tx *sql.Tx, space smriti.ID) (
 		}
 		a := out[id]
 		if a == nil {
-			a = &portability.BundleAgentSource{Source: src, SessionKey: key, CreatedAt: created.Time.UTC(), EntryKeys: []string{}}
+			a = &records.BundleAgentSource{Source: src, SessionKey: key, CreatedAt: created.Time.UTC(), EntryKeys: []string{}}
 			out[id] = a
 		}
 		if entry.Valid {
@@ -108,8 +108,8 @@ func (s *Store) claimEnds(ctx context.Context, tx *sql.Tx, space smriti.ID) (map
 }
 
 // importAgentSource writes a session's agent transcript source.
-func (s *Store) importAgentSource(ctx context.Context, tx *sql.Tx, space, session smriti.ID, a *portability.BundleAgentSource) error {
-	if !portability.ValidAgentFormat(a.Source) {
+func (s *Store) importAgentSource(ctx context.Context, tx *sql.Tx, space, session smriti.ID, a *records.BundleAgentSource) error {
+	if !records.ValidAgentFormat(a.Source) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "session %s: unknown transcript format %q", session, smriti.Truncate(a.Source, 40))
 	}
 	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO agent_sessions (space_id, source, session_key, session_id, created_at) VALUES (?, ?, ?, ?, ?)`),

@@ -7,11 +7,11 @@ import (
 	"fmt"
 
 	"smriti"
-	"smriti/portability"
+	"smriti/records"
 )
 
 // exportProposals writes the space's proposals, oldest first.
-func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID, w *portability.BundleWriter, counts *portability.BundleCounts) error {
+func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts) error {
 	ps, err := queryAll(ctx, s, tx, "export proposals", scanProposal,
 		`SELECT `+proposalCols+` FROM proposals p WHERE p.space_id = ? ORDER BY p.created_at, p.id`, space)
 	if err != nil {
@@ -19,11 +19,11 @@ func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID
 	}
 	for _, p := range ps {
 		counts.Proposals++
-		b := &portability.BundleProposal{ID: p.ID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID,
+		b := &records.BundleProposal{ID: p.ID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID,
 			BranchName: p.BranchName, Title: p.Draft.Content.Message, Source: p.Source, Status: p.Status,
 			Draft: json.RawMessage(EncodeProposalDraft(p.Draft)), CheckpointID: p.CheckpointID,
 			CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), DecidedAt: p.DecidedAt}
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordProposal, Proposal: b}); err != nil {
+		if err := w.Write(records.BundleRecord{Type: records.RecordProposal, Proposal: b}); err != nil {
 			return err
 		}
 	}
@@ -32,7 +32,7 @@ func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID
 
 // importProposal writes a proposal record; remap (an import as new) gives
 // it, and the sessions and checkpoints it names, their new ids.
-func (s *Store) importProposal(ctx context.Context, tx *sql.Tx, space smriti.ID, b *portability.BundleProposal, remap *portability.BundleRemap) error {
+func (s *Store) importProposal(ctx context.Context, tx *sql.Tx, space smriti.ID, b *records.BundleProposal, remap records.Remapper) error {
 	d, err := DecodeProposalDraft(string(b.Draft))
 	if err != nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "proposal %s: the draft is not a proposal's draft", b.ID)

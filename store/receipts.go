@@ -10,7 +10,7 @@ import (
 
 	"smriti"
 	"smriti/account"
-	"smriti/portability"
+	"smriti/records"
 )
 
 var _ smriti.ReceiptService = (*Store)(nil)
@@ -71,7 +71,7 @@ func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*
 }
 
 // exportReceipts writes the space's receipts to a bundle, oldest first.
-func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w *portability.BundleWriter, counts *portability.BundleCounts) error {
+func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts) error {
 	rs, err := queryAll(ctx, s, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r WHERE r.space_id = ? ORDER BY r.created_at, r.id`, space)
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID,
 	}
 	for _, r := range rs {
 		counts.Receipts++
-		if err := w.Write(portability.BundleRecord{Type: portability.RecordReceipt, Receipt: portability.BundleReceiptOf(r)}); err != nil {
+		if err := w.Write(records.BundleRecord{Type: records.RecordReceipt, Receipt: records.BundleReceiptOf(r)}); err != nil {
 			return err
 		}
 	}
@@ -88,7 +88,7 @@ func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID,
 
 // importReceipt writes a bundle's receipt into the space (with new ids when
 // remap is set).
-func (s *Store) importReceipt(ctx context.Context, tx *sql.Tx, space smriti.ID, b *portability.BundleReceipt, remap *portability.BundleRemap) error {
+func (s *Store) importReceipt(ctx context.Context, tx *sql.Tx, space smriti.ID, b *records.BundleReceipt, remap records.Remapper) error {
 	r := b.Receipt(space)
 	if remap != nil {
 		r.ID, r.CheckpointID = remap.ID(b.ID), remap.Opt(b.CheckpointID)

@@ -9,7 +9,7 @@ import (
 
 	"smriti"
 	"smriti/internal/nonnil"
-	"smriti/portability"
+	"smriti/records"
 )
 
 // spaceImport is one bundle being written inside ImportSpace's
@@ -20,7 +20,7 @@ type spaceImport struct {
 	ctx     context.Context
 	tx      *sql.Tx
 	asNew   bool
-	remap   *portability.BundleRemap
+	remap   records.Remapper
 	user    smriti.ID
 	spaceID smriti.ID
 	out     *smriti.Space
@@ -36,11 +36,7 @@ type importedMount struct {
 
 // run reads the bundle and writes each record, then the sessions' last
 // sequence numbers, the mounts and the task holds.
-func (im *spaceImport) run(r io.Reader) error {
-	br, err := portability.NewBundleReader(r)
-	if err != nil {
-		return err
-	}
+func (im *spaceImport) run(br records.Reader) error {
 	for {
 		rec, err := br.Next()
 		if errors.Is(err, io.EOF) {
@@ -56,21 +52,21 @@ func (im *spaceImport) run(r io.Reader) error {
 	return im.finish()
 }
 
-func (im *spaceImport) write(rec *portability.BundleRecord) error {
+func (im *spaceImport) write(rec *records.BundleRecord) error {
 	switch rec.Type {
-	case portability.RecordSpace:
+	case records.RecordSpace:
 		return im.space(rec.Space)
-	case portability.RecordCheckpoint:
+	case records.RecordCheckpoint:
 		return im.checkpoint(rec.Checkpoint)
-	case portability.RecordSession:
+	case records.RecordSession:
 		return im.session(rec.Session)
-	case portability.RecordTurn:
+	case records.RecordTurn:
 		return im.turn(rec.Turn)
-	case portability.RecordClaim:
+	case records.RecordClaim:
 		return im.claim(rec.Claim)
-	case portability.RecordReceipt:
+	case records.RecordReceipt:
 		return im.s.importReceipt(im.ctx, im.tx, im.spaceID, rec.Receipt, im.remap)
-	case portability.RecordProposal:
+	case records.RecordProposal:
 		return im.s.importProposal(im.ctx, im.tx, im.spaceID, rec.Proposal, im.remap)
 	}
 	return nil
@@ -80,7 +76,7 @@ func (im *spaceImport) position(order *int64) (int64, error) {
 	return im.logged.position(im.ctx, im.s, im.tx, im.spaceID, order)
 }
 
-func (im *spaceImport) space(b *portability.BundleSpace) error {
+func (im *spaceImport) space(b *records.BundleSpace) error {
 	s, ctx, tx := im.s, im.ctx, im.tx
 	sp := &smriti.Space{ID: b.ID, Slug: b.Slug, Name: b.Name, Description: b.Description, ProjectRoot: b.ProjectRoot,
 		OwnerID: im.user, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC()}
@@ -98,7 +94,7 @@ func (im *spaceImport) space(b *portability.BundleSpace) error {
 	return nil
 }
 
-func (im *spaceImport) checkpoint(b *portability.BundleCheckpoint) error {
+func (im *spaceImport) checkpoint(b *records.BundleCheckpoint) error {
 	s, ctx, tx := im.s, im.ctx, im.tx
 	c := b.CheckpointOf(im.spaceID)
 	if im.asNew {
@@ -132,7 +128,7 @@ func (im *spaceImport) checkpoint(b *portability.BundleCheckpoint) error {
 	return nil
 }
 
-func (im *spaceImport) session(b *portability.BundleSession) error {
+func (im *spaceImport) session(b *records.BundleSession) error {
 	s, ctx, tx := im.s, im.ctx, im.tx
 	se := &smriti.Session{ID: b.ID, SpaceID: &im.spaceID, OwnerID: im.user, Title: b.Title, ActiveProvider: b.ActiveProvider,
 		ActiveModel: b.ActiveModel, SeededCheckpointID: b.SeededCheckpointID, ForkedFromCheckpointID: b.ForkedFromCheckpointID,
@@ -158,7 +154,7 @@ func (im *spaceImport) session(b *portability.BundleSession) error {
 	return nil
 }
 
-func (im *spaceImport) turn(b *portability.BundleTurn) error {
+func (im *spaceImport) turn(b *records.BundleTurn) error {
 	t := &smriti.Turn{ID: b.ID, SessionID: b.SessionID, SpaceID: &im.spaceID, Role: b.Role, Content: b.Content,
 		Provider: b.Provider, Model: b.Model, Seq: b.Seq, Tokens: b.Tokens, Metadata: nonnil.Map(b.Metadata), CreatedAt: b.CreatedAt.UTC()}
 	if im.asNew {
@@ -175,7 +171,7 @@ func (im *spaceImport) turn(b *portability.BundleTurn) error {
 	return nil
 }
 
-func (im *spaceImport) claim(b *portability.BundleClaim) error {
+func (im *spaceImport) claim(b *records.BundleClaim) error {
 	s := im.s
 	id, session, base := b.ID, b.SessionID, b.BaseCheckpointID
 	if im.asNew {

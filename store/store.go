@@ -6,7 +6,10 @@
 //
 // The store implements the domain's service interfaces. Every public method
 // is one transaction and is scoped to the caller taken from the context. It
-// must not import the HTTP, provider or CLI packages.
+// must not import the HTTP, provider or CLI packages, nor the file formats
+// (portability) or the model's prompts (intelligence): a space leaves and
+// enters the store as records (package records), which portability turns
+// into bundle lines.
 package store
 
 import (

@@ -489,7 +489,7 @@ func restoreBundles(ctx context.Context, db *store.Store, r io.Reader) error {
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		sp, err := db.ImportSpace(smriti.WithUser(ctx, owner), io.NewSectionReader(tmp, 0, hdr.Size), false)
+		sp, err := portability.ImportSpace(smriti.WithUser(ctx, owner), db, io.NewSectionReader(tmp, 0, hdr.Size), false)
 		if err != nil {
 			return fmt.Errorf("restore space %s: %w", id, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -56,7 +57,7 @@ func testImportKeepsLogOrder(t *testing.T, s *store.Store) {
 	if err := s.DeleteSpace(smriti.WithUser(context.Background(), se.OwnerID), space); err != nil {
 		t.Fatal(err)
 	}
-	Get(s.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), bytes.NewReader(bundle), false)).Must(t)
+	Get(portability.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), s, bytes.NewReader(bundle), false)).Must(t)
 	if got := strings.Join(turnsAfter(t, s, se, c), "|"); got != want {
 		t.Errorf("after import, turns after the checkpoint = %q, want %q (the turns before it must stay before it)", got, want)
 	}
@@ -82,7 +83,7 @@ func testImportWithoutLogOrder(t *testing.T, s *store.Store) {
 	if err := s.DeleteSpace(smriti.WithUser(context.Background(), se.OwnerID), space); err != nil {
 		t.Fatal(err)
 	}
-	Get(s.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), bytes.NewReader(old), false)).Must(t)
+	Get(portability.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), s, bytes.NewReader(old), false)).Must(t)
 	want := "before the checkpoint|reply to before the checkpoint|after the checkpoint|reply to after the checkpoint"
 	if got := strings.Join(turnsAfter(t, s, se, c), "|"); got != want {
 		t.Errorf("turns after the checkpoint = %q, want every turn %q", got, want)
@@ -97,6 +98,6 @@ func testImportWithoutLogOrder(t *testing.T, s *store.Store) {
 	if err := s.DeleteSpace(smriti.WithUser(context.Background(), se.OwnerID), space); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), bytes.NewReader(mixed), false)
+	_, err := portability.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), s, bytes.NewReader(mixed), false)
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 }

@@ -80,7 +80,7 @@ func testBundleRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 	other := userCtx()
-	got := Get(s.ImportSpace(other, bytes.NewReader(first), false)).Must(t)
+	got := Get(portability.ImportSpace(other, s, bytes.NewReader(first), false)).Must(t)
 	if got.ID != sp.ID {
 		t.Fatalf("imported space id = %s, want %s", got.ID, sp.ID)
 	}
@@ -111,7 +111,7 @@ func testBundleTampered(t *testing.T, s *store.Store) {
 	good := exportBytes(t, ctx, s, sp.ID)
 	tampered := rewriteBundle(t, good, "Hotel near the tram", "Hotel near the beach", 1)
 	other := userCtx()
-	_, err := s.ImportSpace(other, bytes.NewReader(tampered), true)
+	_, err := portability.ImportSpace(other, s, bytes.NewReader(tampered), true)
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 	if !strings.Contains(err.Error(), cps[2].ID.String()) || !strings.Contains(err.Error(), "does not verify") {
 		t.Fatalf("error does not name checkpoint %s: %v", cps[2].ID, err)
@@ -148,16 +148,16 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	sp, cps := portabilitySpace(t, ctx, s)
 	b := exportBytes(t, ctx, s, sp.ID)
-	_, err := s.ImportSpace(ctx, bytes.NewReader(b), false)
+	_, err := portability.ImportSpace(ctx, s, bytes.NewReader(b), false)
 	wantCode(t, err, smriti.ECONFLICT)
 	// Another user naming these ids gets a conflict that does not say whose.
 	other := userCtx()
-	_, err = s.ImportSpace(other, bytes.NewReader(b), false)
+	_, err = portability.ImportSpace(other, s, bytes.NewReader(b), false)
 	wantCode(t, err, smriti.ECONFLICT)
 	if spaces, _, _ := s.Spaces(other, smriti.Page{}); len(spaces) != 0 {
 		t.Fatalf("a refused import left %d spaces", len(spaces))
 	}
-	cp := Get(s.ImportSpace(ctx, bytes.NewReader(b), true)).Must(t)
+	cp := Get(portability.ImportSpace(ctx, s, bytes.NewReader(b), true)).Must(t)
 	if cp.ID == sp.ID {
 		t.Fatal("as_new kept the space id")
 	}

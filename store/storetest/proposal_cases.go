@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -151,7 +152,7 @@ func testProposalsInBundles(t *testing.T, s *store.Store) {
 	if err := s.DeleteSpace(ctx, sp.ID); err != nil {
 		t.Fatal(err)
 	}
-	Get(s.ImportSpace(ctx, bytes.NewReader(b), false)).Must(t)
+	Get(portability.ImportSpace(ctx, s, bytes.NewReader(b), false)).Must(t)
 	for _, want := range []*smriti.Proposal{pending, done} {
 		got := Get(s.Proposal(ctx, want.ID)).Must(t)
 		if !reflect.DeepEqual(got, want) {
@@ -159,7 +160,7 @@ func testProposalsInBundles(t *testing.T, s *store.Store) {
 		}
 	}
 	// As new: new ids, pointing at the new session and checkpoints.
-	fresh := Get(s.ImportSpace(ctx, bytes.NewReader(b), true)).Must(t)
+	fresh := Get(portability.ImportSpace(ctx, s, bytes.NewReader(b), true)).Must(t)
 	list := Get(s.Proposals(ctx, fresh.ID, "")).Must(t)
 	if len(list) != 2 {
 		t.Fatalf("%d proposals after import as new, want 2", len(list))

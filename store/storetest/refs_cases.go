@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -70,7 +71,7 @@ func testItemRefs(t *testing.T, s *store.Store) {
 	if err := s.DeleteSpace(ctx, sp.ID); err != nil {
 		t.Fatal(err)
 	}
-	Get(s.ImportSpace(ctx, bytes.NewReader(first), false)).Must(t)
+	Get(portability.ImportSpace(ctx, s, bytes.NewReader(first), false)).Must(t)
 	back := itemNamed(t, Get(s.CheckpointItems(ctx, c.ID)).Must(t), "Sends go through app.Send")
 	if len(back.Refs) != 1 || back.Refs[0].String() != "app/retry.go" {
 		t.Errorf("imported refs = %+v", back.Refs)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/store"
 )
 
@@ -46,7 +47,7 @@ func testImportAsNewName(t *testing.T, s *store.Store) {
 	commit(t, ctx, s, sp, se, "First", "A decision")
 	b := exportBytes(t, ctx, s, sp.ID)
 	for _, want := range []string{"demo (2)", "demo (3)"} {
-		cp := Get(s.ImportSpace(ctx, bytes.NewReader(b), true)).Must(t)
+		cp := Get(portability.ImportSpace(ctx, s, bytes.NewReader(b), true)).Must(t)
 		if cp.Name != want {
 			t.Fatalf("import as new named %q, want %q", cp.Name, want)
 		}
