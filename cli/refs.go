@@ -165,5 +165,6 @@ func sessionStartChecks(ctx context.Context, env *Env, c *client.Client, sp *wir
 	if dir != "" {
 		envAt.Getwd = func() (string, error) { return dir, nil }
 	}
-	return render.WithRefChecks(md, checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot))
+	checks := checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot)
+	return render.WithRefChecks(render.MarkStaleText(md, checks), checks)
 }
