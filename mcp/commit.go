@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/intelligence"
 	"smriti/wire"
 )
 
@@ -95,36 +96,13 @@ func (t *tools) createExtractedCheckpoint(ctx context.Context, in createCheckpoi
 	if err != nil {
 		return reply{}, err
 	}
-	onto := req.BaseCheckpointID
-	if onto == nil {
-		if onto, err = t.ops.CommitBase(ctx, sp.ID, req.SessionID); err != nil {
-			return reply{}, err
-		}
-	}
-	// The space is named so the LLM gate checks the caller's role in it
-	// before the provider is called: a viewer's extraction would be spent
-	// on a checkpoint they may not commit.
-	res, err := t.ops.Extract(ctx, app.ExtractRequest{Space: &sp.ID, Content: &markdown, Onto: onto})
+	res, err := t.extractInto(ctx, sp.ID, markdown, &req)
 	if err != nil {
 		return reply{}, err
 	}
 	if in.DryRun {
 		j, _ := json.MarshalIndent(res.Draft, "", "  ")
 		return reply{Text: "Dry run — extracted payload (no checkpoint created):\n\n```json\n" + string(j) + "\n```\n"}, nil
-	}
-	req.Content = res.Draft.Content()
-	if strings.TrimSpace(req.Content.Message) == "" {
-		req.Content.Message = "Extracted checkpoint"
-	}
-	req.Items = res.Items
-	if res.Model != "" {
-		m := res.Model
-		req.Model = &m
-	}
-	if res.Base != nil {
-		req.BaseCheckpointID = &res.Base.ID
-	} else {
-		req.BaseCheckpointID = onto
 	}
 	if err := t.citeWrite(ctx, &req, in.Refs, t.writeDirs(sp, in)); err != nil {
 		return reply{}, err
@@ -216,4 +194,38 @@ func conflictText(cc *smriti.CommitConflict, status int) (string, conflictAnswer
 	fmt.Fprintf(&b, "Retry: call smriti_create_checkpoint again with the same content, base_checkpoint_id=%q and resolutions=%s "+
 		"(choose ours, theirs or base for each).\n", cc.BaseCheckpointID.String(), j)
 	return b.String(), conflictAnswer{CommitConflict: cc, Retry: retry}
+}
+
+// extractInto extracts markdown as changes onto the write's base — the one
+// named, else the checkpoint the write builds on (the session's branch
+// head, or main's) — and puts them in req, against that same base. The
+// space is named so the LLM gate checks the caller's role in it before the
+// provider is called: a viewer's extraction would be spent on a checkpoint
+// they may not commit.
+func (t *tools) extractInto(ctx context.Context, space smriti.ID, markdown string, req *smriti.CheckpointCommit) (*intelligence.DraftResult, error) {
+	onto := req.BaseCheckpointID
+	if onto == nil {
+		var err error
+		if onto, err = t.ops.CommitBase(ctx, space, req.SessionID); err != nil {
+			return nil, err
+		}
+	}
+	res, err := t.ops.Extract(ctx, app.ExtractRequest{Space: &space, Content: &markdown, Onto: onto})
+	if err != nil {
+		return nil, err
+	}
+	req.Content = res.Draft.Content()
+	if strings.TrimSpace(req.Content.Message) == "" {
+		req.Content.Message = "Extracted checkpoint"
+	}
+	req.Items = res.Items
+	if res.Model != "" {
+		m := res.Model
+		req.Model = &m
+	}
+	req.BaseCheckpointID = onto
+	if res.Base != nil {
+		req.BaseCheckpointID = &res.Base.ID
+	}
+	return res, nil
 }

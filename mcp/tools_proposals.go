@@ -210,7 +210,7 @@ func (t *tools) propose(ctx context.Context, in proposeIn) (reply, error) {
 		if strings.TrimSpace(c) == "" {
 			return reply{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string or a checkpoint object")
 		}
-		if err := t.extractInto(ctx, sp.ID, c, &req); err != nil {
+		if _, err := t.extractInto(ctx, sp.ID, c, &req); err != nil {
 			return reply{}, err
 		}
 	default:
@@ -243,36 +243,6 @@ func structuredContent(obj map[string]any) (smriti.Content, error) {
 		return smriti.Content{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content.message must be a non-empty string (the checkpoint's title)")
 	}
 	return c, nil
-}
-
-// extractInto extracts markdown as changes onto the write's base (the
-// named one, else the branch head) and puts them in req.
-func (t *tools) extractInto(ctx context.Context, space smriti.ID, markdown string, req *smriti.CheckpointCommit) error {
-	onto := req.BaseCheckpointID
-	if onto == nil {
-		var err error
-		if onto, err = t.ops.CommitBase(ctx, space, req.SessionID); err != nil {
-			return err
-		}
-	}
-	res, err := t.ops.Extract(ctx, app.ExtractRequest{Space: &space, Content: &markdown, Onto: onto})
-	if err != nil {
-		return err
-	}
-	req.Content = res.Draft.Content()
-	if strings.TrimSpace(req.Content.Message) == "" {
-		req.Content.Message = "Extracted checkpoint"
-	}
-	req.Items = res.Items
-	if res.Model != "" {
-		m := res.Model
-		req.Model = &m
-	}
-	req.BaseCheckpointID = onto
-	if res.Base != nil {
-		req.BaseCheckpointID = &res.Base.ID
-	}
-	return nil
 }
 
 func (t *tools) acceptProposal(ctx context.Context, in acceptProposalIn) (reply, error) {
