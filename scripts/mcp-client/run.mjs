@@ -15,7 +15,7 @@ const bin = process.env.SMRITI_BIN;
 if (!bin) throw new Error("set SMRITI_BIN to a smriti binary");
 
 const CORE = [
-  "smriti_checkpoint_note", "smriti_claim", "smriti_claim_done", "smriti_create_checkpoint", "smriti_list_claims",
+  "smriti_check", "smriti_checkpoint_note", "smriti_claim", "smriti_claim_done", "smriti_create_checkpoint", "smriti_list_claims",
   "smriti_list_spaces", "smriti_ready", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_why",
   "smriti_worktree_close", "smriti_worktree_open",
 ];
@@ -23,6 +23,8 @@ const ALL = [
   ...CORE, "smriti_close_branch", "smriti_compare", "smriti_context", "smriti_create_space", "smriti_delete_checkpoint",
   "smriti_delete_space", "smriti_fork", "smriti_install_skill", "smriti_list_checkpoints", "smriti_merge", "smriti_metrics",
   "smriti_restore", "smriti_review_checkpoint", "smriti_verify", "smriti_worktree_list", "smriti_worktree_show",
+  "smriti_propose", "smriti_list_proposals", "smriti_show_proposal", "smriti_edit_proposal", "smriti_accept_proposal",
+  "smriti_reject_proposal",
 ].sort();
 
 let failures = 0;
@@ -166,6 +168,17 @@ try {
   await call("smriti_worktree_show", { worktree_id: wt.slice(0, 6) }, false, /agent: codex/);
   await call("smriti_worktree_close", { worktree_id: wt }, false, new RegExp("^Closed worktree `" + wt + "` at `"));
 
+  await call("smriti_check", { space: "demo" }, false, /^# Code refs checked against \S+\nNo item cites code\.\n$/);
+  const p1 = (await call("smriti_propose", { space: "demo", content: { message: "Later", decisions: ["Use SQLite by default", "Cache in memory"] } }, false,
+    /^Saved proposal `([0-9a-f]{8})` on `main`: Later\n/)).m?.[1];
+  await call("smriti_list_proposals", { space: "demo" }, false, new RegExp("^1 proposal\\(s\\) in demo:\n- `" + p1 + "` \\[pending\\] Later — from mcp on `main`, "));
+  await call("smriti_show_proposal", { space: "demo", proposal_id: p1 }, false,
+    new RegExp("^# Proposal `" + p1 + "`: Later\npending · from mcp · on `main` · base [0-9a-f-]{36}\n\n## Decisions\n- Use SQLite by default\n- Cache in memory\n"));
+  await call("smriti_edit_proposal", { space: "demo", proposal_id: p1, message: "Later, edited" }, false, "Edited proposal `" + p1 + "`: Later, edited\n");
+  await call("smriti_accept_proposal", { space: "demo", proposal_id: p1 }, false,
+    new RegExp("^Accepted proposal `" + p1 + "`: saved checkpoint `[0-9a-f]{7}` on branch `main`: Later, edited\n"));
+  const p2 = (await call("smriti_propose", { space: "demo", content: { message: "Not this" } }, false, /^Saved proposal `([0-9a-f]{8})` on `main`: Not this\n/)).m?.[1];
+  await call("smriti_reject_proposal", { space: "demo", proposal_id: p2 }, false, "Rejected proposal `" + p2 + "`: Not this\n");
   await call("smriti_delete_checkpoint", { checkpoint_id: a }, true, /^HTTP 409\n/);
   await call("smriti_delete_checkpoint", { checkpoint_id: a, cascade: true }, false, "Deleted checkpoint `" + a + "` (cascade).\n");
   await call("smriti_delete_space", { space: "demo" }, false, "Deleted space 'demo' and its 0 checkpoint(s).\n");
