@@ -268,12 +268,26 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
   if (!r.ok) throw new Error(`import: ${r.status} ${await r.text()}`);
   const sid = (await r.json()).conversations[0].session_id;
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // The page notes the first frame in which the newest turn is on screen
+  // (performance.now() from navigation), so the figure is the page's, not
+  // the time Playwright's polling takes to notice it.
+  await ctx.addInitScript(() => {
+    const seen = () => {
+      const el = document.querySelector("[data-seq='1999']");
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+    };
+    const tick = () => (seen() ? (window.__newestOnScreen = performance.now()) : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  });
   const paints = [];
   for (let i = 0; i < 3; i++) {
     const p = await ctx.newPage();
     await p.goto(`${base}/sessions/${sid}`, { waitUntil: "commit" });
     await p.locator("[data-seq='1999']").waitFor({ timeout: 20000 });
-    paints.push(await p.evaluate(() => performance.now()));
+    await p.waitForFunction(() => window.__newestOnScreen !== undefined);
+    paints.push(await p.evaluate(() => window.__newestOnScreen));
     if (i < 2) await p.close();
   }
 
@@ -286,9 +300,6 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
   const p95 = +sorted[Math.floor(sorted.length * 0.95)].toFixed(1);
   figures.chat2000ScrollP95FrameMs = p95;
   console.log(`  --  2,000-turn session: newest turn on screen after ${figures.chat2000FirstPaintMs.join(", ")} ms; scroll p95 frame ${p95} ms`);
-  // As in run.mjs: times measure the machine as much as the page, so the
-  // budgets are held only when the CPUs are not oversubscribed (load per
-  // CPU ≤ 1.5, or SMRITI_E2E_STRICT_BUDGET set); the figures are always written.
   // The same load and scroll traced, for what the page itself costs.
   const tp = await ctx.newPage();
   await browser.startTracing(tp, { categories: ["toplevel"] });
@@ -301,9 +312,17 @@ async function longThreadBudgets({ browser, base, expect, figures }, spaceId) {
   console.log(`  --  traced: ${figures.chat2000FirstPaintMainThreadCpuMs} ms of main-thread CPU to the newest turn; ${figures.chat2000ScrollMainThreadCpuMsPerFrame} ms per scroll frame`);
   const load = loadavg()[0] / cpus().length;
   figures.chat2000LoadPerCpu = +load.toFixed(2);
-  if (load <= 1.5 || process.env.SMRITI_E2E_STRICT_BUDGET) {
+  // The 500 ms / 32 ms budgets are figures for a quiet machine: held with
+  // SMRITI_E2E_STRICT_BUDGET set, reported otherwise (a test run shares the
+  // CPUs with PostgreSQL and the Go builds). A bound eight times as wide is
+  // always held, so a thread that loads every turn again fails here.
+  if (process.env.SMRITI_E2E_STRICT_BUDGET) {
     expect(paint <= 500, `the 2,000-turn session shows its newest turn within 500 ms (median ${paint} ms)`);
     expect(p95 <= 32, `scrolling the 2,000-turn session: p95 frame ${p95} ms ≤ 32 ms`);
-  } else console.log(`  --  load ${load.toFixed(2)} per CPU: the 2,000-turn budgets are reported, not held`);
+  } else {
+    console.log(`  --  load ${load.toFixed(2)} per CPU: budgets 500 ms / 32 ms reported (SMRITI_E2E_STRICT_BUDGET=1 holds them)`);
+    expect(paint <= 4000, `the 2,000-turn session shows its newest turn within 4 s (median ${paint} ms)`);
+    expect(p95 <= 250, `scrolling the 2,000-turn session: p95 frame ${p95} ms ≤ 250 ms`);
+  }
   await ctx.close();
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import { NavLink, Route, Routes, useLocation } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { Toaster } from "sonner";
@@ -13,19 +13,35 @@ import { Palette, ShortcutsSheet } from "./components/Palette";
 import { Modal } from "./components/Modal";
 import { typingIn } from "./lib/commands";
 import { useTheme } from "./lib/theme";
+import { lazyPage, type LazyPage } from "./lib/lazyPage";
 
 // Every page loads on demand, so no chunk holds them all and the first
-// paint loads only the page it shows.
-const Overview = lazy(() => import("./pages/Overview"));
-const Chat = lazy(() => import("./pages/Chat"));
-const Lineage = lazy(() => import("./pages/Lineage"));
-const CheckpointDetail = lazy(() => import("./pages/CheckpointDetail"));
-const Settings = lazy(() => import("./pages/Settings"));
-const Coordination = lazy(() => import("./pages/Coordination"));
-const Search = lazy(() => import("./pages/Search"));
-const ComparePage = lazy(() => import("./pages/Compare"));
-const MergePage = lazy(() => import("./pages/Merge"));
-const Proposals = lazy(() => import("./pages/Proposals"));
+// paint loads only the page it shows; the page the address names starts
+// loading at once, beside the sign-in check (see lazyPage).
+const Overview = lazyPage(() => import("./pages/Overview"));
+const Chat = lazyPage(() => import("./pages/Chat"));
+const Lineage = lazyPage(() => import("./pages/Lineage"));
+const CheckpointDetail = lazyPage(() => import("./pages/CheckpointDetail"));
+const Settings = lazyPage(() => import("./pages/Settings"));
+const Coordination = lazyPage(() => import("./pages/Coordination"));
+const Search = lazyPage(() => import("./pages/Search"));
+const ComparePage = lazyPage(() => import("./pages/Compare"));
+const MergePage = lazyPage(() => import("./pages/Merge"));
+const Proposals = lazyPage(() => import("./pages/Proposals"));
+
+// The page for an address, by its first segments, as the routes below name them.
+export function pageFor(path: string): LazyPage | undefined {
+  const [, a, , c] = path.split("/");
+  if (a === "") return Overview;
+  if (a === "sessions") return Chat;
+  if (a === "checkpoints") return CheckpointDetail;
+  if (a === "settings") return Settings;
+  if (a === "search") return Search;
+  if (a !== "spaces") return undefined;
+  return ({ lineage: Lineage, compare: ComparePage, merge: MergePage, coordination: Coordination, proposals: Proposals } as Record<string, LazyPage>)[c];
+}
+
+if (typeof window !== "undefined") void pageFor(window.location.pathname)?.preload().catch(() => {});
 
 const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type ID, type Turn } from "../api";
 
 /** Turns a thread opens with, and loads each time the reader scrolls to the top. */
@@ -45,11 +45,18 @@ export async function readOlder(sessionId: ID, before: number): Promise<Turn[]> 
  * and adds the new ones; the older pages are kept beside it.
  */
 export function useThreadTurns(sessionId: ID, at?: number | null) {
+  const qc = useQueryClient();
   const start = useRef<number | null>(null);
   const tail = useQuery({
     queryKey: ["turns", sessionId],
     queryFn: async () => {
-      if (start.current == null) start.current = tailStart((await api.session(sessionId)).turn_count, at);
+      // The session's turn count, from the page's own session query when it
+      // is in flight or fresh (one request, not two in a row). A count read
+      // a moment earlier only starts the page a little further back.
+      if (start.current == null) {
+        const se = await qc.fetchQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
+        start.current = tailStart(se.turn_count, at);
+      }
       return readFrom(sessionId, start.current);
     },
   });
