@@ -14,6 +14,7 @@ import { Modal } from "./components/Modal";
 import { typingIn } from "./lib/commands";
 import { useTheme } from "./lib/theme";
 import { lazyPage, type LazyPage } from "./lib/lazyPage";
+import { prefetchThread } from "./lib/turnPages";
 
 // Every page loads on demand, so no chunk holds them all and the first
 // paint loads only the page it shows; the page the address names starts
@@ -41,7 +42,14 @@ export function pageFor(path: string): LazyPage | undefined {
   return ({ lineage: Lineage, compare: ComparePage, merge: MergePage, coordination: Coordination, proposals: Proposals } as Record<string, LazyPage>)[c];
 }
 
-if (typeof window !== "undefined") void pageFor(window.location.pathname)?.preload().catch(() => {});
+if (typeof window !== "undefined") {
+  void pageFor(window.location.pathname)?.preload().catch(() => {});
+  // A thread's first page too: the chat page asks for nothing before its
+  // code and the sign-in check are in, so it would start a round trip late.
+  const [, a, id] = window.location.pathname.split("/");
+  const turn = new URLSearchParams(window.location.search).get("turn");
+  if (a === "sessions" && id) prefetchThread(id, turn != null && /^\d+$/.test(turn) ? Number(turn) : null);
+}
 
 const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);

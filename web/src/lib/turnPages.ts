@@ -37,6 +37,31 @@ export async function readOlder(sessionId: ID, before: number): Promise<Turn[]> 
   return api.turns(sessionId, from - 1, before - from);
 }
 
+/** A thread's first page, asked for as the page loads (see prefetchThread). */
+let early: { sessionId: ID; at: number | null; page: Promise<{ start: number; turns: Turn[] }> } | null = null;
+
+/**
+ * Asks for a thread's first page at once, beside the sign-in check and the
+ * page's own code, instead of after both: App calls it for a /sessions/ID
+ * address. The thread that opens that session takes it (once); a failed
+ * read (signed out, unknown session) is ignored and the thread reads again.
+ */
+export function prefetchThread(sessionId: ID, at: number | null) {
+  const page = api.session(sessionId).then(async (se) => {
+    const start = tailStart(se.turn_count, at);
+    return { start, turns: await readFrom(sessionId, start) };
+  });
+  page.catch(() => {});
+  early = { sessionId, at, page };
+}
+
+function takeEarly(sessionId: ID, at: number | null) {
+  if (!early || early.sessionId !== sessionId || early.at !== at) return null;
+  const { page } = early;
+  early = null;
+  return page;
+}
+
 /**
  * A thread's turns: the newest page first (or the page around `at`), older
  * pages on demand. The query under ["turns", session] always rereads from
@@ -54,6 +79,12 @@ export function useThreadTurns(sessionId: ID, at?: number | null) {
       // is in flight or fresh (one request, not two in a row). A count read
       // a moment earlier only starts the page a little further back.
       if (start.current == null) {
+        const pre = takeEarly(sessionId, at ?? null);
+        const got = pre && (await pre.catch(() => null));
+        if (got && start.current == null) {
+          start.current = got.start;
+          return got.turns;
+        }
         const se = await qc.fetchQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
         start.current = tailStart(se.turn_count, at);
       }
