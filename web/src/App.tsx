@@ -15,6 +15,7 @@ import { typingIn } from "./lib/commands";
 import { useTheme } from "./lib/theme";
 import { lazyPage, type LazyPage } from "./lib/lazyPage";
 import { prefetchThread } from "./lib/turnPages";
+import { queryClient } from "./lib/queryClient";
 
 // Every page loads on demand, so no chunk holds them all and the first
 // paint loads only the page it shows; the page the address names starts
@@ -48,7 +49,7 @@ if (typeof window !== "undefined") {
   // code and the sign-in check are in, so it would start a round trip late.
   const [, a, id] = window.location.pathname.split("/");
   const turn = new URLSearchParams(window.location.search).get("turn");
-  if (a === "sessions" && id) prefetchThread(id, turn != null && /^\d+$/.test(turn) ? Number(turn) : null);
+  if (a === "sessions" && id) prefetchThread(id, turn != null && /^\d+$/.test(turn) ? Number(turn) : null, queryClient);
 }
 
 const isDark = (theme: string) =>

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api, type ID, type Turn } from "../api";
 
 /** Turns a thread opens with, and loads each time the reader scrolls to the top. */
@@ -43,11 +43,14 @@ let early: { sessionId: ID; at: number | null; page: Promise<{ start: number; tu
 /**
  * Asks for a thread's first page at once, beside the sign-in check and the
  * page's own code, instead of after both: App calls it for a /sessions/ID
- * address. The thread that opens that session takes it (once); a failed
+ * address, with the page's query cache. The thread that opens that session takes it (once); a failed
  * read (signed out, unknown session) is ignored and the thread reads again.
  */
-export function prefetchThread(sessionId: ID, at: number | null) {
+export function prefetchThread(sessionId: ID, at: number | null, qc?: QueryClient) {
   const page = api.session(sessionId).then(async (se) => {
+    // The session itself warms the page's session query: the chat page
+    // then renders as soon as its code is in.
+    if (qc && qc.getQueryData(["session", sessionId]) === undefined) qc.setQueryData(["session", sessionId], se);
     const start = tailStart(se.turn_count, at);
     return { start, turns: await readFrom(sessionId, start) };
   });
