@@ -66,8 +66,16 @@ async function stopKeepsPartialReply({ browser, expect, shot, startServer, work 
   await box(p).fill("Tell me a long story");
   await box(p).press("Enter");
   await p.getByTestId("streaming-reply").getByText(/word5\b/).waitFor({ timeout: 15000 });
+  // The box emptied on send and takes the next message while the reply streams.
+  const sentCleared = (await box(p).inputValue()) === "";
+  await box(p).pressSequentially("and then what happened");
+  const typedWhileStreaming = await box(p).inputValue();
   await p.keyboard.press("Escape"); // the Stop shortcut, from the message box
   await p.getByTestId("stopped-badge").waitFor({ timeout: 10000 });
+  const afterStream = await box(p).inputValue();
+  expect(sentCleared && typedWhileStreaming === "and then what happened" && afterStream === "and then what happened",
+    `text typed while the reply streams survives its end (on send "", while streaming "${typedWhileStreaming}", after "${afterStream}")`);
+  await box(p).fill(""); // the box keeps its draft across a reload; the check below is about the question
   await p.reload();
   await p.getByTestId("stopped-badge").waitFor();
   const turns = await call("GET", `/api/v4/chat/sessions/${se.id}/turns`);
