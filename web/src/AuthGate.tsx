@@ -28,6 +28,18 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 /** Who is signed in and how to sign out; null outside the gate. */
 export const useAuth = () => useContext(AuthContext);
 
+let early: Promise<Me> | null = null;
+
+/**
+ * Asks who is signed in at once (main.tsx, as the page loads), so the
+ * answer travels beside the page's own code instead of after the first
+ * render; the gate's first check takes it.
+ */
+export function askWhoEarly() {
+  early = api.me();
+  early.catch(() => {});
+}
+
 /**
  * Asks GET /api/v4/auth/me once: in local mode it names the local user and
  * the workspace loads as it always has; in auth mode without a session it
@@ -41,7 +53,9 @@ export function AuthGate({ children }: { children: ReactNode }) {
 
   const check = useCallback(() => {
     setState({ kind: "checking" });
-    api.me().then(
+    const ask = early ?? api.me();
+    early = null;
+    ask.then(
       (me) => setState({ kind: "signed-in", me }),
       (e: unknown) => {
         if (e instanceof ApiError && e.status === 401) setState({ kind: "signed-out" });

@@ -3,10 +3,11 @@ import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter } from "react-router-dom";
 import App from "./App";
-import { AuthGate } from "./AuthGate";
+import { AuthGate, askWhoEarly } from "./AuthGate";
 import "./styles.css";
 import { queryClient as client } from "./lib/queryClient";
 
+askWhoEarly();
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={client}>
