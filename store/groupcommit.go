@@ -145,7 +145,15 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		for _, p := range live {
 			p.retry = true
 		}
-		err := s.tx(context.WithoutCancel(live[0].ctx), func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		ctx := context.WithoutCancel(live[0].ctx)
+		var err error
+		done := false
+		if s.pipelines(ctx) {
+			done, err = s.writeGroupPipelined(ctx, live)
+		}
+		if !done {
+			err = s.tx(ctx, func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		}
 		if err != nil && ambiguous(err) {
 			// COMMIT failed after it was sent: the batch may be stored.
 			// Writing it again would store it twice; answer from what is
