@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
+	"sync"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -97,7 +100,8 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 			return false, nil // one statement per run: writeGroupTx's way
 		}
 	}
-	// 1: BEGIN and the sessions' bump.
+	// 1: BEGIN and the sessions' bump, and when every session's space is
+	// known from earlier batches, the logs' positions.
 	b := &pgx.Batch{}
 	b.Queue("begin")
 	var byID map[smriti.ID]*sessionRun
@@ -108,8 +112,19 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 	} else {
 		b.Queue(s.d.rebind(sqlBumpSession), s.bumpArgs(runs[0], now)...)
 	}
+	guess, guessed := s.spaceOf.guess(runs)
+	var spaces []smriti.ID
+	var counts map[smriti.ID]int
+	if guessed {
+		spaces, counts = guessCounts(runs, guess)
+		s.queuePositions(b, spaces, counts)
+	}
 	br := pc.SendBatch(ctx, b)
 	ok := readBump(br, runs, byID)
+	var next map[smriti.ID]int64
+	if ok && guessed {
+		next, ok = readPositions(br, spaces, counts)
+	}
 	if err := br.Close(); err != nil || !ok {
 		return false, nil
 	}
@@ -118,12 +133,27 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 			return false, nil
 		}
 	}
+	s.spaceOf.learn(runs)
+	for i, r := range runs {
+		if guessed && !sameSpace(r.space, guess[i]) {
+			return false, nil // the session moved: its positions are another log's
+		}
+	}
 	turns, totals := s.groupTurns(live, runs, now)
-	// 2: the logs' positions.
-	spaces, counts := spaceCounts(turns)
-	if len(spaces) > 0 {
-		next, ok := s.pipelinePositions(ctx, pc, spaces, counts)
-		if !ok {
+	if guessed {
+		for _, t := range turns {
+			if t.SpaceID == nil {
+				t.LogPos = t.Seq + 1
+			}
+		}
+		assignPositions(turns, next)
+	} else if spaces, counts = spaceCounts(turns); len(spaces) > 0 {
+		// 2: the logs' positions.
+		b = &pgx.Batch{}
+		s.queuePositions(b, spaces, counts)
+		br = pc.SendBatch(ctx, b)
+		next, ok = readPositions(br, spaces, counts)
+		if err := br.Close(); err != nil || !ok {
 			return false, nil
 		}
 		assignPositions(turns, next)
@@ -192,24 +222,40 @@ func readBump(br pgx.BatchResults, runs []*sessionRun, byID map[smriti.ID]*sessi
 	return rows.Err() == nil
 }
 
-// pipelinePositions reserves each space's positions as batchPositions does
-// and returns each space's first.
-func (s *Store) pipelinePositions(ctx context.Context, pc *pgx.Conn, spaces []smriti.ID, counts map[smriti.ID]int) (map[smriti.ID]int64, bool) {
-	next := make(map[smriti.ID]int64, len(spaces))
+// queuePositions queues the statement that reserves counts[sp] positions
+// in each space's log (spaces sorted by id), as batchPositions runs it.
+func (s *Store) queuePositions(b *pgx.Batch, spaces []smriti.ID, counts map[smriti.ID]int) {
+	if len(spaces) == 0 {
+		return
+	}
 	if len(spaces) == 1 {
-		sp := spaces[0]
-		var last int64
-		if err := pc.QueryRow(ctx, s.d.rebind(sqlNextSpaceLogPos), counts[sp], sp).Scan(&last); err != nil {
-			return nil, false
-		}
-		next[sp] = last - int64(counts[sp]) + 1
-		return next, true
+		b.Queue(s.d.rebind(sqlNextSpaceLogPos), counts[spaces[0]], spaces[0])
+		return
 	}
 	ids, ns := make([]string, len(spaces)), make([]int64, len(spaces))
 	for i, sp := range spaces {
 		ids[i], ns[i] = sp.String(), int64(counts[sp])
 	}
-	rows, err := pc.Query(ctx, s.d.rebind(sqlNextSpacePositions), ids, ns, ids)
+	b.Queue(s.d.rebind(sqlNextSpacePositions), ids, ns, ids)
+}
+
+// readPositions reads queuePositions' answer: each space's first reserved
+// position.
+func readPositions(br pgx.BatchResults, spaces []smriti.ID, counts map[smriti.ID]int) (map[smriti.ID]int64, bool) {
+	next := make(map[smriti.ID]int64, len(spaces))
+	if len(spaces) == 0 {
+		return next, true
+	}
+	if len(spaces) == 1 {
+		sp := spaces[0]
+		var last int64
+		if err := br.QueryRow().Scan(&last); err != nil {
+			return nil, false
+		}
+		next[sp] = last - int64(counts[sp]) + 1
+		return next, true
+	}
+	rows, err := br.Query()
 	if err != nil {
 		return nil, false
 	}
@@ -227,4 +273,69 @@ func (s *Store) pipelinePositions(ctx context.Context, pc *pgx.Conn, spaces []sm
 		return nil, false
 	}
 	return next, true
+}
+
+// sessionSpaces remembers each session's space as the group commit's bump
+// last returned it, so the next batch can reserve the logs' positions in
+// the bump's round trip. A guess is checked against the bump's answer (a
+// session moved to another space sends its batch the longer way); the
+// memory is bounded and forgotten when full.
+type sessionSpaces struct {
+	mu sync.Mutex
+	m  map[smriti.ID]*smriti.ID
+}
+
+const maxSessionSpaces = 1 << 14
+
+// guess returns each run's session's space, ok when every one is known.
+func (ss *sessionSpaces) guess(runs []*sessionRun) ([]*smriti.ID, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]*smriti.ID, len(runs))
+	for i, r := range runs {
+		sp, ok := ss.m[r.session]
+		if !ok {
+			return nil, false
+		}
+		out[i] = sp
+	}
+	return out, true
+}
+
+// learn notes the spaces the bump returned.
+func (ss *sessionSpaces) learn(runs []*sessionRun) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.m == nil || len(ss.m)+len(runs) > maxSessionSpaces {
+		ss.m = make(map[smriti.ID]*smriti.ID, len(runs))
+	}
+	for _, r := range runs {
+		ss.m[r.session] = r.space
+	}
+}
+
+// guessCounts is spaceCounts for the guessed spaces: each run's exchanges
+// take two positions each in its session's space's log.
+func guessCounts(runs []*sessionRun, guess []*smriti.ID) ([]smriti.ID, map[smriti.ID]int) {
+	counts := map[smriti.ID]int{}
+	var spaces []smriti.ID
+	for i, r := range runs {
+		sp := guess[i]
+		if sp == nil {
+			continue
+		}
+		if counts[*sp] == 0 {
+			spaces = append(spaces, *sp)
+		}
+		counts[*sp] += 2 * len(r.ps)
+	}
+	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
+	return spaces, counts
+}
+
+func sameSpace(a, b *smriti.ID) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
