@@ -145,7 +145,15 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		for _, p := range live {
 			p.retry = true
 		}
-		err := s.tx(context.WithoutCancel(live[0].ctx), func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		ctx := context.WithoutCancel(live[0].ctx)
+		var err error
+		done := false
+		if s.pipelines(ctx) {
+			done, err = s.writeGroupPipelined(ctx, live)
+		}
+		if !done {
+			err = s.tx(ctx, func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
+		}
 		if err != nil && ambiguous(err) {
 			// COMMIT failed after it was sent: the batch may be stored.
 			// Writing it again would store it twice; answer from what is
@@ -215,6 +223,20 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 	if err := s.bumpRuns(ctx, tx, runs, now); err != nil {
 		return err
 	}
+	turns, totals := s.groupTurns(live, runs, now)
+	if len(turns) == 0 {
+		return nil
+	}
+	if err := s.batchPositions(ctx, tx, turns); err != nil {
+		return err
+	}
+	return s.insertTurns(ctx, tx, turns, totals)
+}
+
+// groupTurns makes the turns of a bumped batch's runs, with their running
+// token totals, and each written exchange's result; an exchange whose
+// run failed gets the run's error.
+func (s *Store) groupTurns(live []*pendingExchange, runs []*sessionRun, now time.Time) ([]*smriti.Turn, []int64) {
 	turns := make([]*smriti.Turn, 0, 2*len(live))
 	totals := make([]int64, 0, 2*len(live))
 	for _, r := range runs {
@@ -238,13 +260,7 @@ func (s *Store) writeGroupTx(tx *sql.Tx, live []*pendingExchange) error {
 			p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
 		}
 	}
-	if len(turns) == 0 {
-		return nil
-	}
-	if err := s.batchPositions(ctx, tx, turns); err != nil {
-		return err
-	}
-	return s.insertTurns(ctx, tx, turns, totals)
+	return turns, totals
 }
 
 // batchPositions gives a batch's turns their log positions: each space's log
@@ -266,19 +282,7 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 		}
 		return nil
 	}
-	counts := map[smriti.ID]int{}
-	var spaces []smriti.ID
-	for _, t := range turns {
-		if t.SpaceID == nil {
-			t.LogPos = t.Seq + 1
-			continue
-		}
-		if counts[*t.SpaceID] == 0 {
-			spaces = append(spaces, *t.SpaceID)
-		}
-		counts[*t.SpaceID]++
-	}
-	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
+	spaces, counts := spaceCounts(turns)
 	next := make(map[smriti.ID]int64, len(spaces))
 	if s.d.wideWrites && len(spaces) > 1 {
 		// One statement (one round trip) for every space's log.
@@ -300,11 +304,37 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 		}
 		next[sp] = last - int64(counts[sp]) + 1
 	}
+	assignPositions(turns, next)
+	return nil
+}
+
+// spaceCounts lists the spaces of a batch's turns in space-id order, with
+// the positions each needs; a turn of a session without a space is
+// numbered by its sequence number (from 1) here.
+func spaceCounts(turns []*smriti.Turn) ([]smriti.ID, map[smriti.ID]int) {
+	counts := map[smriti.ID]int{}
+	var spaces []smriti.ID
+	for _, t := range turns {
+		if t.SpaceID == nil {
+			t.LogPos = t.Seq + 1
+			continue
+		}
+		if counts[*t.SpaceID] == 0 {
+			spaces = append(spaces, *t.SpaceID)
+		}
+		counts[*t.SpaceID]++
+	}
+	sort.Slice(spaces, func(i, j int) bool { return bytes.Compare(spaces[i][:], spaces[j][:]) < 0 })
+	return spaces, counts
+}
+
+// assignPositions gives each space's turns, in batch order, the positions
+// from next[space] on.
+func assignPositions(turns []*smriti.Turn, next map[smriti.ID]int64) {
 	for _, t := range turns {
 		if t.SpaceID != nil {
 			t.LogPos = next[*t.SpaceID]
 			next[*t.SpaceID]++
 		}
 	}
-	return nil
 }

@@ -68,7 +68,7 @@ func (s *Store) bumpRuns(ctx context.Context, tx *sql.Tx, runs []*sessionRun, no
 	}
 	for _, r := range runs {
 		var space uuid.NullUUID
-		err := upd.QueryRowContext(ctx, 2*len(r.ps), r.tokens, r.provider, r.model, s.d.t(now), r.session, r.owner, r.owner).Scan(&r.last, &r.total, &space)
+		err := upd.QueryRowContext(ctx, s.bumpArgs(r, now)...).Scan(&r.last, &r.total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			r.err = s.whyNotWritable(smriti.WithUser(ctx, r.owner), tx, r.session)
 			continue
@@ -79,6 +79,11 @@ func (s *Store) bumpRuns(ctx context.Context, tx *sql.Tx, runs []*sessionRun, no
 		r.space = nullID(space)
 	}
 	return nil
+}
+
+// bumpArgs are sqlBumpSession's arguments for a run.
+func (s *Store) bumpArgs(r *sessionRun, now time.Time) []any {
+	return []any{2 * len(r.ps), r.tokens, r.provider, r.model, s.d.t(now), r.session, r.owner, r.owner}
 }
 
 // sqlBumpSessions is sqlBumpSession for many sessions at once (PostgreSQL):
@@ -99,22 +104,8 @@ WHERE sessions.id = v.id
 RETURNING sessions.id, sessions.last_seq, sessions.token_total, sessions.space_id`
 
 func (s *Store) bumpRunsWide(ctx context.Context, tx *sql.Tx, runs []*sessionRun, now time.Time) error {
-	n := len(runs)
-	ids, owners, providers, models := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	turns, tokens, keep := make([]int64, n), make([]int64, n), make([]bool, n)
-	byID := make(map[smriti.ID]*sessionRun, n)
-	for i, r := range runs {
-		ids[i], owners[i] = r.session.String(), r.owner.String()
-		turns[i], tokens[i] = int64(2*len(r.ps)), int64(r.tokens)
-		if r.provider == nil {
-			keep[i] = true
-		} else {
-			providers[i], models[i] = r.provider.(string), r.model.(string)
-		}
-		byID[r.session] = r
-		r.err = errSessionNotFound // until the bump returns its row
-	}
-	rows, err := s.writeStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, s.d.t(now), ids, turns, tokens, providers, models, keep, owners, ids)
+	args, byID := s.wideBumpArgs(runs, now)
+	rows, err := s.writeStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("update sessions: %w", err)
 	}
@@ -140,6 +131,28 @@ func (s *Store) bumpRunsWide(ctx context.Context, tx *sql.Tx, runs []*sessionRun
 		}
 	}
 	return nil
+}
+
+// wideBumpArgs are sqlBumpSessions' arguments for runs of distinct
+// sessions, and the runs by session; each run's err is errSessionNotFound
+// until the bump returns its row.
+func (s *Store) wideBumpArgs(runs []*sessionRun, now time.Time) ([]any, map[smriti.ID]*sessionRun) {
+	n := len(runs)
+	ids, owners, providers, models := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	turns, tokens, keep := make([]int64, n), make([]int64, n), make([]bool, n)
+	byID := make(map[smriti.ID]*sessionRun, n)
+	for i, r := range runs {
+		ids[i], owners[i] = r.session.String(), r.owner.String()
+		turns[i], tokens[i] = int64(2*len(r.ps)), int64(r.tokens)
+		if r.provider == nil {
+			keep[i] = true
+		} else {
+			providers[i], models[i] = r.provider.(string), r.model.(string)
+		}
+		byID[r.session] = r
+		r.err = errSessionNotFound // until the bump returns its row
+	}
+	return []any{s.d.t(now), ids, turns, tokens, providers, models, keep, owners, ids}, byID
 }
 
 // sqlNextSpacePositions is sqlNextSpaceLogPos for many spaces at once

@@ -198,3 +198,60 @@ func checkLogs(t *testing.T, s *store.Store, ctx context.Context, sessions []*sm
 		}
 	}
 }
+
+func TestGroupCommitSessionMovedPostgres(t *testing.T) {
+	testGroupCommitSessionMoved(t, openDSN(t, storetest.PostgresDSN(t)))
+}
+
+// testGroupCommitSessionMoved (each space its own log) writes batches over a session of a space and
+// a loose one, attaches the loose one to another space between two batches
+// (on PostgreSQL a batch reserves the logs' positions by the spaces its
+// sessions were in before), and checks every turn took the positions of
+// the log of the space it was written in.
+func testGroupCommitSessionMoved(t *testing.T, s *store.Store) {
+	ctx := smriti.WithUser(context.Background(), smriti.NewID())
+	a := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "a"})).Must(t)
+	b := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "b"})).Must(t)
+	inA := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &a.ID, Provider: "mock", Model: "m"})).Must(t)
+	loose := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "m"})).Must(t)
+	exchange := func(id smriti.ID, n int) smriti.Exchange {
+		return smriti.Exchange{SessionID: id,
+			User:      smriti.TurnWrite{Content: fmt.Sprintf("q %d", n), Provider: "mock", Model: "m", Tokens: 3},
+			Assistant: smriti.TurnWrite{Content: fmt.Sprintf("a %d", n), Provider: "mock", Model: "m", Tokens: 5}}
+	}
+	ctxs := []context.Context{ctx, ctx}
+	write := func(n int) {
+		t.Helper()
+		_, errs := s.WriteGroup(ctxs, []smriti.Exchange{exchange(inA.ID, n), exchange(loose.ID, n)})
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(1)
+	write(2)
+	if _, err := s.AttachSession(ctx, loose.ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	write(3)
+	write(4)
+	pos := logPositions(t, s)
+	for _, c := range []struct {
+		name  string
+		id    smriti.ID
+		space smriti.ID
+	}{{"the session of a", inA.ID, a.ID}, {"the attached session", loose.ID, b.ID}} {
+		turns := mustTurns(t, s, ctx, c.id)
+		if len(turns) != 8 {
+			t.Fatalf("%s has %d turns, want 8", c.name, len(turns))
+		}
+		// The space's log holds the session's turns last, in sequence order.
+		first := pos[c.space] - 7
+		for i, tu := range turns {
+			if tu.SpaceID == nil || *tu.SpaceID != c.space || tu.LogPos != first+int64(i) || tu.Seq != turns[0].Seq+int64(i) {
+				t.Fatalf("%s: turn %d at sequence %d, log position %d of space %v; want %d, %d of %s", c.name, i, tu.Seq, tu.LogPos, tu.SpaceID, turns[0].Seq+int64(i), first+int64(i), c.space)
+			}
+		}
+	}
+}

@@ -193,14 +193,8 @@ func (s *Store) beginTx(ctx context.Context) (*sql.Tx, func(), error) {
 		tx, err := s.write.BeginTx(ctx, nil)
 		return tx, func() {}, err
 	}
-	actx, cancel := context.WithTimeout(ctx, d)
-	c, err := s.write.Conn(actx)
-	cancel()
+	c, err := s.writeConn(ctx, d)
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return nil, nil, &smriti.Error{Code: smriti.ETRYAGAIN, Message: unavailableMessage,
-				Err: fmt.Errorf("%w (waited %s for one of %d)", errPoolExhausted, d, s.opts.maxConns())}
-		}
 		return nil, nil, err
 	}
 	tx, err := c.BeginTx(ctx, nil)
@@ -209,4 +203,20 @@ func (s *Store) beginTx(ctx context.Context) (*sql.Tx, func(), error) {
 		return nil, nil, err
 	}
 	return tx, func() { c.Close() }, nil
+}
+
+// writeConn takes a connection from the write pool, waiting at most d for
+// one to become free (then smriti.ETRYAGAIN).
+func (s *Store) writeConn(ctx context.Context, d time.Duration) (*sql.Conn, error) {
+	actx, cancel := context.WithTimeout(ctx, d)
+	c, err := s.write.Conn(actx)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, &smriti.Error{Code: smriti.ETRYAGAIN, Message: unavailableMessage,
+				Err: fmt.Errorf("%w (waited %s for one of %d)", errPoolExhausted, d, s.opts.maxConns())}
+		}
+		return nil, err
+	}
+	return c, nil
 }

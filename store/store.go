@@ -60,6 +60,8 @@ type Store struct {
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
 	group groupCommit
+	// spaceOf: each session's space as the group commit last found it.
+	spaceOf sessionSpaces
 	// writes groups concurrent checkpoint commits into one transaction
 	// (SQLite).
 	writes groupWrites

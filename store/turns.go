@@ -309,14 +309,9 @@ func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq
 // them in as few statements as that allows (on SQLite every statement also
 // flushes the full-text index's pending terms into a new segment).
 func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, totals []int64) error {
-	args := make([]any, 0, 13*len(ts))
-	for i, t := range ts {
-		meta, err := jsonArg(t.Metadata)
-		if err != nil {
-			return err
-		}
-		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
-			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
+	args, err := s.turnArgs(ts, totals)
+	if err != nil {
+		return err
 	}
 	if len(ts) > 2 && s.d.wideWrites {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurns(len(ts)/2)), args...); err != nil {
@@ -339,6 +334,20 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 		args, pairs = args[26*n:], pairs-n
 	}
 	return nil
+}
+
+// turnArgs are the arguments of sqlInsertTurns for ts.
+func (s *Store) turnArgs(ts []*smriti.Turn, totals []int64) ([]any, error) {
+	args := make([]any, 0, 13*len(ts))
+	for i, t := range ts {
+		meta, err := jsonArg(t.Metadata)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
+			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
+	}
+	return args, nil
 }
 
 // insertTurn writes one turn appended to its session (imports write turns

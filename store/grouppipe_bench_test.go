@@ -1,0 +1,63 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"syscall"
+	"testing"
+
+	"smriti"
+	"smriti/store"
+	"smriti/store/storetest"
+)
+
+// BenchmarkGroupCommitBatch writes batches of three exchanges, one to each
+// of three sessions in three spaces (the group commit's batch with three
+// replicas sharing the load), on PostgreSQL, pipelined and through
+// database/sql, and reports the process's CPU per batch:
+//
+//	SMRITI_TEST_POSTGRES_URL=... go test -run '^$' -bench GroupCommitBatch -cpu 1 ./store/
+func BenchmarkGroupCommitBatch(b *testing.B) {
+	for _, mode := range []string{"pipelined", "database-sql"} {
+		b.Run(mode, func(b *testing.B) {
+			s, err := store.Open(context.Background(), storetest.PostgresDSN(b), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if mode == "database-sql" {
+				// The COMMIT hooks keep a batch on s.tx.
+				s.SetCommitFaults(func() error { return nil }, nil)
+			}
+			ctx := smriti.WithUser(context.Background(), smriti.NewID())
+			var exs []smriti.Exchange
+			for i := 0; i < 3; i++ {
+				sp := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: fmt.Sprintf("space %d", i)})).Must(b)
+				se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Provider: "mock", Model: "m"})).Must(b)
+				exs = append(exs, smriti.Exchange{SessionID: se.ID,
+					User:      smriti.TurnWrite{Content: "a question", Provider: "mock", Model: "m", Tokens: 3},
+					Assistant: smriti.TurnWrite{Content: "an answer", Provider: "mock", Model: "m", Tokens: 5}})
+			}
+			ctxs := slices.Repeat([]context.Context{ctx}, len(exs))
+			write := func() {
+				if _, errs := s.WriteGroup(ctxs, exs); errs[0] != nil {
+					b.Fatal(errs[0])
+				}
+			}
+			for i := 0; i < 20; i++ {
+				write()
+			}
+			var r0, r1 syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				write()
+			}
+			b.StopTimer()
+			syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
+			cpu := (r1.Utime.Nano() + r1.Stime.Nano()) - (r0.Utime.Nano() + r0.Stime.Nano())
+			b.ReportMetric(float64(cpu)/1e3/float64(b.N), "cpu-µs/batch")
+		})
+	}
+}
