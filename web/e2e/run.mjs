@@ -116,6 +116,9 @@ async function shot(page, name) {
 async function axe(page, name) {
   await page.addScriptTag({ content: axeSource });
   const res = await page.evaluate(async () => {
+    // Colours are read as painted: a fade still running (a message's
+    // actions fading in, a panel closing) would be judged half-way.
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
