@@ -18,10 +18,39 @@ function chunkBudget(): Plugin {
   };
 }
 
+// The chat page is where most visits land: its chunks are named in
+// index.html as modulepreload links, so the browser fetches (and compiles)
+// them beside the entry instead of after the entry has run and asked.
+function preloadChat(): Plugin {
+  return {
+    name: "smriti-preload-chat",
+    apply: "build",
+    enforce: "post",
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === "chunk");
+      const chat = chunks.find((c) => c.type === "chunk" && c.facadeModuleId?.endsWith("/src/pages/Chat.tsx"));
+      const html = bundle["index.html"];
+      if (!chat || chat.type !== "chunk" || !html || html.type !== "asset") return;
+      const entry = new Set<string>();
+      const walk = (name: string, into: Set<string>) => {
+        const c = bundle[name];
+        if (!c || c.type !== "chunk" || into.has(name)) return;
+        into.add(name);
+        c.imports.forEach((i) => walk(i, into));
+      };
+      chunks.filter((c) => c.type === "chunk" && c.isEntry).forEach((c) => walk(c.fileName, entry));
+      const page = new Set<string>();
+      walk(chat.fileName, page);
+      const links = [...page].filter((f) => !entry.has(f)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+      html.source = String(html.source).replace("</head>", `  ${links.join("\n    ")}\n  </head>`);
+    },
+  };
+}
+
 // The API runs on :8000 (`smriti serve`); the dev server proxies to it so the
 // app is same-origin in development as it is when embedded.
 export default defineConfig({
-  plugins: [react(), chunkBudget()],
+  plugins: [react(), chunkBudget(), preloadChat()],
   server: { proxy: { "/api": "http://127.0.0.1:8000", "/health": "http://127.0.0.1:8000" } },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 500 },
   test: {
