@@ -1,9 +1,9 @@
 import { memo, useState, type KeyboardEvent, type ReactNode } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import { Check, Copy, GitBranch, GitFork, Pencil, RefreshCw, RotateCcw } from "lucide-react";
-import { toast } from "sonner";
+import { GitBranch, GitFork, Pencil, RefreshCw, RotateCcw } from "lucide-react";
 import type { Turn } from "../api";
 import { Markdown } from "./Markdown";
+import { CopyButton } from "./CopyButton";
 
 // Formatting a date through toLocale*String builds a new formatter on every
 // call, which costs more than rendering the message itself; one formatter of
@@ -32,29 +32,6 @@ function Tip({ label, children }: { label: string; children: ReactNode }) {
         </Tooltip.Content>
       </Tooltip.Portal>
     </Tooltip.Root>
-  );
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [done, setDone] = useState(false);
-  return (
-    <button
-      type="button"
-      className="icon-btn"
-      aria-label="Copy message"
-      tabIndex={-1}
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setDone(true);
-          setTimeout(() => setDone(false), 1500);
-        } catch {
-          toast.error("The browser refused access to the clipboard.");
-        }
-      }}
-    >
-      {done ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
-    </button>
   );
 }
 
@@ -171,7 +148,7 @@ export const TurnView = memo(function TurnView({
               · {t.provider}/{t.model}
             </span>
           )}
-          <CopyButton text={t.content} />
+          <CopyButton label="Copy message" text={() => t.content} />
           {t.role === "user" && actions.onEdit && (actions.canEdit?.(t) ?? true) && (
             <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Edit message ${t.sequence_number} on a new branch`} onClick={() => setEditing(true)} disabled={busy}>
               <Pencil size={14} aria-hidden />
