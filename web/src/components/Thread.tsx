@@ -17,6 +17,11 @@ const NEAR = 80;
 /** How close to the top (px) scrolling asks for older turns. */
 const TOP = 600;
 const VIRTUAL_FROM = 40;
+/** Estimated row heights (px) until a row is measured. */
+const USER_ROW = 72;
+const ASSISTANT_ROW = 140;
+/** The scroller's size assumed until it is measured. */
+const INITIAL_RECT = { width: 800, height: 800 };
 /** Keys that move the thread's roving focus from message to message. */
 const MOVES: Record<string, (i: number, n: number) => number> = {
   ArrowDown: (i, n) => Math.min(n - 1, i + 1),
@@ -91,13 +96,30 @@ export function Thread({
   // through a message's actions.
   const [active, setActive] = useState<number | null>(null);
   const tabAt = active != null && active < count ? active : focusAt >= 0 ? focusAt : count - 1;
+  // Until the thread's first frame is on screen, it renders the rows in
+  // view and one more either side; the others of the overscan come after.
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (painted || count <= VIRTUAL_FROM) return;
+    const raf = requestAnimationFrame(() => setPainted(true));
+    return () => cancelAnimationFrame(raf);
+  }, [painted, count]);
+  const estimateSize = (i: number) => (turns[i]?.role === "user" ? USER_ROW : ASSISTANT_ROW);
   const v = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (turns[i]?.role === "user" ? 72 : 140),
-    overscan: 6,
+    estimateSize,
+    overscan: painted ? 6 : 1,
     getItemKey: (i) => turns[i]?.id ?? i,
-    initialRect: { width: 800, height: 800 },
+    initialRect: INITIAL_RECT,
+    // Opened at the newest message, the first render already holds the
+    // rows at the bottom (by their estimated heights), not those at the top.
+    initialOffset: () => {
+      if (!follow.current) return 0;
+      let total = 0;
+      for (let i = 0; i < count; i++) total += estimateSize(i);
+      return Math.max(0, total - INITIAL_RECT.height);
+    },
   });
 
   const toBottom = useCallback((smooth = false) => {

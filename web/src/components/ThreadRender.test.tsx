@@ -41,6 +41,26 @@ describe("the thread's rendering cost", () => {
     expect(screen.getAllByTestId("turn-assistant").map((e) => e.innerHTML)).toEqual(["<div class=\"md\"><p><strong>First</strong> cached reply</p></div>", "<div class=\"md\"><p>Second <em>cached</em> reply</p></div>"]);
   });
 
+  it("opens a long thread with the newest messages in its first render, parsing none from the top", () => {
+    parses.mockClear();
+    const turns = Array.from({ length: 200 }, (_, i) => turn(1800 + i, i % 2 ? "assistant" : "user", `Message ${1800 + i}`));
+    // What the first render put in the DOM, before any effect or measurement.
+    let first: string[] = [];
+    const ref = (el: HTMLDivElement | null) => {
+      if (el && !first.length) first = [...el.querySelectorAll("article")].map((a) => a.getAttribute("data-seq")!);
+    };
+    render(
+      <div ref={ref}>
+        <Thread turns={turns} pending={null} />
+      </div>,
+    );
+    expect(first).toContain("1999");
+    expect(first).not.toContain("1800");
+    // Only the rows in view and one more either side: 800 px of estimated rows.
+    expect(first.length).toBeLessThanOrEqual(12);
+    expect(parses.mock.calls.length).toBeLessThanOrEqual(6);
+  });
+
   it("formats a message's time once per timestamp", () => {
     const a = turnTime("2026-01-01T10:00:00Z");
     expect(turnTime("2026-01-01T10:00:00Z")).toBe(a);

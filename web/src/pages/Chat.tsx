@@ -430,6 +430,9 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
           )}
         </header>
         <Thread
+          // Mounted again once the first page is in, so that it opens at the
+          // newest message in its first render (see Thread's initialOffset).
+          key={turns.query.isPending ? "loading" : "loaded"}
           turns={list}
           hasOlder={turns.hasOlder}
           loadingOlder={turns.loadingOlder}
