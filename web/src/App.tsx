@@ -32,7 +32,7 @@ const MergePage = lazyPage(() => import("./pages/Merge"));
 const Proposals = lazyPage(() => import("./pages/Proposals"));
 
 // The page for an address, by its first segments, as the routes below name them.
-export function pageFor(path: string): LazyPage | undefined {
+function pageFor(path: string): LazyPage | undefined {
   const [, a, , c] = path.split("/");
   if (a === "") return Overview;
   if (a === "sessions") return Chat;
