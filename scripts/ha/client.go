@@ -47,6 +47,10 @@ func startServer(bin, dir, db string, extra ...string) (*server, error) {
 	cmd.Dir = dir
 	// Only the mock provider: no key from the caller's environment reaches the server.
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	if v, ok := os.LookupEnv("SMRITI_STEADY_MONITOR"); ok {
+		// SMRITI_STEADY_MONITOR=off measures the runtime's default monitor.
+		cmd.Env = append(cmd.Env, "SMRITI_STEADY_MONITOR="+v)
+	}
 	if serverGOMAXPROCS > 0 {
 		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMAXPROCS=%d", serverGOMAXPROCS))
 	}

@@ -97,6 +97,9 @@ func runLoad(bin, root string, o loadOptions) error {
 	}
 	fmt.Printf("PostgreSQL fsync=%v, %d clients over %d spaces (one session each), %s per measurement, %d rounds, %s, replicas' GOMAXPROCS %s\n",
 		o.fsync, o.c, o.spaces, o.each, o.rounds, quota, procs)
+	for _, b := range builds {
+		fmt.Printf("%sreplicas' runtime monitor: %s\n", b.label, monitorOf(b.servers[0].cmd.Process.Pid))
+	}
 	fmt.Printf("load average before: %s\n", loadAverage())
 	for _, b := range builds {
 		measure(b.servers, targets, o.c, time.Second, "send", nil) // warm up
@@ -544,4 +547,21 @@ func parseWhat(what string) ([]string, error) {
 		whats = append(whats, w)
 	}
 	return whats, nil
+}
+
+// monitorOf names how the replica with this pid runs the Go runtime's
+// monitor thread: "steady" when serve ran itself again with GODEBUG's
+// schedtrace (its default on PostgreSQL), else "the runtime's default"
+// (SMRITI_STEADY_MONITOR=off).
+func monitorOf(pid int) string {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return "unknown"
+	}
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if strings.HasPrefix(kv, "GODEBUG=") && strings.Contains(kv, "schedtrace=") {
+			return "steady (" + kv + ")"
+		}
+	}
+	return "the runtime's default"
 }
