@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { Turn } from "../api";
-import { readFrom, tailStart, useThreadTurns } from "./turnPages";
+import { prefetchThread, readFrom, tailStart, useThreadTurns } from "./turnPages";
 
 afterEach(() => {
   cleanup();
@@ -105,5 +105,47 @@ describe("a thread's turns", () => {
     await waitFor(() => expect(screen.getByTestId("range").textContent).toBe("50-249:200:true"));
     await act(async () => hook!.loadOlder());
     expect(screen.getByTestId("range").textContent).toBe("0-249:250:false");
+  });
+  it("opens with the prefetched page in its first render when the page is in, asking for nothing again", async () => {
+    const calls = serve({ n: 2300 });
+    // Fresh for 5 s, as in the app (lib/queryClient).
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
+    prefetchThread("se1", null, qc);
+    await waitFor(() => expect(calls.length).toBe(2));
+    await new Promise((r) => setTimeout(r, 20));
+    const firsts: string[] = [];
+    function First() {
+      const t = useThreadTurns("se1");
+      firsts.push(t.turns.length ? `${t.turns[0].sequence_number}-${t.turns[t.turns.length - 1].sequence_number}` : "none");
+      return null;
+    }
+    render(
+      <QueryClientProvider client={qc}>
+        <First />
+      </QueryClientProvider>,
+    );
+    expect(firsts[0]).toBe("2100-2299");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toEqual(["/api/v4/chat/sessions/se1", "/api/v4/chat/sessions/se1/turns?after=2099&limit=1000"]);
+  });
+
+  it("waits for a prefetched page still on its way, and reads it once", async () => {
+    const calls = serve({ n: 2300 });
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
+    prefetchThread("se1", null, qc);
+    const firsts: string[] = [];
+    function First() {
+      const t = useThreadTurns("se1");
+      firsts.push(t.turns.length ? `${t.turns[0].sequence_number}-${t.turns[t.turns.length - 1].sequence_number}` : "none");
+      return null;
+    }
+    render(
+      <QueryClientProvider client={qc}>
+        <First />
+      </QueryClientProvider>,
+    );
+    expect(firsts[0]).toBe("none");
+    await waitFor(() => expect(firsts[firsts.length - 1]).toBe("2100-2299"));
+    expect(calls).toEqual(["/api/v4/chat/sessions/se1", "/api/v4/chat/sessions/se1/turns?after=2099&limit=1000"]);
   });
 });

@@ -37,8 +37,11 @@ export async function readOlder(sessionId: ID, before: number): Promise<Turn[]> 
   return api.turns(sessionId, from - 1, before - from);
 }
 
-/** A thread's first page, asked for as the page loads (see prefetchThread). */
-let early: { sessionId: ID; at: number | null; page: Promise<{ start: number; turns: Turn[] }> } | null = null;
+/**
+ * A thread's first page, asked for as the page loads (see prefetchThread),
+ * and the page itself once it is in.
+ */
+let early: { sessionId: ID; at: number | null; page: Promise<{ start: number; turns: Turn[] }>; ready?: { start: number; turns: Turn[] } } | null = null;
 
 /**
  * Asks for a thread's first page at once, beside the sign-in check and the
@@ -54,8 +57,9 @@ export function prefetchThread(sessionId: ID, at: number | null, qc?: QueryClien
     const start = tailStart(se.turn_count, at);
     return { start, turns: await readFrom(sessionId, start) };
   });
-  page.catch(() => {});
-  early = { sessionId, at, page };
+  const entry: NonNullable<typeof early> = { sessionId, at, page };
+  page.then((got) => (entry.ready = got), () => {});
+  early = entry;
 }
 
 function takeEarly(sessionId: ID, at: number | null) {
@@ -63,6 +67,13 @@ function takeEarly(sessionId: ID, at: number | null) {
   const { page } = early;
   early = null;
   return page;
+}
+
+/** The early page when it is already in, taken as takeEarly takes it: the thread then opens with it in its first render. */
+function takeReady(sessionId: ID, at: number | null) {
+  const ready = early && early.sessionId === sessionId && early.at === at ? early.ready : undefined;
+  if (ready) early = null;
+  return ready ?? null;
 }
 
 /**
@@ -75,8 +86,14 @@ function takeEarly(sessionId: ID, at: number | null) {
 export function useThreadTurns(sessionId: ID, at?: number | null) {
   const qc = useQueryClient();
   const start = useRef<number | null>(null);
+  // The first page, when it came in before the page's code: the query
+  // starts with it (fresh for the client's staleTime), so the thread's
+  // first render holds the turns instead of a render later.
+  const [seed] = useState(() => (qc.getQueryData(["turns", sessionId]) === undefined ? takeReady(sessionId, at ?? null) : null));
+  if (seed && start.current == null) start.current = seed.start;
   const tail = useQuery({
     queryKey: ["turns", sessionId],
+    initialData: seed?.turns,
     queryFn: async () => {
       // The session's turn count, from the page's own session query when it
       // is in flight or fresh (one request, not two in a row). A count read

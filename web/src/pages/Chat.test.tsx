@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import ChatPage from "./Chat";
 import type { Checkpoint, Session, SessionMount } from "../api";
+import { resetThreadPainted } from "../lib/threadPainted";
 
 afterEach(() => {
   cleanup();
@@ -234,5 +235,24 @@ describe("Chat checkpoint base", () => {
     await waitFor(() => expect(screen.getByDisplayValue("Drive the east coast")).toBeTruthy());
     expect(srv.calls.some((c) => c.path === "/api/v5/spaces/r1/next-base?session_id=s1")).toBe(true);
     expect(srv.calls.some((c) => c.path === "/api/v2/commits/c1")).toBe(false);
+  });
+});
+
+describe("Chat's first frame", () => {
+  it("asks for the side reads (next base, reachable checkpoints, context) only after the thread's first frame", async () => {
+    resetThreadPainted();
+    const srv = fakeServer(null, (_method, path) => (path === "/api/v5/chat/context" ? { mode: "HEAD", turn_range: null, allowed_from_seq: 0, stopped_turns: [], checkpoints: [], dropped_turns: 0 } : undefined));
+    vi.stubGlobal("fetch", vi.fn(srv.fetchFn));
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal("requestAnimationFrame", (cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal("cancelAnimationFrame", () => {});
+    renderChat();
+    const side = () => srv.calls.filter((c) => /next-base|lineage\/sessions|chat\/context/.test(c.path)).map((c) => c.path);
+    // The session and its turns are in; no frame has been painted yet.
+    await waitFor(() => expect(srv.calls.some((c) => c.path.startsWith("/api/v4/chat/sessions/s1/turns"))).toBe(true));
+    await waitFor(() => expect(frames.length).toBeGreaterThan(0));
+    expect(side()).toEqual([]);
+    for (const cb of frames.splice(0)) cb(performance.now());
+    await waitFor(() => expect(side().sort()).toEqual(["/api/v5/chat/context", "/api/v5/lineage/sessions/s1/checkpoints", "/api/v5/spaces/r1/next-base?session_id=s1"]));
   });
 });

@@ -8,6 +8,7 @@ import { api, sendStream, short, type Checkpoint, type ContextInfo, type Context
 import { Composer, type ComposerControl, type ProviderChoice } from "../components/Composer";
 import { Thread } from "../components/Thread";
 import { contextLine } from "../lib/contextLine";
+import { useMarkThreadPainted, useThreadPainted } from "../lib/threadPainted";
 import { usePageTitle } from "../lib/title";
 import { chatShortcut, onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
@@ -40,6 +41,9 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const nav = useNavigate();
   const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
   const turns = useThreadTurns(sessionId, at);
+  // Side reads wait for the thread's first frame (lib/threadPainted).
+  const painted = useThreadPainted();
+  useMarkThreadPainted(!turns.query.isPending && !!session.data);
   const lastSeq = useRef(-1);
   lastSeq.current = turns.turns.length ? turns.turns[turns.turns.length - 1].sequence_number : -1;
   const spaceId = session.data?.repo_id ?? null;
@@ -74,12 +78,12 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [forking, setForking] = useState<Checkpoint | null>(null);
   const [branch, setBranch] = useState("");
   const [forkError, setForkError] = useState("");
-  const reachable = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId), enabled: !!spaceId });
+  const reachable = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId), enabled: !!spaceId && painted });
   usePageTitle(session.data ? session.data.title || "Untitled session" : "Chat");
   // The checkpoint the form opens on: the mount, else what the server says
   // the next checkpoint of this session builds on (its branch's newest, or
   // the fork point before a fork's first).
-  const nextBase = useQuery({ queryKey: ["next-base", spaceId, sessionId], queryFn: () => api.nextBase(spaceId!, sessionId), enabled: !!spaceId && !mounted });
+  const nextBase = useQuery({ queryKey: ["next-base", spaceId, sessionId], queryFn: () => api.nextBase(spaceId!, sessionId), enabled: !!spaceId && !mounted && painted });
   const nextBaseId = nextBase.data?.base_checkpoint_id ?? null;
   const nextBaseCheckpoint = useQuery({ queryKey: ["checkpoint", nextBaseId], queryFn: () => api.checkpoint(nextBaseId!), enabled: !!nextBaseId && !mounted });
   const baseCheckpoint: Checkpoint | null = mounted ? (mountedCheckpoint.data ?? null) : (nextBaseCheckpoint.data ?? null);
@@ -137,7 +141,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const contextView = useQuery({
     queryKey: ["context-view", sessionId, lastSeq.current, mounted?.checkpoint_id ?? null, head.data?.commit_id ?? null, activeProvider, activeModel],
     queryFn: () => api.context(body("(your next message)")),
-    enabled: !!session.data && !pending,
+    enabled: !!session.data && !pending && painted,
     placeholderData: (prev) => prev,
   });
 
