@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, type ReactElement } from "react";
+import { createElement, Fragment, memo, useEffect, useState, type ReactElement, type ReactNode } from "react";
 import renderMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./CodeBlock";
@@ -40,6 +40,26 @@ const components: Components = {
 // thread mounts the same messages again and again as it scrolls: the
 // rendered tree is kept per text, for the plain and the highlighted variant.
 const remarkPlugins = [remarkGfm];
+
+// Much of a chat is plain prose (most questions are), which markdown would
+// only wrap in paragraphs: such a text skips the parser and renders the
+// same paragraphs (Markdown.test.tsx checks the two agree). Plain means
+// letters, digits, spaces and sentence punctuation that no markdown or GFM
+// construct starts with, and no line that begins a block (a list number,
+// an indent) or ends in a hard break.
+const PLAIN = /^[\p{L}\p{N}\p{M} .,;?'"’‘“”%/$\n-]*$/u;
+const BLOCK_START = /^(?:[ \-]|\d+\.)|[ ]$|www\.|--/imu;
+
+/** The paragraphs of a plain text as markdown renders them, or null for any other text. */
+export function plainParagraphs(body: string): ReactElement | null {
+  if (body === "" || !PLAIN.test(body) || BLOCK_START.test(body)) return null;
+  const out: ReactNode[] = [];
+  body.split(/\n{2,}/).forEach((para, i) => {
+    if (i > 0) out.push("\n");
+    out.push(createElement("p", null, para));
+  });
+  return createElement(Fragment, null, ...out);
+}
 const noPlugins: PluggableList = [];
 const rendered = new Map<string, ReactElement>();
 const CACHE = 400;
@@ -50,7 +70,7 @@ function render(body: string, plugins: PluggableList | null): ReactElement {
     // Most recently used last, so the oldest is the one dropped.
     rendered.delete(key);
   } else {
-    el = renderMarkdown({ children: body, remarkPlugins, rehypePlugins: plugins ?? noPlugins, components, skipHtml: false });
+    el = plainParagraphs(body) ?? renderMarkdown({ children: body, remarkPlugins, rehypePlugins: plugins ?? noPlugins, components, skipHtml: false });
     if (rendered.size >= CACHE) rendered.delete(rendered.keys().next().value!);
   }
   rendered.set(key, el);
