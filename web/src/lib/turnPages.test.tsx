@@ -41,6 +41,22 @@ function serve(store: { n: number }) {
   return calls;
 }
 
+/** Renders se1's thread and records, per render, the range of turns it held. */
+function rangesRendered(qc: QueryClient): string[] {
+  const firsts: string[] = [];
+  function First() {
+    const t = useThreadTurns("se1");
+    firsts.push(t.turns.length ? `${t.turns[0].sequence_number}-${t.turns[t.turns.length - 1].sequence_number}` : "none");
+    return null;
+  }
+  render(
+    <QueryClientProvider client={qc}>
+      <First />
+    </QueryClientProvider>,
+  );
+  return firsts;
+}
+
 describe("where a thread starts", () => {
   it("starts 200 turns before the newest, at 0 for a short session, and 20 turns before a turn asked for", () => {
     expect(tailStart(2300)).toBe(2100);
@@ -106,6 +122,7 @@ describe("a thread's turns", () => {
     await act(async () => hook!.loadOlder());
     expect(screen.getByTestId("range").textContent).toBe("0-249:250:false");
   });
+
   it("opens with the prefetched page in its first render when the page is in, asking for nothing again", async () => {
     const calls = serve({ n: 2300 });
     // Fresh for 5 s, as in the app (lib/queryClient).
@@ -113,17 +130,7 @@ describe("a thread's turns", () => {
     prefetchThread("se1", null, qc);
     await waitFor(() => expect(calls.length).toBe(2));
     await new Promise((r) => setTimeout(r, 20));
-    const firsts: string[] = [];
-    function First() {
-      const t = useThreadTurns("se1");
-      firsts.push(t.turns.length ? `${t.turns[0].sequence_number}-${t.turns[t.turns.length - 1].sequence_number}` : "none");
-      return null;
-    }
-    render(
-      <QueryClientProvider client={qc}>
-        <First />
-      </QueryClientProvider>,
-    );
+    const firsts = rangesRendered(qc);
     expect(firsts[0]).toBe("2100-2299");
     await new Promise((r) => setTimeout(r, 20));
     expect(calls).toEqual(["/api/v4/chat/sessions/se1", "/api/v4/chat/sessions/se1/turns?after=2099&limit=1000"]);
@@ -133,17 +140,7 @@ describe("a thread's turns", () => {
     const calls = serve({ n: 2300 });
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
     prefetchThread("se1", null, qc);
-    const firsts: string[] = [];
-    function First() {
-      const t = useThreadTurns("se1");
-      firsts.push(t.turns.length ? `${t.turns[0].sequence_number}-${t.turns[t.turns.length - 1].sequence_number}` : "none");
-      return null;
-    }
-    render(
-      <QueryClientProvider client={qc}>
-        <First />
-      </QueryClientProvider>,
-    );
+    const firsts = rangesRendered(qc);
     expect(firsts[0]).toBe("none");
     await waitFor(() => expect(firsts[firsts.length - 1]).toBe("2100-2299"));
     expect(calls).toEqual(["/api/v4/chat/sessions/se1", "/api/v4/chat/sessions/se1/turns?after=2099&limit=1000"]);
