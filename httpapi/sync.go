@@ -100,6 +100,9 @@ func (s *Server) syncPush(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if _, err := s.app.Space(r.Context(), space); err != nil {
+		return err
+	}
 	q := r.URL.Query()
 	push := remote.Push{Branch: strings.TrimSpace(q.Get("branch")), Head: q.Get("head")}
 	if push.Branch == "" || push.Head == "" {
@@ -144,6 +147,9 @@ func (s *Server) addRemote(w http.ResponseWriter, r *http.Request) error {
 	}
 	var req wire.RemoteRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if _, err := s.app.Space(r.Context(), space); err != nil {
 		return err
 	}
 	other, err := wire.OptID("remote_space_id", req.RemoteSpaceID)
@@ -303,6 +309,9 @@ func (s *Server) setSessionPrivate(w http.ResponseWriter, r *http.Request) error
 	}
 	var req wire.SessionPrivateRequest
 	if err := s.decodeBody(w, r, &req); err != nil {
+		return err
+	}
+	if _, err := s.app.SessionPrivate(r.Context(), id); err != nil {
 		return err
 	}
 	if req.Private == nil {
