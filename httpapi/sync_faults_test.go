@@ -524,3 +524,122 @@ func sortStrings(s []string) []string {
 }
 
 var _ = sql.ErrNoRows
+
+// TestSyncRaceEightClients: eight laptops loop commit, pull, push against
+// one team server at once. Every acknowledged commit ends on the team's
+// main or in an open proposal: none lost, none twice.
+func TestSyncRaceEightClients(t *testing.T) {
+	team := newEnv(t, withPostgres())
+	sp, err := team.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("race")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, team, sp.ID, "start", []string{"Start"}, nil)
+	const clients, rounds = 8, 6
+	laptops := make([]*testEnv, clients)
+	for i := range laptops {
+		laptops[i] = newEnv(t)
+		clone(t, laptops[i], team, sp.ID)
+	}
+	var mu sync.Mutex
+	acked := map[string]bool{}
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	pushed := func(e *testEnv) error {
+		// A push refused because another laptop pushed first is followed
+		// by a pull; the loop ends when a push lands.
+		for try := 0; ; try++ {
+			if _, err := e.c.Pull(bg, sp.ID, "origin", wire.PullRequest{}); err != nil {
+				return fmt.Errorf("pull: %w", err)
+			}
+			_, err := e.c.Push(bg, sp.ID, "origin", wire.PushRequest{})
+			if err == nil {
+				return nil
+			}
+			if smriti.ErrorCode(err) != smriti.ECONFLICT || try > 200 {
+				return fmt.Errorf("push: %w", err)
+			}
+		}
+	}
+	for i, e := range laptops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				live, _ := liveDecisionsErr(e, sp.ID)
+				text := fmt.Sprintf("Client %d round %d", i, r)
+				c, err := e.c.CommitToSpace(bg, sp.ID, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: strp(text), Decisions: append(mapValues(live), text)}})
+				if err != nil {
+					errs <- fmt.Errorf("client %d commit: %w", i, err)
+					return
+				}
+				if c.ID != smriti.NilID {
+					mu.Lock()
+					acked[text] = true
+					mu.Unlock()
+				}
+				if err := pushed(e); err != nil {
+					errs <- fmt.Errorf("client %d: %w", i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	live, head := liveDecisions(t, team, sp.ID)
+	count := map[string]int{}
+	for _, tx := range live {
+		count[tx]++
+	}
+	proposals, err := team.c.Proposals(bg, sp.ID, "pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range proposals {
+		for _, d := range p.Decisions {
+			if count[d] == 0 {
+				count[d] = -1 // waits in a proposal
+			}
+		}
+	}
+	lost := 0
+	for text := range acked {
+		if count[text] == 0 {
+			lost++
+			t.Errorf("acknowledged %q is neither on main nor in an open proposal", text)
+		}
+	}
+	for text, n := range count {
+		if n > 1 {
+			t.Errorf("%q is on main %d times", text, n)
+		}
+	}
+	if len(acked) != clients*rounds || lost != 0 {
+		t.Fatalf("acknowledged %d, lost %d", len(acked), lost)
+	}
+	verifyHead(t, team, sp.ID)
+	t.Logf("%d commits from %d clients; team main %s holds %d decisions", len(acked), clients, smriti.ShortHash(head.CommitHash), len(live))
+}
+
+// liveDecisionsErr is liveDecisions for a goroutine (no t.Fatal).
+func liveDecisionsErr(e *testEnv, space smriti.ID) (map[string]string, error) {
+	head, err := e.c.LatestCheckpoint(bg, space, "main")
+	if err != nil {
+		return nil, err
+	}
+	items, err := e.c.CheckpointItems(bg, head.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, it := range items {
+		if it.Kind == "decision" && (it.Status == "open" || it.Status == "done") {
+			out[it.ID] = it.Text
+		}
+	}
+	return out, nil
+}
