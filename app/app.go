@@ -108,6 +108,9 @@ func New(cfg Config) *App {
 	if a.coordinator.Proposals == nil {
 		a.coordinator.Proposals = cfg.Store
 	}
+	if a.coordinator.Remotes == nil {
+		a.coordinator.Remotes = a.remoteDivergence
+	}
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a
 }

@@ -77,6 +77,23 @@ func (a *App) SessionPrivate(ctx context.Context, id smriti.ID) (bool, error) {
 	return a.store.SessionPrivate(ctx, id)
 }
 
+// remoteDivergence is how the space stands against each of its remotes.
+func (a *App) remoteDivergence(ctx context.Context, space smriti.ID) ([]remote.Divergence, error) {
+	list, err := a.store.Remotes(ctx, space)
+	if err != nil {
+		return nil, err
+	}
+	var out []remote.Divergence
+	for _, r := range list {
+		d, err := a.divergence(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d...)
+	}
+	return out, nil
+}
+
 // divergence says, for each tracked branch, how many local checkpoints the
 // remote lacks and how many fetched ones the local branch lacks.
 func (a *App) divergence(ctx context.Context, r *remote.Remote) ([]remote.Divergence, error) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/client"
 	"smriti/wire"
 )
 
@@ -209,6 +210,20 @@ func TestSyncFetchMovesOnlyTrackingHeads(t *testing.T) {
 	}
 	if d := f.Divergence[0].Description; !strings.HasPrefix(d, "main is behind origin/main by 1") {
 		t.Fatalf("divergence reads %q", d)
+	}
+	brief, err := b.c.Brief(bg, sp.ID, client.BriefOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(brief, "## Other copies\n- main is behind origin/main by 1 (fetched just now); run `smriti pull origin`\n") {
+		t.Fatalf("the brief does not say main is behind:\n%s", brief)
+	}
+	st, err := b.c.State(bg, sp.ID, client.StateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Remotes) != 1 || st.Remotes[0].Behind != 1 || st.Remotes[0].Ahead != 0 || st.Remotes[0].Remote != "origin" {
+		t.Fatalf("state remotes = %+v", st.Remotes)
 	}
 	_, after := liveDecisions(t, b, sp.ID)
 	if after.ID != before.ID {
