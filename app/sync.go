@@ -178,6 +178,29 @@ func (a *App) peer(r *remote.Remote) (remote.Peer, error) {
 	return a.dial(r.URL, r.Token), nil
 }
 
+// peerError names the remote in an error its server (or the way to it)
+// gave, keeping the code; one that never reached it says what to check.
+func peerError(r *remote.Remote, err error) error {
+	var e *smriti.Error
+	if err == nil || !errors.As(err, &e) {
+		return err
+	}
+	if e.Code == smriti.EUNAVAILABLE {
+		return smriti.Errorf(smriti.EUNAVAILABLE, "cannot reach remote %s at %s; check it is up and the URL is right (smriti remote show %s)", r.Name, r.URL, r.Name)
+	}
+	out := *e
+	out.Message = fmt.Sprintf("remote %s: %s", r.Name, e.Message)
+	if m, ok := e.Data.(map[string]any); ok {
+		cp := map[string]any{}
+		for k, v := range m {
+			cp[k] = v
+		}
+		cp["message"] = out.Message
+		out.Data = cp
+	}
+	return &out
+}
+
 // FetchResult is what a fetch brought.
 type FetchResult struct {
 	Remote     string
@@ -204,7 +227,7 @@ func (a *App) Fetch(ctx context.Context, space smriti.ID, name string) (*FetchRe
 	}
 	body, err := peer.Fetch(ctx, r.RemoteSpaceID, want)
 	if err != nil {
-		return nil, err
+		return nil, peerError(r, err)
 	}
 	defer body.Close()
 	rd, err := portability.NewSyncReader(body)
@@ -507,7 +530,7 @@ func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*
 	head := local[0]
 	theirs, _, err := peer.Refs(ctx, r.RemoteSpaceID)
 	if err != nil {
-		return nil, err
+		return nil, peerError(r, err)
 	}
 	var old *remote.Head
 	for i := range theirs {
@@ -579,7 +602,7 @@ func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*
 				return nil, remote.MovedError(branch, theirs, out.OldHead, name)
 			}
 		}
-		return nil, err
+		return nil, peerError(r, err)
 	}
 	out.Stored = stored
 	if err := a.store.SetRemoteHeads(ctx, space, name, []remote.Head{{Branch: branch, CheckpointID: head.ID, Hash: head.Hash}}, nil, &cw.cursor); err != nil {
@@ -636,13 +659,14 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
 	}
 	peer := a.dial(remote.NormalizeURL(in.URL), in.Token)
+	named := &remote.Remote{Name: in.Name, URL: remote.NormalizeURL(in.URL)}
 	_, cursor, err := peer.Refs(ctx, in.SpaceID)
 	if err != nil {
-		return nil, err
+		return nil, peerError(named, err)
 	}
 	body, err := peer.Export(ctx, in.SpaceID)
 	if err != nil {
-		return nil, err
+		return nil, peerError(named, err)
 	}
 	spool, err := os.CreateTemp("", "smriti-clone-*")
 	if err != nil {
