@@ -491,6 +491,7 @@ func (a *App) planMerge(ctx context.Context, in PullRequest, branch string, head
 const (
 	PushUpToDate = "up_to_date"
 	PushPushed   = "pushed"
+	PushProposed = "proposed"
 )
 
 // PushResult is what a push did.
@@ -502,6 +503,8 @@ type PushResult struct {
 	OldHead *string
 	NewHead string
 	Stored  remote.Counts
+	// Proposal is the proposal a push --propose left on the remote.
+	Proposal *smriti.ID
 }
 
 // Push sends the remote what it lacks of a branch and moves the remote's
@@ -509,6 +512,19 @@ type PushResult struct {
 // saw there. A remote that moved answers ECONFLICT naming both heads and
 // the pull to run first. A retried push stores nothing twice.
 func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*PushResult, error) {
+	return a.push(ctx, space, name, branch, false)
+}
+
+// PushProposal lands a branch's state on a remote as a pending proposal
+// (a pull request for reasoning state): nothing on the remote moves until
+// someone there accepts it, which rebases it by item id if need be. The
+// proposal is written against the newest checkpoint both copies hold; a
+// private session's quotes are withheld from its items.
+func (a *App) PushProposal(ctx context.Context, space smriti.ID, name, branch string) (*PushResult, error) {
+	return a.push(ctx, space, name, branch, true)
+}
+
+func (a *App) push(ctx context.Context, space smriti.ID, name, branch string, propose bool) (*PushResult, error) {
 	if branch == "" {
 		branch = smriti.MainBranch
 	}
@@ -547,6 +563,9 @@ func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*
 			out.Outcome = PushUpToDate
 			return out, a.store.SetRemoteHeads(ctx, space, name, []remote.Head{{Branch: branch, CheckpointID: head.ID, Hash: head.Hash}}, nil, nil)
 		}
+		if propose {
+			return a.proposeOn(ctx, peer, r, head, old, out)
+		}
 		lca, err := a.store.CommonAncestor(ctx, head.ID, old.CheckpointID)
 		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
 			lca, err = nil, nil
@@ -558,6 +577,9 @@ func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*
 			return nil, remote.MovedError(branch, out.OldHead, a.trackedHash(r, branch), name)
 		}
 		want.Haves = append(want.Haves, old.Hash)
+	}
+	if propose {
+		return a.proposeOn(ctx, peer, r, head, nil, out)
 	}
 	for _, h := range r.Heads {
 		if h.Branch != branch && len(want.Haves) < remote.MaxHaves {
@@ -609,6 +631,73 @@ func (a *App) Push(ctx context.Context, space smriti.ID, name, branch string) (*
 		return nil, err
 	}
 	return out, nil
+}
+
+// proposeOn saves head's state on the remote as a proposal written against
+// the newest checkpoint both copies hold (the remote's head when this copy
+// has it in its history; else the common ancestor with it or with the
+// remote-tracking head).
+func (a *App) proposeOn(ctx context.Context, peer remote.Peer, r *remote.Remote, head *smriti.Checkpoint, old *remote.Head, out *PushResult) (*PushResult, error) {
+	var base *smriti.ID
+	for _, cand := range []*remote.Head{old, headOf(r, out.Branch)} {
+		if cand == nil {
+			continue
+		}
+		lca, err := a.store.CommonAncestor(ctx, head.ID, cand.CheckpointID)
+		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if lca != nil {
+			base = &lca.ID
+			break
+		}
+	}
+	if old != nil && base == nil {
+		return nil, smriti.Errorf(smriti.ECONFLICT, "this copy holds nothing of %s/%s's history; run `smriti pull %s` first", r.Name, out.Branch, r.Name)
+	}
+	items, err := a.store.CheckpointItems(ctx, head.ID)
+	if err != nil {
+		return nil, err
+	}
+	private := map[smriti.ID]bool{}
+	live := make([]smriti.Item, 0, len(items))
+	for _, it := range items {
+		if !it.Live() {
+			continue
+		}
+		if s := it.Origin.SessionID; s != nil {
+			p, ok := private[*s]
+			if !ok {
+				p, _ = a.store.SessionPrivate(ctx, *s)
+				private[*s] = p
+			}
+			if p {
+				it.Origin.Quote = nil
+			}
+		}
+		it.Change = nil
+		live = append(live, it)
+	}
+	content := head.Content
+	draft := smriti.ProposalDraft{Content: content, Items: live, AuthorType: head.AuthorType, AuthorAgent: head.AuthorAgent, ProjectRoot: head.ProjectRoot}
+	id, err := peer.Propose(ctx, r.RemoteSpaceID, base, draft)
+	if err != nil {
+		return nil, peerError(r, err)
+	}
+	out.Outcome, out.Proposal = PushProposed, &id
+	return out, nil
+}
+
+func headOf(r *remote.Remote, branch string) *remote.Head {
+	for i := range r.Heads {
+		if r.Heads[i].Branch == branch {
+			return &r.Heads[i]
+		}
+	}
+	return nil
 }
 
 func (a *App) trackedHash(r *remote.Remote, branch string) *string {
