@@ -155,6 +155,8 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	}
 	defer b.stop()
 	ca, cb := client.NewClient(a.url), client.NewClient(b.url)
+	// An import or a clone of a large space may take minutes.
+	ca.HTTP.Timeout, cb.HTTP.Timeout = 0, 0
 	f, err := os.Open(path)
 	if err != nil {
 		return err
