@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"smriti"
 	"smriti/portability"
@@ -149,4 +150,44 @@ func (a *App) haves(ctx context.Context, r *remote.Remote) (remote.Want, error) 
 		}
 	}
 	return want, nil
+}
+
+// FetchAll fetches every remote of every space on this server, each as the
+// space's owner, and returns the failures (a remote that is down does not
+// stop the others). It moves no local branch.
+func (a *App) FetchAll(ctx context.Context) []error {
+	refs, err := a.store.AllRemotes(ctx)
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	for _, r := range refs {
+		if ctx.Err() != nil {
+			break
+		}
+		if _, err := a.Fetch(smriti.WithUser(ctx, r.Owner), r.SpaceID, r.Name); err != nil {
+			errs = append(errs, fmt.Errorf("space %s, remote %s: %w", r.SpaceID, r.Name, err))
+		}
+	}
+	return errs
+}
+
+// FetchEvery runs FetchAll every interval until ctx ends, handing each
+// failure to report; it keeps remote-tracking heads fresh so briefs can say
+// "behind", and never moves a local branch.
+func (a *App) FetchEvery(ctx context.Context, every time.Duration, report func(error)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		for _, err := range a.FetchAll(ctx) {
+			if report != nil && ctx.Err() == nil {
+				report(err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

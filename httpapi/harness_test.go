@@ -30,6 +30,7 @@ type testEnv struct {
 	url   string
 	srv   *httpapi.Server
 	dsn   string
+	app   *app.App
 }
 
 type envOption func(*envConfig)
@@ -126,7 +127,7 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		hs.Shutdown(ctx)
 	})
 	url := "http://" + ln.Addr().String()
-	return &testEnv{c: client.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
+	return &testEnv{c: client.NewClient(url), store: st, url: url, srv: srv, dsn: dsn, app: a}
 }
 
 var bg = context.Background()

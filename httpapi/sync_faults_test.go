@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"bytes"
 	"compress/gzip"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -522,8 +521,6 @@ func sortStrings(s []string) []string {
 	sort.Strings(out)
 	return out
 }
-
-var _ = sql.ErrNoRows
 
 // TestSyncRaceEightClients: eight laptops loop commit, pull, push against
 // one team server at once. Every acknowledged commit ends on the team's

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"smriti"
 	"smriti/client"
@@ -251,8 +252,6 @@ func mapValues(m map[string]string) []string {
 	return out
 }
 
-var _ = context.Background
-
 // TestSyncPushPropose: push --propose leaves the laptop's state as a
 // pending proposal on the team server and moves nothing there; accepted,
 // the team's main holds the laptop's items with their ids; the laptop's
@@ -293,5 +292,44 @@ func TestSyncPushPropose(t *testing.T) {
 	mine, _ := liveDecisions(t, laptop, sp.ID)
 	if mine[shared] != "Ship every Tuesday" || len(mine) != 3 {
 		t.Fatalf("the laptop holds %v", mine)
+	}
+}
+
+// TestSyncBackgroundFetchSaysBehind: with the background fetch running,
+// a push from another copy shows in this copy's state as "behind
+// origin/main by 1" without any command, and no local branch moves.
+func TestSyncBackgroundFetchSaysBehind(t *testing.T) {
+	team, a, b := newEnv(t), newEnv(t), newEnv(t)
+	sp, err := team.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("watch")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, team, sp.ID, "start", []string{"Start"}, nil)
+	clone(t, a, team, sp.ID)
+	clone(t, b, team, sp.ID)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	go b.app.FetchEvery(ctx, 20*time.Millisecond, nil)
+	_, before := liveDecisions(t, b, sp.ID)
+	commitState(t, a, sp.ID, "more", []string{"Start", "More"}, nil)
+	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	// Wait on the state, not on time: the fetch runs every 20 ms.
+	var st *wire.SpaceState
+	for i := 0; i < 3000; i++ {
+		if st, err = b.c.State(bg, sp.ID, client.StateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Remotes) == 1 && st.Remotes[0].Behind == 1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(st.Remotes) != 1 || st.Remotes[0].Behind != 1 || !strings.HasPrefix(st.Remotes[0].Description, "main is behind origin/main by 1") {
+		t.Fatalf("state remotes = %+v; want behind by 1", st.Remotes)
+	}
+	if _, after := liveDecisions(t, b, sp.ID); after.ID != before.ID {
+		t.Fatal("the background fetch moved main")
 	}
 }

@@ -54,6 +54,13 @@ func (r *Remote) TokenHint() string {
 	return "…" + string(t[len(t)-4:])
 }
 
+// Ref names one remote of one space, and the space's owner (whom a
+// background fetch acts for).
+type Ref struct {
+	SpaceID, Owner smriti.ID
+	Name           string
+}
+
 // Head is a branch head: locally a remote-tracking head (origin/main), on
 // the wire a branch head of the other server.
 type Head struct {

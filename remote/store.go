@@ -26,6 +26,9 @@ type Store interface {
 	// SetSessionPrivate marks a session private or shared (ENOTFOUND for a
 	// session the caller may not see).
 	SetSessionPrivate(ctx context.Context, id smriti.ID, private bool) error
+	// AllRemotes lists every remote of every space on this server, whoever
+	// owns it: the server's own background fetch reads it, no caller does.
+	AllRemotes(ctx context.Context) ([]Ref, error)
 	// SessionPrivate reports whether a session is private.
 	SessionPrivate(ctx context.Context, id smriti.ID) (bool, error)
 

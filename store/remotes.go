@@ -257,3 +257,22 @@ func (s *Store) privateSessions(ctx context.Context, q querier, space smriti.ID)
 	}
 	return out, rows.Err()
 }
+
+// AllRemotes lists every remote of every space on this server, whoever
+// owns it (for the server's own background fetch, not for a caller).
+func (s *Store) AllRemotes(ctx context.Context) ([]remote.Ref, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT r.space_id, sp.owner_id, r.name FROM remotes r JOIN spaces sp ON sp.id = r.space_id ORDER BY r.space_id, r.name`)
+	if err != nil {
+		return nil, fmt.Errorf("list remotes: %w", err)
+	}
+	defer rows.Close()
+	var out []remote.Ref
+	for rows.Next() {
+		var r remote.Ref
+		if err := rows.Scan(&r.SpaceID, &r.Owner, &r.Name); err != nil {
+			return nil, fmt.Errorf("list remotes: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -42,6 +42,8 @@ type serveOptions struct {
 	// dbOpts tune the PostgreSQL pool (sizes, timeouts, pooler mode, the
 	// start-up wait).
 	dbOpts store.Options
+	// fetchEvery is how often every space's remotes are fetched (0: never).
+	fetchEvery time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -93,6 +95,8 @@ SMRITI_STEADY_MONITOR=on or off decides it on any database.`,
 	f.DurationVar(&o.keyRetention, "idempotency-ttl", retention, "how long a send's Idempotency-Key is honoured, then purged (env SMRITI_IDEMPOTENCY_TTL)")
 	f.DurationVar(&o.idleRelease, "idle-release", defaultIdleRelease,
 		"after this long with no request, hand memory back to the system (idle database connections, page caches, the binary's code pages); 0 never (env SMRITI_IDLE_RELEASE)")
+	f.DurationVar(&o.fetchEvery, "fetch-every", envDuration("SMRITI_FETCH_EVERY"),
+		"fetch every space's remotes this often, so briefs can say a branch is behind its remote; no local branch moves (0: only when asked; env SMRITI_FETCH_EVERY)")
 	f.IntVar(&o.turnCacheMB, "turn-cache-mb", store.DefaultTurnCacheBytes>>20,
 		"memory bound of the cache of hot sessions' recent turns, in MiB; 0 turns it off (env SMRITI_TURN_CACHE_MB)")
 	addDatabaseFlags(cmd, &o.dbOpts)
@@ -139,6 +143,16 @@ func memoryFlagsFromEnv(cmd *cobra.Command, o *serveOptions) error {
 		return fmt.Errorf("the turn cache bound must be 0 (off) or more MiB, not %d", o.turnCacheMB)
 	}
 	return nil
+}
+
+// envDuration is the duration an environment variable names (0 when it is
+// unset or not a duration).
+func envDuration(name string) time.Duration {
+	d, err := time.ParseDuration(os.Getenv(name))
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
 }
 
 // defaultIdleRelease is how long a server waits with no request before it
@@ -274,6 +288,10 @@ func serve(ctx context.Context, o serveOptions) error {
 		idle := memtrim.NewIdle(o.idleRelease, func() { releaseMemory(ctx, db, logger) })
 		srv.Handler = idle.Wrap(srv.Handler)
 		go idle.Run(ctx)
+	}
+
+	if o.fetchEvery > 0 {
+		go apiCfg.App.FetchEvery(ctx, o.fetchEvery, func(err error) { logger.Warn("background fetch failed", "err", err) })
 	}
 
 	errc := make(chan error, 1)
