@@ -28,6 +28,9 @@ type testEnv struct {
 	c     *client.Client
 	store *store.Store
 	url   string
+	// http is a plain client whose requests and answers are checked
+	// against the served document, like c's (see contract_test.go).
+	http  *http.Client
 	srv   *httpapi.Server
 	dsn   string
 }
@@ -126,7 +129,10 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		hs.Shutdown(ctx)
 	})
 	url := "http://" + ln.Addr().String()
-	return &testEnv{c: client.NewClient(url), store: st, url: url, srv: srv, dsn: dsn}
+	contract := newContractTransport(t, url)
+	c := client.NewClient(url)
+	c.HTTP.Transport = contract
+	return &testEnv{c: c, store: st, url: url, http: &http.Client{Transport: contract}, srv: srv, dsn: dsn}
 }
 
 var bg = context.Background()
@@ -148,7 +154,7 @@ func (e *testEnv) raw(t *testing.T, method, path, body string) (int, string) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

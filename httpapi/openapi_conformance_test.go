@@ -84,7 +84,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		for k, h := range st.headers {
 			req.Header.Set(k, fill(h))
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := e.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -594,7 +594,7 @@ func TestOpenAPIRequestSchemas(t *testing.T) {
 		}
 	}
 	scope := doc.Components.Schemas["SendRequest"].Properties["memory_scope"]
-	if fmt.Sprint(scope["enum"]) != "[latest_1 latest_3]" || scope["default"] != "latest_1" || scope["description"] == nil {
+	if fmt.Sprint(scope["enum"]) != "[latest_1 latest_3 ]" || scope["default"] != "latest_1" || scope["description"] == nil {
 		t.Errorf("memory_scope = %v", scope)
 	}
 	if mode := doc.Components.Schemas["ContextInfo"].Properties["mode"]; fmt.Sprint(mode["enum"]) != "[FRESH HEAD MOUNTED FORKED]" {
@@ -631,20 +631,30 @@ func TestOpenAPIStatuses(t *testing.T) {
 	// The auth statuses are listed on every server: public routes never
 	// answer 401, reads never 403, only the LLM routes and streams 429.
 	for _, tt := range []struct{ path, method, want string }{
-		{"/health", "get", "200,500,503"},
-		{"/health/live", "get", "200,500"},
-		{"/health/ready", "get", "200,500,503"},
-		{"/openapi.json", "get", "200,500"},
-		{"/docs", "get", "200,500"},
-		{"/api/v4/auth/login", "post", "200,400,401,413,422,429,500,503"},
-		{"/api/v4/auth/logout", "post", "204,500,503"},
-		{"/api/v2/repos", "get", "200,400,401,500"},
-		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,429,500"},
-		{"/api/v4/chat/send", "post", "200,400,401,403,413,422,429,500,502,503"},
-		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,429,500,502,503"},
-		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,500"},
-		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,422,500"},
-		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,422,500"}, // 409: its Idempotency-Key is in use
+		{"/health", "get", "200,421,500,503"},
+		{"/health/live", "get", "200,421,500"},
+		{"/health/ready", "get", "200,421,500,503"},
+		{"/openapi.json", "get", "200,421,500"},
+		{"/docs", "get", "200,421,500"},
+		// Public writes: no 401, but 403 from another origin and 415.
+		{"/api/v4/auth/login", "post", "200,400,401,403,413,415,421,422,429,500,503"},
+		{"/api/v4/auth/logout", "post", "204,403,415,421,500,503"},
+		{"/api/v2/repos", "get", "200,400,401,421,422,500"},
+		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,421,422,429,500"},
+		// 404: the session the body names.
+		{"/api/v4/chat/send", "post", "200,400,401,403,404,413,415,421,422,429,500,502,503"},
+		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,415,421,429,500,502,503"},
+		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,421,422,500"},
+		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,415,421,422,500"},
+		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,415,421,422,500"}, // 409: its Idempotency-Key is in use
+		// The issue-48 answers: a dry run's 200, a finished claim's 409, a
+		// worktree on an existing branch, a missing space_id's 422.
+		{"/api/v5/lineage/merge", "post", "200,201,400,401,403,404,409,413,415,421,422,500"},
+		{"/api/v5/claims/{claim_id}", "patch", "200,400,401,403,404,409,413,415,421,422,500"},
+		{"/api/v5/claims/{claim_id}/heartbeat", "post", "200,400,401,403,404,409,413,415,421,422,500"},
+		{"/api/v5/worktrees", "post", "201,400,401,403,404,409,413,415,421,422,500,502,503"},
+		{"/api/v5/claims", "get", "200,400,401,404,421,422,500"},
+		{"/api/v5/lineage/sessions/fork", "post", "201,400,401,403,404,409,413,415,421,422,500"},
 	} {
 		if got := codes(tt.path, tt.method); got != tt.want {
 			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)

@@ -1,0 +1,268 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+)
+
+// The contract layer: every request an httpapi test sends to its server,
+// and every answer, is checked against the document that server serves at
+// /openapi.json (kin-openapi's openapi3filter, JSON Schema 2020-12 as
+// OpenAPI 3.1 says). An answer the document does not describe fails the
+// test that caused it:
+//
+//   - the status must be one the operation documents, with a body of the
+//     documented media type that matches the documented schema (a stream's
+//     body is not read; its media type is checked);
+//   - a request the document refuses must be refused by the server (4xx):
+//     a 2xx for it means the document is stricter than the server (a
+//     path parameter declared a UUID that is not one, say). Tests that send
+//     deliberately bad input therefore need no marking; laxRequest marks
+//     the rare request whose refusal is not the point;
+//   - a wrong method on a documented path must be 405 with an Allow header
+//     naming the documented methods; an unknown /api/ path must be 404.
+//
+// Paths outside the document's reach are not checked: /mcp (MCP has its
+// own conformance suite), /metrics (Prometheus' text format), the web
+// workspace's pages, and CORS preflights (OPTIONS, answered by the
+// browser guard before routing).
+type contractTransport struct {
+	t    testing.TB
+	base http.RoundTripper
+	url  string
+
+	once   sync.Once
+	router routers.Router
+	err    error
+
+	mu   sync.Mutex
+	done bool
+}
+
+type laxKey struct{}
+
+// laxRequest marks a request whose refusal by the document is expected
+// even though the server accepts it; its answer is still checked.
+func laxRequest(ctx context.Context) context.Context {
+	return context.WithValue(ctx, laxKey{}, true)
+}
+
+func newContractTransport(t testing.TB, url string) *contractTransport {
+	ct := &contractTransport{t: t, base: http.DefaultTransport, url: url}
+	t.Cleanup(func() {
+		ct.mu.Lock()
+		ct.done = true
+		ct.mu.Unlock()
+	})
+	return ct
+}
+
+// contractDocs caches parsed documents by content: most servers of a test
+// run serve the same one.
+var contractDocs sync.Map // [32]byte → *contractDoc
+
+type contractDoc struct {
+	router routers.Router
+	err    error
+}
+
+func init() {
+	// Bodies the API takes or gives that are not JSON: read as opaque
+	// bytes (their schema is a binary or plain string).
+	// Formats are assertions here, as a validating client treats them
+	// (JSON Schema 2020-12 makes them annotations by default).
+	openapi3.DefineStringFormat("uuid", `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	for _, mt := range []string{"application/gzip", "text/html", "text/markdown", "text/event-stream", "application/x-ndjson", "application/jsonl"} {
+		openapi3filter.RegisterBodyDecoder(mt, openapi3filter.FileBodyDecoder)
+	}
+}
+
+func (ct *contractTransport) load() {
+	req, err := http.NewRequest(http.MethodGet, ct.url+"/openapi.json", nil)
+	if err != nil {
+		ct.err = err
+		return
+	}
+	resp, err := ct.base.RoundTrip(req)
+	if err != nil {
+		ct.err = err
+		return
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		ct.err = err
+		return
+	}
+	key := sha256.Sum256(raw)
+	if d, ok := contractDocs.Load(key); ok {
+		ct.router, ct.err = d.(*contractDoc).router, d.(*contractDoc).err
+		return
+	}
+	d := &contractDoc{}
+	d.router, d.err = parseContract(raw)
+	contractDocs.Store(key, d)
+	ct.router, ct.err = d.router, d.err
+}
+
+// parseContract loads and validates a served document and routes by it.
+func parseContract(raw []byte) (routers.Router, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(raw)
+	if err != nil {
+		return nil, fmt.Errorf("load /openapi.json: %w", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, fmt.Errorf("/openapi.json is not a valid OpenAPI document: %w", err)
+	}
+	return legacy.NewRouter(doc)
+}
+
+func (ct *contractTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		var err error
+		if reqBody, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
+	resp, err := ct.base.RoundTrip(req)
+	if err != nil || !strings.HasPrefix(req.URL.String(), ct.url) {
+		return resp, err
+	}
+	ct.once.Do(ct.load)
+	if ct.err != nil {
+		ct.fail("%v", ct.err)
+		return resp, nil
+	}
+	problem, err := ct.check(req, reqBody, resp)
+	if problem != "" {
+		ct.fail("%s %s → %d: %s", req.Method, req.URL.RequestURI(), resp.StatusCode, problem)
+	}
+	return resp, err
+}
+
+func (ct *contractTransport) fail(format string, args ...any) {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if !ct.done {
+		ct.t.Errorf("contract: "+format, args...)
+	}
+}
+
+// check returns what in the exchange the document does not describe ("" when
+// nothing); the error is one reading the answer's body.
+func (ct *contractTransport) check(req *http.Request, reqBody []byte, resp *http.Response) (string, error) {
+	path := req.URL.Path
+	if req.Method == http.MethodOptions || path == "/metrics" || path == "/mcp" || strings.HasPrefix(path, "/mcp/") {
+		return "", nil
+	}
+	probe := req
+	if req.Method == http.MethodHead {
+		// HEAD is GET without a body (net/http serves it for every GET).
+		probe = req.Clone(req.Context())
+		probe.Method = http.MethodGet
+	}
+	route, params, err := ct.router.FindRoute(probe)
+	var re *routers.RouteError
+	errors.As(err, &re)
+	switch {
+	case re != nil && re.Reason == routers.ErrMethodNotAllowed.Error():
+		return ct.checkWrongMethod(req, resp), nil
+	case re != nil && re.Reason == routers.ErrPathNotFound.Error():
+		if strings.HasPrefix(path, "/api/") && resp.StatusCode != http.StatusNotFound {
+			return "an undocumented path answered", nil
+		}
+		return "", nil // the web workspace, or an unknown path's 404
+	case err != nil:
+		return "route: " + err.Error(), nil
+	}
+	in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true}}
+	var problems []string
+	if req.Context().Value(laxKey{}) == nil && (resp.StatusCode < 400 || resp.StatusCode >= 500) {
+		in.Request = probe.Clone(probe.Context())
+		in.Request.Body = io.NopCloser(bytes.NewReader(reqBody))
+		if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
+			problems = append(problems, fmt.Sprintf("the server did not refuse a request the document refuses: %v", oneLine(err)))
+		}
+	}
+	if req.Method == http.MethodHead {
+		return strings.Join(problems, "; "), nil
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+	media, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+	if media == "text/event-stream" {
+		// A stream may never end: check its status and media type only.
+		out.Options.ExcludeResponseBody = true
+		if r := route.Operation.Responses.Status(resp.StatusCode); r != nil && r.Value != nil && r.Value.Content.Get(media) == nil {
+			problems = append(problems, "undocumented media type "+media)
+		}
+		out.Body = io.NopCloser(strings.NewReader(""))
+	} else {
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if err != nil {
+			return strings.Join(problems, "; "), err
+		}
+		out.SetBodyBytes(body)
+		if r := route.Operation.Responses.Status(resp.StatusCode); len(body) > 0 && r != nil && r.Value != nil && len(r.Value.Content) == 0 {
+			problems = append(problems, fmt.Sprintf("a body where the document has none: %.120s", body))
+		}
+	}
+	if err := openapi3filter.ValidateResponse(req.Context(), out); err != nil {
+		problems = append(problems, oneLine(err))
+	}
+	return strings.Join(problems, "; "), nil
+}
+
+// checkWrongMethod: a known path asked with a method it does not serve is
+// 405, with an Allow header naming the methods the document lists for it.
+func (ct *contractTransport) checkWrongMethod(req *http.Request, resp *http.Response) string {
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		return "an undocumented method answered"
+	}
+	allow := strings.Split(resp.Header.Get("Allow"), ", ")
+	var documented []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := req.Clone(req.Context())
+		probe.Method = m
+		if _, _, err := ct.router.FindRoute(probe); err == nil {
+			documented = append(documented, m)
+			if m == http.MethodGet {
+				documented = append(documented, http.MethodHead)
+			}
+		}
+	}
+	if !slices.Equal(allow, documented) {
+		return fmt.Sprintf("405 with Allow %q, the document lists %q", allow, documented)
+	}
+	return ""
+}
+
+func oneLine(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 600 {
+		s = s[:600] + "…"
+	}
+	return s
+}
