@@ -31,14 +31,14 @@ const (
 type MergeConflict struct {
 	// Field is the content field: message, objective, summary, decisions,
 	// assumptions, tasks, open_questions, entities or artifacts.
-	Field string `json:"field"`
+	Field string `json:"field" enum:"message,objective,summary,decisions,assumptions,tasks,open_questions,entities,artifacts" doc:"The content field in conflict"`
 	// Key names the item of a list field: its item id, or "id:<id>" /
 	// "label:<normalised label>" for an artifact; "" for scalars.
-	Key    string `json:"key"`
-	Kind   string `json:"kind"`
-	Base   string `json:"base"`
-	Ours   string `json:"ours"`
-	Theirs string `json:"theirs"`
+	Key    string `json:"key" doc:"The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field"`
+	Kind   string `json:"kind" enum:"both_changed,removed_vs_edited" doc:"both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited"`
+	Base   string `json:"base" doc:"The common ancestor's value as text (empty where it has none)"`
+	Ours   string `json:"ours" doc:"The target's value as text (empty where the target removed it)"`
+	Theirs string `json:"theirs" doc:"The source's value as text (empty where the source removed it)"`
 }
 
 // MergeResolution settles one conflict, matched by Field and Key.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,9 +44,9 @@ type contractTransport struct {
 	base http.RoundTripper
 	url  string
 
-	once   sync.Once
-	router routers.Router
-	err    error
+	once sync.Once
+	doc  *contractDoc
+	err  error
 
 	mu   sync.Mutex
 	done bool
@@ -76,6 +75,7 @@ func newContractTransport(t testing.TB, url string) *contractTransport {
 var contractDocs sync.Map // [32]byte → *contractDoc
 
 type contractDoc struct {
+	spec   *openapi3.T
 	router routers.Router
 	err    error
 }
@@ -109,27 +109,60 @@ func (ct *contractTransport) load() {
 		return
 	}
 	key := sha256.Sum256(raw)
-	if d, ok := contractDocs.Load(key); ok {
-		ct.router, ct.err = d.(*contractDoc).router, d.(*contractDoc).err
-		return
+	d, ok := contractDocs.Load(key)
+	if !ok {
+		d, _ = contractDocs.LoadOrStore(key, parseContract(raw))
 	}
-	d := &contractDoc{}
-	d.router, d.err = parseContract(raw)
-	contractDocs.Store(key, d)
-	ct.router, ct.err = d.router, d.err
+	ct.doc, ct.err = d.(*contractDoc), d.(*contractDoc).err
 }
 
 // parseContract loads and validates a served document and routes by it.
-func parseContract(raw []byte) (routers.Router, error) {
+func parseContract(raw []byte) *contractDoc {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
-		return nil, fmt.Errorf("load /openapi.json: %w", err)
+		return &contractDoc{err: fmt.Errorf("load /openapi.json: %w", err)}
 	}
 	if err := doc.Validate(loader.Context); err != nil {
-		return nil, fmt.Errorf("/openapi.json is not a valid OpenAPI document: %w", err)
+		return &contractDoc{err: fmt.Errorf("/openapi.json is not a valid OpenAPI document: %w", err)}
 	}
-	return legacy.NewRouter(doc)
+	router, err := legacy.NewRouter(doc)
+	return &contractDoc{spec: doc, router: router, err: err}
+}
+
+// methods lists the methods the document gives the path that path matches
+// (a template's parameter matches one non-empty segment), and whether one
+// matches at all.
+func (d *contractDoc) methods(path string) ([]string, bool) {
+	segs := strings.Split(path, "/")
+	for tmpl, item := range d.spec.Paths.Map() {
+		ts := strings.Split(tmpl, "/")
+		if len(ts) != len(segs) {
+			continue
+		}
+		match := true
+		for i := range ts {
+			if strings.HasPrefix(ts[i], "{") {
+				match = match && segs[i] != ""
+			} else {
+				match = match && ts[i] == segs[i]
+			}
+		}
+		if !match {
+			continue
+		}
+		var out []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if item.GetOperation(m) != nil {
+				out = append(out, m)
+				if m == http.MethodGet {
+					out = append(out, http.MethodHead)
+				}
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 func (ct *contractTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -174,24 +207,24 @@ func (ct *contractTransport) check(req *http.Request, reqBody []byte, resp *http
 	if req.Method == http.MethodOptions || path == "/metrics" || path == "/mcp" || strings.HasPrefix(path, "/mcp/") {
 		return "", nil
 	}
+	methods, known := ct.doc.methods(path)
+	switch {
+	case !known:
+		if strings.HasPrefix(path, "/api/") && resp.StatusCode != http.StatusNotFound {
+			return "an undocumented path answered", nil
+		}
+		return "", nil // the web workspace, or an unknown path's 404
+	case !slices.Contains(methods, req.Method):
+		return checkWrongMethod(methods, resp), nil
+	}
 	probe := req
 	if req.Method == http.MethodHead {
 		// HEAD is GET without a body (net/http serves it for every GET).
 		probe = req.Clone(req.Context())
 		probe.Method = http.MethodGet
 	}
-	route, params, err := ct.router.FindRoute(probe)
-	var re *routers.RouteError
-	errors.As(err, &re)
-	switch {
-	case re != nil && re.Reason == routers.ErrMethodNotAllowed.Error():
-		return ct.checkWrongMethod(req, resp), nil
-	case re != nil && re.Reason == routers.ErrPathNotFound.Error():
-		if strings.HasPrefix(path, "/api/") && resp.StatusCode != http.StatusNotFound {
-			return "an undocumented path answered", nil
-		}
-		return "", nil // the web workspace, or an unknown path's 404
-	case err != nil:
+	route, params, err := ct.doc.router.FindRoute(probe)
+	if err != nil {
 		return "route: " + err.Error(), nil
 	}
 	in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route,
@@ -237,23 +270,11 @@ func (ct *contractTransport) check(req *http.Request, reqBody []byte, resp *http
 
 // checkWrongMethod: a known path asked with a method it does not serve is
 // 405, with an Allow header naming the methods the document lists for it.
-func (ct *contractTransport) checkWrongMethod(req *http.Request, resp *http.Response) string {
+func checkWrongMethod(documented []string, resp *http.Response) string {
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		return "an undocumented method answered"
 	}
-	allow := strings.Split(resp.Header.Get("Allow"), ", ")
-	var documented []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		probe := req.Clone(req.Context())
-		probe.Method = m
-		if _, _, err := ct.router.FindRoute(probe); err == nil {
-			documented = append(documented, m)
-			if m == http.MethodGet {
-				documented = append(documented, http.MethodHead)
-			}
-		}
-	}
-	if !slices.Equal(allow, documented) {
+	if allow := strings.Split(resp.Header.Get("Allow"), ", "); !slices.Equal(allow, documented) {
 		return fmt.Sprintf("405 with Allow %q, the document lists %q", allow, documented)
 	}
 	return ""
