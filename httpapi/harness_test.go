@@ -30,9 +30,9 @@ type testEnv struct {
 	url   string
 	// http is a plain client whose requests and answers are checked
 	// against the served document, like c's (see contract_test.go).
-	http  *http.Client
-	srv   *httpapi.Server
-	dsn   string
+	http *http.Client
+	srv  *httpapi.Server
+	dsn  string
 }
 
 type envOption func(*envConfig)
