@@ -272,6 +272,9 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 				"A request with a method a documented path does not list is answered 405 with an Allow header naming the methods it does, " +
 				"in the Error shape; an unknown path under /api/ is 404. " +
 				"In auth mode (--auth) every route but the public ones (health, this document, /docs, sign-in and sign-out) needs a bearer token or the session cookie; local mode needs none."},
+		// Relative: the server that served this document (smriti serve's
+		// --addr, http://127.0.0.1:8000 by default).
+		"servers":    []any{map[string]any{"url": "/", "description": "The server this document was fetched from"}},
 		"security":   optionalAuth,
 		"paths":      paths,
 		"components": map[string]any{"schemas": g.defs, "securitySchemes": securitySchemes},
