@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -218,7 +219,7 @@ func (ct *contractTransport) check(req *http.Request, reqBody []byte, resp *http
 		}
 		return "", nil // the web workspace, or an unknown path's 404
 	case !slices.Contains(methods, req.Method):
-		return checkWrongMethod(methods, resp), nil
+		return ct.checkWrongMethod(methods, resp)
 	}
 	probe := req
 	if req.Method == http.MethodHead {
@@ -272,15 +273,38 @@ func (ct *contractTransport) check(req *http.Request, reqBody []byte, resp *http
 }
 
 // checkWrongMethod: a known path asked with a method it does not serve is
-// 405, with an Allow header naming the methods the document lists for it.
-func checkWrongMethod(documented []string, resp *http.Response) string {
+// 405, with an Allow header naming the methods the document lists for it,
+// as the document's MethodNotAllowed response describes.
+func (ct *contractTransport) checkWrongMethod(documented []string, resp *http.Response) (string, error) {
 	if resp.StatusCode != http.StatusMethodNotAllowed {
-		return "an undocumented method answered"
+		return "an undocumented method answered", nil
 	}
 	if allow := strings.Split(resp.Header.Get("Allow"), ", "); !slices.Equal(allow, documented) {
-		return fmt.Sprintf("405 with Allow %q, the document lists %q", allow, documented)
+		return fmt.Sprintf("405 with Allow %q, the document lists %q", allow, documented), nil
 	}
-	return ""
+	r := ct.doc.spec.Components.Responses["MethodNotAllowed"]
+	if r == nil || r.Value == nil {
+		return "405 is not described (components/responses/MethodNotAllowed)", nil
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	media, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";")
+	mt := r.Value.Content.Get(media)
+	if mt == nil || mt.Schema == nil {
+		return "405 answered as undocumented " + media, nil
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return "405 body is not JSON: " + err.Error(), nil
+	}
+	if err := mt.Schema.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.VisitAsResponse()); err != nil {
+		return "405 body: " + oneLine(err), nil
+	}
+	return "", nil
 }
 
 func oneLine(err error) string {

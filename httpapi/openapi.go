@@ -269,15 +269,22 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 			"license": map[string]any{"name": "Apache License 2.0", "identifier": "Apache-2.0"},
 			"description": "Version control for reasoning state. Spaces are \"repos\" and checkpoints \"commits\" on the wire. " +
 				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>. " +
-				"A request with a method a documented path does not list is answered 405 with an Allow header naming the methods it does, " +
-				"in the Error shape; an unknown path under /api/ is 404. " +
+				"A request with a method a documented path does not list is answered 405 with an Allow header naming the methods it does " +
+				"(components/responses/MethodNotAllowed); an unknown path under /api/ is 404. " +
 				"In auth mode (--auth) every route but the public ones (health, this document, /docs, sign-in and sign-out) needs a bearer token or the session cookie; local mode needs none."},
 		// Relative: the server that served this document (smriti serve's
 		// --addr, http://127.0.0.1:8000 by default).
-		"servers":    []any{map[string]any{"url": "/", "description": "The server this document was fetched from"}},
-		"security":   optionalAuth,
-		"paths":      paths,
-		"components": map[string]any{"schemas": g.defs, "securitySchemes": securitySchemes},
+		"servers":  []any{map[string]any{"url": "/", "description": "The server this document was fetched from"}},
+		"security": optionalAuth,
+		"paths":    paths,
+		"components": map[string]any{"schemas": g.defs, "securitySchemes": securitySchemes, "responses": map[string]any{
+			// Not an operation's: any documented path asked with a method
+			// it does not list.
+			"MethodNotAllowed": map[string]any{
+				"description": "A method the path does not list: every documented path answers it so",
+				"headers": map[string]any{"Allow": map[string]any{"required": true, "schema": map[string]any{"type": "string"},
+					"description": "The methods the path serves, comma-separated (HEAD wherever GET)"}},
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}}},
 	}, g
 }
 
