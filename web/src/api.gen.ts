@@ -1771,28 +1771,28 @@ export interface components {
         };
         CommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for a draft or extract (the background model becomes author_agent); default "user", or "agent" with author_agent, or "llm" with source_turns
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -1800,13 +1800,13 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description The space (UUID); must be the session's */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The writing session (UUID): its branch is the checkpoint's branch */
             session_id: string | null;
             /** @description The turns a draft was made from; marks the content as drafted (author_type "llm") */
@@ -1831,7 +1831,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         CompareDiff: {
             /** @description Assumptions only A has, sorted */
@@ -2379,7 +2379,7 @@ export interface components {
              * @description What the checkpoint did to the item
              * @enum {string}
              */
-            op?: "add" | "update" | "resolve" | "retract" | "supersede";
+            op?: "add" | "update" | "resolve" | "retract" | "supersede" | "";
             /** @description Why the item was retracted; null otherwise */
             reason?: string | null;
             /** @description The turns or document line the change came from */
@@ -2439,14 +2439,14 @@ export interface components {
             /** @description For a new item: the turns, quote and model it came from (checkpoint_id is set by the server) */
             origin?: components["schemas"]["ItemOriginInput"] | null;
             /** @description The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent */
-            refs?: components["schemas"]["ItemRefInput"][];
+            refs?: components["schemas"]["ItemRefInput"][] | null;
             /**
              * @description Default open; answered, retracted or superseded ends a parent item the content no longer has
              * @enum {string}
              */
-            status?: "open" | "done" | "answered" | "retracted" | "superseded";
+            status?: "open" | "done" | "answered" | "retracted" | "superseded" | "";
             /** @description Ids of parent items this one replaces */
-            supersedes?: string[];
+            supersedes?: string[] | null;
             /** @description The item's text; matched to the content's items by normalised text */
             text: string;
         };
@@ -2464,9 +2464,9 @@ export interface components {
              * @description The resolution's choice
              * @enum {string}
              */
-            choice?: "ours" | "theirs" | "base" | "custom";
+            choice?: "ours" | "theirs" | "base" | "custom" | "";
             /** @description The sides' versions the merge turned down ([] when none) */
-            rejected?: components["schemas"]["RejectedVersionInput"][];
+            rejected?: components["schemas"]["RejectedVersionInput"][] | null;
         };
         ItemOrigin: {
             /** @description The author_agent of the checkpoint that introduced it */
@@ -2582,9 +2582,9 @@ export interface components {
         };
         LegacyCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description Who wrote it, such as claude-code (null: nobody is invented) */
             author_agent?: string | null;
             /** @description user, llm, agent or system (default: agent when author_agent is given, else user) */
@@ -2598,25 +2598,25 @@ export interface components {
             /** @description The first implementation's free-form context object (default {}) */
             context_blob?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
             model?: string | null;
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description The parent checkpoint (UUID; default: the branch's newest) */
             parent_commit_id?: string | null;
             /** @description Absolute path of the project (default: the space's) */
@@ -2626,7 +2626,7 @@ export interface components {
             /** @description The space (UUID) */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -2647,7 +2647,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         LineageTree: {
             /** @description Every checkpoint, oldest first */
@@ -2756,6 +2756,63 @@ export interface components {
             /** @description Conflicts settled by the request's resolutions */
             conflicts_resolved: number;
         };
+        MergeConflict: {
+            /** @description The common ancestor's value as text (empty where it has none) */
+            base: string;
+            /**
+             * @description The content field in conflict
+             * @enum {string}
+             */
+            field: "message" | "objective" | "summary" | "decisions" | "assumptions" | "tasks" | "open_questions" | "entities" | "artifacts";
+            /** @description The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field */
+            key: string;
+            /**
+             * @description both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited
+             * @enum {string}
+             */
+            kind: "both_changed" | "removed_vs_edited";
+            /** @description The target's value as text (empty where the target removed it) */
+            ours: string;
+            /** @description The source's value as text (empty where the source removed it) */
+            theirs: string;
+        };
+        MergedContent: {
+            /** @description Attached artifacts: {id, type, label, content} */
+            artifacts: components["schemas"]["Artifact"][];
+            /** @description Things taken for granted but not debated */
+            assumptions: string[];
+            /** @description Decisions made */
+            decisions: string[];
+            /** @description Proper nouns and key technical terms */
+            entities: string[];
+            /** @description The merge checkpoint's title */
+            message: string;
+            /** @description The merged objective */
+            objective: string;
+            /** @description Questions still open */
+            open_questions: string[];
+            /** @description The merged summary */
+            summary: string;
+            /** @description Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status */
+            tasks: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[];
+        };
         MergeEdge: {
             /**
              * Format: uuid
@@ -2768,6 +2825,55 @@ export interface components {
              */
             source_checkpoint_id: string;
         };
+        MergePreview: {
+            /** @description The common ancestor the merge is computed from (null when unrelated) */
+            base_checkpoint_id: string | null;
+            /** @description The common ancestor's hash (null when unrelated) */
+            base_commit_hash: string | null;
+            /** @description The conflicts the request's resolutions leave unsettled ([] when none: the merge can be committed) */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description The merged items with their ids */
+            items: components["schemas"]["ItemOut"][];
+            /** @description The content the merge would write */
+            merged: components["schemas"]["MergedContent"];
+            /** @description Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently */
+            removes: components["schemas"]["MergeRemoval"][];
+            /**
+             * Format: uuid
+             * @description The checkpoint merged in
+             */
+            source_checkpoint_id: string;
+            /** @description The source checkpoint's hash */
+            source_commit_hash: string;
+            /**
+             * Format: uuid
+             * @description The checkpoint merged into
+             */
+            target_checkpoint_id: string;
+            /** @description The target checkpoint's hash */
+            target_commit_hash: string;
+        };
+        MergeRemoval: {
+            /** @description The removed item's id */
+            id: string;
+            /**
+             * @description Its kind
+             * @enum {string}
+             */
+            kind: "decision" | "assumption" | "task" | "open_question" | "entity";
+            /**
+             * @description Which side removed it: ours (the target), theirs (the source) or both
+             * @enum {string}
+             */
+            side: "ours" | "theirs" | "both";
+            /**
+             * @description How that side ended it (removed: that side's checkpoint dropped it without saying how)
+             * @enum {string}
+             */
+            status: "retracted" | "superseded" | "answered" | "removed";
+            /** @description Its text in the common ancestor */
+            text: string;
+        };
         MergeRequest: {
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
@@ -2776,7 +2882,7 @@ export interface components {
             /** @description The merge checkpoint's title (default: Merge <source branch> into <target branch>) */
             message?: string | null;
             /** @description How to settle conflicts, each matched by field and key; unsettled ones answer 409 with the conflicts */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The checkpoint to merge in (UUID) */
             source_checkpoint_id: string | null;
             /** @description The space (UUID) */
@@ -2913,25 +3019,25 @@ export interface components {
         };
         ProposalAcceptRequest: {
             /** @description Settle the conflicts of a 409: field and key as the 409 names them, choice ours (the branch head's value), theirs (the proposal's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
         };
         ProposalEditRequest: {
             /** @description The whole list of assumptions */
-            assumptions?: string[] | null;
+            assumptions?: (string[] | null) | null;
             /** @description The whole list of decisions */
-            decisions?: string[] | null;
+            decisions?: (string[] | null) | null;
             /** @description The whole list of entities */
-            entities?: string[] | null;
+            entities?: (string[] | null) | null;
             /** @description The title (not blank) */
             message?: string | null;
             /** @description What the work is for */
             objective?: string | null;
             /** @description The whole list of open questions */
-            open_questions?: string[] | null;
+            open_questions?: (string[] | null) | null;
             /** @description Where things stand */
             summary?: string | null;
             /** @description The whole list of tasks (strings or objects) */
-            tasks?: (string | {
+            tasks?: ((string | {
                 /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
                 blocked_by?: string | string[];
                 /** @description A short id other tasks can name in blocked_by */
@@ -2948,7 +3054,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[] | null) | null;
         };
         ProposalOut: {
             /** @description Artifacts */
@@ -3037,26 +3143,26 @@ export interface components {
         };
         ProposalRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote it, kept for the checkpoint */
             author_agent?: string | null;
             /**
              * @description Who wrote the content, as for a commit
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint the draft changes (default: the head of the session's branch, or of main, now). Accepting it later rebases onto a head that moved, or answers 409 */
             base_checkpoint_id?: string | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The draft's items with their ids (a draft's items view), so accepting it updates those items */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content */
@@ -3064,7 +3170,7 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project */
             project_root?: string | null;
             /** @description The session the checkpoint will be written from (UUID): its branch is the proposal's branch. Null: onto main, with no session */
@@ -3073,7 +3179,7 @@ export interface components {
              * @description Who saved it (default api)
              * @enum {string}
              */
-            source?: "hook" | "cli" | "mcp" | "web" | "api";
+            source?: "hook" | "cli" | "mcp" | "web" | "api" | "";
             /** @description The turns a draft was made from */
             source_turns?: components["schemas"]["SourceTurnsIn"] | null;
             /** @description Where things stand (default "") */
@@ -3096,7 +3202,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         ProposalWaitingOut: {
             /** @description The branch it goes on */
@@ -3294,7 +3400,7 @@ export interface components {
              * @description ours (the merge target) or theirs (the merged source)
              * @enum {string}
              */
-            side?: "ours" | "theirs";
+            side?: "ours" | "theirs" | "";
             /** @description The turns that side's version came from */
             source?: components["schemas"]["ItemSourceInput"];
             /** @description The text that side held; null when that side had removed the item */
@@ -3415,7 +3521,7 @@ export interface components {
              * @default latest_1
              * @enum {string}
              */
-            memory_scope: "latest_1" | "latest_3";
+            memory_scope: "latest_1" | "latest_3" | "";
             /** @description The user message (at most 100,000 characters) */
             message: string | null;
             /** @description Model for this send; default: the session's model (the provider's default model when the provider changes) */
@@ -3634,28 +3740,28 @@ export interface components {
         };
         SpaceCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for an extract (the background model becomes author_agent); default "user", or "agent" with author_agent
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -3663,11 +3769,11 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -3688,7 +3794,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         SpaceCreateRequest: {
             /** @description What it is about (default "") */
@@ -3696,7 +3802,7 @@ export interface components {
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The space's name: not blank, at most 255 characters */
             name: string | null;
             /** @description Absolute path of the project (default null) */
@@ -4124,7 +4230,19 @@ export interface components {
             space_id: string | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description A method the path does not list: every documented path answers it so */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path serves, comma-separated (HEAD wherever GET) */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -4189,6 +4307,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -4209,7 +4336,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4270,8 +4415,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4338,7 +4501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4349,6 +4512,33 @@ export interface operations {
             };
             /** @description Conflict with the current state (see the detail) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4416,6 +4606,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4425,7 +4624,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4483,8 +4700,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4539,6 +4765,24 @@ export interface operations {
             };
             /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4606,6 +4850,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4615,7 +4877,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,8 +4953,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4738,8 +5027,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4805,8 +5112,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4866,8 +5191,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4937,7 +5280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4955,7 +5298,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5015,6 +5376,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5024,7 +5394,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5079,6 +5467,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Internal error (logged on the server; never details) */
             500: {
@@ -5136,6 +5551,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5176,6 +5600,15 @@ export interface operations {
             };
             /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5261,7 +5694,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5337,8 +5788,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5423,6 +5892,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -5443,7 +5921,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5496,6 +5992,15 @@ export interface operations {
             };
             /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5566,6 +6071,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5575,7 +6089,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5667,6 +6199,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5727,6 +6277,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5736,7 +6295,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5794,8 +6371,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5859,8 +6445,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5930,7 +6534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5948,7 +6552,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6015,8 +6637,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6111,8 +6751,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6169,8 +6827,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6240,7 +6907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,7 +6925,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6317,8 +7002,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6385,8 +7079,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6448,8 +7160,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6517,6 +7247,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6526,7 +7265,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6616,6 +7373,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6625,7 +7391,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,7 +7509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6743,7 +7527,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,8 +7612,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6886,7 +7706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6915,7 +7735,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6982,8 +7820,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7080,6 +7936,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7089,7 +7954,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7187,6 +8070,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7196,7 +8088,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7283,8 +8193,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7341,8 +8260,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7404,6 +8332,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -7455,6 +8410,33 @@ export interface operations {
             };
             /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7527,6 +8509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -7547,7 +8538,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7618,8 +8627,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7636,7 +8654,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,8 +8743,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7725,7 +8770,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7811,6 +8874,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -7822,7 +8894,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7891,6 +8990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7900,7 +9008,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7959,8 +9085,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7995,6 +9130,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description dry_run: the preview of the merge; nothing is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergePreview"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -8033,6 +9177,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8053,7 +9206,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,8 +9282,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8185,6 +9365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8205,7 +9394,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8263,8 +9470,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8321,8 +9537,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8347,7 +9572,7 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
                 limit?: string;
                 /** @description the words to find (all must match) */
@@ -8388,6 +9613,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -8405,7 +9657,7 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
                 limit?: string;
                 /** @description the words to find (all must match) */
@@ -8439,6 +9691,33 @@ export interface operations {
             };
             /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8510,8 +9789,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8589,7 +9886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8618,7 +9915,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8681,8 +9996,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8750,8 +10083,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8809,8 +10151,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8876,8 +10236,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8957,7 +10326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8984,7 +10353,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +10446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9070,6 +10457,24 @@ export interface operations {
             };
             /** @description Conflict with the current state (see the detail) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9138,8 +10543,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9199,8 +10622,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9270,7 +10711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9288,7 +10729,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9347,8 +10806,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9419,7 +10887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9446,7 +10914,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9521,7 +11007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9548,7 +11034,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9616,7 +11120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9627,6 +11131,24 @@ export interface operations {
             };
             /** @description Conflict with the current state (see the detail) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9686,8 +11208,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9762,7 +11302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9791,7 +11331,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9852,8 +11410,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9923,7 +11499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9941,7 +11517,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10004,8 +11598,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10093,7 +11705,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10151,8 +11790,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10212,8 +11860,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10272,6 +11956,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -10281,7 +11983,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10292,6 +12012,24 @@ export interface operations {
             };
             /** @description Internal error (logged on the server; never details) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10339,8 +12077,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10350,6 +12106,15 @@ export interface operations {
             };
             /** @description Internal error (logged on the server; never details) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10409,8 +12174,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10420,6 +12221,24 @@ export interface operations {
             };
             /** @description Internal error (logged on the server; never details) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10445,6 +12264,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -10474,6 +12302,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -10514,6 +12351,15 @@ export interface operations {
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -10541,6 +12387,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -10581,6 +12436,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
