@@ -35,11 +35,12 @@ var errorMeaning = map[int]string{
 		"(auth mode, or --llm-rate), or too many streams are open at once; retry after Retry-After seconds",
 	500: "Internal error (logged on the server; never details)",
 	502: "The LLM provider failed or answered unusably",
-	503: "A needed provider is not configured, or the database is unavailable",
+	503: "A needed provider is not configured, or the database is unavailable (then with Retry-After)",
 }
 
 // errorStatuses lists every error status a route can answer: 500 and 421
-// (a Host the server does not answer for) always; in auth mode 401 unless
+// (a Host the server does not answer for) always; 503 unless it never
+// touches the database (noDatabase); in auth mode 401 unless
 // the route is public, and 403 for a write; every write 403 (refused from
 // another origin) and 415 (not JSON); 400 when it reads a path id, a query
 // parameter or a body; 404 for a path id or an id the body or query names;
@@ -51,6 +52,9 @@ var errorMeaning = map[int]string{
 // API, not one server's flags.
 func errorStatuses(rt route) []int {
 	set := map[int]bool{500: true, 421: true}
+	if !noDatabase[rt.method+" "+rt.path] {
+		set[503] = true
+	}
 	write := needOfMethod(rt.method) != account.NeedRead
 	if !public(rt.method, rt.path) {
 		set[401] = true
@@ -94,6 +98,10 @@ func errorStatuses(rt route) []int {
 	return out
 }
 
+// noDatabase are the routes that never touch the database; every other one
+// answers 503 (with Retry-After) while the database is unavailable.
+var noDatabase = map[string]bool{"GET /health/live": true, "GET /openapi.json": true, "GET /docs": true}
+
 // namesIDs reports whether a request body names things by id (a field
 // "…_id" or "…_ids" at any depth), which the server looks up: 404 when one
 // is missing.
@@ -131,6 +139,21 @@ var pathParamSchemas = map[string]map[string]any{
 		"description": "An item id: its kind's letter (d decision, a assumption, t task, q open question, e entity), a hyphen and 6 to 16 hex digits"},
 	"id_or_prefix": {"type": "string", "pattern": "^[0-9a-fA-F-]{4,36}$", "examples": []string{"38e8e6be"},
 		"description": "A worktree's id, or a prefix of it of at least 4 characters (422 when it matches several)"},
+}
+
+// querySchema is a query parameter's schema: the route's own, else a UUID
+// for an id (every …_id parameter is parsed as one: 400 otherwise), an
+// integer for a limit, a string for the rest.
+func querySchema(rt route, name string) map[string]any {
+	switch {
+	case rt.querySchema[name] != nil:
+		return rt.querySchema[name]
+	case strings.HasSuffix(name, "_id"):
+		return map[string]any{"type": "string", "format": "uuid"}
+	case name == "limit":
+		return map[string]any{"type": "integer"}
+	}
+	return map[string]any{"type": "string"}
 }
 
 func pathParamSchema(name string) map[string]any {
@@ -182,10 +205,7 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": pathParamSchema(m[1])})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
-			schema := rt.querySchema[k]
-			if schema == nil {
-				schema = map[string]any{"type": "string"}
-			}
+			schema := querySchema(rt, k)
 			params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
 				"description": rt.query[k], "schema": schema})
 		}
@@ -239,9 +259,12 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 			op["security"] = noAuth
 		}
 		for _, st := range errorStatuses(rt) {
+			if _, own := responses[strconv.Itoa(st)]; own {
+				continue
+			}
 			e := map[string]any{"description": errorMeaning[st], "content": map[string]any{
 				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
-			if st == http.StatusTooManyRequests || st == http.StatusConflict && rt.idempotent {
+			if st == http.StatusTooManyRequests || st == http.StatusServiceUnavailable || st == http.StatusConflict && rt.idempotent {
 				e["headers"] = map[string]any{"Retry-After": map[string]any{
 					"description": "Whole seconds to wait before trying again", "schema": map[string]any{"type": "integer", "minimum": 1}}}
 			}

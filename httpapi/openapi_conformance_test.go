@@ -690,22 +690,22 @@ func TestOpenAPIStatuses(t *testing.T) {
 		// Public writes: no 401, but 403 from another origin and 415.
 		{"/api/v4/auth/login", "post", "200,400,401,403,413,415,421,422,429,500,503"},
 		{"/api/v4/auth/logout", "post", "204,403,415,421,500,503"},
-		{"/api/v2/repos", "get", "200,400,401,421,422,500"},
-		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,421,422,429,500"},
+		{"/api/v2/repos", "get", "200,400,401,421,422,500,503"},
+		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,421,422,429,500,503"},
 		// 404: the session the body names.
 		{"/api/v4/chat/send", "post", "200,400,401,403,404,413,415,421,422,429,500,502,503"},
 		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,415,421,429,500,502,503"},
-		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,421,422,500"},
-		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,415,421,422,500"},
-		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,415,421,422,500"}, // 409: its Idempotency-Key is in use
+		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,421,422,500,503"},
+		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,415,421,422,500,503"},
+		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,415,421,422,500,503"}, // 409: its Idempotency-Key is in use
 		// The issue-48 answers: a dry run's 200, a finished claim's 409, a
 		// worktree on an existing branch, a missing space_id's 422.
-		{"/api/v5/lineage/merge", "post", "200,201,400,401,403,404,409,413,415,421,422,500"},
-		{"/api/v5/claims/{claim_id}", "patch", "200,400,401,403,404,409,413,415,421,422,500"},
-		{"/api/v5/claims/{claim_id}/heartbeat", "post", "200,400,401,403,404,409,413,415,421,422,500"},
+		{"/api/v5/lineage/merge", "post", "200,201,400,401,403,404,409,413,415,421,422,500,503"},
+		{"/api/v5/claims/{claim_id}", "patch", "200,400,401,403,404,409,413,415,421,422,500,503"},
+		{"/api/v5/claims/{claim_id}/heartbeat", "post", "200,400,401,403,404,409,413,415,421,422,500,503"},
 		{"/api/v5/worktrees", "post", "201,400,401,403,404,409,413,415,421,422,500,502,503"},
-		{"/api/v5/claims", "get", "200,400,401,404,421,422,500"},
-		{"/api/v5/lineage/sessions/fork", "post", "201,400,401,403,404,409,413,415,421,422,500"},
+		{"/api/v5/claims", "get", "200,400,401,404,421,422,500,503"},
+		{"/api/v5/lineage/sessions/fork", "post", "201,400,401,403,404,409,413,415,421,422,500,503"},
 	} {
 		if got := codes(tt.path, tt.method); got != tt.want {
 			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)

@@ -44,8 +44,8 @@ type route struct {
 	// idempotent marks a creating write that takes an Idempotency-Key
 	// (see idempotency.go).
 	idempotent bool
-	// also lists success answers beside the main one (status, out): a dry
-	// run's preview, say.
+	// also lists answers beside the main one that have their own body: a
+	// dry run's preview, a health check's 503.
 	also []answer
 	// querySchema gives a query parameter a schema other than a plain
 	// string: name → JSON Schema.
