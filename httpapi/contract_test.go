@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -28,8 +29,8 @@ import (
 //   - the status must be one the operation documents, with a body of the
 //     documented media type that matches the documented schema (a stream's
 //     body is not read; its media type is checked);
-//   - a request the document refuses must be refused by the server (4xx):
-//     a 2xx for it means the document is stricter than the server (a
+//   - a request the document refuses must be refused by the server with a
+//     4xx: a 2xx means the document is stricter than the server (a
 //     path parameter declared a UUID that is not one, say). Tests that send
 //     deliberately bad input therefore need no marking; laxRequest marks
 //     the rare request whose refusal is not the point;
@@ -134,11 +135,14 @@ func parseContract(raw []byte) *contractDoc {
 	return &contractDoc{spec: doc, router: router, err: err}
 }
 
-// methods lists the methods the document gives the path that path matches
-// (a template's parameter matches one non-empty segment), and whether one
-// matches at all.
+// methods lists the methods the document gives the templates path matches
+// (a template's parameter matches one non-empty segment; "/spaces/import"
+// matches "/spaces/{space_id}" too, as in the server's mux), and whether
+// one matches at all.
 func (d *contractDoc) methods(path string) ([]string, bool) {
 	segs := strings.Split(path, "/")
+	have := map[string]bool{}
+	known := false
 	for tmpl, item := range d.spec.Paths.Map() {
 		ts := strings.Split(tmpl, "/")
 		if len(ts) != len(segs) {
@@ -155,18 +159,21 @@ func (d *contractDoc) methods(path string) ([]string, bool) {
 		if !match {
 			continue
 		}
-		var out []string
-		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			if item.GetOperation(m) != nil {
-				out = append(out, m)
-				if m == http.MethodGet {
-					out = append(out, http.MethodHead)
-				}
+		known = true
+		for m := range item.Operations() {
+			have[strings.ToUpper(m)] = true
+		}
+	}
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if have[m] {
+			out = append(out, m)
+			if m == http.MethodGet {
+				out = append(out, http.MethodHead)
 			}
 		}
-		return out, true
 	}
-	return nil, false
+	return out, known
 }
 
 func (ct *contractTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -313,4 +320,101 @@ func oneLine(err error) string {
 		s = s[:600] + "…"
 	}
 	return s
+}
+
+// contractRecorder keeps what the contract layer reports instead of
+// failing the test.
+type contractRecorder struct {
+	testing.TB
+	mu  sync.Mutex
+	got []string
+}
+
+func (r *contractRecorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, fmt.Sprintf(format, args...))
+}
+
+// The layer itself: each kind of undescribed answer is reported, and a
+// described one is not.
+func TestContractLayerReports(t *testing.T) {
+	const doc = `{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+		"/things/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string", "format": "uuid"}}],
+			"responses": {
+				"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}}}},
+				"404": {"description": "missing", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}}},
+		"components": {"schemas": {"Error": {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}}},
+			"responses": {"MethodNotAllowed": {"description": "wrong method", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}}`
+	const id = "/things/6f1c2a7e-9d4b-4c1e-8a3f-2b5d7e9c1a40"
+	// Each path of the fake server answers as its case needs.
+	answers := map[string]func(w http.ResponseWriter){
+		"GET " + id: func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"n": 1}`)
+		},
+		"GET /things/not-a-uuid": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"n": 1}`)
+		},
+		"GET /things/5b7e0c1d-2f3a-4b5c-8d6e-7f8091a2b3c4": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(409)
+			io.WriteString(w, `{"detail": "busy"}`)
+		},
+		"GET /things/0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"n": "one"}`)
+		},
+		"DELETE " + id: func(w http.ResponseWriter) {
+			w.Header().Set("Allow", "GET, HEAD, DELETE")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(405)
+			io.WriteString(w, `{"detail": "no"}`)
+		},
+		"POST " + id: func(w http.ResponseWriter) {
+			w.Header().Set("Allow", "GET, HEAD")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(405)
+			io.WriteString(w, `{"detail": "no"}`)
+		},
+		"GET /api/unknown": func(w http.ResponseWriter) { io.WriteString(w, "hello") },
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/openapi.json" {
+			io.WriteString(w, doc)
+			return
+		}
+		answers[r.Method+" "+r.URL.Path](w)
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		name, method, path string
+		want               string // a substring of the one report; "" for none
+	}{
+		{"Described", "GET", id, ""},
+		{"DocumentStricterThanServer", "GET", "/things/not-a-uuid", "the server did not refuse a request the document refuses"},
+		{"UndocumentedStatus", "GET", "/things/5b7e0c1d-2f3a-4b5c-8d6e-7f8091a2b3c4", "status is not supported"},
+		{"BodyNotTheSchema", "GET", "/things/0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f", "response body doesn't match schema"},
+		{"WrongMethodAllowsMore", "DELETE", id, `405 with Allow ["GET" "HEAD" "DELETE"], the document lists ["GET" "HEAD"]`},
+		{"WrongMethodDescribed", "POST", id, ""},
+		{"UndocumentedAPIPath", "GET", "/api/unknown", "an undocumented path answered"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &contractRecorder{TB: t}
+			c := &http.Client{Transport: newContractTransport(rec, srv.URL)}
+			req, _ := http.NewRequest(tt.method, srv.URL+tt.path, nil)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			switch {
+			case tt.want == "" && len(rec.got) != 0:
+				t.Fatalf("reported %q, want nothing", rec.got)
+			case tt.want != "" && (len(rec.got) != 1 || !strings.Contains(rec.got[0], tt.want)):
+				t.Fatalf("reported %q, want one report with %q", rec.got, tt.want)
+			}
+		})
+	}
 }
