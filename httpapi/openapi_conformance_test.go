@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"smriti/httpapi"
 )
 
 // conformancePending lists routes (as "METHOD /path") that have no success
@@ -725,5 +727,53 @@ func TestOpenAPIStatuses(t *testing.T) {
 		if !ok || ra.Description != "Whole seconds to wait before trying again" || ra.Schema["type"] != "integer" || ra.Schema["minimum"] != 1.0 {
 			t.Errorf("POST %s 429 = %+v, want a Retry-After header of whole seconds", path, r)
 		}
+	}
+}
+
+// Issue 48: the credentials of auth mode are declared (bearer token or the
+// session cookie), optional for local mode, and none on the public routes;
+// the licence is named.
+func TestOpenAPISecurityAndLicence(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Info struct {
+			License map[string]string `json:"license"`
+		} `json:"info"`
+		Security   []map[string][]string `json:"security"`
+		Components struct {
+			SecuritySchemes map[string]map[string]string `json:"securitySchemes"`
+		} `json:"components"`
+		Paths map[string]map[string]struct {
+			Security *[]map[string][]string `json:"security"`
+		} `json:"paths"`
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(doc.Info.License); got != "map[identifier:Apache-2.0 name:Apache License 2.0]" {
+		t.Errorf("info.license = %s", got)
+	}
+	bearer, session := doc.Components.SecuritySchemes["bearer"], doc.Components.SecuritySchemes["session"]
+	if bearer["type"] != "http" || bearer["scheme"] != "bearer" || session["type"] != "apiKey" || session["in"] != "cookie" || session["name"] != httpapi.SessionCookie {
+		t.Errorf("security schemes = %v", doc.Components.SecuritySchemes)
+	}
+	if got := fmt.Sprint(doc.Security); got != "[map[bearer:[]] map[session:[]] map[]]" {
+		t.Errorf("security = %s, want bearer or session or none (local mode)", got)
+	}
+	var public []string
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if op.Security != nil {
+				if len(*op.Security) != 0 {
+					t.Errorf("%s %s overrides security with %v", method, path, *op.Security)
+				}
+				public = append(public, strings.ToUpper(method)+" "+path)
+			}
+		}
+	}
+	sort.Strings(public)
+	want := "GET /docs, GET /health, GET /health/live, GET /health/ready, GET /openapi.json, POST /api/v4/auth/login, POST /api/v4/auth/logout"
+	if got := strings.Join(public, ", "); got != want {
+		t.Errorf("routes needing no credential: %s, want %s", got, want)
 	}
 }
