@@ -87,7 +87,7 @@ func init() {
 	// bytes (their schema is a binary or plain string).
 	// Formats are assertions here, as a validating client treats them
 	// (JSON Schema 2020-12 makes them annotations by default).
-	openapi3.DefineStringFormat("uuid", `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`))
 	for _, mt := range []string{"application/gzip", "text/html", "text/markdown", "text/event-stream", "application/x-ndjson", "application/jsonl"} {
 		openapi3filter.RegisterBodyDecoder(mt, openapi3filter.FileBodyDecoder)
 	}
