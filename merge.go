@@ -31,14 +31,14 @@ const (
 type MergeConflict struct {
 	// Field is the content field: message, objective, summary, decisions,
 	// assumptions, tasks, open_questions, entities or artifacts.
-	Field string `json:"field" doc:"The content field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts"`
+	Field string `json:"field" enum:"message,objective,summary,decisions,assumptions,tasks,open_questions,entities,artifacts" doc:"The content field in conflict"`
 	// Key names the item of a list field: its item id, or "id:<id>" /
 	// "label:<normalised label>" for an artifact; "" for scalars.
-	Key    string `json:"key" doc:"The item: its item id (an artifact's id:<id> or label:<label>); empty for a scalar field"`
-	Kind   string `json:"kind" doc:"How the sides disagree: both changed it, or one changed what the other removed"`
-	Base   string `json:"base" doc:"The common ancestor's value (empty when it had none)"`
-	Ours   string `json:"ours" doc:"This side's value (empty when it removed the item)"`
-	Theirs string `json:"theirs" doc:"The other side's value (empty when it removed the item)"`
+	Key    string `json:"key" doc:"The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field"`
+	Kind   string `json:"kind" enum:"both_changed,removed_vs_edited" doc:"both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited"`
+	Base   string `json:"base" doc:"The common ancestor's value as text (empty where it has none)"`
+	Ours   string `json:"ours" doc:"The target's value as text (empty where the target removed it)"`
+	Theirs string `json:"theirs" doc:"The source's value as text (empty where the source removed it)"`
 }
 
 // MergeResolution settles one conflict, matched by Field and Key.

@@ -82,6 +82,7 @@ func (e *testEnv) issue(t *testing.T, u *account.User, scope account.Scope, expi
 
 func (e *testEnv) clientWith(secret string) *client.Client {
 	c := client.NewClient(e.url)
+	c.HTTP.Transport = e.http.Transport
 	c.Header = http.Header{"Authorization": {"Bearer " + secret}}
 	return c
 }
@@ -325,7 +326,7 @@ func wantUnauthorized(t *testing.T, e *testEnv, what string, header http.Header)
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +363,7 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		storetest.Get(e.store.SetUserDisabled(bg, "dora", true)).Must(t)
 		wantUnauthorized(t, e, "disabled user's token", http.Header{"Authorization": {"Bearer " + dora.secret}})
 
-		if st, _ := call(t, client.NewClient(e.url), "GET", "/health", nil); st != 200 {
+		if st, _ := call(t, e.c, "GET", "/health", nil); st != 200 {
 			t.Fatalf("/health without credentials = %d, want 200", st)
 		}
 	})
@@ -373,7 +374,7 @@ func login(t *testing.T, e *testEnv, user, password string) (*http.Response, str
 	t.Helper()
 	req, _ := http.NewRequest("POST", e.url+"/api/v4/auth/login", strings.NewReader(`{"username": "`+user+`", "password": "`+password+`"}`))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,6 +385,7 @@ func login(t *testing.T, e *testEnv, user, password string) (*http.Response, str
 
 func withCookie(e *testEnv, c *http.Cookie) *client.Client {
 	cl := client.NewClient(e.url)
+	cl.HTTP.Transport = e.http.Transport
 	cl.Header = http.Header{"Cookie": {c.Name + "=" + c.Value}}
 	return cl
 }
@@ -472,7 +474,7 @@ func TestAttackSecretsNeverInResponsesLogsOrMetrics(t *testing.T) {
 	for _, p := range []string{"/api/v4/auth/tokens", "/api/v4/auth/me", "/api/v2/repos", "/metrics"} {
 		req, _ := http.NewRequest("GET", e.url+p, nil)
 		req.Header.Set("Authorization", "Bearer "+alice.secret)
-		r, err := http.DefaultClient.Do(req)
+		r, err := e.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

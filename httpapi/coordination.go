@@ -37,7 +37,7 @@ func (s *Server) coordinationRoutes() []route {
 				"space_id": "the space (required)", "include_expired": "true: also expired, done and abandoned claims",
 				"limit": "page size (1–1000); without it every claim up to 5,000", "after": "cursor from X-Next-Cursor"}},
 		{method: "PATCH", path: "/api/v5/claims/{claim_id}", summary: "Finish a live claim: done or abandoned (once)",
-			tag: "coordination", in: wire.ClaimPatchRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.finishClaim},
+			tag: "coordination", in: wire.ClaimPatchRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.finishClaim, errors: []int{409}},
 		{method: "GET", path: "/api/v5/metrics/spaces/{space_id}", summary: "Coordination and state-quality metrics of a space",
 			tag: "coordination", out: wire.SpaceMetricsOut{}, status: 200, handle: s.spaceMetrics},
 	}, append(append(s.worktreeRoutes(), s.contextPackRoutes()...), s.readyRoutes()...)...)

@@ -211,8 +211,11 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	e := newEnv(t)
 	space := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Tasks"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &space.ID, "s", "mock", "m")).Must(t)
+	// Tasks as people write them (any case, an unknown hint) are cleaned,
+	// not refused; the document names only the clean values.
+	lax := laxRequest(bg)
 	var a wire.Commit
-	if _, err := e.c.Do(bg, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
+	if _, err := e.c.Do(lax, http.MethodPost, "/api/v4/chat/commit", map[string]any{"repo_id": space.ID, "session_id": se.ID,
 		"message": "A", "tasks": []any{" plain ", map[string]any{"text": "Bench", "id": " t1", "intent_hint": "TEST", "status": "open"},
 			map[string]any{"text": "Odd", "intent_hint": "refactor"}, "plain"}}, &a); err != nil {
 		t.Fatal(err)
@@ -227,7 +230,7 @@ func TestTaskStatusSurvivesEveryPath(t *testing.T) {
 	}
 	// The legacy create path cleans the same way.
 	var legacy wire.Commit
-	if _, err := e.c.Do(bg, http.MethodPost, "/api/v2/commits", map[string]any{"repo_id": space.ID, "parent_commit_id": a.ID,
+	if _, err := e.c.Do(lax, http.MethodPost, "/api/v2/commits", map[string]any{"repo_id": space.ID, "parent_commit_id": a.ID,
 		"branch_name": "side", "message": "L", "tasks": []any{map[string]any{"text": " Bench ", "status": "DONE"}}}, &legacy); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func subscribe(t *testing.T, url string, space smriti.ID, after *int64) <-chan w
 	// waits until the subscription is open before writing.
 	opened := make(chan struct{})
 	c := client.NewClient(url)
-	c.HTTP.Transport = &notifyTransport{opened: opened}
+	c.HTTP.Transport = &notifyTransport{opened: opened, base: newContractTransport(t, url)}
 	go func() {
 		defer close(ch)
 		c.SpaceEvents(ctx, space, after, func(ev wire.SpaceEventOut) bool {
@@ -41,10 +41,13 @@ func subscribe(t *testing.T, url string, space smriti.ID, after *int64) <-chan w
 }
 
 // notifyTransport closes opened once the stream's response headers arrive.
-type notifyTransport struct{ opened chan struct{} }
+type notifyTransport struct {
+	opened chan struct{}
+	base   http.RoundTripper
+}
 
 func (n *notifyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	resp, err := n.base.RoundTrip(r)
 	if err == nil {
 		close(n.opened)
 	}
@@ -152,7 +155,7 @@ func TestSpaceEventsBadInput(t *testing.T) {
 		if c.lastID != "" {
 			req.Header.Set("Last-Event-ID", c.lastID)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := e.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

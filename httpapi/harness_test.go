@@ -28,9 +28,12 @@ type testEnv struct {
 	c     *client.Client
 	store *store.Store
 	url   string
-	srv   *httpapi.Server
-	dsn   string
-	app   *app.App
+	// http is a plain client whose requests and answers are checked
+	// against the served document, like c's (see contract_test.go).
+	http *http.Client
+	srv  *httpapi.Server
+	dsn  string
+	app  *app.App
 }
 
 type envOption func(*envConfig)
@@ -127,7 +130,10 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 		hs.Shutdown(ctx)
 	})
 	url := "http://" + ln.Addr().String()
-	return &testEnv{c: client.NewClient(url), store: st, url: url, srv: srv, dsn: dsn, app: a}
+	contract := newContractTransport(t, url)
+	c := client.NewClient(url)
+	c.HTTP.Transport = contract
+	return &testEnv{c: c, store: st, url: url, http: &http.Client{Transport: contract}, srv: srv, dsn: dsn, app: a}
 }
 
 var bg = context.Background()
@@ -149,7 +155,7 @@ func (e *testEnv) raw(t *testing.T, method, path, body string) (int, string) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func TestHistoryBaseSeqBeyondLastTurnRefused(t *testing.T) {
 
 func TestAttackPathTraversalIDsAreNotRedirected(t *testing.T) {
 	e := newEnv(t)
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	noRedirect := &http.Client{Transport: e.http.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for path, want := range map[string]int{
 		"/api/v2/repos/../../etc/passwd":  404,
 		"/api/v2/repos/x/..":              404,

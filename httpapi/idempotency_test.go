@@ -34,7 +34,7 @@ func (e *testEnv) keyed(t *testing.T, method, path, key, contentType string, bod
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

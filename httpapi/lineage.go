@@ -24,7 +24,8 @@ func (s *Server) lineageRoutes() []route {
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", summary: "Mark every session of a branch active, integrated or abandoned", tag: "lineage",
 			in: wire.DispositionRequest{}, out: wire.DispositionResponse{}, status: 200, handle: s.setDisposition},
 		{method: "POST", path: "/api/v5/lineage/merge", summary: "Merge a checkpoint into a branch head (dry_run: 200 with a preview; else 201 with the merge checkpoint, 409 while conflicts are unresolved)", tag: "lineage",
-			in: wire.MergeRequest{}, out: wire.MergeCommitted{}, status: 201, handle: s.merge, idempotent: true, errors: []int{409}},
+			in: wire.MergeRequest{}, out: wire.MergeCommitted{}, status: 201, handle: s.merge, idempotent: true, errors: []int{409},
+			also: []answer{{status: 200, out: wire.MergePreview{}, description: "dry_run: the preview of the merge; nothing is stored"}}},
 	}
 }
 

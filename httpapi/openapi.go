@@ -25,45 +25,64 @@ var errorMeaning = map[int]string{
 	400: "Malformed input: bad JSON, a malformed id, a wrong query parameter",
 	401: "In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer)",
 	403: "In auth mode: the token's scope, or the caller's role in the space, does not permit this",
-	404: "Not found, or not visible to the caller",
+	404: "Not found, or not visible to the caller (a path id, or an id the body or query names)",
 	409: "Conflict with the current state (see the detail)",
 	413: "Request body too large",
-	422: "Well-formed but invalid: a missing or out-of-range field",
+	415: "The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not",
+	421: "The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host)",
+	422: "Well-formed but invalid: a missing or out-of-range field or query parameter",
 	429: "Too many requests: the caller's allowance of LLM-backed calls or of sign-in attempts is spent " +
 		"(auth mode, or --llm-rate), or too many streams are open at once; retry after Retry-After seconds",
 	500: "Internal error (logged on the server; never details)",
 	502: "The LLM provider failed or answered unusably",
-	503: "A needed provider is not configured, or the database is unavailable",
+	503: "A needed provider is not configured, or the database is unavailable (then with Retry-After)",
 }
 
-// errorStatuses lists every error status a route can answer: 500 always;
-// in auth mode 401 unless the route is public, and 403 for a write; 400
-// when it reads a path id, a query parameter or a body; 404 for a path id;
-// 413 and 422 for a body; POST routes of the chat and intelligence areas
-// call a provider (502, 503); 429 for the rate-limited LLM routes and the
+// errorStatuses lists every error status a route can answer: 500 and 421
+// (a Host the server does not answer for) always; 503 unless it never
+// touches the database (noDatabase); in auth mode 401 unless
+// the route is public, and 403 for a write; every write 403 (refused from
+// another origin) and 415 (not JSON); 400 when it reads a path id, a query
+// parameter or a body; 404 for a path id or an id the body or query names;
+// 413 for a body; 422 for a body, a query parameter or a path parameter
+// that is not a UUID; POST routes of the chat and intelligence areas call
+// a provider (502, 503); 429 for the rate-limited LLM routes and the
 // streams; plus the route's own errors. The auth statuses are listed
 // whether or not the server runs in auth mode: the document describes the
 // API, not one server's flags.
 func errorStatuses(rt route) []int {
-	set := map[int]bool{500: true}
+	set := map[int]bool{500: true, 421: true}
+	if !noDatabase[rt.method+" "+rt.path] {
+		set[503] = true
+	}
+	write := needOfMethod(rt.method) != account.NeedRead
 	if !public(rt.method, rt.path) {
 		set[401] = true
-		if needOfMethod(rt.method) != account.NeedRead {
-			set[403] = true
-		}
+	}
+	if write {
+		set[403], set[415] = true, true
 	}
 	if llmRoutes[rt.method+" "+rt.path] || rt.stream != "" {
 		set[429] = true
 	}
-	hasPath := pathParam.MatchString(rt.path)
-	if hasPath || rt.in != nil || len(rt.query) > 0 {
+	hasBody := rt.in != nil || len(rt.files) > 0
+	params := pathParam.FindAllStringSubmatch(rt.path, -1)
+	if len(params) > 0 || hasBody || len(rt.query) > 0 {
 		set[400] = true
 	}
-	if hasPath {
+	if len(params) > 0 || (rt.in != nil && namesIDs(reflect.TypeOf(rt.in), 0)) || queryNamesIDs(rt) {
 		set[404] = true
 	}
-	if rt.in != nil {
-		set[413], set[422] = true, true
+	if hasBody {
+		set[413] = true
+	}
+	if rt.in != nil || len(rt.query) > 0 {
+		set[422] = true
+	}
+	for _, m := range params {
+		if _, notUUID := pathParamSchemas[m[1]]; notUUID {
+			set[422] = true
+		}
 	}
 	if rt.method == http.MethodPost && (rt.tag == "chat" || rt.tag == "intelligence") {
 		set[502], set[503] = true, true
@@ -78,6 +97,86 @@ func errorStatuses(rt route) []int {
 	sort.Ints(out)
 	return out
 }
+
+// noDatabase are the routes that never touch the database; every other one
+// answers 503 (with Retry-After) while the database is unavailable.
+var noDatabase = map[string]bool{"GET /health/live": true, "GET /openapi.json": true, "GET /docs": true}
+
+// namesIDs reports whether a request body names things by id (a field
+// "…_id" or "…_ids" at any depth), which the server looks up: 404 when one
+// is missing.
+func namesIDs(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || depth > 3 {
+		return false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_ids") || namesIDs(f.Type, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// queryNamesIDs reports whether a route looks up something a query
+// parameter names (an id, or a checkpoint reference).
+func queryNamesIDs(rt route) bool {
+	for k := range rt.query {
+		if strings.HasSuffix(k, "_id") || k == "ref" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathParamSchemas are the path parameters that are not UUIDs.
+var pathParamSchemas = map[string]map[string]any{
+	"item_id": {"type": "string", "pattern": "^[datqe]-[0-9a-f]{6,16}$", "examples": []string{"d-7f3a9c"},
+		"description": "An item id: its kind's letter (d decision, a assumption, t task, q open question, e entity), a hyphen and 6 to 16 hex digits"},
+	"id_or_prefix": {"type": "string", "pattern": "^[0-9a-fA-F-]{4,36}$", "examples": []string{"38e8e6be"},
+		"description": "A worktree's id, or a prefix of it of at least 4 characters (422 when it matches several)"},
+}
+
+// querySchema is a query parameter's schema: the route's own, else a UUID
+// for an id (every …_id parameter is parsed as one: 400 otherwise), an
+// integer for a limit, a string for the rest.
+func querySchema(rt route, name string) map[string]any {
+	switch {
+	case rt.querySchema[name] != nil:
+		return rt.querySchema[name]
+	case strings.HasSuffix(name, "_id"):
+		return map[string]any{"type": "string", "format": "uuid"}
+	case name == "limit":
+		return map[string]any{"type": "integer"}
+	}
+	return map[string]any{"type": "string"}
+}
+
+func pathParamSchema(name string) map[string]any {
+	if s, ok := pathParamSchemas[name]; ok {
+		return s
+	}
+	return map[string]any{"type": "string", "format": "uuid"}
+}
+
+// securitySchemes are the credentials of auth mode (--auth). In local mode
+// no credential is needed, so every operation's requirement includes the
+// empty one; the public routes need none in either mode.
+var securitySchemes = map[string]any{
+	"bearer": map[string]any{"type": "http", "scheme": "bearer",
+		"description": "An API token (Authorization: Bearer smriti_…), issued by POST /api/v4/auth/tokens or `smriti token create`; needed in auth mode only"},
+	"session": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie,
+		"description": "The web workspace's session cookie, set by POST /api/v4/auth/login; needed in auth mode only"},
+}
+
+var (
+	optionalAuth = []any{map[string]any{"bearer": []string{}}, map[string]any{"session": []string{}}, map[string]any{}}
+	noAuth       = []any{}
+)
 
 // OpenAPI returns the OpenAPI 3.1 document for every route. Schemas are
 // derived from the routes' Go types by reflection (see schemaGen), so a new
@@ -103,12 +202,12 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true,
-				"schema": map[string]any{"type": "string", "format": "uuid"}})
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": pathParamSchema(m[1])})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
+			schema := querySchema(rt, k)
 			params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
-				"description": rt.query[k], "schema": map[string]any{"type": "string"}})
+				"description": rt.query[k], "schema": schema})
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
 			params = append(params, map[string]any{"name": k, "in": "header", "required": false,
@@ -149,10 +248,23 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 				"schema":      map[string]any{"type": "string", "enum": []string{"true"}}}}
 		}
 		responses := map[string]any{strconv.Itoa(rt.status): resp}
+		for _, a := range rt.also {
+			r := map[string]any{"description": a.description}
+			if a.out != nil {
+				r["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(a.out), dirOut)}}
+			}
+			responses[strconv.Itoa(a.status)] = r
+		}
+		if public(rt.method, rt.path) {
+			op["security"] = noAuth
+		}
 		for _, st := range errorStatuses(rt) {
+			if _, own := responses[strconv.Itoa(st)]; own {
+				continue
+			}
 			e := map[string]any{"description": errorMeaning[st], "content": map[string]any{
 				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
-			if st == http.StatusTooManyRequests || st == http.StatusConflict && rt.idempotent {
+			if st == http.StatusTooManyRequests || st == http.StatusServiceUnavailable || st == http.StatusConflict && rt.idempotent {
 				e["headers"] = map[string]any{"Retry-After": map[string]any{
 					"description": "Whole seconds to wait before trying again", "schema": map[string]any{"type": "integer", "minimum": 1}}}
 			}
@@ -170,13 +282,32 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 		"description": "Every error answer. A request with a wrong method on a known path gets 405 with an Allow header, in the same shape.",
 		"properties": map[string]any{"detail": map[string]any{
 			"description": "A message meant for the user; an object for a few errors (merge conflicts, a checkpoint with dependents)"}}}
+	version := s.cfg.Version
+	if version == "" {
+		version = "dev"
+	}
 	return map[string]any{
 		"openapi": "3.1.0",
-		"info": map[string]any{"title": "Smriti API", "version": s.cfg.Version,
+		"info": map[string]any{"title": "Smriti API", "version": version,
+			"license": map[string]any{"name": "Apache License 2.0", "identifier": "Apache-2.0"},
 			"description": "Version control for reasoning state. Spaces are \"repos\" and checkpoints \"commits\" on the wire. " +
-				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>."},
-		"paths":      paths,
-		"components": map[string]any{"schemas": g.defs},
+				"Lists page with ?limit= and ?after=<X-Next-Cursor of the previous page>. " +
+				"A request with a method a documented path does not list is answered 405 with an Allow header naming the methods it does " +
+				"(components/responses/MethodNotAllowed); an unknown path under /api/ is 404. " +
+				"In auth mode (--auth) every route but the public ones (health, this document, /docs, sign-in and sign-out) needs a bearer token or the session cookie; local mode needs none."},
+		// Relative: the server that served this document (smriti serve's
+		// --addr, http://127.0.0.1:8000 by default).
+		"servers":  []any{map[string]any{"url": "/", "description": "The server this document was fetched from"}},
+		"security": optionalAuth,
+		"paths":    paths,
+		"components": map[string]any{"schemas": g.defs, "securitySchemes": securitySchemes, "responses": map[string]any{
+			// Not an operation's: any documented path asked with a method
+			// it does not list.
+			"MethodNotAllowed": map[string]any{
+				"description": "A method the path does not list: every documented path answers it so",
+				"headers": map[string]any{"Allow": map[string]any{"required": true, "schema": map[string]any{"type": "string"},
+					"description": "The methods the path serves, comma-separated (HEAD wherever GET)"}},
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}}},
 	}, g
 }
 
@@ -274,12 +405,12 @@ func (g *schemaGen) schema(t reflect.Type, dir direction) map[string]any {
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}
 	case reflect.Slice, reflect.Array:
-		return map[string]any{"type": "array", "items": g.schema(t.Elem(), dir)}
+		return map[string]any{"type": orNull("array", dir, t), "items": g.schema(t.Elem(), dir)}
 	case reflect.Map:
 		if t.Elem().Kind() == reflect.Interface {
-			return map[string]any{"type": "object", "additionalProperties": true}
+			return map[string]any{"type": orNull("object", dir, t), "additionalProperties": true}
 		}
-		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem(), dir)}
+		return map[string]any{"type": orNull("object", dir, t), "additionalProperties": g.schema(t.Elem(), dir)}
 	case reflect.Interface:
 		return map[string]any{}
 	case reflect.Struct:
@@ -297,6 +428,16 @@ func (g *schemaGen) schema(t reflect.Type, dir direction) map[string]any {
 		return map[string]any{"$ref": "#/components/schemas/" + name}
 	}
 	return map[string]any{}
+}
+
+// orNull is a list or map's type. In a request it may also be null: Go's
+// JSON decoding takes null for an empty list or map, and Go clients (ours
+// among them) send a nil one as null.
+func orNull(typ string, dir direction, t reflect.Type) any {
+	if dir == dirIn && t.Kind() != reflect.Array {
+		return []string{typ, "null"}
+	}
+	return typ
 }
 
 func (g *schemaGen) object(t reflect.Type, dir direction) map[string]any {
@@ -358,6 +499,11 @@ func (g *schemaGen) field(f reflect.StructField, dir direction) map[string]any {
 	}
 	if e := f.Tag.Get("enum"); e != "" {
 		vals := strings.Split(e, ",")
+		if dir == dirIn && f.Type.Kind() == reflect.String && f.Tag.Get("required") != "true" {
+			// A Go client sends an unset string as "": the server takes it
+			// for absent (the default).
+			vals = append(vals, "")
+		}
 		if f.Type.Kind() == reflect.Pointer {
 			s["enum"] = append(anySlice(vals), nil)
 		} else {

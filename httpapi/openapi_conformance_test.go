@@ -8,11 +8,14 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"smriti/httpapi"
 )
 
 // conformancePending lists routes (as "METHOD /path") that have no success
@@ -38,9 +41,15 @@ type conformanceStep struct {
 	keep string
 	// until ends a never-ending stream once this text has arrived.
 	until string
+	// status, when set, is the answer expected instead of the route's main
+	// success: an error case, or another success (a dry run's 200). The
+	// contract layer checks the document describes it, body and all.
+	status int
 }
 
-var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
+// placeholder is {name}, or {name:N} for the value's first N characters
+// (an id prefix).
+var placeholder = regexp.MustCompile(`\{([a-z_]+)(?::([0-9]+))?\}`)
 
 // TestOpenAPIConformance drives every route's success path on a real
 // server and checks each answer against the document: the status is the
@@ -64,15 +73,25 @@ func TestOpenAPIConformance(t *testing.T) {
 	for i, st := range conformanceScenario() {
 		fill := func(s string) string {
 			return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-				if val, ok := vals[m[1:len(m)-1]]; ok {
-					return val
+				sub := placeholder.FindStringSubmatch(m)
+				val, ok := vals[sub[1]]
+				if !ok {
+					return m
 				}
-				return m
+				if n, err := strconv.Atoi(sub[2]); err == nil && n < len(val) {
+					val = val[:n]
+				}
+				return val
 			})
 		}
 		path, body := fill(st.path), fill(st.body)
-		route := e.routeOf(t, doc, st.method, st.path)
-		covered[st.method+" "+route] = true
+		route := st.path // a wrong method's path has no operation
+		if st.status != http.StatusMethodNotAllowed {
+			route = e.routeOf(t, doc, st.method, st.path)
+		}
+		if st.status == 0 {
+			covered[st.method+" "+route] = true
+		}
 		ctx, cancel := context.WithCancel(bg)
 		req, err := http.NewRequestWithContext(ctx, st.method, e.url+path, strings.NewReader(body))
 		if err != nil {
@@ -88,7 +107,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		for k, h := range st.headers {
 			req.Header.Set(k, fill(h))
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := e.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,16 +120,25 @@ func TestOpenAPIConformance(t *testing.T) {
 		if st.keep != "" {
 			vals[st.keep] = string(raw)
 		}
-		op := doc["paths"].(map[string]any)[route].(map[string]any)[strings.ToLower(st.method)].(map[string]any)
 		where := fmt.Sprintf("step %d %s %s", i, st.method, route)
-		var success string
+		if st.status != 0 {
+			if resp.StatusCode != st.status {
+				t.Errorf("%s: status %d, want %d: %s", where, resp.StatusCode, st.status, raw)
+			}
+			continue
+		}
+		op := doc["paths"].(map[string]any)[route].(map[string]any)[strings.ToLower(st.method)].(map[string]any)
+		// The step's answer is one of the documented successes (most
+		// routes have one; a merge's dry run is the second of its).
+		var successes []string
 		for code := range op["responses"].(map[string]any) {
 			if code < "400" {
-				success = code
+				successes = append(successes, code)
 			}
 		}
-		if strconv.Itoa(resp.StatusCode) != success {
-			t.Fatalf("%s: status %d, documented %s: %s", where, resp.StatusCode, success, raw)
+		success := strconv.Itoa(resp.StatusCode)
+		if !slices.Contains(successes, success) {
+			t.Fatalf("%s: status %d, documented %v: %s", where, resp.StatusCode, successes, raw)
 		}
 		content, _ := op["responses"].(map[string]any)[success].(map[string]any)["content"].(map[string]any)
 		if js, ok := content["application/json"].(map[string]any); ok {
@@ -175,6 +203,9 @@ func TestEveryRouteHasAConformanceCase(t *testing.T) {
 	}
 	have := map[string]bool{}
 	for _, st := range conformanceScenario() {
+		if st.status != 0 {
+			continue
+		}
 		have[st.method+" "+e.routeOf(t, doc, st.method, st.path)] = true
 	}
 	for _, r := range routesOf(doc) {
@@ -425,7 +456,11 @@ func conformanceScenario() []conformanceStep {
 			capture: map[string]string{"worktree": "id"}},
 		{method: "GET", path: "/api/v5/worktrees?space_id={repo}&include_closed=true"},
 		{method: "GET", path: "/api/v5/worktrees/{worktree}"},
-		{method: "DELETE", path: "/api/v5/worktrees/{worktree}?force=true"},
+		// Issue 48: a worktree is named by an id prefix too (not a UUID).
+		{method: "GET", path: "/api/v5/worktrees/{worktree:8}"},
+		{method: "POST", path: "/api/v5/worktrees", body: `{"space_id": "{repo}", "agent": "codex", "branch_name": "main"}`, status: 409},
+		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "codex", "scope": "x", "worktree_id": "00000000-0000-4000-8000-000000000000"}`, status: 404},
+		{method: "DELETE", path: "/api/v5/worktrees/{worktree:8}?force=true"},
 		{method: "POST", path: "/api/v4/chat/spaces/{repo}/sessions", body: `{"title": "Planning", "provider": "mock", "model": "mock"}`,
 			capture: map[string]string{"session": "id"}},
 		{method: "POST", path: "/api/v4/chat/sessions", body: `{"title": "Loose"}`, capture: map[string]string{"loose": "id"}},
@@ -433,6 +468,15 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v4/chat/send", body: `{"session_id": "{session}", "message": "Plan Sydney", "use_mock": true}`,
 			headers: map[string]string{"Idempotency-Key": "first"}, capture: map[string]string{"reply": "assistant_turn_id"}},
 		{method: "GET", path: "/api/v5/turns/{reply}/context"},
+		// Issue 48: ids the body names that are not there are 404.
+		{method: "POST", path: "/api/v4/chat/send", body: `{"session_id": "00000000-0000-4000-8000-000000000000", "message": "Hi", "use_mock": true}`, status: 404},
+		{method: "POST", path: "/api/v5/lineage/sessions/fork", body: `{"space_id": "{repo}", "checkpoint_id": "00000000-0000-4000-8000-000000000000", "branch_name": "nowhere"}`, status: 404},
+		// Issue 48: a body that is not JSON is 415; a wrong method is 405 on
+		// the health and docs routes as on the others.
+		{method: "POST", path: "/api/v2/repos", body: `name=Trip`, contentType: "application/x-www-form-urlencoded", status: 415},
+		{method: "POST", path: "/health", status: 405},
+		{method: "DELETE", path: "/docs", status: 405},
+		{method: "PUT", path: "/openapi.json", status: 405},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Base", ` + content + `,
 			"author_agent": "planner", "project_root": "/srv/trip", "source_turns": {"session_id": "{session}", "from_seq": 0, "to_seq": 1}}`,
 			capture: map[string]string{"base": "id"}},
@@ -483,6 +527,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v5/lineage/spaces/{repo}"},
 		{method: "GET", path: "/api/v5/lineage/checkpoints/{second}/compare/{east}"},
 		{method: "GET", path: "/api/v5/lineage/sessions/{fork}/checkpoints"},
+		// Issue 48: a dry run is 200 with the typed preview.
+		{method: "POST", path: "/api/v5/lineage/merge", body: `{"space_id": "{repo}", "source_checkpoint_id": "{east}", "target_checkpoint_id": "{second}", "dry_run": true}`, status: 200},
 		{method: "POST", path: "/api/v5/lineage/merge", body: `{"space_id": "{repo}", "source_checkpoint_id": "{east}", "target_checkpoint_id": "{second}", "message": "Merge east"}`},
 		{method: "PUT", path: "/api/v5/chat/sessions/{session}/mount", body: `{"checkpoint_id": "{base}"}`},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "claude-code", "scope": "docs/README", "branch_name": "east",
@@ -500,6 +546,13 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v5/spaces/{repo}/receipts?limit=10"},
 		{method: "GET", path: "/api/v5/claims?space_id={repo}"},
 		{method: "PATCH", path: "/api/v5/claims/{claim}", body: `{"status": "done"}`},
+		// Issue 48: a finished claim is neither finished again nor renewed;
+		// claims need a space, and search kinds are checkpoint, turn or note.
+		{method: "PATCH", path: "/api/v5/claims/{claim}", body: `{"status": "done"}`, status: 409},
+		{method: "POST", path: "/api/v5/claims/{claim}/heartbeat", body: `{"ttl": "90m"}`, status: 409},
+		{method: "GET", path: "/api/v5/claims", status: 422},
+		{method: "GET", path: "/api/v5/search?q=Sydney&kind=decision", status: 422},
+		{method: "GET", path: "/api/v5/search?q=Sydney&kind=turn,note&kind=checkpoint"},
 		{method: "GET", path: "/api/v5/metrics/spaces/{repo}"},
 		{method: "PATCH", path: "/api/v5/lineage/branches/disposition", body: `{"space_id": "{repo}", "branch_name": "east", "disposition": "abandoned"}`},
 		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
@@ -612,7 +665,7 @@ func TestOpenAPIRequestSchemas(t *testing.T) {
 		}
 	}
 	scope := doc.Components.Schemas["SendRequest"].Properties["memory_scope"]
-	if fmt.Sprint(scope["enum"]) != "[latest_1 latest_3]" || scope["default"] != "latest_1" || scope["description"] == nil {
+	if fmt.Sprint(scope["enum"]) != "[latest_1 latest_3 ]" || scope["default"] != "latest_1" || scope["description"] == nil {
 		t.Errorf("memory_scope = %v", scope)
 	}
 	if mode := doc.Components.Schemas["ContextInfo"].Properties["mode"]; fmt.Sprint(mode["enum"]) != "[FRESH HEAD MOUNTED FORKED]" {
@@ -649,20 +702,30 @@ func TestOpenAPIStatuses(t *testing.T) {
 	// The auth statuses are listed on every server: public routes never
 	// answer 401, reads never 403, only the LLM routes and streams 429.
 	for _, tt := range []struct{ path, method, want string }{
-		{"/health", "get", "200,500,503"},
-		{"/health/live", "get", "200,500"},
-		{"/health/ready", "get", "200,500,503"},
-		{"/openapi.json", "get", "200,500"},
-		{"/docs", "get", "200,500"},
-		{"/api/v4/auth/login", "post", "200,400,401,413,422,429,500,503"},
-		{"/api/v4/auth/logout", "post", "204,500,503"},
-		{"/api/v2/repos", "get", "200,400,401,500"},
-		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,429,500"},
-		{"/api/v4/chat/send", "post", "200,400,401,403,413,422,429,500,502,503"},
-		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,429,500,502,503"},
-		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,500"},
-		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,422,500"},
-		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,422,500"}, // 409: its Idempotency-Key is in use
+		{"/health", "get", "200,421,500,503"},
+		{"/health/live", "get", "200,421,500"},
+		{"/health/ready", "get", "200,421,500,503"},
+		{"/openapi.json", "get", "200,421,500"},
+		{"/docs", "get", "200,421,500"},
+		// Public writes: no 401, but 403 from another origin and 415.
+		{"/api/v4/auth/login", "post", "200,400,401,403,413,415,421,422,429,500,503"},
+		{"/api/v4/auth/logout", "post", "204,403,415,421,500,503"},
+		{"/api/v2/repos", "get", "200,400,401,421,422,500,503"},
+		{"/api/v5/spaces/{space_id}/events", "get", "200,400,401,404,421,422,429,500,503"},
+		// 404: the session the body names.
+		{"/api/v4/chat/send", "post", "200,400,401,403,404,413,415,421,422,429,500,502,503"},
+		{"/api/v5/checkpoint/{commit_id}/review", "post", "200,400,401,403,404,415,421,429,500,502,503"},
+		{"/api/v2/commits/{commit_id}", "get", "200,400,401,404,421,422,500,503"},
+		{"/api/v5/chat/sessions/{session_id}/mount", "put", "200,400,401,403,404,413,415,421,422,500,503"},
+		{"/api/v5/checkpoint/{commit_id}/notes", "post", "201,400,401,403,404,409,413,415,421,422,500,503"}, // 409: its Idempotency-Key is in use
+		// The issue-48 answers: a dry run's 200, a finished claim's 409, a
+		// worktree on an existing branch, a missing space_id's 422.
+		{"/api/v5/lineage/merge", "post", "200,201,400,401,403,404,409,413,415,421,422,500,503"},
+		{"/api/v5/claims/{claim_id}", "patch", "200,400,401,403,404,409,413,415,421,422,500,503"},
+		{"/api/v5/claims/{claim_id}/heartbeat", "post", "200,400,401,403,404,409,413,415,421,422,500,503"},
+		{"/api/v5/worktrees", "post", "201,400,401,403,404,409,413,415,421,422,500,502,503"},
+		{"/api/v5/claims", "get", "200,400,401,404,421,422,500,503"},
+		{"/api/v5/lineage/sessions/fork", "post", "201,400,401,403,404,409,413,415,421,422,500,503"},
 	} {
 		if got := codes(tt.path, tt.method); got != tt.want {
 			t.Errorf("%s %s answers %s, want %s", tt.method, tt.path, got, tt.want)
@@ -682,5 +745,53 @@ func TestOpenAPIStatuses(t *testing.T) {
 		if !ok || ra.Description != "Whole seconds to wait before trying again" || ra.Schema["type"] != "integer" || ra.Schema["minimum"] != 1.0 {
 			t.Errorf("POST %s 429 = %+v, want a Retry-After header of whole seconds", path, r)
 		}
+	}
+}
+
+// Issue 48: the credentials of auth mode are declared (bearer token or the
+// session cookie), optional for local mode, and none on the public routes;
+// the licence is named.
+func TestOpenAPISecurityAndLicence(t *testing.T) {
+	e := newEnv(t)
+	var doc struct {
+		Info struct {
+			License map[string]string `json:"license"`
+		} `json:"info"`
+		Security   []map[string][]string `json:"security"`
+		Components struct {
+			SecuritySchemes map[string]map[string]string `json:"securitySchemes"`
+		} `json:"components"`
+		Paths map[string]map[string]struct {
+			Security *[]map[string][]string `json:"security"`
+		} `json:"paths"`
+	}
+	if _, err := e.c.Do(bg, "GET", "/openapi.json", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(doc.Info.License); got != "map[identifier:Apache-2.0 name:Apache License 2.0]" {
+		t.Errorf("info.license = %s", got)
+	}
+	bearer, session := doc.Components.SecuritySchemes["bearer"], doc.Components.SecuritySchemes["session"]
+	if bearer["type"] != "http" || bearer["scheme"] != "bearer" || session["type"] != "apiKey" || session["in"] != "cookie" || session["name"] != httpapi.SessionCookie {
+		t.Errorf("security schemes = %v", doc.Components.SecuritySchemes)
+	}
+	if got := fmt.Sprint(doc.Security); got != "[map[bearer:[]] map[session:[]] map[]]" {
+		t.Errorf("security = %s, want bearer or session or none (local mode)", got)
+	}
+	var public []string
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if op.Security != nil {
+				if len(*op.Security) != 0 {
+					t.Errorf("%s %s overrides security with %v", method, path, *op.Security)
+				}
+				public = append(public, strings.ToUpper(method)+" "+path)
+			}
+		}
+	}
+	sort.Strings(public)
+	want := "GET /docs, GET /health, GET /health/live, GET /health/ready, GET /openapi.json, POST /api/v4/auth/login, POST /api/v4/auth/logout"
+	if got := strings.Join(public, ", "); got != want {
+		t.Errorf("routes needing no credential: %s, want %s", got, want)
 	}
 }

@@ -36,7 +36,7 @@ func (s *Server) portabilityRoutes() []route {
 		{method: "GET", path: "/api/v5/search", summary: "Full-text search over checkpoints, notes and turns, ranked, with highlighted snippets",
 			tag: "portability", out: wire.SearchResponse{}, status: 200, query: map[string]string{
 				"q": "the words to find (all must match)", "space_id": "only this space", "kind": "checkpoint, turn or note (repeat or comma-separate for several)",
-				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, handle: s.search},
+				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, querySchema: map[string]map[string]any{"kind": searchKindSchema}, handle: s.search},
 	}
 }
 

@@ -205,7 +205,7 @@ func testConcurrentAccepts(t *testing.T, e *testEnv) {
 		for range 2 {
 			go func() {
 				// (no t.Fatal off the test's goroutine: a failed request is status 0)
-				resp, err := http.Post(e.url+proposalsOf(sp.ID)+"/"+p.ID.String()+"/accept", "application/json", strings.NewReader("{}"))
+				resp, err := e.http.Post(e.url+proposalsOf(sp.ID)+"/"+p.ID.String()+"/accept", "application/json", strings.NewReader("{}"))
 				if err != nil {
 					statuses <- 0
 					return

@@ -18,7 +18,7 @@ func (s *Server) readyRoutes() []route {
 		{method: "POST", path: "/api/v5/spaces/{space_id}/ready/claim", summary: "Claim the first ready task atomically (404 when nothing is ready)",
 			tag: "coordination", in: wire.ReadyClaimRequest{}, out: wire.ReadyClaimed{}, status: 201, handle: s.claimReady, idempotent: true},
 		{method: "POST", path: "/api/v5/claims/{claim_id}/heartbeat", summary: "Renew a live claim's lease (409 when it has finished or expired)",
-			tag: "coordination", in: wire.HeartbeatRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.heartbeatClaim},
+			tag: "coordination", in: wire.HeartbeatRequest{}, out: wire.ClaimOut{}, status: 200, handle: s.heartbeatClaim, errors: []int{409}},
 	}
 }
 

@@ -44,6 +44,20 @@ type route struct {
 	// idempotent marks a creating write that takes an Idempotency-Key
 	// (see idempotency.go).
 	idempotent bool
+	// also lists answers beside the main one that have their own body: a
+	// dry run's preview, a health check's 503.
+	also []answer
+	// querySchema gives a query parameter a schema other than a plain
+	// string: name → JSON Schema.
+	querySchema map[string]map[string]any
+}
+
+// answer is one success answer of a route: its status, a zero value of its
+// body type (nil for none) and what it means.
+type answer struct {
+	status      int
+	out         any
+	description string
 }
 
 // allRoutes gathers the routes each area of the API declares in its own

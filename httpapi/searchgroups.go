@@ -15,9 +15,14 @@ func (s *Server) searchGroupRoutes() []route {
 		{method: "GET", path: "/api/v5/search/grouped", summary: "Full-text search with one result per item: an item carried through many checkpoints is one result listing them",
 			tag: "portability", out: wire.SearchGroupsResponse{}, status: 200, query: map[string]string{
 				"q": "the words to find (all must match)", "space_id": "only this space", "kind": "checkpoint, turn or note (repeat or comma-separate for several)",
-				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, handle: s.searchGrouped},
+				"branch": "only this branch", "limit": "at most this many results (1–100, default 20)"}, querySchema: map[string]map[string]any{"kind": searchKindSchema}, handle: s.searchGrouped},
 	}
 }
+
+// searchKindSchema is a search's kind parameter: repeated, each a kind or
+// a comma-separated list of kinds.
+var searchKindSchema = map[string]any{"type": "array", "items": map[string]any{"type": "string",
+	"pattern": "^ *(checkpoint|turn|note) *(, *(checkpoint|turn|note) *)*$", "examples": []string{"checkpoint", "turn,note"}}}
 
 // searchQuery reads a search's query parameters.
 func searchQuery(r *http.Request) (search.Query, error) {

@@ -38,7 +38,7 @@ func (e *testEnv) send(t *testing.T, method, path, body string, headers map[stri
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestStreamsSendKeepAliveComments(t *testing.T) {
 	req, _ := http.NewRequest("POST", e.url+"/api/v5/chat/send/stream",
 		strings.NewReader(fmt.Sprintf(`{"session_id":%q,"message":"hello","provider":"openai","model":"gpt-4o"}`, se.ID)))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestAttackStreamFloodCappedWith429(t *testing.T) {
 	body := fmt.Sprintf(`{"session_id":%q,"message":"hello","provider":"openai","model":"gpt-4o"}`, se.ID)
 	req, _ := http.NewRequest("POST", e.url+"/api/v5/chat/send/stream", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	first, err := http.DefaultClient.Do(req)
+	first, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,7 +225,7 @@ func TestIdempotencyAsStripeDoesIt(t *testing.T) {
 			req, _ := http.NewRequest("POST", e.url+"/api/v4/chat/send", strings.NewReader(string(b)))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Idempotency-Key", key)
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := e.http.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +335,7 @@ func TestMethodNotAllowedAndCursors(t *testing.T) {
 		{"GET", "/api/v4/chat/send", "POST"},
 	} {
 		req, _ := http.NewRequest(tt.method, e.url+tt.path, nil)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := e.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 func (s *Server) spaceRoutes() []route {
 	page := map[string]string{"limit": "page size (1–1000); without it every item up to 5,000", "after": "cursor from the X-Next-Cursor header of the previous page"}
 	return []route{
-		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: wire.SpaceCreateRequest{}, out: wire.Repo{}, status: 201, handle: s.createSpace},
+		{method: "POST", path: "/api/v2/repos", summary: "Create a space", tag: "spaces", in: wire.SpaceCreateRequest{}, out: wire.Repo{}, status: 201, handle: s.createSpace, errors: []int{409}},
 		{method: "GET", path: "/api/v2/repos", summary: "List spaces, most recently updated first", tag: "spaces", out: []wire.Repo{}, status: 200, query: page, handle: s.listSpaces},
 		{method: "GET", path: "/api/v2/repos/{repo_id}", summary: "Get a space", tag: "spaces", out: wire.Repo{}, status: 200, handle: s.getSpace},
 		{method: "DELETE", path: "/api/v2/repos/{repo_id}", summary: "Delete a space and everything in it", tag: "spaces", status: 204, handle: s.deleteSpace},

@@ -21,12 +21,14 @@ var Capabilities = []string{
 func (s *Server) systemRoutes() []route {
 	return []route{
 		{method: "GET", path: "/health", summary: "Server status, version and capabilities", tag: "system",
-			out: wire.Health{}, status: 200, handle: s.health, errors: []int{503},
+			out: wire.Health{}, status: 200, handle: s.health,
+			also:        []answer{{status: 503, out: wire.Health{}, description: "Degraded: /health/ready is not ready (same body, status degraded)"}},
 			description: "503 (status degraded) whenever /health/ready is not ready."},
 		{method: "GET", path: "/health/live", summary: "The process is up (never touches the database)", tag: "system",
 			out: wire.Liveness{}, status: 200, handle: s.live},
 		{method: "GET", path: "/health/ready", summary: "The database is reachable and writable, within one second", tag: "system",
-			out: wire.Readiness{}, status: 200, handle: s.ready, errors: []int{503},
+			out: wire.Readiness{}, status: 200, handle: s.ready,
+			also:        []answer{{status: 503, out: wire.Readiness{}, description: "Not ready: the same body, status not_ready, problem says why"}},
 			description: "Ready when, within one second, the database answers, is a primary that is not read-only, and commits a transaction (a primary waiting for a lost synchronous standby is not ready). 503 with the same body otherwise; problem says why. Pool statistics and the migration version come with it."},
 		{method: "GET", path: "/openapi.json", summary: "This API as an OpenAPI 3.1 document", tag: "system",
 			out: map[string]any{}, status: 200, handle: s.openapi},

@@ -26,7 +26,7 @@ func (e *testEnv) rawHeader(t *testing.T, method, path, body string) (int, http.
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

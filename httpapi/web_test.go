@@ -37,13 +37,14 @@ func TestWrongMethodOutsideTheAPIIsJSON(t *testing.T) {
 	st := newEnv(t).store
 	hs := httptest.NewServer(httpapi.New(httpapi.Config{Backend: st, App: app.New(app.Config{Store: st}), Web: web}))
 	defer hs.Close()
+	checked := &http.Client{Transport: newContractTransport(t, hs.URL)}
 	for _, c := range []struct{ method, path string }{
 		{"POST", "/health"},
 		{"PUT", "/openapi.json"},
 		{"DELETE", "/docs"},
 	} {
 		req, _ := http.NewRequest(c.method, hs.URL+c.path, nil)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := checked.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestWrongMethodOutsideTheAPIIsJSON(t *testing.T) {
 		}
 	}
 	// Other methods on the workspace's own paths still reach it.
-	resp, err := http.Post(hs.URL+"/sessions/abc", "application/json", nil)
+	resp, err := checked.Post(hs.URL+"/sessions/abc", "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,17 +11,22 @@ func worktreeOf(w *coord.Worktree) wire.WorktreeOut {
 		BaseCommitSHA: w.BaseCommitSHA, Status: w.Status, CreatedAt: w.CreatedAt, ClosedAt: w.ClosedAt}
 }
 
+// worktreeGitErrors are the answers of a route that runs git: 409 (the
+// branch exists, say "main"; uncommitted changes), 502 (git failed), 503
+// (no git on this server).
+var worktreeGitErrors = []int{409, 502, 503}
+
 func (s *Server) worktreeRoutes() []route {
 	return []route{
 		{method: "POST", path: "/api/v5/worktrees", summary: "Open a git worktree on a new branch for an agent (runs git in the space's project root)",
-			tag: "worktrees", in: wire.WorktreeRequest{}, out: wire.WorktreeOut{}, status: 201, handle: s.openWorktree},
+			tag: "worktrees", in: wire.WorktreeRequest{}, out: wire.WorktreeOut{}, status: 201, handle: s.openWorktree, errors: worktreeGitErrors},
 		{method: "GET", path: "/api/v5/worktrees", summary: "A space's worktrees, newest first, each active one with its drift",
-			tag: "worktrees", out: []wire.WorktreeListItem{}, status: 200, handle: s.listWorktrees, mustQuery: []string{"space_id"}, query: map[string]string{
+			tag: "worktrees", out: []wire.WorktreeListItem{}, status: 200, handle: s.listWorktrees, errors: []int{503}, mustQuery: []string{"space_id"}, query: map[string]string{
 				"space_id": "the space (required)", "include_closed": "true: also closed worktrees (never probed)"}},
 		{method: "GET", path: "/api/v5/worktrees/{id_or_prefix}", summary: "A worktree by id or id prefix (at least 4 characters)",
-			tag: "worktrees", out: wire.WorktreeOut{}, status: 200, handle: s.getWorktree},
+			tag: "worktrees", out: wire.WorktreeOut{}, status: 200, handle: s.getWorktree, errors: []int{503}},
 		{method: "DELETE", path: "/api/v5/worktrees/{id_or_prefix}", summary: "Remove a worktree (409 with uncommitted changes unless force=true; the branch stays)",
-			tag: "worktrees", out: wire.WorktreeOut{}, status: 200, handle: s.closeWorktree,
+			tag: "worktrees", out: wire.WorktreeOut{}, status: 200, handle: s.closeWorktree, errors: worktreeGitErrors,
 			query: map[string]string{"force": "true: remove even with uncommitted changes"}},
 	}
 }

@@ -43,6 +43,10 @@ bindir=$(mktemp -d /tmp/smriti-bin.XXXXXX)
 go build -o "$bindir/smriti" ./cmd/smriti
 (cd scripts/mcp-client && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$bindir/smriti" node run.mjs)
 
+echo "==> OpenAPI: Redocly lint, recommended rules, 0 errors on the served document"
+(cd scripts/openapi-lint && npm ci --no-audit --no-fund --loglevel=error)
+SMRITI_BIN="$bindir/smriti" ./scripts/openapi-lint.sh
+
 echo "==> state-fidelity eval with the oracle (TestEvalOracle checks it; the README shows this table)"
 "$bindir/smriti" eval
 rm -rf "$bindir"

@@ -150,23 +150,23 @@ type MergeRequest struct {
 
 // MergedContent is the content a merge produces.
 type MergedContent struct {
-	Message   string `json:"message"`
-	Summary   string `json:"summary"`
-	Objective string `json:"objective"`
+	Message   string `json:"message" doc:"The merge checkpoint's title"`
+	Summary   string `json:"summary" doc:"The merged summary"`
+	Objective string `json:"objective" doc:"The merged objective"`
 	StateLists
 }
 
 // MergePreview is a dry run's answer: the merged content and the conflicts
 // still to resolve.
 type MergePreview struct {
-	BaseCheckpointID   *smriti.ID             `json:"base_checkpoint_id"`
-	SourceCheckpointID smriti.ID              `json:"source_checkpoint_id"`
-	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id"`
+	BaseCheckpointID   *smriti.ID             `json:"base_checkpoint_id" doc:"The common ancestor the merge is computed from (null when unrelated)"`
+	SourceCheckpointID smriti.ID              `json:"source_checkpoint_id" doc:"The checkpoint merged in"`
+	TargetCheckpointID smriti.ID              `json:"target_checkpoint_id" doc:"The checkpoint merged into"`
 	BaseCommitHash     *string                `json:"base_commit_hash" doc:"The common ancestor's hash (null when unrelated)"`
 	SourceCommitHash   string                 `json:"source_commit_hash" doc:"The source checkpoint's hash"`
 	TargetCommitHash   string                 `json:"target_commit_hash" doc:"The target checkpoint's hash"`
-	Merged             MergedContent          `json:"merged"`
-	Conflicts          []smriti.MergeConflict `json:"conflicts"`
+	Merged             MergedContent          `json:"merged" doc:"The content the merge would write"`
+	Conflicts          []smriti.MergeConflict `json:"conflicts" doc:"The conflicts the request's resolutions leave unsettled ([] when none: the merge can be committed)"`
 	Removes            []smriti.MergeRemoval  `json:"removes" doc:"Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently"`
 	Items              []ItemOut              `json:"items" doc:"The merged items with their ids"`
 }

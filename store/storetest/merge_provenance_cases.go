@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"smriti"
@@ -17,6 +19,7 @@ var mergeProvenanceCases = []struct {
 	{"MergeResolvedOursRejectsTheBranchChange", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseOurs) }},
 	{"CommitCannotForgeAMergeRejection", testCommitCannotForgeMergeRecord},
 	{"MergeKeepingARemovalRecordsTheRejectedEdit", testMergeKeepsRemoval},
+	{"SecondMergePreviewListsEveryRemoval", testSecondMergeListsEveryRemoval},
 }
 
 // testMergeKeepsRemoval: main retracted a decision the branch edited; the
@@ -201,4 +204,43 @@ func testMergeProvenance(t *testing.T, s *store.Store, choice string) {
 			t.Errorf("verify = %+v", v)
 		}
 	})
+}
+
+// testSecondMergeListsEveryRemoval: main removed a decision before the
+// branch was first merged; later main removes another and the branch a
+// third. The second merge's base is the branch checkpoint the first merge
+// took in, which still holds the first decision, so its preview lists all
+// three removals, each with the side that removed it.
+func testSecondMergeListsEveryRemoval(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	mainSe := newSession(t, ctx, s, sp)
+	base := commit(t, ctx, s, sp, mainSe, "Base", "Use Go", "Use Redis", "Use Kafka", "Use S3")
+	b1 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &base.ID, BranchName: "infra",
+		Content: smriti.Content{Message: "Add Nginx", Summary: "summary of Base", Decisions: []string{"Use Go", "Use Redis", "Use Kafka", "Use S3", "Use Nginx"}}})).Must(t)
+	commit(t, ctx, s, sp, mainSe, "No Go", "Use Redis", "Use Kafka", "Use S3")
+	first := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID})).Must(t)
+	if got := removals(first.Removes); got != "Use Go:ours" {
+		t.Fatalf("first merge removes %s, want Use Go:ours", got)
+	}
+	commit(t, ctx, s, sp, mainSe, "No Redis", "Use Kafka", "Use S3", "Use Nginx")
+	b2 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &b1.ID, BranchName: "infra",
+		Content: smriti.Content{Message: "No Kafka", Summary: "summary of Base", Decisions: []string{"Use Go", "Use Redis", "Use S3", "Use Nginx"}}})).Must(t)
+	second := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b2.ID, DryRun: true})).Must(t)
+	if got, want := removals(second.Removes), "Use Go:ours, Use Kafka:theirs, Use Redis:ours"; got != want {
+		t.Errorf("second merge's preview removes %s, want %s", got, want)
+	}
+	if got := jsonText(t, second.Merged.Decisions); got != `["Use S3","Use Nginx"]` {
+		t.Errorf("second merge's decisions = %s", got)
+	}
+}
+
+// removals lists removals as "text:side", sorted.
+func removals(rs []smriti.MergeRemoval) string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Text+":"+r.Side)
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }

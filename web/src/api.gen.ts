@@ -1771,28 +1771,28 @@ export interface components {
         };
         CommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for a draft or extract (the background model becomes author_agent); default "user", or "agent" with author_agent, or "llm" with source_turns
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -1800,13 +1800,13 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description The space (UUID); must be the session's */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The writing session (UUID): its branch is the checkpoint's branch */
             session_id: string | null;
             /** @description The turns a draft was made from; marks the content as drafted (author_type "llm") */
@@ -1831,7 +1831,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         CompareDiff: {
             /** @description Assumptions only A has, sorted */
@@ -2379,7 +2379,7 @@ export interface components {
              * @description What the checkpoint did to the item
              * @enum {string}
              */
-            op?: "add" | "update" | "resolve" | "retract" | "supersede";
+            op?: "add" | "update" | "resolve" | "retract" | "supersede" | "";
             /** @description Why the item was retracted; null otherwise */
             reason?: string | null;
             /** @description The turns or document line the change came from */
@@ -2439,14 +2439,14 @@ export interface components {
             /** @description For a new item: the turns, quote and model it came from (checkpoint_id is set by the server) */
             origin?: components["schemas"]["ItemOriginInput"] | null;
             /** @description The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent */
-            refs?: components["schemas"]["ItemRefInput"][];
+            refs?: components["schemas"]["ItemRefInput"][] | null;
             /**
              * @description Default open; answered, retracted or superseded ends a parent item the content no longer has
              * @enum {string}
              */
-            status?: "open" | "done" | "answered" | "retracted" | "superseded";
+            status?: "open" | "done" | "answered" | "retracted" | "superseded" | "";
             /** @description Ids of parent items this one replaces */
-            supersedes?: string[];
+            supersedes?: string[] | null;
             /** @description The item's text; matched to the content's items by normalised text */
             text: string;
         };
@@ -2464,9 +2464,9 @@ export interface components {
              * @description The resolution's choice
              * @enum {string}
              */
-            choice?: "ours" | "theirs" | "base" | "custom";
+            choice?: "ours" | "theirs" | "base" | "custom" | "";
             /** @description The sides' versions the merge turned down ([] when none) */
-            rejected?: components["schemas"]["RejectedVersionInput"][];
+            rejected?: components["schemas"]["RejectedVersionInput"][] | null;
         };
         ItemOrigin: {
             /** @description The author_agent of the checkpoint that introduced it */
@@ -2582,9 +2582,9 @@ export interface components {
         };
         LegacyCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description Who wrote it, such as claude-code (null: nobody is invented) */
             author_agent?: string | null;
             /** @description user, llm, agent or system (default: agent when author_agent is given, else user) */
@@ -2598,25 +2598,25 @@ export interface components {
             /** @description The first implementation's free-form context object (default {}) */
             context_blob?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
             model?: string | null;
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description The parent checkpoint (UUID; default: the branch's newest) */
             parent_commit_id?: string | null;
             /** @description Absolute path of the project (default: the space's) */
@@ -2626,7 +2626,7 @@ export interface components {
             /** @description The space (UUID) */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -2647,7 +2647,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         LineageTree: {
             /** @description Every checkpoint, oldest first */
@@ -2756,6 +2756,63 @@ export interface components {
             /** @description Conflicts settled by the request's resolutions */
             conflicts_resolved: number;
         };
+        MergeConflict: {
+            /** @description The common ancestor's value as text (empty where it has none) */
+            base: string;
+            /**
+             * @description The content field in conflict
+             * @enum {string}
+             */
+            field: "message" | "objective" | "summary" | "decisions" | "assumptions" | "tasks" | "open_questions" | "entities" | "artifacts";
+            /** @description The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field */
+            key: string;
+            /**
+             * @description both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited
+             * @enum {string}
+             */
+            kind: "both_changed" | "removed_vs_edited";
+            /** @description The target's value as text (empty where the target removed it) */
+            ours: string;
+            /** @description The source's value as text (empty where the source removed it) */
+            theirs: string;
+        };
+        MergedContent: {
+            /** @description Attached artifacts: {id, type, label, content} */
+            artifacts: components["schemas"]["Artifact"][];
+            /** @description Things taken for granted but not debated */
+            assumptions: string[];
+            /** @description Decisions made */
+            decisions: string[];
+            /** @description Proper nouns and key technical terms */
+            entities: string[];
+            /** @description The merge checkpoint's title */
+            message: string;
+            /** @description The merged objective */
+            objective: string;
+            /** @description Questions still open */
+            open_questions: string[];
+            /** @description The merged summary */
+            summary: string;
+            /** @description Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status */
+            tasks: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[];
+        };
         MergeEdge: {
             /**
              * Format: uuid
@@ -2768,6 +2825,55 @@ export interface components {
              */
             source_checkpoint_id: string;
         };
+        MergePreview: {
+            /** @description The common ancestor the merge is computed from (null when unrelated) */
+            base_checkpoint_id: string | null;
+            /** @description The common ancestor's hash (null when unrelated) */
+            base_commit_hash: string | null;
+            /** @description The conflicts the request's resolutions leave unsettled ([] when none: the merge can be committed) */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description The merged items with their ids */
+            items: components["schemas"]["ItemOut"][];
+            /** @description The content the merge would write */
+            merged: components["schemas"]["MergedContent"];
+            /** @description Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently */
+            removes: components["schemas"]["MergeRemoval"][];
+            /**
+             * Format: uuid
+             * @description The checkpoint merged in
+             */
+            source_checkpoint_id: string;
+            /** @description The source checkpoint's hash */
+            source_commit_hash: string;
+            /**
+             * Format: uuid
+             * @description The checkpoint merged into
+             */
+            target_checkpoint_id: string;
+            /** @description The target checkpoint's hash */
+            target_commit_hash: string;
+        };
+        MergeRemoval: {
+            /** @description The removed item's id */
+            id: string;
+            /**
+             * @description Its kind
+             * @enum {string}
+             */
+            kind: "decision" | "assumption" | "task" | "open_question" | "entity";
+            /**
+             * @description Which side removed it: ours (the target), theirs (the source) or both
+             * @enum {string}
+             */
+            side: "ours" | "theirs" | "both";
+            /**
+             * @description How that side ended it (removed: that side's checkpoint dropped it without saying how)
+             * @enum {string}
+             */
+            status: "retracted" | "superseded" | "answered" | "removed";
+            /** @description Its text in the common ancestor */
+            text: string;
+        };
         MergeRequest: {
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
@@ -2776,7 +2882,7 @@ export interface components {
             /** @description The merge checkpoint's title (default: Merge <source branch> into <target branch>) */
             message?: string | null;
             /** @description How to settle conflicts, each matched by field and key; unsettled ones answer 409 with the conflicts */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The checkpoint to merge in (UUID) */
             source_checkpoint_id: string | null;
             /** @description The space (UUID) */
@@ -2913,25 +3019,25 @@ export interface components {
         };
         ProposalAcceptRequest: {
             /** @description Settle the conflicts of a 409: field and key as the 409 names them, choice ours (the branch head's value), theirs (the proposal's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
         };
         ProposalEditRequest: {
             /** @description The whole list of assumptions */
-            assumptions?: string[] | null;
+            assumptions?: (string[] | null) | null;
             /** @description The whole list of decisions */
-            decisions?: string[] | null;
+            decisions?: (string[] | null) | null;
             /** @description The whole list of entities */
-            entities?: string[] | null;
+            entities?: (string[] | null) | null;
             /** @description The title (not blank) */
             message?: string | null;
             /** @description What the work is for */
             objective?: string | null;
             /** @description The whole list of open questions */
-            open_questions?: string[] | null;
+            open_questions?: (string[] | null) | null;
             /** @description Where things stand */
             summary?: string | null;
             /** @description The whole list of tasks (strings or objects) */
-            tasks?: (string | {
+            tasks?: ((string | {
                 /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
                 blocked_by?: string | string[];
                 /** @description A short id other tasks can name in blocked_by */
@@ -2948,7 +3054,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[] | null) | null;
         };
         ProposalOut: {
             /** @description Artifacts */
@@ -3037,26 +3143,26 @@ export interface components {
         };
         ProposalRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote it, kept for the checkpoint */
             author_agent?: string | null;
             /**
              * @description Who wrote the content, as for a commit
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint the draft changes (default: the head of the session's branch, or of main, now). Accepting it later rebases onto a head that moved, or answers 409 */
             base_checkpoint_id?: string | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The draft's items with their ids (a draft's items view), so accepting it updates those items */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content */
@@ -3064,7 +3170,7 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project */
             project_root?: string | null;
             /** @description The session the checkpoint will be written from (UUID): its branch is the proposal's branch. Null: onto main, with no session */
@@ -3073,7 +3179,7 @@ export interface components {
              * @description Who saved it (default api)
              * @enum {string}
              */
-            source?: "hook" | "cli" | "mcp" | "web" | "api";
+            source?: "hook" | "cli" | "mcp" | "web" | "api" | "";
             /** @description The turns a draft was made from */
             source_turns?: components["schemas"]["SourceTurnsIn"] | null;
             /** @description Where things stand (default "") */
@@ -3096,7 +3202,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         ProposalWaitingOut: {
             /** @description The branch it goes on */
@@ -3294,7 +3400,7 @@ export interface components {
              * @description ours (the merge target) or theirs (the merged source)
              * @enum {string}
              */
-            side?: "ours" | "theirs";
+            side?: "ours" | "theirs" | "";
             /** @description The turns that side's version came from */
             source?: components["schemas"]["ItemSourceInput"];
             /** @description The text that side held; null when that side had removed the item */
@@ -3415,7 +3521,7 @@ export interface components {
              * @default latest_1
              * @enum {string}
              */
-            memory_scope: "latest_1" | "latest_3";
+            memory_scope: "latest_1" | "latest_3" | "";
             /** @description The user message (at most 100,000 characters) */
             message: string | null;
             /** @description Model for this send; default: the session's model (the provider's default model when the provider changes) */
@@ -3634,28 +3740,28 @@ export interface components {
         };
         SpaceCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for an extract (the background model becomes author_agent); default "user", or "agent" with author_agent
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -3663,11 +3769,11 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -3688,7 +3794,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         SpaceCreateRequest: {
             /** @description What it is about (default "") */
@@ -3696,7 +3802,7 @@ export interface components {
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The space's name: not blank, at most 255 characters */
             name: string | null;
             /** @description Absolute path of the project (default null) */
@@ -4124,7 +4230,19 @@ export interface components {
             space_id: string | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description A method the path does not list: every documented path answers it so */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path serves, comma-separated (HEAD wherever GET) */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -4189,6 +4307,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -4209,7 +4336,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4221,6 +4366,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,8 +4426,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4282,6 +4456,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4338,7 +4523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4356,9 +4541,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4416,6 +4639,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4425,7 +4657,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4437,6 +4687,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,8 +4744,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4501,6 +4771,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v2_repos: {
@@ -4509,7 +4790,7 @@ export interface operations {
                 /** @description cursor from the X-Next-Cursor header of the previous page */
                 after?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -4546,9 +4827,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,6 +4916,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4615,7 +4943,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4627,6 +4973,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,8 +5030,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4685,6 +5051,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,8 +5115,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4756,6 +5151,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v2_repos_repo_id_commits: {
@@ -4766,7 +5172,7 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4805,8 +5211,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4817,6 +5241,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4866,8 +5301,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4878,6 +5331,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4937,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4955,7 +5419,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4967,6 +5449,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,6 +5508,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5024,7 +5526,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5053,9 +5573,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,6 +5602,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5089,9 +5638,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,9 +5687,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5183,6 +5754,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5192,9 +5772,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5261,7 +5843,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5279,9 +5879,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5337,8 +5939,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5355,9 +5975,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5423,6 +6045,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -5443,7 +6074,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5455,6 +6104,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5503,9 +6163,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +6246,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5575,7 +6264,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,9 +6320,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,7 +6339,7 @@ export interface operations {
                 /** @description cursor from X-Next-Cursor */
                 after?: string;
                 /** @description page size (1–1000); without it every session up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5667,9 +6376,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +6465,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5736,7 +6483,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5748,6 +6513,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,8 +6570,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5806,6 +6591,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5859,8 +6655,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5871,6 +6685,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,7 +6755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5948,7 +6773,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5960,6 +6803,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,8 +6869,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6053,9 +6925,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,7 +6946,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6111,8 +6985,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6123,6 +7015,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6169,8 +7072,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6181,6 +7093,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,7 +7163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,7 +7181,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6270,6 +7211,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6317,8 +7269,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6335,6 +7296,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v4_chat_spaces_repo_id_sessions_session_id_turns: {
@@ -6345,7 +7317,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6385,8 +7357,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6397,6 +7387,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6448,8 +7449,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6460,6 +7479,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6517,6 +7547,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6526,7 +7565,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6553,9 +7610,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7675,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6625,7 +7693,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6663,9 +7749,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,7 +7813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6743,7 +7831,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6755,6 +7861,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6810,8 +7927,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6822,6 +7957,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6886,7 +8032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6915,7 +8061,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6927,6 +8091,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6982,8 +8157,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7020,9 +8213,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +8275,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7089,7 +8293,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7127,9 +8349,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7187,6 +8411,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7196,7 +8429,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7234,9 +8485,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7283,8 +8536,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7295,6 +8557,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7341,8 +8614,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7353,6 +8635,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,9 +8697,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7423,7 +8754,7 @@ export interface operations {
                 /** @description true: also expired, done and abandoned claims */
                 include_expired?: string;
                 /** @description page size (1–1000); without it every claim up to 5,000 */
-                limit?: string;
+                limit?: number;
                 /** @description the space (required) */
                 space_id: string;
             };
@@ -7462,9 +8793,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7527,6 +8896,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -7547,7 +8925,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7559,6 +8955,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,8 +9025,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7636,7 +9052,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7648,6 +9082,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7707,8 +9152,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7725,7 +9179,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7737,6 +9209,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7811,6 +9294,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -7822,7 +9314,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7834,6 +9353,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7891,6 +9421,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7900,7 +9439,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7912,6 +9469,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7959,8 +9527,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7971,6 +9548,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7995,6 +9583,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description dry_run: the preview of the merge; nothing is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergePreview"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -8033,6 +9630,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8053,7 +9659,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8065,6 +9689,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,8 +9746,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8123,6 +9767,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8185,6 +9840,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8205,7 +9869,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8217,6 +9899,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8263,8 +9956,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8275,6 +9977,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8321,8 +10034,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8339,6 +10061,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v5_search: {
@@ -8347,9 +10080,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -8388,9 +10121,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8405,9 +10176,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -8446,9 +10217,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8510,8 +10319,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8522,6 +10349,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8589,7 +10427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8618,7 +10456,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8630,6 +10486,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8681,8 +10548,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8704,6 +10589,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8750,8 +10646,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8762,6 +10667,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8809,8 +10725,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8821,6 +10755,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8876,8 +10821,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8894,9 +10848,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8957,7 +10913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8984,7 +10940,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9002,9 +10976,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,7 +11035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9077,6 +11053,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -9086,9 +11080,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9138,8 +11134,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9150,6 +11164,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9199,8 +11224,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9211,6 +11254,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9270,7 +11324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9288,7 +11342,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9300,6 +11372,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,8 +11430,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9359,6 +11451,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9419,7 +11522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9446,7 +11549,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9458,6 +11579,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9521,7 +11653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9548,7 +11680,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9560,6 +11710,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9616,7 +11777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9634,9 +11795,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9649,7 +11839,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many tasks (1–1000, default all up to 1000) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -9686,8 +11876,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9698,6 +11906,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9762,7 +11981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9791,7 +12010,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9809,13 +12046,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v5_spaces_space_id_receipts: {
         parameters: {
             query?: {
                 /** @description the most receipts to return (default and maximum 5000) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -9852,8 +12100,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9864,6 +12130,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9923,7 +12200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9941,7 +12218,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9953,6 +12248,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10004,8 +12310,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10016,6 +12340,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10093,7 +12428,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10105,6 +12467,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10151,8 +12524,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10163,6 +12545,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10212,9 +12605,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10272,6 +12703,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -10281,7 +12730,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,6 +12760,26 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10339,8 +12826,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10351,6 +12856,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10409,8 +12925,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10421,6 +12973,26 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10445,6 +13017,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -10476,6 +13057,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -10485,13 +13075,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description Degraded: /health/ready is not ready (same body, status degraded) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -10512,6 +13102,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -10543,6 +13142,15 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -10552,13 +13160,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description Not ready: the same body, status not_ready, problem says why */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -10581,6 +13189,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
