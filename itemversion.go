@@ -126,3 +126,45 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 	sort.Strings(names)
 	return nil, Errorf(EINVALID, "item version %s is ambiguous: %s; give more digits", v, strings.Join(names, ", "))
 }
+
+// ItemAt is an item's history with one version of it picked out.
+type ItemAt struct {
+	ItemID string
+	// History is the item's history, as ItemService.ItemHistory returns
+	// it.
+	History []ItemEvent
+	// Version is the event of History that introduced the version picked:
+	// the one an item@version name asked for, else the item's newest (nil
+	// when History holds no version of the item itself).
+	Version *ItemEvent
+}
+
+// ItemAtOf picks a version of itemID out of its history evs: the one v
+// names (see PickItemVersion for its errors), or the newest when v is nil
+// (none when the history holds only other items' rows).
+func ItemAtOf(evs []ItemEvent, itemID string, v *ItemVersion) (*ItemAt, error) {
+	at := &ItemAt{ItemID: itemID, History: evs}
+	if v != nil {
+		ev, err := PickItemVersion(evs, *v)
+		if err != nil {
+			return nil, err
+		}
+		at.Version = ev
+		return at, nil
+	}
+	at.Version = at.Newest()
+	return at, nil
+}
+
+// Newest is the item's newest version in History (nil when it has none).
+func (at *ItemAt) Newest() *ItemEvent {
+	for i := len(at.History) - 1; i >= 0; i-- {
+		if at.History[i].IsVersion(at.ItemID) {
+			return &at.History[i]
+		}
+	}
+	return nil
+}
+
+// Latest reports whether the version picked is the item's newest.
+func (at *ItemAt) Latest() bool { return at.Version != nil && at.Newest() == at.Version }

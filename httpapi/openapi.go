@@ -103,6 +103,11 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
+			if d, ok := rt.paths[m[1]]; ok {
+				params = append(params, map[string]any{"name": m[1], "in": "path", "required": true,
+					"description": d, "schema": map[string]any{"type": "string"}})
+				continue
+			}
 			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true,
 				"schema": map[string]any{"type": "string", "format": "uuid"}})
 		}
