@@ -84,15 +84,7 @@ func formatItems(items []wire.ItemOut) string {
 		if it.Status != smriti.ItemOpen {
 			status = " (" + it.Status + ")"
 		}
-		// The version's name when the server gave it: item@version
-		// names this version on every copy of the space.
-		name := it.ID
-		if it.Version != nil {
-			if v, err := smriti.ParseItemVersion(*it.Version); err == nil {
-				name = smriti.ShortItemVersion(v.ItemID, v.Hash)
-			}
-		}
-		fmt.Fprintf(&b, "- `%s` %s: %s%s%s\n", name, it.Kind, it.Text, status, change)
+		fmt.Fprintf(&b, "- `%s` %s: %s%s%s\n", it.ID, it.Kind, it.Text, status, change)
 	}
 	return b.String()
 }
