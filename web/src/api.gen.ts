@@ -941,7 +941,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes */
+        /**
+         * An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes
+         * @description item_id is an item id (the answer's item is its newest version) or an item version's name, item@version: the item id and the hash, or a prefix of at least 8 hex digits of it, of the checkpoint that introduced the version (the answer's item is that version, and the history is the item's whole history). A name resolves the same on every copy of the space. A malformed name is 400; a version the space does not hold is 404, naming the item's newest versions.
+         */
         get: operations["get_v5_spaces_space_id_items_item_id"];
         put?: never;
         post?: never;
@@ -2350,6 +2353,8 @@ export interface components {
             valid_from: components["schemas"]["CheckpointMark"];
             /** @description The first later checkpoint on the line that no longer holds it (changed away, resolved or retracted); null while the line's head still holds it */
             valid_to: components["schemas"]["CheckpointMark"] | null;
+            /** @description The version's stable name, item@version: the item id and the hash of the checkpoint that introduced this version (the newest checkpoint on the first-parent chain that changed the item); it resolves the same on every copy of the space. Null for a draft, and in views that do not look it up (state as of) */
+            version: string | null;
         };
         ItemChange: {
             /** @description The item's text before the change (update, resolve, retract, supersede); null for an add */
@@ -2417,14 +2422,20 @@ export interface components {
             status: string;
             /** @description The item's text after the change (for superseded_by, the replacing item's) */
             text: string;
+            /** @description The full item@version name of the version this change made (for superseded_by, of the replacing item); null for a version a merge turned down */
+            version: string | null;
         };
         ItemHistoryOut: {
             /** @description Every change to the item, oldest first */
             history: components["schemas"]["ItemEventOut"][];
-            /** @description The item as the newest checkpoint that records it holds it */
+            /** @description The version asked for (an item@version name), else the item as the newest checkpoint that records it holds it */
             item: components["schemas"]["ItemOut"];
+            /** @description True when that version is the item's newest */
+            latest: boolean;
             /** @description The item's versions, oldest first, each with the checkpoints that began and ended it on its branch */
             validity: components["schemas"]["ItemValidityOut"][];
+            /** @description The full item@version name of the version item holds */
+            version: string;
         };
         ItemIn: {
             /** @description The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one */
@@ -2523,6 +2534,8 @@ export interface components {
             supersedes: string[];
             /** @description The item's text as this checkpoint holds it */
             text: string;
+            /** @description The version's stable name, item@version: the item id and the hash of the checkpoint that introduced this version (the newest checkpoint on the first-parent chain that changed the item); it resolves the same on every copy of the space. Null for a draft, and in views that do not look it up (state as of) */
+            version: string | null;
         };
         ItemRef: {
             /** @description The git commit the citation was written against (40 or 64 hex digits) */
@@ -3379,6 +3392,8 @@ export interface components {
              * @description The checkpoint, turn or note found
              */
             id: string;
+            /** @description The full item@version name when the query was one (the hit is then the checkpoint that introduced that version, and the snippet the version's text); null otherwise */
+            item_version: string | null;
             /** @description checkpoint, turn or note */
             kind: string;
             /** @description Relevance, higher first; comparable within one search only */
@@ -8775,6 +8790,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description An item id (d-7f3a9c), or an item version's name item@version (d-7f3a9c@3f9a1c2b…): the item id, @ and the hash, or a unique prefix of at least 8 hex digits, of the checkpoint that introduced the version */
                 item_id: string;
                 space_id: string;
             };
