@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"smriti"
@@ -114,7 +115,7 @@ func TestItemVersionsResolveOnACopyOfTheSpace(t *testing.T) {
 			b := storetest.Get(copyEnv.c.CheckpointItems(bg, head.ID)).Must(t)
 			latest := map[string]string{}
 			for _, v := range versions {
-				id, _, _ := cutAt(v.name)
+				id, _, _ := strings.Cut(v.name, "@")
 				latest[id] = v.name
 			}
 			if len(a) != 21 || len(b) != len(a) {
@@ -139,20 +140,11 @@ func TestItemVersionsResolveOnACopyOfTheSpace(t *testing.T) {
 	}
 }
 
-func cutAt(name string) (string, string, bool) {
-	for i := range name {
-		if name[i] == '@' {
-			return name[:i], name[i+1:], true
-		}
-	}
-	return name, "", false
-}
-
 func TestItemRouteTakesAVersionName(t *testing.T) {
 	e := newEnv(t)
 	sp, versions, _ := makeItemVersions(t, e)
 	first := versions[2] // "Decision 2, first wording", reworded by checkpoint 2
-	id, hash, _ := cutAt(first.name)
+	id, hash, _ := strings.Cut(first.name, "@")
 
 	t.Run("EarlierVersion", func(t *testing.T) {
 		h := storetest.Get(e.c.ItemHistory(bg, sp.ID, id+"@"+hash[:12])).Must(t)
