@@ -31,14 +31,14 @@ const (
 type MergeConflict struct {
 	// Field is the content field: message, objective, summary, decisions,
 	// assumptions, tasks, open_questions, entities or artifacts.
-	Field string `json:"field"`
+	Field string `json:"field" doc:"The content field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts"`
 	// Key names the item of a list field: its item id, or "id:<id>" /
 	// "label:<normalised label>" for an artifact; "" for scalars.
-	Key    string `json:"key"`
-	Kind   string `json:"kind"`
-	Base   string `json:"base"`
-	Ours   string `json:"ours"`
-	Theirs string `json:"theirs"`
+	Key    string `json:"key" doc:"The item: its item id (an artifact's id:<id> or label:<label>); empty for a scalar field"`
+	Kind   string `json:"kind" doc:"How the sides disagree: both changed it, or one changed what the other removed"`
+	Base   string `json:"base" doc:"The common ancestor's value (empty when it had none)"`
+	Ours   string `json:"ours" doc:"This side's value (empty when it removed the item)"`
+	Theirs string `json:"theirs" doc:"The other side's value (empty when it removed the item)"`
 }
 
 // MergeResolution settles one conflict, matched by Field and Key.

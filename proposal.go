@@ -49,6 +49,9 @@ type ProposalDraft struct {
 	ProjectRoot *string
 	SourceTurns *SourceTurns
 	Git         *GitState
+	// Conflicts, on a proposal a pull left, are the items both copies
+	// changed: accepting the proposal takes the other copy's side of each.
+	Conflicts []MergeConflict
 }
 
 // Proposal statuses.

@@ -24,6 +24,7 @@ import (
 	"smriti/idempotency"
 	"smriti/intelligence"
 	"smriti/portability"
+	"smriti/remote"
 	"smriti/search"
 )
 
@@ -47,6 +48,7 @@ type Store interface {
 	coord.WorktreeStore
 	smriti.SpaceEventLog
 	smriti.ReceiptService
+	remote.Store
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -75,6 +77,9 @@ type Config struct {
 	Coordinator *Coordinator
 	// Gate configures the LLM gate (the zero value admits every call).
 	Gate GateConfig
+	// Dialer reaches other servers for fetch, pull, push and clone (nil:
+	// those use cases answer EUNAVAILABLE).
+	Dialer remote.Dialer
 }
 
 // App holds the use cases: every exported method is something a user
@@ -89,6 +94,7 @@ type App struct {
 	transcripts *portability.TranscriptImporter
 	gate        *Gate
 	now         smriti.Clock
+	dial        remote.Dialer
 }
 
 // New builds the App and the services it owns, once.
@@ -97,7 +103,7 @@ func New(cfg Config) *App {
 	if now == nil {
 		now = smriti.Now
 	}
-	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate)}
+	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
 	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
@@ -108,6 +114,9 @@ func New(cfg Config) *App {
 	}
 	if a.coordinator.Proposals == nil {
 		a.coordinator.Proposals = cfg.Store
+	}
+	if a.coordinator.Remotes == nil {
+		a.coordinator.Remotes = a.remoteDivergence
 	}
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a

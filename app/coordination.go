@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"smriti"
 	"smriti/coord"
+	"smriti/remote"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ type Coordinator struct {
 	Receipts smriti.ReceiptService
 	// Proposals, when set, puts the space's waiting proposals in the brief.
 	Proposals smriti.ProposalService
+	// Remotes, when set, says in the brief how the space stands against
+	// its other copies.
+	Remotes func(ctx context.Context, space smriti.ID) ([]remote.Divergence, error)
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
 	Git coord.Git
@@ -65,6 +69,11 @@ func (c *Coordinator) SpaceState(ctx context.Context, spaceID smriti.ID, q coord
 	}
 	if err := c.attachProposals(ctx, b); err != nil {
 		return nil, err
+	}
+	if c.Remotes != nil && b.Space != nil {
+		if b.Remotes, err = c.Remotes(ctx, b.Space.ID); err != nil {
+			return nil, err
+		}
 	}
 	var wts []*coord.Worktree
 	for _, cl := range b.Claims {

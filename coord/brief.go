@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"smriti"
+	"smriti/remote"
 	"time"
 )
 
@@ -38,6 +39,9 @@ type StateBrief struct {
 	Compaction *smriti.CompactionReceipt
 	// Proposals are the space's pending proposals, newest first.
 	Proposals []ProposalWaiting
+	// Remotes say how each branch tracked on another copy of the space
+	// stands against it ("main is 2 ahead, 3 behind origin/main").
+	Remotes []remote.Divergence
 }
 
 // ProposalWaiting is a pending proposal as the brief names it.

@@ -134,6 +134,8 @@ func TestBadInputNeverA500(t *testing.T) {
 				case "/api/v5/spaces/import":
 					check("not a bundle", p, "not gzip \x00\xff", 400)
 					check("empty file", p, "", 400)
+				case "/api/v5/spaces/{space_id}/sync/push":
+					check("unknown space", p+"?branch=main&head="+strings.Repeat("a", 64), "not gzip", 404)
 				default:
 					t.Fatalf("no bad-input cases for the file route %s %s", method, path)
 				}

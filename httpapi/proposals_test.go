@@ -43,7 +43,7 @@ func TestProposalLifecycle(t *testing.T) {
 	want := fmt.Sprintf(`{"id":"%s","repo_id":"%s","session_id":"%s","base_checkpoint_id":"%s","branch_name":"main","title":"Weekly releases",`+
 		`"source":"hook","status":"pending","objective":"","summary":"","decisions":["Use SQLite","Ship weekly"],"assumptions":[],"tasks":[],`+
 		`"open_questions":[],"entities":[],"artifacts":[],"items":[],"model":null,"author_agent":null,"author_type":"","project_root":null,`+
-		`"source_turns":null,"git":null,"checkpoint_id":null,"created_at":%s,"updated_at":%s,"decided_at":null}`+"\n",
+		`"source_turns":null,"git":null,"checkpoint_id":null,"created_at":%s,"updated_at":%s,"decided_at":null,"conflicts":[]}`+"\n",
 		p.ID, sp.ID, se.ID, base.ID, ts(p.CreatedAt), ts(p.UpdatedAt))
 	status, body := e.raw(t, "GET", proposalsOf(sp.ID)+"/"+p.ID.String(), "")
 	if status != 200 || body != want {

@@ -71,6 +71,7 @@ func (s *Server) allRoutes() []route {
 		s.accountRoutes(),
 		s.receiptRoutes(),
 		s.nextBaseRoutes(),
+		s.syncRoutes(),
 	} {
 		all = append(all, group...)
 	}

@@ -32,6 +32,7 @@ type BundleRecord struct {
 	Receipt    *BundleReceipt    `json:"receipt,omitempty"`
 	Proposal   *BundleProposal   `json:"proposal,omitempty"`
 	End        *BundleCounts     `json:"end,omitempty"`
+	SyncEnd    *SyncEnd          `json:"sync_end,omitempty"`
 }
 
 // BundleHeader names the format and its version.

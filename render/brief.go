@@ -99,6 +99,7 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 	add(r.header(b.Space))
 	add(r.compaction(b.Compaction))
 	add(r.proposals(b.Proposals))
+	add(r.remotes(b.Remotes))
 	artifactsFull, artifactsCompact := "", ""
 	if b.Head == nil {
 		add("No checkpoints yet. Create one with `smriti checkpoint create`.\n")

@@ -39,6 +39,12 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 		return err
 	}
 	var counts records.BundleCounts
+	// A private session's turns, quotes, claims, receipts and proposals
+	// never leave this server (SPEC §3 "Private stays private").
+	private, err := s.privateSessions(ctx, tx, id)
+	if err != nil {
+		return err
+	}
 	order, err := s.logOrder(ctx, tx, id)
 	if err != nil {
 		return err
@@ -65,6 +71,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)
 			b := records.BundleCheckpointOf(c)
+			withholdPrivateQuotes(b, private)
 			b.LogOrder = order.of(c.LogPos)
 			if err := w.Write(records.BundleRecord{Type: records.RecordCheckpoint, Checkpoint: b}); err != nil {
 				return err
@@ -80,7 +87,14 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 	if err != nil {
 		return err
 	}
+	privateKeys := map[string]bool{}
 	for _, se := range sessions {
+		if private[se.ID] {
+			if a := agents[se.ID]; a != nil {
+				privateKeys[a.SessionKey] = true
+			}
+			continue
+		}
 		counts.Sessions++
 		b := &records.BundleSession{
 			ID: se.ID, Title: se.Title, ActiveProvider: se.ActiveProvider, ActiveModel: se.ActiveModel,
@@ -110,6 +124,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 		return err
 	}
 	for _, c := range claims {
+		if c.SessionID != nil && private[*c.SessionID] {
+			continue
+		}
 		counts.Claims++
 		b := &records.BundleClaim{
 			ID: c.ID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName, BaseCheckpointID: c.BaseCheckpointID,
@@ -122,10 +139,10 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 			return err
 		}
 	}
-	if err := s.exportReceipts(ctx, tx, id, w, &counts); err != nil {
+	if err := s.exportReceipts(ctx, tx, id, w, &counts, privateKeys); err != nil {
 		return err
 	}
-	if err := s.exportProposals(ctx, tx, id, w, &counts); err != nil {
+	if err := s.exportProposals(ctx, tx, id, w, &counts, private); err != nil {
 		return err
 	}
 	return w.Write(records.BundleRecord{Type: records.RecordEnd, End: &counts})

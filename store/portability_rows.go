@@ -19,10 +19,10 @@ import (
 type logOrder []int64
 
 // logOrder reads the log positions of the space's checkpoints and of the
-// turns of its sessions.
+// turns of its shared sessions (a private session's turns are not exported).
 func (s *Store) logOrder(ctx context.Context, tx *sql.Tx, space smriti.ID) (logOrder, error) {
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT log_pos FROM checkpoints WHERE space_id = ?
-		UNION ALL SELECT t.log_pos FROM turns t JOIN sessions se ON se.id = t.session_id WHERE se.space_id = ?`), space, space)
+		UNION ALL SELECT t.log_pos FROM turns t JOIN sessions se ON se.id = t.session_id WHERE se.space_id = ? AND NOT se.private`), space, space)
 	if err != nil {
 		return nil, fmt.Errorf("export: log order: %w", err)
 	}

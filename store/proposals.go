@@ -41,6 +41,8 @@ type proposalDraftJSON struct {
 	ProjectRoot   *string             `json:"project_root"`
 	SourceTurns   *smriti.SourceTurns `json:"source_turns"`
 	Git           *smriti.GitState    `json:"git"`
+	// Conflicts is absent from drafts that hold none.
+	Conflicts []smriti.MergeConflict `json:"conflicts,omitempty"`
 }
 
 type proposalItemJSON struct {
@@ -61,7 +63,8 @@ func EncodeProposalDraft(d smriti.ProposalDraft) string {
 	out := proposalDraftJSON{Message: c.Message, Objective: c.Objective, Summary: c.Summary, Decisions: nonnil.Slice(c.Decisions),
 		Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions),
 		Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts), Items: []proposalItemJSON{},
-		Model: d.Model, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent, ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Git: d.Git}
+		Model: d.Model, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent, ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Git: d.Git,
+		Conflicts: d.Conflicts}
 	for _, it := range d.Items {
 		out.Items = append(out.Items, proposalItemJSON{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
 			Supersedes: nonnil.Slice(it.Supersedes), Origin: it.Origin, Change: it.Change, Refs: it.Refs})
@@ -79,7 +82,8 @@ func DecodeProposalDraft(s string) (smriti.ProposalDraft, error) {
 	d := smriti.ProposalDraft{Content: smriti.Content{Message: in.Message, Objective: in.Objective, Summary: in.Summary,
 		Decisions: nonnil.Slice(in.Decisions), Assumptions: nonnil.Slice(in.Assumptions), Tasks: nonnil.Slice(in.Tasks),
 		OpenQuestions: nonnil.Slice(in.OpenQuestions), Entities: nonnil.Slice(in.Entities), Artifacts: nonnil.Slice(in.Artifacts)},
-		Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot, SourceTurns: in.SourceTurns, Git: in.Git}
+		Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot, SourceTurns: in.SourceTurns, Git: in.Git,
+		Conflicts: in.Conflicts}
 	for _, it := range in.Items {
 		d.Items = append(d.Items, smriti.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Status: it.Status,
 			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs})

@@ -11,13 +11,16 @@ import (
 )
 
 // exportProposals writes the space's proposals, oldest first.
-func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts) error {
+func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts, private map[smriti.ID]bool) error {
 	ps, err := queryAll(ctx, s, tx, "export proposals", scanProposal,
 		`SELECT `+proposalCols+` FROM proposals p WHERE p.space_id = ? ORDER BY p.created_at, p.id`, space)
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
+		if p.SessionID != nil && private[*p.SessionID] {
+			continue
+		}
 		counts.Proposals++
 		b := &records.BundleProposal{ID: p.ID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID,
 			BranchName: p.BranchName, Title: p.Draft.Content.Message, Source: p.Source, Status: p.Status,

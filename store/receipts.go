@@ -71,13 +71,16 @@ func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*
 }
 
 // exportReceipts writes the space's receipts to a bundle, oldest first.
-func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts) error {
+func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts, privateKeys map[string]bool) error {
 	rs, err := queryAll(ctx, s, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r WHERE r.space_id = ? ORDER BY r.created_at, r.id`, space)
 	if err != nil {
 		return err
 	}
 	for _, r := range rs {
+		if privateKeys[r.AgentSession] {
+			continue
+		}
 		counts.Receipts++
 		if err := w.Write(records.BundleRecord{Type: records.RecordReceipt, Receipt: records.BundleReceiptOf(r)}); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/nonnil"
+	"smriti/remote"
 )
 
 // The coordination answers keep the first implementation's shapes (its
@@ -31,6 +32,7 @@ type SpaceState struct {
 	LastCompaction *ReceiptOut `json:"last_compaction" doc:"The space's newest compaction receipt (null before any agent host compacted)"`
 	// ProposalsWaiting are the pending proposals, newest first.
 	ProposalsWaiting []ProposalWaitingOut `json:"proposals_waiting" doc:"The space's pending proposals (drafts saved for later), newest first"`
+	Remotes          []DivergenceOut      `json:"remotes" doc:"How each branch tracked on another copy of the space stands against it (empty: no remote)"`
 }
 
 // StateSpace is the space part of the state brief.
@@ -171,6 +173,7 @@ func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 		out.Freshness = fo
 	}
 	out.ProposalsWaiting = proposalsWaitingOf(b.Proposals)
+	out.Remotes = DivergenceOf(b.Remotes, now)
 	if m := b.Mount; m != nil {
 		out.Mount = &MountOut{SessionID: m.SessionID, CommitID: m.CheckpointID, CommitHash: m.Hash, Message: m.Message}
 	}
@@ -229,6 +232,9 @@ func (st *SpaceState) Brief() *coord.StateBrief {
 		}
 	}
 	b.Proposals = st.proposalsWaiting()
+	for _, d := range st.Remotes {
+		b.Remotes = append(b.Remotes, remote.Divergence{Branch: d.Branch, Remote: d.Remote, Ahead: d.Ahead, Behind: d.Behind, FetchedAt: d.FetchedAt})
+	}
 	if m := st.Mount; m != nil {
 		b.Mount = &coord.MountedCheckpoint{SessionID: m.SessionID, CheckpointID: m.CommitID, Hash: m.CommitHash, Message: m.Message}
 	}

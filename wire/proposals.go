@@ -51,33 +51,34 @@ type ProposalAcceptRequest struct {
 
 // ProposalOut is a proposal.
 type ProposalOut struct {
-	ID               smriti.ID           `json:"id" doc:"The proposal"`
-	RepoID           smriti.ID           `json:"repo_id" doc:"The space"`
-	SessionID        *smriti.ID          `json:"session_id" doc:"The session it is written from (null: main, no session)"`
-	BaseCheckpointID *smriti.ID          `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (null: the first of its line)"`
-	BranchName       string              `json:"branch_name" doc:"The branch the checkpoint goes on"`
-	Title            string              `json:"title" doc:"The checkpoint's title"`
-	Source           string              `json:"source" doc:"hook, cli, mcp, web or api"`
-	Status           string              `json:"status" doc:"pending, accepted or rejected"`
-	Objective        string              `json:"objective" doc:"What the work is for"`
-	Summary          string              `json:"summary" doc:"Where things stand"`
-	Decisions        []string            `json:"decisions" doc:"Decisions"`
-	Assumptions      []string            `json:"assumptions" doc:"Assumptions"`
-	Tasks            []smriti.Task       `json:"tasks" doc:"Tasks"`
-	OpenQuestions    []string            `json:"open_questions" doc:"Open questions"`
-	Entities         []string            `json:"entities" doc:"Entities"`
-	Artifacts        []smriti.Artifact   `json:"artifacts" doc:"Artifacts"`
-	Items            []ItemIn            `json:"items" doc:"The draft's items with their ids"`
-	Model            *string             `json:"model" doc:"The model that drafted it"`
-	AuthorAgent      *string             `json:"author_agent" doc:"The agent that wrote it"`
-	AuthorType       string              `json:"author_type" doc:"Who wrote the content (empty: decided at accept, as for a commit)"`
-	ProjectRoot      *string             `json:"project_root" doc:"The project directory"`
-	SourceTurns      *smriti.SourceTurns `json:"source_turns" doc:"The turns it was drafted from"`
-	Git              *GitStateIn         `json:"git" doc:"Where the project's code stood"`
-	CheckpointID     *smriti.ID          `json:"checkpoint_id" doc:"The checkpoint accepting it wrote (null until accepted)"`
-	CreatedAt        time.Time           `json:"created_at" doc:"When it was saved"`
-	UpdatedAt        time.Time           `json:"updated_at" doc:"When it last changed"`
-	DecidedAt        *time.Time          `json:"decided_at" doc:"When it was accepted or rejected"`
+	ID               smriti.ID              `json:"id" doc:"The proposal"`
+	RepoID           smriti.ID              `json:"repo_id" doc:"The space"`
+	SessionID        *smriti.ID             `json:"session_id" doc:"The session it is written from (null: main, no session)"`
+	BaseCheckpointID *smriti.ID             `json:"base_checkpoint_id" doc:"The checkpoint the draft changes (null: the first of its line)"`
+	BranchName       string                 `json:"branch_name" doc:"The branch the checkpoint goes on"`
+	Title            string                 `json:"title" doc:"The checkpoint's title"`
+	Source           string                 `json:"source" doc:"hook, cli, mcp, web or api"`
+	Status           string                 `json:"status" doc:"pending, accepted or rejected"`
+	Objective        string                 `json:"objective" doc:"What the work is for"`
+	Summary          string                 `json:"summary" doc:"Where things stand"`
+	Decisions        []string               `json:"decisions" doc:"Decisions"`
+	Assumptions      []string               `json:"assumptions" doc:"Assumptions"`
+	Tasks            []smriti.Task          `json:"tasks" doc:"Tasks"`
+	OpenQuestions    []string               `json:"open_questions" doc:"Open questions"`
+	Entities         []string               `json:"entities" doc:"Entities"`
+	Artifacts        []smriti.Artifact      `json:"artifacts" doc:"Artifacts"`
+	Items            []ItemIn               `json:"items" doc:"The draft's items with their ids"`
+	Model            *string                `json:"model" doc:"The model that drafted it"`
+	AuthorAgent      *string                `json:"author_agent" doc:"The agent that wrote it"`
+	AuthorType       string                 `json:"author_type" doc:"Who wrote the content (empty: decided at accept, as for a commit)"`
+	ProjectRoot      *string                `json:"project_root" doc:"The project directory"`
+	SourceTurns      *smriti.SourceTurns    `json:"source_turns" doc:"The turns it was drafted from"`
+	Git              *GitStateIn            `json:"git" doc:"Where the project's code stood"`
+	CheckpointID     *smriti.ID             `json:"checkpoint_id" doc:"The checkpoint accepting it wrote (null until accepted)"`
+	CreatedAt        time.Time              `json:"created_at" doc:"When it was saved"`
+	UpdatedAt        time.Time              `json:"updated_at" doc:"When it last changed"`
+	DecidedAt        *time.Time             `json:"decided_at" doc:"When it was accepted or rejected"`
+	Conflicts        []smriti.MergeConflict `json:"conflicts" doc:"On a proposal a pull left: the items both copies changed (accepting takes the other copy's side of each); empty otherwise"`
 }
 
 // ProposalOf is p on the wire.
@@ -89,7 +90,7 @@ func ProposalOf(p *smriti.Proposal) ProposalOut {
 		OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts),
 		Items: ItemsInOf(d.Items), Model: d.Model, AuthorAgent: d.AuthorAgent, AuthorType: d.AuthorType, ProjectRoot: d.ProjectRoot,
 		SourceTurns: d.SourceTurns, Git: GitStateInOf(d.Git), CheckpointID: p.CheckpointID,
-		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), DecidedAt: p.DecidedAt}
+		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), DecidedAt: p.DecidedAt, Conflicts: nonnil.Slice(d.Conflicts)}
 }
 
 // ProposalAccepted is a proposal accepted and the checkpoint it became.

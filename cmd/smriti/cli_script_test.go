@@ -38,13 +38,14 @@ func TestMain(m *testing.M) {
 // TestCLIScripts runs testdata/script/*.txtar. Each script gets its own
 // server on 127.0.0.1 over a fresh SQLite file (with the offline mock as
 // every provider) and SMRITI_API_URL pointing at it; $DEADURL is a port
-// nothing listens on.
+// nothing listens on. $TEAMURL is a second server (another SQLite file) for
+// the scripts that sync a space between two copies; $LAPTOPURL is the first.
 func TestCLIScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:   "testdata/script",
 		Setup: setupScriptServer,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode, "sessions": cmdSessions,
-			"interpose": cmdInterpose},
+			"interpose": cmdInterpose, "spaceid": cmdSpaceID},
 	})
 }
 
@@ -75,11 +76,26 @@ func setupScriptServer(env *testscript.Env) error {
 	ip.api = client.NewClient("http://" + ln.Addr().String())
 	env.Values[interposerKey{}] = ip
 	env.Setenv("SMRITI_API_URL", "http://"+ln.Addr().String())
+	env.Setenv("LAPTOPURL", "http://"+ln.Addr().String())
 	env.Setenv("DEADURL", deadURL)
+	team, err := store.Open(ctx, filepath.Join(env.WorkDir, ".team.db"), nil)
+	if err != nil {
+		return err
+	}
+	teamLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	teamSrv := &http.Server{Handler: httpapi.New(apiConfig(team, provider.New(cfg), nil, &app.Coordinator{Briefs: team, Store: team}, nil, app.GateConfig{})),
+		ReadHeaderTimeout: 10 * time.Second}
+	go teamSrv.Serve(teamLn)
+	env.Setenv("TEAMURL", "http://"+teamLn.Addr().String())
 	env.Setenv("HOME", env.WorkDir)
 	env.Defer(func() {
 		hs.Close()
+		teamSrv.Close()
 		db.Close()
+		team.Close()
 	})
 	return nil
 }
@@ -216,4 +232,23 @@ func cmdInterpose(ts *testscript.TestScript, neg bool, args []string) {
 	ip.mu.Lock()
 	ip.space, ip.req, ip.err = space, &req, nil
 	ip.mu.Unlock()
+}
+
+// cmdSpaceID is `spaceid VAR NAME`: set VAR to the id of the space NAME on
+// the server SMRITI_API_URL names.
+func cmdSpaceID(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: spaceid VAR NAME")
+	}
+	spaces, err := client.NewClient(ts.Getenv("SMRITI_API_URL")).Spaces(context.Background())
+	if err != nil {
+		ts.Fatalf("spaceid: %v", err)
+	}
+	for _, sp := range spaces {
+		if sp.Name == args[1] {
+			ts.Setenv(args[0], sp.ID.String())
+			return
+		}
+	}
+	ts.Fatalf("spaceid: no space named %q", args[1])
 }
