@@ -86,11 +86,27 @@ func resolveAll(t *testing.T, e *testEnv, space smriti.ID, versions []itemVersio
 	return resolved
 }
 
+// TestItemVersionsResolveOnACopyOfTheSpace: 43 item versions made on a
+// laptop (SQLite) resolve 43/43, to the same text and status, on a copy —
+// a bundle imported elsewhere, or a fresh clone — on SQLite and on
+// PostgreSQL.
 func TestItemVersionsResolveOnACopyOfTheSpace(t *testing.T) {
+	byImport := func(t *testing.T, to, from *testEnv, space smriti.ID) {
+		res := storetest.Get(to.c.ImportSpace(bg, bytes.NewReader(export(t, from, space)), false)).Must(t)
+		if res.Repo.ID != space {
+			t.Fatalf("the copy's space id = %s, want %s", res.Repo.ID, space)
+		}
+	}
 	for _, target := range []struct {
-		name string
-		opts []envOption
-	}{{"SQLiteToSQLite", nil}, {"SQLiteToPostgreSQL", []envOption{withPostgres()}}} {
+		name   string
+		opts   []envOption
+		copyOf func(t *testing.T, to, from *testEnv, space smriti.ID)
+	}{
+		{"BundleToSQLite", nil, byImport},
+		{"BundleToPostgreSQL", []envOption{withPostgres()}, byImport},
+		{"CloneToSQLite", nil, clone},
+		{"CloneToPostgreSQL", []envOption{withPostgres()}, clone},
+	} {
 		t.Run(target.name, func(t *testing.T) {
 			copyEnv := newEnv(t, target.opts...)
 			orig := newEnv(t)
@@ -101,10 +117,7 @@ func TestItemVersionsResolveOnACopyOfTheSpace(t *testing.T) {
 			if n := resolveAll(t, orig, sp.ID, versions); n != 43 {
 				t.Fatalf("resolved %d/43 on the original", n)
 			}
-			res := storetest.Get(copyEnv.c.ImportSpace(bg, bytes.NewReader(export(t, orig, sp.ID)), false)).Must(t)
-			if res.Repo.ID != sp.ID {
-				t.Fatalf("the copy's space id = %s, want %s", res.Repo.ID, sp.ID)
-			}
+			target.copyOf(t, copyEnv, orig, sp.ID)
 			if n := resolveAll(t, copyEnv, sp.ID, versions); n != 43 {
 				t.Fatalf("resolved %d/43 on the copy", n)
 			}
