@@ -696,6 +696,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make this server's exact copy of a space on another server (same ids and hashes; private sessions stay there) and record it as the space's remote */
+        post: operations["post_v5_clone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/import/transcript": {
         parameters: {
             query?: never;
@@ -859,6 +876,24 @@ export interface paths {
         /** Full-text search with one result per item: an item carried through many checkpoints is one result listing them */
         get: operations["get_v5_search_grouped"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/sessions/{session_id}/private": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a session is private (never leaves this server) */
+        get: operations["get_v5_sessions_session_id_private"];
+        /** Mark a session private (its turns, the quotes they lend, its receipts and context records never leave this server) or shared */
+        put: operations["put_v5_sessions_session_id_private"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1134,6 +1169,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/spaces/{space_id}/remotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A space's remotes, with where each branch stands against them */
+        get: operations["get_v5_spaces_space_id_remotes"];
+        put?: never;
+        /** Add a remote: another Smriti server holding a copy of the space (its token is kept as a secret) */
+        post: operations["post_v5_spaces_space_id_remotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A remote, with where each branch stands against it */
+        get: operations["get_v5_spaces_space_id_remotes_name"];
+        put?: never;
+        post?: never;
+        /** Forget a remote, its heads and what was fetched from it and not pulled */
+        delete: operations["delete_v5_spaces_space_id_remotes_name"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch what this copy lacks from the remote: verified record by record, stored without moving any local branch */
+        post: operations["post_v5_spaces_space_id_remotes_name_fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch, then bring the remote's branch into the local one: fast-forward, or a three-way merge by item id whose conflicts follow on_conflict */
+        post: operations["post_v5_spaces_space_id_remotes_name_pull"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the remote what it lacks of a branch; its head moves by fast-forward only (409 naming both heads when it moved: pull, then push again) */
+        post: operations["post_v5_spaces_space_id_remotes_name_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/state": {
         parameters: {
             query?: never;
@@ -1143,6 +1265,57 @@ export interface paths {
         };
         /** The state as of a checkpoint or a time: that checkpoint's live items, each with the checkpoints that began and ended its span on the line of work */
         get: operations["get_v5_spaces_space_id_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The records a copy lacks, as a sync stream (gzip'd JSON Lines): checkpoints parents first, sessions and turns in log order; private sessions never included */
+        post: operations["post_v5_spaces_space_id_sync_fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store a pushed sync stream (the body, application/gzip) and move the branch by fast-forward only: 409 naming both heads when it is not where the pusher saw it */
+        post: operations["post_v5_spaces_space_id_sync_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a space's branches stand on this server, and its turn cursor (the other side of a fetch or push) */
+        get: operations["get_v5_spaces_space_id_sync_refs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1689,6 +1862,22 @@ export interface components {
             /** @description An open worktree of the space to bind (UUID): 404 when unknown, 400 when of another space or closed */
             worktree_id?: string | null;
         };
+        CloneOut: {
+            /** @description The other server, recorded as this space's remote */
+            remote: components["schemas"]["RemoteOut"];
+            /** @description The space, with the same id as on the other server */
+            repo: components["schemas"]["Repo"];
+        };
+        CloneRequest: {
+            /** @description The remote's name here (empty: origin) */
+            name?: string;
+            /** @description The space's id there */
+            space_id?: string | null;
+            /** @description An API token for the other server in auth mode (kept as the remote's secret) */
+            token?: string | null;
+            /** @description The other Smriti server's base URL */
+            url?: string;
+        };
         Commit: {
             /** @description Attached artifacts: {id, type, label, content} */
             artifacts: components["schemas"]["Artifact"][];
@@ -2044,6 +2233,20 @@ export interface components {
             /** @description Branches whose decisions disagree with main's, at most 20 */
             pairs: components["schemas"]["DivergencePair"][];
         };
+        DivergenceOut: {
+            /** @description Local checkpoints the remote lacks */
+            ahead: number;
+            /** @description Fetched checkpoints the local branch lacks (a pull brings them) */
+            behind: number;
+            /** @description The branch */
+            branch: string;
+            /** @description The same in words, e.g. main is 2 ahead, 3 behind origin/main (fetched 4m ago) */
+            description: string;
+            /** @description When the remote was last fetched (null: never) */
+            fetched_at: string | null;
+            /** @description The remote */
+            remote: string;
+        };
         DivergencePair: {
             /** @description Its newest checkpoint's hash (64 hex digits) */
             branch_commit_hash: string;
@@ -2190,6 +2393,16 @@ export interface components {
             onto_checkpoint_id?: string | null;
             /** @description Extract with the offline mock instead of the background provider (default false) */
             use_mock?: boolean;
+        };
+        FetchOut: {
+            /** @description How each tracked branch stands now */
+            divergence: components["schemas"]["DivergenceOut"][];
+            /** @description The remote's branch heads */
+            heads: components["schemas"]["RemoteHeadOut"][];
+            /** @description The remote fetched from */
+            remote: string;
+            /** @description What arrived and waits for a pull (verified; no local branch moved) */
+            staged: components["schemas"]["SyncCounts"];
         };
         ForkRequest: {
             /** @description The new branch's name (default: fork-<hash7>, made unique); not main */
@@ -2769,6 +2982,20 @@ export interface components {
             /** @description Conflicts settled by the request's resolutions */
             conflicts_resolved: number;
         };
+        MergeConflict: {
+            /** @description The common ancestor's value (empty when it had none) */
+            base: string;
+            /** @description The content field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts */
+            field: string;
+            /** @description The item: its item id (an artifact's id:<id> or label:<label>); empty for a scalar field */
+            key: string;
+            /** @description How the sides disagree: both changed it, or one changed what the other removed */
+            kind: string;
+            /** @description This side's value (empty when it removed the item) */
+            ours: string;
+            /** @description The other side's value (empty when it removed the item) */
+            theirs: string;
+        };
         MergeEdge: {
             /**
              * Format: uuid
@@ -2978,6 +3205,8 @@ export interface components {
             branch_name: string;
             /** @description The checkpoint accepting it wrote (null until accepted) */
             checkpoint_id: string | null;
+            /** @description On a proposal a pull left: the items both copies changed (accepting takes the other copy's side of each); empty otherwise */
+            conflicts: components["schemas"]["MergeConflict"][];
             /**
              * Format: date-time
              * @description When it was saved
@@ -3144,6 +3373,46 @@ export interface components {
             missing_package: boolean;
             /** @description Its status for people: Ready, or what to set */
             status_label: string;
+        };
+        PullOut: {
+            /** @description What the pull applied here */
+            applied: components["schemas"]["SyncCounts"];
+            /** @description Items both copies changed, by item id */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description The fetch it ran first (null with no_fetch) */
+            fetch: components["schemas"]["FetchOut"] | null;
+            /** @description The local branch's head afterwards (null when it has none) */
+            head: components["schemas"]["Commit"] | null;
+            /** @description The merge checkpoint written (null unless merged) */
+            merge: components["schemas"]["Commit"] | null;
+            /** @description up_to_date, fast_forward, merged, or merged_with_proposal (conflicts wait in the proposal) */
+            outcome: string;
+            /** @description With on_conflict propose and conflicts: the proposal holding the other copy's side of each (accept it to take that side, reject it to keep this one) */
+            proposal: components["schemas"]["ProposalOut"] | null;
+        };
+        PullRequest: {
+            /** @description The branch to pull (empty: main) */
+            branch?: string;
+            /** @description Integrate what an earlier fetch brought, without fetching */
+            no_fetch?: boolean;
+            /** @description What to do with items both copies changed: propose (default: keep the local side and leave a proposal with the other side), fail (write nothing), ours or theirs */
+            on_conflict?: string;
+        };
+        PushOut: {
+            /** @description The branch */
+            branch: string;
+            /** @description The remote's head now */
+            new_head: string;
+            /** @description The remote's head before (null: the branch was new there) */
+            old_head: string | null;
+            /** @description pushed or up_to_date */
+            outcome: string;
+            /** @description What the remote stored */
+            stored: components["schemas"]["SyncCounts"];
+        };
+        PushRequest: {
+            /** @description The branch to push (empty: main) */
+            branch?: string;
         };
         Readiness: {
             /**
@@ -3312,6 +3581,56 @@ export interface components {
             source?: components["schemas"]["ItemSourceInput"];
             /** @description The text that side held; null when that side had removed the item */
             text?: string | null;
+        };
+        RemoteHeadOut: {
+            /** @description The branch */
+            branch: string;
+            /**
+             * Format: uuid
+             * @description Its head on the remote
+             */
+            checkpoint_id: string;
+            /** @description The head's hash */
+            commit_hash: string;
+            /**
+             * Format: date-time
+             * @description When this copy last saw it (a fetch or a push)
+             */
+            updated_at: string;
+        };
+        RemoteOut: {
+            /**
+             * Format: date-time
+             * @description When it was added
+             */
+            created_at: string;
+            /** @description How each tracked branch stands against the local one */
+            divergence: components["schemas"]["DivergenceOut"][];
+            /** @description When it was last fetched (null: never) */
+            fetched_at: string | null;
+            /** @description Its branch heads as this copy last saw them */
+            heads: components["schemas"]["RemoteHeadOut"][];
+            /** @description The remote's name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The space's id there
+             */
+            remote_space_id: string;
+            /** @description The token's last four characters (…abcd), null when it has none; the token itself is never answered */
+            token: string | null;
+            /** @description The other server's base URL */
+            url: string;
+        };
+        RemoteRequest: {
+            /** @description How commands name the remote, e.g. origin */
+            name?: string;
+            /** @description The space's id on the other server; null: the same id as here (a clone keeps ids) */
+            remote_space_id?: string | null;
+            /** @description An API token for the other server in auth mode; kept as a secret and never answered */
+            token?: string | null;
+            /** @description The other Smriti server's base URL (http or https) */
+            url?: string;
         };
         Repo: {
             /**
@@ -3573,6 +3892,19 @@ export interface components {
              */
             updated_at: string;
         };
+        SessionPrivateOut: {
+            /** @description Whether it never leaves this server */
+            private: boolean;
+            /**
+             * Format: uuid
+             * @description The session
+             */
+            session_id: string;
+        };
+        SessionPrivateRequest: {
+            /** @description true: the session's turns, quotes, receipts and context records never leave this server (push, fetch, clone, export) */
+            private?: boolean | null;
+        };
         Snapshot: {
             /** @description Things taken for granted but not debated */
             assumptions: string[];
@@ -3772,6 +4104,8 @@ export interface components {
             mount: components["schemas"]["MountOut"] | null;
             /** @description The space's pending proposals (drafts saved for later), newest first */
             proposals_waiting: components["schemas"]["ProposalWaitingOut"][];
+            /** @description How each branch tracked on another copy of the space stands against it (empty: no remote) */
+            remotes: components["schemas"]["DivergenceOut"][];
             /** @description The space */
             space: components["schemas"]["StateSpace"];
         };
@@ -3879,6 +4213,54 @@ export interface components {
             last_commit_sha: string;
             /** @description Its directory */
             path: string;
+        };
+        SyncCounts: {
+            /** @description Checkpoints written */
+            checkpoints: number;
+            /** @description Sessions written */
+            sessions: number;
+            /** @description Records left out, each with the reason (a turn both copies added at one place of a session) */
+            skipped: string[];
+            /** @description Turns written */
+            turns: number;
+        };
+        SyncFetchRequest: {
+            /** @description Only these branches' histories (empty: every branch) */
+            branches?: string[];
+            /** @description Hashes of checkpoints the asker has (their ancestors too); at most 256 */
+            haves?: string[];
+            /** @description The answering server's log position after which turns are wanted (null or -1: every turn) */
+            since?: number | null;
+        };
+        SyncHeadOut: {
+            /** @description The branch */
+            branch: string;
+            /**
+             * Format: uuid
+             * @description Its newest checkpoint
+             */
+            checkpoint_id: string;
+            /** @description That checkpoint's hash */
+            commit_hash: string;
+        };
+        SyncPushOut: {
+            /** @description The branch that moved */
+            branch: string;
+            /** @description Its head now */
+            head: string;
+            /** @description What was new here (a retried push stores nothing) */
+            stored: components["schemas"]["SyncCounts"];
+        };
+        SyncRefs: {
+            /** @description The log position of the space's newest turn (-1: none); a fetch asks for turns after the cursor it last saw */
+            cursor: number;
+            /** @description Each branch's head */
+            heads: components["schemas"]["SyncHeadOut"][];
+            /**
+             * Format: uuid
+             * @description The space
+             */
+            space_id: string;
         };
         TokenCreated: {
             /** @description The token itself, shown this once: send it as Authorization: Bearer <secret> */
@@ -7760,6 +8142,111 @@ export interface operations {
             };
         };
     };
+    post_v5_clone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloneRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloneOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     post_v5_import_transcript: {
         parameters: {
             query: {
@@ -8454,6 +8941,153 @@ export interface operations {
             };
             /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_sessions_session_id_private: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPrivateOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    put_v5_sessions_session_id_private: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionPrivateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPrivateOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9977,6 +10611,607 @@ export interface operations {
             };
         };
     };
+    get_v5_spaces_space_id_remotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_remotes_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_v5_spaces_space_id_remotes_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_pull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PullRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_v5_spaces_space_id_state: {
         parameters: {
             query: {
@@ -10000,6 +11235,240 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StateAsOfOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_sync_fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncFetchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_sync_push: {
+        parameters: {
+            query: {
+                /** @description the branch to move */
+                branch: string;
+                /** @description its head as the pusher last saw it here (absent: the branch has no checkpoint here) */
+                expect?: string;
+                /** @description its head after the push (the stream's last checkpoint of the branch) */
+                head: string;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/gzip": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncPushOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_sync_refs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncRefs"];
                 };
             };
             /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
