@@ -323,7 +323,7 @@ func writePull(w io.Writer, name string, res *wire.PullOut) {
 
 func newPushCmd() *cobra.Command {
 	var space, branch string
-	var asJSON bool
+	var asJSON, propose bool
 	cmd := &cobra.Command{
 		Use:   "push [REMOTE]",
 		Short: "Send a remote (default origin) what it lacks of a branch; its head moves by fast-forward only",
@@ -331,7 +331,11 @@ func newPushCmd() *cobra.Command {
 by fast-forward, as a compare-and-swap on the head this copy saw there: if
 someone pushed meanwhile the push is refused naming both heads — run
 smriti pull, then push again. A retried push stores nothing twice. Private
-sessions never leave this server.`,
+sessions never leave this server.
+
+With --propose the branch's state lands on the remote as a pending proposal
+(a pull request for reasoning state): nothing there moves until someone
+accepts it with smriti proposals accept, which rebases it by item id.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
@@ -341,13 +345,18 @@ sessions never leave this server.`,
 				return err
 			}
 			stop := spinner(env, "pushing to "+remoteArg(args)+"…")
-			res, err := c.Push(cmd.Context(), sp.ID, remoteArg(args), wire.PushRequest{Branch: branch})
+			res, err := c.Push(cmd.Context(), sp.ID, remoteArg(args), wire.PushRequest{Branch: branch, Propose: propose})
 			stop()
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				return printJSON(env.Stdout, res)
+			}
+			if res.ProposalID != nil {
+				fmt.Fprintf(env.Stdout, "Proposed %s's state on %s as proposal %s; it waits there for review (smriti proposals show %s on that server)\n",
+					res.Branch, remoteArg(args), shortID(*res.ProposalID), shortID(*res.ProposalID))
+				return nil
 			}
 			if res.Outcome == "up_to_date" {
 				fmt.Fprintf(env.Stdout, "%s on %s is already at %s\n", res.Branch, remoteArg(args), smriti.ShortHash(res.NewHead))
@@ -363,6 +372,7 @@ sessions never leave this server.`,
 	}
 	cmd.Flags().StringVar(&space, "space", "", spaceFlagHelp)
 	cmd.Flags().StringVar(&branch, "branch", "", "the branch to push (default main)")
+	cmd.Flags().BoolVar(&propose, "propose", false, "land the state on the remote as a proposal for review instead of moving its branch")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }

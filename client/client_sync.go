@@ -101,6 +101,24 @@ func (p peer) Export(ctx context.Context, space smriti.ID) (remote.ReadCloser, e
 	return p.open(ctx, http.MethodGet, "/api/v5/spaces/"+space.String()+"/export", nil, "")
 }
 
+func (p peer) Propose(ctx context.Context, space smriti.ID, base *smriti.ID, d smriti.ProposalDraft) (smriti.ID, error) {
+	c := d.Content
+	msg := c.Message
+	req := wire.ProposalRequest{ContentFields: wire.ContentFields{Message: &msg, Summary: c.Summary, Objective: c.Objective,
+		Decisions: c.Decisions, Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions, Entities: c.Entities,
+		Artifacts: c.Artifacts}, Source: "api", AuthorAgent: d.AuthorAgent, AuthorType: d.AuthorType, ProjectRoot: d.ProjectRoot,
+		Items: wire.ItemsInOf(d.Items), Model: d.Model}
+	if base != nil {
+		b := base.String()
+		req.BaseCheckpointID = &b
+	}
+	out, err := p.c.SaveProposal(ctx, space, req)
+	if err != nil {
+		return smriti.NilID, err
+	}
+	return out.ID, nil
+}
+
 // Remotes lists a space's remotes.
 func (c *Client) Remotes(ctx context.Context, space smriti.ID) ([]wire.RemoteOut, error) {
 	var out []wire.RemoteOut

@@ -256,11 +256,16 @@ func (s *Server) pushRemote(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	res, err := s.app.Push(r.Context(), space, r.PathValue("name"), req.Branch)
+	push := s.app.Push
+	if req.Propose {
+		push = s.app.PushProposal
+	}
+	res, err := push(r.Context(), space, r.PathValue("name"), req.Branch)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.PushOut{Outcome: res.Outcome, Branch: res.Branch, OldHead: res.OldHead, NewHead: res.NewHead, Stored: wire.CountsOf(res.Stored)})
+	writeJSON(w, http.StatusOK, wire.PushOut{Outcome: res.Outcome, Branch: res.Branch, OldHead: res.OldHead, NewHead: res.NewHead,
+		Stored: wire.CountsOf(res.Stored), ProposalID: res.Proposal})
 	return nil
 }
 

@@ -252,3 +252,46 @@ func mapValues(m map[string]string) []string {
 }
 
 var _ = context.Background
+
+// TestSyncPushPropose: push --propose leaves the laptop's state as a
+// pending proposal on the team server and moves nothing there; accepted,
+// the team's main holds the laptop's items with their ids; the laptop's
+// pull then merges without a conflict.
+func TestSyncPushPropose(t *testing.T) {
+	team, laptop := newEnv(t, withPostgres()), newEnv(t)
+	sp, err := team.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("review")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, team, sp.ID, "start", []string{"Use PostgreSQL", "Ship weekly"}, nil)
+	clone(t, laptop, team, sp.ID)
+	shared := itemID(t, laptop, sp.ID, "Ship weekly")
+	commitState(t, laptop, sp.ID, "mine", []string{"Use PostgreSQL", "Ship every Tuesday", "Add a cache"}, map[string]string{"Ship every Tuesday": shared})
+	_, before := liveDecisions(t, team, sp.ID)
+	out, err := laptop.c.Push(bg, sp.ID, "origin", wire.PushRequest{Propose: true})
+	if err != nil || out.Outcome != "proposed" || out.ProposalID == nil {
+		t.Fatalf("push --propose = %+v, %v", out, err)
+	}
+	if _, after := liveDecisions(t, team, sp.ID); after.ID != before.ID {
+		t.Fatal("push --propose moved the team's main")
+	}
+	p, err := team.c.Proposal(bg, sp.ID, *out.ProposalID)
+	if err != nil || p.Status != "pending" || p.BaseCheckpointID == nil || *p.BaseCheckpointID != before.ID {
+		t.Fatalf("the team's proposal = %+v, %v; want pending on %s", p, err, before.ID)
+	}
+	if _, err := team.c.AcceptProposal(bg, sp.ID, p.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	live, _ := liveDecisions(t, team, sp.ID)
+	if live[shared] != "Ship every Tuesday" || len(live) != 3 {
+		t.Fatalf("after accepting, the team holds %v", live)
+	}
+	pull, err := laptop.c.Pull(bg, sp.ID, "origin", wire.PullRequest{OnConflict: "fail"})
+	if err != nil || len(pull.Conflicts) != 0 {
+		t.Fatalf("the laptop's pull = %+v, %v", pull, err)
+	}
+	mine, _ := liveDecisions(t, laptop, sp.ID)
+	if mine[shared] != "Ship every Tuesday" || len(mine) != 3 {
+		t.Fatalf("the laptop holds %v", mine)
+	}
+}

@@ -68,6 +68,9 @@ type Peer interface {
 	Push(ctx context.Context, space smriti.ID, push Push, body Reader) (Counts, error)
 	// Export returns the whole space as a bundle (a clone reads it).
 	Export(ctx context.Context, space smriti.ID) (ReadCloser, error)
+	// Propose saves draft as a pending proposal on the other copy, written
+	// against base (a checkpoint both copies hold), and returns its id.
+	Propose(ctx context.Context, space smriti.ID, base *smriti.ID, draft smriti.ProposalDraft) (smriti.ID, error)
 }
 
 // Reader and ReadCloser are the byte streams a Peer moves (io's, named here

@@ -115,6 +115,20 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 		}
 		counts.Turns += n
 	}
+	if err := s.exportClaims(ctx, tx, id, w, &counts, private); err != nil {
+		return err
+	}
+	if err := s.exportReceipts(ctx, tx, id, w, &counts, privateKeys); err != nil {
+		return err
+	}
+	if err := s.exportProposals(ctx, tx, id, w, &counts, private); err != nil {
+		return err
+	}
+	return w.Write(records.BundleRecord{Type: records.RecordEnd, End: &counts})
+}
+
+// exportClaims writes the space's claims, but not a private session's.
+func (s *Store) exportClaims(ctx context.Context, tx *sql.Tx, id smriti.ID, w records.Writer, counts *records.BundleCounts, private map[smriti.ID]bool) error {
 	claims, err := s.queryClaims(ctx, tx, `SELECT `+claimCols+` FROM claims cl WHERE cl.space_id = ? ORDER BY cl.claimed_at, cl.id`, id)
 	if err != nil {
 		return err
@@ -139,13 +153,7 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 			return err
 		}
 	}
-	if err := s.exportReceipts(ctx, tx, id, w, &counts, privateKeys); err != nil {
-		return err
-	}
-	if err := s.exportProposals(ctx, tx, id, w, &counts, private); err != nil {
-		return err
-	}
-	return w.Write(records.BundleRecord{Type: records.RecordEnd, End: &counts})
+	return nil
 }
 
 func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, order logOrder, w records.Writer) (int, error) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/synthbundle"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/search"
@@ -289,4 +290,33 @@ func BenchmarkImportLargeExport(b *testing.B) {
 	b.ReportMetric(peakRSS(), "peak-RSS-MB")
 	b.ReportMetric(float64(mb), "file-MB")
 	b.ReportMetric(float64(convs), "conversations")
+}
+
+// BenchmarkImportSpaceBundle imports a space of 1,000 checkpoints × 30
+// items and 5,000 turns (a clone reads the same bundle): checkpoints/s.
+func BenchmarkImportSpaceBundle(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "space.bundle")
+	const n = 1000
+	if _, err := synthbundle.WriteFile(path, n, 30, 5000); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		s, err := store.Open(ctx, filepath.Join(dir, fmt.Sprintf("import%d.db", i)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := portability.ImportSpace(ctx, s, f, false); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(n/time.Since(start).Seconds(), "checkpoints/s")
+		f.Close()
+		s.Close()
+	}
 }

@@ -157,16 +157,19 @@ type PullOut struct {
 
 // PushRequest sends a branch to a remote.
 type PushRequest struct {
-	Branch string `json:"branch" doc:"The branch to push (empty: main)"`
+	Branch  string `json:"branch" doc:"The branch to push (empty: main)"`
+	Propose bool   `json:"propose" doc:"Land the branch's state on the remote as a pending proposal for review there, instead of moving its branch"`
 }
 
 // PushOut is what a push did.
 type PushOut struct {
-	Outcome string     `json:"outcome" doc:"pushed or up_to_date"`
+	Outcome string     `json:"outcome" doc:"pushed, proposed (with propose) or up_to_date"`
 	Branch  string     `json:"branch" doc:"The branch"`
 	OldHead *string    `json:"old_head" doc:"The remote's head before (null: the branch was new there)"`
 	NewHead string     `json:"new_head" doc:"The remote's head now"`
 	Stored  SyncCounts `json:"stored" doc:"What the remote stored"`
+	// ProposalID is set by a push with propose.
+	ProposalID *smriti.ID `json:"proposal_id" doc:"With propose: the proposal now waiting on the remote (null otherwise)"`
 }
 
 // CloneRequest makes a local copy of a space on another server.

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"smriti"
+	"smriti/portability"
+	"smriti/remote"
+)
+
+// CloneRequest asks for a local exact copy of a space on another server.
+type CloneRequest struct {
+	URL     string
+	Token   string
+	SpaceID smriti.ID
+	// Name is the remote's name here ("" is origin).
+	Name string
+}
+
+// Clone makes this server's exact copy of a space on another server —
+// same ids and hashes, private sessions excepted — and records the other
+// server as a remote with its heads. The bundle streams through a spool
+// file, so memory stays bounded. ECONFLICT when the space exists here.
+func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error) {
+	if in.Name == "" {
+		in.Name = "origin"
+	}
+	probe := remote.Create{Name: in.Name, URL: in.URL, Token: in.Token}
+	if err := probe.Validate(); err != nil {
+		return nil, err
+	}
+	if a.dial == nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
+	}
+	peer := a.dial(remote.NormalizeURL(in.URL), in.Token)
+	named := &remote.Remote{Name: in.Name, URL: remote.NormalizeURL(in.URL)}
+	_, cursor, err := peer.Refs(ctx, in.SpaceID)
+	if err != nil {
+		return nil, peerError(named, err)
+	}
+	body, err := peer.Export(ctx, in.SpaceID)
+	if err != nil {
+		return nil, peerError(named, err)
+	}
+	spool, err := os.CreateTemp("", "smriti-clone-*")
+	if err != nil {
+		body.Close()
+		return nil, fmt.Errorf("clone: %w", err)
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	_, err = io.Copy(spool, body)
+	body.Close()
+	if err != nil {
+		return nil, smriti.Errorf(smriti.EINVALID, "the clone's transfer was cut off (%v); nothing was written, run it again", err)
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("clone: %w", err)
+	}
+	sp, err := portability.ImportSpace(ctx, a.store, spool, false)
+	if err != nil {
+		return nil, err
+	}
+	id := in.SpaceID
+	if _, err := a.store.AddRemote(ctx, remote.Create{SpaceID: sp.ID, Name: in.Name, URL: in.URL, RemoteSpaceID: &id, Token: in.Token}); err != nil {
+		return nil, err
+	}
+	heads, local, err := a.store.SyncHeads(ctx, sp.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.store.SetRemoteHeads(ctx, sp.ID, in.Name, heads, &cursor, &local); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}

@@ -1,0 +1,227 @@
+// Command syncload measures copies of one space between two `smriti serve`
+// processes on 127.0.0.1: it builds a space of -checkpoints checkpoints
+// (each with -items items) and -turns turns as a bundle, imports it into
+// server A, clones it into server B through a byte-counting proxy, then adds
+// one checkpoint on A and times B's fetch and pull of it, and one on B and
+// times B's push. It prints checkpoints/s of the clone, each server's peak
+// RSS, and the time, bytes on the wire and round trips of the incremental
+// fetch and push.
+//
+//	go run ./scripts/syncload -bin bin/smriti
+//	go run ./scripts/syncload -bin bin/smriti -db-b postgres://…   (B on PostgreSQL)
+//
+// Everything talks to 127.0.0.1 and every loop is bounded.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"smriti/client"
+	"smriti/internal/synthbundle"
+	"smriti/wire"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/smriti", "the smriti binary")
+	dbA := flag.String("db-a", "", "server A's database (default: a temporary SQLite file)")
+	dbB := flag.String("db-b", "", "server B's database (default: a temporary SQLite file)")
+	nCheckpoints := flag.Int("checkpoints", 10000, "checkpoints in the space")
+	nItems := flag.Int("items", 30, "items in each checkpoint")
+	nTurns := flag.Int("turns", 50000, "turns in the space")
+	flag.Parse()
+	if err := run(*bin, *dbA, *dbB, *nCheckpoints, *nItems, *nTurns); err != nil {
+		fmt.Fprintln(os.Stderr, "syncload:", err)
+		os.Exit(1)
+	}
+}
+
+type server struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func start(bin, db, dir, name string) (*server, error) {
+	if db == "" {
+		db = filepath.Join(dir, name+".db")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--config", filepath.Join(dir, "none.yaml"), "--env-file", filepath.Join(dir, "none.env"))
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	cmd.Stderr, cmd.Stdout = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &server{cmd: cmd, url: "http://" + addr}
+	for i := 0; i < 600; i++ {
+		if resp, err := http.Get(s.url + "/health"); err == nil {
+			resp.Body.Close()
+			return s, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	return nil, fmt.Errorf("%s did not become healthy", name)
+}
+
+func (s *server) stop() { s.cmd.Process.Signal(syscall.SIGTERM); s.cmd.Wait() }
+
+// peakRSS is the process's high-water resident set (VmHWM), in MiB.
+func (s *server) peakRSS() float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%f", &kb)
+			return kb / 1024
+		}
+	}
+	return -1
+}
+
+// meter counts the requests and the bytes both ways through a proxy.
+type meter struct {
+	requests, up, down atomic.Int64
+}
+
+func (m *meter) reset() { m.requests.Store(0); m.up.Store(0); m.down.Store(0) }
+
+func proxy(target string, m *meter) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m.requests.Add(1)
+		m.up.Add(int64(len(body)))
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), 502)
+			return
+		}
+		defer resp.Body.Close()
+		for k, vs := range resp.Header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(resp.StatusCode)
+		n, _ := io.Copy(w, resp.Body)
+		m.down.Add(n)
+	}))
+}
+
+func run(bin, dbA, dbB string, n, items, turns int) error {
+	dir, err := os.MkdirTemp("", "smriti-syncload-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	path := filepath.Join(dir, "space.bundle")
+	t := time.Now()
+	space, err := synthbundle.WriteFile(path, n, items, turns)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("bundle: %d checkpoints × %d items, %d turns, built in %s\n", n, items, turns, time.Since(t).Round(time.Millisecond))
+	a, err := start(bin, dbA, dir, "a")
+	if err != nil {
+		return err
+	}
+	defer a.stop()
+	b, err := start(bin, dbB, dir, "b")
+	if err != nil {
+		return err
+	}
+	defer b.stop()
+	ca, cb := client.NewClient(a.url), client.NewClient(b.url)
+	// An import or a clone of a large space may take minutes.
+	ca.HTTP.Timeout, cb.HTTP.Timeout = 0, 0
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	t = time.Now()
+	if _, err := ca.ImportSpace(ctx, f, false); err != nil {
+		return fmt.Errorf("import into A: %w", err)
+	}
+	f.Close()
+	fmt.Printf("import into A: %s\n", time.Since(t).Round(time.Millisecond))
+	var m meter
+	px := proxy(a.url, &m)
+	defer px.Close()
+	id := space.String()
+	t = time.Now()
+	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
+		return fmt.Errorf("clone: %w", err)
+	}
+	el := time.Since(t)
+	fmt.Printf("clone A → B: %s, %.0f checkpoints/s, %d requests, %.1f MiB on the wire\n", el.Round(time.Millisecond),
+		float64(n)/el.Seconds(), m.requests.Load(), float64(m.up.Load()+m.down.Load())/(1<<20))
+	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
+
+	decisions := func(c *client.Client) []string {
+		head, err := c.LatestCheckpoint(ctx, space, "main")
+		if err != nil {
+			return nil
+		}
+		return head.Decisions
+	}
+	for round := 0; round < 3; round++ {
+		msg := fmt.Sprintf("On A %d", round)
+		if _, err := ca.CommitToSpace(ctx, space, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg, Decisions: append(decisions(ca), msg)}}); err != nil {
+			return err
+		}
+		m.reset()
+		t = time.Now()
+		fo, err := cb.Fetch(ctx, space, "origin")
+		if err != nil {
+			return fmt.Errorf("fetch: %w", err)
+		}
+		fetchEl, fetchReq, fetchBytes := time.Since(t), m.requests.Load(), m.up.Load()+m.down.Load()
+		t = time.Now()
+		if _, err := cb.Pull(ctx, space, "origin", wire.PullRequest{NoFetch: true}); err != nil {
+			return fmt.Errorf("pull: %w", err)
+		}
+		pullEl := time.Since(t)
+		msg = fmt.Sprintf("On B %d", round)
+		if _, err := cb.CommitToSpace(ctx, space, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg, Decisions: append(decisions(cb), msg)}}); err != nil {
+			return err
+		}
+		m.reset()
+		t = time.Now()
+		po, err := cb.Push(ctx, space, "origin", wire.PushRequest{})
+		if err != nil {
+			return fmt.Errorf("push: %w", err)
+		}
+		pushEl := time.Since(t)
+		out, _ := json.Marshal(map[string]any{"round": round, "fetch_ms": ms(fetchEl), "fetch_bytes": fetchBytes, "fetch_round_trips": fetchReq,
+			"fetched_checkpoints": fo.Staged.Checkpoints, "pull_ms": ms(pullEl), "push_ms": ms(pushEl), "push_bytes": m.up.Load() + m.down.Load(),
+			"push_round_trips": m.requests.Load(), "pushed_checkpoints": po.Stored.Checkpoints})
+		fmt.Println(string(out))
+	}
+	fmt.Printf("peak RSS after: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
