@@ -3405,14 +3405,18 @@ export interface components {
             new_head: string;
             /** @description The remote's head before (null: the branch was new there) */
             old_head: string | null;
-            /** @description pushed or up_to_date */
+            /** @description pushed, proposed (with propose) or up_to_date */
             outcome: string;
+            /** @description With propose: the proposal now waiting on the remote (null otherwise) */
+            proposal_id: string | null;
             /** @description What the remote stored */
             stored: components["schemas"]["SyncCounts"];
         };
         PushRequest: {
             /** @description The branch to push (empty: main) */
             branch?: string;
+            /** @description Land the branch's state on the remote as a pending proposal for review there, instead of moving its branch */
+            propose?: boolean;
         };
         Readiness: {
             /**
