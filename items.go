@@ -73,6 +73,11 @@ type Item struct {
 	// Refs are the code the item cites (see ItemRef); they travel with the
 	// item from checkpoint to checkpoint until a write replaces them.
 	Refs []ItemRef
+	// Version is the hash of the checkpoint that introduced the version of
+	// the item this row holds (see ItemVersion): the newest checkpoint on
+	// the first-parent chain, this one included, that changed the item.
+	// Only reads that say so set it; "" elsewhere.
+	Version string
 }
 
 // ItemOrigin is where an item was introduced: the checkpoint, and the turns,
@@ -327,6 +332,7 @@ func (it *Item) StatusOrOpen() string {
 // Change says what happened; a supersede row of another item means this
 // one was superseded by it).
 type ItemEvent struct {
+	SpaceID      ID
 	CheckpointID ID
 	CommitHash   string
 	BranchName   string

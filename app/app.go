@@ -53,6 +53,13 @@ type Store interface {
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
 	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
+	// ItemVersions returns up to limit versions of an item (the rows where
+	// a checkpoint changed it) whose checkpoint hash starts with
+	// hashPrefix, oldest first, among the spaces the caller can see (of
+	// one space when space is set); [] when none.
+	ItemVersions(ctx context.Context, space *smriti.ID, itemID, hashPrefix string, limit int) ([]smriti.ItemEvent, error)
+	// SetItemVersions sets Version on items, the items checkpoint c holds.
+	SetItemVersions(ctx context.Context, c *smriti.Checkpoint, items []smriti.Item) error
 	idempotency.Store
 }
 

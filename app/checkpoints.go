@@ -57,9 +57,18 @@ func (a *App) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verif
 	return a.store.VerifyCheckpoint(ctx, id)
 }
 
-// CheckpointItems are a checkpoint's items.
+// CheckpointItems are a checkpoint's items, each with the version it
+// holds (Item.Version: the hash of the checkpoint that introduced it).
 func (a *App) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
-	return a.store.CheckpointItems(ctx, id)
+	c, err := a.store.Checkpoint(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	items, err := a.store.CheckpointItems(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return items, a.store.SetItemVersions(ctx, c, items)
 }
 
 // ItemHistory is an item's changes in a space, oldest first (ENOTFOUND

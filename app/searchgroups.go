@@ -14,8 +14,16 @@ const searchGroupPool = 100
 // SearchGrouped finds the caller's state by its words, one result per item:
 // an item carried through many checkpoints is one result listing them, a
 // turn, a note or a checkpoint matched outside its items are results of
-// their own. Errors as Search.
+// their own. An item version's name finds that version, as in Search.
+// Errors as Search.
 func (a *App) SearchGrouped(ctx context.Context, q search.Query) ([]search.SearchGroup, error) {
+	if hits, ok, err := a.searchVersion(ctx, q); ok || err != nil {
+		groups := make([]search.SearchGroup, 0, len(hits))
+		for _, h := range hits {
+			groups = append(groups, search.SearchGroup{Kind: h.Kind, Hit: h, Checkpoints: []search.CheckpointRef{}})
+		}
+		return groups, err
+	}
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}

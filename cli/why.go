@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,9 +14,17 @@ import (
 func newWhyCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "why <space> <item-id | words of its text>",
+		Use:   "why <space> <item-id | item@version | words of its text>",
 		Short: "Show where an item (decision, assumption, task, …) came from and how it changed, with the turns and quotes behind it",
+		Long: `Show where an item came from and how it changed, with the turns and quotes behind it.
+
+An item is named by its id (its newest version is shown), by a version's
+name item@version — the id and the hash (8 or more hex digits) of the
+checkpoint that introduced that version; it names the same version on
+every copy of the space — or by words of its text (matched against main's
+newest checkpoint).`,
 		Example: `  smriti why demo d-7f3a9c
+  smriti why demo d-7f3a9c@3f9a1c2b
   smriti why demo "token TTL"`,
 		Args: exactArgs(2, "space and item"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -26,8 +35,8 @@ func newWhyCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			id := args[1]
-			if !smriti.ValidItemID(id) {
+			id := strings.TrimSpace(args[1])
+			if !smriti.ValidItemID(id) && !smriti.IsItemVersionRef(id) {
 				head, err := c.LatestCheckpoint(ctx, sp.ID, "")
 				if err != nil {
 					return withHint(err, smriti.ENOTFOUND, "The space has no checkpoint on main yet.")
@@ -49,7 +58,7 @@ func newWhyCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, h)
 			}
-			fmt.Fprint(env.Stdout, render.RenderItemHistory(id, wire.DomainItemEvents(h)))
+			fmt.Fprint(env.Stdout, render.RenderItem(wire.DomainItemAt(h)))
 			return nil
 		},
 	}

@@ -9,11 +9,15 @@ import (
 
 // Finding is one ref of one item, checked.
 type Finding struct {
-	ItemID string          `json:"item_id"`
-	Kind   smriti.ItemKind `json:"kind"`
-	Text   string          `json:"text"`
-	Ref    smriti.ItemRef  `json:"ref"`
-	Status Status          `json:"status"`
+	ItemID string `json:"item_id"`
+	// Version is the hash of the checkpoint that introduced the version of
+	// the item checked ("" when unknown): with ItemID, its item@version
+	// name.
+	Version string          `json:"version,omitempty"`
+	Kind    smriti.ItemKind `json:"kind"`
+	Text    string          `json:"text"`
+	Ref     smriti.ItemRef  `json:"ref"`
+	Status  Status          `json:"status"`
 	// Lines is where the cited text is now (see Verdict.Lines).
 	Lines *smriti.LineRange `json:"lines"`
 	// CommitsSince counts the commits since Ref.Commit that touched the
@@ -60,7 +64,9 @@ func (f *Finding) since() string {
 
 // ItemCheck is an item's refs, checked: its worst status first.
 type ItemCheck struct {
-	ItemID   string          `json:"item_id"`
+	ItemID string `json:"item_id"`
+	// Version is as in Finding.
+	Version  string          `json:"version,omitempty"`
 	Kind     smriti.ItemKind `json:"kind"`
 	Text     string          `json:"text"`
 	Status   Status          `json:"status"`
@@ -78,7 +84,7 @@ func ByItem(fs []Finding) []ItemCheck {
 		if !ok {
 			i = len(out)
 			at[f.ItemID] = i
-			out = append(out, ItemCheck{ItemID: f.ItemID, Kind: f.Kind, Text: f.Text, Status: Fresh})
+			out = append(out, ItemCheck{ItemID: f.ItemID, Version: f.Version, Kind: f.Kind, Text: f.Text, Status: Fresh})
 		}
 		out[i].Findings = append(out[i].Findings, f)
 		if f.Status.Worse(out[i].Status) {
@@ -87,6 +93,15 @@ func ByItem(fs []Finding) []ItemCheck {
 	}
 	slices.SortStableFunc(out, func(a, b ItemCheck) int { return b.Status.rank() - a.Status.rank() })
 	return out
+}
+
+// Name is how the check cites its item: the version's name
+// (item@version, see smriti.ShortItemVersion) when known, else the id.
+func (c *ItemCheck) Name() string {
+	if c.Version == "" {
+		return c.ItemID
+	}
+	return smriti.ShortItemVersion(c.ItemID, c.Version)
 }
 
 // Stale is the checks that are not fresh.

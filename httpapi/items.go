@@ -10,9 +10,13 @@ import (
 	"smriti/wire"
 )
 
+// itemRefDoc documents an item_id path parameter that also takes an
+// item version's name.
+const itemRefDoc = "An item id (d-7f3a9c), or an item version's name item@version (d-7f3a9c@3f9a1c2b…): the item id, @ and the hash, or a unique prefix of at least 8 hex digits, of the checkpoint that introduced the version"
+
 func itemOf(it smriti.Item) wire.ItemOut {
 	return wire.ItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: wire.ItemStatus(it.Status), Origin: it.Origin,
-		Supersedes: nonnil.Slice(it.Supersedes), Change: it.Change, Refs: nonnil.Slice(it.Refs)}
+		Supersedes: nonnil.Slice(it.Supersedes), Change: it.Change, Refs: nonnil.Slice(it.Refs), Version: wire.VersionOut(&it)}
 }
 
 func itemsOut(items []smriti.Item) []wire.ItemOut { return nonnil.Convert(items, itemOf) }
@@ -20,6 +24,9 @@ func itemsOut(items []smriti.Item) []wire.ItemOut { return nonnil.Convert(items,
 func (s *Server) itemRoutes() []route {
 	return []route{
 		{method: "GET", path: "/api/v5/spaces/{space_id}/items/{item_id}", summary: "An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes", tag: "checkpoints",
+			paths: map[string]string{"item_id": itemRefDoc},
+			description: "item_id is an item id (the answer's item is its newest version) or an item version's name, item@version: the item id and the hash, or a prefix of at least 8 hex digits of it, of the checkpoint that introduced the version (the answer's item is that version, and the history is the item's whole history). " +
+				"A name resolves the same on every copy of the space. A malformed name is 400; a version the space does not hold is 404, naming the item's newest versions.",
 			out: wire.ItemHistoryOut{}, status: 200, handle: s.itemHistory},
 		{method: "GET", path: "/api/v5/turns/{turn_id}/context", summary: "What the model was given for an assistant turn: mode, checkpoints and hashes, turn range, dropped turns, tokens", tag: "chat",
 			out: wire.TurnContextOut{}, status: 200, handle: s.turnContext},
@@ -37,16 +44,16 @@ func (s *Server) itemHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	itemID := strings.TrimSpace(r.PathValue("item_id"))
-	evs, err := s.app.ItemHistory(r.Context(), space, itemID)
+	at, err := s.app.Item(r.Context(), space, strings.TrimSpace(r.PathValue("item_id")))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, itemHistoryOf(evs, itemID))
+	writeJSON(w, http.StatusOK, itemHistoryOf(at))
 	return nil
 }
 
-func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
+func itemHistoryOf(at *smriti.ItemAt) wire.ItemHistoryOut {
+	evs, itemID := at.History, at.ItemID
 	out := wire.ItemHistoryOut{History: []wire.ItemEventOut{}}
 	for i := range evs {
 		ev := &evs[i]
@@ -56,10 +63,15 @@ func itemHistoryOf(evs []smriti.ItemEvent, itemID string) wire.ItemHistoryOut {
 		if ev.Item.Change != nil {
 			e.Change = *ev.Item.Change
 		}
-		out.History = append(out.History, e)
-		if ev.Item.ID == itemID && !ev.Rejected {
-			out.Item = itemOf(ev.Item)
+		if name := ev.VersionName(); name != "" {
+			e.Version = &name
 		}
+		out.History = append(out.History, e)
+	}
+	if at.Version != nil {
+		v := at.Version.Item
+		v.Version = at.Version.CommitHash
+		out.Item, out.Version, out.Latest = itemOf(v), at.Version.VersionName(), at.Latest()
 	}
 	out.Validity = wire.ValidityOut(evs, itemID)
 	return out

@@ -90,7 +90,7 @@ func TestMergeResolutionProvenance(t *testing.T) {
 					t.Errorf("item = %+v, want the kept %q", h.Item, kept)
 				}
 
-				why := render.RenderItemHistory(ttl.ID, wire.DomainItemEvents(h))
+				why := render.RenderItem(wire.DomainItemAt(h))
 				head := "## decision " + ttl.ID + " (open)\n\n" + kept + "\n\n"
 				at := smriti.ShortHash(m.CommitHash) + " " + m.CreatedAt.UTC().Format("2006-01-02 15:04")
 				tail := "- rejected in merge " + m.ID.String() + " on main (" + at + "): \"" + rejected + "\" from " + rejectedSide +

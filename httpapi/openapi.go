@@ -135,8 +135,10 @@ func queryNamesIDs(rt route) bool {
 
 // pathParamSchemas are the path parameters that are not UUIDs.
 var pathParamSchemas = map[string]map[string]any{
-	"item_id": {"type": "string", "pattern": "^[datqe]-[0-9a-f]{6,16}$", "examples": []string{"d-7f3a9c"},
-		"description": "An item id: its kind's letter (d decision, a assumption, t task, q open question, e entity), a hyphen and 6 to 16 hex digits"},
+	"item_id": {"type": "string", "pattern": "^[datqe]-[0-9a-f]{6,16}(@[0-9a-fA-F]{8,64})?$", "examples": []string{"d-7f3a9c", "d-7f3a9c@3f9a1c2b"},
+		"description": "An item id (its kind's letter: d decision, a assumption, t task, q open question, e entity; a hyphen and 6 to 16 hex digits), or an item version's name: the id, @ and the hash (or a prefix of 8+ hex digits) of the checkpoint that introduced that version"},
+	"name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", "examples": []string{"origin"},
+		"description": "A remote's name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"},
 	"id_or_prefix": {"type": "string", "pattern": "^[0-9a-fA-F-]{4,36}$", "examples": []string{"38e8e6be"},
 		"description": "A worktree's id, or a prefix of it of at least 4 characters (422 when it matches several)"},
 }
@@ -202,7 +204,12 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 		}
 		var params []any
 		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": pathParamSchema(m[1])})
+			schema := pathParamSchema(m[1])
+			param := map[string]any{"name": m[1], "in": "path", "required": true, "schema": schema}
+			if d, ok := rt.paths[m[1]]; ok {
+				param["description"] = d
+			}
+			params = append(params, param)
 		}
 		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
 			schema := querySchema(rt, k)

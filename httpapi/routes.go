@@ -22,6 +22,9 @@ type route struct {
 	status int
 	// query lists the query parameters: name → description.
 	query map[string]string
+	// paths describes the path parameters that are not UUIDs: name →
+	// description (the rest are documented as UUIDs).
+	paths map[string]string
 	// mustQuery names the query parameters the route refuses to run
 	// without (required in the document).
 	mustQuery []string

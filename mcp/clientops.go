@@ -353,12 +353,12 @@ func (o ClientOps) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.
 	return wire.DomainItems(items), nil
 }
 
-func (o ClientOps) ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error) {
-	h, err := o.c.ItemHistory(ctx, space, itemID)
+func (o ClientOps) Item(ctx context.Context, space smriti.ID, ref string) (*smriti.ItemAt, error) {
+	h, err := o.c.ItemHistory(ctx, space, ref)
 	if err != nil {
 		return nil, err
 	}
-	return wire.DomainItemEvents(h), nil
+	return wire.DomainItemAt(h), nil
 }
 
 func (o ClientOps) ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error) {

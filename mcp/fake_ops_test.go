@@ -26,7 +26,7 @@ type fakeOps struct {
 	ExtractFn              func(a0 context.Context, a1 smriti.ID, a2 string, a3 *smriti.ID) (*intelligence.DraftResult, error)
 	ReviewFn               func(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error)
 	CheckpointItemsFn      func(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error)
-	ItemHistoryFn          func(a0 context.Context, a1 smriti.ID, a2 string) ([]smriti.ItemEvent, error)
+	ItemFn                 func(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.ItemAt, error)
 	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error)
 	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
@@ -146,11 +146,11 @@ func (f *fakeOps) CheckpointItems(a0 context.Context, a1 smriti.ID) ([]smriti.It
 	return f.CheckpointItemsFn(a0, a1)
 }
 
-func (f *fakeOps) ItemHistory(a0 context.Context, a1 smriti.ID, a2 string) ([]smriti.ItemEvent, error) {
-	if f.ItemHistoryFn == nil {
-		panic("fakeOps.ItemHistory called unexpectedly")
+func (f *fakeOps) Item(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.ItemAt, error) {
+	if f.ItemFn == nil {
+		panic("fakeOps.Item called unexpectedly")
 	}
-	return f.ItemHistoryFn(a0, a1, a2)
+	return f.ItemFn(a0, a1, a2)
 }
 
 func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error) {

@@ -54,10 +54,12 @@ type Ops interface {
 	Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
-	// CheckpointItems are a checkpoint's items; ItemHistory an item's changes
-	// in a space, oldest first (ENOTFOUND for an item the space never had).
+	// CheckpointItems are a checkpoint's items; Item an item's changes in
+	// a space, oldest first, with the version ref picks (ref is an item id
+	// or an item@version name; ENOTFOUND for an item the space never had
+	// or a version it does not hold, EINVALID for a malformed name).
 	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
-	ItemHistory(ctx context.Context, space smriti.ID, itemID string) ([]smriti.ItemEvent, error)
+	Item(ctx context.Context, space smriti.ID, ref string) (*smriti.ItemAt, error)
 
 	// CommonAncestor returns the lowest common ancestor (its id and hash at
 	// least), nil when the histories are unrelated.

@@ -170,7 +170,7 @@ func (t *tools) register(s *sdk.Server) {
 
 type whyIn struct {
 	Space string `json:"space" jsonschema:"space name or UUID"`
-	Item  string `json:"item" jsonschema:"id (d-7f3a9c) or words of its text"`
+	Item  string `json:"item" jsonschema:"id (d-7f3a9c), a version's name item@version (d-7f3a9c@3f9a1c2b: the id and 8+ hex digits of the hash of the checkpoint that introduced the version), or words of its text"`
 }
 
 // itemID resolves an item id or words of an item's text against the items

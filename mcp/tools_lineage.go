@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -86,14 +87,16 @@ func (t *tools) registerLineage(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			id, err := t.itemID(ctx, sp.ID, in.Item)
+			ref := strings.TrimSpace(in.Item)
+			if !smriti.IsItemVersionRef(ref) {
+				if ref, err = t.itemID(ctx, sp.ID, ref); err != nil {
+					return "", err
+				}
+			}
+			at, err := t.ops.Item(ctx, sp.ID, ref)
 			if err != nil {
 				return "", err
 			}
-			evs, err := t.ops.ItemHistory(ctx, sp.ID, id)
-			if err != nil {
-				return "", err
-			}
-			return render.RenderItemHistory(id, evs), nil
+			return render.RenderItem(at), nil
 		})
 }

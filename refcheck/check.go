@@ -40,7 +40,7 @@ func (c *Checker) Check(ctx context.Context, items []smriti.Item) ([]coderef.Fin
 			if v.Status != coderef.Fresh {
 				stale[ref.Commit] = append(stale[ref.Commit], len(out))
 			}
-			out = append(out, coderef.Finding{ItemID: it.ID, Kind: it.Kind, Text: it.Text, Ref: ref, Status: v.Status, Lines: v.Lines})
+			out = append(out, coderef.Finding{ItemID: it.ID, Version: it.Version, Kind: it.Kind, Text: it.Text, Ref: ref, Status: v.Status, Lines: v.Lines})
 		}
 	}
 	for commit, ix := range stale {

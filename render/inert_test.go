@@ -70,7 +70,8 @@ func TestHostileValuesAreInertInEveryRenderer(t *testing.T) {
 		other := hostileCheckpoint(i + 3)
 		sp := &smriti.Space{Name: hostile[i], Description: hostile[(i+1)%len(hostile)]}
 		brief := &coord.StateBrief{Space: sp, Head: c, Mount: &coord.MountedCheckpoint{Hash: c.Hash, Message: hostile[i]}}
-		items := []smriti.ItemEvent{{Item: smriti.Item{ID: "d-1", Kind: "decision", Text: hostile[i]}, BranchName: "main", CommitHash: c.Hash, CreatedAt: now}}
+		items := []smriti.ItemEvent{{Item: smriti.Item{ID: "d-1", Kind: "decision", Text: hostile[i], Change: &smriti.ItemChange{Op: smriti.OpAdd}},
+			BranchName: "main", CommitHash: c.Hash, CreatedAt: now}}
 		pack, err := render.RenderContextPack(sp, c, "claude")
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +83,7 @@ func TestHostileValuesAreInertInEveryRenderer(t *testing.T) {
 			"list":    render.RenderCheckpointList([]*smriti.Checkpoint{c, other}, now),
 			"restore": render.RenderRestore(sp, c, render.CheckpointRenderOptions{Now: now}),
 			"compare": render.RenderCompare(c, other, smriti.DiffCheckpoints(c, other), nil, ""),
-			"why":     render.RenderItemHistory("d-1", items),
+			"why":     render.RenderItem(&smriti.ItemAt{ItemID: "d-1", History: items, Version: &items[0]}),
 			"pack":    pack,
 			"spaces":  render.RenderSpaces([]*smriti.Space{sp}, ""),
 			"check":   render.RenderCheck("/repo", hostileChecks(c)),

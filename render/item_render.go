@@ -44,21 +44,26 @@ func FindItem(items []smriti.Item, query string) (*smriti.Item, error) {
 	return nil, smriti.Errorf(smriti.EINVALID, "%q matches %d items: %s; give one id", smriti.Truncate(q, 60), len(contains), strings.Join(names, ", "))
 }
 
-// RenderItemHistory is an item's provenance as markdown: what it says now,
-// where it came from, and every change along the lineage with the turns
-// and quotes behind it.
-func RenderItemHistory(itemID string, evs []smriti.ItemEvent) string {
+// RenderItem is an item's provenance as markdown: the version picked
+// (what it says now, or the version a name asked for) with its stable
+// name, where the item came from, and every change along the lineage with
+// the turns and quotes behind it.
+func RenderItem(at *smriti.ItemAt) string {
 	var b strings.Builder
-	var cur *smriti.Item
-	for i := range evs {
-		if evs[i].Item.ID == itemID && !evs[i].Rejected {
-			cur = &evs[i].Item
-		}
-	}
-	if cur == nil {
+	itemID, evs := at.ItemID, at.History
+	if at.Version == nil {
 		return fmt.Sprintf("Item %s has no history in this space.\n", itemID)
 	}
+	cur := &at.Version.Item
 	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), block(cur.Text))
+	fmt.Fprintf(&b, "Version `%s`", smriti.ShortItemVersion(itemID, at.Version.CommitHash))
+	if at.Latest() {
+		b.WriteString(" (the newest).\n\n")
+	} else {
+		newest := at.Newest()
+		fmt.Fprintf(&b, ", written on %s %s; the newest is `%s`.\n\n", at.Version.BranchName,
+			at.Version.CreatedAt.UTC().Format("2006-01-02 15:04"), smriti.ShortItemVersion(itemID, newest.CommitHash))
+	}
 	if o := cur.Origin; o.CheckpointID != nil {
 		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
 		if o.SessionID != nil {

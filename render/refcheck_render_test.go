@@ -37,3 +37,24 @@ func TestRefChecksComeFirstAndMarkTheirItems(t *testing.T) {
 		t.Errorf("fresh refs add %q", got)
 	}
 }
+
+func TestRefChecksCiteTheItemVersion(t *testing.T) {
+	commit := "0123456789abcdef0123456789abcdef01234567"
+	version := "3f9a1c2b7d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeef"
+	checks := coderef.ByItem([]coderef.Finding{
+		{ItemID: "d-7f3a9c", Version: version, Kind: smriti.KindDecision, Text: "Retries live in client/retry.go", Status: coderef.Gone,
+			CommitsSince: 1, Deleted: 12, Ref: smriti.ItemRef{Path: "client/retry.go", Commit: commit}},
+		{ItemID: "t-000001", Kind: smriti.KindTask, Text: "Fix retries", Status: coderef.Gone, CommitsSince: 1, Deleted: 12,
+			Ref: smriti.ItemRef{Path: "client/retry.go", Commit: commit}},
+	})
+	want := "## Check before relying on\n" +
+		"The code these items cite is not as it was when they were written (`smriti check` shows each ref with its diff stat):\n" +
+		"- [gone] decision d-7f3a9c@3f9a1c2b7d4e: Retries live in client/retry.go — client/retry.go is gone: the file was deleted; 1 commit since 0123456, +0 -12\n" +
+		"- [gone] task t-000001: Fix retries — client/retry.go is gone: the file was deleted; 1 commit since 0123456, +0 -12\n"
+	if got := render.RefCheckSection(checks); got != want {
+		t.Errorf("RefCheckSection =\n%s\nwant\n%s", got, want)
+	}
+	if got := render.RenderCheck("/repo", checks); !strings.Contains(got, "\n## [gone] decision d-7f3a9c@3f9a1c2b7d4e\n") {
+		t.Errorf("RenderCheck does not cite the version:\n%s", got)
+	}
+}

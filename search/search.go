@@ -114,6 +114,8 @@ type SearchHit struct {
 	// Score orders hits, higher first. It is comparable within one search
 	// only.
 	Score float64 `json:"score" doc:"Relevance, higher first; comparable within one search only"`
+	// ItemVersion is set when the query was an item version's name.
+	ItemVersion *string `json:"item_version" doc:"The full item@version name when the query was one (the hit is then the checkpoint that introduced that version, and the snippet the version's text); null otherwise"`
 	// Text is what the snippet was cut from; not sent.
 	Text string `json:"-"`
 }

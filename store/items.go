@@ -457,8 +457,7 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if !smriti.ValidItemID(itemID) {
 		return nil, notFound
 	}
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT `+itemCols+`, c.commit_hash, c.branch_name, c.created_at, c.log_pos,
-		c.merge_parent_id
+	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT `+itemEventCols+`
 		FROM checkpoint_items ci JOIN checkpoints c ON c.id = ci.checkpoint_id
 		WHERE c.space_id = ? AND ci.change_op <> '' AND (ci.item_id = ?
 			OR (ci.change_op = 'supersede' AND CAST(ci.supersedes AS TEXT) LIKE ?))
@@ -466,6 +465,23 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if err != nil {
 		return nil, fmt.Errorf("item history: %w", err)
 	}
+	out, err := scanItemEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("item history: %w", err)
+	}
+	if len(out) == 0 {
+		return nil, notFound
+	}
+	return smriti.WithRejections(out), nil
+}
+
+// itemEventCols are the columns scanItemEvents reads: an item row and its
+// checkpoint's.
+const itemEventCols = itemCols + `, c.commit_hash, c.branch_name, c.created_at, c.log_pos, c.merge_parent_id, c.space_id`
+
+// scanItemEvents reads rows of itemEventCols as item events and closes
+// rows.
+func scanItemEvents(rows *sql.Rows) ([]smriti.ItemEvent, error) {
 	defer rows.Close()
 	var out []smriti.ItemEvent
 	for rows.Next() {
@@ -473,21 +489,15 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 		var created dbTime
 		var merge uuid.NullUUID
 		cp, it, err := scanItem(scanner(func(dst ...any) error {
-			return rows.Scan(append(dst, &ev.CommitHash, &ev.BranchName, &created, &ev.LogPos, &merge)...)
+			return rows.Scan(append(dst, &ev.CommitHash, &ev.BranchName, &created, &ev.LogPos, &merge, &ev.SpaceID)...)
 		}))
 		if err != nil {
-			return nil, fmt.Errorf("item history: %w", err)
+			return nil, err
 		}
 		ev.CheckpointID, ev.Item, ev.CreatedAt, ev.Merge = cp, it, created.Time, merge.Valid
 		out = append(out, ev)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("item history: %w", err)
-	}
-	if len(out) == 0 {
-		return nil, notFound
-	}
-	return smriti.WithRejections(out), nil
+	return out, rows.Err()
 }
 
 // scanner adapts a function to the Scan interface.

@@ -19,6 +19,7 @@ type ItemOut struct {
 	Supersedes []string           `json:"supersedes" doc:"Ids of the items this one replaced ([] when none)"`
 	Change     *smriti.ItemChange `json:"change" doc:"What this checkpoint (or draft) did to the item; null when it was carried unchanged"`
 	Refs       []smriti.ItemRef   `json:"refs" doc:"The code the item cites, each with the commit and span hash it was written against ([] when none); checked against a work tree by smriti check"`
+	Version    *string            `json:"version" doc:"The version's stable name, item@version: the item id and the hash of the checkpoint that introduced this version (the newest checkpoint on the first-parent chain that changed the item); it resolves the same on every copy of the space. Null for a draft, and in views that do not look it up (state as of)"`
 }
 
 // ItemIn proposes an item when saving a checkpoint: its id (to keep an
@@ -37,7 +38,10 @@ type ItemIn struct {
 
 // ItemHistoryOut is an item's provenance along a space's lineage.
 type ItemHistoryOut struct {
-	Item    ItemOut        `json:"item" doc:"The item as the newest checkpoint that records it holds it"`
+	Item ItemOut `json:"item" doc:"The version asked for (an item@version name), else the item as the newest checkpoint that records it holds it"`
+	// Version names the version Item holds.
+	Version string         `json:"version" doc:"The full item@version name of the version item holds"`
+	Latest  bool           `json:"latest" doc:"True when that version is the item's newest"`
 	History []ItemEventOut `json:"history" doc:"Every change to the item, oldest first"`
 	// Validity is History read as the versions the item went through.
 	Validity []ItemValidityOut `json:"validity" doc:"The item's versions, oldest first, each with the checkpoints that began and ended it on its branch"`
@@ -89,6 +93,7 @@ type ItemEventOut struct {
 	Status       string            `json:"status" doc:"The item's status after the change"`
 	Change       smriti.ItemChange `json:"change" doc:"The change: before-text, by, reason and the turns it came from"`
 	Origin       smriti.ItemOrigin `json:"origin" doc:"Where the item (for superseded_by: the replacing item) was introduced"`
+	Version      *string           `json:"version" doc:"The full item@version name of the version this change made (for superseded_by, of the replacing item); null for a version a merge turned down"`
 }
 
 // DomainItems turns an items view back into domain items (the client's
@@ -96,10 +101,26 @@ type ItemEventOut struct {
 func DomainItems(in []ItemOut) []smriti.Item {
 	out := make([]smriti.Item, 0, len(in))
 	for _, it := range in {
-		out = append(out, smriti.Item{ID: it.ID, Kind: smriti.ItemKind(it.Kind), Text: it.Text, Status: it.Status,
-			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs})
+		d := smriti.Item{ID: it.ID, Kind: smriti.ItemKind(it.Kind), Text: it.Text, Status: it.Status,
+			Supersedes: it.Supersedes, Origin: it.Origin, Change: it.Change, Refs: it.Refs}
+		if it.Version != nil {
+			if v, err := smriti.ParseItemVersion(*it.Version); err == nil {
+				d.Version = v.Hash
+			}
+		}
+		out = append(out, d)
 	}
 	return out
+}
+
+// VersionOut is the item@version name of the version item holds, nil
+// when it is not known (see ItemOut.Version).
+func VersionOut(it *smriti.Item) *string {
+	if it.Version == "" {
+		return nil
+	}
+	name := smriti.ItemVersionName(it.ID, it.Version)
+	return &name
 }
 
 // ItemsInOf is the items view as a checkpoint write's proposal.
@@ -129,6 +150,18 @@ func DraftResultOf(f *DraftFields, artifacts []smriti.Artifact, warnings []strin
 		res.Base = &smriti.Checkpoint{ID: *v.BaseCheckpointID}
 	}
 	return res
+}
+
+// DomainItemAt turns an item's history back into the domain's item with
+// the version the answer picked.
+func DomainItemAt(h *ItemHistoryOut) *smriti.ItemAt {
+	at := &smriti.ItemAt{ItemID: h.Item.ID, History: DomainItemEvents(h)}
+	for i := range at.History {
+		if ev := &at.History[i]; ev.IsVersion(at.ItemID) && ev.VersionName() == h.Version {
+			at.Version = ev
+		}
+	}
+	return at
 }
 
 // DomainItemEvents turns an item's history back into domain events.

@@ -91,7 +91,7 @@ func TestMCPChecksRefsAgainstTheAgentsWorkTree(t *testing.T) {
 
 	write(strings.Replace(refsSendV1, "return y", "return y * 2", 1))
 	git("commit", "-q", "-am", "edit Send")
-	check(`(?m)^## \[changed\] decision d-[0-9a-f]{6}\nSends go through .app.Send.\n- changed: app/send.go#app.Send:4-7 changed \(now lines 4-7\); 1 commit since [0-9a-f]{7}, \+1 -1$`,
+	check(`(?m)^## \[changed\] decision d-[0-9a-f]{6}@[0-9a-f]{12}\nSends go through .app.Send.\n- changed: app/send.go#app.Send:4-7 changed \(now lines 4-7\); 1 commit since [0-9a-f]{7}, \+1 -1$`,
 		`(?m)^- fresh app/send.go:5$`)
 	out, _ := call("smriti_state", map[string]any{"space": "demo"})
 	if first := regexp.MustCompile(`(?m)^## .*$`).FindString(out); first != "## Check before relying on" {
@@ -103,7 +103,7 @@ func TestMCPChecksRefsAgainstTheAgentsWorkTree(t *testing.T) {
 
 	write("package app\n\nimport \"fmt\"\n\nvar _ = fmt.Sprint\n" + strings.TrimPrefix(refsSendV1, "package app\n"))
 	git("commit", "-q", "-am", "move Send")
-	check(`(?m)^## \[moved\] decision d-[0-9a-f]{6}$`, `(?m)^- moved: app/send.go#app.Send:4-7 moved to lines 8-11$`, `(?m)^- moved: app/send.go:5 moved to lines 9$`)
+	check(`(?m)^## \[moved\] decision d-[0-9a-f]{6}@[0-9a-f]{12}$`, `(?m)^- moved: app/send.go#app.Send:4-7 moved to lines 8-11$`, `(?m)^- moved: app/send.go:5 moved to lines 9$`)
 
 	git("rm", "-q", "app/send.go")
 	git("commit", "-q", "-m", "delete")

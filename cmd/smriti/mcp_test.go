@@ -236,8 +236,13 @@ func exerciseTools(t *testing.T, s *sdk.ClientSession, base string) {
 	call("smriti_show_checkpoint", map[string]any{"checkpoint_id": "$a"}, false, "## Notes", "[milestone] test")
 	call("smriti_review_checkpoint", map[string]any{"checkpoint_id": "$a"}, false)
 	call("smriti_verify", map[string]any{"checkpoint_id": "$a"}, false, "every hash matches")
-	call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default",
-		"Validity:\n- \"Use SQLite by default\" (open) on main: since `")
+	out = call("smriti_why", map[string]any{"space": "demo", "item": "use sqlite by default"}, false, "## decision d-", "- introduced on main (", "Use SQLite by default",
+		"Validity:\n- `d-", "` \"Use SQLite by default\" (open) on main: since `", " (the newest).")
+	// An item version's name, item@version, names that version.
+	capture(out, "Version `(d-[0-9a-f]{6}@[0-9a-f]{12})`", "version")
+	call("smriti_why", map[string]any{"space": "demo", "item": "$version"}, false, "## decision d-", "Use SQLite by default", "Version `"+vars["version"]+"` (the newest).")
+	call("smriti_why", map[string]any{"space": "demo", "item": "d-000000@1234567"}, true, "HTTP 400\nitem version \"d-000000@1234567\": give at least 8 hex digits")
+	call("smriti_why", map[string]any{"space": "demo", "item": vars["version"][:9] + "00000000"}, true, "HTTP 404\nItem "+vars["version"][:8]+" has no version 00000000 in this space; its versions: "+vars["version"])
 	call("smriti_check", map[string]any{"space": "nosuch"}, true, "HTTP 404\nno space found matching \"nosuch\"")
 	call("smriti_why", map[string]any{"space": "demo", "item": "d-000000"}, true, "HTTP 404\nItem d-000000 not found in this space")
 	call("smriti_why", map[string]any{"space": "demo", "item": "nothing like it"}, true, "HTTP 404\nNo item of the head matches")

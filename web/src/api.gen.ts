@@ -696,6 +696,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make this server's exact copy of a space on another server (same ids and hashes; private sessions stay there) and record it as the space's remote */
+        post: operations["post_v5_clone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/import/transcript": {
         parameters: {
             query?: never;
@@ -866,6 +883,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/sessions/{session_id}/private": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a session is private (never leaves this server) */
+        get: operations["get_v5_sessions_session_id_private"];
+        /** Mark a session private (its turns, the quotes they lend, its receipts and context records never leave this server) or shared */
+        put: operations["put_v5_sessions_session_id_private"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/brief": {
         parameters: {
             query?: never;
@@ -941,7 +976,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes */
+        /**
+         * An item's history: introduced, changed, resolved, retracted or superseded, with the turns and quotes
+         * @description item_id is an item id (the answer's item is its newest version) or an item version's name, item@version: the item id and the hash, or a prefix of at least 8 hex digits of it, of the checkpoint that introduced the version (the answer's item is that version, and the history is the item's whole history). A name resolves the same on every copy of the space. A malformed name is 400; a version the space does not hold is 404, naming the item's newest versions.
+         */
         get: operations["get_v5_spaces_space_id_items_item_id"];
         put?: never;
         post?: never;
@@ -1131,6 +1169,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/spaces/{space_id}/remotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A space's remotes, with where each branch stands against them */
+        get: operations["get_v5_spaces_space_id_remotes"];
+        put?: never;
+        /** Add a remote: another Smriti server holding a copy of the space (its token is kept as a secret) */
+        post: operations["post_v5_spaces_space_id_remotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A remote, with where each branch stands against it */
+        get: operations["get_v5_spaces_space_id_remotes_name"];
+        put?: never;
+        post?: never;
+        /** Forget a remote, its heads and what was fetched from it and not pulled */
+        delete: operations["delete_v5_spaces_space_id_remotes_name"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch what this copy lacks from the remote: verified record by record, stored without moving any local branch */
+        post: operations["post_v5_spaces_space_id_remotes_name_fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch, then bring the remote's branch into the local one: fast-forward, or a three-way merge by item id whose conflicts follow on_conflict */
+        post: operations["post_v5_spaces_space_id_remotes_name_pull"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/remotes/{name}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the remote what it lacks of a branch; its head moves by fast-forward only (409 naming both heads when it moved: pull, then push again) */
+        post: operations["post_v5_spaces_space_id_remotes_name_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/state": {
         parameters: {
             query?: never;
@@ -1140,6 +1265,57 @@ export interface paths {
         };
         /** The state as of a checkpoint or a time: that checkpoint's live items, each with the checkpoints that began and ended its span on the line of work */
         get: operations["get_v5_spaces_space_id_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The records a copy lacks, as a sync stream (gzip'd JSON Lines): checkpoints parents first, sessions and turns in log order; private sessions never included */
+        post: operations["post_v5_spaces_space_id_sync_fetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store a pushed sync stream (the body, application/gzip) and move the branch by fast-forward only: 409 naming both heads when it is not where the pusher saw it */
+        post: operations["post_v5_spaces_space_id_sync_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/sync/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a space's branches stand on this server, and its turn cursor (the other side of a fetch or push) */
+        get: operations["get_v5_spaces_space_id_sync_refs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1686,6 +1862,22 @@ export interface components {
             /** @description An open worktree of the space to bind (UUID): 404 when unknown, 400 when of another space or closed */
             worktree_id?: string | null;
         };
+        CloneOut: {
+            /** @description The other server, recorded as this space's remote */
+            remote: components["schemas"]["RemoteOut"];
+            /** @description The space, with the same id as on the other server */
+            repo: components["schemas"]["Repo"];
+        };
+        CloneRequest: {
+            /** @description The remote's name here (empty: origin) */
+            name?: string;
+            /** @description The space's id there */
+            space_id?: string | null;
+            /** @description An API token for the other server in auth mode (kept as the remote's secret) */
+            token?: string | null;
+            /** @description The other Smriti server's base URL */
+            url?: string;
+        };
         Commit: {
             /** @description Attached artifacts: {id, type, label, content} */
             artifacts: components["schemas"]["Artifact"][];
@@ -1771,28 +1963,28 @@ export interface components {
         };
         CommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][] | null;
+            artifacts?: components["schemas"]["ArtifactInput"][];
             /** @description Things taken for granted (default []) */
-            assumptions?: string[] | null;
+            assumptions?: string[];
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for a draft or extract (the background model becomes author_agent); default "user", or "agent" with author_agent, or "llm" with source_turns
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system" | "";
+            author_type?: "user" | "llm" | "agent" | "system";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[] | null;
+            decisions?: string[];
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[] | null;
+            entities?: string[];
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][] | null;
+            items?: components["schemas"]["ItemIn"][];
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -1800,13 +1992,13 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[] | null;
+            open_questions?: string[];
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description The space (UUID); must be the session's */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
             /** @description The writing session (UUID): its branch is the checkpoint's branch */
             session_id: string | null;
             /** @description The turns a draft was made from; marks the content as drafted (author_type "llm") */
@@ -1831,7 +2023,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[];
         };
         CompareDiff: {
             /** @description Assumptions only A has, sorted */
@@ -2041,6 +2233,20 @@ export interface components {
             /** @description Branches whose decisions disagree with main's, at most 20 */
             pairs: components["schemas"]["DivergencePair"][];
         };
+        DivergenceOut: {
+            /** @description Local checkpoints the remote lacks */
+            ahead: number;
+            /** @description Fetched checkpoints the local branch lacks (a pull brings them) */
+            behind: number;
+            /** @description The branch */
+            branch: string;
+            /** @description The same in words, e.g. main is 2 ahead, 3 behind origin/main (fetched 4m ago) */
+            description: string;
+            /** @description When the remote was last fetched (null: never) */
+            fetched_at: string | null;
+            /** @description The remote */
+            remote: string;
+        };
         DivergencePair: {
             /** @description Its newest checkpoint's hash (64 hex digits) */
             branch_commit_hash: string;
@@ -2187,6 +2393,16 @@ export interface components {
             onto_checkpoint_id?: string | null;
             /** @description Extract with the offline mock instead of the background provider (default false) */
             use_mock?: boolean;
+        };
+        FetchOut: {
+            /** @description How each tracked branch stands now */
+            divergence: components["schemas"]["DivergenceOut"][];
+            /** @description The remote's branch heads */
+            heads: components["schemas"]["RemoteHeadOut"][];
+            /** @description The remote fetched from */
+            remote: string;
+            /** @description What arrived and waits for a pull (verified; no local branch moved) */
+            staged: components["schemas"]["SyncCounts"];
         };
         ForkRequest: {
             /** @description The new branch's name (default: fork-<hash7>, made unique); not main */
@@ -2350,6 +2566,8 @@ export interface components {
             valid_from: components["schemas"]["CheckpointMark"];
             /** @description The first later checkpoint on the line that no longer holds it (changed away, resolved or retracted); null while the line's head still holds it */
             valid_to: components["schemas"]["CheckpointMark"] | null;
+            /** @description The version's stable name, item@version: the item id and the hash of the checkpoint that introduced this version (the newest checkpoint on the first-parent chain that changed the item); it resolves the same on every copy of the space. Null for a draft, and in views that do not look it up (state as of) */
+            version: string | null;
         };
         ItemChange: {
             /** @description The item's text before the change (update, resolve, retract, supersede); null for an add */
@@ -2379,7 +2597,7 @@ export interface components {
              * @description What the checkpoint did to the item
              * @enum {string}
              */
-            op?: "add" | "update" | "resolve" | "retract" | "supersede" | "";
+            op?: "add" | "update" | "resolve" | "retract" | "supersede";
             /** @description Why the item was retracted; null otherwise */
             reason?: string | null;
             /** @description The turns or document line the change came from */
@@ -2417,14 +2635,20 @@ export interface components {
             status: string;
             /** @description The item's text after the change (for superseded_by, the replacing item's) */
             text: string;
+            /** @description The full item@version name of the version this change made (for superseded_by, of the replacing item); null for a version a merge turned down */
+            version: string | null;
         };
         ItemHistoryOut: {
             /** @description Every change to the item, oldest first */
             history: components["schemas"]["ItemEventOut"][];
-            /** @description The item as the newest checkpoint that records it holds it */
+            /** @description The version asked for (an item@version name), else the item as the newest checkpoint that records it holds it */
             item: components["schemas"]["ItemOut"];
+            /** @description True when that version is the item's newest */
+            latest: boolean;
             /** @description The item's versions, oldest first, each with the checkpoints that began and ended it on its branch */
             validity: components["schemas"]["ItemValidityOut"][];
+            /** @description The full item@version name of the version item holds */
+            version: string;
         };
         ItemIn: {
             /** @description The change as a draft described it (kept with the item's history); change.merge is ignored: only a merge records one */
@@ -2439,14 +2663,14 @@ export interface components {
             /** @description For a new item: the turns, quote and model it came from (checkpoint_id is set by the server) */
             origin?: components["schemas"]["ItemOriginInput"] | null;
             /** @description The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent */
-            refs?: components["schemas"]["ItemRefInput"][] | null;
+            refs?: components["schemas"]["ItemRefInput"][];
             /**
              * @description Default open; answered, retracted or superseded ends a parent item the content no longer has
              * @enum {string}
              */
-            status?: "open" | "done" | "answered" | "retracted" | "superseded" | "";
+            status?: "open" | "done" | "answered" | "retracted" | "superseded";
             /** @description Ids of parent items this one replaces */
-            supersedes?: string[] | null;
+            supersedes?: string[];
             /** @description The item's text; matched to the content's items by normalised text */
             text: string;
         };
@@ -2464,9 +2688,9 @@ export interface components {
              * @description The resolution's choice
              * @enum {string}
              */
-            choice?: "ours" | "theirs" | "base" | "custom" | "";
+            choice?: "ours" | "theirs" | "base" | "custom";
             /** @description The sides' versions the merge turned down ([] when none) */
-            rejected?: components["schemas"]["RejectedVersionInput"][] | null;
+            rejected?: components["schemas"]["RejectedVersionInput"][];
         };
         ItemOrigin: {
             /** @description The author_agent of the checkpoint that introduced it */
@@ -2523,6 +2747,8 @@ export interface components {
             supersedes: string[];
             /** @description The item's text as this checkpoint holds it */
             text: string;
+            /** @description The version's stable name, item@version: the item id and the hash of the checkpoint that introduced this version (the newest checkpoint on the first-parent chain that changed the item); it resolves the same on every copy of the space. Null for a draft, and in views that do not look it up (state as of) */
+            version: string | null;
         };
         ItemRef: {
             /** @description The git commit the citation was written against (40 or 64 hex digits) */
@@ -2582,9 +2808,9 @@ export interface components {
         };
         LegacyCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][] | null;
+            artifacts?: components["schemas"]["ArtifactInput"][];
             /** @description Things taken for granted (default []) */
-            assumptions?: string[] | null;
+            assumptions?: string[];
             /** @description Who wrote it, such as claude-code (null: nobody is invented) */
             author_agent?: string | null;
             /** @description user, llm, agent or system (default: agent when author_agent is given, else user) */
@@ -2598,25 +2824,25 @@ export interface components {
             /** @description The first implementation's free-form context object (default {}) */
             context_blob?: {
                 [key: string]: unknown;
-            } | null;
+            };
             /** @description Decisions made (default []) */
-            decisions?: string[] | null;
+            decisions?: string[];
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[] | null;
+            entities?: string[];
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][] | null;
+            items?: components["schemas"]["ItemIn"][];
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            } | null;
+            };
             /** @description The model that drafted the content, recorded as the origin of new items */
             model?: string | null;
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[] | null;
+            open_questions?: string[];
             /** @description The parent checkpoint (UUID; default: the branch's newest) */
             parent_commit_id?: string | null;
             /** @description Absolute path of the project (default: the space's) */
@@ -2626,7 +2852,7 @@ export interface components {
             /** @description The space (UUID) */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -2647,7 +2873,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[];
         };
         LineageTree: {
             /** @description Every checkpoint, oldest first */
@@ -2757,61 +2983,18 @@ export interface components {
             conflicts_resolved: number;
         };
         MergeConflict: {
-            /** @description The common ancestor's value as text (empty where it has none) */
+            /** @description The common ancestor's value (empty when it had none) */
             base: string;
-            /**
-             * @description The content field in conflict
-             * @enum {string}
-             */
-            field: "message" | "objective" | "summary" | "decisions" | "assumptions" | "tasks" | "open_questions" | "entities" | "artifacts";
-            /** @description The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field */
+            /** @description The content field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts */
+            field: string;
+            /** @description The item: its item id (an artifact's id:<id> or label:<label>); empty for a scalar field */
             key: string;
-            /**
-             * @description both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited
-             * @enum {string}
-             */
-            kind: "both_changed" | "removed_vs_edited";
-            /** @description The target's value as text (empty where the target removed it) */
+            /** @description How the sides disagree: both changed it, or one changed what the other removed */
+            kind: string;
+            /** @description This side's value (empty when it removed the item) */
             ours: string;
-            /** @description The source's value as text (empty where the source removed it) */
+            /** @description The other side's value (empty when it removed the item) */
             theirs: string;
-        };
-        MergedContent: {
-            /** @description Attached artifacts: {id, type, label, content} */
-            artifacts: components["schemas"]["Artifact"][];
-            /** @description Things taken for granted but not debated */
-            assumptions: string[];
-            /** @description Decisions made */
-            decisions: string[];
-            /** @description Proper nouns and key technical terms */
-            entities: string[];
-            /** @description The merge checkpoint's title */
-            message: string;
-            /** @description The merged objective */
-            objective: string;
-            /** @description Questions still open */
-            open_questions: string[];
-            /** @description The merged summary */
-            summary: string;
-            /** @description Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status */
-            tasks: (string | {
-                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
-                blocked_by?: string | string[];
-                /** @description A short id other tasks can name in blocked_by */
-                id?: string;
-                /**
-                 * @description What kind of work it is, for agents picking tasks
-                 * @enum {unknown}
-                 */
-                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
-                /**
-                 * @description open (default) or done; extract keeps markdown checkbox state here
-                 * @enum {unknown}
-                 */
-                status?: "open" | "done";
-                /** @description What is to be done */
-                text: string;
-            })[];
         };
         MergeEdge: {
             /**
@@ -2825,55 +3008,6 @@ export interface components {
              */
             source_checkpoint_id: string;
         };
-        MergePreview: {
-            /** @description The common ancestor the merge is computed from (null when unrelated) */
-            base_checkpoint_id: string | null;
-            /** @description The common ancestor's hash (null when unrelated) */
-            base_commit_hash: string | null;
-            /** @description The conflicts the request's resolutions leave unsettled ([] when none: the merge can be committed) */
-            conflicts: components["schemas"]["MergeConflict"][];
-            /** @description The merged items with their ids */
-            items: components["schemas"]["ItemOut"][];
-            /** @description The content the merge would write */
-            merged: components["schemas"]["MergedContent"];
-            /** @description Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently */
-            removes: components["schemas"]["MergeRemoval"][];
-            /**
-             * Format: uuid
-             * @description The checkpoint merged in
-             */
-            source_checkpoint_id: string;
-            /** @description The source checkpoint's hash */
-            source_commit_hash: string;
-            /**
-             * Format: uuid
-             * @description The checkpoint merged into
-             */
-            target_checkpoint_id: string;
-            /** @description The target checkpoint's hash */
-            target_commit_hash: string;
-        };
-        MergeRemoval: {
-            /** @description The removed item's id */
-            id: string;
-            /**
-             * @description Its kind
-             * @enum {string}
-             */
-            kind: "decision" | "assumption" | "task" | "open_question" | "entity";
-            /**
-             * @description Which side removed it: ours (the target), theirs (the source) or both
-             * @enum {string}
-             */
-            side: "ours" | "theirs" | "both";
-            /**
-             * @description How that side ended it (removed: that side's checkpoint dropped it without saying how)
-             * @enum {string}
-             */
-            status: "retracted" | "superseded" | "answered" | "removed";
-            /** @description Its text in the common ancestor */
-            text: string;
-        };
         MergeRequest: {
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
@@ -2882,7 +3016,7 @@ export interface components {
             /** @description The merge checkpoint's title (default: Merge <source branch> into <target branch>) */
             message?: string | null;
             /** @description How to settle conflicts, each matched by field and key; unsettled ones answer 409 with the conflicts */
-            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
             /** @description The checkpoint to merge in (UUID) */
             source_checkpoint_id: string | null;
             /** @description The space (UUID) */
@@ -3019,25 +3153,25 @@ export interface components {
         };
         ProposalAcceptRequest: {
             /** @description Settle the conflicts of a 409: field and key as the 409 names them, choice ours (the branch head's value), theirs (the proposal's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
         };
         ProposalEditRequest: {
             /** @description The whole list of assumptions */
-            assumptions?: (string[] | null) | null;
+            assumptions?: string[] | null;
             /** @description The whole list of decisions */
-            decisions?: (string[] | null) | null;
+            decisions?: string[] | null;
             /** @description The whole list of entities */
-            entities?: (string[] | null) | null;
+            entities?: string[] | null;
             /** @description The title (not blank) */
             message?: string | null;
             /** @description What the work is for */
             objective?: string | null;
             /** @description The whole list of open questions */
-            open_questions?: (string[] | null) | null;
+            open_questions?: string[] | null;
             /** @description Where things stand */
             summary?: string | null;
             /** @description The whole list of tasks (strings or objects) */
-            tasks?: ((string | {
+            tasks?: (string | {
                 /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
                 blocked_by?: string | string[];
                 /** @description A short id other tasks can name in blocked_by */
@@ -3054,7 +3188,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null) | null;
+            })[] | null;
         };
         ProposalOut: {
             /** @description Artifacts */
@@ -3071,6 +3205,8 @@ export interface components {
             branch_name: string;
             /** @description The checkpoint accepting it wrote (null until accepted) */
             checkpoint_id: string | null;
+            /** @description On a proposal a pull left: the items both copies changed (accepting takes the other copy's side of each); empty otherwise */
+            conflicts: components["schemas"]["MergeConflict"][];
             /**
              * Format: date-time
              * @description When it was saved
@@ -3143,26 +3279,26 @@ export interface components {
         };
         ProposalRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][] | null;
+            artifacts?: components["schemas"]["ArtifactInput"][];
             /** @description Things taken for granted (default []) */
-            assumptions?: string[] | null;
+            assumptions?: string[];
             /** @description The agent that wrote it, kept for the checkpoint */
             author_agent?: string | null;
             /**
              * @description Who wrote the content, as for a commit
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system" | "";
+            author_type?: "user" | "llm" | "agent" | "system";
             /** @description The checkpoint the draft changes (default: the head of the session's branch, or of main, now). Accepting it later rebases onto a head that moved, or answers 409 */
             base_checkpoint_id?: string | null;
             /** @description Decisions made (default []) */
-            decisions?: string[] | null;
+            decisions?: string[];
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[] | null;
+            entities?: string[];
             /** @description Where the project's code stood */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The draft's items with their ids (a draft's items view), so accepting it updates those items */
-            items?: components["schemas"]["ItemIn"][] | null;
+            items?: components["schemas"]["ItemIn"][];
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content */
@@ -3170,7 +3306,7 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[] | null;
+            open_questions?: string[];
             /** @description Absolute path of the project */
             project_root?: string | null;
             /** @description The session the checkpoint will be written from (UUID): its branch is the proposal's branch. Null: onto main, with no session */
@@ -3179,7 +3315,7 @@ export interface components {
              * @description Who saved it (default api)
              * @enum {string}
              */
-            source?: "hook" | "cli" | "mcp" | "web" | "api" | "";
+            source?: "hook" | "cli" | "mcp" | "web" | "api";
             /** @description The turns a draft was made from */
             source_turns?: components["schemas"]["SourceTurnsIn"] | null;
             /** @description Where things stand (default "") */
@@ -3202,7 +3338,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[];
         };
         ProposalWaitingOut: {
             /** @description The branch it goes on */
@@ -3237,6 +3373,50 @@ export interface components {
             missing_package: boolean;
             /** @description Its status for people: Ready, or what to set */
             status_label: string;
+        };
+        PullOut: {
+            /** @description What the pull applied here */
+            applied: components["schemas"]["SyncCounts"];
+            /** @description Items both copies changed, by item id */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description The fetch it ran first (null with no_fetch) */
+            fetch: components["schemas"]["FetchOut"] | null;
+            /** @description The local branch's head afterwards (null when it has none) */
+            head: components["schemas"]["Commit"] | null;
+            /** @description The merge checkpoint written (null unless merged) */
+            merge: components["schemas"]["Commit"] | null;
+            /** @description up_to_date, fast_forward, merged, or merged_with_proposal (conflicts wait in the proposal) */
+            outcome: string;
+            /** @description With on_conflict propose and conflicts: the proposal holding the other copy's side of each (accept it to take that side, reject it to keep this one) */
+            proposal: components["schemas"]["ProposalOut"] | null;
+        };
+        PullRequest: {
+            /** @description The branch to pull (empty: main) */
+            branch?: string;
+            /** @description Integrate what an earlier fetch brought, without fetching */
+            no_fetch?: boolean;
+            /** @description What to do with items both copies changed: propose (default: keep the local side and leave a proposal with the other side), fail (write nothing), ours or theirs */
+            on_conflict?: string;
+        };
+        PushOut: {
+            /** @description The branch */
+            branch: string;
+            /** @description The remote's head now */
+            new_head: string;
+            /** @description The remote's head before (null: the branch was new there) */
+            old_head: string | null;
+            /** @description pushed, proposed (with propose) or up_to_date */
+            outcome: string;
+            /** @description With propose: the proposal now waiting on the remote (null otherwise) */
+            proposal_id: string | null;
+            /** @description What the remote stored */
+            stored: components["schemas"]["SyncCounts"];
+        };
+        PushRequest: {
+            /** @description The branch to push (empty: main) */
+            branch?: string;
+            /** @description Land the branch's state on the remote as a pending proposal for review there, instead of moving its branch */
+            propose?: boolean;
         };
         Readiness: {
             /**
@@ -3400,11 +3580,61 @@ export interface components {
              * @description ours (the merge target) or theirs (the merged source)
              * @enum {string}
              */
-            side?: "ours" | "theirs" | "";
+            side?: "ours" | "theirs";
             /** @description The turns that side's version came from */
             source?: components["schemas"]["ItemSourceInput"];
             /** @description The text that side held; null when that side had removed the item */
             text?: string | null;
+        };
+        RemoteHeadOut: {
+            /** @description The branch */
+            branch: string;
+            /**
+             * Format: uuid
+             * @description Its head on the remote
+             */
+            checkpoint_id: string;
+            /** @description The head's hash */
+            commit_hash: string;
+            /**
+             * Format: date-time
+             * @description When this copy last saw it (a fetch or a push)
+             */
+            updated_at: string;
+        };
+        RemoteOut: {
+            /**
+             * Format: date-time
+             * @description When it was added
+             */
+            created_at: string;
+            /** @description How each tracked branch stands against the local one */
+            divergence: components["schemas"]["DivergenceOut"][];
+            /** @description When it was last fetched (null: never) */
+            fetched_at: string | null;
+            /** @description Its branch heads as this copy last saw them */
+            heads: components["schemas"]["RemoteHeadOut"][];
+            /** @description The remote's name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The space's id there
+             */
+            remote_space_id: string;
+            /** @description The token's last four characters (…abcd), null when it has none; the token itself is never answered */
+            token: string | null;
+            /** @description The other server's base URL */
+            url: string;
+        };
+        RemoteRequest: {
+            /** @description How commands name the remote, e.g. origin */
+            name?: string;
+            /** @description The space's id on the other server; null: the same id as here (a clone keeps ids) */
+            remote_space_id?: string | null;
+            /** @description An API token for the other server in auth mode; kept as a secret and never answered */
+            token?: string | null;
+            /** @description The other Smriti server's base URL (http or https) */
+            url?: string;
         };
         Repo: {
             /**
@@ -3485,6 +3715,8 @@ export interface components {
              * @description The checkpoint, turn or note found
              */
             id: string;
+            /** @description The full item@version name when the query was one (the hit is then the checkpoint that introduced that version, and the snippet the version's text); null otherwise */
+            item_version: string | null;
             /** @description checkpoint, turn or note */
             kind: string;
             /** @description Relevance, higher first; comparable within one search only */
@@ -3521,7 +3753,7 @@ export interface components {
              * @default latest_1
              * @enum {string}
              */
-            memory_scope: "latest_1" | "latest_3" | "";
+            memory_scope: "latest_1" | "latest_3";
             /** @description The user message (at most 100,000 characters) */
             message: string | null;
             /** @description Model for this send; default: the session's model (the provider's default model when the provider changes) */
@@ -3664,6 +3896,19 @@ export interface components {
              */
             updated_at: string;
         };
+        SessionPrivateOut: {
+            /** @description Whether it never leaves this server */
+            private: boolean;
+            /**
+             * Format: uuid
+             * @description The session
+             */
+            session_id: string;
+        };
+        SessionPrivateRequest: {
+            /** @description true: the session's turns, quotes, receipts and context records never leave this server (push, fetch, clone, export) */
+            private?: boolean | null;
+        };
         Snapshot: {
             /** @description Things taken for granted but not debated */
             assumptions: string[];
@@ -3740,28 +3985,28 @@ export interface components {
         };
         SpaceCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][] | null;
+            artifacts?: components["schemas"]["ArtifactInput"][];
             /** @description Things taken for granted (default []) */
-            assumptions?: string[] | null;
+            assumptions?: string[];
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for an extract (the background model becomes author_agent); default "user", or "agent" with author_agent
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system" | "";
+            author_type?: "user" | "llm" | "agent" | "system";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[] | null;
+            decisions?: string[];
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[] | null;
+            entities?: string[];
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][] | null;
+            items?: components["schemas"]["ItemIn"][];
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -3769,11 +4014,11 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[] | null;
+            open_questions?: string[];
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
+            resolutions?: components["schemas"]["MergeResolutionInput"][];
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -3794,7 +4039,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[];
         };
         SpaceCreateRequest: {
             /** @description What it is about (default "") */
@@ -3802,7 +4047,7 @@ export interface components {
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            } | null;
+            };
             /** @description The space's name: not blank, at most 255 characters */
             name: string | null;
             /** @description Absolute path of the project (default null) */
@@ -3863,6 +4108,8 @@ export interface components {
             mount: components["schemas"]["MountOut"] | null;
             /** @description The space's pending proposals (drafts saved for later), newest first */
             proposals_waiting: components["schemas"]["ProposalWaitingOut"][];
+            /** @description How each branch tracked on another copy of the space stands against it (empty: no remote) */
+            remotes: components["schemas"]["DivergenceOut"][];
             /** @description The space */
             space: components["schemas"]["StateSpace"];
         };
@@ -3970,6 +4217,54 @@ export interface components {
             last_commit_sha: string;
             /** @description Its directory */
             path: string;
+        };
+        SyncCounts: {
+            /** @description Checkpoints written */
+            checkpoints: number;
+            /** @description Sessions written */
+            sessions: number;
+            /** @description Records left out, each with the reason (a turn both copies added at one place of a session) */
+            skipped: string[];
+            /** @description Turns written */
+            turns: number;
+        };
+        SyncFetchRequest: {
+            /** @description Only these branches' histories (empty: every branch) */
+            branches?: string[];
+            /** @description Hashes of checkpoints the asker has (their ancestors too); at most 256 */
+            haves?: string[];
+            /** @description The answering server's log position after which turns are wanted (null or -1: every turn) */
+            since?: number | null;
+        };
+        SyncHeadOut: {
+            /** @description The branch */
+            branch: string;
+            /**
+             * Format: uuid
+             * @description Its newest checkpoint
+             */
+            checkpoint_id: string;
+            /** @description That checkpoint's hash */
+            commit_hash: string;
+        };
+        SyncPushOut: {
+            /** @description The branch that moved */
+            branch: string;
+            /** @description Its head now */
+            head: string;
+            /** @description What was new here (a retried push stores nothing) */
+            stored: components["schemas"]["SyncCounts"];
+        };
+        SyncRefs: {
+            /** @description The log position of the space's newest turn (-1: none); a fetch asks for turns after the cursor it last saw */
+            cursor: number;
+            /** @description Each branch's head */
+            heads: components["schemas"]["SyncHeadOut"][];
+            /**
+             * Format: uuid
+             * @description The space
+             */
+            space_id: string;
         };
         TokenCreated: {
             /** @description The token itself, shown this once: send it as Authorization: Bearer <secret> */
@@ -4230,19 +4525,7 @@ export interface components {
             space_id: string | null;
         };
     };
-    responses: {
-        /** @description A method the path does not list: every documented path answers it so */
-        MethodNotAllowed: {
-            headers: {
-                /** @description The methods the path serves, comma-separated (HEAD wherever GET) */
-                Allow: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-    };
+    responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -4307,15 +4590,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -4336,25 +4610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4366,17 +4622,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,26 +4671,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4456,17 +4683,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4523,7 +4739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4541,47 +4757,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,15 +4817,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4657,25 +4826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4687,17 +4838,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4744,17 +4884,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4771,17 +4902,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v2_repos: {
@@ -4790,7 +4910,7 @@ export interface operations {
                 /** @description cursor from the X-Next-Cursor header of the previous page */
                 after?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -4827,38 +4947,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4916,24 +5007,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (see the detail) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4943,25 +5016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4973,17 +5028,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5030,17 +5074,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5051,17 +5086,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,26 +5139,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5151,17 +5157,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v2_repos_repo_id_commits: {
@@ -5172,7 +5167,7 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -5211,26 +5206,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5241,17 +5218,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,26 +5267,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5331,17 +5279,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,7 +5338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5419,25 +5356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5449,17 +5368,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,15 +5416,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5526,25 +5425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5573,11 +5454,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,33 +5481,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5638,11 +5490,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5687,29 +5537,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5754,15 +5584,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5772,11 +5593,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5843,25 +5662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,11 +5680,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,26 +5738,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5975,11 +5756,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6045,15 +5824,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -6074,25 +5844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6104,17 +5856,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6163,29 +5904,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6246,15 +5967,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6264,25 +5976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,11 +6014,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6339,7 +6031,7 @@ export interface operations {
                 /** @description cursor from X-Next-Cursor */
                 after?: string;
                 /** @description page size (1–1000); without it every session up to 5,000 */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -6376,38 +6068,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6465,15 +6128,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6483,25 +6137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6513,17 +6149,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6570,17 +6195,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6591,17 +6207,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,26 +6260,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6685,17 +6272,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,7 +6331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6773,25 +6349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,17 +6361,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6869,26 +6416,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6925,11 +6454,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,7 +6473,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -6985,26 +6512,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7015,17 +6524,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,17 +6570,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7093,17 +6582,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,7 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,25 +6659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7211,17 +6671,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7269,17 +6718,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7296,17 +6736,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v4_chat_spaces_repo_id_sessions_session_id_turns: {
@@ -7317,7 +6746,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -7357,26 +6786,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7387,17 +6798,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7449,26 +6849,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7479,17 +6861,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,15 +6918,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7565,25 +6927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7610,11 +6954,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7675,15 +7017,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7693,25 +7026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7749,11 +7064,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,7 +7126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7831,25 +7144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7861,17 +7156,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7927,26 +7211,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7957,17 +7223,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,7 +7287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8061,25 +7316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,17 +7328,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8157,26 +7383,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8213,11 +7421,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8275,15 +7481,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8293,25 +7490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8349,11 +7528,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8411,15 +7588,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8429,25 +7597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8485,11 +7635,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8536,17 +7684,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8557,17 +7696,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8614,17 +7742,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8635,17 +7754,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,47 +7805,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8754,7 +7824,7 @@ export interface operations {
                 /** @description true: also expired, done and abandoned claims */
                 include_expired?: string;
                 /** @description page size (1–1000); without it every claim up to 5,000 */
-                limit?: number;
+                limit?: string;
                 /** @description the space (required) */
                 space_id: string;
             };
@@ -8793,47 +7863,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,15 +7928,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8925,25 +7948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8955,17 +7960,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9025,17 +8019,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (see the detail) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9052,25 +8037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,17 +8049,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9152,8 +8108,86 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_clone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloneRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloneOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9179,25 +8213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9215,11 +8231,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9294,15 +8317,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -9314,34 +8328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9353,17 +8340,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9421,15 +8397,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -9439,25 +8406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9469,17 +8418,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,17 +8465,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9548,17 +8477,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9583,15 +8501,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description dry_run: the preview of the merge; nothing is stored */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MergePreview"];
-                };
-            };
             /** @description Created */
             201: {
                 headers: {
@@ -9630,15 +8539,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -9659,25 +8559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9689,17 +8571,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9746,17 +8617,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9767,17 +8629,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9840,15 +8691,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -9869,25 +8711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9899,17 +8723,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9956,17 +8769,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9977,17 +8781,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10034,17 +8827,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10061,17 +8845,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v5_search: {
@@ -10080,9 +8853,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string[];
+                kind?: string;
                 /** @description at most this many results (1–100, default 20) */
-                limit?: number;
+                limit?: string;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -10121,47 +8894,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,9 +8911,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string[];
+                kind?: string;
                 /** @description at most this many results (1–100, default 20) */
-                limit?: number;
+                limit?: string;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -10217,26 +8952,57 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_sessions_session_id_private: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPrivateOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10253,11 +9019,89 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
+        };
+    };
+    put_v5_sessions_session_id_private: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionPrivateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPrivateOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,26 +9163,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10349,17 +9175,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10427,7 +9242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10456,25 +9271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10486,17 +9283,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10548,26 +9334,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10589,17 +9357,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10646,17 +9403,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10673,17 +9421,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v5_spaces_space_id_items_item_id: {
@@ -10691,6 +9428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description An item id (d-7f3a9c), or an item version's name item@version (d-7f3a9c@3f9a1c2b…): the item id, @ and the hash, or a unique prefix of at least 8 hex digits, of the checkpoint that introduced the version */
                 item_id: string;
                 space_id: string;
             };
@@ -10725,26 +9463,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10755,17 +9475,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10821,17 +9530,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10848,11 +9548,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10913,7 +9611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10940,25 +9638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10976,11 +9656,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11035,7 +9713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11053,24 +9731,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -11080,11 +9740,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11134,26 +9792,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11164,17 +9804,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11224,26 +9853,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11254,17 +9865,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11324,7 +9924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,25 +9942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11372,17 +9954,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11430,17 +10001,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11451,17 +10013,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11522,7 +10073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11549,25 +10100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11579,17 +10112,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11653,7 +10175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11680,25 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11710,17 +10214,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11777,7 +10270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11795,38 +10288,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,7 +10303,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many tasks (1–1000, default all up to 1000) */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -11876,26 +10340,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11906,17 +10352,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11981,7 +10416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12010,25 +10445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12046,24 +10463,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     get_v5_spaces_space_id_receipts: {
         parameters: {
             query?: {
                 /** @description the most receipts to return (default and maximum 5000) */
-                limit?: number;
+                limit?: string;
             };
             header?: never;
             path: {
@@ -12100,26 +10506,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12130,17 +10518,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12200,7 +10577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12218,25 +10595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12254,11 +10613,601 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+        };
+    };
+    get_v5_spaces_space_id_remotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_remotes_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_v5_spaces_space_id_remotes_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_pull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PullRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_remotes_name_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12310,7 +11259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,8 +11268,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
+            /** @description Internal error (logged on the server; never details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12328,7 +11277,78 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+        };
+    };
+    post_v5_spaces_space_id_sync_fetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncFetchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12346,11 +11366,145 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
+        };
+    };
+    post_v5_spaces_space_id_sync_push: {
+        parameters: {
+            query: {
+                /** @description the branch to move */
+                branch: string;
+                /** @description its head as the pusher last saw it here (absent: the branch has no checkpoint here) */
+                expect?: string;
+                /** @description its head after the push (the stream's last checkpoint of the branch) */
+                head: string;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/gzip": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncPushOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_sync_refs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncRefs"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12428,34 +11582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12467,17 +11594,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,17 +11640,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12545,17 +11652,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12605,47 +11701,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12703,24 +11761,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (see the detail) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -12730,25 +11770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            /** @description Well-formed but invalid: a missing or out-of-range field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12760,26 +11782,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The LLM provider failed or answered unusably */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12826,26 +11828,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12856,17 +11840,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12925,44 +11898,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            /** @description Not found, or not visible to the caller */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (see the detail) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12973,26 +11910,6 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The LLM provider failed or answered unusably */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,15 +11934,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -13057,15 +11965,6 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -13075,13 +11974,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Degraded: /health/ready is not ready (same body, status degraded) */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13102,15 +12001,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -13142,15 +12032,6 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -13160,13 +12041,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not ready: the same body, status not_ready, problem says why */
+            /** @description A needed provider is not configured, or the database is unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Readiness"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -13189,15 +12070,6 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
-                };
-            };
-            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */

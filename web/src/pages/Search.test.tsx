@@ -26,6 +26,7 @@ const hits: SearchHit[] = [
     title: "Go by train",
     snippet: "we chose the <mark>train</mark> for cost",
     score: 2.5,
+    item_version: null,
   },
   {
     kind: "turn",
@@ -39,6 +40,7 @@ const hits: SearchHit[] = [
     title: "",
     snippet: "the <mark>train</mark> <img src=x onerror=alert(1)> leaves at nine",
     score: 1.5,
+    item_version: null,
   },
 ];
 
