@@ -3004,7 +3004,7 @@ export interface components {
             source: string;
             /** @description The turns it was drafted from */
             source_turns: components["schemas"]["SourceTurns"] | null;
-            /** @description pending, accepted or rejected */
+            /** @description pending, accepted, rejected or superseded (a newer draft of the same agent session replaced it) */
             status: string;
             /** @description Where things stand */
             summary: string;
@@ -9161,7 +9161,7 @@ export interface operations {
     get_v5_spaces_space_id_proposals: {
         parameters: {
             query?: {
-                /** @description only proposals with this status: pending, accepted or rejected */
+                /** @description only proposals with this status: pending, accepted, rejected or superseded */
                 status?: string;
             };
             header?: never;
