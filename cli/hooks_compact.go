@@ -332,7 +332,9 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	case rc.Status == smriti.ReceiptIncomplete:
 		o.SystemMessage = "Smriti: " + render.CompactionLine(rc.Receipt(), time.Now())
 		fmt.Fprintln(env.Stderr, o.SystemMessage)
-		text += "\n" + o.SystemMessage + "\n"
+		// The line names every item left out; the model is given as much
+		// of it as the host's limit leaves room for.
+		text += "\n" + cutChars(o.SystemMessage, HostContextChars-jsChars(text)-2) + "\n"
 	default:
 		o.SystemMessage = "Smriti: " + render.CompactionLine(rc.Receipt(), time.Now())
 	}

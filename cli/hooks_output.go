@@ -216,3 +216,16 @@ func fitBrief(ctx context.Context, c *client.Client, space smriti.ID, budget int
 	}
 	return md, nil
 }
+
+// cutChars cuts s to at most n characters (as jsChars counts them), ending
+// with "…" when cut.
+func cutChars(s string, n int) string {
+	if jsChars(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && jsChars(string(r))+1 > n {
+		r = r[:len(r)-max(1, (jsChars(string(r))+1-n)/2)]
+	}
+	return string(r) + "…"
+}
