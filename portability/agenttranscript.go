@@ -256,6 +256,7 @@ func (p *claudeCodeParser) parse(line []byte, info *AgentTranscriptInfo) []Agent
 				text += b.Text
 			}
 		}
+		text = hostMetaBlock.ReplaceAllString(text, "")
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
