@@ -18,7 +18,6 @@ import (
 	"smriti/portability"
 	"smriti/render"
 	"smriti/skills"
-	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -318,7 +317,7 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	var rc *wire.ReceiptOut
 	if err == nil {
 		rc, err = c.RecordReceipt(ctx, sp.ID, wire.ReceiptRequest{AgentSession: &in.SessionID, Host: &host, Event: strPtr("SessionStart"),
-			Trigger: &trigger, Injected: &text, Tokens: intPtr(tokenizer.CountO200K(text))})
+			Trigger: &trigger, Injected: &text})
 	}
 	if err == nil {
 		if merr := markReceipted(dir, in.SessionID, time.Now()); merr != nil {
@@ -349,7 +348,6 @@ func printHookOutput(env *Env, o hookOutput) error {
 }
 
 func strPtr(s string) *string { return &s }
-func intPtr(n int) *int       { return &n }
 
 // withHost gives a hook command --host.
 func withHost(cmd *cobra.Command) *cobra.Command {

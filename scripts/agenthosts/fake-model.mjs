@@ -100,7 +100,8 @@ function responses(j, res, rec) {
   const lastUser = [...users].reverse().find((t) => /[A-Z]{4,}/.test(t) && !t.startsWith("<")) || users[users.length - 1] || "";
   const lastItem = input[input.length - 1] || {};
   const hasToolResult = lastItem.type === "function_call_output" || lastItem.type === "custom_tool_call_output";
-  const isCompaction = /summar/i.test(textOf(lastItem.content || "")) && /checkpoint|handoff|summary/i.test(String(j.instructions || "") + textOf(lastItem.content || ""));
+  // Codex compacts with a prompt of its own as the last user message.
+  const isCompaction = /CONTEXT CHECKPOINT COMPACTION/.test(textOf(lastItem.content || "") + String(j.instructions || ""));
   rec.kind = isCompaction ? "compaction" : "turn";
   rec.lastUser = lastUser;
   const r = reply(lastUser, hasToolResult, isCompaction);

@@ -248,8 +248,10 @@ async function codex() {
   spawnSync("git", ["init", "-q"], { cwd: proj });
   const codexHome = path.join(root, "codex-home");
   fs.mkdirSync(codexHome);
+  // A tiny auto-compaction limit: a resumed session compacts on its own.
   fs.writeFileSync(path.join(codexHome, "config.toml"), `model = "gpt-test"
 model_provider = "fake"
+model_auto_compact_token_limit = 50
 
 [model_providers.fake]
 name = "fake"
@@ -276,9 +278,21 @@ trust_level = "trusted"
   check(mine.pending.length === 1 && mine.pending[0].decisions.some((d) => /retried 5 times/i.test(d)), "Stop left one proposal holding the decision",
     JSON.stringify(mine.pending.map((p) => p.decisions)));
 
-  // Resumed: Stop is throttled; SessionEnd imports the second prompt.
+  // Resumed, the session compacts on its own (auto), then answers; Stop is
+  // throttled, and SessionEnd imports the second prompt.
+  const before = fake.requests.length;
   r = await codexRun(["resume", id, "ECHO SECOND-TURN-7"]);
   check(r.code === 0, `codex exec resume (${r.ms} ms)`, r.out + r.err);
+  const compaction = fake.requests.slice(before).find((q) => q.kind === "compaction");
+  check(compaction !== undefined && !/Smriti: imported/.test(JSON.stringify(compaction.body)), "Codex compacted automatically; its prompt holds no status of ours");
+  const order = hookLog(proj).map((l) => l.split(" ")[1]);
+  const i = order.lastIndexOf("pre-compact");
+  check(i >= 0 && order.slice(i).join(",").startsWith("pre-compact,post-compact,session-start"), "Codex runs pre-compact, post-compact, session-start",
+    order.join(","));
+  check(!(id in marks(proj)), "no compaction mark is left", JSON.stringify(marks(proj)));
+  const receipts = await smritiJSON(proj, "receipts", "cx");
+  check(receipts.some((x) => x.agent_session === id && x.trigger === "auto" && x.host === "codex"), "the compaction's receipt is recorded (trigger auto)",
+    JSON.stringify(receipts));
   const turns = await turnsOf(id);
   check(turns.some((t) => t.role === "user" && t.content.includes("SECOND-TURN-7")), "SessionEnd imported the resumed session's prompt");
   check(!turns.some((t) => t.role === "user" && hostMeta.test(t.content)), `no host meta among the session's ${turns.length} turns`,

@@ -3273,7 +3273,7 @@ export interface components {
             host: "claude-code" | "codex" | null;
             /** @description The text the hook gave the agent, exactly (at most 1 MiB); each live item is checked against it */
             injected: string | null;
-            /** @description What the injected text cost in tokens (default 0) */
+            /** @description What the injected text cost in o200k tokens (default: the server counts them) */
             tokens?: number | null;
             /** @description The host's compaction trigger: manual or auto (empty or null when the host did not say) */
             trigger?: string | null;
