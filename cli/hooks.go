@@ -198,6 +198,9 @@ func newHookSessionStartCmd() *cobra.Command {
 				md, err = fitBrief(ctx, c, sp.ID, budget, func(md string) string { return sessionStartChecks(ctx, env, c, sp, dir, md) })
 			}
 			if err != nil {
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					err = slowServer(hookDeadline())
+				}
 				// What the agent reads at session start: say what failed, as it failed.
 				fmt.Fprintf(env.Stdout, "Smriti: the brief could not be read: %s\n", smriti.ErrorMessage(err))
 				if smriti.ErrorCode(err) == smriti.EUNAVAILABLE {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -69,16 +70,28 @@ const maxHookLog = 1 << 20
 // withHookLog notes each run of a hook in .smriti/hooks.log: when, the
 // event and host, how long it took, and what it said (stdout and stderr on
 // one line, cut short) or the error it ended with.
+//
+// A hook is also bounded in time (HookDeadline, or SMRITI_HOOK_TIMEOUT):
+// within the host's own timeout (Claude Code's default is 60 s; a Codex
+// hook has none unless configured), so a server that hangs never holds the
+// agent; the hook then says the server was too slow.
 func withHookLog(cmd *cobra.Command) *cobra.Command {
 	run := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		env := envOf(c)
 		start := time.Now()
 		in, perr := peekHookInput(env)
+		limit := hookDeadline()
+		ctx, cancel := context.WithTimeout(c.Context(), limit)
+		defer cancel()
+		c.SetContext(ctx)
 		var said bytes.Buffer
 		out, errw := env.Stdout, env.Stderr
 		env.Stdout, env.Stderr = io.MultiWriter(out, &said), io.MultiWriter(errw, &said)
 		err := run(c, args)
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = slowServer(limit)
+		}
 		env.Stdout, env.Stderr = out, errw
 		if perr != nil || in.Cwd == "" {
 			return err
@@ -94,6 +107,22 @@ func withHookLog(cmd *cobra.Command) *cobra.Command {
 		return err
 	}
 	return cmd
+}
+
+// HookDeadline bounds a hook's run, well within Claude Code's default
+// hook timeout of 60 seconds.
+const HookDeadline = 45 * time.Second
+
+func hookDeadline() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("SMRITI_HOOK_TIMEOUT")); err == nil && d > 0 {
+		return d
+	}
+	return HookDeadline
+}
+
+// slowServer is what a hook says when the server did not answer in time.
+func slowServer(limit time.Duration) error {
+	return failf("the Smriti server did not answer within %s; the hook gave up so the agent goes on", limit)
 }
 
 func appendHookLog(path, line string) {

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -53,5 +58,33 @@ func TestSessionStartBriefOfAThousandItemsFitsTheHost(t *testing.T) {
 	}
 	if !strings.Contains(out.SystemMessage, "INCOMPLETE") {
 		t.Fatalf("a re-injection that left decisions out says nothing of it: %q", out.SystemMessage)
+	}
+}
+
+// TestHookGivesUpOnAServerThatHangs: a server that accepts a hook's
+// request and never answers does not hold the agent: the hook gives up at
+// its deadline (well within the host's timeout) and says why.
+func TestHookGivesUpOnAServerThatHangs(t *testing.T) {
+	bin := buildBinary(t)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer hang.Close()
+	t.Setenv("SMRITI_API_URL", hang.URL)
+	t.Setenv("SMRITI_HOOK_TIMEOUT", "1s")
+	t.Setenv("HOME", t.TempDir())
+	cwd := t.TempDir()
+	in := `{"session_id":"5e55a0e1-1111-4222-8333-444455556666","transcript_path":"` + cwd + `/t.jsonl","cwd":"` + cwd +
+		`","hook_event_name":"SessionStart","source":"startup"}`
+	want := "the Smriti server did not answer within 1s; the hook gave up so the agent goes on"
+	if out := runOK(t, bin, in, "hook", "session-start", "--space", "demo"); out != "Smriti: the brief could not be read: "+want+"\n" {
+		t.Fatalf("session-start said %q", out)
+	}
+	cmd := exec.Command(bin, "hook", "pre-compact", "--space", "demo")
+	cmd.Stdin = strings.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || stdout.Len() != 0 || stderr.String() != "error: "+want+"\n" {
+		t.Fatalf("pre-compact: %v, stdout %q, stderr %q; want exit 1, nothing on stdout, %q on stderr", err, stdout.String(), stderr.String(), want)
 	}
 }
