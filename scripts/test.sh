@@ -43,6 +43,9 @@ bindir=$(mktemp -d /tmp/smriti-bin.XXXXXX)
 go build -o "$bindir/smriti" ./cmd/smriti
 (cd scripts/mcp-client && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$bindir/smriti" node run.mjs)
 
+echo "==> agent hosts: the real Claude Code and Codex, with smriti init's hooks, against a fake model server of ours"
+(cd scripts/agenthosts && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$bindir/smriti" node run.mjs)
+
 echo "==> state-fidelity eval with the oracle (TestEvalOracle checks it; the README shows this table)"
 "$bindir/smriti" eval
 rm -rf "$bindir"
