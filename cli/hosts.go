@@ -17,27 +17,22 @@ import (
 // transcripts under projects/.
 
 // codexHome is Codex's home folder.
-func codexHome() (string, error) {
-	if h := strings.TrimSpace(os.Getenv("CODEX_HOME")); h != "" {
-		return h, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".codex"), nil
-}
+func codexHome() (string, error) { return hostDir("CODEX_HOME", ".codex") }
 
 // claudeConfigDir is Claude Code's configuration folder.
-func claudeConfigDir() (string, error) {
-	if d := strings.TrimSpace(os.Getenv("CLAUDE_CONFIG_DIR")); d != "" {
+func claudeConfigDir() (string, error) { return hostDir("CLAUDE_CONFIG_DIR", ".claude") }
+
+// hostDir is the folder the environment variable names, else the folder
+// named dot in the home folder.
+func hostDir(variable, dot string) (string, error) {
+	if d := strings.TrimSpace(os.Getenv(variable)); d != "" {
 		return d, nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, ".claude"), nil
+	return filepath.Join(home, dot), nil
 }
 
 // codexConfigPath is the Codex config file init writes the MCP entry to.
