@@ -10,8 +10,11 @@ import http from "node:http";
 // host should run (then the text once the tool's result comes back).
 export function reply(lastUser, hasToolResult, isCompaction) {
   if (isCompaction) return { text: "<summary>The user decided that refresh tokens are rotated on every use.</summary>" };
+  const mcp = /MCP-CALL (\S+) (\{.*\})/.exec(lastUser);
+  if (mcp && !hasToolResult) return { tool: { name: `mcp__smriti__${mcp[1]}`, input: JSON.parse(mcp[2]) } };
+  if (mcp) return { text: "Read the state." };
   const m = /WRITE-FILE (\S+)/.exec(lastUser);
-  if (m && !hasToolResult) return { tool: { name: "write", path: m[1], content: "package auth\n" } };
+  if (m && !hasToolResult) return { tool: { name: "Write", path: m[1], input: { file_path: m[1], content: "package auth\n" } } };
   const d = /DECIDE: ([^\n]+)/.exec(lastUser);
   if (d) return { text: `Decision: ${d[1].trim()}` };
   const e = /ECHO ([A-Z0-9-]+)/.exec(lastUser);
@@ -75,14 +78,14 @@ function anthropic(j, res, rec) {
   const model = j.model || "claude-test";
   const usage = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   if (!j.stream) {
-    const content = r.tool ? [{ type: "tool_use", id: nextID("toolu"), name: "Write", input: { file_path: r.tool.path, content: r.tool.content } }] : [{ type: "text", text: r.text }];
+    const content = r.tool ? [{ type: "tool_use", id: nextID("toolu"), name: r.tool.name, input: r.tool.input }] : [{ type: "text", text: r.text }];
     return json(res, { id, type: "message", role: "assistant", model, content, stop_reason: r.tool ? "tool_use" : "end_turn", stop_sequence: null, usage });
   }
   const send = sse(res);
   send("message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage } });
   if (r.tool) {
-    send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: nextID("toolu"), name: "Write", input: {} } });
-    send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify({ file_path: r.tool.path, content: r.tool.content }) } });
+    send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: nextID("toolu"), name: r.tool.name, input: {} } });
+    send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(r.tool.input) } });
   } else {
     send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
     send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: r.text } });

@@ -232,6 +232,16 @@ async function claudeCode() {
   check(all.pending.length === 1, "still one pending proposal for the session", `pending ${all.pending.length}`);
   check(!all.pending.concat(all.superseded).some((p) => (p.entities || []).some((e) => /^compacted$/i.test(e))), "no draft gained the entity \"Compacted\" from the host's compaction output");
 
+  // MCP: the model calls smriti_state through the MCP server init
+  // configures; the tool's answer (the brief) comes back to the model.
+  const mcpConfig = path.join(root, "claude-mcp.json");
+  fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { smriti: { command: "smriti", args: ["mcp"], env: { SMRITI_API_URL: api } } } }));
+  const mcpBefore = fake.requests.length;
+  r = await claude(["--resume", id, `--mcp-config=${mcpConfig}`, "--allowedTools=mcp__smriti__smriti_state", "--", 'MCP-CALL smriti_state {"space":"cc"}']);
+  const toolResult = fake.requests.slice(mcpBefore).map((q) => JSON.stringify(q.body?.messages?.at(-1) || "")).find((m) => m.includes("tool_result"));
+  check(r.code === 0 && toolResult !== undefined && toolResult.includes("# cc"), `MCP: smriti_state answered the model through Claude Code (${r.ms} ms)`,
+    (toolResult || r.out + r.err).slice(0, 1500));
+
   // The server down: the agent is never blocked.
   await stopServer();
   r = await claude(["--resume", id, "ECHO SERVER-DOWN-1"]);
