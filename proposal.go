@@ -25,14 +25,15 @@ type Proposal struct {
 	BranchName string
 	// Source says who saved it (ProposalSources).
 	Source string
-	// Status is pending, accepted or rejected.
+	// Status is pending, accepted, rejected or superseded (a newer draft
+	// of the same agent session replaced it while it waited).
 	Status string
 	Draft  ProposalDraft
 	// CheckpointID is the checkpoint accepting it wrote.
 	CheckpointID *ID
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
-	// DecidedAt is when it was accepted or rejected.
+	// DecidedAt is when it was accepted, rejected or superseded.
 	DecidedAt *time.Time
 }
 
@@ -56,17 +57,21 @@ type ProposalDraft struct {
 
 // Proposal statuses.
 const (
-	ProposalPending  = "pending"
-	ProposalAccepted = "accepted"
-	ProposalRejected = "rejected"
+	ProposalPending    = "pending"
+	ProposalAccepted   = "accepted"
+	ProposalRejected   = "rejected"
+	ProposalSuperseded = "superseded"
 )
+
+// ProposalFromHook is the source of an agent host's hook's drafts.
+const ProposalFromHook = "hook"
 
 // ProposalSources are who may save a proposal: an agent hook, the CLI, an
 // MCP tool, the web UI, or a plain API call.
-var ProposalSources = []string{"hook", "cli", "mcp", "web", "api"}
+var ProposalSources = []string{ProposalFromHook, "cli", "mcp", "web", "api"}
 
 // ProposalStatuses are a proposal's statuses, in order.
-var ProposalStatuses = []string{ProposalPending, ProposalAccepted, ProposalRejected}
+var ProposalStatuses = []string{ProposalPending, ProposalAccepted, ProposalRejected, ProposalSuperseded}
 
 // Validate checks a proposal before it is stored: the content as a commit
 // would (Content.Validate), the source, the author type, the project root
@@ -151,6 +156,11 @@ type ProposalService interface {
 	// here) after checking its session and base belong to its space
 	// (ENOTFOUND otherwise); EFORBIDDEN for a viewer.
 	CreateProposal(ctx context.Context, p *Proposal) (*Proposal, error)
+	// ReplaceProposals stores p as CreateProposal does and, in the same
+	// transaction, marks superseded every pending proposal of p's session
+	// (p.SessionID must be set) saved from p's source, returning p and
+	// the ones it replaced.
+	ReplaceProposals(ctx context.Context, p *Proposal) (*Proposal, []*Proposal, error)
 	// Proposal returns one proposal; ENOTFOUND when missing or unseen.
 	Proposal(ctx context.Context, id ID) (*Proposal, error)
 	// Proposals lists a space's proposals, newest first, of one status

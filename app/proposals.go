@@ -22,7 +22,10 @@ type ProposalSave struct {
 
 // SaveProposal keeps a draft on the server as a pending proposal: on the
 // session's branch, against the base it names or the one a commit would
-// build on now. ENOTFOUND for a session or base of another space,
+// build on now. A hook's draft of a session holds everything since its
+// base, so it replaces the session's pending hook drafts: they are marked
+// superseded (kept, out of the brief), and a reviewer sees one proposal per
+// line of work. ENOTFOUND for a session or base of another space,
 // EUNPROCESSABLE for content a commit would refuse.
 func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Proposal, error) {
 	session := smriti.NilID
@@ -47,8 +50,12 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 			return nil, err
 		}
 	}
-	return a.store.CreateProposal(ctx, &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base,
-		BranchName: branch, Source: in.Source, Draft: in.Draft})
+	p := &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base, BranchName: branch, Source: in.Source, Draft: in.Draft}
+	if in.Source == smriti.ProposalFromHook && session != smriti.NilID {
+		p, _, err := a.store.ReplaceProposals(ctx, p)
+		return p, err
+	}
+	return a.store.CreateProposal(ctx, p)
 }
 
 // ShowProposal returns a proposal of space (ENOTFOUND when missing,

@@ -7,6 +7,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/render"
+	"smriti/tokenizer"
 )
 
 // CompactionIn is what an agent hook reports after it re-injected the state
@@ -61,6 +62,11 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 	}
 	if err := in.validate(); err != nil {
 		return nil, err
+	}
+	if in.Tokens == 0 {
+		// The server counts what the hook injected: its tokenizer is warm,
+		// a hook's would be loaded afresh on each run (seconds).
+		in.Tokens = tokenizer.CountO200K(in.Injected)
 	}
 	r := &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
 		Trigger: in.Trigger, ListCommand: render.AllItemsCommand(sp), Tokens: in.Tokens, CreatedAt: a.now()}

@@ -26,6 +26,7 @@ var claudeHookEvents = []hookEvent{
 	{"SessionStart", "startup", "session-start", false},
 	{"SessionStart", "resume", "session-start", false},
 	{"SessionStart", "compact", "session-start", false},
+	{"SessionStart", "clear", "session-start", false},
 	{"PreCompact", "", "pre-compact", true},
 	{"PostCompact", "", "post-compact", false},
 	{"SessionEnd", "", "session-end", true},
@@ -91,13 +92,17 @@ func installCodexMCP(path, apiURL string) (string, error) {
 	return "Added the Smriti MCP server to " + path, nil
 }
 
-// hookInput is the JSON Claude Code passes a hook on stdin.
+// hookInput is the JSON Claude Code or Codex passes a hook on stdin.
+// Codex may send transcript_path null (SessionEnd); both send
+// last_assistant_message on Stop, the words of the turn's final answer,
+// which the transcript on disk may not hold yet.
 type hookInput struct {
-	SessionID      string `json:"session_id"`
-	TranscriptPath string `json:"transcript_path"`
-	Cwd            string `json:"cwd"`
-	HookEventName  string `json:"hook_event_name"`
-	Trigger        string `json:"trigger"`
+	SessionID            string `json:"session_id"`
+	TranscriptPath       string `json:"transcript_path"`
+	Cwd                  string `json:"cwd"`
+	HookEventName        string `json:"hook_event_name"`
+	Trigger              string `json:"trigger"`
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // pendingDraft is a drafted checkpoint a hook keeps for the user to save
@@ -131,8 +136,9 @@ func pendingDraftPath(dir string) string { return filepath.Join(dir, ".smriti", 
 
 func newHookCmd() *cobra.Command {
 	cmd := groupCmd("hook", "Run the agent hooks smriti init installs for Claude Code and Codex (SessionStart, PreCompact, PostCompact, SessionEnd, Stop)",
-		withReinjection(newHookSessionStartCmd()), withCompactionMark(newHookImportCmd("pre-compact")), newHookPostCompactCmd(),
-		withHost(newHookImportCmd("session-end")), newHookStopCmd(), newHookSaveDraftCmd())
+		withHookLog(withReinjection(newHookSessionStartCmd())), withHookLog(withCompactionMark(newHookImportCmd("pre-compact"))),
+		withHookLog(newHookPostCompactCmd()), withHookLog(withHost(newHookImportCmd("session-end"))), withHookLog(newHookStopCmd()),
+		newHookSaveDraftCmd())
 	return cmd
 }
 
@@ -189,9 +195,12 @@ func newHookSessionStartCmd() *cobra.Command {
 			var md string
 			if err == nil {
 				reportMove(ctx, env, c, dir)
-				md, err = c.Brief(ctx, sp.ID, client.BriefOptions{Compact: true, Budget: budget})
+				md, err = fitBrief(ctx, c, sp.ID, budget, func(md string) string { return sessionStartChecks(ctx, env, c, sp, dir, md) })
 			}
 			if err != nil {
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					err = slowServer(hookDeadline())
+				}
 				// What the agent reads at session start: say what failed, as it failed.
 				fmt.Fprintf(env.Stdout, "Smriti: the brief could not be read: %s\n", smriti.ErrorMessage(err))
 				if smriti.ErrorCode(err) == smriti.EUNAVAILABLE {
@@ -199,7 +208,7 @@ func newHookSessionStartCmd() *cobra.Command {
 				}
 				return nil
 			}
-			fmt.Fprint(env.Stdout, sessionStartChecks(ctx, env, c, sp, dir, md))
+			fmt.Fprint(env.Stdout, md)
 			return nil
 		},
 	}
@@ -229,78 +238,98 @@ func readPending(dir string) (*pendingDraft, error) {
 func newHookImportCmd(sub string) *cobra.Command {
 	var space string
 	var autoSave bool
+	var run func(*cobra.Command, []string) error
 	cmd := &cobra.Command{
 		Use:   sub,
 		Short: "Import the Claude Code or Codex (--host codex) transcript named by the hook input and draft a checkpoint (saved with --auto-save, else kept as a proposal)",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// What the hook did goes where the host shows it to the
+			// person, never into a prompt (sayHookStatus).
 			env := envOf(cmd)
-			ctx := cmd.Context()
-			in, err := readHookInput(env.Stdin)
-			if err != nil {
-				return err
+			out := env.Stdout
+			var status bytes.Buffer
+			env.Stdout = &status
+			err := run(cmd, args)
+			env.Stdout = out
+			host, _ := hookHost(cmd)
+			if serr := sayHookStatus(env, host, sub, status.String()); err == nil {
+				err = serr
 			}
-			if in.TranscriptPath == "" {
-				return failf("the hook input names no transcript_path")
-			}
-			dir := in.Cwd
-			if dir == "" {
-				dir, _ = env.Getwd()
-			}
-			c := env.Client()
-			sp, err := hookSpace(ctx, env, c, space, dir)
-			if err != nil {
-				return err
-			}
-			reportMove(ctx, env, c, dir)
-			res, err := importAgentFile(ctx, c, sp.ID, hostSource(cmd), in.TranscriptPath, in.SessionID)
-			if err != nil {
-				return err
-			}
-			a := res.Agent
-			fmt.Fprintf(env.Stdout, "Smriti: imported %d new turn(s) into session %s of %s\n", a.Added, shortID(a.SessionID), sp.Name)
-			if a.Added == 0 {
-				return nil
-			}
-			sid := a.SessionID.String()
-			d, err := c.Draft(ctx, wire.DraftRequest{SessionID: &sid})
-			if err != nil {
-				return fmt.Errorf("draft: %w", err)
-			}
-			p := pendingOf(sp.ID, a.SessionID, firstNonEmpty(in.HookEventName, sub), d)
-			citeHookDraft(ctx, env, c, dir, &p)
-			if !autoSave {
-				kept, err := keepDraft(ctx, env, c, dir, &p)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits on the server as proposal %s (review: smriti proposals show %s)\n",
-					d.Title, shortID(kept.ID), shortID(kept.ID))
-				return nil
-			}
-			cp, err := saveDraft(ctx, env, c, dir, &p, nil)
-			if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
-				// Never lose a draft: keep it as a proposal for `proposals
-				// accept --resolve`, and end the hook normally (a failing
-				// hook must not block compaction or the session's end).
-				kept, kerr := keepDraft(ctx, env, c, dir, &p)
-				if kerr != nil {
-					return kerr
-				}
-				id := shortID(kept.ID)
-				fmt.Fprintf(env.Stdout, "Smriti: the draft %q was not saved: %s", d.Title,
-					conflictText(cc, "smriti proposals accept "+id+" --space "+shellQuote(sp.Name), "proposal "+id+" (pending)"))
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
-			printRebased(env, cp)
-			// A draft kept by an earlier conflicted auto-save of this
-			// session is stale once this save covered its turns.
-			return rejectCovered(ctx, env, c, sp.ID, p.Source)
+			return err
 		},
+	}
+	run = func(cmd *cobra.Command, args []string) error {
+		env := envOf(cmd)
+		ctx := cmd.Context()
+		in, err := readHookInput(env.Stdin)
+		if err != nil {
+			return err
+		}
+		path := in.TranscriptPath
+		if path == "" {
+			host, _ := hookHost(cmd)
+			if path, err = findTranscript(host, in.SessionID); err != nil {
+				return err
+			}
+		}
+		dir := in.Cwd
+		if dir == "" {
+			dir, _ = env.Getwd()
+		}
+		c := env.Client()
+		sp, err := hookSpace(ctx, env, c, space, dir)
+		if err != nil {
+			return err
+		}
+		reportMove(ctx, env, c, dir)
+		res, err := importHookTranscript(ctx, c, sp.ID, hostSource(cmd), path, in.SessionID, in.LastAssistantMessage)
+		if err != nil {
+			return err
+		}
+		a := res.Agent
+		fmt.Fprintf(env.Stdout, "Smriti: imported %d new turn(s) into session %s of %s\n", a.Added, shortID(a.SessionID), sp.Name)
+		if a.Added == 0 {
+			return nil
+		}
+		sid := a.SessionID.String()
+		d, err := c.Draft(ctx, wire.DraftRequest{SessionID: &sid})
+		if err != nil {
+			return fmt.Errorf("draft: %w", err)
+		}
+		p := pendingOf(sp.ID, a.SessionID, firstNonEmpty(in.HookEventName, sub), d)
+		citeHookDraft(ctx, env, c, dir, &p)
+		if !autoSave {
+			kept, err := keepDraft(ctx, env, c, dir, &p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "Smriti: drafted %q; it waits on the server as proposal %s (review: smriti proposals show %s)\n",
+				d.Title, shortID(kept.ID), shortID(kept.ID))
+			return nil
+		}
+		cp, err := saveDraft(ctx, env, c, dir, &p, nil)
+		if cc, ok := smriti.ErrorData(err).(*smriti.CommitConflict); ok {
+			// Never lose a draft: keep it as a proposal for `proposals
+			// accept --resolve`, and end the hook normally (a failing
+			// hook must not block compaction or the session's end).
+			kept, kerr := keepDraft(ctx, env, c, dir, &p)
+			if kerr != nil {
+				return kerr
+			}
+			id := shortID(kept.ID)
+			fmt.Fprintf(env.Stdout, "Smriti: the draft %q was not saved: %s", d.Title,
+				conflictText(cc, "smriti proposals accept "+id+" --space "+shellQuote(sp.Name), "proposal "+id+" (pending)"))
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+		printRebased(env, cp)
+		// A draft kept by an earlier conflicted auto-save of this
+		// session is stale once this save covered its turns.
+		return rejectCovered(ctx, env, c, sp.ID, p.Source)
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (default: SMRITI_SPACE, else the project root's space)")
 	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "save the drafted checkpoint instead of keeping it as a proposal")

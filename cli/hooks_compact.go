@@ -18,7 +18,6 @@ import (
 	"smriti/portability"
 	"smriti/render"
 	"smriti/skills"
-	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -85,12 +84,24 @@ func hostSource(cmd *cobra.Command) string {
 // compactionMarks is where PreCompact and PostCompact note, per agent
 // session, how the host compacted, for the receipt SessionStart records
 // after it. Beside the project, never committed (init ignores .smriti/).
+//
+// Claude Code runs PreCompact, then SessionStart (compact), then
+// PostCompact; a host may run PostCompact before SessionStart. A mark is
+// kept until both the receipt is recorded and PostCompact has run,
+// whichever comes last, so none is left behind; one a host never finished
+// is dropped after a day.
 func compactionMarks(dir string) string { return filepath.Join(dir, ".smriti", "compactions.json") }
 
 type compactionMark struct {
 	Trigger string    `json:"trigger"`
 	At      time.Time `json:"at"`
+	// Receipted: SessionStart recorded the receipt; Compacted: PostCompact ran.
+	Receipted bool `json:"receipted,omitempty"`
+	Compacted bool `json:"compacted,omitempty"`
 }
+
+// staleMark is how long a mark of a compaction never finished is kept.
+const staleMark = 24 * time.Hour
 
 // readHookState reads one of the hooks' small state files under .smriti/,
 // a JSON object keyed by agent session; a missing or damaged file reads as
@@ -118,9 +129,10 @@ func writeHookState[T any](path string, st map[string]T) error {
 	return skills.WriteFileAtomic(path, append(data, '\n'))
 }
 
-// markCompaction notes that the agent session is compacting (or compacted).
-func markCompaction(dir string, in *compactInput, now time.Time) error {
-	if in.SessionID == "" {
+// updateMarks changes the session's mark under fn (which returns the mark
+// to keep, or nil to forget it) and forgets marks left stale.
+func updateMarks(dir, session string, now time.Time, fn func(m *compactionMark) *compactionMark) error {
+	if session == "" {
 		return nil
 	}
 	path := compactionMarks(dir)
@@ -128,24 +140,67 @@ func markCompaction(dir string, in *compactInput, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	marks[in.SessionID] = compactionMark{Trigger: in.Trigger, At: now.UTC()}
+	var cur *compactionMark
+	if m, ok := marks[session]; ok {
+		cur = &m
+	}
+	if m := fn(cur); m != nil {
+		marks[session] = *m
+	} else {
+		delete(marks, session)
+	}
+	for k, m := range marks {
+		if now.Sub(m.At) > staleMark {
+			delete(marks, k)
+		}
+	}
 	return writeHookState(path, marks)
 }
 
-// takeCompaction returns and forgets the trigger noted for the session.
-func takeCompaction(dir, session string) string {
-	path := compactionMarks(dir)
-	marks, err := readHookState[compactionMark](path)
+// markCompaction notes that the agent session is compacting (PreCompact).
+func markCompaction(dir string, in *compactInput, now time.Time) error {
+	return updateMarks(dir, in.SessionID, now, func(*compactionMark) *compactionMark {
+		return &compactionMark{Trigger: in.Trigger, At: now.UTC()}
+	})
+}
+
+// markCompacted notes that the compaction finished (PostCompact): the mark
+// is forgotten once its receipt was recorded, else kept for it.
+func markCompacted(dir string, in *compactInput, now time.Time) error {
+	return updateMarks(dir, in.SessionID, now, func(m *compactionMark) *compactionMark {
+		switch {
+		case m == nil:
+			return &compactionMark{Trigger: in.Trigger, At: now.UTC(), Compacted: true}
+		case m.Receipted:
+			return nil
+		}
+		m.Compacted = true
+		if in.Trigger != "" {
+			m.Trigger = in.Trigger
+		}
+		return m
+	})
+}
+
+// compactionTrigger is the trigger noted for the session's compaction.
+func compactionTrigger(dir, session string) string {
+	marks, err := readHookState[compactionMark](compactionMarks(dir))
 	if err != nil {
 		return ""
 	}
-	m, ok := marks[session]
-	if !ok {
-		return ""
-	}
-	delete(marks, session)
-	_ = writeHookState(path, marks)
-	return m.Trigger
+	return marks[session].Trigger
+}
+
+// markReceipted notes that SessionStart recorded the compaction's
+// receipt: the mark is forgotten once PostCompact ran, else kept for it.
+func markReceipted(dir, session string, now time.Time) error {
+	return updateMarks(dir, session, now, func(m *compactionMark) *compactionMark {
+		if m == nil || m.Compacted {
+			return nil
+		}
+		m.Receipted = true
+		return m
+	})
 }
 
 func hookDir(env *Env, in *compactInput) string {
@@ -193,7 +248,7 @@ func newHookPostCompactCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return markCompaction(hookDir(env, in), in, time.Now())
+			return markCompacted(hookDir(env, in), in, time.Now())
 		},
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (accepted for symmetry with the other hooks)")
@@ -250,7 +305,7 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	space, _ := cmd.Flags().GetString("space")
 	o := hookOutput{}
 	o.HookSpecificOutput.HookEventName = "SessionStart"
-	trigger := takeCompaction(dir, in.SessionID)
+	trigger := compactionTrigger(dir, in.SessionID)
 	if strings.HasPrefix(text, "Smriti: the brief could not be read") {
 		o.SystemMessage = strings.TrimSpace(strings.SplitN(text, "\n", 2)[0])
 		fmt.Fprintln(env.Stderr, o.SystemMessage)
@@ -262,7 +317,12 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	var rc *wire.ReceiptOut
 	if err == nil {
 		rc, err = c.RecordReceipt(ctx, sp.ID, wire.ReceiptRequest{AgentSession: &in.SessionID, Host: &host, Event: strPtr("SessionStart"),
-			Trigger: &trigger, Injected: &text, Tokens: intPtr(tokenizer.CountO200K(text))})
+			Trigger: &trigger, Injected: &text})
+	}
+	if err == nil {
+		if merr := markReceipted(dir, in.SessionID, time.Now()); merr != nil {
+			fmt.Fprintf(env.Stderr, "Smriti: could not note the receipt: %v\n", merr)
+		}
 	}
 	switch {
 	case err != nil:
@@ -271,7 +331,9 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	case rc.Status == smriti.ReceiptIncomplete:
 		o.SystemMessage = "Smriti: " + render.CompactionLine(rc.Receipt(), time.Now())
 		fmt.Fprintln(env.Stderr, o.SystemMessage)
-		text += "\n" + o.SystemMessage + "\n"
+		// The line names every item left out; the model is given as much
+		// of it as the host's limit leaves room for.
+		text += "\n" + cutChars(o.SystemMessage, HostContextChars-jsChars(text)-2) + "\n"
 	default:
 		o.SystemMessage = "Smriti: " + render.CompactionLine(rc.Receipt(), time.Now())
 	}
@@ -286,7 +348,6 @@ func printHookOutput(env *Env, o hookOutput) error {
 }
 
 func strPtr(s string) *string { return &s }
-func intPtr(n int) *int       { return &n }
 
 // withHost gives a hook command --host.
 func withHost(cmd *cobra.Command) *cobra.Command {

@@ -47,8 +47,9 @@ func newInitCmd() *cobra.Command {
      the compaction for the receipt. The hooks run "smriti" from PATH, so the
      file can be committed for the whole team;
   4. Codex: the same hooks in the project's .codex/hooks.json (SessionStart,
-     PreCompact, PostCompact, Stop), run with --host codex; print the MCP
-     server entry for ~/.codex/config.toml (or write it with --write-global);
+     PreCompact, PostCompact, SessionEnd, Stop), run with --host codex; print
+     the MCP server entry for $CODEX_HOME/config.toml (default
+     ~/.codex/config.toml), or write it there with --write-global;
   5. print the MCP configuration for other agent hosts.`,
 		Args: exactArgs(1, "space"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -101,18 +102,18 @@ func newInitCmd() *cobra.Command {
 				}
 			}
 			if hasTarget(targets, "codex") {
+				cfgPath, err := codexConfigPath()
+				if err != nil {
+					return err
+				}
 				if writeGlobal {
-					home, err := os.UserHomeDir()
-					if err != nil {
-						return err
-					}
-					msg, err := installCodexMCP(filepath.Join(home, ".codex", "config.toml"), env.APIURL)
+					msg, err := installCodexMCP(cfgPath, env.APIURL)
 					if err != nil {
 						return err
 					}
 					res.Results = append(res.Results, msg)
 				} else {
-					res.NextSteps = append(res.NextSteps, "Add the MCP server to ~/.codex/config.toml (or rerun with --write-global):\n"+indent(codexMCPEntry(env.APIURL), "       "))
+					res.NextSteps = append(res.NextSteps, "Add the MCP server to "+tildePath(cfgPath)+" (or rerun with --write-global):\n"+indent(codexMCPEntry(env.APIURL), "       "))
 				}
 			}
 
@@ -132,7 +133,7 @@ func newInitCmd() *cobra.Command {
 	cmd.Flags().StringVar(&desc, "description", "", "description of a newly created space")
 	cmd.Flags().StringVar(&agentFlag, "agent", "all", "claude-code, codex or all: which agents to set up")
 	cmd.Flags().BoolVar(&autoSave, "auto-save", false, "PreCompact and SessionEnd hooks save their drafted checkpoint (default: keep it pending for the next brief)")
-	cmd.Flags().BoolVar(&writeGlobal, "write-global", false, "write the Codex MCP server entry into ~/.codex/config.toml instead of printing it")
+	cmd.Flags().BoolVar(&writeGlobal, "write-global", false, "write the Codex MCP server entry into $CODEX_HOME/config.toml (default ~/.codex) instead of printing it")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }
@@ -262,4 +263,16 @@ func ignorePending(dir string) (string, error) {
 		return "", err
 	}
 	return "Added .smriti/ (pending drafts) to .gitignore", nil
+}
+
+// tildePath writes a path under the home folder as ~/….
+func tildePath(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(home, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return "~/" + filepath.ToSlash(rel)
+	}
+	return p
 }

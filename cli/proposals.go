@@ -51,7 +51,7 @@ func newProposalsCmd() *cobra.Command {
 	}
 	listCmd := &cobra.Command{Use: "list", Short: "List the space's proposals, newest first (pending ones unless --status)", Args: cobra.NoArgs, RunE: list}
 	for _, c := range []*cobra.Command{cmd, listCmd} {
-		c.Flags().StringVar(&status, "status", "pending", "pending, accepted, rejected, or \"\" for all")
+		c.Flags().StringVar(&status, "status", "pending", "pending, accepted, rejected, superseded, or \"\" for all")
 		jsonFlag(c, &asJSON)
 	}
 	cmd.AddCommand(listCmd, newProposalShowCmd(), newProposalAcceptCmd(), newProposalEditCmd(), newProposalRejectCmd())

@@ -14,7 +14,7 @@ func (s *Server) proposalRoutes() []route {
 		{method: "POST", path: base, summary: "Save a draft for later as a proposal: it waits on the server (in the brief, the inbox, smriti proposals) until accepted, edited or rejected",
 			tag: "proposals", in: wire.ProposalRequest{}, out: wire.ProposalOut{}, status: 201, handle: s.createProposal},
 		{method: "GET", path: base, summary: "A space's proposals, newest first", tag: "proposals", out: []wire.ProposalOut{}, status: 200, handle: s.listProposals,
-			query: map[string]string{"status": "only proposals with this status: pending, accepted or rejected"}},
+			query: map[string]string{"status": "only proposals with this status: pending, accepted, rejected or superseded"}},
 		{method: "GET", path: base + "/{proposal_id}", summary: "A proposal", tag: "proposals", out: wire.ProposalOut{}, status: 200, handle: s.getProposal},
 		{method: "PATCH", path: base + "/{proposal_id}", summary: "Edit a pending proposal's content (409 once accepted or rejected)", tag: "proposals",
 			in: wire.ProposalEditRequest{}, out: wire.ProposalOut{}, status: 200, handle: s.editProposal, errors: []int{409}},

@@ -110,7 +110,7 @@ func TestProposalRefusals(t *testing.T) {
 		{"GET", proposalsOf(other.ID) + "/" + p.ID.String(), "", 404, `"Proposal not found"`},
 		{"GET", proposalsOf(unknown), "", 404, `"Space not found"`},
 		{"POST", proposalsOf(unknown), `{"message":"x"}`, 404, `"Space not found"`},
-		{"GET", proposalsOf(sp.ID) + "?status=maybe", "", 422, `"status must be pending, accepted or rejected"`},
+		{"GET", proposalsOf(sp.ID) + "?status=maybe", "", 422, `"status must be pending, accepted, rejected or superseded"`},
 		{"POST", proposalsOf(sp.ID), `{"message":"x","decisions":"not a list"}`, 422, `"decisions: expected an array of strings, got string"`},
 		{"POST", proposalsOf(sp.ID), `{"message":"x","source":"email"}`, 422, `"source must be one of hook, cli, mcp, web, api"`},
 		{"POST", proposalsOf(sp.ID), `{"message":"  "}`, 422, `"message is required (the checkpoint's title)"`},

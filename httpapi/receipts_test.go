@@ -11,6 +11,7 @@ import (
 	"smriti/client"
 	"smriti/render"
 	"smriti/store/storetest"
+	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -70,7 +71,7 @@ func TestCompactionReceipts(t *testing.T) {
 	}
 	want = wire.ReceiptOut{ID: part.ID, SpaceID: space.ID, AgentSession: "019a-codex-thread", Host: "codex", Event: "PostCompact", Trigger: "manual",
 		CheckpointID: &head.ID, LiveItemIDs: live, InjectedItemIDs: in, OmittedItemIDs: []string{retry, pool}, MissingItemIDs: []string{retry},
-		ListCommand: "smriti state receipts --all", Tokens: 0, Status: "incomplete", CreatedAt: part.CreatedAt}
+		ListCommand: "smriti state receipts --all", Tokens: tokenizer.CountO200K(lossy), Status: "incomplete", CreatedAt: part.CreatedAt}
 	if !reflect.DeepEqual(*part, want) {
 		t.Fatalf("receipt =\n%+v\nwant\n%+v", *part, want)
 	}

@@ -47,7 +47,7 @@ func (proposeIn) tweakSchema(s *jsonschema.Schema) {
 
 type listProposalsIn struct {
 	Space  string `json:"space" jsonschema:"space name or UUID"`
-	Status string `json:"status,omitempty" jsonschema:"pending (default), accepted, rejected or all"`
+	Status string `json:"status,omitempty" jsonschema:"pending (default), accepted, rejected, superseded or all"`
 }
 
 type proposalIn struct {

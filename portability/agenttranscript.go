@@ -104,12 +104,22 @@ func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentT
 					info.Skipped++
 				}
 			default:
-				entries := p.parse(line, info)
+				standIn, isStandIn := parseStandIn(line)
+				entries := []AgentEntry{standIn}
+				if !isStandIn {
+					entries = p.parse(line, info)
+				}
 				if len(entries) == 0 {
 					info.Skipped++
 				}
 				for _, e := range entries {
 					e.Content = RedactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
+					switch {
+					case isStandIn:
+						e.Key = StandInKey(e.Content)
+					case e.Kind == AgentMessage && e.Role == smriti.RoleAssistant:
+						e.Covers = StandInKey(e.Content)
+					}
 					if err := fn(e, info); err != nil {
 						return info, err
 					}
@@ -246,6 +256,7 @@ func (p *claudeCodeParser) parse(line []byte, info *AgentTranscriptInfo) []Agent
 				text += b.Text
 			}
 		}
+		text = hostMetaBlock.ReplaceAllString(text, "")
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
@@ -253,15 +264,19 @@ func (p *claudeCodeParser) parse(line []byte, info *AgentTranscriptInfo) []Agent
 	}
 	var out []AgentEntry
 	var texts []string
-	if strings.TrimSpace(text) != "" {
-		texts = append(texts, strings.TrimSpace(text))
+	keep := strings.TrimSpace
+	if role == smriti.RoleUser {
+		keep = userText
+	}
+	if s := keep(text); s != "" {
+		texts = append(texts, s)
 	}
 	var tools []string
 	var results []string
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
-			if s := strings.TrimSpace(b.Text); s != "" {
+			if s := keep(b.Text); s != "" {
 				texts = append(texts, s)
 			}
 		case "tool_use":
@@ -385,12 +400,12 @@ func (p *codexParser) parse(line []byte, info *AgentTranscriptInfo) []AgentEntry
 		var texts []string
 		for _, c := range parts {
 			s := strings.TrimSpace(c.Text)
-			// The context Codex injects as user messages.
-			if s == "" || strings.HasPrefix(s, "<environment_context>") || strings.HasPrefix(s, "<user_instructions>") ||
-				strings.HasPrefix(s, "# AGENTS.md instructions") {
-				continue
+			if pl.Role == smriti.RoleUser {
+				s = userText(s) // the context Codex injects as user messages
 			}
-			texts = append(texts, s)
+			if s != "" {
+				texts = append(texts, s)
+			}
 		}
 		if len(texts) == 0 {
 			return nil

@@ -103,4 +103,9 @@ type AgentEntry struct {
 	Role      string
 	Content   string
 	CreatedAt *time.Time
+	// Covers, on an assistant message, is the key of the stand-in a hook
+	// imported for it before the host wrote it to disk: when that key was
+	// stored, this entry is recorded without a turn (the stand-in is it)
+	// and the stand-in's key is released.
+	Covers string
 }

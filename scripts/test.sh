@@ -47,6 +47,9 @@ echo "==> OpenAPI: Redocly lint, recommended rules, 0 errors on the served docum
 (cd scripts/openapi-lint && npm ci --no-audit --no-fund --loglevel=error)
 SMRITI_BIN="$bindir/smriti" ./scripts/openapi-lint.sh
 
+echo "==> agent hosts: the real Claude Code and Codex, with smriti init's hooks, against a fake model server of ours"
+(cd scripts/agenthosts && npm ci --no-audit --no-fund --loglevel=error && SMRITI_BIN="$bindir/smriti" node run.mjs)
+
 echo "==> state-fidelity eval with the oracle (TestEvalOracle checks it; the README shows this table)"
 "$bindir/smriti" eval
 rm -rf "$bindir"

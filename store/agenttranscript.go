@@ -50,7 +50,20 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			if err != nil {
 				return fmt.Errorf("record agent entry: %w", err)
 			}
-			if n, _ := res.RowsAffected(); n == 1 && e.Content != "" {
+			n, _ := res.RowsAffected()
+			if n == 1 && e.Covers != "" {
+				// The real message of a stand-in imported before: recorded,
+				// no second turn; the stand-in's key is free again.
+				res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM agent_entries WHERE session_id = ? AND entry_key = ?`),
+					se.ID, smriti.Truncate(e.Covers, 300))
+				if err != nil {
+					return fmt.Errorf("release stand-in: %w", err)
+				}
+				if covered, _ := res.RowsAffected(); covered == 1 {
+					continue
+				}
+			}
+			if n == 1 && e.Content != "" {
 				fresh = append(fresh, e)
 			}
 		}

@@ -126,8 +126,21 @@ func (s *Store) proposal(ctx context.Context, q querier, id smriti.ID) (*smriti.
 
 // CreateProposal implements smriti.ProposalService.
 func (s *Store) CreateProposal(ctx context.Context, p *smriti.Proposal) (*smriti.Proposal, error) {
+	out, _, err := s.createProposal(ctx, p, false)
+	return out, err
+}
+
+// ReplaceProposals implements smriti.ProposalService.
+func (s *Store) ReplaceProposals(ctx context.Context, p *smriti.Proposal) (*smriti.Proposal, []*smriti.Proposal, error) {
+	if p.SessionID == nil {
+		return nil, nil, smriti.Errorf(smriti.EINVALID, "only a session's proposal replaces others")
+	}
+	return s.createProposal(ctx, p, true)
+}
+
+func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace bool) (*smriti.Proposal, []*smriti.Proposal, error) {
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	in := *p
 	in.ID, in.Status, in.CheckpointID, in.DecidedAt = smriti.NewID(), smriti.ProposalPending, nil, nil
@@ -137,12 +150,33 @@ func (s *Store) CreateProposal(ctx context.Context, p *smriti.Proposal) (*smriti
 		in.BranchName = smriti.MainBranch
 	}
 	var out *smriti.Proposal
+	var replaced []*smriti.Proposal
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		replaced = nil
 		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		if err := s.checkProposalRefs(ctx, tx, &in); err != nil {
 			return err
+		}
+		if replace {
+			old, err := queryAll(ctx, s, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
+				` AND p.space_id = ? AND p.session_id = ? AND p.source = ? AND p.status = ?`,
+				smriti.UserFromContext(ctx), in.SpaceID, *in.SessionID, in.Source, smriti.ProposalPending)
+			if err != nil {
+				return err
+			}
+			for _, o := range old {
+				if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = ? WHERE id = ? AND status = ?`),
+					smriti.ProposalSuperseded, s.d.t(in.CreatedAt), s.d.t(in.CreatedAt), o.ID, smriti.ProposalPending); err != nil {
+					return fmt.Errorf("supersede proposal: %w", err)
+				}
+				o, err := s.proposal(ctx, tx, o.ID)
+				if err != nil {
+					return err
+				}
+				replaced = append(replaced, o)
+			}
 		}
 		if err := s.insertProposal(ctx, tx, &in); err != nil {
 			return err
@@ -151,7 +185,7 @@ func (s *Store) CreateProposal(ctx context.Context, p *smriti.Proposal) (*smriti
 		out, err = s.proposal(ctx, tx, in.ID)
 		return err
 	})
-	return out, err
+	return out, replaced, err
 }
 
 func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Proposal) error {
@@ -198,7 +232,7 @@ func (s *Store) Proposal(ctx context.Context, id smriti.ID) (*smriti.Proposal, e
 // Proposals implements smriti.ProposalService.
 func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
 	if status != "" && !smriti.ValidProposalStatus(status) {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "status must be pending, accepted or rejected")
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "status must be pending, accepted, rejected or superseded")
 	}
 	if _, err := s.space(ctx, s.read, space); err != nil {
 		return nil, err
@@ -253,7 +287,7 @@ func (s *Store) writableProposal(ctx context.Context, tx *sql.Tx, id smriti.ID) 
 // SetProposalStatus implements smriti.ProposalService.
 func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*smriti.Proposal, error) {
 	if !smriti.ValidProposalStatus(from) || !smriti.ValidProposalStatus(to) {
-		return nil, smriti.Errorf(smriti.EINVALID, "a proposal's status is pending, accepted or rejected")
+		return nil, smriti.Errorf(smriti.EINVALID, "a proposal's status is pending, accepted, rejected or superseded")
 	}
 	var out *smriti.Proposal
 	err := s.tx(ctx, func(tx *sql.Tx) error {

@@ -58,7 +58,7 @@ type ProposalOut struct {
 	BranchName       string                 `json:"branch_name" doc:"The branch the checkpoint goes on"`
 	Title            string                 `json:"title" doc:"The checkpoint's title"`
 	Source           string                 `json:"source" doc:"hook, cli, mcp, web or api"`
-	Status           string                 `json:"status" doc:"pending, accepted or rejected"`
+	Status           string                 `json:"status" doc:"pending, accepted, rejected or superseded (a newer draft of the same agent session replaced it)"`
 	Objective        string                 `json:"objective" doc:"What the work is for"`
 	Summary          string                 `json:"summary" doc:"Where things stand"`
 	Decisions        []string               `json:"decisions" doc:"Decisions"`

@@ -14,7 +14,7 @@ type ReceiptRequest struct {
 	Event        *string `json:"event" required:"true" enum:"SessionStart,PostCompact" doc:"The hook event that re-injected the state"`
 	Trigger      *string `json:"trigger" doc:"The host's compaction trigger: manual or auto (empty or null when the host did not say)"`
 	Injected     *string `json:"injected" required:"true" doc:"The text the hook gave the agent, exactly (at most 1 MiB); each live item is checked against it"`
-	Tokens       *int    `json:"tokens" doc:"What the injected text cost in tokens (default 0)"`
+	Tokens       *int    `json:"tokens" doc:"What the injected text cost in o200k tokens (default: the server counts them)"`
 }
 
 // ReceiptOut is a compaction receipt on the wire.

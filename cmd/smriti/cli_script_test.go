@@ -45,7 +45,7 @@ func TestCLIScripts(t *testing.T) {
 		Dir:   "testdata/script",
 		Setup: setupScriptServer,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode, "sessions": cmdSessions,
-			"interpose": cmdInterpose, "spaceid": cmdSpaceID},
+			"interpose": cmdInterpose, "spaceid": cmdSpaceID, "turns": cmdTurns},
 	})
 }
 
@@ -157,6 +157,28 @@ func cmdSessions(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if len(list) != want {
 		ts.Fatalf("the server holds %d sessions, want %d", len(list), want)
+	}
+}
+
+// cmdTurns prints every turn of every session the server holds, one per
+// line as "ROLE: CONTENT" (content on one line), oldest session first.
+func cmdTurns(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: turns")
+	}
+	c := client.NewClient(ts.Getenv("SMRITI_API_URL"))
+	list, err := c.Sessions(context.Background())
+	if err != nil {
+		ts.Fatalf("list sessions: %v", err)
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		turns, err := c.AllTurns(context.Background(), list[i].ID)
+		if err != nil {
+			ts.Fatalf("list turns: %v", err)
+		}
+		for _, t := range turns {
+			fmt.Fprintf(ts.Stdout(), "%s: %s\n", t.Role, strings.Join(strings.Fields(t.Content), " "))
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ var proposalCases = []struct {
 	{"ProposalLifecycle", testProposalLifecycle},
 	{"ProposalRefusals", testProposalRefusals},
 	{"ProposalsTravelInBundles", testProposalsInBundles},
+	{"ProposalReplacesTheSessionsPendingDraft", testProposalReplaces},
 }
 
 func proposalIn(sp *smriti.Space, se *smriti.Session, base *smriti.Checkpoint, title string) *smriti.Proposal {
@@ -174,4 +175,48 @@ func testProposalsInBundles(t *testing.T, s *store.Store) {
 			t.Fatalf("the session and the source turns' session differ: %+v", p)
 		}
 	}
+}
+
+// One open proposal per agent session: a newer hook draft of the session
+// supersedes the pending one (kept, with its status and when), and leaves
+// other sessions', other sources' and decided proposals alone.
+func testProposalReplaces(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "replaces"})).Must(t)
+	se, other := newSession(t, ctx, s, sp), newSession(t, ctx, s, sp)
+	send(t, ctx, s, se, "hello")
+	base := commit(t, ctx, s, sp, se, "Base", "Use SQLite")
+	first := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "First"))).Must(t)
+	decided := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "Decided"))).Must(t)
+	Get(s.SetProposalStatus(ctx, decided.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
+	fromCLI := proposalIn(sp, se, base, "From the CLI")
+	fromCLI.Source = "cli"
+	cli := Get(s.CreateProposal(ctx, fromCLI)).Must(t)
+	elsewhere := Get(s.CreateProposal(ctx, proposalIn(sp, other, base, "Other session"))).Must(t)
+	second, replaced, err := s.ReplaceProposals(ctx, proposalIn(sp, se, base, "Second"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(replaced) != 1 || replaced[0].ID != first.ID || replaced[0].Status != smriti.ProposalSuperseded || replaced[0].DecidedAt == nil ||
+		!replaced[0].DecidedAt.Equal(second.CreatedAt) {
+		t.Fatalf("replaced = %+v, want the first, superseded when the second was saved", replaced)
+	}
+	pending := Get(s.Proposals(ctx, sp.ID, smriti.ProposalPending)).Must(t)
+	if got, want := strings.Join(titles(pending), "|"), "Second|Other session|From the CLI"; got != want {
+		t.Fatalf("pending = %q, want %q", got, want)
+	}
+	sup := Get(s.Proposals(ctx, sp.ID, smriti.ProposalSuperseded)).Must(t)
+	if len(sup) != 1 || sup[0].ID != first.ID {
+		t.Fatalf("superseded = %v, want the first", titles(sup))
+	}
+	for _, id := range []smriti.ID{decided.ID, cli.ID, elsewhere.ID} {
+		if p := Get(s.Proposal(ctx, id)).Must(t); p.Status == smriti.ProposalSuperseded {
+			t.Fatalf("%s was superseded", p.Draft.Content.Message)
+		}
+	}
+	// A superseded proposal is decided: it cannot be accepted.
+	_, err = s.SetProposalStatus(ctx, first.ID, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+	wantCode(t, err, smriti.ECONFLICT)
+	_, _, err = s.ReplaceProposals(ctx, &smriti.Proposal{SpaceID: sp.ID, Source: "hook", Draft: smriti.ProposalDraft{Content: smriti.Content{Message: "x"}}})
+	wantCode(t, err, smriti.EINVALID)
 }

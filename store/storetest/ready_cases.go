@@ -21,6 +21,7 @@ var readyCases = []struct {
 	{"ReadyQueueRanksAndHidesHeld", testReadyQueue},
 	{"ClaimStormNeverSharesATask", testClaimStorm},
 	{"AgentTranscriptAppendsOnlyNewEntries", testAgentEntries},
+	{"AgentStandInCoveredOnceByTheRealMessage", testAgentStandIn},
 }
 
 func task(id, text, blockedBy, status string) smriti.Task {
@@ -180,5 +181,41 @@ func testAgentEntries(t *testing.T, s *store.Store) {
 	}
 	if _, _, _, err := s.AppendAgentEntries(ctx, smriti.NewID(), portability.SourceCodex, "k1", "x", nil); smriti.ErrorCode(err) != smriti.ENOTFOUND {
 		t.Fatalf("unknown space: %v", err)
+	}
+}
+
+// A stand-in for the host's last message (imported before the transcript
+// on disk held it) is covered by the real message: one turn, not two; the
+// same words said again later are a turn again.
+func testAgentStandIn(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	final := "Decision: keep the pool at 20."
+	key := portability.StandInKey(final)
+	msg := func(k string) portability.AgentEntry {
+		return portability.AgentEntry{Key: k, Kind: portability.AgentMessage, Role: smriti.RoleAssistant, Content: final, Covers: key}
+	}
+	user := portability.AgentEntry{Key: "u1", Kind: portability.AgentMessage, Role: smriti.RoleUser, Content: "Pool size?"}
+	standIn := portability.AgentEntry{Key: key, Kind: portability.AgentMessage, Role: smriti.RoleAssistant, Content: final}
+	se, _, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceClaudeCode, "k1", "s", []portability.AgentEntry{user, standIn})
+	if err != nil || added != 2 {
+		t.Fatalf("lagging import: added %d, %v; want 2", added, err)
+	}
+	// The file caught up: the same user line, then the real message.
+	if _, _, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceClaudeCode, "k1", "s", []portability.AgentEntry{user, msg("a1")}); err != nil || added != 0 {
+		t.Fatalf("caught-up import: added %d, %v; want 0", added, err)
+	}
+	// Said again later, in a new line: a turn.
+	if _, _, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceClaudeCode, "k1", "s", []portability.AgentEntry{user, msg("a1"), msg("a2")}); err != nil || added != 1 {
+		t.Fatalf("repeated words: added %d, %v; want 1", added, err)
+	}
+	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	var got []string
+	for _, tu := range turns {
+		got = append(got, tu.Role+": "+tu.Content)
+	}
+	want := []string{"user: Pool size?", "assistant: " + final, "assistant: " + final}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("turns = %q, want %q", got, want)
 	}
 }

@@ -3246,7 +3246,7 @@ export interface components {
             source: string;
             /** @description The turns it was drafted from */
             source_turns: components["schemas"]["SourceTurns"] | null;
-            /** @description pending, accepted or rejected */
+            /** @description pending, accepted, rejected or superseded (a newer draft of the same agent session replaced it) */
             status: string;
             /** @description Where things stand */
             summary: string;
@@ -3559,7 +3559,7 @@ export interface components {
             host: "claude-code" | "codex" | null;
             /** @description The text the hook gave the agent, exactly (at most 1 MiB); each live item is checked against it */
             injected: string | null;
-            /** @description What the injected text cost in tokens (default 0) */
+            /** @description What the injected text cost in o200k tokens (default: the server counts them) */
             tokens?: number | null;
             /** @description The host's compaction trigger: manual or auto (empty or null when the host did not say) */
             trigger?: string | null;
@@ -9815,7 +9815,7 @@ export interface operations {
     get_v5_spaces_space_id_proposals: {
         parameters: {
             query?: {
-                /** @description only proposals with this status: pending, accepted or rejected */
+                /** @description only proposals with this status: pending, accepted, rejected or superseded */
                 status?: string;
             };
             header?: never;

@@ -9,7 +9,7 @@ export interface Proposal {
   branch_name: string;
   title: string;
   source: "hook" | "cli" | "mcp" | "web" | "api";
-  status: "pending" | "accepted" | "rejected";
+  status: "pending" | "accepted" | "rejected" | "superseded";
   objective: string;
   summary: string;
   decisions: string[];
