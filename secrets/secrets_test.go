@@ -1,0 +1,79 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCredentialCorpusIsRedacted(t *testing.T) {
+	creds := fakeCredentials(6)
+	formats := map[string]bool{}
+	missed := 0
+	for _, c := range creds {
+		formats[c.format] = true
+		got, fs := Redact(c.text)
+		if strings.Contains(got, c.secret) || len(fs) == 0 {
+			missed++
+			t.Logf("missed %s: %q -> %q", c.format, c.text, got)
+		}
+	}
+	recall := float64(len(creds)-missed) / float64(len(creds))
+	t.Logf("%d formats, %d credentials, %d missed, recall %.1f%%", len(formats), len(creds), missed, 100*recall)
+	if len(formats) < 20 {
+		t.Errorf("corpus has %d formats, want at least 20", len(formats))
+	}
+	if recall < 0.95 {
+		t.Errorf("recall %.3f, want at least 0.95", recall)
+	}
+}
+
+func TestOrdinaryMessagesAreUntouched(t *testing.T) {
+	msgs := ordinaryMessages()
+	if len(msgs) < 500 {
+		t.Fatalf("corpus has %d messages, want at least 500", len(msgs))
+	}
+	n := 0
+	for _, m := range msgs {
+		if got, fs := Redact(m); len(fs) != 0 || got != m {
+			n++
+			t.Errorf("redacted an ordinary message (%v): %q -> %q", fs, m, got)
+		}
+	}
+	t.Logf("%d ordinary messages, %d rewritten", len(msgs), n)
+}
+
+// denseMessage is 2 KB of settings and identifiers whose names sound like
+// secrets, one per line: the worst case for the assignment rules.
+// proseMessage is 2 KB of the common case: a chat message about a bug, with
+// a command, a stack trace and a few identifiers.
+var (
+	denseMessage = func() string {
+		var b strings.Builder
+		for _, m := range ordinaryMessages() {
+			if b.Len()+len(m)+1 > 2048 {
+				break
+			}
+			b.WriteString(m)
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}()
+	proseMessage = strings.Repeat("The deploy failed again after I rotated the database password: the worker "+
+		"still held the old token in its cache, so every request to the billing API came back 401 until "+
+		"the pod restarted. I ran `go test ./billing/... -run TestRefreshToken -count=1` on commit 3f2a9c1d "+
+		"and it passed, which means the key lookup works and the bug is in how the cache expires entries. "+
+		"Stack: billing/cache.go:88 (*Cache).Get -> billing/client.go:141 (*Client).Do -> net/http. "+
+		"Next I will make the cache key include the credential version. ", 4)[:2048]
+)
+
+func BenchmarkRedact2KB(b *testing.B) {
+	Find("warm up")
+	for _, c := range []struct{ name, text string }{{"prose", proseMessage}, {"dense", denseMessage}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				Redact(c.text)
+			}
+		})
+	}
+}
