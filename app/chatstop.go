@@ -44,7 +44,8 @@ func (r *partialReply) stopped(ctx context.Context) bool {
 // answer, not this partial one.
 func (c *Chat) keepStopped(ctx context.Context, req SendRequest, p *Prepared, text string, cause error) (*SendResult, error) {
 	comp := &intelligence.Completion{Text: text, Model: p.Model}
-	write, meta := c.exchange(req, p, comp)
+	var rs redactions
+	write, meta := c.exchange(req, p, comp, &rs)
 	meta.Stopped = true
 	write.Assistant.Metadata = meta.Metadata()
 	write.IdempotencyKey, write.RequestHash = "", ""

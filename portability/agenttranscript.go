@@ -11,6 +11,7 @@ import (
 	"io"
 	"smriti"
 	"smriti/records"
+	"smriti/secrets"
 	"strings"
 	"unicode/utf8"
 )
@@ -109,7 +110,7 @@ func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentT
 					info.Skipped++
 				}
 				for _, e := range entries {
-					e.Content = RedactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
+					e.Content = redactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
 					if err := fn(e, info); err != nil {
 						return info, err
 					}
@@ -477,7 +478,7 @@ func toolCallLine(name string, input json.RawMessage) string {
 			break
 		}
 	}
-	target = oneLine(RedactSecrets(target), maxToolTarget)
+	target = oneLine(redactSecrets(target), maxToolTarget)
 	if target == "" {
 		return name
 	}
@@ -500,7 +501,7 @@ func toolOutcome(failed bool, out string) string {
 		return "ok, " + size
 	}
 	first, _, _ := strings.Cut(out, "\n")
-	if first = oneLine(RedactSecrets(first), maxToolTarget); first != "" {
+	if first = oneLine(redactSecrets(first), maxToolTarget); first != "" {
 		return "error: " + first
 	}
 	return "error"
@@ -518,4 +519,12 @@ func oneLine(s string, n int) string {
 func lineHash(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:16])
+}
+
+// redactSecrets replaces each secret in s with a marker naming the rule that
+// found it (see package secrets), so an imported message or tool call never
+// stores a key it happened to show.
+func redactSecrets(s string) string {
+	out, _ := secrets.Redact(s)
+	return out
 }

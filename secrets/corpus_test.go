@@ -253,6 +253,16 @@ func ordinaryMessages() []string {
 		func() string { return "monkey patching the auth module in tests is fragile" },
 		func() string { return "ConnectionString: Server=db;Database=" + word() + ";Integrated Security=true" },
 		func() string { return "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + g.pick(b64, 43) + " dev@laptop" },
+		func() string { return "u := User{Email: email, Password: hashedPassword, CreatedAt: now}" },
+		func() string { return "cfg.DBPassword = os.Getenv(\"DB_PASSWORD\")" },
+		func() string { return "password = form.cleaned_data[\"password\"]" },
+		func() string { return "self.password = password" },
+		func() string { return "password: str = Field(min_length=12)" },
+		func() string { return "const password = passwordInput.value.trim();" },
+		func() string { return "client_secret: ${{ secrets.OAUTH_CLIENT_SECRET }}" },
+		func() string { return "SECRET_KEY = env(\"DJANGO_SECRET_KEY\")" },
+		func() string { return "passwd: files systemd" },
+		func() string { return "  --password-stdin < ~/.docker/token" },
 	}
 	var out []string
 	for i := 0; len(out) < 600; i++ {

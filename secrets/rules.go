@@ -6,7 +6,9 @@ package secrets
 // connection strings, and Authorization headers outside a curl command.
 //
 // A value that is a placeholder (${VAR}, $VAR, <password>, ****, the word
-// "password" itself) is not a secret; each rule allows those.
+// "password" itself) is not a secret; each rule allows those. A value made of
+// letters alone is taken for an identifier (Password: hashedPassword), as
+// gitleaks' generic rule does.
 const extraRules = `
 title = "smriti"
 
@@ -41,13 +43,14 @@ id = "password-assignment"
 description = "A value assigned to a name that ends in password, passphrase, client secret or secret key."
 regex = '''(?i)[\w.-]{0,50}?(?:passw(?:or)?d|passphrase|pwd|secret[_-]?(?:access[_-]?)?key|client[_-]?secret|api[_-]?secret)["']?\s{0,3}(?:=|:|:=|=>)\s{0,3}["']?([^\s"'\x60;,]{8,128})'''
 secretGroup = 1
-entropy = 3
+entropy = 2.5
 keywords = ["passw", "pwd", "passphrase", "secret"]
 [[rules.allowlists]]
 regexes = [
     '''(?i)^(?:\$\{?\w+\}?|<[^>]*>?|\{\{.*|%\w+%|\*+|x+|\.{3}.*|(?:true|false|null|none|nil|undefined)\b.*)$''',
     '''[()\[\]{}$]''',
     '''^\[redacted\b''',
+    '''^[A-Za-z_.-]+$''',
 ]
 
 [[rules]]

@@ -76,8 +76,8 @@ func Apply(text string, findings []Finding) string {
 }
 
 // merge orders findings and resolves overlaps: overlapping spans become one,
-// named by the more specific rule (a provider's rule over a generic one; the
-// longer span otherwise).
+// named by the more specific rule (a provider's rule over one that finds any
+// value by the name it is assigned to; the longer span otherwise).
 func merge(fs []Finding) []Finding {
 	if len(fs) < 2 {
 		return fs
@@ -114,4 +114,6 @@ func better(a, b Finding) bool {
 	return a.End-a.Start > b.End-b.Start
 }
 
-func generic(rule string) bool { return strings.Contains(rule, "generic") }
+// generic: the rules that find a value by the name it is assigned to, not by
+// its own format.
+func generic(rule string) bool { return strings.Contains(rule, "generic") || rule == "password-assignment" }

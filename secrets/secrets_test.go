@@ -77,3 +77,67 @@ func BenchmarkRedact2KB(b *testing.B) {
 		})
 	}
 }
+
+func TestRedactReplacesEachSecretWithItsRuleMarker(t *testing.T) {
+	g := newGen(7)
+	pat := "ghp_" + g.pick(alnum, 36)
+	aws := "AKIA" + g.pick(b32, 16)
+	pw := g.pick(alnum, 16)
+	for _, c := range []struct{ in, want string }{
+		{"token " + pat + " expired", "token [redacted: github-pat] expired"},
+		// Offsets are bytes: text before the secret that is not ASCII, and
+		// lines before it, move it.
+		{"Ünïcödé — ключ:\n\n  " + aws + "\nnext", "Ünïcödé — ключ:\n\n  [redacted: aws-access-token]\nnext"},
+		{"postgres://app:" + pw + "@db:5432/app", "postgres://app:[redacted: connection-string-password]@db:5432/app"},
+		{"a " + pat + " and b " + pat, "a [redacted: github-pat] and b [redacted: github-pat]"},
+		{"nothing here", "nothing here"},
+	} {
+		got, _ := Redact(c.in)
+		if got != c.want {
+			t.Errorf("Redact(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+		// Redacting again finds nothing: a marker is not a secret.
+		if again, fs := Redact(got); again != got || len(fs) != 0 {
+			t.Errorf("Redact of a redacted text found %v: %q", fs, again)
+		}
+	}
+}
+
+func TestFindingsNameTheValueWithoutHoldingIt(t *testing.T) {
+	key := "sk_live_" + newGen(8).pick(alnum, 24)
+	_, fs := Redact("STRIPE_SECRET_KEY=" + key)
+	if len(fs) != 1 {
+		t.Fatalf("findings %v, want one", fs)
+	}
+	if fs[0].Rule != "stripe-access-token" || fs[0].Fingerprint != Fingerprint(key) || len(fs[0].Fingerprint) != 16 {
+		t.Errorf("finding %+v, want stripe-access-token with the key's fingerprint", fs[0])
+	}
+	if strings.Contains(fs[0].Fingerprint, key[8:16]) {
+		t.Error("the fingerprint holds part of the key")
+	}
+}
+
+func TestConcurrentRedactionsAgree(t *testing.T) {
+	creds := fakeCredentials(2)
+	want := make([]string, len(creds))
+	for i, c := range creds {
+		want[i], _ = Redact(c.text)
+	}
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			ok := true
+			for i, c := range creds {
+				if got, _ := Redact(c.text); got != want[i] {
+					ok = false
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("a concurrent redaction differed")
+		}
+	}
+}
