@@ -53,16 +53,6 @@ func (a *App) ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuer
 // ClaimReady claims the first ready task atomically (ENOTFOUND when
 // nothing is ready).
 func (a *App) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
-	rs := redactText("scope", &in.Scope)
-	c, t, err := a.claimReady(ctx, in)
-	if err != nil {
-		return nil, nil, err
-	}
-	c.Redactions = rs
-	return c, t, nil
-}
-
-func (a *App) claimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, *coord.ReadyTask, error) {
 	return a.store.ClaimReady(ctx, in)
 }
 

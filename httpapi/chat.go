@@ -106,6 +106,7 @@ func sendResponse(res *app.SendResult) wire.SendResponse {
 		Reply: ex.Assistant.Content, SessionID: ex.Assistant.SessionID, TurnCount: ex.Assistant.Seq + 1,
 		Provider: ex.Assistant.Provider, Model: ex.Assistant.Model, UserTurnID: ex.User.ID, AssistantTurnID: ex.Assistant.ID,
 		UserSeq: ex.User.Seq, AssistantSeq: ex.Assistant.Seq, Usage: res.Completion.Usage, Context: info, Replayed: ex.Replayed,
+		Redactions: res.Redactions,
 	}
 }
 

@@ -116,4 +116,6 @@ func better(a, b Finding) bool {
 
 // generic: the rules that find a value by the name it is assigned to, not by
 // its own format.
-func generic(rule string) bool { return strings.Contains(rule, "generic") || rule == "password-assignment" }
+func generic(rule string) bool {
+	return strings.Contains(rule, "generic") || rule == "password-assignment"
+}

@@ -247,26 +247,25 @@ func checkpointOf(c *Commit) *smriti.Checkpoint {
 
 // ClaimOut is a claim on the wire.
 type ClaimOut struct {
-	ID           smriti.ID          `json:"id" doc:"The claim"`
-	RepoID       smriti.ID          `json:"repo_id" doc:"The space (UUID; spaces are repos on the wire)"`
-	SessionID    *smriti.ID         `json:"session_id" doc:"The session that claimed (null when none)"`
-	Agent        string             `json:"agent" doc:"The agent's tag, such as claude-code or codex"`
-	BranchName   string             `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
-	BaseCommitID *smriti.ID         `json:"base_commit_id" doc:"The checkpoint the work starts from (the CLI and MCP bind main's head)"`
-	TaskID       *string            `json:"task_id" doc:"The task's id in the checkpoint's tasks (null when none)"`
-	WorktreeID   *smriti.ID         `json:"worktree_id" doc:"The bound git worktree (UUID; null when none)"`
-	Scope        string             `json:"scope" doc:"What the claimed work covers, in a few words"`
-	IntentType   string             `json:"intent_type" doc:"What kind of work: implement, review, investigate, docs or test"`
-	Status       string             `json:"status" doc:"active, done or abandoned; an active claim past expires_at is expired (the status stays active)"`
-	ClaimedAt    time.Time          `json:"claimed_at" doc:"When the claim was made (RFC 3339, UTC)"`
-	ExpiresAt    time.Time          `json:"expires_at" doc:"claimed_at plus the TTL; expiry is a filter, nothing changes the status"`
-	Redactions   []smriti.Redaction `json:"redactions,omitempty" doc:"Present only on the answer to a claim whose scope held a secret: its field (scope) and rule; the stored scope holds [redacted: rule] in its place"`
+	ID           smriti.ID  `json:"id" doc:"The claim"`
+	RepoID       smriti.ID  `json:"repo_id" doc:"The space (UUID; spaces are repos on the wire)"`
+	SessionID    *smriti.ID `json:"session_id" doc:"The session that claimed (null when none)"`
+	Agent        string     `json:"agent" doc:"The agent's tag, such as claude-code or codex"`
+	BranchName   string     `json:"branch_name" doc:"The branch (main, or a fork's branch)"`
+	BaseCommitID *smriti.ID `json:"base_commit_id" doc:"The checkpoint the work starts from (the CLI and MCP bind main's head)"`
+	TaskID       *string    `json:"task_id" doc:"The task's id in the checkpoint's tasks (null when none)"`
+	WorktreeID   *smriti.ID `json:"worktree_id" doc:"The bound git worktree (UUID; null when none)"`
+	Scope        string     `json:"scope" doc:"What the claimed work covers, in a few words"`
+	IntentType   string     `json:"intent_type" doc:"What kind of work: implement, review, investigate, docs or test"`
+	Status       string     `json:"status" doc:"active, done or abandoned; an active claim past expires_at is expired (the status stays active)"`
+	ClaimedAt    time.Time  `json:"claimed_at" doc:"When the claim was made (RFC 3339, UTC)"`
+	ExpiresAt    time.Time  `json:"expires_at" doc:"claimed_at plus the TTL; expiry is a filter, nothing changes the status"`
 }
 
 func ClaimOf(c *coord.Claim) ClaimOut {
 	return ClaimOut{ID: c.ID, RepoID: c.SpaceID, SessionID: c.SessionID, Agent: c.Agent, BranchName: c.BranchName,
 		BaseCommitID: c.BaseCheckpointID, TaskID: c.TaskID, WorktreeID: c.WorktreeID, Scope: c.Scope,
-		IntentType: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt, Redactions: c.Redactions}
+		IntentType: c.Intent, Status: c.Status, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 }
 
 func ClaimsOf(cs []*coord.Claim) []ClaimOut {
@@ -277,7 +276,8 @@ func ClaimsOf(cs []*coord.Claim) []ClaimOut {
 // task id or same scope); claims are advisory, so a collision is still 201.
 type ClaimCreated struct {
 	ClaimOut
-	Collisions []ClaimOut `json:"collisions" doc:"Live claims of the space about the same work (the same task id, or the same scope); [] when none. Claims are advisory: the new claim is stored anyway"`
+	Collisions []ClaimOut         `json:"collisions" doc:"Live claims of the space about the same work (the same task id, or the same scope); [] when none. Claims are advisory: the new claim is stored anyway"`
+	Redactions []smriti.Redaction `json:"redactions,omitempty" doc:"Present only when the scope held a secret: its field (scope) and rule; the stored scope holds [redacted: rule] in its place"`
 }
 
 // SpaceMetricsOut is a space's metrics on the wire.
