@@ -132,6 +132,7 @@ func commands() []*cobra.Command {
 		newHookCmd(),
 		newReceiptsCmd(),
 		newWorktreeCmd(),
+		newSecretsCmd(),
 	}
 }
 

@@ -454,6 +454,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/receipts", body: `{"agent_session": "019a-thread", "host": "codex", "event": "SessionStart", "trigger": "auto", "injected": "- East coast only\n", "tokens": 5}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},
+		{method: "GET", path: "/api/v5/secrets/scan?space_id={repo}"},
 		{method: "POST", path: "/api/v5/spaces/import?as_new=true", contentType: "application/gzip", body: "{bundle}"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits/latest"},

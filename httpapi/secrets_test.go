@@ -64,3 +64,38 @@ func TestSecretsPastedIntoTheAPIAreNeverStored(t *testing.T) {
 		t.Errorf("turns (%d) hold the key: %s", status, body)
 	}
 }
+
+// TestSecretsScanFindsWhatWasStoredBefore: a key stored before redaction
+// existed (written here straight to the store) is found by the scan, by
+// kind, id, field and rule, through the real server and client.
+func TestSecretsScanFindsWhatWasStoredBefore(t *testing.T) {
+	e := newEnv(t)
+	bg := context.Background()
+	key := fakeKey(47)
+	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Old"), Description: new("")})).Must(t)
+	c := storetest.Get(e.store.CommitCheckpoint(bg, smriti.CheckpointCommit{SpaceID: sp.ID,
+		Content: smriti.Content{Message: "Old", Decisions: []string{"keep it", "token " + key}}})).Must(t)
+	clean := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Clean"), Description: new("")})).Must(t)
+
+	var got []smriti.StoredSecret
+	read := storetest.Get(e.c.ScanSecrets(bg, nil, func(f smriti.StoredSecret) { got = append(got, f) })).Must(t)
+	want := []smriti.StoredSecret{{SpaceID: sp.ID, Kind: "checkpoint", ID: c.ID, Field: "decisions[1]", Rule: "github-pat", Fingerprint: got0(got).Fingerprint}}
+	if !reflect.DeepEqual(got, want) || got0(got).Fingerprint == "" {
+		t.Errorf("findings %+v, want %+v", got, want)
+	}
+	if read.Spaces != 2 || read.Checkpoints != 1 || read.Found != 1 {
+		t.Errorf("scan read %+v, want 2 spaces, 1 checkpoint, 1 found", *read)
+	}
+	got = nil
+	read = storetest.Get(e.c.ScanSecrets(bg, &clean.ID, func(f smriti.StoredSecret) { got = append(got, f) })).Must(t)
+	if len(got) != 0 || read.Spaces != 1 || read.Found != 0 {
+		t.Errorf("scan of the clean space: %+v, %+v", got, *read)
+	}
+}
+
+func got0(fs []smriti.StoredSecret) smriti.StoredSecret {
+	if len(fs) == 0 {
+		return smriti.StoredSecret{}
+	}
+	return fs[0]
+}
