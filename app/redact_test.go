@@ -310,3 +310,20 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 		t.Errorf("import of a checkpoint with a secret: %v; want EUNPROCESSABLE saying %q", err, want)
 	}
 }
+
+func TestImportedChatExportIsRedacted(t *testing.T) {
+	e := newRedactEnv(t)
+	ctx := context.Background()
+	res, err := e.app.ImportTranscripts(ctx, strings.NewReader("User: deploy with "+fakePGURL+"\n\nAssistant: Noted.\n"),
+		portability.TranscriptImport{SpaceID: e.space, Filename: "notes.md"})
+	if err != nil || len(res) != 1 || res[0].SessionID == nil {
+		t.Fatalf("import %+v, %v", res, err)
+	}
+	turns, err := e.app.Turns(ctx, *res[0].SessionID, smriti.TurnQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 2 || turns[0].Content != "deploy with postgres://app:[redacted: connection-string-password]@db.internal:5432/app" {
+		t.Errorf("imported turns %+v", turns)
+	}
+}
