@@ -17,6 +17,7 @@ import (
 	"smriti/intelligence"
 	"smriti/portability"
 	"smriti/provider"
+	"smriti/secrets/secretstest"
 	"smriti/store"
 )
 
@@ -325,5 +326,69 @@ func TestImportedChatExportIsRedacted(t *testing.T) {
 	}
 	if len(turns) != 2 || turns[0].Content != "deploy with postgres://app:[redacted: connection-string-password]@db.internal:5432/app" {
 		t.Errorf("imported turns %+v", turns)
+	}
+}
+
+// TestEveryDoorRedactsTheCredentialCorpus places each fake credential of the
+// corpus in a chat send, a checkpoint's decision and a note, then drafts
+// from the session: at least 95% of them are gone from everything stored and
+// from what the background model was given.
+func TestEveryDoorRedactsTheCredentialCorpus(t *testing.T) {
+	e := newRedactEnv(t)
+	ctx := context.Background()
+	se, err := e.app.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds := secretstest.FakeCredentials(3)
+	stored := map[string][]string{}
+	for _, c := range creds {
+		if _, err := e.app.Send(ctx, app.SendRequest{SessionID: se.ID, Message: c.Text, UseMock: true}); err != nil {
+			t.Fatal(err)
+		}
+		cp, err := e.app.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: e.space, Content: smriti.Content{Message: c.Format, Decisions: []string{c.Text}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := e.app.AddNote(ctx, cp.ID, smriti.NoteCreate{Text: c.Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.app.Checkpoint(ctx, cp.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored["checkpoint"] = append(stored["checkpoint"], got.Decisions[0])
+		stored["note"] = append(stored["note"], n.Text)
+	}
+	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tu := range turns {
+		if tu.Role == smriti.RoleUser {
+			stored["turn"] = append(stored["turn"], tu.Content)
+		}
+	}
+	e.model.seen = nil
+	if _, err := e.app.Draft(ctx, intelligence.DraftRequest{SessionID: se.ID}); err != nil {
+		t.Fatal(err)
+	}
+	stored["background model input"] = []string{strings.Join(e.model.seen, "\n")}
+
+	for door, texts := range stored {
+		leaked := 0
+		for i, c := range creds {
+			text := texts[0]
+			if len(texts) == len(creds) {
+				text = texts[i]
+			}
+			if strings.Contains(text, c.Secret) {
+				leaked++
+			}
+		}
+		if rate := float64(len(creds)-leaked) / float64(len(creds)); rate < 0.95 {
+			t.Errorf("%s: %d of %d credentials kept (%.1f%% redacted), want at least 95%% redacted", door, leaked, len(creds), 100*rate)
+		}
 	}
 }

@@ -1,20 +1,21 @@
 package secrets
 
 import (
+	"smriti/secrets/secretstest"
 	"strings"
 	"testing"
 )
 
 func TestCredentialCorpusIsRedacted(t *testing.T) {
-	creds := fakeCredentials(6)
+	creds := secretstest.FakeCredentials(6)
 	formats := map[string]bool{}
 	missed := 0
 	for _, c := range creds {
-		formats[c.format] = true
-		got, fs := Redact(c.text)
-		if strings.Contains(got, c.secret) || len(fs) == 0 {
+		formats[c.Format] = true
+		got, fs := Redact(c.Text)
+		if strings.Contains(got, c.Secret) || len(fs) == 0 {
 			missed++
-			t.Logf("missed %s: %q -> %q", c.format, c.text, got)
+			t.Logf("missed %s: %q -> %q", c.Format, c.Text, got)
 		}
 	}
 	recall := float64(len(creds)-missed) / float64(len(creds))
@@ -28,7 +29,7 @@ func TestCredentialCorpusIsRedacted(t *testing.T) {
 }
 
 func TestOrdinaryMessagesAreUntouched(t *testing.T) {
-	msgs := ordinaryMessages()
+	msgs := secretstest.OrdinaryMessages()
 	if len(msgs) < 500 {
 		t.Fatalf("corpus has %d messages, want at least 500", len(msgs))
 	}
@@ -49,7 +50,7 @@ func TestOrdinaryMessagesAreUntouched(t *testing.T) {
 var (
 	denseMessage = func() string {
 		var b strings.Builder
-		for _, m := range ordinaryMessages() {
+		for _, m := range secretstest.OrdinaryMessages() {
 			if b.Len()+len(m)+1 > 2048 {
 				break
 			}
@@ -79,10 +80,10 @@ func BenchmarkRedact2KB(b *testing.B) {
 }
 
 func TestRedactReplacesEachSecretWithItsRuleMarker(t *testing.T) {
-	g := newGen(7)
-	pat := "ghp_" + g.pick(alnum, 36)
-	aws := "AKIA" + g.pick(b32, 16)
-	pw := g.pick(alnum, 16)
+	g := secretstest.NewGen(7)
+	pat := "ghp_" + g.Pick(secretstest.Alnum, 36)
+	aws := "AKIA" + g.Pick(secretstest.B32, 16)
+	pw := g.Pick(secretstest.Alnum, 16)
 	for _, c := range []struct{ in, want string }{
 		{"token " + pat + " expired", "token [redacted: github-pat] expired"},
 		// Offsets are bytes: text before the secret that is not ASCII, and
@@ -104,7 +105,7 @@ func TestRedactReplacesEachSecretWithItsRuleMarker(t *testing.T) {
 }
 
 func TestFindingsNameTheValueWithoutHoldingIt(t *testing.T) {
-	key := "sk_live_" + newGen(8).pick(alnum, 24)
+	key := "sk_live_" + secretstest.NewGen(8).Pick(secretstest.Alnum, 24)
 	_, fs := Redact("STRIPE_SECRET_KEY=" + key)
 	if len(fs) != 1 {
 		t.Fatalf("findings %v, want one", fs)
@@ -118,17 +119,17 @@ func TestFindingsNameTheValueWithoutHoldingIt(t *testing.T) {
 }
 
 func TestConcurrentRedactionsAgree(t *testing.T) {
-	creds := fakeCredentials(2)
+	creds := secretstest.FakeCredentials(2)
 	want := make([]string, len(creds))
 	for i, c := range creds {
-		want[i], _ = Redact(c.text)
+		want[i], _ = Redact(c.Text)
 	}
 	done := make(chan bool)
 	for range 4 {
 		go func() {
 			ok := true
 			for i, c := range creds {
-				if got, _ := Redact(c.text); got != want[i] {
+				if got, _ := Redact(c.Text); got != want[i] {
 					ok = false
 				}
 			}
