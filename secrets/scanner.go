@@ -246,7 +246,7 @@ func (s *scan) find(text string) []Finding {
 // offsets of the whole text.
 func (r ruleScan) run(text string, w span, out []Finding) []Finding {
 	frag := text[w.start:w.end]
-	for _, f := range r.detector.Detect(detect.Fragment{Raw: frag}) {
+	for _, f := range r.detector.DetectString(frag) {
 		if f.Secret == "" {
 			continue
 		}
