@@ -55,14 +55,18 @@ const (
 )
 
 // keywordLed are rules whose every match starts with the rule's keyword;
-// multiLine are those whose match may run over several lines.
+// multiLine are those whose match may run over several lines: how many lines
+// after the keyword's (a curl command continued by backslashes: gitleaks'
+// curl rules allow 5), or -1 for as far as spanLimit (a private key block);
+// userinfo are those that match only a URL with a password (user:pass@).
 var (
 	keywordLed = map[string]bool{
 		"private-key": true, "curl-auth-header": true, "curl-auth-user": true,
 		"connection-string-password": true, "url-password": true,
 		"jwt": true, "vault-service-token": true,
 	}
-	multiLine = map[string]bool{"private-key": true, "curl-auth-header": true, "curl-auth-user": true}
+	multiLine = map[string]int{"private-key": -1, "curl-auth-header": 5, "curl-auth-user": 5}
+	userinfo  = map[string]bool{"connection-string-password": true, "url-password": true}
 )
 
 // ruleScan is one rule with a detector that holds only that rule, so that
@@ -71,13 +75,15 @@ type ruleScan struct {
 	id       string
 	detector *detect.Detector
 	mode     mode
-	lines    bool // fromKeyword: the match may span lines
+	lines    int  // fromKeyword: the lines the match may run on to (see multiLine)
 	boundary bool // fromKeyword: the expression starts with \b
+	userinfo bool // fromKeyword: the match is a URL with user:password@
 	minValue int  // fromName: the shortest value the rule accepts
 }
 
 // minValues are the shortest values of the assignment rules that take any
-// token as a value; a keyword followed by a shorter one is not looked at.
+// token as a value; a keyword followed by a shorter one, or by a name, is not
+// looked at.
 var minValues = map[string]int{"generic-api-key": 10, "password-assignment": 8}
 
 type scan struct {
@@ -160,7 +166,7 @@ func build() (*scan, error) {
 		i := len(s.rules)
 		s.rules = append(s.rules, ruleScan{
 			id: id, detector: detect.NewDetector(one), mode: m,
-			lines: multiLine[id], boundary: strings.HasPrefix(src, `\b`), minValue: minValues[id],
+			lines: multiLine[id], boundary: strings.HasPrefix(src, `\b`), userinfo: userinfo[id], minValue: minValues[id],
 		})
 		if len(r.Keywords) == 0 {
 			s.always = append(s.always, i)
@@ -212,7 +218,7 @@ func (s *scan) find(text string) []Finding {
 			if m == fromName && !assignedAfter(text, int(end)+1, r.minValue) {
 				continue
 			}
-			if m == fromKeyword && r.boundary && at > 0 && wordByte(text[at-1]) {
+			if m == fromKeyword && (r.boundary && at > 0 && wordByte(text[at-1]) || r.userinfo && !hasUserinfo(text, at)) {
 				continue
 			}
 			w := cut(text, m, s.rules[ri].lines, at, int(end)+1)
@@ -282,13 +288,24 @@ func matchStart(text string, line, column int) int {
 
 // cut is the stretch of text a rule of mode m needs for a keyword at
 // text[at:end].
-func cut(text string, m mode, lines bool, at, end int) span {
+func cut(text string, m mode, lines int, at, end int) span {
 	switch m {
 	case wholeText:
 		return span{0, len(text)}
 	case fromKeyword:
-		if lines {
+		switch {
+		case lines < 0:
 			return span{at, snapForward(text, min(at+spanLimit, len(text)))}
+		case lines > 0:
+			stop := end
+			for range lines + 1 {
+				i := strings.IndexByte(text[stop:], '\n')
+				if i < 0 {
+					return span{at, len(text)}
+				}
+				stop += i + 1
+			}
+			return span{at, stop}
 		}
 		return span{at, snapForward(text, min(end+windowAfter, len(text)))}
 	case fromName:
@@ -330,10 +347,16 @@ const assignReach = 48
 func valueAfter(text string, at, minValue int) bool {
 	for lim := min(at+8, len(text)); at < lim && strings.IndexByte("`'\"=:> \t\r\n\v\f|", text[at]) >= 0; at++ {
 	}
-	n := 0
-	for at+n < len(text) && !space(text[at+n]) && text[at+n] != '"' && text[at+n] != '\'' && text[at+n] != '`' {
-		n++
-		if n >= minValue {
+	// The value is at most the run up to white space or a quote; a run of
+	// letters, '_', '.' and '-' alone is a name, which both rules allow
+	// (gitleaks' generic rule and ours: ^[a-zA-Z_.-]+$), whatever prefix of
+	// it the rule would take.
+	n, word := 0, true
+	for ; at+n < len(text) && !space(text[at+n]) && text[at+n] != '"' && text[at+n] != '\'' && text[at+n] != '`'; n++ {
+		if c := text[at+n]; word && !(c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			word = false
+		}
+		if n+1 >= minValue && !word {
 			return true
 		}
 	}
@@ -341,6 +364,29 @@ func valueAfter(text string, at, minValue int) bool {
 }
 
 func wordByte(c byte) bool { return c != '.' && c != '-' && nameByte(c) }
+
+// hasUserinfo says whether the URL whose scheme starts at text[at] has a
+// password in it: "://", then before the authority's end ('/', white space
+// or a quote) a ':' followed later by an '@'.
+func hasUserinfo(text string, at int) bool {
+	end := at
+	i := strings.Index(text[end:min(end+64, len(text))], "://")
+	if i < 0 {
+		return false
+	}
+	colon := false
+	for j := end + i + 3; j < len(text); j++ {
+		switch c := text[j]; c {
+		case ':':
+			colon = true
+		case '@':
+			return colon
+		case '/', '"', '\'', '`', ' ', '\t', '\n', '\r':
+			return false
+		}
+	}
+	return false
+}
 
 func snapForward(text string, stop int) int {
 	for stop < len(text) && !space(text[stop]) {

@@ -142,3 +142,19 @@ func TestConcurrentRedactionsAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestURLPasswordsInEveryScheme(t *testing.T) {
+	pw := "p#ss?" + secretstest.NewGen(9).Pick(secretstest.Alnum, 10)
+	for _, c := range []struct{ url, rule string }{
+		{"postgres://app:" + pw + "@db:5432/app", "connection-string-password"},
+		{"jdbc:mysql://app:" + pw + "@db:3306/app", "connection-string-password"},
+		{"oracle://scott:" + pw + "@db:1521/orcl", "connection-string-password"},
+		{"ssh://deploy:" + pw + "@host/repo.git", "url-password"},
+		{"https://ci:" + pw + "@pypi.example/simple", "url-password"},
+	} {
+		got, fs := Redact("use " + c.url + " now")
+		if strings.Contains(got, pw) || len(fs) != 1 || fs[0].Rule != c.rule {
+			t.Errorf("Redact(%q) = %q, %v; want the password redacted by %s", c.url, got, fs, c.rule)
+		}
+	}
+}
