@@ -73,7 +73,8 @@ type SendResult struct {
 	Reply intelligence.ReplyMeta
 	// Redactions are the secrets replaced in the stored turns: field
 	// "message" (the user's, replaced before the provider saw it) or
-	// "reply". None for a replayed send.
+	// "reply". Each turn records its own in metadata.redactions, so a
+	// replayed send answers the same.
 	Redactions []smriti.Redaction
 }
 
@@ -318,6 +319,8 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 	if req.IdempotencyKey == "" {
 		ex.RequestHash = ""
 	}
+	ex.User.Metadata = withRedactions(ex.User.Metadata, *rs, "message")
+	ex.Assistant.Metadata = withRedactions(ex.Assistant.Metadata, *rs, "reply")
 	return ex, meta
 }
 
@@ -341,5 +344,6 @@ func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *smriti.Exchang
 		}
 	}
 	comp := &intelligence.Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
+	rs := append(turnRedactions(ex.User, "message"), turnRedactions(ex.Assistant, "reply")...)
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta, Redactions: rs}, nil
 }

@@ -98,3 +98,40 @@ func redactText(field string, s *string) []smriti.Redaction {
 	rs.text(field, s)
 	return rs
 }
+
+// withRedactions records, in a turn's metadata, the rules whose secrets were
+// replaced in it (key "redactions": [{"rule": …}]), so that whoever shows the
+// turn can say so beside it; m is returned unchanged when none were.
+func withRedactions(m map[string]any, rs []smriti.Redaction, field string) map[string]any {
+	var rules []any
+	for _, r := range rs {
+		if r.Field == field {
+			rules = append(rules, map[string]any{"rule": r.Rule})
+		}
+	}
+	if len(rules) == 0 {
+		return m
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["redactions"] = rules
+	return m
+}
+
+// turnRedactions reads back what withRedactions recorded in a stored turn.
+func turnRedactions(t *smriti.Turn, field string) []smriti.Redaction {
+	if t == nil {
+		return nil
+	}
+	rules, _ := t.Metadata["redactions"].([]any)
+	var out []smriti.Redaction
+	for _, r := range rules {
+		if m, ok := r.(map[string]any); ok {
+			if rule, ok := m["rule"].(string); ok {
+				out = append(out, smriti.Redaction{Field: field, Rule: rule})
+			}
+		}
+	}
+	return out
+}

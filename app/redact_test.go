@@ -158,6 +158,35 @@ func TestSendStoresNeitherTheSecretInTheMessageNorTheOneInTheReply(t *testing.T)
 		t.Errorf("stored turns %q, want %q", got, wantTurns)
 	}
 	holdsNoSecret(t, "what the chat model was given", e.model.seen)
+	// Each turn records what was replaced in it, for whoever shows it.
+	if got := turns[0].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "github-pat"}}) {
+		t.Errorf("user turn metadata.redactions = %#v", got)
+	}
+}
+
+// A send retried with its idempotency key answers the first send's
+// redactions, read back from the stored turns.
+func TestReplayedSendAnswersTheSameRedactions(t *testing.T) {
+	e := newRedactEnv(t)
+	ctx := context.Background()
+	se, err := e.app.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.model.reply = "New key: " + fakeAWS
+	req := app.SendRequest{SessionID: se.ID, Message: "token " + fakeGitHub, UseMock: true, IdempotencyKey: "k1"}
+	first, err := e.app.Send(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.app.Send(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []smriti.Redaction{{Field: "message", Rule: "github-pat"}, {Field: "reply", Rule: "aws-access-token"}}
+	if !again.Exchange.Replayed || !reflect.DeepEqual(first.Redactions, want) || !reflect.DeepEqual(again.Redactions, want) {
+		t.Errorf("replayed %v: first %v, again %v, want %v", again.Exchange.Replayed, first.Redactions, again.Redactions, want)
+	}
 }
 
 func TestCommitStoresRedactedContentThatVerifies(t *testing.T) {
