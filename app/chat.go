@@ -267,14 +267,14 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	}
 	if err != nil {
 		if partial.stopped(ctx) {
-			return c.keepStopped(ctx, req, p, partial.text.String(), err)
+			return c.keepStopped(ctx, req, p, partial.text.String(), err, rs)
 		}
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		cancelled := smriti.Errorf(smriti.EUPSTREAM, "the request was cancelled before the reply was stored")
 		if partial.stopped(ctx) {
-			return c.keepStopped(ctx, req, p, comp.Text, cancelled)
+			return c.keepStopped(ctx, req, p, comp.Text, cancelled, rs)
 		}
 		return nil, cancelled
 	}

@@ -75,7 +75,7 @@ func (c *capturing) Stream(ctx context.Context, req intelligence.CompletionReque
 // capturingProviders hands out one capturing mock for every name.
 type capturingProviders struct {
 	intelligence.Providers
-	p *capturing
+	p intelligence.Provider
 }
 
 func (ps capturingProviders) Provider(string) (intelligence.Provider, error) { return ps.p, nil }
@@ -85,6 +85,7 @@ func (ps capturingProviders) Background() (intelligence.Provider, string, error)
 
 type redactEnv struct {
 	st    *store.Store
+	real  intelligence.Providers
 	app   *app.App
 	model *capturing
 	space smriti.ID
@@ -112,7 +113,7 @@ func newRedactEnv(t *testing.T) *redactEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &redactEnv{st: s, app: app.New(app.Config{Store: s, Providers: capturingProviders{real, model}}), model: model, space: sp.ID}
+	return &redactEnv{st: s, real: real, app: app.New(app.Config{Store: s, Providers: capturingProviders{real, model}}), model: model, space: sp.ID}
 }
 
 // holdsNoSecret fails when any of the fake credentials is in got.
@@ -419,5 +420,43 @@ func TestEveryDoorRedactsTheCredentialCorpus(t *testing.T) {
 		if rate := float64(len(creds)-leaked) / float64(len(creds)); rate < 0.95 {
 			t.Errorf("%s: %d of %d credentials kept (%.1f%% redacted), want at least 95%% redacted", door, leaked, len(creds), 100*rate)
 		}
+	}
+}
+
+// stopsAfterOnePiece streams one piece and then waits for the client to go.
+type stopsAfterOnePiece struct{ capturing }
+
+func (p *stopsAfterOnePiece) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
+	if err := onDelta("the new key is " + fakeAWS + " and"); err != nil {
+		return nil, err
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// A reply the user stops is stored as far as it got, and redacted like any.
+func TestStoppedReplyIsRedacted(t *testing.T) {
+	e := newRedactEnv(t)
+	ctx := context.Background()
+	se, err := e.app.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopping := app.New(app.Config{Store: e.st, Providers: capturingProviders{e.real, &stopsAfterOnePiece{capturing{Provider: e.model.Provider}}}})
+	sctx, stop := context.WithCancel(ctx)
+	_, err = stopping.Stream(sctx, app.SendRequest{SessionID: se.ID, Message: "token " + fakeGitHub, UseMock: true}, nil,
+		func(string) error { stop(); return nil })
+	if err == nil {
+		t.Fatal("a stopped stream answered no error")
+	}
+	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 2 || turns[0].Content != "token [redacted: github-pat]" || turns[1].Content != "the new key is [redacted: aws-access-token] and" {
+		t.Fatalf("stored %+v", turns)
+	}
+	if got := turns[1].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "aws-access-token"}}) {
+		t.Errorf("stopped reply metadata.redactions = %#v", got)
 	}
 }
