@@ -417,7 +417,9 @@ func TestEveryDoorRedactsTheCredentialCorpus(t *testing.T) {
 				leaked++
 			}
 		}
-		if rate := float64(len(creds)-leaked) / float64(len(creds)); rate < 0.95 {
+		rate := float64(len(creds)-leaked) / float64(len(creds))
+		t.Logf("%s: %d of %d credentials redacted (%.1f%%)", door, len(creds)-leaked, len(creds), 100*rate)
+		if rate < 0.95 {
 			t.Errorf("%s: %d of %d credentials kept (%.1f%% redacted), want at least 95%% redacted", door, leaked, len(creds), 100*rate)
 		}
 	}
