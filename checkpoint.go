@@ -50,6 +50,9 @@ type Checkpoint struct {
 	// its branch's head: the base the commit named, whose change was
 	// rebased onto the head (the checkpoint's parent). Not stored.
 	RebasedFrom *ID
+	// Redactions are the secrets the write that answers with this
+	// checkpoint replaced before storing it. Not stored.
+	Redactions []Redaction
 }
 
 // Content is the structured state a checkpoint carries.

@@ -20,6 +20,9 @@ type Note struct {
 	Text         string
 	Kind         string
 	CreatedAt    time.Time
+	// Redactions are the secrets the write that answers with this note
+	// replaced in its text. Not stored.
+	Redactions []Redaction
 }
 
 // NoteCreate is what a caller may set when adding a note.

@@ -105,7 +105,11 @@ func New(cfg Config) *App {
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
-	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
+	var background intelligence.Providers
+	if cfg.Providers != nil {
+		background = secretFreeProviders{cfg.Providers}
+	}
+	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: background}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
 	}

@@ -71,6 +71,11 @@ type SendResult struct {
 	// Reply is what the assistant turn records about how it was made; for a
 	// replayed send, what was recorded the first time.
 	Reply intelligence.ReplyMeta
+	// Redactions are the secrets replaced in the stored turns: field
+	// "message" (the user's, replaced before the provider saw it) or
+	// "reply". Each turn records its own in metadata.redactions, so a
+	// replayed send answers the same.
+	Redactions []smriti.Redaction
 }
 
 // maxMessageChars bounds one user message.
@@ -225,6 +230,11 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	// A secret in the message is replaced before anything else sees it: the
+	// provider, the stored turn and the idempotency digest all get the
+	// redacted text, so a retry of the same send matches.
+	var rs redactions
+	rs.text("message", &req.Message)
 	if req.IdempotencyKey != "" {
 		prev, err := c.Sessions.ReplayExchange(ctx, req.SessionID, req.IdempotencyKey)
 		if err != nil {
@@ -257,18 +267,18 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	}
 	if err != nil {
 		if partial.stopped(ctx) {
-			return c.keepStopped(ctx, req, p, partial.text.String(), err)
+			return c.keepStopped(ctx, req, p, partial.text.String(), err, rs)
 		}
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		cancelled := smriti.Errorf(smriti.EUPSTREAM, "the request was cancelled before the reply was stored")
 		if partial.stopped(ctx) {
-			return c.keepStopped(ctx, req, p, comp.Text, cancelled)
+			return c.keepStopped(ctx, req, p, comp.Text, cancelled, rs)
 		}
 		return nil, cancelled
 	}
-	write, meta := c.exchange(req, p, comp)
+	write, meta := c.exchange(req, p, comp, &rs)
 	ex, err := c.Sessions.AppendExchange(ctx, write)
 	if err != nil {
 		return nil, err
@@ -280,10 +290,14 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 		}
 		meta = intelligence.ReplyMetaOf(ex.Assistant)
 	}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta, Redactions: rs}, nil
 }
 
-func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Completion) (smriti.Exchange, intelligence.ReplyMeta) {
+// exchange is the write of a send's two turns; the reply is redacted here
+// (the message was, before the provider saw it), its secrets added to rs.
+func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Completion, rs *redactions) (smriti.Exchange, intelligence.ReplyMeta) {
+	reply := comp.Text
+	rs.text("reply", &reply)
 	now := c.Now
 	if now == nil {
 		now = smriti.Now
@@ -291,7 +305,7 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 	meta := intelligence.ReplyMeta{Usage: comp.Usage, Context: p.Context.Reply(), At: now().UTC().Truncate(time.Second)}
 	provider := p.Provider.Name()
 	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
-	replyTokens, _ := c.counter().CountTokens(provider, p.Model, comp.Text)
+	replyTokens, _ := c.counter().CountTokens(provider, p.Model, reply)
 	ex := smriti.Exchange{
 		SessionID:      req.SessionID,
 		IdempotencyKey: req.IdempotencyKey,
@@ -299,12 +313,14 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 		Mount:          p.Mount,
 		Unmount:        p.Unmount,
 		User:           smriti.TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
-		Assistant: smriti.TurnWrite{Content: comp.Text, Provider: provider, Model: p.Model, Tokens: replyTokens,
+		Assistant: smriti.TurnWrite{Content: reply, Provider: provider, Model: p.Model, Tokens: replyTokens,
 			Metadata: meta.Metadata()},
 	}
 	if req.IdempotencyKey == "" {
 		ex.RequestHash = ""
 	}
+	ex.User.Metadata = withRedactions(ex.User.Metadata, *rs, "message")
+	ex.Assistant.Metadata = withRedactions(ex.Assistant.Metadata, *rs, "reply")
 	return ex, meta
 }
 
@@ -328,5 +344,6 @@ func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *smriti.Exchang
 		}
 	}
 	comp := &intelligence.Completion{Text: ex.Assistant.Content, Model: ex.Assistant.Model, Usage: meta.Usage}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta}, nil
+	rs := append(turnRedactions(ex.User, "message"), turnRedactions(ex.Assistant, "reply")...)
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta, Redactions: rs}, nil
 }

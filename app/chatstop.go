@@ -42,11 +42,11 @@ func (r *partialReply) stopped(ctx context.Context) bool {
 // already happened, but keeps its caller. A stopped exchange is stored
 // without the send's idempotency key: a retry of the same send is a new
 // answer, not this partial one.
-func (c *Chat) keepStopped(ctx context.Context, req SendRequest, p *Prepared, text string, cause error) (*SendResult, error) {
+func (c *Chat) keepStopped(ctx context.Context, req SendRequest, p *Prepared, text string, cause error, rs redactions) (*SendResult, error) {
 	comp := &intelligence.Completion{Text: text, Model: p.Model}
-	write, meta := c.exchange(req, p, comp)
+	write, meta := c.exchange(req, p, comp, &rs)
 	meta.Stopped = true
-	write.Assistant.Metadata = meta.Metadata()
+	write.Assistant.Metadata = withRedactions(meta.Metadata(), rs, "reply")
 	write.IdempotencyKey, write.RequestHash = "", ""
 	if _, err := c.Sessions.AppendExchange(context.WithoutCancel(ctx), write); err != nil {
 		return nil, err

@@ -49,7 +49,13 @@ func (a *App) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) 
 
 // AddNote annotates a checkpoint.
 func (a *App) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
-	return a.store.AddNote(ctx, id, in)
+	rs := redactText("text", &in.Text)
+	n, err := a.store.AddNote(ctx, id, in)
+	if err != nil {
+		return nil, err
+	}
+	n.Redactions = rs
+	return n, nil
 }
 
 // VerifyCheckpoint rechecks the hashes of a checkpoint and its ancestors.

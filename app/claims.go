@@ -10,7 +10,13 @@ import (
 
 // CreateClaim stores a claim and returns the live claims it collides with.
 func (a *App) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
-	return a.store.CreateClaim(ctx, in)
+	rs := redactText("scope", &in.Scope)
+	c, collisions, err := a.store.CreateClaim(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Redactions = rs
+	return c, collisions, nil
 }
 
 // Claims lists one page of a space's claims, newest first, and the cursor

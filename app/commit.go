@@ -28,7 +28,15 @@ func (a *App) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) 
 		return nil, err
 	}
 	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	return a.store.CommitCheckpoint(ctx, in)
+	var rs redactions
+	rs.content(&in.Content)
+	redactItems(in.Items)
+	c, err := a.store.CommitCheckpoint(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	c.Redactions = rs
+	return c, nil
 }
 
 // CreateCheckpoint saves a checkpoint with an explicit parent and branch
@@ -39,5 +47,16 @@ func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) 
 		return nil, err
 	}
 	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	return a.store.CreateCheckpoint(ctx, in)
+	var rs redactions
+	rs.content(&in.Content)
+	redactItems(in.Items)
+	rs.text("raw_source_text", in.RawSourceText)
+	rs.object("context_blob", in.ContextBlob)
+	rs.object("metadata", in.Metadata)
+	c, err := a.store.CreateCheckpoint(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	c.Redactions = rs
+	return c, nil
 }

@@ -50,6 +50,10 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 			return nil, err
 		}
 	}
+	// A proposal is stored state too: its texts are redacted as a commit's.
+	var rs redactions
+	rs.content(&in.Draft.Content)
+	redactItems(in.Draft.Items)
 	p := &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base, BranchName: branch, Source: in.Source, Draft: in.Draft}
 	if in.Source == smriti.ProposalFromHook && session != smriti.NilID {
 		p, _, err := a.store.ReplaceProposals(ctx, p)
@@ -89,6 +93,8 @@ func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.Pr
 	}
 	d := p.Draft
 	d.Content = e.Apply(d.Content)
+	var rs redactions
+	rs.content(&d.Content)
 	return a.store.UpdateProposalDraft(ctx, id, d)
 }
 

@@ -159,11 +159,12 @@ func chatOnce(ctx context.Context, env *Env, c *client.Client, o *chatOptions, s
 		if err != nil {
 			return err
 		}
+		printRedactions(env, out.Redactions)
 		return printJSON(env.Stdout, out)
 	}
 	stop := spinner(env, "thinking…")
 	started := false
-	_, err = c.SendStream(ctx, req, func(ev client.StreamEvent) {
+	done, err := c.SendStream(ctx, req, func(ev client.StreamEvent) {
 		if ev.Event != "delta" {
 			return
 		}
@@ -181,6 +182,9 @@ func chatOnce(ctx context.Context, env *Env, c *client.Client, o *chatOptions, s
 	stop()
 	if started {
 		fmt.Fprintln(env.Stdout)
+	}
+	if done != nil {
+		printRedactions(env, done.Redactions)
 	}
 	return err
 }

@@ -309,6 +309,7 @@ func newCheckpointNoteCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			printRedactions(env, n.Redactions)
 			if asJSON {
 				return printJSON(env.Stdout, n)
 			}

@@ -247,6 +247,7 @@ func (o *checkpointCreate) save(cmd *cobra.Command, env *Env, c *client.Client, 
 		retry := createRetry(cmd, space, p, o.extract)
 		return withHint(asConflict(err, retry, ""), smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it) and the space.")
 	}
+	printRedactions(env, out.Redactions)
 	if o.asJSON {
 		return printJSON(env.Stdout, out)
 	}

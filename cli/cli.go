@@ -133,6 +133,7 @@ func commands() []*cobra.Command {
 		newReceiptsCmd(),
 		newWorktreeCmd(),
 		newRemoteCmd(), newFetchCmd(), newPullCmd(), newPushCmd(), newCloneCmd(), newPrivateCmd(),
+		newSecretsCmd(),
 	}
 }
 

@@ -108,3 +108,11 @@ func spinner(env *Env, label string) (stop func()) {
 	var once sync.Once
 	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
+
+// printRedactions tells the user, on stderr, which secrets the server
+// replaced before storing what they wrote (nothing is replaced silently).
+func printRedactions(env *Env, rs []smriti.Redaction) {
+	for _, r := range rs {
+		fmt.Fprintf(env.Stderr, "redacted a secret in %s (%s): it is stored as [redacted: %s]\n", r.Field, r.Rule, r.Rule)
+	}
+}

@@ -33,6 +33,9 @@ type Claim struct {
 	Status           string
 	ClaimedAt        time.Time
 	ExpiresAt        time.Time
+	// Redactions are the secrets the write that answers with this claim
+	// replaced in its scope. Not stored.
+	Redactions []smriti.Redaction
 }
 
 // ClaimCreate is what a caller may set when claiming work.

@@ -53,7 +53,7 @@ func TestAgentTranscriptImportAddsOnlyNewLines(t *testing.T) {
 			}
 			want := []string{
 				"system: Session summary: Fix the flaky retry test",
-				"user: The retry test fails one run in ten. Find out why; use API_KEY=[REDACTED] for the staging server.",
+				"user: The retry test fails one run in ten. Find out why; use API_KEY=[redacted: generic-api-key] for the staging server.",
 				"assistant: I'll read the test and run it.",
 				"assistant: Tool call: Read `/home/dev/proj/retry_test.go`",
 				"system: Tool result: Read `/home/dev/proj/retry_test.go` → ok, 4 lines",

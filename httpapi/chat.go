@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"smriti/app"
 	"smriti/intelligence"
@@ -106,6 +104,7 @@ func sendResponse(res *app.SendResult) wire.SendResponse {
 		Reply: ex.Assistant.Content, SessionID: ex.Assistant.SessionID, TurnCount: ex.Assistant.Seq + 1,
 		Provider: ex.Assistant.Provider, Model: ex.Assistant.Model, UserTurnID: ex.User.ID, AssistantTurnID: ex.Assistant.ID,
 		UserSeq: ex.User.Seq, AssistantSeq: ex.Assistant.Seq, Usage: res.Completion.Usage, Context: info, Replayed: ex.Replayed,
+		Redactions: res.Redactions,
 	}
 }
 
@@ -131,29 +130,11 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		return smriti.Errorf(smriti.EINTERNAL, "streaming is not supported by this connection")
+	es, err := newEventStream(w)
+	if err != nil {
+		return err
 	}
-	started := false
-	event := func(name string, v any) error {
-		if !started {
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.Header().Set("X-Accel-Buffering", "no")
-			w.WriteHeader(http.StatusOK)
-			started = true
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b); err != nil {
-			return err
-		}
-		flusher.Flush()
-		return nil
-	}
+	event := es.send
 	res, err := s.app.Stream(r.Context(), req,
 		func(p *app.Prepared) error {
 			provider := ""
@@ -164,12 +145,7 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request) error {
 		},
 		func(text string) error { return event("delta", map[string]string{"text": text}) })
 	if err != nil {
-		if !started {
-			return err
-		}
-		status, body := s.errorAnswer(r, err)
-		_ = event("error", map[string]any{"status": status, "detail": body.Detail})
-		return nil
+		return s.failStream(es, r, err)
 	}
 	return event("done", sendResponse(res))
 }

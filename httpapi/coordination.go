@@ -158,7 +158,7 @@ func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, wire.ClaimCreated{ClaimOut: wire.ClaimOf(c), Collisions: wire.ClaimsOf(collisions)})
+	writeJSON(w, http.StatusCreated, wire.ClaimCreated{ClaimOut: wire.ClaimOf(c), Collisions: wire.ClaimsOf(collisions), Redactions: c.Redactions})
 	return nil
 }
 

@@ -68,7 +68,10 @@ func TestOpenAPIConformance(t *testing.T) {
 	}
 	addConformanceUser(t, e)
 	v := &validator{doc: doc, seen: map[string]bool{}, reached: map[string]bool{}}
-	vals := map[string]string{"git_repo": repo, "self": e.url, "remotename": "origin"}
+	// fake_key is a random fake credential that the scenario pastes into a
+	// send, a commit, a note and a claim, whose answers then list their
+	// redactions.
+	vals := map[string]string{"git_repo": repo, "self": e.url, "remotename": "origin", "fake_key": fakeKey(7)}
 	covered := map[string]bool{}
 	for i, st := range conformanceScenario() {
 		fill := func(s string) string {
@@ -465,7 +468,7 @@ func conformanceScenario() []conformanceStep {
 			capture: map[string]string{"session": "id"}},
 		{method: "POST", path: "/api/v4/chat/sessions", body: `{"title": "Loose"}`, capture: map[string]string{"loose": "id"}},
 		{method: "PUT", path: "/api/v4/chat/sessions/{loose}/attach", body: `{"repo_id": "{repo}"}`},
-		{method: "POST", path: "/api/v4/chat/send", body: `{"session_id": "{session}", "message": "Plan Sydney", "use_mock": true}`,
+		{method: "POST", path: "/api/v4/chat/send", body: `{"session_id": "{session}", "message": "Plan Sydney; the booking API key is {fake_key}", "use_mock": true}`,
 			headers: map[string]string{"Idempotency-Key": "first"}, capture: map[string]string{"reply": "assistant_turn_id"}},
 		{method: "GET", path: "/api/v5/turns/{reply}/context"},
 		// Issue 48: ids the body names that are not there are 404.
@@ -481,7 +484,7 @@ func conformanceScenario() []conformanceStep {
 			"author_agent": "planner", "project_root": "/srv/trip", "source_turns": {"session_id": "{session}", "from_seq": 0, "to_seq": 1}}`,
 			capture: map[string]string{"base": "id"}},
 		{method: "POST", path: "/api/v2/commits", body: `{"repo_id": "{repo}", "parent_commit_id": "{base}", "message": "Second", "author_type": "user",
-			"context_blob": {"k": 1}, "raw_source_text": "notes", "metadata": {"m": true}, ` + content + `}`, capture: map[string]string{"second": "id"}},
+			"context_blob": {"k": 1}, "raw_source_text": "notes; used {fake_key}", "metadata": {"m": true}, ` + content + `}`, capture: map[string]string{"second": "id"}},
 		{method: "GET", path: "/api/v2/commits/{second}"},
 		{method: "GET", path: "/api/v5/checkpoints/resolve?ref={second}&space_id={repo}"},
 		{method: "GET", path: "/api/v2/commits/{second}?items=true", capture: map[string]string{"item": "items.0.id"}},
@@ -499,10 +502,11 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v5/spaces/{repo}/events?after=0", until: "event: checkpoint.created"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/receipts", body: `{"agent_session": "019a-thread", "host": "codex", "event": "SessionStart", "trigger": "auto", "injected": "- East coast only\n", "tokens": 5}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/export", keep: "bundle"},
+		{method: "GET", path: "/api/v5/secrets/scan?space_id={repo}"},
 		{method: "POST", path: "/api/v5/spaces/import?as_new=true", contentType: "application/gzip", body: "{bundle}"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits"},
 		{method: "GET", path: "/api/v2/repos/{repo}/commits/latest"},
-		{method: "POST", path: "/api/v5/checkpoint/{second}/notes", body: `{"text": "Checked the visa rules", "author": "ana", "kind": "note"}`},
+		{method: "POST", path: "/api/v5/checkpoint/{second}/notes", body: `{"text": "Checked the visa rules with {fake_key}", "author": "ana", "kind": "note"}`},
 		{method: "GET", path: "/api/v5/checkpoints/{second}/verify"},
 		{method: "PUT", path: "/api/v5/chat/sessions/{session}/mount", body: `{"checkpoint_id": "{base}", "history_base_seq": 1}`},
 		{method: "POST", path: "/api/v5/chat/context", body: `{"session_id": "{session}", "message": "What next?", "memory_scope": "latest_3"}`},
@@ -535,6 +539,7 @@ func conformanceScenario() []conformanceStep {
 			"base_commit_id": "{base}", "session_id": "{fork}", "task_id": "visa", "intent_type": "implement", "ttl_hours": 2}`,
 			capture: map[string]string{"claim": "id"}},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
+		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "rotator", "scope": "rotate {fake_key}"}`},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Plan", "tasks": [
 			{"text": "Book flights", "id": "flights", "intent_hint": "implement"}, {"text": "Pack", "id": "pack", "blocked_by": "flights"}]}`},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Rebased", "base_checkpoint_id": "{base}", ` + content + `}`},

@@ -117,7 +117,7 @@ func (o ClientOps) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCrea
 	if err != nil {
 		return nil, err
 	}
-	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}, nil
+	return &smriti.Note{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt, Redactions: n.Redactions}, nil
 }
 
 func (o ClientOps) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {

@@ -157,6 +157,7 @@ func (t *tools) commit(ctx context.Context, req smriti.CheckpointCommit) (reply,
 	if c.RebasedFrom != nil && c.ParentID != nil {
 		text += fmt.Sprintf("Rebased: the branch head moved past your base %s; your change was applied onto the head %s.\n", *c.RebasedFrom, *c.ParentID)
 	}
+	text += redactedText(c.Redactions)
 	return reply{Text: text, Data: commitAnswer{CheckpointID: c.ID, CommitHash: c.Hash, Branch: c.BranchName,
 		ParentCheckpointID: c.ParentID, RebasedFrom: c.RebasedFrom}}, nil
 }
@@ -228,4 +229,14 @@ func (t *tools) extractInto(ctx context.Context, space smriti.ID, markdown strin
 		req.BaseCheckpointID = &res.Base.ID
 	}
 	return res, nil
+}
+
+// redactedText says which secrets the write replaced before storing them
+// ("" when none): nothing is replaced silently.
+func redactedText(rs []smriti.Redaction) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "Redacted a secret in %s (%s): it is stored as [redacted: %s].\n", r.Field, r.Rule, r.Rule)
+	}
+	return b.String()
 }

@@ -33,7 +33,7 @@ func (t *tools) registerWrites(s *sdk.Server) {
 			if n.Kind != smriti.NoteKindNote {
 				suffix = " [" + n.Kind + "]"
 			}
-			return fmt.Sprintf("Note added to checkpoint `%s…`%s\n", c.ID.String()[:8], suffix), nil
+			return fmt.Sprintf("Note added to checkpoint `%s…`%s\n", c.ID.String()[:8], suffix) + redactedText(n.Redactions), nil
 		})
 	add(t, s, "smriti_delete_checkpoint", "Delete a checkpoint; refused while others depend on it, unless cascade.", destructive,
 		func(ctx context.Context, in deleteCheckpointIn) (string, error) {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"smriti"
 	"smriti/records"
+	"smriti/secrets"
 	"strings"
 	"unicode/utf8"
 )
@@ -113,7 +114,7 @@ func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentT
 					info.Skipped++
 				}
 				for _, e := range entries {
-					e.Content = RedactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
+					e.Content = redactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
 					switch {
 					case isStandIn:
 						e.Key = StandInKey(e.Content)
@@ -492,7 +493,7 @@ func toolCallLine(name string, input json.RawMessage) string {
 			break
 		}
 	}
-	target = oneLine(RedactSecrets(target), maxToolTarget)
+	target = oneLine(redactSecrets(target), maxToolTarget)
 	if target == "" {
 		return name
 	}
@@ -515,7 +516,7 @@ func toolOutcome(failed bool, out string) string {
 		return "ok, " + size
 	}
 	first, _, _ := strings.Cut(out, "\n")
-	if first = oneLine(RedactSecrets(first), maxToolTarget); first != "" {
+	if first = oneLine(redactSecrets(first), maxToolTarget); first != "" {
 		return "error: " + first
 	}
 	return "error"
@@ -534,3 +535,16 @@ func lineHash(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:16])
 }
+
+// redactSecrets replaces each secret in s with a marker naming the rule that
+// found it (see package secrets), so an imported message or tool call never
+// stores a key it happened to show.
+func redactSecrets(s string) string {
+	out, _ := secrets.Redact(s)
+	return out
+}
+
+// RedactSecrets is a text as a transcript import stores it: each secret
+// replaced by a marker naming its rule (a hook compares the host's last
+// message with what the reader gives, which is redacted).
+func RedactSecrets(s string) string { return redactSecrets(s) }

@@ -38,7 +38,7 @@ func TestReadAgentTranscriptClaudeCode(t *testing.T) {
 	u := func(n int) string { return fmt.Sprintf("a0000000-0000-4000-8000-00000000000%d", n) }
 	want := []gotEntry{
 		{"summary:" + u(6), AgentNote, smriti.RoleSystem, "Session summary: Fix the flaky retry test"},
-		{u(1), AgentMessage, smriti.RoleUser, "The retry test fails one run in ten. Find out why; use API_KEY=[REDACTED] for the staging server."},
+		{u(1), AgentMessage, smriti.RoleUser, "The retry test fails one run in ten. Find out why; use API_KEY=[redacted: generic-api-key] for the staging server."},
 		{u(2), AgentMessage, smriti.RoleAssistant, "I'll read the test and run it."},
 		{u(2) + ":tools", AgentTool, smriti.RoleAssistant, "Tool call: Read `/home/dev/proj/retry_test.go`\nTool call: Bash `go test -run TestRetry -count=20 ./provider/`"},
 		{u(3) + ":results", AgentTool, smriti.RoleSystem, "Tool result: Read `/home/dev/proj/retry_test.go` → ok, 4 lines\n" +
@@ -74,8 +74,8 @@ func TestReadAgentTranscriptCodex(t *testing.T) {
 		"Add a --ttl flag to claim create.",
 		"Tool call: shell `bash -lc rg -n ttl cli/`",
 		"Tool result: shell `bash -lc rg -n ttl cli/` → ok, 2 lines",
-		"Tool call: shell `bash -lc GITHUB_TOKEN=[REDACTED] go test ./cli/`",
-		"Tool result: shell `bash -lc GITHUB_TOKEN=[REDACTED] go test ./cli/` → error: --- FAIL: TestClaimTTL",
+		"Tool call: shell `bash -lc GITHUB_TOKEN=[redacted: github-pat] go test ./cli/`",
+		"Tool result: shell `bash -lc GITHUB_TOKEN=[redacted: github-pat] go test ./cli/` → error: --- FAIL: TestClaimTTL",
 		"The flag parses hours only; I'll make it take Go durations.",
 		"Compaction summary: Summary so far: --ttl takes hours only; decided to accept Go durations like 2h.",
 		"Durations now parse with time.ParseDuration.",
@@ -148,21 +148,5 @@ func TestReadAgentTranscriptStreamsFiftyMegabytes(t *testing.T) {
 	// Every generated line but the 9 MB one (too long: skipped) is an entry.
 	if entries != g.n-1 || info.Lines != g.n || info.Skipped != 1 || info.Truncated {
 		t.Fatalf("entries %d of %d lines, info %+v", entries, g.n, *info)
-	}
-}
-
-func TestRedactSecrets(t *testing.T) {
-	for in, want := range map[string]string{
-		"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv":                 "export OPENAI_API_KEY=[REDACTED]",
-		`{"password": "hunter22"}`:                                             `{"password": "[REDACTED]"}`,
-		"curl -H 'Authorization: Bearer abcdefghijklmnop.qrst'":                "curl -H 'Authorization: [REDACTED]'",
-		"aws AKIAABCDEFGHIJKLMNOP done":                                        "aws [REDACTED] done",
-		"token: $GITHUB_TOKEN":                                                 "token: $GITHUB_TOKEN",
-		"the token bucket refills":                                             "the token bucket refills",
-		"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----": "[REDACTED]",
-	} {
-		if got := RedactSecrets(in); got != want {
-			t.Errorf("RedactSecrets(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -56,7 +56,11 @@ func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("import: rewind bundle: %w", err)
 		}
-		return NewBundleReader(r)
+		br, err := NewBundleReader(r)
+		if err != nil {
+			return nil, err
+		}
+		return importGate{br}, nil
 	}}
 	if asNew {
 		in.Remap = func() records.Remapper { return NewBundleRemap() }

@@ -44,6 +44,12 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 		if perr != nil {
 			return fail(perr)
 		}
+		// Secrets never become state: each message is redacted before it
+		// is stored (and so before a draft gives it to the model).
+		c.Title = redactSecrets(c.Title)
+		for i := range c.Turns {
+			c.Turns[i].Content = redactSecrets(c.Turns[i].Content)
+		}
 		s, created, err := im.Store.ImportConversation(ctx, in.SpaceID, c, in.Filename)
 		if smriti.ErrorCode(err) == smriti.ENOTFOUND {
 			return err // the space: nothing of this file can be imported

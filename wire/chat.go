@@ -70,6 +70,9 @@ type SendResponse struct {
 	Usage           intelligence.Usage `json:"usage" doc:"Tokens the provider reported (estimates for the mock)"`
 	Context         ContextInfo        `json:"context" doc:"What the reply was built from"`
 	Replayed        bool               `json:"replayed" doc:"True when this answers a repeated idempotency key: the first send's response, the provider not called again"`
+	// Redactions is present only when a secret was replaced, so that the
+	// first implementation's clients see the classic shape.
+	Redactions []smriti.Redaction `json:"redactions,omitempty" doc:"Present only when secrets were replaced before storing: each one's field (message: the user's, replaced before the provider saw it; reply) and rule. The stored text holds [redacted: rule] in its place"`
 }
 
 // ContextPreview is exactly what a send with the same body would give the

@@ -282,7 +282,8 @@ func ClaimsOf(cs []*coord.Claim) []ClaimOut {
 // task id or same scope); claims are advisory, so a collision is still 201.
 type ClaimCreated struct {
 	ClaimOut
-	Collisions []ClaimOut `json:"collisions" doc:"Live claims of the space about the same work (the same task id, or the same scope); [] when none. Claims are advisory: the new claim is stored anyway"`
+	Collisions []ClaimOut         `json:"collisions" doc:"Live claims of the space about the same work (the same task id, or the same scope); [] when none. Claims are advisory: the new claim is stored anyway"`
+	Redactions []smriti.Redaction `json:"redactions,omitempty" doc:"Present only when the scope held a secret: its field (scope) and rule; the stored scope holds [redacted: rule] in its place"`
 }
 
 // SpaceMetricsOut is a space's metrics on the wire.

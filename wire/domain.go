@@ -53,7 +53,7 @@ func (c *Commit) Checkpoint() *smriti.Checkpoint {
 		ProjectRoot: c.ProjectRoot, Content: smriti.Content{Message: c.Message, Objective: c.Objective, Summary: c.Summary,
 			Decisions: c.Decisions, Assumptions: c.Assumptions, Tasks: c.Tasks, OpenQuestions: c.OpenQuestions,
 			Entities: c.Entities, Artifacts: c.Artifacts}, ContextBlob: c.ContextBlob, RawSourceText: c.RawSourceText,
-		Metadata: c.Metadata, Notes: c.notes(), CreatedAt: c.CreatedAt, RebasedFrom: c.RebasedFrom}
+		Metadata: c.Metadata, Notes: c.notes(), CreatedAt: c.CreatedAt, RebasedFrom: c.RebasedFrom, Redactions: c.Redactions}
 }
 
 // notes reads the notes listed under the metadata's "notes" key; none when

@@ -60,20 +60,24 @@ type Commit struct {
 	// RebasedFrom is present only on the answer to a commit that was
 	// rebased, so the first implementation's clients see the classic shape.
 	RebasedFrom *smriti.ID `json:"rebased_from,omitempty" doc:"Present only when this commit was rebased: the base_checkpoint_id it named, whose change was applied onto the branch head it landed on (parent_commit_id)"`
+	// Redactions likewise: present only on the answer to a write that
+	// replaced a secret.
+	Redactions []smriti.Redaction `json:"redactions,omitempty" doc:"Present only on the answer to a write that replaced secrets before storing: each one's field (message, summary, decisions[2], artifacts[0].content, …) and rule. The stored text holds [redacted: rule] in its place"`
 }
 
 // NoteOut is a checkpoint note on the wire.
 type NoteOut struct {
-	ID           smriti.ID `json:"id" doc:"The note"`
-	CheckpointID smriti.ID `json:"checkpoint_id" doc:"The checkpoint it annotates"`
-	Author       string    `json:"author" doc:"Who wrote it"`
-	Text         string    `json:"text" doc:"The note"`
-	Kind         string    `json:"kind" doc:"note, milestone or noise"`
-	CreatedAt    time.Time `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
+	ID           smriti.ID          `json:"id" doc:"The note"`
+	CheckpointID smriti.ID          `json:"checkpoint_id" doc:"The checkpoint it annotates"`
+	Author       string             `json:"author" doc:"Who wrote it"`
+	Text         string             `json:"text" doc:"The note"`
+	Kind         string             `json:"kind" doc:"note, milestone or noise"`
+	CreatedAt    time.Time          `json:"created_at" doc:"When it was written (RFC 3339, UTC)"`
+	Redactions   []smriti.Redaction `json:"redactions,omitempty" doc:"Present only on the answer to a note whose text held a secret: its field (text) and rule; the stored text holds [redacted: rule] in its place"`
 }
 
 func NoteOf(n *smriti.Note) NoteOut {
-	return NoteOut{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt}
+	return NoteOut{ID: n.ID, CheckpointID: n.CheckpointID, Author: n.Author, Text: n.Text, Kind: n.Kind, CreatedAt: n.CreatedAt, Redactions: n.Redactions}
 }
 
 func CommitOf(c *smriti.Checkpoint) Commit {
@@ -97,6 +101,7 @@ func CommitOf(c *smriti.Checkpoint) Commit {
 		Assumptions: nonnil.Slice(c.Assumptions), Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions),
 		Entities: nonnil.Slice(c.Entities), Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob),
 		RawSourceText: c.RawSourceText, Metadata: meta, CreatedAt: c.CreatedAt, RebasedFrom: c.RebasedFrom,
+		Redactions: c.Redactions,
 	}
 }
 

@@ -1,0 +1,132 @@
+package portability
+
+import (
+	"fmt"
+
+	"smriti"
+	"smriti/records"
+	"smriti/secrets"
+)
+
+// importGate keeps secrets out of what a bundle import stores. What no hash
+// covers (turns, notes, claim scopes) is redacted as any write is; a
+// checkpoint's content is covered by its hash and cannot be rewritten
+// without breaking the chain, so a checkpoint that holds a secret refuses
+// the import, naming where it is.
+type importGate struct{ records.Reader }
+
+func (g importGate) Next() (*records.BundleRecord, error) {
+	rec, err := g.Reader.Next()
+	if err != nil || rec == nil {
+		return rec, err
+	}
+	switch {
+	case rec.Turn != nil:
+		rec.Turn.Content = redactSecrets(rec.Turn.Content)
+	case rec.Claim != nil:
+		rec.Claim.Scope = redactSecrets(rec.Claim.Scope)
+	case rec.Checkpoint != nil:
+		c := rec.Checkpoint
+		for i := range c.Notes {
+			c.Notes[i].Text = redactSecrets(c.Notes[i].Text)
+		}
+		var first *smriti.StoredSecret
+		checkpointTexts(c, func(field, text string) {
+			if fs := secrets.Find(text); first == nil && len(fs) > 0 {
+				first = &smriti.StoredSecret{Field: field, Rule: fs[0].Rule}
+			}
+		})
+		if first != nil {
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE,
+				"the bundle's checkpoint %s holds a secret in %s (%s): a checkpoint's hash covers its content, so it cannot be redacted on import; "+
+					"remove the secret where the bundle was made (smriti secrets scan finds it) and export again", c.ID, first.Field, first.Rule)
+		}
+	}
+	return rec, nil
+}
+
+// checkpointTexts calls fn with each text of a checkpoint's content that its
+// hash covers, named as on the wire.
+func checkpointTexts(c *records.BundleCheckpoint, fn func(field, text string)) {
+	fn("message", c.Message)
+	fn("objective", c.Objective)
+	fn("summary", c.Summary)
+	for _, l := range []struct {
+		name string
+		xs   []string
+	}{{"decisions", c.Decisions}, {"assumptions", c.Assumptions}, {"open_questions", c.OpenQuestions}, {"entities", c.Entities}} {
+		for i, x := range l.xs {
+			fn(fmt.Sprintf("%s[%d]", l.name, i), x)
+		}
+	}
+	for i, t := range c.Tasks {
+		fn(fmt.Sprintf("tasks[%d].text", i), t.Text)
+		fn(fmt.Sprintf("tasks[%d].intent_hint", i), t.IntentHint)
+	}
+	for i, a := range c.Artifacts {
+		fn(fmt.Sprintf("artifacts[%d].label", i), a.Label)
+		fn(fmt.Sprintf("artifacts[%d].content", i), a.Content)
+	}
+	if c.RawSourceText != nil {
+		fn("raw_source_text", *c.RawSourceText)
+	}
+}
+
+// SecretScanner is a records.Writer that, instead of writing a space's
+// records, looks for secrets in them: a space exported into it is scanned
+// from one consistent snapshot, record by record, without holding more than
+// one in memory. Found is called for each secret as it is found.
+type SecretScanner struct {
+	Found func(smriti.StoredSecret) error
+	// Read counts what was scanned.
+	Read  smriti.SecretScan
+	space smriti.ID
+}
+
+func (s *SecretScanner) Write(rec records.BundleRecord) error {
+	report := func(kind string, id smriti.ID, field, text string) error {
+		for _, f := range secrets.Find(text) {
+			s.Read.Found++
+			if err := s.Found(smriti.StoredSecret{SpaceID: s.space, Kind: kind, ID: id, Field: field, Rule: f.Rule, Fingerprint: f.Fingerprint}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch {
+	case rec.Space != nil:
+		s.space = rec.Space.ID
+		s.Read.Spaces++
+	case rec.Checkpoint != nil:
+		c := rec.Checkpoint
+		s.Read.Checkpoints++
+		var err error
+		checkpointTexts(c, func(field, text string) {
+			if err == nil {
+				err = report("checkpoint", c.ID, field, text)
+			}
+		})
+		for _, n := range c.Notes {
+			if err == nil {
+				err = report("note", n.ID, "text", n.Text)
+			}
+		}
+		return err
+	case rec.Session != nil:
+		s.Read.Sessions++
+		return report("session", rec.Session.ID, "title", rec.Session.Title)
+	case rec.Turn != nil:
+		s.Read.Turns++
+		return report("turn", rec.Turn.ID, "content", rec.Turn.Content)
+	case rec.Claim != nil:
+		s.Read.Claims++
+		return report("claim", rec.Claim.ID, "scope", rec.Claim.Scope)
+	case rec.Proposal != nil:
+		s.Read.Proposals++
+		if err := report("proposal", rec.Proposal.ID, "title", rec.Proposal.Title); err != nil {
+			return err
+		}
+		return report("proposal", rec.Proposal.ID, "draft", string(rec.Proposal.Draft))
+	}
+	return nil
+}
