@@ -883,6 +883,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/secrets/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find secrets already stored (before redaction existed, or imported): in one space, or every space the caller can see */
+        get: operations["get_v5_secrets_scan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/sessions/{session_id}/private": {
         parameters: {
             query?: never;
@@ -1776,6 +1793,8 @@ export interface components {
             id: string;
             /** @description What kind of work: implement, review, investigate, docs or test */
             intent_type: string;
+            /** @description Present only when the scope held a secret: its field (scope) and rule; the stored scope holds [redacted: rule] in its place */
+            redactions?: components["schemas"]["Redaction"][];
             /**
              * Format: uuid
              * @description The space (UUID; spaces are repos on the wire)
@@ -1934,6 +1953,8 @@ export interface components {
             raw_source_text: string | null;
             /** @description Present only when this commit was rebased: the base_checkpoint_id it named, whose change was applied onto the branch head it landed on (parent_commit_id) */
             rebased_from?: string | null;
+            /** @description Present only on the answer to a write that replaced secrets before storing: each one's field (message, summary, decisions[2], artifacts[0].content, …) and rule. The stored text holds [redacted: rule] in its place */
+            redactions?: components["schemas"]["Redaction"][];
             /**
              * Format: uuid
              * @description The space (UUID; spaces are repos on the wire)
@@ -1963,28 +1984,28 @@ export interface components {
         };
         CommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for a draft or extract (the background model becomes author_agent); default "user", or "agent" with author_agent, or "llm" with source_turns
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -1992,13 +2013,13 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description The space (UUID); must be the session's */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The writing session (UUID): its branch is the checkpoint's branch */
             session_id: string | null;
             /** @description The turns a draft was made from; marks the content as drafted (author_type "llm") */
@@ -2023,7 +2044,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         CompareDiff: {
             /** @description Assumptions only A has, sorted */
@@ -2597,7 +2618,7 @@ export interface components {
              * @description What the checkpoint did to the item
              * @enum {string}
              */
-            op?: "add" | "update" | "resolve" | "retract" | "supersede";
+            op?: "add" | "update" | "resolve" | "retract" | "supersede" | "";
             /** @description Why the item was retracted; null otherwise */
             reason?: string | null;
             /** @description The turns or document line the change came from */
@@ -2663,14 +2684,14 @@ export interface components {
             /** @description For a new item: the turns, quote and model it came from (checkpoint_id is set by the server) */
             origin?: components["schemas"]["ItemOriginInput"] | null;
             /** @description The code the item cites (at most 20); replaces the item's refs, which are otherwise carried from the parent */
-            refs?: components["schemas"]["ItemRefInput"][];
+            refs?: components["schemas"]["ItemRefInput"][] | null;
             /**
              * @description Default open; answered, retracted or superseded ends a parent item the content no longer has
              * @enum {string}
              */
-            status?: "open" | "done" | "answered" | "retracted" | "superseded";
+            status?: "open" | "done" | "answered" | "retracted" | "superseded" | "";
             /** @description Ids of parent items this one replaces */
-            supersedes?: string[];
+            supersedes?: string[] | null;
             /** @description The item's text; matched to the content's items by normalised text */
             text: string;
         };
@@ -2688,9 +2709,9 @@ export interface components {
              * @description The resolution's choice
              * @enum {string}
              */
-            choice?: "ours" | "theirs" | "base" | "custom";
+            choice?: "ours" | "theirs" | "base" | "custom" | "";
             /** @description The sides' versions the merge turned down ([] when none) */
-            rejected?: components["schemas"]["RejectedVersionInput"][];
+            rejected?: components["schemas"]["RejectedVersionInput"][] | null;
         };
         ItemOrigin: {
             /** @description The author_agent of the checkpoint that introduced it */
@@ -2808,9 +2829,9 @@ export interface components {
         };
         LegacyCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description Who wrote it, such as claude-code (null: nobody is invented) */
             author_agent?: string | null;
             /** @description user, llm, agent or system (default: agent when author_agent is given, else user) */
@@ -2824,25 +2845,25 @@ export interface components {
             /** @description The first implementation's free-form context object (default {}) */
             context_blob?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
             model?: string | null;
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description The parent checkpoint (UUID; default: the branch's newest) */
             parent_commit_id?: string | null;
             /** @description Absolute path of the project (default: the space's) */
@@ -2852,7 +2873,7 @@ export interface components {
             /** @description The space (UUID) */
             repo_id: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -2873,7 +2894,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         LineageTree: {
             /** @description Every checkpoint, oldest first */
@@ -2983,18 +3004,61 @@ export interface components {
             conflicts_resolved: number;
         };
         MergeConflict: {
-            /** @description The common ancestor's value (empty when it had none) */
+            /** @description The common ancestor's value as text (empty where it has none) */
             base: string;
-            /** @description The content field: message, objective, summary, decisions, assumptions, tasks, open_questions, entities or artifacts */
-            field: string;
-            /** @description The item: its item id (an artifact's id:<id> or label:<label>); empty for a scalar field */
+            /**
+             * @description The content field in conflict
+             * @enum {string}
+             */
+            field: "message" | "objective" | "summary" | "decisions" | "assumptions" | "tasks" | "open_questions" | "entities" | "artifacts";
+            /** @description The item of a list field: its item id, or id:<id> / label:<normalised label> for an artifact; empty for a scalar field */
             key: string;
-            /** @description How the sides disagree: both changed it, or one changed what the other removed */
-            kind: string;
-            /** @description This side's value (empty when it removed the item) */
+            /**
+             * @description both_changed: both sides changed it to different values (or added it with different values); removed_vs_edited: one side removed what the other edited
+             * @enum {string}
+             */
+            kind: "both_changed" | "removed_vs_edited";
+            /** @description The target's value as text (empty where the target removed it) */
             ours: string;
-            /** @description The other side's value (empty when it removed the item) */
+            /** @description The source's value as text (empty where the source removed it) */
             theirs: string;
+        };
+        MergedContent: {
+            /** @description Attached artifacts: {id, type, label, content} */
+            artifacts: components["schemas"]["Artifact"][];
+            /** @description Things taken for granted but not debated */
+            assumptions: string[];
+            /** @description Decisions made */
+            decisions: string[];
+            /** @description Proper nouns and key technical terms */
+            entities: string[];
+            /** @description The merge checkpoint's title */
+            message: string;
+            /** @description The merged objective */
+            objective: string;
+            /** @description Questions still open */
+            open_questions: string[];
+            /** @description The merged summary */
+            summary: string;
+            /** @description Tasks: plain strings or objects with text, id, intent_hint, blocked_by and status */
+            tasks: (string | {
+                /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
+                blocked_by?: string | string[];
+                /** @description A short id other tasks can name in blocked_by */
+                id?: string;
+                /**
+                 * @description What kind of work it is, for agents picking tasks
+                 * @enum {unknown}
+                 */
+                intent_hint?: "implement" | "review" | "investigate" | "docs" | "test";
+                /**
+                 * @description open (default) or done; extract keeps markdown checkbox state here
+                 * @enum {unknown}
+                 */
+                status?: "open" | "done";
+                /** @description What is to be done */
+                text: string;
+            })[];
         };
         MergeEdge: {
             /**
@@ -3008,6 +3072,55 @@ export interface components {
              */
             source_checkpoint_id: string;
         };
+        MergePreview: {
+            /** @description The common ancestor the merge is computed from (null when unrelated) */
+            base_checkpoint_id: string | null;
+            /** @description The common ancestor's hash (null when unrelated) */
+            base_commit_hash: string | null;
+            /** @description The conflicts the request's resolutions leave unsettled ([] when none: the merge can be committed) */
+            conflicts: components["schemas"]["MergeConflict"][];
+            /** @description The merged items with their ids */
+            items: components["schemas"]["ItemOut"][];
+            /** @description The content the merge would write */
+            merged: components["schemas"]["MergedContent"];
+            /** @description Every item of the common ancestor the merged state no longer has, and which side removed it ([] when none): a merge never deletes silently */
+            removes: components["schemas"]["MergeRemoval"][];
+            /**
+             * Format: uuid
+             * @description The checkpoint merged in
+             */
+            source_checkpoint_id: string;
+            /** @description The source checkpoint's hash */
+            source_commit_hash: string;
+            /**
+             * Format: uuid
+             * @description The checkpoint merged into
+             */
+            target_checkpoint_id: string;
+            /** @description The target checkpoint's hash */
+            target_commit_hash: string;
+        };
+        MergeRemoval: {
+            /** @description The removed item's id */
+            id: string;
+            /**
+             * @description Its kind
+             * @enum {string}
+             */
+            kind: "decision" | "assumption" | "task" | "open_question" | "entity";
+            /**
+             * @description Which side removed it: ours (the target), theirs (the source) or both
+             * @enum {string}
+             */
+            side: "ours" | "theirs" | "both";
+            /**
+             * @description How that side ended it (removed: that side's checkpoint dropped it without saying how)
+             * @enum {string}
+             */
+            status: "retracted" | "superseded" | "answered" | "removed";
+            /** @description Its text in the common ancestor */
+            text: string;
+        };
         MergeRequest: {
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
@@ -3016,7 +3129,7 @@ export interface components {
             /** @description The merge checkpoint's title (default: Merge <source branch> into <target branch>) */
             message?: string | null;
             /** @description How to settle conflicts, each matched by field and key; unsettled ones answer 409 with the conflicts */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description The checkpoint to merge in (UUID) */
             source_checkpoint_id: string | null;
             /** @description The space (UUID) */
@@ -3097,6 +3210,8 @@ export interface components {
             id: string;
             /** @description note, milestone or noise */
             kind: string;
+            /** @description Present only on the answer to a note whose text held a secret: its field (text) and rule; the stored text holds [redacted: rule] in its place */
+            redactions?: components["schemas"]["Redaction"][];
             /** @description The note */
             text: string;
         };
@@ -3153,25 +3268,25 @@ export interface components {
         };
         ProposalAcceptRequest: {
             /** @description Settle the conflicts of a 409: field and key as the 409 names them, choice ours (the branch head's value), theirs (the proposal's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
         };
         ProposalEditRequest: {
             /** @description The whole list of assumptions */
-            assumptions?: string[] | null;
+            assumptions?: (string[] | null) | null;
             /** @description The whole list of decisions */
-            decisions?: string[] | null;
+            decisions?: (string[] | null) | null;
             /** @description The whole list of entities */
-            entities?: string[] | null;
+            entities?: (string[] | null) | null;
             /** @description The title (not blank) */
             message?: string | null;
             /** @description What the work is for */
             objective?: string | null;
             /** @description The whole list of open questions */
-            open_questions?: string[] | null;
+            open_questions?: (string[] | null) | null;
             /** @description Where things stand */
             summary?: string | null;
             /** @description The whole list of tasks (strings or objects) */
-            tasks?: (string | {
+            tasks?: ((string | {
                 /** @description The ids of the tasks this one waits for: one id as a string, several as a list */
                 blocked_by?: string | string[];
                 /** @description A short id other tasks can name in blocked_by */
@@ -3188,7 +3303,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[] | null;
+            })[] | null) | null;
         };
         ProposalOut: {
             /** @description Artifacts */
@@ -3279,26 +3394,26 @@ export interface components {
         };
         ProposalRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote it, kept for the checkpoint */
             author_agent?: string | null;
             /**
              * @description Who wrote the content, as for a commit
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint the draft changes (default: the head of the session's branch, or of main, now). Accepting it later rebases onto a head that moved, or answers 409 */
             base_checkpoint_id?: string | null;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The draft's items with their ids (a draft's items view), so accepting it updates those items */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content */
@@ -3306,7 +3421,7 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project */
             project_root?: string | null;
             /** @description The session the checkpoint will be written from (UUID): its branch is the proposal's branch. Null: onto main, with no session */
@@ -3315,7 +3430,7 @@ export interface components {
              * @description Who saved it (default api)
              * @enum {string}
              */
-            source?: "hook" | "cli" | "mcp" | "web" | "api";
+            source?: "hook" | "cli" | "mcp" | "web" | "api" | "";
             /** @description The turns a draft was made from */
             source_turns?: components["schemas"]["SourceTurnsIn"] | null;
             /** @description Where things stand (default "") */
@@ -3338,7 +3453,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         ProposalWaitingOut: {
             /** @description The branch it goes on */
@@ -3564,6 +3679,12 @@ export interface components {
             /** @description The host's compaction trigger: manual or auto (empty or null when the host did not say) */
             trigger?: string | null;
         };
+        Redaction: {
+            /** @description Where the secret was: a field of the request (message, summary, decisions[2], artifacts[0].content, reply, …) */
+            field: string;
+            /** @description The detection rule that found it (github-pat, aws-access-token, connection-string-password, …); the marker left in the text names it too */
+            rule: string;
+        };
         RejectedVersion: {
             /**
              * @description ours (the merge target) or theirs (the merged source)
@@ -3580,7 +3701,7 @@ export interface components {
              * @description ours (the merge target) or theirs (the merged source)
              * @enum {string}
              */
-            side?: "ours" | "theirs";
+            side?: "ours" | "theirs" | "";
             /** @description The turns that side's version came from */
             source?: components["schemas"]["ItemSourceInput"];
             /** @description The text that side held; null when that side had removed the item */
@@ -3753,7 +3874,7 @@ export interface components {
              * @default latest_1
              * @enum {string}
              */
-            memory_scope: "latest_1" | "latest_3";
+            memory_scope: "latest_1" | "latest_3" | "";
             /** @description The user message (at most 100,000 characters) */
             message: string | null;
             /** @description Model for this send; default: the session's model (the provider's default model when the provider changes) */
@@ -3786,6 +3907,8 @@ export interface components {
             model: string;
             /** @description The provider recorded for the reply (with use_mock: the one asked for, though the mock answered) */
             provider: string;
+            /** @description Present only when secrets were replaced before storing: each one's field (message: the user's, replaced before the provider saw it; reply) and rule. The stored text holds [redacted: rule] in its place */
+            redactions?: components["schemas"]["Redaction"][];
             /** @description True when this answers a repeated idempotency key: the first send's response, the provider not called again */
             replayed: boolean;
             /** @description The assistant's reply */
@@ -3985,28 +4108,28 @@ export interface components {
         };
         SpaceCommitRequest: {
             /** @description Artifacts {id, type, label, content} (default []) */
-            artifacts?: components["schemas"]["ArtifactInput"][];
+            artifacts?: components["schemas"]["ArtifactInput"][] | null;
             /** @description Things taken for granted (default []) */
-            assumptions?: string[];
+            assumptions?: string[] | null;
             /** @description The agent that wrote the checkpoint; makes author_type "agent" unless author_type says otherwise */
             author_agent?: string | null;
             /**
              * @description Who wrote the content: "llm" for an extract (the background model becomes author_agent); default "user", or "agent" with author_agent
              * @enum {string}
              */
-            author_type?: "user" | "llm" | "agent" | "system";
+            author_type?: "user" | "llm" | "agent" | "system" | "";
             /** @description The checkpoint this content was written against (a draft's base_checkpoint_id, the checkpoint a form was loaded from). If the branch head has moved past it, the change over it is rebased onto the head by item id, or the answer is 409 with the conflicting items. Without it the content is saved onto the head as it is */
             base_checkpoint_id?: string | null;
             /** @description Idempotency key, when the Idempotency-Key header is not sent: a retry with the same key and request returns the first answer without writing again */
             client_request_id?: string;
             /** @description Decisions made (default []) */
-            decisions?: string[];
+            decisions?: string[] | null;
             /** @description Proper nouns and key terms (default []) */
-            entities?: string[];
+            entities?: string[] | null;
             /** @description Where the project's code stood (a git work tree at project_root); stored as metadata.git */
             git?: components["schemas"]["GitStateIn"] | null;
             /** @description The items with their ids (from a draft's items, or a checkpoint's ?items=true view): an item whose normalised text matches one of these keeps its id, supersedes and origin. Without it, items get their ids by matching the parent's by normalised text */
-            items?: components["schemas"]["ItemIn"][];
+            items?: components["schemas"]["ItemIn"][] | null;
             /** @description The checkpoint's title (required, not blank) */
             message: string | null;
             /** @description The model that drafted the content, recorded as the origin of new items */
@@ -4014,11 +4137,11 @@ export interface components {
             /** @description What the work is for (default "") */
             objective?: string;
             /** @description Questions still open (default []) */
-            open_questions?: string[];
+            open_questions?: string[] | null;
             /** @description Absolute path of the project (default: the space's) */
             project_root?: string | null;
             /** @description Settle the conflicts of a 409 (send them with base_checkpoint_id unchanged): field and key as the 409 names them, choice ours (the branch head's value), theirs (this commit's), base, or custom with value */
-            resolutions?: components["schemas"]["MergeResolutionInput"][];
+            resolutions?: components["schemas"]["MergeResolutionInput"][] | null;
             /** @description Where things stand (default "") */
             summary?: string;
             /** @description Tasks: strings or {text, id?, intent_hint?, blocked_by?, status?} (default []) */
@@ -4039,7 +4162,7 @@ export interface components {
                 status?: "open" | "done";
                 /** @description What is to be done */
                 text: string;
-            })[];
+            })[] | null;
         };
         SpaceCreateRequest: {
             /** @description What it is about (default "") */
@@ -4047,7 +4170,7 @@ export interface components {
             /** @description Free-form JSON object (default {}) */
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description The space's name: not blank, at most 255 characters */
             name: string | null;
             /** @description Absolute path of the project (default null) */
@@ -4230,9 +4353,9 @@ export interface components {
         };
         SyncFetchRequest: {
             /** @description Only these branches' histories (empty: every branch) */
-            branches?: string[];
+            branches?: string[] | null;
             /** @description Hashes of checkpoints the asker has (their ancestors too); at most 256 */
-            haves?: string[];
+            haves?: string[] | null;
             /** @description The answering server's log position after which turns are wanted (null or -1: every turn) */
             since?: number | null;
         };
@@ -4525,7 +4648,19 @@ export interface components {
             space_id: string | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description A method the path does not list: every documented path answers it so */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path serves, comma-separated (HEAD wherever GET) */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -4590,6 +4725,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -4610,7 +4754,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4622,6 +4784,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4671,8 +4844,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4683,6 +4874,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4739,7 +4941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4757,9 +4959,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4817,6 +5057,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -4826,7 +5075,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,6 +5105,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4884,8 +5162,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4902,6 +5189,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v2_repos: {
@@ -4910,7 +5208,7 @@ export interface operations {
                 /** @description cursor from the X-Next-Cursor header of the previous page */
                 after?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -4947,9 +5245,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +5334,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5016,7 +5361,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5028,6 +5391,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5074,8 +5448,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5086,6 +5469,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5139,8 +5533,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5157,6 +5569,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v2_repos_repo_id_commits: {
@@ -5167,7 +5590,7 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description page size (1–1000); without it every item up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5206,8 +5629,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5218,6 +5659,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5267,8 +5719,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5279,6 +5749,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,7 +5819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,7 +5837,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5368,6 +5867,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +5926,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5425,7 +5944,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5454,9 +5991,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,6 +6020,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5490,9 +6056,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5537,9 +6105,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5584,6 +6172,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -5593,9 +6190,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5662,7 +6261,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5680,9 +6297,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5738,8 +6357,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5756,9 +6393,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5824,6 +6463,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -5844,7 +6492,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5856,6 +6522,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5904,9 +6581,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +6664,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5976,7 +6682,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6014,9 +6738,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,7 +6757,7 @@ export interface operations {
                 /** @description cursor from X-Next-Cursor */
                 after?: string;
                 /** @description page size (1–1000); without it every session up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6068,9 +6794,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6128,6 +6883,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6137,7 +6901,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6149,6 +6931,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,8 +6988,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6207,6 +7009,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6260,8 +7073,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6272,6 +7103,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,7 +7173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6349,7 +7191,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6361,6 +7221,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,8 +7287,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6454,9 +7343,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,7 +7364,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6512,8 +7403,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6524,6 +7433,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6570,8 +7490,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6582,6 +7511,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,7 +7581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +7599,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6671,6 +7629,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6718,8 +7687,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6736,6 +7714,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v4_chat_spaces_repo_id_sessions_session_id_turns: {
@@ -6746,7 +7735,7 @@ export interface operations {
                 /** @description older name of after, still accepted */
                 after_seq?: string;
                 /** @description page size (1–1000); without it every turn up to 5,000 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6786,8 +7775,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6798,6 +7805,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6849,8 +7867,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6861,6 +7897,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,6 +7965,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6927,7 +7983,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6954,9 +8028,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7017,6 +8093,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7026,7 +8111,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7064,9 +8167,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,7 +8231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7144,7 +8249,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7156,6 +8279,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,8 +8345,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7223,6 +8375,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,7 +8450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7316,7 +8479,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7328,6 +8509,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7383,8 +8575,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7421,9 +8631,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +8693,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7490,7 +8711,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7528,9 +8767,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7588,6 +8829,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -7597,7 +8847,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7635,9 +8903,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7684,8 +8954,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7696,6 +8975,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7742,8 +9032,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7754,6 +9053,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7805,9 +9115,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7824,7 +9172,7 @@ export interface operations {
                 /** @description true: also expired, done and abandoned claims */
                 include_expired?: string;
                 /** @description page size (1–1000); without it every claim up to 5,000 */
-                limit?: string;
+                limit?: number;
                 /** @description the space (required) */
                 space_id: string;
             };
@@ -7863,9 +9211,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7928,6 +9314,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -7948,7 +9343,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,6 +9373,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,8 +9443,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8037,7 +9470,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,6 +9500,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,8 +9570,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8126,7 +9597,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8138,6 +9627,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8195,6 +9695,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8213,7 +9722,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8240,9 +9767,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,6 +9846,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8328,7 +9866,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8340,6 +9905,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8397,6 +9973,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8406,7 +9991,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8418,6 +10021,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,8 +10079,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8477,6 +10100,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8501,6 +10135,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description dry_run: the preview of the merge; nothing is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergePreview"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -8539,6 +10182,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8559,7 +10211,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8571,6 +10241,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8617,8 +10298,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8629,6 +10319,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8691,6 +10392,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict with the current state (see the detail) */
             409: {
                 headers: {
@@ -8711,7 +10421,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,6 +10451,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8769,8 +10508,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8781,6 +10529,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8827,8 +10586,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8845,6 +10613,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v5_search: {
@@ -8853,9 +10632,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -8894,9 +10673,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8911,9 +10728,9 @@ export interface operations {
                 /** @description only this branch */
                 branch?: string;
                 /** @description checkpoint, turn or note (repeat or comma-separate for several) */
-                kind?: string;
+                kind?: string[];
                 /** @description at most this many results (1–100, default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the words to find (all must match) */
                 q?: string;
                 /** @description only this space */
@@ -8952,9 +10769,146 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_secrets_scan: {
+        parameters: {
+            query?: {
+                /** @description only this space (default: every space the caller can see) */
+                space_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: finding (data: {space_id, kind, id, field, rule, fingerprint}) for each secret as it is found, then done (data: what was scanned and how many were found) or error ({status, detail}) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: the caller's allowance of LLM-backed calls or of sign-in attempts is spent (auth mode, or --llm-rate), or too many streams are open at once; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9001,8 +10955,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9013,6 +10976,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,7 +11046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9090,7 +11064,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9102,6 +11094,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9163,8 +11166,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9175,6 +11196,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9242,7 +11274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9271,7 +11303,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9283,6 +11333,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,8 +11395,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9357,6 +11436,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9403,8 +11493,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9415,6 +11514,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9463,8 +11573,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9475,6 +11603,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9530,8 +11669,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9548,9 +11696,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9611,7 +11761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9638,7 +11788,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9656,9 +11824,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9713,7 +11883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9731,6 +11901,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -9740,9 +11928,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9792,8 +11982,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9804,6 +12012,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9853,8 +12072,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9865,6 +12102,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9924,7 +12172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9942,7 +12190,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9954,6 +12220,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10001,8 +12278,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10013,6 +12299,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10073,7 +12370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10100,7 +12397,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10112,6 +12427,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,7 +12501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,7 +12528,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,6 +12558,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10270,7 +12625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10288,9 +12643,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10303,7 +12687,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description at most this many tasks (1–1000, default all up to 1000) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -10340,8 +12724,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10352,6 +12754,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10416,7 +12829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10445,7 +12858,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,13 +12894,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_v5_spaces_space_id_receipts: {
         parameters: {
             query?: {
                 /** @description the most receipts to return (default and maximum 5000) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -10506,8 +12948,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10518,6 +12978,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10577,7 +13048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10595,7 +13066,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10607,6 +13096,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10653,8 +13153,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10665,6 +13174,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10724,7 +13244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10751,7 +13271,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10763,6 +13301,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,8 +13359,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10822,6 +13389,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10876,8 +13454,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10888,6 +13493,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,8 +13560,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10971,9 +13614,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,7 +13679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11061,7 +13706,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11088,9 +13751,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11151,7 +13816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11178,7 +13843,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11205,9 +13888,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
             503: {
                 headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11259,8 +13944,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11271,6 +13974,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11330,7 +14044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11348,7 +14062,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11360,6 +14092,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11426,7 +14169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,9 +14187,56 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11493,8 +14283,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11505,6 +14304,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11582,7 +14392,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11594,6 +14431,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,8 +14488,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11652,6 +14509,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11701,9 +14569,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +14667,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -11770,7 +14694,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Well-formed but invalid: a missing or out-of-range field */
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11782,6 +14724,26 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11828,8 +14790,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11840,6 +14820,17 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11898,8 +14889,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not visible to the caller */
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (see the detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11910,6 +14937,26 @@ export interface operations {
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM provider failed or answered unusably */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11934,6 +14981,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -11965,6 +15021,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -11974,13 +15039,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description Degraded: /health/ready is not ready (same body, status degraded) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -12001,6 +15066,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
@@ -12032,6 +15106,15 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {
@@ -12041,13 +15124,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A needed provider is not configured, or the database is unavailable */
+            /** @description Not ready: the same body, status not_ready, problem says why */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -12070,6 +15153,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal error (logged on the server; never details) */
