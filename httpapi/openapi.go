@@ -190,6 +190,28 @@ func (s *Server) OpenAPI() map[string]any {
 
 // openAPIDoc builds the document and returns the generator that made its
 // schemas, whose undescribed list the tests read.
+// routeParams are a route's path, query and header parameters (nil when
+// it has none).
+func routeParams(rt route) []any {
+	var params []any
+	for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
+		param := map[string]any{"name": m[1], "in": "path", "required": true, "schema": pathParamSchema(m[1])}
+		if d, ok := rt.paths[m[1]]; ok {
+			param["description"] = d
+		}
+		params = append(params, param)
+	}
+	for _, k := range slices.Sorted(maps.Keys(rt.query)) {
+		params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
+			"description": rt.query[k], "schema": querySchema(rt, k)})
+	}
+	for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
+		params = append(params, map[string]any{"name": k, "in": "header", "required": false,
+			"description": rt.headers[k], "schema": map[string]any{"type": "string"}})
+	}
+	return params
+}
+
 func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 	g := newSchemaGen()
 	paths := map[string]any{}
@@ -202,25 +224,7 @@ func (s *Server) openAPIDoc() (map[string]any, *schemaGen) {
 		if rt.description != "" {
 			op["description"] = rt.description
 		}
-		var params []any
-		for _, m := range pathParam.FindAllStringSubmatch(rt.path, -1) {
-			schema := pathParamSchema(m[1])
-			param := map[string]any{"name": m[1], "in": "path", "required": true, "schema": schema}
-			if d, ok := rt.paths[m[1]]; ok {
-				param["description"] = d
-			}
-			params = append(params, param)
-		}
-		for _, k := range slices.Sorted(maps.Keys(rt.query)) {
-			schema := querySchema(rt, k)
-			params = append(params, map[string]any{"name": k, "in": "query", "required": slices.Contains(rt.mustQuery, k),
-				"description": rt.query[k], "schema": schema})
-		}
-		for _, k := range slices.Sorted(maps.Keys(rt.headers)) {
-			params = append(params, map[string]any{"name": k, "in": "header", "required": false,
-				"description": rt.headers[k], "schema": map[string]any{"type": "string"}})
-		}
-		if params != nil {
+		if params := routeParams(rt); params != nil {
 			op["parameters"] = params
 		}
 		if rt.in != nil {
