@@ -68,6 +68,9 @@ type Config struct {
 	Coordinator *Coordinator
 	// Gate configures the LLM gate (the zero value admits every call).
 	Gate GateConfig
+	// StateCacheBytes bounds the memory kept for rendered checkpoint state
+	// (0 means DefaultStateCacheBytes; negative turns the cache off).
+	StateCacheBytes int64
 }
 
 // App holds the use cases: every exported method is something a user
@@ -92,6 +95,12 @@ func New(cfg Config) *App {
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate)}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	switch {
+	case cfg.StateCacheBytes == 0:
+		a.chat.cache = newStateCache(DefaultStateCacheBytes)
+	case cfg.StateCacheBytes > 0:
+		a.chat.cache = newStateCache(cfg.StateCacheBytes)
+	}
 	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: cfg.Providers}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
