@@ -483,7 +483,9 @@ type CheckpointService interface {
 	// checkpoint's id, space, hash, parents, branch, title (Message), log
 	// position, creation time and hash version, everything else zero. A
 	// send reads its state this way and renders the content once per
-	// checkpoint, not once per send.
+	// checkpoint, not once per send. Unlike LatestCheckpoints, a space the
+	// caller may not see is [] (a send has read its session, which proves
+	// the space visible, and pays for no second query).
 	CheckpointHeads(ctx context.Context, spaceID ID, branch string, n int) ([]*Checkpoint, error)
 	// AncestorHeads is Ancestors without the content, as CheckpointHeads.
 	AncestorHeads(ctx context.Context, id ID, n int) ([]*Checkpoint, error)

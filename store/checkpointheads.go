@@ -69,17 +69,7 @@ func (s *Store) queryHeads(ctx context.Context, query string, args ...any) ([]*s
 
 // CheckpointHeads implements smriti.CheckpointService.
 func (s *Store) CheckpointHeads(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
-	out, err := s.queryHeads(ctx, sqlCheckpointHeads, smriti.UserFromContext(ctx), spaceID, branch, max(1, n))
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		// Tell an empty branch from a space the caller may not see.
-		if _, err := s.Space(ctx, spaceID); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return s.queryHeads(ctx, sqlCheckpointHeads, smriti.UserFromContext(ctx), spaceID, branch, max(1, n))
 }
 
 // AncestorHeads implements smriti.CheckpointService.
