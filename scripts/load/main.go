@@ -209,7 +209,7 @@ func run(o options) error {
 		targets = append(targets, target{name: st.name, body: body})
 	}
 
-	measureRounds(cl, o, sendURL, targets)
+	measureRounds(cl, o, sendURL, targets, cmd.Process.Pid)
 	busy, err := readRSS(cmd.Process.Pid)
 	if err != nil {
 		return err
@@ -318,10 +318,15 @@ func gauge(cl *http.Client, url, name string) (int64, error) {
 type result struct {
 	n, c, errors  int
 	rps, p50, p99 float64
+	cpu           float64 // the server's CPU ms per send; negative when not measured
 }
 
 func (r result) print(target string, round int) {
-	fmt.Printf("%-12s %5d %4d %7d %10.0f %9.2f %9.2f %7d\n", target, round, r.c, r.n, r.rps, r.p50, r.p99, r.errors)
+	cpu := "-"
+	if r.cpu >= 0 {
+		cpu = fmt.Sprintf("%.3f", r.cpu)
+	}
+	fmt.Printf("%-12s %5d %4d %7d %10.0f %9.2f %9.2f %7d %14s\n", target, round, r.c, r.n, r.rps, r.p50, r.p99, r.errors, cpu)
 }
 
 // measure posts body n times from c workers and times each request.
@@ -440,38 +445,46 @@ type target struct{ name, body string }
 // baseline when there is one (so every ratio compares measurements taken
 // side by side), then the medians: sends/s and p50 per target, against the
 // baseline and against FRESH when it was measured.
-func measureRounds(cl *http.Client, o options, sendURL string, targets []target) {
-	fmt.Printf("%-12s %5s %4s %7s %10s %9s %9s %7s\n", "target", "round", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors")
+func measureRounds(cl *http.Client, o options, sendURL string, targets []target, pid int) {
+	fmt.Printf("%-12s %5s %4s %7s %10s %9s %9s %7s %14s\n", "target", "round", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors", "CPU ms/send")
 	for _, c := range o.conc {
-		rates, p50s, bases := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+		rates, p50s, cpus, bases := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 		for round := 1; round <= o.rounds; round++ {
 			for _, t := range targets {
+				cpu0 := cpuTicks(pid)
 				r := measure(cl, sendURL, t.body, o.n, c)
+				// The server's own CPU per send moves much less with the
+				// machine's other work than the rate does.
+				cpu := float64(cpuTicks(pid)-cpu0) * 10 / float64(r.n) // a tick is 10 ms
+				r.cpu = cpu
 				r.print(t.name, round)
 				rates[t.name] = append(rates[t.name], r.rps)
 				p50s[t.name] = append(p50s[t.name], r.p50)
+				cpus[t.name] = append(cpus[t.name], cpu)
 				if o.baseline != "" {
 					b := measure(cl, o.baseline, o.baselineBody, o.n, c)
+					b.cpu = -1
 					b.print("baseline", round)
 					bases[t.name] = append(bases[t.name], b.rps)
 				}
 			}
 		}
 		fmt.Printf("c=%d, medians over %d rounds:\n", c, o.rounds)
-		fmt.Printf("  %-12s %10s %9s %12s %9s %12s\n", "target", "sends/s", "p50 ms", "× baseline", "× FRESH", "p50 × FRESH")
+		fmt.Printf("  %-12s %10s %9s %12s %12s %9s %12s %12s\n", "target", "sends/s", "p50 ms", "CPU ms/send", "× baseline", "× FRESH", "p50 × FRESH", "CPU × FRESH")
 		fresh, freshP50 := 0.0, 0.0
 		if rs, ok := rates["FRESH"]; ok {
 			fresh, freshP50 = median(rs), median(p50s["FRESH"])
 		}
 		for _, t := range targets {
-			line := fmt.Sprintf("  %-12s %10.0f %9.2f", t.name, median(rates[t.name]), median(p50s[t.name]))
+			line := fmt.Sprintf("  %-12s %10.0f %9.2f %12.3f", t.name, median(rates[t.name]), median(p50s[t.name]), median(cpus[t.name]))
 			if bs := bases[t.name]; len(bs) > 0 {
 				line += fmt.Sprintf(" %12.2f", median(rates[t.name])/median(bs))
 			} else {
 				line += fmt.Sprintf(" %12s", "-")
 			}
 			if fresh > 0 {
-				line += fmt.Sprintf(" %9.2f %12.2f", median(rates[t.name])/fresh, median(p50s[t.name])/freshP50)
+				line += fmt.Sprintf(" %9.2f %12.2f %12.2f", median(rates[t.name])/fresh, median(p50s[t.name])/freshP50,
+					median(cpus[t.name])/median(cpus["FRESH"]))
 			}
 			fmt.Println(line)
 		}
