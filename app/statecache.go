@@ -129,13 +129,6 @@ func (c *stateCache) tokens(e *stateEntry, counter intelligence.TokenCounter, pr
 	return n
 }
 
-// stats is what the cache holds: entries and bytes by its count.
-func (c *stateCache) stats() (entries int, bytes int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.byKey), c.used
-}
-
 // state is the system message for heads, the checkpoints of a send read
 // without their content (oldest first): from the cache, or rendered from
 // the checkpoints read in full the first time. A checkpoint that changed
