@@ -482,6 +482,16 @@ type CheckpointService interface {
 	// Ancestors returns the checkpoint and up to n-1 of its ancestors along
 	// the parent chain, oldest first; ENOTFOUND for an unknown checkpoint.
 	Ancestors(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
+	// CheckpointHeads is LatestCheckpoints without the content: each
+	// checkpoint's id, space, hash, parents, branch, title (Message), log
+	// position, creation time and hash version, everything else zero. A
+	// send reads its state this way and renders the content once per
+	// checkpoint, not once per send. Unlike LatestCheckpoints, a space the
+	// caller may not see is [] (a send has read its session, which proves
+	// the space visible, and pays for no second query).
+	CheckpointHeads(ctx context.Context, spaceID ID, branch string, n int) ([]*Checkpoint, error)
+	// AncestorHeads is Ancestors without the content, as CheckpointHeads.
+	AncestorHeads(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
 	// DeleteCheckpoint removes the checkpoint. Without cascade, a checkpoint
 	// with children or forked sessions is ECONFLICT with *Dependents as the
 	// error data; with cascade the subtree and sessions forked from it go

@@ -80,6 +80,9 @@ type Config struct {
 	// Dialer reaches other servers for fetch, pull, push and clone (nil:
 	// those use cases answer EUNAVAILABLE).
 	Dialer remote.Dialer
+	// StateCacheBytes bounds the memory kept for rendered checkpoint state
+	// (0 means DefaultStateCacheBytes; negative turns the cache off).
+	StateCacheBytes int64
 }
 
 // App holds the use cases: every exported method is something a user
@@ -105,6 +108,12 @@ func New(cfg Config) *App {
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	switch {
+	case cfg.StateCacheBytes == 0:
+		a.chat.cache = newStateCache(DefaultStateCacheBytes)
+	case cfg.StateCacheBytes > 0:
+		a.chat.cache = newStateCache(cfg.StateCacheBytes)
+	}
 	var background intelligence.Providers
 	if cfg.Providers != nil {
 		background = secretFreeProviders{cfg.Providers}

@@ -21,6 +21,9 @@ type Chat struct {
 	Tokens intelligence.TokenCounter
 	// Now stamps stored replies; nil means the production clock.
 	Now smriti.Clock
+	// cache keeps rendered checkpoint state by the checkpoints' ids and
+	// hashes; nil renders it on every send.
+	cache *stateCache
 }
 
 // SendRequest is one user message to send.
@@ -114,14 +117,22 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	if err != nil {
 		return nil, err
 	}
-	checkpoints, err := c.planCheckpoints(ctx, se, &plan)
+	// The checkpoints' identity is read on every send, their content only
+	// the first time they are seen (see stateCache).
+	checkpoints, err := intelligence.PlanHeads(ctx, c.Checkpoints, se, &plan)
+	if err != nil {
+		return nil, err
+	}
+	state, err := c.state(ctx, checkpoints)
 	if err != nil {
 		return nil, err
 	}
 	q := plan.Resolve(checkpoints)
 	window := c.Providers.ContextWindow(prov.Name(), model)
 	reply := intelligence.ReplyTokens(window)
-	fixed := intelligence.CountMessages(c.counter(), prov.Name(), model, intelligence.BuildPrompt(checkpoints, nil, req.Message))
+	// As CountMessages of the system message and the new message.
+	msgTokens, _ := c.counter().CountTokens(prov.Name(), model, req.Message)
+	fixed := intelligence.ReplyPrimingTokens + c.cache.tokens(state, c.counter(), prov.Name(), model) + msgTokens + 2*intelligence.MessageOverheadTokens
 	budget := req.HistoryBudget
 	if budget <= 0 {
 		budget = max(0, window-reply-fixed)
@@ -133,7 +144,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	// The prompt's size: the fixed messages counted now, the history turns
 	// by the counts stored with them when they were written (no estimate
 	// over the whole prompt).
-	pc := intelligence.AssembleContext(plan, checkpoints, hist.Turns, req.Message, budget)
+	pc := intelligence.AssembleContext(plan, checkpoints, state.system, hist.Turns, req.Message, budget)
 	pc.Tokens = fixed
 	for _, t := range pc.Turns {
 		pc.Tokens += smriti.TurnTokens(t) + intelligence.MessageOverheadTokens
@@ -204,11 +215,6 @@ type namedProvider struct {
 }
 
 func (p namedProvider) Name() string { return p.name }
-
-// planCheckpoints fetches the checkpoints a plan names, oldest first.
-func (c *Chat) planCheckpoints(ctx context.Context, se *smriti.Session, plan *intelligence.ContextPlan) ([]*smriti.Checkpoint, error) {
-	return intelligence.PlanCheckpoints(ctx, c.Checkpoints, se, plan)
-}
 
 // Send resolves the context, calls the provider and stores both turns.
 func (c *Chat) Send(ctx context.Context, req SendRequest) (*SendResult, error) {

@@ -52,3 +52,17 @@ func BenchmarkSpaceState(b *testing.B) {
 	path := "/api/v4/chat/spaces/" + e.space.ID.String() + "/state?since_commit_id=" + first.ID.String()
 	timed(b, func(int) { e.do(b, "GET", path, "", 200) })
 }
+
+// BenchmarkSpaceStateItems is the state of a space whose head checkpoint
+// holds 300 items, as `smriti state` and `smriti prime` read it.
+//
+//	go test -run '^$' -bench SpaceStateItems -benchtime 20x -cpuprofile cpu.out ./httpapi/
+func BenchmarkSpaceStateItems(b *testing.B) {
+	e := newBenchEnv(b)
+	if _, err := e.st.CommitCheckpoint(context.Background(), smriti.CheckpointCommit{SpaceID: e.space.ID, SessionID: e.session.ID,
+		Content: stateContent(300)}); err != nil {
+		b.Fatal(err)
+	}
+	path := "/api/v4/chat/spaces/" + e.space.ID.String() + "/state"
+	timed(b, func(int) { e.do(b, "GET", path, "", 200) })
+}

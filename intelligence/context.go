@@ -273,7 +273,10 @@ func historyBudget(contextWindow, reservedForReply int, fixed ...Message) int {
 // endpoint shows: the mode, the checkpoints and turns used, what was dropped
 // and the provider messages.
 type PromptContext struct {
-	Mode        ContextMode
+	Mode ContextMode
+	// Checkpoints are the checkpoints given, oldest first. A send reads
+	// their identity only (CheckpointService.CheckpointHeads): their
+	// content is in the system message.
 	Checkpoints []*smriti.Checkpoint
 	// Turns are the history turns sent, oldest first.
 	Turns []*smriti.Turn
@@ -286,12 +289,13 @@ type PromptContext struct {
 	Tokens int
 }
 
-// assembleContext builds the prompt of a send from a resolved plan, its
-// checkpoints (oldest first), the allowed turns newest first (the result of
-// the plan's query), the new message and the history budget.
-func AssembleContext(p ContextPlan, checkpoints []*smriti.Checkpoint, newestFirst []*smriti.Turn, message string, budget int) *PromptContext {
+// AssembleContext builds the prompt of a send from a resolved plan, its
+// checkpoints (oldest first) and their system message (SystemPrompt of
+// them), the allowed turns newest first (the result of the plan's query),
+// the new message and the history budget.
+func AssembleContext(p ContextPlan, checkpoints []*smriti.Checkpoint, system string, newestFirst []*smriti.Turn, message string, budget int) *PromptContext {
 	kept, dropped := fitTurns(newestFirst, budget)
-	msgs := BuildPrompt(checkpoints, kept, message)
+	msgs := promptMessages(system, kept, message)
 	if checkpoints == nil {
 		checkpoints = []*smriti.Checkpoint{}
 	}

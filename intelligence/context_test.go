@@ -101,7 +101,7 @@ func (w *world) send(t *testing.T, s *smriti.Session, req ContextRequest, messag
 	if plan.Mount != nil {
 		s.Mount = plan.Mount // what the send records on the session
 	}
-	return AssembleContext(plan, cps, turns, message, budget)
+	return AssembleContext(plan, cps, SystemPrompt(cps), turns, message, budget)
 }
 
 // exchange is a whole send: the context, then both turns written.

@@ -36,8 +36,14 @@ const (
 // Questions, Entities, Attached Artifacts (each cut to artifactPromptLimit
 // characters with truncationMarker).
 func BuildPrompt(checkpoints []*smriti.Checkpoint, history []*smriti.Turn, message string) []Message {
+	return promptMessages(SystemPrompt(checkpoints), history, message)
+}
+
+// promptMessages is BuildPrompt with the system message given (rendered
+// once by SystemPrompt).
+func promptMessages(system string, history []*smriti.Turn, message string) []Message {
 	msgs := make([]Message, 0, len(history)+2)
-	msgs = append(msgs, Message{Role: smriti.RoleSystem, Content: systemPrompt(checkpoints)})
+	msgs = append(msgs, Message{Role: smriti.RoleSystem, Content: system})
 	for _, t := range history {
 		switch t.Role {
 		case smriti.RoleSystem:
@@ -51,7 +57,10 @@ func BuildPrompt(checkpoints []*smriti.Checkpoint, history []*smriti.Turn, messa
 	return append(msgs, Message{Role: smriti.RoleUser, Content: message})
 }
 
-func systemPrompt(checkpoints []*smriti.Checkpoint) string {
+// SystemPrompt is the system message of a prompt given checkpoints (oldest
+// first), laid out as BuildPrompt says. It depends only on the
+// checkpoints' immutable fields, so it can be kept by their ids and hashes.
+func SystemPrompt(checkpoints []*smriti.Checkpoint) string {
 	if len(checkpoints) == 0 {
 		return promptPreamble
 	}

@@ -7,10 +7,17 @@ import (
 	"time"
 )
 
-// planCheckpoints fetches the checkpoints a plan names, oldest first: the
+// CheckpointReader is the part of smriti.CheckpointService that fetches the
+// checkpoints of a context plan.
+type CheckpointReader interface {
+	LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error)
+	Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.Checkpoint, error)
+}
+
+// PlanCheckpoints fetches the checkpoints a plan names, oldest first: the
 // anchor (mount, or a fork's branch head) and its ancestors, or main's
 // newest for HEAD, plan.Depth of them.
-func PlanCheckpoints(ctx context.Context, cps smriti.CheckpointService, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
+func PlanCheckpoints(ctx context.Context, cps CheckpointReader, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
 	if plan.Mode == ModeForked && se.SpaceID != nil {
 		// HEAD on the fork's branch: its newest checkpoint, once there is one.
 		newest, err := cps.LatestCheckpoints(ctx, *se.SpaceID, plan.Branch, 1)
@@ -19,6 +26,9 @@ func PlanCheckpoints(ctx context.Context, cps smriti.CheckpointService, se *smri
 		}
 		if len(newest) == 1 {
 			plan.Anchor = &newest[0].ID
+			if plan.Depth <= 1 {
+				return newest, nil // the chain of one is the head itself
+			}
 		}
 	}
 	switch {
@@ -48,6 +58,24 @@ func PlanCheckpoints(ctx context.Context, cps smriti.CheckpointService, se *smri
 		return out, nil
 	}
 	return nil, nil
+}
+
+// PlanHeads is PlanCheckpoints reading only the checkpoints' identity
+// (CheckpointService.CheckpointHeads and AncestorHeads): what a send needs
+// on every call, its content being rendered once per checkpoint.
+func PlanHeads(ctx context.Context, cps smriti.CheckpointService, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
+	return PlanCheckpoints(ctx, headReader{cps}, se, plan)
+}
+
+// headReader reads heads where PlanCheckpoints reads checkpoints.
+type headReader struct{ cps smriti.CheckpointService }
+
+func (h headReader) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
+	return h.cps.CheckpointHeads(ctx, spaceID, branch, n)
+}
+
+func (h headReader) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.Checkpoint, error) {
+	return h.cps.AncestorHeads(ctx, id, n)
 }
 
 // ReplyMeta is what a send records with the assistant turn it stores — the

@@ -59,7 +59,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		}
 	}
 	if q.AfterLogPos != nil {
-		first, err := s.firstAfterLogPos(ctx, se.ID, view, *q.AfterLogPos, top)
+		first, err := s.firstAfterLogPos(ctx, se, view, *q.AfterLogPos, top)
 		if err != nil {
 			return out, err
 		}
@@ -117,7 +117,11 @@ func (s *Store) historyGone(ctx context.Context, se *smriti.Session, missing err
 // sequence numbers and log positions grow together (both are taken under the
 // session's lock), so the cached turns answer it when they reach back far
 // enough, and an index lookup does otherwise.
-func (s *Store) firstAfterLogPos(ctx context.Context, sessionID smriti.ID, view []*smriti.Turn, pos, top int64) (int64, error) {
+//
+// Once found, the bound is remembered with the session's cached turns: the
+// first turn after a position never changes (later turns take later
+// positions), and a HEAD send asks it for the same checkpoint every time.
+func (s *Store) firstAfterLogPos(ctx context.Context, se *smriti.Session, view []*smriti.Turn, pos, top int64) (int64, error) {
 	if len(view) > 0 && view[0].LogPos <= pos {
 		i := sort.Search(len(view), func(i int) bool { return view[i].LogPos > pos })
 		if i < len(view) {
@@ -127,18 +131,22 @@ func (s *Store) firstAfterLogPos(ctx context.Context, sessionID smriti.ID, view 
 			return top + 1, nil
 		}
 	}
+	if first, ok := s.cache.bound(se.ID, se.SpaceID, pos); ok && first <= top {
+		return first, nil
+	}
 	st, err := s.prepared(ctx, s.read, `SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`)
 	if err != nil {
 		return 0, err
 	}
 	var first int64
-	err = st.QueryRowContext(ctx, sessionID, pos).Scan(&first)
+	err = st.QueryRowContext(ctx, se.ID, pos).Scan(&first)
 	if errors.Is(err, sql.ErrNoRows) {
 		return top + 1, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("resolve log bound: %w", err)
 	}
+	s.cache.setBound(se.ID, se.SpaceID, pos, first)
 	return first, nil
 }
 

@@ -41,6 +41,13 @@ type cacheEntry struct {
 	// budget is the largest history budget served from the entry; a smaller
 	// one does not trim what a larger one needs.
 	budget int
+	// afterPos and firstAfter remember a resolved log bound: the session's
+	// first turn after log position afterPos is firstAfter (set once
+	// there is such a turn; it never changes while the entry lives, since
+	// later turns take later positions). A HEAD send asks this for its
+	// checkpoint's position every time.
+	afterPos, firstAfter int64
+	hasBound             bool
 }
 
 // What the cache counts for its memory, measured against the Go heap by
@@ -162,6 +169,38 @@ func (c *turnCache) put(id smriti.ID, space *smriti.ID, ts []*smriti.Turn, creat
 	out := e.turns
 	c.evictLocked()
 	return out
+}
+
+// bound returns the remembered first sequence number of the session's
+// turns after log position pos, if the entry has it.
+func (c *turnCache) bound(id smriti.ID, space *smriti.ID, pos int64) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byID[id]
+	if !ok {
+		return 0, false
+	}
+	e := el.Value.(*cacheEntry)
+	if e.space != spaceKey(space) || !e.hasBound || e.afterPos != pos {
+		return 0, false
+	}
+	return e.firstAfter, true
+}
+
+// setBound remembers that the session's first turn after log position pos
+// is seq (see cacheEntry); a session not in the cache stays out.
+func (c *turnCache) setBound(id smriti.ID, space *smriti.ID, pos, seq int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byID[id]
+	if !ok {
+		return
+	}
+	e := el.Value.(*cacheEntry)
+	if e.space != spaceKey(space) {
+		return
+	}
+	e.afterPos, e.firstAfter, e.hasBound = pos, seq, true
 }
 
 // extend appends turns that continue a session's entry; a session not in

@@ -3,7 +3,7 @@
 // program, start-up time, idle memory): it starts `smriti serve` on a temporary SQLite database (or the
 // PostgreSQL URL given), times start to the first healthy /health, reads the
 // idle RSS, grows one session through the API until its history is past the
-// mock model's window, and then prints sends/s, p50 and p99 at each
+// mock model's window (one per -states entry), and then prints sends/s, p50 and p99 at each
 // concurrency. With -baseline URL it alternates every round between Smriti
 // and that reference server and prints the ratio of their rates.
 //
@@ -18,6 +18,15 @@
 // that a before/after comparison shares whatever else the machine is doing.
 //
 //	go run ./scripts/load -mode commit -c 8 -rounds 5 -bin /tmp/smriti-old,bin/smriti
+//
+// -states measures sessions in each context mode on one server, in turn,
+// each against the baseline: FRESH (no space), HEADn (a space whose head
+// checkpoint holds n items), MOUNTEDn and FORKEDn (mounted on, forked from
+// such a checkpoint). A send with state should cost what a FRESH one does
+// (SPEC §7), so the summary gives each against FRESH too:
+//
+//	go run ./scripts/load -bin bin/smriti -baseline http://127.0.0.1:8100/send -rounds 3 \
+//	  -states FRESH,HEAD1,HEAD30,HEAD300,HEAD3000,MOUNTED300,FORKED300
 //
 // Everything talks to 127.0.0.1 and every loop is bounded.
 package main
@@ -51,11 +60,12 @@ type options struct {
 	cacheMB                         int
 	fill                            bool
 	conc                            []int
+	states                          []state
 }
 
 func main() {
 	var o options
-	var conc string
+	var conc, states string
 	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start")
 	flag.StringVar(&o.mode, "mode", "send", "what to measure: send (chat sends) or commit (checkpoint commits)")
 	flag.IntVar(&o.items, "items", 10, "-mode commit: decisions in each commit (and a tenth as many tasks, at least one)")
@@ -70,7 +80,13 @@ func main() {
 	flag.IntVar(&o.cacheMB, "turn-cache-mb", 4, "the server's --turn-cache-mb: the turn cache's memory bound")
 	flag.BoolVar(&o.fill, "fill-cache", true, "after the load, fill the turn cache to its bound and read the idle RSS again")
 	flag.DurationVar(&o.hold, "hold", 0, "keep the server running this long after the last figure, to inspect it (its pid is printed)")
+	flag.StringVar(&states, "states", "FRESH", "the sessions to measure, comma separated: FRESH (no space), HEADn (a space whose head checkpoint has n items), "+
+		"MOUNTEDn (mounted on such a checkpoint), FORKEDn (forked from it); e.g. FRESH,HEAD1,HEAD30,HEAD300,HEAD3000,MOUNTED300,FORKED300")
 	flag.Parse()
+	var err error
+	if o.states, err = parseStates(states); err != nil {
+		fail(err)
+	}
 	for _, f := range strings.Split(conc, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || c < 1 || c > 256 {
@@ -160,32 +176,40 @@ func run(o options) error {
 	}
 	fmt.Printf("idle RSS after start: %s\n", idle)
 
-	var se struct {
-		ID string `json:"id"`
-	}
-	if err := postJSON(cl, base+"/api/v4/chat/sessions", `{"title":"load","provider":"mock","model":"mock"}`, 201, &se); err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
 	sendURL := base + "/api/v4/chat/send"
-	sendBody := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, se.ID)
-	if o.turns > 0 {
-		t0 := time.Now()
-		r := measure(cl, sendURL, sendBody, (o.turns+1)/2, 16)
-		if r.errors > 0 {
-			return fmt.Errorf("seeding: %d of %d sends failed", r.errors, r.n)
+	var targets []target
+	for _, st := range o.states {
+		id, err := stateSession(cl, base, st)
+		if err != nil {
+			return fmt.Errorf("%s: %w", st.name, err)
 		}
-		fmt.Printf("seeded %d turns through the API in %.1f s\n", r.n*2, time.Since(t0).Seconds())
+		body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, id)
+		if o.turns > 0 {
+			t0 := time.Now()
+			r := measure(cl, sendURL, body, (o.turns+1)/2, 16)
+			if r.errors > 0 {
+				return fmt.Errorf("%s: seeding: %d of %d sends failed", st.name, r.errors, r.n)
+			}
+			fmt.Printf("%s: seeded %d turns through the API in %.1f s\n", st.name, r.n*2, time.Since(t0).Seconds())
+		}
+		var prev struct {
+			Mode          string `json:"mode"`
+			Turns         int    `json:"turn_count"`
+			Dropped       int    `json:"dropped_turns"`
+			TokenEstimate int    `json:"token_estimate"`
+		}
+		if err := postJSON(cl, base+"/api/v5/chat/context", body, 200, &prev); err != nil {
+			return fmt.Errorf("%s: context preview: %w", st.name, err)
+		}
+		if want := strings.ToUpper(st.mode); prev.Mode != want {
+			return fmt.Errorf("%s: the session sends in %s mode, not %s", st.name, prev.Mode, want)
+		}
+		fmt.Printf("%s: %s mode, %d history turns in the window, %d older dropped, prompt ~%d tokens\n",
+			st.name, prev.Mode, prev.Turns, prev.Dropped, prev.TokenEstimate)
+		targets = append(targets, target{name: st.name, body: body})
 	}
-	var prev struct {
-		Turns   int `json:"turn_count"`
-		Dropped int `json:"dropped_turns"`
-	}
-	if err := postJSON(cl, base+"/api/v5/chat/context", sendBody, 200, &prev); err != nil {
-		return fmt.Errorf("context preview: %w", err)
-	}
-	fmt.Printf("history in the window: %d turns, %d older turns dropped\n", prev.Turns, prev.Dropped)
 
-	measureRounds(cl, o, sendURL, sendBody)
+	measureRounds(cl, o, sendURL, targets, cmd.Process.Pid)
 	busy, err := readRSS(cmd.Process.Pid)
 	if err != nil {
 		return err
@@ -294,10 +318,15 @@ func gauge(cl *http.Client, url, name string) (int64, error) {
 type result struct {
 	n, c, errors  int
 	rps, p50, p99 float64
+	cpu           float64 // the server's CPU ms per send; negative when not measured
 }
 
-func (r result) print(target string) {
-	fmt.Printf("%-10s %4d %7d %10.0f %9.2f %9.2f %7d\n", target, r.c, r.n, r.rps, r.p50, r.p99, r.errors)
+func (r result) print(target string, round int) {
+	cpu := "-"
+	if r.cpu >= 0 {
+		cpu = fmt.Sprintf("%.3f", r.cpu)
+	}
+	fmt.Printf("%-12s %5d %4d %7d %10.0f %9.2f %9.2f %7d %14s\n", target, round, r.c, r.n, r.rps, r.p50, r.p99, r.errors, cpu)
 }
 
 // measure posts body n times from c workers and times each request.
@@ -408,25 +437,56 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// measureRounds prints the send rate at each concurrency, o.rounds times,
-// against the baseline too when there is one.
-func measureRounds(cl *http.Client, o options, sendURL, sendBody string) {
-	fmt.Printf("%-10s %4s %7s %10s %9s %9s %7s\n", "target", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors")
+// target is one measured session: its state's name and its send body.
+type target struct{ name, body string }
+
+// measureRounds prints the send rate of each target at each concurrency,
+// o.rounds times, each target's measurement followed by one of the
+// baseline when there is one (so every ratio compares measurements taken
+// side by side), then the medians: sends/s and p50 per target, against the
+// baseline and against FRESH when it was measured.
+func measureRounds(cl *http.Client, o options, sendURL string, targets []target, pid int) {
+	fmt.Printf("%-12s %5s %4s %7s %10s %9s %9s %7s %14s\n", "target", "round", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors", "CPU ms/send")
 	for _, c := range o.conc {
-		var rs, rb []float64
-		for round := 0; round < o.rounds; round++ {
-			r := measure(cl, sendURL, sendBody, o.n, c)
-			r.print("smriti")
-			rs = append(rs, r.rps)
-			if o.baseline != "" {
-				b := measure(cl, o.baseline, o.baselineBody, o.n, c)
-				b.print("baseline")
-				rb = append(rb, b.rps)
+		rates, p50s, cpus, bases := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+		for round := 1; round <= o.rounds; round++ {
+			for _, t := range targets {
+				cpu0 := cpuTicks(pid)
+				r := measure(cl, sendURL, t.body, o.n, c)
+				// The server's own CPU per send moves much less with the
+				// machine's other work than the rate does.
+				cpu := float64(cpuTicks(pid)-cpu0) * 10 / float64(r.n) // a tick is 10 ms
+				r.cpu = cpu
+				r.print(t.name, round)
+				rates[t.name] = append(rates[t.name], r.rps)
+				p50s[t.name] = append(p50s[t.name], r.p50)
+				cpus[t.name] = append(cpus[t.name], cpu)
+				if o.baseline != "" {
+					b := measure(cl, o.baseline, o.baselineBody, o.n, c)
+					b.cpu = -1
+					b.print("baseline", round)
+					bases[t.name] = append(bases[t.name], b.rps)
+				}
 			}
 		}
-		if o.baseline != "" {
-			fmt.Printf("c=%d: smriti/baseline = %.2f (medians %.0f / %.0f sends/s over %d rounds)\n",
-				c, median(rs)/median(rb), median(rs), median(rb), o.rounds)
+		fmt.Printf("c=%d, medians over %d rounds:\n", c, o.rounds)
+		fmt.Printf("  %-12s %10s %9s %12s %12s %9s %12s %12s\n", "target", "sends/s", "p50 ms", "CPU ms/send", "× baseline", "× FRESH", "p50 × FRESH", "CPU × FRESH")
+		fresh, freshP50 := 0.0, 0.0
+		if rs, ok := rates["FRESH"]; ok {
+			fresh, freshP50 = median(rs), median(p50s["FRESH"])
+		}
+		for _, t := range targets {
+			line := fmt.Sprintf("  %-12s %10.0f %9.2f %12.3f", t.name, median(rates[t.name]), median(p50s[t.name]), median(cpus[t.name]))
+			if bs := bases[t.name]; len(bs) > 0 {
+				line += fmt.Sprintf(" %12.2f", median(rates[t.name])/median(bs))
+			} else {
+				line += fmt.Sprintf(" %12s", "-")
+			}
+			if fresh > 0 {
+				line += fmt.Sprintf(" %9.2f %12.2f %12.2f", median(rates[t.name])/fresh, median(p50s[t.name])/freshP50,
+					median(cpus[t.name])/median(cpus["FRESH"]))
+			}
+			fmt.Println(line)
 		}
 	}
 }

@@ -446,6 +446,55 @@ func testAncestors(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
+// The heads a send reads are the checkpoints' identity, exactly as the
+// full reads give it, in the same order; content is left out.
+func testCheckpointHeads(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	var cps []*smriti.Checkpoint
+	for i := 0; i < 4; i++ {
+		cps = append(cps, commit(t, ctx, s, sp, se, fmt.Sprint(i)))
+	}
+	fork := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: cps[1].ID, BranchName: "side"})).Must(t)
+	commit(t, ctx, s, sp, fork, "side 1")
+	same := func(what string, heads, full []*smriti.Checkpoint) {
+		t.Helper()
+		if len(heads) != len(full) {
+			t.Fatalf("%s: %d heads, %d checkpoints", what, len(heads), len(full))
+		}
+		for i, h := range heads {
+			f := full[i]
+			if h.ID != f.ID || h.SpaceID != f.SpaceID || h.Hash != f.Hash || !sameID(h.ParentID, f.ParentID) ||
+				!sameID(h.MergeParentID, f.MergeParentID) || h.BranchName != f.BranchName || h.Message != f.Message ||
+				h.LogPos != f.LogPos || !h.CreatedAt.Equal(f.CreatedAt) || h.HashVersion != f.HashVersion {
+				t.Fatalf("%s: head %d = %+v, want the identity of %+v", what, i, h, f)
+			}
+			if len(h.Decisions) != 0 || h.Summary != "" {
+				t.Fatalf("%s: head %d carries content", what, i)
+			}
+		}
+	}
+	same("main", Get(s.CheckpointHeads(ctx, sp.ID, smriti.MainBranch, 3)).Must(t), Get(s.LatestCheckpoints(ctx, sp.ID, smriti.MainBranch, 3)).Must(t))
+	same("side", Get(s.CheckpointHeads(ctx, sp.ID, "side", 3)).Must(t), Get(s.LatestCheckpoints(ctx, sp.ID, "side", 3)).Must(t))
+	same("chain", Get(s.AncestorHeads(ctx, cps[3].ID, 3)).Must(t), Get(s.Ancestors(ctx, cps[3].ID, 3)).Must(t))
+	if none := Get(s.CheckpointHeads(ctx, sp.ID, "nothing-here", 1)).Must(t); len(none) != 0 {
+		t.Fatalf("heads of an empty branch = %v", names(none))
+	}
+	_, err := s.AncestorHeads(ctx, smriti.NewID(), 1)
+	wantCode(t, err, smriti.ENOTFOUND)
+	stranger := smriti.WithUser(context.Background(), smriti.NewID())
+	if hidden := Get(s.CheckpointHeads(stranger, sp.ID, smriti.MainBranch, 1)).Must(t); len(hidden) != 0 {
+		t.Fatalf("another user read heads %v", names(hidden))
+	}
+	_, err = s.AncestorHeads(stranger, cps[3].ID, 1)
+	wantCode(t, err, smriti.ENOTFOUND)
+}
+
+func sameID(a, b *smriti.ID) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
 func names(cs []*smriti.Checkpoint) []string {
 	out := []string{}
 	for _, c := range cs {

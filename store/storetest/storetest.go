@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentCommitsFormOneChain", testConcurrentCommits},
 		{"CheckpointPaging", testCheckpointPaging},
 		{"Ancestors", testAncestors},
+		{"CheckpointHeadsAreTheIdentityOfTheCheckpoints", testCheckpointHeads},
 		{"DeleteRefusedWithDependentsThenCascade", testDeleteCascade},
 		{"VerifyDetectsTamperedRow", testVerify},
 		{"Notes", testNotes},
