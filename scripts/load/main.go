@@ -177,36 +177,9 @@ func run(o options) error {
 	fmt.Printf("idle RSS after start: %s\n", idle)
 
 	sendURL := base + "/api/v4/chat/send"
-	var targets []target
-	for _, st := range o.states {
-		id, err := stateSession(cl, base, st)
-		if err != nil {
-			return fmt.Errorf("%s: %w", st.name, err)
-		}
-		body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, id)
-		if o.turns > 0 {
-			t0 := time.Now()
-			r := measure(cl, sendURL, body, (o.turns+1)/2, 16)
-			if r.errors > 0 {
-				return fmt.Errorf("%s: seeding: %d of %d sends failed", st.name, r.errors, r.n)
-			}
-			fmt.Printf("%s: seeded %d turns through the API in %.1f s\n", st.name, r.n*2, time.Since(t0).Seconds())
-		}
-		var prev struct {
-			Mode          string `json:"mode"`
-			Turns         int    `json:"turn_count"`
-			Dropped       int    `json:"dropped_turns"`
-			TokenEstimate int    `json:"token_estimate"`
-		}
-		if err := postJSON(cl, base+"/api/v5/chat/context", body, 200, &prev); err != nil {
-			return fmt.Errorf("%s: context preview: %w", st.name, err)
-		}
-		if want := strings.ToUpper(st.mode); prev.Mode != want {
-			return fmt.Errorf("%s: the session sends in %s mode, not %s", st.name, prev.Mode, want)
-		}
-		fmt.Printf("%s: %s mode, %d history turns in the window, %d older dropped, prompt ~%d tokens\n",
-			st.name, prev.Mode, prev.Turns, prev.Dropped, prev.TokenEstimate)
-		targets = append(targets, target{name: st.name, body: body})
+	targets, err := prepareTargets(cl, base, sendURL, o)
+	if err != nil {
+		return err
 	}
 
 	measureRounds(cl, o, sendURL, targets, cmd.Process.Pid)
@@ -489,4 +462,41 @@ func measureRounds(cl *http.Client, o options, sendURL string, targets []target,
 			fmt.Println(line)
 		}
 	}
+}
+
+// prepareTargets makes one session per state, seeds its turns and checks
+// through the context preview that it sends in the state's mode.
+func prepareTargets(cl *http.Client, base, sendURL string, o options) ([]target, error) {
+	var targets []target
+	for _, st := range o.states {
+		id, err := stateSession(cl, base, st)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", st.name, err)
+		}
+		body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, id)
+		if o.turns > 0 {
+			t0 := time.Now()
+			r := measure(cl, sendURL, body, (o.turns+1)/2, 16)
+			if r.errors > 0 {
+				return nil, fmt.Errorf("%s: seeding: %d of %d sends failed", st.name, r.errors, r.n)
+			}
+			fmt.Printf("%s: seeded %d turns through the API in %.1f s\n", st.name, r.n*2, time.Since(t0).Seconds())
+		}
+		var prev struct {
+			Mode          string `json:"mode"`
+			Turns         int    `json:"turn_count"`
+			Dropped       int    `json:"dropped_turns"`
+			TokenEstimate int    `json:"token_estimate"`
+		}
+		if err := postJSON(cl, base+"/api/v5/chat/context", body, 200, &prev); err != nil {
+			return nil, fmt.Errorf("%s: context preview: %w", st.name, err)
+		}
+		if want := strings.ToUpper(st.mode); prev.Mode != want {
+			return nil, fmt.Errorf("%s: the session sends in %s mode, not %s", st.name, prev.Mode, want)
+		}
+		fmt.Printf("%s: %s mode, %d history turns in the window, %d older dropped, prompt ~%d tokens\n",
+			st.name, prev.Mode, prev.Turns, prev.Dropped, prev.TokenEstimate)
+		targets = append(targets, target{name: st.name, body: body})
+	}
+	return targets, nil
 }
