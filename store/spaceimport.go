@@ -104,9 +104,22 @@ func (im *spaceImport) checkpoint(b *records.BundleCheckpoint) error {
 	if c.LogPos, err = im.position(b.LogOrder); err != nil {
 		return err
 	}
+	noteID := func(id smriti.ID) smriti.ID { return id }
+	if im.asNew {
+		noteID = im.remap.ID
+	}
+	return s.writeArrived(ctx, tx, c, b.Notes, noteID)
+}
+
+// writeArrived stores a checkpoint that came from elsewhere (a bundle or
+// a sync stream) with its hash and log position set: its row, its items
+// (derived for a version 1 checkpoint) and its notes, each note's id
+// mapped by noteID.
+func (s *Store) writeArrived(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint, notes []records.BundleNote, noteID func(smriti.ID) smriti.ID) error {
 	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
 		return importConflict(err)
 	}
+	var err error
 	if c.HashVersion >= 2 {
 		err = s.writeItems(ctx, tx, c)
 	} else {
@@ -115,13 +128,9 @@ func (im *spaceImport) checkpoint(b *records.BundleCheckpoint) error {
 	if err != nil {
 		return importConflict(err)
 	}
-	for _, n := range b.Notes {
-		id := n.ID
-		if im.asNew {
-			id = im.remap.ID(n.ID)
-		}
+	for _, n := range notes {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			id, c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
+			noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
 			return importConflict(fmt.Errorf("import note: %w", err))
 		}
 	}

@@ -61,22 +61,8 @@ func (a *syncApply) checkpoint(b *records.BundleCheckpoint) error {
 	if c.LogPos, err = s.nextLogPositions(ctx, tx, a.space, 1); err != nil {
 		return err
 	}
-	if err := s.writeCheckpointRow(ctx, tx, c); err != nil {
-		return importConflict(err)
-	}
-	if c.HashVersion >= 2 {
-		err = s.writeItems(ctx, tx, c)
-	} else {
-		err = s.deriveItems(ctx, tx, c)
-	}
-	if err != nil {
-		return importConflict(err)
-	}
-	for _, n := range b.Notes {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			n.ID, c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
-			return importConflict(fmt.Errorf("apply note: %w", err))
-		}
+	if err := s.writeArrived(ctx, tx, c, b.Notes, func(id smriti.ID) smriti.ID { return id }); err != nil {
+		return err
 	}
 	a.counts.Checkpoints++
 	return nil
