@@ -273,6 +273,14 @@ async function claudeCode() {
   check(autoTurns.some((t) => t.role === "user" && t.content.includes("AUTO-COMPACT-6")) && !autoTurns.some((t) => t.role === "user" && hostMeta.test(t.content)),
     `the compacted session's prompt is a turn; no host meta among its ${autoTurns.length} turns`, autoTurns.map((t) => `${t.role}: ${t.content}`).join("\n---\n"));
 
+  // A fork: Claude Code starts a new session from the old one's history
+  // (SessionStart source "fork"); the brief reaches the model.
+  r = await claude(["--resume", full, "--fork-session", "ECHO FORK-7"]);
+  const forked = result(r).session_id;
+  const forkReq = fake.requests.filter((q) => JSON.stringify(q.body?.messages || "").includes("FORK-7"));
+  check(r.code === 0 && forked && forked !== full && forkReq.some((q) => /SessionStart:fork hook success: # cc\b/.test(JSON.stringify(q.body))),
+    `a forked session gets the brief from SessionStart (fork) (${r.ms} ms)`, r.out + r.err);
+
   // MCP: the model calls smriti_state through the MCP server init
   // configures; the tool's answer (the brief) comes back to the model.
   const mcpConfig = path.join(root, "claude-mcp.json");
@@ -351,6 +359,15 @@ trust_level = "trusted"
   mine = await pendingFor("cx", id);
   check(mine.pending.length === 1 && mine.superseded.length >= 1, "one pending proposal for the session; the older ones superseded",
     `pending ${mine.pending.length}, superseded ${mine.superseded.length}`);
+
+  // A fork: Codex starts a new session from the old one's history
+  // (SessionStart source "fork"); our hook gives it the brief. (The fork
+  // compacts too, and SessionStart (compact) answers with JSON instead.)
+  r = await codexRun(["fork", id, "ECHO FORK-8"]);
+  const forked = sessionOf(r);
+  const briefFor = (l) => (/ session-start codex (\S+) \d+ms ok: # cx\b/.exec(l) || [])[1];
+  check(r.code === 0 && forked && forked !== id && /FORK-8/.test(r.out) && hookLog(proj).some((l) => briefFor(l) === forked),
+    `a forked session runs SessionStart (fork) (${r.ms} ms)`, r.out + r.err + hookLog(proj).join("\n"));
 
   await stopServer();
   r = await codexRun(["resume", id, "ECHO SERVER-DOWN-2"]);
