@@ -27,6 +27,7 @@ var claudeHookEvents = []hookEvent{
 	{"SessionStart", "resume", "session-start", false},
 	{"SessionStart", "compact", "session-start", false},
 	{"SessionStart", "clear", "session-start", false},
+	{"SessionStart", "fork", "session-start", false},
 	{"PreCompact", "", "pre-compact", true},
 	{"PostCompact", "", "post-compact", false},
 	{"SessionEnd", "", "session-end", true},

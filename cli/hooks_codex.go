@@ -9,7 +9,7 @@ import (
 // Codex hook events Smriti installs in the project's .codex/hooks.json
 // (Codex reads hooks.json beside each of its config layers; the project's
 // layer is its .codex/ folder). Codex's SessionStart matcher is the start's
-// source (startup, resume, clear, compact); PreCompact's and PostCompact's
+// source (startup, resume, clear, compact, fork); PreCompact's and PostCompact's
 // is the trigger (manual, auto), left out to match both. SessionEnd (Codex
 // flushes the rollout before it runs) imports what Stop, throttled, left.
 var codexHookEvents = []hookEvent{
@@ -17,6 +17,7 @@ var codexHookEvents = []hookEvent{
 	{"SessionStart", "resume", "session-start", false},
 	{"SessionStart", "compact", "session-start", false},
 	{"SessionStart", "clear", "session-start", false},
+	{"SessionStart", "fork", "session-start", false},
 	{"PreCompact", "", "pre-compact", true},
 	{"PostCompact", "", "post-compact", false},
 	{"SessionEnd", "", "session-end", true},

@@ -24,7 +24,7 @@ import (
 // compactInput is the part of a host's hook input the compaction hooks
 // read. Claude Code and Codex send the same names: session_id, cwd,
 // hook_event_name; trigger (manual, auto) on PreCompact and PostCompact;
-// source (startup, resume, clear, compact) on SessionStart;
+// source (startup, resume, clear, compact, fork) on SessionStart;
 // stop_hook_active on Stop.
 type compactInput struct {
 	SessionID      string `json:"session_id"`

@@ -62,6 +62,12 @@ function sse(res) {
 let ids = 0;
 const nextID = (p) => `${p}_${Date.now().toString(36)}${(ids++).toString(36)}`;
 
+// FULL_CONTEXT_TOKENS is the context a FILL-CONTEXT turn reports using:
+// past Claude Code's auto-compaction threshold for the 1M-token window of
+// its default model (the window less the output reserve and a buffer,
+// 967,000 tokens in 2.1.x), short of its blocking limit (977,000).
+export const FULL_CONTEXT_TOKENS = 970_000;
+
 // Claude Code: the compaction request asks for a summary of the
 // conversation in its last user message.
 function anthropic(j, res, rec) {
@@ -77,6 +83,9 @@ function anthropic(j, res, rec) {
   const id = nextID("msg");
   const model = j.model || "claude-test";
   const usage = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // A turn asked to FILL-CONTEXT reports a conversation that all but fills
+  // the model's context window: Claude Code compacts before its next request.
+  if (/FILL-CONTEXT/.test(textOf([...msgs].reverse().find((m) => m.role === "user")?.content))) usage.cache_read_input_tokens = FULL_CONTEXT_TOKENS;
   if (!j.stream) {
     const content = r.tool ? [{ type: "tool_use", id: nextID("toolu"), name: r.tool.name, input: r.tool.input }] : [{ type: "text", text: r.text }];
     return json(res, { id, type: "message", role: "assistant", model, content, stop_reason: r.tool ? "tool_use" : "end_turn", stop_sequence: null, usage });

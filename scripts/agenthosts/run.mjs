@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startFakeModel } from "./fake-model.mjs";
+import { FULL_CONTEXT_TOKENS, startFakeModel } from "./fake-model.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -148,6 +148,13 @@ function marks(dir) {
   const p = path.join(dir, ".smriti/compactions.json");
   return fs.existsSync(p) ? JSON.parse(fs.readFileSync(p, "utf8")) : {};
 }
+// Our words in a Claude Code compaction prompt: a PreCompact hook's stdout
+// comes after the summariser's instructions as "Additional Instructions:".
+const ourWords = /\n\nAdditional Instructions:\n|Smriti|imported \d+ new turn/;
+// The brief SessionStart (compact) gives as additionalContext, as Claude
+// Code passes it to the model (a resume's brief, plain stdout, is labelled
+// "SessionStart:resume hook success").
+const compactBrief = /hook additional context: # cc\b/;
 const hostMeta = /<command-name>|<command-message>|<local-command-stdout>|<local-command-caveat>|<system-reminder>|<environment_context>|# AGENTS\.md instructions|Caveat: The messages below/;
 const timings = [];
 function noteTimings(dir, host) {
@@ -207,7 +214,7 @@ async function claudeCode() {
     // Claude Code puts a PreCompact hook's stdout after the summariser's
     // instructions, as "Additional Instructions".
     const ask = compaction.lastUser;
-    check(!/Additional Instructions|Smriti|imported \d+ new turn/.test(ask), "the compaction prompt holds none of our text",
+    check(!ourWords.test(ask), "the compaction prompt holds none of our text",
       ask.slice(-1500));
   }
   const order = hookLog(proj).map((l) => l.split(" ")[1]).filter((h) => h !== "stop");
@@ -223,7 +230,7 @@ async function claudeCode() {
   // became a user turn.
   r = await claude(["--resume", id, "ECHO AFTER-COMPACT-3"]);
   const after = fake.requests.filter((q) => JSON.stringify(q.body?.messages || "").includes("AFTER-COMPACT-3"));
-  check(r.code === 0 && after.some((q) => JSON.stringify(q.body).includes("# cc")), "after compaction the brief is in the model's context");
+  check(r.code === 0 && after.some((q) => compactBrief.test(JSON.stringify(q.body))), "after compaction the SessionStart (compact) brief is in the model's context");
   const turns = await turnsOf(id);
   const meta = turns.filter((t) => t.role === "user" && hostMeta.test(t.content));
   check(turns.length > 0 && meta.length === 0, `no host meta among the session's ${turns.length} turns`, meta.map((t) => t.content).join("\n---\n"));
@@ -231,6 +238,48 @@ async function claudeCode() {
   const all = await pendingFor("cc", id);
   check(all.pending.length === 1, "still one pending proposal for the session", `pending ${all.pending.length}`);
   check(!all.pending.concat(all.superseded).some((p) => (p.entities || []).some((e) => /^compacted$/i.test(e))), "no draft gained the entity \"Compacted\" from the host's compaction output");
+
+  // Automatic compaction, in a session of its own: its second turn reports
+  // a context all but full (fake-model.mjs), so the next run compacts
+  // before it asks the model anything. (Claude Code summarises the turns
+  // before the last; with a single turn it has nothing to summarise.)
+  r = await claude(["ECHO FIRST-4"]);
+  const full = result(r).session_id;
+  r = await claude(["--resume", full, "FILL-CONTEXT ECHO FULL-5"]);
+  check(r.code === 0 && full && full !== id && result(r).usage?.cache_read_input_tokens >= FULL_CONTEXT_TOKENS,
+    `a session whose context is all but full (${r.ms} ms)`, r.out + r.err);
+  const autoBefore = fake.requests.length;
+  const logBefore = hookLog(proj).length;
+  r = await claude(["--resume", full, "ECHO AUTO-COMPACT-6"]);
+  const reqs = fake.requests.slice(autoBefore);
+  const k = reqs.findIndex((q) => q.kind === "compaction");
+  check(r.code === 0 && k >= 0 && /AUTO-COMPACT-6/.test(result(r).result || ""), `Claude Code compacted on its own, then answered (${r.ms} ms)`, r.out + r.err);
+  if (k >= 0) {
+    check(!ourWords.test(reqs[k].lastUser), "the automatic compaction's prompt holds none of our text",
+      reqs[k].lastUser.slice(-1500));
+    const next = reqs.slice(k + 1).find((q) => q.kind === "turn");
+    check(next !== undefined && compactBrief.test(JSON.stringify(next.body)), "the SessionStart (compact) brief reaches the model in the request after the compaction",
+      next && JSON.stringify(next.body.messages).slice(-1500));
+  }
+  const autoOrder = hookLog(proj).slice(logBefore).map((l) => l.split(" ")[1]).filter((h) => h !== "stop");
+  const j = autoOrder.indexOf("pre-compact");
+  check(j >= 0 && autoOrder.slice(j, j + 3).join(",") === "pre-compact,session-start,post-compact",
+    "automatic: Claude Code runs pre-compact, session-start (compact), post-compact", autoOrder.join(","));
+  check(!(full in marks(proj)), "no compaction mark is left after the automatic compaction", JSON.stringify(marks(proj)));
+  const autoReceipts = await smritiJSON(proj, "receipts", "cc");
+  check(autoReceipts.some((x) => x.agent_session === full && x.trigger === "auto" && x.host === "claude-code"), "the automatic compaction's receipt is recorded (trigger auto)",
+    JSON.stringify(autoReceipts));
+  const autoTurns = await turnsOf(full);
+  check(autoTurns.some((t) => t.role === "user" && t.content.includes("AUTO-COMPACT-6")) && !autoTurns.some((t) => t.role === "user" && hostMeta.test(t.content)),
+    `the compacted session's prompt is a turn; no host meta among its ${autoTurns.length} turns`, autoTurns.map((t) => `${t.role}: ${t.content}`).join("\n---\n"));
+
+  // A fork: Claude Code starts a new session from the old one's history
+  // (SessionStart source "fork"); the brief reaches the model.
+  r = await claude(["--resume", full, "--fork-session", "ECHO FORK-7"]);
+  const forked = result(r).session_id;
+  const forkReq = fake.requests.filter((q) => JSON.stringify(q.body?.messages || "").includes("FORK-7"));
+  check(r.code === 0 && forked && forked !== full && forkReq.some((q) => /SessionStart:fork hook success: # cc\b/.test(JSON.stringify(q.body))),
+    `a forked session gets the brief from SessionStart (fork) (${r.ms} ms)`, r.out + r.err);
 
   // MCP: the model calls smriti_state through the MCP server init
   // configures; the tool's answer (the brief) comes back to the model.
@@ -310,6 +359,15 @@ trust_level = "trusted"
   mine = await pendingFor("cx", id);
   check(mine.pending.length === 1 && mine.superseded.length >= 1, "one pending proposal for the session; the older ones superseded",
     `pending ${mine.pending.length}, superseded ${mine.superseded.length}`);
+
+  // A fork: Codex starts a new session from the old one's history
+  // (SessionStart source "fork"); our hook gives it the brief. (The fork
+  // compacts too, and SessionStart (compact) answers with JSON instead.)
+  r = await codexRun(["fork", id, "ECHO FORK-8"]);
+  const forked = sessionOf(r);
+  const briefFor = (l) => (/ session-start codex (\S+) \d+ms ok: # cx\b/.exec(l) || [])[1];
+  check(r.code === 0 && forked && forked !== id && /FORK-8/.test(r.out) && hookLog(proj).some((l) => briefFor(l) === forked),
+    `a forked session runs SessionStart (fork) (${r.ms} ms)`, r.out + r.err + hookLog(proj).join("\n"));
 
   await stopServer();
   r = await codexRun(["resume", id, "ECHO SERVER-DOWN-2"]);
