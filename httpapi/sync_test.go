@@ -198,6 +198,10 @@ func TestSyncFetchMovesOnlyTrackingHeads(t *testing.T) {
 	clone(t, a, team, sp.ID)
 	clone(t, b, team, sp.ID)
 	commitState(t, a, sp.ID, "two", []string{"First", "Second"}, nil)
+	if r, err := a.c.Remote(bg, sp.ID, "origin"); err != nil || len(r.Divergence) != 1 || r.Divergence[0].Ahead != 1 || r.Divergence[0].Behind != 0 ||
+		!strings.HasPrefix(r.Divergence[0].Description, "main is 1 ahead of origin/main (fetched ") {
+		t.Fatalf("before the push A's remote = %+v, %v; want main 1 ahead", r, err)
+	}
 	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
 		t.Fatal(err)
 	}
