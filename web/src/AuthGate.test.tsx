@@ -101,14 +101,16 @@ describe("AuthGate", () => {
     await screen.findByRole("heading", { name: "Sign in to Smriti" });
     expect(screen.queryByRole("heading", { name: "Workspace" })).toBeNull();
     const user = screen.getByLabelText("Username");
-    expect(document.activeElement).toBe(user);
+    // Focus moves in an effect after the form paints: wait for that state,
+    // not for the paint (a busy machine paints late).
+    await waitFor(() => expect(document.activeElement).toBe(user));
     await userEvent.type(user, "alice");
     await userEvent.type(screen.getByLabelText("Password"), "wrong password{Enter}");
     const alert = await screen.findByText("Sign-in refused: the username or password is wrong, or the account is disabled.");
     expect(alert.closest("[role=alert]")).toBeTruthy();
     expect(screen.getByTestId("signin-detail").textContent).toBe("Server: missing, invalid, expired or revoked credentials");
     expect((screen.getByLabelText("Password") as HTMLInputElement).value).toBe("");
-    expect(document.activeElement).toBe(screen.getByLabelText("Password"));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Password")));
     expect(screen.getByLabelText("Username").getAttribute("aria-describedby")).toBe("signin-error");
 
     await userEvent.type(screen.getByLabelText("Password"), "correct horse{Enter}");
