@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti"
+	"smriti/client"
 	"smriti/wire"
 )
 
@@ -43,9 +44,7 @@ remote's secret: it is never shown again (only its last four characters).`,
 		Example: `  smriti remote add origin https://smriti.example.com --token-env SMRITI_TEAM_TOKEN`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -86,9 +85,7 @@ func newRemoteListCmd() *cobra.Command {
 		Short: "List a space's remotes and where each branch stands against them",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -133,9 +130,7 @@ func newRemoteShowCmd() *cobra.Command {
 		Short: "Show a remote: its URL, its branch heads as last seen, and ahead/behind",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -166,9 +161,7 @@ func newRemoteRemoveCmd() *cobra.Command {
 		Short: "Forget a remote, its heads and whatever was fetched from it and not pulled",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -185,6 +178,15 @@ func newRemoteRemoveCmd() *cobra.Command {
 	cmd.Flags().StringVar(&space, "space", "", spaceFlagHelp)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
+}
+
+// commandSpace is a command's environment, client and space (--space,
+// else SMRITI_SPACE, else the project root's).
+func commandSpace(cmd *cobra.Command, space string) (*Env, *client.Client, *wire.Repo, error) {
+	env := envOf(cmd)
+	c := env.Client()
+	sp, err := spaceForCommand(cmd.Context(), env, c, space)
+	return env, c, sp, err
 }
 
 func remoteArg(args []string) string {
@@ -207,9 +209,7 @@ and kept without moving any local branch: only the remote-tracking heads
 a fetch writes nothing; one that was cut off resumes.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -268,9 +268,7 @@ Items both copies changed follow --on-conflict:
   theirs   take the remote's side of every conflict`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
@@ -338,9 +336,7 @@ With --propose the branch's state lands on the remote as a pending proposal
 accepts it with smriti proposals accept, which rebases it by item id.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			env := envOf(cmd)
-			c := env.Client()
-			sp, err := spaceForCommand(cmd.Context(), env, c, space)
+			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
 				return err
 			}
