@@ -17,6 +17,7 @@ import { integrityScenarios } from "./integrity.mjs";
 import { chatScenarios } from "./chat.mjs";
 import { reviewScenarios } from "./review.mjs";
 import { proposalScenarios } from "./proposals.mjs";
+import { syncScenarios } from "./sync.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -136,10 +137,14 @@ const api = async (method, path, body) => {
 
 let failed = null;
 try {
-  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs).
+  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs), =sync the sync's (sync.mjs).
   full: {
   if (process.env.SMRITI_E2E_ONLY === "proposals") {
     await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "sync") {
+    await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
     break full;
   }
   if (process.env.SMRITI_E2E_ONLY === "chat") break full;
@@ -952,8 +957,9 @@ try {
   await integrityScenarios({ browser, base, api, expect, shot });
   await reviewScenarios({ browser, base, api, expect, shot, axe });
   await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
+  await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
   }
-  if (process.env.SMRITI_E2E_ONLY !== "proposals") await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
+  if (!["proposals", "sync"].includes(process.env.SMRITI_E2E_ONLY)) await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});
