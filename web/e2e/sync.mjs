@@ -83,9 +83,21 @@ export async function syncScenarios({ browser, base, expect, shot, axe, startSer
 
   console.log("sync: the team saves a checkpoint; Fetch shows main behind without moving it");
   await commit(teamApi, teamSe.id, "Changelog", [TTL15, "Deploy with systemd", "Keep a changelog"])();
+  // The fetch is held at the browser until the page has shown its progress.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route("**/remotes/origin/fetch", async (route) => {
+    await held;
+    await route.continue();
+  });
   const fetched = page.waitForResponse((r) => r.url().endsWith("/remotes/origin/fetch"));
   await button("Fetch").click();
+  await origin.getByTestId("sync-progress").filter({ hasText: "Fetching from origin…" }).waitFor();
+  const busy = await origin.getByRole("button", { name: "Fetching…" }).isDisabled();
+  expect(busy && (await button("Push").isDisabled()) && (await origin.getAttribute("aria-busy")) === "true", "while it runs, Fetch shows its progress and the other steps wait");
+  release();
   expect((await fetched).status() === 200, "Fetch answers 200");
+  await page.unroute("**/remotes/origin/fetch");
   said = await stands(0, 1);
   expect(said.startsWith("main is 1 behind origin/main, fetched "), `after Fetch: "${said}"`);
   expect((await outcome.innerText()).startsWith("Fetched from origin: 1 checkpoint"), `Fetch says what arrived: "${await outcome.innerText()}"`);
