@@ -15,7 +15,7 @@ import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
 import { chatScenarios } from "./chat.mjs";
-import { reviewScenarios } from "./review.mjs";
+import { graphScenarios, reviewScenarios } from "./review.mjs";
 import { proposalScenarios } from "./proposals.mjs";
 import { syncScenarios } from "./sync.mjs";
 import { provenanceScenarios } from "./provenance.mjs";
@@ -138,7 +138,7 @@ const api = async (method, path, body) => {
 
 let failed = null;
 try {
-  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs), =sync the sync's (sync.mjs), =provenance the long thread's (provenance.mjs).
+  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs), =sync the sync's (sync.mjs), =provenance the long thread's (provenance.mjs), =graph the 300-checkpoint graph's (review.mjs).
   full: {
   if (process.env.SMRITI_E2E_ONLY === "proposals") {
     await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
@@ -146,6 +146,10 @@ try {
   }
   if (process.env.SMRITI_E2E_ONLY === "sync") {
     await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "graph") {
+    await graphScenarios({ browser, base, api, expect, shot, axe });
     break full;
   }
   if (process.env.SMRITI_E2E_ONLY === "provenance") {
@@ -965,7 +969,7 @@ try {
   await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
   await provenanceScenarios({ browser, base, api, expect, shot, axe });
   }
-  if (!["proposals", "sync", "provenance"].includes(process.env.SMRITI_E2E_ONLY)) await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
+  if (!["proposals", "sync", "provenance", "graph"].includes(process.env.SMRITI_E2E_ONLY)) await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});
