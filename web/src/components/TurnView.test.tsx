@@ -66,3 +66,14 @@ describe("a message with redacted secrets", () => {
     expect(document.querySelector("[data-seq='2']")?.getAttribute("aria-label")).toBe("user message 2");
   });
 });
+
+describe("what a message offers follows what the page learns", () => {
+  it("offers fork once the checkpoints before the message are known, without a new turn", () => {
+    const turns = [turn(0, "user", "Plan the trip"), turn(1, "assistant", "Sure")];
+    const { rerender } = render(<Thread turns={turns} pending={null} actions={{ onFork: vi.fn(), canFork: () => false }} />);
+    expect(screen.queryAllByRole("button", { name: /^Fork from message/ })).toHaveLength(0);
+    // The page read the checkpoints this session reaches: forking now works.
+    rerender(<Thread turns={turns} pending={null} actions={{ onFork: vi.fn(), canFork: () => true }} />);
+    expect(screen.getAllByRole("button", { name: /^Fork from message/ }).map((b) => b.getAttribute("aria-label"))).toEqual(["Fork from message 0", "Fork from message 1"]);
+  });
+});

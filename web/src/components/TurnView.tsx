@@ -95,6 +95,8 @@ export const TurnView = memo(function TurnView({
   last,
   tabStop,
   actions,
+  editable = true,
+  forkable = true,
 }: {
   turn: Turn;
   focus?: boolean;
@@ -105,6 +107,13 @@ export const TurnView = memo(function TurnView({
   last: boolean;
   tabStop: boolean;
   actions: TurnActions;
+  /**
+   * Whether editing as a branch and forking work from this message: passed
+   * as values (not asked of the actions) so that the message renders again
+   * when the answer changes, e.g. once the checkpoints before it are read.
+   */
+  editable?: boolean;
+  forkable?: boolean;
 }) {
   const when = turnTime(t.created_at);
   const [editing, setEditing] = useState(false);
@@ -157,7 +166,7 @@ export const TurnView = memo(function TurnView({
             </span>
           )}
           <CopyButton label="Copy message" text={() => t.content} />
-          {t.role === "user" && actions.onEdit && (actions.canEdit?.(t) ?? true) && (
+          {t.role === "user" && actions.onEdit && editable && (
             <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Edit message ${t.sequence_number} on a new branch`} onClick={() => setEditing(true)} disabled={busy}>
               <Pencil size={14} aria-hidden />
             </button>
@@ -172,7 +181,7 @@ export const TurnView = memo(function TurnView({
               <RefreshCw size={14} aria-hidden />
             </button>
           )}
-          {actions.onFork && (actions.canFork?.(t) ?? true) && (
+          {actions.onFork && forkable && (
             <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Fork from message ${t.sequence_number}`} onClick={() => actions.onFork!(t)}>
               <GitFork size={14} aria-hidden />
             </button>
