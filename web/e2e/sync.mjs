@@ -183,6 +183,18 @@ export async function syncScenarios({ browser, base, expect, shot, axe, startSer
 
   await downRemote({ page, base, sp, expect, shot, axe });
   await ctx.close();
+
+  for (const [theme, width] of [["dark", 390], ["light", 1440]]) {
+    const c = await browser.newContext({ viewport: { width, height: 844 }, colorScheme: theme });
+    const p = await c.newPage();
+    await p.goto(`${base}/spaces/${sp.id}/remotes`);
+    await p.locator("[data-testid=remote][data-remote=origin] [data-testid=divergence]").waitFor();
+    const over = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(over <= 0, `remotes at ${width} px ${theme}: no horizontal scroll (overflow ${over})`);
+    await shot(p, `sync-remotes-${width}-${theme}`);
+    await axe(p, `remotes (${theme}, ${width} px)`);
+    await c.close();
+  }
 }
 
 // A remote added from the page (its token written once, never shown back)

@@ -95,7 +95,7 @@ function RemoteCard({ spaceId, remote: r, onChanged }: { spaceId: string; remote
         <h2 id={headingId} style={{ margin: 0 }}>
           {r.name}
         </h2>
-        <span className="small muted">
+        <span className="small muted remote-where">
           <span className="mono">{r.url}</span>
           {r.token && <> · token {r.token}</>} · {r.fetched_at ? `fetched ${relTime(r.fetched_at)}` : "never fetched"}
         </span>
