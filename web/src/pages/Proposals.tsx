@@ -31,7 +31,7 @@ export default function Proposals() {
     <>
       <h1>Proposals: {space.data?.name ?? "space"}</h1>
       <p className="small">
-        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link>
+        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link> · <Link to={`/spaces/${spaceId}/remotes`}>Remotes</Link>
       </p>
       {done && (
         <div className="card" role="status" data-testid="accepted">
