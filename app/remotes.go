@@ -8,9 +8,25 @@ import (
 )
 
 // Copies of one space (SPEC §3): remotes, and fetch, pull, push and clone
-// between this server and another. This server talks to the other through
-// a remote.Peer (the HTTP client, wired by main); the other server answers
-// with SyncRefs, SyncExport and ReceivePush below.
+// between this server and another copy. This server talks to the other
+// through a remote.Peer — the HTTP client for a Smriti server, the git
+// adapter for a git repository, both wired by main; another Smriti server
+// answers with SyncRefs, SyncExport and ReceivePush.
+
+// dialURL reaches the copy at url: a git repository through the git
+// dialer, a Smriti server through the HTTP one (remote.IsGitURL decides).
+func (a *App) dialURL(url, token string) (remote.Peer, error) {
+	if remote.IsGitURL(url) {
+		if a.gitDial == nil {
+			return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach git repositories")
+		}
+		return a.gitDial(url, ""), nil
+	}
+	if a.dial == nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
+	}
+	return a.dial(url, token), nil
+}
 
 // AddRemote records another copy of a space. A remote without a space id
 // names the same space there (a clone keeps ids).

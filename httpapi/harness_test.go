@@ -15,6 +15,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/client"
+	"smriti/gitremote"
 	"smriti/httpapi"
 	"smriti/provider"
 	"smriti/store"
@@ -115,7 +116,8 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	if cfg.auth.Enabled {
 		gate.Roles = st.SpaceRole
 	}
-	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial})
+	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial,
+		GitDialer: gitremote.New(filepath.Join(t.TempDir(), "git-cache")).Dial})
 	srv := httpapi.New(httpapi.Config{Backend: st, App: a, Version: "test", Commit: "test", Metrics: metrics,
 		Security: cfg.security, Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

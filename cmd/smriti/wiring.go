@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"smriti"
 
 	"smriti/app"
 	"smriti/client"
+	"smriti/gitremote"
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/mcp"
@@ -20,7 +22,8 @@ import (
 // the MCP tools at /mcp calling the same use cases in-process: the App is
 // built once here, with the LLM gate gate configures, and shared by both.
 func apiConfig(db *store.Store, providers intelligence.Providers, logger *slog.Logger, coord *app.Coordinator, metrics *httpapi.Metrics, gate app.GateConfig) httpapi.Config {
-	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial})
+	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial,
+		GitDialer: gitremote.New(gitCacheDir()).Dial})
 	tools := mcp.HTTPHandler(mcp.Config{Ops: a, StatusOf: client.StatusOf, Version: version, GitState: serverGitState(coord)})
 	return httpapi.Config{Backend: db, App: a, Logger: logger, Version: version, Commit: commit,
 		MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics}
@@ -50,4 +53,14 @@ func serverGitState(coord *app.Coordinator) func(ctx context.Context, dir string
 		}
 		return g.State(ctx, dir)
 	}
+}
+
+// gitCacheDir is the bare repository through which this server reaches git
+// repositories used as remotes: $SMRITI_GIT_CACHE, else git-cache beside
+// the default database in the data directory. It is created on first use.
+func gitCacheDir() string {
+	if dir := os.Getenv("SMRITI_GIT_CACHE"); dir != "" {
+		return dir
+	}
+	return filepath.Join(filepath.Dir(defaultDB()), "git-cache")
 }
