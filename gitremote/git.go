@@ -51,8 +51,6 @@ type Cache struct {
 	Dir string
 	// Binary is the git executable ("git" on PATH when empty).
 	Binary string
-	// Now stamps log commits (time.Now when nil).
-	Now func() time.Time
 }
 
 // New is a cache repository at dir.

@@ -22,7 +22,7 @@ import (
 
 var ctx = context.Background()
 
-func git(t *testing.T, args ...string) string {
+func git(t testing.TB, args ...string) string {
 	t.Helper()
 	out, err := exec.Command("git", args...).CombinedOutput()
 	if err != nil {
@@ -57,7 +57,7 @@ func turn(id, sess smriti.ID, seq int64, text string) records.BundleRecord {
 }
 
 // stream is a sync stream of space holding recs.
-func stream(t *testing.T, space smriti.ID, recs ...records.BundleRecord) *bytes.Reader {
+func stream(t testing.TB, space smriti.ID, recs ...records.BundleRecord) *bytes.Reader {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := portability.NewSyncWriter(&buf)
@@ -116,7 +116,8 @@ func strp(s string) *string { return &s }
 // what the asker has (haves, and the log position since).
 func TestFetchReplaysPushesInOrder(t *testing.T) {
 	repo := bareRepo(t)
-	p := gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(repo, "")
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	p := gitremote.New(cacheDir).Dial(repo, "")
 	space, s := smriti.NewID(), smriti.NewID()
 	c1id, c2id := smriti.NewID(), smriti.NewID()
 	c1, c2 := cp(c1id, nil, "main", "one"), cp(c2id, &c1id, "main", "two")
@@ -137,6 +138,19 @@ func TestFetchReplaysPushesInOrder(t *testing.T) {
 	recs, _ = read(t, p, space, remote.Want{Haves: []string{hashOf(c1)}, Since: 1})
 	if want := "checkpoint:two turn:later"; strings.Join(recs, " ") != want {
 		t.Fatalf("fetch after the first push answered %v; want %s", recs, want)
+	}
+	// The cache's index of checkpoints is only a cache: one garbled is
+	// read again from git.
+	files, _ := filepath.Glob(filepath.Join(cacheDir, "smriti-index", "*"))
+	if len(files) != 1 {
+		t.Fatalf("index files = %v; want one", files)
+	}
+	if err := os.WriteFile(files[0], []byte("tips deadbeef\ngarbage\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = read(t, p, space, remote.Want{Haves: []string{hashOf(c1)}, Since: 1})
+	if want := "checkpoint:two turn:later"; strings.Join(recs, " ") != want {
+		t.Fatalf("fetch with a garbled index answered %v; want %s", recs, want)
 	}
 	recs, _ = read(t, p, space, remote.Want{Haves: []string{hashOf(c2)}, Since: 2})
 	if len(recs) != 0 {

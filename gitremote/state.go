@@ -126,38 +126,6 @@ func parseCheckpointSubject(s string) (string, smriti.ID, bool) {
 	return f[0], id, err == nil
 }
 
-// index maps every checkpoint reachable from the heads: checkpoint id to
-// commit, and commit to checkpoint hash.
-type index struct {
-	commitOf map[smriti.ID]string
-	byHash   map[string]string
-}
-
-func (p *Peer) index(ctx context.Context, st *state) (*index, error) {
-	ix := &index{commitOf: map[smriti.ID]string{}, byHash: map[string]string{}}
-	if len(st.heads) == 0 {
-		return ix, nil
-	}
-	args := []string{"log", "--format=%H %s"}
-	for _, h := range st.heads {
-		args = append(args, h.commit)
-	}
-	out, err := p.cache.run(ctx, nil, append(args, "--")...)
-	if err != nil {
-		return nil, err
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		commit, subject, _ := strings.Cut(line, " ")
-		hash, id, ok := parseCheckpointSubject(subject)
-		if !ok {
-			return nil, p.corrupt(fmt.Sprintf("commit %s is not a checkpoint commit", commit))
-		}
-		ix.commitOf[id] = commit
-		ix.byHash[hash] = commit
-	}
-	return ix, nil
-}
-
 // logEntry is one log commit.
 type logEntry struct {
 	commit string

@@ -278,3 +278,76 @@ func TestGitRemotePrivateNeverWritten(t *testing.T) {
 	}
 	verifyHead(t, c, sp.ID)
 }
+
+// TestGitRemoteTamperedCheckpointIsRefused: someone with write access to
+// the repository rewrites a checkpoint's record (one word of its message)
+// and points the branch at the forged commit. The fetch refuses it naming
+// the checkpoint and moves nothing; once the branch is restored a fetch
+// completes.
+func TestGitRemoteTamperedCheckpointIsRefused(t *testing.T) {
+	bare, _ := projectRepo(t)
+	a, b := newEnv(t), newEnv(t)
+	sp, err := a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("forged")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, a, sp.ID, "one", []string{"Alpha"}, nil)
+	if _, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "origin", URL: bare}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := sp.ID.String()
+	if _, err := b.c.Clone(bg, wire.CloneRequest{URL: bare, SpaceID: &id}); err != nil {
+		t.Fatal(err)
+	}
+	two := commitState(t, a, sp.ID, "two", []string{"Alpha", "Bravo"}, nil)
+	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
+		t.Fatal(err)
+	}
+
+	ref := "refs/smriti/" + sp.ID.String() + "/heads/main"
+	sound := gitRun(t, bare, "rev-parse", ref)
+	record := gitRun(t, bare, "cat-file", "blob", sound+":checkpoint.json")
+	forged := strings.Replace(record, `"message":"two"`, `"message":"tw0"`, 1)
+	if forged == record {
+		t.Fatalf("the record does not hold the message as expected:\n%s", record)
+	}
+	blobFile := filepath.Join(t.TempDir(), "forged.json")
+	if err := os.WriteFile(blobFile, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blob := gitRun(t, bare, "hash-object", "-w", blobFile)
+	tree := gitRunIn(t, bare, "100644 blob "+blob+"\tcheckpoint.json\n", "mktree")
+	subject := gitRun(t, bare, "log", "-1", "--format=%s", sound)
+	commit := gitRun(t, bare, "commit-tree", tree, "-p", sound+"^", "-m", subject)
+	gitRun(t, bare, "update-ref", ref, commit)
+
+	_, err = b.c.Fetch(bg, sp.ID, "origin")
+	wantCode(t, err, smriti.EUNPROCESSABLE)
+	if msg := smriti.ErrorMessage(err); !strings.Contains(msg, "checkpoint "+two.ID.String()+" does not verify") {
+		t.Fatalf("the forged fetch says %q; want it to name checkpoint %s", msg, two.ID)
+	}
+	if r, err := b.c.Remote(bg, sp.ID, "origin"); err != nil || len(r.Heads) != 1 || r.Heads[0].CommitHash == two.CommitHash {
+		t.Fatalf("after the refused fetch B's origin is %+v, %v; want the head it had", r, err)
+	}
+	gitRun(t, bare, "update-ref", ref, sound)
+	f, err := b.c.Fetch(bg, sp.ID, "origin")
+	if err != nil || f.Staged.Checkpoints != 1 || f.Heads[0].CommitHash != two.CommitHash {
+		t.Fatalf("the fetch from the restored repository = %+v, %v", f, err)
+	}
+}
+
+// gitRunIn runs git in dir with stdin.
+func gitRunIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
