@@ -2,8 +2,6 @@ package gitremote
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"sort"
 
 	"smriti"
@@ -18,15 +16,9 @@ import (
 // bundle.
 func (p *Peer) Export(ctx context.Context, space smriti.ID) (remote.ReadCloser, error) {
 	defer p.cache.lock()()
-	if err := p.refresh(ctx, space); err != nil {
-		return nil, err
-	}
-	st, err := p.read(ctx, space)
+	st, err := p.copyOf(ctx, space)
 	if err != nil {
 		return nil, err
-	}
-	if st.logTip == "" {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "the git repository %s holds no copy of space %s; push to it first", p.url, space)
 	}
 	all, err := p.revList(ctx, st.heads, nil)
 	if err != nil {
@@ -40,34 +32,9 @@ func (p *Peer) Export(ctx context.Context, space smriti.ID) (remote.ReadCloser, 
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp("", "smriti-gitremote-*")
-	if err != nil {
-		return nil, fmt.Errorf("git remote: %w", err)
-	}
-	fail := func(err error) (remote.ReadCloser, error) {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, err
-	}
-	b, err := p.cache.openBlobs(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	defer b.close()
-	w, err := portability.NewBundleWriter(f)
-	if err != nil {
-		return fail(err)
-	}
-	if err := p.writeBundle(b, w, st, ix, all, entries); err != nil {
-		return fail(err)
-	}
-	if err := w.Close(); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		return fail(err)
-	}
-	return &tempFile{File: f}, nil
+	return p.spool(ctx, portability.NewBundleWriter, func(b *blobs, w *portability.BundleWriter) error {
+		return p.writeBundle(b, w, st, ix, all, entries)
+	})
 }
 
 // writeBundle writes the bundle. Its records come checkpoints first, so

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -41,15 +42,9 @@ func wireHeads(hs []head) []remote.Head {
 // and turns pushed after want.Since in the order they were pushed.
 func (p *Peer) Fetch(ctx context.Context, space smriti.ID, want remote.Want) (remote.ReadCloser, error) {
 	defer p.cache.lock()()
-	if err := p.refresh(ctx, space); err != nil {
-		return nil, err
-	}
-	st, err := p.read(ctx, space)
+	st, err := p.copyOf(ctx, space)
 	if err != nil {
 		return nil, err
-	}
-	if st.logTip == "" {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "the git repository %s holds no copy of space %s; push to it first", p.url, space)
 	}
 	ix, err := p.index(ctx, st)
 	if err != nil {
@@ -82,7 +77,7 @@ func (p *Peer) Fetch(ctx context.Context, space smriti.ID, want remote.Want) (re
 	if err != nil {
 		return nil, err
 	}
-	return p.spool(ctx, func(b *blobs, w *portability.BundleWriter) error {
+	return p.spool(ctx, portability.NewSyncWriter, func(b *blobs, w *portability.BundleWriter) error {
 		return p.writeSync(b, w, st, ix, missing, entries)
 	})
 }
@@ -107,10 +102,10 @@ func (p *Peer) revList(ctx context.Context, heads []head, haves []string) ([]str
 	return strings.Fields(string(out)), nil
 }
 
-// spool writes a sync stream into a temporary file and returns it to be
-// read (removed when closed), so the cache's lock is not held while the
-// asker reads.
-func (p *Peer) spool(ctx context.Context, write func(*blobs, *portability.BundleWriter) error) (remote.ReadCloser, error) {
+// spool writes a stream (a sync stream, or a bundle for a clone) into a
+// temporary file and returns it to be read (removed when closed), so the
+// cache's lock is not held while the asker reads.
+func (p *Peer) spool(ctx context.Context, start func(io.Writer) (*portability.BundleWriter, error), write func(*blobs, *portability.BundleWriter) error) (remote.ReadCloser, error) {
 	f, err := os.CreateTemp("", "smriti-gitremote-*")
 	if err != nil {
 		return nil, fmt.Errorf("git remote: %w", err)
@@ -125,7 +120,7 @@ func (p *Peer) spool(ctx context.Context, write func(*blobs, *portability.Bundle
 		return fail(err)
 	}
 	defer b.close()
-	w, err := portability.NewSyncWriter(f)
+	w, err := start(f)
 	if err != nil {
 		return fail(err)
 	}
@@ -135,7 +130,7 @@ func (p *Peer) spool(ctx context.Context, write func(*blobs, *portability.Bundle
 	if err := w.Close(); err != nil {
 		return fail(err)
 	}
-	if _, err := f.Seek(0, 0); err != nil {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
 	return &tempFile{File: f}, nil

@@ -71,6 +71,22 @@ func (p *Peer) refresh(ctx context.Context, space smriti.ID) error {
 	return nil
 }
 
+// copyOf mirrors the remote and reads the space's copy there (ENOTFOUND
+// when the repository holds none).
+func (p *Peer) copyOf(ctx context.Context, space smriti.ID) (*state, error) {
+	if err := p.refresh(ctx, space); err != nil {
+		return nil, err
+	}
+	st, err := p.read(ctx, space)
+	if err != nil {
+		return nil, err
+	}
+	if st.logTip == "" {
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "the git repository %s holds no copy of space %s; push to it first", p.url, space)
+	}
+	return st, nil
+}
+
 // unreachable says a git exchange with the remote failed, with git's own
 // words.
 func (p *Peer) unreachable(what string, err error) error {

@@ -73,6 +73,31 @@ func gitHead(t *testing.T, bare string, space smriti.ID, branch string) string {
 	return f[2]
 }
 
+// gitPair is two laptops and a project's bare repository: A made a space
+// with one checkpoint holding decision, added the repository as origin
+// and pushed; B cloned it from there.
+func gitPair(t *testing.T, name, decision string) (string, *testEnv, *testEnv, *wire.Repo) {
+	t.Helper()
+	bare, _ := projectRepo(t)
+	a, b := newEnv(t), newEnv(t)
+	sp, err := a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, a, sp.ID, "start", []string{decision}, nil)
+	if _, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "origin", URL: bare}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := sp.ID.String()
+	if _, err := b.c.Clone(bg, wire.CloneRequest{URL: bare, SpaceID: &id}); err != nil {
+		t.Fatal(err)
+	}
+	return bare, a, b, sp
+}
+
 // TestGitRemoteTwoClonesStory: laptop A pushes a space to a bare git
 // repository, laptop B clones it from there; both make disjoint changes
 // plus one change to the same item. A's push lands; B's is refused naming
@@ -190,23 +215,8 @@ func TestGitRemoteTwoClonesStory(t *testing.T) {
 // turns travel to the other laptop with their order kept.
 func TestGitRemotePrivateNeverWritten(t *testing.T) {
 	const canary = "CANARY-GIT-7d21c9"
-	bare, _ := projectRepo(t)
-	a, b := newEnv(t), newEnv(t)
-	sp, err := a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("secret")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	commitState(t, a, sp.ID, "start", []string{"Base"}, nil)
-	if _, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "origin", URL: bare}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
-		t.Fatal(err)
-	}
+	bare, a, b, sp := gitPair(t, "secret", "Base")
 	id := sp.ID.String()
-	if _, err := b.c.Clone(bg, wire.CloneRequest{URL: bare, SpaceID: &id}); err != nil {
-		t.Fatal(err)
-	}
 	private, err := a.c.CreateSession(bg, &sp.ID, "mine", "mock", "mock")
 	if err != nil {
 		t.Fatal(err)
@@ -285,23 +295,7 @@ func TestGitRemotePrivateNeverWritten(t *testing.T) {
 // the checkpoint and moves nothing; once the branch is restored a fetch
 // completes.
 func TestGitRemoteTamperedCheckpointIsRefused(t *testing.T) {
-	bare, _ := projectRepo(t)
-	a, b := newEnv(t), newEnv(t)
-	sp, err := a.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("forged")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	commitState(t, a, sp.ID, "one", []string{"Alpha"}, nil)
-	if _, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "origin", URL: bare}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	id := sp.ID.String()
-	if _, err := b.c.Clone(bg, wire.CloneRequest{URL: bare, SpaceID: &id}); err != nil {
-		t.Fatal(err)
-	}
+	bare, a, b, sp := gitPair(t, "forged", "Alpha")
 	two := commitState(t, a, sp.ID, "two", []string{"Alpha", "Bravo"}, nil)
 	if _, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{}); err != nil {
 		t.Fatal(err)
@@ -324,7 +318,7 @@ func TestGitRemoteTamperedCheckpointIsRefused(t *testing.T) {
 	commit := gitRun(t, bare, "commit-tree", tree, "-p", sound+"^", "-m", subject)
 	gitRun(t, bare, "update-ref", ref, commit)
 
-	_, err = b.c.Fetch(bg, sp.ID, "origin")
+	_, err := b.c.Fetch(bg, sp.ID, "origin")
 	wantCode(t, err, smriti.EUNPROCESSABLE)
 	if msg := smriti.ErrorMessage(err); !strings.Contains(msg, "checkpoint "+two.ID.String()+" does not verify") {
 		t.Fatalf("the forged fetch says %q; want it to name checkpoint %s", msg, two.ID)
