@@ -18,7 +18,7 @@ import (
 func (a *App) dialURL(url, token string) (remote.Peer, error) {
 	if remote.IsGitURL(url) {
 		if a.gitDial == nil {
-			return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach git repositories")
+			return nil, errNoGit
 		}
 		return a.gitDial(url, ""), nil
 	}
@@ -28,9 +28,17 @@ func (a *App) dialURL(url, token string) (remote.Peer, error) {
 	return a.dial(url, token), nil
 }
 
+// errNoGit answers a git remote on a server built without a way to reach
+// one.
+var errNoGit = smriti.Errorf(smriti.EUNAVAILABLE, "this server does not reach git repositories: a server people sign in to reaches them only when its operator sets SMRITI_GIT_REMOTES=on; use a Smriti server's URL instead")
+
 // AddRemote records another copy of a space. A remote without a space id
-// names the same space there (a clone keeps ids).
+// names the same space there (a clone keeps ids). A git repository is
+// refused (EUNAVAILABLE) by a server that cannot reach one.
 func (a *App) AddRemote(ctx context.Context, in remote.Create) (*remote.Remote, error) {
+	if remote.IsGitURL(in.URL) && a.gitDial == nil {
+		return nil, errNoGit
+	}
 	return a.store.AddRemote(ctx, in)
 }
 

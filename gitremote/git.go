@@ -122,7 +122,8 @@ func (c *Cache) runTo(ctx context.Context, stdin io.Reader, stdout io.Writer, ar
 		full = append([]string{"--git-dir=" + c.Dir}, args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, full...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C")
+	// Only git's own transports: no remote helper (ext:: runs commands).
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C", "GIT_ALLOW_PROTOCOL=file:git:http:https:ssh")
 	cmd.Stdin = stdin
 	cmd.Stdout = stdout
 	var stderr bytes.Buffer

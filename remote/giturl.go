@@ -62,11 +62,14 @@ func GitLocation(raw string) string {
 	return raw
 }
 
-// checkGitURL refuses a git location git would read as an option, or one
-// with control characters.
+// checkGitURL refuses a git location git would read as an option, one
+// naming a remote helper, or one with control characters.
 func checkGitURL(raw string) error {
 	loc := GitLocation(raw)
-	bad := loc == "" || strings.HasPrefix(loc, "-") || strings.ContainsFunc(loc, func(r rune) bool { return r < ' ' || r == 0x7f })
+	// "transport::address" hands the location to a remote helper (ext::
+	// runs a command); Smriti speaks only git's own transports.
+	bad := loc == "" || strings.HasPrefix(loc, "-") || strings.Contains(loc, "::") ||
+		strings.ContainsFunc(loc, func(r rune) bool { return r < ' ' || r == 0x7f })
 	if strings.HasPrefix(strings.ToLower(raw), "git+") && !strings.Contains(loc, "://") {
 		bad = true
 	}

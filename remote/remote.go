@@ -16,12 +16,14 @@ import (
 	"smriti"
 )
 
-// Remote is another server holding a copy of a space.
+// Remote is another server, or a git repository, holding a copy of a
+// space.
 type Remote struct {
 	SpaceID smriti.ID
 	// Name is how commands name it ("origin").
 	Name string
-	// URL is the other server's base URL.
+	// URL is the other server's base URL, or a git repository's location
+	// (IsGitURL tells them apart).
 	URL string
 	// RemoteSpaceID is the space's id there (a clone keeps ids, so it is
 	// usually the same).
