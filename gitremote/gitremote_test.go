@@ -258,9 +258,10 @@ func TestPushRetriesWhenOnlyTheLogMoved(t *testing.T) {
 }
 
 // TestPushRefusals: a stale expectation is ECONFLICT before anything is
-// written; a head the records lack, or a parent neither side holds, is
-// refused and the repository does not change; a push of the head already
-// there stores nothing.
+// written, and so is a head that does not descend from the branch's; a
+// head the records lack, or a parent neither side holds, is refused; the
+// repository does not change; a push of the head already there stores
+// nothing.
 func TestPushRefusals(t *testing.T) {
 	repo := bareRepo(t)
 	p := gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(repo, "")
@@ -283,6 +284,11 @@ func TestPushRefusals(t *testing.T) {
 	_, err = p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(c2)}, stream(t, space))
 	if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE || !strings.Contains(err.Error(), "do not hold the head "+smriti.ShortHash(hashOf(c2))) {
 		t.Fatalf("a push without its head = %v", err)
+	}
+	unrelated := cp(smriti.NewID(), nil, "main", "unrelated")
+	_, err = p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(unrelated)}, stream(t, space, unrelated))
+	if smriti.ErrorCode(err) != smriti.ECONFLICT {
+		t.Fatalf("a push whose head does not descend from the branch's = %v; want ECONFLICT", err)
 	}
 	if got, err := p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(c1)}, stream(t, space)); err != nil || got.Checkpoints != 0 {
 		t.Fatalf("a push of the head already there = %+v, %v", got, err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -101,8 +102,14 @@ func (p *Peer) pushOnce(ctx context.Context, space smriti.ID, push remote.Push, 
 		return remote.Counts{}, false, err
 	}
 	if old != nil {
-		if _, err := p.cache.run(ctx, nil, "merge-base", "--is-ancestor", old.commit, newHead); err != nil {
+		// Exit status 1: the branch's head is not in the new head's history.
+		_, err := p.cache.run(ctx, nil, "merge-base", "--is-ancestor", old.commit, newHead)
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
 			return remote.Counts{}, false, moved(push, old)
+		}
+		if err != nil {
+			return remote.Counts{}, false, err
 		}
 	}
 	headRef := "/heads/" + branchRef(push.Branch)

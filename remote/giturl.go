@@ -76,5 +76,11 @@ func checkGitURL(raw string) error {
 	if bad {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is not a git repository location git can use; give an absolute path, git@host:path or a URL such as git+https://host/me/notes", smriti.Truncate(raw, 200))
 	}
+	// A remote's URL is shown and answered; a password in it would be too.
+	if u, err := url.Parse(loc); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL has a password in it, and a remote's URL is shown to whoever lists remotes; give the URL without it and let git's credential helper (or an ssh key) supply it")
+		}
+	}
 	return nil
 }

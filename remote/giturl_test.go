@@ -54,6 +54,8 @@ func TestRemoteValidation(t *testing.T) {
 		{"OptionLikeRefused", "git+-uhttps://x", "", "is not a git repository location git can use"},
 		{"GitPlusWithoutSchemeRefused", "git+/srv/notes.git", "", "is not a git repository location git can use"},
 		{"ControlCharacterRefused", "/srv/a\tb.git", "", "is not a git repository location git can use"},
+		{"PasswordInURLRefused", "https://me:hunter2@git.example.com/me/notes.git", "", "remote URL has a password in it"},
+		{"UserInURLAccepted", "ssh://git@host/me/notes.git", "", ""},
 		{"RemoteHelperRefused", "ext::sh -c touch% /tmp/x", "", "is not a git repository location git can use"},
 		{"SpaceInPathAccepted", "/srv/my notes.git", "", ""},
 		{"HostPortIsNoGitPath", "localhost:8080", "", "must be an http or https URL of a Smriti server"},
