@@ -345,3 +345,83 @@ func gitRunIn(t *testing.T, dir, stdin string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestGitRemoteErrors: what goes wrong with a git remote is a 4xx or 502
+// that says what to do, never a 500, and nothing is half-written.
+func TestGitRemoteErrors(t *testing.T) {
+	bare, a, _, sp := gitPair(t, "errs", "Alpha")
+	empty := filepath.Join(t.TempDir(), "empty.git")
+	gitRun(t, t.TempDir(), "init", "--bare", "--quiet", empty)
+	missing := filepath.Join(t.TempDir(), "missing.git")
+	for _, r := range []wire.RemoteRequest{{Name: "empty", URL: empty}, {Name: "gone", URL: missing}} {
+		if _, err := a.c.AddRemote(bg, sp.ID, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tok := "secret-token"
+	cases := []struct {
+		name   string
+		call   func() error
+		code   string
+		detail string
+	}{
+		{"TokenRefused", func() error {
+			_, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "tok", URL: bare, Token: &tok})
+			return err
+		}, smriti.EUNPROCESSABLE, `remote URL "` + bare + `" is a git repository, which takes no token: git's own credentials (ssh keys, credential helpers) reach it`},
+		{"RelativePathRefused", func() error {
+			_, err := a.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "rel", URL: "notes.git"})
+			return err
+		}, smriti.EUNPROCESSABLE, `remote URL "notes.git" must be an http or https URL of a Smriti server`},
+		{"MissingRepositoryIsUpstream", func() error { _, err := a.c.Fetch(bg, sp.ID, "gone"); return err },
+			smriti.EUPSTREAM, "remote gone: could not fetch from the git repository " + missing + ": git fetch: "},
+		{"EmptyRepositoryHoldsNoCopy", func() error { _, err := a.c.Fetch(bg, sp.ID, "empty"); return err },
+			smriti.ENOTFOUND, "remote empty: the git repository " + empty + " holds no copy of space " + sp.ID.String() + "; push to it first"},
+		{"CloneOfNoCopy", func() error {
+			id := smriti.NewID().String()
+			_, err := a.c.Clone(bg, wire.CloneRequest{URL: empty, SpaceID: &id, Name: "x"})
+			return err
+		}, smriti.ENOTFOUND, "holds no copy of space"},
+		{"ProposeRefused", func() error {
+			commitState(t, a, sp.ID, "more", []string{"Alpha", "Beta"}, nil)
+			_, err := a.c.Push(bg, sp.ID, "origin", wire.PushRequest{Propose: true})
+			return err
+		}, smriti.EUNPROCESSABLE, "remote origin: a git repository cannot hold proposals; push without --propose, or push --propose to a Smriti server"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.call()
+			wantCode(t, err, c.code)
+			if msg := smriti.ErrorMessage(err); !strings.Contains(msg, c.detail) {
+				t.Fatalf("detail = %q; want it to hold %q", msg, c.detail)
+			}
+		})
+	}
+	if refs := gitRun(t, empty, "for-each-ref"); refs != "" {
+		t.Fatalf("the empty repository gained refs: %s", refs)
+	}
+}
+
+// TestGitRemoteRefusedWithoutGit: a server built without a way to reach
+// git repositories (a server people sign in to, unless its operator allows
+// them) refuses one at remote add and at clone, saying why.
+func TestGitRemoteRefusedWithoutGit(t *testing.T) {
+	e := newEnv(t, func(c *envConfig) { c.noGit = true })
+	sp, err := e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("nogit")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const why = "this server does not reach git repositories: a server people sign in to reaches them only when its operator sets SMRITI_GIT_REMOTES=on; use a Smriti server's URL instead"
+	_, err = e.c.AddRemote(bg, sp.ID, wire.RemoteRequest{Name: "origin", URL: "/srv/git/notes.git"})
+	if wantCode(t, err, smriti.EUNAVAILABLE); smriti.ErrorMessage(err) != why {
+		t.Fatalf("remote add says %q", smriti.ErrorMessage(err))
+	}
+	id := sp.ID.String()
+	_, err = e.c.Clone(bg, wire.CloneRequest{URL: "git@example.com:me/notes.git", SpaceID: &id, Name: "other"})
+	if wantCode(t, err, smriti.EUNAVAILABLE); smriti.ErrorMessage(err) != why {
+		t.Fatalf("clone says %q", smriti.ErrorMessage(err))
+	}
+	if rs, err := e.c.Remotes(bg, sp.ID); err != nil || len(rs) != 0 {
+		t.Fatalf("remotes = %+v, %v; want none", rs, err)
+	}
+}

@@ -1196,7 +1196,7 @@ export interface paths {
         /** A space's remotes, with where each branch stands against them */
         get: operations["get_v5_spaces_space_id_remotes"];
         put?: never;
-        /** Add a remote: another Smriti server holding a copy of the space (its token is kept as a secret) */
+        /** Add a remote: another Smriti server (its token is kept as a secret) or a git repository holding a copy of the space; 503 for a git repository on a server that does not reach them */
         post: operations["post_v5_spaces_space_id_remotes"];
         delete?: never;
         options?: never;
