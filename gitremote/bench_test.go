@@ -23,7 +23,7 @@ func BenchmarkOneCheckpointOnALongHistory(b *testing.B) {
 	var parent *smriti.ID
 	for i := 0; i < 2000; i++ {
 		id := smriti.NewID()
-		recs = append(recs, cp(id, parent, "main", "c"))
+		recs = append(recs, cp(space, id, parent, "main", "c"))
 		parent = &id
 	}
 	head := hashOf(recs[len(recs)-1])
@@ -33,7 +33,7 @@ func BenchmarkOneCheckpointOnALongHistory(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		id := smriti.NewID()
-		c := cp(id, parent, "main", "next")
+		c := cp(space, id, parent, "main", "next")
 		if _, err := p.Push(ctx, space, remote.Push{Branch: "main", Expect: &head, Head: hashOf(c)}, stream(b, space, c)); err != nil {
 			b.Fatal(err)
 		}

@@ -50,9 +50,13 @@ func (p *Peer) writeBundle(b *blobs, w *portability.BundleWriter, st *state, ix 
 	}
 	// A session's turns may have come in several pushes, and a turn more
 	// than once (a copy pushes what it pulled): gather them by session.
+	// Two copies that both added a turn at one place of a session each
+	// pushed theirs; the first pushed keeps the place, as the first push
+	// to a server would.
 	var sessionOrder []smriti.ID
 	sessions := map[smriti.ID]*records.BundleRecord{}
 	turns := map[smriti.ID][]*records.BundleRecord{}
+	placed := map[smriti.ID]map[int64]bool{}
 	order := map[smriti.ID]int64{}
 	var next int64
 	for _, e := range entries {
@@ -77,8 +81,16 @@ func (p *Peer) writeBundle(b *blobs, w *portability.BundleWriter, st *state, ix 
 				sessionOrder = append(sessionOrder, id)
 				sessions[id] = rec
 			} else {
+				sid := rec.Turn.SessionID
+				if placed[sid] == nil {
+					placed[sid] = map[int64]bool{}
+				}
+				if placed[sid][rec.Turn.Seq] {
+					return nil
+				}
+				placed[sid][rec.Turn.Seq] = true
 				order[id], next = next, next+1
-				turns[rec.Turn.SessionID] = append(turns[rec.Turn.SessionID], rec)
+				turns[sid] = append(turns[sid], rec)
 			}
 			return nil
 		})

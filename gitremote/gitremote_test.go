@@ -38,13 +38,23 @@ func bareRepo(t *testing.T) string {
 	return dir
 }
 
-// cp is a checkpoint record; the git peer stores records as they come
-// (the receiving server verifies hashes), so a made-up hash will do here.
-func cp(id smriti.ID, parent *smriti.ID, branch, msg string) records.BundleRecord {
-	sum := fmt.Sprintf("%064x", []byte(id.String())[:32])
-	return records.BundleRecord{Type: records.RecordCheckpoint, Checkpoint: &records.BundleCheckpoint{ID: id, CommitHash: sum, ParentID: parent,
-		BranchName: branch, AuthorType: smriti.AuthorUser, Message: msg, CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}}
+// cp is a checkpoint record of space with its true hash (its parent made by cp
+// before it); the git peer stores records as they come and the receiving
+// server verifies them, as the bundle reader does.
+func cp(space, id smriti.ID, parent *smriti.ID, branch, msg string) records.BundleRecord {
+	b := &records.BundleCheckpoint{ID: id, ParentID: parent, BranchName: branch, AuthorType: smriti.AuthorUser, Message: msg,
+		CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	ph := ""
+	if parent != nil {
+		ph = hashes[*parent]
+	}
+	b.CommitHash = b.CheckpointOf(space).ComputeHash(ph, "")
+	hashes[id] = b.CommitHash
+	return records.BundleRecord{Type: records.RecordCheckpoint, Checkpoint: b}
 }
+
+// hashes remembers the hash of each checkpoint cp made.
+var hashes = map[smriti.ID]string{}
 
 func hashOf(r records.BundleRecord) string { return r.Checkpoint.CommitHash }
 
@@ -120,7 +130,7 @@ func TestFetchReplaysPushesInOrder(t *testing.T) {
 	p := gitremote.New(cacheDir).Dial(repo, "")
 	space, s := smriti.NewID(), smriti.NewID()
 	c1id, c2id := smriti.NewID(), smriti.NewID()
-	c1, c2 := cp(c1id, nil, "main", "one"), cp(c2id, &c1id, "main", "two")
+	c1, c2 := cp(space, c1id, nil, "main", "one"), cp(space, c2id, &c1id, "main", "two")
 	got, err := p.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c1)}, stream(t, space, session(s), turn(smriti.NewID(), s, 0, "before"), c1, turn(smriti.NewID(), s, 1, "after")))
 	if err != nil || got.Checkpoints != 1 || got.Sessions != 1 || got.Turns != 2 {
 		t.Fatalf("first push = %+v, %v", got, err)
@@ -191,7 +201,7 @@ func TestPushLosesTheRaceOnTheBranch(t *testing.T) {
 	repo := bareRepo(t)
 	space := smriti.NewID()
 	c1id, c2id, c3id := smriti.NewID(), smriti.NewID(), smriti.NewID()
-	c1, c2, c3 := cp(c1id, nil, "main", "one"), cp(c2id, &c1id, "main", "theirs"), cp(c3id, &c1id, "main", "mine")
+	c1, c2, c3 := cp(space, c1id, nil, "main", "one"), cp(space, c2id, &c1id, "main", "theirs"), cp(space, c3id, &c1id, "main", "mine")
 	other := gitremote.New(filepath.Join(t.TempDir(), "other")).Dial(repo, "")
 	if _, err := other.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c1)}, stream(t, space, c1)); err != nil {
 		t.Fatal(err)
@@ -226,7 +236,7 @@ func TestPushRetriesWhenOnlyTheLogMoved(t *testing.T) {
 	repo := bareRepo(t)
 	space, s1, s2 := smriti.NewID(), smriti.NewID(), smriti.NewID()
 	c1id, c2id, c3id := smriti.NewID(), smriti.NewID(), smriti.NewID()
-	c1, c2, c3 := cp(c1id, nil, "main", "one"), cp(c2id, &c1id, "side", "theirs"), cp(c3id, &c1id, "main", "mine")
+	c1, c2, c3 := cp(space, c1id, nil, "main", "one"), cp(space, c2id, &c1id, "side", "theirs"), cp(space, c3id, &c1id, "main", "mine")
 	other := gitremote.New(filepath.Join(t.TempDir(), "other")).Dial(repo, "")
 	if _, err := other.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c1)}, stream(t, space, c1)); err != nil {
 		t.Fatal(err)
@@ -267,8 +277,8 @@ func TestPushRefusals(t *testing.T) {
 	p := gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(repo, "")
 	space := smriti.NewID()
 	c1id, c2id := smriti.NewID(), smriti.NewID()
-	c1, c2 := cp(c1id, nil, "main", "one"), cp(c2id, &c1id, "main", "two")
-	orphan := cp(smriti.NewID(), &c2id, "main", "orphan")
+	c1, c2 := cp(space, c1id, nil, "main", "one"), cp(space, c2id, &c1id, "main", "two")
+	orphan := cp(space, smriti.NewID(), &c2id, "main", "orphan")
 	if _, err := p.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c1)}, stream(t, space, c1)); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +295,7 @@ func TestPushRefusals(t *testing.T) {
 	if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE || !strings.Contains(err.Error(), "do not hold the head "+smriti.ShortHash(hashOf(c2))) {
 		t.Fatalf("a push without its head = %v", err)
 	}
-	unrelated := cp(smriti.NewID(), nil, "main", "unrelated")
+	unrelated := cp(space, smriti.NewID(), nil, "main", "unrelated")
 	_, err = p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(unrelated)}, stream(t, space, unrelated))
 	if smriti.ErrorCode(err) != smriti.ECONFLICT {
 		t.Fatalf("a push whose head does not descend from the branch's = %v; want ECONFLICT", err)
@@ -308,7 +318,7 @@ func TestBranchNamesBecomeRefs(t *testing.T) {
 	p := gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(repo, "")
 	space := smriti.NewID()
 	for i, b := range []string{"main", "feature/x", "..odd name~^:?*[\\.lock", "fork-ÿ"} {
-		c := cp(smriti.NewID(), nil, b, fmt.Sprint("c", i))
+		c := cp(space, smriti.NewID(), nil, b, fmt.Sprint("c", i))
 		if _, err := p.Push(ctx, space, remote.Push{Branch: b, Head: hashOf(c)}, stream(t, space, c)); err != nil {
 			t.Fatalf("push to %q: %v", b, err)
 		}
@@ -339,5 +349,57 @@ func TestUnreachableRepositoryIsAnUpstreamError(t *testing.T) {
 	_, err = gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(bareRepo(t), "").Fetch(ctx, smriti.NewID(), remote.Want{Since: -1})
 	if smriti.ErrorCode(err) != smriti.ENOTFOUND || !strings.Contains(err.Error(), "push to it first") {
 		t.Fatalf("fetch of a space the repository lacks = %v", err)
+	}
+}
+
+// TestExportIsABundleAClonerCanRead: two copies each pushed a turn at the
+// same place of one session (and one re-pushed a turn it had pulled); the
+// bundle keeps the first pushed at each place, numbers checkpoints and
+// turns in push order, and passes the bundle reader's checks.
+func TestExportIsABundleAClonerCanRead(t *testing.T) {
+	repo := bareRepo(t)
+	p := gitremote.New(filepath.Join(t.TempDir(), "cache")).Dial(repo, "")
+	space, s := smriti.NewID(), smriti.NewID()
+	c1id, c2id := smriti.NewID(), smriti.NewID()
+	c1, c2 := cp(space, c1id, nil, "main", "one"), cp(space, c2id, &c1id, "main", "two")
+	t0 := turn(smriti.NewID(), s, 0, "first")
+	if _, err := p.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c1)}, stream(t, space, session(s), t0, c1, turn(smriti.NewID(), s, 1, "A's second"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(c2)},
+		stream(t, space, session(s), t0, turn(smriti.NewID(), s, 1, "B's second"), c2, turn(smriti.NewID(), s, 2, "third"))); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := p.Export(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	br, err := portability.NewBundleReader(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		rec, err := br.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the bundle does not read: %v", err)
+		}
+		switch {
+		case rec.Checkpoint != nil:
+			got = append(got, fmt.Sprintf("%s@%d", rec.Checkpoint.Message, *rec.Checkpoint.LogOrder))
+		case rec.Turn != nil:
+			got = append(got, fmt.Sprintf("%s@%d", rec.Turn.Content, *rec.Turn.LogOrder))
+		case rec.Session != nil:
+			got = append(got, "session")
+		case rec.End != nil:
+			got = append(got, fmt.Sprintf("end %d/%d/%d", rec.End.Checkpoints, rec.End.Sessions, rec.End.Turns))
+		}
+	}
+	if want := "one@1 two@3 session first@0 A's second@2 third@4 end 2/1/3"; strings.Join(got, " ") != want {
+		t.Fatalf("bundle = %s\nwant    %s", strings.Join(got, " "), want)
 	}
 }
