@@ -32,10 +32,10 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	if err := probe.Validate(); err != nil {
 		return nil, err
 	}
-	if a.dial == nil {
-		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
+	peer, err := a.dialURL(remote.NormalizeURL(in.URL), in.Token)
+	if err != nil {
+		return nil, err
 	}
-	peer := a.dial(remote.NormalizeURL(in.URL), in.Token)
 	named := &remote.Remote{Name: in.Name, URL: remote.NormalizeURL(in.URL)}
 	_, cursor, err := peer.Refs(ctx, in.SpaceID)
 	if err != nil {

@@ -166,6 +166,7 @@ func (t *tools) register(s *sdk.Server) {
 	t.registerRefs(s)
 	t.registerSearch(s)
 	t.registerProposals(s)
+	t.registerSync(s)
 }
 
 type whyIn struct {

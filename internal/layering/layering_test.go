@@ -19,6 +19,8 @@ var banned = []struct {
 	{"smriti/store", []string{"smriti/portability", "smriti/intelligence"}},
 	{"smriti/records", []string{"smriti/portability", "smriti/intelligence", "smriti/store"}},
 	{"smriti/wire", []string{"smriti/render"}},
+	// The git remote is an adapter: it meets the others in the domain.
+	{"smriti/gitremote", []string{"smriti/store", "smriti/httpapi", "smriti/client", "smriti/app"}},
 	// The detector is a leaf: it knows text and rules, nothing of Smriti.
 	{"smriti/secrets", []string{"smriti"}},
 }

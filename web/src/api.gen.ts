@@ -1196,7 +1196,7 @@ export interface paths {
         /** A space's remotes, with where each branch stands against them */
         get: operations["get_v5_spaces_space_id_remotes"];
         put?: never;
-        /** Add a remote: another Smriti server holding a copy of the space (its token is kept as a secret) */
+        /** Add a remote: another Smriti server (its token is kept as a secret) or a git repository holding a copy of the space; 503 for a git repository on a server that does not reach them */
         post: operations["post_v5_spaces_space_id_remotes"];
         delete?: never;
         options?: never;
@@ -1894,7 +1894,7 @@ export interface components {
             space_id?: string | null;
             /** @description An API token for the other server in auth mode (kept as the remote's secret) */
             token?: string | null;
-            /** @description The other Smriti server's base URL */
+            /** @description The other copy: a Smriti server's base URL or a git repository's location (as for a remote) */
             url?: string;
         };
         Commit: {
@@ -3744,7 +3744,7 @@ export interface components {
             remote_space_id: string;
             /** @description The token's last four characters (…abcd), null when it has none; the token itself is never answered */
             token: string | null;
-            /** @description The other server's base URL */
+            /** @description The other copy: a Smriti server's base URL or a git repository's location */
             url: string;
         };
         RemoteRequest: {
@@ -3754,7 +3754,7 @@ export interface components {
             remote_space_id?: string | null;
             /** @description An API token for the other server in auth mode; kept as a secret and never answered */
             token?: string | null;
-            /** @description The other Smriti server's base URL (http or https) */
+            /** @description The other copy: a Smriti server's base URL (http or https), or a git repository (an absolute path, ssh://, git@host:path, file://, an http(s) URL ending in .git, or git+URL) */
             url?: string;
         };
         Repo: {
