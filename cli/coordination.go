@@ -3,16 +3,13 @@ package cli
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
 	"smriti/client"
-	"smriti/coderef"
 	"smriti/coord"
 	"smriti/render"
-	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -60,34 +57,35 @@ func newStateCmd() *cobra.Command {
 				}
 				opts.Since = &cp.ID
 			}
-			st, err := c.State(ctx, sp.ID, opts)
+			if asJSON {
+				st, err := c.State(ctx, sp.ID, opts)
+				if err != nil {
+					return err
+				}
+				if mainOnly {
+					st.ActiveBranches, st.ActiveBranchesMore = []wire.ActiveBranch{}, 0
+					st.ActiveClaims, st.ActiveClaimsMore = []wire.StateClaim{}, 0
+					st.Divergence, st.Freshness = nil, nil
+				}
+				return printJSON(env.Stdout, st)
+			}
+			// The server renders and counts the brief (it keeps the
+			// tokenizer loaded); the CLI adds what it checked against its
+			// own work tree.
+			o := client.BriefOptions{StateOptions: opts, Compact: compact, Preview: preview, Stats: stats, MainOnly: mainOnly}
+			if compact && !all {
+				o.Budget = render.CompactBriefBudget
+			}
+			o.Home, _ = os.UserHomeDir()
+			checks := headChecks(ctx, env, c, sp.ID, sp.ProjectRoot)
+			if o.Budget > 0 {
+				o.Reserve = checksReserve(checks)
+			}
+			md, err := c.Brief(ctx, sp.ID, o)
 			if err != nil {
 				return err
 			}
-			if mainOnly {
-				st.ActiveBranches, st.ActiveBranchesMore = []wire.ActiveBranch{}, 0
-				st.ActiveClaims, st.ActiveClaimsMore = []wire.StateClaim{}, 0
-				st.Divergence, st.Freshness = nil, nil
-			}
-			if asJSON {
-				return printJSON(env.Stdout, st)
-			}
-			o := render.BriefOptions{Mode: render.BriefFull, Stats: stats, Now: time.Now(), Tokens: tokenizer.CountO200K}
-			switch {
-			case compact:
-				o.Mode = render.BriefCompact
-				if !all {
-					o.Budget = render.CompactBriefBudget
-				}
-			case preview:
-				o.Mode = render.BriefPreview
-			}
-			o.Home, _ = os.UserHomeDir()
-			var checks []coderef.ItemCheck
-			if st.Commit != nil {
-				checks = checkItems(ctx, env, c, st.Commit.ID, st.Space.ProjectRoot)
-			}
-			fmt.Fprint(env.Stdout, checkedBrief(st, o, checks))
+			fmt.Fprint(env.Stdout, withChecks(md, checks))
 			return nil
 		},
 	}

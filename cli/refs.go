@@ -65,22 +65,58 @@ func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker
 	return coderef.ByItem(fs), nil
 }
 
-// checkedBrief is the brief of st with its stale items first and marked
-// where they are listed.
-func checkedBrief(st *wire.SpaceState, o render.BriefOptions, checks []coderef.ItemCheck) string {
-	b := st.Brief()
-	b.Head = render.MarkStale(b.Head, checks)
-	section := render.RefCheckSection(checks)
-	if section != "" && o.Budget > 0 {
-		count := o.Count
-		if count == nil {
-			count = o.Tokens
-		}
-		if count != nil {
-			o.Budget -= count(section + "\n")
-		}
+// headChecks checks the refs of the items on the space's head against the
+// work tree, as checkItems does; nil, without asking the server, when there
+// is no work tree to check against.
+func headChecks(ctx context.Context, env *Env, c *client.Client, space smriti.ID, projectRoot *string) []coderef.ItemCheck {
+	ck := openWorkTree(ctx, env, projectRoot)
+	if ck == nil {
+		return nil
 	}
-	return render.WithRefChecks(render.RenderBrief(b, o), checks)
+	defer ck.Close()
+	head, err := c.LatestCheckpoint(ctx, space, "")
+	if err != nil || head == nil {
+		return nil
+	}
+	checks, err := checkCheckpoint(ctx, c, ck, head.ID)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "smriti: the items' code refs could not be checked: %s\n", smriti.ErrorMessage(err))
+		return nil
+	}
+	return checks
+}
+
+// checksReserve is what the checks add to a brief (the section in front,
+// a marker on each stale item), in tokens estimated high: the server keeps
+// that much of a budget free, so the brief with them stays within it.
+func checksReserve(checks []coderef.ItemCheck) int {
+	section := render.RefCheckSection(checks)
+	if section == "" {
+		return 0
+	}
+	n := smriti.EstimateTokens(section + "\n")
+	for _, s := range coderef.Stale(checks) {
+		n += smriti.EstimateTokens(" [check: " + string(s.Status) + "]")
+	}
+	return n
+}
+
+// withChecks is a brief the server rendered with its stale items marked
+// where they are listed and the check section in front. A token line at
+// its end grows by an estimate (smriti.EstimateTokens, high) of what the
+// checks added: the server counted the brief without them.
+func withChecks(md string, checks []coderef.ItemCheck) string {
+	if len(coderef.Stale(checks)) == 0 {
+		return md
+	}
+	body, n, counted := render.SplitTokenLine(md)
+	out := render.WithRefChecks(render.MarkStaleText(body, checks), checks)
+	if !counted {
+		return out
+	}
+	n += max(0, smriti.EstimateTokens(out)-smriti.EstimateTokens(body))
+	out, _ = render.WithTokenLine(out, func(string) int { return n })
+	return out
 }
 
 // refFlag is one --ref: ITEM (an item id or words of its text; "" for the
@@ -153,18 +189,12 @@ func refTarget(all []wire.ItemIn, added []int, f refFlag) (int, error) {
 	return found, nil
 }
 
-// sessionStartChecks is the SessionStart brief md with the head's items
-// whose code refs are not fresh in front, checked against the work tree of
-// the agent's directory dir.
-func sessionStartChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir, md string) string {
-	head, err := c.LatestCheckpoint(ctx, sp.ID, "")
-	if err != nil || head == nil {
-		return md
-	}
+// dirChecks are the head's items whose code refs are not fresh in the
+// work tree of the agent's directory dir (checked once per hook).
+func dirChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir string) []coderef.ItemCheck {
 	envAt := *env
 	if dir != "" {
 		envAt.Getwd = func() (string, error) { return dir, nil }
 	}
-	checks := checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot)
-	return render.WithRefChecks(render.MarkStaleText(md, checks), checks)
+	return headChecks(ctx, &envAt, c, sp.ID, sp.ProjectRoot)
 }

@@ -23,6 +23,9 @@ var banned = []struct {
 	{"smriti/gitremote", []string{"smriti/store", "smriti/httpapi", "smriti/client", "smriti/app"}},
 	// The detector is a leaf: it knows text and rules, nothing of Smriti.
 	{"smriti/secrets", []string{"smriti"}},
+	// The CLI asks the server to count tokens: loading the tokenizer
+	// would cost each agent command about 40 MB and a third of a second.
+	{"smriti/cli", []string{"smriti/tokenizer"}},
 }
 
 // forbidden is the banned packages among deps, in the order of never.

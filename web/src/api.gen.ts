@@ -11122,8 +11122,18 @@ export interface operations {
                 compact?: string;
                 /** @description markdown (the only format) */
                 format?: string;
+                /** @description the reader's home directory, shown as ~ at the start of paths */
+                home?: string;
+                /** @description true: only main's head: no branches, claims, divergence or freshness */
+                main_only?: string;
+                /** @description the most characters (UTF-16 code units, as agent hosts count them) the brief should take: the budget shrinks until it fits, if it can */
+                max_chars?: string;
                 /** @description true: cut artifact content to 800 characters */
                 preview?: string;
+                /** @description true: the text `smriti prime` prints: how to use Smriti, then the compact brief, within 2,000 tokens in all (compact, preview, stats and budget are ignored) */
+                prime?: string;
+                /** @description tokens the client keeps free within the budget for what it adds (0 or more; with budget or prime) */
+                reserve?: string;
                 /** @description the asking session: the brief shows its mounted checkpoint */
                 session_id?: string;
                 /** @description the checkpoint you last saw: the brief says what changed on main since (404 when not in the space) */
