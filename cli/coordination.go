@@ -77,11 +77,7 @@ func newStateCmd() *cobra.Command {
 				o.Budget = render.CompactBriefBudget
 			}
 			o.Home, _ = os.UserHomeDir()
-			checks := headChecks(ctx, env, c, sp.ID, sp.ProjectRoot)
-			if o.Budget > 0 {
-				o.Reserve = checksReserve(checks)
-			}
-			md, err := c.Brief(ctx, sp.ID, o)
+			md, checks, err := checkedBrief(ctx, env, c, sp, o)
 			if err != nil {
 				return err
 			}

@@ -72,10 +72,9 @@ root holds this directory.`,
 // items whose code refs are not fresh (checked against this work tree)
 // first and marked where they are listed.
 func primeOf(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo) (Prime, error) {
-	checks := headChecks(ctx, env, c, sp.ID, sp.ProjectRoot)
-	o := client.BriefOptions{Prime: true, Reserve: checksReserve(checks)}
+	o := client.BriefOptions{Prime: true}
 	o.Home, _ = os.UserHomeDir()
-	text, err := c.Brief(ctx, sp.ID, o)
+	text, checks, err := checkedBrief(ctx, env, c, sp, o)
 	if err != nil {
 		return Prime{}, err
 	}

@@ -54,7 +54,7 @@ func checkItems(ctx context.Context, env *Env, c *client.Client, cp smriti.ID, p
 }
 
 func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker, cp smriti.ID) ([]coderef.ItemCheck, error) {
-	items, err := c.CheckpointItems(ctx, cp)
+	items, err := c.CodeCitingItems(ctx, cp)
 	if err != nil {
 		return nil, err
 	}
@@ -66,24 +66,57 @@ func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker
 }
 
 // headChecks checks the refs of the items on the space's head against the
-// work tree, as checkItems does; nil, without asking the server, when there
-// is no work tree to check against.
+// work tree, as checkItems does. It asks the server for the items that
+// cite code first: most heads have none, and then no git runs.
 func headChecks(ctx context.Context, env *Env, c *client.Client, space smriti.ID, projectRoot *string) []coderef.ItemCheck {
-	ck := openWorkTree(ctx, env, projectRoot)
-	if ck == nil {
-		return nil
-	}
-	defer ck.Close()
 	head, err := c.LatestCheckpoint(ctx, space, "")
 	if err != nil || head == nil {
 		return nil
 	}
-	checks, err := checkCheckpoint(ctx, c, ck, head.ID)
+	items, err := c.CodeCitingItems(ctx, head.ID)
+	if err == nil && len(items) == 0 {
+		return nil
+	}
+	var fs []coderef.Finding
+	if err == nil {
+		ck := openWorkTree(ctx, env, projectRoot)
+		if ck == nil {
+			return nil
+		}
+		defer ck.Close()
+		fs, err = ck.Check(ctx, wire.DomainItems(items))
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "smriti: the items' code refs could not be checked: %s\n", smriti.ErrorMessage(err))
 		return nil
 	}
-	return checks
+	return coderef.ByItem(fs)
+}
+
+// checkedBrief reads the brief the server renders with o while the head's
+// items are checked against the work tree, both at once: the checks rarely
+// find a stale item, and then one read is all it takes. When they do and
+// the brief has a budget (or is the prime text), it is read again with
+// room kept for what the checks add.
+func checkedBrief(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, o client.BriefOptions) (string, []coderef.ItemCheck, error) {
+	var checks []coderef.ItemCheck
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		checks = headChecks(ctx, env, c, sp.ID, sp.ProjectRoot)
+	}()
+	md, err := c.Brief(ctx, sp.ID, o)
+	<-checked
+	if err != nil {
+		return "", nil, err
+	}
+	if reserve := checksReserve(checks); reserve > 0 && (o.Budget > 0 || o.Prime) {
+		o.Reserve = reserve
+		if md, err = c.Brief(ctx, sp.ID, o); err != nil {
+			return "", nil, err
+		}
+	}
+	return md, checks, nil
 }
 
 // checksReserve is what the checks add to a brief (the section in front,

@@ -345,6 +345,12 @@ func (c *Client) CheckpointItems(ctx context.Context, id smriti.ID) ([]wire.Item
 	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items", &out)
 }
 
+// CodeCitingItems returns the checkpoint's items that cite code.
+func (c *Client) CodeCitingItems(ctx context.Context, id smriti.ID) ([]wire.ItemOut, error) {
+	var out []wire.ItemOut
+	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items?cites_code=true", &out)
+}
+
 // ItemHistory returns an item's history in a space.
 func (c *Client) ItemHistory(ctx context.Context, space smriti.ID, itemID string) (*wire.ItemHistoryOut, error) {
 	var out wire.ItemHistoryOut

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"smriti"
@@ -35,7 +36,8 @@ func (s *Server) itemRoutes() []route {
 				"as_of":  "a checkpoint id or hash prefix (at least 7 characters), or a time: RFC 3339 or a date YYYY-MM-DD (its end, UTC) (required)",
 				"branch": "the line of work for a time (default main); a checkpoint's line is its own branch"}},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/items", summary: "A checkpoint's items with their ids, origins and what the checkpoint changed", tag: "checkpoints",
-			out: []wire.ItemOut{}, status: 200, handle: s.checkpointItems},
+			out: []wire.ItemOut{}, status: 200, handle: s.checkpointItems, query: map[string]string{
+				"cites_code": "true: only the items that cite code (what a client checks against its work tree)"}},
 	}
 }
 
@@ -82,9 +84,16 @@ func (s *Server) checkpointItems(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	citing, err := queryBool(r, "cites_code")
+	if err != nil {
+		return err
+	}
 	items, err := s.app.CheckpointItems(r.Context(), id)
 	if err != nil {
 		return err
+	}
+	if citing {
+		items = slices.DeleteFunc(items, func(it smriti.Item) bool { return len(it.Refs) == 0 })
 	}
 	writeJSON(w, http.StatusOK, itemsOut(items))
 	return nil

@@ -8918,7 +8918,10 @@ export interface operations {
     };
     get_v5_checkpoints_commit_id_items: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: only the items that cite code (what a client checks against its work tree) */
+                cites_code?: string;
+            };
             header?: never;
             path: {
                 commit_id: string;
@@ -8965,6 +8968,15 @@ export interface operations {
             };
             /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
