@@ -69,23 +69,21 @@ func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker
 // work tree, as checkItems does. It asks the server for the items that
 // cite code first: most heads have none, and then no git runs.
 func headChecks(ctx context.Context, env *Env, c *client.Client, space smriti.ID, projectRoot *string) []coderef.ItemCheck {
-	head, err := c.LatestCheckpoint(ctx, space, "")
-	if err != nil || head == nil {
+	head, err := c.HeadCitingCode(ctx, space)
+	if err != nil || head == nil || head.Items == nil {
+		// No checkpoint yet (or a server that does not say): nothing to check.
 		return nil
 	}
-	items, err := c.CodeCitingItems(ctx, head.ID)
-	if err == nil && len(items) == 0 {
+	items := *head.Items
+	if len(items) == 0 {
 		return nil
 	}
-	var fs []coderef.Finding
-	if err == nil {
-		ck := openWorkTree(ctx, env, projectRoot)
-		if ck == nil {
-			return nil
-		}
-		defer ck.Close()
-		fs, err = ck.Check(ctx, wire.DomainItems(items))
+	ck := openWorkTree(ctx, env, projectRoot)
+	if ck == nil {
+		return nil
 	}
+	defer ck.Close()
+	fs, err := ck.Check(ctx, wire.DomainItems(items))
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "smriti: the items' code refs could not be checked: %s\n", smriti.ErrorMessage(err))
 		return nil

@@ -55,6 +55,10 @@ func TestItemRefsOverHTTP(t *testing.T) {
 	if len(all) != 2 || len(citing) != 1 || citing[0].Text != "Sends go through app.Send" || citing[0].Refs[0].String() != "app/send.go#app.Send:4-7" {
 		t.Fatalf("all items %+v, citing code %+v", all, citing)
 	}
+	head := storetest.Get(e.c.HeadCitingCode(context.Background(), sp.ID)).Must(t)
+	if head.ID != cps[0].ID || head.Items == nil || len(*head.Items) != 1 || (*head.Items)[0].Text != "Sends go through app.Send" {
+		t.Fatalf("head citing code = %s with items %+v", head.ID, head.Items)
+	}
 	if status, out := e.raw(t, "GET", "/api/v5/checkpoints/"+cps[0].ID.String()+"/items?cites_code=yes", ""); status != 400 ||
 		out != `{"detail":"query parameter cites_code must be true or false, got \"yes\""}`+"\n" {
 		t.Fatalf("cites_code=yes: %d %s", status, out)

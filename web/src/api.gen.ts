@@ -5683,6 +5683,10 @@ export interface operations {
             query?: {
                 /** @description branch name (default main) */
                 branch?: string;
+                /** @description true: only the items that cite code (what a client checks against its work tree) */
+                cites_code?: string;
+                /** @description true adds the items view (ids, origins, changes) to the answer */
+                items?: string;
             };
             header?: never;
             path: {
