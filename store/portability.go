@@ -187,7 +187,8 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 	var im *spaceImport
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		im = &spaceImport{s: s, ctx: ctx, tx: tx, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},
-			logged: &importLog{n: int64(in.Logged)}}
+			logged: &importLog{n: int64(in.Logged)}, rows: newImportRows(ctx, s, tx)}
+		defer im.rows.close()
 		if in.Remap != nil {
 			im.asNew, im.remap = true, in.Remap()
 		}
