@@ -179,6 +179,10 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 	return n, rows.Err()
 }
 
+// importReadAhead is how many records an import decodes ahead of the one
+// it writes.
+const importReadAhead = 256
+
 // ImportRecords writes a space's records inside one transaction. The
 // records are checked as they are read (a bundle is checked whole before,
 // by portability.ImportSpace), so records that changed since still cannot
@@ -196,7 +200,9 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 		if err != nil {
 			return err
 		}
-		return im.run(rs)
+		ra := newReadAhead(rs, importReadAhead)
+		defer ra.close()
+		return im.run(ra)
 	})
 	// A space deleted and imported again keeps its session ids: turns
 	// cached before the delete carry the old log positions.
