@@ -25,7 +25,8 @@ import (
 
 // syncProxy stands between a laptop and the server it syncs with: it
 // records every body that passes (gzip'd ones unpacked), and can change one
-// byte of a fetch answer or cut a fetch answer or a push body after N bytes.
+// byte of a fetch answer (or of the bundle a clone downloads) or cut one,
+// or a push body, after N bytes.
 type syncProxy struct {
 	target string
 	mu     sync.Mutex
@@ -94,7 +95,7 @@ func (p *syncProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	respBody, _ := io.ReadAll(resp.Body)
-	if strings.HasSuffix(r.URL.Path, "/sync/fetch") && resp.StatusCode == 200 {
+	if answersRecords(r.URL.Path) && resp.StatusCode == 200 {
 		p.mu.Lock()
 		tamper := p.tamper
 		p.tamper = nil
@@ -116,7 +117,7 @@ func (p *syncProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.WriteHeader(resp.StatusCode)
-	if strings.HasSuffix(r.URL.Path, "/sync/fetch") {
+	if answersRecords(r.URL.Path) {
 		if n := p.take(&p.cutFetch); n > 0 && n < len(respBody) {
 			w.Write(respBody[:n])
 			w.(http.Flusher).Flush()
@@ -124,6 +125,12 @@ func (p *syncProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Write(respBody)
+}
+
+// answersRecords: the route answers with a record stream (a fetch, or the
+// export a clone reads).
+func answersRecords(path string) bool {
+	return strings.HasSuffix(path, "/sync/fetch") || strings.HasSuffix(path, "/export")
 }
 
 func (p *syncProxy) traffic() string {

@@ -101,6 +101,21 @@ func (s *server) peakRSS() float64 {
 	return -1
 }
 
+// rss is the process's resident set now, anonymous and file-backed.
+func (s *server) rss() string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return "?"
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "RssAnon:") || strings.HasPrefix(line, "RssFile:") {
+			out = append(out, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // meter counts the requests and the bytes both ways through a proxy.
 type meter struct {
 	requests, up, down atomic.Int64
@@ -166,7 +181,8 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		return fmt.Errorf("import into A: %w", err)
 	}
 	f.Close()
-	fmt.Printf("import into A: %s\n", time.Since(t).Round(time.Millisecond))
+	fmt.Printf("import into A: %s, %.0f checkpoints/s; peak RSS of A %.1f MiB\n", time.Since(t).Round(time.Millisecond),
+		float64(n)/time.Since(t).Seconds(), a.peakRSS())
 	var m meter
 	px := proxy(a.url, &m)
 	defer px.Close()
@@ -178,7 +194,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	el := time.Since(t)
 	fmt.Printf("clone A → B: %s, %.0f checkpoints/s, %d requests, %.1f MiB on the wire\n", el.Round(time.Millisecond),
 		float64(n)/el.Seconds(), m.requests.Load(), float64(m.up.Load()+m.down.Load())/(1<<20))
-	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
+	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
 
 	decisions := func(c *client.Client) []string {
 		head, err := c.LatestCheckpoint(ctx, space, "main")
