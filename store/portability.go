@@ -12,8 +12,9 @@ import (
 	"smriti/records"
 )
 
-// exportPage is how many checkpoints an export reads at a time.
-const exportPage = 500
+// exportPage is how many checkpoints an export reads at a time: with
+// their items, a page is most of what an export holds in memory.
+const exportPage = 100
 
 // ExportSpace writes the space's records to w in bundle order. It reads inside one
 // read-only transaction, so the bundle is one consistent snapshot, and
@@ -181,7 +182,7 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 
 // importReadAhead is how many records an import decodes ahead of the one
 // it writes.
-const importReadAhead = 256
+const importReadAhead = 64
 
 // ImportRecords writes a space's records inside one transaction. The
 // records are checked as they are read (a bundle is checked whole before,

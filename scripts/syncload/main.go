@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -188,12 +189,17 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	defer px.Close()
 	id := space.String()
 	t = time.Now()
+	cpuA, cpuB := a.cpu(), b.cpu()
 	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
 		return fmt.Errorf("clone: %w", err)
 	}
 	el := time.Since(t)
+	cpuA, cpuB = a.cpu()-cpuA, b.cpu()-cpuB
 	fmt.Printf("clone A → B: %s, %.0f checkpoints/s, %d requests, %.1f MiB on the wire\n", el.Round(time.Millisecond),
 		float64(n)/el.Seconds(), m.requests.Load(), float64(m.up.Load()+m.down.Load())/(1<<20))
+	// On a shared machine the wall time depends on the other processes;
+	// the CPU time the servers spent does not.
+	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
 	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
 
 	decisions := func(c *client.Client) []string {
@@ -203,7 +209,8 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		}
 		return head.Decisions
 	}
-	for round := 0; round < 3; round++ {
+	var fetches, pushes []float64
+	for round := 0; round < rounds; round++ {
 		msg := fmt.Sprintf("On A %d", round)
 		if _, err := ca.CommitToSpace(ctx, space, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg, Decisions: append(decisions(ca), msg)}}); err != nil {
 			return err
@@ -231,13 +238,41 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 			return fmt.Errorf("push: %w", err)
 		}
 		pushEl := time.Since(t)
+		fetches, pushes = append(fetches, ms(fetchEl)), append(pushes, ms(pushEl))
 		out, _ := json.Marshal(map[string]any{"round": round, "fetch_ms": ms(fetchEl), "fetch_bytes": fetchBytes, "fetch_round_trips": fetchReq,
 			"fetched_checkpoints": fo.Staged.Checkpoints, "pull_ms": ms(pullEl), "push_ms": ms(pushEl), "push_bytes": m.up.Load() + m.down.Load(),
 			"push_round_trips": m.requests.Load(), "pushed_checkpoints": po.Stored.Checkpoints})
 		fmt.Println(string(out))
 	}
+	fmt.Printf("median of %d rounds: fetch %.1f ms, push %.1f ms\n", rounds, median(fetches), median(pushes))
 	fmt.Printf("peak RSS after: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
 	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// rounds is how many times one checkpoint is fetched and one pushed.
+const rounds = 5
+
+func median(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// cpu is the CPU time the process has used (user and system), in seconds.
+func (s *server) cpu() float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	var utime, stime float64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return (utime + stime) / 100 // clock ticks; USER_HZ is 100 on Linux
+}
