@@ -33,7 +33,7 @@ const withBranchHeads = `WITH RECURSIVE branches (name) AS (
 		FROM branches b WHERE b.name IS NOT NULL
 	)`
 
-const sqlBranchHeads = withBranchHeads + ` SELECT c.branch_name, c.id, c.commit_hash FROM heads JOIN checkpoints c ON c.id = heads.id
+const sqlBranchHeads = withBranchHeads + ` SELECT c.branch_name, c.id, c.commit_hash FROM checkpoints c WHERE c.id IN (SELECT id FROM heads)
 	ORDER BY c.branch_name`
 
 func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]remote.Head, error) {
@@ -185,12 +185,9 @@ func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves,
 	not := append([]string{""}, haves...)
 	in := placeholders(len(not))
 	args := []any{space, space, space}
-	for _, h := range not {
-		args = append(args, h)
-	}
 	only := ""
 	if len(branches) > 0 {
-		only = ` AND heads.branch_name IN (` + placeholders(len(branches)) + `)`
+		only = ` WHERE branch_name IN (` + placeholders(len(branches)) + `)`
 		for _, b := range branches {
 			args = append(args, b)
 		}
@@ -198,13 +195,21 @@ func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves,
 	for _, h := range not {
 		args = append(args, h)
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(withBranchHeads+`, walk (id) AS (
-			SELECT c.id FROM heads JOIN checkpoints c ON c.id = heads.id WHERE c.commit_hash NOT IN (`+in+`)`+only+`
+	for _, h := range not {
+		args = append(args, h)
+	}
+	// Each step carries the parents it leads to, so it is one primary-key
+	// read a checkpoint: joining the walk back to checkpoints by id lets
+	// PostgreSQL, which cannot tell how long the walk is, hash the whole
+	// table instead.
+	rows, err := q.QueryContext(ctx, s.d.rebind(withBranchHeads+`, walk (id, log_pos, parent_id, merge_parent_id) AS (
+			SELECT c.id, c.log_pos, c.parent_id, c.merge_parent_id FROM checkpoints c
+			WHERE c.id IN (SELECT id FROM heads`+only+`) AND c.commit_hash NOT IN (`+in+`)
 			UNION
-			SELECT p.id FROM walk w JOIN checkpoints c ON c.id = w.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
+			SELECT p.id, p.log_pos, p.parent_id, p.merge_parent_id FROM walk w JOIN checkpoints p ON p.id IN (w.parent_id, w.merge_parent_id)
 			WHERE p.commit_hash NOT IN (`+in+`)
 		)
-		SELECT c.id, c.log_pos FROM checkpoints c WHERE c.id IN (SELECT id FROM walk) ORDER BY c.log_pos`), args...)
+		SELECT id, log_pos FROM walk ORDER BY log_pos`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("sync walk: %w", err)
 	}
