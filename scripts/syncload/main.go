@@ -3,9 +3,11 @@
 // (each with -items items) and -turns turns as a bundle, imports it into
 // server A, clones it into server B through a byte-counting proxy, then adds
 // one checkpoint on A and times B's fetch and pull of it, and one on B and
-// times B's push. It prints checkpoints/s of the clone, each server's peak
-// RSS, and the time, bytes on the wire and round trips of the incremental
-// fetch and push.
+// times B's push, five times. It prints checkpoints/s of the clone and the
+// CPU time each server spent on it (on a shared machine the wall time
+// depends on the other processes, the CPU time does not), each server's
+// peak RSS, and the time, bytes on the wire and round trips of each
+// incremental fetch and push, with their medians.
 //
 //	go run ./scripts/syncload -bin bin/smriti
 //	go run ./scripts/syncload -bin bin/smriti -db-b postgres://…   (B on PostgreSQL)
