@@ -166,7 +166,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	if err != nil {
 		return err
 	}
-	defer a.stop()
+	defer func() { a.stop() }()
 	b, err := start(bin, dbB, dir, "b")
 	if err != nil {
 		return err
@@ -186,6 +186,13 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	f.Close()
 	fmt.Printf("import into A: %s, %.0f checkpoints/s; peak RSS of A %.1f MiB\n", time.Since(t).Round(time.Millisecond),
 		float64(n)/time.Since(t).Seconds(), a.peakRSS())
+	// A starts again, so its peak RSS below is the clone's, not the import's.
+	a.stop()
+	if a, err = start(bin, dbA, dir, "a"); err != nil {
+		return err
+	}
+	ca = client.NewClient(a.url)
+	ca.HTTP.Timeout = 0
 	var m meter
 	px := proxy(a.url, &m)
 	defer px.Close()
