@@ -34,6 +34,7 @@ import (
 	"syscall"
 	"time"
 
+	"smriti"
 	"smriti/client"
 	"smriti/internal/synthbundle"
 	"smriti/wire"
@@ -211,6 +212,10 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
 	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
 
+	if err := sameVerifiedHead(ctx, ca, cb, space, n); err != nil {
+		return err
+	}
+
 	decisions := func(c *client.Client) []string {
 		head, err := c.LatestCheckpoint(ctx, space, "main")
 		if err != nil {
@@ -259,6 +264,32 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// sameVerifiedHead checks the clone: main's head is the same checkpoint
+// with the same hash on both servers, and on both every one of the n
+// checkpoints below it recomputes to its hash.
+func sameVerifiedHead(ctx context.Context, ca, cb *client.Client, space smriti.ID, n int) error {
+	var hashes []string
+	for _, c := range []*client.Client{ca, cb} {
+		head, err := c.LatestCheckpoint(ctx, space, "main")
+		if err != nil {
+			return err
+		}
+		v, err := c.Verify(ctx, head.ID)
+		if err != nil {
+			return err
+		}
+		if !v.OK || v.Checked != n {
+			return fmt.Errorf("verify %s on %s: ok %v, %d of %d checkpoints checked", head.ID, c.BaseURL, v.OK, v.Checked, n)
+		}
+		hashes = append(hashes, head.CommitHash)
+	}
+	if hashes[0] != hashes[1] {
+		return fmt.Errorf("main's head is %s on A and %s on B", hashes[0], hashes[1])
+	}
+	fmt.Printf("verified: main's head %s is the same on A and B, all %d checkpoints below it check on both\n", hashes[0][:12], n)
+	return nil
+}
 
 // rounds is how many times one checkpoint is fetched and one pushed.
 const rounds = 5
