@@ -57,6 +57,11 @@ const (
 	importTurnRows       = 128
 )
 
+// importPendingItems bounds the item rows held before they are written
+// (checkpoints are written importCheckpointRows at a time, or sooner when
+// theirs hold this many items).
+const importPendingItems = 4096
+
 const (
 	sqlInsertNotesHead = `INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES `
 	noteRowArgs        = 6
@@ -100,7 +105,7 @@ func (r *importRows) checkpoint(c *smriti.Checkpoint, notes []records.BundleNote
 		return r.flushCheckpoints()
 	}
 	r.anc.nodes[c.ID] = &ancNode{id: c.ID, depth: depth, parent: c.ParentID, skip: skip, logPos: c.LogPos}
-	if r.checkpoints.rows >= importCheckpointRows || r.items.rows >= importItemRows {
+	if r.checkpoints.rows >= importCheckpointRows || r.items.rows >= importPendingItems {
 		return r.flushCheckpoints()
 	}
 	return nil
