@@ -45,7 +45,7 @@ func WriteFile(path string, n, items, turns int) (smriti.ID, error) {
 		cp := &smriti.Checkpoint{ID: smriti.NewID(), SpaceID: space, ParentID: parent, BranchName: "main", AuthorType: "user",
 			Content: smriti.Content{Message: fmt.Sprintf("Checkpoint %d", c), Decisions: append([]string(nil), texts...), Assumptions: []string{},
 				Tasks: []smriti.Task{}, OpenQuestions: []string{}, Entities: []string{}, Artifacts: []smriti.Artifact{}},
-			ContextBlob: map[string]any{}, Metadata: map[string]any{}, CreatedAt: t0.Add(time.Duration(c) * time.Millisecond), HashVersion: 2}
+			ContextBlob: map[string]any{}, Metadata: map[string]any{}, CreatedAt: t0.Add(time.Duration(c) * time.Millisecond), HashVersion: smriti.CurrentHashVersion}
 		for i, tx := range texts {
 			cp.Items = append(cp.Items, smriti.Item{ID: fmt.Sprintf("d-%06x", i), Kind: smriti.KindDecision, Text: tx, Status: smriti.ItemOpen,
 				Supersedes: []string{}})
