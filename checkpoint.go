@@ -462,6 +462,10 @@ type Verification struct {
 	// FirstMismatch is the checkpoint nearest the start whose stored hash
 	// differs from the recomputed one.
 	FirstMismatch *ID `json:"first_mismatch"`
+	// Purged are the purged fields of the checkpoints on the chain: proven
+	// (hash version 3) or no longer provable (older versions, whose hashes
+	// are taken as stored rather than failing the chain).
+	Purged []VerifiedPurge `json:"purged,omitempty"`
 }
 
 // CheckpointService manages checkpoints. Every method is scoped to the caller

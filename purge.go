@@ -154,3 +154,70 @@ func digestTree(field string, v any, f func(field, s string) string) any {
 	}
 	return v
 }
+
+// SecretMatch is one secret a purge replaces: the value, and what replaces
+// it (a marker naming the rule that found it).
+type SecretMatch struct {
+	Value       string
+	Rule        string
+	Replacement string
+}
+
+// PurgeRequest is what a purge removes from one space: every value Find
+// returns for some stored text (the caller chooses them, by rule or by
+// fingerprint), wherever in the space it is stored. Rule and Fingerprint
+// are what the caller chose, for the audit; By is who purged.
+type PurgeRequest struct {
+	SpaceID     ID
+	Rule        string
+	Fingerprint string
+	By          string
+	Find        func(text string) []SecretMatch
+}
+
+// SecretPurge is the audit record of a purge: who, when, what it chose,
+// how many distinct values it replaced and which stored fields it rewrote.
+type SecretPurge struct {
+	ID          ID          `json:"id" doc:"The purge"`
+	SpaceID     ID          `json:"space_id" doc:"The space it purged"`
+	By          string      `json:"purged_by" doc:"Who purged"`
+	At          time.Time   `json:"purged_at" doc:"When"`
+	Rule        string      `json:"rule" doc:"The rule it purged the values of ('' when chosen by fingerprint alone)"`
+	Fingerprint string      `json:"fingerprint" doc:"The fingerprint of the one value it purged ('' when chosen by rule)"`
+	Values      int         `json:"values" doc:"Distinct secret values replaced"`
+	Rows        []PurgedRow `json:"rows" doc:"Every stored field it rewrote"`
+}
+
+// PurgedRow is one stored field a purge rewrote.
+type PurgedRow struct {
+	Kind  string `json:"kind" enum:"turn,session,checkpoint,item,note,claim,proposal,receipt,staged,idempotency" doc:"What holds it: a turn, a session, a checkpoint, a checkpoint's item row, a note, a claim, a proposal (draft), a compaction receipt, a record fetched and not yet applied, a kept answer to a retried write"`
+	ID    string `json:"id" doc:"The record (a checkpoint's item row: checkpoint id/item id)"`
+	Field string `json:"field" doc:"The field: content, metadata, title, message, decisions[2], items[d-1a2b3c], text, draft, …"`
+}
+
+// VerifiedPurge is, in a verification, a field of a checkpoint on the
+// chain that a purge replaced: whether the checkpoint is still proven (a
+// version 3 hash covers the kept digest) and what that means.
+type VerifiedPurge struct {
+	CheckpointID ID        `json:"checkpoint_id" doc:"The checkpoint"`
+	HashVersion  int       `json:"hash_version" doc:"Its hash version"`
+	Field        string    `json:"field" doc:"The purged field"`
+	By           string    `json:"purged_by" doc:"Who purged it"`
+	At           time.Time `json:"purged_at" doc:"When"`
+	Rule         string    `json:"rule" doc:"The rule of the purged secret"`
+	Proven       bool      `json:"proven" doc:"true: the checkpoint still verifies (its hash covers the digest the purge kept); false: its hash covers the text itself, which is gone, so its content is no longer proven"`
+	Detail       string    `json:"detail" doc:"What verify can say about it, in words"`
+}
+
+// PurgeStatement is what verify says about a purged field of c.
+func PurgeStatement(c *Checkpoint, p PurgedField) VerifiedPurge {
+	v := VerifiedPurge{CheckpointID: c.ID, HashVersion: c.hashVersion(), Field: p.Field, By: p.By, At: p.At, Rule: p.Rule, Proven: c.hashVersion() >= 3}
+	when := p.At.UTC().Format(time.RFC3339)
+	if v.Proven {
+		v.Detail = "purged by " + p.By + " at " + when + " (" + p.Rule + "); the digest of what it held is kept, so the checkpoint still verifies"
+	} else {
+		v.Detail = "purged by " + p.By + " at " + when + " (" + p.Rule + "); hash version " + strconv.Itoa(v.HashVersion) +
+			" covers the text itself, which is gone: this checkpoint's content is no longer proven, and its link to its parents is taken as stored"
+	}
+	return v
+}

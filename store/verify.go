@@ -14,7 +14,8 @@ const maxVerify = 100000
 // VerifyCheckpoint implements smriti.CheckpointService. It loads the
 // checkpoint's ancestry (both parent edges) with one recursive query and
 // recomputes every hash from the stored content and the stored hashes of the
-// parents, so an edit to any row shows up as a mismatch at that row.
+// parents, so an edit to any row shows up as a mismatch at that row. Purged
+// fields are reported (smriti.Verification.Purged).
 func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
 	start, err := s.checkpoint(ctx, s.read, id)
 	if err != nil {
@@ -41,6 +42,9 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 	if err := s.attachItems(ctx, s.read, itemized...); err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
+	if err := s.attachPurged(ctx, s.read, chain...); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
 	byID := make(map[smriti.ID]*smriti.Checkpoint, len(chain))
 	for _, c := range chain {
 		byID[c.ID] = c
@@ -58,8 +62,18 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 	}
 	// Newest first, so the first mismatch reported is the one nearest the
 	// checkpoint asked about.
+	// A purged field of a version 3 checkpoint is proven by the digest it
+	// kept; an older checkpoint's hash covers the text that is gone, so its
+	// stored hash is taken as it is (its descendants still link to it) and
+	// the verification says what is no longer proven.
 	for _, c := range chain {
 		v.Checked++
+		for _, p := range c.Purged {
+			v.Purged = append(v.Purged, smriti.PurgeStatement(c, p))
+		}
+		if len(c.Purged) > 0 && c.HashVersion < 3 {
+			continue
+		}
 		ph, ok1 := hashOf(c.ParentID)
 		mh, ok2 := hashOf(c.MergeParentID)
 		if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
