@@ -40,7 +40,7 @@ var purgeColumns = []purgeColumn{
 		json: map[string]bool{"decisions": true, "assumptions": true, "tasks": true, "open_questions": true, "entities": true,
 			"artifacts": true, "context_blob": true, "metadata": true}, where: "space_id = ?"},
 	{kind: "item", table: "checkpoint_items", keys: []string{"checkpoint_id", "item_id"},
-		cols: []string{"text", "change_before", "change_reason", "source_quote", "origin_quote", "change_merge", "refs"},
+		cols:  []string{"text", "change_before", "change_reason", "source_quote", "origin_quote", "change_merge", "refs"},
 		where: inSpaceCheckpoints},
 	{kind: "note", table: "checkpoint_notes", keys: []string{"id"}, cols: []string{"text"}, where: inSpaceCheckpoints},
 	{kind: "claim", table: "claims", keys: []string{"id"}, cols: []string{"scope"}, where: "space_id = ?"},
