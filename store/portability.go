@@ -67,6 +67,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 		if err := s.attachItems(ctx, tx, page...); err != nil {
 			return err
 		}
+		if err := s.attachPurged(ctx, tx, page...); err != nil {
+			return err
+		}
 		for _, c := range page {
 			counts.Checkpoints++
 			counts.Notes += len(c.Notes)

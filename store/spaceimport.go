@@ -128,6 +128,11 @@ func (s *Store) writeArrived(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoi
 	if err != nil {
 		return importConflict(err)
 	}
+	for _, f := range c.Purged {
+		if err := s.writePurgedField(ctx, tx, c.ID, f, nil); err != nil {
+			return importConflict(err)
+		}
+	}
 	for _, n := range notes {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
 			noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {

@@ -71,7 +71,7 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 		for _, p := range c.Purged {
 			v.Purged = append(v.Purged, smriti.PurgeStatement(c, p))
 		}
-		if len(c.Purged) > 0 && c.HashVersion < 3 {
+		if !c.HashProvable() {
 			continue
 		}
 		ph, ok1 := hashOf(c.ParentID)

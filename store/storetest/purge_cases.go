@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/portability"
 	"smriti/search"
 	"smriti/secrets"
 	"smriti/store"
@@ -20,6 +22,50 @@ var purgeCases = []struct {
 	fn   func(t *testing.T, s *store.Store)
 }{
 	{"PurgeRemovesASecretEverywhereAndKeepsTheChainVerifiable", testPurge},
+	{"PurgedCheckpointsTravelInABundleAndStillVerify", testPurgedBundle},
+}
+
+func testPurgedBundle(t *testing.T, s *store.Store) {
+	ctx := userCtx()
+	sp := newSpace(t, ctx, s)
+	se := newSession(t, ctx, s, sp)
+	a := commit(t, ctx, s, sp, se, "Setup", "Use Go", "token "+purgeSecret)
+	b := commit(t, ctx, s, sp, se, "Next", "Use Go", "token "+purgeSecret, "Ship weekly")
+	Get(s.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
+	bundle := exportBytes(t, ctx, s, sp.ID)
+	if strings.Contains(string(bundle), purgeFragment) {
+		t.Fatal("the bundle holds the purged key")
+	}
+	if err := s.DeleteSpace(ctx, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, asNew := range []bool{false, true} {
+		other := userCtx()
+		got := Get(portability.ImportSpace(other, s, bytes.NewReader(bundle), asNew)).Must(t)
+		head := b.ID
+		if asNew {
+			cps := Get(s.LatestCheckpoints(other, got.ID, smriti.MainBranch, 1)).Must(t)
+			head = cps[0].ID
+		}
+		v := Get(s.VerifyCheckpoint(other, head)).Must(t)
+		// Each checkpoint: the decision, and the item that carries it.
+		if !v.OK || v.Checked != 2 || len(v.Purged) != 4 {
+			t.Fatalf("imported (as new: %v): %+v", asNew, v)
+		}
+		for _, p := range v.Purged {
+			if !p.Proven || p.Field != "decisions[1]" && !strings.HasPrefix(p.Field, "items[d-") || p.By != "ana" {
+				t.Fatalf("imported (as new: %v): purged field %+v", asNew, p)
+			}
+		}
+		if !asNew {
+			if back := Get(s.Checkpoint(other, a.ID)).Must(t); back.Hash != a.Hash {
+				t.Fatalf("hash after import %s, want %s", back.Hash, a.Hash)
+			}
+			if err := s.DeleteSpace(other, got.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // purgeSecret is a GitHub token in the format the detector knows, and its
