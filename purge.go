@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -226,4 +227,33 @@ func PurgeStatement(c *Checkpoint, p PurgedField) VerifiedPurge {
 			" covers the text itself, which is gone: this checkpoint's content is no longer proven, and its link to its parents is taken as stored"
 	}
 	return v
+}
+
+// SecretAllow is a value a space keeps although it looks like a secret (a
+// test fixture's fake key): the rule that finds it and its fingerprint.
+// Every door lets it through in that space, and nowhere else.
+type SecretAllow struct {
+	SpaceID     ID        `json:"space_id" doc:"The space"`
+	Rule        string    `json:"rule" doc:"The detection rule that finds the value"`
+	Fingerprint string    `json:"fingerprint" doc:"The value's fingerprint (the first 16 hex digits of its SHA-256), as secrets scan reports it"`
+	CreatedBy   string    `json:"created_by" doc:"Who allowed it"`
+	CreatedAt   time.Time `json:"created_at" doc:"When"`
+}
+
+// SecretService keeps a space's secret purges and allowlist. Every method
+// is scoped to the caller in ctx: ENOTFOUND for a space they may not see.
+type SecretService interface {
+	// PurgeSecrets replaces the values req.Find picks wherever the space
+	// stores them (see the store's documentation) and records the purge.
+	// EFORBIDDEN unless the caller owns the space.
+	PurgeSecrets(ctx context.Context, req PurgeRequest) (*SecretPurge, error)
+	// AllowSecret adds a value to the space's allowlist (again is a
+	// no-op answering the entry as it was). EFORBIDDEN unless the caller
+	// owns the space.
+	AllowSecret(ctx context.Context, a SecretAllow) (*SecretAllow, error)
+	// SecretAllowlist lists the space's allowed values, oldest first.
+	SecretAllowlist(ctx context.Context, space ID) ([]SecretAllow, error)
+	// RemoveSecretAllow takes a value off the allowlist; ENOTFOUND when it
+	// is not on it, EFORBIDDEN unless the caller owns the space.
+	RemoveSecretAllow(ctx context.Context, space ID, rule, fingerprint string) error
 }

@@ -22,6 +22,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/idempotency"
+	"smriti/account"
 	"smriti/intelligence"
 	"smriti/portability"
 	"smriti/remote"
@@ -49,6 +50,10 @@ type Store interface {
 	smriti.SpaceEventLog
 	smriti.ReceiptService
 	remote.Store
+	smriti.SecretService
+	// SpaceRole is the caller's role in a space (ENOTFOUND when they are
+	// no member).
+	SpaceRole(ctx context.Context, id smriti.ID) (account.Role, error)
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -108,6 +113,9 @@ func New(cfg Config) *App {
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	a.chat.allow = func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool {
+		return a.allowlist(ctx, func() (smriti.ID, error) { return a.sessionSpace(ctx, session) })
+	}
 	switch {
 	case cfg.StateCacheBytes == 0:
 		a.chat.cache = newStateCache(DefaultStateCacheBytes)
@@ -118,7 +126,7 @@ func New(cfg Config) *App {
 	if cfg.Providers != nil {
 		background = secretFreeProviders{cfg.Providers}
 	}
-	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: background}
+	a.intel = &intelligence.Intelligence{Sessions: titleRedacting{cfg.Store, a}, Checkpoints: cfg.Store, Items: cfg.Store, Providers: background}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
 	}

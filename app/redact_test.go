@@ -17,6 +17,7 @@ import (
 	"smriti/intelligence"
 	"smriti/portability"
 	"smriti/provider"
+	"smriti/secrets"
 	"smriti/secrets/secretstest"
 	"smriti/store"
 )
@@ -142,7 +143,7 @@ func TestSendStoresNeitherTheSecretInTheMessageNorTheOneInTheReply(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []smriti.Redaction{{Field: "message", Rule: "github-pat"}, {Field: "reply", Rule: "aws-access-token"}}
+	want := []smriti.Redaction{{Field: "message", Rule: "github-pat", Fingerprint: secrets.Fingerprint(fakeGitHub)}, {Field: "reply", Rule: "aws-access-token", Fingerprint: secrets.Fingerprint(fakeAWS)}}
 	if !reflect.DeepEqual(res.Redactions, want) {
 		t.Errorf("redactions %v, want %v", res.Redactions, want)
 	}
@@ -160,7 +161,7 @@ func TestSendStoresNeitherTheSecretInTheMessageNorTheOneInTheReply(t *testing.T)
 	}
 	holdsNoSecret(t, "what the chat model was given", e.model.seen)
 	// Each turn records what was replaced in it, for whoever shows it.
-	if got := turns[0].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "github-pat"}}) {
+	if got := turns[0].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "github-pat", "fingerprint": secrets.Fingerprint(fakeGitHub)}}) {
 		t.Errorf("user turn metadata.redactions = %#v", got)
 	}
 }
@@ -184,7 +185,7 @@ func TestReplayedSendAnswersTheSameRedactions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []smriti.Redaction{{Field: "message", Rule: "github-pat"}, {Field: "reply", Rule: "aws-access-token"}}
+	want := []smriti.Redaction{{Field: "message", Rule: "github-pat", Fingerprint: secrets.Fingerprint(fakeGitHub)}, {Field: "reply", Rule: "aws-access-token", Fingerprint: secrets.Fingerprint(fakeAWS)}}
 	if !again.Exchange.Replayed || !reflect.DeepEqual(first.Redactions, want) || !reflect.DeepEqual(again.Redactions, want) {
 		t.Errorf("replayed %v: first %v, again %v, want %v", again.Exchange.Replayed, first.Redactions, again.Redactions, want)
 	}
@@ -203,8 +204,8 @@ func TestCommitStoresRedactedContentThatVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []smriti.Redaction{{Field: "summary", Rule: "aws-access-token"}, {Field: "decisions[1]", Rule: "connection-string-password"},
-		{Field: "tasks[0].text", Rule: "github-pat"}, {Field: "artifacts[0].content", Rule: "github-pat"}}
+	want := []smriti.Redaction{{Field: "summary", Rule: "aws-access-token", Fingerprint: secrets.Fingerprint(fakeAWS)}, {Field: "decisions[1]", Rule: "connection-string-password", Fingerprint: secrets.Fingerprint(fakePGPass)},
+		{Field: "tasks[0].text", Rule: "github-pat", Fingerprint: secrets.Fingerprint(fakeGitHub)}, {Field: "artifacts[0].content", Rule: "github-pat", Fingerprint: secrets.Fingerprint(fakeGitHub)}}
 	if !reflect.DeepEqual(c.Redactions, want) {
 		t.Errorf("redactions %v, want %v", c.Redactions, want)
 	}
@@ -241,14 +242,14 @@ func TestNoteAndClaimAreRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Text != "used [redacted: github-pat] to push" || !reflect.DeepEqual(n.Redactions, []smriti.Redaction{{Field: "text", Rule: "github-pat"}}) {
+	if n.Text != "used [redacted: github-pat] to push" || !reflect.DeepEqual(n.Redactions, []smriti.Redaction{{Field: "text", Rule: "github-pat", Fingerprint: secrets.Fingerprint(fakeGitHub)}}) {
 		t.Errorf("note %q, redactions %v", n.Text, n.Redactions)
 	}
 	cl, _, err := e.app.CreateClaim(ctx, coord.ClaimCreate{SpaceID: e.space, Agent: "codex", Scope: "rotate " + fakeAWS, BaseCheckpointID: &c.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cl.Scope != "rotate [redacted: aws-access-token]" || !reflect.DeepEqual(cl.Redactions, []smriti.Redaction{{Field: "scope", Rule: "aws-access-token"}}) {
+	if cl.Scope != "rotate [redacted: aws-access-token]" || !reflect.DeepEqual(cl.Redactions, []smriti.Redaction{{Field: "scope", Rule: "aws-access-token", Fingerprint: secrets.Fingerprint(fakeAWS)}}) {
 		t.Errorf("claim scope %q, redactions %v", cl.Scope, cl.Redactions)
 	}
 	stored, err := e.app.Checkpoint(ctx, c.ID)
@@ -458,7 +459,7 @@ func TestStoppedReplyIsRedacted(t *testing.T) {
 	if len(turns) != 2 || turns[0].Content != "token [redacted: github-pat]" || turns[1].Content != "the new key is [redacted: aws-access-token] and" {
 		t.Fatalf("stored %+v", turns)
 	}
-	if got := turns[1].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "aws-access-token"}}) {
+	if got := turns[1].Metadata["redactions"]; !reflect.DeepEqual(got, []any{map[string]any{"rule": "aws-access-token", "fingerprint": secrets.Fingerprint(fakeAWS)}}) {
 		t.Errorf("stopped reply metadata.redactions = %#v", got)
 	}
 }

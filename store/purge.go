@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/account"
 )
 
 // purgeColumn is a stored text a purge reads and rewrites: a table, the
@@ -124,14 +125,14 @@ func (s *Store) eachCell(ctx context.Context, tx *sql.Tx, space smriti.ID, fn fu
 // retried writes. A checkpoint keeps, for each text it rewrote, the digest
 // of what the text held, so a version 3 checkpoint still verifies. The
 // purge is recorded (see smriti.SecretPurge). ENOTFOUND for a space the
-// caller may not see; a purge that finds nothing writes nothing and
+// caller may not see, EFORBIDDEN unless they own it; a purge that finds nothing writes nothing and
 // answers with Values 0.
 func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smriti.SecretPurge, error) {
-	if _, err := s.Space(ctx, req.SpaceID); err != nil {
-		return nil, err
-	}
 	var out *smriti.SecretPurge
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.requireRole(ctx, tx, req.SpaceID, account.NeedAdmin); err != nil {
+			return err
+		}
 		p, err := s.purgeTx(ctx, tx, req)
 		out = p
 		return err
