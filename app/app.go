@@ -20,9 +20,9 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/account"
 	"smriti/coord"
 	"smriti/idempotency"
-	"smriti/account"
 	"smriti/intelligence"
 	"smriti/portability"
 	"smriti/remote"
