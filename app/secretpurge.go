@@ -7,6 +7,8 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/portability"
+	"smriti/records"
 	"smriti/secrets"
 )
 
@@ -176,4 +178,12 @@ func (a *App) sessionSpace(ctx context.Context, session smriti.ID) (smriti.ID, e
 		return smriti.NilID, smriti.Errorf(smriti.ENOTFOUND, "the session has no space")
 	}
 	return *se.SpaceID, nil
+}
+
+// exitGuard is what stands at an exit of space (an export, a fetch
+// answer, a push): the records pass to next only while they hold no secret
+// the space does not allow; with next nil it only checks.
+func (a *App) exitGuard(ctx context.Context, space smriti.ID, exit string, next records.Writer) *portability.SecretGuard {
+	return &portability.SecretGuard{Next: next, Space: space, Exit: exit,
+		Allowed: a.allowlist(ctx, func() (smriti.ID, error) { return space, nil })}
 }
