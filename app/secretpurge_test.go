@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"reflect"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"smriti/account"
 	"smriti/app"
 	"smriti/coord"
+	"smriti/portability"
 	"smriti/secrets"
 )
 
@@ -65,6 +67,37 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	c3, err := e.app.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp2.ID, Content: smriti.Content{Message: text}})
 	if err != nil || c3.Message != "fixture key [redacted: github-pat]" {
 		t.Fatalf("another space: %q, %v", c3.Message, err)
+	}
+	// The allowed value leaves with its space's allowlist and passes the
+	// import on the other side.
+	var buf bytes.Buffer
+	w, err := portability.NewBundleWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.app.ExportSpace(ctx, e.space, w); err != nil {
+		t.Fatalf("export of a space with an allowed value: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	copied, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
+	if err != nil {
+		t.Fatalf("import of a space with an allowed value: %v", err)
+	}
+	if list, err := e.app.SecretAllowlist(ctx, copied.ID); err != nil || len(list) != 1 || list[0].Fingerprint != fp {
+		t.Fatalf("imported allowlist %+v, %v", list, err)
+	}
+	head, err := e.st.LatestCheckpoints(ctx, copied.ID, smriti.MainBranch, 3)
+	if err != nil || len(head) == 0 {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range head {
+		found = found || c.Message == "Fixture" && c.Decisions[0] == text
+	}
+	if !found {
+		t.Fatalf("the imported fixture checkpoint lost its allowed value: %+v", head)
 	}
 	if err := e.app.RemoveSecretAllow(ctx, e.space, "github-pat", fp); err != nil {
 		t.Fatal(err)

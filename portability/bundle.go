@@ -60,7 +60,7 @@ func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool
 		if err != nil {
 			return nil, err
 		}
-		return importGate{br}, nil
+		return &importGate{Reader: br}, nil
 	}}
 	if asNew {
 		in.Remap = func() records.Remapper { return NewBundleRemap() }

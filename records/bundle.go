@@ -64,6 +64,16 @@ type BundleSpace struct {
 	Metadata    map[string]any `json:"metadata"`
 	CreatedAt   time.Time      `json:"created_at"`
 	UpdatedAt   time.Time      `json:"updated_at"`
+	// AllowedSecrets are the values the space keeps although they look
+	// like secrets (its allowlist): they pass the import as they passed
+	// the export.
+	AllowedSecrets []BundleAllow `json:"allowed_secrets,omitempty"`
+}
+
+// BundleAllow is a value on a space's allowlist: its rule and fingerprint.
+type BundleAllow struct {
+	Rule        string `json:"rule"`
+	Fingerprint string `json:"fingerprint"`
 }
 
 // BundleCheckpoint is a checkpoint record with its notes.

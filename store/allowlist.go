@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/records"
 )
 
 const allowCols = `space_id, rule, fingerprint, created_by, created_at`
@@ -68,4 +69,34 @@ func (s *Store) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fi
 		}
 		return nil
 	})
+}
+
+// allowedSecrets is a space's allowlist as a bundle carries it, by rule
+// and fingerprint.
+func (s *Store) allowedSecrets(ctx context.Context, q querier, space smriti.ID) ([]records.BundleAllow, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT rule, fingerprint FROM secret_allowlist WHERE space_id = ? ORDER BY rule, fingerprint`), space)
+	if err != nil {
+		return nil, fmt.Errorf("export allowlist: %w", err)
+	}
+	defer rows.Close()
+	var out []records.BundleAllow
+	for rows.Next() {
+		var a records.BundleAllow
+		if err := rows.Scan(&a.Rule, &a.Fingerprint); err != nil {
+			return nil, fmt.Errorf("export allowlist: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// importAllowedSecrets stores the allowlist a bundle's space carries.
+func (s *Store) importAllowedSecrets(ctx context.Context, tx *sql.Tx, space smriti.ID, list []records.BundleAllow) error {
+	for _, a := range list {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO secret_allowlist (`+allowCols+`) VALUES (?, ?, ?, ?, ?)`),
+			space, a.Rule, a.Fingerprint, "import", s.d.t(s.Now())); err != nil {
+			return importConflict(fmt.Errorf("import allowlist: %w", err))
+		}
+	}
+	return nil
 }

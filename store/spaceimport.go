@@ -90,6 +90,9 @@ func (im *spaceImport) space(b *records.BundleSpace) error {
 	if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
 		return err
 	}
+	if err := s.importAllowedSecrets(ctx, tx, sp.ID, b.AllowedSecrets); err != nil {
+		return err
+	}
 	im.spaceID, im.out = sp.ID, sp
 	return nil
 }
