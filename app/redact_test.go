@@ -308,7 +308,7 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 	}
 
 	e := newRedactEnv(t)
-	se, err := e.st.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "mock"})
+	se, err := e.st.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "mock", Title: "key " + fakeAWS})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,6 +324,9 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 	sessions, _, err := e.st.Sessions(ctx, &sp.ID, smriti.Page{})
 	if err != nil || len(sessions) != 1 {
 		t.Fatalf("imported sessions %v, %v", sessions, err)
+	}
+	if sessions[0].Title != "key [redacted: aws-access-token]" {
+		t.Errorf("imported session title %q", sessions[0].Title)
 	}
 	turns, err := e.app.Turns(ctx, sessions[0].ID, smriti.TurnQuery{})
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // importGate keeps secrets out of what a bundle import stores. What no hash
-// covers (turns, notes, claim scopes) is redacted as any write is; a
+// covers (session titles, turns, notes, claim scopes) is redacted as any write is; a
 // checkpoint's content is covered by its hash and cannot be rewritten
 // without breaking the chain, so a checkpoint that holds a secret refuses
 // the import, naming where it is.
@@ -46,6 +46,8 @@ func (g *importGate) Next() (*records.BundleRecord, error) {
 		for _, a := range rec.Space.AllowedSecrets {
 			g.allowed[a.Rule+"/"+a.Fingerprint] = true
 		}
+	case rec.Session != nil:
+		rec.Session.Title = g.redact(rec.Session.Title)
 	case rec.Turn != nil:
 		rec.Turn.Content = g.redact(rec.Turn.Content)
 	case rec.Claim != nil:
