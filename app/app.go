@@ -139,6 +139,9 @@ func New(cfg Config) *App {
 	if a.coordinator.Remotes == nil {
 		a.coordinator.Remotes = a.remoteDivergence
 	}
-	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
+	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported,
+		Allowed: func(ctx context.Context, space smriti.ID) func(rule, fingerprint string) bool {
+			return a.allowlist(ctx, func() (smriti.ID, error) { return space, nil })
+		}}
 	return a
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"smriti"
@@ -52,6 +53,14 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	cl, _, err := e.app.CreateClaim(ctx, coord.ClaimCreate{SpaceID: e.space, Agent: "codex", Scope: text})
 	if err != nil || cl.Scope != text {
 		t.Fatalf("claim %+v, %v", cl, err)
+	}
+	imported, err := e.app.ImportTranscripts(ctx, strings.NewReader("User: "+text+"\n\nAssistant: Noted.\n"),
+		portability.TranscriptImport{SpaceID: e.space, Filename: "fixture.md"})
+	if err != nil || len(imported) != 1 || imported[0].SessionID == nil {
+		t.Fatalf("import %+v, %v", imported, err)
+	}
+	if turns, err := e.app.Turns(ctx, *imported[0].SessionID, smriti.TurnQuery{}); err != nil || turns[0].Content != text {
+		t.Fatalf("imported transcript turns %+v, %v", turns, err)
 	}
 	// Another value of the same rule is not allowed.
 	other := "ghp_" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36)
