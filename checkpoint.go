@@ -42,10 +42,15 @@ type Checkpoint struct {
 	// checkpoint read without them has Items nil.
 	Items []Item
 	// HashVersion is 1 for checkpoints written before items had ids (their
-	// hash does not cover the items) and 2 after.
+	// hash does not cover the items), 2 after, and 3 (CurrentHashVersion)
+	// once texts entered the hash by their digests.
 	HashVersion int
-	LogPos      int64
-	CreatedAt   time.Time
+	// Purged are the fields whose values a secret purge replaced, with the
+	// digests of what they held. Loaded where the hash is recomputed
+	// (verify, export, sync); nil elsewhere.
+	Purged    []PurgedField
+	LogPos    int64
+	CreatedAt time.Time
 	// RebasedFrom is set on the answer to a commit whose base was no longer
 	// its branch's head: the base the commit named, whose change was
 	// rebased onto the head (the checkpoint's parent). Not stored.
@@ -457,6 +462,10 @@ type Verification struct {
 	// FirstMismatch is the checkpoint nearest the start whose stored hash
 	// differs from the recomputed one.
 	FirstMismatch *ID `json:"first_mismatch"`
+	// Purged are the purged fields of the checkpoints on the chain: proven
+	// (hash version 3) or no longer provable (older versions, whose hashes
+	// are taken as stored rather than failing the chain).
+	Purged []VerifiedPurge `json:"purged,omitempty"`
 }
 
 // CheckpointService manages checkpoints. Every method is scoped to the caller

@@ -24,6 +24,13 @@ const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 // covered too; a version 1 checkpoint (written before items had ids) keeps
 // the hash it was written with, so an upgraded database still verifies.
 //
+// From HashVersion 3 on every text (message, objective, summary, each list
+// entry, each item's text, raw_source_text, and every string inside tasks,
+// artifacts, context_blob and metadata) enters the hash by its digest
+// (TextDigest) rather than as itself. A purge that replaces a stored text
+// keeps the digest of what was there (c.Purged), so the checkpoint and its
+// descendants still verify after the value is gone.
+//
 // Notes, the log position and the row id are deliberately not covered: notes
 // are annotations beside the checkpoint, and the id names the link.
 func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
@@ -40,101 +47,139 @@ func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
 // The canonical form of an object is its members' canonical forms in key
 // order, so the bytes are the same; TestHashDocumentIsCanonical checks it.
 func (c *Checkpoint) hashDocument(parentHash, mergeParentHash string) []byte {
-	b := make([]byte, 0, 1024)
-	str := func(s string) {
-		switch {
-		case plainJSONString(s):
-			b = append(append(append(b, '"'), s...), '"')
-		case !utf8.ValidString(s):
-			b = append(b, canonicalJSON(s)...)
-		default:
-			j, _ := json.Marshal(s)
-			b = append(b, j...)
-		}
-	}
-	optStr := func(s *string) {
-		if s == nil {
-			b = append(b, "null"...)
-			return
-		}
-		str(*s)
-	}
-	strs := func(list []string) {
-		b = append(b, '[')
-		for i, s := range list {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			str(s)
-		}
-		b = append(b, ']')
-	}
-	other := func(v any) { b = append(b, canonicalJSON(v)...) }
-	v := 1
-	if c.HashVersion >= 2 {
-		v = 2
-	}
+	w := &docWriter{b: make([]byte, 0, 1024), v: c.hashVersion(), digest: c.digester()}
 	// In sorted key order, as canonicalJSON writes an object.
 	members := []struct {
 		key   string
 		write func()
 	}{
-		{"artifacts", func() { other(nonnil.Slice(c.Artifacts)) }},
-		{"assumptions", func() { strs(c.Assumptions) }},
-		{"author_agent", func() { optStr(c.AuthorAgent) }},
-		{"author_type", func() { str(c.AuthorType) }},
-		{"branch", func() { str(c.BranchName) }},
-		{"context_blob", func() { other(nonnil.Map(c.ContextBlob)) }},
-		{"created_at", func() { str(c.CreatedAt.UTC().Format(hashTimeLayout)) }},
-		{"decisions", func() { strs(c.Decisions) }},
-		{"entities", func() { strs(c.Entities) }},
-		{"items", func() {
-			b = append(b, '[')
-			for i := range c.Items {
-				it := &c.Items[i]
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, '[')
-				str(it.ID)
-				b = append(b, ',')
-				str(string(it.Kind))
-				b = append(b, ',')
-				str(it.StatusOrOpen())
-				b = append(b, ',')
-				str(it.Text)
-				b = append(b, ']')
-			}
-			b = append(b, ']')
-		}},
-		{"merge_parent_hash", func() { str(mergeParentHash) }},
-		{"message", func() { str(c.Message) }},
-		{"metadata", func() { other(nonnil.Map(c.Metadata)) }},
-		{"objective", func() { str(c.Objective) }},
-		{"open_questions", func() { strs(c.OpenQuestions) }},
-		{"parent_hash", func() { str(parentHash) }},
-		{"project_root", func() { optStr(c.ProjectRoot) }},
-		{"raw_source_text", func() { optStr(c.RawSourceText) }},
-		{"space_id", func() { str(c.SpaceID.String()) }},
-		{"summary", func() { str(c.Summary) }},
-		{"tasks", func() { other(nonnil.Slice(c.Tasks)) }},
-		{"v", func() { b = strconv.AppendInt(b, int64(v), 10) }},
+		{"artifacts", func() { w.tree("artifacts", nonnil.Slice(c.Artifacts)) }},
+		{"assumptions", func() { w.texts("assumptions", c.Assumptions) }},
+		{"author_agent", func() { w.optStr(c.AuthorAgent) }},
+		{"author_type", func() { w.str(c.AuthorType) }},
+		{"branch", func() { w.str(c.BranchName) }},
+		{"context_blob", func() { w.tree("context_blob", nonnil.Map(c.ContextBlob)) }},
+		{"created_at", func() { w.str(c.CreatedAt.UTC().Format(hashTimeLayout)) }},
+		{"decisions", func() { w.texts("decisions", c.Decisions) }},
+		{"entities", func() { w.texts("entities", c.Entities) }},
+		{"items", func() { w.items(c.Items) }},
+		{"merge_parent_hash", func() { w.str(mergeParentHash) }},
+		{"message", func() { w.text("message", c.Message) }},
+		{"metadata", func() { w.tree("metadata", nonnil.Map(c.Metadata)) }},
+		{"objective", func() { w.text("objective", c.Objective) }},
+		{"open_questions", func() { w.texts("open_questions", c.OpenQuestions) }},
+		{"parent_hash", func() { w.str(parentHash) }},
+		{"project_root", func() { w.optStr(c.ProjectRoot) }},
+		{"raw_source_text", func() { w.optText("raw_source_text", c.RawSourceText) }},
+		{"space_id", func() { w.str(c.SpaceID.String()) }},
+		{"summary", func() { w.text("summary", c.Summary) }},
+		{"tasks", func() { w.tree("tasks", nonnil.Slice(c.Tasks)) }},
+		{"v", func() { w.b = strconv.AppendInt(w.b, int64(w.v), 10) }},
 	}
-	b = append(b, '{')
+	w.b = append(w.b, '{')
 	first := true
 	for _, m := range members {
-		if m.key == "items" && v < 2 {
+		if m.key == "items" && w.v < 2 {
 			continue
 		}
 		if !first {
-			b = append(b, ',')
+			w.b = append(w.b, ',')
 		}
 		first = false
-		str(m.key)
-		b = append(b, ':')
+		w.str(m.key)
+		w.b = append(w.b, ':')
 		m.write()
 	}
-	return append(b, '}')
+	return append(w.b, '}')
+}
+
+// docWriter writes the members of a hash document of version v: texts as
+// themselves below version 3, by their digests (digest) from 3 on.
+type docWriter struct {
+	b      []byte
+	v      int
+	digest func(field, s string) string
+}
+
+func (w *docWriter) str(s string) {
+	switch {
+	case plainJSONString(s):
+		w.b = append(append(append(w.b, '"'), s...), '"')
+	case !utf8.ValidString(s):
+		w.b = append(w.b, canonicalJSON(s)...)
+	default:
+		j, _ := json.Marshal(s)
+		w.b = append(w.b, j...)
+	}
+}
+
+func (w *docWriter) optStr(s *string) {
+	if s == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.str(*s)
+}
+
+func (w *docWriter) text(field, s string) {
+	if w.v < 3 {
+		w.str(s)
+		return
+	}
+	w.b = append(append(append(w.b, '"'), w.digest(field, s)...), '"')
+}
+
+func (w *docWriter) optText(field string, s *string) {
+	if s == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.text(field, *s)
+}
+
+func (w *docWriter) texts(field string, list []string) {
+	w.b = append(w.b, '[')
+	for i, s := range list {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		if w.v < 3 {
+			w.str(s)
+		} else {
+			w.text(listPath(field, i), s)
+		}
+	}
+	w.b = append(w.b, ']')
+}
+
+// tree writes a JSON value of free form: canonically, its strings by their
+// digests from version 3 on.
+func (w *docWriter) tree(field string, x any) {
+	if w.v < 3 {
+		w.b = append(w.b, canonicalJSON(x)...)
+		return
+	}
+	w.b = append(w.b, canonicalJSON(digestTree(field, genericJSON(x), w.digest))...)
+}
+
+func (w *docWriter) items(items []Item) {
+	w.b = append(w.b, '[')
+	for i := range items {
+		it := &items[i]
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, '[')
+		w.str(it.ID)
+		w.b = append(w.b, ',')
+		w.str(string(it.Kind))
+		w.b = append(w.b, ',')
+		w.str(it.StatusOrOpen())
+		w.b = append(w.b, ',')
+		w.text(itemPath(it.ID), it.Text)
+		w.b = append(w.b, ']')
+	}
+	w.b = append(w.b, ']')
 }
 
 // plainJSONString reports whether s encodes in JSON as itself in quotes:
@@ -189,6 +234,30 @@ func (c *Checkpoint) hashDoc(parentHash, mergeParentHash string) map[string]any 
 			items = append(items, []string{it.ID, string(it.Kind), it.StatusOrOpen(), it.Text})
 		}
 		doc["items"] = items
+	}
+	if c.hashVersion() >= 3 {
+		doc["v"] = 3
+		d := c.digester()
+		for _, k := range []string{"message", "objective", "summary"} {
+			doc[k] = d(k, doc[k].(string))
+		}
+		if c.RawSourceText != nil {
+			doc["raw_source_text"] = d("raw_source_text", *c.RawSourceText)
+		}
+		for _, k := range []string{"decisions", "assumptions", "open_questions", "entities"} {
+			list := doc[k].([]string)
+			out := make([]string, len(list))
+			for i, s := range list {
+				out[i] = d(listPath(k, i), s)
+			}
+			doc[k] = out
+		}
+		for _, k := range []string{"tasks", "artifacts", "context_blob", "metadata"} {
+			doc[k] = digestTree(k, genericJSON(doc[k]), d)
+		}
+		for i, it := range doc["items"].([][]string) {
+			it[3] = d(itemPath(c.Items[i].ID), c.Items[i].Text)
+		}
 	}
 	return doc
 }

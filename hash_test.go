@@ -33,7 +33,13 @@ func hashCheckpoints() []*Checkpoint {
 	v1.HashVersion = 1
 	empty := &Checkpoint{SpaceID: NewID(), CreatedAt: ts}
 	emptyV2 := &Checkpoint{SpaceID: NewID(), CreatedAt: ts, HashVersion: 2}
-	return []*Checkpoint{full, &v1, empty, emptyV2}
+	v3 := *full
+	v3.HashVersion = 3
+	purged := v3
+	purged.Purged = []PurgedField{{Field: "decisions[1]", Digest: TextDigest("gone")}, {Field: "metadata.source_turns.to_seq", Digest: "x"},
+		{Field: "context_blob.n.k", Digest: TextDigest("old")}, {Field: "items[d-000002]", Digest: TextDigest("y")}}
+	emptyV3 := &Checkpoint{SpaceID: NewID(), CreatedAt: ts, HashVersion: 3}
+	return []*Checkpoint{full, &v1, empty, emptyV2, &v3, &purged, emptyV3}
 }
 
 func TestHashDocumentIsCanonical(t *testing.T) {
@@ -51,7 +57,7 @@ func FuzzHashDocument(f *testing.F) {
 	f.Add("Use Go", "<a&b>", "\u2028")
 	f.Add("bad \xc3\x28", "\xff\xfe", "\x00")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		cp := &Checkpoint{SpaceID: NewID(), BranchName: a, CreatedAt: time.Unix(0, 0), AuthorAgent: &b, HashVersion: 2,
+		cp := &Checkpoint{SpaceID: NewID(), BranchName: a, CreatedAt: time.Unix(0, 0), AuthorAgent: &b, HashVersion: 2 + len(a)%2,
 			Content:  Content{Message: c, Decisions: []string{a, b, c}},
 			Metadata: map[string]any{a: b},
 			Items:    []Item{{ID: a, Kind: KindDecision, Text: b, Status: c}}}
@@ -72,4 +78,79 @@ func BenchmarkComputeHash(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		c.ComputeHash("p", "")
 	}
+}
+
+// A purge replaces a text and keeps its digest: a version 3 checkpoint's
+// hash is unchanged by it, whichever field held the value, and changed by
+// an edit that keeps no digest.
+func TestPurgeKeepsVersion3Hash(t *testing.T) {
+	base := hashCheckpoints()[4]
+	want := base.ComputeHash("p", "m")
+	for _, f := range base.HashedTexts() {
+		t.Run(f.Field, func(t *testing.T) {
+			c := *base
+			c.Content = Content{Message: c.Message, Objective: c.Objective, Summary: c.Summary,
+				Decisions: append([]string(nil), c.Decisions...), Assumptions: append([]string(nil), c.Assumptions...),
+				OpenQuestions: append([]string(nil), c.OpenQuestions...), Entities: append([]string(nil), c.Entities...),
+				Tasks: append([]Task(nil), c.Tasks...), Artifacts: append([]Artifact(nil), c.Artifacts...)}
+			c.Items = append([]Item(nil), c.Items...)
+			c.ContextBlob = genericJSON(c.ContextBlob).(map[string]any)
+			c.Metadata = genericJSON(c.Metadata).(map[string]any)
+			if !setHashedText(&c, f.Field, "[redacted: x]") {
+				t.Skipf("the test does not edit %s", f.Field)
+			}
+			if got := c.ComputeHash("p", "m"); got == want {
+				t.Fatalf("editing %s kept the hash", f.Field)
+			}
+			c.Purged = []PurgedField{{Field: f.Field, Digest: TextDigest(f.Text)}}
+			if got := c.ComputeHash("p", "m"); got != want {
+				t.Fatalf("purging %s changed the hash", f.Field)
+			}
+		})
+	}
+}
+
+// setHashedText sets the text named field (as HashedTexts names it).
+func setHashedText(c *Checkpoint, field, to string) bool {
+	set := false
+	f := func(p, s string) string {
+		if p == field {
+			set = true
+			return to
+		}
+		return s
+	}
+	switch field {
+	case "message":
+		c.Message, set = to, true
+	case "objective":
+		c.Objective, set = to, true
+	case "summary":
+		c.Summary, set = to, true
+	case "raw_source_text":
+		c.RawSourceText, set = &to, true
+	}
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"decisions", c.Decisions}, {"assumptions", c.Assumptions}, {"open_questions", c.OpenQuestions}, {"entities", c.Entities}} {
+		for i := range l.list {
+			l.list[i] = f(listPath(l.name, i), l.list[i])
+		}
+	}
+	for i := range c.Items {
+		c.Items[i].Text = f(itemPath(c.Items[i].ID), c.Items[i].Text)
+	}
+	c.ContextBlob = digestTree("context_blob", c.ContextBlob, f).(map[string]any)
+	c.Metadata = digestTree("metadata", c.Metadata, f).(map[string]any)
+	for i := range c.Tasks {
+		c.Tasks[i].Text = f(listPath("tasks", i)+".text", f(listPath("tasks", i), c.Tasks[i].Text))
+		c.Tasks[i].IntentHint = f(listPath("tasks", i)+".intent_hint", c.Tasks[i].IntentHint)
+	}
+	for i := range c.Artifacts {
+		c.Artifacts[i].Label = f(listPath("artifacts", i)+".label", c.Artifacts[i].Label)
+		c.Artifacts[i].ID = f(listPath("artifacts", i)+".id", c.Artifacts[i].ID)
+		c.Artifacts[i].Content = f(listPath("artifacts", i)+".content", c.Artifacts[i].Content)
+	}
+	return set
 }

@@ -8,6 +8,9 @@ package smriti
 type Redaction struct {
 	Field string `json:"field" doc:"Where the secret was: a field of the request (message, summary, decisions[2], artifacts[0].content, reply, …)"`
 	Rule  string `json:"rule" doc:"The detection rule that found it (github-pat, aws-access-token, connection-string-password, …); the marker left in the text names it too"`
+	// Fingerprint names the value without holding it, so that a value
+	// that only looks like a secret can be allowed in its space.
+	Fingerprint string `json:"fingerprint,omitempty" doc:"The first 16 hex digits of the secret's SHA-256: what smriti secrets allow takes to keep a value that only looks like a secret"`
 }
 
 // StoredSecret is a secret found in something already stored (written

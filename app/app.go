@@ -20,6 +20,7 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/account"
 	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
@@ -49,6 +50,10 @@ type Store interface {
 	smriti.SpaceEventLog
 	smriti.ReceiptService
 	remote.Store
+	smriti.SecretService
+	// SpaceRole is the caller's role in a space (ENOTFOUND when they are
+	// no member).
+	SpaceRole(ctx context.Context, id smriti.ID) (account.Role, error)
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -112,6 +117,9 @@ func New(cfg Config) *App {
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	a.chat.allow = func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool {
+		return a.allowlist(ctx, func() (smriti.ID, error) { return a.sessionSpace(ctx, session) })
+	}
 	switch {
 	case cfg.StateCacheBytes == 0:
 		a.chat.cache = newStateCache(DefaultStateCacheBytes)
@@ -122,7 +130,7 @@ func New(cfg Config) *App {
 	if cfg.Providers != nil {
 		background = secretFreeProviders{cfg.Providers}
 	}
-	a.intel = &intelligence.Intelligence{Sessions: cfg.Store, Checkpoints: cfg.Store, Items: cfg.Store, Providers: background}
+	a.intel = &intelligence.Intelligence{Sessions: titleRedacting{cfg.Store, a}, Checkpoints: cfg.Store, Items: cfg.Store, Providers: background}
 	if a.coordinator = cfg.Coordinator; a.coordinator == nil {
 		a.coordinator = &Coordinator{Briefs: cfg.Store, Store: cfg.Store, Now: now}
 	}
@@ -135,6 +143,9 @@ func New(cfg Config) *App {
 	if a.coordinator.Remotes == nil {
 		a.coordinator.Remotes = a.remoteDivergence
 	}
-	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
+	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported,
+		Allowed: func(ctx context.Context, space smriti.ID) func(rule, fingerprint string) bool {
+			return a.allowlist(ctx, func() (smriti.ID, error) { return space, nil })
+		}}
 	return a
 }

@@ -24,6 +24,8 @@ type Chat struct {
 	// cache keeps rendered checkpoint state by the checkpoints' ids and
 	// hashes; nil renders it on every send.
 	cache *stateCache
+	// allow is the allowlist of a session's space (nil: none).
+	allow func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool
 }
 
 // SendRequest is one user message to send.
@@ -240,6 +242,9 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 	// provider, the stored turn and the idempotency digest all get the
 	// redacted text, so a retry of the same send matches.
 	var rs redactions
+	if c.allow != nil {
+		rs.allow = c.allow(ctx, req.SessionID)
+	}
 	rs.text("message", &req.Message)
 	if req.IdempotencyKey != "" {
 		prev, err := c.Sessions.ReplayExchange(ctx, req.SessionID, req.IdempotencyKey)
@@ -296,7 +301,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 		}
 		meta = intelligence.ReplyMetaOf(ex.Assistant)
 	}
-	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta, Redactions: rs}, nil
+	return &SendResult{Prepared: p, Exchange: ex, Completion: comp, Reply: meta, Redactions: rs.found}, nil
 }
 
 // exchange is the write of a send's two turns; the reply is redacted here
@@ -325,8 +330,8 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 	if req.IdempotencyKey == "" {
 		ex.RequestHash = ""
 	}
-	ex.User.Metadata = withRedactions(ex.User.Metadata, *rs, "message")
-	ex.Assistant.Metadata = withRedactions(ex.Assistant.Metadata, *rs, "reply")
+	ex.User.Metadata = withRedactions(ex.User.Metadata, rs.found, "message")
+	ex.Assistant.Metadata = withRedactions(ex.Assistant.Metadata, rs.found, "reply")
 	return ex, meta
 }
 

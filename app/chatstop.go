@@ -46,7 +46,7 @@ func (c *Chat) keepStopped(ctx context.Context, req SendRequest, p *Prepared, te
 	comp := &intelligence.Completion{Text: text, Model: p.Model}
 	write, meta := c.exchange(req, p, comp, &rs)
 	meta.Stopped = true
-	write.Assistant.Metadata = withRedactions(meta.Metadata(), rs, "reply")
+	write.Assistant.Metadata = withRedactions(meta.Metadata(), rs.found, "reply")
 	write.IdempotencyKey, write.RequestHash = "", ""
 	if _, err := c.Sessions.AppendExchange(context.WithoutCancel(ctx), write); err != nil {
 		return nil, err

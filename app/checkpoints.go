@@ -49,7 +49,13 @@ func (a *App) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) 
 
 // AddNote annotates a checkpoint.
 func (a *App) AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
-	rs := redactText("text", &in.Text)
+	rs := a.redactText(ctx, func() (smriti.ID, error) {
+		c, err := a.store.Checkpoint(ctx, id)
+		if err != nil {
+			return smriti.NilID, err
+		}
+		return c.SpaceID, nil
+	}, "text", &in.Text)
 	n, err := a.store.AddNote(ctx, id, in)
 	if err != nil {
 		return nil, err

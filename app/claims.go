@@ -10,7 +10,7 @@ import (
 
 // CreateClaim stores a claim and returns the live claims it collides with.
 func (a *App) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.Claim, []*coord.Claim, error) {
-	rs := redactText("scope", &in.Scope)
+	rs := a.redactText(ctx, func() (smriti.ID, error) { return in.SpaceID, nil }, "scope", &in.Scope)
 	c, collisions, err := a.store.CreateClaim(ctx, in)
 	if err != nil {
 		return nil, nil, err

@@ -28,14 +28,14 @@ func (a *App) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) 
 		return nil, err
 	}
 	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	var rs redactions
+	rs := a.redactor(ctx, in.SpaceID)
 	rs.content(&in.Content)
-	redactItems(in.Items)
+	rs.items(in.Items)
 	c, err := a.store.CommitCheckpoint(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	c.Redactions = rs
+	c.Redactions = rs.found
 	return c, nil
 }
 
@@ -47,9 +47,9 @@ func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) 
 		return nil, err
 	}
 	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	var rs redactions
+	rs := a.redactor(ctx, in.SpaceID)
 	rs.content(&in.Content)
-	redactItems(in.Items)
+	rs.items(in.Items)
 	rs.text("raw_source_text", in.RawSourceText)
 	rs.object("context_blob", in.ContextBlob)
 	rs.object("metadata", in.Metadata)
@@ -57,6 +57,6 @@ func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) 
 	if err != nil {
 		return nil, err
 	}
-	c.Redactions = rs
+	c.Redactions = rs.found
 	return c, nil
 }

@@ -19,8 +19,15 @@ func (a *App) SyncRefs(ctx context.Context, space smriti.ID) ([]remote.Head, int
 	return a.store.SyncHeads(ctx, space)
 }
 
-// SyncExport answers a fetch with sync records.
+// SyncExport answers a fetch with sync records. What it would send is
+// checked for secrets first (see exitGuard), so a refusal comes before the
+// answer's first byte.
 func (a *App) SyncExport(ctx context.Context, space smriti.ID, want remote.Want, w records.Writer) error {
+	if err := a.store.SyncExport(ctx, space, want, a.exitGuard(ctx, space, "fetch answer", nil)); err != nil {
+		return err
+	}
+	// Everything written between the two reads went through a redacting
+	// door, so the answer is not scanned twice.
 	return a.store.SyncExport(ctx, space, want, w)
 }
 

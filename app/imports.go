@@ -47,9 +47,9 @@ func (a *App) draftImported(ctx context.Context, spaceID, sessionID smriti.ID) (
 	if res.Model != "" {
 		in.Model = &res.Model
 	}
-	var rs redactions
+	rs := a.redactor(ctx, spaceID)
 	rs.content(&in.Content)
-	redactItems(in.Items)
+	rs.items(in.Items)
 	cp, err := a.store.CommitCheckpoint(ctx, in)
 	if err != nil {
 		return nil, err

@@ -51,9 +51,9 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		}
 	}
 	// A proposal is stored state too: its texts are redacted as a commit's.
-	var rs redactions
+	rs := a.redactor(ctx, in.SpaceID)
 	rs.content(&in.Draft.Content)
-	redactItems(in.Draft.Items)
+	rs.items(in.Draft.Items)
 	p := &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base, BranchName: branch, Source: in.Source, Draft: in.Draft}
 	if in.Source == smriti.ProposalFromHook && session != smriti.NilID {
 		p, _, err := a.store.ReplaceProposals(ctx, p)
@@ -93,7 +93,7 @@ func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.Pr
 	}
 	d := p.Draft
 	d.Content = e.Apply(d.Content)
-	var rs redactions
+	rs := a.redactor(ctx, space)
 	rs.content(&d.Content)
 	return a.store.UpdateProposalDraft(ctx, id, d)
 }

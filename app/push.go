@@ -125,7 +125,7 @@ func (a *App) push(ctx context.Context, space smriti.ID, name, branch string, pr
 		return nil, err
 	}
 	cw := &cursorWriter{w: sw}
-	if err := a.store.SyncExport(ctx, space, want, cw); err != nil {
+	if err := a.store.SyncExport(ctx, space, want, a.exitGuard(ctx, space, "push", cw)); err != nil {
 		return nil, err
 	}
 	if err := sw.Close(); err != nil {

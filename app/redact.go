@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 
 	"smriti"
@@ -12,21 +13,36 @@ import (
 // found it (see package secrets), and the answer lists what was replaced.
 // Entry points never redact; the use cases here do, once.
 
-// redactions collects what one write replaced.
-type redactions []smriti.Redaction
+// redactions collects what one write replaced. allow, when set, says
+// whether the write's space keeps a value (its allowlist); it is asked
+// only about what the detector found, so a write without secrets never
+// reads the allowlist.
+type redactions struct {
+	found []smriti.Redaction
+	allow func(rule, fingerprint string) bool
+}
 
 // text redacts *s in place and records each secret under field.
 func (rs *redactions) text(field string, s *string) {
 	if s == nil || *s == "" {
 		return
 	}
-	out, found := secrets.Redact(*s)
+	found := secrets.Find(*s)
 	if len(found) == 0 {
 		return
 	}
-	*s = out
+	if rs.allow != nil {
+		kept := found[:0:0]
+		for _, f := range found {
+			if !rs.allow(f.Rule, f.Fingerprint) {
+				kept = append(kept, f)
+			}
+		}
+		found = kept
+	}
+	*s = secrets.Apply(*s, found)
 	for _, f := range found {
-		*rs = append(*rs, smriti.Redaction{Field: field, Rule: f.Rule})
+		rs.found = append(rs.found, smriti.Redaction{Field: field, Rule: f.Rule, Fingerprint: f.Fingerprint})
 	}
 }
 
@@ -59,8 +75,8 @@ func (rs *redactions) content(c *smriti.Content) {
 // redactItems redacts the texts of proposed items. The content stays
 // authoritative for them, and its redactions are the ones reported; a
 // proposed item's text must not keep what the content lost.
-func redactItems(items []smriti.Item) {
-	var ignored redactions
+func (rs *redactions) items(items []smriti.Item) {
+	ignored := redactions{allow: rs.allow}
 	for i := range items {
 		ignored.text("", &items[i].Text)
 		if t := items[i].Task; t != nil {
@@ -92,21 +108,27 @@ func (rs *redactions) value(field string, v any) any {
 	return v
 }
 
-// redactText is text for a single field.
-func redactText(field string, s *string) []smriti.Redaction {
-	var rs redactions
+// redactText is text for a single field of a write to space (nil: a
+// space not known yet, looked up only if a secret is found).
+func (a *App) redactText(ctx context.Context, space func() (smriti.ID, error), field string, s *string) []smriti.Redaction {
+	rs := redactions{allow: a.allowlist(ctx, space)}
 	rs.text(field, s)
-	return rs
+	return rs.found
+}
+
+// redactor is the redactions of a write to space, with its allowlist.
+func (a *App) redactor(ctx context.Context, space smriti.ID) redactions {
+	return redactions{allow: a.allowlist(ctx, func() (smriti.ID, error) { return space, nil })}
 }
 
 // withRedactions records, in a turn's metadata, the rules whose secrets were
-// replaced in it (key "redactions": [{"rule": …}]), so that whoever shows the
+// replaced in it (key "redactions": [{"rule": …, "fingerprint": …}]), so that whoever shows the
 // turn can say so beside it; m is returned unchanged when none were.
 func withRedactions(m map[string]any, rs []smriti.Redaction, field string) map[string]any {
 	var rules []any
 	for _, r := range rs {
 		if r.Field == field {
-			rules = append(rules, map[string]any{"rule": r.Rule})
+			rules = append(rules, map[string]any{"rule": r.Rule, "fingerprint": r.Fingerprint})
 		}
 	}
 	if len(rules) == 0 {
@@ -129,7 +151,8 @@ func turnRedactions(t *smriti.Turn, field string) []smriti.Redaction {
 	for _, r := range rules {
 		if m, ok := r.(map[string]any); ok {
 			if rule, ok := m["rule"].(string); ok {
-				out = append(out, smriti.Redaction{Field: field, Rule: rule})
+				fp, _ := m["fingerprint"].(string)
+				out = append(out, smriti.Redaction{Field: field, Rule: rule, Fingerprint: fp})
 			}
 		}
 	}

@@ -18,6 +18,7 @@ func (a *App) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smri
 		return nil, smriti.TooLong("title", MaxSessionTitleChars)
 	}
 	in.Title = strings.TrimSpace(in.Title)
+	a.redactTitle(ctx, in.SpaceID, &in.Title)
 	in.Provider, in.Model = ChooseModel(a.providers, in.Provider, in.Model)
 	return a.store.CreateSession(ctx, in)
 }

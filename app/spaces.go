@@ -46,8 +46,15 @@ func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*smriti.Tree, error)
 	return a.store.SpaceTree(ctx, id)
 }
 
-// ExportSpace writes a space as a bundle.
+// ExportSpace writes a space as a bundle (an export, or the source of a
+// clone). The space is checked for secrets first (see exitGuard), so a
+// refusal comes before the bundle's first byte.
 func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w *portability.BundleWriter) error {
+	if err := a.store.ExportSpace(ctx, id, a.exitGuard(ctx, id, "export", nil)); err != nil {
+		return err
+	}
+	// Everything written between the two reads went through a redacting
+	// door, so the bundle is not scanned twice.
 	return a.store.ExportSpace(ctx, id, w)
 }
 

@@ -178,8 +178,13 @@ func newVerifyCmd() *cobra.Command {
 				if err := printJSON(env.Stdout, v); err != nil {
 					return err
 				}
-			} else if v.OK {
-				fmt.Fprintf(env.Stdout, "Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(cp.CommitHash), v.Checked)
+			} else {
+				if v.OK {
+					fmt.Fprintf(env.Stdout, "Verified `%s`: %d checkpoint(s) in its history, every hash matches.\n", short(cp.CommitHash), v.Checked)
+				}
+				for _, p := range v.Purged {
+					fmt.Fprintf(env.Stdout, "checkpoint %s %s: %s\n", shortID(p.CheckpointID), p.Field, p.Detail)
+				}
 			}
 			if !v.OK {
 				first := "?"

@@ -12,9 +12,9 @@ import (
 func newSecretsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "secrets",
-		Short: "Find secrets already stored (new writes are redacted as they arrive)",
+		Short: "Find, purge and allow secrets (new writes are redacted as they arrive)",
 	}
-	cmd.AddCommand(newSecretsScanCmd())
+	cmd.AddCommand(newSecretsScanCmd(), newSecretsPurgeCmd(), newSecretsAllowCmd(), newSecretsAllowlistCmd(), newSecretsDisallowCmd())
 	return cmd
 }
 

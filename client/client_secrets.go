@@ -87,3 +87,29 @@ func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding fu
 	}
 	return nil, smriti.Errorf(smriti.EUPSTREAM, "the scan stream ended without a done event")
 }
+
+// PurgeSecrets purges a stored secret from a space: every value rule finds,
+// or the one value with fingerprint (see App.PurgeSecrets).
+func (c *Client) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretPurge, error) {
+	var out smriti.SecretPurge
+	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/purge", wire.SecretPurgeRequest{Rule: rule, Fingerprint: fingerprint}, &out)
+}
+
+// AllowSecret keeps one value that only looks like a secret in a space.
+func (c *Client) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretAllow, error) {
+	var out smriti.SecretAllow
+	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/allowlist", wire.SecretAllowRequest{Rule: rule, Fingerprint: fingerprint}, &out)
+}
+
+// SecretAllowlist lists the values a space keeps although they look like
+// secrets.
+func (c *Client) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.SecretAllow, error) {
+	var out []smriti.SecretAllow
+	return out, c.get(ctx, "/api/v5/spaces/"+space.String()+"/secrets/allowlist", &out)
+}
+
+// RemoveSecretAllow takes a value off a space's allowlist.
+func (c *Client) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fingerprint string) error {
+	_, err := c.Do(ctx, http.MethodDelete, "/api/v5/spaces/"+space.String()+"/secrets/allowlist/"+url.PathEscape(rule)+"/"+url.PathEscape(fingerprint), nil, nil)
+	return err
+}

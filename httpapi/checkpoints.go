@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/nonnil"
 )
 
 // commitIn is the commit a request asks for, session and source turns
@@ -206,7 +207,8 @@ func (s *Server) verifyCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.Verification{CheckpointID: id, OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch})
+	writeJSON(w, http.StatusOK, wire.Verification{CheckpointID: id, OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch,
+		Purged: nonnil.Slice(v.Purged)})
 	return nil
 }
 

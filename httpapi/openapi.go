@@ -139,6 +139,10 @@ var pathParamSchemas = map[string]map[string]any{
 		"description": "An item id (its kind's letter: d decision, a assumption, t task, q open question, e entity; a hyphen and 6 to 16 hex digits), or an item version's name: the id, @ and the hash (or a prefix of 8+ hex digits) of the checkpoint that introduced that version"},
 	"name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", "examples": []string{"origin"},
 		"description": "A remote's name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"},
+	"rule": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]{0,99}$", "examples": []string{"github-pat"},
+		"description": "A secret detection rule's id, as secrets scan and each redaction name it"},
+	"fingerprint": {"type": "string", "pattern": "^[0-9a-f]{16}$", "examples": []string{"3f9a1c2b4d5e6f70"},
+		"description": "A secret value's fingerprint: the first 16 hex digits of its SHA-256"},
 	"id_or_prefix": {"type": "string", "pattern": "^[0-9a-fA-F-]{4,36}$", "examples": []string{"38e8e6be"},
 		"description": "A worktree's id, or a prefix of it of at least 4 characters (422 when it matches several)"},
 }

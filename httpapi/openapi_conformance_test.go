@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"smriti/httpapi"
+	"smriti/secrets"
 )
 
 // conformancePending lists routes (as "METHOD /path") that have no success
@@ -71,7 +72,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	// fake_key is a random fake credential that the scenario pastes into a
 	// send, a commit, a note and a claim, whose answers then list their
 	// redactions.
-	vals := map[string]string{"git_repo": repo, "self": e.url, "remotename": "origin", "fake_key": fakeKey(7)}
+	vals := map[string]string{"git_repo": repo, "self": e.url, "remotename": "origin", "fake_key": fakeKey(7), "fake_fp": secrets.Fingerprint(fakeKey(7)), "fake_rule": "github-pat"}
 	covered := map[string]bool{}
 	for i, st := range conformanceScenario() {
 		fill := func(s string) string {
@@ -563,6 +564,16 @@ func conformanceScenario() []conformanceStep {
 		{method: "DELETE", path: "/api/v2/commits/{east}?cascade=true"},
 		{method: "DELETE", path: "/api/v4/chat/sessions/{loose}"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/checkpoints?items=true", body: `{"message": "No session", "decisions": ["Checkpoints need no conversation"]}`},
+		// A value allowed in the space (a fixture's fake key) is kept; then
+		// purged by its fingerprint, the checkpoint still verifies and verify
+		// names the purged fields.
+		{method: "POST", path: "/api/v5/spaces/{repo}/secrets/allowlist", body: `{"rule": "github-pat", "fingerprint": "{fake_fp}"}`},
+		{method: "GET", path: "/api/v5/spaces/{repo}/secrets/allowlist"},
+		{method: "POST", path: "/api/v5/spaces/{repo}/checkpoints", body: `{"message": "Fixture", "decisions": ["fixture key {fake_key}"]}`,
+			capture: map[string]string{"fixture": "id"}},
+		{method: "POST", path: "/api/v5/spaces/{repo}/secrets/purge", body: `{"fingerprint": "{fake_fp}"}`},
+		{method: "GET", path: "/api/v5/checkpoints/{fixture}/verify"},
+		{method: "DELETE", path: "/api/v5/spaces/{repo}/secrets/allowlist/{fake_rule}/{fake_fp}"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals", body: `{"session_id": "{session}", "source": "cli", "message": "Later", ` + content + `,
 			"author_agent": "planner", "author_type": "agent", "project_root": "/srv/trip", "model": "mock", "items": [{"kind": "decision", "text": "East coast only",
 				"refs": [{"path": "trip/route.go", "lines": {"from": 3, "to": 9}, "symbol": "Route", "commit": "0123456789abcdef0123456789abcdef01234567",

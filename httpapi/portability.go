@@ -28,7 +28,7 @@ func (s *Server) portabilityRoutes() []route {
 				"session_key": "with format: the agent's session id, when the file does not name it",
 				"filename":    "the file's name, for reports and the title of a markdown transcript"}, handle: s.importTranscript, idempotent: true},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/export", summary: "Export a space as a bundle (gzip'd JSON Lines, application/gzip; see docs/bundle-format.md)",
-			tag: "portability", status: 200, text: "application/gzip", handle: s.exportSpace},
+			tag: "portability", status: 200, text: "application/gzip", errors: []int{422}, handle: s.exportSpace},
 		{method: "POST", path: "/api/v5/spaces/import", summary: "Recreate a space from a bundle (the body, application/gzip): same ids and hashes, or new ones with as_new",
 			tag: "portability", out: wire.SpaceImportResponse{}, status: 201,
 			files: []string{"application/gzip", "application/octet-stream"}, query: map[string]string{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/secrets"
 	"smriti/store/storetest"
 	"smriti/wire"
 )
@@ -31,7 +32,7 @@ func TestSecretsPastedIntoTheAPIAreNeverStored(t *testing.T) {
 	e := newEnv(t)
 	bg := context.Background()
 	key := fakeKey(46)
-	redacted := []smriti.Redaction{{Field: "message", Rule: "github-pat"}}
+	redacted := []smriti.Redaction{{Field: "message", Rule: "github-pat", Fingerprint: secrets.Fingerprint(key)}}
 
 	sp := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Secrets"), Description: new("")})).Must(t)
 	se := storetest.Get(e.c.CreateSession(bg, &sp.ID, "", "mock", "")).Must(t)
@@ -46,7 +47,7 @@ func TestSecretsPastedIntoTheAPIAreNeverStored(t *testing.T) {
 		t.Errorf("commit answered message %q, redactions %v", c.Message, c.Redactions)
 	}
 	n := storetest.Get(e.c.AddNote(bg, c.ID, "used "+key, "", "")).Must(t)
-	if n.Text != "used [redacted: github-pat]" || !reflect.DeepEqual(n.Redactions, []smriti.Redaction{{Field: "text", Rule: "github-pat"}}) {
+	if n.Text != "used [redacted: github-pat]" || !reflect.DeepEqual(n.Redactions, []smriti.Redaction{{Field: "text", Rule: "github-pat", Fingerprint: secrets.Fingerprint(key)}}) {
 		t.Errorf("note answered %q, redactions %v", n.Text, n.Redactions)
 	}
 

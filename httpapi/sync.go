@@ -34,7 +34,7 @@ func (s *Server) syncRoutes() []route {
 		{method: "GET", path: one, summary: "A remote, with where each branch stands against it", tag: "sync", out: wire.RemoteOut{}, status: 200, handle: s.getRemote},
 		{method: "DELETE", path: one, summary: "Forget a remote, its heads and what was fetched from it and not pulled", tag: "sync", status: 204, handle: s.removeRemote},
 		{method: "POST", path: one + "/fetch", summary: "Fetch what this copy lacks from the remote: verified record by record, stored without moving any local branch",
-			tag: "sync", out: wire.FetchOut{}, status: 200, errors: []int{502, 503}, handle: s.fetchRemote},
+			tag: "sync", out: wire.FetchOut{}, status: 200, errors: []int{422, 502, 503}, handle: s.fetchRemote},
 		{method: "POST", path: one + "/pull", summary: "Fetch, then bring the remote's branch into the local one: fast-forward, or a three-way merge by item id whose conflicts follow on_conflict",
 			tag: "sync", in: wire.PullRequest{}, out: wire.PullOut{}, status: 200, errors: []int{409, 502, 503}, handle: s.pullRemote},
 		{method: "POST", path: one + "/push", summary: "Send the remote what it lacks of a branch; its head moves by fast-forward only (409 naming both heads when it moved: pull, then push again)",

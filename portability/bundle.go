@@ -69,7 +69,7 @@ func ImportVerified(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts 
 		if err != nil {
 			return nil, err
 		}
-		return importGate{br}, nil
+		return &importGate{Reader: br}, nil
 	}}
 	if asNew {
 		in.Remap = func() records.Remapper { return NewBundleRemap() }

@@ -98,7 +98,7 @@ func (k recordCheck) checkCheckpoint() error {
 	default:
 		return k.bad("checkpoint %s has author_type %q", c.ID, smriti.Truncate(c.AuthorType, 32))
 	}
-	if k.br.VerifyHashes {
+	if k.br.VerifyHashes && c.CheckpointOf(k.br.space.ID).HashProvable() {
 		ph, mh := "", ""
 		if c.ParentID != nil {
 			ph = k.br.hashes[*c.ParentID]

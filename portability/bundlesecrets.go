@@ -9,30 +9,57 @@ import (
 )
 
 // importGate keeps secrets out of what a bundle import stores. What no hash
-// covers (turns, notes, claim scopes) is redacted as any write is; a
+// covers (session titles, turns, notes, claim scopes) is redacted as any write is; a
 // checkpoint's content is covered by its hash and cannot be rewritten
 // without breaking the chain, so a checkpoint that holds a secret refuses
 // the import, naming where it is.
-type importGate struct{ records.Reader }
+//
+// Values on the allowlist the bundle's space carries pass, as they passed
+// its export.
+type importGate struct {
+	records.Reader
+	allowed map[string]bool
+}
 
-func (g importGate) Next() (*records.BundleRecord, error) {
+// find is the secrets in text the space does not allow.
+func (g *importGate) find(text string) []secrets.Finding {
+	fs := secrets.Find(text)
+	kept := fs[:0]
+	for _, f := range fs {
+		if !g.allowed[f.Rule+"/"+f.Fingerprint] {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+func (g *importGate) redact(text string) string { return secrets.Apply(text, g.find(text)) }
+
+func (g *importGate) Next() (*records.BundleRecord, error) {
 	rec, err := g.Reader.Next()
 	if err != nil || rec == nil {
 		return rec, err
 	}
 	switch {
+	case rec.Space != nil:
+		g.allowed = map[string]bool{}
+		for _, a := range rec.Space.AllowedSecrets {
+			g.allowed[a.Rule+"/"+a.Fingerprint] = true
+		}
+	case rec.Session != nil:
+		rec.Session.Title = g.redact(rec.Session.Title)
 	case rec.Turn != nil:
-		rec.Turn.Content = redactSecrets(rec.Turn.Content)
+		rec.Turn.Content = g.redact(rec.Turn.Content)
 	case rec.Claim != nil:
-		rec.Claim.Scope = redactSecrets(rec.Claim.Scope)
+		rec.Claim.Scope = g.redact(rec.Claim.Scope)
 	case rec.Checkpoint != nil:
 		c := rec.Checkpoint
 		for i := range c.Notes {
-			c.Notes[i].Text = redactSecrets(c.Notes[i].Text)
+			c.Notes[i].Text = g.redact(c.Notes[i].Text)
 		}
 		var first *smriti.StoredSecret
 		checkpointTexts(c, func(field, text string) {
-			if fs := secrets.Find(text); first == nil && len(fs) > 0 {
+			if fs := g.find(text); first == nil && len(fs) > 0 {
 				first = &smriti.StoredSecret{Field: field, Rule: fs[0].Rule}
 			}
 		})

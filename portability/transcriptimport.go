@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"smriti"
+	"smriti/secrets"
 )
 
 // TranscriptImporter turns transcript files into sessions of a space.
@@ -15,6 +16,9 @@ type TranscriptImporter struct {
 	// and returns its id; it is called for TranscriptImport.Draft, and is
 	// the use-case layer's (an LLM-backed call and a commit).
 	Draft func(ctx context.Context, spaceID, sessionID smriti.ID) (*smriti.ID, error)
+	// Allowed, when set, is the allowlist of a space: the values it keeps
+	// although they look like secrets.
+	Allowed func(ctx context.Context, spaceID smriti.ID) func(rule, fingerprint string) bool
 }
 
 // Import reads the transcript from r and imports each conversation: a new
@@ -26,6 +30,19 @@ type TranscriptImporter struct {
 // file as a whole: an unknown space, or JSON that cannot be read past.
 func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in TranscriptImport) ([]ImportedConversation, error) {
 	out := []ImportedConversation{}
+	redact := redactSecrets
+	if im.Allowed != nil {
+		allowed := im.Allowed(ctx, in.SpaceID)
+		redact = func(s string) string {
+			var keep []secrets.Finding
+			for _, f := range secrets.Find(s) {
+				if !allowed(f.Rule, f.Fingerprint) {
+					keep = append(keep, f)
+				}
+			}
+			return secrets.Apply(s, keep)
+		}
+	}
 	err := ReadTranscripts(r, in.Filename, func(i int, c *Conversation, perr error) error {
 		rep := ImportedConversation{Index: i, Status: ImportFailed}
 		if c != nil {
@@ -46,9 +63,9 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 		}
 		// Secrets never become state: each message is redacted before it
 		// is stored (and so before a draft gives it to the model).
-		c.Title = redactSecrets(c.Title)
+		c.Title = redact(c.Title)
 		for i := range c.Turns {
-			c.Turns[i].Content = redactSecrets(c.Turns[i].Content)
+			c.Turns[i].Content = redact(c.Turns[i].Content)
 		}
 		s, created, err := im.Store.ImportConversation(ctx, in.SpaceID, c, in.Filename)
 		if smriti.ErrorCode(err) == smriti.ENOTFOUND {

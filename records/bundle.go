@@ -64,6 +64,16 @@ type BundleSpace struct {
 	Metadata    map[string]any `json:"metadata"`
 	CreatedAt   time.Time      `json:"created_at"`
 	UpdatedAt   time.Time      `json:"updated_at"`
+	// AllowedSecrets are the values the space keeps although they look
+	// like secrets (its allowlist): they pass the import as they passed
+	// the export.
+	AllowedSecrets []BundleAllow `json:"allowed_secrets,omitempty"`
+}
+
+// BundleAllow is a value on a space's allowlist: its rule and fingerprint.
+type BundleAllow struct {
+	Rule        string `json:"rule"`
+	Fingerprint string `json:"fingerprint"`
 }
 
 // BundleCheckpoint is a checkpoint record with its notes.
@@ -94,6 +104,9 @@ type BundleCheckpoint struct {
 	// a version 1 checkpoint has none and gets them derived on import.
 	HashVersion int          `json:"hash_version,omitempty"`
 	Items       []BundleItem `json:"items,omitempty"`
+	// Purged are the fields a secret purge replaced, with the digests a
+	// version 3 hash covers in their place.
+	Purged []smriti.PurgedField `json:"purged,omitempty"`
 	// LogOrder is the checkpoint's place among its space's checkpoints and
 	// turns in log order (0 first; see BundleTurn.LogOrder).
 	LogOrder *int64 `json:"log_order,omitempty"`
@@ -201,7 +214,7 @@ func (b *BundleCheckpoint) CheckpointOf(spaceID smriti.ID) *smriti.Checkpoint {
 			Assumptions: nonnil.Slice(b.Assumptions), Tasks: nonnil.Slice(b.Tasks), OpenQuestions: nonnil.Slice(b.OpenQuestions),
 			Entities: nonnil.Slice(b.Entities), Artifacts: nonnil.Slice(b.Artifacts)},
 		ContextBlob: nonnil.Map(b.ContextBlob), RawSourceText: b.RawSourceText, Metadata: nonnil.Map(b.Metadata),
-		CreatedAt: b.CreatedAt.UTC(), HashVersion: b.HashVersion, Items: itemsOfBundle(b),
+		CreatedAt: b.CreatedAt.UTC(), HashVersion: b.HashVersion, Items: itemsOfBundle(b), Purged: b.Purged,
 	}
 }
 
@@ -226,7 +239,7 @@ func BundleCheckpointOf(c *smriti.Checkpoint) *BundleCheckpoint {
 		Objective: c.Objective, Summary: c.Summary, Decisions: nonnil.Slice(c.Decisions), Assumptions: nonnil.Slice(c.Assumptions),
 		Tasks: nonnil.Slice(c.Tasks), OpenQuestions: nonnil.Slice(c.OpenQuestions), Entities: nonnil.Slice(c.Entities),
 		Artifacts: nonnil.Slice(c.Artifacts), ContextBlob: nonnil.Map(c.ContextBlob), RawSourceText: c.RawSourceText,
-		Metadata: nonnil.Map(c.Metadata), CreatedAt: c.CreatedAt.UTC(), Notes: []BundleNote{},
+		Metadata: nonnil.Map(c.Metadata), CreatedAt: c.CreatedAt.UTC(), Notes: []BundleNote{}, Purged: c.Purged,
 	}
 	if c.HashVersion >= 2 {
 		b.HashVersion = c.HashVersion

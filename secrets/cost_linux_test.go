@@ -27,7 +27,7 @@ func TestRedactCost(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	Find("warm up")
-	for _, c := range []struct{ name, text string }{{"prose", proseMessage}, {"dense", denseMessage}} {
+	for _, c := range []struct{ name, text string }{{"prose", proseMessage}, {"dense", denseMessage}, {"worst", worstMessage}, {"keys", keysMessage}} {
 		const batches, per = 15, 400
 		ds := make([]time.Duration, batches)
 		for i := range ds {

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"smriti/secrets/secretstest"
 	"strings"
 	"testing"
@@ -59,6 +60,13 @@ var (
 		}
 		return b.String()
 	}()
+	// worstMessage is 30 lines, about 2 KB, of a secret-sounding name and a
+	// value long enough for the assignment rules to run on it, none a
+	// secret: every line wakes them. keysMessage is the same with every
+	// other value a high-entropy token, which generic-api-key reports:
+	// what a finding costs (gitleaks' allowlist expressions run on it).
+	worstMessage = settingsLines(false)
+	keysMessage  = settingsLines(true)
 	proseMessage = strings.Repeat("The deploy failed again after I rotated the database password: the worker "+
 		"still held the old token in its cache, so every request to the billing API came back 401 until "+
 		"the pod restarted. I ran `go test ./billing/... -run TestRefreshToken -count=1` on commit 3f2a9c1d "+
@@ -67,9 +75,22 @@ var (
 		"Next I will make the cache key include the credential version. ", 4)[:2048]
 )
 
+func settingsLines(keys bool) string {
+	names := []string{"password", "secret_key", "api_token", "client_secret", "passphrase", "auth_token"}
+	var b strings.Builder
+	for i := range 30 {
+		value := fmt.Sprintf("see-vault-entry-%02d-rotated-quarterly-by-ops-v2", i)
+		if keys && i%2 == 1 {
+			value = fmt.Sprintf("rc%02d.k%xq%xz.%x", i, i*7919, i*104729, i*1299709)
+		}
+		fmt.Fprintf(&b, "%s_%s_hint_%02d: %s\n", []string{"db", "svc", "ci"}[i%3], names[i%len(names)], i, value)
+	}
+	return b.String()
+}
+
 func BenchmarkRedact2KB(b *testing.B) {
 	Find("warm up")
-	for _, c := range []struct{ name, text string }{{"prose", proseMessage}, {"dense", denseMessage}} {
+	for _, c := range []struct{ name, text string }{{"prose", proseMessage}, {"dense", denseMessage}, {"worst", worstMessage}, {"keys", keysMessage}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.text)))
 			for b.Loop() {

@@ -375,7 +375,7 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 			c.Items[i].Origin.CheckpointID = &cpID
 		}
 	}
-	c.HashVersion = 2
+	c.HashVersion = smriti.CurrentHashVersion
 	return nil
 }
 

@@ -33,9 +33,13 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 	if err != nil {
 		return err
 	}
+	allowed, err := s.allowedSecrets(ctx, tx, id)
+	if err != nil {
+		return err
+	}
 	if err := w.Write(records.BundleRecord{Type: records.RecordSpace, Space: &records.BundleSpace{
 		ID: sp.ID, Slug: sp.Slug, Name: sp.Name, Description: sp.Description, ProjectRoot: sp.ProjectRoot,
-		Metadata: nonnil.Map(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(),
+		Metadata: nonnil.Map(sp.Metadata), CreatedAt: sp.CreatedAt.UTC(), UpdatedAt: sp.UpdatedAt.UTC(), AllowedSecrets: allowed,
 	}}); err != nil {
 		return err
 	}
@@ -66,6 +70,9 @@ func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer)
 			return err
 		}
 		if err := s.attachItems(ctx, tx, page...); err != nil {
+			return err
+		}
+		if err := s.attachPurged(ctx, tx, page...); err != nil {
 			return err
 		}
 		for _, c := range page {

@@ -97,6 +97,9 @@ func (im *spaceImport) space(b *records.BundleSpace) error {
 	if err := s.insertImportedSpace(ctx, tx, sp); err != nil {
 		return err
 	}
+	if err := s.importAllowedSecrets(ctx, tx, sp.ID, b.AllowedSecrets); err != nil {
+		return err
+	}
 	im.spaceID, im.out = sp.ID, sp
 	return nil
 }
@@ -141,6 +144,11 @@ func (s *Store) writeArrived(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoi
 	}
 	if err != nil {
 		return importConflict(err)
+	}
+	for _, f := range c.Purged {
+		if err := s.writePurgedField(ctx, tx, c.ID, f, nil); err != nil {
+			return importConflict(err)
+		}
 	}
 	for _, n := range notes {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),

@@ -310,6 +310,9 @@ func (ex *syncExporter) load() error {
 	if err := ex.s.attachItems(ex.ctx, ex.tx, page...); err != nil {
 		return err
 	}
+	if err := ex.s.attachPurged(ex.ctx, ex.tx, page...); err != nil {
+		return err
+	}
 	ex.buf = page
 	return nil
 }

@@ -21,6 +21,11 @@ const verifyPage = 200
 // reads it a page at a time and recomputes every hash from the stored
 // content and the stored hashes of the parents, so an edit to any row shows
 // up as a mismatch at that row. Memory follows the page, not the history.
+// Purged fields are reported (smriti.Verification.Purged): a version 3
+// checkpoint's purged field is proven by the digest it kept; an older
+// checkpoint's hash covers the text that is gone, so its stored hash is
+// taken as it is (its descendants still link to it) and the verification
+// says what is no longer proven.
 func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
 	start, err := s.checkpoint(ctx, s.read, id)
 	if err != nil {
@@ -50,6 +55,12 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 			chain = chain[n:]
 			for _, c := range page {
 				v.Checked++
+				for _, p := range c.Purged {
+					v.Purged = append(v.Purged, smriti.PurgeStatement(c, p))
+				}
+				if !c.HashProvable() {
+					continue
+				}
 				ph, ok1 := hashOf(c.ParentID)
 				mh, ok2 := hashOf(c.MergeParentID)
 				if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
@@ -118,6 +129,9 @@ func (s *Store) verifyPageOf(ctx context.Context, tx *sql.Tx, ids []smriti.ID) (
 		}
 	}
 	if err := s.attachItems(ctx, tx, itemized...); err != nil {
+		return nil, err
+	}
+	if err := s.attachPurged(ctx, tx, page...); err != nil {
 		return nil, err
 	}
 	return page, nil

@@ -219,10 +219,11 @@ type PoolStats struct {
 
 // Verification is the verify answer.
 type Verification struct {
-	CheckpointID  smriti.ID  `json:"checkpoint_id" doc:"The checkpoint verified"`
-	OK            bool       `json:"ok" doc:"Every hash along its ancestry matches its content"`
-	Checked       int        `json:"checked" doc:"Checkpoints checked"`
-	FirstMismatch *smriti.ID `json:"first_mismatch" doc:"The first checkpoint whose hash does not match (null when ok)"`
+	CheckpointID  smriti.ID              `json:"checkpoint_id" doc:"The checkpoint verified"`
+	OK            bool                   `json:"ok" doc:"Every hash along its ancestry matches its content"`
+	Checked       int                    `json:"checked" doc:"Checkpoints checked"`
+	FirstMismatch *smriti.ID             `json:"first_mismatch" doc:"The first checkpoint whose hash does not match (null when ok)"`
+	Purged        []smriti.VerifiedPurge `json:"purged" doc:"Fields of checkpoints on the chain a secret purge replaced: proven (hash version 3 keeps their digests) or no longer provable (older versions)"`
 }
 
 // StateLists are the structured lists every checkpoint shape carries, in

@@ -98,6 +98,9 @@ func newBackupCreateCmd() *cobra.Command {
 					format = "sqlite"
 				}
 			}
+			if err := backupHoldsNoSecret(ctx, db); err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			switch format {
 			case "sqlite":

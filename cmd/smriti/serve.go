@@ -24,6 +24,7 @@ import (
 	"smriti/httpapi"
 	"smriti/internal/memtrim"
 	"smriti/provider"
+	"smriti/secrets"
 	"smriti/store"
 	"smriti/web"
 )
@@ -230,6 +231,9 @@ func serve(ctx context.Context, o serveOptions) error {
 		handler = slog.NewTextHandler(os.Stderr, nil)
 	}
 	logger := slog.New(handler)
+	// The secret detector's rules take a moment to build; build them now,
+	// beside the start-up, so that the first write does not wait on them.
+	go secrets.Warm()
 
 	if err := checkExposure(o.addr, o.auth.enabled, o.insecureNoAuth, logger); err != nil {
 		return err

@@ -17,6 +17,14 @@ import (
 // WriteFile writes a bundle of a space of n checkpoints (a chain, each with items items,
 // one item changed per checkpoint) and turns turns over 100 sessions.
 func WriteFile(path string, n, items, turns int) (smriti.ID, error) {
+	return WriteFileWith(path, n, items, turns, func(k, s int) string {
+		return fmt.Sprintf("Turn %d of session %d: a message of ordinary length about the plan.", k, s)
+	})
+}
+
+// WriteFileWith is WriteFile with each turn's content given by text(turn
+// number in its session, session number).
+func WriteFileWith(path string, n, items, turns int, text func(k, s int) string) (smriti.ID, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return smriti.NilID, err
@@ -45,7 +53,7 @@ func WriteFile(path string, n, items, turns int) (smriti.ID, error) {
 		cp := &smriti.Checkpoint{ID: smriti.NewID(), SpaceID: space, ParentID: parent, BranchName: "main", AuthorType: "user",
 			Content: smriti.Content{Message: fmt.Sprintf("Checkpoint %d", c), Decisions: append([]string(nil), texts...), Assumptions: []string{},
 				Tasks: []smriti.Task{}, OpenQuestions: []string{}, Entities: []string{}, Artifacts: []smriti.Artifact{}},
-			ContextBlob: map[string]any{}, Metadata: map[string]any{}, CreatedAt: t0.Add(time.Duration(c) * time.Millisecond), HashVersion: 2}
+			ContextBlob: map[string]any{}, Metadata: map[string]any{}, CreatedAt: t0.Add(time.Duration(c) * time.Millisecond), HashVersion: smriti.CurrentHashVersion}
 		for i, tx := range texts {
 			cp.Items = append(cp.Items, smriti.Item{ID: fmt.Sprintf("d-%06x", i), Kind: smriti.KindDecision, Text: tx, Status: smriti.ItemOpen,
 				Supersedes: []string{}})
@@ -79,7 +87,7 @@ func WriteFile(path string, n, items, turns int) (smriti.ID, error) {
 			o := order
 			order++
 			if err := w.Write(records.BundleRecord{Type: records.RecordTurn, Turn: &records.BundleTurn{ID: smriti.NewID(), SessionID: sid, Seq: int64(k),
-				Role: role, Content: fmt.Sprintf("Turn %d of session %d: a message of ordinary length about the plan.", k, s), Provider: "mock", Model: "mock",
+				Role: role, Content: text(k, s), Provider: "mock", Model: "mock",
 				Tokens: 16, Metadata: map[string]any{}, CreatedAt: t0, LogOrder: &o}}); err != nil {
 				return smriti.NilID, err
 			}

@@ -71,6 +71,7 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, importOrderCases...)
 	cases = append(cases, receiptCases...)
 	cases = append(cases, proposalCases...)
+	cases = append(cases, purgeCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.fn(t, open(t))

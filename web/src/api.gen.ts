@@ -1273,6 +1273,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/spaces/{space_id}/secrets/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The values a space keeps although they look like secrets, oldest first */
+        get: operations["get_v5_spaces_space_id_secrets_allowlist"];
+        put?: never;
+        /** Keep one value that only looks like a secret (a test fixture's fake key) in a space, by its rule and fingerprint: every door lets it through there (owner only) */
+        post: operations["post_v5_spaces_space_id_secrets_allowlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/secrets/allowlist/{rule}/{fingerprint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a value off a space's allowlist: every door redacts it again (owner only) */
+        delete: operations["delete_v5_spaces_space_id_secrets_allowlist_rule_fingerprint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/spaces/{space_id}/secrets/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Purge a stored secret from a space: every value a rule finds, or one value by fingerprint, replaced by the rule's marker wherever the space stores it; checkpoints keep each purged text's digest, so version 3 hashes still verify (owner only; audited) */
+        post: operations["post_v5_spaces_space_id_secrets_purge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/spaces/{space_id}/state": {
         parameters: {
             query?: never;
@@ -3513,6 +3565,17 @@ export interface components {
             /** @description What to do with items both copies changed: propose (default: keep the local side and leave a proposal with the other side), fail (write nothing), ours or theirs */
             on_conflict?: string;
         };
+        PurgedRow: {
+            /** @description The field: content, metadata, title, message, decisions[2], items[d-1a2b3c], text, draft, … */
+            field: string;
+            /** @description The record (a checkpoint's item row: checkpoint id/item id) */
+            id: string;
+            /**
+             * @description What holds it: a turn, a session, a checkpoint, a checkpoint's item row, a note, a claim, a proposal (draft), a compaction receipt, a record fetched and not yet applied, a kept answer to a retried write
+             * @enum {string}
+             */
+            kind: "turn" | "session" | "checkpoint" | "item" | "note" | "claim" | "proposal" | "receipt" | "staged" | "idempotency";
+        };
         PushOut: {
             /** @description The branch */
             branch: string;
@@ -3682,6 +3745,8 @@ export interface components {
         Redaction: {
             /** @description Where the secret was: a field of the request (message, summary, decisions[2], artifacts[0].content, reply, …) */
             field: string;
+            /** @description The first 16 hex digits of the secret's SHA-256: what smriti secrets allow takes to keep a value that only looks like a secret */
+            fingerprint?: string;
             /** @description The detection rule that found it (github-pat, aws-access-token, connection-string-password, …); the marker left in the text names it too */
             rule: string;
         };
@@ -3861,6 +3926,63 @@ export interface components {
             query: string;
             /** @description The hits, best first */
             results: (components["schemas"]["SearchHit"] | null)[];
+        };
+        SecretAllow: {
+            /**
+             * Format: date-time
+             * @description When
+             */
+            created_at: string;
+            /** @description Who allowed it */
+            created_by: string;
+            /** @description The value's fingerprint (the first 16 hex digits of its SHA-256), as secrets scan reports it */
+            fingerprint: string;
+            /** @description The detection rule that finds the value */
+            rule: string;
+            /**
+             * Format: uuid
+             * @description The space
+             */
+            space_id: string;
+        };
+        SecretAllowRequest: {
+            /** @description The value's fingerprint (16 hex digits), as secrets scan and each redaction report it */
+            fingerprint: string;
+            /** @description The rule that finds the value */
+            rule: string;
+        };
+        SecretPurge: {
+            /** @description The fingerprint of the one value it purged ('' when chosen by rule) */
+            fingerprint: string;
+            /**
+             * Format: uuid
+             * @description The purge
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When
+             */
+            purged_at: string;
+            /** @description Who purged */
+            purged_by: string;
+            /** @description Every stored field it rewrote */
+            rows: components["schemas"]["PurgedRow"][];
+            /** @description The rule it purged the values of ('' when chosen by fingerprint alone) */
+            rule: string;
+            /**
+             * Format: uuid
+             * @description The space it purged
+             */
+            space_id: string;
+            /** @description Distinct secret values replaced */
+            values: number;
+        };
+        SecretPurgeRequest: {
+            /** @description Purge the one value with this fingerprint (16 hex digits, as secrets scan reports it); with rule, that value as found by that rule */
+            fingerprint?: string;
+            /** @description Purge every value this rule finds (as secrets scan names it: github-pat, aws-access-token, …) */
+            rule?: string;
         };
         SendRequest: {
             /** @description Idempotency key, when the Idempotency-Key header is not sent */
@@ -4555,6 +4677,32 @@ export interface components {
             first_mismatch: string | null;
             /** @description Every hash along its ancestry matches its content */
             ok: boolean;
+            /** @description Fields of checkpoints on the chain a secret purge replaced: proven (hash version 3 keeps their digests) or no longer provable (older versions) */
+            purged: components["schemas"]["VerifiedPurge"][];
+        };
+        VerifiedPurge: {
+            /**
+             * Format: uuid
+             * @description The checkpoint
+             */
+            checkpoint_id: string;
+            /** @description What verify can say about it, in words */
+            detail: string;
+            /** @description The purged field */
+            field: string;
+            /** @description Its hash version */
+            hash_version: number;
+            /** @description true: the checkpoint still verifies (its hash covers the digest the purge kept); false: its hash covers the text itself, which is gone, so its content is no longer proven */
+            proven: boolean;
+            /**
+             * Format: date-time
+             * @description When
+             */
+            purged_at: string;
+            /** @description Who purged it */
+            purged_by: string;
+            /** @description The rule of the purged secret */
+            rule: string;
         };
         WorktreeListItem: {
             /** @description The agent it was opened for */
@@ -13907,6 +14055,427 @@ export interface operations {
             };
             /** @description The LLM provider failed or answered unusably */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_spaces_space_id_secrets_allowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretAllow"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_secrets_allowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretAllowRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretAllow"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_v5_spaces_space_id_secrets_allowlist_rule_fingerprint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the value's fingerprint (16 hex digits) */
+                fingerprint: string;
+                /** @description the rule that finds the value */
+                rule: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_v5_spaces_space_id_secrets_purge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretPurgeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretPurge"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: the token's scope, or the caller's role in the space, does not permit this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
