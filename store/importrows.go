@@ -99,6 +99,18 @@ func (r *importRows) checkpoint(c *smriti.Checkpoint, notes []records.BundleNote
 	for _, n := range notes {
 		r.notes.add(noteRowArgs, []any{noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, r.s.d.t(n.CreatedAt)})
 	}
+	if len(c.Purged) > 0 {
+		// A purged field's record names its checkpoint: the row first.
+		// (Rare: only checkpoints a purge rewrote carry them.)
+		if err := r.flushCheckpoints(); err != nil {
+			return err
+		}
+		for _, f := range c.Purged {
+			if err := r.s.writePurgedField(r.ctx, r.tx, c.ID, f, nil); err != nil {
+				return importConflict(err)
+			}
+		}
+	}
 	if !placed {
 		// Without a depth the row is what a walk reads (and gives up on):
 		// it must be in the database before a child is placed.
