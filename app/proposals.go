@@ -38,7 +38,7 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		if err != nil {
 			return nil, err
 		}
-		if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
+		if !se.InSpace(in.SpaceID) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
 		branch = smriti.CommitBranch(se)
