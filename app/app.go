@@ -61,6 +61,10 @@ type Store interface {
 	// SetItemVersions sets Version on items, the items checkpoint c holds.
 	SetItemVersions(ctx context.Context, c *smriti.Checkpoint, items []smriti.Item) error
 	idempotency.Store
+	// RunInTx runs fn in one transaction that every write fn makes with the
+	// context it is given joins: they commit together or not at all. fn
+	// may run again on a retryable conflict.
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Config is what New needs.

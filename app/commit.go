@@ -18,27 +18,6 @@ func (a *App) backgroundModel() string {
 	return ""
 }
 
-// CommitCheckpoint saves content onto the head of a session's branch, or,
-// with no session (in.SessionID is smriti.NilID), onto the head of main.
-// The author is settled here (smriti.CommitAuthor): what the caller names,
-// else the background model for content drafted from source turns.
-func (a *App) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
-	author, err := smriti.CommitAuthor(in.AuthorType, in.AuthorAgent, in.SourceTurns != nil, a.backgroundModel())
-	if err != nil {
-		return nil, err
-	}
-	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	var rs redactions
-	rs.content(&in.Content)
-	redactItems(in.Items)
-	c, err := a.store.CommitCheckpoint(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	c.Redactions = rs
-	return c, nil
-}
-
 // CreateCheckpoint saves a checkpoint with an explicit parent and branch
 // (the older commit route), its author settled as for CommitCheckpoint.
 func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
