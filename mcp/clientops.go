@@ -81,7 +81,55 @@ func (o ClientOps) CommitBase(ctx context.Context, space, session smriti.ID) (*s
 	return o.c.CommitBase(ctx, space, session)
 }
 
-func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+// Save is app.App.Save over the API: the extraction is the server's, and
+// the request takes it by the App's own rule (app.SaveRequest.TakeDraft);
+// the author is settled by the server when it commits.
+func (o ClientOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error) {
+	out := &app.Saved{}
+	if in.Document != nil {
+		onto := in.BaseCheckpointID
+		if onto == nil {
+			var err error
+			if onto, err = o.c.CommitBase(ctx, in.SpaceID, in.SessionID); err != nil {
+				return nil, err
+			}
+		}
+		res, err := o.Extract(ctx, app.ExtractRequest{Space: &in.SpaceID, Content: in.Document, UseMock: in.UseMock, Onto: onto})
+		if err != nil {
+			return nil, err
+		}
+		in.TakeDraft(res, onto)
+		out.Extracted = res
+	}
+	out.Request = in.CheckpointCommit
+	var err error
+	switch {
+	case in.DryRun:
+	case in.Propose:
+		out.Proposal, err = o.SaveProposal(ctx, app.ProposalSave{SpaceID: in.SpaceID, SessionID: optSession(in.SessionID),
+			BaseCheckpointID: in.BaseCheckpointID, Source: in.ProposalSource, Draft: smriti.ProposalDraft{Content: in.Content,
+				Items: in.Items, Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
+				SourceTurns: in.SourceTurns, Git: in.Git}})
+	default:
+		out.Checkpoint, err = o.commit(ctx, in.CheckpointCommit)
+		if out.Checkpoint != nil {
+			out.Redactions = out.Checkpoint.Redactions
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func optSession(id smriti.ID) *smriti.ID {
+	if id == smriti.NilID {
+		return nil
+	}
+	return &id
+}
+
+func (o ClientOps) commit(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	ct := in.Content
 	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}

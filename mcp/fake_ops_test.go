@@ -97,11 +97,48 @@ func (f *fakeOps) AllCheckpoints(a0 context.Context, a1 smriti.ID, a2 string) ([
 	return f.CheckpointsFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CommitCheckpoint(a0 context.Context, a1 smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
-	if f.CommitCheckpointFn == nil {
-		panic("fakeOps.CommitCheckpoint called unexpectedly")
+// Save extracts through ExtractFn (onto CommitBaseFn's base unless one is
+// named), takes the draft by the App's rule, and commits through
+// CommitCheckpointFn or proposes through SaveProposalFn.
+func (f *fakeOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error) {
+	out := &app.Saved{}
+	if in.Document != nil {
+		onto := in.BaseCheckpointID
+		if onto == nil {
+			var err error
+			if onto, err = f.CommitBase(ctx, in.SpaceID, in.SessionID); err != nil {
+				return nil, err
+			}
+		}
+		res, err := f.Extract(ctx, app.ExtractRequest{Space: &in.SpaceID, Content: in.Document, Onto: onto})
+		if err != nil {
+			return nil, err
+		}
+		in.TakeDraft(res, onto)
+		out.Extracted = res
 	}
-	return f.CommitCheckpointFn(a0, a1)
+	out.Request = in.CheckpointCommit
+	var err error
+	switch {
+	case in.DryRun:
+	case in.Propose:
+		save := app.ProposalSave{SpaceID: in.SpaceID, BaseCheckpointID: in.BaseCheckpointID, Source: in.ProposalSource,
+			Draft: smriti.ProposalDraft{Content: in.Content, Items: in.Items, Model: in.Model, AuthorAgent: in.AuthorAgent,
+				ProjectRoot: in.ProjectRoot, Git: in.Git}}
+		if in.SessionID != smriti.NilID {
+			save.SessionID = &in.SessionID
+		}
+		out.Proposal, err = f.SaveProposal(ctx, save)
+	default:
+		if f.CommitCheckpointFn == nil {
+			panic("fakeOps.Save committed unexpectedly")
+		}
+		out.Checkpoint, err = f.CommitCheckpointFn(ctx, in.CheckpointCommit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (f *fakeOps) DeleteCheckpoint(a0 context.Context, a1 smriti.ID, a2 bool) error {

@@ -41,9 +41,11 @@ type Ops interface {
 	// (smriti.NilID: none, onto main) builds on (smriti.CommitBase); nil
 	// when it would be the first of its line.
 	CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error)
-	// CommitCheckpoint fails with ECONFLICT and a *smriti.CommitConflict
-	// when in.BaseCheckpointID is behind the head and the rebase conflicts.
-	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)
+	// Save saves a checkpoint (app.App.Save): extracted from a document or
+	// as given, committed, proposed, or with DryRun only settled. It fails
+	// with ECONFLICT and a *smriti.CommitConflict when the base is behind
+	// the head and the rebase conflicts.
+	Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error)
 	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
 	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)

@@ -201,31 +201,25 @@ func (t *tools) propose(ctx context.Context, in proposeIn) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	save := app.SaveRequest{CheckpointCommit: req, Propose: true, ProposalSource: "mcp"}
 	switch c := in.Content.(type) {
 	case map[string]any:
-		if req.Content, err = structuredContent(c); err != nil {
+		if save.Content, err = structuredContent(c); err != nil {
 			return reply{}, err
 		}
 	case string:
 		if strings.TrimSpace(c) == "" {
 			return reply{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string or a checkpoint object")
 		}
-		if _, err := t.extractInto(ctx, sp.ID, c, &req); err != nil {
-			return reply{}, err
-		}
+		save.Document = &c
 	default:
 		return reply{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string or a checkpoint object")
 	}
-	save := app.ProposalSave{SpaceID: sp.ID, BaseCheckpointID: req.BaseCheckpointID, Source: "mcp",
-		Draft: smriti.ProposalDraft{Content: req.Content, Items: req.Items, Model: req.Model, AuthorAgent: req.AuthorAgent,
-			ProjectRoot: req.ProjectRoot, Git: req.Git}}
-	if req.SessionID != smriti.NilID {
-		save.SessionID = &req.SessionID
-	}
-	p, err := t.ops.SaveProposal(ctx, save)
+	saved, err := t.ops.Save(ctx, save)
 	if err != nil {
 		return reply{}, err
 	}
+	p := saved.Proposal
 	id := p.ID.String()[:8]
 	return reply{Text: fmt.Sprintf("Saved proposal `%s` on `%s`: %s\nIt waits for review; smriti_accept_proposal with proposal_id=%q saves it.\n",
 		id, p.BranchName, p.Draft.Content.Message, id), Data: answerOf(p)}, nil
