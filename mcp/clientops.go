@@ -195,16 +195,19 @@ func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Revi
 	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
 }
 
-func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error) {
+func (o ClientOps) Compare(ctx context.Context, a, b smriti.ID) (*app.Comparison, error) {
 	r, err := o.c.Compare(ctx, a, b)
-	if err != nil || r.Diff.CommonAncestorCommitID == nil {
+	if err != nil {
 		return nil, err
 	}
-	c := &smriti.Checkpoint{ID: *r.Diff.CommonAncestorCommitID}
-	if r.Diff.CommonAncestorCommitHash != nil {
-		c.Hash = *r.Diff.CommonAncestorCommitHash
+	out := &app.Comparison{A: r.CheckpointA.Checkpoint(), B: r.CheckpointB.Checkpoint(), Diff: r.Diff.CheckpointDiff()}
+	if r.Diff.CommonAncestorCommitID != nil {
+		out.Ancestor = &smriti.Checkpoint{ID: *r.Diff.CommonAncestorCommitID}
+		if r.Diff.CommonAncestorCommitHash != nil {
+			out.Ancestor.Hash = *r.Diff.CommonAncestorCommitHash
+		}
 	}
-	return c, nil
+	return out, nil
 }
 
 func (o ClientOps) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {

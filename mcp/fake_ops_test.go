@@ -27,7 +27,7 @@ type fakeOps struct {
 	ReviewFn               func(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error)
 	CheckpointItemsFn      func(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error)
 	ItemFn                 func(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.ItemAt, error)
-	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error)
+	CompareFn              func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*app.Comparison, error)
 	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
 	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
@@ -190,11 +190,11 @@ func (f *fakeOps) Item(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Ite
 	return f.ItemFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error) {
-	if f.CommonAncestorFn == nil {
-		panic("fakeOps.CommonAncestor called unexpectedly")
+func (f *fakeOps) Compare(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*app.Comparison, error) {
+	if f.CompareFn == nil {
+		panic("fakeOps.Compare called unexpectedly")
 	}
-	return f.CommonAncestorFn(a0, a1, a2)
+	return f.CompareFn(a0, a1, a2)
 }
 
 func (f *fakeOps) ForkSession(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error) {

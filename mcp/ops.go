@@ -63,9 +63,9 @@ type Ops interface {
 	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
 	Item(ctx context.Context, space smriti.ID, ref string) (*smriti.ItemAt, error)
 
-	// CommonAncestor returns the lowest common ancestor (its id and hash at
-	// least), nil when the histories are unrelated.
-	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error)
+	// Compare diffs two checkpoints (app.App.Compare): of two spaces too,
+	// with no common ancestor.
+	Compare(ctx context.Context, a, b smriti.ID) (*app.Comparison, error)
 	ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
 	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)

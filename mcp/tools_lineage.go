@@ -24,11 +24,11 @@ func (t *tools) registerLineage(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			anc, err := t.ops.CommonAncestor(ctx, a.ID, b.ID)
+			cmp, err := t.ops.Compare(ctx, a.ID, b.ID)
 			if err != nil {
 				return "", err
 			}
-			return formatCompare(a, b, anc), nil
+			return formatCompare(cmp), nil
 		})
 	add(t, s, "smriti_fork", "New branch from a checkpoint; returns its session, whose checkpoints extend the branch.", additive,
 		func(ctx context.Context, in forkIn) (string, error) {
