@@ -53,6 +53,11 @@ type Store interface {
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
 	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
+	// ProposalsByPrefix returns up to limit ids of space's proposals the
+	// caller can see whose id starts with prefix; SessionsByPrefix the
+	// same of the caller's sessions.
+	ProposalsByPrefix(ctx context.Context, space smriti.ID, prefix string, limit int) ([]smriti.ID, error)
+	SessionsByPrefix(ctx context.Context, prefix string, limit int) ([]smriti.ID, error)
 	// ItemVersions returns up to limit versions of an item (the rows where
 	// a checkpoint changed it) whose checkpoint hash starts with
 	// hashPrefix, oldest first, among the spaces the caller can see (of

@@ -490,6 +490,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v2/commits/{second}?items=true", capture: map[string]string{"item": "items.0.id"}},
 		{method: "GET", path: "/api/v5/checkpoints/{second}/items"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/items/{item}"},
+		{method: "GET", path: "/api/v5/items/resolve?ref={item}&space_id={repo}"},
+		{method: "GET", path: "/api/v5/sessions/resolve?ref={session}"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/state?as_of={base}"},
 		{method: "POST", path: "/api/v2/context/from-commit", body: `{"commit_id": "{second}", "target": "claude"}`},
 		{method: "GET", path: "/api/v2/context/parent-delta/{second}"},
@@ -573,6 +575,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "PATCH", path: "/api/v5/spaces/{repo}/proposals/{proposal}", body: `{"summary": "Edited before accepting"}`},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{proposal}/accept", body: `{}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/proposals/{proposal}"},
+		{method: "GET", path: "/api/v5/proposals/resolve?ref={proposal}&space_id={repo}"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals", body: `{"message": "Not this one"}`, capture: map[string]string{"declined": "id"}},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{declined}/reject"},
 		// A bundle with proposals in it travels (its end record counts them).

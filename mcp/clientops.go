@@ -412,6 +412,19 @@ func (o ClientOps) Item(ctx context.Context, space smriti.ID, ref string) (*smri
 	return wire.DomainItemAt(h), nil
 }
 
+// ResolveItem asks the server which item ref names: the item's id when
+// the answer is its newest version, else the version's name.
+func (o ClientOps) ResolveItem(ctx context.Context, space smriti.ID, ref string) (string, error) {
+	h, err := o.c.ResolveItem(ctx, space, ref)
+	if err != nil {
+		return "", err
+	}
+	if h.Latest {
+		return h.Item.ID, nil
+	}
+	return h.Version, nil
+}
+
 func (o ClientOps) ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error) {
 	out, err := o.c.ReadyTasks(ctx, space, q.Limit)
 	if err != nil {

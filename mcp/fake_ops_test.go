@@ -315,3 +315,7 @@ func (f *fakeOps) CommitBase(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*s
 	}
 	return f.CommitBaseFn(a0, a1, a2)
 }
+
+func (f *fakeOps) ResolveItem(_ context.Context, _ smriti.ID, ref string) (string, error) {
+	return ref, nil
+}

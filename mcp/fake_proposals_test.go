@@ -28,3 +28,7 @@ func (f *fakeOps) AcceptProposal(context.Context, smriti.ID, smriti.ID, []smriti
 func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*smriti.Proposal, error) {
 	panic("unexpected RejectProposal")
 }
+
+func (f *fakeOps) ResolveProposal(context.Context, smriti.ID, string) (*smriti.Proposal, error) {
+	panic("unexpected ResolveProposal")
+}

@@ -62,6 +62,9 @@ type Ops interface {
 	// or a version it does not hold, EINVALID for a malformed name).
 	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
 	Item(ctx context.Context, space smriti.ID, ref string) (*smriti.ItemAt, error)
+	// ResolveItem is the item id ref names (app.App.ResolveItem): an id or
+	// item@version as given, else the head's item whose text matches.
+	ResolveItem(ctx context.Context, space smriti.ID, ref string) (string, error)
 
 	// Compare diffs two checkpoints (app.App.Compare): of two spaces too,
 	// with no common ancestor.

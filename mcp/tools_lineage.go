@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -87,11 +86,9 @@ func (t *tools) registerLineage(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			ref := strings.TrimSpace(in.Item)
-			if !smriti.IsItemVersionRef(ref) {
-				if ref, err = t.itemID(ctx, sp.ID, ref); err != nil {
-					return "", err
-				}
+			ref, err := t.ops.ResolveItem(ctx, sp.ID, in.Item)
+			if err != nil {
+				return "", err
 			}
 			at, err := t.ops.Item(ctx, sp.ID, ref)
 			if err != nil {
