@@ -12,7 +12,6 @@ import (
 	"smriti/coderef"
 	"smriti/coord"
 	"smriti/render"
-	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -72,16 +71,7 @@ func newStateCmd() *cobra.Command {
 			if asJSON {
 				return printJSON(env.Stdout, st)
 			}
-			o := render.BriefOptions{Mode: render.BriefFull, Stats: stats, Now: time.Now(), Tokens: tokenizer.CountO200K}
-			switch {
-			case compact:
-				o.Mode = render.BriefCompact
-				if !all {
-					o.Budget = render.CompactBriefBudget
-				}
-			case preview:
-				o.Mode = render.BriefPreview
-			}
+			o := render.BriefAsk{Compact: compact, Preview: preview, Stats: stats, All: all}.Options(time.Now())
 			o.Home, _ = os.UserHomeDir()
 			var checks []coderef.ItemCheck
 			if st.Commit != nil {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"smriti/coord"
 	"smriti/render"
-	"smriti/tokenizer"
 	"smriti/wire"
 	"strings"
 
@@ -94,27 +93,22 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
 		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
 	}
-	opts := render.BriefOptions{Now: s.now(), Tokens: tokenizer.CountO200K}
-	compact, err := queryBool(r, "compact")
-	if err != nil {
+	var ask render.BriefAsk
+	if ask.Compact, err = queryBool(r, "compact"); err != nil {
 		return err
 	}
-	preview, err := queryBool(r, "preview")
-	if err != nil {
+	if ask.Preview, err = queryBool(r, "preview"); err != nil {
 		return err
 	}
-	if opts.Stats, err = queryBool(r, "stats"); err != nil {
+	if ask.Stats, err = queryBool(r, "stats"); err != nil {
 		return err
 	}
-	switch {
-	case compact:
-		opts.Mode = render.BriefCompact
-	case preview:
-		opts.Mode = render.BriefPreview
-	}
-	if opts.Budget, err = briefBudget(r); err != nil {
+	if ask.Budget, err = briefBudget(r); err != nil {
 		return err
 	}
+	// The API lists every item unless a budget is asked for.
+	ask.All = ask.Budget == 0
+	opts := ask.Options(s.now())
 	b, err := s.brief(r, id)
 	if err != nil {
 		return err
