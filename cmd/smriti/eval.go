@@ -18,6 +18,7 @@ import (
 	"smriti/client"
 	"smriti/eval"
 	"smriti/eval/evalrun"
+	"smriti/eval/oracle"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/intelligence"
@@ -114,8 +115,8 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	if err != nil {
 		return nil, err
 	}
-	blind := provider.Blinding(o.blind)
-	if blind != provider.BlindNone && blind != provider.BlindBase && blind != provider.BlindTurns {
+	blind := oracle.Blinding(o.blind)
+	if blind != oracle.BlindNone && blind != oracle.BlindBase && blind != oracle.BlindTurns {
 		return nil, fmt.Errorf("--oracle-blind is base or turns, not %q", o.blind)
 	}
 	cfg, err := provider.Load(provider.LoadOptions{Getenv: os.Getenv})
@@ -134,7 +135,7 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	}
 	cfg.DefaultProvider, cfg.BackgroundProvider, cfg.BackgroundModel = intelligence.ProviderMock, name, o.model
 	metrics := httpapi.NewMetrics()
-	providers := provider.New(cfg, provider.WithOracle(provider.Oracle{Blind: blind}), provider.WithObserver(metrics.ObserveProviderCall))
+	providers := provider.New(cfg, provider.WithOracle(oracle.Oracle{Blind: blind}), provider.WithObserver(metrics.ObserveProviderCall))
 	bg, model, err := providers.Background()
 	if err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	if o.apiURL != "" {
 		rep.Provider, rep.Model = "server at "+o.apiURL, "its background model"
 	}
-	if blind != provider.BlindNone {
+	if blind != oracle.BlindNone {
 		rep.Provider += " (blind: " + o.blind + ")"
 	}
 	rep.Finish()
