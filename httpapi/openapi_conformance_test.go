@@ -522,6 +522,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v4/chat/spaces/{repo}/head"},
 		{method: "POST", path: "/api/v5/checkpoint/draft", body: `{"session_id": "{session}", "num_turns": 4}`},
 		{method: "POST", path: "/api/v5/checkpoint/extract", body: "{\"content\": \"# Notes\\n\\n## Tasks\\n- [x] Book flights\\n\\n```sql\\nSELECT 1;\\n```\", \"use_mock\": true}"},
+		{method: "POST", path: "/api/v5/checkpoint/extract", body: `{"content": "# Notes\n\nDecision: keep the itinerary in one file.", "use_mock": true, "space_id": "{repo}", "session_id": "{session}"}`},
 		{method: "POST", path: "/api/v5/checkpoint/{second}/review"},
 		{method: "POST", path: "/api/v4/chat/sessions/{session}/title"},
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", body: `{"space_id": "{repo}", "checkpoint_id": "{base}", "branch_name": "east", "provider": "mock", "model": "mock"}`,

@@ -81,24 +81,19 @@ func (o ClientOps) CommitBase(ctx context.Context, space, session smriti.ID) (*s
 	return o.c.CommitBase(ctx, space, session)
 }
 
-// Save is app.App.Save over the API: the extraction is the server's, and
-// the request takes it by the App's own rule (app.SaveRequest.TakeDraft);
-// the author is settled by the server when it commits.
+// Save is app.App.Save over the API: the extraction is the server's,
+// settled for this save (its base and default title), and the request takes
+// it by the App's own rule (app.SaveRequest.TakeDraft); the author is
+// settled by the server when it commits.
 func (o ClientOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error) {
 	out := &app.Saved{}
 	if in.Document != nil {
-		onto := in.BaseCheckpointID
-		if onto == nil {
-			var err error
-			if onto, err = o.c.CommitBase(ctx, in.SpaceID, in.SessionID); err != nil {
-				return nil, err
-			}
-		}
-		res, err := o.Extract(ctx, app.ExtractRequest{Space: &in.SpaceID, Content: in.Document, UseMock: in.UseMock, Onto: onto})
+		d, err := o.c.ExtractForSave(ctx, in.SpaceID, in.SessionID, *in.Document, in.UseMock, in.BaseCheckpointID)
 		if err != nil {
 			return nil, err
 		}
-		in.TakeDraft(res, onto)
+		res := wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView)
+		in.TakeDraft(res, in.BaseCheckpointID)
 		out.Extracted = res
 	}
 	out.Request = in.CheckpointCommit

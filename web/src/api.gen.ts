@@ -2461,8 +2461,12 @@ export interface components {
         ExtractRequest: {
             /** @description The markdown to extract from: not blank, at most 200,000 characters */
             content: string | null;
-            /** @description The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new */
+            /** @description The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new, unless space_id is given */
             onto_checkpoint_id?: string | null;
+            /** @description With space_id: the session the checkpoint will be saved from (a fork's puts it on its branch); absent: main, with no session */
+            session_id?: string | null;
+            /** @description The space the checkpoint will be saved in: without onto_checkpoint_id the document is extracted onto the checkpoint a save builds on now (base_checkpoint_id in the answer), and an untitled extraction gets the save's default title */
+            space_id?: string | null;
             /** @description Extract with the offline mock instead of the background provider (default false) */
             use_mock?: boolean;
         };
