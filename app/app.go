@@ -20,6 +20,7 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/account"
 	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
@@ -49,6 +50,7 @@ type Store interface {
 	smriti.SpaceEventLog
 	smriti.ReceiptService
 	remote.Store
+	account.Service
 	// CheckpointsByPrefix returns up to limit checkpoints the caller can
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
@@ -143,3 +145,8 @@ func New(cfg Config) *App {
 	a.transcripts = &portability.TranscriptImporter{Store: cfg.Store, Draft: a.draftImported}
 	return a
 }
+
+// Accounts is the accounts service — users, API tokens, browser sessions
+// and space members — that the HTTP API's sign-in and account routes use
+// (each of its methods checks the caller's right to what it changes).
+func (a *App) Accounts() account.Service { return a.store }
