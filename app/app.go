@@ -60,6 +60,9 @@ type Store interface {
 	// same of the caller's sessions.
 	ProposalsByPrefix(ctx context.Context, space smriti.ID, prefix string, limit int) ([]smriti.ID, error)
 	SessionsByPrefix(ctx context.Context, prefix string, limit int) ([]smriti.ID, error)
+	// ClaimsByPrefix returns up to limit claims the caller can see whose
+	// id starts with prefix.
+	ClaimsByPrefix(ctx context.Context, prefix string, limit int) ([]*coord.Claim, error)
 	// ItemVersions returns up to limit versions of an item (the rows where
 	// a checkpoint changed it) whose checkpoint hash starts with
 	// hashPrefix, oldest first, among the spaces the caller can see (of

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/coord"
 )
 
 // minIDPrefix is the shortest id prefix that names a session or a
@@ -83,6 +84,37 @@ func (a *App) ResolveProposal(ctx context.Context, space smriti.ID, ref string) 
 		}
 	}
 	return a.ShowProposal(ctx, space, id)
+}
+
+// ResolveClaim returns the claim ref names among those of every space the
+// caller can see: its id, or a unique prefix of at least 4 characters of
+// it. One query finds the candidates. EINVALID for a ref too short or
+// ambiguous, ENOTFOUND when nothing matches.
+func (a *App) ResolveClaim(ctx context.Context, ref string) (*coord.Claim, error) {
+	id, prefix, err := idRef("claim", ref)
+	if err != nil {
+		return nil, err
+	}
+	if prefix == "" {
+		prefix = id.String()
+	}
+	cs, err := a.store.ClaimsByPrefix(ctx, prefix, maxRefCandidates)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]smriti.ID, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	if id, err = pickByPrefix("claim", prefix, ids); err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if c.ID == id {
+			return c, nil
+		}
+	}
+	return nil, smriti.Errorf(smriti.ENOTFOUND, "Claim not found")
 }
 
 // ResolveItem returns the item id ref names in space: an item id or an

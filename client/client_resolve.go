@@ -30,3 +30,10 @@ func (c *Client) ResolveItem(ctx context.Context, space smriti.ID, ref string) (
 	q := url.Values{"ref": {ref}, "space_id": {space.String()}}
 	return &out, c.get(ctx, "/api/v5/items/resolve?"+q.Encode(), &out)
 }
+
+// ResolveClaim finds the claim ref names: its UUID or a unique prefix (4+
+// characters) of its id.
+func (c *Client) ResolveClaim(ctx context.Context, ref string) (*wire.ClaimOut, error) {
+	var out wire.ClaimOut
+	return &out, c.get(ctx, "/api/v5/claims/resolve?"+url.Values{"ref": {ref}}.Encode(), &out)
+}

@@ -541,6 +541,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "claude-code", "scope": "docs/README", "branch_name": "east",
 			"base_commit_id": "{base}", "session_id": "{fork}", "task_id": "visa", "intent_type": "implement", "ttl_hours": 2}`,
 			capture: map[string]string{"claim": "id"}},
+		{method: "GET", path: "/api/v5/claims/resolve?ref={claim}"},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "rotator", "scope": "rotate {fake_key}"}`},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Plan", "tasks": [

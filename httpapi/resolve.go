@@ -19,6 +19,9 @@ func (s *Server) resolveRoutes() []route {
 		{method: "GET", path: "/api/v5/proposals/resolve", summary: "Find a space's proposal a reference names: its UUID, or a unique prefix (4+ characters) of its id", tag: "proposals",
 			query: map[string]string{"ref": "the reference (required)", "space_id": "the space (required)"}, mustQuery: []string{"ref", "space_id"},
 			out: wire.ProposalOut{}, status: 200, handle: s.resolveProposal, errors: []int{400}},
+		{method: "GET", path: "/api/v5/claims/resolve", summary: "Find the claim a reference names: its UUID, or a unique prefix (4+ characters) of its id, among the claims of every space you can see", tag: "coordination",
+			query: map[string]string{"ref": "the reference (required)"}, mustQuery: []string{"ref"},
+			out: wire.ClaimOut{}, status: 200, handle: s.resolveClaim, errors: []int{400}},
 		{method: "GET", path: "/api/v5/items/resolve", summary: "An item's history, the item named by its id, a version's name, or words of its text (matched against the space's head: main's newest checkpoint, else the newest of any branch)", tag: "checkpoints",
 			query: map[string]string{"ref": "the reference (required)", "space_id": "the space (required)"}, mustQuery: []string{"ref", "space_id"},
 			out: wire.ItemHistoryOut{}, status: 200, handle: s.resolveItem, errors: []int{400}},
@@ -82,5 +85,18 @@ func (s *Server) resolveItem(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, itemHistoryOf(at))
+	return nil
+}
+
+func (s *Server) resolveClaim(w http.ResponseWriter, r *http.Request) error {
+	ref, err := refQuery(r, "a claim UUID, or 4+ characters of its id")
+	if err != nil {
+		return err
+	}
+	c, err := s.app.ResolveClaim(r.Context(), ref)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.ClaimOf(c))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti/store/storetest"
+	"smriti/wire"
 )
 
 // otherPrefix is an 8-character hex prefix that id does not start with.
@@ -28,6 +29,12 @@ func TestResolveReferences(t *testing.T) {
 	p := saveProposal(t, e, sp.ID, se.ID, "Mine", "Use SQLite for storage")
 	theirs := saveProposal(t, e, other.ID, ose.ID, "Theirs", "Use Postgres")
 
+	spID := sp.ID.String()
+	claim := storetest.Get(e.c.Claim(bg, wire.ClaimRequest{SpaceID: &spID, Agent: new("codex"), Scope: new("docs")})).Must(t)
+	gc := storetest.Get(e.c.ResolveClaim(bg, claim.ID.String()[:8])).Must(t)
+	if gc.ID != claim.ID {
+		t.Fatalf("claim %s… = %s; want %s", claim.ID.String()[:8], gc.ID, claim.ID)
+	}
 	got := storetest.Get(e.c.ResolveSession(bg, se.ID.String()[:8])).Must(t)
 	if got.ID != se.ID {
 		t.Fatalf("session %s… = %s; want %s", se.ID.String()[:8], got.ID, se.ID)
@@ -62,6 +69,9 @@ func TestResolveReferences(t *testing.T) {
 			fmt.Sprintf(`{"detail":"Proposal not found: no proposal starts with \"%s\""}`, theirs.ID.String()[:8])},
 		{"ProposalByFullIDOfAnotherSpace", "/api/v5/proposals/resolve?" + q("ref", theirs.ID.String(), "space_id", sp.ID.String()), 404, `{"detail":"Proposal not found"}`},
 		{"ProposalPrefixOfNone", "/api/v5/proposals/resolve?" + q("ref", proposalMiss, "space_id", sp.ID.String()), 404, fmt.Sprintf(`{"detail":"Proposal not found: no proposal starts with \"%s\""}`, proposalMiss)},
+		{"ClaimPrefixTooShort", "/api/v5/claims/resolve?" + q("ref", "abc"), 400, `{"detail":"\"abc\": give the claim id or at least 4 characters of it"}`},
+		{"ClaimPrefixOfNone", "/api/v5/claims/resolve?" + q("ref", otherPrefix(claim.ID.String())), 404,
+			fmt.Sprintf(`{"detail":"Claim not found: no claim starts with \"%s\""}`, otherPrefix(claim.ID.String()))},
 		{"ItemWordsOfNone", "/api/v5/items/resolve?" + q("ref", "nothing like this", "space_id", sp.ID.String()), 404,
 			`{"detail":"No item of the head matches \"nothing like this\"; give an item id (checkpoint show --items lists them)"}`},
 		{"ItemOfASpaceWithNoCheckpoint", "/api/v5/items/resolve?" + q("ref", "postgres", "space_id", other.ID.String()), 404, `{"detail":"The space has no checkpoint, so no items"}`},

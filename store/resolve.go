@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/coord"
 )
 
 // CheckpointsByPrefix returns up to limit checkpoints the caller can see
@@ -77,4 +78,15 @@ func (s *Store) ProposalsByPrefix(ctx context.Context, space smriti.ID, prefix s
 func (s *Store) SessionsByPrefix(ctx context.Context, prefix string, limit int) ([]smriti.ID, error) {
 	return s.idsByPrefix(ctx, "sessions", `SELECT id FROM sessions WHERE `+sessionVisible+` AND CAST(id AS TEXT) LIKE ? ORDER BY id LIMIT ?`,
 		prefix, limit, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
+}
+
+// ClaimsByPrefix returns up to limit claims the caller can see (of every
+// space of theirs) whose id starts with prefix.
+func (s *Store) ClaimsByPrefix(ctx context.Context, prefix string, limit int) ([]*coord.Claim, error) {
+	prefix = strings.ToLower(prefix)
+	if prefix == "" || strings.Trim(prefix, "0123456789abcdef-") != "" {
+		return nil, nil
+	}
+	return s.queryClaims(ctx, s.read, `SELECT `+claimCols+visibleClaim+` AND CAST(cl.id AS TEXT) LIKE ? ORDER BY cl.id LIMIT ?`,
+		smriti.UserFromContext(ctx), prefix+"%", limit)
 }

@@ -696,6 +696,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/claims/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find the claim a reference names: its UUID, or a unique prefix (4+ characters) of its id, among the claims of every space you can see */
+        get: operations["get_v5_claims_resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/clone": {
         parameters: {
             query?: never;
@@ -9654,6 +9671,94 @@ export interface operations {
             };
             /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_claims_resolve: {
+        parameters: {
+            query: {
+                /** @description the reference (required) */
+                ref: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
