@@ -2,9 +2,10 @@
 // program's main, that every entry point calls — the HTTP handlers, the MCP
 // tools served in-process, and (through the HTTP API) the CLI and
 // `smriti mcp`. Each rule of a use case lives here once: the model a new
-// session or fork gets, the session-title limit, who authored a
-// checkpoint, commits with no session, merge, the LLM gate every
-// provider-backed call passes, and reference resolution. The App has a
+// session or fork gets, the session-title limit, how a checkpoint is saved
+// (Save: extraction, base, default title, author, commit or proposal),
+// compare, merge, the LLM gate every provider-backed call passes, and
+// reference resolution (the Resolve* methods). The App has a
 // store (an unexported field), it does not embed one: every exported
 // method is a use case, and *App is the in-process mcp.Ops.
 //
@@ -13,7 +14,7 @@
 // merge, claims, worktrees, events, search, imports, idempotency and the
 // gate. app imports the domain (smriti, coord, account, idempotency,
 // search), intelligence and portability; never an adapter (store,
-// provider, httpapi, mcp, cli).
+// provider, httpapi, mcp, cli) nor render (internal/layering checks it).
 package app
 
 import (
