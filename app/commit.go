@@ -21,14 +21,10 @@ func (a *App) backgroundModel() string {
 // CreateCheckpoint saves a checkpoint with an explicit parent and branch
 // (the older commit route), its author settled as for CommitCheckpoint.
 func (a *App) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
-	author, err := smriti.CommitAuthor(in.AuthorType, in.AuthorAgent, false, a.backgroundModel())
+	rs, err := settleWrite(&in.AuthorType, &in.AuthorAgent, false, a.backgroundModel(), &in.Content, in.Items)
 	if err != nil {
 		return nil, err
 	}
-	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	var rs redactions
-	rs.content(&in.Content)
-	redactItems(in.Items)
 	rs.text("raw_source_text", in.RawSourceText)
 	rs.object("context_blob", in.ContextBlob)
 	rs.object("metadata", in.Metadata)

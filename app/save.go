@@ -70,7 +70,7 @@ func (a *App) Save(ctx context.Context, in SaveRequest) (*Saved, error) {
 	}
 	if in.Propose {
 		// A proposal is settled when it is accepted (AcceptProposal saves it).
-		p, err := a.SaveProposal(ctx, in.proposal())
+		p, err := a.SaveProposal(ctx, in.Proposal())
 		if err != nil {
 			return nil, err
 		}
@@ -81,14 +81,10 @@ func (a *App) Save(ctx context.Context, in SaveRequest) (*Saved, error) {
 	if in.drafted != nil && in.drafted.Model != "" {
 		drafter = in.drafted.Model
 	}
-	author, err := smriti.CommitAuthor(in.AuthorType, in.AuthorAgent, in.SourceTurns != nil, drafter)
+	rs, err := settleWrite(&in.AuthorType, &in.AuthorAgent, in.SourceTurns != nil, drafter, &in.Content, in.Items)
 	if err != nil {
 		return nil, err
 	}
-	in.AuthorType, in.AuthorAgent = author.Type, author.Agent
-	var rs redactions
-	rs.content(&in.Content)
-	redactItems(in.Items)
 	out.Request, out.Redactions = in.CheckpointCommit, rs
 	if in.DryRun {
 		return out, nil
@@ -98,6 +94,21 @@ func (a *App) Save(ctx context.Context, in SaveRequest) (*Saved, error) {
 	}
 	out.Checkpoint.Redactions = rs
 	return out, nil
+}
+
+// settleWrite settles the author of a write by smriti.CommitAuthor
+// (drafted content is drafter's) and redacts its content and items in
+// place, returning what it replaced.
+func settleWrite(authorType *string, authorAgent **string, drafted bool, drafter string, c *smriti.Content, items []smriti.Item) (redactions, error) {
+	author, err := smriti.CommitAuthor(*authorType, *authorAgent, drafted, drafter)
+	if err != nil {
+		return nil, err
+	}
+	*authorType, *authorAgent = author.Type, author.Agent
+	var rs redactions
+	rs.content(c)
+	redactItems(items)
+	return rs, nil
 }
 
 // extractFor extracts in.Document into in's content, as changes onto the
@@ -154,8 +165,9 @@ func titleUntitled(c *smriti.Content, extracted bool) {
 	}
 }
 
-// proposal is the request as a proposal to keep.
-func (in *SaveRequest) proposal() ProposalSave {
+// Proposal is the request as a proposal to keep (what Save keeps when
+// asked to propose).
+func (in *SaveRequest) Proposal() ProposalSave {
 	p := ProposalSave{SpaceID: in.SpaceID, BaseCheckpointID: in.BaseCheckpointID, Source: in.ProposalSource,
 		Draft: smriti.ProposalDraft{Content: in.Content, Items: in.Items, Model: in.Model, AuthorType: in.AuthorType,
 			AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot, SourceTurns: in.SourceTurns, Git: in.Git}}

@@ -101,10 +101,7 @@ func (o ClientOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, er
 	switch {
 	case in.DryRun:
 	case in.Propose:
-		out.Proposal, err = o.SaveProposal(ctx, app.ProposalSave{SpaceID: in.SpaceID, SessionID: optSession(in.SessionID),
-			BaseCheckpointID: in.BaseCheckpointID, Source: in.ProposalSource, Draft: smriti.ProposalDraft{Content: in.Content,
-				Items: in.Items, Model: in.Model, AuthorType: in.AuthorType, AuthorAgent: in.AuthorAgent, ProjectRoot: in.ProjectRoot,
-				SourceTurns: in.SourceTurns, Git: in.Git}})
+		out.Proposal, err = o.SaveProposal(ctx, in.Proposal())
 	default:
 		out.Checkpoint, err = o.commit(ctx, in.CheckpointCommit)
 		if out.Checkpoint != nil {
@@ -115,13 +112,6 @@ func (o ClientOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, er
 		return nil, err
 	}
 	return out, nil
-}
-
-func optSession(id smriti.ID) *smriti.ID {
-	if id == smriti.NilID {
-		return nil
-	}
-	return &id
 }
 
 func (o ClientOps) commit(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {

@@ -122,13 +122,7 @@ func (f *fakeOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, err
 	switch {
 	case in.DryRun:
 	case in.Propose:
-		save := app.ProposalSave{SpaceID: in.SpaceID, BaseCheckpointID: in.BaseCheckpointID, Source: in.ProposalSource,
-			Draft: smriti.ProposalDraft{Content: in.Content, Items: in.Items, Model: in.Model, AuthorAgent: in.AuthorAgent,
-				ProjectRoot: in.ProjectRoot, Git: in.Git}}
-		if in.SessionID != smriti.NilID {
-			save.SessionID = &in.SessionID
-		}
-		out.Proposal, err = f.SaveProposal(ctx, save)
+		out.Proposal, err = f.SaveProposal(ctx, in.Proposal())
 	default:
 		if f.CommitCheckpointFn == nil {
 			panic("fakeOps.Save committed unexpectedly")
