@@ -161,17 +161,6 @@ func (o ClientOps) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o ClientOps) Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error) {
-	if req.Content == nil {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
-	}
-	d, err := o.c.Extract(ctx, *req.Content, req.UseMock, req.Onto)
-	if err != nil {
-		return nil, err
-	}
-	return wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
-}
-
 func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
 	r, err := o.c.Review(ctx, id)
 	if err != nil {

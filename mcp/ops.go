@@ -51,9 +51,6 @@ type Ops interface {
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
 	VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
-	// Extract drafts from markdown (req.Content) as changes onto a
-	// checkpoint (req.Onto; nil: none) for a checkpoint in req.Space.
-	Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
 	// CheckpointItems are a checkpoint's items; Item an item's changes in
