@@ -95,6 +95,9 @@ type Config struct {
 	// Dialer reaches other servers for fetch, pull, push and clone (nil:
 	// those use cases answer EUNAVAILABLE).
 	Dialer remote.Dialer
+	// GitDialer reaches git repositories used as remotes (remote.IsGitURL
+	// tells them apart; nil: those remotes answer EUNAVAILABLE).
+	GitDialer remote.Dialer
 	// StateCacheBytes bounds the memory kept for rendered checkpoint state
 	// (0 means DefaultStateCacheBytes; negative turns the cache off).
 	StateCacheBytes int64
@@ -113,6 +116,7 @@ type App struct {
 	gate        *Gate
 	now         smriti.Clock
 	dial        remote.Dialer
+	gitDial     remote.Dialer
 }
 
 // New builds the App and the services it owns, once.
@@ -121,7 +125,7 @@ func New(cfg Config) *App {
 	if now == nil {
 		now = smriti.Now
 	}
-	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer}
+	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
 	switch {
 	case cfg.StateCacheBytes == 0:

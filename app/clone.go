@@ -32,10 +32,10 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	if err := probe.Validate(); err != nil {
 		return nil, err
 	}
-	if a.dial == nil {
-		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
+	peer, err := a.dialURL(remote.NormalizeURL(in.URL), in.Token)
+	if err != nil {
+		return nil, err
 	}
-	peer := a.dial(remote.NormalizeURL(in.URL), in.Token)
 	named := &remote.Remote{Name: in.Name, URL: remote.NormalizeURL(in.URL)}
 	_, cursor, err := peer.Refs(ctx, in.SpaceID)
 	if err != nil {
@@ -52,15 +52,15 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	}
 	defer os.Remove(spool.Name())
 	defer spool.Close()
-	_, err = io.Copy(spool, body)
+	counts, err := spoolChecked(spool, body)
 	body.Close()
 	if err != nil {
-		return nil, smriti.Errorf(smriti.EINVALID, "the clone's transfer was cut off (%v); nothing was written, run it again", err)
+		return nil, err
 	}
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("clone: %w", err)
 	}
-	sp, err := portability.ImportSpace(ctx, a.store, spool, false)
+	sp, err := portability.ImportVerified(ctx, a.store, spool, counts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -76,4 +76,30 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 		return nil, err
 	}
 	return sp, nil
+}
+
+// spoolChecked copies a clone's bundle into spool and checks it on the way
+// (portability.VerifyBundle, on a goroutine of its own), so the first of
+// an import's two passes overlaps the transfer instead of following it.
+func spoolChecked(spool io.Writer, body io.Reader) (*portability.BundleCounts, error) {
+	pr, pw := io.Pipe()
+	type checked struct {
+		counts *portability.BundleCounts
+		err    error
+	}
+	done := make(chan checked, 1)
+	go func() {
+		_, counts, err := portability.VerifyBundle(pr)
+		// Keep reading after a failed check, so the copy below finishes
+		// and reports the transfer's own error, if any.
+		io.Copy(io.Discard, pr)
+		done <- checked{counts, err}
+	}()
+	_, err := io.Copy(io.MultiWriter(spool, pw), body)
+	pw.CloseWithError(err)
+	res := <-done
+	if err != nil {
+		return nil, smriti.Errorf(smriti.EINVALID, "the clone's transfer was cut off (%v); nothing was written, run it again", err)
+	}
+	return res.counts, res.err
 }

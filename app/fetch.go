@@ -37,12 +37,9 @@ func (a *App) ReceivePush(ctx context.Context, space smriti.ID, push remote.Push
 }
 
 // peer reaches a remote (EUNAVAILABLE when this server was built without a
-// way to reach others).
+// way to reach it).
 func (a *App) peer(r *remote.Remote) (remote.Peer, error) {
-	if a.dial == nil {
-		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
-	}
-	return a.dial(r.URL, r.Token), nil
+	return a.dialURL(r.URL, r.Token)
 }
 
 // peerError names the remote in an error its server (or the way to it)

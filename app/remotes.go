@@ -8,13 +8,37 @@ import (
 )
 
 // Copies of one space (SPEC §3): remotes, and fetch, pull, push and clone
-// between this server and another. This server talks to the other through
-// a remote.Peer (the HTTP client, wired by main); the other server answers
-// with SyncRefs, SyncExport and ReceivePush below.
+// between this server and another copy. This server talks to the other
+// through a remote.Peer — the HTTP client for a Smriti server, the git
+// adapter for a git repository, both wired by main; another Smriti server
+// answers with SyncRefs, SyncExport and ReceivePush.
+
+// dialURL reaches the copy at url: a git repository through the git
+// dialer, a Smriti server through the HTTP one (remote.IsGitURL decides).
+func (a *App) dialURL(url, token string) (remote.Peer, error) {
+	if remote.IsGitURL(url) {
+		if a.gitDial == nil {
+			return nil, errNoGit
+		}
+		return a.gitDial(url, ""), nil
+	}
+	if a.dial == nil {
+		return nil, smriti.Errorf(smriti.EUNAVAILABLE, "this server cannot reach other servers")
+	}
+	return a.dial(url, token), nil
+}
+
+// errNoGit answers a git remote on a server built without a way to reach
+// one.
+var errNoGit = smriti.Errorf(smriti.EUNAVAILABLE, "this server does not reach git repositories: a server people sign in to reaches them only when its operator sets SMRITI_GIT_REMOTES=on; use a Smriti server's URL instead")
 
 // AddRemote records another copy of a space. A remote without a space id
-// names the same space there (a clone keeps ids).
+// names the same space there (a clone keeps ids). A git repository is
+// refused (EUNAVAILABLE) by a server that cannot reach one.
 func (a *App) AddRemote(ctx context.Context, in remote.Create) (*remote.Remote, error) {
+	if remote.IsGitURL(in.URL) && a.gitDial == nil {
+		return nil, errNoGit
+	}
 	return a.store.AddRemote(ctx, in)
 }
 

@@ -3,13 +3,11 @@ package cli
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
 	"smriti/client"
-	"smriti/coderef"
 	"smriti/coord"
 	"smriti/render"
 	"smriti/wire"
@@ -59,25 +57,29 @@ func newStateCmd() *cobra.Command {
 				}
 				opts.Since = &cp.ID
 			}
-			st, err := c.State(ctx, sp.ID, opts)
+			if asJSON {
+				st, err := c.State(ctx, sp.ID, opts)
+				if err != nil {
+					return err
+				}
+				if mainOnly {
+					st.ActiveBranches, st.ActiveBranchesMore = []wire.ActiveBranch{}, 0
+					st.ActiveClaims, st.ActiveClaimsMore = []wire.StateClaim{}, 0
+					st.Divergence, st.Freshness = nil, nil
+				}
+				return printJSON(env.Stdout, st)
+			}
+			// The server renders and counts the brief (it keeps the
+			// tokenizer loaded); the CLI adds what it checked against its
+			// own work tree.
+			o := client.BriefOptions{StateOptions: opts, Compact: compact, Preview: preview, Stats: stats, MainOnly: mainOnly}
+			o.Budget = render.BriefAsk{Compact: compact, Preview: preview, All: all}.TokenBudget()
+			o.Home, _ = os.UserHomeDir()
+			md, checks, err := checkedBrief(ctx, env, c, sp, o)
 			if err != nil {
 				return err
 			}
-			if mainOnly {
-				st.ActiveBranches, st.ActiveBranchesMore = []wire.ActiveBranch{}, 0
-				st.ActiveClaims, st.ActiveClaimsMore = []wire.StateClaim{}, 0
-				st.Divergence, st.Freshness = nil, nil
-			}
-			if asJSON {
-				return printJSON(env.Stdout, st)
-			}
-			o := render.BriefAsk{Compact: compact, Preview: preview, Stats: stats, All: all}.Options(time.Now())
-			o.Home, _ = os.UserHomeDir()
-			var checks []coderef.ItemCheck
-			if st.Commit != nil {
-				checks = checkItems(ctx, env, c, st.Commit.ID, st.Space.ProjectRoot)
-			}
-			fmt.Fprint(env.Stdout, checkedBrief(st, o, checks))
+			fmt.Fprint(env.Stdout, withChecks(md, checks))
 			return nil
 		},
 	}

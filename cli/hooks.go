@@ -196,7 +196,8 @@ func newHookSessionStartCmd() *cobra.Command {
 			var md string
 			if err == nil {
 				reportMove(ctx, env, c, dir)
-				md, err = fitBrief(ctx, c, sp.ID, budget, func(md string) string { return sessionStartChecks(ctx, env, c, sp, dir, md) })
+				checks := dirChecks(ctx, env, c, sp, dir)
+				md, err = fitBrief(ctx, c, sp.ID, budget, checksReserve(checks), func(md string) string { return withChecks(md, checks) })
 			}
 			if err != nil {
 				if errors.Is(ctx.Err(), context.DeadlineExceeded) {

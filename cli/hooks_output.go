@@ -10,14 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
 	"smriti"
 	"smriti/client"
 	"smriti/portability"
-	"smriti/tokenizer"
+	"smriti/render"
 	"smriti/wire"
 )
 
@@ -207,33 +206,29 @@ const (
 )
 
 // jsChars counts characters as JavaScript does (UTF-16 code units).
-func jsChars(s string) int { return len(utf16.Encode([]rune(s))) }
+func jsChars(s string) int { return render.JSChars(s) }
 
 // fitBrief reads the compact brief for a SessionStart hook, within budget
-// tokens when set, and always within briefChars: a brief too long is read
-// again with a budget shrunk in proportion (the brief then says what it
-// left out and how to list it), at most a few times, and cut as a last
-// resort. decorate adds what the hook appends to the brief.
-func fitBrief(ctx context.Context, c *client.Client, space smriti.ID, budget int, decorate func(string) string) (string, error) {
-	md, err := c.Brief(ctx, space, client.BriefOptions{Compact: true, Budget: budget})
-	if err != nil {
-		return "", err
-	}
-	md = decorate(md)
-	for try := 0; try < 4 && jsChars(md) > briefChars; try++ {
-		tokens := tokenizer.CountO200K(md)
-		next := tokens * briefChars / jsChars(md) * (9 - try) / 10
-		if budget > 0 && next >= budget {
-			next = budget * (9 - try) / 10
-		}
-		if next < 200 {
-			break
-		}
-		budget = next
-		if md, err = c.Brief(ctx, space, client.BriefOptions{Compact: true, Budget: budget}); err != nil {
+// tokens when set, and always within briefChars: the server renders and
+// counts it, shrinking its budget until it fits (the brief then says what
+// it left out and how to list it); decorate adds what the hook puts in
+// (the stale-ref checks), and a brief that outgrows the limit with it is
+// read again with that much less room, at most a few times, and cut as a
+// last resort. reserve is what of the budget decorate needs, in tokens.
+func fitBrief(ctx context.Context, c *client.Client, space smriti.ID, budget, reserve int, decorate func(string) string) (string, error) {
+	room := briefChars
+	var md string
+	for try := 0; try < 3; try++ {
+		raw, err := c.Brief(ctx, space, client.BriefOptions{Compact: true, Budget: budget, Reserve: reserve, MaxChars: room})
+		if err != nil {
 			return "", err
 		}
-		md = decorate(md)
+		md = decorate(raw)
+		over := jsChars(md) - briefChars
+		if over <= 0 || room <= 1000 {
+			break
+		}
+		room = max(1000, room-over-200)
 	}
 	if jsChars(md) > briefChars {
 		const cut = "\n\n… the brief was cut to fit the host's limit; read the rest with `smriti state --all`.\n"

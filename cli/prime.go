@@ -1,17 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"smriti"
 	"smriti/client"
-	"smriti/coderef"
 	"smriti/render"
-	"smriti/tokenizer"
 	"smriti/wire"
 )
 
@@ -19,18 +18,6 @@ import (
 // any number of items: the brief shows the newest and open items first and
 // counts the rest.
 const PrimeBudget = render.PrimeBudget
-
-// primeUsage is how to use Smriti, in the few commands an agent needs. The
-// first %s is the space's name, the second the save's base flag.
-const primeUsage = `# Smriti: this project's reasoning state
-Decisions, assumptions, open questions and tasks live in space %q as checkpoints. Read the brief below, then work from it; save a checkpoint when something is settled and before you stop.
-
-- Brief again: ` + "`smriti prime`" + ` (or ` + "`smriti state --compact`" + `)
-- Next task: ` + "`smriti ready`" + `; take one exclusively: ` + "`smriti ready --claim --agent NAME`" + `; renew ` + "`smriti claim heartbeat CLAIM`" + `, finish ` + "`smriti claim done CLAIM`" + `
-- Save: ` + "`echo '{\"message\":\"…\",\"decisions\":[\"…\"],\"tasks\":[\"…\"]}' | smriti checkpoint create SPACE%s`" + ` (a checkpoint is the whole state: give every list in full%s); from notes: ` + "`smriti checkpoint create SPACE --extract --yes < notes.md`" + `
-- Look up: ` + "`smriti why SPACE ITEM`" + `, ` + "`smriti search WORDS`" + `, ` + "`smriti checkpoint show REF`" + `
-- Try an alternative: ` + "`smriti fork REF --branch NAME`" + `, then ` + "`smriti compare A B`" + `
-`
 
 // Prime is what `smriti prime --json` prints.
 type Prime struct {
@@ -66,15 +53,10 @@ root holds this directory.`,
 			if err != nil {
 				return err
 			}
-			st, err := c.State(ctx, sp.ID, client.StateOptions{})
+			p, err := primeOf(ctx, env, c, sp)
 			if err != nil {
 				return err
 			}
-			var checks []coderef.ItemCheck
-			if st.Commit != nil {
-				checks = checkItems(ctx, env, c, st.Commit.ID, st.Space.ProjectRoot)
-			}
-			p := primeChecked(st, now(), checks)
 			if asJSON {
 				return printJSON(env.Stdout, p)
 			}
@@ -86,30 +68,25 @@ root holds this directory.`,
 	return cmd
 }
 
-// prime renders the usage and the compact brief of st.
-func prime(st *wire.SpaceState, at time.Time) Prime { return primeChecked(st, at, nil) }
-
-// primeChecked is prime with the items whose code refs are not fresh
-// first, marked where they are listed.
-func primeChecked(st *wire.SpaceState, at time.Time, checks []coderef.ItemCheck) Prime {
-	// A save names the state it was written from, so that another
-	// agent's save made meanwhile is merged in rather than overwritten.
-	baseFlag, baseNote := "", ""
-	if st.Commit != nil {
-		baseFlag = " --base " + short(st.Commit.CommitHash)
-		baseNote = "; --base is the checkpoint you started from: this head, or your last save"
-	}
-	usage := fmt.Sprintf(primeUsage, st.Space.Name, baseFlag, baseNote)
-	// The brief's budget is what the usage and the token line leave.
-	o := render.BriefOptions{Mode: render.BriefCompact, Digest: true, Now: at, Count: tokenizer.CountO200K,
-		Budget: PrimeBudget - tokenizer.CountO200K(usage+"\n") - 12}
+// primeOf reads the prime text the server rendered and counted, with the
+// items whose code refs are not fresh (checked against this work tree)
+// first and marked where they are listed.
+func primeOf(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo) (Prime, error) {
+	o := client.BriefOptions{Prime: true}
 	o.Home, _ = os.UserHomeDir()
-	brief := checkedBrief(st, o, checks)
-	text, n := render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), tokenizer.CountO200K)
-	return Prime{SpaceID: st.Space.ID.String(), SpaceName: st.Space.Name, Usage: usage, Brief: brief,
-		Text: text, Tokens: n, Encoding: tokenizer.O200K}
+	text, checks, err := checkedBrief(ctx, env, c, sp, o)
+	if err != nil {
+		return Prime{}, err
+	}
+	usage, brief, n, ok := render.SplitPrime(text)
+	if !ok {
+		return Prime{}, failf("the server's prime text is not one this smriti reads; run the same version as the server (smriti version)")
+	}
+	if checked := withChecks(brief, checks); checked != brief {
+		n += max(0, smriti.EstimateTokens(checked)-smriti.EstimateTokens(brief))
+		brief = checked
+	}
+	text, _ = render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), func(string) int { return n })
+	return Prime{SpaceID: sp.ID.String(), SpaceName: sp.Name, Usage: usage, Brief: brief,
+		Text: text, Tokens: n, Encoding: render.TokenEncoding}, nil
 }
-
-// PrimeTokens is what `smriti prime` costs an agent for a space state, in
-// o200k tokens (the usage, the compact brief and its token line).
-func PrimeTokens(st *wire.SpaceState) int { return prime(st, now()).Tokens }

@@ -54,7 +54,7 @@ func checkItems(ctx context.Context, env *Env, c *client.Client, cp smriti.ID, p
 }
 
 func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker, cp smriti.ID) ([]coderef.ItemCheck, error) {
-	items, err := c.CheckpointItems(ctx, cp)
+	items, err := c.CodeCitingItems(ctx, cp)
 	if err != nil {
 		return nil, err
 	}
@@ -65,22 +65,89 @@ func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker
 	return coderef.ByItem(fs), nil
 }
 
-// checkedBrief is the brief of st with its stale items first and marked
-// where they are listed.
-func checkedBrief(st *wire.SpaceState, o render.BriefOptions, checks []coderef.ItemCheck) string {
-	b := st.Brief()
-	b.Head = render.MarkStale(b.Head, checks)
-	section := render.RefCheckSection(checks)
-	if section != "" && o.Budget > 0 {
-		count := o.Count
-		if count == nil {
-			count = o.Tokens
-		}
-		if count != nil {
-			o.Budget -= count(section + "\n")
+// headChecks checks the refs of the items on the space's head against the
+// work tree, as checkItems does. It asks the server for the items that
+// cite code first: most heads have none, and then no git runs.
+func headChecks(ctx context.Context, env *Env, c *client.Client, space smriti.ID, projectRoot *string) []coderef.ItemCheck {
+	head, err := c.HeadCitingCode(ctx, space)
+	if err != nil || head == nil || head.Items == nil {
+		// No checkpoint yet (or a server that does not say): nothing to check.
+		return nil
+	}
+	items := *head.Items
+	if len(items) == 0 {
+		return nil
+	}
+	ck := openWorkTree(ctx, env, projectRoot)
+	if ck == nil {
+		return nil
+	}
+	defer ck.Close()
+	fs, err := ck.Check(ctx, wire.DomainItems(items))
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "smriti: the items' code refs could not be checked: %s\n", smriti.ErrorMessage(err))
+		return nil
+	}
+	return coderef.ByItem(fs)
+}
+
+// checkedBrief reads the brief the server renders with o while the head's
+// items are checked against the work tree, both at once: the checks rarely
+// find a stale item, and then one read is all it takes. When they do and
+// the brief has a budget (or is the prime text), it is read again with
+// room kept for what the checks add.
+func checkedBrief(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, o client.BriefOptions) (string, []coderef.ItemCheck, error) {
+	var checks []coderef.ItemCheck
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		checks = headChecks(ctx, env, c, sp.ID, sp.ProjectRoot)
+	}()
+	md, err := c.Brief(ctx, sp.ID, o)
+	<-checked
+	if err != nil {
+		return "", nil, err
+	}
+	if reserve := checksReserve(checks); reserve > 0 && (o.Budget > 0 || o.Prime) {
+		o.Reserve = reserve
+		if md, err = c.Brief(ctx, sp.ID, o); err != nil {
+			return "", nil, err
 		}
 	}
-	return render.WithRefChecks(render.RenderBrief(b, o), checks)
+	return md, checks, nil
+}
+
+// checksReserve is what the checks add to a brief (the section in front,
+// a marker on each stale item), in tokens estimated high: the server keeps
+// that much of a budget free, so the brief with them stays within it.
+func checksReserve(checks []coderef.ItemCheck) int {
+	section := render.RefCheckSection(checks)
+	if section == "" {
+		return 0
+	}
+	n := smriti.EstimateTokens(section + "\n")
+	for _, s := range coderef.Stale(checks) {
+		n += smriti.EstimateTokens(" [check: " + string(s.Status) + "]")
+	}
+	return n
+}
+
+// withChecks is a brief the server rendered with its stale items marked
+// where they are listed and the check section in front. A token line at
+// its end grows by an estimate (smriti.EstimateTokens, high) of what the
+// checks added: the server counted the brief without them.
+func withChecks(md string, checks []coderef.ItemCheck) string {
+	if len(coderef.Stale(checks)) == 0 {
+		return md
+	}
+	body, n, counted := render.SplitTokenLine(md)
+	out := render.WithRefChecks(render.MarkStaleText(body, checks), checks)
+	if !counted {
+		return out
+	}
+	n += max(0, smriti.EstimateTokens(out)-smriti.EstimateTokens(body))
+	out, _ = render.WithTokenLine(out, func(string) int { return n })
+	return out
 }
 
 // refFlag is one --ref: ITEM (an item id or words of its text; "" for the
@@ -153,18 +220,12 @@ func refTarget(all []wire.ItemIn, added []int, f refFlag) (int, error) {
 	return found, nil
 }
 
-// sessionStartChecks is the SessionStart brief md with the head's items
-// whose code refs are not fresh in front, checked against the work tree of
-// the agent's directory dir.
-func sessionStartChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir, md string) string {
-	head, err := c.LatestCheckpoint(ctx, sp.ID, "")
-	if err != nil || head == nil {
-		return md
-	}
+// dirChecks are the head's items whose code refs are not fresh in the
+// work tree of the agent's directory dir (checked once per hook).
+func dirChecks(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo, dir string) []coderef.ItemCheck {
 	envAt := *env
 	if dir != "" {
 		envAt.Getwd = func() (string, error) { return dir, nil }
 	}
-	checks := checkItems(ctx, &envAt, c, head.ID, sp.ProjectRoot)
-	return render.WithRefChecks(render.MarkStaleText(md, checks), checks)
+	return headChecks(ctx, &envAt, c, sp.ID, sp.ProjectRoot)
 }

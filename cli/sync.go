@@ -22,10 +22,13 @@ const spaceFlagHelp = "the space (default: SMRITI_SPACE, else the space whose pr
 func newRemoteCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remote",
-		Short: "Manage a space's remotes: other Smriti servers holding a copy of it",
+		Short: "Manage a space's remotes: other Smriti servers or git repositories holding a copy of it",
 		Long: `A remote is another Smriti server holding a copy of a space (a laptop's,
-a team server's, CI's). smriti fetch, pull and push exchange checkpoints,
-sessions and turns with it; a private session never leaves this server.`,
+a team server's, CI's), or a git repository the local server reaches with
+the system git (the space's records kept under refs/smriti/<space-id>/,
+never touching the project's branches). smriti fetch, pull and push
+exchange checkpoints, sessions and turns with it; a private session never
+leaves this server.`,
 	}
 	cmd.AddCommand(newRemoteAddCmd(), newRemoteListCmd(), newRemoteShowCmd(), newRemoteRemoveCmd())
 	return cmd
@@ -36,13 +39,21 @@ func newRemoteAddCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "add NAME URL",
-		Short: "Add a remote: NAME (e.g. origin) for the Smriti server at URL",
+		Short: "Add a remote: NAME (e.g. origin) for the Smriti server or git repository at URL",
 		Long: `Add a remote to a space. The space's id there is the same as here unless
 --remote-space names another (a clone keeps ids). With --token-env VAR the
 token in that environment variable is kept by the local server as the
-remote's secret: it is never shown again (only its last four characters).`,
-		Example: `  smriti remote add origin https://smriti.example.com --token-env SMRITI_TEAM_TOKEN`,
-		Args:    cobra.ExactArgs(2),
+remote's secret: it is never shown again (only its last four characters).
+
+URL is a git repository when it is an absolute path, an ssh://, git:// or
+file:// URL, an scp-like git@host:path, an http(s) URL ending in .git, or
+any URL after "git+" (git+https://host/me/notes); any other http(s) URL is
+a Smriti server. A git remote takes no token: the server's git and its
+credentials (ssh keys, credential helpers) reach it.`,
+		Example: `  smriti remote add origin https://smriti.example.com --token-env SMRITI_TEAM_TOKEN
+  smriti remote add origin git@github.com:me/notes.git
+  smriti remote add backup /srv/git/notes.git`,
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env, c, sp, err := commandSpace(cmd, space)
 			if err != nil {
@@ -378,13 +389,15 @@ func newCloneCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "clone URL SPACE_ID",
-		Short: "Make the local server's exact copy of a space on another Smriti server (same ids and hashes)",
-		Long: `Clone a space from the Smriti server at URL into the local one: every
+		Short: "Make the local server's exact copy of a space on another Smriti server or in a git repository (same ids and hashes)",
+		Long: `Clone a space from the Smriti server or git repository at URL (see
+smriti remote add --help for which is which) into the local one: every
 checkpoint, item, session and turn with its id and hash (private sessions
 stay there), streamed through a spool file so memory stays bounded. The
-other server becomes the space's remote (origin, or --name).`,
-		Example: `  smriti clone https://smriti.example.com 0b9f…e1 --token-env SMRITI_TEAM_TOKEN`,
-		Args:    cobra.ExactArgs(2),
+other copy becomes the space's remote (origin, or --name).`,
+		Example: `  smriti clone https://smriti.example.com 0b9f…e1 --token-env SMRITI_TEAM_TOKEN
+  smriti clone git@github.com:me/notes.git 0b9f…e1`,
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env := envOf(cmd)
 			c := env.Client()

@@ -211,6 +211,14 @@ func (c *Client) LatestCheckpoint(ctx context.Context, space smriti.ID, branch s
 	return &out, c.get(ctx, path, &out)
 }
 
+// HeadCitingCode returns main's newest checkpoint of the space with, as its
+// Items, only the items that cite code: what a client checks against its
+// work tree, in one request.
+func (c *Client) HeadCitingCode(ctx context.Context, space smriti.ID) (*wire.Commit, error) {
+	var out wire.Commit
+	return &out, c.get(ctx, "/api/v2/repos/"+space.String()+"/commits/latest?items=true&cites_code=true", &out)
+}
+
 // Commit saves a checkpoint from a session.
 func (c *Client) Commit(ctx context.Context, req wire.CommitRequest) (*wire.Commit, error) {
 	var out wire.Commit
@@ -343,6 +351,12 @@ func (c *Client) Head(ctx context.Context, space smriti.ID) (*wire.Head, error) 
 func (c *Client) CheckpointItems(ctx context.Context, id smriti.ID) ([]wire.ItemOut, error) {
 	var out []wire.ItemOut
 	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items", &out)
+}
+
+// CodeCitingItems returns the checkpoint's items that cite code.
+func (c *Client) CodeCitingItems(ctx context.Context, id smriti.ID) ([]wire.ItemOut, error) {
+	var out []wire.ItemOut
+	return out, c.get(ctx, "/api/v5/checkpoints/"+id.String()+"/items?cites_code=true", &out)
 }
 
 // ItemHistory returns an item's history in a space.

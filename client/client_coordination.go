@@ -54,6 +54,16 @@ type BriefOptions struct {
 	Stats   bool
 	// Budget, when positive, keeps the brief within that many tokens.
 	Budget int
+	// Prime asks for the text `smriti prime` prints (usage and brief).
+	Prime bool
+	// MainOnly leaves out branches, claims, divergence and freshness.
+	MainOnly bool
+	// Home is shown as ~ at the start of paths.
+	Home string
+	// Reserve keeps that many tokens of the budget free for what the
+	// caller adds; MaxChars, when positive, shrinks the budget until the
+	// brief takes at most that many characters (UTF-16 code units).
+	Reserve, MaxChars int
 }
 
 // Brief fetches the state brief rendered as markdown by the server.
@@ -71,6 +81,20 @@ func (c *Client) Brief(ctx context.Context, space smriti.ID, o BriefOptions) (st
 	}
 	if o.Stats {
 		v.Set("stats", "true")
+	}
+	for name, on := range map[string]bool{"prime": o.Prime, "main_only": o.MainOnly} {
+		if on {
+			v.Set(name, "true")
+		}
+	}
+	if o.Home != "" {
+		v.Set("home", o.Home)
+	}
+	if o.Reserve > 0 {
+		v.Set("reserve", strconv.Itoa(o.Reserve))
+	}
+	if o.MaxChars > 0 {
+		v.Set("max_chars", strconv.Itoa(o.MaxChars))
 	}
 	return c.getText(ctx, withQuery("/api/v5/spaces/"+space.String()+"/brief", v))
 }

@@ -1,9 +1,9 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
 	"smriti/coord"
-	"smriti/render"
 	"smriti/wire"
 	"strings"
 
@@ -24,6 +24,7 @@ func (s *Server) coordinationRoutes() []route {
 		"since_commit_id": stateQuery["since_commit_id"],
 		"session_id":      stateQuery["session_id"],
 	}
+	maps.Copy(briefQuery, briefClientQuery)
 	return append([]route{
 		{method: "GET", path: "/api/v4/chat/spaces/{repo_id}/state", summary: "The state brief: main head, active branches, live claims, divergence and freshness",
 			tag: "coordination", out: wire.SpaceState{}, status: 200, query: stateQuery, handle: s.spaceState},
@@ -83,40 +84,6 @@ func (s *Server) spaceState(w http.ResponseWriter, r *http.Request) error {
 	out.BriefTokens = compactBriefTokens(b, s.now())
 	writeJSON(w, http.StatusOK, out)
 	return nil
-}
-
-func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "space_id")
-	if err != nil {
-		return err
-	}
-	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
-		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
-	}
-	var ask render.BriefAsk
-	if ask.Compact, err = queryBool(r, "compact"); err != nil {
-		return err
-	}
-	if ask.Preview, err = queryBool(r, "preview"); err != nil {
-		return err
-	}
-	if ask.Stats, err = queryBool(r, "stats"); err != nil {
-		return err
-	}
-	if ask.Budget, err = briefBudget(r); err != nil {
-		return err
-	}
-	// The API lists every item unless a budget is asked for.
-	ask.All = ask.Budget == 0
-	opts := ask.Options(s.now())
-	b, err := s.brief(r, id)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write([]byte(render.RenderBrief(b, opts)))
-	return err
 }
 
 func (s *Server) createClaim(w http.ResponseWriter, r *http.Request) error {

@@ -15,8 +15,10 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/client"
+	"smriti/gitremote"
 	"smriti/httpapi"
 	"smriti/provider"
+	"smriti/remote"
 	"smriti/store"
 	"smriti/store/storetest"
 	"smriti/tokenizer"
@@ -54,6 +56,8 @@ type envConfig struct {
 	gate app.GateConfig
 	// storeOpts tune the store's PostgreSQL pool.
 	storeOpts store.Options
+	// noGit builds the server without a way to reach git repositories.
+	noGit bool
 }
 
 // withSecurity sets the server's security and connection bounds.
@@ -115,7 +119,12 @@ func startEnv(t *testing.T, dsn string, cfg envConfig) *testEnv {
 	if cfg.auth.Enabled {
 		gate.Roles = st.SpaceRole
 	}
-	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial})
+	var gitDial remote.Dialer
+	if !cfg.noGit {
+		gitDial = gitremote.New(filepath.Join(t.TempDir(), "git-cache")).Dial
+	}
+	a := app.New(app.Config{Store: st, Providers: providers, Tokens: tokenizer.Counter{}, Now: st.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial,
+		GitDialer: gitDial})
 	srv := httpapi.New(httpapi.Config{Backend: st, App: a, Version: "test", Commit: "test", Metrics: metrics,
 		Security: cfg.security, Auth: cfg.auth, Logger: cfg.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

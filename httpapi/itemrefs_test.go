@@ -41,4 +41,26 @@ func TestItemRefsOverHTTP(t *testing.T) {
 	if len(items) != 1 || len(items[0].Refs) != 1 || items[0].Refs[0].String() != "app/send.go#app.Send:4-7" || items[0].Refs[0].SpanHash != span {
 		t.Fatalf("items view = %+v", items)
 	}
+
+	// ?cites_code=true keeps only the items that cite code: what a client
+	// checks against its work tree.
+	status, out = e.raw(t, "POST", "/api/v4/chat/commit", `{"repo_id": "`+sp.ID.String()+`", "session_id": "`+se.ID.String()+`", "message": "y",
+		"decisions": ["Sends go through app.Send", "Logs are JSON lines"]}`)
+	if status != 201 {
+		t.Fatalf("second commit: %d %s", status, out)
+	}
+	cps = storetest.Get(e.c.Checkpoints(context.Background(), sp.ID, "")).Must(t)
+	all := storetest.Get(e.c.CheckpointItems(context.Background(), cps[0].ID)).Must(t)
+	citing := storetest.Get(e.c.CodeCitingItems(context.Background(), cps[0].ID)).Must(t)
+	if len(all) != 2 || len(citing) != 1 || citing[0].Text != "Sends go through app.Send" || citing[0].Refs[0].String() != "app/send.go#app.Send:4-7" {
+		t.Fatalf("all items %+v, citing code %+v", all, citing)
+	}
+	head := storetest.Get(e.c.HeadCitingCode(context.Background(), sp.ID)).Must(t)
+	if head.ID != cps[0].ID || head.Items == nil || len(*head.Items) != 1 || (*head.Items)[0].Text != "Sends go through app.Send" {
+		t.Fatalf("head citing code = %s with items %+v", head.ID, head.Items)
+	}
+	if status, out := e.raw(t, "GET", "/api/v5/checkpoints/"+cps[0].ID.String()+"/items?cites_code=yes", ""); status != 400 ||
+		out != `{"detail":"query parameter cites_code must be true or false, got \"yes\""}`+"\n" {
+		t.Fatalf("cites_code=yes: %d %s", status, out)
+	}
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"smriti"
@@ -35,7 +36,7 @@ func (s *Server) itemRoutes() []route {
 				"as_of":  "a checkpoint id or hash prefix (at least 7 characters), or a time: RFC 3339 or a date YYYY-MM-DD (its end, UTC) (required)",
 				"branch": "the line of work for a time (default main); a checkpoint's line is its own branch"}},
 		{method: "GET", path: "/api/v5/checkpoints/{commit_id}/items", summary: "A checkpoint's items with their ids, origins and what the checkpoint changed", tag: "checkpoints",
-			out: []wire.ItemOut{}, status: 200, handle: s.checkpointItems},
+			out: []wire.ItemOut{}, status: 200, handle: s.checkpointItems, query: map[string]string{"cites_code": citesCodeQuery}},
 	}
 }
 
@@ -82,12 +83,27 @@ func (s *Server) checkpointItems(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	citing, err := queryBool(r, "cites_code")
+	if err != nil {
+		return err
+	}
 	items, err := s.app.CheckpointItems(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, itemsOut(items))
+	writeJSON(w, http.StatusOK, itemsOut(citingCode(items, citing)))
 	return nil
+}
+
+// citesCodeQuery documents ?cites_code=.
+const citesCodeQuery = "true: only the items that cite code (what a client checks against its work tree)"
+
+// citingCode is items, or when only is set, those of them that cite code.
+func citingCode(items []smriti.Item, only bool) []smriti.Item {
+	if !only {
+		return items
+	}
+	return slices.DeleteFunc(slices.Clone(items), func(it smriti.Item) bool { return len(it.Refs) == 0 })
 }
 
 // withItems adds the items view to a checkpoint's wire form when the
@@ -97,13 +113,17 @@ func (s *Server) withItems(r *http.Request, c *smriti.Checkpoint, out *wire.Comm
 	if err != nil || !want {
 		return err
 	}
+	citing, err := queryBool(r, "cites_code")
+	if err != nil {
+		return err
+	}
 	items := c.Items
 	if items == nil {
 		if items, err = s.app.CheckpointItems(r.Context(), c.ID); err != nil {
 			return err
 		}
 	}
-	v := itemsOut(items)
+	v := itemsOut(citingCode(items, citing))
 	out.Items = &v
 	return nil
 }

@@ -20,7 +20,7 @@ func (s *Server) spaceRoutes() []route {
 		{method: "GET", path: "/api/v2/repos/{repo_id}/commits", summary: "List a space's checkpoints, newest first", tag: "spaces", out: []wire.Commit{}, status: 200,
 			query: map[string]string{"branch": "only this branch", "limit": page["limit"], "after": page["after"]}, handle: s.listCheckpoints},
 		{method: "GET", path: "/api/v2/repos/{repo_id}/commits/latest", summary: "The newest checkpoint of a branch", tag: "spaces", out: wire.Commit{}, status: 200,
-			query: map[string]string{"branch": "branch name (default main)"}, handle: s.latestCheckpoint},
+			query: map[string]string{"branch": "branch name (default main)", "items": itemsQuery["items"], "cites_code": citesCodeQuery}, handle: s.latestCheckpoint},
 	}
 }
 
@@ -145,6 +145,5 @@ func (s *Server) latestCheckpoint(w http.ResponseWriter, r *http.Request) error 
 	if len(list) == 0 {
 		return smriti.Errorf(smriti.ENOTFOUND, "No commits found for this repo/branch")
 	}
-	writeJSON(w, http.StatusOK, wire.CommitOf(list[0]))
-	return nil
+	return s.writeCheckpoint(w, r, http.StatusOK, list[0])
 }

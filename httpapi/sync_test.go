@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -336,4 +338,60 @@ func TestSyncBackgroundFetchSaysBehind(t *testing.T) {
 	if _, after := liveDecisions(t, b, sp.ID); after.ID != before.ID {
 		t.Fatal("the background fetch moved main")
 	}
+}
+
+// TestSyncCloneRefusesTamperedOrCutBundle: a clone checks the bundle as it
+// downloads it and again as it writes it. A bundle with one checkpoint's
+// text changed is refused naming that checkpoint, one cut off midway is
+// refused as cut off; neither leaves anything of the space behind, and a
+// clone from the sound remote then completes and verifies.
+func TestSyncCloneRefusesTamperedOrCutBundle(t *testing.T) {
+	team, laptop := newEnv(t), newEnv(t)
+	sp, err := team.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: strp("clone faults")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitState(t, team, sp.ID, "one", []string{"Alpha"}, nil)
+	c2 := commitState(t, team, sp.ID, "two", []string{"Alpha", "Bravo"}, nil)
+	commitState(t, team, sp.ID, "three", []string{"Alpha", "Bravo", "Charlie"}, nil)
+	proxy, url := newSyncProxy(t, team.url)
+	id := sp.ID.String()
+	nothingCloned := func(t *testing.T) {
+		t.Helper()
+		_, err := laptop.c.Space(bg, sp.ID)
+		wantCode(t, err, smriti.ENOTFOUND)
+	}
+
+	t.Run("TamperedCheckpointIsNamed", func(t *testing.T) {
+		proxy.tamper = func(b []byte) []byte { return bytes.Replace(b, []byte(`"Bravo"`), []byte(`"Bravp"`), 1) }
+		_, err := laptop.c.Clone(bg, wire.CloneRequest{URL: url, SpaceID: &id})
+		wantCode(t, err, smriti.EUNPROCESSABLE)
+		if want := "checkpoint " + c2.ID.String() + " "; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "does not verify") {
+			t.Fatalf("the refusal %q does not say checkpoint %s does not verify", err, c2.ID)
+		}
+		nothingCloned(t)
+	})
+	for _, n := range []int{40, 200, 600} {
+		t.Run(fmt.Sprintf("CutAfter%dBytes", n), func(t *testing.T) {
+			proxy.cutFetch = n
+			_, err := laptop.c.Clone(bg, wire.CloneRequest{URL: url, SpaceID: &id})
+			wantCode(t, err, smriti.EINVALID)
+			if !strings.Contains(err.Error(), "cut off") {
+				t.Fatalf("the refusal %q does not say the transfer was cut off", err)
+			}
+			nothingCloned(t)
+		})
+	}
+	t.Run("SoundRemoteClones", func(t *testing.T) {
+		if _, err := laptop.c.Clone(bg, wire.CloneRequest{URL: url, SpaceID: &id}); err != nil {
+			t.Fatal(err)
+		}
+		live, head := liveDecisions(t, laptop, sp.ID)
+		got := mapValues(live)
+		sort.Strings(got)
+		if !slices.Equal(got, []string{"Alpha", "Bravo", "Charlie"}) || head.Message != "three" {
+			t.Fatalf("the clone's main is %q holding %v; want three holding Alpha, Bravo, Charlie", head.Message, got)
+		}
+		verifyHead(t, laptop, sp.ID)
+	})
 }

@@ -32,3 +32,19 @@ func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*smriti
 func (f *fakeOps) ResolveProposal(context.Context, smriti.ID, string) (*smriti.Proposal, error) {
 	panic("unexpected ResolveProposal")
 }
+
+// The sync operations of fakeOps: the sync tools are tested over real
+// servers too.
+
+func (f *fakeOps) Fetch(context.Context, smriti.ID, string) (*app.FetchResult, error) {
+	panic("unexpected Fetch")
+}
+func (f *fakeOps) Pull(context.Context, app.PullRequest) (*app.PullResult, error) {
+	panic("unexpected Pull")
+}
+func (f *fakeOps) Push(context.Context, smriti.ID, string, string) (*app.PushResult, error) {
+	panic("unexpected Push")
+}
+func (f *fakeOps) PushProposal(context.Context, smriti.ID, string, string) (*app.PushResult, error) {
+	panic("unexpected PushProposal")
+}

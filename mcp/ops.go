@@ -99,6 +99,7 @@ type Ops interface {
 	PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error)
 
 	ProposalOps
+	SyncOps
 }
 
 // ContextPreview is what a send would give the model.

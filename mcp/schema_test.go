@@ -34,8 +34,8 @@ func TestEveryToolAndParameterIsDescribed(t *testing.T) {
 	if len(missing) > 0 {
 		t.Fatalf("%d without a description:\n%s", len(missing), strings.Join(missing, "\n"))
 	}
-	if len(list.Tools) != 36 {
-		t.Fatalf("%d tools listed, want 36", len(list.Tools))
+	if len(list.Tools) != 39 {
+		t.Fatalf("%d tools listed, want 39", len(list.Tools))
 	}
 }
 

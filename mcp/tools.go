@@ -162,6 +162,7 @@ func (t *tools) register(s *sdk.Server) {
 	t.registerRefs(s)
 	t.registerSearch(s)
 	t.registerProposals(s)
+	t.registerSync(s)
 }
 
 type whyIn struct {

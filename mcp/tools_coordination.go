@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/render"
+	"smriti/tokenizer"
 )
 
 type stateIn struct {
@@ -78,7 +79,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
 				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
 			}
-			o := render.BriefAsk{Compact: in.Compact, Preview: in.Preview, All: in.All}.Options(time.Now())
+			o := render.BriefAsk{Compact: in.Compact, Preview: in.Preview, All: in.All}.Options(time.Now(), tokenizer.CountO200K)
 			return t.checkedBrief(ctx, sp, b, o), nil
 		})
 	t.registerClaims(s)

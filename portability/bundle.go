@@ -52,6 +52,15 @@ func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool
 	if err != nil {
 		return nil, err
 	}
+	return ImportVerified(ctx, st, r, counts, asNew)
+}
+
+// ImportVerified is ImportSpace for a bundle whose first pass has been
+// made already: counts are what VerifyBundle returned for the same bytes
+// (a clone checks the bundle as it downloads it). The bundle is checked
+// again as the store writes it, so counts that do not match it fail the
+// import with nothing written.
+func ImportVerified(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *BundleCounts, asNew bool) (*smriti.Space, error) {
 	in := records.Import{Logged: counts.Checkpoints + counts.Turns, Open: func() (records.Reader, error) {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("import: rewind bundle: %w", err)

@@ -16,12 +16,14 @@ import (
 	"smriti"
 )
 
-// Remote is another server holding a copy of a space.
+// Remote is another server, or a git repository, holding a copy of a
+// space.
 type Remote struct {
 	SpaceID smriti.ID
 	// Name is how commands name it ("origin").
 	Name string
-	// URL is the other server's base URL.
+	// URL is the other server's base URL, or a git repository's location
+	// (IsGitURL tells them apart).
 	URL string
 	// RemoteSpaceID is the space's id there (a clone keeps ids, so it is
 	// usually the same).
@@ -82,9 +84,9 @@ type Create struct {
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // Validate checks a new remote: a name of letters, digits, '.', '_' and '-'
-// (at most 64, not starting with a punctuation mark), an http or https URL
-// with a host, a token of at most 4,096 characters. EUNPROCESSABLE
-// otherwise.
+// (at most 64, not starting with a punctuation mark), a URL CheckURL
+// accepts, a token of at most 4,096 characters (and none for a git
+// repository, which git's own credentials reach). EUNPROCESSABLE otherwise.
 func (c *Create) Validate() error {
 	if !nameRE.MatchString(c.Name) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote name %q must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit", smriti.Truncate(c.Name, 80))
@@ -95,15 +97,23 @@ func (c *Create) Validate() error {
 	if len(c.Token) > 4096 {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "token is longer than 4096 characters")
 	}
+	if c.Token != "" && IsGitURL(c.URL) {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is a git repository, which takes no token: git's own credentials (ssh keys, credential helpers) reach it", smriti.Truncate(c.URL, 200))
+	}
 	return nil
 }
 
-// CheckURL accepts an http or https URL with a host and no query or
-// fragment (EUNPROCESSABLE otherwise).
+// CheckURL accepts a Smriti server's http or https URL with a host and no
+// query or fragment, or a git repository's location (IsGitURL); an
+// absolute path is the only local form, as a server resolves no relative
+// path. EUNPROCESSABLE otherwise.
 func CheckURL(raw string) error {
+	if IsGitURL(raw) {
+		return checkGitURL(raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q must be an http or https URL of a Smriti server, such as https://smriti.example.com", smriti.Truncate(raw, 200))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q must be an http or https URL of a Smriti server, such as https://smriti.example.com, or a git repository (a path such as /srv/notes.git, git@host:me/notes.git, or a URL ending in .git)", smriti.Truncate(raw, 200))
 	}
 	return nil
 }

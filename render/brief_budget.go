@@ -149,3 +149,47 @@ func fitText(b *coord.StateBrief, budget int, cost func(*coord.StateBrief) int) 
 	}
 	return &out
 }
+
+// JSChars counts characters as JavaScript does (UTF-16 code units): the
+// unit agent hosts measure the context a hook gives them in.
+func JSChars(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// RenderBriefWithin is RenderBrief kept within maxChars characters (as
+// JSChars counts them) when it can be: a brief too long is rendered again
+// with a token budget shrunk in proportion (the brief then says what it
+// left out and how to list it), at most a few times. It needs a counter
+// (o.Count or o.Tokens); without one, or with maxChars zero, it is
+// RenderBrief. A brief that still does not fit is returned as rendered:
+// the caller decides how to cut it.
+func RenderBriefWithin(b *coord.StateBrief, o BriefOptions, maxChars int) string {
+	count := o.Count
+	if count == nil {
+		count = o.Tokens
+	}
+	md := RenderBrief(b, o)
+	if maxChars <= 0 || count == nil {
+		return md
+	}
+	for try := 0; try < 4 && JSChars(md) > maxChars; try++ {
+		next := count(md) * maxChars / JSChars(md) * (9 - try) / 10
+		if o.Budget > 0 && next >= o.Budget {
+			next = o.Budget * (9 - try) / 10
+		}
+		if next < 200 {
+			break
+		}
+		o.Budget = next
+		md = RenderBrief(b, o)
+	}
+	return md
+}

@@ -29,8 +29,8 @@ func TestBriefAskIsOneRule(t *testing.T) {
 		{"ExplicitBudgetWinsOverAll", render.BriefAsk{Compact: true, All: true, Budget: 800}, render.BriefCompact, 800},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := c.ask.Options(now)
-			if o.Mode != c.mode || o.Budget != c.budget || !o.Now.Equal(now) || o.Tokens == nil || o.Stats != c.ask.Stats {
+			o := c.ask.Options(now, func(s string) int { return len(s) })
+			if o.Mode != c.mode || o.Budget != c.budget || c.ask.TokenBudget() != c.budget || !o.Now.Equal(now) || o.Tokens == nil || o.Stats != c.ask.Stats {
 				t.Fatalf("options = mode %v budget %d; want mode %v budget %d, counted, at %s", o.Mode, o.Budget, c.mode, c.budget, now)
 			}
 		})

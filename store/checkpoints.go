@@ -333,11 +333,16 @@ func (s *Store) insertCheckpoint(ctx context.Context, tx *sql.Tx, c *smriti.Chec
 	return c, nil
 }
 
-var sqlInsertCheckpoint = `INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
+// checkpointRowArgs is the number of columns sqlInsertCheckpoint writes.
+const checkpointRowArgs = 27
+
+const sqlInsertCheckpointHead = `INSERT INTO checkpoints (id, space_id, commit_hash, parent_id, merge_parent_id,
 		branch_name, author_agent, author_type, project_root, message, summary, objective, decisions, assumptions, tasks,
 		open_questions, entities, artifacts, context_blob, raw_source_text, metadata, log_pos, created_at, depth, skip_id,
 		hash_version, items_ready)
-		VALUES (` + placeholders(27) + `)`
+		VALUES `
+
+var sqlInsertCheckpoint = sqlInsertCheckpointHead + `(` + placeholders(checkpointRowArgs) + `)`
 
 // writeCheckpointRow stores a checkpoint whose hash and log position are
 // already set, with its place in the ancestry index. A checkpoint with
@@ -348,22 +353,37 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 	if err != nil {
 		return err
 	}
+	args, err := s.checkpointRowArgs(c, depth, skip, placed)
+	if err != nil {
+		return err
+	}
+	_, err = s.writeStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("insert checkpoint: %w", err)
+	}
+	return nil
+}
+
+// checkpointRowArgs are the arguments of sqlInsertCheckpoint for c at its
+// place in the ancestry index (placed false: its parent predates it).
+func (s *Store) checkpointRowArgs(c *smriti.Checkpoint, depth int64, skip *smriti.ID, placed bool) ([]any, error) {
 	var depthArg sql.NullInt64
 	if placed {
 		depthArg = sql.NullInt64{Int64: depth, Valid: true}
 	}
-	args := []any{c.ID, c.SpaceID, c.Hash, idArg(c.ParentID), idArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
-		c.AuthorType, c.ProjectRoot, c.Message, c.Summary, c.Objective}
+	args := make([]any, 0, checkpointRowArgs)
+	args = append(args, c.ID, c.SpaceID, c.Hash, idArg(c.ParentID), idArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
+		c.AuthorType, c.ProjectRoot, c.Message, c.Summary, c.Objective)
 	for _, v := range []any{c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities, c.Artifacts, c.ContextBlob} {
 		j, err := jsonArg(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		args = append(args, j)
 	}
 	meta, err := jsonArg(c.Metadata)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	hv, ready := c.HashVersion, 0
 	if hv < 1 {
@@ -372,12 +392,7 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 	if hv >= 2 {
 		ready = 1
 	}
-	args = append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip), hv, ready)
-	_, err = s.writeStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
-	if err != nil {
-		return fmt.Errorf("insert checkpoint: %w", err)
-	}
-	return nil
+	return append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip), hv, ready), nil
 }
 
 // Checkpoint implements smriti.CheckpointService.

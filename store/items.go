@@ -73,12 +73,14 @@ func int64Arg(p *int64) sql.NullInt64 {
 	return sql.NullInt64{Int64: *p, Valid: true}
 }
 
-// sqlInsertItems inserts n checkpoint_items rows.
-func sqlInsertItems(n int) string {
-	return `INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
+const sqlInsertItemsHead = `INSERT INTO checkpoint_items (checkpoint_id, position, item_id, kind, text, status,
 			supersedes, change_op, change_before, change_by, change_reason, source_session_id, source_from_seq, source_to_seq,
 			source_quote, origin_checkpoint_id, origin_session_id, origin_from_seq, origin_to_seq, origin_quote,
-			origin_author_agent, origin_model, change_merge, refs) VALUES ` + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
+			origin_author_agent, origin_model, change_merge, refs) VALUES `
+
+// sqlInsertItems inserts n checkpoint_items rows.
+func sqlInsertItems(n int) string {
+	return sqlInsertItemsHead + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
 }
 
 // maxItemRows is the most rows one prepared item insert writes on SQLite;
@@ -90,10 +92,9 @@ const maxItemRows = 32
 // wideWrites (one statement, one round trip).
 const wideItemRows = 40
 
-// writeItems stores c.Items as c's rows: on an engine with wideWrites a
-// few dozen rows a statement, otherwise with prepared inserts of 32, 16 …
-// 1 rows in as few statements as that allows.
-func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
+// itemRowsArgs are the arguments of sqlInsertItems(len(c.Items)) for c's
+// items.
+func itemRowsArgs(c *smriti.Checkpoint) ([]any, error) {
 	args := make([]any, 0, len(c.Items)*itemRowArgs)
 	for i := range c.Items {
 		it := &c.Items[i]
@@ -101,7 +102,7 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 		if len(it.Supersedes) > 0 {
 			var err error
 			if sup, err = jsonArg(it.Supersedes); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		ch := it.Change
@@ -116,7 +117,7 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 		if ch.Merge != nil {
 			b, err := json.Marshal(ch.Merge)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			merge = sql.NullString{String: string(b), Valid: true}
 		}
@@ -124,7 +125,7 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 		if len(it.Refs) > 0 {
 			b, err := json.Marshal(it.Refs)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			refs = sql.NullString{String: string(b), Valid: true}
 		}
@@ -132,6 +133,17 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 			idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
 			idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
 			it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge, refs)
+	}
+	return args, nil
+}
+
+// writeItems stores c.Items as c's rows: on an engine with wideWrites a
+// few dozen rows a statement, otherwise with prepared inserts of 32, 16 …
+// 1 rows in as few statements as that allows.
+func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
+	args, err := itemRowsArgs(c)
+	if err != nil {
+		return err
 	}
 	for rows := len(c.Items); rows > 0; {
 		var st stmt

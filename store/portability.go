@@ -12,8 +12,9 @@ import (
 	"smriti/records"
 )
 
-// exportPage is how many checkpoints an export reads at a time.
-const exportPage = 500
+// exportPage is how many checkpoints an export reads at a time: with
+// their items, a page is most of what an export holds in memory.
+const exportPage = 100
 
 // ExportSpace writes the space's records to w in bundle order. It reads inside one
 // read-only transaction, so the bundle is one consistent snapshot, and
@@ -179,6 +180,10 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 	return n, rows.Err()
 }
 
+// importReadAhead is how many records an import decodes ahead of the one
+// it writes.
+const importReadAhead = 64
+
 // ImportRecords writes a space's records inside one transaction. The
 // records are checked as they are read (a bundle is checked whole before,
 // by portability.ImportSpace), so records that changed since still cannot
@@ -187,7 +192,8 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 	var im *spaceImport
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		im = &spaceImport{s: s, ctx: ctx, tx: tx, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},
-			logged: &importLog{n: int64(in.Logged)}}
+			logged: &importLog{n: int64(in.Logged)}, rows: newImportRows(ctx, s, tx)}
+		defer im.rows.close()
 		if in.Remap != nil {
 			im.asNew, im.remap = true, in.Remap()
 		}
@@ -195,7 +201,9 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 		if err != nil {
 			return err
 		}
-		return im.run(rs)
+		ra := newReadAhead(rs, importReadAhead)
+		defer ra.close()
+		return im.run(ra)
 	})
 	// A space deleted and imported again keeps its session ids: turns
 	// cached before the delete carry the old log positions.

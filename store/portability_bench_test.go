@@ -19,6 +19,7 @@ import (
 	"smriti/records"
 	"smriti/search"
 	"smriti/store"
+	"smriti/store/storetest"
 )
 
 // vocabulary is a Zipf-distributed set of made-up words, so generated text
@@ -212,6 +213,30 @@ func writeChatGPTExport(b *testing.B, path string, size int64, v *vocabulary) in
 }
 
 // peakRSS is the process's high-water resident set (VmHWM), in MB.
+// watchHeap samples the Go heap in use until the function it returns is
+// called, which returns the largest figure seen.
+func watchHeap() func() uint64 {
+	runtime.GC()
+	done, out := make(chan struct{}), make(chan uint64)
+	go func() {
+		var ms runtime.MemStats
+		var most uint64
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				out <- most
+				return
+			case <-t.C:
+				runtime.ReadMemStats(&ms)
+				most = max(most, ms.HeapInuse)
+			}
+		}
+	}()
+	return func() uint64 { close(done); return <-out }
+}
+
 func peakRSS() float64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
@@ -252,25 +277,7 @@ func BenchmarkImportLargeExport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runtime.GC()
-		done := make(chan struct{})
-		var maxHeap uint64
-		go func() {
-			var ms runtime.MemStats
-			t := time.NewTicker(20 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					runtime.ReadMemStats(&ms)
-					if ms.HeapInuse > maxHeap {
-						maxHeap = ms.HeapInuse
-					}
-				}
-			}
-		}()
+		stop := watchHeap()
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -278,7 +285,7 @@ func BenchmarkImportLargeExport(b *testing.B) {
 		im := &portability.TranscriptImporter{Store: s}
 		res, err := im.Import(ctx, f, portability.TranscriptImport{SpaceID: sp.ID, Filename: "conversations.json"})
 		f.Close()
-		close(done)
+		maxHeap := stop()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -293,30 +300,49 @@ func BenchmarkImportLargeExport(b *testing.B) {
 }
 
 // BenchmarkImportSpaceBundle imports a space of 1,000 checkpoints × 30
-// items and 5,000 turns (a clone reads the same bundle): checkpoints/s.
+// items and 5,000 turns (a clone reads the same bundle) into SQLite and,
+// when SMRITI_TEST_POSTGRES_URL is set, into PostgreSQL: checkpoints/s and
+// the largest Go heap seen while importing. SMRITI_BENCH_CHECKPOINTS
+// changes the size (turns stay 5 a checkpoint).
 func BenchmarkImportSpaceBundle(b *testing.B) {
+	n := 1000
+	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
 	dir := b.TempDir()
 	path := filepath.Join(dir, "space.bundle")
-	const n = 1000
-	if _, err := synthbundle.WriteFile(path, n, 30, 5000); err != nil {
+	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	for i := 0; i < b.N; i++ {
-		s, err := store.Open(ctx, filepath.Join(dir, fmt.Sprintf("import%d.db", i)), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		start := time.Now()
-		if _, err := portability.ImportSpace(ctx, s, f, false); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(n/time.Since(start).Seconds(), "checkpoints/s")
-		f.Close()
-		s.Close()
+	engines := []struct {
+		name string
+		dsn  func(b *testing.B) string
+	}{
+		{"SQLite", func(b *testing.B) string { return filepath.Join(b.TempDir(), "import.db") }},
+		{"Postgres", func(b *testing.B) string { return storetest.PostgresDSN(b) }},
+	}
+	for _, e := range engines {
+		b.Run(e.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s, err := store.Open(ctx, e.dsn(b), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				stop := watchHeap()
+				start := time.Now()
+				if _, err := portability.ImportSpace(ctx, s, f, false); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "checkpoints/s")
+				b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+				f.Close()
+				s.Close()
+			}
+		})
 	}
 }

@@ -27,6 +27,7 @@ type spaceImport struct {
 	lastSeq map[smriti.ID]int64
 	logged  *importLog
 	mounts  []importedMount
+	rows    *importRows
 }
 
 type importedMount struct {
@@ -53,6 +54,12 @@ func (im *spaceImport) run(br records.Reader) error {
 }
 
 func (im *spaceImport) write(rec *records.BundleRecord) error {
+	if rec.Type != records.RecordCheckpoint && rec.Type != records.RecordTurn {
+		// claims, receipts and proposals name checkpoints and sessions
+		if err := im.rows.flush(); err != nil {
+			return err
+		}
+	}
 	switch rec.Type {
 	case records.RecordSpace:
 		return im.space(rec.Space)
@@ -107,6 +114,13 @@ func (im *spaceImport) checkpoint(b *records.BundleCheckpoint) error {
 	noteID := func(id smriti.ID) smriti.ID { return id }
 	if im.asNew {
 		noteID = im.remap.ID
+	}
+	if c.HashVersion >= 2 {
+		return im.rows.checkpoint(c, b.Notes, noteID)
+	}
+	// A version 1 checkpoint's items are derived from its parent's rows.
+	if err := im.rows.flush(); err != nil {
+		return err
 	}
 	return s.writeArrived(ctx, tx, c, b.Notes, noteID)
 }
@@ -173,11 +187,8 @@ func (im *spaceImport) turn(b *records.BundleTurn) error {
 	if t.LogPos, err = im.position(b.LogOrder); err != nil {
 		return err
 	}
-	if err := im.s.insertTurn(im.ctx, im.tx, t); err != nil {
-		return importConflict(err)
-	}
 	im.lastSeq[t.SessionID] = t.Seq
-	return nil
+	return im.rows.turn(t)
 }
 
 func (im *spaceImport) claim(b *records.BundleClaim) error {
@@ -196,17 +207,16 @@ func (im *spaceImport) claim(b *records.BundleClaim) error {
 	return nil
 }
 
-// finish sets each session's last sequence number, then the mounts (a
-// session may mount a checkpoint written after it), then the task holds.
+// finish writes the rows still pending, sets each session's last sequence
+// number and token total, then the mounts (a session may mount a
+// checkpoint written after it), then the task holds.
 func (im *spaceImport) finish() error {
 	s, ctx, tx := im.s, im.ctx, im.tx
-	for id, seq := range im.lastSeq {
-		if seq < 0 {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ? WHERE id = ?`), seq, id); err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
+	if err := im.rows.flush(); err != nil {
+		return err
+	}
+	if err := im.rows.setSessionTotals(im.lastSeq); err != nil {
+		return err
 	}
 	for _, m := range im.mounts {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?

@@ -18,12 +18,26 @@ import (
 // rewritten: a checkpoint arrives with its id and hash, is verified
 // (parents present, hash recomputed) and is stored once.
 
-const sqlBranchHeads = `SELECT c.branch_name, c.id, c.commit_hash FROM checkpoints c WHERE c.space_id = ?
-	AND c.log_pos = (SELECT MAX(h.log_pos) FROM checkpoints h WHERE h.space_id = c.space_id AND h.branch_name = c.branch_name)
+// withBranchHeads starts a query with heads (branch_name, id): the newest
+// checkpoint of each branch of the space given by its three parameters. It
+// hops from one branch name to the next and reads each branch's newest
+// checkpoint through the (space, branch, log position) index, so its cost
+// follows the number of branches, not of checkpoints.
+const withBranchHeads = `WITH RECURSIVE branches (name) AS (
+		SELECT MIN(branch_name) FROM checkpoints WHERE space_id = ?
+		UNION ALL
+		SELECT (SELECT MIN(n.branch_name) FROM checkpoints n WHERE n.space_id = ? AND n.branch_name > b.name)
+		FROM branches b WHERE b.name IS NOT NULL
+	), heads (branch_name, id) AS (
+		SELECT b.name, (SELECT h.id FROM checkpoints h WHERE h.space_id = ? AND h.branch_name = b.name ORDER BY h.log_pos DESC LIMIT 1)
+		FROM branches b WHERE b.name IS NOT NULL
+	)`
+
+const sqlBranchHeads = withBranchHeads + ` SELECT c.branch_name, c.id, c.commit_hash FROM checkpoints c WHERE c.id IN (SELECT id FROM heads)
 	ORDER BY c.branch_name`
 
 func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]remote.Head, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(sqlBranchHeads), space)
+	rows, err := q.QueryContext(ctx, s.d.rebind(sqlBranchHeads), space, space, space)
 	if err != nil {
 		return nil, fmt.Errorf("branch heads: %w", err)
 	}
@@ -170,10 +184,10 @@ func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves,
 	// at a checkpoint the asker has.
 	not := append([]string{""}, haves...)
 	in := placeholders(len(not))
-	args := []any{space}
+	args := []any{space, space, space}
 	only := ""
 	if len(branches) > 0 {
-		only = ` AND c.branch_name IN (` + placeholders(len(branches)) + `)`
+		only = ` WHERE branch_name IN (` + placeholders(len(branches)) + `)`
 		for _, b := range branches {
 			args = append(args, b)
 		}
@@ -184,15 +198,18 @@ func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves,
 	for _, h := range not {
 		args = append(args, h)
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(`WITH RECURSIVE walk (id) AS (
-			SELECT c.id FROM checkpoints c WHERE c.space_id = ?
-				AND c.log_pos = (SELECT MAX(h.log_pos) FROM checkpoints h WHERE h.space_id = c.space_id AND h.branch_name = c.branch_name)`+only+`
-				AND c.commit_hash NOT IN (`+in+`)
+	// Each step carries the parents it leads to, so it is one primary-key
+	// read a checkpoint: joining the walk back to checkpoints by id lets
+	// PostgreSQL, which cannot tell how long the walk is, hash the whole
+	// table instead.
+	rows, err := q.QueryContext(ctx, s.d.rebind(withBranchHeads+`, walk (id, log_pos, parent_id, merge_parent_id) AS (
+			SELECT c.id, c.log_pos, c.parent_id, c.merge_parent_id FROM checkpoints c
+			WHERE c.id IN (SELECT id FROM heads`+only+`) AND c.commit_hash NOT IN (`+in+`)
 			UNION
-			SELECT p.id FROM walk w JOIN checkpoints c ON c.id = w.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
+			SELECT p.id, p.log_pos, p.parent_id, p.merge_parent_id FROM walk w JOIN checkpoints p ON p.id IN (w.parent_id, w.merge_parent_id)
 			WHERE p.commit_hash NOT IN (`+in+`)
 		)
-		SELECT c.id, c.log_pos FROM checkpoints c WHERE c.id IN (SELECT id FROM walk) ORDER BY c.log_pos`), args...)
+		SELECT id, log_pos FROM walk ORDER BY log_pos`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("sync walk: %w", err)
 	}

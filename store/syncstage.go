@@ -274,33 +274,3 @@ func (s *Store) StagedCount(ctx context.Context, space smriti.ID, name, branch s
 	}
 	return n, nil
 }
-
-// AheadOf counts the checkpoints in head's history that are not in
-// base's (nil base: all of head's history). Log order is parent order, so
-// nothing logged before base is counted and the walk stops there: the
-// cost follows what was added since base, not the history. (A side line
-// older than base merged into head since is not counted: a brief's count,
-// not a listing.)
-func (s *Store) AheadOf(ctx context.Context, head smriti.ID, base *smriti.ID) (int, error) {
-	var n int
-	var err error
-	if base == nil {
-		err = s.read.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE a (id) AS (
-				SELECT id FROM checkpoints WHERE id = ?
-				UNION SELECT p.id FROM a JOIN checkpoints c ON c.id = a.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
-			)
-			SELECT COUNT(*) FROM a`), head).Scan(&n)
-	} else {
-		err = s.read.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE floor (pos) AS (SELECT log_pos FROM checkpoints WHERE id = ?),
-			a (id) AS (
-				SELECT id FROM checkpoints WHERE id = ? AND log_pos > (SELECT pos FROM floor)
-				UNION SELECT p.id FROM a JOIN checkpoints c ON c.id = a.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
-				WHERE p.log_pos > (SELECT pos FROM floor)
-			)
-			SELECT COUNT(*) FROM a`), *base, head).Scan(&n)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("count ahead: %w", err)
-	}
-	return n, nil
-}

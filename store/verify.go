@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"smriti"
@@ -11,64 +12,113 @@ import (
 // as not fully checked rather than walked without end.
 const maxVerify = 100000
 
-// VerifyCheckpoint implements smriti.CheckpointService. It loads the
-// checkpoint's ancestry (both parent edges) with one recursive query and
-// recomputes every hash from the stored content and the stored hashes of the
-// parents, so an edit to any row shows up as a mismatch at that row.
+// verifyPage is how many checkpoints a verification holds with their
+// content and items at a time.
+const verifyPage = 200
+
+// VerifyCheckpoint implements smriti.CheckpointService. It lists the
+// checkpoint's ancestry (both parent edges) with one recursive query, then
+// reads it a page at a time and recomputes every hash from the stored
+// content and the stored hashes of the parents, so an edit to any row shows
+// up as a mismatch at that row. Memory follows the page, not the history.
 func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error) {
 	start, err := s.checkpoint(ctx, s.read, id)
 	if err != nil {
 		return nil, err
 	}
-	chain, err := s.queryCheckpoints(ctx, s.read, `WITH RECURSIVE anc (id, depth) AS (
+	v := &smriti.Verification{OK: true}
+	err = s.readTx(ctx, func(tx *sql.Tx) error {
+		chain, hashes, err := s.verifyChain(ctx, tx, id, start.SpaceID)
+		if err != nil {
+			return err
+		}
+		hashOf := func(p *smriti.ID) (string, bool) {
+			if p == nil {
+				return "", true
+			}
+			h, ok := hashes[*p]
+			return h, ok
+		}
+		// Newest first, so the first mismatch reported is the one nearest
+		// the checkpoint asked about.
+		for len(chain) > 0 {
+			n := min(verifyPage, len(chain))
+			page, err := s.verifyPageOf(ctx, tx, chain[:n])
+			if err != nil {
+				return err
+			}
+			chain = chain[n:]
+			for _, c := range page {
+				v.Checked++
+				ph, ok1 := hashOf(c.ParentID)
+				mh, ok2 := hashOf(c.MergeParentID)
+				if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
+					if v.OK {
+						id := c.ID
+						v.FirstMismatch = &id
+					}
+					v.OK = false
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	return v, nil
+}
+
+// verifyChain lists the ancestry of id within space, newest first, and
+// each checkpoint's stored hash (what a child's hash is computed from).
+func (s *Store) verifyChain(ctx context.Context, tx *sql.Tx, id, space smriti.ID) ([]smriti.ID, map[smriti.ID]string, error) {
+	rows, err := tx.QueryContext(ctx, s.d.rebind(`WITH RECURSIVE anc (id, depth) AS (
 			SELECT CAST(? AS `+s.d.idType()+`), 0
 			UNION
 			SELECT p.id, anc.depth + 1 FROM anc JOIN checkpoints c ON c.id = anc.id
 			JOIN checkpoints p ON p.id = c.parent_id OR p.id = c.merge_parent_id
 			WHERE anc.depth < ?
 		)
-		SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (SELECT id FROM anc) AND c.space_id = ?
-		ORDER BY c.log_pos DESC`, id, maxVerify, start.SpaceID)
+		SELECT c.id, c.commit_hash FROM checkpoints c WHERE c.id IN (SELECT id FROM anc) AND c.space_id = ?
+		ORDER BY c.log_pos DESC`), id, maxVerify, space)
 	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var chain []smriti.ID
+	hashes := map[smriti.ID]string{}
+	for rows.Next() {
+		var id smriti.ID
+		var hash string
+		if err := rows.Scan(&id, &hash); err != nil {
+			return nil, nil, err
+		}
+		chain = append(chain, id)
+		hashes[id] = hash
+	}
+	return chain, hashes, rows.Err()
+}
+
+// verifyPageOf reads the checkpoints ids with their items, in the order of
+// ids.
+func (s *Store) verifyPageOf(ctx context.Context, tx *sql.Tx, ids []smriti.ID) ([]*smriti.Checkpoint, error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	page, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(ids))+`)
+		ORDER BY c.log_pos DESC`, args...)
+	if err != nil {
+		return nil, err
 	}
 	var itemized []*smriti.Checkpoint
-	for _, c := range chain {
+	for _, c := range page {
 		if c.HashVersion >= 2 {
 			itemized = append(itemized, c)
 		}
 	}
-	if err := s.attachItems(ctx, s.read, itemized...); err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
+	if err := s.attachItems(ctx, tx, itemized...); err != nil {
+		return nil, err
 	}
-	byID := make(map[smriti.ID]*smriti.Checkpoint, len(chain))
-	for _, c := range chain {
-		byID[c.ID] = c
-	}
-	v := &smriti.Verification{OK: true}
-	hashOf := func(p *smriti.ID) (string, bool) {
-		if p == nil {
-			return "", true
-		}
-		c, ok := byID[*p]
-		if !ok {
-			return "", false
-		}
-		return c.Hash, true
-	}
-	// Newest first, so the first mismatch reported is the one nearest the
-	// checkpoint asked about.
-	for _, c := range chain {
-		v.Checked++
-		ph, ok1 := hashOf(c.ParentID)
-		mh, ok2 := hashOf(c.MergeParentID)
-		if !ok1 || !ok2 || c.ComputeHash(ph, mh) != c.Hash {
-			if v.OK {
-				id := c.ID
-				v.FirstMismatch = &id
-			}
-			v.OK = false
-		}
-	}
-	return v, nil
+	return page, nil
 }

@@ -10,7 +10,7 @@ import (
 // RemoteRequest adds a remote to a space.
 type RemoteRequest struct {
 	Name          string  `json:"name" doc:"How commands name the remote, e.g. origin"`
-	URL           string  `json:"url" doc:"The other Smriti server's base URL (http or https)"`
+	URL           string  `json:"url" doc:"The other copy: a Smriti server's base URL (http or https), or a git repository (an absolute path, ssh://, git@host:path, file://, an http(s) URL ending in .git, or git+URL)"`
 	RemoteSpaceID *string `json:"remote_space_id" doc:"The space's id on the other server; null: the same id as here (a clone keeps ids)"`
 	Token         *string `json:"token" doc:"An API token for the other server in auth mode; kept as a secret and never answered"`
 }
@@ -36,7 +36,7 @@ type DivergenceOut struct {
 // RemoteOut is a remote of a space. Its token is never answered.
 type RemoteOut struct {
 	Name          string          `json:"name" doc:"The remote's name"`
-	URL           string          `json:"url" doc:"The other server's base URL"`
+	URL           string          `json:"url" doc:"The other copy: a Smriti server's base URL or a git repository's location"`
 	RemoteSpaceID smriti.ID       `json:"remote_space_id" doc:"The space's id there"`
 	Token         *string         `json:"token" doc:"The token's last four characters (…abcd), null when it has none; the token itself is never answered"`
 	FetchedAt     *time.Time      `json:"fetched_at" doc:"When it was last fetched (null: never)"`
@@ -174,7 +174,7 @@ type PushOut struct {
 
 // CloneRequest makes a local copy of a space on another server.
 type CloneRequest struct {
-	URL     string  `json:"url" doc:"The other Smriti server's base URL"`
+	URL     string  `json:"url" doc:"The other copy: a Smriti server's base URL or a git repository's location (as for a remote)"`
 	SpaceID *string `json:"space_id" doc:"The space's id there"`
 	Token   *string `json:"token" doc:"An API token for the other server in auth mode (kept as the remote's secret)"`
 	Name    string  `json:"name" doc:"The remote's name here (empty: origin)"`

@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 // nothing listens on. $TEAMURL is a second server (another SQLite file) for
 // the scripts that sync a space between two copies; $LAPTOPURL is the first.
 func TestCLIScripts(t *testing.T) {
+	// The servers' git cache (for git repositories as remotes) is the
+	// test's, not the data directory of whoever runs it.
+	t.Setenv("SMRITI_GIT_CACHE", filepath.Join(t.TempDir(), "git-cache"))
 	testscript.Run(t, testscript.Params{
 		Dir:   "testdata/script",
 		Setup: setupScriptServer,

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"smriti/app"
-	"smriti/cli"
 	"smriti/client"
 	"smriti/eval"
 	"smriti/eval/evalrun"
@@ -23,7 +22,10 @@ import (
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/provider"
+	"smriti/render"
 	"smriti/store"
+	"smriti/tokenizer"
+	"smriti/wire"
 )
 
 // evalOptions are `smriti eval`'s flags.
@@ -154,7 +156,7 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 		defer stop()
 	}
 	c := client.NewClient(base)
-	opts := evalrun.Options{Client: c, Prime: cli.PrimeTokens, Progress: progress}
+	opts := evalrun.Options{Client: c, Prime: primeTokens, Progress: progress}
 	if o.apiURL == "" {
 		opts.Background = name
 	}
@@ -201,4 +203,13 @@ func scratchServer(ctx context.Context, providers *provider.Registry, metrics *h
 		db.Close()
 		os.RemoveAll(dir)
 	}, nil
+}
+
+// primeTokens is what `smriti prime` costs an agent for a space state, in
+// o200k tokens (the usage, the compact brief and its token line), counted
+// as the server counts it.
+func primeTokens(st *wire.SpaceState) int {
+	o := render.BriefOptions{Now: time.Now(), Tokens: tokenizer.CountO200K}
+	o.Home, _ = os.UserHomeDir()
+	return render.RenderPrime(st.Brief(), o, 0).Tokens
 }

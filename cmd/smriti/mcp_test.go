@@ -57,6 +57,7 @@ var wantTools = []string{
 	"smriti_restore", "smriti_review_checkpoint", "smriti_search", "smriti_show_checkpoint", "smriti_state", "smriti_verify",
 	"smriti_why", "smriti_worktree_open", "smriti_worktree_list", "smriti_worktree_show", "smriti_worktree_close",
 	"smriti_propose", "smriti_list_proposals", "smriti_show_proposal", "smriti_edit_proposal", "smriti_accept_proposal", "smriti_reject_proposal",
+	"smriti_fetch", "smriti_pull", "smriti_push",
 }
 
 func TestMCPOverHTTP(t *testing.T) {

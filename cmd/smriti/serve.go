@@ -59,6 +59,11 @@ the deterministic offline mock.
 Environment: SMRITI_ADDR, SMRITI_DB, SMRITI_CONFIG, and the provider variables
 (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, SMRITI_GENERIC_API_URL, …).
 
+Git repositories used as remotes are reached with the system git through a
+cache repository, SMRITI_GIT_CACHE (default git-cache in the data
+directory); with --auth they are refused unless SMRITI_GIT_REMOTES=on, as
+git acts with the server's files and credentials.
+
 On PostgreSQL the server keeps the Go runtime's monitor thread polling rather
 than sleeping deeply whenever it goes idle (GODEBUG=schedtrace, set by running
 itself again): a replica with a few concurrent sends then spends about a third

@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"smriti"
 
 	"smriti/app"
 	"smriti/client"
+	"smriti/gitremote"
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/mcp"
+	"smriti/remote"
 	"smriti/store"
 	"smriti/tokenizer"
 )
@@ -20,7 +23,8 @@ import (
 // the MCP tools at /mcp calling the same use cases in-process: the App is
 // built once here, with the LLM gate gate configures, and shared by both.
 func apiConfig(db *store.Store, providers intelligence.Providers, logger *slog.Logger, coord *app.Coordinator, metrics *httpapi.Metrics, gate app.GateConfig) httpapi.Config {
-	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial})
+	a := app.New(app.Config{Store: db, Providers: providers, Tokens: tokenizer.Counter{}, Now: db.Now, Coordinator: coord, Gate: gate, Dialer: client.Dial,
+		GitDialer: gitDialer(gate)})
 	tools := mcp.HTTPHandler(mcp.Config{Ops: a, StatusOf: client.StatusOf, Version: version, GitState: serverGitState(coord)})
 	return httpapi.Config{Backend: db, App: a, Logger: logger, Version: version, Commit: commit,
 		MCP: tools, MCPSessionIdle: mcp.SessionIdle, Metrics: metrics}
@@ -50,4 +54,26 @@ func serverGitState(coord *app.Coordinator) func(ctx context.Context, dir string
 		}
 		return g.State(ctx, dir)
 	}
+}
+
+// gitDialer reaches git repositories used as remotes. Git runs as the
+// server, with its files and its credentials (ssh keys, credential
+// helpers): on a server several people sign in to (auth mode, where the
+// gate asks for roles) that would lend them to every user, so there git
+// remotes are off unless the operator sets SMRITI_GIT_REMOTES=on.
+func gitDialer(gate app.GateConfig) remote.Dialer {
+	if gate.Roles != nil && os.Getenv("SMRITI_GIT_REMOTES") != "on" {
+		return nil
+	}
+	return gitremote.New(gitCacheDir()).Dial
+}
+
+// gitCacheDir is the bare repository through which this server reaches git
+// repositories used as remotes: $SMRITI_GIT_CACHE, else git-cache beside
+// the default database in the data directory. It is created on first use.
+func gitCacheDir() string {
+	if dir := os.Getenv("SMRITI_GIT_CACHE"); dir != "" {
+		return dir
+	}
+	return filepath.Join(filepath.Dir(defaultDB()), "git-cache")
 }

@@ -3,9 +3,11 @@
 // (each with -items items) and -turns turns as a bundle, imports it into
 // server A, clones it into server B through a byte-counting proxy, then adds
 // one checkpoint on A and times B's fetch and pull of it, and one on B and
-// times B's push. It prints checkpoints/s of the clone, each server's peak
-// RSS, and the time, bytes on the wire and round trips of the incremental
-// fetch and push.
+// times B's push, five times. It prints checkpoints/s of the clone and the
+// CPU time each server spent on it (on a shared machine the wall time
+// depends on the other processes, the CPU time does not), each server's
+// peak RSS, and the time, bytes on the wire and round trips of each
+// incremental fetch and push, with their medians.
 //
 //	go run ./scripts/syncload -bin bin/smriti
 //	go run ./scripts/syncload -bin bin/smriti -db-b postgres://…   (B on PostgreSQL)
@@ -26,11 +28,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"smriti"
 	"smriti/client"
 	"smriti/internal/synthbundle"
 	"smriti/wire"
@@ -101,6 +105,21 @@ func (s *server) peakRSS() float64 {
 	return -1
 }
 
+// rss is the process's resident set now, anonymous and file-backed.
+func (s *server) rss() string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return "?"
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "RssAnon:") || strings.HasPrefix(line, "RssFile:") {
+			out = append(out, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // meter counts the requests and the bytes both ways through a proxy.
 type meter struct {
 	requests, up, down atomic.Int64
@@ -148,7 +167,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	if err != nil {
 		return err
 	}
-	defer a.stop()
+	defer func() { a.stop() }()
 	b, err := start(bin, dbB, dir, "b")
 	if err != nil {
 		return err
@@ -166,19 +185,36 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		return fmt.Errorf("import into A: %w", err)
 	}
 	f.Close()
-	fmt.Printf("import into A: %s\n", time.Since(t).Round(time.Millisecond))
+	fmt.Printf("import into A: %s, %.0f checkpoints/s; peak RSS of A %.1f MiB\n", time.Since(t).Round(time.Millisecond),
+		float64(n)/time.Since(t).Seconds(), a.peakRSS())
+	// A starts again, so its peak RSS below is the clone's, not the import's.
+	a.stop()
+	if a, err = start(bin, dbA, dir, "a"); err != nil {
+		return err
+	}
+	ca = client.NewClient(a.url)
+	ca.HTTP.Timeout = 0
 	var m meter
 	px := proxy(a.url, &m)
 	defer px.Close()
 	id := space.String()
 	t = time.Now()
+	cpuA, cpuB := a.cpu(), b.cpu()
 	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
 		return fmt.Errorf("clone: %w", err)
 	}
 	el := time.Since(t)
+	cpuA, cpuB = a.cpu()-cpuA, b.cpu()-cpuB
 	fmt.Printf("clone A → B: %s, %.0f checkpoints/s, %d requests, %.1f MiB on the wire\n", el.Round(time.Millisecond),
 		float64(n)/el.Seconds(), m.requests.Load(), float64(m.up.Load()+m.down.Load())/(1<<20))
-	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
+	// On a shared machine the wall time depends on the other processes;
+	// the CPU time the servers spent does not.
+	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
+	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
+
+	if err := sameVerifiedHead(ctx, ca, cb, space, n); err != nil {
+		return err
+	}
 
 	decisions := func(c *client.Client) []string {
 		head, err := c.LatestCheckpoint(ctx, space, "main")
@@ -187,7 +223,8 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		}
 		return head.Decisions
 	}
-	for round := 0; round < 3; round++ {
+	var fetches, pushes []float64
+	for round := 0; round < rounds; round++ {
 		msg := fmt.Sprintf("On A %d", round)
 		if _, err := ca.CommitToSpace(ctx, space, wire.SpaceCommitRequest{ContentFields: wire.ContentFields{Message: &msg, Decisions: append(decisions(ca), msg)}}); err != nil {
 			return err
@@ -215,13 +252,67 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 			return fmt.Errorf("push: %w", err)
 		}
 		pushEl := time.Since(t)
+		fetches, pushes = append(fetches, ms(fetchEl)), append(pushes, ms(pushEl))
 		out, _ := json.Marshal(map[string]any{"round": round, "fetch_ms": ms(fetchEl), "fetch_bytes": fetchBytes, "fetch_round_trips": fetchReq,
 			"fetched_checkpoints": fo.Staged.Checkpoints, "pull_ms": ms(pullEl), "push_ms": ms(pushEl), "push_bytes": m.up.Load() + m.down.Load(),
 			"push_round_trips": m.requests.Load(), "pushed_checkpoints": po.Stored.Checkpoints})
 		fmt.Println(string(out))
 	}
+	fmt.Printf("median of %d rounds: fetch %.1f ms, push %.1f ms\n", rounds, median(fetches), median(pushes))
 	fmt.Printf("peak RSS after: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
 	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// sameVerifiedHead checks the clone: main's head is the same checkpoint
+// with the same hash on both servers, and on both every one of the n
+// checkpoints below it recomputes to its hash.
+func sameVerifiedHead(ctx context.Context, ca, cb *client.Client, space smriti.ID, n int) error {
+	var hashes []string
+	for _, c := range []*client.Client{ca, cb} {
+		head, err := c.LatestCheckpoint(ctx, space, "main")
+		if err != nil {
+			return err
+		}
+		v, err := c.Verify(ctx, head.ID)
+		if err != nil {
+			return err
+		}
+		if !v.OK || v.Checked != n {
+			return fmt.Errorf("verify %s on %s: ok %v, %d of %d checkpoints checked", head.ID, c.BaseURL, v.OK, v.Checked, n)
+		}
+		hashes = append(hashes, head.CommitHash)
+	}
+	if hashes[0] != hashes[1] {
+		return fmt.Errorf("main's head is %s on A and %s on B", hashes[0], hashes[1])
+	}
+	fmt.Printf("verified: main's head %s is the same on A and B, all %d checkpoints below it check on both\n", hashes[0][:12], n)
+	return nil
+}
+
+// rounds is how many times one checkpoint is fetched and one pushed.
+const rounds = 5
+
+func median(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// cpu is the CPU time the process has used (user and system), in seconds.
+func (s *server) cpu() float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	var utime, stime float64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return (utime + stime) / 100 // clock ticks; USER_HZ is 100 on Linux
+}

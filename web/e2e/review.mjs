@@ -8,29 +8,82 @@
 const SIZES = [390, 1024, 1440];
 const THEMES = ["light", "dark"];
 
-// Every visible piece of text in the graph, with the size it is drawn at on
-// screen: its font size times the zoom of the flow it sits in (1 outside it).
+// Every piece of text the graph draws, with the size it is drawn at on
+// screen: text nodes (HTML and SVG <text>) and generated content
+// (::before/::after), each at its font size times the scale its element is
+// drawn at — the screen CTM for SVG, the box against the layout size for
+// HTML (every transform above it included: the flow's zoom, a minimap's
+// viewBox). Text hidden, transparent or outside the graph's box is not drawn.
 async function graphTextSizes(page) {
   return page.evaluate(() => {
     const root = document.querySelector(".graph");
     const box = root.getBoundingClientRect();
     const vp = root.querySelector(".react-flow__viewport");
     const zoom = vp ? new DOMMatrix(getComputedStyle(vp).transform).a : 1;
+    const scaleOf = (el) => {
+      if (el instanceof SVGGraphicsElement) {
+        const m = el.getScreenCTM();
+        return m ? Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 1;
+      }
+      let e = el;
+      while (e && !(e instanceof HTMLElement && e.offsetWidth > 0)) e = e.parentElement;
+      return e ? e.getBoundingClientRect().width / e.offsetWidth : 1;
+    };
+    const drawn = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    const inBox = (r) => r.width > 0 && r.height > 0 && r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
     const out = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (!n.textContent.trim()) continue;
       const el = n.parentElement;
-      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      if (!drawn(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
-      const r = range.getBoundingClientRect();
-      if (r.width === 0 || r.right < box.left || r.left > box.right || r.bottom < box.top || r.top > box.bottom) continue;
-      const scale = vp && vp.contains(el) ? zoom : 1;
-      out.push({ text: n.textContent.trim().slice(0, 30), px: +(parseFloat(getComputedStyle(el).fontSize) * scale).toFixed(2) });
+      if (!inBox(range.getBoundingClientRect())) continue;
+      out.push({ text: n.textContent.trim().slice(0, 30), px: +(parseFloat(getComputedStyle(el).fontSize) * scaleOf(el)).toFixed(2) });
+    }
+    for (const el of root.querySelectorAll("*")) {
+      if (!drawn(el) || !inBox(el.getBoundingClientRect())) continue;
+      for (const pseudo of ["::before", "::after"]) {
+        const st = getComputedStyle(el, pseudo);
+        const content = st.content;
+        if (!content || content === "none" || content === "normal" || /^["']\s*["']$/.test(content) || st.display === "none" || st.visibility !== "visible") continue;
+        out.push({ text: `${pseudo} ${content.slice(0, 24)}`, px: +(parseFloat(st.fontSize) * scaleOf(el)).toFixed(2) });
+      }
     }
     return { zoom, texts: out };
   });
+}
+
+// The graph's view has settled on what it was asked to show: node is inside
+// the graph's box and the zoom is the same two frames running.
+async function settled(page, nodeSelector) {
+  await page.waitForFunction(
+    (sel) =>
+      new Promise((resolve) => {
+        const zoomNow = () => new DOMMatrix(getComputedStyle(document.querySelector(".react-flow__viewport")).transform).a;
+        const z = zoomNow();
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const g = document.querySelector(".graph").getBoundingClientRect();
+            const n = document.querySelector(sel)?.getBoundingClientRect();
+            resolve(!!n && zoomNow() === z && n.left >= g.left - 1 && n.right <= g.right + 1 && n.top >= g.top - 1 && n.bottom <= g.bottom + 1);
+          }),
+        );
+      }),
+    nodeSelector,
+  );
+}
+
+// The 300-checkpoint graph alone (SMRITI_E2E_ONLY=graph).
+export async function graphScenarios({ browser, base, api, expect, shot, axe }) {
+  const open = async (width, theme) => {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
+    const p = await ctx.newPage();
+    p.on("pageerror", (e) => console.log("  page error:", e.message));
+    return { ctx, p };
+  };
+  await bigGraph({ api, base, open, expect, shot, axe });
 }
 
 export async function reviewScenarios({ browser, base, api, expect, shot, axe }) {
@@ -200,10 +253,8 @@ async function bigGraph({ api, base, open, expect, shot, axe }) {
     await p.goto(`${base}/spaces/${sp.id}/lineage`);
     const headNode = p.locator(`.react-flow__node[data-id="${headId}"]`);
     await headNode.waitFor();
-    await p.waitForTimeout(300);
-    const graph = await p.locator(".graph").boundingBox();
-    const hb = await headNode.boundingBox();
-    expect(hb && hb.x >= graph.x - 1 && hb.x + hb.width <= graph.x + graph.width + 1, `${theme} ${width}px: the graph opens with HEAD in view`);
+    await settled(p, `.react-flow__node[data-id="${headId}"]`);
+    expect(true, `${theme} ${width}px: the graph opens with HEAD in view`);
     const opened = await graphTextSizes(p);
     const small = opened.texts.filter((t) => t.px < 11);
     expect(opened.texts.length > 0 && small.length === 0, `${theme} ${width}px: on open, ${opened.texts.length} labels at zoom ${opened.zoom.toFixed(2)}, none under 11 px${small.length ? " — " + JSON.stringify(small.slice(0, 3)) : ""}`);
@@ -216,12 +267,21 @@ async function bigGraph({ api, base, open, expect, shot, axe }) {
       expect(true, "a node and a collapsed run of the fitted graph can be clicked");
     }
     await p.locator(".react-flow__controls-fitview").click();
-    await p.waitForTimeout(300);
+    // Fitted: zoomed out, so the graph switches to its level of detail.
+    await p.locator(".graph .react-flow.far").waitFor();
+    await p.getByTestId("graph-overlay").locator(".graph-label").first().waitFor();
     const fitted = await graphTextSizes(p);
     const tiny = fitted.texts.filter((t) => t.px < 11);
     expect(fitted.zoom < 0.5 && fitted.texts.length >= 3 && tiny.length === 0, `${theme} ${width}px: after Fit (zoom ${fitted.zoom.toFixed(3)}), ${fitted.texts.length} labels, the smallest ${Math.min(...fitted.texts.map((t) => t.px))} px ≥ 11 px${tiny.length ? " — " + JSON.stringify(tiny.slice(0, 3)) : ""}`);
+    const nodeText = await p.locator(".react-flow__node-cp").evaluateAll((ns) => ns.filter((n) => n.checkVisibility({ visibilityProperty: true }) && [...n.querySelectorAll(".h, .m")].some((t) => t.checkVisibility({ visibilityProperty: true }))).length);
+    expect(nodeText === 0, `${theme} ${width}px: after Fit no checkpoint's hash or message is drawn (${nodeText} drawn)`);
     const lanes = await p.getByTestId("graph-overlay").locator(".graph-label").allInnerTexts();
-    expect(lanes.includes("main"), `${theme} ${width}px: zoomed out, the lanes are labelled in screen space (${lanes.length} labels)`);
+    expect(lanes.includes("main") && lanes.includes("HEAD · main"), `${theme} ${width}px: zoomed out, the lanes and HEAD are labelled in screen space (${lanes.length} labels)`);
+    // What a screen reader reads of the graph: the lanes and heads drawn, no node's label.
+    const readOut = await p.locator(".graph").ariaSnapshot();
+    const nodeLabels = readOut.split("\n").filter((l) => /step \d+|Checkpoint [0-9a-f]{7}|checkpoints on topic/.test(l));
+    expect(nodeLabels.length === 0 && readOut.includes("HEAD · main") && readOut.includes("topic-"),
+      `${theme} ${width}px: after Fit the graph reads out its lanes and heads and no node label${nodeLabels.length ? " — " + JSON.stringify(nodeLabels.slice(0, 3)) : ""}`);
     await shot(p, `review-graph-fit-${theme}-${width}`);
     await axe(p, `lineage 300 checkpoints (${theme}, ${width} px)`);
     await ctx.close();

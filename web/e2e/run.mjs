@@ -15,8 +15,11 @@ import { chromium } from "playwright-core";
 import { scrollUpFps } from "./scrollfps.mjs";
 import { integrityScenarios } from "./integrity.mjs";
 import { chatScenarios } from "./chat.mjs";
-import { reviewScenarios } from "./review.mjs";
+import { graphScenarios, reviewScenarios } from "./review.mjs";
 import { proposalScenarios } from "./proposals.mjs";
+import { syncScenarios } from "./sync.mjs";
+import { provenanceScenarios } from "./provenance.mjs";
+import { redactionScenarios } from "./redaction.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "e2e-artifacts");
@@ -136,10 +139,26 @@ const api = async (method, path, body) => {
 
 let failed = null;
 try {
-  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs).
+  // SMRITI_E2E_ONLY=chat runs the chat scenarios alone (chat.mjs), =proposals the proposals' (proposals.mjs), =sync the sync's (sync.mjs), =provenance the long thread's (provenance.mjs), =graph the 300-checkpoint graph's (review.mjs), =redaction the redacted message's (redaction.mjs).
   full: {
   if (process.env.SMRITI_E2E_ONLY === "proposals") {
     await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "sync") {
+    await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "redaction") {
+    await redactionScenarios({ browser, base, api, expect, shot, axe });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "graph") {
+    await graphScenarios({ browser, base, api, expect, shot, axe });
+    break full;
+  }
+  if (process.env.SMRITI_E2E_ONLY === "provenance") {
+    await provenanceScenarios({ browser, base, api, expect, shot, axe });
     break full;
   }
   if (process.env.SMRITI_E2E_ONLY === "chat") break full;
@@ -952,8 +971,11 @@ try {
   await integrityScenarios({ browser, base, api, expect, shot });
   await reviewScenarios({ browser, base, api, expect, shot, axe });
   await proposalScenarios({ browser, base, api, expect, shot, axe, cli, work });
+  await syncScenarios({ browser, base, expect, shot, axe, startServer, work });
+  await provenanceScenarios({ browser, base, api, expect, shot, axe });
+  await redactionScenarios({ browser, base, api, expect, shot, axe });
   }
-  if (process.env.SMRITI_E2E_ONLY !== "proposals") await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
+  if (!["proposals", "sync", "provenance", "graph", "redaction"].includes(process.env.SMRITI_E2E_ONLY)) await chatScenarios({ browser, base, api, expect, shot, axe, figures, startServer, work });
 } catch (e) {
   failed = e;
   for (const ctx of browser.contexts()) for (const p of ctx.pages()) await p.screenshot({ path: join(out, `failure-${step}-${Math.random().toString(16).slice(2, 6)}.png`) }).catch(() => {});

@@ -30,6 +30,7 @@ const Search = lazyPage(() => import("./pages/Search"));
 const ComparePage = lazyPage(() => import("./pages/Compare"));
 const MergePage = lazyPage(() => import("./pages/Merge"));
 const Proposals = lazyPage(() => import("./pages/Proposals"));
+const Remotes = lazyPage(() => import("./pages/Remotes"));
 
 // The page for an address, by its first segments, as the routes below name them.
 function pageFor(path: string): LazyPage | undefined {
@@ -40,7 +41,7 @@ function pageFor(path: string): LazyPage | undefined {
   if (a === "settings") return Settings;
   if (a === "search") return Search;
   if (a !== "spaces") return undefined;
-  return ({ lineage: Lineage, compare: ComparePage, merge: MergePage, coordination: Coordination, proposals: Proposals } as Record<string, LazyPage>)[c];
+  return ({ lineage: Lineage, compare: ComparePage, merge: MergePage, coordination: Coordination, proposals: Proposals, remotes: Remotes } as Record<string, LazyPage>)[c];
 }
 
 if (typeof window !== "undefined") {
@@ -177,6 +178,7 @@ export default function App() {
               <Route path="/spaces/:spaceId/merge" element={<MergePage />} />
               <Route path="/spaces/:spaceId/coordination" element={<Coordination />} />
               <Route path="/spaces/:spaceId/proposals" element={<Proposals />} />
+              <Route path="/spaces/:spaceId/remotes" element={<Remotes />} />
               <Route path="/checkpoints/:id" element={<CheckpointDetail />} />
               <Route path="/settings" element={<Settings />} />
               <Route path="/search" element={<Search />} />

@@ -1264,7 +1264,7 @@ export interface paths {
         /** A space's remotes, with where each branch stands against them */
         get: operations["get_v5_spaces_space_id_remotes"];
         put?: never;
-        /** Add a remote: another Smriti server holding a copy of the space (its token is kept as a secret) */
+        /** Add a remote: another Smriti server (its token is kept as a secret) or a git repository holding a copy of the space; 503 for a git repository on a server that does not reach them */
         post: operations["post_v5_spaces_space_id_remotes"];
         delete?: never;
         options?: never;
@@ -1962,7 +1962,7 @@ export interface components {
             space_id?: string | null;
             /** @description An API token for the other server in auth mode (kept as the remote's secret) */
             token?: string | null;
-            /** @description The other Smriti server's base URL */
+            /** @description The other copy: a Smriti server's base URL or a git repository's location (as for a remote) */
             url?: string;
         };
         Commit: {
@@ -3816,7 +3816,7 @@ export interface components {
             remote_space_id: string;
             /** @description The token's last four characters (…abcd), null when it has none; the token itself is never answered */
             token: string | null;
-            /** @description The other server's base URL */
+            /** @description The other copy: a Smriti server's base URL or a git repository's location */
             url: string;
         };
         RemoteRequest: {
@@ -3826,7 +3826,7 @@ export interface components {
             remote_space_id?: string | null;
             /** @description An API token for the other server in auth mode; kept as a secret and never answered */
             token?: string | null;
-            /** @description The other Smriti server's base URL (http or https) */
+            /** @description The other copy: a Smriti server's base URL (http or https), or a git repository (an absolute path, ssh://, git@host:path, file://, an http(s) URL ending in .git, or git+URL) */
             url?: string;
         };
         Repo: {
@@ -5755,6 +5755,10 @@ export interface operations {
             query?: {
                 /** @description branch name (default main) */
                 branch?: string;
+                /** @description true: only the items that cite code (what a client checks against its work tree) */
+                cites_code?: string;
+                /** @description true adds the items view (ids, origins, changes) to the answer */
+                items?: string;
             };
             header?: never;
             path: {
@@ -8990,7 +8994,10 @@ export interface operations {
     };
     get_v5_checkpoints_commit_id_items: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: only the items that cite code (what a client checks against its work tree) */
+                cites_code?: string;
+            };
             header?: never;
             path: {
                 commit_id: string;
@@ -9037,6 +9044,15 @@ export interface operations {
             };
             /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
             421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11550,8 +11566,18 @@ export interface operations {
                 compact?: string;
                 /** @description markdown (the only format) */
                 format?: string;
+                /** @description the reader's home directory, shown as ~ at the start of paths */
+                home?: string;
+                /** @description true: only main's head: no branches, claims, divergence or freshness */
+                main_only?: string;
+                /** @description the most characters (UTF-16 code units, as agent hosts count them) the brief should take: the budget shrinks until it fits, if it can */
+                max_chars?: string;
                 /** @description true: cut artifact content to 800 characters */
                 preview?: string;
+                /** @description true: the text `smriti prime` prints: how to use Smriti, then the compact brief, within 2,000 tokens in all (compact, preview, stats and budget are ignored) */
+                prime?: string;
+                /** @description tokens the client keeps free within the budget for what it adds (0 or more; with budget or prime) */
+                reserve?: string;
                 /** @description the asking session: the brief shows its mounted checkpoint */
                 session_id?: string;
                 /** @description the checkpoint you last saw: the brief says what changed on main since (404 when not in the space) */

@@ -437,15 +437,19 @@ function Overlay({ nodes, branches, headId }: { nodes: Node[]; branches: string[
   // HEAD first, then the other heads, then the lanes.
   labels.sort((a, b) => Number(b.key === `h-${headId}`) - Number(a.key === `h-${headId}`) || Number(b.head) - Number(a.head));
   return (
-    <div className="graph-overlay" aria-hidden data-testid="graph-overlay">
+    <ul className="graph-overlay" aria-label="Lanes and branch heads in view" data-testid="graph-overlay">
       {thinLabels(labels, width).map((l) => (
-        <span key={l.key} className={l.head ? "graph-label head" : "graph-label"} style={{ left: l.x, top: l.y, ["--lane" as string]: l.color }}>
+        <li key={l.key} className={l.head ? "graph-label head" : "graph-label"} style={{ left: l.x, top: l.y, ["--lane" as string]: l.color }}>
           {l.text}
-        </span>
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }
+
+/** A node drawn without its text: out of the accessibility tree and the tab order. */
+const hidden = (n: Node): Node => ({ ...n, ariaLabel: undefined, focusable: false, domAttributes: { "aria-hidden": true } });
+const hiddenEdge = (e: Edge): Edge => ({ ...e, focusable: false, domAttributes: { "aria-hidden": true } });
 
 /** Marks the graph zoomed out (hide the text drawn too small) for the stylesheet. */
 function DetailLevel({ onChange }: { onChange: (far: boolean) => void }) {
@@ -520,6 +524,12 @@ export default function BranchGraph({
     [tree, branches, selected, disposition, expanded.all, expand],
   );
   const [far, setFar] = useState(false);
+  // Zoomed out, a node's text is not drawn, so it is not read out either:
+  // the nodes and edges leave the accessibility tree and the tab order (the
+  // lists below the graph offer them by keyboard), and the overlay names
+  // the lanes and heads it draws.
+  const shown = useMemo(() => (far ? nodes.map(hidden) : nodes), [far, nodes]);
+  const shownEdges = useMemo(() => (far ? edges.map(hiddenEdge) : edges), [far, edges]);
   const [menu, setMenu] = useState<{ branch: string; x: number; y: number } | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
   const openMenu = useCallback((branch: string, x: number, y: number) => setMenu({ branch, x, y }), []);
@@ -544,8 +554,8 @@ export default function BranchGraph({
       <BranchMenu.Provider value={openMenu}>
       <ReactFlow
         className={far ? "far" : undefined}
-        nodes={nodes}
-        edges={edges}
+        nodes={shown}
+        edges={shownEdges}
         nodeTypes={nodeTypes}
         onNodeClick={(_, n) => n.type === "cp" && onToggle(n.id)}
         onNodeContextMenu={(e, n) => {

@@ -261,6 +261,8 @@ export function Thread({
                   last={row.index === count - 1}
                   tabStop={row.index === tabAt}
                   actions={stable}
+                  editable={actions.canEdit?.(t) ?? true}
+                  forkable={actions.canFork?.(t) ?? true}
                 />
                 {dividerAfter?.(t, row.index)}
               </div>

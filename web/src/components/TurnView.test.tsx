@@ -48,3 +48,32 @@ describe("Thread message actions", () => {
     expect(document.activeElement?.getAttribute("data-seq")).toBe("1");
   });
 });
+
+describe("a message with redacted secrets", () => {
+  it("shows beside it, and reads out with it, what the server redacted", () => {
+    const turns = [
+      turn(0, "user", "my token is [redacted: github-pat]", { redactions: [{ rule: "github-pat" }] }),
+      turn(1, "assistant", "Keys: [redacted: aws-access-token] and [redacted: github-pat], [redacted: github-pat]", {
+        redactions: [{ field: "reply", rule: "aws-access-token" }, { rule: "github-pat" }, { rule: "github-pat" }, { rule: "" }, "junk"],
+      }),
+      turn(2, "user", "nothing secret here"),
+    ];
+    render(<Thread turns={turns} pending={null} />);
+    expect(screen.getAllByTestId("redaction-badge").map((b) => b.textContent)).toEqual([" 1 secret redacted: github-pat", " 3 secrets redacted: aws-access-token, github-pat"]);
+    const shown = [...document.querySelectorAll(".msg-meta")].map((m) => m.classList.contains("shown"));
+    expect(shown).toEqual([true, true, false]);
+    expect(document.querySelector("[data-seq='0']")?.getAttribute("aria-label")).toBe("user message 0, 1 secret redacted: github-pat");
+    expect(document.querySelector("[data-seq='2']")?.getAttribute("aria-label")).toBe("user message 2");
+  });
+});
+
+describe("what a message offers follows what the page learns", () => {
+  it("offers fork once the checkpoints before the message are known, without a new turn", () => {
+    const turns = [turn(0, "user", "Plan the trip"), turn(1, "assistant", "Sure")];
+    const { rerender } = render(<Thread turns={turns} pending={null} actions={{ onFork: vi.fn(), canFork: () => false }} />);
+    expect(screen.queryAllByRole("button", { name: /^Fork from message/ })).toHaveLength(0);
+    // The page read the checkpoints this session reaches: forking now works.
+    rerender(<Thread turns={turns} pending={null} actions={{ onFork: vi.fn(), canFork: () => true }} />);
+    expect(screen.getAllByRole("button", { name: /^Fork from message/ }).map((b) => b.getAttribute("aria-label"))).toEqual(["Fork from message 0", "Fork from message 1"]);
+  });
+});

@@ -1,9 +1,10 @@
 import { memo, useState, type KeyboardEvent, type ReactNode } from "react";
 import * as Tooltip from "@radix-ui/react-tooltip";
-import { GitBranch, GitFork, Pencil, RefreshCw, RotateCcw } from "lucide-react";
+import { GitBranch, GitFork, Pencil, RefreshCw, RotateCcw, ShieldAlert } from "lucide-react";
 import type { Turn } from "../api";
 import { Markdown } from "./Markdown";
 import { CopyButton } from "./CopyButton";
+import { redactionNote, redactionsOf } from "../lib/redactions";
 
 // Formatting a date through toLocale*String builds a new formatter on every
 // call, which costs more than rendering the message itself; one formatter of
@@ -94,6 +95,8 @@ export const TurnView = memo(function TurnView({
   last,
   tabStop,
   actions,
+  editable = true,
+  forkable = true,
 }: {
   turn: Turn;
   focus?: boolean;
@@ -104,11 +107,20 @@ export const TurnView = memo(function TurnView({
   last: boolean;
   tabStop: boolean;
   actions: TurnActions;
+  /**
+   * Whether editing as a branch and forking work from this message: passed
+   * as values (not asked of the actions) so that the message renders again
+   * when the answer changes, e.g. once the checkpoints before it are read.
+   */
+  editable?: boolean;
+  forkable?: boolean;
 }) {
   const when = turnTime(t.created_at);
   const [editing, setEditing] = useState(false);
   const stopped = t.role === "assistant" && t.metadata?.stopped === true;
-  const label = `${t.role} message ${t.sequence_number}${stopped ? ", stopped" : ""}${outside ? `, not sent to the model: ${outside}` : ""}`;
+  // Secrets the server replaced before storing the message: said beside it, and read out with it.
+  const redacted = redactionNote(redactionsOf(t.metadata));
+  const label = `${t.role} message ${t.sequence_number}${stopped ? ", stopped" : ""}${redacted ? `, ${redacted}` : ""}${outside ? `, not sent to the model: ${outside}` : ""}`;
   return (
     <div className={`turn ${t.role}`}>
       <div className="turn-col">
@@ -133,7 +145,12 @@ export const TurnView = memo(function TurnView({
             {t.role === "assistant" ? <Markdown text={t.content} /> : t.content}
           </article>
         )}
-        <div className={stopped || outside ? "msg-meta shown" : "msg-meta"}>
+        <div className={stopped || outside || redacted ? "msg-meta shown" : "msg-meta"}>
+          {redacted && (
+            <span className="badge warn" data-testid="redaction-badge" title="Replaced by the server before it was stored or sent to a model">
+              <ShieldAlert size={12} aria-hidden /> {redacted}
+            </span>
+          )}
           {stopped && (
             <span className="badge warn" data-testid="stopped-badge">
               Stopped
@@ -149,7 +166,7 @@ export const TurnView = memo(function TurnView({
             </span>
           )}
           <CopyButton label="Copy message" text={() => t.content} />
-          {t.role === "user" && actions.onEdit && (actions.canEdit?.(t) ?? true) && (
+          {t.role === "user" && actions.onEdit && editable && (
             <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Edit message ${t.sequence_number} on a new branch`} onClick={() => setEditing(true)} disabled={busy}>
               <Pencil size={14} aria-hidden />
             </button>
@@ -164,7 +181,7 @@ export const TurnView = memo(function TurnView({
               <RefreshCw size={14} aria-hidden />
             </button>
           )}
-          {actions.onFork && (actions.canFork?.(t) ?? true) && (
+          {actions.onFork && forkable && (
             <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Fork from message ${t.sequence_number}`} onClick={() => actions.onFork!(t)}>
               <GitFork size={14} aria-hidden />
             </button>

@@ -1,4 +1,4 @@
-import { request, type Artifact, type Checkpoint, type ID, type ItemIn, type MergeResolution, type TaskWire } from "../api";
+import { request, type Artifact, type Checkpoint, type ID, type ItemIn, type MergeConflict, type MergeResolution, type TaskWire } from "../api";
 
 /** A draft saved for later (GET /api/v5/spaces/{id}/proposals). */
 export interface Proposal {
@@ -21,6 +21,8 @@ export interface Proposal {
   created_at: string;
   updated_at: string;
   decided_at: string | null;
+  /** On a proposal a pull left: the items both copies changed (accepting takes the other copy's side of each). */
+  conflicts?: MergeConflict[];
 }
 
 /** A PATCH: each field sent replaces the proposal's. */

@@ -146,3 +146,31 @@ describe("a thread's turns", () => {
     expect(calls).toEqual(["/api/v4/chat/sessions/se1", "/api/v4/chat/sessions/se1/turns?after=2099&limit=1000"]);
   });
 });
+
+describe("a thread opened at a turn", () => {
+  it("reads in the pages down to an older turn than the cached ones hold (the thread was open at its newest before)", async () => {
+    const calls = serve({ n: 2300 });
+    // Fresh for 5 s, as in the app: the cached newest page is not read again.
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
+    const newest = await readFrom("se1", 2100);
+    qc.setQueryData(["turns", "se1"], newest);
+    calls.length = 0;
+    let got: ReturnType<typeof useThreadTurns> | null = null;
+    function AtTurn() {
+      got = useThreadTurns("se1", 4);
+      return <p data-testid="at">{got.turns.length ? `${got.turns[0].sequence_number}-${got.turns[got.turns.length - 1].sequence_number}:${got.turns.length}` : "none"}</p>;
+    }
+    render(
+      <QueryClientProvider client={qc}>
+        <AtTurn />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId("at").textContent).toBe("0-2299:2300"));
+    expect(got!.turns.find((t) => t.sequence_number === 4)?.content).toBe("turn 4");
+    expect(calls).toEqual([
+      "/api/v4/chat/sessions/se1/turns?after=-1&limit=1000",
+      "/api/v4/chat/sessions/se1/turns?after=999&limit=1000",
+      "/api/v4/chat/sessions/se1/turns?after=1999&limit=100",
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api, type ID, type Turn } from "../api";
 
@@ -21,6 +21,21 @@ export async function readFrom(sessionId: ID, from: number): Promise<Turn[]> {
     if (page.length < MAX_PAGE) return out;
     after = page[page.length - 1].sequence_number;
   }
+}
+
+/**
+ * The turns from sequence number `from` up to (not including) `before`,
+ * page by page.
+ */
+export async function readRange(sessionId: ID, from: number, before: number): Promise<Turn[]> {
+  const out: Turn[] = [];
+  for (let after = from - 1; after < before - 1; ) {
+    const page = await api.turns(sessionId, after, Math.min(MAX_PAGE, before - 1 - after));
+    out.push(...page);
+    if (page.length === 0) break;
+    after = page[page.length - 1].sequence_number;
+  }
+  return out;
 }
 
 /** Where a thread's first page starts: the newest TURN_PAGE turns, or a little before the turn asked for. */
@@ -120,6 +135,18 @@ export function useThreadTurns(sessionId: ID, at?: number | null) {
     return older.length ? [...older.filter((x) => x.sequence_number < lo), ...t] : t;
   }, [tail.data, older]);
   const lowest = turns.length ? turns[0].sequence_number : (start.current ?? 0);
+  // Opened at a turn older than the turns the cache already holds (the
+  // thread was open at its newest before): the pages from a little before
+  // that turn are read in, so the thread can open there.
+  const reached = useRef(false);
+  useEffect(() => {
+    if (at == null || reached.current || !tail.isSuccess || !turns.length || lowest <= at) return;
+    reached.current = true;
+    void readRange(sessionId, Math.max(0, at - 20), lowest).then(
+      (page) => setOlder((prev) => [...page.filter((x) => x.sequence_number < lowest && !prev.some((p) => p.sequence_number === x.sequence_number)), ...prev]),
+      () => (reached.current = false),
+    );
+  }, [at, sessionId, lowest, tail.isSuccess, turns.length]);
   const hasOlder = tail.isSuccess && lowest > 0;
   const loadOlder = useCallback(async () => {
     if (busy.current || !hasOlder) return;

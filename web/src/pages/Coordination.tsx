@@ -17,7 +17,7 @@ export default function Coordination() {
     <>
       <h1>Coordination: {space.data?.name ?? "space"}</h1>
       <p className="small">
-        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/proposals`}>Proposals</Link>
+        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/proposals`}>Proposals</Link> · <Link to={`/spaces/${spaceId}/remotes`}>Remotes</Link>
       </p>
       <div className="grid2">
         <section aria-labelledby="brief-title" className="card">

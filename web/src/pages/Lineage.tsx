@@ -63,7 +63,7 @@ export default function Lineage() {
     <>
       <h1>Lineage of {space.data?.name ?? "space"}</h1>
       <p className="muted">
-        <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link> · <Link to={`/spaces/${spaceId}/proposals`}>Proposals</Link> · {t.checkpoints.length} checkpoints · {branches.length} branches · {t.merges.length} merges
+        <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link> · <Link to={`/spaces/${spaceId}/proposals`}>Proposals</Link> · <Link to={`/spaces/${spaceId}/remotes`}>Remotes</Link> · {t.checkpoints.length} checkpoints · {branches.length} branches · {t.merges.length} merges
       </p>
       {error && (
         <p className="error" role="alert">

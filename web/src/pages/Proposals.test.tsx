@@ -68,11 +68,11 @@ function fakeServer(list: Proposal[]) {
   return { calls, fetchFn };
 }
 
-function renderInbox() {
+function renderInbox(at = "/spaces/sp1/proposals") {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={qc}>
-      <MemoryRouter initialEntries={["/spaces/sp1/proposals"]}>
+      <MemoryRouter initialEntries={[at]}>
         <Routes>
           <Route path="/spaces/:spaceId/proposals" element={<Proposals />} />
         </Routes>
@@ -122,6 +122,27 @@ describe("Proposals inbox", () => {
     await userEvent.click(screen.getByRole("button", { name: "Reject" }));
     await waitFor(() => expect(screen.getByText("Nothing waits for review in this space.")).toBeTruthy());
     expect(srv.calls.filter((c) => c.path.endsWith("/reject"))).toHaveLength(1);
+  });
+});
+
+describe("a pull's proposal in the inbox", () => {
+  it("opens the proposal the address names and shows each item both copies changed, with both versions", async () => {
+    const pulled = proposal({
+      id: "p2bbbbbb-0000-4000-8000-000000000002",
+      title: "Take origin/main's side of 1 conflict(s)",
+      source: "api",
+      decisions: ["Ship weekly", "Use SQLite"],
+      conflicts: [{ field: "decisions", key: "d-7f3a9c", kind: "both_changed", base: "Ship monthly", ours: "Ship daily", theirs: "Ship weekly" }],
+    });
+    const srv = fakeServer([proposal(), pulled]);
+    vi.stubGlobal("fetch", vi.fn(srv.fetchFn));
+    renderInbox(`/spaces/sp1/proposals?proposal=${pulled.id}`);
+    const conflict = await screen.findByTestId("pull-conflict");
+    expect(conflict.dataset.key).toBe("d-7f3a9c");
+    expect(conflict.textContent).toBe("decisions d-7f3a9c · was “Ship monthly”This copy: Ship dailyOther copy: Ship weekly");
+    expect(screen.getByRole("button", { name: /Take origin\/main's side/ }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByRole("button", { name: /Take origin\/main's side/ }).textContent).toContain("from a pull, 1 item(s) both copies changed, on main");
+    expect(within(screen.getByTestId("review")).getByRole("heading", { level: 2 }).textContent).toBe("Review p2bbbbbb");
   });
 });
 

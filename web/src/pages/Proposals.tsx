@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { Link, useParams } from "react-router-dom";
+import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, relTime, type MergeConflict, type MergeResolution } from "../api";
 import { usePageTitle } from "../lib/title";
@@ -19,7 +19,9 @@ export default function Proposals() {
   const qc = useQueryClient();
   const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
   const list = useQuery({ queryKey: ["proposals", spaceId], queryFn: () => proposalsApi.list(spaceId) });
-  const [selected, setSelected] = useState<string>("");
+  // A pull's outcome links here with ?proposal=ID: that proposal opens first.
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string>(params.get("proposal") ?? "");
   const [done, setDone] = useState<{ title: string; checkpoint: string; hash: string; rebasedFrom: string | null; head: string } | null>(null);
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["proposals", spaceId] }), [qc, spaceId]);
   useSpaceEvents(spaceId, refresh);
@@ -29,7 +31,7 @@ export default function Proposals() {
     <>
       <h1>Proposals: {space.data?.name ?? "space"}</h1>
       <p className="small">
-        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link>
+        <Link to={`/spaces/${spaceId}/lineage`}>Lineage</Link> · <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link> · <Link to={`/spaces/${spaceId}/remotes`}>Remotes</Link>
       </p>
       {done && (
         <div className="card" role="status" data-testid="accepted">
@@ -55,7 +57,7 @@ export default function Proposals() {
                   <strong>{p.title}</strong>
                   <br />
                   <span className="small muted">
-                    from {p.source} on {p.branch_name} · {relTime(p.created_at)} · <span className="mono">{p.id.slice(0, 8)}</span>
+                    {p.conflicts?.length ? `from a pull, ${p.conflicts.length} item(s) both copies changed,` : `from ${p.source}`} on {p.branch_name} · {relTime(p.created_at)} · <span className="mono">{p.id.slice(0, 8)}</span>
                   </span>
                 </button>
               </li>
@@ -146,6 +148,7 @@ function Review({
         ) : null}
         . Untick what should not be saved.
       </p>
+      {p.conflicts && p.conflicts.length > 0 && <PullConflicts conflicts={p.conflicts} />}
       <label htmlFor="proposal-title">Title</label>
       <input id="proposal-title" value={title} onChange={(e) => setTitle(e.target.value)} style={{ width: "100%" }} />
       <label htmlFor="proposal-summary">Summary</label>
@@ -181,6 +184,36 @@ function Review({
         </button>
       </div>
       {conflicts && <ConflictDialog conflicts={conflicts.list} headId={conflicts.head} busy={busy} error={error} onResolve={(r) => accept(r)} onCancel={() => setConflicts(null)} />}
+    </section>
+  );
+}
+
+/**
+ * A pull's proposal: each item both copies changed, with this copy's
+ * version (kept by the pull's merge) and the other copy's (what accepting
+ * takes).
+ */
+function PullConflicts({ conflicts }: { conflicts: MergeConflict[] }) {
+  return (
+    <section aria-labelledby="pull-conflicts-title" data-testid="pull-conflicts">
+      <h3 id="pull-conflicts-title">Changed on both copies ({conflicts.length})</h3>
+      <p className="small muted">The pull kept this copy's version of each; accepting takes the other copy's, rejecting keeps this one.</p>
+      <ul className="plain">
+        {conflicts.map((c) => (
+          <li key={`${c.field}:${c.key}`} className="card" data-testid="pull-conflict" data-key={c.key}>
+            <div className="small muted">
+              {c.field.replace("_", " ")} {c.key && <span className="mono">{c.key}</span>}
+              {c.base && <> · was “{c.base}”</>}
+            </div>
+            <div>
+              This copy: <strong>{c.ours || "(removed)"}</strong>
+            </div>
+            <div>
+              Other copy: <strong>{c.theirs || "(removed)"}</strong>
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
