@@ -273,3 +273,9 @@ type HistoryWindow struct {
 	// which were not read.
 	Unread int
 }
+
+// InSpace reports whether the session belongs to space (a session attached
+// to no space belongs to none).
+func (s *Session) InSpace(space ID) bool {
+	return s != nil && s.SpaceID != nil && *s.SpaceID == space
+}

@@ -68,3 +68,14 @@ type SpaceService interface {
 	// DeleteSpace removes the Space and everything in it; ENOTFOUND as Space.
 	DeleteSpace(ctx context.Context, id ID) error
 }
+
+// AllItemsCommand is the command that lists every live item of the space,
+// the one a brief points to for the items it only counts ("SPACE" stands
+// for a name a shell would not take as one word; s may be nil).
+func (s *Space) AllItemsCommand() string {
+	name := "SPACE"
+	if s != nil && strings.TrimSpace(s.Name) != "" && !strings.ContainsAny(s.Name, " \t\n`'\"$\\") {
+		name = s.Name
+	}
+	return "smriti state " + name + " --all"
+}

@@ -2,9 +2,10 @@
 // program's main, that every entry point calls — the HTTP handlers, the MCP
 // tools served in-process, and (through the HTTP API) the CLI and
 // `smriti mcp`. Each rule of a use case lives here once: the model a new
-// session or fork gets, the session-title limit, who authored a
-// checkpoint, commits with no session, merge, the LLM gate every
-// provider-backed call passes, and reference resolution. The App has a
+// session or fork gets, the session-title limit, how a checkpoint is saved
+// (Save: extraction, base, default title, author, commit or proposal),
+// compare, merge, the LLM gate every provider-backed call passes, and
+// reference resolution (the Resolve* methods). The App has a
 // store (an unexported field), it does not embed one: every exported
 // method is a use case, and *App is the in-process mcp.Ops.
 //
@@ -13,7 +14,7 @@
 // merge, claims, worktrees, events, search, imports, idempotency and the
 // gate. app imports the domain (smriti, coord, account, idempotency,
 // search), intelligence and portability; never an adapter (store,
-// provider, httpapi, mcp, cli).
+// provider, httpapi, mcp, cli) nor render (internal/layering checks it).
 package app
 
 import (
@@ -51,6 +52,7 @@ type Store interface {
 	smriti.ReceiptService
 	remote.Store
 	smriti.SecretService
+	account.Service
 	// SpaceRole is the caller's role in a space (ENOTFOUND when they are
 	// no member).
 	SpaceRole(ctx context.Context, id smriti.ID) (account.Role, error)
@@ -58,6 +60,14 @@ type Store interface {
 	// see whose id or hash starts with prefix, of one space when space is
 	// set.
 	CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefix string, limit int) ([]*smriti.Checkpoint, error)
+	// ProposalsByPrefix returns up to limit ids of space's proposals the
+	// caller can see whose id starts with prefix; SessionsByPrefix the
+	// same of the caller's sessions.
+	ProposalsByPrefix(ctx context.Context, space smriti.ID, prefix string, limit int) ([]smriti.ID, error)
+	SessionsByPrefix(ctx context.Context, prefix string, limit int) ([]smriti.ID, error)
+	// ClaimsByPrefix returns up to limit claims the caller can see whose
+	// id starts with prefix.
+	ClaimsByPrefix(ctx context.Context, prefix string, limit int) ([]*coord.Claim, error)
 	// ItemVersions returns up to limit versions of an item (the rows where
 	// a checkpoint changed it) whose checkpoint hash starts with
 	// hashPrefix, oldest first, among the spaces the caller can see (of
@@ -66,6 +76,10 @@ type Store interface {
 	// SetItemVersions sets Version on items, the items checkpoint c holds.
 	SetItemVersions(ctx context.Context, c *smriti.Checkpoint, items []smriti.Item) error
 	idempotency.Store
+	// RunInTx runs fn in one transaction that every write fn makes with the
+	// context it is given joins: they commit together or not at all. fn
+	// may run again on a retryable conflict.
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Config is what New needs.
@@ -149,3 +163,8 @@ func New(cfg Config) *App {
 		}}
 	return a
 }
+
+// Accounts is the accounts service — users, API tokens, browser sessions
+// and space members — that the HTTP API's sign-in and account routes use
+// (each of its methods checks the caller's right to what it changes).
+func (a *App) Accounts() account.Service { return a.store }

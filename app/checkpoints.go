@@ -89,8 +89,33 @@ func (a *App) ItemHistory(ctx context.Context, space smriti.ID, itemID string) (
 	return a.store.ItemHistory(ctx, space, itemID)
 }
 
-// CommonAncestor is the lowest common ancestor of two checkpoints, nil
-// when their histories are unrelated.
-func (a *App) CommonAncestor(ctx context.Context, x, y smriti.ID) (*smriti.Checkpoint, error) {
-	return a.store.CommonAncestor(ctx, x, y)
+// Comparison is what two checkpoints share and what each has alone.
+type Comparison struct {
+	A, B *smriti.Checkpoint
+	Diff smriti.CheckpointDiff
+	// Ancestor is their lowest common ancestor: nil when their histories
+	// are unrelated, and for checkpoints of two spaces, which share no
+	// history but whose diff is still worth reading.
+	Ancestor *smriti.Checkpoint
+}
+
+// Compare diffs two checkpoints the caller can see (ENOTFOUND otherwise),
+// for every entry point: checkpoints of two spaces are compared too, with
+// no common ancestor.
+func (a *App) Compare(ctx context.Context, x, y smriti.ID) (*Comparison, error) {
+	cx, err := a.store.Checkpoint(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	cy, err := a.store.Checkpoint(ctx, y)
+	if err != nil {
+		return nil, err
+	}
+	out := &Comparison{A: cx, B: cy, Diff: smriti.DiffCheckpoints(cx, cy)}
+	if cx.SpaceID == cy.SpaceID {
+		if out.Ancestor, err = a.store.CommonAncestor(ctx, x, y); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"io"
-	"strings"
 
 	"smriti"
 	"smriti/intelligence"
@@ -27,32 +26,20 @@ func (a *App) ImportAgentTranscript(ctx context.Context, body io.Reader, in port
 }
 
 // draftImported drafts a checkpoint from an imported session's turns
-// alone and saves it as a change over the head it drafted on, so a
+// alone and saves it (Save) as a change over the head it drafted on, so a
 // checkpoint saved on the branch meanwhile is rebased onto, never
-// overwritten (or the conflict is reported for that conversation).
+// overwritten (or the conflict is reported for that conversation); the
+// drafting model is its author.
 func (a *App) draftImported(ctx context.Context, spaceID, sessionID smriti.ID) (*smriti.ID, error) {
 	n := intelligence.MaxDraftTurns
 	res, err := a.intel.Draft(ctx, intelligence.DraftRequest{SessionID: sessionID, NumTurns: &n})
 	if err != nil {
 		return nil, err
 	}
-	content := res.Draft.Content()
-	if strings.TrimSpace(content.Message) == "" {
-		content.Message = "Imported conversation"
-	}
-	in := smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID, Content: content, SourceTurns: res.SourceTurns, Items: res.Items}
-	if res.Base != nil {
-		in.BaseCheckpointID = &res.Base.ID
-	}
-	if res.Model != "" {
-		in.Model = &res.Model
-	}
-	rs := a.redactor(ctx, spaceID)
-	rs.content(&in.Content)
-	rs.items(in.Items)
-	cp, err := a.store.CommitCheckpoint(ctx, in)
+	out, err := a.Save(ctx, SaveRequest{CheckpointCommit: smriti.CheckpointCommit{SpaceID: spaceID, SessionID: sessionID}, drafted: res})
 	if err != nil {
 		return nil, err
 	}
+	cp := out.Checkpoint
 	return &cp.ID, nil
 }

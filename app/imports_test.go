@@ -109,3 +109,31 @@ func TestImportDraftKeepsASaveMadeWhileDrafting(t *testing.T) {
 		t.Fatalf("head = %+v; want the drafted checkpoint with decisions %q", head[0].Content, want)
 	}
 }
+
+// TestImportDraftIsAuthoredByTheDraftingModel: a checkpoint drafted from an
+// imported conversation was written by the model that drafted it, so it is
+// attributed to "llm" with that model as its agent, as any drafted save is
+// (it was saved as the user's, with no agent).
+func TestImportDraftIsAuthoredByTheDraftingModel(t *testing.T) {
+	base := smriti.Content{Message: "Auth plan", Decisions: []string{"Access token TTL is 15 minutes"}}
+	other := smriti.Content{Message: "Web UI", Decisions: []string{"Access token TTL is 15 minutes", "Serve the web UI from the binary"}}
+	s, _, res := importWithSaveBetween(t, base, other, "User: Decision: ship a Homebrew formula.\n\nAssistant: Noted.\n")
+	if len(res) != 1 || res[0].CheckpointID == nil {
+		t.Fatalf("import = %+v; want one conversation with a drafted checkpoint", res)
+	}
+	cp, err := s.Checkpoint(context.Background(), *res[0].CheckpointID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := provider.Load(provider.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, model, err := provider.New(cfg).Background()
+	if err != nil || model == "" {
+		t.Fatalf("background model = %q, %v; want the configured drafting model", model, err)
+	}
+	if cp.AuthorType != smriti.AuthorLLM || cp.AuthorAgent == nil || *cp.AuthorAgent != model {
+		t.Fatalf("author = %q / %v; want %q / %q", cp.AuthorType, cp.AuthorAgent, smriti.AuthorLLM, model)
+	}
+}

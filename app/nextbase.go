@@ -28,7 +28,7 @@ func (a *App) NextBase(ctx context.Context, space, session smriti.ID) (*NextBase
 		if se, err = a.store.Session(ctx, session); err != nil {
 			return nil, err
 		}
-		if se.SpaceID == nil || *se.SpaceID != space {
+		if !se.InSpace(space) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
 		}
 	}

@@ -38,7 +38,7 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		if err != nil {
 			return nil, err
 		}
-		if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
+		if !se.InSpace(in.SpaceID) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
 		branch = smriti.CommitBranch(se)
@@ -107,36 +107,39 @@ func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.
 	return a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalRejected, nil)
 }
 
-// AcceptProposal commits a pending proposal as CommitCheckpoint does, on
-// its branch with its base: a head that moved since is rebased onto by
-// item id, or the answer is the ECONFLICT of a *smriti.CommitConflict
-// (which resolutions settle on a second accept) and the proposal stays
-// pending. The proposal is taken first, so two accepts never commit twice:
-// the second is ECONFLICT ("already accepted").
+// AcceptProposal commits a pending proposal as Save does, on its branch
+// with its base: a head that moved since is rebased onto by item id, or the
+// answer is the ECONFLICT of a *smriti.CommitConflict (which resolutions
+// settle on a second accept) and the proposal stays pending. Taking the
+// proposal, committing it and recording the checkpoint on it are one
+// transaction: a failure anywhere leaves the proposal pending and nothing
+// committed, and two accepts never commit twice (the second is ECONFLICT).
 func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutions []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
 	if _, err := a.ShowProposal(ctx, space, id); err != nil {
 		return nil, nil, err
 	}
-	p, err := a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalAccepted, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	d := p.Draft
-	in := smriti.CheckpointCommit{SpaceID: p.SpaceID, Content: d.Content, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent,
-		ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Items: d.Items, Model: d.Model, Git: d.Git,
-		BaseCheckpointID: p.BaseCheckpointID, Resolutions: resolutions}
-	if p.SessionID != nil {
-		in.SessionID = *p.SessionID
-	}
-	cp, err := a.CommitCheckpoint(ctx, in)
-	if err != nil {
-		// Nothing was committed: the proposal waits again.
-		if _, rerr := a.store.SetProposalStatus(context.WithoutCancel(ctx), id, smriti.ProposalAccepted, smriti.ProposalPending, nil); rerr != nil {
-			return nil, nil, rerr
+	var p *smriti.Proposal
+	var cp *smriti.Checkpoint
+	err := a.store.RunInTx(ctx, func(ctx context.Context) error {
+		taken, err := a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+		if err != nil {
+			return err
 		}
-		return nil, nil, err
-	}
-	p, err = a.store.SetProposalStatus(ctx, id, smriti.ProposalAccepted, smriti.ProposalAccepted, &cp.ID)
+		d := taken.Draft
+		in := smriti.CheckpointCommit{SpaceID: taken.SpaceID, Content: d.Content, AuthorType: d.AuthorType, AuthorAgent: d.AuthorAgent,
+			ProjectRoot: d.ProjectRoot, SourceTurns: d.SourceTurns, Items: d.Items, Model: d.Model, Git: d.Git,
+			BaseCheckpointID: taken.BaseCheckpointID, Resolutions: resolutions}
+		if taken.SessionID != nil {
+			in.SessionID = *taken.SessionID
+		}
+		saved, err := a.Save(ctx, SaveRequest{CheckpointCommit: in})
+		if err != nil {
+			return err
+		}
+		cp = saved.Checkpoint
+		p, err = a.store.SetProposalStatus(ctx, id, smriti.ProposalAccepted, smriti.ProposalAccepted, &cp.ID)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}

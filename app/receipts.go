@@ -6,7 +6,6 @@ import (
 
 	"smriti"
 	"smriti/coord"
-	"smriti/render"
 	"smriti/tokenizer"
 )
 
@@ -69,7 +68,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 		in.Tokens = tokenizer.CountO200K(in.Injected)
 	}
 	r := &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
-		Trigger: in.Trigger, ListCommand: render.AllItemsCommand(sp), Tokens: in.Tokens, CreatedAt: a.now()}
+		Trigger: in.Trigger, ListCommand: sp.AllItemsCommand(), Tokens: in.Tokens, CreatedAt: a.now()}
 	var items []smriti.Item
 	heads, err := a.store.LatestCheckpoints(ctx, spaceID, smriti.MainBranch, 1)
 	if err != nil {

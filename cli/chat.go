@@ -292,31 +292,15 @@ func formatPreview(p *wire.ContextPreview) string {
 	return b.String()
 }
 
-// resolveSession takes a session id or a unique prefix of one (4+
-// characters) among the caller's sessions.
+// resolveSession asks the server which session --session names (its id
+// or a unique prefix of 4+ characters).
 func resolveSession(ctx context.Context, c *client.Client, ref string) (smriti.ID, error) {
-	ref = strings.ToLower(strings.TrimSpace(ref))
-	if id, err := smriti.ParseID("--session", ref); err == nil {
-		return id, nil
-	}
-	if len(ref) < 4 || strings.Trim(ref, "0123456789abcdef-") != "" {
-		return smriti.NilID, smriti.Errorf(smriti.EINVALID, "--session %q: give the session id or at least 4 characters of it", smriti.Truncate(ref, 40))
-	}
-	all, err := c.Sessions(ctx)
+	se, err := c.ResolveSession(ctx, ref)
 	if err != nil {
+		if smriti.ErrorCode(err) == smriti.EINVALID {
+			return smriti.NilID, smriti.Errorf(smriti.EINVALID, "--session %s", smriti.ErrorMessage(err))
+		}
 		return smriti.NilID, err
 	}
-	var found []smriti.ID
-	for _, s := range all {
-		if strings.HasPrefix(s.ID.String(), ref) {
-			found = append(found, s.ID)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return smriti.NilID, smriti.Errorf(smriti.ENOTFOUND, "no session starts with %q", ref)
-	case 1:
-		return found[0], nil
-	}
-	return smriti.NilID, smriti.Errorf(smriti.EINVALID, "%d sessions start with %q: give more characters", len(found), ref)
+	return se.ID, nil
 }

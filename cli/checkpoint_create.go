@@ -108,10 +108,10 @@ func (o *checkpointCreate) run(cmd *cobra.Command, args []string) error {
 }
 
 // extracted is the payload the server extracts from the markdown on
-// stdin, as changes onto the base the checkpoint will build on (the
-// session's branch head, a fork's source before its first), or onto the
-// named base (a retry after a conflict keeps the base the first attempt
-// stood on).
+// stdin for this save, settled by the server as the save would be: as
+// changes onto the base the checkpoint will build on (the session's branch
+// head, a fork's source before its first), or onto the named base (a
+// retry after a conflict keeps the base the first attempt stood on).
 func (o *checkpointCreate) extracted(ctx context.Context, env *Env, c *client.Client, space string, sessionID smriti.ID, base string) (*checkpointPayload, error) {
 	if env.StdinTTY {
 		return nil, failf("--extract reads markdown from stdin; pipe it in:\n  cat handoff.md | smriti checkpoint create %s --extract", space)
@@ -127,10 +127,7 @@ func (o *checkpointCreate) extracted(ctx context.Context, env *Env, c *client.Cl
 	if err != nil {
 		return nil, err
 	}
-	onto, err := c.CommitBase(ctx, sp.ID, sessionID)
-	if err != nil {
-		return nil, withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it).")
-	}
+	var onto *smriti.ID
 	if base != "" {
 		id, err := smriti.ParseID("--base", base)
 		if err != nil {
@@ -139,10 +136,10 @@ func (o *checkpointCreate) extracted(ctx context.Context, env *Env, c *client.Cl
 		onto = &id
 	}
 	stop := spinner(env, "extracting checkpoint…")
-	ex, err := c.Extract(ctx, string(data), false, onto)
+	ex, err := c.ExtractForSave(ctx, sp.ID, sessionID, string(data), false, onto)
 	stop()
 	if err != nil {
-		return nil, err
+		return nil, withHint(err, smriti.ENOTFOUND, "Check the --session id (`smriti fork` prints it).")
 	}
 	if !o.dryRun && !o.asJSON && !o.propose {
 		list := changeList(ex.BaseCheckpointID, ex.Changes)
@@ -153,10 +150,7 @@ func (o *checkpointCreate) extracted(ctx context.Context, env *Env, c *client.Cl
 			return nil, err
 		}
 	}
-	msg := strings.TrimSpace(ex.Title)
-	if msg == "" {
-		msg = "Extracted checkpoint"
-	}
+	msg := ex.Title
 	p := &checkpointPayload{ContentFields: wire.ContentFields{Message: &msg, Summary: ex.Summary,
 		Objective: ex.Objective, Decisions: ex.Decisions, Assumptions: ex.Assumptions, Tasks: ex.Tasks,
 		OpenQuestions: ex.OpenQuestions, Entities: ex.Entities, Artifacts: ex.Artifacts},

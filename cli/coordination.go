@@ -73,9 +73,7 @@ func newStateCmd() *cobra.Command {
 			// tokenizer loaded); the CLI adds what it checked against its
 			// own work tree.
 			o := client.BriefOptions{StateOptions: opts, Compact: compact, Preview: preview, Stats: stats, MainOnly: mainOnly}
-			if compact && !all {
-				o.Budget = render.CompactBriefBudget
-			}
+			o.Budget = render.BriefAsk{Compact: compact, Preview: preview, All: all}.TokenBudget()
 			o.Home, _ = os.UserHomeDir()
 			md, checks, err := checkedBrief(ctx, env, c, sp, o)
 			if err != nil {

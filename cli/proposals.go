@@ -83,31 +83,15 @@ func proposalArg(ctx context.Context, env *Env, c *client.Client, space, arg str
 	if err != nil {
 		return smriti.NilID, smriti.NilID, err
 	}
-	if id, err := smriti.ParseID("proposal", arg); err == nil {
-		return sp.ID, id, nil
-	}
-	arg = strings.ToLower(strings.TrimSpace(arg))
-	if len(arg) < 4 {
-		return smriti.NilID, smriti.NilID, failf("a proposal is named by its id or 4+ characters of it (as `smriti proposals` prints), not %q", arg)
-	}
-	ps, err := c.Proposals(ctx, sp.ID, "")
-	if err != nil {
+	p, err := c.ResolveProposal(ctx, sp.ID, arg)
+	switch {
+	case smriti.ErrorCode(err) == smriti.ENOTFOUND:
+		return smriti.NilID, smriti.NilID, &hinted{err: smriti.Errorf(smriti.ENOTFOUND, "no proposal %s in %s", strings.TrimSpace(arg), sp.Name),
+			hint: "`smriti proposals --status ''` lists them all."}
+	case err != nil:
 		return smriti.NilID, smriti.NilID, err
 	}
-	var found []smriti.ID
-	for _, p := range ps {
-		if strings.HasPrefix(p.ID.String(), arg) {
-			found = append(found, p.ID)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return smriti.NilID, smriti.NilID, &hinted{err: smriti.Errorf(smriti.ENOTFOUND, "no proposal %s in %s", arg, sp.Name),
-			hint: "`smriti proposals --status ''` lists them all."}
-	case 1:
-		return sp.ID, found[0], nil
-	}
-	return smriti.NilID, smriti.NilID, failf("%q names %d proposals; type more of the id", arg, len(found))
+	return sp.ID, p.ID, nil
 }
 
 func newProposalShowCmd() *cobra.Command {

@@ -171,39 +171,18 @@ func newClaimHeartbeatCmd() *cobra.Command {
 	return cmd
 }
 
-// resolveClaim takes a claim id or a unique prefix of one (at least 4
-// characters) among the claims of every space the caller sees.
+// resolveClaim asks the server which claim arg names (its id or a unique
+// prefix of 4+ characters, among the claims of every space the caller
+// sees).
 func resolveClaim(ctx context.Context, c *client.Client, arg string) (smriti.ID, error) {
-	arg = strings.ToLower(strings.TrimSpace(arg))
-	if id, err := smriti.ParseID("claim", arg); err == nil {
-		return id, nil
-	}
-	if len(arg) < 4 || strings.Trim(arg, "0123456789abcdef-") != "" {
-		return smriti.ID{}, smriti.Errorf(smriti.EINVALID, "claim %q: give its id or at least 4 characters of it", smriti.Truncate(arg, 40))
-	}
-	spaces, err := c.Spaces(ctx)
+	cl, err := c.ResolveClaim(ctx, arg)
 	if err != nil {
-		return smriti.ID{}, err
-	}
-	var found []smriti.ID
-	for _, sp := range spaces {
-		claims, _, err := c.Claims(ctx, sp.ID, client.ClaimsOptions{IncludeExpired: true})
-		if err != nil {
-			return smriti.ID{}, err
+		if smriti.ErrorCode(err) == smriti.EINVALID {
+			return smriti.NilID, smriti.Errorf(smriti.EINVALID, "claim %s", smriti.ErrorMessage(err))
 		}
-		for _, cl := range claims {
-			if strings.HasPrefix(cl.ID.String(), arg) {
-				found = append(found, cl.ID)
-			}
-		}
+		return smriti.NilID, err
 	}
-	switch len(found) {
-	case 0:
-		return smriti.ID{}, smriti.Errorf(smriti.ENOTFOUND, "no claim starts with %q", arg)
-	case 1:
-		return found[0], nil
-	}
-	return smriti.ID{}, smriti.Errorf(smriti.EINVALID, "%d claims start with %q: give more characters", len(found), arg)
+	return cl.ID, nil
 }
 
 // humanDuration prints 4h, 1h30m or 90s rather than 4h0m0s.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/render"
 	"smriti/wire"
 )
@@ -35,23 +34,7 @@ newest checkpoint).`,
 			if err != nil {
 				return err
 			}
-			id := strings.TrimSpace(args[1])
-			if !smriti.ValidItemID(id) && !smriti.IsItemVersionRef(id) {
-				head, err := c.LatestCheckpoint(ctx, sp.ID, "")
-				if err != nil {
-					return withHint(err, smriti.ENOTFOUND, "The space has no checkpoint on main yet.")
-				}
-				items, err := c.CheckpointItems(ctx, head.ID)
-				if err != nil {
-					return err
-				}
-				it, err := render.FindItem(wire.DomainItems(items), id)
-				if err != nil {
-					return err
-				}
-				id = it.ID
-			}
-			h, err := c.ItemHistory(ctx, sp.ID, id)
+			h, err := c.ResolveItem(ctx, sp.ID, strings.TrimSpace(args[1]))
 			if err != nil {
 				return err
 			}

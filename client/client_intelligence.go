@@ -25,6 +25,25 @@ func (c *Client) Extract(ctx context.Context, markdown string, useMock bool, ont
 	return &out, c.post(ctx, "/api/v5/checkpoint/extract", req, &out)
 }
 
+// ExtractForSave extracts a checkpoint from markdown for a save in space
+// (from session; smriti.NilID: onto main), settled as the save would be:
+// onto base when set, else onto the checkpoint the save builds on now,
+// with the save's default title when the model gave none.
+func (c *Client) ExtractForSave(ctx context.Context, space, session smriti.ID, markdown string, useMock bool, base *smriti.ID) (*wire.ExtractOut, error) {
+	var out wire.ExtractOut
+	sp := space.String()
+	req := wire.ExtractRequest{Content: &markdown, UseMock: useMock, SpaceID: &sp}
+	if session != smriti.NilID {
+		se := session.String()
+		req.SessionID = &se
+	}
+	if base != nil {
+		b := base.String()
+		req.Onto = &b
+	}
+	return &out, c.post(ctx, "/api/v5/checkpoint/extract", req, &out)
+}
+
 // Review reviews a checkpoint for consistency and instruction-like content.
 func (c *Client) Review(ctx context.Context, checkpoint smriti.ID) (*wire.ReviewOut, error) {
 	var out wire.ReviewOut

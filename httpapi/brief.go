@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"smriti"
 	"smriti/coord"
@@ -67,23 +68,22 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 
 // briefOptionsOf reads the brief's rendering options from the query.
 func briefOptionsOf(r *http.Request) (o render.BriefOptions, prime, mainOnly bool, err error) {
-	o = render.BriefOptions{Tokens: tokenizer.CountO200K, Home: r.URL.Query().Get("home")}
-	var compact, preview bool
+	var ask render.BriefAsk
 	for _, f := range []struct {
 		name string
 		to   *bool
-	}{{"compact", &compact}, {"preview", &preview}, {"stats", &o.Stats}, {"prime", &prime}, {"main_only", &mainOnly}} {
+	}{{"compact", &ask.Compact}, {"preview", &ask.Preview}, {"stats", &ask.Stats}, {"prime", &prime}, {"main_only", &mainOnly}} {
 		if *f.to, err = queryBool(r, f.name); err != nil {
 			return o, false, false, err
 		}
 	}
-	switch {
-	case compact:
-		o.Mode = render.BriefCompact
-	case preview:
-		o.Mode = render.BriefPreview
+	if ask.Budget, err = briefBudget(r); err != nil {
+		return o, false, false, err
 	}
-	o.Budget, err = briefBudget(r)
+	// The API lists every item unless a budget is asked for.
+	ask.All = ask.Budget == 0
+	o = ask.Options(time.Time{}, tokenizer.CountO200K)
+	o.Home = r.URL.Query().Get("home")
 	return o, prime, mainOnly, err
 }
 

@@ -2,11 +2,12 @@ package httpapi
 
 import (
 	"net/http"
-	"smriti/wire"
 	"strings"
 
 	"smriti"
+	"smriti/app"
 	"smriti/internal/nonnil"
+	"smriti/wire"
 )
 
 // commitIn is the commit a request asks for, session and source turns
@@ -41,11 +42,11 @@ func (s *Server) commitToSpace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.app.CommitCheckpoint(r.Context(), in)
+	saved, err := s.app.Save(r.Context(), app.SaveRequest{CheckpointCommit: in})
 	if err != nil {
 		return err
 	}
-	return s.writeCheckpoint(w, r, http.StatusCreated, c)
+	return s.writeCheckpoint(w, r, http.StatusCreated, saved.Checkpoint)
 }
 
 // itemsQuery documents ?items=true.
@@ -101,11 +102,11 @@ func (s *Server) commitCheckpoint(w http.ResponseWriter, r *http.Request) error 
 			in.SourceTurns.FromSeq, in.SourceTurns.ToSeq = *st.FromSeq, *st.ToSeq
 		}
 	}
-	c, err := s.app.CommitCheckpoint(r.Context(), in)
+	saved, err := s.app.Save(r.Context(), app.SaveRequest{CheckpointCommit: in})
 	if err != nil {
 		return err
 	}
-	return s.writeCheckpoint(w, r, http.StatusCreated, c)
+	return s.writeCheckpoint(w, r, http.StatusCreated, saved.Checkpoint)
 }
 
 func (s *Server) createCheckpoint(w http.ResponseWriter, r *http.Request) error {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"smriti"
 	"smriti/app"
 	"smriti/intelligence"
 	"smriti/internal/nonnil"
@@ -76,9 +77,33 @@ func (s *Server) extractCheckpoint(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res, err := s.app.Extract(r.Context(), app.ExtractRequest{Content: req.Content, UseMock: req.UseMock, Onto: onto})
+	space, err := wire.OptID("space_id", req.SpaceID)
 	if err != nil {
 		return err
+	}
+	session, err := wire.OptID("session_id", req.SessionID)
+	if err != nil {
+		return err
+	}
+	var res *intelligence.DraftResult
+	if space != nil && req.Content != nil {
+		// The extraction of a save: settled as the save would be (its base,
+		// its default title), nothing saved.
+		in := app.SaveRequest{CheckpointCommit: smriti.CheckpointCommit{SpaceID: *space, BaseCheckpointID: onto}, Document: req.Content,
+			UseMock: req.UseMock, DryRun: true}
+		if session != nil {
+			in.SessionID = *session
+		}
+		saved, err := s.app.Save(r.Context(), in)
+		if err != nil {
+			return err
+		}
+		res = saved.Extracted
+		res.Draft.Title = saved.Request.Content.Message
+	} else {
+		if res, err = s.app.Extract(r.Context(), app.ExtractRequest{Space: space, Content: req.Content, UseMock: req.UseMock, Onto: onto}); err != nil {
+			return err
+		}
 	}
 	d := res.Draft
 	writeJSON(w, http.StatusOK, wire.ExtractOut{DraftFields: draftFieldsOf(d), Artifacts: nonnil.Slice(d.Artifacts), Warnings: nonnil.Slice(d.Warnings),

@@ -90,24 +90,11 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.app.Checkpoint(r.Context(), aID)
+	cmp, err := s.app.Compare(r.Context(), aID, bID)
 	if err != nil {
 		return err
 	}
-	b, err := s.app.Checkpoint(r.Context(), bID)
-	if err != nil {
-		return err
-	}
-	// Checkpoints of two spaces share no history, but their diff is still
-	// worth reading: 200 with common_ancestor null, as the first
-	// implementation answers.
-	var lca *smriti.Checkpoint
-	if a.SpaceID == b.SpaceID {
-		if lca, err = s.app.CommonAncestor(r.Context(), aID, bID); err != nil {
-			return err
-		}
-	}
-	d := smriti.DiffCheckpoints(a, b)
+	a, b, d, lca := cmp.A, cmp.B, cmp.Diff, cmp.Ancestor
 	out := wire.CompareResponse{CheckpointA: detailOf(a), CheckpointB: detailOf(b), Diff: wire.CompareDiff{
 		SummaryA: d.SummaryA, SummaryB: d.SummaryB, ObjectiveA: d.ObjectiveA, ObjectiveB: d.ObjectiveB,
 		DecisionsOnlyA: d.Decisions.OnlyA, DecisionsOnlyB: d.Decisions.OnlyB, DecisionsShared: d.Decisions.Shared,

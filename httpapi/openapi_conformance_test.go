@@ -491,6 +491,8 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v2/commits/{second}?items=true", capture: map[string]string{"item": "items.0.id"}},
 		{method: "GET", path: "/api/v5/checkpoints/{second}/items"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/items/{item}"},
+		{method: "GET", path: "/api/v5/items/resolve?ref={item}&space_id={repo}"},
+		{method: "GET", path: "/api/v5/sessions/resolve?ref={session}"},
 		{method: "GET", path: "/api/v5/spaces/{repo}/state?as_of={base}"},
 		{method: "POST", path: "/api/v2/context/from-commit", body: `{"commit_id": "{second}", "target": "claude"}`},
 		{method: "GET", path: "/api/v2/context/parent-delta/{second}"},
@@ -521,6 +523,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "GET", path: "/api/v4/chat/spaces/{repo}/head"},
 		{method: "POST", path: "/api/v5/checkpoint/draft", body: `{"session_id": "{session}", "num_turns": 4}`},
 		{method: "POST", path: "/api/v5/checkpoint/extract", body: "{\"content\": \"# Notes\\n\\n## Tasks\\n- [x] Book flights\\n\\n```sql\\nSELECT 1;\\n```\", \"use_mock\": true}"},
+		{method: "POST", path: "/api/v5/checkpoint/extract", body: `{"content": "# Notes\n\nDecision: keep the itinerary in one file.", "use_mock": true, "space_id": "{repo}", "session_id": "{session}"}`},
 		{method: "POST", path: "/api/v5/checkpoint/{second}/review"},
 		{method: "POST", path: "/api/v4/chat/sessions/{session}/title"},
 		{method: "POST", path: "/api/v5/lineage/sessions/fork", body: `{"space_id": "{repo}", "checkpoint_id": "{base}", "branch_name": "east", "provider": "mock", "model": "mock"}`,
@@ -539,6 +542,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "claude-code", "scope": "docs/README", "branch_name": "east",
 			"base_commit_id": "{base}", "session_id": "{fork}", "task_id": "visa", "intent_type": "implement", "ttl_hours": 2}`,
 			capture: map[string]string{"claim": "id"}},
+		{method: "GET", path: "/api/v5/claims/resolve?ref={claim}"},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "other", "scope": "docs/README"}`},
 		{method: "POST", path: "/api/v5/claims", body: `{"space_id": "{repo}", "agent": "rotator", "scope": "rotate {fake_key}"}`},
 		{method: "POST", path: "/api/v4/chat/commit", body: `{"repo_id": "{repo}", "session_id": "{session}", "message": "Plan", "tasks": [
@@ -584,6 +588,7 @@ func conformanceScenario() []conformanceStep {
 		{method: "PATCH", path: "/api/v5/spaces/{repo}/proposals/{proposal}", body: `{"summary": "Edited before accepting"}`},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{proposal}/accept", body: `{}`},
 		{method: "GET", path: "/api/v5/spaces/{repo}/proposals/{proposal}"},
+		{method: "GET", path: "/api/v5/proposals/resolve?ref={proposal}&space_id={repo}"},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals", body: `{"message": "Not this one"}`, capture: map[string]string{"declined": "id"}},
 		{method: "POST", path: "/api/v5/spaces/{repo}/proposals/{declined}/reject"},
 		// A bundle with proposals in it travels (its end record counts them).

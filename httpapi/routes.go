@@ -71,6 +71,7 @@ func (s *Server) allRoutes() []route {
 		s.systemRoutes(),
 		s.spaceRoutes(),
 		s.checkpointRoutes(),
+		s.resolveRoutes(),
 		s.secretRoutes(),
 		s.proposalRoutes(),
 		s.itemRoutes(),

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"smriti/account"
 	"smriti/app"
 	"strings"
 	"time"
@@ -36,8 +35,8 @@ type Backend interface {
 
 // Config configures a Server.
 type Config struct {
-	// Backend is the store, for what is not a use case: health, database
-	// status, accounts, events.
+	// Backend is the store, for what is not a use case: health and
+	// database status.
 	Backend Backend
 	// App is the use-case layer every handler calls (required).
 	App     *app.App
@@ -103,8 +102,8 @@ func New(cfg Config) *Server {
 	}
 	s.auth, s.creds = cfg.Auth, newCredCache(cfg.Auth.CredentialCacheTTL)
 	s.logins = newLoginLimits(cfg.Auth.LoginRefill)
-	if a, ok := cfg.Backend.(account.Service); ok && s.auth.Accounts == nil {
-		s.auth.Accounts = a
+	if s.auth.Accounts == nil && cfg.App != nil {
+		s.auth.Accounts = cfg.App.Accounts()
 	}
 	s.sec = cfg.Security.withDefaults()
 	s.guard = newBrowserGuard(s.sec.CORSOrigins, s.sec.AllowedHosts)

@@ -102,7 +102,7 @@ func (s *Server) spaceSession(r *http.Request) (*smriti.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if se.SpaceID == nil || *se.SpaceID != space {
+	if !se.InSpace(space) {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
 	}
 	return se, nil

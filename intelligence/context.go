@@ -168,7 +168,7 @@ func PlanContext(s *smriti.Session, req ContextRequest) (ContextPlan, error) {
 // must belong to the session's space. EINVALID (400) otherwise, including
 // for a session without a space.
 func CheckMount(s *smriti.Session, mounted *smriti.Checkpoint) error {
-	if s.SpaceID == nil || mounted == nil || mounted.SpaceID != *s.SpaceID {
+	if mounted == nil || !s.InSpace(mounted.SpaceID) {
 		return smriti.Errorf(smriti.EINVALID, "mounted_checkpoint_id must be a checkpoint of the session's space")
 	}
 	return nil

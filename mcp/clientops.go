@@ -81,7 +81,40 @@ func (o ClientOps) CommitBase(ctx context.Context, space, session smriti.ID) (*s
 	return o.c.CommitBase(ctx, space, session)
 }
 
-func (o ClientOps) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
+// Save is app.App.Save over the API: the extraction is the server's,
+// settled for this save (its base and default title), and the request takes
+// it by the App's own rule (app.SaveRequest.TakeDraft); the author is
+// settled by the server when it commits.
+func (o ClientOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error) {
+	out := &app.Saved{}
+	if in.Document != nil {
+		d, err := o.c.ExtractForSave(ctx, in.SpaceID, in.SessionID, *in.Document, in.UseMock, in.BaseCheckpointID)
+		if err != nil {
+			return nil, err
+		}
+		res := wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView)
+		in.TakeDraft(res, in.BaseCheckpointID)
+		out.Extracted = res
+	}
+	out.Request = in.CheckpointCommit
+	var err error
+	switch {
+	case in.DryRun:
+	case in.Propose:
+		out.Proposal, err = o.SaveProposal(ctx, in.Proposal())
+	default:
+		out.Checkpoint, err = o.commit(ctx, in.CheckpointCommit)
+		if out.Checkpoint != nil {
+			out.Redactions = out.Checkpoint.Redactions
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (o ClientOps) commit(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	ct := in.Content
 	content := wire.ContentFields{Message: &ct.Message, Summary: ct.Summary, Objective: ct.Objective, Decisions: ct.Decisions,
 		Assumptions: ct.Assumptions, Tasks: ct.Tasks, OpenQuestions: ct.OpenQuestions, Entities: ct.Entities, Artifacts: ct.Artifacts}
@@ -128,17 +161,6 @@ func (o ClientOps) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.
 	return &smriti.Verification{OK: v.OK, Checked: v.Checked, FirstMismatch: v.FirstMismatch}, nil
 }
 
-func (o ClientOps) Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error) {
-	if req.Content == nil {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "content is required")
-	}
-	d, err := o.c.Extract(ctx, *req.Content, req.UseMock, req.Onto)
-	if err != nil {
-		return nil, err
-	}
-	return wire.DraftResultOf(&d.DraftFields, d.Artifacts, d.Warnings, &d.ChangeView), nil
-}
-
 func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error) {
 	r, err := o.c.Review(ctx, id)
 	if err != nil {
@@ -147,16 +169,19 @@ func (o ClientOps) Review(ctx context.Context, id smriti.ID) (*intelligence.Revi
 	return &intelligence.Review{Issues: r.Issues, Suggestions: r.Suggestions}, nil
 }
 
-func (o ClientOps) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error) {
+func (o ClientOps) Compare(ctx context.Context, a, b smriti.ID) (*app.Comparison, error) {
 	r, err := o.c.Compare(ctx, a, b)
-	if err != nil || r.Diff.CommonAncestorCommitID == nil {
+	if err != nil {
 		return nil, err
 	}
-	c := &smriti.Checkpoint{ID: *r.Diff.CommonAncestorCommitID}
-	if r.Diff.CommonAncestorCommitHash != nil {
-		c.Hash = *r.Diff.CommonAncestorCommitHash
+	out := &app.Comparison{A: r.CheckpointA.Checkpoint(), B: r.CheckpointB.Checkpoint(), Diff: r.Diff.CheckpointDiff()}
+	if r.Diff.CommonAncestorCommitID != nil {
+		out.Ancestor = &smriti.Checkpoint{ID: *r.Diff.CommonAncestorCommitID}
+		if r.Diff.CommonAncestorCommitHash != nil {
+			out.Ancestor.Hash = *r.Diff.CommonAncestorCommitHash
+		}
 	}
-	return c, nil
+	return out, nil
 }
 
 func (o ClientOps) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
@@ -359,6 +384,19 @@ func (o ClientOps) Item(ctx context.Context, space smriti.ID, ref string) (*smri
 		return nil, err
 	}
 	return wire.DomainItemAt(h), nil
+}
+
+// ResolveItem asks the server which item ref names: the item's id when
+// the answer is its newest version, else the version's name.
+func (o ClientOps) ResolveItem(ctx context.Context, space smriti.ID, ref string) (string, error) {
+	h, err := o.c.ResolveItem(ctx, space, ref)
+	if err != nil {
+		return "", err
+	}
+	if h.Latest {
+		return h.Item.ID, nil
+	}
+	return h.Version, nil
 }
 
 func (o ClientOps) ReadyTasks(ctx context.Context, space smriti.ID, q coord.ReadyQuery) ([]coord.ReadyTask, error) {

@@ -60,3 +60,11 @@ func (o ClientOps) RejectProposal(ctx context.Context, space, id smriti.ID) (*sm
 	}
 	return p.Proposal(), nil
 }
+
+func (o ClientOps) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error) {
+	p, err := o.c.ResolveProposal(ctx, space, ref)
+	if err != nil {
+		return nil, err
+	}
+	return p.Proposal(), nil
+}

@@ -11,7 +11,6 @@ import (
 
 	"smriti"
 	"smriti/app"
-	"smriti/intelligence"
 	"smriti/wire"
 )
 
@@ -84,9 +83,11 @@ func (t *tools) commitRequest(ctx context.Context, in createCheckpointIn, space 
 	return req, nil
 }
 
-// createExtractedCheckpoint extracts the markdown as changes onto the base
-// — the one named, else the checkpoint the write builds on (the session's
-// branch head, or main's) — and commits them against that same base.
+// createExtractedCheckpoint saves the markdown as extracted changes onto
+// the base — the one named, else the checkpoint the write builds on (the
+// session's branch head, or main's) — against that same base (app.Save).
+// The extraction is settled first (a dry run) so the refs of this work
+// tree are cited on its items before it is committed.
 func (t *tools) createExtractedCheckpoint(ctx context.Context, in createCheckpointIn, markdown string) (reply, error) {
 	sp, err := t.space(ctx, in.Space)
 	if err != nil {
@@ -96,14 +97,15 @@ func (t *tools) createExtractedCheckpoint(ctx context.Context, in createCheckpoi
 	if err != nil {
 		return reply{}, err
 	}
-	res, err := t.extractInto(ctx, sp.ID, markdown, &req)
+	preview, err := t.ops.Save(ctx, app.SaveRequest{CheckpointCommit: req, Document: &markdown, DryRun: true})
 	if err != nil {
 		return reply{}, err
 	}
 	if in.DryRun {
-		j, _ := json.MarshalIndent(res.Draft, "", "  ")
+		j, _ := json.MarshalIndent(preview.Extracted.Draft, "", "  ")
 		return reply{Text: "Dry run — extracted payload (no checkpoint created):\n\n```json\n" + string(j) + "\n```\n"}, nil
 	}
+	req = preview.Request
 	if err := t.citeWrite(ctx, &req, in.Refs, t.writeDirs(sp, in)); err != nil {
 		return reply{}, err
 	}
@@ -149,10 +151,11 @@ func (t *tools) createStructuredCheckpoint(ctx context.Context, in createCheckpo
 
 // commit writes the checkpoint; the answer says when it was rebased.
 func (t *tools) commit(ctx context.Context, req smriti.CheckpointCommit) (reply, error) {
-	c, err := t.ops.CommitCheckpoint(ctx, req)
+	saved, err := t.ops.Save(ctx, app.SaveRequest{CheckpointCommit: req})
 	if err != nil {
 		return reply{}, err
 	}
+	c := saved.Checkpoint
 	text := fmt.Sprintf("Created checkpoint `%s` on branch `%s`: %s\n", short(c.Hash), c.BranchName, c.Message)
 	if c.RebasedFrom != nil && c.ParentID != nil {
 		text += fmt.Sprintf("Rebased: the branch head moved past your base %s; your change was applied onto the head %s.\n", *c.RebasedFrom, *c.ParentID)
@@ -195,40 +198,6 @@ func conflictText(cc *smriti.CommitConflict, status int) (string, conflictAnswer
 	fmt.Fprintf(&b, "Retry: call smriti_create_checkpoint again with the same content, base_checkpoint_id=%q and resolutions=%s "+
 		"(choose ours, theirs or base for each).\n", cc.BaseCheckpointID.String(), j)
 	return b.String(), conflictAnswer{CommitConflict: cc, Retry: retry}
-}
-
-// extractInto extracts markdown as changes onto the write's base — the one
-// named, else the checkpoint the write builds on (the session's branch
-// head, or main's) — and puts them in req, against that same base. The
-// space is named so the LLM gate checks the caller's role in it before the
-// provider is called: a viewer's extraction would be spent on a checkpoint
-// they may not commit.
-func (t *tools) extractInto(ctx context.Context, space smriti.ID, markdown string, req *smriti.CheckpointCommit) (*intelligence.DraftResult, error) {
-	onto := req.BaseCheckpointID
-	if onto == nil {
-		var err error
-		if onto, err = t.ops.CommitBase(ctx, space, req.SessionID); err != nil {
-			return nil, err
-		}
-	}
-	res, err := t.ops.Extract(ctx, app.ExtractRequest{Space: &space, Content: &markdown, Onto: onto})
-	if err != nil {
-		return nil, err
-	}
-	req.Content = res.Draft.Content()
-	if strings.TrimSpace(req.Content.Message) == "" {
-		req.Content.Message = "Extracted checkpoint"
-	}
-	req.Items = res.Items
-	if res.Model != "" {
-		m := res.Model
-		req.Model = &m
-	}
-	req.BaseCheckpointID = onto
-	if res.Base != nil {
-		req.BaseCheckpointID = &res.Base.ID
-	}
-	return res, nil
 }
 
 // redactedText says which secrets the write replaced before storing them

@@ -27,7 +27,7 @@ type fakeOps struct {
 	ReviewFn               func(a0 context.Context, a1 smriti.ID) (*intelligence.Review, error)
 	CheckpointItemsFn      func(a0 context.Context, a1 smriti.ID) ([]smriti.Item, error)
 	ItemFn                 func(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.ItemAt, error)
-	CommonAncestorFn       func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error)
+	CompareFn              func(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*app.Comparison, error)
 	ForkFn                 func(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDispositionFn func(a0 context.Context, a1 smriti.ID, a2 string, a3 string) (int, error)
 	MergeFn                func(a0 context.Context, a1 app.MergeRequest) (*app.MergeOutcome, error)
@@ -97,11 +97,42 @@ func (f *fakeOps) AllCheckpoints(a0 context.Context, a1 smriti.ID, a2 string) ([
 	return f.CheckpointsFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CommitCheckpoint(a0 context.Context, a1 smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
-	if f.CommitCheckpointFn == nil {
-		panic("fakeOps.CommitCheckpoint called unexpectedly")
+// Save extracts through ExtractFn (onto CommitBaseFn's base unless one is
+// named), takes the draft by the App's rule, and commits through
+// CommitCheckpointFn or proposes through SaveProposalFn.
+func (f *fakeOps) Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error) {
+	out := &app.Saved{}
+	if in.Document != nil {
+		onto := in.BaseCheckpointID
+		if onto == nil {
+			var err error
+			if onto, err = f.CommitBase(ctx, in.SpaceID, in.SessionID); err != nil {
+				return nil, err
+			}
+		}
+		res, err := f.Extract(ctx, app.ExtractRequest{Space: &in.SpaceID, Content: in.Document, Onto: onto})
+		if err != nil {
+			return nil, err
+		}
+		in.TakeDraft(res, onto)
+		out.Extracted = res
 	}
-	return f.CommitCheckpointFn(a0, a1)
+	out.Request = in.CheckpointCommit
+	var err error
+	switch {
+	case in.DryRun:
+	case in.Propose:
+		out.Proposal, err = f.SaveProposal(ctx, in.Proposal())
+	default:
+		if f.CommitCheckpointFn == nil {
+			panic("fakeOps.Save committed unexpectedly")
+		}
+		out.Checkpoint, err = f.CommitCheckpointFn(ctx, in.CheckpointCommit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (f *fakeOps) DeleteCheckpoint(a0 context.Context, a1 smriti.ID, a2 bool) error {
@@ -153,11 +184,11 @@ func (f *fakeOps) Item(a0 context.Context, a1 smriti.ID, a2 string) (*smriti.Ite
 	return f.ItemFn(a0, a1, a2)
 }
 
-func (f *fakeOps) CommonAncestor(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.Checkpoint, error) {
-	if f.CommonAncestorFn == nil {
-		panic("fakeOps.CommonAncestor called unexpectedly")
+func (f *fakeOps) Compare(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*app.Comparison, error) {
+	if f.CompareFn == nil {
+		panic("fakeOps.Compare called unexpectedly")
 	}
-	return f.CommonAncestorFn(a0, a1, a2)
+	return f.CompareFn(a0, a1, a2)
 }
 
 func (f *fakeOps) ForkSession(a0 context.Context, a1 smriti.ForkCreate) (*smriti.Session, error) {
@@ -277,4 +308,8 @@ func (f *fakeOps) CommitBase(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*s
 		panic("fakeOps.CommitBase called unexpectedly")
 	}
 	return f.CommitBaseFn(a0, a1, a2)
+}
+
+func (f *fakeOps) ResolveItem(_ context.Context, _ smriti.ID, ref string) (string, error) {
+	return ref, nil
 }

@@ -29,6 +29,10 @@ func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*smriti
 	panic("unexpected RejectProposal")
 }
 
+func (f *fakeOps) ResolveProposal(context.Context, smriti.ID, string) (*smriti.Proposal, error) {
+	panic("unexpected ResolveProposal")
+}
+
 // The sync operations of fakeOps: the sync tools are tested over real
 // servers too.
 

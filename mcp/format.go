@@ -29,11 +29,11 @@ func formatRestore(sp *smriti.Space, cp *smriti.Checkpoint, full bool) string {
 	return render.RenderRestore(sp, cp, viewOptions(full))
 }
 
-func formatCompare(a, bb *smriti.Checkpoint, ancestor *smriti.Checkpoint) string {
-	if ancestor == nil {
-		return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), nil, "")
+func formatCompare(c *app.Comparison) string {
+	if c.Ancestor == nil {
+		return render.RenderCompare(c.A, c.B, c.Diff, nil, "")
 	}
-	return render.RenderCompare(a, bb, smriti.DiffCheckpoints(a, bb), &ancestor.ID, ancestor.Hash)
+	return render.RenderCompare(c.A, c.B, c.Diff, &c.Ancestor.ID, c.Ancestor.Hash)
 }
 
 func formatConflicts(b *strings.Builder, conflicts []smriti.MergeConflict) {

@@ -41,17 +41,16 @@ type Ops interface {
 	// (smriti.NilID: none, onto main) builds on (smriti.CommitBase); nil
 	// when it would be the first of its line.
 	CommitBase(ctx context.Context, space, session smriti.ID) (*smriti.ID, error)
-	// CommitCheckpoint fails with ECONFLICT and a *smriti.CommitConflict
-	// when in.BaseCheckpointID is behind the head and the rebase conflicts.
-	CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error)
+	// Save saves a checkpoint (app.App.Save): extracted from a document or
+	// as given, committed, proposed, or with DryRun only settled. It fails
+	// with ECONFLICT and a *smriti.CommitConflict when the base is behind
+	// the head and the rebase conflicts.
+	Save(ctx context.Context, in app.SaveRequest) (*app.Saved, error)
 	// DeleteCheckpoint refuses with ECONFLICT and the dependents as data.
 	DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error
 	AddNote(ctx context.Context, id smriti.ID, in smriti.NoteCreate) (*smriti.Note, error)
 	VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Verification, error)
 
-	// Extract drafts from markdown (req.Content) as changes onto a
-	// checkpoint (req.Onto; nil: none) for a checkpoint in req.Space.
-	Extract(ctx context.Context, req app.ExtractRequest) (*intelligence.DraftResult, error)
 	Review(ctx context.Context, id smriti.ID) (*intelligence.Review, error)
 
 	// CheckpointItems are a checkpoint's items; Item an item's changes in
@@ -60,10 +59,13 @@ type Ops interface {
 	// or a version it does not hold, EINVALID for a malformed name).
 	CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error)
 	Item(ctx context.Context, space smriti.ID, ref string) (*smriti.ItemAt, error)
+	// ResolveItem is the item id ref names (app.App.ResolveItem): an id or
+	// item@version as given, else the head's item whose text matches.
+	ResolveItem(ctx context.Context, space smriti.ID, ref string) (string, error)
 
-	// CommonAncestor returns the lowest common ancestor (its id and hash at
-	// least), nil when the histories are unrelated.
-	CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Checkpoint, error)
+	// Compare diffs two checkpoints (app.App.Compare): of two spaces too,
+	// with no common ancestor.
+	Compare(ctx context.Context, a, b smriti.ID) (*app.Comparison, error)
 	ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error)
 	SetBranchDisposition(ctx context.Context, space smriti.ID, branch, disposition string) (int, error)
 	Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOutcome, error)

@@ -2,12 +2,8 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"smriti"
-	"smriti/render"
 )
 
 func ptr(b bool) *bool { return &b }
@@ -172,34 +168,4 @@ func (t *tools) register(s *sdk.Server) {
 type whyIn struct {
 	Space string `json:"space" jsonschema:"space name or UUID"`
 	Item  string `json:"item" jsonschema:"id (d-7f3a9c), a version's name item@version (d-7f3a9c@3f9a1c2b: the id and 8+ hex digits of the hash of the checkpoint that introduced the version), or words of its text"`
-}
-
-// itemID resolves an item id or words of an item's text against the items
-// of the newest checkpoint of main (else of any branch).
-func (t *tools) itemID(ctx context.Context, space smriti.ID, ref string) (string, error) {
-	ref = strings.TrimSpace(ref)
-	if smriti.ValidItemID(ref) {
-		return ref, nil
-	}
-	heads, err := t.ops.AllCheckpoints(ctx, space, smriti.MainBranch)
-	if err != nil {
-		return "", err
-	}
-	if len(heads) == 0 {
-		if heads, err = t.ops.AllCheckpoints(ctx, space, ""); err != nil {
-			return "", err
-		}
-	}
-	if len(heads) == 0 {
-		return "", smriti.Errorf(smriti.ENOTFOUND, "The space has no checkpoint, so no items")
-	}
-	items, err := t.ops.CheckpointItems(ctx, heads[0].ID)
-	if err != nil {
-		return "", err
-	}
-	it, err := render.FindItem(items, ref)
-	if err != nil {
-		return "", err
-	}
-	return it.ID, nil
 }

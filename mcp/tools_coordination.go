@@ -79,16 +79,7 @@ func (t *tools) registerCoordination(s *sdk.Server) {
 				b.Branches, b.MoreBranches, b.Claims, b.MoreClaims = nil, 0, nil, 0
 				b.Divergence, b.MoreDivergent, b.Freshness = nil, 0, nil
 			}
-			o := render.BriefOptions{Mode: render.BriefFull, Now: time.Now(), Tokens: tokenizer.CountO200K}
-			switch {
-			case in.Compact:
-				o.Mode = render.BriefCompact
-			case in.Preview:
-				o.Mode = render.BriefPreview
-			}
-			if !in.All {
-				o.Budget = render.CompactBriefBudget
-			}
+			o := render.BriefAsk{Compact: in.Compact, Preview: in.Preview, All: in.All}.Options(time.Now(), tokenizer.CountO200K)
 			return t.checkedBrief(ctx, sp, b, o), nil
 		})
 	t.registerClaims(s)

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,11 +23,11 @@ func (t *tools) registerLineage(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			anc, err := t.ops.CommonAncestor(ctx, a.ID, b.ID)
+			cmp, err := t.ops.Compare(ctx, a.ID, b.ID)
 			if err != nil {
 				return "", err
 			}
-			return formatCompare(a, b, anc), nil
+			return formatCompare(cmp), nil
 		})
 	add(t, s, "smriti_fork", "New branch from a checkpoint; returns its session, whose checkpoints extend the branch.", additive,
 		func(ctx context.Context, in forkIn) (string, error) {
@@ -87,11 +86,9 @@ func (t *tools) registerLineage(s *sdk.Server) {
 			if err != nil {
 				return "", err
 			}
-			ref := strings.TrimSpace(in.Item)
-			if !smriti.IsItemVersionRef(ref) {
-				if ref, err = t.itemID(ctx, sp.ID, ref); err != nil {
-					return "", err
-				}
+			ref, err := t.ops.ResolveItem(ctx, sp.ID, in.Item)
+			if err != nil {
+				return "", err
 			}
 			at, err := t.ops.Item(ctx, sp.ID, ref)
 			if err != nil {

@@ -21,6 +21,9 @@ import (
 type ProposalOps interface {
 	SaveProposal(ctx context.Context, in app.ProposalSave) (*smriti.Proposal, error)
 	ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error)
+	// ResolveProposal is space's proposal a UUID or a unique prefix (4+
+	// characters) of its id names (app.App.ResolveProposal).
+	ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error)
 	// ShowProposal, EditProposal, AcceptProposal and RejectProposal answer
 	// ENOTFOUND for a proposal of another space.
 	ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error)
@@ -157,36 +160,17 @@ func (t *tools) registerProposals(s *sdk.Server) {
 }
 
 // proposalRef resolves the space and a proposal id or 4+ character prefix
-// of one of its proposals.
+// of one of its proposals (app.App.ResolveProposal).
 func (t *tools) proposalRef(ctx context.Context, space, ref string) (smriti.ID, smriti.ID, error) {
 	sp, err := t.space(ctx, space)
 	if err != nil {
 		return smriti.NilID, smriti.NilID, err
 	}
-	ref = strings.ToLower(strings.TrimSpace(ref))
-	if id, err := smriti.ParseID("proposal_id", ref); err == nil {
-		return sp.ID, id, nil
-	}
-	if len(ref) < 4 {
-		return smriti.NilID, smriti.NilID, smriti.Errorf(smriti.EUNPROCESSABLE, "proposal_id must be a UUID or 4+ characters of one (smriti_list_proposals lists them)")
-	}
-	ps, err := t.ops.ListProposals(ctx, sp.ID, "")
+	p, err := t.ops.ResolveProposal(ctx, sp.ID, ref)
 	if err != nil {
 		return smriti.NilID, smriti.NilID, err
 	}
-	var found []smriti.ID
-	for _, p := range ps {
-		if strings.HasPrefix(p.ID.String(), ref) {
-			found = append(found, p.ID)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return smriti.NilID, smriti.NilID, smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
-	case 1:
-		return sp.ID, found[0], nil
-	}
-	return smriti.NilID, smriti.NilID, smriti.Errorf(smriti.EUNPROCESSABLE, "proposal_id %q names %d proposals; give more of it", ref, len(found))
+	return sp.ID, p.ID, nil
 }
 
 func (t *tools) propose(ctx context.Context, in proposeIn) (reply, error) {
@@ -201,31 +185,25 @@ func (t *tools) propose(ctx context.Context, in proposeIn) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	save := app.SaveRequest{CheckpointCommit: req, Propose: true, ProposalSource: "mcp"}
 	switch c := in.Content.(type) {
 	case map[string]any:
-		if req.Content, err = structuredContent(c); err != nil {
+		if save.Content, err = structuredContent(c); err != nil {
 			return reply{}, err
 		}
 	case string:
 		if strings.TrimSpace(c) == "" {
 			return reply{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string or a checkpoint object")
 		}
-		if _, err := t.extractInto(ctx, sp.ID, c, &req); err != nil {
-			return reply{}, err
-		}
+		save.Document = &c
 	default:
 		return reply{}, smriti.Errorf(smriti.EUNPROCESSABLE, "content must be a non-empty markdown string or a checkpoint object")
 	}
-	save := app.ProposalSave{SpaceID: sp.ID, BaseCheckpointID: req.BaseCheckpointID, Source: "mcp",
-		Draft: smriti.ProposalDraft{Content: req.Content, Items: req.Items, Model: req.Model, AuthorAgent: req.AuthorAgent,
-			ProjectRoot: req.ProjectRoot, Git: req.Git}}
-	if req.SessionID != smriti.NilID {
-		save.SessionID = &req.SessionID
-	}
-	p, err := t.ops.SaveProposal(ctx, save)
+	saved, err := t.ops.Save(ctx, save)
 	if err != nil {
 		return reply{}, err
 	}
+	p := saved.Proposal
 	id := p.ID.String()[:8]
 	return reply{Text: fmt.Sprintf("Saved proposal `%s` on `%s`: %s\nIt waits for review; smriti_accept_proposal with proposal_id=%q saves it.\n",
 		id, p.BranchName, p.Draft.Content.Message, id), Data: answerOf(p)}, nil

@@ -286,23 +286,19 @@ func (m *BundleRemap) Checkpoint(c *smriti.Checkpoint) {
 	for k, v := range c.Metadata {
 		meta[k] = v
 	}
-	if s, ok := meta["session_id"].(string); ok {
-		if old, err := smriti.ParseID("session_id", s); err == nil {
-			meta["session_id"] = m.ID(old).String()
-		}
+	// Only the ids change: the typed view rewrites the two keys that hold
+	// them and leaves the rest of the map as it was.
+	cm := smriti.MetaOf(meta)
+	var ids smriti.CheckpointMeta
+	if cm.SessionID != nil {
+		ids.SessionID = m.Opt(cm.SessionID)
 	}
-	if st, ok := meta["source_turns"].(map[string]any); ok {
-		cp := map[string]any{}
-		for k, v := range st {
-			cp[k] = v
-		}
-		if s, ok := cp["session_id"].(string); ok {
-			if old, err := smriti.ParseID("session_id", s); err == nil {
-				cp["session_id"] = m.ID(old).String()
-			}
-		}
-		meta["source_turns"] = cp
+	if st := cm.SourceTurns; st != nil && st.SessionID != smriti.NilID {
+		moved := *st
+		moved.SessionID = m.ID(st.SessionID)
+		ids.SourceTurns = &moved
 	}
+	ids.Into(meta)
 	c.Metadata = meta
 	for i := range c.Items {
 		it := &c.Items[i]

@@ -115,6 +115,10 @@ const (
 	defaultOpenRouterBaseURL = "https://openrouter.ai/api/v1"
 )
 
+// ProviderOracle is the name the eval harness's oracle is offered under
+// (WithOracle).
+const ProviderOracle = "oracle"
+
 var builtinModels = map[string]string{
 	intelligence.ProviderOpenAI:     "gpt-4o-mini",
 	intelligence.ProviderAnthropic:  "claude-sonnet-4-5",

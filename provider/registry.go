@@ -8,9 +8,9 @@
 // errors (honouring retry-after), and fails with an EUPSTREAM error that
 // names the provider and the upstream status and never contains a key.
 //
-// This package depends on the domain, intelligence (the provider contract)
-// and eval (the oracle's scenarios) only; it must not import store, httpapi
-// or any other adapter. Metrics are reported through an
+// This package depends on the domain and intelligence (the provider
+// contract) only; it must not import store, httpapi, any other adapter or
+// the eval harness (whose oracle is handed in with WithOracle). Metrics are reported through an
 // Observer so that it need not import Prometheus either.
 package provider
 
@@ -42,7 +42,7 @@ type options struct {
 	observer  Observer
 	logger    *slog.Logger
 	transport http.RoundTripper
-	oracle    Oracle
+	oracle    intelligence.Provider
 }
 
 // Option configures a Registry.
@@ -81,9 +81,9 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // proxy or custom TLS.
 func WithTransport(rt http.RoundTripper) Option { return func(o *options) { o.transport = rt } }
 
-// WithOracle replaces the eval oracle the registry offers as "oracle" (a
-// blinded one, to show that the eval can fail).
-func WithOracle(or Oracle) Option { return func(o *options) { o.oracle = or } }
+// WithOracle sets the eval harness's oracle (package eval/oracle), offered
+// as "oracle"; without one, "oracle" answers as the mock.
+func WithOracle(or intelligence.Provider) Option { return func(o *options) { o.oracle = or } }
 
 // Registry holds the configured providers. It implements smriti.Providers
 // and is safe for concurrent use; it does not change after New.
@@ -154,7 +154,11 @@ func New(cfg *Config, opts ...Option) *Registry {
 		r.providers[name] = &observed{Provider: p, model: pc.DefaultModel, obs: o.observer}
 	}
 	r.providers[intelligence.ProviderMock] = &observed{Provider: Mock{}, model: intelligence.ProviderMock, obs: o.observer}
-	r.providers[ProviderOracle] = &observed{Provider: o.oracle, model: ProviderOracle, obs: o.observer}
+	oracle := o.oracle
+	if oracle == nil {
+		oracle = Mock{}
+	}
+	r.providers[ProviderOracle] = &observed{Provider: oracle, model: ProviderOracle, obs: o.observer}
 	r.background = r.resolveBackground()
 	return r
 }

@@ -250,7 +250,7 @@ func (r briefRenderer) meta(c *smriti.Checkpoint) string {
 	if c.ProjectRoot != nil && *c.ProjectRoot != "" {
 		parts = append(parts, fmt.Sprintf("at `%s`", r.path(*c.ProjectRoot)))
 	}
-	return strings.Join(parts, " · ") + "\n" + codeLine(GitStateOf(c.Metadata))
+	return strings.Join(parts, " · ") + "\n" + codeLine(smriti.MetaOf(c.Metadata).Git)
 }
 
 // codeLine is where the code stood when a checkpoint was written, in the

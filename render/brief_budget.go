@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"smriti"
 	"smriti/coord"
-	"strings"
 )
 
 // Brief budgets, in o200k tokens: what `smriti prime` and the compact brief
@@ -99,13 +98,7 @@ func moreLine(left int, kind, cmd string) string {
 }
 
 // allCommand is the command that lists every item of the brief's space.
-func allCommand(space *smriti.Space) string {
-	name := "SPACE"
-	if space != nil && strings.TrimSpace(space.Name) != "" && !strings.ContainsAny(space.Name, " \t\n`'\"$\\") {
-		name = space.Name
-	}
-	return "smriti state " + name + " --all"
-}
+func allCommand(space *smriti.Space) string { return space.AllItemsCommand() }
 
 // briefTextRunes is how much of a long objective, summary or description
 // a budgeted brief keeps when the brief without any item would

@@ -37,7 +37,7 @@ func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 		meta = append(meta, "at `"+r.path(*c.ProjectRoot)+"`")
 	}
 	fmt.Fprintf(&b, "%s\nid: `%s`\n", strings.Join(meta, " · "), c.ID)
-	if g := GitStateOf(c.Metadata); g != nil {
+	if g := smriti.MetaOf(c.Metadata).Git; g != nil {
 		fmt.Fprintf(&b, "git: %s\n", g.Line())
 	}
 	b.WriteString("\n")
@@ -189,7 +189,7 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 	}
 	meta = append(meta, r.rel(c.CreatedAt))
 	fmt.Fprintf(&b, "\n%s\n\n", strings.Join(meta, " · "))
-	if g := GitStateOf(c.Metadata); g != nil {
+	if g := smriti.MetaOf(c.Metadata).Git; g != nil {
 		if cmd := g.RestoreCommand(); cmd != "" {
 			fmt.Fprintf(&b, "## Code\nWritten at git %s. To get the code there:\n    %s\n\n", g.Line(), cmd)
 		} else {

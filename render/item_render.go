@@ -6,44 +6,6 @@ import (
 	"strings"
 )
 
-// FindItem picks the item a person means: its id, else the live item whose
-// normalised text equals query, else the one live item whose text contains
-// it. ENOTFOUND when nothing matches; EINVALID naming the candidates when
-// several do.
-func FindItem(items []smriti.Item, query string) (*smriti.Item, error) {
-	q := strings.TrimSpace(query)
-	for i := range items {
-		if items[i].ID == q {
-			return &items[i], nil
-		}
-	}
-	key := smriti.ItemKey(q)
-	var contains []*smriti.Item
-	for i := range items {
-		it := &items[i]
-		if !it.Live() {
-			continue
-		}
-		if smriti.ItemKey(it.Text) == key {
-			return it, nil
-		}
-		if k := smriti.NormalizeItem(q); k != "" && strings.Contains(smriti.NormalizeItem(it.Text), k) {
-			contains = append(contains, it)
-		}
-	}
-	switch len(contains) {
-	case 1:
-		return contains[0], nil
-	case 0:
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "No item of the head matches %q; give an item id (checkpoint show --items lists them)", smriti.Truncate(q, 60))
-	}
-	var names []string
-	for _, it := range contains {
-		names = append(names, fmt.Sprintf("%s %q", it.ID, smriti.Truncate(it.Text, 50)))
-	}
-	return nil, smriti.Errorf(smriti.EINVALID, "%q matches %d items: %s; give one id", smriti.Truncate(q, 60), len(contains), strings.Join(names, ", "))
-}
-
 // RenderItem is an item's provenance as markdown: the version picked
 // (what it says now, or the version a name asked for) with its stable
 // name, where the item came from, and every change along the lineage with

@@ -8,10 +8,6 @@ import (
 	"smriti"
 )
 
-// AllItemsCommand is the command that lists every live item of the space,
-// the one a brief points to for the items it only counts.
-func AllItemsCommand(sp *smriti.Space) string { return allCommand(sp) }
-
 // compaction is the brief's line about the last compaction: when, and how
 // much of the state the agent was given again ("" before the first).
 func (r briefRenderer) compaction(rc *smriti.CompactionReceipt) string {

@@ -113,7 +113,44 @@ func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID
 	return &h, nil
 }
 
-// CommitCheckpoint implements smriti.CheckpointService.
+// commitFacts is what smriti.PlanCommit reads, inside the writing
+// transaction; it keeps the head it read, so the parent's hash costs no
+// second query in the common case.
+type commitFacts struct {
+	s     *Store
+	ctx   context.Context
+	tx    *sql.Tx
+	space smriti.ID
+	head  *headRef
+}
+
+func (f *commitFacts) Session(id smriti.ID) (*smriti.Session, error) {
+	return f.s.session(f.ctx, f.tx, id, "")
+}
+
+func (f *commitFacts) BranchHead(branch string) (*smriti.ID, error) {
+	h, err := f.s.branchHead(f.ctx, f.tx, f.space, branch)
+	if err != nil || h == nil {
+		return nil, err
+	}
+	f.head = h
+	return &h.id, nil
+}
+
+// parent is the planned parent with its hash (nil when there is none, or
+// when a fork's source is not a checkpoint of the space).
+func (f *commitFacts) parent(id *smriti.ID) (*headRef, error) {
+	switch {
+	case id == nil:
+		return nil, nil
+	case f.head != nil && f.head.id == *id:
+		return f.head, nil
+	}
+	return f.s.refInSpace(f.ctx, f.tx, f.space, *id)
+}
+
+// CommitCheckpoint implements smriti.CheckpointService: what the commit
+// writes is decided by smriti.PlanCommit, in the writing transaction.
 func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -126,57 +163,19 @@ func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit
 		if err := s.lockSpace(ctx, tx, in.SpaceID, now); err != nil {
 			return err
 		}
-		// With no session the checkpoint goes onto main's head: a commit
-		// needs no conversation to stand on.
-		branch := smriti.MainBranch
-		var se *smriti.Session
-		meta := map[string]any{}
-		if in.SessionID != smriti.NilID {
-			var err error
-			if se, err = s.session(ctx, tx, in.SessionID, ""); err != nil {
-				return err
-			}
-			if se.SpaceID == nil || *se.SpaceID != in.SpaceID {
-				return smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
-			}
-			branch = se.BranchName
-			meta["session_id"] = se.ID.String()
-		}
-		parent, err := s.branchHead(ctx, tx, in.SpaceID, branch)
+		facts := &commitFacts{s: s, ctx: ctx, tx: tx, space: in.SpaceID}
+		plan, err := smriti.PlanCommit(in, facts)
 		if err != nil {
 			return err
 		}
-		if fork := smriti.CommitBase(se, nil); parent == nil && fork != nil {
-			if parent, err = s.refInSpace(ctx, tx, in.SpaceID, *fork); err != nil {
-				return err
-			}
+		parent, err := facts.parent(plan.Parent)
+		if err != nil {
+			return err
 		}
-		authorType := in.AuthorType
-		if authorType == "" {
-			authorType = smriti.AuthorUser
-		}
-		if in.Git != nil {
-			meta["git"] = in.Git.Map()
-		}
-		if in.SourceTurns != nil {
-			src := se
-			if se == nil || in.SourceTurns.SessionID != se.ID {
-				if src, err = s.session(ctx, tx, in.SourceTurns.SessionID, ""); smriti.ErrorCode(err) == smriti.ENOTFOUND {
-					src, err = nil, nil
-				} else if err != nil {
-					return err
-				}
-			}
-			if err := in.SourceTurns.Check(src); err != nil {
-				return err
-			}
-			meta["source_turns"] = map[string]any{
-				"session_id": in.SourceTurns.SessionID.String(), "from_seq": in.SourceTurns.FromSeq, "to_seq": in.SourceTurns.ToSeq,
-			}
-		}
+		branch := plan.Branch
 		c := &smriti.Checkpoint{
-			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent,
-			AuthorType: authorType, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: meta, CreatedAt: now,
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: plan.Author.Agent,
+			AuthorType: plan.Author.Type, ProjectRoot: in.ProjectRoot, Content: in.Content, Metadata: plan.Meta.Into(nil), CreatedAt: now,
 		}
 		hints := in.Items
 		if in.BaseCheckpointID != nil && parent != nil && *in.BaseCheckpointID != parent.id {
@@ -276,10 +275,7 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 				return smriti.Errorf(smriti.EINVALID, "Invalid merge parent: %s is not a checkpoint of this space", *in.MergeParentID)
 			}
 		}
-		branch := in.BranchName
-		if branch == "" {
-			branch = smriti.MainBranch
-		}
+		branch, author := smriti.PlanCreate(in)
 		if in.ParentMustBeHead {
 			head, err := s.branchHead(ctx, tx, in.SpaceID, branch)
 			if err != nil {
@@ -295,12 +291,8 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 				return fmt.Errorf("integrate branch: %w", err)
 			}
 		}
-		authorType := in.AuthorType
-		if authorType == "" {
-			authorType = smriti.AuthorUser
-		}
 		c := &smriti.Checkpoint{
-			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: in.AuthorAgent, AuthorType: authorType,
+			ID: smriti.NewID(), SpaceID: in.SpaceID, BranchName: branch, AuthorAgent: author.Agent, AuthorType: author.Type,
 			ProjectRoot: in.ProjectRoot, Content: in.Content, ContextBlob: in.ContextBlob, RawSourceText: in.RawSourceText,
 			Metadata: in.Metadata, CreatedAt: now,
 		}

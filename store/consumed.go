@@ -66,12 +66,9 @@ func (s *Store) TurnsConsumed(ctx context.Context, sessionID smriti.ID) (int64, 
 // sourceTurnsOf is the to_seq of metadata.source_turns when it names the
 // session.
 func sourceTurnsOf(meta map[string]any, sessionID smriti.ID) (int64, bool) {
-	st, ok := meta["source_turns"].(map[string]any)
-	if !ok {
+	st := smriti.MetaOf(meta).SourceTurns
+	if st == nil || st.SessionID != sessionID {
 		return 0, false
 	}
-	if sid, _ := st["session_id"].(string); !strings.EqualFold(sid, sessionID.String()) {
-		return 0, false
-	}
-	return seqOf(st["to_seq"])
+	return st.ToSeq, true
 }

@@ -54,7 +54,7 @@ type writeResult struct {
 // their own connections) and for a write with an idempotency claim it is
 // s.tx.
 func (s *Store) groupedTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	if s.d.name != "sqlite" || idempotency.ClaimFrom(ctx) != nil {
+	if s.d.name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
 		return s.tx(ctx, func(tx *sql.Tx) error { return fn(ctx, tx) })
 	}
 	p := &pendingWrite{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}

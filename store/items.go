@@ -357,17 +357,11 @@ func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint
 	}
 	cpID := c.ID
 	origin := smriti.ItemOrigin{CheckpointID: &cpID, AuthorAgent: c.AuthorAgent, Model: model}
-	if sid, ok := c.Metadata["session_id"].(string); ok {
-		if id, err := uuid.Parse(sid); err == nil {
-			origin.SessionID = &id
-		}
-	}
-	if st, ok := c.Metadata["source_turns"].(map[string]any); ok {
-		from, ok1 := seqOf(st["from_seq"])
-		to, ok2 := seqOf(st["to_seq"])
-		if ok1 && ok2 {
-			origin.FromSeq, origin.ToSeq = &from, &to
-		}
+	meta := smriti.MetaOf(c.Metadata)
+	origin.SessionID = meta.SessionID
+	if st := meta.SourceTurns; st != nil {
+		from, to := st.FromSeq, st.ToSeq
+		origin.FromSeq, origin.ToSeq = &from, &to
 	}
 	c.Items = smriti.AssignItems(&c.Content, parent, hints, origin)
 	for i := range c.Items {
@@ -516,17 +510,3 @@ func scanItemEvents(rows *sql.Rows) ([]smriti.ItemEvent, error) {
 type scanner func(dst ...any) error
 
 func (f scanner) Scan(dst ...any) error { return f(dst...) }
-
-// seqOf reads a sequence number from metadata: int64 when written in this
-// process, float64 when read back from a JSON column.
-func seqOf(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), true
-	case int:
-		return int64(x), true
-	}
-	return 0, false
-}

@@ -228,7 +228,7 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET space_id = ?, updated_at = ? WHERE id = ?`), spaceID, s.d.t(now), id); err != nil {
 			return fmt.Errorf("attach session: %w", err)
 		}
-		if se.SpaceID == nil || *se.SpaceID != spaceID {
+		if !se.InSpace(spaceID) {
 			if err := s.renumberTurns(ctx, tx, id, spaceID, se.LastSeq+1); err != nil {
 				return err
 			}
@@ -323,7 +323,7 @@ func (s *Store) checkMountable(ctx context.Context, q querier, se *smriti.Sessio
 	if err != nil {
 		return fmt.Errorf("look up mounted checkpoint: %w", err)
 	}
-	if se.SpaceID == nil || *se.SpaceID != space {
+	if !se.InSpace(space) {
 		return smriti.Errorf(smriti.EINVALID, "mounted_checkpoint_id must be a checkpoint of the session's space")
 	}
 	return nil

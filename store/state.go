@@ -76,7 +76,7 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 		if err != nil {
 			return nil, err
 		}
-		if se.SpaceID == nil || *se.SpaceID != spaceID {
+		if !se.InSpace(spaceID) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
 		if se.Mount != nil {

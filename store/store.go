@@ -258,6 +258,9 @@ func (s *Store) migrate(ctx context.Context) error {
 // once, at once, on a fresh connection when the connection broke before
 // COMMIT was sent (see retry.go).
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if tx := s.held(ctx); tx != nil {
+		return fn(tx) // joins the transaction RunInTx holds
+	}
 	fresh := false
 	for attempt := 0; ; attempt++ {
 		err := s.tx1(ctx, fn)

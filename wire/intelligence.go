@@ -80,7 +80,10 @@ type ExtractRequest struct {
 	Content *string `json:"content" required:"true" doc:"The markdown to extract from: not blank, at most 200,000 characters"`
 	UseMock bool    `json:"use_mock" required:"false" doc:"Extract with the offline mock instead of the background provider (default false)"`
 	// Onto is the checkpoint the document changes.
-	Onto *string `json:"onto_checkpoint_id" required:"false" doc:"The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new"`
+	Onto *string `json:"onto_checkpoint_id" required:"false" doc:"The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new, unless space_id is given"`
+	// SpaceID and SessionID name the save the extraction is for.
+	SpaceID   *string `json:"space_id" required:"false" doc:"The space the checkpoint will be saved in: without onto_checkpoint_id the document is extracted onto the checkpoint a save builds on now (base_checkpoint_id in the answer), and an untitled extraction gets the save's default title"`
+	SessionID *string `json:"session_id" required:"false" doc:"With space_id: the session the checkpoint will be saved from (a fork's puts it on its branch); absent: main, with no session"`
 }
 
 // ExtractOut is an extracted checkpoint, with the document's code blocks

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/app"
 	"smriti/client"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -44,7 +45,7 @@ func testBackupRestoresEveryRow(t *testing.T, liveDSN, restoredDSN, format, file
 		t.Fatal(err)
 	}
 	defer live.Close()
-	fx := storetest.FillForBackup(t, live)
+	fx := storetest.FillForBackup(t, live, mergeByApp)
 	if v, err := live.VerifyAll(ctx); err != nil || len(v.Mismatches) != 0 {
 		t.Fatalf("the live store does not verify before the backup: %+v %v", v, err)
 	}
@@ -120,7 +121,7 @@ func TestBackupSQLiteRestoresIntoPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Close()
-	fx := storetest.FillForBackup(t, live)
+	fx := storetest.FillForBackup(t, live, mergeByApp)
 	file := filepath.Join(dir, "backup.db")
 	if err := backupSQLite(ctx, live, file); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,7 @@ func testBackupCLI(t *testing.T, liveDSN, restoredDSN, file string, createFlags 
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx := storetest.FillForBackup(t, live)
+	fx := storetest.FillForBackup(t, live, mergeByApp)
 	live.Close()
 
 	out := runOK(t, bin, "", append([]string{"backup", "create", "--db", liveDSN}, append(createFlags, file)...)...)
@@ -222,4 +223,13 @@ func testBackupCLI(t *testing.T, liveDSN, restoredDSN, file string, createFlags 
 	if verified != fx.Checkpoints-1 || merges != 2 || v1 != 2 {
 		t.Errorf("verified %d checkpoints (%d merges), %d of version 1; want %d, 2 merges, 2 of version 1", verified, merges, v1, fx.Checkpoints-1)
 	}
+}
+
+// mergeByApp is the App's merge in the shape the store's suite asks for.
+func mergeByApp(ctx context.Context, s *store.Store, in storetest.MergeCall) (*storetest.MergeResult, error) {
+	out, err := app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: in.SpaceID, SourceID: in.SourceID, Resolutions: in.Resolutions, DryRun: in.DryRun})
+	if err != nil {
+		return nil, err
+	}
+	return &storetest.MergeResult{Checkpoint: out.Checkpoint, Merged: out.Merged, Removes: out.Removes}, nil
 }

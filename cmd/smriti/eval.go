@@ -17,6 +17,7 @@ import (
 	"smriti/client"
 	"smriti/eval"
 	"smriti/eval/evalrun"
+	"smriti/eval/oracle"
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/intelligence"
@@ -116,8 +117,8 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	if err != nil {
 		return nil, err
 	}
-	blind := provider.Blinding(o.blind)
-	if blind != provider.BlindNone && blind != provider.BlindBase && blind != provider.BlindTurns {
+	blind := oracle.Blinding(o.blind)
+	if blind != oracle.BlindNone && blind != oracle.BlindBase && blind != oracle.BlindTurns {
 		return nil, fmt.Errorf("--oracle-blind is base or turns, not %q", o.blind)
 	}
 	cfg, err := provider.Load(provider.LoadOptions{Getenv: os.Getenv})
@@ -136,7 +137,7 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	}
 	cfg.DefaultProvider, cfg.BackgroundProvider, cfg.BackgroundModel = intelligence.ProviderMock, name, o.model
 	metrics := httpapi.NewMetrics()
-	providers := provider.New(cfg, provider.WithOracle(provider.Oracle{Blind: blind}), provider.WithObserver(metrics.ObserveProviderCall))
+	providers := provider.New(cfg, provider.WithOracle(oracle.Oracle{Blind: blind}), provider.WithObserver(metrics.ObserveProviderCall))
 	bg, model, err := providers.Background()
 	if err != nil {
 		return nil, err
@@ -169,7 +170,7 @@ func runEval(ctx context.Context, o evalOptions, progress func(string)) (*eval.R
 	if o.apiURL != "" {
 		rep.Provider, rep.Model = "server at "+o.apiURL, "its background model"
 	}
-	if blind != provider.BlindNone {
+	if blind != oracle.BlindNone {
 		rep.Provider += " (blind: " + o.blind + ")"
 	}
 	rep.Finish()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"smriti/eval/oracle"
 	"smriti/intelligence"
 	"smriti/provider"
 )
@@ -78,7 +79,7 @@ func newChatCompletionsServer(t *testing.T) *chatCompletionsServer {
 			}
 			req.Schema = &intelligence.JSONSchema{Name: name}
 		}
-		c, err := provider.Oracle{}.Complete(r.Context(), req)
+		c, err := oracle.Oracle{}.Complete(r.Context(), req)
 		if err != nil {
 			http.Error(w, `{"error":{"message":"oracle failed","type":"server_error"}}`, http.StatusInternalServerError)
 			return

@@ -11,7 +11,6 @@ import (
 
 	"smriti"
 	"smriti/account"
-	"smriti/app"
 	"smriti/coord"
 	"smriti/portability"
 	"smriti/store"
@@ -33,8 +32,9 @@ type BackupFixture struct {
 // tasks with annotations, artifacts, source turns and an agent transcript;
 // proposals (pending, accepted, rejected); a space owned by another user;
 // and a space whose checkpoints were written before items had ids
-// (version 1 hashes, items derived at start-up).
-func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
+// (version 1 hashes, items derived at start-up). The merges are made with
+// merge (the App's).
+func FillForBackup(t *testing.T, s *store.Store, merge Merge) BackupFixture {
 	t.Helper()
 	bg := context.Background()
 	var fx BackupFixture
@@ -97,13 +97,13 @@ func FillForBackup(t *testing.T, s *store.Store) BackupFixture {
 	if err := s.AddReceipt(ctx, rc); err != nil {
 		t.Fatal(err)
 	}
-	resolved := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID,
+	resolved := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: b1.ID,
 		Resolutions: []smriti.MergeResolution{{Field: "decisions", Key: ttl.ID, Choice: smriti.ChooseTheirs},
 			{Field: "summary", Choice: smriti.ChooseOurs}}})).Must(t).Checkpoint
 	// A second fork merged without conflicts, through the store directly.
 	fork2 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: resolved.ID, BranchName: "docs"})).Must(t)
 	d1 := commit(t, ctx, s, sp, fork2, "Docs", "Access token TTL is 5 minutes", "Use Go", "Document the TTL")
-	plain := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: d1.ID})).Must(t).Checkpoint
+	plain := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: d1.ID})).Must(t).Checkpoint
 	mounted := newSession(t, ctx, s, sp)
 	send(t, ctx, s, mounted, "before the mount")
 	Get(s.SetMount(ctx, mounted.ID, &smriti.Mount{CheckpointID: first.ID, BaseSeq: 1})).Must(t)

@@ -7,16 +7,15 @@ import (
 	"testing"
 
 	"smriti"
-	"smriti/app"
 	"smriti/store"
 )
 
 var mergeProvenanceCases = []struct {
 	name string
-	fn   func(*testing.T, *store.Store)
+	fn   func(*testing.T, *store.Store, Merge)
 }{
-	{"MergeResolvedTheirsRecordsTheBranchSource", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseTheirs) }},
-	{"MergeResolvedOursRejectsTheBranchChange", func(t *testing.T, s *store.Store) { testMergeProvenance(t, s, smriti.ChooseOurs) }},
+	{"MergeResolvedTheirsRecordsTheBranchSource", func(t *testing.T, s *store.Store, m Merge) { testMergeProvenance(t, s, m, smriti.ChooseTheirs) }},
+	{"MergeResolvedOursRejectsTheBranchChange", func(t *testing.T, s *store.Store, m Merge) { testMergeProvenance(t, s, m, smriti.ChooseOurs) }},
 	{"CommitCannotForgeAMergeRejection", testCommitCannotForgeMergeRecord},
 	{"MergeKeepingARemovalRecordsTheRejectedEdit", testMergeKeepsRemoval},
 	{"SecondMergePreviewListsEveryRemoval", testSecondMergeListsEveryRemoval},
@@ -26,7 +25,7 @@ var mergeProvenanceCases = []struct {
 // merge resolves "ours" (the removal). The merge writes its own tombstone
 // of the item (main's head no longer holds it) with the branch's edit as
 // the version turned down, so the edit is not the item's latest word.
-func testMergeKeepsRemoval(t *testing.T, s *store.Store) {
+func testMergeKeepsRemoval(t *testing.T, s *store.Store, merge Merge) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	mainSe, branchSe := newSession(t, ctx, s, sp), newSession(t, ctx, s, sp)
@@ -39,7 +38,7 @@ func testMergeKeepsRemoval(t *testing.T, s *store.Store) {
 	b1 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &base.ID, BranchName: "redis7",
 		Content: smriti.Content{Message: "Redis 7", Summary: "summary of Sessions", Decisions: []string{edit, "Use Go"}},
 		Items:   []smriti.Item{{ID: redis.ID, Kind: smriti.KindDecision, Text: edit, Change: &smriti.ItemChange{Op: smriti.OpUpdate, Source: branchSrc}}}})).Must(t)
-	out := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID, Resolutions: []smriti.MergeResolution{
+	out := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: b1.ID, Resolutions: []smriti.MergeResolution{
 		{Field: "decisions", Key: redis.ID, Choice: smriti.ChooseOurs}}})).Must(t)
 	m := out.Checkpoint
 	if jsonText(t, m.Decisions) != `["Use Go"]` {
@@ -77,7 +76,7 @@ func testMergeKeepsRemoval(t *testing.T, s *store.Store) {
 // merge turned a version down stores no such record, so no "rejected"
 // entry can be planted in an item's history by a writer that merged
 // nothing.
-func testCommitCannotForgeMergeRecord(t *testing.T, s *store.Store) {
+func testCommitCannotForgeMergeRecord(t *testing.T, s *store.Store, _ Merge) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
@@ -117,7 +116,7 @@ func jsonText(t *testing.T, v any) string {
 // side's source (session, turns, quote) and the version it turned down; the
 // item's history lists that version as rejected in the merge, and its
 // latest entry is the version the merge kept.
-func testMergeProvenance(t *testing.T, s *store.Store, choice string) {
+func testMergeProvenance(t *testing.T, s *store.Store, merge Merge, choice string) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	mainSe, branchSe := newSession(t, ctx, s, sp), newSession(t, ctx, s, sp)
@@ -141,7 +140,7 @@ func testMergeProvenance(t *testing.T, s *store.Store, choice string) {
 	b2 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &b1.ID, BranchName: "short-ttl",
 		Content: smriti.Content{Message: "Rotation", Decisions: []string{branchText, "Rotate refresh tokens"}}})).Must(t)
 
-	out := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b2.ID,
+	out := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: b2.ID,
 		Resolutions: []smriti.MergeResolution{{Field: "decisions", Key: ttl.ID, Choice: choice}}})).Must(t)
 	m := out.Checkpoint
 	kept, rejected, keptSrc, rejectedSrc, rejectedSide := branchText, mainText, branchSrc, mainSrc, smriti.ChooseOurs
@@ -211,7 +210,7 @@ func testMergeProvenance(t *testing.T, s *store.Store, choice string) {
 // third. The second merge's base is the branch checkpoint the first merge
 // took in, which still holds the first decision, so its preview lists all
 // three removals, each with the side that removed it.
-func testSecondMergeListsEveryRemoval(t *testing.T, s *store.Store) {
+func testSecondMergeListsEveryRemoval(t *testing.T, s *store.Store, merge Merge) {
 	ctx := userCtx()
 	sp := newSpace(t, ctx, s)
 	mainSe := newSession(t, ctx, s, sp)
@@ -219,14 +218,14 @@ func testSecondMergeListsEveryRemoval(t *testing.T, s *store.Store) {
 	b1 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &base.ID, BranchName: "infra",
 		Content: smriti.Content{Message: "Add Nginx", Summary: "summary of Base", Decisions: []string{"Use Go", "Use Redis", "Use Kafka", "Use S3", "Use Nginx"}}})).Must(t)
 	commit(t, ctx, s, sp, mainSe, "No Go", "Use Redis", "Use Kafka", "Use S3")
-	first := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b1.ID})).Must(t)
+	first := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: b1.ID})).Must(t)
 	if got := removals(first.Removes); got != "Use Go:ours" {
 		t.Fatalf("first merge removes %s, want Use Go:ours", got)
 	}
 	commit(t, ctx, s, sp, mainSe, "No Redis", "Use Kafka", "Use S3", "Use Nginx")
 	b2 := Get(s.CreateCheckpoint(ctx, smriti.CheckpointCreate{SpaceID: sp.ID, ParentID: &b1.ID, BranchName: "infra",
 		Content: smriti.Content{Message: "No Kafka", Summary: "summary of Base", Decisions: []string{"Use Go", "Use Redis", "Use S3", "Use Nginx"}}})).Must(t)
-	second := Get(app.MergeCheckpoints(ctx, s, app.MergeRequest{SpaceID: sp.ID, SourceID: b2.ID, DryRun: true})).Must(t)
+	second := Get(merge(ctx, s, MergeCall{SpaceID: sp.ID, SourceID: b2.ID, DryRun: true})).Must(t)
 	if got, want := removals(second.Removes), "Use Go:ours, Use Kafka:theirs, Use Redis:ours"; got != want {
 		t.Errorf("second merge's preview removes %s, want %s", got, want)
 	}

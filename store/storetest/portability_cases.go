@@ -191,9 +191,9 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 		claims[0].SessionID == nil || claims[0].Scope != "book the hostel" {
 		t.Fatalf("claims of the copy = %+v (%v)", claims, err)
 	}
-	if sid, _ := parent.Metadata["session_id"].(string); sid == "" {
+	if sid := smriti.MetaOf(parent.Metadata).SessionID; sid == nil {
 		t.Fatal("session_id metadata lost")
-	} else if se, err := s.Session(ctx, uuidOf(t, sid)); err != nil || se.SpaceID == nil || *se.SpaceID != cp.ID {
+	} else if se, err := s.Session(ctx, *sid); err != nil || !se.InSpace(cp.ID) {
 		t.Fatalf("metadata session_id %s does not name a session of the copy: %v", sid, err)
 	}
 }

@@ -67,7 +67,6 @@ func Run(t *testing.T, open Opener) {
 	cases = append(cases, spaceNameCases...)
 	cases = append(cases, leaseCases...)
 	cases = append(cases, idempotencyCases...)
-	cases = append(cases, mergeProvenanceCases...)
 	cases = append(cases, importOrderCases...)
 	cases = append(cases, receiptCases...)
 	cases = append(cases, proposalCases...)

@@ -696,6 +696,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/claims/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find the claim a reference names: its UUID, or a unique prefix (4+ characters) of its id, among the claims of every space you can see */
+        get: operations["get_v5_claims_resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/clone": {
         parameters: {
             query?: never;
@@ -724,6 +741,23 @@ export interface paths {
         put?: never;
         /** Import a transcript file (ChatGPT or Claude conversations.json, or a markdown/text transcript) as sessions of a space; the body is the file itself */
         post: operations["post_v5_import_transcript"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/items/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An item's history, the item named by its id, a version's name, or words of its text (matched against the space's head: main's newest checkpoint, else the newest of any branch) */
+        get: operations["get_v5_items_resolve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -849,6 +883,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v5/proposals/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find a space's proposal a reference names: its UUID, or a unique prefix (4+ characters) of its id */
+        get: operations["get_v5_proposals_resolve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v5/search": {
         parameters: {
             query?: never;
@@ -911,6 +962,23 @@ export interface paths {
         get: operations["get_v5_sessions_session_id_private"];
         /** Mark a session private (its turns, the quotes they lend, its receipts and context records never leave this server) or shared */
         put: operations["put_v5_sessions_session_id_private"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v5/sessions/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find the session a reference names: its UUID, or a unique prefix (4+ characters) of its id */
+        get: operations["get_v5_sessions_resolve"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2462,8 +2530,12 @@ export interface components {
         ExtractRequest: {
             /** @description The markdown to extract from: not blank, at most 200,000 characters */
             content: string | null;
-            /** @description The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new */
+            /** @description The checkpoint the document changes (usually the space's head): the proposal is that checkpoint plus the document's changes. Absent: every item is new, unless space_id is given */
             onto_checkpoint_id?: string | null;
+            /** @description With space_id: the session the checkpoint will be saved from (a fork's puts it on its branch); absent: main, with no session */
+            session_id?: string | null;
+            /** @description The space the checkpoint will be saved in: without onto_checkpoint_id the document is extracted onto the checkpoint a save builds on now (base_checkpoint_id in the answer), and an untitled extraction gets the save's default title */
+            space_id?: string | null;
             /** @description Extract with the offline mock instead of the background provider (default false) */
             use_mock?: boolean;
         };
@@ -9810,6 +9882,94 @@ export interface operations {
             };
         };
     };
+    get_v5_claims_resolve: {
+        parameters: {
+            query: {
+                /** @description the reference (required) */
+                ref: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     post_v5_clone: {
         parameters: {
             query?: never;
@@ -10041,6 +10201,96 @@ export interface operations {
             };
             /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_items_resolve: {
+        parameters: {
+            query: {
+                /** @description the reference (required) */
+                ref: string;
+                /** @description the space (required) */
+                space_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemHistoryOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10790,6 +11040,96 @@ export interface operations {
             };
         };
     };
+    get_v5_proposals_resolve: {
+        parameters: {
+            query: {
+                /** @description the reference (required) */
+                ref: string;
+                /** @description the space (required) */
+                space_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_v5_search: {
         parameters: {
             query?: {
@@ -11230,6 +11570,94 @@ export interface operations {
             };
             /** @description The body is not sent as Content-Type: application/json (file imports: application/gzip or application/octet-stream); a write with any other Content-Type is refused, body or not */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers for (on loopback: localhost, 127.0.0.1, [::1] and each --allowed-host) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (logged on the server; never details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A needed provider is not configured, or the database is unavailable (then with Retry-After) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_v5_sessions_resolve: {
+        parameters: {
+            query: {
+                /** @description the reference (required) */
+                ref: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            /** @description Malformed input: bad JSON, a malformed id, a wrong query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description In auth mode: no credential, or one that is unknown, expired or revoked (with WWW-Authenticate: Bearer) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (a path id, or an id the body or query names) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-package provider
+package oracle
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/intelligence"
+	"smriti/provider"
 )
 
 // oracleAnswer drafts turns onto base items with the oracle and returns
@@ -83,14 +84,14 @@ func TestOracleIsTheMockElsewhere(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := Mock{}.Complete(context.Background(), req)
+		want, _ := provider.Mock{}.Complete(context.Background(), req)
 		if got.Text != want.Text {
 			t.Fatalf("oracle %q, mock %q", got.Text, want.Text)
 		}
 	}
-	r := New(nil)
-	p, err := r.Provider(ProviderOracle)
-	if err != nil || p.Name() != ProviderOracle || r.DefaultModel(ProviderOracle) != "oracle" {
+	r := provider.New(nil, provider.WithOracle(Oracle{}))
+	p, err := r.Provider(provider.ProviderOracle)
+	if err != nil || p.Name() != provider.ProviderOracle || r.DefaultModel(provider.ProviderOracle) != "oracle" {
 		t.Fatalf("registry oracle: %v %v", p, err)
 	}
 }

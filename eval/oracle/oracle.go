@@ -1,19 +1,22 @@
-package provider
+// Package oracle is the eval harness's deterministic provider: it drafts
+// from the scenario markers of the turns it is sent (see package eval), so
+// `smriti eval` can score Smriti in CI with no model. It belongs to the
+// harness: the provider adapters do not import it; the eval command hands
+// it to the provider registry (provider.WithOracle).
+package oracle
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"smriti/provider/mockderive"
 	"strings"
 
 	"smriti"
 	"smriti/eval"
 	"smriti/intelligence"
+	"smriti/provider"
+	"smriti/provider/mockderive"
 )
-
-// ProviderOracle is the eval oracle's provider name.
-const ProviderOracle = "oracle"
 
 // Blinding makes the oracle ignore part of what it is sent, to prove that
 // the eval fails when a draft is not given its base or its turns.
@@ -40,13 +43,13 @@ type Oracle struct {
 }
 
 // Name returns "oracle".
-func (Oracle) Name() string { return ProviderOracle }
+func (Oracle) Name() string { return provider.ProviderOracle }
 
 // Complete answers draft_changes by the markers and anything else as the
 // mock.
 func (o Oracle) Complete(ctx context.Context, req intelligence.CompletionRequest) (*intelligence.Completion, error) {
 	if req.Schema == nil || req.Schema.Name != intelligence.SchemaDraftChanges {
-		return Mock{}.Complete(ctx, req)
+		return provider.Mock{}.Complete(ctx, req)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -57,14 +60,14 @@ func (o Oracle) Complete(ctx context.Context, req intelligence.CompletionRequest
 	for _, m := range req.Messages {
 		in += estimateTokens(m.Content)
 	}
-	return &intelligence.Completion{Text: text, Model: first(req.Model, ProviderOracle),
+	return &intelligence.Completion{Text: text, Model: firstOf(req.Model, provider.ProviderOracle),
 		Usage: intelligence.Usage{InputTokens: in, OutputTokens: estimateTokens(text)}}, nil
 }
 
 // Stream sends the whole answer as one piece.
 func (o Oracle) Stream(ctx context.Context, req intelligence.CompletionRequest, onDelta func(string) error) (*intelligence.Completion, error) {
 	if req.Schema == nil || req.Schema.Name != intelligence.SchemaDraftChanges {
-		return Mock{}.Stream(ctx, req, onDelta)
+		return provider.Mock{}.Stream(ctx, req, onDelta)
 	}
 	c, err := o.Complete(ctx, req)
 	if err != nil {
@@ -137,21 +140,21 @@ func (o Oracle) draft(data string) string {
 				// Resolved in the turns that added it: a resolve by text
 				// adds the task done (a question is then not added at all).
 				if m.Kind == smriti.KindTask {
-					by := first(m.Text, fmt.Sprintf("turn %d", seq))
+					by := firstOf(m.Text, fmt.Sprintf("turn %d", seq))
 					add.Op, add.By = smriti.OpResolve, &by
 				} else {
 					add.dropped = true
 				}
 				delete(pending, m.Key)
 			case m.Op == eval.MarkResolve && inBase:
-				by := first(m.Text, fmt.Sprintf("turn %d", seq))
+				by := firstOf(m.Text, fmt.Sprintf("turn %d", seq))
 				at.Op, at.ID, at.By = smriti.OpResolve, &id, &by
 				ops = append(ops, at)
 			case m.Op == eval.MarkRetract && isAdd:
 				add.dropped = true
 				delete(pending, m.Key)
 			case m.Op == eval.MarkRetract && inBase:
-				reason := first(m.Text, "retracted")
+				reason := firstOf(m.Text, "retracted")
 				at.Op, at.ID, at.Reason = smriti.OpRetract, &id, &reason
 				ops = append(ops, at)
 				delete(ids, m.Key)
@@ -173,4 +176,14 @@ func (o Oracle) draft(data string) string {
 	}{Title: "Eval oracle draft", Summary: &summary, Operations: kept}
 	b, _ := json.Marshal(answer)
 	return strings.TrimSpace(string(b))
+}
+
+// estimateTokens is the mock's estimate: a token per four bytes.
+func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+
+func firstOf(a, b string) string {
+	if strings.TrimSpace(a) != "" {
+		return strings.TrimSpace(a)
+	}
+	return b
 }
