@@ -13,9 +13,9 @@ import (
 // and the space's event log of checkpoints, turns and notes. The import
 // writes a new space (ImportSpace refuses one that exists), so every row of
 // the space is the import's own and the statements of indexImported index
-// exactly those rows. Each trigger fires a statement per row (the
-// checkpoint's unpacks six JSON arrays); written in bulk, a clone spends
-// about a third less time in SQLite.
+// exactly those rows. Each trigger runs a statement per row (the
+// checkpoint's unpacks six JSON arrays); one statement per table for the
+// whole space does the same work with less of SQLite's per-statement cost.
 //
 // The triggers are dropped inside the import's transaction and created
 // again, from the text SQLite keeps for them, before it commits: a rolled
