@@ -28,6 +28,8 @@ type spaceImport struct {
 	logged  *importLog
 	mounts  []importedMount
 	rows    *importRows
+	// triggers are the per-row triggers set aside for the import.
+	triggers *suspendedTriggers
 }
 
 type importedMount struct {
@@ -38,6 +40,10 @@ type importedMount struct {
 // run reads the bundle and writes each record, then the sessions' last
 // sequence numbers, the mounts and the task holds.
 func (im *spaceImport) run(br records.Reader) error {
+	var err error
+	if im.triggers, err = im.s.suspendRowTriggers(im.ctx, im.tx); err != nil {
+		return err
+	}
 	for {
 		rec, err := br.Next()
 		if errors.Is(err, io.EOF) {
@@ -233,7 +239,9 @@ func (im *spaceImport) finish() error {
 		}
 	}
 	if im.spaceID != (smriti.ID{}) {
-		return s.restoreHolds(ctx, tx, im.spaceID)
+		if err := s.restoreHolds(ctx, tx, im.spaceID); err != nil {
+			return err
+		}
 	}
-	return nil
+	return im.triggers.restore(ctx, tx, im.spaceID)
 }

@@ -120,6 +120,39 @@ func (s *server) rss() string {
 	return strings.Join(out, ", ")
 }
 
+// largestMappings names the process's n largest resident mappings (file
+// or [heap], [anon] …) with their resident MiB: what a peak RSS is made of.
+func (s *server) largestMappings(n int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", s.cmd.Process.Pid))
+	if err != nil {
+		return "?"
+	}
+	type mapping struct {
+		name string
+		kb   int
+	}
+	var ms []mapping
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
+			name := "[anon]"
+			if len(f) >= 6 {
+				name = filepath.Base(f[5])
+			}
+			ms = append(ms, mapping{name: name})
+		case len(f) == 3 && f[0] == "Rss:" && len(ms) > 0:
+			fmt.Sscan(f[1], &ms[len(ms)-1].kb)
+		}
+	}
+	slices.SortFunc(ms, func(a, b mapping) int { return b.kb - a.kb })
+	var out []string
+	for _, m := range ms[:min(n, len(ms))] {
+		out = append(out, fmt.Sprintf("%s %.1f", m.name, float64(m.kb)/1024))
+	}
+	return strings.Join(out, ", ")
+}
+
 // meter counts the requests and the bytes both ways through a proxy.
 type meter struct {
 	requests, up, down atomic.Int64
@@ -211,6 +244,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	// the CPU time the servers spent does not.
 	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
 	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
+	fmt.Printf("B's largest mappings now (MiB): %s\n", b.largestMappings(6))
 
 	if err := sameVerifiedHead(ctx, ca, cb, space, n); err != nil {
 		return err
