@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { Thread } from "./Thread";
 import { useSpaceEvents } from "../events";
 import { api, type Turn } from "../api";
+import { turnOf } from "../testing/wire";
 
 afterEach(() => {
   cleanup();
@@ -31,7 +32,7 @@ class FakeEventSource {
   }
 }
 
-const turn = (seq: number, role: "user" | "assistant", content: string): Turn => ({
+const turn = (seq: number, role: "user" | "assistant", content: string): Turn => turnOf({
   id: `t${seq}`,
   session_id: "se1",
   role,

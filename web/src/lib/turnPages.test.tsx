@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { Turn } from "../api";
+import { turnOf } from "../testing/wire";
 import { prefetchThread, readFrom, tailStart, useThreadTurns } from "./turnPages";
 
 afterEach(() => {
@@ -9,7 +10,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const turn = (seq: number): Turn => ({
+const turn = (seq: number): Turn => turnOf({
   id: `t${seq}`,
   session_id: "se1",
   role: seq % 2 ? "assistant" : "user",
