@@ -7,8 +7,6 @@
 import type { components, operations } from "./api.gen";
 
 type S = components["schemas"];
-/** The JSON body of an operation's 200 answer. */
-type Ok<Op extends keyof operations> = operations[Op]["responses"] extends { 200: { content: { "application/json": infer B } } } ? B : never;
 
 export type ID = string;
 
@@ -50,7 +48,7 @@ export type ContextInfo = S["ContextInfo"];
 export type ContextPreview = S["ContextPreview"];
 export type ProviderStatus = S["ProviderStatus"];
 export type BackgroundStatus = S["BackgroundStatus"];
-export type ProvidersStatus = Ok<"get_v4_chat_providers">;
+export type ProvidersStatus = operations["get_v4_chat_providers"]["responses"][200]["content"]["application/json"];
 /** The document marks a field with a default as required; the server fills in memory_scope when it is absent. */
 export type SendBody = Omit<S["SendRequest"], "memory_scope"> & Partial<Pick<S["SendRequest"], "memory_scope">>;
 export type SendResponse = S["SendResponse"];
@@ -69,7 +67,28 @@ export type MergeRequest = S["MergeRequest"];
 export type MergeCommitted = S["MergeCommitted"];
 
 export type Verification = S["Verification"];
+/** One secret the server replaced before storing a text (a checkpoint's redactions, a turn's metadata.redactions). */
+export type Redaction = S["Redaction"];
+/** Where a project's code stood when a checkpoint was written (its metadata.git, all four fields present). */
+export type GitState = Required<S["GitStateIn"]>;
+
+/** A draft saved for later (GET /api/v5/spaces/{id}/proposals). */
+export type Proposal = S["ProposalOut"];
+/** A PATCH of a proposal: each field sent replaces the proposal's. */
+export type ProposalEdit = S["ProposalEditRequest"];
+/** A draft to keep for later (POST): a checkpoint's content, not committed. */
+export type ProposalSave = S["ProposalRequest"];
+export type ProposalAccepted = S["ProposalAccepted"];
+
+export type Remote = S["RemoteOut"];
+export type RemoteAdd = S["RemoteRequest"];
+export type Divergence = S["DivergenceOut"];
+export type FetchResult = S["FetchOut"];
+export type PullResult = S["PullOut"];
+export type PushResult = S["PushOut"];
+export type SyncCounts = S["SyncCounts"];
 export type Note = S["NoteOut"];
+export type NoteBody = S["NoteRequest"];
 export type ContextPack = S["ContextPack"];
 export type Me = S["MeOut"];
 export type LoginResult = S["LoginOut"];

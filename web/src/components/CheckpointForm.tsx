@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
-import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
+import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type CommitBody, type Draft, type ID, type ItemKind, type ItemView, type MergeConflict, type TaskObject, type TaskWire } from "../api";
 import { clientChanges, fieldOfKind, norm, type ShownChange } from "../lib/diff";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
@@ -7,23 +7,17 @@ import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
 import { droppedChanges } from "../lib/droppedChanges";
 
-export interface CheckpointFields {
-  message: string;
-  summary: string;
-  objective: string;
-  decisions: string[];
-  assumptions: string[];
+/**
+ * What the form saves: the commit body's content fields, always filled, with
+ * tasks as objects; the base it builds on when known; the change list (every
+ * item with its id and what the save does to it, see lib/inplace); and the
+ * resolutions that settle a 409 (sent on the same request again).
+ */
+export type CheckpointFields = { [K in "message" | "summary" | "objective" | "decisions" | "assumptions" | "open_questions" | "entities"]-?: NonNullable<CommitBody[K]> } & {
   tasks: TaskObject[];
-  open_questions: string[];
-  entities: string[];
   artifacts: Artifact[];
-  /** The checkpoint this one builds on, when known (v5 servers record it). */
-  base_checkpoint_id?: string;
-  /** The change list: every item with its id and what the save does to it (see lib/inplace). */
-  items?: ItemIn[];
-  /** Settle the conflicts of a 409 (sent on the same request again). */
-  resolutions?: MergeResolution[];
-}
+  base_checkpoint_id?: ID;
+} & Partial<Pick<CommitBody, "items" | "resolutions">>;
 
 const INTENTS = ["", "implement", "investigate", "review", "test", "docs"];
 

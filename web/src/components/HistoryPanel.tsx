@@ -7,7 +7,7 @@ import { CompareView } from "./CompareView";
 import { X } from "lucide-react";
 import { useBackCloses } from "../lib/backCloses";
 
-export interface Mount {
+export interface MountedOn {
   id: ID;
   hash: string;
   baseSeq: number;
@@ -24,7 +24,7 @@ export function HistoryPanel({
 }: {
   sessionId: ID;
   spaceId: ID;
-  mount: Mount | null;
+  mount: MountedOn | null;
   onMount: (c: Checkpoint) => void;
   onUnmount: () => void;
   /** Closes the panel (its button, Esc, or the browser's back). */

@@ -35,7 +35,7 @@ export function similarity(a: string, b: string): number {
   return n / (A.size + B.size - n);
 }
 
-type Content = Pick<Checkpoint, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">;
+type Lists = Pick<Checkpoint, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">;
 const taskOf = (t: TaskWire) => (typeof t === "string" ? { text: t, status: "open" } : { text: t.text, status: t.status || "open" });
 
 /**
@@ -45,7 +45,7 @@ const taskOf = (t: TaskWire) => (typeof t === "string" ? { text: t, status: "ope
  * added item that share most of their words are one change, and a task
  * that became done is resolved.
  */
-export function clientChanges(base: Content | null, proposed: Content): ShownChange[] {
+export function clientChanges(base: Lists | null, proposed: Lists): ShownChange[] {
   const out: ShownChange[] = [];
   for (const { field, kind } of LIST_FIELDS) {
     const before = field === "tasks" ? (base?.tasks ?? []).map(taskOf) : ((base?.[field] as string[] | undefined) ?? []).map((text) => ({ text, status: "open" }));

@@ -12,7 +12,7 @@ import { useMarkThreadPainted, useThreadPainted } from "../lib/threadPainted";
 import { usePageTitle } from "../lib/title";
 import { chatShortcut, onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
-import { HistoryPanel, type Mount } from "../components/HistoryPanel";
+import { HistoryPanel, type MountedOn } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
 import { SavedForLater } from "../components/SavedForLater";
 import { proposalsApi, type Proposal } from "../lib/proposals";
@@ -58,7 +58,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     queryFn: () => api.checkpoint(mounted!.checkpoint_id),
     enabled: !!mounted,
   });
-  const mount: Mount | null = mounted
+  const mount: MountedOn | null = mounted
     ? { id: mounted.checkpoint_id, hash: mountedCheckpoint.data?.commit_hash ?? "", baseSeq: mounted.history_base_seq }
     : null;
   useSpaceEvents(spaceId);

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import CheckpointDetail from "./CheckpointDetail";
-import { notesOf, type Checkpoint, type Note } from "../api";
+import { notesOf, type Checkpoint, type Note, type NoteBody } from "../api";
 import { checkpointOf } from "../testing/wire";
 import { restoreCommand } from "../lib/gitstate";
 
@@ -44,9 +44,9 @@ function fakeServer() {
     if (path === "/api/v5/checkpoints/c1/verify") return json({ checkpoint_id: "c1", ok: true, checked: 1, first_mismatch: null });
     if (path === "/api/v2/context/from-commit") return json({ content: "pack", target_tool: "generic", format: "markdown" });
     if (path === "/api/v5/checkpoint/c1/notes" && init?.method === "POST") {
-      const body = JSON.parse(String(init.body)) as { text: string; kind: string; author: string };
+      const body = JSON.parse(String(init.body)) as NoteBody;
       posted.push(body);
-      const n: Note = { id: "n2", checkpoint_id: "c1", author: body.author, text: body.text, kind: body.kind, created_at: "2026-01-02T10:00:00+00:00" };
+      const n: Note = { id: "n2", checkpoint_id: "c1", author: body.author ?? "", text: body.text ?? "", kind: body.kind ?? "", created_at: "2026-01-02T10:00:00+00:00" };
       notes.push(n);
       return json(n, 201);
     }
