@@ -16,6 +16,7 @@ import { useTheme } from "./lib/theme";
 import { lazyPage, type LazyPage } from "./lib/lazyPage";
 import { prefetchThread } from "./lib/turnPages";
 import { queryClient } from "./lib/queryClient";
+import { queryKeys } from "./lib/queryKeys";
 
 // Every page loads on demand, so no chunk holds them all and the first
 // paint loads only the page it shows; the page the address names starts
@@ -57,7 +58,7 @@ const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
 
 function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette: () => void; theme: string; onTheme: () => void }) {
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
+  const spaces = useQuery({ queryKey: queryKeys.spaces(), queryFn: api.spaces });
   const dark = isDark(theme);
   return (
     <nav className={open ? "sidebar open" : "sidebar"} aria-label="Workspace" id="sidebar">

@@ -5,6 +5,7 @@ import { Thread } from "./Thread";
 import { useSpaceEvents } from "../events";
 import { api, type Turn } from "../api";
 import { turnOf } from "../testing/wire";
+import { queryKeys } from "../lib/queryKeys";
 
 afterEach(() => {
   cleanup();
@@ -44,7 +45,7 @@ const turn = (seq: number, role: "user" | "assistant", content: string): Turn =>
 });
 
 function LiveThread() {
-  const turns = useQuery({ queryKey: ["turns", "se1"], queryFn: () => api.turns("se1") });
+  const turns = useQuery({ queryKey: queryKeys.turns("se1"), queryFn: () => api.turns("se1") });
   useSpaceEvents("sp1");
   return <Thread turns={turns.data ?? []} pending={null} />;
 }

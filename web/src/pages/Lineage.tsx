@@ -5,6 +5,7 @@ import { api, relTime, short, type ID } from "../api";
 import { branchHead } from "./Merge";
 import { useSpaceEvents } from "../events";
 import { usePageTitle } from "../lib/title";
+import { queryKeys } from "../lib/queryKeys";
 
 // The graph (React Flow and dagre) is its own chunk.
 const BranchGraph = lazy(() => import("../components/BranchGraph"));
@@ -17,8 +18,8 @@ export default function Lineage() {
   const [params] = useSearchParams();
   const here = params.get("session");
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
-  const tree = useQuery({ queryKey: ["tree", spaceId], queryFn: () => api.tree(spaceId) });
+  const space = useQuery({ queryKey: queryKeys.space(spaceId), queryFn: () => api.space(spaceId) });
+  const tree = useQuery({ queryKey: queryKeys.tree(spaceId), queryFn: () => api.tree(spaceId) });
   useSpaceEvents(spaceId);
   const [selected, setSelected] = useState<ID[]>([]);
   const nav = useNavigate();
@@ -51,7 +52,7 @@ export default function Lineage() {
     setError("");
     try {
       await api.disposition(spaceId, branch, value);
-      qc.invalidateQueries({ queryKey: ["tree", spaceId] });
+      qc.invalidateQueries({ queryKey: queryKeys.tree(spaceId) });
     } catch (e) {
       setError((e as Error).message);
     }
