@@ -74,14 +74,15 @@ function propName(n) {
   return n.getText();
 }
 
-/** The names a schema is known by: its own, and its name without a wire suffix. */
+/** Each name a schema is known by (its own, and its name without a wire suffix) → the schemas of that name. */
 export function wireNames(schemas) {
   const names = new Map();
+  const add = (key, name) => names.set(key, [...(names.get(key) ?? []), name]);
   for (const name of schemas.keys()) {
-    names.set(name, name);
+    add(name, name);
     for (const s of SUFFIXES) {
       if (name.endsWith(s) && name.length > s.length) {
-        names.set(name.slice(0, -s.length), name);
+        add(name.slice(0, -s.length), name);
         break;
       }
     }
@@ -129,7 +130,7 @@ export function checkFile(file, text, schemas, names = wireNames(schemas)) {
       if (ts.isTypeLiteralNode(node)) at(node, "wire-alias", `an object type in ${ALIASES}: name a generated schema instead`);
     } else {
       if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && names.has(node.name.text)) {
-        at(node, "wire-name", `${node.name.text} is the wire schema ${names.get(node.name.text)}: alias it in ${ALIASES}`);
+        at(node, "wire-name", `${node.name.text} is the wire schema ${names.get(node.name.text).join(" or ")}: alias it in ${ALIASES}`);
       }
       if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) {
         const props = objectProps(node);
