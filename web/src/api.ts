@@ -251,7 +251,7 @@ export const api = {
     post<Draft>("/api/v5/checkpoint/draft", body),
   commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
   checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
-  /** The checkpoint with its items (v5); older servers ignore the flag and send the classic fields. */
+  /** The checkpoint with its items view (the state with ids). */
   checkpointItems: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}?items=true`),
   itemHistory: (space: ID, item: string) => get<ItemHistory>(`/api/v5/spaces/${space}/items/${encodeURIComponent(item)}`),
   title: (session: ID) => request<Session>("POST", `/api/v4/chat/sessions/${session}/title`),

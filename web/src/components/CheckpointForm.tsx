@@ -189,13 +189,13 @@ export function CheckpointForm({
       setMessage(d.title ?? "");
       setObjective(d.objective ?? "");
       setSummary(d.summary ?? "");
-      const known = [...(d.items ?? []), ...((openedOn.current ?? base)?.items ?? [])];
+      const known = [...d.items, ...((openedOn.current ?? base)?.items ?? [])];
       setDecisions(rowsWithIds("decision", d.decisions, known));
       setAssumptions(rowsWithIds("assumption", d.assumptions, known));
       setQuestions(rowsWithIds("open_question", d.open_questions, known));
       setEntities(rowsWithIds("entity", d.entities, known));
       setTasks(taskRowsWithIds(toTaskObjects(d.tasks), known));
-      setDraftItems(d.items ?? []);
+      setDraftItems(d.items);
       const dc = { changes: d.changes, fromServer: true };
       const baseId = d.base_checkpoint_id ?? base?.id ?? undefined;
       setProposal({ ...dc, baseId });

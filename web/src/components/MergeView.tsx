@@ -74,7 +74,7 @@ function Conflict({ c, i, r, choose }: { c: MergeConflict; i: number; r?: MergeR
 /** The merged checkpoint in full: every field and every kind of item. */
 function MergedPreview({ preview }: { preview: MergePreview }) {
   const m = preview.merged;
-  const live = (it: ItemView) => (it.status ?? "open") === "open" || it.status === "done";
+  const live = (it: ItemView) => it.status === "open" || it.status === "done";
   const listOf = (field: (typeof LIST_FIELDS)[number]) =>
     preview.items.filter((it) => it.kind === field.kind && live(it)).map((it) => it.text);
   return (

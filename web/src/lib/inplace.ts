@@ -20,7 +20,7 @@ export interface Row {
 export type TaskRow = TaskObject & { itemId?: string };
 
 const LIVE = new Set(["open", "done", ""]);
-const live = (it: ItemView) => LIVE.has(it.status ?? "open");
+const live = (it: ItemView) => LIVE.has(it.status);
 
 /**
  * Rows for texts of one kind, each taking the id of the first live item of
@@ -186,9 +186,9 @@ export function changeList(lists: EditedLists, baseItems: ItemView[] | null | un
       if (d && norm(d.text) === norm(e.text)) {
         if (d.change) item.change = d.change;
       } else item.change = { op: d?.supersedes?.length ? "supersede" : d && !d.change ? "update" : "add" };
-    } else if (b.text === e.text && (b.status ?? "open") === e.status) {
+    } else if (b.text === e.text && b.status === e.status) {
       // carried unchanged
-    } else if (e.kind === "task" && e.status === "done" && (b.status ?? "open") !== "done" && norm(b.text) === norm(e.text)) {
+    } else if (e.kind === "task" && e.status === "done" && b.status !== "done" && norm(b.text) === norm(e.text)) {
       item.change = { op: "resolve", before: b.text };
     } else {
       item.change = { op: "update", before: b.text };
