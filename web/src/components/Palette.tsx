@@ -6,6 +6,7 @@ import { FileClock, GitBranch, GitFork, Keyboard, LayoutDashboard, MessageSquare
 import { api, short, type Session } from "../api";
 import { CHAT_SHORTCUTS, keysOf, sendCommand } from "../lib/commands";
 import { queryKeys } from "../lib/queryKeys";
+import { useSession, useSessions, useSpaces } from "../lib/queries";
 
 /** A key hint beside a palette item. */
 function Hint({ keys }: { keys?: string }) {
@@ -56,9 +57,9 @@ export function Palette({
   const onSession = useMatch("/sessions/:sessionId");
   const onSpace = useMatch("/spaces/:spaceId/*");
   const sessionId = onSession?.params.sessionId;
-  const sessions = useQuery({ queryKey: queryKeys.sessions(), queryFn: api.sessions, enabled: open });
-  const spaces = useQuery({ queryKey: queryKeys.spaces(), queryFn: api.spaces, enabled: open });
-  const current = useQuery({ queryKey: queryKeys.session(sessionId), queryFn: () => api.session(sessionId!), enabled: open && !!sessionId });
+  const sessions = useSessions({ enabled: open });
+  const spaces = useSpaces({ enabled: open });
+  const current = useSession(sessionId, { enabled: open && !!sessionId });
   const spaceId = onSpace?.params.spaceId ?? current.data?.repo_id ?? null;
   const checkpoints = useQuery({ queryKey: queryKeys.checkpoints(spaceId), queryFn: () => api.checkpoints(spaceId!), enabled: open && !!spaceId });
   const spaceName = useMemo(() => new Map((spaces.data ?? []).map((s) => [s.id, s.name])), [spaces.data]);

@@ -21,6 +21,7 @@ import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
 import { useThreadTurns } from "../lib/turnPages";
 import { queryKeys } from "../lib/queryKeys";
+import { useProviders, useSession, useSpace } from "../lib/queries";
 
 const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", openrouter: "OpenRouter", generic: "Generic (OpenAI-compatible)" };
 /** Keys of the providers endpoint that are not chat providers: "chat" names the chat default, not a provider. */
@@ -40,7 +41,7 @@ export default function ChatPage() {
 function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const qc = useQueryClient();
   const nav = useNavigate();
-  const session = useQuery({ queryKey: queryKeys.session(sessionId), queryFn: () => api.session(sessionId) });
+  const session = useSession(sessionId);
   const turns = useThreadTurns(sessionId, at);
   // Side reads wait for the thread's first frame (lib/threadPainted).
   const painted = useThreadPainted();
@@ -48,9 +49,9 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const lastSeq = useRef(-1);
   lastSeq.current = turns.turns.length ? turns.turns[turns.turns.length - 1].sequence_number : -1;
   const spaceId = session.data?.repo_id ?? null;
-  const space = useQuery({ queryKey: queryKeys.space(spaceId), queryFn: () => api.space(spaceId!), enabled: !!spaceId });
+  const space = useSpace(spaceId, { enabled: !!spaceId });
   const head = useQuery({ queryKey: queryKeys.head(spaceId), queryFn: () => api.head(spaceId!), enabled: !!spaceId });
-  const providers = useQuery({ queryKey: queryKeys.providers(), queryFn: api.providers, staleTime: 60_000 });
+  const providers = useProviders({ staleTime: 60_000 });
   const forkedFrom = session.data?.forked_from_checkpoint_id;
   const forkSource = useQuery({ queryKey: queryKeys.checkpoint(forkedFrom), queryFn: () => api.checkpoint(forkedFrom!), enabled: !!forkedFrom });
   const mounted = session.data?.mount ?? null;

@@ -5,6 +5,7 @@ import { api, short, type CheckpointNode, type LineageTree, type MergePreview, t
 import { MergeView } from "../components/MergeView";
 import { usePageTitle } from "../lib/title";
 import { queryKeys } from "../lib/queryKeys";
+import { useTree } from "../lib/queries";
 
 /** A branch's head: its newest checkpoint. */
 export function branchHead(tree: Pick<LineageTree, "checkpoints">, branch: string): CheckpointNode | null {
@@ -25,7 +26,7 @@ export default function MergePage() {
   const into = params.get("into") || "main";
   usePageTitle(`Merge ${source} into ${into}`);
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: queryKeys.tree(spaceId), queryFn: () => api.tree(spaceId) });
+  const tree = useTree(spaceId);
   const theirs = tree.data ? branchHead(tree.data, source) : null;
   const ours = tree.data ? branchHead(tree.data, into) : null;
   const [override, setOverride] = useState<MergePreview | null>(null);

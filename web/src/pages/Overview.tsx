@@ -6,13 +6,14 @@ import { api, relTime, short, type Space } from "../api";
 import { Modal } from "../components/Modal";
 import { FirstRun } from "../components/FirstRun";
 import { queryKeys } from "../lib/queryKeys";
+import { useSessions, useSpaces } from "../lib/queries";
 
 export default function Overview() {
   usePageTitle("Overview");
   const nav = useNavigate();
   const qc = useQueryClient();
-  const spaces = useQuery({ queryKey: queryKeys.spaces(), queryFn: api.spaces });
-  const sessions = useQuery({ queryKey: queryKeys.sessions(), queryFn: api.sessions });
+  const spaces = useSpaces();
+  const sessions = useSessions();
   const latest = (sessions.data ?? []).find((s) => s.repo_id);
   const head = useQuery({ queryKey: queryKeys.head(latest?.repo_id), queryFn: () => api.head(latest!.repo_id!), enabled: !!latest?.repo_id });
   const resumeSpace = spaces.data?.find((s) => s.id === latest?.repo_id);

@@ -1,12 +1,13 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api, relTime, type MergeConflict, type MergeResolution } from "../api";
+import { ApiError, relTime, type MergeConflict, type MergeResolution } from "../api";
 import { usePageTitle } from "../lib/title";
 import { useSpaceEvents } from "../events";
 import { ConflictDialog, RebasedNotice, conflictOf } from "../components/ConflictDialog";
 import { REVIEW_LISTS, editDropping, proposalsApi, taskText, type Proposal, type ProposalEdit } from "../lib/proposals";
 import { queryKeys } from "../lib/queryKeys";
+import { useSpace } from "../lib/queries";
 
 /**
  * The space's inbox: drafts saved for later (by agent hooks, the CLI, MCP)
@@ -18,7 +19,7 @@ export default function Proposals() {
   usePageTitle("Proposals");
   const { spaceId = "" } = useParams();
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: queryKeys.space(spaceId), queryFn: () => api.space(spaceId) });
+  const space = useSpace(spaceId);
   const list = useQuery({ queryKey: queryKeys.proposals(spaceId), queryFn: () => proposalsApi.list(spaceId) });
   // A pull's outcome links here with ?proposal=ID: that proposal opens first.
   const [params] = useSearchParams();

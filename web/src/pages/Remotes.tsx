@@ -1,11 +1,12 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, relTime } from "../api";
+import { relTime } from "../api";
 import { usePageTitle } from "../lib/title";
 import { useSpaceEvents } from "../events";
 import { adviceFor, describeDivergence, describeFetch, describePull, describePush, syncApi, type Remote, type SyncAdvice } from "../lib/sync";
 import { queryKeys } from "../lib/queryKeys";
+import { useSpace } from "../lib/queries";
 
 type Step = "fetch" | "pull" | "push";
 const RUNNING: Record<Step, string> = { fetch: "Fetching", pull: "Pulling", push: "Pushing" };
@@ -19,7 +20,7 @@ export default function Remotes() {
   usePageTitle("Remotes");
   const { spaceId = "" } = useParams();
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: queryKeys.space(spaceId), queryFn: () => api.space(spaceId) });
+  const space = useSpace(spaceId);
   const remotes = useQuery({ queryKey: queryKeys.remotes(spaceId), queryFn: () => syncApi.list(spaceId) });
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: queryKeys.remotes(spaceId) }), [qc, spaceId]);
   // A checkpoint saved here (or pulled) changes how far ahead each remote is.
