@@ -58,7 +58,7 @@ echo "==> PostgreSQL fault tests: promote, SyncRep, stop 10 s"
 ./scripts/ha-faults.sh
 
 echo "==> web workspace: Vitest, build, end to end in Chromium"
-(cd web && npm ci --no-audit --no-fund --loglevel=error && npx tsc -p . && npx vitest run && npx vite build)
+(cd web && npm ci --no-audit --no-fund --loglevel=error && node scripts/check-wire-types.mjs && npx tsc -p . && npx vitest run && npx vite build)
 webbin=$(mktemp -d /tmp/smriti-web.XXXXXX)
 go build -tags webui -o "$webbin/smriti" ./cmd/smriti
 # The web's wire types are generated from the server's OpenAPI document.

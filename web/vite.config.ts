@@ -57,6 +57,6 @@ export default defineConfig({
     environment: "jsdom",
     // Generous: CI machines here are shared and slow.
     testTimeout: 30_000,
-    include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
+    include: ["src/**/*.test.tsx", "src/**/*.test.ts", "scripts/**/*.test.mjs"],
   },
 });

@@ -1,10 +1,8 @@
 import { Suspense, useCallback, useEffect, useState } from "react";
 import { NavLink, Route, Routes, useLocation } from "react-router-dom";
-import { useQuery } from "@tanstack/react-query";
 import { Toaster } from "sonner";
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { BookOpen, Command as CommandIcon, GitBranch, Menu, Moon, Settings as SettingsIcon, Sun } from "lucide-react";
-import { api } from "./api";
 import SearchBox from "./components/SearchBox";
 import { SessionNav } from "./components/SessionNav";
 import { AccountBox } from "./AuthGate";
@@ -16,6 +14,7 @@ import { useTheme } from "./lib/theme";
 import { lazyPage, type LazyPage } from "./lib/lazyPage";
 import { prefetchThread } from "./lib/turnPages";
 import { queryClient } from "./lib/queryClient";
+import { useSpaces } from "./lib/queries";
 
 // Every page loads on demand, so no chunk holds them all and the first
 // paint loads only the page it shows; the page the address names starts
@@ -57,7 +56,7 @@ const isDark = (theme: string) =>
   theme === "dark" || (theme === "system" && typeof matchMedia !== "undefined" && matchMedia("(prefers-color-scheme: dark)").matches);
 
 function Sidebar({ open, onPalette, theme, onTheme }: { open: boolean; onPalette: () => void; theme: string; onTheme: () => void }) {
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
+  const spaces = useSpaces();
   const dark = isDark(theme);
   return (
     <nav className={open ? "sidebar open" : "sidebar"} aria-label="Workspace" id="sidebar">

@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { useState } from "react";
 import { AccountBox, AuthGate } from "./AuthGate";
 import { api, type Me } from "./api";
+import { queryKeys } from "./lib/queryKeys";
 
 afterEach(() => {
   cleanup();
@@ -52,7 +53,7 @@ function fakeServer(opts: { localMode?: boolean; signedIn?: boolean } = {}) {
 
 /** A small workspace: one query, a draft box that must survive a re-sign-in, and the account box. */
 function Workspace() {
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
+  const spaces = useQuery({ queryKey: queryKeys.spaces(), queryFn: api.spaces });
   const [draft, setDraft] = useState("");
   return (
     <main>

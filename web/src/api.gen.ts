@@ -12113,6 +12113,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Well-formed but invalid: a missing or out-of-range field or query parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (logged on the server; never details) */
             500: {
                 headers: {

@@ -12,7 +12,7 @@ describe("onUnauthorized", () => {
     const off = onUnauthorized(seen);
     await expect(api.spaces()).rejects.toMatchObject({ status: 401, message: "missing, invalid, expired or revoked credentials" });
     await expect(api.brief("r1")).rejects.toBeInstanceOf(ApiError);
-    await expect(sendStream({ session_id: "s1", provider: "mock", model: "mock", message: "hi" }, "k1", { onDelta: () => {} })).rejects.toMatchObject({ status: 401 });
+    await expect(sendStream({ session_id: "s1", provider: "mock", model: "mock", message: "hi", use_mock: true }, "k1", { onDelta: () => {} })).rejects.toMatchObject({ status: 401 });
     expect(seen).toHaveBeenCalledTimes(3);
     await expect(api.login("alice", "wrong")).rejects.toMatchObject({ status: 401 });
     expect(seen).toHaveBeenCalledTimes(3);

@@ -2,256 +2,42 @@
 // Content-Type: application/json, errors turned into ApiError with the
 // server's detail.
 
-import type { components } from "./api.gen";
+import type {
+  ContextInfo,
+  Checkpoint,
+  CommitBody,
+  CompareResponse,
+  ContextPack,
+  ContextPreview,
+  Claim,
+  Disposition,
+  Draft,
+  Fork,
+  Head,
+  ID,
+  ItemHistory,
+  LineageTree,
+  LoginResult,
+  Me,
+  MergeCommitted,
+  MergePreview,
+  MergeRequest,
+  NextBase,
+  Note,
+  ProvidersStatus,
+  Review,
+  SearchGroupsResponse,
+  SearchResponse,
+  SendBody,
+  SendResponse,
+  Session,
+  Space,
+  TaskWire,
+  Turn,
+  Verification,
+} from "./wire";
 
-/** The wire types, generated from the server's OpenAPI document (scripts/web-types.sh). */
-type S = components["schemas"];
-
-export type ID = string;
-
-export type Space = S["Repo"];
-
-export type Session = S["SessionOut"];
-
-export type SessionMount = S["SessionMount"];
-
-export interface Turn {
-  id: ID;
-  session_id: ID;
-  role: "user" | "assistant" | "system";
-  content: string;
-  provider: string;
-  model: string;
-  sequence_number: number;
-  created_at: string;
-  /** An assistant turn records how it was made; `stopped: true` marks a reply its user stopped. */
-  metadata?: { stopped?: boolean } & Record<string, unknown>;
-}
-
-export type Head = S["Head"];
-/** What the next checkpoint of a space (or of a session) builds on, as the server decides it. */
-export type NextBase = S["NextBaseOut"];
-
-/** A task as the API sends it: a plain string or a structured object. */
-export type TaskWire = string | TaskObject;
-export interface TaskObject {
-  text: string;
-  id?: string;
-  intent_hint?: string;
-  /** One task id or several (servers accept and send both forms; "" for none). */
-  blocked_by?: string | string[];
-  status?: string;
-}
-
-export type Artifact = S["Artifact"];
-
-/**
- * A checkpoint as the workspace reads it: the server's Commit, with the
- * items view and tasks typed as the workspace's ItemView and TaskWire, and without the fields it
- * never reads (context_blob, raw_source_text, project_root).
- */
-export type Checkpoint = Omit<S["Commit"], "items" | "tasks" | "context_blob" | "raw_source_text" | "project_root"> & { items?: ItemView[]; tasks: TaskWire[] };
-
-/** Item kinds of the state model (v5); ids are prefix + 6 hex, e.g. d-7f3a9c. */
-export type ItemKind = "decision" | "assumption" | "task" | "open_question" | "entity";
-export interface ItemSource {
-  session_id: ID | null;
-  from_seq: number | null;
-  to_seq: number | null;
-  quote: string | null;
-}
-export interface ItemView {
-  id: string;
-  kind: ItemKind;
-  text: string;
-  status?: string;
-  origin?: Partial<ItemSource> & { checkpoint_id?: ID | null; author_agent?: string | null; model?: string | null };
-  supersedes?: string[];
-  changed_in?: ID[];
-  /** What the checkpoint (or draft) did to the item; null when carried unchanged. */
-  change?: ItemChangeWire | null;
-}
-export interface ItemChangeWire {
-  op: string;
-  before?: string | null;
-  by?: string | null;
-  reason?: string | null;
-  source?: Partial<ItemSource> | null;
-}
-/**
- * An item proposed when saving a checkpoint (the commit endpoints' items):
- * its id keeps the item's identity when its text matches the content's.
- */
-export interface ItemIn {
-  id?: string;
-  kind: ItemKind;
-  text: string;
-  status?: string;
-  supersedes?: string[];
-  origin?: ItemView["origin"];
-  change?: ItemChangeWire | null;
-}
-export type ChangeOp = "add" | "update" | "resolve" | "retract" | "supersede";
-export interface DraftChange {
-  op: ChangeOp;
-  kind: ItemKind | null;
-  id: string | null;
-  before: string | null;
-  after: string | null;
-  source?: Partial<ItemSource> | null;
-}
-/** One side's version of an item that a merge turned down; text null: that side had removed it. */
-export type RejectedVersion = S["RejectedVersion"];
-/** How a merge settled a conflict on an item. */
-export interface ItemMergeWire {
-  choice: string;
-  rejected: RejectedVersion[];
-}
-/** The change one history event made: its turns under `source`, and for a merge how it was settled. */
-export interface ItemEventChange extends ItemChangeWire {
-  merge?: ItemMergeWire | null;
-}
-/** Where an item was introduced (for superseded_by: the replacing item). */
-export interface ItemOrigin extends Partial<ItemSource> {
-  checkpoint_id?: ID | null;
-  author_agent?: string | null;
-  model?: string | null;
-}
-/** One event of an item's history (wire.ItemEventOut). */
-export interface ItemHistoryEntry {
-  checkpoint_id: ID;
-  commit_hash: string;
-  branch_name: string;
-  created_at: string;
-  merge?: boolean;
-  /** introduced, changed, resolved, retracted, superseded, superseded_by, or rejected (a version the merge checkpoint_id turned down). */
-  event: string;
-  item_id?: string;
-  text: string;
-  status: string;
-  change?: ItemEventChange | null;
-  origin?: ItemOrigin | null;
-}
-export interface ItemHistory {
-  item: ItemView;
-  history: ItemHistoryEntry[];
-}
-export interface MergeRemove {
-  id?: string;
-  kind?: string;
-  text: string;
-  side: "ours" | "theirs" | "both";
-}
-
-export interface Draft {
-  title: string;
-  objective: string;
-  summary: string;
-  decisions: string[];
-  assumptions: string[];
-  tasks: TaskWire[];
-  open_questions: string[];
-  entities: string[];
-  artifacts?: Artifact[];
-  /** v5 (state that accumulates): absent from servers before it. */
-  base_checkpoint_id?: ID | null;
-  items?: ItemView[];
-  changes?: DraftChange[];
-}
-
-export type ContextInfo = S["ContextInfo"];
-
-export interface ContextPreview {
-  mode: string;
-  provider: string;
-  model: string;
-  checkpoint_ids: ID[];
-  checkpoints: { id: ID; commit_hash: string; message: string; branch_name: string }[];
-  turn_range: { from_seq: number; to_seq: number } | null;
-  turn_count: number;
-  dropped_turns: number;
-  history_budget: number;
-  token_estimate: number;
-  messages: { role: string; content: string }[];
-  /** The first turn the mode allows: earlier ones are before the checkpoint boundary; those up to turn_range.from_seq were over the budget. */
-  allowed_from_seq?: number;
-  /** Stopped replies among the turns sent: they reach the model as far as they got. */
-  stopped_turns?: number[];
-}
-
-export type ProviderStatus = S["ProviderStatus"];
-
-export type BackgroundStatus = S["BackgroundStatus"];
-
-export type ProvidersStatus = Record<string, ProviderStatus> & { background_intelligence?: BackgroundStatus };
-
-export type SendResponse = S["SendResponse"];
-
-export type CheckpointNode = S["CheckpointNode"];
-
-export type SessionNode = S["SessionNode"];
-
-export type LineageTree = S["LineageTree"];
-
-export type CompareResponse = S["CompareResponse"];
-
-export interface MergeConflict {
-  field: string;
-  key: string;
-  kind: string;
-  base: string;
-  ours: string;
-  theirs: string;
-}
-
-export interface MergeResolution {
-  field: string;
-  key: string;
-  choice: "ours" | "theirs" | "base" | "custom";
-  value: string;
-}
-
-/**
- * A merge dry run's answer (the route's OpenAPI entry names the committed
- * answer, so this one is written here).
- */
-export interface MergePreview {
-  base_checkpoint_id: ID | null;
-  source_checkpoint_id: ID;
-  target_checkpoint_id: ID;
-  base_commit_hash?: string | null;
-  source_commit_hash?: string;
-  target_commit_hash?: string;
-  merged: {
-    message: string;
-    summary: string;
-    objective: string;
-    decisions: string[];
-    tasks: TaskWire[];
-    assumptions?: string[];
-    open_questions?: string[];
-    entities?: string[];
-    artifacts?: Artifact[];
-  };
-  conflicts: MergeConflict[];
-  /** What the merge removes, by item id. */
-  removes?: MergeRemove[];
-  /** The merged items with their ids. */
-  items?: ItemView[];
-}
-
-export interface MergeRequest {
-  space_id: ID;
-  source_checkpoint_id: ID;
-  target_checkpoint_id?: ID;
-  resolutions: MergeResolution[];
-  dry_run: boolean;
-  message?: string;
-}
-
-export type Verification = S["Verification"];
-
-export type Note = S["NoteOut"];
+export type * from "./wire";
 
 /** The notes a checkpoint carries under metadata.notes, oldest first; malformed entries are skipped. */
 export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
@@ -278,8 +64,6 @@ export function notesOf(c: Pick<Checkpoint, "id" | "metadata">): Note[] {
 export const PACK_TARGETS = ["generic", "claude", "cursor", "chatgpt", "agents_md"] as const;
 export type PackTarget = (typeof PACK_TARGETS)[number];
 
-export type ContextPack = S["ContextPack"];
-
 export interface DeleteDependents {
   message: string;
   dependents: {
@@ -301,11 +85,6 @@ export class ApiError extends Error {
     this.body = body;
   }
 }
-
-/** Who the browser acts for (GET /api/v4/auth/me). */
-export type Me = S["MeOut"];
-
-export type LoginResult = S["LoginOut"];
 
 const LOGIN_PATH = "/api/v4/auth/login";
 const unauthorizedListeners = new Set<() => void>();
@@ -401,8 +180,6 @@ export async function request<T>(method: string, path: string, body?: unknown, h
 const get = <T,>(p: string) => request<T>("GET", p);
 const post = <T,>(p: string, b: unknown) => request<T>("POST", p, b);
 
-export type Claim = S["ClaimOut"];
-
 async function text(path: string): Promise<string> {
   const resp = await fetch(path, { headers: { Accept: "text/markdown" }, credentials: "same-origin" });
   noteStatus(path, resp.status);
@@ -420,14 +197,6 @@ async function text(path: string): Promise<string> {
 
 export const SEARCH_KINDS = ["checkpoint", "turn", "note"] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
-
-/** One search hit. The snippet marks matched words with <mark>…</mark>; the rest is NOT HTML-escaped. */
-export type SearchHit = S["SearchHit"];
-
-export type SearchResponse = S["SearchResponse"];
-/** One result of a grouped search: an item with the checkpoints it lives in, or a single hit. */
-export type SearchGroup = S["SearchGroup"];
-export type SearchGroupsResponse = S["SearchGroupsResponse"];
 
 export interface SearchParams {
   q: string;
@@ -482,14 +251,14 @@ export const api = {
     post<Draft>("/api/v5/checkpoint/draft", body),
   commit: (body: CommitBody) => post<Checkpoint>("/api/v4/chat/commit", body),
   checkpoint: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}`),
-  /** The checkpoint with its items (v5); older servers ignore the flag and send the classic fields. */
+  /** The checkpoint with its items view (the state with ids). */
   checkpointItems: (id: ID) => get<Checkpoint>(`/api/v2/commits/${id}?items=true`),
   itemHistory: (space: ID, item: string) => get<ItemHistory>(`/api/v5/spaces/${space}/items/${encodeURIComponent(item)}`),
   title: (session: ID) => request<Session>("POST", `/api/v4/chat/sessions/${session}/title`),
   checkpoints: (space: ID) => get<Checkpoint[]>(`/api/v2/repos/${space}/commits?limit=500`),
   deleteCheckpoint: (id: ID, cascade: boolean) => request<void>("DELETE", `/api/v2/commits/${id}?cascade=${cascade}`),
   review: (id: ID) =>
-    post<{ checkpoint_id: ID; issues: { type: string; description: string }[]; suggestions: string[] }>(`/api/v5/checkpoint/${id}/review`, {}),
+    post<Review>(`/api/v5/checkpoint/${id}/review`, {}),
   addNote: (id: ID, text: string, kind: string) => post<Note>(`/api/v5/checkpoint/${id}/notes`, { text, kind, author: "web" }),
   contextPack: (commit: ID, target: PackTarget) => post<ContextPack>("/api/v2/context/from-commit", { commit_id: commit, target }),
   verify: (id: ID) => get<Verification>(`/api/v5/checkpoints/${id}/verify`),
@@ -497,44 +266,16 @@ export const api = {
   tree: (space: ID) => get<LineageTree>(`/api/v5/lineage/spaces/${space}`),
   compare: (a: ID, b: ID) => get<CompareResponse>(`/api/v5/lineage/checkpoints/${a}/compare/${b}`),
   fork: (space: ID, checkpoint: ID, branch: string) =>
-    post<{ session_id: ID; branch_name: string; history_base_seq: number }>("/api/v5/lineage/sessions/fork", {
+    post<Fork>("/api/v5/lineage/sessions/fork", {
       space_id: space,
       checkpoint_id: checkpoint,
       branch_name: branch,
     }),
   disposition: (space: ID, branch: string, disposition: string) =>
-    request<{ sessions_updated: number }>("PATCH", "/api/v5/lineage/branches/disposition", { space_id: space, branch_name: branch, disposition }),
+    request<Disposition>("PATCH", "/api/v5/lineage/branches/disposition", { space_id: space, branch_name: branch, disposition }),
   mergePreview: (body: MergeRequest) => post<MergePreview>("/api/v5/lineage/merge", { ...body, dry_run: true }),
-  merge: (body: MergeRequest) => post<{ checkpoint: Checkpoint; conflicts_resolved: number }>("/api/v5/lineage/merge", { ...body, dry_run: false }),
+  merge: (body: MergeRequest) => post<MergeCommitted>("/api/v5/lineage/merge", { ...body, dry_run: false }),
 };
-
-export interface SendBody {
-  session_id: ID;
-  provider: string;
-  model: string;
-  message: string;
-  use_mock?: boolean;
-  memory_scope?: string;
-}
-
-export interface CommitBody {
-  repo_id: ID;
-  session_id: ID;
-  message: string;
-  summary: string;
-  objective: string;
-  decisions: string[];
-  assumptions: string[];
-  tasks: TaskWire[];
-  open_questions: string[];
-  entities: string[];
-  artifacts: Artifact[];
-  /** v5: the state with ids, and the checkpoint it builds on; older servers ignore both. */
-  items?: ItemIn[];
-  base_checkpoint_id?: ID | null;
-  /** Settle a 409's conflicts: ours is the branch head's value, theirs this save's. */
-  resolutions?: MergeResolution[];
-}
 
 export interface StreamHandlers {
   onMeta?: (meta: { provider: string; model: string; context: ContextInfo }) => void;

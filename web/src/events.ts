@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { api } from "./api";
 import { useAuth } from "./AuthGate";
+import { queryKeys } from "./lib/queryKeys";
 
 export interface SpaceEvent {
   position: number;
@@ -29,23 +30,23 @@ export function useSpaceEvents(spaceId: string | null | undefined, onEvent?: (e:
       const ev = JSON.parse(msg.data) as SpaceEvent;
       switch (ev.kind) {
         case "checkpoint.created":
-          qc.invalidateQueries({ queryKey: ["tree", spaceId] });
-          qc.invalidateQueries({ queryKey: ["checkpoints", spaceId] });
-          qc.invalidateQueries({ queryKey: ["head", spaceId] });
-          qc.invalidateQueries({ queryKey: ["next-base", spaceId] });
-          qc.invalidateQueries({ queryKey: ["reachable"] });
+          qc.invalidateQueries({ queryKey: queryKeys.tree(spaceId) });
+          qc.invalidateQueries({ queryKey: queryKeys.checkpoints(spaceId) });
+          qc.invalidateQueries({ queryKey: queryKeys.head(spaceId) });
+          qc.invalidateQueries({ queryKey: queryKeys.nextBase(spaceId) });
+          qc.invalidateQueries({ queryKey: queryKeys.reachable() });
           break;
         case "session.created":
         case "session.updated":
         case "disposition.changed":
-          qc.invalidateQueries({ queryKey: ["sessions"] });
-          qc.invalidateQueries({ queryKey: ["tree", spaceId] });
-          qc.invalidateQueries({ queryKey: ["session", ev.subject_id] });
+          qc.invalidateQueries({ queryKey: queryKeys.sessions() });
+          qc.invalidateQueries({ queryKey: queryKeys.tree(spaceId) });
+          qc.invalidateQueries({ queryKey: queryKeys.session(ev.subject_id) });
           // A send from another tab, the CLI or an agent: the thread refetches its turns.
-          qc.invalidateQueries({ queryKey: ["turns", ev.subject_id] });
+          qc.invalidateQueries({ queryKey: queryKeys.turns(ev.subject_id) });
           break;
         default:
-          qc.invalidateQueries({ queryKey: ["state", spaceId] });
+          qc.invalidateQueries({ queryKey: queryKeys.state(spaceId) });
       }
       onEvent?.(ev);
     };

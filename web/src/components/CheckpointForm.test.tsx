@@ -3,10 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import userEvent from "@testing-library/user-event";
 import { CheckpointForm, type CheckpointFields } from "./CheckpointForm";
 import { ApiError, type Checkpoint, type Draft } from "../api";
+import { checkpointOf, draftOf, itemOf } from "../testing/wire";
 
 afterEach(cleanup);
 
-const draft: Draft = {
+const draft: Draft = draftOf({
   title: "Trip plan",
   objective: "Plan two weeks",
   summary: "We chose the train.",
@@ -15,7 +16,7 @@ const draft: Draft = {
   tasks: [{ text: "Book tickets", id: "t1", intent_hint: "implement", status: "open", blocked_by: "t0" }, "Check visas"],
   open_questions: ["Rent a car?"],
   entities: ["Sydney"],
-};
+});
 
 describe("CheckpointForm", () => {
   it("fills every field from a draft, with structured tasks as editable rows", async () => {
@@ -60,7 +61,7 @@ describe("CheckpointForm", () => {
 
   it("shows a list of blockers as chips and sends it back as a list", async () => {
     const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);
-    const listed: Draft = { ...draft, tasks: [{ text: "Book tickets", id: "t1", status: "open", blocked_by: ["t0", " t2 "] }, { text: "Pack", blocked_by: "" }] };
+    const listed: Draft = draftOf({ ...draft, proposed: undefined, tasks: [{ text: "Book tickets", id: "t1", status: "open", blocked_by: ["t0", " t2 "] }, { text: "Pack", blocked_by: "" }] });
     render(<CheckpointForm onDraft={() => Promise.resolve(listed)} onSubmit={onSubmit} />);
     await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
     const chips = await screen.findByTestId("blockers");
@@ -86,17 +87,17 @@ describe("CheckpointForm", () => {
 });
 
 describe("CheckpointForm in place", () => {
-  const base: Checkpoint = {
-    id: "c1", repo_id: "r1", commit_hash: "abcdef1234567", parent_commit_id: null, merge_parent_id: null, branch_name: "main", author_agent: null, author_type: "user",
+  const base: Checkpoint = checkpointOf({
+    id: "c1", commit_hash: "abcdef1234567",
     message: "Pricing", summary: "", objective: "", decisions: ["Pricing is per-seat at $12", "Use Go"], assumptions: [], tasks: [{ text: "Write the docs", status: "open" }],
     open_questions: ["Which region?"], entities: [], artifacts: [], metadata: {}, created_at: "2026-12-01T10:00:00Z",
     items: [
-      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" },
-      { id: "d-000002", kind: "decision", text: "Use Go", status: "open" },
-      { id: "t-000001", kind: "task", text: "Write the docs", status: "open" },
-      { id: "q-000001", kind: "open_question", text: "Which region?", status: "open" },
+      itemOf({ id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" }),
+      itemOf({ id: "d-000002", kind: "decision", text: "Use Go", status: "open" }),
+      itemOf({ id: "t-000001", kind: "task", text: "Write the docs", status: "open" }),
+      itemOf({ id: "q-000001", kind: "open_question", text: "Which region?", status: "open" }),
     ],
-  };
+  });
 
   it("sends a reworded line as an update of its id, a ticked task as resolved, a deleted line as retracted, and the base it was opened on", async () => {
     const onSubmit = vi.fn<(f: CheckpointFields) => Promise<void>>().mockResolvedValue(undefined);

@@ -1,29 +1,23 @@
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
-import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type Draft, type DraftChange, type ItemIn, type ItemKind, type ItemView, type MergeConflict, type MergeResolution, type TaskObject, type TaskWire } from "../api";
-import { clientChanges, draftChanges, fieldOfKind, norm } from "../lib/diff";
+import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type CommitBody, type Draft, type ID, type ItemKind, type ItemView, type MergeConflict, type TaskObject, type TaskWire } from "../api";
+import { clientChanges, fieldOfKind, norm, type ShownChange } from "../lib/diff";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
 import { DraftDiff } from "./DraftDiff";
 import { droppedChanges } from "../lib/droppedChanges";
 
-export interface CheckpointFields {
-  message: string;
-  summary: string;
-  objective: string;
-  decisions: string[];
-  assumptions: string[];
+/**
+ * What the form saves: the commit body's content fields, always filled, with
+ * tasks as objects; the base it builds on when known; the change list (every
+ * item with its id and what the save does to it, see lib/inplace); and the
+ * resolutions that settle a 409 (sent on the same request again).
+ */
+export type CheckpointFields = { [K in "message" | "summary" | "objective" | "decisions" | "assumptions" | "open_questions" | "entities"]-?: NonNullable<CommitBody[K]> } & {
   tasks: TaskObject[];
-  open_questions: string[];
-  entities: string[];
   artifacts: Artifact[];
-  /** The checkpoint this one builds on, when known (v5 servers record it). */
-  base_checkpoint_id?: string;
-  /** The change list: every item with its id and what the save does to it (see lib/inplace). */
-  items?: ItemIn[];
-  /** Settle the conflicts of a 409 (sent on the same request again). */
-  resolutions?: MergeResolution[];
-}
+  base_checkpoint_id?: ID;
+} & Partial<Pick<CommitBody, "items" | "resolutions">>;
 
 const INTENTS = ["", "implement", "investigate", "review", "test", "docs"];
 
@@ -73,7 +67,7 @@ export function CheckpointForm({
   const [artifacts, setArtifacts] = useState<Artifact[]>(base?.artifacts ?? []);
   const [busy, setBusy] = useState<"" | "draft" | "save" | "later">("");
   const [error, setError] = useState("");
-  const [proposal, setProposal] = useState<{ changes: DraftChange[]; fromServer: boolean; baseId?: string } | null>(null);
+  const [proposal, setProposal] = useState<{ changes: ShownChange[]; fromServer: boolean; baseId?: string } | null>(null);
   const [excluded, setExcluded] = useState<Set<number>>(new Set());
   // After a hand edit the change list is what the form now changes in the base.
   const [handEdited, setHandEdited] = useState(false);
@@ -131,7 +125,7 @@ export function CheckpointForm({
 
   // Drops a change from the form (or brings it back): the fields are edited
   // in place, so what the user typed elsewhere stays.
-  function applyChange(c: DraftChange, include: boolean) {
+  function applyChange(c: ShownChange, include: boolean) {
     const field = fieldOfKind(c.kind) ?? (c.id ? fieldOfKind(({ d: "decision", a: "assumption", t: "task", q: "open_question", e: "entity" } as const)[c.id[0] as "d"]) : null);
     if (!field) return;
     if (field === "tasks") {
@@ -195,15 +189,14 @@ export function CheckpointForm({
       setMessage(d.title ?? "");
       setObjective(d.objective ?? "");
       setSummary(d.summary ?? "");
-      const known = [...(d.items ?? []), ...((openedOn.current ?? base)?.items ?? [])];
+      const known = [...d.items, ...((openedOn.current ?? base)?.items ?? [])];
       setDecisions(rowsWithIds("decision", d.decisions, known));
       setAssumptions(rowsWithIds("assumption", d.assumptions, known));
       setQuestions(rowsWithIds("open_question", d.open_questions, known));
       setEntities(rowsWithIds("entity", d.entities, known));
       setTasks(taskRowsWithIds(toTaskObjects(d.tasks), known));
-      if (d.artifacts) setArtifacts(d.artifacts);
-      setDraftItems(d.items ?? []);
-      const dc = draftChanges(base, d);
+      setDraftItems(d.items);
+      const dc = { changes: d.changes, fromServer: true };
       const baseId = d.base_checkpoint_id ?? base?.id ?? undefined;
       setProposal({ ...dc, baseId });
       // What the user dropped before on this base stays dropped.
@@ -304,7 +297,7 @@ export function CheckpointForm({
       open_questions: rowTexts(questions),
       entities: rowTexts(entities),
       tasks: tasks.filter((t) => t.text.trim()).map((t) => ({ text: t.text, status: t.status })),
-    }).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && norm(p.after ?? p.before ?? "") === norm(c.after ?? c.before ?? ""))?.source }));
+    }).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && norm(p.after ?? p.before ?? "") === norm(c.after ?? c.before ?? ""))?.source ?? null }));
     const dropped = [...excluded].sort((a, b) => a - b);
     return {
       changes: [...now, ...dropped.map((i) => proposal.changes[i])],
@@ -385,14 +378,14 @@ export function CheckpointForm({
         {tasks.map((t, i) => (
           <div className="task-row" key={i} role="group" aria-label={`Task ${i + 1}`}>
             <input aria-label={`Task ${i + 1} text`} value={t.text} onChange={(e) => setTask(i, { text: e.target.value })} />
-            <select aria-label={`Task ${i + 1} intent`} value={t.intent_hint ?? ""} onChange={(e) => setTask(i, { intent_hint: e.target.value })}>
+            <select aria-label={`Task ${i + 1} intent`} value={t.intent_hint ?? ""} onChange={(e) => setTask(i, { intent_hint: (e.target.value || undefined) as TaskObject["intent_hint"] })}>
               {INTENTS.map((x) => (
                 <option key={x} value={x}>
                   {x || "no intent"}
                 </option>
               ))}
             </select>
-            <select aria-label={`Task ${i + 1} status`} value={t.status ?? "open"} onChange={(e) => setTask(i, { status: e.target.value })}>
+            <select aria-label={`Task ${i + 1} status`} value={t.status ?? "open"} onChange={(e) => setTask(i, { status: e.target.value as TaskObject["status"] })}>
               <option value="open">open</option>
               <option value="done">done</option>
             </select>

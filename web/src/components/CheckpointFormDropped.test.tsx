@@ -3,17 +3,16 @@ import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { CheckpointForm } from "./CheckpointForm";
 import type { Checkpoint, Draft } from "../api";
+import { changeOf, checkpointOf, draftOf } from "../testing/wire";
 
 afterEach(cleanup);
 beforeEach(() => localStorage.clear());
 
-const base: Checkpoint = {
-  id: "c1", repo_id: "r1", commit_hash: "abcdef1234567890", parent_commit_id: null, merge_parent_id: null, branch_name: "main",
-  author_agent: null, author_type: "user", message: "Base", summary: "", objective: "", decisions: ["Take the train"], assumptions: [],
-  tasks: [], open_questions: [], entities: [], artifacts: [], metadata: {}, created_at: "2026-01-01T00:00:00Z",
-};
+const base: Checkpoint = checkpointOf({
+  id: "c1", commit_hash: "abcdef1234567890", message: "Base", decisions: ["Take the train"], created_at: "2026-01-01T00:00:00Z",
+});
 
-const draftWith = (toSeq: number): Draft => ({
+const draftWith = (toSeq: number): Draft => draftOf({
   title: "Next",
   objective: "",
   summary: "",
@@ -23,7 +22,7 @@ const draftWith = (toSeq: number): Draft => ({
   open_questions: [],
   entities: [],
   base_checkpoint_id: "c1",
-  changes: [{ op: "add", kind: "decision", id: null, before: null, after: "Fly home", source: { from_seq: toSeq, to_seq: toSeq } }],
+  changes: [changeOf({ op: "add", kind: "decision", after: "Fly home", source: { session_id: "s1", from_seq: toSeq, to_seq: toSeq, quote: null } })],
 });
 
 const decisions = () => (screen.getByLabelText("Decisions (one per line)") as HTMLTextAreaElement).value;

@@ -5,21 +5,17 @@ import { MemoryRouter } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { CompareView } from "./CompareView";
 import type { Checkpoint, CompareResponse } from "../api";
+import { checkpointOf, itemOf } from "../testing/wire";
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-const cp = (id: string, hash: string, decision: string, extra: Partial<Checkpoint> = {}): Checkpoint => ({
+const cp = (id: string, hash: string, decision: string, extra: Partial<Checkpoint> = {}): Checkpoint =>
+  checkpointOf({
   id,
-  repo_id: "r1",
   commit_hash: hash,
-  parent_commit_id: null,
-  merge_parent_id: null,
-  branch_name: "main",
-  author_agent: null,
-  author_type: "user",
   message: `msg ${id}`,
   summary: "",
   objective: "Same goal",
@@ -31,9 +27,9 @@ const cp = (id: string, hash: string, decision: string, extra: Partial<Checkpoin
   artifacts: [],
   metadata: {},
   created_at: "2026-12-01T10:00:00Z",
-  items: [{ id: "d-aaaaaa", kind: "decision", text: decision, status: "open" }],
+  items: [itemOf({ id: "d-aaaaaa", kind: "decision", text: decision })],
   ...extra,
-});
+  });
 
 describe("CompareView", () => {
   it("aligns an edited item by id on one row with its word diff, and names the ancestor by hash", async () => {

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, short, type Checkpoint, type CompareResponse } from "../api";
 import "./review.css";
 import { compareFields, wordDiff, type FieldRows, type Row } from "../lib/compare";
+import { queryKeys } from "../lib/queryKeys";
 
 const SIGN = { same: " ", del: "−", add: "+" } as const;
 const LABEL = { same: "in both", del: "only in A", add: "only in B" } as const;
@@ -101,8 +102,8 @@ export function Fields({ fields, layout }: { fields: FieldRows[]; layout: "unifi
  * their common ancestor.
  */
 export function CompareView({ cmp }: { cmp: CompareResponse }) {
-  const a = useQuery({ queryKey: ["checkpoint-items", cmp.checkpoint_a.id], queryFn: () => api.checkpointItems(cmp.checkpoint_a.id) });
-  const b = useQuery({ queryKey: ["checkpoint-items", cmp.checkpoint_b.id], queryFn: () => api.checkpointItems(cmp.checkpoint_b.id) });
+  const a = useQuery({ queryKey: queryKeys.checkpointItems(cmp.checkpoint_a.id), queryFn: () => api.checkpointItems(cmp.checkpoint_a.id) });
+  const b = useQuery({ queryKey: queryKeys.checkpointItems(cmp.checkpoint_b.id), queryFn: () => api.checkpointItems(cmp.checkpoint_b.id) });
   const d = cmp.diff;
   const fields = a.data && b.data ? compareFields(a.data as Checkpoint, b.data as Checkpoint).filter((f) => f.rows.length) : null;
   const changed = (fields ?? []).reduce((n, f) => n + f.counts.added + f.counts.removed + f.counts.changed, 0);

@@ -4,11 +4,12 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { ContextDrawer } from "./ContextDrawer";
 import type { ContextPreview } from "../api";
+import { previewOf } from "../testing/wire";
 
 afterEach(cleanup);
 
-const preview: ContextPreview = {
-  mode: "mounted",
+const preview: ContextPreview = previewOf({
+  mode: "MOUNTED",
   provider: "mock",
   model: "mock",
   checkpoint_ids: ["c1"],
@@ -22,7 +23,7 @@ const preview: ContextPreview = {
     { role: "system", content: "State: Go by train" },
     { role: "user", content: "What did we decide?" },
   ],
-};
+});
 
 describe("ContextDrawer", () => {
   it("shows the checkpoints, the turns kept and dropped, and the budget", () => {
@@ -45,7 +46,7 @@ describe("ContextDrawer", () => {
     const onClose = vi.fn();
     render(
       <MemoryRouter>
-        <ContextDrawer preview={{ ...preview, mode: "fresh", checkpoints: [], checkpoint_ids: [], turn_count: 0, turn_range: null, dropped_turns: 0 }} onClose={onClose} />
+        <ContextDrawer preview={{ ...preview, mode: "FRESH", checkpoints: [], checkpoint_ids: [], turn_count: 0, turn_range: null, dropped_turns: 0 }} onClose={onClose} />
       </MemoryRouter>,
     );
     expect(screen.getByText("None: the model starts from the conversation alone.")).toBeTruthy();

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, PACK_TARGETS, type ID, type PackTarget } from "../api";
 import { copyText } from "../lib/clipboard";
+import { queryKeys } from "../lib/queryKeys";
 
 const TARGET_LABELS: Record<PackTarget, string> = {
   generic: "Generic (Markdown)",
@@ -16,7 +17,7 @@ export function ContextPackPanel({ checkpointId }: { checkpointId: ID }) {
   const [target, setTarget] = useState<PackTarget>("generic");
   const [announce, setAnnounce] = useState("");
   const field = useRef<HTMLTextAreaElement>(null);
-  const pack = useQuery({ queryKey: ["context-pack", checkpointId, target], queryFn: () => api.contextPack(checkpointId, target) });
+  const pack = useQuery({ queryKey: queryKeys.contextPack(checkpointId, target), queryFn: () => api.contextPack(checkpointId, target) });
 
   async function copy() {
     if (!pack.data) return;

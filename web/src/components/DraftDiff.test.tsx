@@ -4,18 +4,13 @@ import userEvent from "@testing-library/user-event";
 import { CheckpointForm } from "./CheckpointForm";
 import { clientChanges } from "../lib/diff";
 import type { Checkpoint, Draft } from "../api";
+import { changeOf, checkpointOf, draftOf } from "../testing/wire";
 
 afterEach(cleanup);
 
-const base: Checkpoint = {
+const base: Checkpoint = checkpointOf({
   id: "base-1",
-  repo_id: "r1",
   commit_hash: "abc1234def",
-  parent_commit_id: null,
-  merge_parent_id: null,
-  branch_name: "main",
-  author_agent: null,
-  author_type: "user",
   message: "Main plan",
   summary: "We use Go.",
   objective: "Ship the CLI",
@@ -25,12 +20,11 @@ const base: Checkpoint = {
   open_questions: [],
   entities: [],
   artifacts: [],
-  metadata: {},
   created_at: "2026-01-01T00:00:00Z",
-};
+});
 
 // A draft in the v5 contract's shape: the proposed full content plus the change list.
-const v5Draft: Draft = {
+const v5Draft: Draft = draftOf({
   title: "Branch plan",
   objective: "Ship the CLI",
   summary: "We use Go with viper too.",
@@ -41,18 +35,18 @@ const v5Draft: Draft = {
   entities: [],
   base_checkpoint_id: "base-1",
   changes: [
-    { op: "add", kind: "decision", id: "d-000001", before: null, after: "Use SQLite", source: { session_id: "s1", from_seq: 3, to_seq: 3, quote: "Decision: use SQLite" } },
-    { op: "update", kind: "decision", id: "d-7f3a9c", before: "Use Go with cobra", after: "Use Go with cobra and viper", source: { session_id: "s1", from_seq: 5, to_seq: 5, quote: null } },
-    { op: "resolve", kind: "task", id: "t-1a2b3c", before: "Write the install script", after: "Write the install script", source: { session_id: "s1", from_seq: 6, to_seq: 6, quote: "Done: install script" } },
-    { op: "retract", kind: "assumption", id: "a-9f9f9f", before: "Users have git installed", after: null, source: { session_id: "s1", from_seq: 7, to_seq: 7, quote: "Drop the git assumption" } },
+    changeOf({ op: "add", kind: "decision", id: "d-000001", before: null, after: "Use SQLite", source: { session_id: "s1", from_seq: 3, to_seq: 3, quote: "Decision: use SQLite" } }),
+    changeOf({ op: "update", kind: "decision", id: "d-7f3a9c", before: "Use Go with cobra", after: "Use Go with cobra and viper", source: { session_id: "s1", from_seq: 5, to_seq: 5, quote: null } }),
+    changeOf({ op: "resolve", kind: "task", id: "t-1a2b3c", before: "Write the install script", after: "Write the install script", source: { session_id: "s1", from_seq: 6, to_seq: 6, quote: "Done: install script" } }),
+    changeOf({ op: "retract", kind: "assumption", id: "a-9f9f9f", before: "Users have git installed", after: null, source: { session_id: "s1", from_seq: 7, to_seq: 7, quote: "Drop the git assumption" } }),
   ],
-};
+});
 
 const lines = (label: string) => (screen.getByLabelText(label) as HTMLTextAreaElement).value.split("\n").filter(Boolean);
 
 describe("clientChanges", () => {
   it("derives added, changed, resolved and removed items from the base and the proposal", () => {
-    const got = clientChanges(base, { ...v5Draft, changes: undefined } as Draft);
+    const got = clientChanges(base, v5Draft);
     expect(got).toEqual([
       { op: "update", kind: "decision", id: null, before: "Use Go with cobra", after: "Use Go with cobra and viper", source: null },
       { op: "add", kind: "decision", id: null, before: null, after: "Use SQLite", source: null },
@@ -105,19 +99,5 @@ describe("CheckpointForm with a base", () => {
     // Un-resolve the task.
     await userEvent.click(screen.getByRole("button", { name: "Drop change: resolved Write the install script" }));
     expect((screen.getByLabelText("Task 1 status") as HTMLSelectElement).value).toBe("open");
-  });
-
-  it("without a change list (older servers), diffs the draft against the base in the browser", async () => {
-    const old: Draft = { ...v5Draft, changes: undefined, base_checkpoint_id: undefined, decisions: ["Use SQLite"], tasks: [] };
-    render(<CheckpointForm base={base} onSubmit={async () => {}} onDraft={async () => old} />);
-    await userEvent.click(screen.getByRole("button", { name: "Draft with AI" }));
-    await screen.findByTestId("draft-diff");
-    expect(screen.getByText("compared in the browser with the base")).toBeTruthy();
-    const removed = screen.getByTestId("draft-removed").textContent ?? "";
-    expect(removed).toContain("Use Go with cobra");
-    expect(removed).toContain("Write the install script");
-    // Dropping the removal of a base item puts it back.
-    await userEvent.click(screen.getByRole("button", { name: "Drop change: removed Use Go with cobra" }));
-    expect(lines("Decisions (one per line)")).toEqual(["Use SQLite", "Use Go with cobra"]);
   });
 });

@@ -1,6 +1,5 @@
 import { Undo2, X } from "lucide-react";
-import type { DraftChange } from "../api";
-import { groupOf, labelOfKind, sourceLabel, type ChangeGroup } from "../lib/diff";
+import { groupOf, labelOfKind, sourceLabel, type ChangeGroup, type ShownChange } from "../lib/diff";
 
 const GROUPS: { group: ChangeGroup; title: string; cls: string; sign: string }[] = [
   { group: "added", title: "Added", cls: "add", sign: "+" },
@@ -21,7 +20,7 @@ export function DraftDiff({
   fromServer,
   baseLabel,
 }: {
-  changes: DraftChange[];
+  changes: ShownChange[];
   excluded: Set<number>;
   onToggle: (i: number) => void;
   fromServer: boolean;

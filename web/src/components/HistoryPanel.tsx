@@ -6,8 +6,9 @@ import { Modal } from "./Modal";
 import { CompareView } from "./CompareView";
 import { X } from "lucide-react";
 import { useBackCloses } from "../lib/backCloses";
+import { queryKeys } from "../lib/queryKeys";
 
-export interface Mount {
+export interface MountedOn {
   id: ID;
   hash: string;
   baseSeq: number;
@@ -24,7 +25,7 @@ export function HistoryPanel({
 }: {
   sessionId: ID;
   spaceId: ID;
-  mount: Mount | null;
+  mount: MountedOn | null;
   onMount: (c: Checkpoint) => void;
   onUnmount: () => void;
   /** Closes the panel (its button, Esc, or the browser's back). */
@@ -32,7 +33,7 @@ export function HistoryPanel({
 }) {
   const nav = useNavigate();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId) });
+  const list = useQuery({ queryKey: queryKeys.reachable(sessionId), queryFn: () => api.reachable(sessionId) });
   const [selected, setSelected] = useState<ID[]>([]);
   const [compare, setCompare] = useState<CompareResponse | null>(null);
   const [forking, setForking] = useState<Checkpoint | null>(null);
@@ -51,7 +52,7 @@ export function HistoryPanel({
     setError("");
     try {
       const f = await api.fork(spaceId, forking.id, branch.trim());
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       setForking(null);
       nav(`/sessions/${f.session_id}`);
     } catch (e) {

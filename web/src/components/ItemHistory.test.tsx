@@ -3,6 +3,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { HistoryTimeline } from "./ItemHistory";
 import type { ItemHistory } from "../api";
+import { itemOf, originOf } from "../testing/wire";
 
 afterEach(cleanup);
 
@@ -11,31 +12,34 @@ const S2 = "99999999-8888-7777-6666-555555555555";
 const none = { session_id: null, from_seq: null, to_seq: null, quote: null };
 
 const history: ItemHistory = {
-  item: { id: "d1", kind: "decision", text: "Use PostgreSQL for storage" },
+  item: itemOf({ id: "d1", kind: "decision", text: "Use PostgreSQL for storage" }),
+  latest: true,
+  validity: [],
+  version: "v1",
   history: [
     {
       checkpoint_id: "c1", commit_hash: "aaaaaaa1111", branch_name: "main", created_at: "2026-01-01T10:00:00Z", merge: false,
-      event: "introduced", item_id: "d1", text: "Use SQLite for storage", status: "open",
+      event: "introduced", item_id: "d1", text: "Use SQLite for storage", status: "open", version: null,
       change: { op: "add", before: null, by: null, reason: null, source: { session_id: S1, from_seq: 3, to_seq: 4, quote: "SQLite is enough for one user" }, merge: null },
       origin: { checkpoint_id: "c1", session_id: S1, from_seq: 3, to_seq: 4, quote: "SQLite is enough for one user", author_agent: null, model: "mock" },
     },
     {
       checkpoint_id: "c2", commit_hash: "bbbbbbb2222", branch_name: "pg", created_at: "2026-01-02T10:00:00Z", merge: false,
-      event: "changed", item_id: "d1", text: "Use PostgreSQL for storage", status: "open",
+      event: "changed", item_id: "d1", text: "Use PostgreSQL for storage", status: "open", version: null,
       change: { op: "update", before: "Use SQLite for storage", by: null, reason: null, source: { session_id: S2, from_seq: 7, to_seq: 7, quote: null }, merge: null },
-      origin: { checkpoint_id: "c1", ...none },
+      origin: originOf({ checkpoint_id: "c1" }),
     },
     {
       checkpoint_id: "c3", commit_hash: "ccccccc3333", branch_name: "main", created_at: "2026-01-03T10:00:00Z", merge: true,
-      event: "rejected", item_id: "d1", text: "Use MySQL for storage", status: "open",
+      event: "rejected", item_id: "d1", text: "Use MySQL for storage", status: "open", version: null,
       change: { op: "update", before: null, by: null, reason: null, source: { session_id: S1, from_seq: 9, to_seq: 10, quote: "MySQL, the team knows it" }, merge: { choice: "theirs", rejected: [{ side: "ours", text: "Use MySQL for storage", source: { session_id: S1, from_seq: 9, to_seq: 10, quote: "MySQL, the team knows it" } }] } },
-      origin: { checkpoint_id: "c1", ...none },
+      origin: originOf({ checkpoint_id: "c1" }),
     },
     {
       checkpoint_id: "c3", commit_hash: "ccccccc3333", branch_name: "main", created_at: "2026-01-03T10:00:00Z", merge: true,
-      event: "changed", item_id: "d1", text: "Use PostgreSQL for storage", status: "open",
+      event: "changed", item_id: "d1", text: "Use PostgreSQL for storage", status: "open", version: null,
       change: { op: "update", before: "Use MySQL for storage", by: null, reason: null, source: { session_id: S2, from_seq: 7, to_seq: 7, quote: null }, merge: { choice: "theirs", rejected: [] } },
-      origin: { checkpoint_id: "c1", ...none },
+      origin: originOf({ checkpoint_id: "c1" }),
     },
   ],
 };
@@ -79,7 +83,7 @@ describe("an item's history", () => {
 
   it("names the removal when the turned-down side had removed the item", () => {
     const removal: ItemHistory = {
-      item: history.item,
+      ...history,
       history: [{ ...history.history[2], text: "", change: { ...history.history[2].change!, source: none, merge: { choice: "ours", rejected: [{ side: "theirs", text: null, source: none }] } } }],
     };
     render(

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { api, relTime, short, type ID, type ItemHistory as History, type ItemSource, type ItemView } from "../api";
 import { labelOfKind } from "../lib/diff";
+import { queryKeys } from "../lib/queryKeys";
 
 const EVENTS: Record<string, string> = {
   introduced: "introduced",
@@ -104,7 +105,7 @@ export function HistoryTimeline({ history }: { history: History }) {
 
 function Row({ spaceId, item }: { spaceId: ID; item: ItemView }) {
   const [open, setOpen] = useState(false);
-  const h = useQuery({ queryKey: ["item", spaceId, item.id], queryFn: () => api.itemHistory(spaceId, item.id), enabled: open });
+  const h = useQuery({ queryKey: queryKeys.item(spaceId, item.id), queryFn: () => api.itemHistory(spaceId, item.id), enabled: open });
   return (
     <li style={{ margin: "0.2rem 0" }}>
       <button type="button" className="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={`History of ${item.id}: ${item.text}`}>

@@ -3,19 +3,25 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MergeView } from "./MergeView";
 import type { Checkpoint, MergePreview, MergeResolution } from "../api";
+import { itemOf, mergePreviewOf } from "../testing/wire";
 
 afterEach(cleanup);
 
-const preview: MergePreview = {
+const preview: MergePreview = mergePreviewOf({
   base_checkpoint_id: "b",
   source_checkpoint_id: "s",
   target_checkpoint_id: "t",
-  merged: { message: "Merge by-bus into main", summary: "ours summary", objective: "", decisions: ["Take the bus"], tasks: [{ text: "Book passes" }, "Pack"] },
+  merged: { message: "Merge by-bus into main", summary: "ours summary", objective: "", decisions: ["Take the bus"], tasks: [{ text: "Book passes" }, "Pack"], assumptions: [], open_questions: [], entities: [], artifacts: [] },
   conflicts: [
-    { field: "summary", key: "", kind: "both changed", base: "base summary", ours: "ours summary", theirs: "theirs summary" },
-    { field: "tasks", key: "book tickets", kind: "edited and removed", base: "Book tickets", ours: "Book tickets by Friday", theirs: "" },
+    { field: "summary", key: "", kind: "both_changed", base: "base summary", ours: "ours summary", theirs: "theirs summary" },
+    { field: "tasks", key: "book tickets", kind: "removed_vs_edited", base: "Book tickets", ours: "Book tickets by Friday", theirs: "" },
   ],
-};
+  items: [
+    itemOf({ id: "d-000001", kind: "decision", text: "Take the bus" }),
+    itemOf({ id: "t-000001", kind: "task", text: "Book passes" }),
+    itemOf({ id: "t-000002", kind: "task", text: "Pack" }),
+  ],
+});
 
 describe("MergeView", () => {
   it("merges only once every conflict is resolved, sending each choice", async () => {
@@ -63,7 +69,7 @@ describe("MergeView", () => {
   });
 
   it("shows what changes in the target by item id, word diffs in conflicts, and every kind in the preview", () => {
-    const it = (id: string, kind: "decision" | "assumption" | "open_question" | "entity" | "task", text: string) => ({ id, kind, text, status: "open" });
+    const it = (id: string, kind: "decision" | "assumption" | "open_question" | "entity" | "task", text: string) => itemOf({ id, kind, text });
     const ours = { objective: "Trip", summary: "", artifacts: [], items: [it("d-000001", "decision", "Take the bus"), it("a-000001", "assumption", "Buses run daily")] } as unknown as Checkpoint;
     const full: MergePreview = {
       ...preview,

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import type { Checkpoint, ItemView, MergeConflict, MergePreview, MergeResolution } from "../api";
-import { taskText } from "../api";
 import { compareFields, type FieldRows } from "../lib/compare";
 import { LIST_FIELDS } from "../lib/diff";
 import { Fields, WordDiff } from "./CompareView";
@@ -24,7 +23,7 @@ export function mergedAsCheckpoint(p: MergePreview): Pick<Checkpoint, "objective
  * or the merged items are not known.
  */
 export function mergeChanges(preview: MergePreview, ours?: Checkpoint | null): FieldRows[] | null {
-  if (!ours?.items || !preview.items) return null;
+  if (!ours?.items) return null;
   return compareFields(ours, mergedAsCheckpoint(preview))
     .map((f) => ({ ...f, rows: f.rows.filter((r) => r.op !== "same"), counts: { ...f.counts, same: 0 } }))
     .filter((f) => f.rows.length > 0);
@@ -75,9 +74,9 @@ function Conflict({ c, i, r, choose }: { c: MergeConflict; i: number; r?: MergeR
 /** The merged checkpoint in full: every field and every kind of item. */
 function MergedPreview({ preview }: { preview: MergePreview }) {
   const m = preview.merged;
-  const live = (it: ItemView) => (it.status ?? "open") === "open" || it.status === "done";
+  const live = (it: ItemView) => it.status === "open" || it.status === "done";
   const listOf = (field: (typeof LIST_FIELDS)[number]) =>
-    preview.items ? preview.items.filter((it) => it.kind === field.kind && live(it)).map((it) => it.text) : field.field === "tasks" ? (m.tasks ?? []).map(taskText) : ((m[field.field] as string[] | undefined) ?? []);
+    preview.items.filter((it) => it.kind === field.kind && live(it)).map((it) => it.text);
   return (
     <div className="card" data-testid="merge-preview">
       <h3 style={{ marginTop: 0 }}>Preview of the merged checkpoint</h3>
@@ -110,9 +109,9 @@ function MergedPreview({ preview }: { preview: MergePreview }) {
         );
       })}
       <div data-testid="merged-artifacts">
-        <strong>Artifacts ({(m.artifacts ?? []).length})</strong>
+        <strong>Artifacts ({m.artifacts.length})</strong>
         <ul>
-          {(m.artifacts ?? []).map((a) => (
+          {m.artifacts.map((a) => (
             <li key={a.id}>
               {a.label} <span className="small muted">({a.type})</span>
             </li>
@@ -157,10 +156,10 @@ export function MergeView({
   const resolutions = Object.values(choices);
   const unresolved = conflicts.filter((c) => {
     const r = choices[keyOf(c)];
-    return !r || (r.choice === "custom" && !r.value.trim());
+    return !r || (r.choice === "custom" && !(r.value ?? "").trim());
   });
   const changes = mergeChanges(preview, ours);
-  const removes = preview.removes ?? [];
+  const removes = preview.removes;
   const choose = (c: MergeConflict, choice: MergeResolution["choice"], value = "") => setChoices((m) => ({ ...m, [keyOf(c)]: { field: c.field, key: c.key, choice, value } }));
 
   async function run(fn: (r: MergeResolution[]) => Promise<void>) {
@@ -209,7 +208,7 @@ export function MergeView({
           ))}
         </div>
       )}
-      {removes.length === 0 && preview.removes && <p className="small muted">The merge removes nothing.</p>}
+      {removes.length === 0 && <p className="small muted">The merge removes nothing.</p>}
       <MergedPreview preview={preview} />
       {error && (
         <p className="error" role="alert">

@@ -5,6 +5,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileClock, GitBranch, GitFork, Keyboard, LayoutDashboard, MessageSquare, Moon, Plus, Search, Settings, Sun, Users } from "lucide-react";
 import { api, short, type Session } from "../api";
 import { CHAT_SHORTCUTS, keysOf, sendCommand } from "../lib/commands";
+import { queryKeys } from "../lib/queryKeys";
+import { useSession, useSessions, useSpaces } from "../lib/queries";
 
 /** A key hint beside a palette item. */
 function Hint({ keys }: { keys?: string }) {
@@ -55,11 +57,11 @@ export function Palette({
   const onSession = useMatch("/sessions/:sessionId");
   const onSpace = useMatch("/spaces/:spaceId/*");
   const sessionId = onSession?.params.sessionId;
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions, enabled: open });
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces, enabled: open });
-  const current = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId!), enabled: open && !!sessionId });
+  const sessions = useSessions({ enabled: open });
+  const spaces = useSpaces({ enabled: open });
+  const current = useSession(sessionId, { enabled: open && !!sessionId });
   const spaceId = onSpace?.params.spaceId ?? current.data?.repo_id ?? null;
-  const checkpoints = useQuery({ queryKey: ["checkpoints", spaceId], queryFn: () => api.checkpoints(spaceId!), enabled: open && !!spaceId });
+  const checkpoints = useQuery({ queryKey: queryKeys.checkpoints(spaceId), queryFn: () => api.checkpoints(spaceId!), enabled: open && !!spaceId });
   const spaceName = useMemo(() => new Map((spaces.data ?? []).map((s) => [s.id, s.name])), [spaces.data]);
 
   const go = (to: string) => {
@@ -76,7 +78,7 @@ export function Palette({
     const target = spaceId ?? (sessions.data ?? []).find((s: Session) => s.repo_id)?.repo_id;
     if (!target) return go("/");
     const se = await api.createSession(target, "New session", "mock", "");
-    qc.invalidateQueries({ queryKey: ["sessions"] });
+    qc.invalidateQueries({ queryKey: queryKeys.sessions() });
     go(`/sessions/${se.id}`);
   }
 

@@ -1,9 +1,11 @@
 import { useMemo, useState } from "react";
 import { NavLink, useMatch, useNavigate } from "react-router-dom";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { GitBranch, MessageSquare, Plus } from "lucide-react";
 import { toast } from "sonner";
 import { api, type Session, type Space } from "../api";
+import { queryKeys } from "../lib/queryKeys";
+import { useSessions, useSpaces } from "../lib/queries";
 
 /** Sessions shown per space before "Show all". */
 export const SESSIONS_PER_SPACE = 5;
@@ -33,8 +35,8 @@ export function groupSessions(sessions: Session[], spaces: Space[]): SpaceGroup[
  * the newest few of each and a "Show all" that lists every one.
  */
 export function SessionNav() {
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
+  const sessions = useSessions();
+  const spaces = useSpaces();
   const groups = useMemo(() => groupSessions(sessions.data ?? [], spaces.data ?? []), [sessions.data, spaces.data]);
   const [all, setAll] = useState<Record<string, boolean>>({});
   const qc = useQueryClient();
@@ -44,7 +46,7 @@ export function SessionNav() {
   async function newChat(space: Space) {
     try {
       const se = await api.createSession(space.id, "New session", "mock", "");
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       nav(`/sessions/${se.id}`);
     } catch (e) {
       toast.error(`Could not start a chat: ${(e as Error).message}`);

@@ -4,6 +4,8 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { Thread } from "./Thread";
 import { useSpaceEvents } from "../events";
 import { api, type Turn } from "../api";
+import { turnOf } from "../testing/wire";
+import { queryKeys } from "../lib/queryKeys";
 
 afterEach(() => {
   cleanup();
@@ -31,7 +33,7 @@ class FakeEventSource {
   }
 }
 
-const turn = (seq: number, role: "user" | "assistant", content: string): Turn => ({
+const turn = (seq: number, role: "user" | "assistant", content: string): Turn => turnOf({
   id: `t${seq}`,
   session_id: "se1",
   role,
@@ -43,7 +45,7 @@ const turn = (seq: number, role: "user" | "assistant", content: string): Turn =>
 });
 
 function LiveThread() {
-  const turns = useQuery({ queryKey: ["turns", "se1"], queryFn: () => api.turns("se1") });
+  const turns = useQuery({ queryKey: queryKeys.turns("se1"), queryFn: () => api.turns("se1") });
   useSpaceEvents("sp1");
   return <Thread turns={turns.data ?? []} pending={null} />;
 }

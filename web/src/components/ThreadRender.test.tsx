@@ -3,6 +3,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import renderMarkdown from "react-markdown";
 import { Thread, turnTime } from "./Thread";
 import type { Turn } from "../api";
+import { turnOf } from "../testing/wire";
 
 // Counts how often markdown is parsed: the real renderer, wrapped.
 vi.mock("react-markdown", async (importOriginal) => {
@@ -13,7 +14,7 @@ const parses = vi.mocked(renderMarkdown);
 
 afterEach(cleanup);
 
-const turn = (seq: number, role: "user" | "assistant", content: string): Turn => ({
+const turn = (seq: number, role: "user" | "assistant", content: string): Turn => turnOf({
   id: `r${seq}`,
   session_id: "se1",
   role,

@@ -3,10 +3,11 @@ import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Thread } from "./Thread";
 import type { Turn } from "../api";
+import { turnOf } from "../testing/wire";
 
 afterEach(cleanup);
 
-const turn = (seq: number, role: "user" | "assistant", content: string, metadata: Turn["metadata"] = {}): Turn => ({
+const turn = (seq: number, role: "user" | "assistant", content: string, metadata: Turn["metadata"] = {}): Turn => turnOf({
   id: `t${seq}`, session_id: "s1", role, content, provider: "mock", model: "mock", sequence_number: seq, created_at: "2026-01-01T10:00:00Z", metadata,
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { alignByKey, compareFields, wordDiff } from "./compare";
 import type { ItemView } from "../api";
+import { itemOf } from "../testing/wire";
 
 describe("wordDiff", () => {
   it("marks only the changed words and gives both texts back", () => {
@@ -40,7 +41,7 @@ describe("alignByKey", () => {
   });
 });
 
-const item = (id: string, kind: ItemView["kind"], text: string, status = "open"): ItemView => ({ id, kind, text, status });
+const item = (id: string, kind: ItemView["kind"], text: string, status: ItemView["status"] = "open"): ItemView => itemOf({ id, kind, text, status });
 
 describe("compareFields", () => {
   const a = {

@@ -59,7 +59,7 @@ export interface FieldRows {
   counts: { added: number; removed: number; changed: number; same: number };
 }
 
-const live = (it: ItemView) => (it.status ?? "open") === "open" || it.status === "done";
+const live = (it: ItemView) => it.status === "open" || it.status === "done";
 const shown = (it: ItemView) => (it.kind === "task" && it.status === "done" ? `${it.text} (done)` : it.text);
 
 function countsOf(rows: Row[]): FieldRows["counts"] {

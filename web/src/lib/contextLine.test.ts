@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contextLine } from "./contextLine";
+import type { ContextPreview } from "../api";
 
-const preview = (mode: string, allowed: number, range: [number, number] | null, stopped: number[] = []) => ({
+const preview = (mode: ContextPreview["mode"], allowed: number, range: [number, number] | null, stopped: number[] = []) => ({
   mode,
   allowed_from_seq: allowed,
   turn_range: range ? { from_seq: range[0], to_seq: range[1] } : null,

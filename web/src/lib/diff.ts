@@ -1,4 +1,10 @@
-import type { Checkpoint, Draft, DraftChange, ItemKind, TaskWire } from "../api";
+import type { Checkpoint, DraftChange, ItemKind, TaskWire } from "../api";
+
+/**
+ * A change as the form shows it: a draft's change from the server, or one the
+ * browser computed after a hand edit (which has no item id or source yet).
+ */
+export type ShownChange = Pick<DraftChange, "op" | "kind" | "before" | "after"> & { id: string | null; source: DraftChange["source"] | null };
 
 /** The list fields of a checkpoint, the item kind each holds, and its label. */
 export const LIST_FIELDS = [
@@ -29,18 +35,18 @@ export function similarity(a: string, b: string): number {
   return n / (A.size + B.size - n);
 }
 
-type Content = Pick<Checkpoint, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">;
+type Lists = Pick<Checkpoint, "decisions" | "assumptions" | "tasks" | "open_questions" | "entities">;
 const taskOf = (t: TaskWire) => (typeof t === "string" ? { text: t, status: "open" } : { text: t.text, status: t.status || "open" });
 
 /**
- * The changes that turn base into proposed, computed in the browser for
- * servers whose draft carries no change list: per field, items only in the
+ * The changes that turn base into proposed, computed in the browser after
+ * the user edited a draft by hand: per field, items only in the
  * proposal are added, items only in the base removed, a removed and an
  * added item that share most of their words are one change, and a task
  * that became done is resolved.
  */
-export function clientChanges(base: Content | null, proposed: Content): DraftChange[] {
-  const out: DraftChange[] = [];
+export function clientChanges(base: Lists | null, proposed: Lists): ShownChange[] {
+  const out: ShownChange[] = [];
   for (const { field, kind } of LIST_FIELDS) {
     const before = field === "tasks" ? (base?.tasks ?? []).map(taskOf) : ((base?.[field] as string[] | undefined) ?? []).map((text) => ({ text, status: "open" }));
     const after = field === "tasks" ? (proposed.tasks ?? []).map(taskOf) : ((proposed[field] as string[] | undefined) ?? []).map((text) => ({ text, status: "open" }));
@@ -76,12 +82,6 @@ export function clientChanges(base: Content | null, proposed: Content): DraftCha
   return out;
 }
 
-/** The draft's change list: the server's when it sent one, else computed here against the base. */
-export function draftChanges(base: Content | null, d: Draft): { changes: DraftChange[]; fromServer: boolean } {
-  if (Array.isArray(d.changes)) return { changes: d.changes, fromServer: true };
-  return { changes: clientChanges(base, d), fromServer: false };
-}
-
 export type ChangeGroup = "added" | "changed" | "resolved" | "removed";
 export function groupOf(op: DraftChange["op"]): ChangeGroup {
   if (op === "add") return "added";
@@ -90,7 +90,7 @@ export function groupOf(op: DraftChange["op"]): ChangeGroup {
   return "removed";
 }
 
-export function sourceLabel(c: Pick<DraftChange, "source">): string {
+export function sourceLabel(c: Pick<ShownChange, "source">): string {
   const s = c.source;
   if (!s || s.from_seq == null) return "";
   const range = s.to_seq != null && s.to_seq !== s.from_seq ? `turns #${s.from_seq}–#${s.to_seq}` : `turn #${s.from_seq}`;

@@ -1,5 +1,4 @@
-import type { DraftChange } from "../api";
-import { norm } from "./diff";
+import { norm, type ShownChange } from "./diff";
 
 /**
  * What the user dropped from a draft, remembered per base checkpoint (in
@@ -14,7 +13,7 @@ interface Dropped {
 
 const PREFIX = "smriti.dropped.";
 
-export const changeKey = (c: DraftChange) => `${c.op}|${c.kind ?? ""}|${c.id ?? ""}|${norm(c.before ?? "")}|${norm(c.after ?? "")}`;
+export const changeKey = (c: ShownChange) => `${c.op}|${c.kind ?? ""}|${c.id ?? ""}|${norm(c.before ?? "")}|${norm(c.after ?? "")}`;
 
 function read(base: string): Dropped[] {
   try {
@@ -36,17 +35,17 @@ function write(base: string, list: Dropped[]) {
 
 export const droppedChanges = {
   /** Remembers that c was dropped from a draft on base. */
-  add(base: string, c: DraftChange) {
+  add(base: string, c: ShownChange) {
     const key = changeKey(c);
     write(base, [...read(base).filter((d) => d.key !== key), { key, toSeq: c.source?.to_seq ?? -1 }]);
   },
   /** Forgets it (the user brought it back). */
-  remove(base: string, c: DraftChange) {
+  remove(base: string, c: ShownChange) {
     const key = changeKey(c);
     write(base, read(base).filter((d) => d.key !== key));
   },
   /** The indexes of changes the user dropped before on base and no newer turn repeats. */
-  stillDropped(base: string, changes: DraftChange[]): Set<number> {
+  stillDropped(base: string, changes: ShownChange[]): Set<number> {
     const memory = new Map(read(base).map((d) => [d.key, d.toSeq]));
     const out = new Set<number>();
     changes.forEach((c, i) => {

@@ -1,12 +1,6 @@
-/** Where a project's code stood when a checkpoint was written (its metadata.git). */
-export interface GitState {
-  commit: string;
-  /** "" on a detached HEAD. */
-  branch: string;
-  dirty: boolean;
-  /** SHA-256 of `git diff HEAD` and untracked files; "" when clean. */
-  diff_sha256: string;
-}
+import type { GitState } from "../api";
+
+export type { GitState } from "../api";
 
 /** How a stored git state that is not one git writes is shown (smriti.InvalidGitState). */
 export const INVALID_GIT_STATE = "invalid git state";

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ItemView } from "../api";
+import { itemChangeOf, itemOf } from "../testing/wire";
 import { adoptIds, changeList, changesOnly, realign, rowsWithIds, taskRowsWithIds, type EditedLists, type Row } from "./inplace";
 
 const base: ItemView[] = [
-  { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" },
-  { id: "d-000002", kind: "decision", text: "Use Go", status: "open" },
-  { id: "d-000003", kind: "decision", text: "Old idea", status: "retracted" },
-  { id: "t-000001", kind: "task", text: "Write the docs", status: "open" },
-  { id: "q-000001", kind: "open_question", text: "Which region?", status: "open" },
+  itemOf({ id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" }),
+  itemOf({ id: "d-000002", kind: "decision", text: "Use Go", status: "open" }),
+  itemOf({ id: "d-000003", kind: "decision", text: "Old idea", status: "retracted" }),
+  itemOf({ id: "t-000001", kind: "task", text: "Write the docs", status: "open" }),
+  itemOf({ id: "q-000001", kind: "open_question", text: "Which region?", status: "open" }),
 ];
 
 const lists = (over: Partial<EditedLists>): EditedLists => ({ decision: [], assumption: [], open_question: [], entity: [], task: [], ...over });
@@ -139,9 +140,9 @@ describe("changeList", () => {
 
   it("keeps a draft's origin and change, and sends its tombstones for items no row holds", () => {
     const draft: ItemView[] = [
-      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $10", status: "open", change: { op: "update", before: "Pricing is per-seat at $12", source: { session_id: "s1", from_seq: 2, to_seq: 3 } } },
-      { id: "d-0000aa", kind: "decision", text: "Bill yearly", status: "open", origin: { session_id: "s1", from_seq: 2, to_seq: 3, quote: "bill yearly" }, change: { op: "add" } },
-      { id: "q-000001", kind: "open_question", text: "Which region?", status: "answered", change: { op: "resolve", by: "EU only" } },
+      itemOf({ id: "d-000001", kind: "decision", text: "Pricing is per-seat at $10", change: itemChangeOf({ op: "update", before: "Pricing is per-seat at $12", source: { session_id: "s1", from_seq: 2, to_seq: 3, quote: null } }) }),
+      itemOf({ id: "d-0000aa", kind: "decision", text: "Bill yearly", origin: { session_id: "s1", from_seq: 2, to_seq: 3, quote: "bill yearly" }, change: itemChangeOf({ op: "add" }) }),
+      itemOf({ id: "q-000001", kind: "open_question", text: "Which region?", status: "answered", change: itemChangeOf({ op: "resolve", by: "EU only" }) }),
     ];
     const items = changeList(
       lists({ decision: [{ id: "d-000001", text: "Pricing is per-seat at $10" }, { id: "d-0000aa", text: "Bill yearly" }, { id: "d-000002", text: "Use Go" }], task: [{ text: "Write the docs", itemId: "t-000001" }] }),
@@ -149,9 +150,9 @@ describe("changeList", () => {
       draft,
     );
     expect(changesOnly(items)).toEqual([
-      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $10", status: "open", change: { op: "update", before: "Pricing is per-seat at $12", source: { session_id: "s1", from_seq: 2, to_seq: 3 } } },
-      { id: "d-0000aa", kind: "decision", text: "Bill yearly", status: "open", origin: { session_id: "s1", from_seq: 2, to_seq: 3, quote: "bill yearly" }, change: { op: "add" } },
-      { id: "q-000001", kind: "open_question", text: "Which region?", status: "answered", change: { op: "resolve", by: "EU only" } },
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $10", status: "open", origin: draft[0].origin, change: draft[0].change },
+      { id: "d-0000aa", kind: "decision", text: "Bill yearly", status: "open", origin: { session_id: "s1", from_seq: 2, to_seq: 3, quote: "bill yearly", checkpoint_id: null, author_agent: null, model: null }, change: draft[1].change },
+      { id: "q-000001", kind: "open_question", text: "Which region?", status: "answered", change: draft[2].change },
     ]);
   });
 

@@ -20,14 +20,14 @@ export interface Row {
 export type TaskRow = TaskObject & { itemId?: string };
 
 const LIVE = new Set(["open", "done", ""]);
-const live = (it: ItemView) => LIVE.has(it.status ?? "open");
+const live = (it: ItemView) => LIVE.has(it.status);
 
 /**
  * Rows for texts of one kind, each taking the id of the first live item of
  * that kind and normalised text not already taken (items: a checkpoint's or
  * a draft's items view).
  */
-export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: ItemView[] | undefined): Row[] {
+export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: ItemView[] | null | undefined): Row[] {
   const pool = (items ?? []).filter((it) => it.kind === kind && it.id && live(it));
   const used = new Set<string>();
   return (texts ?? []).map((text) => {
@@ -42,7 +42,7 @@ export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: 
  * Rows that lack an id take one as rowsWithIds gives it, among the ids no
  * row holds yet: for a base whose items view arrives after its content.
  */
-export function adoptIds<R extends { text: string }>(kind: ItemKind, rows: R[], items: ItemView[] | undefined, idOf: (r: R) => string | undefined, withId: (r: R, id: string) => R): R[] {
+export function adoptIds<R extends { text: string }>(kind: ItemKind, rows: R[], items: ItemView[] | null | undefined, idOf: (r: R) => string | undefined, withId: (r: R, id: string) => R): R[] {
   const used = new Set(rows.flatMap((r) => (idOf(r) ? [idOf(r)!] : [])));
   const pool = (items ?? []).filter((it) => it.kind === kind && it.id && live(it) && !used.has(it.id));
   return rows.map((r) => {
@@ -53,7 +53,7 @@ export function adoptIds<R extends { text: string }>(kind: ItemKind, rows: R[], 
 }
 
 /** Task rows for tasks, with item ids found as rowsWithIds finds them. */
-export function taskRowsWithIds(tasks: TaskObject[], items: ItemView[] | undefined): TaskRow[] {
+export function taskRowsWithIds(tasks: TaskObject[], items: ItemView[] | null | undefined): TaskRow[] {
   const ids = rowsWithIds(
     "task",
     tasks.map((t) => t.text),
@@ -143,10 +143,10 @@ const KINDS: ItemKind[] = ["decision", "assumption", "task", "open_question", "e
  * would match it. Draft items keep their origin, supersedes and change.
  * Rows with blank text count as deleted. Texts are trimmed.
  */
-export function changeList(lists: EditedLists, baseItems: ItemView[] | undefined, draftItems: ItemView[] = []): ItemIn[] {
+export function changeList(lists: EditedLists, baseItems: ItemView[] | null | undefined, draftItems: ItemView[] = []): ItemIn[] {
   const base = new Map((baseItems ?? []).filter((it) => it.id && live(it)).map((it) => [it.id, it]));
   const draft = new Map(draftItems.filter((it) => it.id).map((it) => [it.id, it]));
-  type Entry = { kind: ItemKind; id?: string; text: string; status: string };
+  type Entry = Pick<ItemIn, "kind" | "id" | "text"> & { status: "open" | "done" };
   const entries: Entry[] = [];
   for (const kind of KINDS) {
     for (const r of lists[kind] as (Row | TaskRow)[]) {
@@ -186,9 +186,9 @@ export function changeList(lists: EditedLists, baseItems: ItemView[] | undefined
       if (d && norm(d.text) === norm(e.text)) {
         if (d.change) item.change = d.change;
       } else item.change = { op: d?.supersedes?.length ? "supersede" : d && !d.change ? "update" : "add" };
-    } else if (b.text === e.text && (b.status ?? "open") === e.status) {
+    } else if (b.text === e.text && b.status === e.status) {
       // carried unchanged
-    } else if (e.kind === "task" && e.status === "done" && (b.status ?? "open") !== "done" && norm(b.text) === norm(e.text)) {
+    } else if (e.kind === "task" && e.status === "done" && b.status !== "done" && norm(b.text) === norm(e.text)) {
       item.change = { op: "resolve", before: b.text };
     } else {
       item.change = { op: "update", before: b.text };

@@ -1,51 +1,6 @@
-import { request, type Artifact, type Checkpoint, type ID, type ItemIn, type MergeConflict, type MergeResolution, type TaskWire } from "../api";
+import { request, type ID, type MergeResolution, type Proposal, type ProposalAccepted, type ProposalEdit, type ProposalSave, type TaskWire } from "../api";
 
-/** A draft saved for later (GET /api/v5/spaces/{id}/proposals). */
-export interface Proposal {
-  id: ID;
-  repo_id: ID;
-  session_id: ID | null;
-  base_checkpoint_id: ID | null;
-  branch_name: string;
-  title: string;
-  source: "hook" | "cli" | "mcp" | "web" | "api";
-  status: "pending" | "accepted" | "rejected" | "superseded";
-  objective: string;
-  summary: string;
-  decisions: string[];
-  assumptions: string[];
-  tasks: TaskWire[];
-  open_questions: string[];
-  entities: string[];
-  checkpoint_id: ID | null;
-  created_at: string;
-  updated_at: string;
-  decided_at: string | null;
-  /** On a proposal a pull left: the items both copies changed (accepting takes the other copy's side of each). */
-  conflicts?: MergeConflict[];
-}
-
-/** A PATCH: each field sent replaces the proposal's. */
-export interface ProposalEdit {
-  message?: string;
-  summary?: string;
-  objective?: string;
-  decisions?: string[];
-  assumptions?: string[];
-  tasks?: TaskWire[];
-  open_questions?: string[];
-  entities?: string[];
-}
-
-/** A draft to keep for later (POST): a checkpoint's content, not committed. */
-export interface ProposalSave extends ProposalEdit {
-  message: string;
-  session_id?: ID | null;
-  source?: Proposal["source"];
-  base_checkpoint_id?: ID;
-  items?: ItemIn[];
-  artifacts?: Artifact[];
-}
+export type { Proposal, ProposalEdit, ProposalSave } from "../api";
 
 const base = (space: ID) => `/api/v5/spaces/${space}/proposals`;
 
@@ -54,7 +9,7 @@ export const proposalsApi = {
   list: (space: ID, status = "pending") => request<Proposal[]>("GET", `${base(space)}${status ? `?status=${status}` : ""}`),
   edit: (space: ID, id: ID, e: ProposalEdit) => request<Proposal>("PATCH", `${base(space)}/${id}`, e),
   accept: (space: ID, id: ID, resolutions: MergeResolution[] = []) =>
-    request<{ proposal: Proposal; checkpoint: Checkpoint }>("POST", `${base(space)}/${id}/accept`, { resolutions }),
+    request<ProposalAccepted>("POST", `${base(space)}/${id}/accept`, { resolutions }),
   reject: (space: ID, id: ID) => request<Proposal>("POST", `${base(space)}/${id}/reject`),
 };
 

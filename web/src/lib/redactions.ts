@@ -1,10 +1,4 @@
-/** One secret the server replaced in a text before storing it (metadata.redactions of a turn). */
-export interface Redaction {
-  /** Where it was (absent on a turn: the turn's own text). */
-  field?: string;
-  /** The rule that found it; the marker left in the text names it too: [redacted: github-pat]. */
-  rule: string;
-}
+import type { Redaction } from "../api";
 
 /** A turn's redactions as the server recorded them; malformed entries are skipped. */
 export function redactionsOf(metadata: Record<string, unknown> | undefined | null): Redaction[] {
@@ -15,7 +9,7 @@ export function redactionsOf(metadata: Record<string, unknown> | undefined | nul
     if (!r || typeof r !== "object") continue;
     const o = r as Record<string, unknown>;
     if (typeof o.rule !== "string" || !o.rule) continue;
-    out.push(typeof o.field === "string" && o.field ? { field: o.field, rule: o.rule } : { rule: o.rule });
+    out.push({ field: typeof o.field === "string" ? o.field : "", rule: o.rule });
   }
   return out;
 }

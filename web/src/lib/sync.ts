@@ -3,24 +3,9 @@
 // Remotes page shows for each answer and each refusal.
 
 import { ApiError, relTime, request, short, type ID } from "../api";
-import type { components } from "../api.gen";
+import type { Divergence, FetchResult, PullResult, PushResult, Remote, RemoteAdd, SyncCounts } from "../api";
 
-type S = components["schemas"];
-export type Remote = S["RemoteOut"];
-export type Divergence = S["DivergenceOut"];
-export type FetchResult = S["FetchOut"];
-export type PullResult = S["PullOut"];
-export type PushResult = S["PushOut"];
-export type SyncCounts = S["SyncCounts"];
-
-export interface RemoteAdd {
-  name: string;
-  url: string;
-  /** The space's id there; omitted: the same id as here. */
-  remote_space_id?: string | null;
-  /** Kept by the server as a secret, never answered back. */
-  token?: string | null;
-}
+export type { Divergence, FetchResult, PullResult, PushResult, Remote, RemoteAdd, SyncCounts } from "../api";
 
 const base = (space: ID) => `/api/v5/spaces/${space}/remotes`;
 const one = (space: ID, name: string) => `${base(space)}/${encodeURIComponent(name)}`;

@@ -2,14 +2,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { Turn } from "../api";
+import { turnOf } from "../testing/wire";
 import { prefetchThread, readFrom, tailStart, useThreadTurns } from "./turnPages";
+import { queryKeys } from "./queryKeys";
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-const turn = (seq: number): Turn => ({
+const turn = (seq: number): Turn => turnOf({
   id: `t${seq}`,
   session_id: "se1",
   role: seq % 2 ? "assistant" : "user",
@@ -105,7 +107,7 @@ describe("a thread's turns", () => {
 
     // A message and its reply are stored: the refetch rereads from the same start.
     store.n = 2302;
-    await act(async () => qc.invalidateQueries({ queryKey: ["turns", "se1"] }));
+    await act(async () => qc.invalidateQueries({ queryKey: queryKeys.turns("se1") }));
     await waitFor(() => expect(screen.getByTestId("range").textContent).toBe("1900-2301:402:true"));
     expect(calls[3]).toBe("/api/v4/chat/sessions/se1/turns?after=2099&limit=1000");
   });
@@ -153,7 +155,7 @@ describe("a thread opened at a turn", () => {
     // Fresh for 5 s, as in the app: the cached newest page is not read again.
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 5_000 } } });
     const newest = await readFrom("se1", 2100);
-    qc.setQueryData(["turns", "se1"], newest);
+    qc.setQueryData(queryKeys.turns("se1"), newest);
     calls.length = 0;
     let got: ReturnType<typeof useThreadTurns> | null = null;
     function AtTurn() {

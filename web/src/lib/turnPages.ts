@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api, type ID, type Turn } from "../api";
+import { queryKeys } from "./queryKeys";
 
 /** Turns a thread opens with, and loads each time the reader scrolls to the top. */
 export const TURN_PAGE = 200;
@@ -68,7 +69,7 @@ export function prefetchThread(sessionId: ID, at: number | null, qc?: QueryClien
   const page = api.session(sessionId).then(async (se) => {
     // The session itself warms the page's session query: the chat page
     // then renders as soon as its code is in.
-    if (qc && qc.getQueryData(["session", sessionId]) === undefined) qc.setQueryData(["session", sessionId], se);
+    if (qc && qc.getQueryData(queryKeys.session(sessionId)) === undefined) qc.setQueryData(queryKeys.session(sessionId), se);
     const start = tailStart(se.turn_count, at);
     return { start, turns: await readFrom(sessionId, start) };
   });
@@ -104,10 +105,10 @@ export function useThreadTurns(sessionId: ID, at?: number | null) {
   // The first page, when it came in before the page's code: the query
   // starts with it (fresh for the client's staleTime), so the thread's
   // first render holds the turns instead of a render later.
-  const [seed] = useState(() => (qc.getQueryData(["turns", sessionId]) === undefined ? takeReady(sessionId, at ?? null) : null));
+  const [seed] = useState(() => (qc.getQueryData(queryKeys.turns(sessionId)) === undefined ? takeReady(sessionId, at ?? null) : null));
   if (seed && start.current == null) start.current = seed.start;
   const tail = useQuery({
-    queryKey: ["turns", sessionId],
+    queryKey: queryKeys.turns(sessionId),
     initialData: seed?.turns,
     queryFn: async () => {
       // The session's turn count, from the page's own session query when it
@@ -120,7 +121,7 @@ export function useThreadTurns(sessionId: ID, at?: number | null) {
           start.current = got.start;
           return got.turns;
         }
-        const se = await qc.fetchQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
+        const se = await qc.fetchQuery({ queryKey: queryKeys.session(sessionId), queryFn: () => api.session(sessionId) });
         start.current = tailStart(se.turn_count, at);
       }
       return readFrom(sessionId, start.current);

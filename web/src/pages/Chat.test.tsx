@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import ChatPage from "./Chat";
 import type { Checkpoint, Session, SessionMount } from "../api";
+import { checkpointOf } from "../testing/wire";
 import { resetThreadPainted } from "../lib/threadPainted";
 
 afterEach(() => {
@@ -12,15 +13,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const checkpoint: Checkpoint = {
+const checkpoint: Checkpoint = checkpointOf({
   id: "c1",
-  repo_id: "r1",
   commit_hash: "abcdef1234567890",
-  parent_commit_id: null,
-  merge_parent_id: null,
-  branch_name: "main",
-  author_agent: null,
-  author_type: "user",
   message: "Go by train",
   summary: "We go by train",
   objective: "Plan the trip",
@@ -32,7 +27,7 @@ const checkpoint: Checkpoint = {
   artifacts: [],
   metadata: {},
   created_at: "2026-01-01T00:00:00Z",
-};
+});
 
 /** An in-memory API that keeps the session's mount the way the server does, and records every request. */
 function fakeServer(initial: SessionMount | null, extra?: (method: string, path: string, body: unknown) => unknown) {

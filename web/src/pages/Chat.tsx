@@ -12,7 +12,7 @@ import { useMarkThreadPainted, useThreadPainted } from "../lib/threadPainted";
 import { usePageTitle } from "../lib/title";
 import { chatShortcut, onCommand } from "../lib/commands";
 import { ContextDrawer } from "../components/ContextDrawer";
-import { HistoryPanel, type Mount } from "../components/HistoryPanel";
+import { HistoryPanel, type MountedOn } from "../components/HistoryPanel";
 import { CheckpointForm, type CheckpointFields } from "../components/CheckpointForm";
 import { SavedForLater } from "../components/SavedForLater";
 import { proposalsApi, type Proposal } from "../lib/proposals";
@@ -20,6 +20,8 @@ import { RebasedNotice } from "../components/ConflictDialog";
 import { Modal } from "../components/Modal";
 import { useSpaceEvents } from "../events";
 import { useThreadTurns } from "../lib/turnPages";
+import { queryKeys } from "../lib/queryKeys";
+import { useProviders, useSession, useSpace } from "../lib/queries";
 
 const LABELS: Record<string, string> = { openai: "OpenAI", anthropic: "Anthropic", openrouter: "OpenRouter", generic: "Generic (OpenAI-compatible)" };
 /** Keys of the providers endpoint that are not chat providers: "chat" names the chat default, not a provider. */
@@ -39,7 +41,7 @@ export default function ChatPage() {
 function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const qc = useQueryClient();
   const nav = useNavigate();
-  const session = useQuery({ queryKey: ["session", sessionId], queryFn: () => api.session(sessionId) });
+  const session = useSession(sessionId);
   const turns = useThreadTurns(sessionId, at);
   // Side reads wait for the thread's first frame (lib/threadPainted).
   const painted = useThreadPainted();
@@ -47,18 +49,18 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const lastSeq = useRef(-1);
   lastSeq.current = turns.turns.length ? turns.turns[turns.turns.length - 1].sequence_number : -1;
   const spaceId = session.data?.repo_id ?? null;
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId!), enabled: !!spaceId });
-  const head = useQuery({ queryKey: ["head", spaceId], queryFn: () => api.head(spaceId!), enabled: !!spaceId });
-  const providers = useQuery({ queryKey: ["providers"], queryFn: api.providers, staleTime: 60_000 });
+  const space = useSpace(spaceId, { enabled: !!spaceId });
+  const head = useQuery({ queryKey: queryKeys.head(spaceId), queryFn: () => api.head(spaceId!), enabled: !!spaceId });
+  const providers = useProviders({ staleTime: 60_000 });
   const forkedFrom = session.data?.forked_from_checkpoint_id;
-  const forkSource = useQuery({ queryKey: ["checkpoint", forkedFrom], queryFn: () => api.checkpoint(forkedFrom!), enabled: !!forkedFrom });
+  const forkSource = useQuery({ queryKey: queryKeys.checkpoint(forkedFrom), queryFn: () => api.checkpoint(forkedFrom!), enabled: !!forkedFrom });
   const mounted = session.data?.mount ?? null;
   const mountedCheckpoint = useQuery({
-    queryKey: ["checkpoint", mounted?.checkpoint_id],
+    queryKey: queryKeys.checkpoint(mounted?.checkpoint_id),
     queryFn: () => api.checkpoint(mounted!.checkpoint_id),
     enabled: !!mounted,
   });
-  const mount: Mount | null = mounted
+  const mount: MountedOn | null = mounted
     ? { id: mounted.checkpoint_id, hash: mountedCheckpoint.data?.commit_hash ?? "", baseSeq: mounted.history_base_seq }
     : null;
   useSpaceEvents(spaceId);
@@ -78,24 +80,24 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   const [forking, setForking] = useState<Checkpoint | null>(null);
   const [branch, setBranch] = useState("");
   const [forkError, setForkError] = useState("");
-  const reachable = useQuery({ queryKey: ["reachable", sessionId], queryFn: () => api.reachable(sessionId), enabled: !!spaceId && painted });
+  const reachable = useQuery({ queryKey: queryKeys.reachable(sessionId), queryFn: () => api.reachable(sessionId), enabled: !!spaceId && painted });
   usePageTitle(session.data ? session.data.title || "Untitled session" : "Chat");
   // The checkpoint the form opens on: the mount, else what the server says
   // the next checkpoint of this session builds on (its branch's newest, or
   // the fork point before a fork's first).
-  const nextBase = useQuery({ queryKey: ["next-base", spaceId, sessionId], queryFn: () => api.nextBase(spaceId!, sessionId), enabled: !!spaceId && !mounted && painted });
+  const nextBase = useQuery({ queryKey: queryKeys.nextBase(spaceId, sessionId), queryFn: () => api.nextBase(spaceId!, sessionId), enabled: !!spaceId && !mounted && painted });
   const nextBaseId = nextBase.data?.base_checkpoint_id ?? null;
-  const nextBaseCheckpoint = useQuery({ queryKey: ["checkpoint", nextBaseId], queryFn: () => api.checkpoint(nextBaseId!), enabled: !!nextBaseId && !mounted });
+  const nextBaseCheckpoint = useQuery({ queryKey: queryKeys.checkpoint(nextBaseId), queryFn: () => api.checkpoint(nextBaseId!), enabled: !!nextBaseId && !mounted });
   const baseCheckpoint: Checkpoint | null = mounted ? (mountedCheckpoint.data ?? null) : (nextBaseCheckpoint.data ?? null);
 
   // The form edits items by id: it needs the base's items view.
-  const baseItems = useQuery({ queryKey: ["checkpoint-items", baseCheckpoint?.id], queryFn: () => api.checkpointItems(baseCheckpoint!.id), enabled: !!baseCheckpoint });
+  const baseItems = useQuery({ queryKey: queryKeys.checkpointItems(baseCheckpoint?.id), queryFn: () => api.checkpointItems(baseCheckpoint!.id), enabled: !!baseCheckpoint });
   // Until its items view comes the form fills from the content and takes the ids when they arrive.
   const formBase = baseItems.data?.id === baseCheckpoint?.id ? (baseItems.data ?? null) : baseCheckpoint;
   const rebasedFrom = saved?.cp.rebased_from ?? null;
   const savedOnto = saved?.cp.parent_commit_id ?? null;
-  const rebasedBase = useQuery({ queryKey: ["checkpoint", rebasedFrom], queryFn: () => api.checkpoint(rebasedFrom!), enabled: !!rebasedFrom });
-  const rebasedHead = useQuery({ queryKey: ["checkpoint", savedOnto], queryFn: () => api.checkpoint(savedOnto!), enabled: !!rebasedFrom && !!savedOnto });
+  const rebasedBase = useQuery({ queryKey: queryKeys.checkpoint(rebasedFrom), queryFn: () => api.checkpoint(rebasedFrom!), enabled: !!rebasedFrom });
+  const rebasedHead = useQuery({ queryKey: queryKeys.checkpoint(savedOnto), queryFn: () => api.checkpoint(savedOnto!), enabled: !!rebasedFrom && !!savedOnto });
   const cpLabel = (id: string | null, c: Checkpoint | undefined) => (c ? `${short(c.commit_hash)} “${c.message}”` : (id ?? "").slice(0, 8));
 
   const choices: ProviderChoice[] = useMemo(() => {
@@ -139,7 +141,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   // Where the model's context starts in this thread (the server decides):
   // asked again whenever the thread, the mount or the head moves.
   const contextView = useQuery({
-    queryKey: ["context-view", sessionId, lastSeq.current, mounted?.checkpoint_id ?? null, head.data?.commit_id ?? null, activeProvider, activeModel],
+    queryKey: queryKeys.contextView(sessionId, lastSeq.current, mounted?.checkpoint_id ?? null, head.data?.commit_id ?? null, activeProvider, activeModel),
     queryFn: () => api.context(body("(your next message)")),
     enabled: !!session.data && !pending && painted,
     placeholderData: (prev) => prev,
@@ -164,13 +166,13 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
         // Stopped: the server stores the question and the reply as far as it
         // got, marked stopped, once it notices the client left.
         if ((e as Error).name === "AbortError") {
-          for (const ms of [150, 600, 1500]) setTimeout(() => void qc.invalidateQueries({ queryKey: ["turns", sessionId] }), ms);
+          for (const ms of [150, 600, 1500]) setTimeout(() => void qc.invalidateQueries({ queryKey: queryKeys.turns(sessionId) }), ms);
         }
         throw e;
       });
       setLastCtx(res.context);
-      await qc.invalidateQueries({ queryKey: ["turns", sessionId] });
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      await qc.invalidateQueries({ queryKey: queryKeys.turns(sessionId) });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       maybeTitle(res.turn_count);
     } finally {
       setPending(null);
@@ -182,13 +184,13 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   // leaves the title as it is).
   const titled = useRef(false);
   function maybeTitle(turnCount: number) {
-    const se = qc.getQueryData<{ title: string }>(["session", sessionId]);
+    const se = qc.getQueryData<{ title: string }>(queryKeys.session(sessionId));
     if (titled.current || turnCount > 4 || !PLACEHOLDER_TITLES.test((se?.title ?? "").trim())) return;
     titled.current = true;
     api.title(sessionId).then(
       (ns) => {
-        qc.setQueryData(["session", sessionId], ns);
-        qc.invalidateQueries({ queryKey: ["sessions"] });
+        qc.setQueryData(queryKeys.session(sessionId), ns);
+        qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       },
       () => {},
     );
@@ -231,7 +233,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
       const id = at
         ? (await api.fork(spaceId, at.id, "")).session_id
         : (await api.createSession(spaceId, "New session", activeProvider, activeModel)).id;
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       nav(`/sessions/${id}`, { state: { send: text } });
     } catch (e) {
       toast.error(`Could not branch: ${(e as Error).message}`);
@@ -266,7 +268,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
     setForkError("");
     try {
       const f = await api.fork(spaceId, forking.id, branch.trim());
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       setForking(null);
       nav(`/sessions/${f.session_id}`);
     } catch (e) {
@@ -277,7 +279,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   async function newSession() {
     if (!spaceId) return;
     const ns = await api.createSession(spaceId, "New session", activeProvider, activeModel);
-    qc.invalidateQueries({ queryKey: ["sessions"] });
+    qc.invalidateQueries({ queryKey: queryKeys.sessions() });
     nav(`/sessions/${ns.id}`);
   }
 
@@ -311,10 +313,10 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
 
   async function saveCheckpoint(f: CheckpointFields) {
     const cp = await api.commit({ repo_id: spaceId!, session_id: sessionId, ...f });
-    qc.invalidateQueries({ queryKey: ["reachable", sessionId] });
-    qc.invalidateQueries({ queryKey: ["head", spaceId] });
-    qc.invalidateQueries({ queryKey: ["next-base", spaceId] });
-    qc.invalidateQueries({ queryKey: ["checkpoints", spaceId] });
+    qc.invalidateQueries({ queryKey: queryKeys.reachable(sessionId) });
+    qc.invalidateQueries({ queryKey: queryKeys.head(spaceId) });
+    qc.invalidateQueries({ queryKey: queryKeys.nextBase(spaceId) });
+    qc.invalidateQueries({ queryKey: queryKeys.checkpoints(spaceId) });
     setSaved({ cp });
     toast.success(`Checkpoint ${short(cp.commit_hash)} saved on ${cp.branch_name}`);
   }
@@ -322,7 +324,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   // "Save for later": the draft waits on the server as a proposal (source web).
   async function saveForLater({ resolutions: _, ...f }: CheckpointFields) {
     const p = await proposalsApi.save(spaceId!, { ...f, session_id: sessionId, source: "web" });
-    qc.invalidateQueries({ queryKey: ["proposals", spaceId] });
+    qc.invalidateQueries({ queryKey: queryKeys.proposals(spaceId) });
     setCreating(false);
     setLater(p);
   }
@@ -342,8 +344,8 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   async function mountCheckpoint(c: Checkpoint) {
     setMountError("");
     try {
-      qc.setQueryData(["checkpoint", c.id], c);
-      qc.setQueryData(["session", sessionId], await api.mount(sessionId, c.id));
+      qc.setQueryData(queryKeys.checkpoint(c.id), c);
+      qc.setQueryData(queryKeys.session(sessionId), await api.mount(sessionId, c.id));
       setLastCtx(null);
     } catch (e) {
       setMountError((e as Error).message);
@@ -353,7 +355,7 @@ function Chat({ sessionId, at }: { sessionId: string; at: number | null }) {
   async function unmount() {
     setMountError("");
     try {
-      qc.setQueryData(["session", sessionId], await api.unmount(sessionId));
+      qc.setQueryData(queryKeys.session(sessionId), await api.unmount(sessionId));
       setLastCtx(null);
     } catch (e) {
       setMountError((e as Error).message);

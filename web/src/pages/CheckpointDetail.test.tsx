@@ -4,7 +4,8 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import CheckpointDetail from "./CheckpointDetail";
-import { notesOf, type Checkpoint, type Note } from "../api";
+import { notesOf, type Checkpoint, type Note, type NoteBody } from "../api";
+import { checkpointOf } from "../testing/wire";
 import { restoreCommand } from "../lib/gitstate";
 
 afterEach(() => {
@@ -15,15 +16,9 @@ afterEach(() => {
 const stored: Note = { id: "n1", checkpoint_id: "c1", author: "founder", text: "Train chosen for cost", kind: "milestone", created_at: "2026-01-01T10:00:00+00:00" };
 
 function checkpoint(notes: Note[]): Checkpoint {
-  return {
+  return checkpointOf({
     id: "c1",
-    repo_id: "r1",
     commit_hash: "abcdef1234567890",
-    parent_commit_id: null,
-    merge_parent_id: null,
-    branch_name: "main",
-    author_agent: null,
-    author_type: "user",
     message: "Go by train",
     summary: "",
     objective: "",
@@ -35,7 +30,7 @@ function checkpoint(notes: Note[]): Checkpoint {
     artifacts: [],
     metadata: notes.length ? { session_id: "s1", notes } : { session_id: "s1" },
     created_at: "2026-01-01T09:00:00Z",
-  };
+  });
 }
 
 /** Keeps the checkpoint's notes the way the server does (appended under metadata.notes). */
@@ -49,9 +44,9 @@ function fakeServer() {
     if (path === "/api/v5/checkpoints/c1/verify") return json({ checkpoint_id: "c1", ok: true, checked: 1, first_mismatch: null });
     if (path === "/api/v2/context/from-commit") return json({ content: "pack", target_tool: "generic", format: "markdown" });
     if (path === "/api/v5/checkpoint/c1/notes" && init?.method === "POST") {
-      const body = JSON.parse(String(init.body)) as { text: string; kind: string; author: string };
+      const body = JSON.parse(String(init.body)) as NoteBody;
       posted.push(body);
-      const n: Note = { id: "n2", checkpoint_id: "c1", author: body.author, text: body.text, kind: body.kind, created_at: "2026-01-02T10:00:00+00:00" };
+      const n: Note = { id: "n2", checkpoint_id: "c1", author: body.author ?? "", text: body.text ?? "", kind: body.kind ?? "", created_at: "2026-01-02T10:00:00+00:00" };
       notes.push(n);
       return json(n, 201);
     }

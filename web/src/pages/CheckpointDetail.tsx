@@ -8,6 +8,7 @@ import { ItemsWithHistory } from "../components/ItemHistory";
 import { CheckpointCode } from "../components/CheckpointCode";
 import { gitStateOf } from "../lib/gitstate";
 import { usePageTitle } from "../lib/title";
+import { queryKeys } from "../lib/queryKeys";
 
 function List({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
@@ -62,12 +63,12 @@ function Delta({ title, before, after }: { title: string; before: string[]; afte
 
 export default function CheckpointDetail() {
   const { id = "" } = useParams();
-  const cp = useQuery({ queryKey: ["checkpoint", id], queryFn: () => api.checkpoint(id) });
+  const cp = useQuery({ queryKey: queryKeys.checkpoint(id), queryFn: () => api.checkpoint(id) });
   const parentId = cp.data?.parent_commit_id;
-  const parent = useQuery({ queryKey: ["checkpoint", parentId], queryFn: () => api.checkpoint(parentId!), enabled: !!parentId });
-  const verify = useQuery({ queryKey: ["verify", id], queryFn: () => api.verify(id) });
+  const parent = useQuery({ queryKey: queryKeys.checkpoint(parentId), queryFn: () => api.checkpoint(parentId!), enabled: !!parentId });
+  const verify = useQuery({ queryKey: queryKeys.verify(id), queryFn: () => api.verify(id) });
   // Items with ids come from servers with the state model (v5); older ones send none and the section is not shown.
-  const withItems = useQuery({ queryKey: ["checkpoint-items", id], queryFn: () => api.checkpointItems(id), enabled: !!cp.data, retry: false });
+  const withItems = useQuery({ queryKey: queryKeys.checkpointItems(id), queryFn: () => api.checkpointItems(id), enabled: !!cp.data, retry: false });
   usePageTitle(cp.data ? `${short(cp.data.commit_hash)} ${cp.data.message}` : "Checkpoint");
   const qc = useQueryClient();
 
@@ -75,10 +76,10 @@ export default function CheckpointDetail() {
   // checkpoint's stored list (metadata.notes) back as the source of truth.
   async function addNote(text: string, kind: string) {
     const n = await api.addNote(id, text, kind);
-    qc.setQueryData<Checkpoint>(["checkpoint", id], (old) =>
+    qc.setQueryData<Checkpoint>(queryKeys.checkpoint(id), (old) =>
       old ? { ...old, metadata: { ...old.metadata, notes: [...notesOf(old), n] } } : old,
     );
-    void qc.invalidateQueries({ queryKey: ["checkpoint", id] });
+    void qc.invalidateQueries({ queryKey: queryKeys.checkpoint(id) });
   }
 
   if (cp.isError) return <p className="error">Could not load the checkpoint: {(cp.error as Error).message}</p>;

@@ -3,12 +3,13 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../api";
 import { CompareView } from "../components/CompareView";
 import { usePageTitle } from "../lib/title";
+import { queryKeys } from "../lib/queryKeys";
 
 /** /spaces/:spaceId/compare/:a...:b — a shareable compare of two checkpoints. */
 export default function ComparePage() {
   const { spaceId = "", range = "" } = useParams();
   const [a, b] = range.split("...");
-  const cmp = useQuery({ queryKey: ["compare", a, b], queryFn: () => api.compare(a, b), enabled: !!a && !!b });
+  const cmp = useQuery({ queryKey: queryKeys.compare(a, b), queryFn: () => api.compare(a, b), enabled: !!a && !!b });
   usePageTitle("Compare");
   return (
     <>

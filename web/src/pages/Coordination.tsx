@@ -4,14 +4,16 @@ import { useQuery } from "@tanstack/react-query";
 import { api, relTime } from "../api";
 import { Markdown } from "../components/Markdown";
 import { useSpaceEvents } from "../events";
+import { queryKeys } from "../lib/queryKeys";
+import { useSpace } from "../lib/queries";
 
 /** The space's state brief, as agents read it, and its claims. */
 export default function Coordination() {
   usePageTitle("Coordination");
   const { spaceId = "" } = useParams();
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
-  const brief = useQuery({ queryKey: ["state", spaceId, "brief"], queryFn: () => api.brief(spaceId) });
-  const claims = useQuery({ queryKey: ["state", spaceId, "claims"], queryFn: () => api.claims(spaceId) });
+  const space = useSpace(spaceId);
+  const brief = useQuery({ queryKey: queryKeys.stateBrief(spaceId), queryFn: () => api.brief(spaceId) });
+  const claims = useQuery({ queryKey: queryKeys.stateClaims(spaceId), queryFn: () => api.claims(spaceId) });
   useSpaceEvents(spaceId);
   return (
     <>

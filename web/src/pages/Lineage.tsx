@@ -1,10 +1,12 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, relTime, short, type ID } from "../api";
 import { branchHead } from "./Merge";
 import { useSpaceEvents } from "../events";
 import { usePageTitle } from "../lib/title";
+import { queryKeys } from "../lib/queryKeys";
+import { useSpace, useTree } from "../lib/queries";
 
 // The graph (React Flow and dagre) is its own chunk.
 const BranchGraph = lazy(() => import("../components/BranchGraph"));
@@ -17,8 +19,8 @@ export default function Lineage() {
   const [params] = useSearchParams();
   const here = params.get("session");
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
-  const tree = useQuery({ queryKey: ["tree", spaceId], queryFn: () => api.tree(spaceId) });
+  const space = useSpace(spaceId);
+  const tree = useTree(spaceId);
   useSpaceEvents(spaceId);
   const [selected, setSelected] = useState<ID[]>([]);
   const nav = useNavigate();
@@ -51,7 +53,7 @@ export default function Lineage() {
     setError("");
     try {
       await api.disposition(spaceId, branch, value);
-      qc.invalidateQueries({ queryKey: ["tree", spaceId] });
+      qc.invalidateQueries({ queryKey: queryKeys.tree(spaceId) });
     } catch (e) {
       setError((e as Error).message);
     }

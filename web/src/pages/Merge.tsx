@@ -4,6 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, short, type CheckpointNode, type LineageTree, type MergePreview, type MergeResolution } from "../api";
 import { MergeView } from "../components/MergeView";
 import { usePageTitle } from "../lib/title";
+import { queryKeys } from "../lib/queryKeys";
+import { useTree } from "../lib/queries";
 
 /** A branch's head: its newest checkpoint. */
 export function branchHead(tree: Pick<LineageTree, "checkpoints">, branch: string): CheckpointNode | null {
@@ -24,17 +26,17 @@ export default function MergePage() {
   const into = params.get("into") || "main";
   usePageTitle(`Merge ${source} into ${into}`);
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: ["tree", spaceId], queryFn: () => api.tree(spaceId) });
+  const tree = useTree(spaceId);
   const theirs = tree.data ? branchHead(tree.data, source) : null;
   const ours = tree.data ? branchHead(tree.data, into) : null;
   const [override, setOverride] = useState<MergePreview | null>(null);
   const [merged, setMerged] = useState<{ id: string; hash: string } | null>(null);
   const preview = useQuery({
-    queryKey: ["merge-preview", spaceId, theirs?.id, ours?.id],
+    queryKey: queryKeys.mergePreview(spaceId, theirs?.id, ours?.id),
     queryFn: () => api.mergePreview({ space_id: spaceId, source_checkpoint_id: theirs!.id, target_checkpoint_id: ours!.id, resolutions: [], dry_run: true }),
     enabled: !!theirs && !!ours,
   });
-  const target = useQuery({ queryKey: ["checkpoint-items", ours?.id], queryFn: () => api.checkpointItems(ours!.id), enabled: !!ours });
+  const target = useQuery({ queryKey: queryKeys.checkpointItems(ours?.id), queryFn: () => api.checkpointItems(ours!.id), enabled: !!ours });
   const shown = override ?? preview.data;
 
   let problem = "";
@@ -79,7 +81,7 @@ export default function MergePage() {
           onMerge={async (r: MergeResolution[]) => {
             const res = await api.merge({ space_id: spaceId, source_checkpoint_id: theirs.id, target_checkpoint_id: ours.id, resolutions: r, dry_run: false });
             setMerged({ id: res.checkpoint.id, hash: res.checkpoint.commit_hash });
-            qc.invalidateQueries({ queryKey: ["tree", spaceId] });
+            qc.invalidateQueries({ queryKey: queryKeys.tree(spaceId) });
           }}
         />
       )}

@@ -5,15 +5,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, relTime, short, type Space } from "../api";
 import { Modal } from "../components/Modal";
 import { FirstRun } from "../components/FirstRun";
+import { queryKeys } from "../lib/queryKeys";
+import { useSessions, useSpaces } from "../lib/queries";
 
 export default function Overview() {
   usePageTitle("Overview");
   const nav = useNavigate();
   const qc = useQueryClient();
-  const spaces = useQuery({ queryKey: ["spaces"], queryFn: api.spaces });
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: api.sessions });
+  const spaces = useSpaces();
+  const sessions = useSessions();
   const latest = (sessions.data ?? []).find((s) => s.repo_id);
-  const head = useQuery({ queryKey: ["head", latest?.repo_id], queryFn: () => api.head(latest!.repo_id!), enabled: !!latest?.repo_id });
+  const head = useQuery({ queryKey: queryKeys.head(latest?.repo_id), queryFn: () => api.head(latest!.repo_id!), enabled: !!latest?.repo_id });
   const resumeSpace = spaces.data?.find((s) => s.id === latest?.repo_id);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -26,8 +28,8 @@ export default function Overview() {
       return api.createSession(sp.id, "First session", "mock", "");
     },
     onSuccess: (se) => {
-      qc.invalidateQueries({ queryKey: ["spaces"] });
-      qc.invalidateQueries({ queryKey: ["sessions"] });
+      qc.invalidateQueries({ queryKey: queryKeys.spaces() });
+      qc.invalidateQueries({ queryKey: queryKeys.sessions() });
       nav(`/sessions/${se.id}`);
     },
     onError: (e: Error) => setError(e.message),

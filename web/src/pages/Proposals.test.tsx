@@ -31,6 +31,15 @@ const proposal = (over: Partial<Proposal> = {}): Proposal => ({
   created_at: new Date().toISOString(),
   updated_at: new Date().toISOString(),
   decided_at: null,
+  artifacts: [],
+  author_agent: null,
+  author_type: "llm",
+  conflicts: [],
+  git: null,
+  items: [],
+  model: null,
+  project_root: null,
+  source_turns: null,
   ...over,
 });
 

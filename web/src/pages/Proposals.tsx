@@ -1,11 +1,13 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api, relTime, type MergeConflict, type MergeResolution } from "../api";
+import { ApiError, relTime, type MergeConflict, type MergeResolution } from "../api";
 import { usePageTitle } from "../lib/title";
 import { useSpaceEvents } from "../events";
 import { ConflictDialog, RebasedNotice, conflictOf } from "../components/ConflictDialog";
 import { REVIEW_LISTS, editDropping, proposalsApi, taskText, type Proposal, type ProposalEdit } from "../lib/proposals";
+import { queryKeys } from "../lib/queryKeys";
+import { useSpace } from "../lib/queries";
 
 /**
  * The space's inbox: drafts saved for later (by agent hooks, the CLI, MCP)
@@ -17,13 +19,13 @@ export default function Proposals() {
   usePageTitle("Proposals");
   const { spaceId = "" } = useParams();
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
-  const list = useQuery({ queryKey: ["proposals", spaceId], queryFn: () => proposalsApi.list(spaceId) });
+  const space = useSpace(spaceId);
+  const list = useQuery({ queryKey: queryKeys.proposals(spaceId), queryFn: () => proposalsApi.list(spaceId) });
   // A pull's outcome links here with ?proposal=ID: that proposal opens first.
   const [params] = useSearchParams();
   const [selected, setSelected] = useState<string>(params.get("proposal") ?? "");
   const [done, setDone] = useState<{ title: string; checkpoint: string; hash: string; rebasedFrom: string | null; head: string } | null>(null);
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["proposals", spaceId] }), [qc, spaceId]);
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: queryKeys.proposals(spaceId) }), [qc, spaceId]);
   useSpaceEvents(spaceId, refresh);
   const proposals = list.data ?? [];
   const current = proposals.find((p) => p.id === selected) ?? proposals[0];

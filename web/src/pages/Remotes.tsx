@@ -1,10 +1,12 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, relTime } from "../api";
+import { relTime } from "../api";
 import { usePageTitle } from "../lib/title";
 import { useSpaceEvents } from "../events";
 import { adviceFor, describeDivergence, describeFetch, describePull, describePush, syncApi, type Remote, type SyncAdvice } from "../lib/sync";
+import { queryKeys } from "../lib/queryKeys";
+import { useSpace } from "../lib/queries";
 
 type Step = "fetch" | "pull" | "push";
 const RUNNING: Record<Step, string> = { fetch: "Fetching", pull: "Pulling", push: "Pushing" };
@@ -18,9 +20,9 @@ export default function Remotes() {
   usePageTitle("Remotes");
   const { spaceId = "" } = useParams();
   const qc = useQueryClient();
-  const space = useQuery({ queryKey: ["space", spaceId], queryFn: () => api.space(spaceId) });
-  const remotes = useQuery({ queryKey: ["remotes", spaceId], queryFn: () => syncApi.list(spaceId) });
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["remotes", spaceId] }), [qc, spaceId]);
+  const space = useSpace(spaceId);
+  const remotes = useQuery({ queryKey: queryKeys.remotes(spaceId), queryFn: () => syncApi.list(spaceId) });
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: queryKeys.remotes(spaceId) }), [qc, spaceId]);
   // A checkpoint saved here (or pulled) changes how far ahead each remote is.
   useSpaceEvents(spaceId, refresh);
   const list = remotes.data ?? [];
@@ -70,7 +72,7 @@ function RemoteCard({ spaceId, remote: r, onChanged }: { spaceId: string; remote
       else if (step === "pull") {
         const res = await syncApi.pull(spaceId, r.name, branch);
         setOutcome({ text: describePull(res, r.name, branch), proposal: res.proposal?.id });
-        qc.invalidateQueries({ queryKey: ["proposals", spaceId] });
+        qc.invalidateQueries({ queryKey: queryKeys.proposals(spaceId) });
       } else setOutcome({ text: describePush(await syncApi.push(spaceId, r.name, branch), r.name) });
     } catch (e) {
       setFailure({ step, detail: (e as Error).message, advice: adviceFor(step, e, r) });

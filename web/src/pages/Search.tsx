@@ -4,6 +4,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { api, SEARCH_KINDS, short, type SearchGroup, type SearchHit, type SearchKind } from "../api";
 import Snippet from "../components/Snippet";
 import "../components/review.css";
+import { queryKeys } from "../lib/queryKeys";
 
 const KIND_LABEL: Record<SearchKind, string> = { checkpoint: "Checkpoints", turn: "Turns", note: "Notes" };
 type Section = SearchKind | "item";
@@ -87,7 +88,7 @@ export default function Search() {
   const rawKind = params.get("kind");
   const kind = isKind(rawKind) ? rawKind : undefined;
   const res = useQuery({
-    queryKey: ["search-grouped", q, kind ?? ""],
+    queryKey: queryKeys.searchGrouped(q, kind ?? ""),
     queryFn: () => api.searchGrouped({ q, kind }),
     enabled: q !== "",
   });

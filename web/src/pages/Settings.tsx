@@ -1,6 +1,6 @@
 import { usePageTitle } from "../lib/title";
-import { useQuery } from "@tanstack/react-query";
-import { api, type ProviderStatus } from "../api";
+import type { ProviderStatus } from "../api";
+import { useProviders } from "../lib/queries";
 
 const VARS: [string, string][] = [
   ["OPENAI_API_KEY", "OpenAI key (chat and background)"],
@@ -15,7 +15,7 @@ const VARS: [string, string][] = [
 
 export default function Settings() {
   usePageTitle("Settings");
-  const p = useQuery({ queryKey: ["providers"], queryFn: api.providers });
+  const p = useProviders();
   const bg = p.data?.background_intelligence;
   const list = Object.entries(p.data ?? {}).filter(([k, v]) => k !== "background_intelligence" && k !== "chat" && !!v && typeof v === "object" && "configured" in v) as [string, ProviderStatus][];
   return (
