@@ -232,12 +232,3 @@ func testImportConversation(t *testing.T, s *store.Store) {
 	_, _, err = s.ImportConversation(userCtx(), sp.ID, c, "x")
 	wantCode(t, err, smriti.ENOTFOUND)
 }
-
-func uuidOf(t *testing.T, s string) smriti.ID {
-	t.Helper()
-	id, err := smriti.ParseID("id", s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}

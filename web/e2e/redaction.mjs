@@ -22,7 +22,7 @@ export async function redactionScenarios({ browser, base, api, expect, shot, axe
   await page.getByTestId("turn-assistant").first().waitFor();
   const turns = await api("GET", `/api/v4/chat/sessions/${se.id}/turns?after=-1&limit=10`);
   const user = turns.find((t) => t.role === "user");
-  expect(user.content === "The deploy uses the token [redacted: github-pat] for the registry." && JSON.stringify(user.metadata?.redactions) === JSON.stringify([{ rule: "github-pat" }]),
+  expect(user.content === "The deploy uses the token [redacted: github-pat] for the registry." && JSON.stringify((user.metadata?.redactions ?? []).map((r) => r.rule)) === JSON.stringify(["github-pat"]) && user.metadata.redactions.every((r) => typeof r.fingerprint === "string" && r.fingerprint !== ""),
     `the stored turn holds the marker, and its metadata names the rule: ${JSON.stringify(user.content)} ${JSON.stringify(user.metadata?.redactions)}`);
   expect(!JSON.stringify(turns).includes(token), "the token is in no stored turn, the reply included");
   const shown = page.locator("[data-seq='0']");
