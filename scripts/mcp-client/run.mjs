@@ -24,7 +24,7 @@ const ALL = [
   "smriti_delete_space", "smriti_fork", "smriti_install_skill", "smriti_list_checkpoints", "smriti_merge", "smriti_metrics",
   "smriti_restore", "smriti_review_checkpoint", "smriti_verify", "smriti_worktree_list", "smriti_worktree_show",
   "smriti_propose", "smriti_list_proposals", "smriti_show_proposal", "smriti_edit_proposal", "smriti_accept_proposal",
-  "smriti_reject_proposal",
+  "smriti_reject_proposal", "smriti_fetch", "smriti_pull", "smriti_push",
 ].sort();
 
 let failures = 0;
@@ -179,6 +179,14 @@ try {
     new RegExp("^Accepted proposal `" + p1 + "`: saved checkpoint `[0-9a-f]{7}` on branch `main`: Later, edited\n"));
   const p2 = (await call("smriti_propose", { space: "demo", content: { message: "Not this" } }, false, /^Saved proposal `([0-9a-f]{8})` on `main`: Not this\n/)).m?.[1];
   await call("smriti_reject_proposal", { space: "demo", proposal_id: p2 }, false, "Rejected proposal `" + p2 + "`: Not this\n");
+  // Sync through a bare git repository as the space's only remote.
+  const bare = mkdtempSync(join(work, "remote-"));
+  execFileSync("git", ["init", "-q", "--bare", bare]);
+  const added = await fetch(`${srv.base}/api/v5/spaces/${space}/remotes`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "origin", url: bare }) });
+  expect(added.status === 201, `add a git remote: ${added.status} ${await added.text()}`);
+  await call("smriti_push", { space: "demo", remote: "origin" }, false, /^Pushed main to origin: .+ → [0-9a-f]{7} \(\d+ checkpoint\(s\), \d+ session\(s\), \d+ turn\(s\)\)\n/);
+  await call("smriti_fetch", { space: "demo", remote: "origin" }, false, /^Fetched from origin: nothing new\n- main is up to date with origin\/main \(fetched [^)\n]+\)\n$/);
+  await call("smriti_pull", { space: "demo", remote: "origin" }, false, /^Already up to date with origin \(head [0-9a-f]{7}\)\n/);
   await call("smriti_delete_checkpoint", { checkpoint_id: a }, true, /^HTTP 409\n/);
   await call("smriti_delete_checkpoint", { checkpoint_id: a, cascade: true }, false, "Deleted checkpoint `" + a + "` (cascade).\n");
   await call("smriti_delete_space", { space: "demo" }, false, "Deleted space 'demo' and its 0 checkpoint(s).\n");
