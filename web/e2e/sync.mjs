@@ -203,7 +203,7 @@ async function downRemote({ page, base, sp, expect, shot, axe }) {
   const port = await freePort();
   const token = "tok-" + Math.random().toString(36).slice(2, 12) + "wxyz";
   await page.getByLabel("Name").fill("laptop");
-  await page.getByLabel("Server URL").fill(`http://127.0.0.1:${port}`);
+  await page.getByLabel("URL: a Smriti server or a git repository").fill(`http://127.0.0.1:${port}`);
   await page.getByLabel(/^API token/).fill(token);
   const added = page.waitForResponse((r) => r.url().endsWith(`/api/v5/spaces/${sp.id}/remotes`) && r.request().method() === "POST");
   await page.getByRole("button", { name: "Add remote" }).click();

@@ -34,7 +34,7 @@ export default function Remotes() {
         <Link to={`/spaces/${spaceId}/coordination`}>Coordination</Link>
       </p>
       <p className="muted">
-        Other Smriti servers holding a copy of this space. Fetch brings what they have without moving a branch here; Pull brings it into your branch
+        Other Smriti servers, or git repositories, holding a copy of this space. Fetch brings what they have without moving a branch here; Pull brings it into your branch
         (items both copies changed wait in the inbox); Push sends your branch when the remote has nothing newer.
       </p>
       {remotes.isError && <p className="error">{(remotes.error as Error).message}</p>}
@@ -204,8 +204,8 @@ function AddRemote({ spaceId, taken, onAdded }: { spaceId: string; taken: string
           <input id="remote-name" value={name} placeholder={suggested} onChange={(e) => setName(e.target.value)} style={{ width: "100%" }} />
         </div>
         <div>
-          <label htmlFor="remote-url">Server URL</label>
-          <input id="remote-url" type="url" required value={url} placeholder="https://smriti.example.org" onChange={(e) => setUrl(e.target.value)} style={{ width: "100%" }} />
+          <label htmlFor="remote-url">URL: a Smriti server or a git repository</label>
+          <input id="remote-url" type="text" required value={url} placeholder="https://smriti.example.org or git@host:me/notes.git" onChange={(e) => setUrl(e.target.value)} style={{ width: "100%" }} />
         </div>
         <div>
           <label htmlFor="remote-space">Space id there (empty: the same as here)</label>
