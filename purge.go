@@ -180,6 +180,11 @@ type PurgeRequest struct {
 	Fingerprint string
 	By          string
 	Find        func(text string) []SecretMatch
+	// Full asks for every old byte to leave the database's files even where
+	// that locks the rewritten tables (PostgreSQL's VACUUM FULL), and for
+	// that step to run even when nothing is found to purge (to finish an
+	// earlier purge); see SecretPurge.Erasure.
+	Full bool
 }
 
 // SecretPurge is the audit record of a purge: who, when, what it chose,
@@ -193,7 +198,16 @@ type SecretPurge struct {
 	Fingerprint string      `json:"fingerprint" doc:"The fingerprint of the one value it purged ('' when chosen by rule)"`
 	Values      int         `json:"values" doc:"Distinct secret values replaced"`
 	Rows        []PurgedRow `json:"rows" doc:"Every stored field it rewrote"`
+	Erasure     string      `json:"erasure" doc:"What became of the old bytes in the database's files once the purge committed: 'rewritten' (no copy remains in them: SQLite's file rebuilt from its live rows and its write-ahead log emptied; on PostgreSQL, with full, the rewritten tables and their indexes copied into new files and the old ones dropped), 'vacuumed' (PostgreSQL without full: the dead row versions removed and the full-text indexes rebuilt, but freed space inside a table's pages can hold old bytes until it is reused; purge again with full to rewrite the tables), 'incomplete: …' (the purge stands, the reason it could not reach the files follows; run it again), or 'none' when nothing was purged. PostgreSQL's own write-ahead log, WAL archives and base backups keep old bytes until they are recycled: outside what the purge can reach"`
 }
+
+// What SecretPurge.Erasure reports.
+const (
+	ErasureNone       = "none"
+	ErasureRewritten  = "rewritten"
+	ErasureVacuumed   = "vacuumed"
+	ErasureIncomplete = "incomplete"
+)
 
 // PurgedRow is one stored field a purge rewrote.
 type PurgedRow struct {

@@ -76,6 +76,10 @@ type Store interface {
 	// SetItemVersions sets Version on items, the items checkpoint c holds.
 	SetItemVersions(ctx context.Context, c *smriti.Checkpoint, items []smriti.Item) error
 	idempotency.Store
+	// CacheEpoch changes when what the store returned before may have
+	// changed under it (a secret purged by another server on the same
+	// database): caches of it drop their entries.
+	CacheEpoch() int64
 	// RunInTx runs fn in one transaction that every write fn makes with the
 	// context it is given joins: they commit together or not at all. fn
 	// may run again on a retryable conflict.
@@ -130,7 +134,7 @@ func New(cfg Config) *App {
 		now = smriti.Now
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
-	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens, epoch: cfg.Store.CacheEpoch}
 	a.chat.allow = func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool {
 		return a.allowlist(ctx, func() (smriti.ID, error) { return a.sessionSpace(ctx, session) })
 	}

@@ -24,6 +24,9 @@ type Chat struct {
 	// cache keeps rendered checkpoint state by the checkpoints' ids and
 	// hashes; nil renders it on every send.
 	cache *stateCache
+	// epoch is the store's CacheEpoch (nil: never changes); the cache is
+	// dropped when it moves.
+	epoch func() int64
 	// allow is the allowlist of a session's space (nil: none).
 	allow func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"container/list"
 	"context"
 	"strings"
 
@@ -20,8 +19,10 @@ import (
 // fingerprint names them. The space's owner only; a token needs the admin
 // scope. The purge is audited (who, when, what was chosen, which rows).
 // ENOTFOUND for a space the caller may not see, EFORBIDDEN for one they do
-// not own, EUNPROCESSABLE without a rule or fingerprint.
-func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretPurge, error) {
+// not own, EUNPROCESSABLE without a rule or fingerprint. Once it commits,
+// the old bytes are removed from the database's files as well (see
+// smriti.SecretPurge.Erasure; full for PostgreSQL's VACUUM FULL).
+func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*smriti.SecretPurge, error) {
 	by, err := a.secretAdmin(ctx, space, "purging secrets")
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerpri
 		}
 		return out
 	}
-	p, err := a.store.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: space, Rule: rule, Fingerprint: fingerprint, By: by, Find: find})
+	p, err := a.store.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: space, Rule: rule, Fingerprint: fingerprint, By: by, Find: find, Full: full})
 	if err != nil {
 		return nil, err
 	}
@@ -133,18 +134,6 @@ func (a *App) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fing
 		return err
 	}
 	return a.store.RemoveSecretAllow(ctx, space, strings.TrimSpace(rule), strings.ToLower(strings.TrimSpace(fingerprint)))
-}
-
-// clear empties the cache.
-func (c *stateCache) clear() {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lru.Init()
-	c.byKey = map[string]*list.Element{}
-	c.used = 0
 }
 
 // allowlist returns whether the space's allowlist keeps a value, asked

@@ -147,7 +147,7 @@ func TestSessionTitlesAreRedacted(t *testing.T) {
 func TestPurgeIsTheOwnersAndAudited(t *testing.T) {
 	e := newRedactEnv(t)
 	ctx := context.Background()
-	if _, err := e.app.PurgeSecrets(ctx, e.space, "", ""); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
+	if _, err := e.app.PurgeSecrets(ctx, e.space, "", "", false); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
 		t.Fatalf("nothing chosen: %v", err)
 	}
 	se, err := e.st.CreateSession(ctx, smriti.SessionCreate{SpaceID: &e.space, Provider: "mock", Model: "m"})
@@ -166,14 +166,14 @@ func TestPurgeIsTheOwnersAndAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	editor := smriti.WithUser(ctx, u.ID)
-	if _, err := e.app.PurgeSecrets(editor, e.space, "github-pat", ""); smriti.ErrorCode(err) != smriti.EFORBIDDEN {
+	if _, err := e.app.PurgeSecrets(editor, e.space, "github-pat", "", false); smriti.ErrorCode(err) != smriti.EFORBIDDEN {
 		t.Fatalf("an editor's purge: %v", err)
 	}
 	writeToken := app.WithPrincipal(ctx, &account.Principal{UserID: smriti.LocalUserID, Username: "local", Scope: account.ScopeWrite})
-	if _, err := e.app.PurgeSecrets(writeToken, e.space, "github-pat", ""); smriti.ErrorCode(err) != smriti.EFORBIDDEN {
+	if _, err := e.app.PurgeSecrets(writeToken, e.space, "github-pat", "", false); smriti.ErrorCode(err) != smriti.EFORBIDDEN {
 		t.Fatalf("a write token's purge: %v", err)
 	}
-	p, err := e.app.PurgeSecrets(ctx, e.space, "", secrets.Fingerprint(fakeGitHub))
+	p, err := e.app.PurgeSecrets(ctx, e.space, "", secrets.Fingerprint(fakeGitHub), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,22 @@ type stateCache struct {
 	used  int64
 	lru   list.List // of *stateEntry, most recently used at the front
 	byKey map[string]*list.Element
+	epoch int64 // the store's CacheEpoch the entries were read at
+}
+
+// at drops every entry when the store's cache epoch is not the one they
+// were read at: a purge on another server rewrote checkpoints in place,
+// keeping their hashes.
+func (c *stateCache) at(epoch int64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.epoch != epoch {
+		c.dropLocked()
+		c.epoch = epoch
+	}
 }
 
 // stateEntry is the system message of one list of checkpoints and its
@@ -139,6 +155,9 @@ func (c *Chat) state(ctx context.Context, heads []*smriti.Checkpoint) (*stateEnt
 		return &stateEntry{system: intelligence.SystemPrompt(nil)}, nil
 	}
 	key := stateKey(heads)
+	if c.epoch != nil {
+		c.cache.at(c.epoch())
+	}
 	if e := c.cache.get(key); e != nil {
 		return e, nil
 	}
@@ -154,4 +173,20 @@ func (c *Chat) state(ctx context.Context, heads []*smriti.Checkpoint) (*stateEnt
 		full[i] = cp
 	}
 	return c.cache.add(&stateEntry{key: key, system: intelligence.SystemPrompt(full)}), nil
+}
+
+// clear empties the cache.
+func (c *stateCache) clear() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropLocked()
+}
+
+func (c *stateCache) dropLocked() {
+	c.lru.Init()
+	c.byKey = map[string]*list.Element{}
+	c.used = 0
 }

@@ -39,3 +39,27 @@ func TestStateCacheStaysWithinItsBound(t *testing.T) {
 		t.Fatal("a second rendering of a kept list replaced the first")
 	}
 }
+
+// The state cache is dropped when the store's cache epoch moves (a purge on
+// another server rewrote checkpoints, keeping their hashes), and kept while
+// it stays.
+func TestStateCacheFollowsTheStoresEpoch(t *testing.T) {
+	c := newStateCache(1 << 20)
+	c.at(0)
+	c.add(&stateEntry{key: "a", system: "state holding a secret"})
+	c.at(0)
+	if c.get("a") == nil {
+		t.Fatal("the same epoch dropped the entry")
+	}
+	c.at(1)
+	if c.get("a") != nil || c.used != 0 || len(c.byKey) != 0 {
+		t.Fatalf("a new epoch kept %d entries (%d bytes)", len(c.byKey), c.used)
+	}
+	c.add(&stateEntry{key: "a", system: "state, purged"})
+	c.at(1)
+	if e := c.get("a"); e == nil || e.system != "state, purged" {
+		t.Fatalf("after the new epoch: %+v", e)
+	}
+	var none *stateCache
+	none.at(2) // no cache: nothing to drop
+}

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"smriti"
 )
 
 func newSecretsPurgeCmd() *cobra.Command {
 	var space, rule, fingerprint string
-	var asJSON bool
+	var asJSON, full bool
 	cmd := &cobra.Command{
 		Use:   "purge (--rule RULE | --fingerprint FP)",
 		Short: "Remove a stored secret from a space wherever it is stored; the hash chain still verifies (owner only, audited)",
@@ -26,11 +29,21 @@ each purged field, who purged it, when and for which rule. An older
 checkpoint's hash covers the text itself: verify then says its content is
 no longer proven instead of failing the chain.
 
+Once the rows are rewritten, the old bytes leave the database's files too:
+SQLite's file is rebuilt from its live rows and its write-ahead log emptied
+(writes wait while that runs). PostgreSQL's tables are vacuumed and their
+search indexes rebuilt; freed space inside a table can still hold old bytes
+until reused, so --full copies the tables into new files (VACUUM FULL:
+their reads and writes wait meanwhile). The server's own write-ahead log,
+WAL archives and backups taken before keep the value until recycled: rotate
+the credential as well.
+
 Only the space's owner may purge (with a token, one of the admin scope).
 The purge is recorded: who, when, what was chosen, which rows.`,
 		Example: `  smriti secrets scan --space demo
   smriti secrets purge --space demo --rule github-pat
-  smriti secrets purge --fingerprint 3f9a1c2b4d5e6f70 --json`,
+  smriti secrets purge --fingerprint 3f9a1c2b4d5e6f70 --json
+  smriti secrets purge --space team --rule github-pat --full`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rule == "" && fingerprint == "" {
@@ -40,7 +53,9 @@ The purge is recorded: who, when, what was chosen, which rows.`,
 			if err != nil {
 				return err
 			}
-			p, err := c.PurgeSecrets(cmd.Context(), sp.ID, rule, fingerprint)
+			stop := spinner(env, "purging (the database's files are rewritten after)")
+			p, err := c.PurgeSecrets(cmd.Context(), sp.ID, rule, fingerprint, full)
+			stop()
 			if err != nil {
 				return err
 			}
@@ -49,6 +64,9 @@ The purge is recorded: who, when, what was chosen, which rows.`,
 			}
 			if p.Values == 0 {
 				fmt.Fprintf(env.Stdout, "nothing to purge in %s: no stored value matches\n", spaceName(sp))
+				if full {
+					fmt.Fprintf(env.Stdout, "database files: %s\n", erasureLine(p.Erasure))
+				}
 				return nil
 			}
 			for _, r := range p.Rows {
@@ -56,12 +74,14 @@ The purge is recorded: who, when, what was chosen, which rows.`,
 			}
 			fmt.Fprintf(env.Stdout, "purged %d value(s) from %d field(s) of %s (purge %s, by %s); smriti verify reports the purged fields\n",
 				p.Values, len(p.Rows), spaceName(sp), shortID(p.ID), p.By)
+			fmt.Fprintf(env.Stdout, "database files: %s\n", erasureLine(p.Erasure))
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (name, slug or id; default SMRITI_SPACE, else this project's)")
 	cmd.Flags().StringVar(&rule, "rule", "", "purge every value this rule finds (github-pat, aws-access-token, …)")
 	cmd.Flags().StringVar(&fingerprint, "fingerprint", "", "purge the one value with this fingerprint (16 hex digits)")
+	cmd.Flags().BoolVar(&full, "full", false, "on PostgreSQL, also copy the rewritten tables into new files (VACUUM FULL: their reads and writes wait meanwhile); runs even when nothing is found, to finish an earlier purge")
 	jsonFlag(cmd, &asJSON)
 	return cmd
 }
@@ -158,4 +178,17 @@ func newSecretsDisallowCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&space, "space", "", "the space (name, slug or id; default SMRITI_SPACE, else this project's)")
 	return cmd
+}
+
+// erasureLine says what a purge's Erasure means for the database's files.
+func erasureLine(e string) string {
+	switch {
+	case e == smriti.ErasureRewritten:
+		return "rewritten; no copy of the old text remains in them (the server's write-ahead log, WAL archives and backups taken before can still hold it until recycled)"
+	case e == smriti.ErasureVacuumed:
+		return "vacuumed; freed space in the tables can still hold old bytes until reused: run again with --full to rewrite the tables"
+	case strings.HasPrefix(e, smriti.ErasureIncomplete):
+		return e + " (the purge stands; run it again with --full)"
+	}
+	return e
 }

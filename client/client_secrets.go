@@ -90,9 +90,9 @@ func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding fu
 
 // PurgeSecrets purges a stored secret from a space: every value rule finds,
 // or the one value with fingerprint (see App.PurgeSecrets).
-func (c *Client) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretPurge, error) {
+func (c *Client) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*smriti.SecretPurge, error) {
 	var out smriti.SecretPurge
-	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/purge", wire.SecretPurgeRequest{Rule: rule, Fingerprint: fingerprint}, &out)
+	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/purge", wire.SecretPurgeRequest{Rule: rule, Fingerprint: fingerprint, Full: full}, &out)
 }
 
 // AllowSecret keeps one value that only looks like a secret in a space.

@@ -59,14 +59,14 @@ func TestNothingLeavesWithASecret(t *testing.T) {
 
 	// Purged on the team server: the space goes out again, and the purged
 	// checkpoint verifies on the laptop after a fetch.
-	p, err := team.c.PurgeSecrets(bg, space, "github-pat", "")
+	p, err := team.c.PurgeSecrets(bg, space, "github-pat", "", false)
 	if err != nil || p.Values != 1 {
 		t.Fatalf("purge: %+v, %v", p, err)
 	}
 	if status, body := team.raw(t, "GET", "/api/v5/spaces/"+space.String()+"/export", ""); status != 200 || strings.Contains(body, key) {
 		t.Fatalf("export after the purge: %d", status)
 	}
-	if _, err := laptop.c.PurgeSecrets(bg, space, "github-pat", ""); err != nil {
+	if _, err := laptop.c.PurgeSecrets(bg, space, "github-pat", "", false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := laptop.c.Fetch(bg, space, "origin"); err != nil {

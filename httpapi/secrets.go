@@ -34,7 +34,7 @@ func (s *Server) purgeSecrets(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeBody(w, r, &req); err != nil {
 		return err
 	}
-	p, err := s.app.PurgeSecrets(r.Context(), space, req.Rule, req.Fingerprint)
+	p, err := s.app.PurgeSecrets(r.Context(), space, req.Rule, req.Fingerprint, req.Full)
 	if err != nil {
 		return err
 	}

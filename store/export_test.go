@@ -3,6 +3,10 @@ package store
 import (
 	"context"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"smriti"
 )
@@ -47,3 +51,58 @@ func (s *Store) SetIdentityProbe(probe func(ctx context.Context) (string, error)
 // IdentityCacheDrops counts the times a changed identity dropped the turn
 // cache.
 func (s *Store) IdentityCacheDrops() int64 { return s.topo.drops.Load() }
+
+// DatabaseFiles lists the files that hold the database: SQLite's file and
+// its write-ahead log and index; PostgreSQL's files of the current database
+// (after a CHECKPOINT, so they hold what was committed). The server must be
+// on this machine and its files readable.
+func (s *Store) DatabaseFiles(ctx context.Context) ([]string, error) {
+	if s.d.name != "postgres" {
+		var file string
+		if err := s.read.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, f := range []string{file, file + "-wal", file + "-shm"} {
+			if _, err := os.Stat(f); err == nil {
+				out = append(out, f)
+			}
+		}
+		return out, nil
+	}
+	if _, err := s.write.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return nil, err
+	}
+	var dir string
+	var oid int64
+	if err := s.read.QueryRowContext(ctx, `SELECT current_setting('data_directory'), oid FROM pg_database WHERE datname = current_database()`).Scan(&dir, &oid); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "base", strconv.FormatInt(oid, 10)))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			out = append(out, filepath.Join(dir, "base", strconv.FormatInt(oid, 10), e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// FileRelation names the PostgreSQL relation a file of DatabaseFiles holds
+// ("" on SQLite or when none matches).
+func (s *Store) FileRelation(ctx context.Context, file string) string {
+	if s.d.name != "postgres" {
+		return ""
+	}
+	var name string
+	node := strings.SplitN(filepath.Base(file), ".", 2)[0]
+	_ = s.read.QueryRowContext(ctx, `SELECT relname FROM pg_class WHERE pg_relation_filenode(oid)::text = $1`, strings.SplitN(node, "_", 2)[0]).Scan(&name)
+	return name
+}
+
+// MarkProbeDue makes the next read probe the database (identity and purge
+// mark), as a reconnect or topologyEvery's passing does.
+func (s *Store) MarkProbeDue() { s.topo.reconnected() }

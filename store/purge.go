@@ -140,10 +140,15 @@ func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smr
 	if err != nil {
 		return nil, err
 	}
+	out.Erasure = smriti.ErasureNone
 	if out.Values > 0 {
 		// Cached turns and items may hold what was purged.
 		s.cache.clear()
 		s.last.Store(nil)
+		s.topo.epoch.Add(1)
+	}
+	if out.Values > 0 || req.Full {
+		out.Erasure = s.eraseOldBytes(ctx, out.Rows, req.Full)
 	}
 	return out, nil
 }

@@ -36,6 +36,10 @@ type topology struct {
 	off   atomic.Bool  // the probe is not permitted: no checks
 	// drops counts the times the cache was dropped.
 	drops atomic.Int64
+	// purges is the purge mark last read (see checkPurges); epoch counts
+	// the times caches were dropped for what changed elsewhere.
+	purges string
+	epoch  atomic.Int64
 }
 
 // reconnected marks a check due; it runs on every new connection.
@@ -60,11 +64,12 @@ func (s *Store) pgIdentity(ctx context.Context) (string, error) {
 }
 
 // checkTopology drops the turn cache when the database is not the one it
-// was filled from. It probes only when a check is due and no other caller
-// is probing; a failed probe is tried again at the next read.
+// was filled from, or when another server purged a secret (see
+// checkPurges). It probes only when a check is due and no other caller is
+// probing; a failed probe is tried again at the next read.
 func (s *Store) checkTopology(ctx context.Context) {
 	t := &s.topo
-	if t.probe == nil || t.off.Load() {
+	if t.probe == nil {
 		return
 	}
 	now := time.Now()
@@ -78,6 +83,17 @@ func (s *Store) checkTopology(ctx context.Context) {
 	t.due.Store(false)
 	pctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
+	s.checkPurges(pctx)
+	if !t.off.Load() {
+		s.checkIdentity(pctx, now)
+	} else {
+		t.last.Store(now.UnixNano())
+	}
+}
+
+// checkIdentity is checkTopology's probe of the database's identity.
+func (s *Store) checkIdentity(pctx context.Context, now time.Time) {
+	t := &s.topo
 	id, err := t.probe(pctx)
 	if err != nil {
 		var pg *pgconn.PgError
@@ -96,6 +112,7 @@ func (s *Store) checkTopology(ctx context.Context) {
 		n, _ := s.cache.size()
 		s.cache.clear()
 		t.drops.Add(1)
+		t.epoch.Add(1)
 		s.log.Warn("the database's identity or timeline changed; dropped the turn cache", "was", t.known, "now", id, "sessions", n)
 	}
 	t.known = id
@@ -109,3 +126,35 @@ func (s *Store) Identity(ctx context.Context) (string, error) {
 	}
 	return s.pgIdentity(ctx)
 }
+
+// A purge rewrites turns and checkpoints in place, which every cache of
+// them assumes never happens: the server that purged drops its own caches at
+// once, and every other server on the same database at its next probe
+// (within topologyEvery of its next read), when the purge mark — how many
+// purges are recorded, and the greatest of their ids — has changed. CacheEpoch tells the
+// App's caches (rendered state by checkpoint hash, which a purge keeps) to
+// drop theirs too.
+const purgeMarkQuery = `SELECT count(*), coalesce(max(CAST(id AS TEXT)), '') FROM secret_purges`
+
+// checkPurges is checkTopology's probe of the purge mark.
+func (s *Store) checkPurges(ctx context.Context) {
+	var n int64
+	var newest string
+	if err := s.read.QueryRowContext(ctx, purgeMarkQuery).Scan(&n, &newest); err != nil {
+		s.topo.due.Store(true)
+		return
+	}
+	mark := strconv.FormatInt(n, 10) + "/" + newest
+	t := &s.topo
+	if t.purges != "" && mark != t.purges {
+		s.cache.clear()
+		t.epoch.Add(1)
+		s.log.Info("a secret was purged on another server; dropped the cached turns and state")
+	}
+	t.purges = mark
+}
+
+// CacheEpoch counts the times the store dropped its caches for a change made
+// elsewhere (a failover to another database, a purge by another server).
+// A cache of what the store returns drops its entries when it changes.
+func (s *Store) CacheEpoch() int64 { return s.topo.epoch.Load() }

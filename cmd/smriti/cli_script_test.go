@@ -24,6 +24,7 @@ import (
 	"smriti/gitcli"
 	"smriti/httpapi"
 	"smriti/provider"
+	"smriti/secrets"
 	"smriti/store"
 	"smriti/wire"
 )
@@ -95,7 +96,9 @@ func setupScriptServer(env *testscript.Env) error {
 	go teamSrv.Serve(teamLn)
 	env.Setenv("TEAMURL", "http://"+teamLn.Addr().String())
 	env.Setenv("HOME", env.WorkDir)
-	env.Setenv("FAKE_GH_TOKEN", fakeGitHubToken())
+	token := fakeGitHubToken()
+	env.Setenv("FAKE_GH_TOKEN", token)
+	env.Setenv("FAKE_GH_FP", secrets.Fingerprint(token))
 	env.Defer(func() {
 		hs.Close()
 		teamSrv.Close()

@@ -21,6 +21,7 @@ var purgeCases = []struct {
 }{
 	{"PurgeRemovesASecretEverywhereAndKeepsTheChainVerifiable", testPurge},
 	{"PurgedCheckpointsTravelInABundleAndStillVerify", testPurgedBundle},
+	{"PurgeLeavesNoCopyInTheDatabaseFiles", testPurgeErasesFiles},
 }
 
 func testPurgedBundle(t *testing.T, s *store.Store) {

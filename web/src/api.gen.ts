@@ -4024,6 +4024,8 @@ export interface components {
             rule: string;
         };
         SecretPurge: {
+            /** @description What became of the old bytes in the database's files once the purge committed: 'rewritten' (no copy remains in them: SQLite's file rebuilt from its live rows and its write-ahead log emptied; on PostgreSQL, with full, the rewritten tables and their indexes copied into new files and the old ones dropped), 'vacuumed' (PostgreSQL without full: the dead row versions removed and the full-text indexes rebuilt, but freed space inside a table's pages can hold old bytes until it is reused; purge again with full to rewrite the tables), 'incomplete: …' (the purge stands, the reason it could not reach the files follows; run it again), or 'none' when nothing was purged. PostgreSQL's own write-ahead log, WAL archives and base backups keep old bytes until they are recycled: outside what the purge can reach */
+            erasure: string;
             /** @description The fingerprint of the one value it purged ('' when chosen by rule) */
             fingerprint: string;
             /**
@@ -4053,6 +4055,8 @@ export interface components {
         SecretPurgeRequest: {
             /** @description Purge the one value with this fingerprint (16 hex digits, as secrets scan reports it); with rule, that value as found by that rule */
             fingerprint?: string;
+            /** @description Leave no old byte in the database's files even where that locks tables: on PostgreSQL the rewritten tables are copied into new files (VACUUM FULL; reads and writes of those tables wait while it runs); SQLite's file is always rebuilt. Runs even when nothing is found, to finish an earlier purge */
+            full?: boolean;
             /** @description Purge every value this rule finds (as secrets scan names it: github-pat, aws-access-token, …) */
             rule?: string;
         };
