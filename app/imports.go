@@ -21,7 +21,9 @@ func (a *App) ImportTranscripts(ctx context.Context, body io.Reader, in portabil
 }
 
 // ImportAgentTranscript imports a coding agent's transcript into a space.
+// Values on the space's allowlist are kept, as at every door.
 func (a *App) ImportAgentTranscript(ctx context.Context, body io.Reader, in portability.AgentImport) (*portability.AgentImportResult, error) {
+	in.Allowed = a.allowlist(ctx, func() (smriti.ID, error) { return in.SpaceID, nil })
 	return portability.ImportAgentTranscript(ctx, a.store, body, in)
 }
 

@@ -64,6 +64,18 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	}
 	// Another value of the same rule is not allowed.
 	other := "ghp_" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36)
+	// A coding agent's transcript, as a hook imports it: the allowed value
+	// kept, the other redacted.
+	agent := `{"type":"user","uuid":"u1","sessionId":"s1","message":{"role":"user","content":"` + text + ` and ` + other + `"}}` + "\n" +
+		`{"type":"assistant","uuid":"a1","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"Noted ` + text + `"}]}}` + "\n"
+	ar, err := e.app.ImportAgentTranscript(ctx, strings.NewReader(agent), portability.AgentImport{SpaceID: e.space, Format: "claude-code", Filename: "s1.jsonl"})
+	if err != nil || ar.Added != 2 {
+		t.Fatalf("agent transcript import %+v, %v", ar, err)
+	}
+	if turns, err := e.app.Turns(ctx, ar.SessionID, smriti.TurnQuery{}); err != nil || len(turns) != 2 ||
+		turns[0].Content != text+" and [redacted: github-pat]" || turns[1].Content != "Noted "+text {
+		t.Fatalf("agent transcript turns %+v, %v", turns, err)
+	}
 	c2, err := e.app.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: e.space, Content: smriti.Content{Message: "Other " + other}})
 	if err != nil || c2.Message != "Other [redacted: github-pat]" {
 		t.Fatalf("another value of the rule: %q, %v", c2.Message, err)

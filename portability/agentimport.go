@@ -18,6 +18,9 @@ type AgentImport struct {
 	// SessionKey, when set, overrides the session id the file names (a
 	// hook knows it from its input).
 	SessionKey string
+	// Allowed, when set, is the space's allowlist: the values it keeps
+	// although they look like secrets.
+	Allowed func(rule, fingerprint string) bool
 }
 
 // AgentImportResult reports an agent transcript import.
@@ -90,7 +93,7 @@ func ImportAgentTranscript(ctx context.Context, st AgentTranscriptStore, r io.Re
 		batch = batch[:0]
 		return nil
 	}
-	info, err := ReadAgentTranscript(r, in.Format, func(e AgentEntry, seen *AgentTranscriptInfo) error {
+	info, err := ReadAgentTranscriptAllowing(r, in.Format, in.Allowed, func(e AgentEntry, seen *AgentTranscriptInfo) error {
 		batch = append(batch, e)
 		if len(batch) >= agentBatch {
 			info = seen

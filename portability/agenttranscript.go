@@ -73,6 +73,16 @@ func ValidAgentFormat(f string) bool { return records.ValidAgentFormat(f) }
 // is tolerated. Every text passed to fn has had secrets redacted. The error
 // is fn's, a read error, or EINVALID for an unknown format.
 func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentTranscriptInfo) error) (*AgentTranscriptInfo, error) {
+	return ReadAgentTranscriptAllowing(r, format, nil, fn)
+}
+
+// ReadAgentTranscriptAllowing is ReadAgentTranscript that keeps, in an
+// entry's content, the values a space's allowlist keeps (allowed; nil keeps
+// none). Keys that name an entry by its content (a stand-in's, and what an
+// assistant message covers) are taken from the content with every secret
+// redacted, so they do not change with the allowlist, and a hook, which
+// reads without one, names the same entries.
+func ReadAgentTranscriptAllowing(r io.Reader, format string, allowed func(rule, fingerprint string) bool, fn func(AgentEntry, *AgentTranscriptInfo) error) (*AgentTranscriptInfo, error) {
 	var p agentParser
 	switch format {
 	case SourceClaudeCode:
@@ -114,12 +124,13 @@ func ReadAgentTranscript(r io.Reader, format string, fn func(AgentEntry, *AgentT
 					info.Skipped++
 				}
 				for _, e := range entries {
-					e.Content = redactSecrets(strings.ToValidUTF8(e.Content, "\uFFFD"))
+					var named string
+					e.Content, named = redactAllowing(strings.ToValidUTF8(e.Content, "\uFFFD"), allowed)
 					switch {
 					case isStandIn:
-						e.Key = StandInKey(e.Content)
+						e.Key = StandInKey(named)
 					case e.Kind == AgentMessage && e.Role == smriti.RoleAssistant:
-						e.Covers = StandInKey(e.Content)
+						e.Covers = StandInKey(named)
 					}
 					if err := fn(e, info); err != nil {
 						return info, err
@@ -542,6 +553,26 @@ func lineHash(b []byte) string {
 func redactSecrets(s string) string {
 	out, _ := secrets.Redact(s)
 	return out
+}
+
+// redactAllowing is s with each secret the allowlist does not keep
+// redacted, and s with every secret redacted (what keys are taken from).
+func redactAllowing(s string, allowed func(rule, fingerprint string) bool) (stored, named string) {
+	found := secrets.Find(s)
+	if len(found) == 0 {
+		return s, s
+	}
+	named = secrets.Apply(s, found)
+	if allowed == nil {
+		return named, named
+	}
+	var keep []secrets.Finding
+	for _, f := range found {
+		if !allowed(f.Rule, f.Fingerprint) {
+			keep = append(keep, f)
+		}
+	}
+	return secrets.Apply(s, keep), named
 }
 
 // RedactSecrets is a text as a transcript import stores it: each secret
