@@ -943,10 +943,18 @@ try {
   await shot(ap, "auth-chat");
 
   console.log("auth mode: the session ends while typing");
+  // The send is what meets the ended session: background reads are held off
+  // (they fail as a dropped connection would) until the sign-in screen is
+  // up, so a refetch's 401 cannot replace the page before the message is
+  // typed, however slow the machine.
+  const quiet = (url) => url.pathname.startsWith("/api/");
+  const holdReads = (route) => (route.request().method() === "GET" ? route.abort("connectionfailed") : route.continue());
+  await ap.route(quiet, holdReads);
   await ctxC.clearCookies();
   await box.fill("Typed before the session ended.");
   await box.press("Enter");
   await ap.getByRole("heading", { name: "Sign in to Smriti" }).waitFor();
+  await ap.unroute(quiet, holdReads);
   expect((await ap.getByRole("status").filter({ hasText: "Your session has ended" }).count()) === 1, "a 401 brings back the sign-in screen, saying why");
   await ap.getByLabel("Username").fill("alice");
   await ap.getByLabel("Password").fill("correct horse battery");
