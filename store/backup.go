@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // This file holds what `smriti backup` needs below the domain: a file copy
@@ -23,7 +24,7 @@ import (
 // writes carry on (WAL mode); the copy is the database as of the read
 // transaction's start. path must not exist.
 func (s *Store) VacuumInto(ctx context.Context, path string) error {
-	if s.d.name != "sqlite" {
+	if s.d.Name != "sqlite" {
 		return smriti.Errorf(smriti.EINVALID, "VACUUM INTO copies SQLite stores only; back up PostgreSQL as bundles or with pg_dump")
 	}
 	if _, err := os.Lstat(path); err == nil {
@@ -146,7 +147,7 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	var err error
 	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (AccountUser, error) {
 		var u AccountUser
-		var created dbTime
+		var created dbx.Time
 		err := r.Scan(&u.ID, &u.Username, &u.Disabled, &created, &u.PasswordHash)
 		u.CreatedAt = created.Time
 		return u, err
@@ -156,9 +157,9 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	}
 	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (AccountToken, error) {
 		var t AccountToken
-		var created, expires, revoked dbTime
+		var created, expires, revoked dbx.Time
 		err := r.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &t.SecretHash)
-		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, optTime(expires), optTime(revoked)
+		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, dbx.OptTime(expires), dbx.OptTime(revoked)
 		return t, err
 	}, `SELECT `+tokenCols+`, secret_hash FROM api_tokens ORDER BY created_at, id`)
 	if err != nil {
@@ -166,7 +167,7 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	}
 	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (AccountMember, error) {
 		var m AccountMember
-		var created dbTime
+		var created dbx.Time
 		err := r.Scan(&m.SpaceID, &m.UserID, &m.Role, &created)
 		m.CreatedAt = created.Time
 		return m, err
@@ -183,15 +184,15 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, u := range a.Users {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
-				u.ID, u.Username, u.PasswordHash, u.Disabled, s.d.t(u.CreatedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
+				u.ID, u.Username, u.PasswordHash, u.Disabled, s.d.T(u.CreatedAt)); err != nil {
 				return fmt.Errorf("restore user %s: %w", u.Username, err)
 			}
 		}
 		for _, t := range a.Tokens {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at, revoked_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, t.SecretHash, string(t.Scope), s.d.t(t.CreatedAt),
-				s.d.optT(t.ExpiresAt), s.d.optT(t.RevokedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at, revoked_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, t.SecretHash, string(t.Scope), s.d.T(t.CreatedAt),
+				s.d.OptT(t.ExpiresAt), s.d.OptT(t.RevokedAt)); err != nil {
 				return fmt.Errorf("restore token %s: %w", t.ID, err)
 			}
 		}
@@ -204,8 +205,8 @@ func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
 func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, m := range members {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
-				m.SpaceID, m.UserID, string(m.Role), s.d.t(m.CreatedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
+				m.SpaceID, m.UserID, string(m.Role), s.d.T(m.CreatedAt)); err != nil {
 				return fmt.Errorf("restore member %s of %s: %w", m.UserID, m.SpaceID, err)
 			}
 		}
@@ -226,7 +227,7 @@ func (e Emptiness) Empty() bool { return e.Spaces == 0 && e.Sessions == 0 && e.U
 // Contents counts the rows that make a store not empty.
 func (s *Store) Contents(ctx context.Context) (Emptiness, error) {
 	var e Emptiness
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
 		(SELECT COUNT(*) FROM users WHERE id <> ?)`), smriti.LocalUserID).Scan(&e.Spaces, &e.Sessions, &e.Users)
 	if err != nil {
 		return e, fmt.Errorf("count rows: %w", err)
@@ -263,7 +264,7 @@ func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 			return h, true, nil
 		}
 		var h string
-		err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash FROM checkpoints WHERE id = ?`), *p).Scan(&h)
+		err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash FROM checkpoints WHERE id = ?`), *p).Scan(&h)
 		if errors.Is(err, sql.ErrNoRows) {
 			return "", false, nil
 		}

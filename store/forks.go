@@ -59,7 +59,7 @@ func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.
 
 func (s *Store) branchInUse(ctx context.Context, q querier, spaceID smriti.ID, branch string) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT
 		(SELECT COUNT(*) FROM sessions WHERE space_id = ? AND branch_name = ?) +
 		(SELECT COUNT(*) FROM checkpoints WHERE space_id = ? AND branch_name = ?)`), spaceID, branch, spaceID, branch).Scan(&n)
 	if err != nil {
@@ -97,8 +97,8 @@ func (s *Store) SetBranchDisposition(ctx context.Context, spaceID smriti.ID, bra
 		if err := smriti.ValidateDisposition(disposition); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
-			disposition, s.d.t(now), spaceID, branch)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
+			disposition, s.d.T(now), spaceID, branch)
 		if err != nil {
 			return fmt.Errorf("set disposition: %w", err)
 		}

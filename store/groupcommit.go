@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Group commit: concurrent plain sends (no idempotency key, no new mount)
@@ -54,7 +55,7 @@ const groupWait = time.Millisecond
 // parallel, measured with replicas held to a CPU quota the wait grew batches
 // by less than 3 % and cost each send more replica CPU (the leader parks,
 // and its replica idles and wakes again) than the saved commits gave back.
-func (s *Store) waitsForBatch() bool { return !s.d.wideWrites }
+func (s *Store) waitsForBatch() bool { return !s.d.WideWrites }
 
 type pendingExchange struct {
 	ctx  context.Context
@@ -154,7 +155,7 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		if !done {
 			err = s.tx(ctx, func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
 		}
-		if err != nil && ambiguous(err) {
+		if err != nil && dbx.Ambiguous(err) {
 			// COMMIT failed after it was sent: the batch may be stored.
 			// Writing it again would store it twice; answer from what is
 			// there, and write again only what is surely not.
@@ -270,7 +271,7 @@ func (s *Store) groupTurns(live []*pendingExchange, runs []*sessionRun, now time
 // are numbered by their sequence number (from 1) where each space has its
 // own log.
 func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.Turn) error {
-	if !s.d.spaceLog {
+	if !s.d.SpaceLog {
 		pos, err := s.nextLogPositions(ctx, tx, smriti.ID{}, len(turns))
 		if err != nil {
 			return err
@@ -284,7 +285,7 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 	}
 	spaces, counts := spaceCounts(turns)
 	next := make(map[smriti.ID]int64, len(spaces))
-	if s.d.wideWrites && len(spaces) > 1 {
+	if s.d.WideWrites && len(spaces) > 1 {
 		// One statement (one round trip) for every space's log.
 		last, err := s.nextSpacePositions(ctx, tx, spaces, counts)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"smriti/idempotency"
+
+	"smriti/store/internal/dbx"
 )
 
 // Grouped writes: on SQLite every write transaction runs on the one writer
@@ -54,7 +56,7 @@ type writeResult struct {
 // their own connections) and for a write with an idempotency claim it is
 // s.tx.
 func (s *Store) groupedTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	if s.d.name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
+	if s.d.Name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
 		return s.tx(ctx, func(tx *sql.Tx) error { return fn(ctx, tx) })
 	}
 	p := &pendingWrite{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
@@ -123,7 +125,7 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 		})
 		switch {
 		case err == nil:
-		case ambiguous(err):
+		case dbx.Ambiguous(err):
 			// COMMIT failed after it was sent: what was written may be
 			// stored. Each write that succeeded in the group gets the
 			// error and settles it as it would alone.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Status checks the database within ctx (the caller bounds it): reachable,
@@ -42,7 +43,7 @@ func (s *Store) writeProbe(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		var recovery bool
 		var readOnly string
 		if err := tx.QueryRowContext(ctx, `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`).Scan(&recovery, &readOnly); err != nil {
@@ -76,7 +77,7 @@ func problem(ctx context.Context, err error) string {
 		return err.Error()
 	case ctx.Err() != nil:
 		return "no answer within the deadline"
-	case connectionClass(err):
+	case dbx.ConnectionClass(err):
 		return "connection failed"
 	}
 	return "unexpected error"

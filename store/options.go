@@ -13,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"smriti/store/internal/dbx"
 )
 
 // Options tune how the store uses a PostgreSQL server. The zero value is
@@ -127,9 +129,9 @@ func openPostgres(dsn string, o Options, onConnect func()) (*sql.DB, error) {
 	var opts []stdlib.OptionOpenDB
 	if o.Pooler != PoolerTransaction {
 		// The simple protocol sends every argument as text, from Value.
-		opts = append(opts, stdlib.OptionAfterConnect(wrapUUIDs))
+		opts = append(opts, stdlib.OptionAfterConnect(dbx.WrapUUIDs))
 	}
-	db := sql.OpenDB(connector{Connector: stdlib.GetConnector(*cfg, opts...), onConnect: onConnect})
+	db := sql.OpenDB(dbx.Connector{Connector: stdlib.GetConnector(*cfg, opts...), OnConnect: onConnect})
 	// Connections stay open through bursts (a new one is a new server
 	// process); ConnMaxIdleTime closes them after a quiet spell.
 	db.SetMaxOpenConns(o.maxConns())
@@ -186,7 +188,7 @@ func waitForDatabase(ctx context.Context, db *sql.DB, wait time.Duration, log *s
 	backoff := 100 * time.Millisecond
 	for {
 		err := pingOnce(ctx, db)
-		if err == nil || wait <= 0 || !connectionClass(err) || time.Now().Add(backoff).After(deadline) {
+		if err == nil || wait <= 0 || !dbx.ConnectionClass(err) || time.Now().Add(backoff).After(deadline) {
 			return err
 		}
 		log.Warn("database not reachable yet; retrying", "err", err, "retry_in", backoff)

@@ -16,7 +16,7 @@ import (
 // spaceNamed returns the id of owner's space called name, or NilID.
 func (s *Store) spaceNamed(ctx context.Context, q querier, owner smriti.ID, name string) (smriti.ID, error) {
 	var id smriti.ID
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM spaces WHERE owner_id = ? AND name = ?`), owner, name).Scan(&id)
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT id FROM spaces WHERE owner_id = ? AND name = ?`), owner, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return smriti.NilID, nil
 	}

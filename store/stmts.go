@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"smriti/store/internal/dbx"
 )
 
 // stmts holds the statements of the send path, prepared once per pool and
@@ -70,7 +72,7 @@ type stmtKey struct {
 // first's statement.
 func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (stmt, error) {
 	if s.unprepared() {
-		return textStmt{db, s.d.rebind(query)}, nil
+		return textStmt{db, s.d.Rebind(query)}, nil
 	}
 	k := stmtKey{db, query}
 	s.stmts.mu.Lock()
@@ -79,7 +81,7 @@ func (s *Store) prepared(ctx context.Context, db *sql.DB, query string) (stmt, e
 	if ok {
 		return st, nil
 	}
-	st, err := db.PrepareContext(ctx, s.d.rebind(query))
+	st, err := db.PrepareContext(ctx, s.d.Rebind(query))
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
@@ -114,7 +116,7 @@ const maxInsertPairs = 16
 
 // sqlInsertTurns inserts the turns of pairs exchanges (two rows each).
 func sqlInsertTurns(pairs int) string {
-	return sqlInsertTurnsHead + strings.TrimSuffix(strings.Repeat("("+placeholders(13)+"), ", 2*pairs), ", ")
+	return sqlInsertTurnsHead + strings.TrimSuffix(strings.Repeat("("+dbx.Placeholders(13)+"), ", 2*pairs), ", ")
 }
 
 func (s *Store) prepareWrites(ctx context.Context) error {
@@ -122,7 +124,7 @@ func (s *Store) prepareWrites(ctx context.Context) error {
 		return nil
 	}
 	qs := []string{sqlBumpSession, sqlNextLogPos}
-	if s.d.spaceLog {
+	if s.d.SpaceLog {
 		qs[1] = sqlNextSpaceLogPos
 	}
 	for n := 1; n <= maxInsertPairs; n *= 2 {
@@ -139,7 +141,7 @@ func (s *Store) prepareWrites(ctx context.Context) error {
 // txStmt is a write statement prepared at open, for use inside tx.
 func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (stmt, error) {
 	if s.unprepared() {
-		return textStmt{tx, s.d.rebind(query)}, nil
+		return textStmt{tx, s.d.Rebind(query)}, nil
 	}
 	s.stmts.mu.Lock()
 	st, ok := s.stmts.m[stmtKey{s.write, query}]
@@ -159,7 +161,7 @@ func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (stmt, err
 // transaction-mode pooler it is always the text.
 func (s *Store) writeStmt(ctx context.Context, tx *sql.Tx, query string) stmt {
 	if s.unprepared() {
-		return textStmt{tx, s.d.rebind(query)}
+		return textStmt{tx, s.d.Rebind(query)}
 	}
 	s.stmts.mu.Lock()
 	st, ok := s.stmts.m[stmtKey{s.write, query}]
@@ -171,7 +173,7 @@ func (s *Store) writeStmt(ctx context.Context, tx *sql.Tx, query string) stmt {
 	}
 	s.stmts.mu.Unlock()
 	if !ok {
-		return textStmt{tx, s.d.rebind(query)}
+		return textStmt{tx, s.d.Rebind(query)}
 	}
 	return tx.StmtContext(ctx, st)
 }
@@ -184,7 +186,7 @@ func (s *Store) stmtOn(ctx context.Context, q querier, query string) stmt {
 	if tx, ok := q.(*sql.Tx); ok && (s.read == s.write || s.writing.Load() == tx) {
 		return s.writeStmt(ctx, tx, query)
 	}
-	return textStmt{q, s.d.rebind(query)}
+	return textStmt{q, s.d.Rebind(query)}
 }
 
 // prepareWanted prepares the queries writeStmt ran as text, once no

@@ -28,13 +28,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 //go:embed migrations
@@ -46,7 +46,7 @@ type Store struct {
 	write *sql.DB // the single writer connection on SQLite; == read on PostgreSQL
 	// readIdle is how many idle connections the read pool keeps.
 	readIdle int
-	d        dialect
+	d        dbx.Dialect
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
 	log *slog.Logger
@@ -105,7 +105,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		s.d = postgresDialect
+		s.d = dbx.Postgres
 		s.topo.probe = s.pgIdentity
 		if s.read, err = openPostgres(dsn, o, s.topo.reconnected); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
@@ -122,7 +122,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 				return nil, fmt.Errorf("create database directory: %w", err)
 			}
 		}
-		s.d = sqliteDialect
+		s.d = dbx.SQLite
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
 			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)" +
 			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(backstopPages) + ")&_txlock=immediate"
@@ -155,7 +155,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.Close()
 		return nil, err
 	}
-	if s.d.name == "sqlite" {
+	if s.d.Name == "sqlite" {
 		// The migrations filled the writer's page cache with pages a
 		// server rarely reads again; hand that memory back before serving.
 		// Best effort: a failure only keeps the cache.
@@ -165,7 +165,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.Close()
 		return nil, err
 	}
-	if s.d.name == "sqlite" {
+	if s.d.Name == "sqlite" {
 		s.startCheckpointer()
 	}
 	return s, nil
@@ -179,7 +179,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 func (s *Store) ReleaseMemory(ctx context.Context) error {
 	s.read.SetMaxIdleConns(0)
 	s.read.SetMaxIdleConns(s.readIdle)
-	if s.d.name == "sqlite" {
+	if s.d.Name == "sqlite" {
 		if _, err := s.write.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
 			return fmt.Errorf("release memory: %w", err)
 		}
@@ -188,7 +188,7 @@ func (s *Store) ReleaseMemory(ctx context.Context) error {
 }
 
 // Engine names the database engine: "sqlite" or "postgres".
-func (s *Store) Engine() string { return s.d.name }
+func (s *Store) Engine() string { return s.d.Name }
 
 // Close releases the connections.
 func (s *Store) Close() error {
@@ -211,16 +211,16 @@ func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx)
 func (s *Store) DB() *sql.DB { return s.write }
 
 // Rebind rewrites a query written with ? placeholders for this engine.
-func (s *Store) Rebind(q string) string { return s.d.rebind(q) }
+func (s *Store) Rebind(q string) string { return s.d.Rebind(q) }
 
 func (s *Store) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations, "migrations/"+s.d.name)
+	sub, err := fs.Sub(migrations, "migrations/"+s.d.Name)
 	if err != nil {
 		return err
 	}
 	dialect := goose.DialectSQLite3
 	var opts []goose.ProviderOption
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		dialect = goose.DialectPostgres
 		// Replicas starting together on one database take turns: goose holds
 		// a PostgreSQL advisory lock on its own connection for the whole run,
@@ -264,14 +264,14 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	fresh := false
 	for attempt := 0; ; attempt++ {
 		err := s.tx1(ctx, fn)
-		if err != nil && !fresh && freshRetry(ctx, err) {
+		if err != nil && !fresh && dbx.FreshRetry(ctx, err) {
 			fresh = true
 			s.dropIdle()
 			s.log.WarnContext(ctx, "database connection broke; running the transaction again on a fresh connection", "err", err)
 			attempt--
 			continue
 		}
-		if err == nil || attempt >= 4 || !retryable(err) {
+		if err == nil || attempt >= 4 || !dbx.Retryable(err) {
 			return err
 		}
 		wait := time.NewTimer(time.Duration(attempt+1) * 5 * time.Millisecond)
@@ -332,7 +332,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		claim.End(true)
 	}
 	if err != nil {
-		return &commitError{err}
+		return &dbx.CommitError{Err: err}
 	}
 	s.wrote()
 	return nil
@@ -345,18 +345,10 @@ type faults struct {
 	beforeCommit, afterCommit func() error
 }
 
-func retryable(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01"
-	}
-	return false
-}
-
 // queryAll runs query and scans every row with scan; what names the list
 // in errors. The result is never nil.
 func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := q.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -391,7 +383,7 @@ type querier interface {
 func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.ID, n int) (int64, error) {
 	var pos int64
 	var err error
-	if s.d.spaceLog {
+	if s.d.SpaceLog {
 		var st stmt
 		if st, err = s.txStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
 			return 0, err
@@ -421,7 +413,7 @@ func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.I
 // anything else, see migration 11).
 func (s *Store) turnPositions(ctx context.Context, tx *sql.Tx, space *smriti.ID, n int, lastSeq int64) (int64, error) {
 	if space == nil {
-		if s.d.spaceLog {
+		if s.d.SpaceLog {
 			return lastSeq + 1, nil
 		}
 		return s.nextLogPositions(ctx, tx, smriti.ID{}, n)

@@ -104,7 +104,7 @@ func (s *Store) checkTopology(ctx context.Context) {
 // Identity names the database the store reads: PostgreSQL's
 // system_identifier and timeline, "system/timeline"; "" on SQLite.
 func (s *Store) Identity(ctx context.Context) (string, error) {
-	if s.d.name != "postgres" {
+	if s.d.Name != "postgres" {
 		return "", nil
 	}
 	return s.pgIdentity(ctx)
