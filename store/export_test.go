@@ -12,13 +12,12 @@ import (
 func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*smriti.ExchangeResult, []error) {
 	batch := make([]*pendingExchange, len(exs))
 	for i := range exs {
-		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i], done: make(chan groupResult, 1)}
+		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i]}
 	}
 	s.writeGroup(batch)
 	res, errs := make([]*smriti.ExchangeResult, len(exs)), make([]error, len(exs))
 	for i, p := range batch {
-		r := <-p.done
-		res[i], errs[i] = r.res, r.err
+		res[i], errs[i] = p.res, p.err
 	}
 	return res, errs
 }
@@ -37,13 +36,10 @@ func Migrations(engine string) (fs.FS, error) { return fs.Sub(migrations, "migra
 // SetIdentityProbe replaces the probe of the database's identity and marks
 // a check due at the next read, as a reconnect does.
 func (s *Store) SetIdentityProbe(probe func(ctx context.Context) (string, error)) {
-	s.topo.mu.Lock()
-	defer s.topo.mu.Unlock()
-	s.topo.probe = probe
-	s.topo.off.Store(false)
-	s.topo.reconnected()
+	s.topo.SetProbe(probe)
+	s.topo.Reconnected()
 }
 
 // IdentityCacheDrops counts the times a changed identity dropped the turn
 // cache.
-func (s *Store) IdentityCacheDrops() int64 { return s.topo.drops.Load() }
+func (s *Store) IdentityCacheDrops() int64 { return s.topo.Drops() }

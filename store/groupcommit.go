@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"smriti"
@@ -29,17 +28,7 @@ import (
 // two turns take consecutive sequence numbers and log positions, and an
 // unknown session fails only that exchange. Any other error fails the
 // batch's transaction, and then each exchange is written on its own.
-type groupCommit struct {
-	mu    sync.Mutex
-	queue []*pendingExchange
-	busy  bool
-	// last is the size of the previous batch; want and filled let a leader
-	// wait (at most groupWait) for as many exchanges again, since sends
-	// that were answered together tend to come back together.
-	last   int
-	want   int
-	filled chan struct{}
-}
+// The batching itself is a groupcommit.Queue (s.group).
 
 // maxGroup bounds the exchanges written in one transaction.
 const maxGroup = 64
@@ -58,19 +47,12 @@ const groupWait = time.Millisecond
 func (s *Store) waitsForBatch() bool { return !s.d.WideWrites }
 
 type pendingExchange struct {
-	ctx  context.Context
-	ex   smriti.Exchange
-	done chan groupResult // buffered: the lead, then the result
-	res  *smriti.ExchangeResult
-	err  error
+	ctx context.Context
+	ex  smriti.Exchange
+	res *smriti.ExchangeResult
+	err error
 	// retry: after the batch failed, write this exchange on its own.
 	retry bool
-}
-
-type groupResult struct {
-	lead bool
-	res  *smriti.ExchangeResult
-	err  error
 }
 
 // grouped reports whether an exchange may be written in a group.
@@ -79,55 +61,12 @@ func grouped(ex smriti.Exchange) bool {
 }
 
 func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
-	p := &pendingExchange{ctx: ctx, ex: ex, done: make(chan groupResult, 1)}
-	g := &s.group
-	g.mu.Lock()
-	g.queue = append(g.queue, p)
-	lead := !g.busy
-	g.busy = true
-	if g.filled != nil && len(g.queue) >= g.want {
-		close(g.filled)
-		g.filled = nil
-	}
-	g.mu.Unlock()
-	if !lead {
-		if r := <-p.done; !r.lead {
-			return r.res, r.err
-		}
-	}
-	// Leading: p is at the head of the queue. After a batch of several,
-	// give as many a moment to arrive.
-	g.mu.Lock()
-	if want := min(g.last, maxGroup); want > 1 && len(g.queue) < want && s.waitsForBatch() {
-		filled := make(chan struct{})
-		g.want, g.filled = want, filled
-		g.mu.Unlock()
-		wait := time.NewTimer(groupWait)
-		select {
-		case <-filled:
-		case <-wait.C:
-		}
-		wait.Stop()
-		g.mu.Lock()
-		g.filled = nil
-	}
-	batch := g.queue[:min(len(g.queue), maxGroup)]
-	g.queue = append([]*pendingExchange(nil), g.queue[len(batch):]...)
-	g.last = len(batch)
-	g.mu.Unlock()
-	s.writeGroup(batch)
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].done <- groupResult{lead: true}
-	} else {
-		g.busy = false
-	}
-	g.mu.Unlock()
-	r := <-p.done
-	return r.res, r.err
+	p := &pendingExchange{ctx: ctx, ex: ex}
+	s.group.Do(p, s.writeGroup)
+	return p.res, p.err
 }
 
-// writeGroup writes a batch and delivers every exchange's result.
+// writeGroup writes a batch and leaves every exchange's result in it.
 func (s *Store) writeGroup(batch []*pendingExchange) {
 	live := make([]*pendingExchange, 0, len(batch))
 	for _, p := range batch {
@@ -175,9 +114,6 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 				s.cache.extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
 			}
 		}
-	}
-	for _, p := range batch {
-		p.done <- groupResult{res: p.res, err: p.err}
 	}
 }
 

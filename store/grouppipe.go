@@ -75,7 +75,7 @@ func (s *Store) writeGroupPipelined(ctx context.Context, live []*pendingExchange
 		return false, nil
 	}
 	if done && err == nil {
-		s.wrote()
+		s.ckpt.Wrote()
 	}
 	return done, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sync"
 
 	"smriti/idempotency"
 
@@ -29,26 +28,16 @@ import (
 // caller's cancellation (checked before it starts): cancelling a statement
 // interrupts SQLite, which would roll back the whole group's transaction.
 // A write with an idempotency claim is never grouped (its claim is placed by
-// the transaction that writes it).
-type groupWrites struct {
-	mu    sync.Mutex
-	queue []*pendingWrite
-	busy  bool
-}
+// the transaction that writes it). The batching is a groupcommit.Queue
+// (s.writes).
 
 // maxWriteGroup bounds the writes run in one transaction.
 const maxWriteGroup = 16
 
 type pendingWrite struct {
-	ctx  context.Context
-	fn   func(ctx context.Context, tx *sql.Tx) error
-	done chan writeResult // buffered: the lead, then the result
-	err  error
-}
-
-type writeResult struct {
-	lead bool
-	err  error
+	ctx context.Context
+	fn  func(ctx context.Context, tx *sql.Tx) error
+	err error
 }
 
 // groupedTx runs fn as s.tx would, in a group with concurrent grouped
@@ -59,35 +48,12 @@ func (s *Store) groupedTx(ctx context.Context, fn func(ctx context.Context, tx *
 	if s.d.Name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
 		return s.tx(ctx, func(tx *sql.Tx) error { return fn(ctx, tx) })
 	}
-	p := &pendingWrite{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
-	g := &s.writes
-	g.mu.Lock()
-	g.queue = append(g.queue, p)
-	lead := !g.busy
-	g.busy = true
-	g.mu.Unlock()
-	if !lead {
-		if r := <-p.done; !r.lead {
-			return r.err
-		}
-	}
-	g.mu.Lock()
-	batch := g.queue[:min(len(g.queue), maxWriteGroup)]
-	g.queue = append([]*pendingWrite(nil), g.queue[len(batch):]...)
-	g.mu.Unlock()
-	s.runWriteGroup(batch)
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].done <- writeResult{lead: true}
-	} else {
-		g.busy = false
-	}
-	g.mu.Unlock()
-	r := <-p.done
-	return r.err
+	p := &pendingWrite{ctx: ctx, fn: fn}
+	s.writes.Do(p, s.runWriteGroup)
+	return p.err
 }
 
-// runWriteGroup runs a group and delivers every write's result.
+// runWriteGroup runs a group and leaves every write's result in it.
 func (s *Store) runWriteGroup(batch []*pendingWrite) {
 	live := make([]*pendingWrite, 0, len(batch))
 	for _, p := range batch {
@@ -141,8 +107,5 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 				p.err = s.tx(p.ctx, func(tx *sql.Tx) error { return p.fn(p.ctx, tx) })
 			}
 		}
-	}
-	for _, p := range batch {
-		p.done <- writeResult{err: p.err}
 	}
 }

@@ -82,3 +82,22 @@ func problem(ctx context.Context, err error) string {
 	}
 	return "unexpected error"
 }
+
+// Identity names the database the store reads: PostgreSQL's
+// system_identifier and timeline, "system/timeline"; "" on SQLite.
+func (s *Store) Identity(ctx context.Context) (string, error) {
+	if s.d.Name != "postgres" {
+		return "", nil
+	}
+	return dbx.PGIdentity(ctx, s.read)
+}
+
+// checkTopology drops the turn cache when the database is not the one it
+// was filled from (see dbx.Topology).
+func (s *Store) checkTopology(ctx context.Context) {
+	if was, now, changed := s.topo.Check(ctx, s.log); changed {
+		n, _ := s.cache.size()
+		s.cache.clear()
+		s.log.Warn("the database's identity or timeline changed; dropped the turn cache", "was", was, "now", now, "sessions", n)
+	}
+}

@@ -35,6 +35,7 @@ import (
 
 	"smriti"
 	"smriti/store/internal/dbx"
+	"smriti/store/internal/groupcommit"
 )
 
 //go:embed migrations
@@ -59,12 +60,12 @@ type Store struct {
 	stmts       stmts
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
-	group groupCommit
+	group groupcommit.Queue[*pendingExchange]
 	// spaceOf: each session's space as the group commit last found it.
 	spaceOf sessionSpaces
 	// writes groups concurrent checkpoint commits into one transaction
 	// (SQLite).
-	writes groupWrites
+	writes groupcommit.Queue[*pendingWrite]
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]
@@ -72,12 +73,12 @@ type Store struct {
 	last atomic.Pointer[lastWrite]
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
-	ckpt   *checkpointer
+	ckpt   *dbx.Checkpointer
 	opts   Options
 	faults faults
 	// topo tells whether the database is still the one the turn cache was
 	// filled from (PostgreSQL).
-	topo topology
+	topo dbx.Topology
 }
 
 var (
@@ -106,8 +107,8 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		s.d = dbx.Postgres
-		s.topo.probe = s.pgIdentity
-		if s.read, err = openPostgres(dsn, o, s.topo.reconnected); err != nil {
+		s.topo.SetProbe(func(ctx context.Context) (string, error) { return dbx.PGIdentity(ctx, s.read) })
+		if s.read, err = openPostgres(dsn, o, s.topo.Reconnected); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		s.readIdle = o.maxConns()
@@ -125,7 +126,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.d = dbx.SQLite
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
 			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)" +
-			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(backstopPages) + ")&_txlock=immediate"
+			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(dbx.BackstopPages) + ")&_txlock=immediate"
 		if s.write, err = sql.Open("sqlite", conn); err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
@@ -142,6 +143,10 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.readIdle = 8
 		s.read.SetMaxOpenConns(8)
 		s.read.SetMaxIdleConns(s.readIdle)
+	}
+	s.group.Max, s.writes.Max = maxGroup, maxWriteGroup
+	if s.waitsForBatch() {
+		s.group.Wait = groupWait
 	}
 	if err := waitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
 		s.Close()
@@ -166,7 +171,8 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		return nil, err
 	}
 	if s.d.Name == "sqlite" {
-		s.startCheckpointer()
+		// the pools are fixed once open; tests swap s.read
+		s.ckpt = dbx.StartCheckpointer(s.read, s.log)
 	}
 	return s, nil
 }
@@ -192,7 +198,7 @@ func (s *Store) Engine() string { return s.d.Name }
 
 // Close releases the connections.
 func (s *Store) Close() error {
-	s.stopCheckpointer()
+	s.ckpt.Stop()
 	s.closeStmts()
 	err := s.write.Close()
 	if s.read != s.write {
@@ -334,7 +340,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return &dbx.CommitError{Err: err}
 	}
-	s.wrote()
+	s.ckpt.Wrote()
 	return nil
 }
 

@@ -1,8 +1,10 @@
-package store
+package dbx
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"log/slog"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -11,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// The turn cache trusts that a stored turn never changes. That holds for one
+// The store's turn cache trusts that a stored turn never changes. That holds for one
 // database, not across two: after a failover to a standby that had not
 // received everything, or a split brain where an old primary came back
 // writable, the same (session, sequence number) may name another turn. The
@@ -26,20 +28,33 @@ import (
 // is used.
 const topologyEvery = 3 * time.Second
 
-type topology struct {
-	// probe returns the database's identity; tests replace it.
+// Topology watches the identity of the database behind a pool. The zero
+// value, without a probe, watches nothing (SQLite).
+type Topology struct {
+	// probe returns the database's identity.
 	probe func(ctx context.Context) (string, error)
 	mu    sync.Mutex // held while probing
 	known string
 	last  atomic.Int64 // when the last probe answered, in Unix nanoseconds
 	due   atomic.Bool  // a connection opened since the last probe
 	off   atomic.Bool  // the probe is not permitted: no checks
-	// drops counts the times the cache was dropped.
+	// drops counts the times the identity changed.
 	drops atomic.Int64
 }
 
-// reconnected marks a check due; it runs on every new connection.
-func (t *topology) reconnected() { t.due.Store(true) }
+// Reconnected marks a check due; it runs on every new connection.
+func (t *Topology) Reconnected() { t.due.Store(true) }
+
+// SetProbe sets the probe of the database's identity and turns checks on.
+func (t *Topology) SetProbe(probe func(ctx context.Context) (string, error)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.probe = probe
+	t.off.Store(false)
+}
+
+// Drops counts the times Check found the identity changed.
+func (t *Topology) Drops() int64 { return t.drops.Load() }
 
 // identityQuery reads the cluster's system identifier and its timeline. The
 // last checkpoint's timeline (pg_control_checkpoint) moves only at the
@@ -49,30 +64,30 @@ const identityQuery = `SELECT s.system_identifier, CASE WHEN pg_is_in_recovery()
 	ELSE greatest(c.timeline_id, ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int) END
 	FROM pg_control_system() s, pg_control_checkpoint() c`
 
-// pgIdentity is the PostgreSQL probe.
-func (s *Store) pgIdentity(ctx context.Context) (string, error) {
+// PGIdentity is the PostgreSQL probe: "system/timeline".
+func PGIdentity(ctx context.Context, db *sql.DB) (string, error) {
 	var system, timeline int64
-	err := s.read.QueryRowContext(ctx, identityQuery).Scan(&system, &timeline)
+	err := db.QueryRowContext(ctx, identityQuery).Scan(&system, &timeline)
 	if err != nil {
 		return "", err
 	}
 	return strconv.FormatInt(system, 10) + "/" + strconv.FormatInt(timeline, 10), nil
 }
 
-// checkTopology drops the turn cache when the database is not the one it
-// was filled from. It probes only when a check is due and no other caller
-// is probing; a failed probe is tried again at the next read.
-func (s *Store) checkTopology(ctx context.Context) {
-	t := &s.topo
+// Check reports whether the database is no longer the one the last check
+// found, and both identities: the caller then drops what it filled from
+// the old one. It probes only when a check is due and no other caller is
+// probing; a failed probe is tried again at the next call.
+func (t *Topology) Check(ctx context.Context, log *slog.Logger) (was, now string, changed bool) {
 	if t.probe == nil || t.off.Load() {
-		return
+		return "", "", false
 	}
-	now := time.Now()
-	if !t.due.Load() && now.Sub(time.Unix(0, t.last.Load())) < topologyEvery {
-		return
+	at := time.Now()
+	if !t.due.Load() && at.Sub(time.Unix(0, t.last.Load())) < topologyEvery {
+		return "", "", false
 	}
 	if !t.mu.TryLock() {
-		return
+		return "", "", false
 	}
 	defer t.mu.Unlock()
 	t.due.Store(false)
@@ -85,27 +100,17 @@ func (s *Store) checkTopology(ctx context.Context) {
 			// Not permitted (pg_control_* need pg_monitor or a superuser
 			// where the grants were narrowed): said once, then not tried.
 			t.off.Store(true)
-			s.log.Warn("cannot read the database's identity (pg_control_system); the turn cache will not notice a failover to another database", "err", err)
-			return
+			log.Warn("cannot read the database's identity (pg_control_system); the turn cache will not notice a failover to another database", "err", err)
+			return "", "", false
 		}
 		t.due.Store(true)
-		return
+		return "", "", false
 	}
-	t.last.Store(now.UnixNano())
-	if t.known != "" && id != t.known {
-		n, _ := s.cache.size()
-		s.cache.clear()
+	t.last.Store(at.UnixNano())
+	was, changed = t.known, t.known != "" && id != t.known
+	if changed {
 		t.drops.Add(1)
-		s.log.Warn("the database's identity or timeline changed; dropped the turn cache", "was", t.known, "now", id, "sessions", n)
 	}
 	t.known = id
-}
-
-// Identity names the database the store reads: PostgreSQL's
-// system_identifier and timeline, "system/timeline"; "" on SQLite.
-func (s *Store) Identity(ctx context.Context) (string, error) {
-	if s.d.Name != "postgres" {
-		return "", nil
-	}
-	return s.pgIdentity(ctx)
+	return was, id, changed
 }
