@@ -172,7 +172,7 @@ func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.
 	var created, expires, revoked dbx.Time
 	var username string
 	var disabled bool
-	st, err := s.prepared(ctx, s.read, sqlTokenPrincipal)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlTokenPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now tim
 	var p account.Principal
 	var expires dbx.Time
 	var disabled bool
-	st, err := s.prepared(ctx, s.read, sqlSessionPrincipal)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlSessionPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (s *Store) SpaceRole(ctx context.Context, id smriti.ID) (account.Role, erro
 	return s.spaceRole(ctx, s.read, id)
 }
 
-func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (account.Role, error) {
+func (s *Store) spaceRole(ctx context.Context, q dbx.Querier, id smriti.ID) (account.Role, error) {
 	user := smriti.UserFromContext(ctx)
 	var role string
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT role FROM space_members WHERE user_id = ? AND space_id IN (

@@ -74,7 +74,7 @@ func (s *Store) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fi
 
 // allowedSecrets is a space's allowlist as a bundle carries it, by rule
 // and fingerprint.
-func (s *Store) allowedSecrets(ctx context.Context, q querier, space smriti.ID) ([]records.BundleAllow, error) {
+func (s *Store) allowedSecrets(ctx context.Context, q dbx.Querier, space smriti.ID) ([]records.BundleAllow, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT rule, fingerprint FROM secret_allowlist WHERE space_id = ? ORDER BY rule, fingerprint`), space)
 	if err != nil {
 		return nil, fmt.Errorf("export allowlist: %w", err)

@@ -51,11 +51,11 @@ var errNoAncestry = errors.New("checkpoint has no ancestry data")
 // ancestry reads nodes for one walk, each at most once.
 type ancestry struct {
 	s     *Store
-	q     querier
+	q     dbx.Querier
 	nodes map[smriti.ID]*ancNode
 }
 
-func (s *Store) newAncestry(q querier) *ancestry {
+func (s *Store) newAncestry(q dbx.Querier) *ancestry {
 	return &ancestry{s: s, q: q, nodes: map[smriti.ID]*ancNode{}}
 }
 

@@ -45,7 +45,7 @@ func scanCheckpointHead(row interface{ Scan(...any) error }) (*smriti.Checkpoint
 }
 
 func (s *Store) queryHeads(ctx context.Context, query string, args ...any) ([]*smriti.Checkpoint, error) {
-	st, err := s.prepared(ctx, s.read, query)
+	st, err := s.stmts.Prepared(ctx, s.read, query)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ type headRef struct {
 	hash string
 }
 
-func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, branch string) (*headRef, error) {
+func (s *Store) branchHead(ctx context.Context, q dbx.Querier, spaceID smriti.ID, branch string) (*headRef, error) {
 	var h headRef
 	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE space_id = ? AND branch_name = ?
 		ORDER BY log_pos DESC LIMIT 1`).QueryRowContext(ctx, spaceID, branch).Scan(&h.id, &h.hash)
@@ -102,7 +102,7 @@ func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, br
 	return &h, nil
 }
 
-func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID) (*headRef, error) {
+func (s *Store) refInSpace(ctx context.Context, q dbx.Querier, spaceID, id smriti.ID) (*headRef, error) {
 	var h headRef
 	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE id = ? AND space_id = ?`).QueryRowContext(ctx, id, spaceID).Scan(&h.id, &h.hash)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -358,7 +358,7 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 	if err != nil {
 		return err
 	}
-	_, err = s.writeStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
+	_, err = s.stmts.WriteStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("insert checkpoint: %w", err)
 	}
@@ -408,7 +408,7 @@ func (s *Store) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoin
 	return c, nil
 }
 
-func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smriti.Checkpoint, error) {
+func (s *Store) checkpoint(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Checkpoint, error) {
 	c, err := scanCheckpoint(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+checkpointCols+visibleCheckpoint+` AND c.id = ?`),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -420,7 +420,7 @@ func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smrit
 	return c, nil
 }
 
-func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
+func (s *Store) queryCheckpoints(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
 	return queryAll(ctx, s, q, "list checkpoints", scanCheckpoint, query, args...)
 }
 
@@ -516,7 +516,7 @@ func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.N
 }
 
 // attachNotes loads the notes of a page of checkpoints in one query.
-func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpoint) error {
+func (s *Store) attachNotes(ctx context.Context, q dbx.Querier, cs []*smriti.Checkpoint) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -548,7 +548,7 @@ func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpo
 
 // noteKinds returns, per checkpoint of a space, how many notes it has and
 // of which kinds. The lineage tree shows them as badges.
-func (s *Store) noteKinds(ctx context.Context, q querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
+func (s *Store) noteKinds(ctx context.Context, q dbx.Querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT n.checkpoint_id, n.kind, COUNT(*) FROM checkpoint_notes n
 		JOIN checkpoints c ON c.id = n.checkpoint_id WHERE c.space_id = ? GROUP BY n.checkpoint_id, n.kind`), spaceID)
 	if err != nil {

@@ -141,7 +141,7 @@ func (s *Store) releaseHold(ctx context.Context, tx *sql.Tx, claimID smriti.ID, 
 
 // checkClaimRefs checks that the claim's base checkpoint, session and
 // worktree exist in its space (and the worktree is still open).
-func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCreate) error {
+func (s *Store) checkClaimRefs(ctx context.Context, q dbx.Querier, in *coord.ClaimCreate) error {
 	if in.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, in.SpaceID, *in.BaseCheckpointID)
 		if err != nil {
@@ -181,7 +181,7 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCr
 	return nil
 }
 
-func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*coord.Claim, error) {
+func (s *Store) queryClaims(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*coord.Claim, error) {
 	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
 }
 

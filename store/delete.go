@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // DeleteCheckpoint implements smriti.CheckpointService.
@@ -46,7 +47,7 @@ func (s *Store) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool
 	})
 }
 
-func (s *Store) dependents(ctx context.Context, q querier, c *smriti.Checkpoint) (*smriti.Dependents, error) {
+func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint) (*smriti.Dependents, error) {
 	deps := &smriti.Dependents{CheckpointID: c.ID, ChildCommits: []smriti.Dependent{}, ForkedSessions: []smriti.Dependent{}, SeededSessions: []smriti.Dependent{}}
 	children, err := s.queryCheckpoints(ctx, q, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.parent_id = ? OR c.merge_parent_id = ? ORDER BY c.log_pos`, c.ID, c.ID)
 	if err != nil {

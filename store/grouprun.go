@@ -63,7 +63,7 @@ func (s *Store) bumpRuns(ctx context.Context, tx *sql.Tx, runs []*sessionRun, no
 	if s.d.WideWrites && len(runs) > 1 && distinct {
 		return s.bumpRunsWide(ctx, tx, runs, now)
 	}
-	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+	upd, err := s.stmts.TxStmt(ctx, tx, sqlBumpSession)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ RETURNING sessions.id, sessions.last_seq, sessions.token_total, sessions.space_i
 
 func (s *Store) bumpRunsWide(ctx context.Context, tx *sql.Tx, runs []*sessionRun, now time.Time) error {
 	args, byID := s.wideBumpArgs(runs, now)
-	rows, err := s.writeStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, args...)
+	rows, err := s.stmts.WriteStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("update sessions: %w", err)
 	}
@@ -172,7 +172,7 @@ func (s *Store) nextSpacePositions(ctx context.Context, tx *sql.Tx, spaces []smr
 	for i, sp := range spaces {
 		ids[i], ns[i] = sp.String(), int64(counts[sp])
 	}
-	rows, err := s.writeStmt(ctx, tx, sqlNextSpacePositions).QueryContext(ctx, ids, ns, ids)
+	rows, err := s.stmts.WriteStmt(ctx, tx, sqlNextSpacePositions).QueryContext(ctx, ids, ns, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reserve log positions: %w", err)
 	}

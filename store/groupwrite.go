@@ -74,16 +74,16 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 				if p.err = p.ctx.Err(); p.err != nil {
 					continue
 				}
-				if _, err := s.writeStmt(ctx, tx, `SAVEPOINT grouped_write`).ExecContext(ctx); err != nil {
+				if _, err := s.stmts.WriteStmt(ctx, tx, `SAVEPOINT grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("savepoint: %w", err)
 				}
 				if p.err = p.fn(context.WithoutCancel(p.ctx), tx); p.err != nil {
 					s.last.Store(nil) // what it wrote is rolled back
-					if _, err := s.writeStmt(ctx, tx, `ROLLBACK TO grouped_write`).ExecContext(ctx); err != nil {
+					if _, err := s.stmts.WriteStmt(ctx, tx, `ROLLBACK TO grouped_write`).ExecContext(ctx); err != nil {
 						return fmt.Errorf("rollback to savepoint: %w", err)
 					}
 				}
-				if _, err := s.writeStmt(ctx, tx, `RELEASE grouped_write`).ExecContext(ctx); err != nil {
+				if _, err := s.stmts.WriteStmt(ctx, tx, `RELEASE grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("release savepoint: %w", err)
 				}
 			}

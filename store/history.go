@@ -134,7 +134,7 @@ func (s *Store) firstAfterLogPos(ctx context.Context, se *smriti.Session, view [
 	if first, ok := s.cache.bound(se.ID, se.SpaceID, pos); ok && first <= top {
 		return first, nil
 	}
-	st, err := s.prepared(ctx, s.read, `SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`)
+	st, err := s.stmts.Prepared(ctx, s.read, `SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`)
 	if err != nil {
 		return 0, err
 	}
@@ -152,7 +152,7 @@ func (s *Store) firstAfterLogPos(ctx context.Context, se *smriti.Session, view [
 
 // readHistory runs historyRange and counts the rows it read.
 func (s *Store) readHistory(ctx context.Context, sessionID smriti.ID, lo, hi, top int64, budget int) ([]*smriti.Turn, error) {
-	st, err := s.prepared(ctx, s.read, historyRange)
+	st, err := s.stmts.Prepared(ctx, s.read, historyRange)
 	if err != nil {
 		return nil, err
 	}

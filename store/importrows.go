@@ -191,10 +191,10 @@ func (r *importRows) write(p *pendingRows, head string, cols, most int, what str
 
 // stmt is the insert of n rows of cols values, prepared on the import's
 // transaction (on a transaction-mode pooler, its text).
-func (r *importRows) stmt(head string, cols, n int) (stmt, error) {
+func (r *importRows) stmt(head string, cols, n int) (dbx.Stmt, error) {
 	query := head + strings.TrimSuffix(strings.Repeat("("+dbx.Placeholders(cols)+"), ", n), ", ")
 	if r.s.unprepared() {
-		return textStmt{r.tx, r.s.d.Rebind(query)}, nil
+		return dbx.TextStmt{Q: r.tx, Query: r.s.d.Rebind(query)}, nil
 	}
 	if st, ok := r.stmts[query]; ok {
 		return st, nil

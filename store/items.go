@@ -147,17 +147,17 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 		return err
 	}
 	for rows := len(c.Items); rows > 0; {
-		var st stmt
+		var st dbx.Stmt
 		n := wideItemRows
 		if s.d.WideWrites {
 			n = min(n, rows)
-			st = textStmt{tx, s.d.Rebind(sqlInsertItems(n))}
+			st = dbx.TextStmt{Q: tx, Query: s.d.Rebind(sqlInsertItems(n))}
 		} else {
 			n = maxItemRows
 			for n > rows {
 				n /= 2
 			}
-			st = s.writeStmt(ctx, tx, sqlInsertItems(n))
+			st = s.stmts.WriteStmt(ctx, tx, sqlInsertItems(n))
 		}
 		if _, err := st.ExecContext(ctx, args[:n*itemRowArgs]...); err != nil {
 			return fmt.Errorf("insert items: %w", err)
@@ -169,7 +169,7 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 
 // itemsOf loads the items of the given checkpoints (unscoped: callers have
 // checked visibility), in position order.
-func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[smriti.ID][]smriti.Item, error) {
+func (s *Store) itemsOf(ctx context.Context, q dbx.Querier, ids ...smriti.ID) (map[smriti.ID][]smriti.Item, error) {
 	out := make(map[smriti.ID][]smriti.Item, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -216,7 +216,7 @@ func (s *Store) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Ite
 }
 
 // attachItems sets Items on each checkpoint from one query.
-func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkpoint) error {
+func (s *Store) attachItems(ctx context.Context, q dbx.Querier, cs ...*smriti.Checkpoint) error {
 	ids := make([]smriti.ID, 0, len(cs))
 	for _, c := range cs {
 		ids = append(ids, c.ID)
@@ -284,9 +284,9 @@ func (s *Store) wroteItems(tx *sql.Tx, c *smriti.Checkpoint) {
 
 // justWritten returns the items of checkpoint id when the transaction q
 // wrote it last; a copy, as parentItems' callers may keep it.
-func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
+func (s *Store) justWritten(q dbx.Querier, id smriti.ID) ([]smriti.Item, bool) {
 	w := s.last.Load()
-	if w == nil || w.id != id || q != querier(w.tx) || s.writing.Load() != w.tx {
+	if w == nil || w.id != id || q != dbx.Querier(w.tx) || s.writing.Load() != w.tx {
 		return nil, false
 	}
 	return append([]smriti.Item{}, w.items...), true
@@ -296,7 +296,7 @@ func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
 // (ids, at most two): each one's items, its live tasks linked to its
 // tasks, for each of ids that is a checkpoint; the rest of the parents'
 // rows is not read.
-func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
+func (s *Store) parentItems(ctx context.Context, q dbx.Querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
 	out := make(map[smriti.ID][]smriti.Item, len(ids))
 	for _, id := range ids {
 		if items, ok := s.justWritten(q, id); ok {
@@ -329,7 +329,7 @@ func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (ma
 // against its parents' items, inside the writing transaction: hints are the
 // items the caller proposed; the merge parent's items are hints too, so an
 // item the merge takes from the other side keeps its id.
-func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint, hints []smriti.Item, model *string) error {
+func (s *Store) assignItems(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint, hints []smriti.Item, model *string) error {
 	var ids []smriti.ID
 	if c.ParentID != nil {
 		ids = append(ids, *c.ParentID)

@@ -13,7 +13,7 @@ import (
 
 // leaseOf is a claim's lease length: the one it was made with, or, for a
 // claim made before lease_seconds was recorded, expires_at - claimed_at.
-func (s *Store) leaseOf(ctx context.Context, q querier, c *coord.Claim) (time.Duration, error) {
+func (s *Store) leaseOf(ctx context.Context, q dbx.Querier, c *coord.Claim) (time.Duration, error) {
 	var secs sql.NullInt64
 	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT lease_seconds FROM claims WHERE id = ?`), c.ID).Scan(&secs); err != nil {
 		return 0, fmt.Errorf("claim lease: %w", err)
@@ -40,7 +40,7 @@ func (s *Store) renewHolderClaims(ctx context.Context, tx *sql.Tx, space, sessio
 	if sessionArg == nil && agentArg == "" {
 		return nil
 	}
-	rows, err := s.writeStmt(ctx, tx, `SELECT id, claimed_at, expires_at, lease_seconds FROM claims
+	rows, err := s.stmts.WriteStmt(ctx, tx, `SELECT id, claimed_at, expires_at, lease_seconds FROM claims
 		WHERE space_id = ? AND status = 'active' AND expires_at > ? AND (session_id = ? OR (agent = ? AND agent <> ''))`).QueryContext(ctx,
 		space, s.d.T(now), sessionArg, agentArg)
 	if err != nil {

@@ -70,7 +70,7 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.Spa
 	return m, err
 }
 
-func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti.ID, m *coord.SpaceMetrics) error {
+func (s *Store) checkpointMetrics(ctx context.Context, q dbx.Querier, spaceID smriti.ID, m *coord.SpaceMetrics) error {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id, parent_id, author_agent, decisions, tasks FROM checkpoints WHERE space_id = ?`), spaceID)
 	if err != nil {
 		return fmt.Errorf("checkpoint metrics: %w", err)

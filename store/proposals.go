@@ -113,7 +113,7 @@ func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error)
 
 var errProposalNotFound = smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
 
-func (s *Store) proposal(ctx context.Context, q querier, id smriti.ID) (*smriti.Proposal, error) {
+func (s *Store) proposal(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Proposal, error) {
 	p, err := scanProposal(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+proposalCols+visibleProposal+` AND p.id = ?`),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -201,7 +201,7 @@ func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Propos
 }
 
 // checkProposalRefs: the session and the base must be the space's.
-func (s *Store) checkProposalRefs(ctx context.Context, q querier, p *smriti.Proposal) error {
+func (s *Store) checkProposalRefs(ctx context.Context, q dbx.Querier, p *smriti.Proposal) error {
 	if p.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, p.SpaceID, *p.BaseCheckpointID)
 		if err != nil {

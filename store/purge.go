@@ -371,7 +371,7 @@ func (s *Store) optimizeSearchIndex(ctx context.Context, tx *sql.Tx) error {
 }
 
 // attachPurged loads the purged fields of checkpoints.
-func (s *Store) attachPurged(ctx context.Context, q querier, cs ...*smriti.Checkpoint) error {
+func (s *Store) attachPurged(ctx context.Context, q dbx.Querier, cs ...*smriti.Checkpoint) error {
 	if len(cs) == 0 {
 		return nil
 	}

@@ -32,7 +32,7 @@ func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q coord.Ready
 	return out, nil
 }
 
-func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ReadyTask, error) {
+func (s *Store) readyTasks(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.ReadyTask, error) {
 	if _, err := s.space(ctx, q, spaceID); err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 	return coord.RankReady(heads, held, done), nil
 }
 
-func (s *Store) taskSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
+func (s *Store) taskSet(ctx context.Context, q dbx.Querier, query string, args ...any) (map[string]bool, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("ready: %w", err)

@@ -94,7 +94,7 @@ func (s *Store) Remote(ctx context.Context, space smriti.ID, name string) (*remo
 	return out[0], nil
 }
 
-func (s *Store) remotes(ctx context.Context, q querier, space smriti.ID, name string) ([]*remote.Remote, error) {
+func (s *Store) remotes(ctx context.Context, q dbx.Querier, space smriti.ID, name string) ([]*remote.Remote, error) {
 	if _, err := s.space(ctx, q, space); err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (s *Store) SessionPrivate(ctx context.Context, id smriti.ID) (bool, error) 
 }
 
 // privateSessions are the ids of the space's private sessions.
-func (s *Store) privateSessions(ctx context.Context, q querier, space smriti.ID) (map[smriti.ID]bool, error) {
+func (s *Store) privateSessions(ctx context.Context, q dbx.Querier, space smriti.ID) (map[smriti.ID]bool, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id FROM sessions WHERE space_id = ? AND private`), space)
 	if err != nil {
 		return nil, fmt.Errorf("private sessions: %w", err)

@@ -80,7 +80,7 @@ func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*sm
 // resolveSeed turns seed_from into a checkpoint id: "head" (or empty) is the
 // newest main checkpoint, "none" is nothing, anything else must be a
 // checkpoint of the space.
-func (s *Store) resolveSeed(ctx context.Context, q querier, spaceID smriti.ID, seedFrom string) (*smriti.ID, error) {
+func (s *Store) resolveSeed(ctx context.Context, q dbx.Querier, spaceID smriti.ID, seedFrom string) (*smriti.ID, error) {
 	switch strings.TrimSpace(seedFrom) {
 	case "none":
 		return nil, nil
@@ -147,7 +147,7 @@ func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Sessio
 func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
 	// Every send starts here: the statement is prepared once, not parsed
 	// per call.
-	st, err := s.prepared(ctx, s.read, sqlSession)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlSession)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, err
 
 const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` + sessionVisible
 
-func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
+func (s *Store) session(ctx context.Context, q dbx.Querier, id smriti.ID, lock string) (*smriti.Session, error) {
 	return s.sessionRow(s.stmtOn(ctx, q, sqlSession+lock).QueryRowContext(ctx, id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 }
 
@@ -195,7 +195,7 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 	return out, next, nil
 }
 
-func (s *Store) querySessions(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Session, error) {
+func (s *Store) querySessions(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Session, error) {
 	return queryAll(ctx, s, q, "list sessions", scanSession, query, args...)
 }
 
@@ -315,7 +315,7 @@ func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*s
 
 // checkMountable verifies the checkpoint exists and is in the session's
 // space.
-func (s *Store) checkMountable(ctx context.Context, q querier, se *smriti.Session, checkpoint smriti.ID) error {
+func (s *Store) checkMountable(ctx context.Context, q dbx.Querier, se *smriti.Session, checkpoint smriti.ID) error {
 	var space smriti.ID
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT space_id FROM checkpoints WHERE id = ?`), checkpoint).Scan(&space)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -76,7 +76,7 @@ func (s *Store) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) 
 	return s.space(ctx, s.read, id)
 }
 
-func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Space, error) {
+func (s *Store) space(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Space, error) {
 	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND id`+memberSpace),
 		id, smriti.UserFromContext(ctx)))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -97,7 +97,7 @@ const sqlLockSpace = `UPDATE spaces SET updated_at = ? WHERE id = ? AND id` + me
 // fork names are then decided one writer at a time). It bumps updated_at.
 func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
 	var got smriti.ID
-	err := s.writeStmt(ctx, tx, sqlLockSpace).QueryRowContext(ctx, s.d.T(now), id, smriti.UserFromContext(ctx)).Scan(&got)
+	err := s.stmts.WriteStmt(ctx, tx, sqlLockSpace).QueryRowContext(ctx, s.d.T(now), id, smriti.UserFromContext(ctx)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errSpaceNotFound
 	}

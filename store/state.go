@@ -115,7 +115,7 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 
 // activeBranchHeads returns the newest checkpoint of every branch that has
 // an active session, newest first. One query: each head is an index seek.
-func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.BranchHead, error) {
+func (s *Store) activeBranchHeads(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.BranchHead, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.message, c.author_agent, c.summary,
 		c.decisions, c.created_at
 		FROM (SELECT DISTINCT branch_name FROM sessions WHERE space_id = ? AND branch_name <> ? AND branch_disposition = ?) b
@@ -148,7 +148,7 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 // liveClaims returns the newest live claims with their base checkpoint's
 // hash and their worktree when it is still active, and how many more there
 // are.
-func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ActiveClaim, int, error) {
+func (s *Store) liveClaims(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.ActiveClaim, int, error) {
 	now := s.d.T(s.Now())
 	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT `+claimCols+`, b.commit_hash,
 		w.id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at
@@ -203,7 +203,7 @@ func nullStr(n sql.NullString) *string {
 
 // freshness lists main's checkpoints written after the one the caller saw
 // (by log position, so "after" is exact).
-func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*coord.Freshness, error) {
+func (s *Store) freshness(ctx context.Context, q dbx.Querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*coord.Freshness, error) {
 	var sinceHash string
 	var sincePos int64
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash, log_pos FROM checkpoints WHERE id = ? AND space_id = ?`),

@@ -57,7 +57,7 @@ type Store struct {
 	// cache holds hot sessions' recent turns; stmts the prepared statements
 	// of the send path; historyRows counts the turn rows History read.
 	cache       *turnCache
-	stmts       stmts
+	stmts       *dbx.Stmts
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
 	group groupcommit.Queue[*pendingExchange]
@@ -144,6 +144,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.read.SetMaxOpenConns(8)
 		s.read.SetMaxIdleConns(s.readIdle)
 	}
+	s.stmts = dbx.NewStmts(s.d, s.unprepared(), s.write, logger)
 	s.group.Max, s.writes.Max = maxGroup, maxWriteGroup
 	if s.waitsForBatch() {
 		s.group.Wait = groupWait
@@ -199,7 +200,7 @@ func (s *Store) Engine() string { return s.d.Name }
 // Close releases the connections.
 func (s *Store) Close() error {
 	s.ckpt.Stop()
-	s.closeStmts()
+	s.stmts.Close()
 	err := s.write.Close()
 	if s.read != s.write {
 		if e := s.read.Close(); err == nil {
@@ -300,7 +301,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		s.writing.CompareAndSwap(tx, nil)
 		s.last.Store(nil)
 		release()
-		s.prepareWanted(ctx)
+		s.stmts.PrepareWanted(ctx)
 	}()
 	// An idempotency claim in ctx is stored by the first transaction that
 	// commits, before its write (see idempotency.go).
@@ -353,7 +354,7 @@ type faults struct {
 
 // queryAll runs query and scans every row with scan; what names the list
 // in errors. The result is never nil.
-func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, s *Store, q dbx.Querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -373,13 +374,6 @@ func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan
 	return out, nil
 }
 
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // nextLogPositions reserves n positions in the space's log and returns the
 // last one. It takes the log row's lock (the space's own on PostgreSQL, the
 // store-wide one on SQLite), so callers take it after every other lock they
@@ -390,14 +384,14 @@ func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.I
 	var pos int64
 	var err error
 	if s.d.SpaceLog {
-		var st stmt
-		if st, err = s.txStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
+		var st dbx.Stmt
+		if st, err = s.stmts.TxStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
 			return 0, err
 		}
 		err = st.QueryRowContext(ctx, n, space).Scan(&pos)
 	} else {
-		var st stmt
-		if st, err = s.txStmt(ctx, tx, sqlNextLogPos); err != nil {
+		var st dbx.Stmt
+		if st, err = s.stmts.TxStmt(ctx, tx, sqlNextLogPos); err != nil {
 			return 0, err
 		}
 		err = st.QueryRowContext(ctx, n).Scan(&pos)

@@ -14,6 +14,7 @@ import (
 	"smriti/internal/nonnil"
 	"smriti/records"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // syncApply writes received records into the space's tables inside one
@@ -215,7 +216,7 @@ func (s *Store) ApplyPush(ctx context.Context, space smriti.ID, push remote.Push
 // descends reports whether ancestor is in id's history. The walk stops at
 // checkpoints logged before the ancestor (log order is parent order), so
 // its cost follows what was added since.
-func (s *Store) descends(ctx context.Context, q querier, id, ancestor smriti.ID) (bool, error) {
+func (s *Store) descends(ctx context.Context, q dbx.Querier, id, ancestor smriti.ID) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, s.d.Rebind(`WITH RECURSIVE floor (pos) AS (SELECT log_pos FROM checkpoints WHERE id = ?),
 		walk (id) AS (

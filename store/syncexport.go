@@ -37,7 +37,7 @@ const withBranchHeads = `WITH RECURSIVE branches (name) AS (
 const sqlBranchHeads = withBranchHeads + ` SELECT c.branch_name, c.id, c.commit_hash FROM checkpoints c WHERE c.id IN (SELECT id FROM heads)
 	ORDER BY c.branch_name`
 
-func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]remote.Head, error) {
+func (s *Store) branchHeads(ctx context.Context, q dbx.Querier, space smriti.ID) ([]remote.Head, error) {
 	rows, err := q.QueryContext(ctx, s.d.Rebind(sqlBranchHeads), space, space, space)
 	if err != nil {
 		return nil, fmt.Errorf("branch heads: %w", err)
@@ -54,7 +54,7 @@ func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]
 	return out, rows.Err()
 }
 
-func (s *Store) turnCursor(ctx context.Context, q querier, space smriti.ID) (int64, error) {
+func (s *Store) turnCursor(ctx context.Context, q dbx.Querier, space smriti.ID) (int64, error) {
 	var pos int64
 	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COALESCE(MAX(log_pos), -1) FROM turns WHERE space_id = ?`), space).Scan(&pos); err != nil {
 		return 0, fmt.Errorf("turn cursor: %w", err)
@@ -180,7 +180,7 @@ func (s *Store) SyncExport(ctx context.Context, space smriti.ID, want remote.Wan
 
 // syncWalk lists, in log order, the checkpoints reachable from the space's
 // branch heads without passing through one whose hash is in haves.
-func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves, branches []string) ([]posID, error) {
+func (s *Store) syncWalk(ctx context.Context, q dbx.Querier, space smriti.ID, haves, branches []string) ([]posID, error) {
 	// A store holds every ancestor of what it holds, so the walk may stop
 	// at a checkpoint the asker has.
 	not := append([]string{""}, haves...)
@@ -233,7 +233,7 @@ type syncSessionSet struct {
 
 // syncSessions are the sessions a fetch after since sends: every shared
 // session when since is -1, else those with a turn after since.
-func (s *Store) syncSessions(ctx context.Context, q querier, space smriti.ID, since int64) (*syncSessionSet, error) {
+func (s *Store) syncSessions(ctx context.Context, q dbx.Querier, space smriti.ID, since int64) (*syncSessionSet, error) {
 	query, args := `SELECT `+sessionCols+` FROM sessions WHERE space_id = ? AND NOT private`, []any{space}
 	if since >= 0 {
 		query += ` AND id IN (SELECT session_id FROM turns WHERE space_id = ? AND log_pos > ?)`

@@ -12,6 +12,7 @@ import (
 	"smriti"
 	"smriti/records"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // verifySyncCheckpoint recomputes a received checkpoint's hash from its
@@ -50,7 +51,7 @@ func verifySyncCheckpoint(c *smriti.Checkpoint, hashOf func(smriti.ID) (string, 
 }
 
 // localHash looks a checkpoint of the space up in the checkpoints table.
-func (s *Store) localHash(ctx context.Context, q querier, space, id smriti.ID) (string, bool, error) {
+func (s *Store) localHash(ctx context.Context, q dbx.Querier, space, id smriti.ID) (string, bool, error) {
 	ref, err := s.refInSpace(ctx, q, space, id)
 	if err != nil || ref == nil {
 		return "", false, err
@@ -59,7 +60,7 @@ func (s *Store) localHash(ctx context.Context, q querier, space, id smriti.ID) (
 }
 
 // stagedHash looks a checkpoint up among the space's staged records.
-func (s *Store) stagedHash(ctx context.Context, q querier, space, id smriti.ID) (string, bool, error) {
+func (s *Store) stagedHash(ctx context.Context, q dbx.Querier, space, id smriti.ID) (string, bool, error) {
 	var h sql.NullString
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash FROM sync_staged WHERE space_id = ? AND kind = 'checkpoint' AND record_id = ?`),
 		space, id.String()).Scan(&h)
@@ -199,7 +200,7 @@ func sameHash(c *smriti.Checkpoint, stored string) error {
 	return nil
 }
 
-func (s *Store) exists(ctx context.Context, q querier, table string, id smriti.ID) (bool, error) {
+func (s *Store) exists(ctx context.Context, q dbx.Querier, table string, id smriti.ID) (bool, error) {
 	var n int
 	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE id = ?`), id).Scan(&n); err != nil {
 		return false, fmt.Errorf("look up %s: %w", strings.TrimSuffix(table, "s"), err)

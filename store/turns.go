@@ -112,7 +112,7 @@ func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query
 	return out, rows.Err()
 }
 
-func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Turn, error) {
+func (s *Store) queryTurns(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Turn, error) {
 	return queryAll(ctx, s, q, "list turns", scanTurn, query, args...)
 }
 
@@ -156,7 +156,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 			}
 		}
 		now := s.Now()
-		upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+		upd, err := s.stmts.TxStmt(ctx, tx, sqlBumpSession)
 		if err != nil {
 			return err
 		}
@@ -270,7 +270,7 @@ func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key str
 	return s.replay(ctx, s.read, sessionID, key)
 }
 
-func (s *Store) replay(ctx context.Context, q querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+func (s *Store) replay(ctx context.Context, q dbx.Querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
 	var userID, asstID smriti.ID
 	var hash string
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT user_turn_id, assistant_turn_id, request_hash FROM send_keys
@@ -325,7 +325,7 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 		for n > pairs {
 			n /= 2
 		}
-		st, err := s.txStmt(ctx, tx, sqlInsertTurns(n))
+		st, err := s.stmts.TxStmt(ctx, tx, sqlInsertTurns(n))
 		if err != nil {
 			return err
 		}
