@@ -99,7 +99,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 		return nil, false, 0, err
 	}
 	if added > 0 {
-		s.cache.drop(out.ID)
+		s.cache.Drop(out.ID)
 	}
 	return out, created, added, nil
 }

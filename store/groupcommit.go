@@ -111,7 +111,7 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		}
 		for _, p := range live {
 			if p.err == nil {
-				s.cache.extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
+				s.cache.Extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
 			}
 		}
 	}

@@ -96,8 +96,8 @@ func (s *Store) Identity(ctx context.Context) (string, error) {
 // was filled from (see dbx.Topology).
 func (s *Store) checkTopology(ctx context.Context) {
 	if was, now, changed := s.topo.Check(ctx, s.log); changed {
-		n, _ := s.cache.size()
-		s.cache.clear()
+		n, _ := s.cache.Size()
+		s.cache.Clear()
 		s.log.Warn("the database's identity or timeline changed; dropped the turn cache", "was", was, "now", now, "sessions", n)
 	}
 }

@@ -217,7 +217,7 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 	// cached before the delete carry the old log positions.
 	if im != nil {
 		for id := range im.lastSeq {
-			s.cache.drop(id)
+			s.cache.Drop(id)
 		}
 	}
 	if im == nil {

@@ -143,7 +143,7 @@ func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smr
 	}
 	if out.Values > 0 {
 		// Cached turns and items may hold what was purged.
-		s.cache.clear()
+		s.cache.Clear()
 		s.last.Store(nil)
 	}
 	return out, nil

@@ -201,7 +201,7 @@ func (s *Store) querySessions(ctx context.Context, q dbx.Querier, query string, 
 
 // DeleteSession implements smriti.SessionService.
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
-	defer s.cache.drop(id)
+	defer s.cache.Drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionWritable), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 		if err != nil {
@@ -238,7 +238,7 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 		return nil
 	})
 	if err == nil {
-		s.cache.drop(id)
+		s.cache.Drop(id)
 	}
 	return se, err
 }

@@ -36,6 +36,7 @@ import (
 	"smriti"
 	"smriti/store/internal/dbx"
 	"smriti/store/internal/groupcommit"
+	"smriti/store/internal/turncache"
 )
 
 //go:embed migrations
@@ -56,7 +57,7 @@ type Store struct {
 	KeyRetention time.Duration
 	// cache holds hot sessions' recent turns; stmts the prepared statements
 	// of the send path; historyRows counts the turn rows History read.
-	cache       *turnCache
+	cache       *turncache.Cache
 	stmts       *dbx.Stmts
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
@@ -102,7 +103,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes), opts: o}
+	s := &Store{Now: smriti.Now, log: logger, cache: turncache.New(DefaultTurnCacheBytes), opts: o}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):

@@ -145,7 +145,7 @@ func (a *syncApply) turn(b *records.BundleTurn) error {
 
 func (a *syncApply) dropCached() {
 	for id := range a.lastSeq {
-		a.s.cache.drop(id)
+		a.s.cache.Drop(id)
 	}
 }
 

@@ -130,7 +130,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	if err == nil && !res.Replayed {
 		// Committed: a session already in the cache gets its new turns
 		// without reading them back.
-		s.cache.extend(ex.SessionID, res.User.SpaceID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+		s.cache.Extend(ex.SessionID, res.User.SpaceID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
 	}
 	return res, err
 }
