@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"smriti/account"
 	"strings"
-	"time"
 
 	"smriti"
+	"smriti/records"
 	"smriti/store/internal/dbx"
 )
 
@@ -83,70 +82,22 @@ func CheckSQLiteFile(ctx context.Context, path string) error {
 	}
 }
 
-// SpaceOwner names a space and the user who owns it.
-type SpaceOwner struct {
-	ID      smriti.ID `json:"id"`
-	OwnerID smriti.ID `json:"owner_id"`
-	Name    string    `json:"name"`
-}
-
 // AllSpaces lists every space of every user, oldest first, for a backup.
 // Unlike Spaces it is not scoped to the caller.
-func (s *Store) AllSpaces(ctx context.Context) ([]SpaceOwner, error) {
-	return queryAll(ctx, s, s.read, "list spaces", func(r interface{ Scan(...any) error }) (SpaceOwner, error) {
-		var o SpaceOwner
+func (s *Store) AllSpaces(ctx context.Context) ([]records.SpaceOwner, error) {
+	return queryAll(ctx, s, s.read, "list spaces", func(r interface{ Scan(...any) error }) (records.SpaceOwner, error) {
+		var o records.SpaceOwner
 		return o, r.Scan(&o.ID, &o.OwnerID, &o.Name)
 	}, `SELECT id, owner_id, name FROM spaces ORDER BY created_at, id`)
 }
 
-// Accounts are the rows a space bundle does not carry: users (with their
-// password hashes), API tokens (their secrets' SHA-256 only) and the
-// memberships other than each space's owner. A backup keeps them so a
-// restored server signs the same people in.
-type Accounts struct {
-	Users   []AccountUser   `json:"users"`
-	Tokens  []AccountToken  `json:"tokens"`
-	Members []AccountMember `json:"members"`
-}
-
-// AccountUser is one users row. PasswordHash is the argon2id hash, never a
-// password.
-type AccountUser struct {
-	ID           smriti.ID `json:"id"`
-	Username     string    `json:"username"`
-	PasswordHash string    `json:"password_hash"`
-	Disabled     bool      `json:"disabled"`
-	CreatedAt    time.Time `json:"created_at"`
-}
-
-// AccountToken is one api_tokens row. SecretHash is the SHA-256 of the
-// secret, which no backup holds.
-type AccountToken struct {
-	ID         smriti.ID     `json:"id"`
-	UserID     smriti.ID     `json:"user_id"`
-	Name       string        `json:"name"`
-	SecretHash string        `json:"secret_hash"`
-	Scope      account.Scope `json:"scope"`
-	CreatedAt  time.Time     `json:"created_at"`
-	ExpiresAt  *time.Time    `json:"expires_at"`
-	RevokedAt  *time.Time    `json:"revoked_at"`
-}
-
-// AccountMember is a space_members row other than the space's owner.
-type AccountMember struct {
-	SpaceID   smriti.ID    `json:"space_id"`
-	UserID    smriti.ID    `json:"user_id"`
-	Role      account.Role `json:"role"`
-	CreatedAt time.Time    `json:"created_at"`
-}
-
 // ExportAccounts reads every user but the built-in local one, every token
 // and every membership that is not an owner's.
-func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
-	var a Accounts
+func (s *Store) ExportAccounts(ctx context.Context) (*records.Accounts, error) {
+	var a records.Accounts
 	var err error
-	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (AccountUser, error) {
-		var u AccountUser
+	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (records.AccountUser, error) {
+		var u records.AccountUser
 		var created dbx.Time
 		err := r.Scan(&u.ID, &u.Username, &u.Disabled, &created, &u.PasswordHash)
 		u.CreatedAt = created.Time
@@ -155,8 +106,8 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (AccountToken, error) {
-		var t AccountToken
+	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (records.AccountToken, error) {
+		var t records.AccountToken
 		var created, expires, revoked dbx.Time
 		err := r.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &t.SecretHash)
 		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, dbx.OptTime(expires), dbx.OptTime(revoked)
@@ -165,8 +116,8 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (AccountMember, error) {
-		var m AccountMember
+	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (records.AccountMember, error) {
+		var m records.AccountMember
 		var created dbx.Time
 		err := r.Scan(&m.SpaceID, &m.UserID, &m.Role, &created)
 		m.CreatedAt = created.Time
@@ -181,7 +132,7 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 
 // RestoreUsers writes users and their tokens into the store, keeping their
 // ids, in one transaction. Run it on an empty store, before the spaces.
-func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
+func (s *Store) RestoreUsers(ctx context.Context, a *records.Accounts) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, u := range a.Users {
 			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
@@ -202,7 +153,7 @@ func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
 
 // RestoreMembers writes the memberships that are not owners' (the owner's
 // row is written with its space). Run it after the spaces are restored.
-func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) error {
+func (s *Store) RestoreMembers(ctx context.Context, members []records.AccountMember) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, m := range members {
 			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
@@ -214,19 +165,9 @@ func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) err
 	})
 }
 
-// Emptiness says what a store already holds, so a restore can refuse to
-// mix a backup into live data.
-type Emptiness struct {
-	Spaces, Sessions, Users int
-}
-
-// Empty reports whether the store holds no space, no session and no user
-// but the built-in local one.
-func (e Emptiness) Empty() bool { return e.Spaces == 0 && e.Sessions == 0 && e.Users == 0 }
-
 // Contents counts the rows that make a store not empty.
-func (s *Store) Contents(ctx context.Context) (Emptiness, error) {
-	var e Emptiness
+func (s *Store) Contents(ctx context.Context) (records.Emptiness, error) {
+	var e records.Emptiness
 	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
 		(SELECT COUNT(*) FROM users WHERE id <> ?)`), smriti.LocalUserID).Scan(&e.Spaces, &e.Sessions, &e.Users)
 	if err != nil {
@@ -235,23 +176,14 @@ func (s *Store) Contents(ctx context.Context) (Emptiness, error) {
 	return e, nil
 }
 
-// StoreVerification is the outcome of recomputing every checkpoint hash in
-// a store.
-type StoreVerification struct {
-	Spaces      int         `json:"spaces"`
-	Checkpoints int         `json:"checkpoints"`
-	Turns       int         `json:"turns"`
-	Mismatches  []smriti.ID `json:"mismatches"`
-}
-
 // VerifyAll recomputes the hash of every checkpoint of every space from its
 // stored content (items included, from hash version 2 on) and its parents'
 // stored hashes, a page at a time, space by
 // space in log order (a parent is always logged before its children in its
 // space; a parent elsewhere is looked up), and counts the turns. A
 // checkpoint whose parent is missing counts as a mismatch.
-func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
-	v := &StoreVerification{Mismatches: []smriti.ID{}}
+func (s *Store) VerifyAll(ctx context.Context) (*records.StoreVerification, error) {
+	v := &records.StoreVerification{Mismatches: []smriti.ID{}}
 	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM turns)`).Scan(&v.Spaces, &v.Turns); err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
