@@ -150,7 +150,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	if s.waitsForBatch() {
 		s.group.Wait = groupWait
 	}
-	if err := waitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
+	if err := dbx.WaitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
