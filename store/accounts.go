@@ -64,7 +64,7 @@ func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (
 
 // Users implements account.Service.
 func (s *Store) Users(ctx context.Context) ([]*account.User, error) {
-	return queryAll(ctx, s, s.read, "list users", scanUser, `SELECT `+userCols+` FROM users ORDER BY username`)
+	return dbx.QueryAll(ctx, s.d, s.read, "list users", scanUser, `SELECT `+userCols+` FROM users ORDER BY username`)
 }
 
 // UserByName implements account.Service.
@@ -135,7 +135,7 @@ func (s *Store) CreateToken(ctx context.Context, t *account.APIToken, secretHash
 
 // Tokens implements account.Service.
 func (s *Store) Tokens(ctx context.Context, userID smriti.ID) ([]*account.APIToken, error) {
-	return queryAll(ctx, s, s.read, "list tokens", scanToken,
+	return dbx.QueryAll(ctx, s.d, s.read, "list tokens", scanToken,
 		`SELECT `+tokenCols+` FROM api_tokens WHERE user_id = ? ORDER BY created_at DESC, id DESC`, userID)
 }
 
@@ -290,7 +290,7 @@ func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*account.Memb
 	if err := s.requireRole(ctx, s.read, spaceID, account.NeedAdmin); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "list members", scanMember, `SELECT `+memberCols+`
+	return dbx.QueryAll(ctx, s.d, s.read, "list members", scanMember, `SELECT `+memberCols+`
 		FROM space_members m LEFT JOIN users u ON u.id = m.user_id WHERE m.space_id = ? ORDER BY m.created_at, m.user_id`, spaceID)
 }
 

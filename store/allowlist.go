@@ -51,7 +51,7 @@ func (s *Store) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.
 	if _, err := s.Space(ctx, space); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "secret allowlist", scanAllow, `SELECT `+allowCols+` FROM secret_allowlist
+	return dbx.QueryAll(ctx, s.d, s.read, "secret allowlist", scanAllow, `SELECT `+allowCols+` FROM secret_allowlist
 		WHERE space_id = ? ORDER BY created_at, rule, fingerprint`, space)
 }
 

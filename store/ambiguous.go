@@ -47,7 +47,7 @@ func (s *Store) stored(ctx context.Context, lockTable string, lockIDs []smriti.I
 			for i, id := range part {
 				args[i] = id
 			}
-			got, err := queryAll(ctx, s, tx, "look up written rows", func(r interface{ Scan(...any) error }) (smriti.ID, error) {
+			got, err := dbx.QueryAll(ctx, s.d, tx, "look up written rows", func(r interface{ Scan(...any) error }) (smriti.ID, error) {
 				var id smriti.ID
 				return id, r.Scan(&id)
 			}, `SELECT id FROM `+table+` WHERE id IN (`+dbx.Placeholders(len(args))+`)`, args...)

@@ -85,7 +85,7 @@ func CheckSQLiteFile(ctx context.Context, path string) error {
 // AllSpaces lists every space of every user, oldest first, for a backup.
 // Unlike Spaces it is not scoped to the caller.
 func (s *Store) AllSpaces(ctx context.Context) ([]records.SpaceOwner, error) {
-	return queryAll(ctx, s, s.read, "list spaces", func(r interface{ Scan(...any) error }) (records.SpaceOwner, error) {
+	return dbx.QueryAll(ctx, s.d, s.read, "list spaces", func(r interface{ Scan(...any) error }) (records.SpaceOwner, error) {
 		var o records.SpaceOwner
 		return o, r.Scan(&o.ID, &o.OwnerID, &o.Name)
 	}, `SELECT id, owner_id, name FROM spaces ORDER BY created_at, id`)
@@ -96,7 +96,7 @@ func (s *Store) AllSpaces(ctx context.Context) ([]records.SpaceOwner, error) {
 func (s *Store) ExportAccounts(ctx context.Context) (*records.Accounts, error) {
 	var a records.Accounts
 	var err error
-	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (records.AccountUser, error) {
+	a.Users, err = dbx.QueryAll(ctx, s.d, s.read, "export users", func(r interface{ Scan(...any) error }) (records.AccountUser, error) {
 		var u records.AccountUser
 		var created dbx.Time
 		err := r.Scan(&u.ID, &u.Username, &u.Disabled, &created, &u.PasswordHash)
@@ -106,7 +106,7 @@ func (s *Store) ExportAccounts(ctx context.Context) (*records.Accounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (records.AccountToken, error) {
+	a.Tokens, err = dbx.QueryAll(ctx, s.d, s.read, "export tokens", func(r interface{ Scan(...any) error }) (records.AccountToken, error) {
 		var t records.AccountToken
 		var created, expires, revoked dbx.Time
 		err := r.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &t.SecretHash)
@@ -116,7 +116,7 @@ func (s *Store) ExportAccounts(ctx context.Context) (*records.Accounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (records.AccountMember, error) {
+	a.Members, err = dbx.QueryAll(ctx, s.d, s.read, "export members", func(r interface{ Scan(...any) error }) (records.AccountMember, error) {
 		var m records.AccountMember
 		var created dbx.Time
 		err := r.Scan(&m.SpaceID, &m.UserID, &m.Role, &created)

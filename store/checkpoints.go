@@ -421,7 +421,7 @@ func (s *Store) checkpoint(ctx context.Context, q dbx.Querier, id smriti.ID) (*s
 }
 
 func (s *Store) queryCheckpoints(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
-	return queryAll(ctx, s, q, "list checkpoints", scanCheckpoint, query, args...)
+	return dbx.QueryAll(ctx, s.d, q, "list checkpoints", scanCheckpoint, query, args...)
 }
 
 // Checkpoints implements smriti.CheckpointService.

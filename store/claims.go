@@ -182,7 +182,7 @@ func (s *Store) checkClaimRefs(ctx context.Context, q dbx.Querier, in *coord.Cla
 }
 
 func (s *Store) queryClaims(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*coord.Claim, error) {
-	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
+	return dbx.QueryAll(ctx, s.d, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
 }
 
 // Claims implements coord.ClaimService.

@@ -161,7 +161,7 @@ func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace 
 			return err
 		}
 		if replace {
-			old, err := queryAll(ctx, s, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
+			old, err := dbx.QueryAll(ctx, s.d, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
 				` AND p.space_id = ? AND p.session_id = ? AND p.source = ? AND p.status = ?`,
 				smriti.UserFromContext(ctx), in.SpaceID, *in.SessionID, in.Source, smriti.ProposalPending)
 			if err != nil {
@@ -245,7 +245,7 @@ func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) (
 		args = append(args, status)
 	}
 	args = append(args, smriti.ListCap)
-	return queryAll(ctx, s, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
+	return dbx.QueryAll(ctx, s.d, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
 }
 
 // UpdateProposalDraft implements smriti.ProposalService.

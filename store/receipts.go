@@ -66,14 +66,14 @@ func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "list compaction receipts", scanReceipt, `SELECT `+receiptCols+`
+	return dbx.QueryAll(ctx, s.d, s.read, "list compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r JOIN spaces sp ON sp.id = r.space_id WHERE sp.id`+memberSpace+` AND r.space_id = ?
 		ORDER BY r.created_at DESC, r.id DESC LIMIT ?`, smriti.UserFromContext(ctx), spaceID, dbx.ClampLimit(limit, smriti.ListCap, smriti.ListCap))
 }
 
 // exportReceipts writes the space's receipts to a bundle, oldest first.
 func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts, privateKeys map[string]bool) error {
-	rs, err := queryAll(ctx, s, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
+	rs, err := dbx.QueryAll(ctx, s.d, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r WHERE r.space_id = ? ORDER BY r.created_at, r.id`, space)
 	if err != nil {
 		return err

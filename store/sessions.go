@@ -196,7 +196,7 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 }
 
 func (s *Store) querySessions(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Session, error) {
-	return queryAll(ctx, s, q, "list sessions", scanSession, query, args...)
+	return dbx.QueryAll(ctx, s.d, q, "list sessions", scanSession, query, args...)
 }
 
 // DeleteSession implements smriti.SessionService.

@@ -114,7 +114,7 @@ func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, 
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := queryAll(ctx, s, s.read, "list spaces", scanSpace, q, args...)
+	out, err := dbx.QueryAll(ctx, s.d, s.read, "list spaces", scanSpace, q, args...)
 	if err != nil {
 		return nil, "", err
 	}

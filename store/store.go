@@ -353,28 +353,6 @@ type faults struct {
 	beforeCommit, afterCommit func() error
 }
 
-// queryAll runs query and scans every row with scan; what names the list
-// in errors. The result is never nil.
-func queryAll[T any](ctx context.Context, s *Store, q dbx.Querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, s.d.Rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return out, nil
-}
-
 // nextLogPositions reserves n positions in the space's log and returns the
 // last one. It takes the log row's lock (the space's own on PostgreSQL, the
 // store-wide one on SQLite), so callers take it after every other lock they

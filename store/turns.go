@@ -113,7 +113,7 @@ func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query
 }
 
 func (s *Store) queryTurns(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Turn, error) {
-	return queryAll(ctx, s, q, "list turns", scanTurn, query, args...)
+	return dbx.QueryAll(ctx, s.d, q, "list turns", scanTurn, query, args...)
 }
 
 // AppendExchange implements smriti.SessionService. The session row is

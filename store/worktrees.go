@@ -37,7 +37,7 @@ func scanWorktree(row interface{ Scan(...any) error }) (*coord.Worktree, error) 
 }
 
 func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*coord.Worktree, error) {
-	return queryAll(ctx, s, s.read, "list worktrees", scanWorktree, query, args...)
+	return dbx.QueryAll(ctx, s.d, s.read, "list worktrees", scanWorktree, query, args...)
 }
 
 // InsertWorktree implements coord.WorktreeStore.

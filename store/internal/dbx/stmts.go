@@ -181,3 +181,25 @@ func (s *Stmts) Close() {
 		delete(s.m, k)
 	}
 }
+
+// QueryAll runs query (written with ? placeholders) and scans every row with scan; what names the list
+// in errors. The result is never nil.
+func QueryAll[T any](ctx context.Context, d Dialect, q Querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, d.Rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
