@@ -11,9 +11,11 @@
 //
 // The files are laid out by use case: spaces, sessions, checkpoints,
 // commit, send and preview, llmcalls (draft, extract, review, title),
-// merge, claims, worktrees, events, search, imports, idempotency and the
-// gate. app imports the domain (smriti, coord, account, idempotency,
-// search), intelligence and portability; never an adapter (store,
+// merge, claims, worktrees, events, search, imports, idempotency, the
+// gate, and backups (Backups: a whole store to a file and back, beside the
+// App, since a backup opens the databases it reads and writes). app
+// imports the domain (smriti, coord, account, idempotency, search,
+// records), intelligence and portability; never an adapter (store,
 // provider, httpapi, mcp, cli) nor render (internal/layering checks it).
 package app
 

@@ -8,6 +8,7 @@ import (
 	"smriti/account"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // The one access rule of the store. A caller sees a space when they are one
@@ -39,7 +40,7 @@ const ownedSpace = ` IN (SELECT space_id FROM space_members WHERE user_id = ? AN
 // that does not exist), EFORBIDDEN when their role falls short. Every write
 // path calls it (directly, or through lockSpace or sessionForWrite), so
 // every adapter — HTTP, MCP — meets the same rule.
-func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, need account.Need) error {
+func (s *Store) requireRole(ctx context.Context, q dbx.Querier, spaceID smriti.ID, need account.Need) error {
 	var role string
 	err := s.stmtOn(ctx, q, `SELECT role FROM space_members WHERE space_id = ? AND user_id = ?`).QueryRowContext(ctx,
 		spaceID, smriti.UserFromContext(ctx)).Scan(&role)
@@ -54,7 +55,7 @@ func (s *Store) requireRole(ctx context.Context, q querier, spaceID smriti.ID, n
 
 // sessionForWrite returns the session (locked with lock), after checking
 // the caller may write to its space.
-func (s *Store) sessionForWrite(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
+func (s *Store) sessionForWrite(ctx context.Context, q dbx.Querier, id smriti.ID, lock string) (*smriti.Session, error) {
 	se, err := s.session(ctx, q, id, lock)
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func (s *Store) sessionForWrite(ctx context.Context, q querier, id smriti.ID, lo
 // whyNotWritable explains a write that matched no session under
 // sessionWritable: EFORBIDDEN when the caller sees it but may not change it,
 // ENOTFOUND otherwise. Only failed writes pay for it.
-func (s *Store) whyNotWritable(ctx context.Context, q querier, id smriti.ID) error {
+func (s *Store) whyNotWritable(ctx context.Context, q dbx.Querier, id smriti.ID) error {
 	if _, err := s.sessionForWrite(ctx, q, id, ""); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ account.Service = (*Store)(nil)
@@ -26,7 +27,7 @@ const userCols = `id, username, disabled, created_at`
 
 func scanUser(row interface{ Scan(...any) error }) (*account.User, error) {
 	var u account.User
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&u.ID, &u.Username, &u.Disabled, &created); err != nil {
 		return nil, err
 	}
@@ -48,8 +49,8 @@ func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (
 	}
 	u := &account.User{ID: smriti.NewID(), Username: username, CreatedAt: s.Now()}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
-			u.ID, u.Username, passwordHash, false, s.d.t(u.CreatedAt))
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
+			u.ID, u.Username, passwordHash, false, s.d.T(u.CreatedAt))
 		return err
 	})
 	if uniqueViolation(err) {
@@ -63,15 +64,15 @@ func (s *Store) CreateUser(ctx context.Context, username, passwordHash string) (
 
 // Users implements account.Service.
 func (s *Store) Users(ctx context.Context) ([]*account.User, error) {
-	return queryAll(ctx, s, s.read, "list users", scanUser, `SELECT `+userCols+` FROM users ORDER BY username`)
+	return dbx.QueryAll(ctx, s.d, s.read, "list users", scanUser, `SELECT `+userCols+` FROM users ORDER BY username`)
 }
 
 // UserByName implements account.Service.
 func (s *Store) UserByName(ctx context.Context, username string) (*account.User, string, error) {
 	var hash string
 	var u account.User
-	var created dbTime
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT `+userCols+`, password_hash FROM users WHERE username = ?`), username).
+	var created dbx.Time
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT `+userCols+`, password_hash FROM users WHERE username = ?`), username).
 		Scan(&u.ID, &u.Username, &u.Disabled, &created, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", errUserNotFound
@@ -88,7 +89,7 @@ func (s *Store) SetUserDisabled(ctx context.Context, username string, disabled b
 	var u *account.User
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		u, err = scanUser(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE users SET disabled = ? WHERE username = ? RETURNING `+userCols), disabled, username))
+		u, err = scanUser(tx.QueryRowContext(ctx, s.d.Rebind(`UPDATE users SET disabled = ? WHERE username = ? RETURNING `+userCols), disabled, username))
 		if errors.Is(err, sql.ErrNoRows) {
 			return errUserNotFound
 		}
@@ -96,7 +97,7 @@ func (s *Store) SetUserDisabled(ctx context.Context, username string, disabled b
 			return fmt.Errorf("disable user: %w", err)
 		}
 		if disabled {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM browser_sessions WHERE user_id = ?`), u.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM browser_sessions WHERE user_id = ?`), u.ID); err != nil {
 				return fmt.Errorf("end browser sessions: %w", err)
 			}
 		}
@@ -109,36 +110,21 @@ const tokenCols = `id, user_id, name, scope, created_at, expires_at, revoked_at`
 
 func scanToken(row interface{ Scan(...any) error }) (*account.APIToken, error) {
 	var t account.APIToken
-	var created, expires, revoked dbTime
+	var created, expires, revoked dbx.Time
 	if err := row.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked); err != nil {
 		return nil, err
 	}
 	t.CreatedAt = created.Time
-	t.ExpiresAt = optTime(expires)
-	t.RevokedAt = optTime(revoked)
+	t.ExpiresAt = dbx.OptTime(expires)
+	t.RevokedAt = dbx.OptTime(revoked)
 	return &t, nil
-}
-
-func optTime(t dbTime) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	v := t.Time
-	return &v
-}
-
-func (d dialect) optT(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return d.t(*t)
 }
 
 // CreateToken implements account.Service.
 func (s *Store) CreateToken(ctx context.Context, t *account.APIToken, secretHash string) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, secretHash, string(t.Scope), s.d.t(t.CreatedAt), s.d.optT(t.ExpiresAt))
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, secretHash, string(t.Scope), s.d.T(t.CreatedAt), s.d.OptT(t.ExpiresAt))
 		return err
 	})
 	if err != nil {
@@ -149,7 +135,7 @@ func (s *Store) CreateToken(ctx context.Context, t *account.APIToken, secretHash
 
 // Tokens implements account.Service.
 func (s *Store) Tokens(ctx context.Context, userID smriti.ID) ([]*account.APIToken, error) {
-	return queryAll(ctx, s, s.read, "list tokens", scanToken,
+	return dbx.QueryAll(ctx, s.d, s.read, "list tokens", scanToken,
 		`SELECT `+tokenCols+` FROM api_tokens WHERE user_id = ? ORDER BY created_at DESC, id DESC`, userID)
 }
 
@@ -158,8 +144,8 @@ func (s *Store) RevokeToken(ctx context.Context, userID, id smriti.ID) (*account
 	var t *account.APIToken
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		t, err = scanToken(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?)
-			WHERE id = ? AND user_id = ? RETURNING `+tokenCols), s.d.t(s.Now()), id, userID))
+		t, err = scanToken(tx.QueryRowContext(ctx, s.d.Rebind(`UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?)
+			WHERE id = ? AND user_id = ? RETURNING `+tokenCols), s.d.T(s.Now()), id, userID))
 		if errors.Is(err, sql.ErrNoRows) {
 			return errTokenNotFound
 		}
@@ -183,10 +169,10 @@ const (
 // TokenPrincipal implements account.Service.
 func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.Time) (*account.Principal, error) {
 	var t account.APIToken
-	var created, expires, revoked dbTime
+	var created, expires, revoked dbx.Time
 	var username string
 	var disabled bool
-	st, err := s.prepared(ctx, s.read, sqlTokenPrincipal)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlTokenPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +183,7 @@ func (s *Store) TokenPrincipal(ctx context.Context, secretHash string, now time.
 	if err != nil {
 		return nil, fmt.Errorf("look up token: %w", err)
 	}
-	t.ExpiresAt, t.RevokedAt = optTime(expires), optTime(revoked)
+	t.ExpiresAt, t.RevokedAt = dbx.OptTime(expires), dbx.OptTime(revoked)
 	if disabled {
 		return nil, account.ErrBadCredentials()
 	}
@@ -213,11 +199,11 @@ func (s *Store) CreateBrowserSession(ctx context.Context, secretHash string, use
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
 		// Expired sessions of this user go when a new one starts.
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM browser_sessions WHERE user_id = ? AND expires_at <= ?`), userID, s.d.t(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM browser_sessions WHERE user_id = ? AND expires_at <= ?`), userID, s.d.T(now)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO browser_sessions (secret_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`),
-			secretHash, userID, s.d.t(now), s.d.t(expires))
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO browser_sessions (secret_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`),
+			secretHash, userID, s.d.T(now), s.d.T(expires))
 		return err
 	})
 	if err != nil {
@@ -230,9 +216,9 @@ func (s *Store) CreateBrowserSession(ctx context.Context, secretHash string, use
 // with the admin scope for its own user: it is the person at the keyboard.
 func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now time.Time) (*account.Principal, error) {
 	var p account.Principal
-	var expires dbTime
+	var expires dbx.Time
 	var disabled bool
-	st, err := s.prepared(ctx, s.read, sqlSessionPrincipal)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlSessionPrincipal)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +241,7 @@ func (s *Store) SessionPrincipal(ctx context.Context, secretHash string, now tim
 // DeleteBrowserSession implements account.Service.
 func (s *Store) DeleteBrowserSession(ctx context.Context, secretHash string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM browser_sessions WHERE secret_hash = ?`), secretHash); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM browser_sessions WHERE secret_hash = ?`), secretHash); err != nil {
 			return fmt.Errorf("delete browser session: %w", err)
 		}
 		return nil
@@ -267,10 +253,10 @@ func (s *Store) SpaceRole(ctx context.Context, id smriti.ID) (account.Role, erro
 	return s.spaceRole(ctx, s.read, id)
 }
 
-func (s *Store) spaceRole(ctx context.Context, q querier, id smriti.ID) (account.Role, error) {
+func (s *Store) spaceRole(ctx context.Context, q dbx.Querier, id smriti.ID) (account.Role, error) {
 	user := smriti.UserFromContext(ctx)
 	var role string
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT role FROM space_members WHERE user_id = ? AND space_id IN (
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT role FROM space_members WHERE user_id = ? AND space_id IN (
 			SELECT id FROM spaces WHERE id = ?
 			UNION ALL SELECT space_id FROM sessions WHERE id = ?
 			UNION ALL SELECT space_id FROM checkpoints WHERE id = ?
@@ -291,7 +277,7 @@ const memberCols = `m.space_id, m.user_id, COALESCE(u.username, ''), m.role, m.c
 
 func scanMember(row interface{ Scan(...any) error }) (*account.Member, error) {
 	var m account.Member
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&m.SpaceID, &m.UserID, &m.Username, &m.Role, &created); err != nil {
 		return nil, err
 	}
@@ -304,7 +290,7 @@ func (s *Store) Members(ctx context.Context, spaceID smriti.ID) ([]*account.Memb
 	if err := s.requireRole(ctx, s.read, spaceID, account.NeedAdmin); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "list members", scanMember, `SELECT `+memberCols+`
+	return dbx.QueryAll(ctx, s.d, s.read, "list members", scanMember, `SELECT `+memberCols+`
 		FROM space_members m LEFT JOIN users u ON u.id = m.user_id WHERE m.space_id = ? ORDER BY m.created_at, m.user_id`, spaceID)
 }
 
@@ -314,7 +300,7 @@ func (s *Store) checkMemberChange(ctx context.Context, tx *sql.Tx, spaceID, user
 		return err
 	}
 	var creator smriti.ID
-	if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT owner_id FROM spaces WHERE id = ?`), spaceID).Scan(&creator); err != nil {
+	if err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT owner_id FROM spaces WHERE id = ?`), spaceID).Scan(&creator); err != nil {
 		return fmt.Errorf("look up space: %w", err)
 	}
 	if creator == userID {
@@ -331,18 +317,18 @@ func (s *Store) SetMember(ctx context.Context, spaceID, userID smriti.ID, role a
 			return err
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM users WHERE id = ?`), userID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM users WHERE id = ?`), userID).Scan(&n); err != nil {
 			return fmt.Errorf("look up user: %w", err)
 		}
 		if n == 0 {
 			return errUserNotFound
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (space_id, user_id) DO UPDATE SET role = excluded.role`), spaceID, userID, string(role), s.d.t(s.Now())); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (space_id, user_id) DO UPDATE SET role = excluded.role`), spaceID, userID, string(role), s.d.T(s.Now())); err != nil {
 			return fmt.Errorf("set member: %w", err)
 		}
 		var err error
-		m, err = scanMember(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+memberCols+`
+		m, err = scanMember(tx.QueryRowContext(ctx, s.d.Rebind(`SELECT `+memberCols+`
 			FROM space_members m LEFT JOIN users u ON u.id = m.user_id WHERE m.space_id = ? AND m.user_id = ?`), spaceID, userID))
 		return err
 	})
@@ -355,7 +341,7 @@ func (s *Store) RemoveMember(ctx context.Context, spaceID, userID smriti.ID) err
 		if err := s.checkMemberChange(ctx, tx, spaceID, userID); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM space_members WHERE space_id = ? AND user_id = ?`), spaceID, userID)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM space_members WHERE space_id = ? AND user_id = ?`), spaceID, userID)
 		if err != nil {
 			return fmt.Errorf("remove member: %w", err)
 		}

@@ -35,8 +35,8 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			if err := s.insertSession(ctx, tx, se); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO agent_sessions (space_id, source, session_key, session_id, created_at)
-				VALUES (?, ?, ?, ?, ?)`), spaceID, source, key, se.ID, s.d.t(now)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO agent_sessions (space_id, source, session_key, session_id, created_at)
+				VALUES (?, ?, ?, ?, ?)`), spaceID, source, key, se.ID, s.d.T(now)); err != nil {
 				return fmt.Errorf("record agent session: %w", err)
 			}
 			created = true
@@ -45,7 +45,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 		for _, e := range entries {
 			// One statement decides whether the entry is new: a second
 			// import racing this one cannot write it twice.
-			res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO agent_entries (session_id, entry_key) VALUES (?, ?) ON CONFLICT DO NOTHING`),
+			res, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO agent_entries (session_id, entry_key) VALUES (?, ?) ON CONFLICT DO NOTHING`),
 				se.ID, smriti.Truncate(e.Key, 300))
 			if err != nil {
 				return fmt.Errorf("record agent entry: %w", err)
@@ -54,7 +54,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			if n == 1 && e.Covers != "" {
 				// The real message of a stand-in imported before: recorded,
 				// no second turn; the stand-in's key is free again.
-				res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM agent_entries WHERE session_id = ? AND entry_key = ?`),
+				res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM agent_entries WHERE session_id = ? AND entry_key = ?`),
 					se.ID, smriti.Truncate(e.Covers, 300))
 				if err != nil {
 					return fmt.Errorf("release stand-in: %w", err)
@@ -86,8 +86,8 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 				}
 			}
 			se.LastSeq += int64(len(fresh))
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ?, updated_at = ? WHERE id = ?`),
-				se.LastSeq, s.d.t(now), se.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET last_seq = ?, updated_at = ? WHERE id = ?`),
+				se.LastSeq, s.d.T(now), se.ID); err != nil {
 				return fmt.Errorf("update session: %w", err)
 			}
 			se.UpdatedAt = now
@@ -99,7 +99,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 		return nil, false, 0, err
 	}
 	if added > 0 {
-		s.cache.drop(out.ID)
+		s.cache.Drop(out.ID)
 	}
 	return out, created, added, nil
 }
@@ -108,7 +108,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 // is none yet (or it was deleted, which also removed the mapping).
 func (s *Store) agentSession(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, source, key string) (*smriti.Session, error) {
 	var id smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT session_id FROM agent_sessions WHERE space_id = ? AND source = ? AND session_key = ?`),
+	err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT session_id FROM agent_sessions WHERE space_id = ? AND source = ? AND session_key = ?`),
 		spaceID, source, key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -116,5 +116,5 @@ func (s *Store) agentSession(ctx context.Context, tx *sql.Tx, spaceID smriti.ID,
 	if err != nil {
 		return nil, fmt.Errorf("look up agent session: %w", err)
 	}
-	return s.session(ctx, tx, id, s.d.forUpdate)
+	return s.session(ctx, tx, id, s.d.ForUpdate)
 }

@@ -8,13 +8,14 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 const allowCols = `space_id, rule, fingerprint, created_by, created_at`
 
 func scanAllow(r interface{ Scan(...any) error }) (smriti.SecretAllow, error) {
 	var a smriti.SecretAllow
-	var at dbTime
+	var at dbx.Time
 	err := r.Scan(&a.SpaceID, &a.Rule, &a.Fingerprint, &a.CreatedBy, &at)
 	a.CreatedAt = at.Time
 	return a, err
@@ -27,11 +28,11 @@ func (s *Store) AllowSecret(ctx context.Context, in smriti.SecretAllow) (*smriti
 		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedAdmin); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO secret_allowlist (`+allowCols+`) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (space_id, rule, fingerprint) DO NOTHING`), in.SpaceID, in.Rule, in.Fingerprint, in.CreatedBy, s.d.t(s.Now())); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO secret_allowlist (`+allowCols+`) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (space_id, rule, fingerprint) DO NOTHING`), in.SpaceID, in.Rule, in.Fingerprint, in.CreatedBy, s.d.T(s.Now())); err != nil {
 			return fmt.Errorf("allow secret: %w", err)
 		}
-		a, err := scanAllow(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+allowCols+` FROM secret_allowlist
+		a, err := scanAllow(tx.QueryRowContext(ctx, s.d.Rebind(`SELECT `+allowCols+` FROM secret_allowlist
 			WHERE space_id = ? AND rule = ? AND fingerprint = ?`), in.SpaceID, in.Rule, in.Fingerprint))
 		if err != nil {
 			return fmt.Errorf("allow secret: %w", err)
@@ -50,7 +51,7 @@ func (s *Store) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.
 	if _, err := s.Space(ctx, space); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "secret allowlist", scanAllow, `SELECT `+allowCols+` FROM secret_allowlist
+	return dbx.QueryAll(ctx, s.d, s.read, "secret allowlist", scanAllow, `SELECT `+allowCols+` FROM secret_allowlist
 		WHERE space_id = ? ORDER BY created_at, rule, fingerprint`, space)
 }
 
@@ -60,7 +61,7 @@ func (s *Store) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fi
 		if err := s.requireRole(ctx, tx, space, account.NeedAdmin); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM secret_allowlist WHERE space_id = ? AND rule = ? AND fingerprint = ?`), space, rule, fingerprint)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM secret_allowlist WHERE space_id = ? AND rule = ? AND fingerprint = ?`), space, rule, fingerprint)
 		if err != nil {
 			return fmt.Errorf("remove allowed secret: %w", err)
 		}
@@ -73,8 +74,8 @@ func (s *Store) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fi
 
 // allowedSecrets is a space's allowlist as a bundle carries it, by rule
 // and fingerprint.
-func (s *Store) allowedSecrets(ctx context.Context, q querier, space smriti.ID) ([]records.BundleAllow, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT rule, fingerprint FROM secret_allowlist WHERE space_id = ? ORDER BY rule, fingerprint`), space)
+func (s *Store) allowedSecrets(ctx context.Context, q dbx.Querier, space smriti.ID) ([]records.BundleAllow, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT rule, fingerprint FROM secret_allowlist WHERE space_id = ? ORDER BY rule, fingerprint`), space)
 	if err != nil {
 		return nil, fmt.Errorf("export allowlist: %w", err)
 	}
@@ -93,8 +94,8 @@ func (s *Store) allowedSecrets(ctx context.Context, q querier, space smriti.ID) 
 // importAllowedSecrets stores the allowlist a bundle's space carries.
 func (s *Store) importAllowedSecrets(ctx context.Context, tx *sql.Tx, space smriti.ID, list []records.BundleAllow) error {
 	for _, a := range list {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO secret_allowlist (`+allowCols+`) VALUES (?, ?, ?, ?, ?)`),
-			space, a.Rule, a.Fingerprint, "import", s.d.t(s.Now())); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO secret_allowlist (`+allowCols+`) VALUES (?, ?, ?, ?, ?)`),
+			space, a.Rule, a.Fingerprint, "import", s.d.T(s.Now())); err != nil {
 			return importConflict(fmt.Errorf("import allowlist: %w", err))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // A COMMIT that fails may have happened: the connection broke after the
@@ -19,19 +20,6 @@ import (
 // the transaction to end (a share lock on a row the transaction locked is
 // granted only then) and reads whether its rows are stored.
 
-// commitError is an error from COMMIT itself: the transaction may or may
-// not have committed.
-type commitError struct{ err error }
-
-func (e *commitError) Error() string { return "commit: " + e.err.Error() }
-func (e *commitError) Unwrap() error { return e.err }
-
-// ambiguous reports whether err came from COMMIT, so the write may be stored.
-func ambiguous(err error) bool {
-	var ce *commitError
-	return errors.As(err, &ce)
-}
-
 // settleTimeout bounds the look-up after an ambiguous COMMIT.
 const settleTimeout = 10 * time.Second
 
@@ -42,12 +30,12 @@ func (s *Store) stored(ctx context.Context, lockTable string, lockIDs []smriti.I
 	defer cancel()
 	found := map[smriti.ID]bool{}
 	err := s.tx1(ctx, func(tx *sql.Tx) error {
-		if s.d.name == "postgres" && len(lockIDs) > 0 {
+		if s.d.Name == "postgres" && len(lockIDs) > 0 {
 			args := make([]any, len(lockIDs))
 			for i, id := range lockIDs {
 				args[i] = id
 			}
-			rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id FROM `+lockTable+` WHERE id IN (`+placeholders(len(args))+`) ORDER BY id FOR SHARE`), args...)
+			rows, err := tx.QueryContext(ctx, s.d.Rebind(`SELECT id FROM `+lockTable+` WHERE id IN (`+dbx.Placeholders(len(args))+`) ORDER BY id FOR SHARE`), args...)
 			if err != nil {
 				return fmt.Errorf("wait for the transaction: %w", err)
 			}
@@ -59,10 +47,10 @@ func (s *Store) stored(ctx context.Context, lockTable string, lockIDs []smriti.I
 			for i, id := range part {
 				args[i] = id
 			}
-			got, err := queryAll(ctx, s, tx, "look up written rows", func(r interface{ Scan(...any) error }) (smriti.ID, error) {
+			got, err := dbx.QueryAll(ctx, s.d, tx, "look up written rows", func(r interface{ Scan(...any) error }) (smriti.ID, error) {
 				var id smriti.ID
 				return id, r.Scan(&id)
-			}, `SELECT id FROM `+table+` WHERE id IN (`+placeholders(len(args))+`)`, args...)
+			}, `SELECT id FROM `+table+` WHERE id IN (`+dbx.Placeholders(len(args))+`)`, args...)
 			if err != nil {
 				return err
 			}
@@ -82,7 +70,7 @@ func (s *Store) stored(ctx context.Context, lockTable string, lockIDs []smriti.I
 // is stored: the checkpoint written (the space's row was locked by the
 // transaction), or the commit's error when it is not there.
 func (s *Store) settleCheckpoint(ctx context.Context, spaceID smriti.ID, c *smriti.Checkpoint, err error) (*smriti.Checkpoint, error) {
-	if err == nil || c == nil || !ambiguous(err) {
+	if err == nil || c == nil || !dbx.Ambiguous(err) {
 		return c, err
 	}
 	found, lerr := s.stored(ctx, "spaces", []smriti.ID{spaceID}, "checkpoints", []smriti.ID{c.ID})

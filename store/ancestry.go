@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Ancestry acceleration. Every checkpoint written since migration 2 knows
@@ -50,11 +51,11 @@ var errNoAncestry = errors.New("checkpoint has no ancestry data")
 // ancestry reads nodes for one walk, each at most once.
 type ancestry struct {
 	s     *Store
-	q     querier
+	q     dbx.Querier
 	nodes map[smriti.ID]*ancNode
 }
 
-func (s *Store) newAncestry(q querier) *ancestry {
+func (s *Store) newAncestry(q dbx.Querier) *ancestry {
 	return &ancestry{s: s, q: q, nodes: map[smriti.ID]*ancNode{}}
 }
 
@@ -76,7 +77,7 @@ func (a *ancestry) node(ctx context.Context, id smriti.ID) (*ancNode, error) {
 	if !depth.Valid {
 		return nil, errNoAncestry
 	}
-	n.depth, n.parent, n.skip = depth.Int64, nullID(parent), nullID(skip)
+	n.depth, n.parent, n.skip = depth.Int64, dbx.NullID(parent), dbx.NullID(skip)
 	if n.depth > 0 && n.parent == nil {
 		// The parent row is gone (only whole-space deletes do that): the
 		// pointers can no longer be trusted.

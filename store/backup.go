@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"smriti/account"
 	"strings"
-	"time"
 
 	"smriti"
+	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 // This file holds what `smriti backup` needs below the domain: a file copy
@@ -23,7 +23,7 @@ import (
 // writes carry on (WAL mode); the copy is the database as of the read
 // transaction's start. path must not exist.
 func (s *Store) VacuumInto(ctx context.Context, path string) error {
-	if s.d.name != "sqlite" {
+	if s.d.Name != "sqlite" {
 		return smriti.Errorf(smriti.EINVALID, "VACUUM INTO copies SQLite stores only; back up PostgreSQL as bundles or with pg_dump")
 	}
 	if _, err := os.Lstat(path); err == nil {
@@ -82,71 +82,23 @@ func CheckSQLiteFile(ctx context.Context, path string) error {
 	}
 }
 
-// SpaceOwner names a space and the user who owns it.
-type SpaceOwner struct {
-	ID      smriti.ID `json:"id"`
-	OwnerID smriti.ID `json:"owner_id"`
-	Name    string    `json:"name"`
-}
-
 // AllSpaces lists every space of every user, oldest first, for a backup.
 // Unlike Spaces it is not scoped to the caller.
-func (s *Store) AllSpaces(ctx context.Context) ([]SpaceOwner, error) {
-	return queryAll(ctx, s, s.read, "list spaces", func(r interface{ Scan(...any) error }) (SpaceOwner, error) {
-		var o SpaceOwner
+func (s *Store) AllSpaces(ctx context.Context) ([]records.SpaceOwner, error) {
+	return dbx.QueryAll(ctx, s.d, s.read, "list spaces", func(r interface{ Scan(...any) error }) (records.SpaceOwner, error) {
+		var o records.SpaceOwner
 		return o, r.Scan(&o.ID, &o.OwnerID, &o.Name)
 	}, `SELECT id, owner_id, name FROM spaces ORDER BY created_at, id`)
 }
 
-// Accounts are the rows a space bundle does not carry: users (with their
-// password hashes), API tokens (their secrets' SHA-256 only) and the
-// memberships other than each space's owner. A backup keeps them so a
-// restored server signs the same people in.
-type Accounts struct {
-	Users   []AccountUser   `json:"users"`
-	Tokens  []AccountToken  `json:"tokens"`
-	Members []AccountMember `json:"members"`
-}
-
-// AccountUser is one users row. PasswordHash is the argon2id hash, never a
-// password.
-type AccountUser struct {
-	ID           smriti.ID `json:"id"`
-	Username     string    `json:"username"`
-	PasswordHash string    `json:"password_hash"`
-	Disabled     bool      `json:"disabled"`
-	CreatedAt    time.Time `json:"created_at"`
-}
-
-// AccountToken is one api_tokens row. SecretHash is the SHA-256 of the
-// secret, which no backup holds.
-type AccountToken struct {
-	ID         smriti.ID     `json:"id"`
-	UserID     smriti.ID     `json:"user_id"`
-	Name       string        `json:"name"`
-	SecretHash string        `json:"secret_hash"`
-	Scope      account.Scope `json:"scope"`
-	CreatedAt  time.Time     `json:"created_at"`
-	ExpiresAt  *time.Time    `json:"expires_at"`
-	RevokedAt  *time.Time    `json:"revoked_at"`
-}
-
-// AccountMember is a space_members row other than the space's owner.
-type AccountMember struct {
-	SpaceID   smriti.ID    `json:"space_id"`
-	UserID    smriti.ID    `json:"user_id"`
-	Role      account.Role `json:"role"`
-	CreatedAt time.Time    `json:"created_at"`
-}
-
 // ExportAccounts reads every user but the built-in local one, every token
 // and every membership that is not an owner's.
-func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
-	var a Accounts
+func (s *Store) ExportAccounts(ctx context.Context) (*records.Accounts, error) {
+	var a records.Accounts
 	var err error
-	a.Users, err = queryAll(ctx, s, s.read, "export users", func(r interface{ Scan(...any) error }) (AccountUser, error) {
-		var u AccountUser
-		var created dbTime
+	a.Users, err = dbx.QueryAll(ctx, s.d, s.read, "export users", func(r interface{ Scan(...any) error }) (records.AccountUser, error) {
+		var u records.AccountUser
+		var created dbx.Time
 		err := r.Scan(&u.ID, &u.Username, &u.Disabled, &created, &u.PasswordHash)
 		u.CreatedAt = created.Time
 		return u, err
@@ -154,19 +106,19 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Tokens, err = queryAll(ctx, s, s.read, "export tokens", func(r interface{ Scan(...any) error }) (AccountToken, error) {
-		var t AccountToken
-		var created, expires, revoked dbTime
+	a.Tokens, err = dbx.QueryAll(ctx, s.d, s.read, "export tokens", func(r interface{ Scan(...any) error }) (records.AccountToken, error) {
+		var t records.AccountToken
+		var created, expires, revoked dbx.Time
 		err := r.Scan(&t.ID, &t.UserID, &t.Name, &t.Scope, &created, &expires, &revoked, &t.SecretHash)
-		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, optTime(expires), optTime(revoked)
+		t.CreatedAt, t.ExpiresAt, t.RevokedAt = created.Time, dbx.OptTime(expires), dbx.OptTime(revoked)
 		return t, err
 	}, `SELECT `+tokenCols+`, secret_hash FROM api_tokens ORDER BY created_at, id`)
 	if err != nil {
 		return nil, err
 	}
-	a.Members, err = queryAll(ctx, s, s.read, "export members", func(r interface{ Scan(...any) error }) (AccountMember, error) {
-		var m AccountMember
-		var created dbTime
+	a.Members, err = dbx.QueryAll(ctx, s.d, s.read, "export members", func(r interface{ Scan(...any) error }) (records.AccountMember, error) {
+		var m records.AccountMember
+		var created dbx.Time
 		err := r.Scan(&m.SpaceID, &m.UserID, &m.Role, &created)
 		m.CreatedAt = created.Time
 		return m, err
@@ -180,18 +132,18 @@ func (s *Store) ExportAccounts(ctx context.Context) (*Accounts, error) {
 
 // RestoreUsers writes users and their tokens into the store, keeping their
 // ids, in one transaction. Run it on an empty store, before the spaces.
-func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
+func (s *Store) RestoreUsers(ctx context.Context, a *records.Accounts) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, u := range a.Users {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
-				u.ID, u.Username, u.PasswordHash, u.Disabled, s.d.t(u.CreatedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO users (id, username, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)`),
+				u.ID, u.Username, u.PasswordHash, u.Disabled, s.d.T(u.CreatedAt)); err != nil {
 				return fmt.Errorf("restore user %s: %w", u.Username, err)
 			}
 		}
 		for _, t := range a.Tokens {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at, revoked_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, t.SecretHash, string(t.Scope), s.d.t(t.CreatedAt),
-				s.d.optT(t.ExpiresAt), s.d.optT(t.RevokedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO api_tokens (id, user_id, name, secret_hash, scope, created_at, expires_at, revoked_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), t.ID, t.UserID, t.Name, t.SecretHash, string(t.Scope), s.d.T(t.CreatedAt),
+				s.d.OptT(t.ExpiresAt), s.d.OptT(t.RevokedAt)); err != nil {
 				return fmt.Errorf("restore token %s: %w", t.ID, err)
 			}
 		}
@@ -201,11 +153,11 @@ func (s *Store) RestoreUsers(ctx context.Context, a *Accounts) error {
 
 // RestoreMembers writes the memberships that are not owners' (the owner's
 // row is written with its space). Run it after the spaces are restored.
-func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) error {
+func (s *Store) RestoreMembers(ctx context.Context, members []records.AccountMember) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, m := range members {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
-				m.SpaceID, m.UserID, string(m.Role), s.d.t(m.CreatedAt)); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO space_members (space_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`),
+				m.SpaceID, m.UserID, string(m.Role), s.d.T(m.CreatedAt)); err != nil {
 				return fmt.Errorf("restore member %s of %s: %w", m.UserID, m.SpaceID, err)
 			}
 		}
@@ -213,34 +165,15 @@ func (s *Store) RestoreMembers(ctx context.Context, members []AccountMember) err
 	})
 }
 
-// Emptiness says what a store already holds, so a restore can refuse to
-// mix a backup into live data.
-type Emptiness struct {
-	Spaces, Sessions, Users int
-}
-
-// Empty reports whether the store holds no space, no session and no user
-// but the built-in local one.
-func (e Emptiness) Empty() bool { return e.Spaces == 0 && e.Sessions == 0 && e.Users == 0 }
-
 // Contents counts the rows that make a store not empty.
-func (s *Store) Contents(ctx context.Context) (Emptiness, error) {
-	var e Emptiness
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
+func (s *Store) Contents(ctx context.Context) (records.Emptiness, error) {
+	var e records.Emptiness
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM sessions),
 		(SELECT COUNT(*) FROM users WHERE id <> ?)`), smriti.LocalUserID).Scan(&e.Spaces, &e.Sessions, &e.Users)
 	if err != nil {
 		return e, fmt.Errorf("count rows: %w", err)
 	}
 	return e, nil
-}
-
-// StoreVerification is the outcome of recomputing every checkpoint hash in
-// a store.
-type StoreVerification struct {
-	Spaces      int         `json:"spaces"`
-	Checkpoints int         `json:"checkpoints"`
-	Turns       int         `json:"turns"`
-	Mismatches  []smriti.ID `json:"mismatches"`
 }
 
 // VerifyAll recomputes the hash of every checkpoint of every space from its
@@ -249,8 +182,8 @@ type StoreVerification struct {
 // space in log order (a parent is always logged before its children in its
 // space; a parent elsewhere is looked up), and counts the turns. A
 // checkpoint whose parent is missing counts as a mismatch.
-func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
-	v := &StoreVerification{Mismatches: []smriti.ID{}}
+func (s *Store) VerifyAll(ctx context.Context) (*records.StoreVerification, error) {
+	v := &records.StoreVerification{Mismatches: []smriti.ID{}}
 	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM spaces), (SELECT COUNT(*) FROM turns)`).Scan(&v.Spaces, &v.Turns); err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
@@ -263,7 +196,7 @@ func (s *Store) VerifyAll(ctx context.Context) (*StoreVerification, error) {
 			return h, true, nil
 		}
 		var h string
-		err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash FROM checkpoints WHERE id = ?`), *p).Scan(&h)
+		err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash FROM checkpoints WHERE id = ?`), *p).Scan(&h)
 		if errors.Is(err, sql.ErrNoRows) {
 			return "", false, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // A send needs its checkpoints' identity on every call and their content
@@ -33,18 +34,18 @@ const sqlAncestorHeads = `WITH RECURSIVE chain (id, depth) AS (
 func scanCheckpointHead(row interface{ Scan(...any) error }) (*smriti.Checkpoint, error) {
 	var c smriti.Checkpoint
 	var parent, merge uuid.NullUUID
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&c.ID, &c.SpaceID, &c.Hash, &parent, &merge, &c.BranchName, &c.Message,
 		&c.LogPos, &created, &c.HashVersion); err != nil {
 		return nil, err
 	}
-	c.ParentID, c.MergeParentID = nullID(parent), nullID(merge)
+	c.ParentID, c.MergeParentID = dbx.NullID(parent), dbx.NullID(merge)
 	c.CreatedAt = created.Time
 	return &c, nil
 }
 
 func (s *Store) queryHeads(ctx context.Context, query string, args ...any) ([]*smriti.Checkpoint, error) {
-	st, err := s.prepared(ctx, s.read, query)
+	st, err := s.stmts.Prepared(ctx, s.read, query)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 const checkpointCols = `c.id, c.space_id, c.commit_hash, c.parent_id, c.merge_parent_id, c.branch_name, c.author_agent,
@@ -28,14 +29,14 @@ func scanCheckpoint(row interface{ Scan(...any) error }) (*smriti.Checkpoint, er
 	var c smriti.Checkpoint
 	var parent, merge uuid.NullUUID
 	var agent, root, raw sql.NullString
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&c.ID, &c.SpaceID, &c.Hash, &parent, &merge, &c.BranchName, &agent, &c.AuthorType, &root,
-		&c.Message, &c.Summary, &c.Objective, jsonCol{&c.Decisions}, jsonCol{&c.Assumptions}, jsonCol{&c.Tasks},
-		jsonCol{&c.OpenQuestions}, jsonCol{&c.Entities}, jsonCol{&c.Artifacts}, jsonCol{&c.ContextBlob}, &raw,
-		jsonCol{&c.Metadata}, &c.LogPos, &created, &c.HashVersion); err != nil {
+		&c.Message, &c.Summary, &c.Objective, dbx.JSONCol{Dst: &c.Decisions}, dbx.JSONCol{Dst: &c.Assumptions}, dbx.JSONCol{Dst: &c.Tasks},
+		dbx.JSONCol{Dst: &c.OpenQuestions}, dbx.JSONCol{Dst: &c.Entities}, dbx.JSONCol{Dst: &c.Artifacts}, dbx.JSONCol{Dst: &c.ContextBlob}, &raw,
+		dbx.JSONCol{Dst: &c.Metadata}, &c.LogPos, &created, &c.HashVersion); err != nil {
 		return nil, err
 	}
-	c.ParentID, c.MergeParentID = nullID(parent), nullID(merge)
+	c.ParentID, c.MergeParentID = dbx.NullID(parent), dbx.NullID(merge)
 	if agent.Valid {
 		c.AuthorAgent = &agent.String
 	}
@@ -88,7 +89,7 @@ type headRef struct {
 	hash string
 }
 
-func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, branch string) (*headRef, error) {
+func (s *Store) branchHead(ctx context.Context, q dbx.Querier, spaceID smriti.ID, branch string) (*headRef, error) {
 	var h headRef
 	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE space_id = ? AND branch_name = ?
 		ORDER BY log_pos DESC LIMIT 1`).QueryRowContext(ctx, spaceID, branch).Scan(&h.id, &h.hash)
@@ -101,7 +102,7 @@ func (s *Store) branchHead(ctx context.Context, q querier, spaceID smriti.ID, br
 	return &h, nil
 }
 
-func (s *Store) refInSpace(ctx context.Context, q querier, spaceID, id smriti.ID) (*headRef, error) {
+func (s *Store) refInSpace(ctx context.Context, q dbx.Querier, spaceID, id smriti.ID) (*headRef, error) {
 	var h headRef
 	err := s.stmtOn(ctx, q, `SELECT id, commit_hash FROM checkpoints WHERE id = ? AND space_id = ?`).QueryRowContext(ctx, id, spaceID).Scan(&h.id, &h.hash)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -286,8 +287,8 @@ func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate
 			}
 		}
 		if in.IntegrateBranch != "" {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
-				smriti.DispositionIntegrated, s.d.t(now), in.SpaceID, in.IntegrateBranch); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
+				smriti.DispositionIntegrated, s.d.T(now), in.SpaceID, in.IntegrateBranch); err != nil {
 				return fmt.Errorf("integrate branch: %w", err)
 			}
 		}
@@ -342,7 +343,7 @@ const sqlInsertCheckpointHead = `INSERT INTO checkpoints (id, space_id, commit_h
 		hash_version, items_ready)
 		VALUES `
 
-var sqlInsertCheckpoint = sqlInsertCheckpointHead + `(` + placeholders(checkpointRowArgs) + `)`
+var sqlInsertCheckpoint = sqlInsertCheckpointHead + `(` + dbx.Placeholders(checkpointRowArgs) + `)`
 
 // writeCheckpointRow stores a checkpoint whose hash and log position are
 // already set, with its place in the ancestry index. A checkpoint with
@@ -357,7 +358,7 @@ func (s *Store) writeCheckpointRow(ctx context.Context, tx *sql.Tx, c *smriti.Ch
 	if err != nil {
 		return err
 	}
-	_, err = s.writeStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
+	_, err = s.stmts.WriteStmt(ctx, tx, sqlInsertCheckpoint).ExecContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("insert checkpoint: %w", err)
 	}
@@ -372,16 +373,16 @@ func (s *Store) checkpointRowArgs(c *smriti.Checkpoint, depth int64, skip *smrit
 		depthArg = sql.NullInt64{Int64: depth, Valid: true}
 	}
 	args := make([]any, 0, checkpointRowArgs)
-	args = append(args, c.ID, c.SpaceID, c.Hash, idArg(c.ParentID), idArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
+	args = append(args, c.ID, c.SpaceID, c.Hash, dbx.IDArg(c.ParentID), dbx.IDArg(c.MergeParentID), c.BranchName, c.AuthorAgent,
 		c.AuthorType, c.ProjectRoot, c.Message, c.Summary, c.Objective)
 	for _, v := range []any{c.Decisions, c.Assumptions, c.Tasks, c.OpenQuestions, c.Entities, c.Artifacts, c.ContextBlob} {
-		j, err := jsonArg(v)
+		j, err := dbx.JSONArg(v)
 		if err != nil {
 			return nil, err
 		}
 		args = append(args, j)
 	}
-	meta, err := jsonArg(c.Metadata)
+	meta, err := dbx.JSONArg(c.Metadata)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +393,7 @@ func (s *Store) checkpointRowArgs(c *smriti.Checkpoint, depth int64, skip *smrit
 	if hv >= 2 {
 		ready = 1
 	}
-	return append(args, c.RawSourceText, meta, c.LogPos, s.d.t(c.CreatedAt), depthArg, idArg(skip), hv, ready), nil
+	return append(args, c.RawSourceText, meta, c.LogPos, s.d.T(c.CreatedAt), depthArg, dbx.IDArg(skip), hv, ready), nil
 }
 
 // Checkpoint implements smriti.CheckpointService.
@@ -407,8 +408,8 @@ func (s *Store) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoin
 	return c, nil
 }
 
-func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smriti.Checkpoint, error) {
-	c, err := scanCheckpoint(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+checkpointCols+visibleCheckpoint+` AND c.id = ?`),
+func (s *Store) checkpoint(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Checkpoint, error) {
+	c, err := scanCheckpoint(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+checkpointCols+visibleCheckpoint+` AND c.id = ?`),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errCheckpointNotFound
@@ -419,8 +420,8 @@ func (s *Store) checkpoint(ctx context.Context, q querier, id smriti.ID) (*smrit
 	return c, nil
 }
 
-func (s *Store) queryCheckpoints(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
-	return queryAll(ctx, s, q, "list checkpoints", scanCheckpoint, query, args...)
+func (s *Store) queryCheckpoints(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Checkpoint, error) {
+	return dbx.QueryAll(ctx, s.d, q, "list checkpoints", scanCheckpoint, query, args...)
 }
 
 // Checkpoints implements smriti.CheckpointService.
@@ -431,8 +432,8 @@ func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.Che
 		query += ` AND c.branch_name = ?`
 		args = append(args, *q.Branch)
 	}
-	k := logKeyset(q.Page, "c.log_pos")
-	query, args, err := k.apply(s.d, query, args)
+	k := dbx.LogKeyset(q.Page, "c.log_pos")
+	query, args, err := k.Apply(s.d, query, args)
 	if err != nil {
 		return nil, "", err
 	}
@@ -447,7 +448,7 @@ func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.Che
 			return nil, "", err
 		}
 	}
-	out, next := pageOf(k, out, func(c *smriti.Checkpoint) string { return strconv.FormatInt(c.LogPos, 10) })
+	out, next := dbx.PageOf(k, out, func(c *smriti.Checkpoint) string { return strconv.FormatInt(c.LogPos, 10) })
 	if err := s.attachNotes(ctx, s.read, out); err != nil {
 		return nil, "", err
 	}
@@ -501,8 +502,8 @@ func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.N
 		if err := s.requireRole(ctx, tx, c.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			n.ID, n.CheckpointID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt))
+		_, err = tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+			n.ID, n.CheckpointID, n.Author, n.Text, n.Kind, s.d.T(n.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("add note: %w", err)
 		}
@@ -515,7 +516,7 @@ func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.N
 }
 
 // attachNotes loads the notes of a page of checkpoints in one query.
-func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpoint) error {
+func (s *Store) attachNotes(ctx context.Context, q dbx.Querier, cs []*smriti.Checkpoint) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -525,15 +526,15 @@ func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpo
 		byID[c.ID] = c
 		args = append(args, c.ID)
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, checkpoint_id, author, text, kind, created_at FROM checkpoint_notes
-		WHERE checkpoint_id IN (`+placeholders(len(args))+`) ORDER BY created_at, id`), args...)
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id, checkpoint_id, author, text, kind, created_at FROM checkpoint_notes
+		WHERE checkpoint_id IN (`+dbx.Placeholders(len(args))+`) ORDER BY created_at, id`), args...)
 	if err != nil {
 		return fmt.Errorf("load notes: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var n smriti.Note
-		var created dbTime
+		var created dbx.Time
 		if err := rows.Scan(&n.ID, &n.CheckpointID, &n.Author, &n.Text, &n.Kind, &created); err != nil {
 			return fmt.Errorf("load notes: %w", err)
 		}
@@ -547,8 +548,8 @@ func (s *Store) attachNotes(ctx context.Context, q querier, cs []*smriti.Checkpo
 
 // noteKinds returns, per checkpoint of a space, how many notes it has and
 // of which kinds. The lineage tree shows them as badges.
-func (s *Store) noteKinds(ctx context.Context, q querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT n.checkpoint_id, n.kind, COUNT(*) FROM checkpoint_notes n
+func (s *Store) noteKinds(ctx context.Context, q dbx.Querier, spaceID smriti.ID) (map[smriti.ID]map[string]int, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT n.checkpoint_id, n.kind, COUNT(*) FROM checkpoint_notes n
 		JOIN checkpoints c ON c.id = n.checkpoint_id WHERE c.space_id = ? GROUP BY n.checkpoint_id, n.kind`), spaceID)
 	if err != nil {
 		return nil, fmt.Errorf("count notes: %w", err)

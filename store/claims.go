@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ coord.ClaimService = (*Store)(nil)
@@ -28,13 +29,13 @@ func scanClaim(row interface{ Scan(...any) error }, extra ...any) (*coord.Claim,
 	var c coord.Claim
 	var session, base, wt uuid.NullUUID
 	var task sql.NullString
-	var claimed, expires dbTime
+	var claimed, expires dbx.Time
 	dst := append([]any{&c.ID, &c.SpaceID, &session, &c.Agent, &c.BranchName, &base, &wt, &c.Scope, &task,
 		&c.Intent, &c.Status, &claimed, &expires}, extra...)
 	if err := row.Scan(dst...); err != nil {
 		return nil, err
 	}
-	c.SessionID, c.BaseCheckpointID, c.WorktreeID = nullID(session), nullID(base), nullID(wt)
+	c.SessionID, c.BaseCheckpointID, c.WorktreeID = dbx.NullID(session), dbx.NullID(base), dbx.NullID(wt)
 	if task.Valid {
 		c.TaskID = &task.String
 	}
@@ -66,7 +67,7 @@ func (s *Store) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.C
 		}
 		live, err := s.queryClaims(ctx, tx, `SELECT `+claimCols+visibleClaim+` AND cl.space_id = ? AND cl.status = 'active'
 			AND cl.expires_at > ? ORDER BY cl.claimed_at DESC, cl.id DESC LIMIT ?`,
-			smriti.UserFromContext(ctx), in.SpaceID, s.d.t(now), smriti.ListCap)
+			smriti.UserFromContext(ctx), in.SpaceID, s.d.T(now), smriti.ListCap)
 		if err != nil {
 			return err
 		}
@@ -76,11 +77,11 @@ func (s *Store) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.C
 				collisions = append(collisions, o)
 			}
 		}
-		_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+		_, err = tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
 			base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, lease_seconds)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			c.ID, c.SpaceID, idArg(c.SessionID), c.Agent, c.BranchName, idArg(c.BaseCheckpointID), idArg(c.WorktreeID),
-			c.Scope, c.TaskID, c.Intent, c.Status, s.d.t(c.ClaimedAt), s.d.t(c.ExpiresAt), int64(*in.TTL/time.Second))
+			c.ID, c.SpaceID, dbx.IDArg(c.SessionID), c.Agent, c.BranchName, dbx.IDArg(c.BaseCheckpointID), dbx.IDArg(c.WorktreeID),
+			c.Scope, c.TaskID, c.Intent, c.Status, s.d.T(c.ClaimedAt), s.d.T(c.ExpiresAt), int64(*in.TTL/time.Second))
 		if err != nil {
 			return fmt.Errorf("insert claim: %w", err)
 		}
@@ -105,10 +106,10 @@ func (s *Store) CreateClaim(ctx context.Context, in coord.ClaimCreate) (*coord.C
 // lease and takes nothing. ECONFLICT names the holder and its expiry.
 func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *coord.Claim, now time.Time) error {
 	var got smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO task_holds (space_id, task_id, claim_id, expires_at) VALUES (?, ?, ?, ?)
+	err := tx.QueryRowContext(ctx, s.d.Rebind(`INSERT INTO task_holds (space_id, task_id, claim_id, expires_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (space_id, task_id) DO UPDATE SET claim_id = excluded.claim_id, expires_at = excluded.expires_at
 		WHERE task_holds.expires_at <= ? RETURNING claim_id`),
-		c.SpaceID, *c.TaskID, c.ID, s.d.t(c.ExpiresAt), s.d.t(now)).Scan(&got)
+		c.SpaceID, *c.TaskID, c.ID, s.d.T(c.ExpiresAt), s.d.T(now)).Scan(&got)
 	if err == nil {
 		return nil
 	}
@@ -116,8 +117,8 @@ func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *coord.Claim, now ti
 		return fmt.Errorf("hold task: %w", err)
 	}
 	var holder, agent string
-	var until dbTime
-	err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT h.claim_id, cl.agent, h.expires_at FROM task_holds h JOIN claims cl ON cl.id = h.claim_id
+	var until dbx.Time
+	err = tx.QueryRowContext(ctx, s.d.Rebind(`SELECT h.claim_id, cl.agent, h.expires_at FROM task_holds h JOIN claims cl ON cl.id = h.claim_id
 		WHERE h.space_id = ? AND h.task_id = ?`), c.SpaceID, *c.TaskID).Scan(&holder, &agent, &until)
 	if err != nil {
 		return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed", smriti.Truncate(*c.TaskID, 40))
@@ -132,7 +133,7 @@ func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *coord.Claim, now ti
 
 // releaseHold ends the hold a claim has on its task.
 func (s *Store) releaseHold(ctx context.Context, tx *sql.Tx, claimID smriti.ID, now time.Time) error {
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.t(now), claimID); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.T(now), claimID); err != nil {
 		return fmt.Errorf("release task: %w", err)
 	}
 	return nil
@@ -140,7 +141,7 @@ func (s *Store) releaseHold(ctx context.Context, tx *sql.Tx, claimID smriti.ID, 
 
 // checkClaimRefs checks that the claim's base checkpoint, session and
 // worktree exist in its space (and the worktree is still open).
-func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCreate) error {
+func (s *Store) checkClaimRefs(ctx context.Context, q dbx.Querier, in *coord.ClaimCreate) error {
 	if in.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, in.SpaceID, *in.BaseCheckpointID)
 		if err != nil {
@@ -152,7 +153,7 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCr
 	}
 	if in.SessionID != nil {
 		var space uuid.NullUUID
-		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
+		err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
 			*in.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&space)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("look up session: %w", err)
@@ -164,7 +165,7 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCr
 	if in.WorktreeID != nil {
 		var space smriti.ID
 		var status string
-		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id, status FROM worktrees WHERE id = ?`), *in.WorktreeID).Scan(&space, &status)
+		err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT space_id, status FROM worktrees WHERE id = ?`), *in.WorktreeID).Scan(&space, &status)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("look up worktree: %w", err)
 		}
@@ -180,8 +181,8 @@ func (s *Store) checkClaimRefs(ctx context.Context, q querier, in *coord.ClaimCr
 	return nil
 }
 
-func (s *Store) queryClaims(ctx context.Context, q querier, query string, args ...any) ([]*coord.Claim, error) {
-	return queryAll(ctx, s, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
+func (s *Store) queryClaims(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*coord.Claim, error) {
+	return dbx.QueryAll(ctx, s.d, q, "list claims", func(r interface{ Scan(...any) error }) (*coord.Claim, error) { return scanClaim(r) }, query, args...)
 }
 
 // Claims implements coord.ClaimService.
@@ -193,10 +194,10 @@ func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q coord.ClaimQuer
 	args := []any{smriti.UserFromContext(ctx), spaceID}
 	if !q.IncludeExpired {
 		query += ` AND cl.status = 'active' AND cl.expires_at > ?`
-		args = append(args, s.d.t(s.Now()))
+		args = append(args, s.d.T(s.Now()))
 	}
-	k := timeKeyset(q.Page, "cl.claimed_at", "cl.id")
-	query, args, err := k.apply(s.d, query, args)
+	k := dbx.TimeKeyset(q.Page, "cl.claimed_at", "cl.id")
+	query, args, err := k.Apply(s.d, query, args)
 	if err != nil {
 		return nil, "", err
 	}
@@ -204,7 +205,7 @@ func (s *Store) Claims(ctx context.Context, spaceID smriti.ID, q coord.ClaimQuer
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := pageOf(k, out, func(c *coord.Claim) string { return timeCursor(c.ClaimedAt, c.ID) })
+	out, next := dbx.PageOf(k, out, func(c *coord.Claim) string { return dbx.TimeCursor(c.ClaimedAt, c.ID) })
 	return out, next, nil
 }
 
@@ -220,8 +221,8 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 		if err := c.CheckFinish(status, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET status = ?, finished_at = ? WHERE id = ?`),
-			status, s.d.t(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE claims SET status = ?, finished_at = ? WHERE id = ?`),
+			status, s.d.T(now), id); err != nil {
 			return fmt.Errorf("finish claim: %w", err)
 		}
 		if err := s.releaseHold(ctx, tx, id, now); err != nil {
@@ -238,7 +239,7 @@ func (s *Store) FinishClaim(ctx context.Context, id smriti.ID, status string) (*
 // transaction: ENOTFOUND for a claim missing or not the caller's to see,
 // EFORBIDDEN for a viewer of its space.
 func (s *Store) lockClaim(ctx context.Context, tx *sql.Tx, id smriti.ID) (*coord.Claim, error) {
-	c, err := scanClaim(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
+	c, err := scanClaim(tx.QueryRowContext(ctx, s.d.Rebind(`SELECT `+claimCols+visibleClaim+` AND cl.id = ?`+forUpdateOf(s.d, "cl")),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errClaimNotFound
@@ -253,9 +254,9 @@ func (s *Store) lockClaim(ctx context.Context, tx *sql.Tx, id smriti.ID) (*coord
 }
 
 // forUpdateOf locks only the rows of one table of a join.
-func forUpdateOf(d dialect, table string) string {
-	if d.forUpdate == "" {
+func forUpdateOf(d dbx.Dialect, table string) string {
+	if d.ForUpdate == "" {
 		return ""
 	}
-	return d.forUpdate + " OF " + table
+	return d.ForUpdate + " OF " + table
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // TurnsConsumed implements smriti.CheckpointService: the last sequence
@@ -28,8 +29,8 @@ func (s *Store) TurnsConsumed(ctx context.Context, sessionID smriti.ID) (int64, 
 	// The session id appears in the metadata of every checkpoint that can
 	// account for its turns; the text match narrows the scan to those, and
 	// the decoded metadata decides.
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT metadata, log_pos FROM checkpoints WHERE space_id = ? AND `+
-		s.d.jsonText("metadata")+` LIKE ?`), *se.SpaceID, "%"+sessionID.String()+"%")
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT metadata, log_pos FROM checkpoints WHERE space_id = ? AND `+
+		s.d.JSONText("metadata")+` LIKE ?`), *se.SpaceID, "%"+sessionID.String()+"%")
 	if err != nil {
 		return 0, fmt.Errorf("find checkpoints of session: %w", err)
 	}
@@ -38,7 +39,7 @@ func (s *Store) TurnsConsumed(ctx context.Context, sessionID smriti.ID) (int64, 
 	for rows.Next() {
 		var meta map[string]any
 		var logPos int64
-		if err := rows.Scan(jsonCol{&meta}, &logPos); err != nil {
+		if err := rows.Scan(dbx.JSONCol{Dst: &meta}, &logPos); err != nil {
 			return 0, fmt.Errorf("read checkpoint metadata: %w", err)
 		}
 		if to, ok := sourceTurnsOf(meta, sessionID); ok {
@@ -52,7 +53,7 @@ func (s *Store) TurnsConsumed(ctx context.Context, sessionID smriti.ID) (int64, 
 	}
 	if committedBefore >= 0 {
 		var last sql.NullInt64
-		if err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT MAX(sequence_number) FROM turns WHERE session_id = ? AND log_pos < ?`),
+		if err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT MAX(sequence_number) FROM turns WHERE session_id = ? AND log_pos < ?`),
 			sessionID, committedBefore).Scan(&last); err != nil {
 			return 0, fmt.Errorf("find turns before checkpoint: %w", err)
 		}

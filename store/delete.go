@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // DeleteCheckpoint implements smriti.CheckpointService.
@@ -32,21 +33,21 @@ func (s *Store) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool
 		// The subtree follows both parent edges: a merge whose source is
 		// deleted goes with it.
 		subtree := `WITH RECURSIVE sub (id) AS (
-				SELECT CAST(? AS ` + s.d.idType() + `)
+				SELECT CAST(? AS ` + s.d.IDType() + `)
 				UNION
 				SELECT c.id FROM checkpoints c JOIN sub ON c.parent_id = sub.id OR c.merge_parent_id = sub.id
 			)`
-		if _, err := tx.ExecContext(ctx, s.d.rebind(subtree+` DELETE FROM sessions WHERE forked_from_checkpoint_id IN (SELECT id FROM sub)`), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(subtree+` DELETE FROM sessions WHERE forked_from_checkpoint_id IN (SELECT id FROM sub)`), id); err != nil {
 			return fmt.Errorf("delete forked sessions: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(subtree+` DELETE FROM checkpoints WHERE id IN (SELECT id FROM sub)`), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(subtree+` DELETE FROM checkpoints WHERE id IN (SELECT id FROM sub)`), id); err != nil {
 			return fmt.Errorf("delete checkpoints: %w", err)
 		}
 		return nil
 	})
 }
 
-func (s *Store) dependents(ctx context.Context, q querier, c *smriti.Checkpoint) (*smriti.Dependents, error) {
+func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint) (*smriti.Dependents, error) {
 	deps := &smriti.Dependents{CheckpointID: c.ID, ChildCommits: []smriti.Dependent{}, ForkedSessions: []smriti.Dependent{}, SeededSessions: []smriti.Dependent{}}
 	children, err := s.queryCheckpoints(ctx, q, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.parent_id = ? OR c.merge_parent_id = ? ORDER BY c.log_pos`, c.ID, c.ID)
 	if err != nil {

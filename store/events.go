@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // SpaceEvents implements smriti.SpaceEventLog. The rows are written by the
@@ -15,8 +16,8 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 	if _, err := s.Space(ctx, space); err != nil {
 		return nil, err
 	}
-	limit = clampLimit(limit, 100, 1000)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT position, space_id, kind, subject_id, branch_name, created_at
+	limit = dbx.ClampLimit(limit, 100, 1000)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT position, space_id, kind, subject_id, branch_name, created_at
 		FROM space_events WHERE space_id = ? AND position > ? ORDER BY position LIMIT ?`), space, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("space events: %w", err)
@@ -25,7 +26,7 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 	out := []smriti.SpaceEvent{}
 	for rows.Next() {
 		var ev smriti.SpaceEvent
-		var at dbTime
+		var at dbx.Time
 		if err := rows.Scan(&ev.Position, &ev.SpaceID, &ev.Kind, &ev.SubjectID, &ev.BranchName, &at); err != nil {
 			return nil, fmt.Errorf("scan space event: %w", err)
 		}
@@ -43,8 +44,8 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 func (s *Store) LogPosition(ctx context.Context, space smriti.ID) (int64, error) {
 	var pos int64
 	var err error
-	if s.d.spaceLog {
-		err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT position FROM space_log WHERE space_id = ?`), space).Scan(&pos)
+	if s.d.SpaceLog {
+		err = s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT position FROM space_log WHERE space_id = ?`), space).Scan(&pos)
 	} else {
 		err = s.read.QueryRowContext(ctx, `SELECT position FROM store_log WHERE id = 1`).Scan(&pos)
 	}

@@ -16,13 +16,12 @@ import (
 func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*smriti.ExchangeResult, []error) {
 	batch := make([]*pendingExchange, len(exs))
 	for i := range exs {
-		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i], done: make(chan groupResult, 1)}
+		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i]}
 	}
 	s.writeGroup(batch)
 	res, errs := make([]*smriti.ExchangeResult, len(exs)), make([]error, len(exs))
 	for i, p := range batch {
-		r := <-p.done
-		res[i], errs[i] = r.res, r.err
+		res[i], errs[i] = p.res, p.err
 	}
 	return res, errs
 }
@@ -41,23 +40,20 @@ func Migrations(engine string) (fs.FS, error) { return fs.Sub(migrations, "migra
 // SetIdentityProbe replaces the probe of the database's identity and marks
 // a check due at the next read, as a reconnect does.
 func (s *Store) SetIdentityProbe(probe func(ctx context.Context) (string, error)) {
-	s.topo.mu.Lock()
-	defer s.topo.mu.Unlock()
-	s.topo.probe = probe
-	s.topo.off.Store(false)
-	s.topo.reconnected()
+	s.topo.SetProbe(probe)
+	s.topo.Reconnected()
 }
 
 // IdentityCacheDrops counts the times a changed identity dropped the turn
 // cache.
-func (s *Store) IdentityCacheDrops() int64 { return s.topo.drops.Load() }
+func (s *Store) IdentityCacheDrops() int64 { return s.topo.Drops() }
 
 // DatabaseFiles lists the files that hold the database: SQLite's file and
 // its write-ahead log and index; PostgreSQL's files of the current database
 // (after a CHECKPOINT, so they hold what was committed). The server must be
 // on this machine and its files readable.
 func (s *Store) DatabaseFiles(ctx context.Context) ([]string, error) {
-	if s.d.name != "postgres" {
+	if s.d.Name != "postgres" {
 		var file string
 		if err := s.read.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil {
 			return nil, err
@@ -94,7 +90,7 @@ func (s *Store) DatabaseFiles(ctx context.Context) ([]string, error) {
 // FileRelation names the PostgreSQL relation a file of DatabaseFiles holds
 // ("" on SQLite or when none matches).
 func (s *Store) FileRelation(ctx context.Context, file string) string {
-	if s.d.name != "postgres" {
+	if s.d.Name != "postgres" {
 		return ""
 	}
 	var name string
@@ -105,4 +101,4 @@ func (s *Store) FileRelation(ctx context.Context, file string) string {
 
 // MarkProbeDue makes the next read probe the database (identity and purge
 // mark), as a reconnect or topologyEvery's passing does.
-func (s *Store) MarkProbeDue() { s.topo.reconnected() }
+func (s *Store) MarkProbeDue() { s.topo.Reconnected() }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // ForkSession implements smriti.SessionService. The space row is locked
@@ -57,9 +58,9 @@ func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.
 	return se, err
 }
 
-func (s *Store) branchInUse(ctx context.Context, q querier, spaceID smriti.ID, branch string) (bool, error) {
+func (s *Store) branchInUse(ctx context.Context, q dbx.Querier, spaceID smriti.ID, branch string) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT
 		(SELECT COUNT(*) FROM sessions WHERE space_id = ? AND branch_name = ?) +
 		(SELECT COUNT(*) FROM checkpoints WHERE space_id = ? AND branch_name = ?)`), spaceID, branch, spaceID, branch).Scan(&n)
 	if err != nil {
@@ -69,7 +70,7 @@ func (s *Store) branchInUse(ctx context.Context, q querier, spaceID smriti.ID, b
 }
 
 // freeBranchName returns base, or base-2, base-3 … whichever is unused.
-func (s *Store) freeBranchName(ctx context.Context, q querier, spaceID smriti.ID, base string) (string, error) {
+func (s *Store) freeBranchName(ctx context.Context, q dbx.Querier, spaceID smriti.ID, base string) (string, error) {
 	name := base
 	for i := 2; ; i++ {
 		used, err := s.branchInUse(ctx, q, spaceID, name)
@@ -97,8 +98,8 @@ func (s *Store) SetBranchDisposition(ctx context.Context, spaceID smriti.ID, bra
 		if err := smriti.ValidateDisposition(disposition); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
-			disposition, s.d.t(now), spaceID, branch)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET branch_disposition = ?, updated_at = ? WHERE space_id = ? AND branch_name = ?`),
+			disposition, s.d.T(now), spaceID, branch)
 		if err != nil {
 			return fmt.Errorf("set disposition: %w", err)
 		}

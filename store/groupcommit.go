@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Group commit: concurrent plain sends (no idempotency key, no new mount)
@@ -28,17 +28,7 @@ import (
 // two turns take consecutive sequence numbers and log positions, and an
 // unknown session fails only that exchange. Any other error fails the
 // batch's transaction, and then each exchange is written on its own.
-type groupCommit struct {
-	mu    sync.Mutex
-	queue []*pendingExchange
-	busy  bool
-	// last is the size of the previous batch; want and filled let a leader
-	// wait (at most groupWait) for as many exchanges again, since sends
-	// that were answered together tend to come back together.
-	last   int
-	want   int
-	filled chan struct{}
-}
+// The batching itself is a groupcommit.Queue (s.group).
 
 // maxGroup bounds the exchanges written in one transaction.
 const maxGroup = 64
@@ -54,22 +44,15 @@ const groupWait = time.Millisecond
 // parallel, measured with replicas held to a CPU quota the wait grew batches
 // by less than 3 % and cost each send more replica CPU (the leader parks,
 // and its replica idles and wakes again) than the saved commits gave back.
-func (s *Store) waitsForBatch() bool { return !s.d.wideWrites }
+func (s *Store) waitsForBatch() bool { return !s.d.WideWrites }
 
 type pendingExchange struct {
-	ctx  context.Context
-	ex   smriti.Exchange
-	done chan groupResult // buffered: the lead, then the result
-	res  *smriti.ExchangeResult
-	err  error
+	ctx context.Context
+	ex  smriti.Exchange
+	res *smriti.ExchangeResult
+	err error
 	// retry: after the batch failed, write this exchange on its own.
 	retry bool
-}
-
-type groupResult struct {
-	lead bool
-	res  *smriti.ExchangeResult
-	err  error
 }
 
 // grouped reports whether an exchange may be written in a group.
@@ -78,55 +61,12 @@ func grouped(ex smriti.Exchange) bool {
 }
 
 func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
-	p := &pendingExchange{ctx: ctx, ex: ex, done: make(chan groupResult, 1)}
-	g := &s.group
-	g.mu.Lock()
-	g.queue = append(g.queue, p)
-	lead := !g.busy
-	g.busy = true
-	if g.filled != nil && len(g.queue) >= g.want {
-		close(g.filled)
-		g.filled = nil
-	}
-	g.mu.Unlock()
-	if !lead {
-		if r := <-p.done; !r.lead {
-			return r.res, r.err
-		}
-	}
-	// Leading: p is at the head of the queue. After a batch of several,
-	// give as many a moment to arrive.
-	g.mu.Lock()
-	if want := min(g.last, maxGroup); want > 1 && len(g.queue) < want && s.waitsForBatch() {
-		filled := make(chan struct{})
-		g.want, g.filled = want, filled
-		g.mu.Unlock()
-		wait := time.NewTimer(groupWait)
-		select {
-		case <-filled:
-		case <-wait.C:
-		}
-		wait.Stop()
-		g.mu.Lock()
-		g.filled = nil
-	}
-	batch := g.queue[:min(len(g.queue), maxGroup)]
-	g.queue = append([]*pendingExchange(nil), g.queue[len(batch):]...)
-	g.last = len(batch)
-	g.mu.Unlock()
-	s.writeGroup(batch)
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].done <- groupResult{lead: true}
-	} else {
-		g.busy = false
-	}
-	g.mu.Unlock()
-	r := <-p.done
-	return r.res, r.err
+	p := &pendingExchange{ctx: ctx, ex: ex}
+	s.group.Do(p, s.writeGroup)
+	return p.res, p.err
 }
 
-// writeGroup writes a batch and delivers every exchange's result.
+// writeGroup writes a batch and leaves every exchange's result in it.
 func (s *Store) writeGroup(batch []*pendingExchange) {
 	live := make([]*pendingExchange, 0, len(batch))
 	for _, p := range batch {
@@ -154,7 +94,7 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		if !done {
 			err = s.tx(ctx, func(tx *sql.Tx) error { return s.writeGroupTx(tx, live) })
 		}
-		if err != nil && ambiguous(err) {
+		if err != nil && dbx.Ambiguous(err) {
 			// COMMIT failed after it was sent: the batch may be stored.
 			// Writing it again would store it twice; answer from what is
 			// there, and write again only what is surely not.
@@ -171,12 +111,9 @@ func (s *Store) writeGroup(batch []*pendingExchange) {
 		}
 		for _, p := range live {
 			if p.err == nil {
-				s.cache.extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
+				s.cache.Extend(p.ex.SessionID, p.res.User.SpaceID, []*smriti.Turn{promptTurn(p.res.User), promptTurn(p.res.Assistant)})
 			}
 		}
-	}
-	for _, p := range batch {
-		p.done <- groupResult{res: p.res, err: p.err}
 	}
 }
 
@@ -270,7 +207,7 @@ func (s *Store) groupTurns(live []*pendingExchange, runs []*sessionRun, now time
 // are numbered by their sequence number (from 1) where each space has its
 // own log.
 func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.Turn) error {
-	if !s.d.spaceLog {
+	if !s.d.SpaceLog {
 		pos, err := s.nextLogPositions(ctx, tx, smriti.ID{}, len(turns))
 		if err != nil {
 			return err
@@ -284,7 +221,7 @@ func (s *Store) batchPositions(ctx context.Context, tx *sql.Tx, turns []*smriti.
 	}
 	spaces, counts := spaceCounts(turns)
 	next := make(map[smriti.ID]int64, len(spaces))
-	if s.d.wideWrites && len(spaces) > 1 {
+	if s.d.WideWrites && len(spaces) > 1 {
 		// One statement (one round trip) for every space's log.
 		last, err := s.nextSpacePositions(ctx, tx, spaces, counts)
 		if err != nil {

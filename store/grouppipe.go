@@ -15,6 +15,7 @@ import (
 
 	"smriti"
 	"smriti/idempotency"
+	"smriti/store/internal/dbx"
 )
 
 // Pipelined group commit. Through database/sql a batch's transaction is
@@ -37,7 +38,7 @@ import (
 // PostgreSQL, but not through a transaction-mode pooler (where the store
 // prepares nothing), and not with test faults set (they hook s.tx's COMMIT).
 func (s *Store) pipelines(ctx context.Context) bool {
-	return s.d.name == "postgres" && s.d.wideWrites && s.d.spaceLog && !s.unprepared() &&
+	return s.d.Name == "postgres" && s.d.WideWrites && s.d.SpaceLog && !s.unprepared() &&
 		s.faults.beforeCommit == nil && s.faults.afterCommit == nil && idempotency.ClaimFrom(ctx) == nil
 }
 
@@ -63,7 +64,7 @@ func (s *Store) writeGroupPipelined(ctx context.Context, live []*pendingExchange
 	}
 	defer c.Close()
 	rawErr := c.Raw(func(dc any) error {
-		pc, ok := dc.(*conn)
+		pc, ok := dc.(*dbx.Conn)
 		if !ok {
 			return errNotPgx
 		}
@@ -74,7 +75,7 @@ func (s *Store) writeGroupPipelined(ctx context.Context, live []*pendingExchange
 		return false, nil
 	}
 	if done && err == nil {
-		s.wrote()
+		s.ckpt.Wrote()
 	}
 	return done, err
 }
@@ -108,9 +109,9 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 	if len(runs) > 1 {
 		var args []any
 		args, byID = s.wideBumpArgs(runs, now)
-		b.Queue(s.d.rebind(sqlBumpSessions), args...)
+		b.Queue(s.d.Rebind(sqlBumpSessions), args...)
 	} else {
-		b.Queue(s.d.rebind(sqlBumpSession), s.bumpArgs(runs[0], now)...)
+		b.Queue(s.d.Rebind(sqlBumpSession), s.bumpArgs(runs[0], now)...)
 	}
 	guess, guessed := s.spaceOf.guess(runs)
 	var spaces []smriti.ID
@@ -164,7 +165,7 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 	}
 	// 3: the turns and COMMIT.
 	b = &pgx.Batch{}
-	b.Queue(s.d.rebind(sqlInsertTurns(len(turns)/2)), args...)
+	b.Queue(s.d.Rebind(sqlInsertTurns(len(turns)/2)), args...)
 	b.Queue("commit")
 	br = pc.SendBatch(ctx, b)
 	if _, err := br.Exec(); err != nil {
@@ -175,14 +176,14 @@ func (s *Store) pipelineGroup(ctx context.Context, pc *pgx.Conn, live []*pending
 			// nothing was sent.
 			return false, nil
 		}
-		return true, &commitError{err}
+		return true, &dbx.CommitError{Err: err}
 	}
 	_, err = br.Exec()
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return true, &commitError{err}
+		return true, &dbx.CommitError{Err: err}
 	}
 	return true, nil
 }
@@ -199,7 +200,7 @@ func readBump(br pgx.BatchResults, runs []*sessionRun, byID map[smriti.ID]*sessi
 		if err := br.QueryRow().Scan(&r.last, &r.total, &space); err != nil {
 			return false // no row: writeGroupTx tells why
 		}
-		r.space = nullID(space)
+		r.space = dbx.NullID(space)
 		return true
 	}
 	rows, err := br.Query()
@@ -215,7 +216,7 @@ func readBump(br pgx.BatchResults, runs []*sessionRun, byID map[smriti.ID]*sessi
 			return false
 		}
 		if r := byID[id]; r != nil {
-			r.last, r.total, r.space, r.err = last, total, nullID(space), nil
+			r.last, r.total, r.space, r.err = last, total, dbx.NullID(space), nil
 		}
 	}
 	rows.Close()
@@ -229,14 +230,14 @@ func (s *Store) queuePositions(b *pgx.Batch, spaces []smriti.ID, counts map[smri
 		return
 	}
 	if len(spaces) == 1 {
-		b.Queue(s.d.rebind(sqlNextSpaceLogPos), counts[spaces[0]], spaces[0])
+		b.Queue(s.d.Rebind(sqlNextSpaceLogPos), counts[spaces[0]], spaces[0])
 		return
 	}
 	ids, ns := make([]string, len(spaces)), make([]int64, len(spaces))
 	for i, sp := range spaces {
 		ids[i], ns[i] = sp.String(), int64(counts[sp])
 	}
-	b.Queue(s.d.rebind(sqlNextSpacePositions), ids, ns, ids)
+	b.Queue(s.d.Rebind(sqlNextSpacePositions), ids, ns, ids)
 }
 
 // readPositions reads queuePositions' answer: each space's first reserved

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // sessionRun is a run of one session's exchanges in a sorted batch, all for
@@ -59,10 +60,10 @@ func (s *Store) bumpRuns(ctx context.Context, tx *sql.Tx, runs []*sessionRun, no
 	for i := 1; i < len(runs); i++ {
 		distinct = distinct && runs[i].session != runs[i-1].session
 	}
-	if s.d.wideWrites && len(runs) > 1 && distinct {
+	if s.d.WideWrites && len(runs) > 1 && distinct {
 		return s.bumpRunsWide(ctx, tx, runs, now)
 	}
-	upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+	upd, err := s.stmts.TxStmt(ctx, tx, sqlBumpSession)
 	if err != nil {
 		return err
 	}
@@ -76,14 +77,14 @@ func (s *Store) bumpRuns(ctx context.Context, tx *sql.Tx, runs []*sessionRun, no
 		if err != nil {
 			return fmt.Errorf("update session: %w", err)
 		}
-		r.space = nullID(space)
+		r.space = dbx.NullID(space)
 	}
 	return nil
 }
 
 // bumpArgs are sqlBumpSession's arguments for a run.
 func (s *Store) bumpArgs(r *sessionRun, now time.Time) []any {
-	return []any{2 * len(r.ps), r.tokens, r.provider, r.model, s.d.t(now), r.session, r.owner, r.owner}
+	return []any{2 * len(r.ps), r.tokens, r.provider, r.model, s.d.T(now), r.session, r.owner, r.owner}
 }
 
 // sqlBumpSessions is sqlBumpSession for many sessions at once (PostgreSQL):
@@ -105,7 +106,7 @@ RETURNING sessions.id, sessions.last_seq, sessions.token_total, sessions.space_i
 
 func (s *Store) bumpRunsWide(ctx context.Context, tx *sql.Tx, runs []*sessionRun, now time.Time) error {
 	args, byID := s.wideBumpArgs(runs, now)
-	rows, err := s.writeStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, args...)
+	rows, err := s.stmts.WriteStmt(ctx, tx, sqlBumpSessions).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("update sessions: %w", err)
 	}
@@ -118,7 +119,7 @@ func (s *Store) bumpRunsWide(ctx context.Context, tx *sql.Tx, runs []*sessionRun
 			return fmt.Errorf("update sessions: %w", err)
 		}
 		if r := byID[id]; r != nil {
-			r.last, r.total, r.space, r.err = last, total, nullID(space), nil
+			r.last, r.total, r.space, r.err = last, total, dbx.NullID(space), nil
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -152,7 +153,7 @@ func (s *Store) wideBumpArgs(runs []*sessionRun, now time.Time) ([]any, map[smri
 		byID[r.session] = r
 		r.err = errSessionNotFound // until the bump returns its row
 	}
-	return []any{s.d.t(now), ids, turns, tokens, providers, models, keep, owners, ids}, byID
+	return []any{s.d.T(now), ids, turns, tokens, providers, models, keep, owners, ids}, byID
 }
 
 // sqlNextSpacePositions is sqlNextSpaceLogPos for many spaces at once
@@ -171,7 +172,7 @@ func (s *Store) nextSpacePositions(ctx context.Context, tx *sql.Tx, spaces []smr
 	for i, sp := range spaces {
 		ids[i], ns[i] = sp.String(), int64(counts[sp])
 	}
-	rows, err := s.writeStmt(ctx, tx, sqlNextSpacePositions).QueryContext(ctx, ids, ns, ids)
+	rows, err := s.stmts.WriteStmt(ctx, tx, sqlNextSpacePositions).QueryContext(ctx, ids, ns, ids)
 	if err != nil {
 		return nil, fmt.Errorf("reserve log positions: %w", err)
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sync"
 
 	"smriti/idempotency"
+
+	"smriti/store/internal/dbx"
 )
 
 // Grouped writes: on SQLite every write transaction runs on the one writer
@@ -27,26 +28,16 @@ import (
 // caller's cancellation (checked before it starts): cancelling a statement
 // interrupts SQLite, which would roll back the whole group's transaction.
 // A write with an idempotency claim is never grouped (its claim is placed by
-// the transaction that writes it).
-type groupWrites struct {
-	mu    sync.Mutex
-	queue []*pendingWrite
-	busy  bool
-}
+// the transaction that writes it). The batching is a groupcommit.Queue
+// (s.writes).
 
 // maxWriteGroup bounds the writes run in one transaction.
 const maxWriteGroup = 16
 
 type pendingWrite struct {
-	ctx  context.Context
-	fn   func(ctx context.Context, tx *sql.Tx) error
-	done chan writeResult // buffered: the lead, then the result
-	err  error
-}
-
-type writeResult struct {
-	lead bool
-	err  error
+	ctx context.Context
+	fn  func(ctx context.Context, tx *sql.Tx) error
+	err error
 }
 
 // groupedTx runs fn as s.tx would, in a group with concurrent grouped
@@ -54,38 +45,15 @@ type writeResult struct {
 // their own connections) and for a write with an idempotency claim it is
 // s.tx.
 func (s *Store) groupedTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	if s.d.name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
+	if s.d.Name != "sqlite" || idempotency.ClaimFrom(ctx) != nil || s.held(ctx) != nil {
 		return s.tx(ctx, func(tx *sql.Tx) error { return fn(ctx, tx) })
 	}
-	p := &pendingWrite{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
-	g := &s.writes
-	g.mu.Lock()
-	g.queue = append(g.queue, p)
-	lead := !g.busy
-	g.busy = true
-	g.mu.Unlock()
-	if !lead {
-		if r := <-p.done; !r.lead {
-			return r.err
-		}
-	}
-	g.mu.Lock()
-	batch := g.queue[:min(len(g.queue), maxWriteGroup)]
-	g.queue = append([]*pendingWrite(nil), g.queue[len(batch):]...)
-	g.mu.Unlock()
-	s.runWriteGroup(batch)
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		g.queue[0].done <- writeResult{lead: true}
-	} else {
-		g.busy = false
-	}
-	g.mu.Unlock()
-	r := <-p.done
-	return r.err
+	p := &pendingWrite{ctx: ctx, fn: fn}
+	s.writes.Do(p, s.runWriteGroup)
+	return p.err
 }
 
-// runWriteGroup runs a group and delivers every write's result.
+// runWriteGroup runs a group and leaves every write's result in it.
 func (s *Store) runWriteGroup(batch []*pendingWrite) {
 	live := make([]*pendingWrite, 0, len(batch))
 	for _, p := range batch {
@@ -106,16 +74,16 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 				if p.err = p.ctx.Err(); p.err != nil {
 					continue
 				}
-				if _, err := s.writeStmt(ctx, tx, `SAVEPOINT grouped_write`).ExecContext(ctx); err != nil {
+				if _, err := s.stmts.WriteStmt(ctx, tx, `SAVEPOINT grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("savepoint: %w", err)
 				}
 				if p.err = p.fn(context.WithoutCancel(p.ctx), tx); p.err != nil {
 					s.last.Store(nil) // what it wrote is rolled back
-					if _, err := s.writeStmt(ctx, tx, `ROLLBACK TO grouped_write`).ExecContext(ctx); err != nil {
+					if _, err := s.stmts.WriteStmt(ctx, tx, `ROLLBACK TO grouped_write`).ExecContext(ctx); err != nil {
 						return fmt.Errorf("rollback to savepoint: %w", err)
 					}
 				}
-				if _, err := s.writeStmt(ctx, tx, `RELEASE grouped_write`).ExecContext(ctx); err != nil {
+				if _, err := s.stmts.WriteStmt(ctx, tx, `RELEASE grouped_write`).ExecContext(ctx); err != nil {
 					return fmt.Errorf("release savepoint: %w", err)
 				}
 			}
@@ -123,7 +91,7 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 		})
 		switch {
 		case err == nil:
-		case ambiguous(err):
+		case dbx.Ambiguous(err):
 			// COMMIT failed after it was sent: what was written may be
 			// stored. Each write that succeeded in the group gets the
 			// error and settles it as it would alone.
@@ -139,8 +107,5 @@ func (s *Store) runWriteGroup(batch []*pendingWrite) {
 				p.err = s.tx(p.ctx, func(tx *sql.Tx) error { return p.fn(p.ctx, tx) })
 			}
 		}
-	}
-	for _, p := range batch {
-		p.done <- writeResult{err: p.err}
 	}
 }

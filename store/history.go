@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"smriti"
+	"smriti/store/internal/turncache"
 )
 
 // historyRange reads a session's turns with sequence numbers in [lo, hi],
@@ -38,7 +39,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		return out, nil
 	}
 	s.checkTopology(ctx)
-	view := s.cache.get(se.ID, se.SpaceID)
+	view := s.cache.Get(se.ID, se.SpaceID)
 	if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
 		// Read what the cache lacks: the turns above its newest, or (cold)
 		// the whole window.
@@ -53,7 +54,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		if len(read) == 0 || read[len(read)-1].Seq != top {
 			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turn %d missing", se.ID, top))
 		}
-		view = s.cache.add(se.ID, se.SpaceID, read)
+		view = s.cache.Add(se.ID, se.SpaceID, read)
 		if len(view) == 0 || view[len(view)-1].Seq < top || view[0].Seq > top {
 			view = read // the cache is off or did not keep them
 		}
@@ -83,7 +84,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			out.Turns = append(out.Turns, t)
 			if used > q.Budget {
 				out.Unread = int(t.Seq - floor)
-				s.cache.trim(se.ID, t.Seq, q.Budget)
+				s.cache.Trim(se.ID, t.Seq, q.Budget)
 				return out, nil
 			}
 		}
@@ -97,7 +98,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 		if len(older) == 0 || older[len(older)-1].Seq != next {
 			return out, s.historyGone(ctx, se, fmt.Errorf("read history of session %s: turns below %d missing", se.ID, next+1))
 		}
-		s.cache.add(se.ID, se.SpaceID, older)
+		s.cache.Add(se.ID, se.SpaceID, older)
 		view = older
 	}
 }
@@ -131,10 +132,10 @@ func (s *Store) firstAfterLogPos(ctx context.Context, se *smriti.Session, view [
 			return top + 1, nil
 		}
 	}
-	if first, ok := s.cache.bound(se.ID, se.SpaceID, pos); ok && first <= top {
+	if first, ok := s.cache.Bound(se.ID, se.SpaceID, pos); ok && first <= top {
 		return first, nil
 	}
-	st, err := s.prepared(ctx, s.read, `SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`)
+	st, err := s.stmts.Prepared(ctx, s.read, `SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`)
 	if err != nil {
 		return 0, err
 	}
@@ -146,13 +147,13 @@ func (s *Store) firstAfterLogPos(ctx context.Context, se *smriti.Session, view [
 	if err != nil {
 		return 0, fmt.Errorf("resolve log bound: %w", err)
 	}
-	s.cache.setBound(se.ID, se.SpaceID, pos, first)
+	s.cache.SetBound(se.ID, se.SpaceID, pos, first)
 	return first, nil
 }
 
 // readHistory runs historyRange and counts the rows it read.
 func (s *Store) readHistory(ctx context.Context, sessionID smriti.ID, lo, hi, top int64, budget int) ([]*smriti.Turn, error) {
-	st, err := s.prepared(ctx, s.read, historyRange)
+	st, err := s.stmts.Prepared(ctx, s.read, historyRange)
 	if err != nil {
 		return nil, err
 	}
@@ -174,12 +175,16 @@ func (s *Store) readHistory(ctx context.Context, sessionID smriti.ID, lo, hi, to
 	return out, rows.Err()
 }
 
+// DefaultTurnCacheBytes is the recent-turns cache's default memory bound:
+// with it full, an idle server stays within SPEC's 30 MB resident set.
+const DefaultTurnCacheBytes = turncache.DefaultBytes
+
 // SetTurnCacheBytes bounds the memory of the recent-turns cache (0 turns it
 // off); the default is DefaultTurnCacheBytes.
-func (s *Store) SetTurnCacheBytes(n int64) { s.cache.setLimit(n) }
+func (s *Store) SetTurnCacheBytes(n int64) { s.cache.SetLimit(n) }
 
 // TurnCacheSize reports the sessions and bytes the recent-turns cache holds.
-func (s *Store) TurnCacheSize() (sessions int, bytes int64) { return s.cache.size() }
+func (s *Store) TurnCacheSize() (sessions int, bytes int64) { return s.cache.Size() }
 
 // HistoryRowsRead counts the turn rows History has read from the database
 // since the store was opened.

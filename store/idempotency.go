@@ -8,6 +8,7 @@ import (
 	"smriti/idempotency"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ idempotency.Store = (*Store)(nil)
@@ -20,11 +21,11 @@ var _ idempotency.Store = (*Store)(nil)
 // taken over. idempotency.ErrKeyTaken when the key is held.
 func (s *Store) placeClaim(ctx context.Context, tx *sql.Tx, c *idempotency.Claim) error {
 	now := s.Now()
-	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO idempotency_keys (user_id, kind, idempotency_key, request_hash, created_at)
+	res, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO idempotency_keys (user_id, kind, idempotency_key, request_hash, created_at)
 		VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (user_id, kind, idempotency_key) DO UPDATE SET request_hash = excluded.request_hash, status = NULL, body = NULL, created_at = excluded.created_at
 		WHERE idempotency_keys.created_at < ?`),
-		smriti.UserFromContext(ctx), c.Kind, c.Key, c.RequestHash, s.d.t(now), s.d.t(now.Add(-s.keyRetention())))
+		smriti.UserFromContext(ctx), c.Kind, c.Key, c.RequestHash, s.d.T(now), s.d.T(now.Add(-s.keyRetention())))
 	if err != nil {
 		return fmt.Errorf("record idempotency key: %w", err)
 	}
@@ -43,11 +44,11 @@ func (s *Store) placeClaim(ctx context.Context, tx *sql.Tx, c *idempotency.Claim
 func (s *Store) IdempotentAnswer(ctx context.Context, kind, key string) (*idempotency.Answer, error) {
 	var a idempotency.Answer
 	var status sql.NullInt64
-	var created dbTime
+	var created dbx.Time
 	// Read from the writer: a retry must see a row committed a moment ago.
-	err := s.write.QueryRowContext(ctx, s.d.rebind(`SELECT request_hash, status, body, created_at FROM idempotency_keys
+	err := s.write.QueryRowContext(ctx, s.d.Rebind(`SELECT request_hash, status, body, created_at FROM idempotency_keys
 		WHERE user_id = ? AND kind = ? AND idempotency_key = ? AND created_at >= ?`),
-		smriti.UserFromContext(ctx), kind, key, s.d.t(s.Now().Add(-s.keyRetention()))).Scan(&a.RequestHash, &status, &a.Body, &created)
+		smriti.UserFromContext(ctx), kind, key, s.d.T(s.Now().Add(-s.keyRetention()))).Scan(&a.RequestHash, &status, &a.Body, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -69,11 +70,11 @@ func (s *Store) RecordIdempotentAnswer(ctx context.Context, kind, key, requestHa
 	}
 	now := s.Now()
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO idempotency_keys (user_id, kind, idempotency_key, request_hash, status, body, created_at)
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO idempotency_keys (user_id, kind, idempotency_key, request_hash, status, body, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (user_id, kind, idempotency_key) DO UPDATE SET status = excluded.status, body = excluded.body
 			WHERE idempotency_keys.status IS NULL AND idempotency_keys.request_hash = excluded.request_hash`),
-			smriti.UserFromContext(ctx), kind, key, requestHash, status, body, s.d.t(now))
+			smriti.UserFromContext(ctx), kind, key, requestHash, status, body, s.d.T(now))
 		if err != nil {
 			return fmt.Errorf("record idempotent answer: %w", err)
 		}
@@ -84,7 +85,7 @@ func (s *Store) RecordIdempotentAnswer(ctx context.Context, kind, key, requestHa
 // purgeIdempotencyKeys deletes the keys of creating writes older than the
 // retention.
 func (s *Store) purgeIdempotencyKeys(ctx context.Context) (int64, error) {
-	res, err := s.write.ExecContext(ctx, s.d.rebind(`DELETE FROM idempotency_keys WHERE created_at < ?`), s.d.t(s.Now().Add(-s.keyRetention())))
+	res, err := s.write.ExecContext(ctx, s.d.Rebind(`DELETE FROM idempotency_keys WHERE created_at < ?`), s.d.T(s.Now().Add(-s.keyRetention())))
 	if err != nil {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // bulkTriggers are SQLite's per-row triggers that a space import replaces
@@ -38,11 +39,11 @@ type suspendedTriggers struct {
 // whose search vectors are generated columns and whose triggers a
 // transaction cannot set aside without locking the tables).
 func (s *Store) suspendRowTriggers(ctx context.Context, tx *sql.Tx) (*suspendedTriggers, error) {
-	if s.d.name != "sqlite" {
+	if s.d.Name != "sqlite" {
 		return nil, nil
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (`+
-		placeholders(len(bulkTriggers))+`) ORDER BY name`, stringArgs(bulkTriggers)...)
+		dbx.Placeholders(len(bulkTriggers))+`) ORDER BY name`, stringArgs(bulkTriggers)...)
 	if err != nil {
 		return nil, fmt.Errorf("import: read triggers: %w", err)
 	}

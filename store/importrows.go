@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 // importRows gathers the checkpoint, item, note and turn rows of a space
@@ -97,7 +98,7 @@ func (r *importRows) checkpoint(c *smriti.Checkpoint, notes []records.BundleNote
 	}
 	r.items.add(itemRowArgs, args)
 	for _, n := range notes {
-		r.notes.add(noteRowArgs, []any{noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, r.s.d.t(n.CreatedAt)})
+		r.notes.add(noteRowArgs, []any{noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, r.s.d.T(n.CreatedAt)})
 	}
 	if len(c.Purged) > 0 {
 		// A purged field's record names its checkpoint: the row first.
@@ -190,15 +191,15 @@ func (r *importRows) write(p *pendingRows, head string, cols, most int, what str
 
 // stmt is the insert of n rows of cols values, prepared on the import's
 // transaction (on a transaction-mode pooler, its text).
-func (r *importRows) stmt(head string, cols, n int) (stmt, error) {
-	query := head + strings.TrimSuffix(strings.Repeat("("+placeholders(cols)+"), ", n), ", ")
+func (r *importRows) stmt(head string, cols, n int) (dbx.Stmt, error) {
+	query := head + strings.TrimSuffix(strings.Repeat("("+dbx.Placeholders(cols)+"), ", n), ", ")
 	if r.s.unprepared() {
-		return textStmt{r.tx, r.s.d.rebind(query)}, nil
+		return dbx.TextStmt{Q: r.tx, Query: r.s.d.Rebind(query)}, nil
 	}
 	if st, ok := r.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := r.tx.PrepareContext(r.ctx, r.s.d.rebind(query))
+	st, err := r.tx.PrepareContext(r.ctx, r.s.d.Rebind(query))
 	if err != nil {
 		return nil, fmt.Errorf("import: prepare: %w", err)
 	}
@@ -213,7 +214,7 @@ func (r *importRows) setSessionTotals(lastSeq map[smriti.ID]int64) error {
 		if seq < 0 {
 			continue
 		}
-		if _, err := r.tx.ExecContext(r.ctx, r.s.d.rebind(`UPDATE sessions SET last_seq = ?, token_total = ? WHERE id = ?`), seq, r.tokens[id], id); err != nil {
+		if _, err := r.tx.ExecContext(r.ctx, r.s.d.Rebind(`UPDATE sessions SET last_seq = ?, token_total = ? WHERE id = ?`), seq, r.tokens[id], id); err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Items with identity (see smriti.AssignItems): every checkpoint's items are
@@ -32,7 +33,7 @@ func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, erro
 	var srcSession, originCP, originSession uuid.NullUUID
 	var srcFrom, srcTo, from, to sql.NullInt64
 	var merge, refs sql.NullString
-	if err := row.Scan(&cp, &it.ID, &kind, &it.Text, &it.Status, jsonCol{&it.Supersedes}, &op, &before, &by, &reason,
+	if err := row.Scan(&cp, &it.ID, &kind, &it.Text, &it.Status, dbx.JSONCol{Dst: &it.Supersedes}, &op, &before, &by, &reason,
 		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model, &merge, &refs); err != nil {
 		return cp, it, err
 	}
@@ -42,11 +43,11 @@ func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, erro
 		}
 	}
 	it.Kind = smriti.ItemKind(kind)
-	it.Origin = smriti.ItemOrigin{CheckpointID: nullID(originCP), SessionID: nullID(originSession), FromSeq: nullInt(from),
+	it.Origin = smriti.ItemOrigin{CheckpointID: dbx.NullID(originCP), SessionID: dbx.NullID(originSession), FromSeq: nullInt(from),
 		ToSeq: nullInt(to), Quote: nullStr(quote), AuthorAgent: nullStr(agent), Model: nullStr(model)}
 	if op != "" {
 		it.Change = &smriti.ItemChange{Op: op, Before: nullStr(before), By: nullStr(by), Reason: nullStr(reason),
-			Source: smriti.ItemSource{SessionID: nullID(srcSession), FromSeq: nullInt(srcFrom), ToSeq: nullInt(srcTo), Quote: nullStr(srcQuote)}}
+			Source: smriti.ItemSource{SessionID: dbx.NullID(srcSession), FromSeq: nullInt(srcFrom), ToSeq: nullInt(srcTo), Quote: nullStr(srcQuote)}}
 		if merge.Valid {
 			var m smriti.ItemMerge
 			if err := json.Unmarshal([]byte(merge.String), &m); err != nil {
@@ -80,7 +81,7 @@ const sqlInsertItemsHead = `INSERT INTO checkpoint_items (checkpoint_id, positio
 
 // sqlInsertItems inserts n checkpoint_items rows.
 func sqlInsertItems(n int) string {
-	return sqlInsertItemsHead + strings.TrimSuffix(strings.Repeat("("+placeholders(itemRowArgs)+"), ", n), ", ")
+	return sqlInsertItemsHead + strings.TrimSuffix(strings.Repeat("("+dbx.Placeholders(itemRowArgs)+"), ", n), ", ")
 }
 
 // maxItemRows is the most rows one prepared item insert writes on SQLite;
@@ -101,7 +102,7 @@ func itemRowsArgs(c *smriti.Checkpoint) ([]any, error) {
 		sup := "[]"
 		if len(it.Supersedes) > 0 {
 			var err error
-			if sup, err = jsonArg(it.Supersedes); err != nil {
+			if sup, err = dbx.JSONArg(it.Supersedes); err != nil {
 				return nil, err
 			}
 		}
@@ -130,8 +131,8 @@ func itemRowsArgs(c *smriti.Checkpoint) ([]any, error) {
 			refs = sql.NullString{String: string(b), Valid: true}
 		}
 		args = append(args, c.ID, i, it.ID, string(it.Kind), it.Text, status, sup, ch.Op, ch.Before, ch.By, ch.Reason,
-			idArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
-			idArg(it.Origin.CheckpointID), idArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
+			dbx.IDArg(ch.Source.SessionID), int64Arg(ch.Source.FromSeq), int64Arg(ch.Source.ToSeq), ch.Source.Quote,
+			dbx.IDArg(it.Origin.CheckpointID), dbx.IDArg(it.Origin.SessionID), int64Arg(it.Origin.FromSeq), int64Arg(it.Origin.ToSeq),
 			it.Origin.Quote, it.Origin.AuthorAgent, it.Origin.Model, merge, refs)
 	}
 	return args, nil
@@ -146,17 +147,17 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 		return err
 	}
 	for rows := len(c.Items); rows > 0; {
-		var st stmt
+		var st dbx.Stmt
 		n := wideItemRows
-		if s.d.wideWrites {
+		if s.d.WideWrites {
 			n = min(n, rows)
-			st = textStmt{tx, s.d.rebind(sqlInsertItems(n))}
+			st = dbx.TextStmt{Q: tx, Query: s.d.Rebind(sqlInsertItems(n))}
 		} else {
 			n = maxItemRows
 			for n > rows {
 				n /= 2
 			}
-			st = s.writeStmt(ctx, tx, sqlInsertItems(n))
+			st = s.stmts.WriteStmt(ctx, tx, sqlInsertItems(n))
 		}
 		if _, err := st.ExecContext(ctx, args[:n*itemRowArgs]...); err != nil {
 			return fmt.Errorf("insert items: %w", err)
@@ -168,7 +169,7 @@ func (s *Store) writeItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint
 
 // itemsOf loads the items of the given checkpoints (unscoped: callers have
 // checked visibility), in position order.
-func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[smriti.ID][]smriti.Item, error) {
+func (s *Store) itemsOf(ctx context.Context, q dbx.Querier, ids ...smriti.ID) (map[smriti.ID][]smriti.Item, error) {
 	out := make(map[smriti.ID][]smriti.Item, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -178,7 +179,7 @@ func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[s
 		args = append(args, id)
 	}
 	query := `SELECT ` + itemCols + ` FROM checkpoint_items ci
-		WHERE ci.checkpoint_id IN (` + placeholders(len(args)) + `) ORDER BY ci.checkpoint_id, ci.position`
+		WHERE ci.checkpoint_id IN (` + dbx.Placeholders(len(args)) + `) ORDER BY ci.checkpoint_id, ci.position`
 	var rows *sql.Rows
 	var err error
 	if len(ids) <= 2 {
@@ -186,7 +187,7 @@ func (s *Store) itemsOf(ctx context.Context, q querier, ids ...smriti.ID) (map[s
 		// commit path's reads, prepared
 		rows, err = s.stmtOn(ctx, q, query).QueryContext(ctx, args...)
 	} else {
-		rows, err = q.QueryContext(ctx, s.d.rebind(query), args...)
+		rows, err = q.QueryContext(ctx, s.d.Rebind(query), args...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load items: %w", err)
@@ -215,7 +216,7 @@ func (s *Store) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Ite
 }
 
 // attachItems sets Items on each checkpoint from one query.
-func (s *Store) attachItems(ctx context.Context, q querier, cs ...*smriti.Checkpoint) error {
+func (s *Store) attachItems(ctx context.Context, q dbx.Querier, cs ...*smriti.Checkpoint) error {
 	ids := make([]smriti.ID, 0, len(cs))
 	for _, c := range cs {
 		ids = append(ids, c.ID)
@@ -248,12 +249,12 @@ type lastWrite struct {
 // wroteItems notes c's items, as they read back, as the transaction's last
 // write (on SQLite's one write transaction only).
 func (s *Store) wroteItems(tx *sql.Tx, c *smriti.Checkpoint) {
-	if s.d.name != "sqlite" || s.writing.Load() != tx {
+	if s.d.Name != "sqlite" || s.writing.Load() != tx {
 		return
 	}
 	// The tasks as the tasks column reads back (their JSON form).
 	var tasks []smriti.Task
-	if j, err := jsonArg(c.Tasks); err != nil || (jsonCol{&tasks}).Scan(j) != nil {
+	if j, err := dbx.JSONArg(c.Tasks); err != nil || (dbx.JSONCol{Dst: &tasks}).Scan(j) != nil {
 		s.last.Store(nil)
 		return
 	}
@@ -283,9 +284,9 @@ func (s *Store) wroteItems(tx *sql.Tx, c *smriti.Checkpoint) {
 
 // justWritten returns the items of checkpoint id when the transaction q
 // wrote it last; a copy, as parentItems' callers may keep it.
-func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
+func (s *Store) justWritten(q dbx.Querier, id smriti.ID) ([]smriti.Item, bool) {
 	w := s.last.Load()
-	if w == nil || w.id != id || q != querier(w.tx) || s.writing.Load() != w.tx {
+	if w == nil || w.id != id || q != dbx.Querier(w.tx) || s.writing.Load() != w.tx {
 		return nil, false
 	}
 	return append([]smriti.Item{}, w.items...), true
@@ -295,7 +296,7 @@ func (s *Store) justWritten(q querier, id smriti.ID) ([]smriti.Item, bool) {
 // (ids, at most two): each one's items, its live tasks linked to its
 // tasks, for each of ids that is a checkpoint; the rest of the parents'
 // rows is not read.
-func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
+func (s *Store) parentItems(ctx context.Context, q dbx.Querier, ids []smriti.ID) (map[smriti.ID][]smriti.Item, error) {
 	out := make(map[smriti.ID][]smriti.Item, len(ids))
 	for _, id := range ids {
 		if items, ok := s.justWritten(q, id); ok {
@@ -303,7 +304,7 @@ func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (ma
 			continue
 		}
 		var tasks []smriti.Task
-		err := s.stmtOn(ctx, q, `SELECT tasks FROM checkpoints WHERE id = ?`).QueryRowContext(ctx, id).Scan(jsonCol{&tasks})
+		err := s.stmtOn(ctx, q, `SELECT tasks FROM checkpoints WHERE id = ?`).QueryRowContext(ctx, id).Scan(dbx.JSONCol{Dst: &tasks})
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -328,7 +329,7 @@ func (s *Store) parentItems(ctx context.Context, q querier, ids []smriti.ID) (ma
 // against its parents' items, inside the writing transaction: hints are the
 // items the caller proposed; the merge parent's items are hints too, so an
 // item the merge takes from the other side keeps its id.
-func (s *Store) assignItems(ctx context.Context, q querier, c *smriti.Checkpoint, hints []smriti.Item, model *string) error {
+func (s *Store) assignItems(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint, hints []smriti.Item, model *string) error {
 	var ids []smriti.ID
 	if c.ParentID != nil {
 		ids = append(ids, *c.ParentID)
@@ -437,7 +438,7 @@ func (s *Store) backfillBatch(ctx context.Context, limit int) (int, error) {
 
 // deriveItems gives a stored version 1 checkpoint its items.
 func (s *Store) deriveItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoint) error {
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM checkpoint_items WHERE checkpoint_id = ?`), c.ID); err != nil {
 		return fmt.Errorf("derive items: %w", err)
 	}
 	hv := c.HashVersion
@@ -448,7 +449,7 @@ func (s *Store) deriveItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoin
 	if err := s.writeItems(ctx, tx, c); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE checkpoints SET items_ready = 1 WHERE id = ?`), c.ID)
+	_, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE checkpoints SET items_ready = 1 WHERE id = ?`), c.ID)
 	return err
 }
 
@@ -463,7 +464,7 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if !smriti.ValidItemID(itemID) {
 		return nil, notFound
 	}
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT `+itemEventCols+`
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT `+itemEventCols+`
 		FROM checkpoint_items ci JOIN checkpoints c ON c.id = ci.checkpoint_id
 		WHERE c.space_id = ? AND ci.change_op <> '' AND (ci.item_id = ?
 			OR (ci.change_op = 'supersede' AND CAST(ci.supersedes AS TEXT) LIKE ?))
@@ -492,7 +493,7 @@ func scanItemEvents(rows *sql.Rows) ([]smriti.ItemEvent, error) {
 	var out []smriti.ItemEvent
 	for rows.Next() {
 		var ev smriti.ItemEvent
-		var created dbTime
+		var created dbx.Time
 		var merge uuid.NullUUID
 		cp, it, err := scanItem(scanner(func(dst ...any) error {
 			return rows.Scan(append(dst, &ev.CommitHash, &ev.BranchName, &created, &ev.LogPos, &merge, &ev.SpaceID)...)

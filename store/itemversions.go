@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Item versions (see smriti.ItemVersion) are read from the rows where a
@@ -30,7 +31,7 @@ func (s *Store) ItemVersions(ctx context.Context, space *smriti.ID, itemID, hash
 	}
 	q += ` ORDER BY c.log_pos, ci.position LIMIT ?`
 	args = append(args, limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(q), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("item versions: %w", err)
 	}
@@ -73,9 +74,9 @@ func (s *Store) SetItemVersions(ctx context.Context, c *smriti.Checkpoint, items
 	if err != nil {
 		return err
 	}
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT ci.item_id, c.id, c.commit_hash, c.depth
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT ci.item_id, c.id, c.commit_hash, c.depth
 		FROM checkpoint_items ci JOIN checkpoints c ON c.id = ci.checkpoint_id
-		WHERE c.space_id = ? AND ci.change_op <> '' AND c.depth < ? AND ci.item_id IN (`+placeholders(len(carried))+`)
+		WHERE c.space_id = ? AND ci.change_op <> '' AND c.depth < ? AND ci.item_id IN (`+dbx.Placeholders(len(carried))+`)
 		ORDER BY c.depth DESC`), append([]any{c.SpaceID, top.depth}, carried...)...)
 	if err != nil {
 		return fmt.Errorf("item versions: %w", err)

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // leaseOf is a claim's lease length: the one it was made with, or, for a
 // claim made before lease_seconds was recorded, expires_at - claimed_at.
-func (s *Store) leaseOf(ctx context.Context, q querier, c *coord.Claim) (time.Duration, error) {
+func (s *Store) leaseOf(ctx context.Context, q dbx.Querier, c *coord.Claim) (time.Duration, error) {
 	var secs sql.NullInt64
-	if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT lease_seconds FROM claims WHERE id = ?`), c.ID).Scan(&secs); err != nil {
+	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT lease_seconds FROM claims WHERE id = ?`), c.ID).Scan(&secs); err != nil {
 		return 0, fmt.Errorf("claim lease: %w", err)
 	}
 	if secs.Valid && secs.Int64 > 0 {
@@ -39,9 +40,9 @@ func (s *Store) renewHolderClaims(ctx context.Context, tx *sql.Tx, space, sessio
 	if sessionArg == nil && agentArg == "" {
 		return nil
 	}
-	rows, err := s.writeStmt(ctx, tx, `SELECT id, claimed_at, expires_at, lease_seconds FROM claims
+	rows, err := s.stmts.WriteStmt(ctx, tx, `SELECT id, claimed_at, expires_at, lease_seconds FROM claims
 		WHERE space_id = ? AND status = 'active' AND expires_at > ? AND (session_id = ? OR (agent = ? AND agent <> ''))`).QueryContext(ctx,
-		space, s.d.t(now), sessionArg, agentArg)
+		space, s.d.T(now), sessionArg, agentArg)
 	if err != nil {
 		return fmt.Errorf("holder claims: %w", err)
 	}
@@ -52,7 +53,7 @@ func (s *Store) renewHolderClaims(ctx context.Context, tx *sql.Tx, space, sessio
 	var due []renewal
 	for rows.Next() {
 		var id smriti.ID
-		var claimed, expires dbTime
+		var claimed, expires dbx.Time
 		var secs sql.NullInt64
 		if err := rows.Scan(&id, &claimed, &expires, &secs); err != nil {
 			rows.Close()
@@ -71,10 +72,10 @@ func (s *Store) renewHolderClaims(ctx context.Context, tx *sql.Tx, space, sessio
 		return fmt.Errorf("holder claims: %w", err)
 	}
 	for _, r := range due {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET expires_at = ? WHERE id = ?`), s.d.t(r.expires), r.id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE claims SET expires_at = ? WHERE id = ?`), s.d.T(r.expires), r.id); err != nil {
 			return fmt.Errorf("renew claim: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.t(r.expires), r.id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.T(r.expires), r.id); err != nil {
 			return fmt.Errorf("renew task hold: %w", err)
 		}
 	}

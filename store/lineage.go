@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ smriti.LineageService = (*Store)(nil)
@@ -69,7 +70,7 @@ func (s *Store) CommonAncestor(ctx context.Context, a, b smriti.ID) (*smriti.Che
 // walkCommonAncestor finds the common ancestor with one recursive query
 // over both parent edges (see CommonAncestor).
 func (s *Store) walkCommonAncestor(ctx context.Context, spaceID, older, newer smriti.ID) (*smriti.Checkpoint, error) {
-	c, err := scanCheckpoint(s.read.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE
+	c, err := scanCheckpoint(s.read.QueryRowContext(ctx, s.d.Rebind(`WITH RECURSIVE
 		wo (id, log_pos, parent_id, merge_parent_id) AS (
 			SELECT id, log_pos, parent_id, merge_parent_id FROM checkpoints WHERE id = ?
 			UNION `+walkUp("wo")+`
@@ -95,7 +96,7 @@ func (s *Store) walkCommonAncestor(ctx context.Context, spaceID, older, newer sm
 // sameSpace checks the caller may see both checkpoints and that they share a
 // space, and returns the space and the two ids, older first.
 func (s *Store) sameSpace(ctx context.Context, a, b smriti.ID) (space, older, newer smriti.ID, err error) {
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT c.id, c.space_id, c.log_pos`+visibleCheckpoint+` AND c.id IN (?, ?)`),
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT c.id, c.space_id, c.log_pos`+visibleCheckpoint+` AND c.id IN (?, ?)`),
 		smriti.UserFromContext(ctx), a, b)
 	if err != nil {
 		return space, older, newer, fmt.Errorf("look up checkpoints: %w", err)
@@ -189,7 +190,7 @@ func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree,
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT id, commit_hash, message, branch_name, parent_id, merge_parent_id,
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT id, commit_hash, message, branch_name, parent_id, merge_parent_id,
 		summary, objective, author_agent, log_pos, created_at FROM checkpoints WHERE space_id = ? ORDER BY log_pos`), spaceID)
 	if err != nil {
 		return nil, fmt.Errorf("load tree: %w", err)
@@ -200,12 +201,12 @@ func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree,
 		var c smriti.TreeCheckpoint
 		var parent, merge uuid.NullUUID
 		var agent sql.NullString
-		var created dbTime
+		var created dbx.Time
 		if err := rows.Scan(&c.ID, &c.Hash, &c.Message, &c.BranchName, &parent, &merge, &c.Summary, &c.Objective,
 			&agent, &c.LogPos, &created); err != nil {
 			return nil, fmt.Errorf("load tree: %w", err)
 		}
-		c.ParentID, c.MergeParentID, c.CreatedAt = nullID(parent), nullID(merge), created.Time
+		c.ParentID, c.MergeParentID, c.CreatedAt = dbx.NullID(parent), dbx.NullID(merge), created.Time
 		if agent.Valid {
 			c.AuthorAgent = &agent.String
 		}
@@ -254,7 +255,7 @@ func (s *Store) fastCommonAncestor(ctx context.Context, spaceID, x, y smriti.ID)
 		low = lca.logPos
 	}
 	var one int
-	err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT 1 FROM checkpoints WHERE space_id = ? AND merge_parent_id IS NOT NULL
+	err = s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT 1 FROM checkpoints WHERE space_id = ? AND merge_parent_id IS NOT NULL
 		AND log_pos > ? AND log_pos <= ? LIMIT 1`), spaceID, low, top).Scan(&one)
 	switch {
 	case err == nil:

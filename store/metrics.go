@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ coord.MetricsService = (*Store)(nil)
@@ -27,7 +28,7 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.Spa
 		if err := s.checkpointMetrics(ctx, tx, spaceID, m); err != nil {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*),
+		err = tx.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*),
 			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0),
 			COALESCE(SUM(CASE WHEN status = 'abandoned' THEN 1 ELSE 0 END), 0),
 			COALESCE(SUM(CASE WHEN task_id IS NOT NULL AND task_id <> '' THEN 1 ELSE 0 END), 0)
@@ -35,7 +36,7 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.Spa
 		if err != nil {
 			return fmt.Errorf("claim metrics: %w", err)
 		}
-		err = tx.QueryRowContext(ctx, s.d.rebind(`SELECT
+		err = tx.QueryRowContext(ctx, s.d.Rebind(`SELECT
 			COALESCE(SUM(CASE WHEN n.kind = 'milestone' THEN 1 ELSE 0 END), 0),
 			COALESCE(SUM(CASE WHEN n.kind = 'noise' THEN 1 ELSE 0 END), 0)
 			FROM checkpoint_notes n JOIN checkpoints c ON c.id = n.checkpoint_id WHERE c.space_id = ?`), spaceID).
@@ -43,7 +44,7 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.Spa
 		if err != nil {
 			return fmt.Errorf("note metrics: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT branch_disposition, COUNT(*) FROM sessions
+		rows, err := tx.QueryContext(ctx, s.d.Rebind(`SELECT branch_disposition, COUNT(*) FROM sessions
 			WHERE space_id = ? AND branch_name <> ? GROUP BY branch_disposition`), spaceID, smriti.MainBranch)
 		if err != nil {
 			return fmt.Errorf("branch metrics: %w", err)
@@ -69,8 +70,8 @@ func (s *Store) SpaceMetrics(ctx context.Context, spaceID smriti.ID) (*coord.Spa
 	return m, err
 }
 
-func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti.ID, m *coord.SpaceMetrics) error {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, parent_id, author_agent, decisions, tasks FROM checkpoints WHERE space_id = ?`), spaceID)
+func (s *Store) checkpointMetrics(ctx context.Context, q dbx.Querier, spaceID smriti.ID, m *coord.SpaceMetrics) error {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id, parent_id, author_agent, decisions, tasks FROM checkpoints WHERE space_id = ?`), spaceID)
 	if err != nil {
 		return fmt.Errorf("checkpoint metrics: %w", err)
 	}
@@ -86,7 +87,7 @@ func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti
 		var agent sql.NullString
 		var decisions []string
 		var tasks []smriti.Task
-		if err := rows.Scan(&id, &parent, &agent, jsonCol{&decisions}, jsonCol{&tasks}); err != nil {
+		if err := rows.Scan(&id, &parent, &agent, dbx.JSONCol{Dst: &decisions}, dbx.JSONCol{Dst: &tasks}); err != nil {
 			return fmt.Errorf("checkpoint metrics: %w", err)
 		}
 		m.TotalCheckpoints++
@@ -108,7 +109,7 @@ func (s *Store) checkpointMetrics(ctx context.Context, q querier, spaceID smriti
 		if withID {
 			m.TaskIDCheckpoints++
 		}
-		links[id] = link{parent: nullID(parent), agent: agent.String}
+		links[id] = link{parent: dbx.NullID(parent), agent: agent.String}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("checkpoint metrics: %w", err)

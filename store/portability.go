@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/internal/nonnil"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 // exportPage is how many checkpoints an export reads at a time: with
@@ -21,7 +22,7 @@ const exportPage = 100
 // streams: checkpoints a page at a time, turns row by row.
 func (s *Store) ExportSpace(ctx context.Context, id smriti.ID, w records.Writer) error {
 	opts := &sql.TxOptions{ReadOnly: true}
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
 	tx, err := s.read.BeginTx(ctx, opts)
@@ -165,7 +166,7 @@ func (s *Store) exportClaims(ctx context.Context, tx *sql.Tx, id smriti.ID, w re
 }
 
 func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, order logOrder, w records.Writer) (int, error) {
-	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
+	rows, err := tx.QueryContext(ctx, s.d.Rebind(`SELECT `+turnCols+` FROM turns WHERE session_id = ? ORDER BY sequence_number`), sessionID)
 	if err != nil {
 		return 0, fmt.Errorf("export turns: %w", err)
 	}
@@ -216,7 +217,7 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 	// cached before the delete carry the old log positions.
 	if im != nil {
 		for id := range im.lastSeq {
-			s.cache.drop(id)
+			s.cache.Drop(id)
 		}
 	}
 	if im == nil {
@@ -264,7 +265,7 @@ func (l *importLog) position(ctx context.Context, s *Store, tx *sql.Tx, space sm
 
 func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.Space) error {
 	var owner smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT owner_id FROM spaces WHERE id = ?`), sp.ID).Scan(&owner)
+	err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT owner_id FROM spaces WHERE id = ?`), sp.ID).Scan(&owner)
 	switch {
 	case err == nil && owner == sp.OwnerID:
 		return smriti.Errorf(smriti.ECONFLICT, "Space %s already exists on this server; import it with as_new to make a copy with new ids", sp.ID)
@@ -276,13 +277,13 @@ func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.
 	if err := s.checkSpaceName(ctx, tx, sp.OwnerID, sp.Name); err != nil {
 		return err
 	}
-	meta, err := jsonArg(sp.Metadata)
+	meta, err := dbx.JSONArg(sp.Metadata)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO spaces (id, slug, owner_id, name, description, project_root, metadata, created_at, updated_at)
+	_, err = tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO spaces (id, slug, owner_id, name, description, project_root, metadata, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		sp.ID, sp.Slug, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.t(sp.CreatedAt), s.d.t(sp.UpdatedAt))
+		sp.ID, sp.Slug, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.T(sp.CreatedAt), s.d.T(sp.UpdatedAt))
 	if err != nil {
 		return importConflict(fmt.Errorf("import space: %w", err))
 	}
@@ -310,7 +311,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *re
 			return err
 		}
 		var prior sql.NullString
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT session_id FROM transcript_imports WHERE space_id = ? AND content_hash = ?`), spaceID, hash).Scan(&prior)
+		err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT session_id FROM transcript_imports WHERE space_id = ? AND content_hash = ?`), spaceID, hash).Scan(&prior)
 		if err == nil {
 			if prior.Valid {
 				id, perr := smriti.ParseID("session_id", prior.String)
@@ -360,8 +361,8 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *re
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO transcript_imports (space_id, content_hash, session_id, created_at) VALUES (?, ?, ?, ?)`),
-			spaceID, hash, se.ID, s.d.t(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO transcript_imports (space_id, content_hash, session_id, created_at) VALUES (?, ?, ?, ?)`),
+			spaceID, hash, se.ID, s.d.T(now)); err != nil {
 			return fmt.Errorf("record import: %w", err)
 		}
 		out, created = se, true

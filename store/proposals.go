@@ -12,6 +12,7 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/internal/nonnil"
+	"smriti/store/internal/dbx"
 )
 
 var _ smriti.ProposalService = (*Store)(nil)
@@ -95,13 +96,13 @@ func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error)
 	var p smriti.Proposal
 	var session, base, cp uuid.NullUUID
 	var draft string
-	var created, updated, decided dbTime
+	var created, updated, decided dbx.Time
 	if err := row.Scan(&p.ID, &p.SpaceID, &session, &base, &p.BranchName, &p.Source, &p.Status, &draft,
 		&cp, &created, &updated, &decided); err != nil {
 		return nil, err
 	}
-	p.SessionID, p.BaseCheckpointID, p.CheckpointID = nullID(session), nullID(base), nullID(cp)
-	p.CreatedAt, p.UpdatedAt, p.DecidedAt = created.Time, updated.Time, optTime(decided)
+	p.SessionID, p.BaseCheckpointID, p.CheckpointID = dbx.NullID(session), dbx.NullID(base), dbx.NullID(cp)
+	p.CreatedAt, p.UpdatedAt, p.DecidedAt = created.Time, updated.Time, dbx.OptTime(decided)
 	d, err := DecodeProposalDraft(draft)
 	if err != nil {
 		return nil, err
@@ -112,8 +113,8 @@ func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error)
 
 var errProposalNotFound = smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
 
-func (s *Store) proposal(ctx context.Context, q querier, id smriti.ID) (*smriti.Proposal, error) {
-	p, err := scanProposal(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+proposalCols+visibleProposal+` AND p.id = ?`),
+func (s *Store) proposal(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Proposal, error) {
+	p, err := scanProposal(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+proposalCols+visibleProposal+` AND p.id = ?`),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errProposalNotFound
@@ -160,15 +161,15 @@ func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace 
 			return err
 		}
 		if replace {
-			old, err := queryAll(ctx, s, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
+			old, err := dbx.QueryAll(ctx, s.d, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
 				` AND p.space_id = ? AND p.session_id = ? AND p.source = ? AND p.status = ?`,
 				smriti.UserFromContext(ctx), in.SpaceID, *in.SessionID, in.Source, smriti.ProposalPending)
 			if err != nil {
 				return err
 			}
 			for _, o := range old {
-				if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = ? WHERE id = ? AND status = ?`),
-					smriti.ProposalSuperseded, s.d.t(in.CreatedAt), s.d.t(in.CreatedAt), o.ID, smriti.ProposalPending); err != nil {
+				if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = ? WHERE id = ? AND status = ?`),
+					smriti.ProposalSuperseded, s.d.T(in.CreatedAt), s.d.T(in.CreatedAt), o.ID, smriti.ProposalPending); err != nil {
 					return fmt.Errorf("supersede proposal: %w", err)
 				}
 				o, err := s.proposal(ctx, tx, o.ID)
@@ -189,10 +190,10 @@ func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace 
 }
 
 func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Proposal) error {
-	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO proposals (id, space_id, session_id, base_checkpoint_id, branch_name, title,
+	_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO proposals (id, space_id, session_id, base_checkpoint_id, branch_name, title,
 		source, status, draft, checkpoint_id, created_at, updated_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		p.ID, p.SpaceID, idArg(p.SessionID), idArg(p.BaseCheckpointID), p.BranchName, p.Draft.Content.Message, p.Source, p.Status,
-		EncodeProposalDraft(p.Draft), idArg(p.CheckpointID), s.d.t(p.CreatedAt), s.d.t(p.UpdatedAt), s.d.optT(p.DecidedAt))
+		p.ID, p.SpaceID, dbx.IDArg(p.SessionID), dbx.IDArg(p.BaseCheckpointID), p.BranchName, p.Draft.Content.Message, p.Source, p.Status,
+		EncodeProposalDraft(p.Draft), dbx.IDArg(p.CheckpointID), s.d.T(p.CreatedAt), s.d.T(p.UpdatedAt), s.d.OptT(p.DecidedAt))
 	if err != nil {
 		return fmt.Errorf("insert proposal: %w", err)
 	}
@@ -200,7 +201,7 @@ func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Propos
 }
 
 // checkProposalRefs: the session and the base must be the space's.
-func (s *Store) checkProposalRefs(ctx context.Context, q querier, p *smriti.Proposal) error {
+func (s *Store) checkProposalRefs(ctx context.Context, q dbx.Querier, p *smriti.Proposal) error {
 	if p.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, p.SpaceID, *p.BaseCheckpointID)
 		if err != nil {
@@ -212,7 +213,7 @@ func (s *Store) checkProposalRefs(ctx context.Context, q querier, p *smriti.Prop
 	}
 	if p.SessionID != nil {
 		var space uuid.NullUUID
-		err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
+		err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT space_id FROM sessions WHERE id = ? AND `+sessionVisible),
 			*p.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&space)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("look up session: %w", err)
@@ -244,7 +245,7 @@ func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) (
 		args = append(args, status)
 	}
 	args = append(args, smriti.ListCap)
-	return queryAll(ctx, s, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
+	return dbx.QueryAll(ctx, s.d, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
 }
 
 // UpdateProposalDraft implements smriti.ProposalService.
@@ -261,8 +262,8 @@ func (s *Store) UpdateProposalDraft(ctx context.Context, id smriti.ID, d smriti.
 		if p.Status != smriti.ProposalPending {
 			return smriti.Errorf(smriti.ECONFLICT, "Proposal %s is %s; only a pending proposal can be edited", id, p.Status)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET draft = ?, title = ?, updated_at = ? WHERE id = ?`),
-			EncodeProposalDraft(d), d.Content.Message, s.d.t(s.Now()), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET draft = ?, title = ?, updated_at = ? WHERE id = ?`),
+			EncodeProposalDraft(d), d.Content.Message, s.d.T(s.Now()), id); err != nil {
 			return fmt.Errorf("update proposal: %w", err)
 		}
 		out, err = s.proposal(ctx, tx, id)
@@ -303,8 +304,8 @@ func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to st
 		if to == smriti.ProposalPending {
 			decidedAt = nil
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE proposals SET status = ?, checkpoint_id = ?, updated_at = ?, decided_at = ?
-			WHERE id = ? AND status = ?`), to, idArg(checkpoint), s.d.t(now), s.d.optT(decidedAt), id, from)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET status = ?, checkpoint_id = ?, updated_at = ?, decided_at = ?
+			WHERE id = ? AND status = ?`), to, dbx.IDArg(checkpoint), s.d.T(now), s.d.OptT(decidedAt), id, from)
 		if err != nil {
 			return fmt.Errorf("update proposal: %w", err)
 		}

@@ -8,11 +8,12 @@ import (
 
 	"smriti"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 // exportProposals writes the space's proposals, oldest first.
 func (s *Store) exportProposals(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts, private map[smriti.ID]bool) error {
-	ps, err := queryAll(ctx, s, tx, "export proposals", scanProposal,
+	ps, err := dbx.QueryAll(ctx, s.d, tx, "export proposals", scanProposal,
 		`SELECT `+proposalCols+` FROM proposals p WHERE p.space_id = ? ORDER BY p.created_at, p.id`, space)
 	if err != nil {
 		return err

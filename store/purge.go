@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/store/internal/dbx"
 )
 
 // purgeColumn is a stored text a purge reads and rewrites: a table, the
@@ -78,7 +79,7 @@ func (s *Store) eachCell(ctx context.Context, tx *sql.Tx, space smriti.ID, fn fu
 		for _, c := range pc.cols {
 			sel = append(sel, "CAST("+c+" AS TEXT)")
 		}
-		rows, err := tx.QueryContext(ctx, s.d.rebind("SELECT "+strings.Join(sel, ", ")+" FROM "+pc.table+" WHERE "+pc.where), space)
+		rows, err := tx.QueryContext(ctx, s.d.Rebind("SELECT "+strings.Join(sel, ", ")+" FROM "+pc.table+" WHERE "+pc.where), space)
 		if err != nil {
 			return fmt.Errorf("purge: read %s: %w", pc.table, err)
 		}
@@ -143,9 +144,9 @@ func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smr
 	out.Erasure = smriti.ErasureNone
 	if out.Values > 0 {
 		// Cached turns and items may hold what was purged.
-		s.cache.clear()
+		s.cache.Clear()
 		s.last.Store(nil)
-		s.topo.epoch.Add(1)
+		s.topo.Bump()
 	}
 	if out.Values > 0 || req.Full {
 		out.Erasure = s.eraseOldBytes(ctx, out.Rows, req.Full)
@@ -238,10 +239,10 @@ func (s *Store) rewriteCell(ctx context.Context, tx *sql.Tx, c purgeCell) error 
 		args = append(args, v)
 	}
 	set := c.col + " = ?"
-	if c.pc.json[c.col] && s.d.name == "postgres" {
+	if c.pc.json[c.col] && s.d.Name == "postgres" {
 		set = c.col + " = CAST(? AS JSONB)"
 	}
-	_, err := tx.ExecContext(ctx, s.d.rebind("UPDATE "+c.pc.table+" SET "+set+" WHERE "+strings.Join(where, " AND ")), args...)
+	_, err := tx.ExecContext(ctx, s.d.Rebind("UPDATE "+c.pc.table+" SET "+set+" WHERE "+strings.Join(where, " AND ")), args...)
 	if err != nil {
 		return fmt.Errorf("purge: rewrite %s.%s: %w", c.pc.table, c.col, err)
 	}
@@ -321,7 +322,7 @@ func (s *Store) purgeKeptAnswers(ctx context.Context, tx *sql.Tx, r *valueReplac
 	}
 	var out []smriti.PurgedRow
 	for _, k := range hits {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE idempotency_keys SET body = ? WHERE user_id = ? AND kind = ? AND idempotency_key = ?`),
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE idempotency_keys SET body = ? WHERE user_id = ? AND kind = ? AND idempotency_key = ?`),
 			k.body, k.user, k.kind, k.key); err != nil {
 			return nil, fmt.Errorf("purge: rewrite kept answer: %w", err)
 		}
@@ -335,8 +336,8 @@ func (s *Store) writePurgeRecord(ctx context.Context, tx *sql.Tx, p *smriti.Secr
 	if err != nil {
 		return fmt.Errorf("purge: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO secret_purges (id, space_id, purged_by, purged_at, rule, fingerprint, values_purged, rows_changed)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), p.ID, p.SpaceID, p.By, s.d.t(p.At), p.Rule, p.Fingerprint, p.Values, string(rowsJSON)); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO secret_purges (id, space_id, purged_by, purged_at, rule, fingerprint, values_purged, rows_changed)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), p.ID, p.SpaceID, p.By, s.d.T(p.At), p.Rule, p.Fingerprint, p.Values, string(rowsJSON)); err != nil {
 		return fmt.Errorf("purge: record: %w", err)
 	}
 	for _, f := range fields {
@@ -349,11 +350,11 @@ func (s *Store) writePurgeRecord(ctx context.Context, tx *sql.Tx, p *smriti.Secr
 
 // writePurgedField records (or replaces) a checkpoint's purged field.
 func (s *Store) writePurgedField(ctx context.Context, tx *sql.Tx, checkpoint smriti.ID, f smriti.PurgedField, purge *smriti.ID) error {
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM checkpoint_purged_fields WHERE checkpoint_id = ? AND field = ?`), checkpoint, f.Field); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM checkpoint_purged_fields WHERE checkpoint_id = ? AND field = ?`), checkpoint, f.Field); err != nil {
 		return fmt.Errorf("purge: record field: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_purged_fields (checkpoint_id, field, digest, purged_by, purged_at, rule, purge_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), checkpoint, f.Field, f.Digest, f.By, s.d.t(f.At), f.Rule, idArg(purge)); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO checkpoint_purged_fields (checkpoint_id, field, digest, purged_by, purged_at, rule, purge_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), checkpoint, f.Field, f.Digest, f.By, s.d.T(f.At), f.Rule, dbx.IDArg(purge)); err != nil {
 		return fmt.Errorf("purge: record field: %w", err)
 	}
 	return nil
@@ -363,7 +364,7 @@ func (s *Store) writePurgedField(ctx context.Context, tx *sql.Tx, checkpoint smr
 // each, which drops the entries of the rows a purge rewrote (a rewrite only
 // marks them deleted). PostgreSQL's index follows its generated columns.
 func (s *Store) optimizeSearchIndex(ctx context.Context, tx *sql.Tx) error {
-	if s.d.name != "sqlite" {
+	if s.d.Name != "sqlite" {
 		return nil
 	}
 	for _, t := range []string{"turn_fts", "checkpoint_fts", "note_fts"} {
@@ -375,7 +376,7 @@ func (s *Store) optimizeSearchIndex(ctx context.Context, tx *sql.Tx) error {
 }
 
 // attachPurged loads the purged fields of checkpoints.
-func (s *Store) attachPurged(ctx context.Context, q querier, cs ...*smriti.Checkpoint) error {
+func (s *Store) attachPurged(ctx context.Context, q dbx.Querier, cs ...*smriti.Checkpoint) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -388,15 +389,15 @@ func (s *Store) attachPurged(ctx context.Context, q querier, cs ...*smriti.Check
 	}
 	for start := 0; start < len(args); start += 500 {
 		part := args[start:min(start+500, len(args))]
-		rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT checkpoint_id, field, digest, purged_by, purged_at, rule FROM checkpoint_purged_fields
-			WHERE checkpoint_id IN (`+placeholders(len(part))+`) ORDER BY checkpoint_id, field`), part...)
+		rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT checkpoint_id, field, digest, purged_by, purged_at, rule FROM checkpoint_purged_fields
+			WHERE checkpoint_id IN (`+dbx.Placeholders(len(part))+`) ORDER BY checkpoint_id, field`), part...)
 		if err != nil {
 			return fmt.Errorf("read purged fields: %w", err)
 		}
 		for rows.Next() {
 			var id smriti.ID
 			var f smriti.PurgedField
-			var at dbTime
+			var at dbx.Time
 			if err := rows.Scan(&id, &f.Field, &f.Digest, &f.By, &at, &f.Rule); err != nil {
 				rows.Close()
 				return fmt.Errorf("read purged fields: %w", err)

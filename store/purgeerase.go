@@ -38,11 +38,11 @@ func (s *Store) eraseOldBytes(ctx context.Context, rows []smriti.PurgedRow, full
 	var err error
 	var done string
 	switch {
-	case s.d.name == "postgres" && full:
+	case s.d.Name == "postgres" && full:
 		// Every table a purge may rewrite: a full erasure may finish an
 		// earlier purge, whose rows this one did not rewrite.
 		done, err = smriti.ErasureRewritten, s.vacuumFull(ctx, allPurgeTables())
-	case s.d.name == "postgres":
+	case s.d.Name == "postgres":
 		done, err = smriti.ErasureVacuumed, s.vacuumPurged(ctx, purgedTables(rows))
 	default:
 		done, err = smriti.ErasureRewritten, s.rewriteFile(ctx)

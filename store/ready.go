@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ coord.ReadyService = (*Store)(nil)
@@ -25,17 +26,17 @@ func (s *Store) ReadyTasks(ctx context.Context, spaceID smriti.ID, q coord.Ready
 	if err != nil {
 		return nil, err
 	}
-	if limit := clampLimit(q.Limit, smriti.ListCap, smriti.ListCap); len(out) > limit {
+	if limit := dbx.ClampLimit(q.Limit, smriti.ListCap, smriti.ListCap); len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
 }
 
-func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ReadyTask, error) {
+func (s *Store) readyTasks(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.ReadyTask, error) {
 	if _, err := s.space(ctx, q, spaceID); err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.created_at, c.tasks
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.created_at, c.tasks
 		FROM (SELECT ? AS branch_name UNION SELECT DISTINCT branch_name FROM sessions
 			WHERE space_id = ? AND branch_name <> ? AND branch_disposition = ?) b
 		JOIN checkpoints c ON c.id = (SELECT h.id FROM checkpoints h WHERE h.space_id = ? AND h.branch_name = b.branch_name
@@ -49,8 +50,8 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 	var heads []coord.TaskSource
 	for rows.Next() {
 		var h coord.TaskSource
-		var created dbTime
-		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &created, jsonCol{&h.Tasks}); err != nil {
+		var created dbx.Time
+		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &created, dbx.JSONCol{Dst: &h.Tasks}); err != nil {
 			return nil, fmt.Errorf("ready heads: %w", err)
 		}
 		h.CreatedAt = created.Time
@@ -59,7 +60,7 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ready heads: %w", err)
 	}
-	now := s.d.t(s.Now())
+	now := s.d.T(s.Now())
 	held, err := s.taskSet(ctx, q, `SELECT task_id FROM task_holds WHERE space_id = ? AND expires_at > ?`, spaceID, now)
 	if err != nil {
 		return nil, err
@@ -72,8 +73,8 @@ func (s *Store) readyTasks(ctx context.Context, q querier, spaceID smriti.ID) ([
 	return coord.RankReady(heads, held, done), nil
 }
 
-func (s *Store) taskSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
+func (s *Store) taskSet(ctx context.Context, q dbx.Querier, query string, args ...any) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("ready: %w", err)
 	}
@@ -146,10 +147,10 @@ func (s *Store) HeartbeatClaim(ctx context.Context, id smriti.ID, ttl *time.Dura
 			return smriti.Errorf(smriti.EUNPROCESSABLE, "ttl must be between 1m and 168h, got %s", d)
 		}
 		c.ExpiresAt = now.Add(d)
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE claims SET expires_at = ? WHERE id = ?`), s.d.t(c.ExpiresAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE claims SET expires_at = ? WHERE id = ?`), s.d.T(c.ExpiresAt), id); err != nil {
 			return fmt.Errorf("renew claim: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.t(c.ExpiresAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE task_holds SET expires_at = ? WHERE claim_id = ?`), s.d.T(c.ExpiresAt), id); err != nil {
 			return fmt.Errorf("renew task hold: %w", err)
 		}
 		out = c

@@ -11,6 +11,7 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 var _ smriti.ReceiptService = (*Store)(nil)
@@ -22,12 +23,12 @@ func scanReceipt(row interface{ Scan(...any) error }) (*smriti.CompactionReceipt
 	var r smriti.CompactionReceipt
 	var cp uuid.NullUUID
 	var live, in, omitted, missing string
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&r.ID, &r.SpaceID, &r.AgentSession, &r.Host, &r.Event, &r.Trigger, &cp, &live, &in, &omitted, &missing,
 		&r.ListCommand, &r.Tokens, &r.Status, &created); err != nil {
 		return nil, err
 	}
-	r.CheckpointID, r.CreatedAt = nullID(cp), created.Time
+	r.CheckpointID, r.CreatedAt = dbx.NullID(cp), created.Time
 	for _, l := range []struct {
 		src string
 		dst *[]string
@@ -65,14 +66,14 @@ func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, s, s.read, "list compaction receipts", scanReceipt, `SELECT `+receiptCols+`
+	return dbx.QueryAll(ctx, s.d, s.read, "list compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r JOIN spaces sp ON sp.id = r.space_id WHERE sp.id`+memberSpace+` AND r.space_id = ?
-		ORDER BY r.created_at DESC, r.id DESC LIMIT ?`, smriti.UserFromContext(ctx), spaceID, clampLimit(limit, smriti.ListCap, smriti.ListCap))
+		ORDER BY r.created_at DESC, r.id DESC LIMIT ?`, smriti.UserFromContext(ctx), spaceID, dbx.ClampLimit(limit, smriti.ListCap, smriti.ListCap))
 }
 
 // exportReceipts writes the space's receipts to a bundle, oldest first.
 func (s *Store) exportReceipts(ctx context.Context, tx *sql.Tx, space smriti.ID, w records.Writer, counts *records.BundleCounts, privateKeys map[string]bool) error {
-	rs, err := queryAll(ctx, s, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
+	rs, err := dbx.QueryAll(ctx, s.d, tx, "export: compaction receipts", scanReceipt, `SELECT `+receiptCols+`
 		FROM compaction_receipts r WHERE r.space_id = ? ORDER BY r.created_at, r.id`, space)
 	if err != nil {
 		return err
@@ -103,11 +104,11 @@ func (s *Store) importReceipt(ctx context.Context, tx *sql.Tx, space smriti.ID, 
 }
 
 func (s *Store) insertReceipt(ctx context.Context, tx *sql.Tx, r *smriti.CompactionReceipt) error {
-	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO compaction_receipts (id, space_id, agent_session, host, event, trigger_kind,
+	_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO compaction_receipts (id, space_id, agent_session, host, event, trigger_kind,
 		checkpoint_id, live_ids, injected_ids, omitted_ids, missing_ids, list_command, tokens, status, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), r.ID, r.SpaceID, r.AgentSession, r.Host, r.Event, r.Trigger,
-		idArg(r.CheckpointID), idList(r.LiveIDs), idList(r.InjectedIDs), idList(r.OmittedIDs), idList(r.MissingIDs),
-		r.ListCommand, r.Tokens, r.Status, s.d.t(r.CreatedAt))
+		dbx.IDArg(r.CheckpointID), idList(r.LiveIDs), idList(r.InjectedIDs), idList(r.OmittedIDs), idList(r.MissingIDs),
+		r.ListCommand, r.Tokens, r.Status, s.d.T(r.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert compaction receipt: %w", err)
 	}

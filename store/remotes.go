@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // AddRemote records another copy of a space. ENOTFOUND for a space the
@@ -26,7 +27,7 @@ func (s *Store) AddRemote(ctx context.Context, in remote.Create) (*remote.Remote
 			return err
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM remotes WHERE space_id = ? AND name = ?`), in.SpaceID, in.Name).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM remotes WHERE space_id = ? AND name = ?`), in.SpaceID, in.Name).Scan(&n); err != nil {
 			return fmt.Errorf("add remote: %w", err)
 		}
 		if n > 0 {
@@ -36,8 +37,8 @@ func (s *Store) AddRemote(ctx context.Context, in remote.Create) (*remote.Remote
 		if in.RemoteSpaceID != nil {
 			rs = *in.RemoteSpaceID
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO remotes (space_id, name, url, remote_space_id, token, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`), in.SpaceID, in.Name, in.URL, rs, in.Token, s.d.t(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO remotes (space_id, name, url, remote_space_id, token, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`), in.SpaceID, in.Name, in.URL, rs, in.Token, s.d.T(now)); err != nil {
 			return fmt.Errorf("add remote: %w", err)
 		}
 		out = &remote.Remote{SpaceID: in.SpaceID, Name: in.Name, URL: in.URL, RemoteSpaceID: rs, Token: in.Token,
@@ -51,7 +52,7 @@ const remoteCols = `name, url, remote_space_id, token, fetch_cursor, push_cursor
 
 func scanRemote(space smriti.ID, row interface{ Scan(...any) error }) (*remote.Remote, error) {
 	r := &remote.Remote{SpaceID: space, Heads: []remote.Head{}}
-	var fetched, created dbTime
+	var fetched, created dbx.Time
 	if err := row.Scan(&r.Name, &r.URL, &r.RemoteSpaceID, &r.Token, &r.FetchCursor, &r.PushCursor, &fetched, &created); err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func (s *Store) Remote(ctx context.Context, space smriti.ID, name string) (*remo
 	return out[0], nil
 }
 
-func (s *Store) remotes(ctx context.Context, q querier, space smriti.ID, name string) ([]*remote.Remote, error) {
+func (s *Store) remotes(ctx context.Context, q dbx.Querier, space smriti.ID, name string) ([]*remote.Remote, error) {
 	if _, err := s.space(ctx, q, space); err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Store) remotes(ctx context.Context, q querier, space smriti.ID, name st
 	if name != "" {
 		query, args = query+` AND name = ?`, append(args, name)
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(query+` ORDER BY name`), args...)
+	rows, err := q.QueryContext(ctx, s.d.Rebind(query+` ORDER BY name`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list remotes: %w", err)
 	}
@@ -118,7 +119,7 @@ func (s *Store) remotes(ctx context.Context, q querier, space smriti.ID, name st
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list remotes: %w", err)
 	}
-	hrows, err := q.QueryContext(ctx, s.d.rebind(`SELECT remote, branch_name, checkpoint_id, commit_hash, updated_at FROM remote_heads
+	hrows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT remote, branch_name, checkpoint_id, commit_hash, updated_at FROM remote_heads
 		WHERE space_id = ? ORDER BY remote, branch_name`), space)
 	if err != nil {
 		return nil, fmt.Errorf("list remote heads: %w", err)
@@ -127,7 +128,7 @@ func (s *Store) remotes(ctx context.Context, q querier, space smriti.ID, name st
 	for hrows.Next() {
 		var rname string
 		var h remote.Head
-		var at dbTime
+		var at dbx.Time
 		if err := hrows.Scan(&rname, &h.Branch, &h.CheckpointID, &h.Hash, &at); err != nil {
 			return nil, fmt.Errorf("list remote heads: %w", err)
 		}
@@ -147,13 +148,13 @@ func (s *Store) RemoveRemote(ctx context.Context, space smriti.ID, name string) 
 		if err := s.lockSpace(ctx, tx, space, s.Now()); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sync_staged WHERE space_id = ? AND remote = ?`), space, name); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM sync_staged WHERE space_id = ? AND remote = ?`), space, name); err != nil {
 			return fmt.Errorf("remove remote: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM remote_heads WHERE space_id = ? AND remote = ?`), space, name); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM remote_heads WHERE space_id = ? AND remote = ?`), space, name); err != nil {
 			return fmt.Errorf("remove remote: %w", err)
 		}
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM remotes WHERE space_id = ? AND name = ?`), space, name)
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM remotes WHERE space_id = ? AND name = ?`), space, name)
 		if err != nil {
 			return fmt.Errorf("remove remote: %w", err)
 		}
@@ -179,22 +180,22 @@ func (s *Store) SetRemoteHeads(ctx context.Context, space smriti.ID, name string
 
 func (s *Store) setRemoteHeads(ctx context.Context, tx *sql.Tx, space smriti.ID, name string, heads []remote.Head, fetchCursor, pushCursor *int64, now time.Time) error {
 	for _, h := range heads {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM remote_heads WHERE space_id = ? AND remote = ? AND branch_name = ?`), space, name, h.Branch); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM remote_heads WHERE space_id = ? AND remote = ? AND branch_name = ?`), space, name, h.Branch); err != nil {
 			return fmt.Errorf("set remote head: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO remote_heads (space_id, remote, branch_name, checkpoint_id, commit_hash, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`), space, name, h.Branch, h.CheckpointID, h.Hash, s.d.t(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO remote_heads (space_id, remote, branch_name, checkpoint_id, commit_hash, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`), space, name, h.Branch, h.CheckpointID, h.Hash, s.d.T(now)); err != nil {
 			return fmt.Errorf("set remote head: %w", err)
 		}
 	}
 	if fetchCursor != nil {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE remotes SET fetch_cursor = ?, fetched_at = ? WHERE space_id = ? AND name = ?`),
-			*fetchCursor, s.d.t(now), space, name); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE remotes SET fetch_cursor = ?, fetched_at = ? WHERE space_id = ? AND name = ?`),
+			*fetchCursor, s.d.T(now), space, name); err != nil {
 			return fmt.Errorf("set fetch cursor: %w", err)
 		}
 	}
 	if pushCursor != nil {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE remotes SET push_cursor = ? WHERE space_id = ? AND name = ?`),
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE remotes SET push_cursor = ? WHERE space_id = ? AND name = ?`),
 			*pushCursor, space, name); err != nil {
 			return fmt.Errorf("set push cursor: %w", err)
 		}
@@ -216,7 +217,7 @@ func (s *Store) SetSessionPrivate(ctx context.Context, id smriti.ID, private boo
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET private = ? WHERE id = ?`), private, id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET private = ? WHERE id = ?`), private, id); err != nil {
 			return fmt.Errorf("set private: %w", err)
 		}
 		return nil
@@ -230,7 +231,7 @@ func (s *Store) SessionPrivate(ctx context.Context, id smriti.ID) (bool, error) 
 		return false, err
 	}
 	var private bool
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT private FROM sessions WHERE id = ?`), id).Scan(&private)
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT private FROM sessions WHERE id = ?`), id).Scan(&private)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, errSessionNotFound
 	}
@@ -241,8 +242,8 @@ func (s *Store) SessionPrivate(ctx context.Context, id smriti.ID) (bool, error) 
 }
 
 // privateSessions are the ids of the space's private sessions.
-func (s *Store) privateSessions(ctx context.Context, q querier, space smriti.ID) (map[smriti.ID]bool, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id FROM sessions WHERE space_id = ? AND private`), space)
+func (s *Store) privateSessions(ctx context.Context, q dbx.Querier, space smriti.ID) (map[smriti.ID]bool, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id FROM sessions WHERE space_id = ? AND private`), space)
 	if err != nil {
 		return nil, fmt.Errorf("private sessions: %w", err)
 	}

@@ -25,7 +25,7 @@ func (s *Store) CheckpointsByPrefix(ctx context.Context, space *smriti.ID, prefi
 	}
 	q += ` ORDER BY c.id LIMIT ?`
 	args = append(args, limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(q), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("find checkpoints by prefix: %w", err)
 	}
@@ -50,7 +50,7 @@ func (s *Store) idsByPrefix(ctx context.Context, what, query string, prefix stri
 		return nil, nil
 	}
 	args = append(args, prefix+"%", limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("find %s by prefix: %w", what, err)
 	}

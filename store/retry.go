@@ -3,165 +3,42 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
-
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
-// After a failover every pooled connection points at a server that is gone,
-// and each one only finds out when it is next used. The store keeps those
-// dead connections away from requests three ways:
-//
-//   - BEGIN on a broken connection, and a SELECT (which changes nothing)
-//     whose connection broke, are reported to database/sql as a bad
-//     connection, and database/sql tries again: twice on pooled
-//     connections, then on a new one. pgx does the same for any statement
-//     that failed before it was sent (pgconn.SafeToRetry). Inside a
-//     transaction the bad connection ends the transaction, which the next
-//     point runs again.
-//   - A transaction whose connection broke before its COMMIT was sent cannot
-//     have committed (the server rolls it back when the connection ends):
-//     it is run once more, at once, on a fresh connection, after the idle
-//     connections (all suspect) are closed. A broken COMMIT is never re-run;
-//     it is looked up (see ambiguous.go).
-//   - Any connection-class failure the store reports closes the idle
-//     connections, so the next requests connect afresh.
+// After a failover every pooled connection points at a server that is gone;
+// the connections themselves notice (see dbx.Conn), a transaction whose
+// connection broke before COMMIT runs again on a fresh one (see Store.tx),
+// and any connection-class failure the store reports closes the idle
+// connections, so the next requests connect afresh.
 //
 // A wait for a pooled connection is bounded (Options.AcquireTimeout): a
 // pool held by transactions stuck on the database answers ETRYAGAIN (503)
 // instead of queueing requests until their clients give up.
 
-// connector wraps pgx's, so the store's connections report a broken BEGIN
-// as a bad connection and a new connection is noticed.
-type connector struct {
-	driver.Connector
-	onConnect func()
-}
-
-func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
-	dc, err := c.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if c.onConnect != nil {
-		c.onConnect()
-	}
-	pc, ok := dc.(*stdlib.Conn)
-	if !ok {
-		return dc, nil
-	}
-	return &conn{Conn: pc}, nil
-}
-
-// conn is a pgx connection whose BEGIN retries elsewhere when the
-// connection is broken.
-type conn struct{ *stdlib.Conn }
-
-func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	tx, err := c.Conn.BeginTx(ctx, opts)
-	if err != nil && ctx.Err() == nil && brokenConn(err) {
-		return nil, driver.ErrBadConn
-	}
-	return tx, err
-}
-
-func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	rows, err := c.Conn.QueryContext(ctx, query, args)
-	if err != nil && ctx.Err() == nil && readOnly(query) && brokenConn(err) {
-		return nil, driver.ErrBadConn
-	}
-	return rows, err
-}
-
-func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	st, err := c.Conn.PrepareContext(ctx, query)
-	if err != nil {
-		if ctx.Err() == nil && brokenConn(err) {
-			return nil, driver.ErrBadConn // nothing runs in a prepare
+// Classify returns err as a smriti.ETRYAGAIN error when it is a
+// connection-class database failure, and err unchanged otherwise. Domain
+// errors the store raised keep their code.
+// A broken connection also closes the idle pooled connections.
+func (s *Store) Classify(err error) error {
+	err = dbx.Classify(err)
+	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
+		var de *smriti.Error
+		if errors.As(err, &de) && de.Err != nil && dbx.BrokenConn(de.Err) {
+			s.dropIdle()
 		}
-		return nil, err
 	}
-	ps, ok := st.(*stdlib.Stmt)
-	if !ok || !readOnly(query) {
-		return st, nil
-	}
-	return &readStmt{Stmt: ps}, nil
-}
-
-// readStmt is a prepared SELECT: run again elsewhere when its connection
-// broke.
-type readStmt struct{ *stdlib.Stmt }
-
-func (s *readStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	rows, err := s.Stmt.QueryContext(ctx, args)
-	if err != nil && ctx.Err() == nil && brokenConn(err) {
-		return nil, driver.ErrBadConn
-	}
-	return rows, err
-}
-
-// readOnly reports whether query only reads: a SELECT, or a WITH query
-// without a data-modifying part. (The store's own SELECTs call no function
-// that writes.)
-func readOnly(query string) bool {
-	q := strings.TrimLeft(query, " \t\r\n(")
-	if len(q) < 6 {
-		return false
-	}
-	switch strings.ToUpper(q[:4]) {
-	case "SELE":
-		return strings.EqualFold(q[:6], "SELECT")
-	case "WITH":
-		u := strings.ToUpper(q)
-		return !strings.Contains(u, "INSERT") && !strings.Contains(u, "UPDATE") && !strings.Contains(u, "DELETE")
-	}
-	return false
-}
-
-// brokenConn reports whether err says the connection itself is unusable —
-// closed, reset, refused, or on a server that is shutting down or no longer
-// writable — so that another connection may well succeed at once. A
-// timeout is not: a server that does not answer one connection in time is
-// unlikely to answer the next sooner.
-func brokenConn(err error) bool {
-	if err == nil {
-		return false
-	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		switch pg.Code {
-		case "57P01", "57P02", "57P03", "25006":
-			return true
-		}
-		return len(pg.Code) == 5 && pg.Code[:2] == "08"
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return false
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return false
-	}
-	return connectionClass(err)
-}
-
-// freshRetry reports whether a failed transaction may be run once more on a
-// fresh connection: its connection broke, and not in COMMIT.
-func freshRetry(ctx context.Context, err error) bool {
-	return ctx.Err() == nil && !ambiguous(err) && brokenConn(err)
+	return err
 }
 
 // dropIdle closes the idle pooled connections.
 func (s *Store) dropIdle() {
-	if s.d.name != "postgres" {
+	if s.d.Name != "postgres" {
 		return
 	}
 	s.read.SetMaxIdleConns(0)
@@ -189,7 +66,7 @@ var errPoolExhausted = errors.New("no database connection became free in time")
 // gives it back when it ends.
 func (s *Store) beginTx(ctx context.Context) (*sql.Tx, func(), error) {
 	d := s.opts.acquireTimeout()
-	if s.d.name != "postgres" || d <= 0 {
+	if s.d.Name != "postgres" || d <= 0 {
 		tx, err := s.write.BeginTx(ctx, nil)
 		return tx, func() {}, err
 	}
@@ -213,7 +90,7 @@ func (s *Store) writeConn(ctx context.Context, d time.Duration) (*sql.Conn, erro
 	cancel()
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return nil, &smriti.Error{Code: smriti.ETRYAGAIN, Message: unavailableMessage,
+			return nil, &smriti.Error{Code: smriti.ETRYAGAIN, Message: dbx.UnavailableMessage,
 				Err: fmt.Errorf("%w (waited %s for one of %d)", errPoolExhausted, d, s.opts.maxConns())}
 		}
 		return nil, err

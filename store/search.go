@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ search.Service = (*Store)(nil)
@@ -69,7 +70,7 @@ type match struct {
 }
 
 func (s *Store) matchFor(kind string, q search.Query, terms []string) match {
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		// plainto_tsquery parses the words as the index did (no
 		// diacritic folding on PostgreSQL).
 		tsq := `plainto_tsquery('simple', ?)`
@@ -92,8 +93,8 @@ func (s *Store) matchFor(kind string, q search.Query, terms []string) match {
 }
 
 // args is the match argument again where the score needs it too (PostgreSQL).
-func (m match) args(d dialect) []any {
-	if d.name == "postgres" {
+func (m match) args(d dbx.Dialect) []any {
+	if d.Name == "postgres" {
 		return []any{m.arg}
 	}
 	return nil
@@ -119,7 +120,7 @@ func (s *Store) searchCheckpoints(ctx context.Context, q search.Query, terms []s
 	// Log positions are per space (on PostgreSQL): the id breaks their ties.
 	query += ` ORDER BY score DESC, c.log_pos DESC, c.id LIMIT ?`
 	args = append(args, q.Limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (s *Store) searchCheckpoints(ctx context.Context, q search.Query, terms []s
 	if err := rows.Err(); err != nil || len(ids) == 0 {
 		return nil, err
 	}
-	cs, err := s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(ids))+`)`, ids...)
+	cs, err := s.queryCheckpoints(ctx, s.read, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+dbx.Placeholders(len(ids))+`)`, ids...)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +174,7 @@ func (s *Store) searchNotes(ctx context.Context, q search.Query, terms []string)
 	}
 	query += ` ORDER BY score DESC, n.created_at DESC, n.id LIMIT ?`
 	args = append(args, q.Limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +213,7 @@ func (s *Store) searchTurns(ctx context.Context, q search.Query, terms []string)
 	}
 	query += ` ORDER BY score DESC, t.log_pos DESC, t.id LIMIT ?`
 	args = append(args, q.Limit)
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +227,7 @@ func (s *Store) searchTurns(ctx context.Context, q search.Query, terms []string)
 		if err := rows.Scan(&h.ID, &sid, &space, &seq, &h.Text, &h.Branch, &h.Title, &h.Score); err != nil {
 			return nil, err
 		}
-		if sp := nullID(space); sp != nil {
+		if sp := dbx.NullID(space); sp != nil {
 			h.SpaceID = *sp
 		}
 		h.SessionID, h.Seq = &sid, &seq

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 const sessionCols = `id, space_id, owner_id, title, active_provider, active_model, seeded_checkpoint_id,
@@ -23,16 +24,16 @@ func scanSession(row interface{ Scan(...any) error }) (*smriti.Session, error) {
 	var se smriti.Session
 	var space, seeded, forked, mounted uuid.NullUUID
 	var base sql.NullInt64
-	var created, updated dbTime
+	var created, updated dbx.Time
 	if err := row.Scan(&se.ID, &space, &se.OwnerID, &se.Title, &se.ActiveProvider, &se.ActiveModel, &seeded,
-		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, jsonCol{&se.Metadata}, &created, &updated,
+		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, dbx.JSONCol{Dst: &se.Metadata}, &created, &updated,
 		&mounted, &base); err != nil {
 		return nil, err
 	}
 	if mounted.Valid && base.Valid {
 		se.Mount = &smriti.Mount{CheckpointID: mounted.UUID, BaseSeq: base.Int64}
 	}
-	se.SpaceID, se.SeededCheckpointID, se.ForkedFromCheckpointID = nullID(space), nullID(seeded), nullID(forked)
+	se.SpaceID, se.SeededCheckpointID, se.ForkedFromCheckpointID = dbx.NullID(space), dbx.NullID(seeded), dbx.NullID(forked)
 	if se.Metadata == nil {
 		se.Metadata = map[string]any{}
 	}
@@ -79,7 +80,7 @@ func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*sm
 // resolveSeed turns seed_from into a checkpoint id: "head" (or empty) is the
 // newest main checkpoint, "none" is nothing, anything else must be a
 // checkpoint of the space.
-func (s *Store) resolveSeed(ctx context.Context, q querier, spaceID smriti.ID, seedFrom string) (*smriti.ID, error) {
+func (s *Store) resolveSeed(ctx context.Context, q dbx.Querier, spaceID smriti.ID, seedFrom string) (*smriti.ID, error) {
 	switch strings.TrimSpace(seedFrom) {
 	case "none":
 		return nil, nil
@@ -95,7 +96,7 @@ func (s *Store) resolveSeed(ctx context.Context, q querier, spaceID smriti.ID, s
 		return nil, smriti.Errorf(smriti.EINVALID, `seed_from must be "head", "none" or a checkpoint id; got %q`, smriti.Truncate(seedFrom, 64))
 	}
 	var got smriti.ID
-	err = q.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&got)
+	err = q.QueryRowContext(ctx, s.d.Rebind(`SELECT id FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "seed_from: checkpoint %s not found in this space", id)
 	}
@@ -124,17 +125,17 @@ func mountArgs(m *smriti.Mount) (checkpoint, base any) {
 }
 
 func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Session) error {
-	meta, err := jsonArg(se.Metadata)
+	meta, err := dbx.JSONArg(se.Metadata)
 	if err != nil {
 		return err
 	}
 	mounted, base := mountArgs(se.Mount)
-	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sessions (id, space_id, owner_id, title, active_provider, active_model,
+	_, err = tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO sessions (id, space_id, owner_id, title, active_provider, active_model,
 		seeded_checkpoint_id, forked_from_checkpoint_id, branch_name, branch_disposition, last_seq, metadata, created_at, updated_at,
 		mounted_checkpoint_id, mount_base_seq)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		se.ID, idArg(se.SpaceID), se.OwnerID, se.Title, se.ActiveProvider, se.ActiveModel, idArg(se.SeededCheckpointID),
-		idArg(se.ForkedFromCheckpointID), se.BranchName, se.BranchDisposition, se.LastSeq, meta, s.d.t(se.CreatedAt), s.d.t(se.UpdatedAt),
+		se.ID, dbx.IDArg(se.SpaceID), se.OwnerID, se.Title, se.ActiveProvider, se.ActiveModel, dbx.IDArg(se.SeededCheckpointID),
+		dbx.IDArg(se.ForkedFromCheckpointID), se.BranchName, se.BranchDisposition, se.LastSeq, meta, s.d.T(se.CreatedAt), s.d.T(se.UpdatedAt),
 		mounted, base)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", err)
@@ -146,7 +147,7 @@ func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Sessio
 func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
 	// Every send starts here: the statement is prepared once, not parsed
 	// per call.
-	st, err := s.prepared(ctx, s.read, sqlSession)
+	st, err := s.stmts.Prepared(ctx, s.read, sqlSession)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, err
 
 const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` + sessionVisible
 
-func (s *Store) session(ctx context.Context, q querier, id smriti.ID, lock string) (*smriti.Session, error) {
+func (s *Store) session(ctx context.Context, q dbx.Querier, id smriti.ID, lock string) (*smriti.Session, error) {
 	return s.sessionRow(s.stmtOn(ctx, q, sqlSession+lock).QueryRowContext(ctx, id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 }
 
@@ -181,8 +182,8 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 		q += ` AND space_id = ?`
 		args = append(args, *spaceID)
 	}
-	k := timeKeyset(page, "updated_at", "id")
-	q, args, err := k.apply(s.d, q, args)
+	k := dbx.TimeKeyset(page, "updated_at", "id")
+	q, args, err := k.Apply(s.d, q, args)
 	if err != nil {
 		return nil, "", err
 	}
@@ -190,19 +191,19 @@ func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Pa
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := pageOf(k, out, func(se *smriti.Session) string { return timeCursor(se.UpdatedAt, se.ID) })
+	out, next := dbx.PageOf(k, out, func(se *smriti.Session) string { return dbx.TimeCursor(se.UpdatedAt, se.ID) })
 	return out, next, nil
 }
 
-func (s *Store) querySessions(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Session, error) {
-	return queryAll(ctx, s, q, "list sessions", scanSession, query, args...)
+func (s *Store) querySessions(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Session, error) {
+	return dbx.QueryAll(ctx, s.d, q, "list sessions", scanSession, query, args...)
 }
 
 // DeleteSession implements smriti.SessionService.
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
-	defer s.cache.drop(id)
+	defer s.cache.Drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionWritable), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM sessions WHERE id = ? AND `+sessionWritable), id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx))
 		if err != nil {
 			return fmt.Errorf("delete session: %w", err)
 		}
@@ -218,14 +219,14 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if se, err = s.sessionForWrite(ctx, tx, id, s.d.forUpdate); err != nil {
+		if se, err = s.sessionForWrite(ctx, tx, id, s.d.ForUpdate); err != nil {
 			return err
 		}
 		if err := s.requireRole(ctx, tx, spaceID, account.NeedWrite); err != nil {
 			return err
 		}
 		now := s.Now()
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET space_id = ?, updated_at = ? WHERE id = ?`), spaceID, s.d.t(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET space_id = ?, updated_at = ? WHERE id = ?`), spaceID, s.d.T(now), id); err != nil {
 			return fmt.Errorf("attach session: %w", err)
 		}
 		if !se.InSpace(spaceID) {
@@ -237,7 +238,7 @@ func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smri
 		return nil
 	})
 	if err == nil {
-		s.cache.drop(id)
+		s.cache.Drop(id)
 	}
 	return se, err
 }
@@ -255,7 +256,7 @@ func (s *Store) renumberTurns(ctx context.Context, tx *sql.Tx, session, space sm
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE turns SET space_id = ?, log_pos = ? + r.n
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE turns SET space_id = ?, log_pos = ? + r.n
 		FROM (SELECT id, row_number() OVER (ORDER BY sequence_number) AS n FROM turns WHERE session_id = ?) AS r
 		WHERE turns.id = r.id`), space, last-n, session); err != nil {
 		return fmt.Errorf("attach turns: %w", err)
@@ -268,11 +269,11 @@ func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string)
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		if se, err = s.sessionForWrite(ctx, tx, id, s.d.forUpdate); err != nil {
+		if se, err = s.sessionForWrite(ctx, tx, id, s.d.ForUpdate); err != nil {
 			return err
 		}
 		now := s.Now()
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`), title, s.d.t(now), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`), title, s.d.T(now), id); err != nil {
 			return fmt.Errorf("set title: %w", err)
 		}
 		se.Title, se.UpdatedAt = title, now
@@ -290,7 +291,7 @@ func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*s
 	}
 	var out *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		se, err := s.sessionForWrite(ctx, tx, id, s.d.forUpdate)
+		se, err := s.sessionForWrite(ctx, tx, id, s.d.ForUpdate)
 		if err != nil {
 			return err
 		}
@@ -314,9 +315,9 @@ func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*s
 
 // checkMountable verifies the checkpoint exists and is in the session's
 // space.
-func (s *Store) checkMountable(ctx context.Context, q querier, se *smriti.Session, checkpoint smriti.ID) error {
+func (s *Store) checkMountable(ctx context.Context, q dbx.Querier, se *smriti.Session, checkpoint smriti.ID) error {
 	var space smriti.ID
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT space_id FROM checkpoints WHERE id = ?`), checkpoint).Scan(&space)
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT space_id FROM checkpoints WHERE id = ?`), checkpoint).Scan(&space)
 	if errors.Is(err, sql.ErrNoRows) {
 		return smriti.Errorf(smriti.ENOTFOUND, "mounted checkpoint %s not found", checkpoint)
 	}
@@ -331,7 +332,7 @@ func (s *Store) checkMountable(ctx context.Context, q querier, se *smriti.Sessio
 
 func (s *Store) setMount(ctx context.Context, tx *sql.Tx, sessionID smriti.ID, m *smriti.Mount) error {
 	mounted, base := mountArgs(m)
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?`),
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?`),
 		mounted, base, sessionID); err != nil {
 		return fmt.Errorf("set mount: %w", err)
 	}

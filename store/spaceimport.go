@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/internal/nonnil"
 	"smriti/records"
+	"smriti/store/internal/dbx"
 )
 
 // spaceImport is one bundle being written inside ImportSpace's
@@ -157,8 +158,8 @@ func (s *Store) writeArrived(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoi
 		}
 	}
 	for _, n := range notes {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, s.d.t(n.CreatedAt)); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO checkpoint_notes (id, checkpoint_id, author, text, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+			noteID(n.ID), c.ID, n.Author, n.Text, n.Kind, s.d.T(n.CreatedAt)); err != nil {
 			return importConflict(fmt.Errorf("import note: %w", err))
 		}
 	}
@@ -211,11 +212,11 @@ func (im *spaceImport) claim(b *records.BundleClaim) error {
 	if im.asNew {
 		id, session, base = im.remap.ID(b.ID), im.remap.Opt(b.SessionID), im.remap.Opt(b.BaseCheckpointID)
 	}
-	if _, err := im.tx.ExecContext(im.ctx, s.d.rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
+	if _, err := im.tx.ExecContext(im.ctx, s.d.Rebind(`INSERT INTO claims (id, space_id, session_id, agent, branch_name,
 		base_checkpoint_id, worktree_id, scope, task_id, intent, status, claimed_at, expires_at, finished_at, lease_seconds)
 		VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		id, im.spaceID, idArg(session), b.Agent, b.BranchName, idArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
-		s.d.t(b.ClaimedAt), s.d.t(b.ExpiresAt), s.d.optT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
+		id, im.spaceID, dbx.IDArg(session), b.Agent, b.BranchName, dbx.IDArg(base), b.Scope, b.TaskID, b.Intent, b.Status,
+		s.d.T(b.ClaimedAt), s.d.T(b.ExpiresAt), s.d.OptT(b.FinishedAt), int64Arg(b.LeaseSeconds)); err != nil {
 		return importConflict(fmt.Errorf("import claim: %w", err))
 	}
 	return nil
@@ -233,7 +234,7 @@ func (im *spaceImport) finish() error {
 		return err
 	}
 	for _, m := range im.mounts {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET mounted_checkpoint_id = ?, mount_base_seq = ? WHERE id = ?
 			AND EXISTS (SELECT 1 FROM checkpoints WHERE id = ? AND space_id = ?)`), m.checkpoint, m.base, m.session, m.checkpoint, im.spaceID); err != nil {
 			return importConflict(fmt.Errorf("import mount: %w", err))
 		}

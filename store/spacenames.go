@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // Space names are unique per owner (migration 00014's index
@@ -14,9 +15,9 @@ import (
 // existing one's id, and an import as new picks the first free "name (n)".
 
 // spaceNamed returns the id of owner's space called name, or NilID.
-func (s *Store) spaceNamed(ctx context.Context, q querier, owner smriti.ID, name string) (smriti.ID, error) {
+func (s *Store) spaceNamed(ctx context.Context, q dbx.Querier, owner smriti.ID, name string) (smriti.ID, error) {
 	var id smriti.ID
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT id FROM spaces WHERE owner_id = ? AND name = ?`), owner, name).Scan(&id)
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT id FROM spaces WHERE owner_id = ? AND name = ?`), owner, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return smriti.NilID, nil
 	}
@@ -32,7 +33,7 @@ func nameTaken(name string, existing smriti.ID) error {
 }
 
 // checkSpaceName refuses a name owner already uses.
-func (s *Store) checkSpaceName(ctx context.Context, q querier, owner smriti.ID, name string) error {
+func (s *Store) checkSpaceName(ctx context.Context, q dbx.Querier, owner smriti.ID, name string) error {
 	id, err := s.spaceNamed(ctx, q, owner, name)
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func (s *Store) checkSpaceName(ctx context.Context, q querier, owner smriti.ID, 
 
 // freeSpaceName is name when owner has no space of that name, else the
 // first of "name (2)", "name (3)", … that is free.
-func (s *Store) freeSpaceName(ctx context.Context, q querier, owner smriti.ID, name string) (string, error) {
+func (s *Store) freeSpaceName(ctx context.Context, q dbx.Querier, owner smriti.ID, name string) (string, error) {
 	for n := 1; ; n++ {
 		candidate := name
 		if n > 1 {

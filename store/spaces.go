@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 const spaceCols = `id, slug, owner_id, name, description, project_root, metadata, created_at, updated_at`
@@ -16,9 +17,9 @@ const spaceCols = `id, slug, owner_id, name, description, project_root, metadata
 func scanSpace(row interface{ Scan(...any) error }) (*smriti.Space, error) {
 	var sp smriti.Space
 	var slug, root sql.NullString
-	var created, updated dbTime
+	var created, updated dbx.Time
 	if err := row.Scan(&sp.ID, &slug, &sp.OwnerID, &sp.Name, &sp.Description, &root,
-		jsonCol{&sp.Metadata}, &created, &updated); err != nil {
+		dbx.JSONCol{Dst: &sp.Metadata}, &created, &updated); err != nil {
 		return nil, err
 	}
 	if slug.Valid {
@@ -48,7 +49,7 @@ func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti
 	if sp.Metadata == nil {
 		sp.Metadata = map[string]any{}
 	}
-	meta, err := jsonArg(sp.Metadata)
+	meta, err := dbx.JSONArg(sp.Metadata)
 	if err != nil {
 		return nil, err
 	}
@@ -56,9 +57,9 @@ func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti
 		if err := s.checkSpaceName(ctx, tx, sp.OwnerID, sp.Name); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO spaces (id, owner_id, name, description, project_root, metadata, created_at, updated_at)
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO spaces (id, owner_id, name, description, project_root, metadata, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			sp.ID, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.t(now), s.d.t(now))
+			sp.ID, sp.OwnerID, sp.Name, sp.Description, sp.ProjectRoot, meta, s.d.T(now), s.d.T(now))
 		return err
 	})
 	if err != nil {
@@ -75,8 +76,8 @@ func (s *Store) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) 
 	return s.space(ctx, s.read, id)
 }
 
-func (s *Store) space(ctx context.Context, q querier, id smriti.ID) (*smriti.Space, error) {
-	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND id`+memberSpace),
+func (s *Store) space(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Space, error) {
+	sp, err := scanSpace(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+spaceCols+` FROM spaces WHERE id = ? AND id`+memberSpace),
 		id, smriti.UserFromContext(ctx)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errSpaceNotFound
@@ -96,7 +97,7 @@ const sqlLockSpace = `UPDATE spaces SET updated_at = ? WHERE id = ? AND id` + me
 // fork names are then decided one writer at a time). It bumps updated_at.
 func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now time.Time) error {
 	var got smriti.ID
-	err := s.writeStmt(ctx, tx, sqlLockSpace).QueryRowContext(ctx, s.d.t(now), id, smriti.UserFromContext(ctx)).Scan(&got)
+	err := s.stmts.WriteStmt(ctx, tx, sqlLockSpace).QueryRowContext(ctx, s.d.T(now), id, smriti.UserFromContext(ctx)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errSpaceNotFound
 	}
@@ -108,16 +109,16 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 
 // Spaces implements smriti.SpaceService.
 func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
-	k := timeKeyset(page, "updated_at", "id")
-	q, args, err := k.apply(s.d, `SELECT `+spaceCols+` FROM spaces WHERE id`+memberSpace, []any{smriti.UserFromContext(ctx)})
+	k := dbx.TimeKeyset(page, "updated_at", "id")
+	q, args, err := k.Apply(s.d, `SELECT `+spaceCols+` FROM spaces WHERE id`+memberSpace, []any{smriti.UserFromContext(ctx)})
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := queryAll(ctx, s, s.read, "list spaces", scanSpace, q, args...)
+	out, err := dbx.QueryAll(ctx, s.d, s.read, "list spaces", scanSpace, q, args...)
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := pageOf(k, out, func(sp *smriti.Space) string { return timeCursor(sp.UpdatedAt, sp.ID) })
+	out, next := dbx.PageOf(k, out, func(sp *smriti.Space) string { return dbx.TimeCursor(sp.UpdatedAt, sp.ID) })
 	return out, next, nil
 }
 
@@ -129,7 +130,7 @@ func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (
 		if err := s.lockSpace(ctx, tx, id, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE spaces SET project_root = ? WHERE id = ?`), root, id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE spaces SET project_root = ? WHERE id = ?`), root, id); err != nil {
 			return fmt.Errorf("set project root: %w", err)
 		}
 		var err error
@@ -142,7 +143,7 @@ func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (
 // DeleteSpace implements smriti.SpaceService.
 func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM spaces WHERE id = ? AND id`+ownedSpace), id, smriti.UserFromContext(ctx))
+		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM spaces WHERE id = ? AND id`+ownedSpace), id, smriti.UserFromContext(ctx))
 		if err != nil {
 			return fmt.Errorf("delete space: %w", err)
 		}
@@ -154,4 +155,13 @@ func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 		}
 		return nil
 	})
+}
+
+// strPtr copies an optional string.
+func strPtr(n *string) *string {
+	if n == nil {
+		return nil
+	}
+	s := *n
+	return &s
 }

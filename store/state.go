@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ coord.StateService = (*Store)(nil)
@@ -22,7 +23,7 @@ const maxBranchHeads = 1000
 // repeatable read on PostgreSQL, so every query of fn sees the same state.
 func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	opts := &sql.TxOptions{ReadOnly: true}
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
 	tx, err := s.read.BeginTx(ctx, opts)
@@ -81,7 +82,7 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 		}
 		if se.Mount != nil {
 			m := &coord.MountedCheckpoint{SessionID: se.ID, CheckpointID: se.Mount.CheckpointID}
-			err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, message FROM checkpoints WHERE id = ?`), m.CheckpointID).
+			err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash, message FROM checkpoints WHERE id = ?`), m.CheckpointID).
 				Scan(&m.Hash, &m.Message)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return nil, fmt.Errorf("mounted checkpoint: %w", err)
@@ -114,8 +115,8 @@ func (s *Store) spaceState(ctx context.Context, tx *sql.Tx, spaceID smriti.ID, q
 
 // activeBranchHeads returns the newest checkpoint of every branch that has
 // an active session, newest first. One query: each head is an index seek.
-func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.BranchHead, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.message, c.author_agent, c.summary,
+func (s *Store) activeBranchHeads(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.BranchHead, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT c.branch_name, c.id, c.commit_hash, c.message, c.author_agent, c.summary,
 		c.decisions, c.created_at
 		FROM (SELECT DISTINCT branch_name FROM sessions WHERE space_id = ? AND branch_name <> ? AND branch_disposition = ?) b
 		JOIN checkpoints c ON c.id = (SELECT h.id FROM checkpoints h WHERE h.space_id = ? AND h.branch_name = b.branch_name
@@ -130,8 +131,8 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 	for rows.Next() {
 		var h coord.BranchHead
 		var agent sql.NullString
-		var created dbTime
-		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &h.Message, &agent, &h.Summary, jsonCol{&h.Decisions}, &created); err != nil {
+		var created dbx.Time
+		if err := rows.Scan(&h.Branch, &h.CheckpointID, &h.Hash, &h.Message, &agent, &h.Summary, dbx.JSONCol{Dst: &h.Decisions}, &created); err != nil {
 			return nil, fmt.Errorf("active branches: %w", err)
 		}
 		if agent.Valid {
@@ -147,9 +148,9 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 // liveClaims returns the newest live claims with their base checkpoint's
 // hash and their worktree when it is still active, and how many more there
 // are.
-func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([]coord.ActiveClaim, int, error) {
-	now := s.d.t(s.Now())
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT `+claimCols+`, b.commit_hash,
+func (s *Store) liveClaims(ctx context.Context, q dbx.Querier, spaceID smriti.ID) ([]coord.ActiveClaim, int, error) {
+	now := s.d.T(s.Now())
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT `+claimCols+`, b.commit_hash,
 		w.id, w.agent, w.path, w.branch_name, w.base_commit_sha, w.status, w.created_at
 		FROM claims cl LEFT JOIN checkpoints b ON b.id = cl.base_checkpoint_id
 		LEFT JOIN worktrees w ON w.id = cl.worktree_id AND w.status = ?
@@ -164,7 +165,7 @@ func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([
 	for rows.Next() {
 		var base, wAgent, wPath, wBranch, wBase, wStatus sql.NullString
 		var wID uuid.NullUUID
-		var wCreated dbTime
+		var wCreated dbx.Time
 		c, err := scanClaim(rows, &base, &wID, &wAgent, &wPath, &wBranch, &wBase, &wStatus, &wCreated)
 		if err != nil {
 			return nil, 0, fmt.Errorf("live claims: %w", err)
@@ -184,7 +185,7 @@ func (s *Store) liveClaims(ctx context.Context, q querier, spaceID smriti.ID) ([
 	if len(out) > coord.ActiveClaimsCap {
 		out = out[:coord.ActiveClaimsCap]
 		var n int
-		if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM claims WHERE space_id = ? AND status = ? AND expires_at > ?`),
+		if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM claims WHERE space_id = ? AND status = ? AND expires_at > ?`),
 			spaceID, coord.ClaimActive, now).Scan(&n); err != nil {
 			return nil, 0, fmt.Errorf("count claims: %w", err)
 		}
@@ -202,10 +203,10 @@ func nullStr(n sql.NullString) *string {
 
 // freshness lists main's checkpoints written after the one the caller saw
 // (by log position, so "after" is exact).
-func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*coord.Freshness, error) {
+func (s *Store) freshness(ctx context.Context, q dbx.Querier, spaceID, since smriti.ID, head *smriti.Checkpoint) (*coord.Freshness, error) {
 	var sinceHash string
 	var sincePos int64
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, log_pos FROM checkpoints WHERE id = ? AND space_id = ?`),
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash, log_pos FROM checkpoints WHERE id = ? AND space_id = ?`),
 		since, spaceID).Scan(&sinceHash, &sincePos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "since_commit_id: no such checkpoint in this space")
@@ -221,7 +222,7 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	if head.LogPos <= sincePos {
 		return f, nil
 	}
-	rows, err := q.QueryContext(ctx, s.d.rebind(`SELECT id, commit_hash, author_agent, message, created_at FROM checkpoints
+	rows, err := q.QueryContext(ctx, s.d.Rebind(`SELECT id, commit_hash, author_agent, message, created_at FROM checkpoints
 		WHERE space_id = ? AND branch_name = ? AND log_pos > ? ORDER BY log_pos DESC LIMIT ?`),
 		spaceID, smriti.MainBranch, sincePos, coord.FreshnessListCap+1)
 	if err != nil {
@@ -231,7 +232,7 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	for rows.Next() {
 		var c coord.FreshCheckpoint
 		var agent sql.NullString
-		var created dbTime
+		var created dbx.Time
 		if err := rows.Scan(&c.ID, &c.Hash, &agent, &c.Message, &created); err != nil {
 			return nil, fmt.Errorf("freshness: %w", err)
 		}
@@ -245,7 +246,7 @@ func (s *Store) freshness(ctx context.Context, q querier, spaceID, since smriti.
 	f.NewCount = len(f.New)
 	if len(f.New) > coord.FreshnessListCap {
 		f.New = f.New[:coord.FreshnessListCap]
-		if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM checkpoints WHERE space_id = ? AND branch_name = ? AND log_pos > ?`),
+		if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM checkpoints WHERE space_id = ? AND branch_name = ? AND log_pos > ?`),
 			spaceID, smriti.MainBranch, sincePos).Scan(&f.NewCount); err != nil {
 			return nil, fmt.Errorf("freshness count: %w", err)
 		}

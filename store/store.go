@@ -28,13 +28,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"smriti"
+	"smriti/store/internal/dbx"
+	"smriti/store/internal/groupcommit"
+	"smriti/store/internal/turncache"
 )
 
 //go:embed migrations
@@ -46,7 +48,7 @@ type Store struct {
 	write *sql.DB // the single writer connection on SQLite; == read on PostgreSQL
 	// readIdle is how many idle connections the read pool keeps.
 	readIdle int
-	d        dialect
+	d        dbx.Dialect
 	// Now is the clock; tests replace it.
 	Now smriti.Clock
 	log *slog.Logger
@@ -55,16 +57,16 @@ type Store struct {
 	KeyRetention time.Duration
 	// cache holds hot sessions' recent turns; stmts the prepared statements
 	// of the send path; historyRows counts the turn rows History read.
-	cache       *turnCache
-	stmts       stmts
+	cache       *turncache.Cache
+	stmts       *dbx.Stmts
 	historyRows atomic.Int64
 	// group batches concurrent sends into one transaction.
-	group groupCommit
+	group groupcommit.Queue[*pendingExchange]
 	// spaceOf: each session's space as the group commit last found it.
 	spaceOf sessionSpaces
 	// writes groups concurrent checkpoint commits into one transaction
 	// (SQLite).
-	writes groupWrites
+	writes groupcommit.Queue[*pendingWrite]
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]
@@ -72,12 +74,12 @@ type Store struct {
 	last atomic.Pointer[lastWrite]
 	// ckpt runs SQLite's WAL checkpoints off the request path (nil on
 	// PostgreSQL).
-	ckpt   *checkpointer
+	ckpt   *dbx.Checkpointer
 	opts   Options
 	faults faults
 	// topo tells whether the database is still the one the turn cache was
 	// filled from (PostgreSQL).
-	topo topology
+	topo dbx.Topology
 }
 
 var (
@@ -101,13 +103,14 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Store{Now: smriti.Now, log: logger, cache: newTurnCache(DefaultTurnCacheBytes), opts: o}
+	s := &Store{Now: smriti.Now, log: logger, cache: turncache.New(DefaultTurnCacheBytes), opts: o}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		s.d = postgresDialect
-		s.topo.probe = s.pgIdentity
-		if s.read, err = openPostgres(dsn, o, s.topo.reconnected); err != nil {
+		s.d = dbx.Postgres
+		s.topo.SetProbe(func(ctx context.Context) (string, error) { return dbx.PGIdentity(ctx, s.read) })
+		s.topo.SetMark(s.purgeMark)
+		if s.read, err = openPostgres(dsn, o, s.topo.Reconnected); err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		s.readIdle = o.maxConns()
@@ -122,10 +125,10 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 				return nil, fmt.Errorf("create database directory: %w", err)
 			}
 		}
-		s.d = sqliteDialect
+		s.d = dbx.SQLite
 		conn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)" +
 			"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)" +
-			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(backstopPages) + ")&_txlock=immediate"
+			"&_pragma=wal_autocheckpoint(" + strconv.Itoa(dbx.BackstopPages) + ")&_txlock=immediate"
 		if s.write, err = sql.Open("sqlite", conn); err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
@@ -143,7 +146,12 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.read.SetMaxOpenConns(8)
 		s.read.SetMaxIdleConns(s.readIdle)
 	}
-	if err := waitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
+	s.stmts = dbx.NewStmts(s.d, s.unprepared(), s.write, logger)
+	s.group.Max, s.writes.Max = maxGroup, maxWriteGroup
+	if s.waitsForBatch() {
+		s.group.Wait = groupWait
+	}
+	if err := dbx.WaitForDatabase(ctx, s.write, o.WaitFor, logger); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
@@ -155,7 +163,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.Close()
 		return nil, err
 	}
-	if s.d.name == "sqlite" {
+	if s.d.Name == "sqlite" {
 		// The migrations filled the writer's page cache with pages a
 		// server rarely reads again; hand that memory back before serving.
 		// Best effort: a failure only keeps the cache.
@@ -165,8 +173,9 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 		s.Close()
 		return nil, err
 	}
-	if s.d.name == "sqlite" {
-		s.startCheckpointer()
+	if s.d.Name == "sqlite" {
+		// the pools are fixed once open; tests swap s.read
+		s.ckpt = dbx.StartCheckpointer(s.read, s.log)
 	}
 	return s, nil
 }
@@ -179,7 +188,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 func (s *Store) ReleaseMemory(ctx context.Context) error {
 	s.read.SetMaxIdleConns(0)
 	s.read.SetMaxIdleConns(s.readIdle)
-	if s.d.name == "sqlite" {
+	if s.d.Name == "sqlite" {
 		if _, err := s.write.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
 			return fmt.Errorf("release memory: %w", err)
 		}
@@ -188,12 +197,12 @@ func (s *Store) ReleaseMemory(ctx context.Context) error {
 }
 
 // Engine names the database engine: "sqlite" or "postgres".
-func (s *Store) Engine() string { return s.d.name }
+func (s *Store) Engine() string { return s.d.Name }
 
 // Close releases the connections.
 func (s *Store) Close() error {
-	s.stopCheckpointer()
-	s.closeStmts()
+	s.ckpt.Stop()
+	s.stmts.Close()
 	err := s.write.Close()
 	if s.read != s.write {
 		if e := s.read.Close(); err == nil {
@@ -211,16 +220,16 @@ func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx)
 func (s *Store) DB() *sql.DB { return s.write }
 
 // Rebind rewrites a query written with ? placeholders for this engine.
-func (s *Store) Rebind(q string) string { return s.d.rebind(q) }
+func (s *Store) Rebind(q string) string { return s.d.Rebind(q) }
 
 func (s *Store) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations, "migrations/"+s.d.name)
+	sub, err := fs.Sub(migrations, "migrations/"+s.d.Name)
 	if err != nil {
 		return err
 	}
 	dialect := goose.DialectSQLite3
 	var opts []goose.ProviderOption
-	if s.d.name == "postgres" {
+	if s.d.Name == "postgres" {
 		dialect = goose.DialectPostgres
 		// Replicas starting together on one database take turns: goose holds
 		// a PostgreSQL advisory lock on its own connection for the whole run,
@@ -264,14 +273,14 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	fresh := false
 	for attempt := 0; ; attempt++ {
 		err := s.tx1(ctx, fn)
-		if err != nil && !fresh && freshRetry(ctx, err) {
+		if err != nil && !fresh && dbx.FreshRetry(ctx, err) {
 			fresh = true
 			s.dropIdle()
 			s.log.WarnContext(ctx, "database connection broke; running the transaction again on a fresh connection", "err", err)
 			attempt--
 			continue
 		}
-		if err == nil || attempt >= 4 || !retryable(err) {
+		if err == nil || attempt >= 4 || !dbx.Retryable(err) {
 			return err
 		}
 		wait := time.NewTimer(time.Duration(attempt+1) * 5 * time.Millisecond)
@@ -294,7 +303,7 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		s.writing.CompareAndSwap(tx, nil)
 		s.last.Store(nil)
 		release()
-		s.prepareWanted(ctx)
+		s.stmts.PrepareWanted(ctx)
 	}()
 	// An idempotency claim in ctx is stored by the first transaction that
 	// commits, before its write (see idempotency.go).
@@ -332,9 +341,9 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		claim.End(true)
 	}
 	if err != nil {
-		return &commitError{err}
+		return &dbx.CommitError{Err: err}
 	}
-	s.wrote()
+	s.ckpt.Wrote()
 	return nil
 }
 
@@ -343,43 +352,6 @@ func (s *Store) tx1(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // is reported as COMMIT's although the transaction committed.
 type faults struct {
 	beforeCommit, afterCommit func() error
-}
-
-func retryable(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01"
-	}
-	return false
-}
-
-// queryAll runs query and scans every row with scan; what names the list
-// in errors. The result is never nil.
-func queryAll[T any](ctx context.Context, s *Store, q querier, what string, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return out, nil
-}
-
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // nextLogPositions reserves n positions in the space's log and returns the
@@ -391,15 +363,15 @@ type querier interface {
 func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.ID, n int) (int64, error) {
 	var pos int64
 	var err error
-	if s.d.spaceLog {
-		var st stmt
-		if st, err = s.txStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
+	if s.d.SpaceLog {
+		var st dbx.Stmt
+		if st, err = s.stmts.TxStmt(ctx, tx, sqlNextSpaceLogPos); err != nil {
 			return 0, err
 		}
 		err = st.QueryRowContext(ctx, n, space).Scan(&pos)
 	} else {
-		var st stmt
-		if st, err = s.txStmt(ctx, tx, sqlNextLogPos); err != nil {
+		var st dbx.Stmt
+		if st, err = s.stmts.TxStmt(ctx, tx, sqlNextLogPos); err != nil {
 			return 0, err
 		}
 		err = st.QueryRowContext(ctx, n).Scan(&pos)
@@ -421,7 +393,7 @@ func (s *Store) nextLogPositions(ctx context.Context, tx *sql.Tx, space smriti.I
 // anything else, see migration 11).
 func (s *Store) turnPositions(ctx context.Context, tx *sql.Tx, space *smriti.ID, n int, lastSeq int64) (int64, error) {
 	if space == nil {
-		if s.d.spaceLog {
+		if s.d.SpaceLog {
 			return lastSeq + 1, nil
 		}
 		return s.nextLogPositions(ctx, tx, smriti.ID{}, n)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // AheadOf counts the checkpoints in head's history that are not in base's
@@ -26,7 +27,7 @@ import (
 func (s *Store) AheadOf(ctx context.Context, head smriti.ID, base *smriti.ID) (int, error) {
 	if base == nil {
 		var n int
-		err := s.read.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE a (id) AS (
+		err := s.read.QueryRowContext(ctx, s.d.Rebind(`WITH RECURSIVE a (id) AS (
 				SELECT id FROM checkpoints WHERE id = ?
 				UNION SELECT p.id FROM a JOIN checkpoints c ON c.id = a.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
 			)
@@ -88,7 +89,7 @@ func (w *aheadWalk) add(ctx context.Context, id smriti.ID, base bool) error {
 	}
 	nd := &aheadNode{id: id, base: base}
 	var parent, merge uuid.NullUUID
-	err := w.s.read.QueryRowContext(ctx, w.s.d.rebind(`SELECT log_pos, parent_id, merge_parent_id FROM checkpoints WHERE id = ?`), id).
+	err := w.s.read.QueryRowContext(ctx, w.s.d.Rebind(`SELECT log_pos, parent_id, merge_parent_id FROM checkpoints WHERE id = ?`), id).
 		Scan(&nd.pos, &parent, &merge)
 	if errors.Is(err, sql.ErrNoRows) {
 		return smriti.Errorf(smriti.ENOTFOUND, "checkpoint %s is not stored", id)
@@ -96,7 +97,7 @@ func (w *aheadWalk) add(ctx context.Context, id smriti.ID, base bool) error {
 	if err != nil {
 		return fmt.Errorf("count ahead: %w", err)
 	}
-	for _, p := range []*smriti.ID{nullID(parent), nullID(merge)} {
+	for _, p := range []*smriti.ID{dbx.NullID(parent), dbx.NullID(merge)} {
 		if p != nil {
 			nd.parents = append(nd.parents, *p)
 		}

@@ -14,6 +14,7 @@ import (
 	"smriti/internal/nonnil"
 	"smriti/records"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // syncApply writes received records into the space's tables inside one
@@ -45,7 +46,7 @@ func (a *syncApply) checkpoint(b *records.BundleCheckpoint) error {
 	c := b.CheckpointOf(a.space)
 	var stored string
 	var space smriti.ID
-	err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash, space_id FROM checkpoints WHERE id = ?`), c.ID).Scan(&stored, &space)
+	err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash, space_id FROM checkpoints WHERE id = ?`), c.ID).Scan(&stored, &space)
 	if err == nil {
 		if space != a.space {
 			return smriti.Errorf(smriti.ECONFLICT, "checkpoint %s belongs to another space on this server", c.ID)
@@ -103,7 +104,7 @@ func (a *syncApply) turn(b *records.BundleTurn) error {
 	last, ok := a.lastSeq[b.SessionID]
 	if !ok {
 		var space uuid.NullUUID
-		err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT last_seq, space_id FROM sessions WHERE id = ?`), b.SessionID).Scan(&last, &space)
+		err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT last_seq, space_id FROM sessions WHERE id = ?`), b.SessionID).Scan(&last, &space)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && (!space.Valid || space.UUID != a.space)) {
 			return smriti.Errorf(smriti.EUNPROCESSABLE, "turn %s arrived before its session %s", b.ID, b.SessionID)
 		}
@@ -134,7 +135,7 @@ func (a *syncApply) turn(b *records.BundleTurn) error {
 	if err := s.insertTurn(ctx, tx, t); err != nil {
 		return importConflict(err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET last_seq = ?, updated_at = ? WHERE id = ?`), t.Seq, s.d.t(s.Now()), t.SessionID); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET last_seq = ?, updated_at = ? WHERE id = ?`), t.Seq, s.d.T(s.Now()), t.SessionID); err != nil {
 		return fmt.Errorf("apply turn: %w", err)
 	}
 	a.lastSeq[b.SessionID] = t.Seq
@@ -144,7 +145,7 @@ func (a *syncApply) turn(b *records.BundleTurn) error {
 
 func (a *syncApply) dropCached() {
 	for id := range a.lastSeq {
-		a.s.cache.drop(id)
+		a.s.cache.Drop(id)
 	}
 }
 
@@ -215,9 +216,9 @@ func (s *Store) ApplyPush(ctx context.Context, space smriti.ID, push remote.Push
 // descends reports whether ancestor is in id's history. The walk stops at
 // checkpoints logged before the ancestor (log order is parent order), so
 // its cost follows what was added since.
-func (s *Store) descends(ctx context.Context, q querier, id, ancestor smriti.ID) (bool, error) {
+func (s *Store) descends(ctx context.Context, q dbx.Querier, id, ancestor smriti.ID) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, s.d.rebind(`WITH RECURSIVE floor (pos) AS (SELECT log_pos FROM checkpoints WHERE id = ?),
+	err := q.QueryRowContext(ctx, s.d.Rebind(`WITH RECURSIVE floor (pos) AS (SELECT log_pos FROM checkpoints WHERE id = ?),
 		walk (id) AS (
 			SELECT id FROM checkpoints WHERE id = ?
 			UNION SELECT p.id FROM walk w JOIN checkpoints c ON c.id = w.id JOIN checkpoints p ON p.id IN (c.parent_id, c.merge_parent_id)
@@ -253,7 +254,7 @@ func (s *Store) IntegrateStaged(ctx context.Context, space smriti.ID, name strin
 		}
 		after := int64(0)
 		for {
-			rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT seq, record FROM sync_staged WHERE space_id = ? AND remote = ? AND seq > ?
+			rows, err := tx.QueryContext(ctx, s.d.Rebind(`SELECT seq, record FROM sync_staged WHERE space_id = ? AND remote = ? AND seq > ?
 				ORDER BY seq LIMIT ?`), space, name, after, syncPage)
 			if err != nil {
 				return fmt.Errorf("read staged: %w", err)
@@ -284,7 +285,7 @@ func (s *Store) IntegrateStaged(ctx context.Context, space smriti.ID, name strin
 				break
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM sync_staged WHERE space_id = ? AND remote = ?`), space, name); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM sync_staged WHERE space_id = ? AND remote = ?`), space, name); err != nil {
 			return fmt.Errorf("clear staged: %w", err)
 		}
 		if plan.Merge == nil {

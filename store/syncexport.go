@@ -9,6 +9,7 @@ import (
 	"smriti/internal/nonnil"
 	"smriti/records"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // This file is the store's half of copies of one space (SPEC §3): the
@@ -36,8 +37,8 @@ const withBranchHeads = `WITH RECURSIVE branches (name) AS (
 const sqlBranchHeads = withBranchHeads + ` SELECT c.branch_name, c.id, c.commit_hash FROM checkpoints c WHERE c.id IN (SELECT id FROM heads)
 	ORDER BY c.branch_name`
 
-func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]remote.Head, error) {
-	rows, err := q.QueryContext(ctx, s.d.rebind(sqlBranchHeads), space, space, space)
+func (s *Store) branchHeads(ctx context.Context, q dbx.Querier, space smriti.ID) ([]remote.Head, error) {
+	rows, err := q.QueryContext(ctx, s.d.Rebind(sqlBranchHeads), space, space, space)
 	if err != nil {
 		return nil, fmt.Errorf("branch heads: %w", err)
 	}
@@ -53,9 +54,9 @@ func (s *Store) branchHeads(ctx context.Context, q querier, space smriti.ID) ([]
 	return out, rows.Err()
 }
 
-func (s *Store) turnCursor(ctx context.Context, q querier, space smriti.ID) (int64, error) {
+func (s *Store) turnCursor(ctx context.Context, q dbx.Querier, space smriti.ID) (int64, error) {
 	var pos int64
-	if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(MAX(log_pos), -1) FROM turns WHERE space_id = ?`), space).Scan(&pos); err != nil {
+	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COALESCE(MAX(log_pos), -1) FROM turns WHERE space_id = ?`), space).Scan(&pos); err != nil {
 		return 0, fmt.Errorf("turn cursor: %w", err)
 	}
 	return pos, nil
@@ -179,15 +180,15 @@ func (s *Store) SyncExport(ctx context.Context, space smriti.ID, want remote.Wan
 
 // syncWalk lists, in log order, the checkpoints reachable from the space's
 // branch heads without passing through one whose hash is in haves.
-func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves, branches []string) ([]posID, error) {
+func (s *Store) syncWalk(ctx context.Context, q dbx.Querier, space smriti.ID, haves, branches []string) ([]posID, error) {
 	// A store holds every ancestor of what it holds, so the walk may stop
 	// at a checkpoint the asker has.
 	not := append([]string{""}, haves...)
-	in := placeholders(len(not))
+	in := dbx.Placeholders(len(not))
 	args := []any{space, space, space}
 	only := ""
 	if len(branches) > 0 {
-		only = ` WHERE branch_name IN (` + placeholders(len(branches)) + `)`
+		only = ` WHERE branch_name IN (` + dbx.Placeholders(len(branches)) + `)`
 		for _, b := range branches {
 			args = append(args, b)
 		}
@@ -202,7 +203,7 @@ func (s *Store) syncWalk(ctx context.Context, q querier, space smriti.ID, haves,
 	// read a checkpoint: joining the walk back to checkpoints by id lets
 	// PostgreSQL, which cannot tell how long the walk is, hash the whole
 	// table instead.
-	rows, err := q.QueryContext(ctx, s.d.rebind(withBranchHeads+`, walk (id, log_pos, parent_id, merge_parent_id) AS (
+	rows, err := q.QueryContext(ctx, s.d.Rebind(withBranchHeads+`, walk (id, log_pos, parent_id, merge_parent_id) AS (
 			SELECT c.id, c.log_pos, c.parent_id, c.merge_parent_id FROM checkpoints c
 			WHERE c.id IN (SELECT id FROM heads`+only+`) AND c.commit_hash NOT IN (`+in+`)
 			UNION
@@ -232,7 +233,7 @@ type syncSessionSet struct {
 
 // syncSessions are the sessions a fetch after since sends: every shared
 // session when since is -1, else those with a turn after since.
-func (s *Store) syncSessions(ctx context.Context, q querier, space smriti.ID, since int64) (*syncSessionSet, error) {
+func (s *Store) syncSessions(ctx context.Context, q dbx.Querier, space smriti.ID, since int64) (*syncSessionSet, error) {
 	query, args := `SELECT `+sessionCols+` FROM sessions WHERE space_id = ? AND NOT private`, []any{space}
 	if since >= 0 {
 		query += ` AND id IN (SELECT session_id FROM turns WHERE space_id = ? AND log_pos > ?)`
@@ -299,7 +300,7 @@ func (ex *syncExporter) load() error {
 		ids = append(ids, p.id)
 	}
 	ex.next = end
-	page, err := ex.s.queryCheckpoints(ex.ctx, ex.tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(ids))+`)
+	page, err := ex.s.queryCheckpoints(ex.ctx, ex.tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+dbx.Placeholders(len(ids))+`)
 		ORDER BY c.log_pos`, ids...)
 	if err != nil {
 		return err

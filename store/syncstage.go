@@ -12,6 +12,7 @@ import (
 	"smriti"
 	"smriti/records"
 	"smriti/remote"
+	"smriti/store/internal/dbx"
 )
 
 // verifySyncCheckpoint recomputes a received checkpoint's hash from its
@@ -50,7 +51,7 @@ func verifySyncCheckpoint(c *smriti.Checkpoint, hashOf func(smriti.ID) (string, 
 }
 
 // localHash looks a checkpoint of the space up in the checkpoints table.
-func (s *Store) localHash(ctx context.Context, q querier, space, id smriti.ID) (string, bool, error) {
+func (s *Store) localHash(ctx context.Context, q dbx.Querier, space, id smriti.ID) (string, bool, error) {
 	ref, err := s.refInSpace(ctx, q, space, id)
 	if err != nil || ref == nil {
 		return "", false, err
@@ -59,9 +60,9 @@ func (s *Store) localHash(ctx context.Context, q querier, space, id smriti.ID) (
 }
 
 // stagedHash looks a checkpoint up among the space's staged records.
-func (s *Store) stagedHash(ctx context.Context, q querier, space, id smriti.ID) (string, bool, error) {
+func (s *Store) stagedHash(ctx context.Context, q dbx.Querier, space, id smriti.ID) (string, bool, error) {
 	var h sql.NullString
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT commit_hash FROM sync_staged WHERE space_id = ? AND kind = 'checkpoint' AND record_id = ?`),
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT commit_hash FROM sync_staged WHERE space_id = ? AND kind = 'checkpoint' AND record_id = ?`),
 		space, id.String()).Scan(&h)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
@@ -93,7 +94,7 @@ func (s *Store) StageRecords(ctx context.Context, space smriti.ID, name string, 
 				return err
 			}
 			var seq int64
-			if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(MAX(seq), 0) FROM sync_staged WHERE space_id = ?`), space).Scan(&seq); err != nil {
+			if err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT COALESCE(MAX(seq), 0) FROM sync_staged WHERE space_id = ?`), space).Scan(&seq); err != nil {
 				return fmt.Errorf("stage: %w", err)
 			}
 			for n := 0; n < stageChunk; n++ {
@@ -173,7 +174,7 @@ func (s *Store) stageOne(ctx context.Context, tx *sql.Tx, space smriti.ID, name 
 		return false, nil
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM sync_staged WHERE space_id = ? AND kind = ? AND record_id = ?`),
+	if err := tx.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM sync_staged WHERE space_id = ? AND kind = ? AND record_id = ?`),
 		space, kind, id).Scan(&n); err != nil {
 		return false, fmt.Errorf("stage: %w", err)
 	}
@@ -184,7 +185,7 @@ func (s *Store) stageOne(ctx context.Context, tx *sql.Tx, space smriti.ID, name 
 	if err != nil {
 		return false, fmt.Errorf("stage: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sync_staged (space_id, seq, remote, kind, record_id, commit_hash, branch_name, record)
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO sync_staged (space_id, seq, remote, kind, record_id, commit_hash, branch_name, record)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), space, seq, name, kind, id, hash, branch, string(body)); err != nil {
 		return false, fmt.Errorf("stage: %w", err)
 	}
@@ -199,9 +200,9 @@ func sameHash(c *smriti.Checkpoint, stored string) error {
 	return nil
 }
 
-func (s *Store) exists(ctx context.Context, q querier, table string, id smriti.ID) (bool, error) {
+func (s *Store) exists(ctx context.Context, q dbx.Querier, table string, id smriti.ID) (bool, error) {
 	var n int
-	if err := q.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM `+table+` WHERE id = ?`), id).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE id = ?`), id).Scan(&n); err != nil {
 		return false, fmt.Errorf("look up %s: %w", strings.TrimSuffix(table, "s"), err)
 	}
 	return n > 0, nil
@@ -214,7 +215,7 @@ func (s *Store) StagedCheckpoint(ctx context.Context, space, id smriti.ID) (*smr
 		return nil, err
 	}
 	var body string
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT record FROM sync_staged WHERE space_id = ? AND kind = 'checkpoint' AND record_id = ?`),
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT record FROM sync_staged WHERE space_id = ? AND kind = 'checkpoint' AND record_id = ?`),
 		space, id.String()).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "checkpoint %s is not among the fetched checkpoints", id)
@@ -270,7 +271,7 @@ func (s *Store) StagedFrontier(ctx context.Context, space, head smriti.ID) ([]sm
 // not yet applied.
 func (s *Store) StagedCount(ctx context.Context, space smriti.ID, name, branch string) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM sync_staged WHERE space_id = ? AND remote = ? AND kind = 'checkpoint' AND branch_name = ?`),
+	err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT COUNT(*) FROM sync_staged WHERE space_id = ? AND remote = ? AND kind = 'checkpoint' AND branch_name = ?`),
 		space, name, branch).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count staged: %w", err)

@@ -13,7 +13,7 @@ import (
 // through its session.
 func (s *Store) Turn(ctx context.Context, id smriti.ID) (*smriti.Turn, error) {
 	user := smriti.UserFromContext(ctx)
-	t, err := scanTurn(s.read.QueryRowContext(ctx, s.d.rebind(`SELECT `+turnCols+` FROM turns
+	t, err := scanTurn(s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT `+turnCols+` FROM turns
 		WHERE id = ? AND EXISTS (SELECT 1 FROM sessions WHERE sessions.id = turns.session_id AND `+sessionVisible+`)`), id, user, user))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "Turn not found")

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 const turnCols = `id, session_id, space_id, role, content, provider, model, sequence_number, log_pos, tokens, metadata, created_at`
@@ -17,12 +18,12 @@ const turnCols = `id, session_id, space_id, role, content, provider, model, sequ
 func scanTurn(row interface{ Scan(...any) error }) (*smriti.Turn, error) {
 	var t smriti.Turn
 	var space uuid.NullUUID
-	var created dbTime
+	var created dbx.Time
 	if err := row.Scan(&t.ID, &t.SessionID, &space, &t.Role, &t.Content, &t.Provider, &t.Model, &t.Seq, &t.LogPos,
-		&t.Tokens, jsonCol{&t.Metadata}, &created); err != nil {
+		&t.Tokens, dbx.JSONCol{Dst: &t.Metadata}, &created); err != nil {
 		return nil, err
 	}
-	t.SpaceID = nullID(space)
+	t.SpaceID = dbx.NullID(space)
 	if t.Metadata == nil {
 		t.Metadata = map[string]any{}
 	}
@@ -54,7 +55,7 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 		// bound becomes a sequence bound and every query below walks the
 		// (session_id, sequence_number) index instead of sorting.
 		var first sql.NullInt64
-		if err := s.read.QueryRowContext(ctx, s.d.rebind(`SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`),
+		if err := s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT sequence_number FROM turns WHERE session_id = ? AND log_pos > ? ORDER BY log_pos LIMIT 1`),
 			sessionID, *q.AfterLogPos).Scan(&first); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("resolve log bound: %w", err)
 		}
@@ -95,7 +96,7 @@ func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQue
 const promptTurnCols = `sequence_number, log_pos, role, content, tokens`
 
 func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query string, args ...any) ([]*smriti.Turn, error) {
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(query), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list turns: %w", err)
 	}
@@ -111,8 +112,8 @@ func (s *Store) queryPromptTurns(ctx context.Context, sessionID smriti.ID, query
 	return out, rows.Err()
 }
 
-func (s *Store) queryTurns(ctx context.Context, q querier, query string, args ...any) ([]*smriti.Turn, error) {
-	return queryAll(ctx, s, q, "list turns", scanTurn, query, args...)
+func (s *Store) queryTurns(ctx context.Context, q dbx.Querier, query string, args ...any) ([]*smriti.Turn, error) {
+	return dbx.QueryAll(ctx, s.d, q, "list turns", scanTurn, query, args...)
 }
 
 // AppendExchange implements smriti.SessionService. The session row is
@@ -129,7 +130,7 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 	if err == nil && !res.Replayed {
 		// Committed: a session already in the cache gets its new turns
 		// without reading them back.
-		s.cache.extend(ex.SessionID, res.User.SpaceID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
+		s.cache.Extend(ex.SessionID, res.User.SpaceID, []*smriti.Turn{promptTurn(res.User), promptTurn(res.Assistant)})
 	}
 	return res, err
 }
@@ -140,7 +141,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = nil
 		if ex.IdempotencyKey != "" {
-			if _, err := s.sessionForWrite(ctx, tx, ex.SessionID, s.d.forUpdate); err != nil {
+			if _, err := s.sessionForWrite(ctx, tx, ex.SessionID, s.d.ForUpdate); err != nil {
 				return err
 			}
 			prev, err := s.replay(ctx, tx, ex.SessionID, ex.IdempotencyKey)
@@ -149,13 +150,13 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 				return err
 			}
 			// Any row left under the key is past retention: the key is free.
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM send_keys WHERE session_id = ? AND idempotency_key = ?`),
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM send_keys WHERE session_id = ? AND idempotency_key = ?`),
 				ex.SessionID, ex.IdempotencyKey); err != nil {
 				return fmt.Errorf("free expired idempotency key: %w", err)
 			}
 		}
 		now := s.Now()
-		upd, err := s.txStmt(ctx, tx, sqlBumpSession)
+		upd, err := s.stmts.TxStmt(ctx, tx, sqlBumpSession)
 		if err != nil {
 			return err
 		}
@@ -167,7 +168,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		}
 		var last, total int64
 		var space uuid.NullUUID
-		err = upd.QueryRowContext(ctx, 2, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.t(now),
+		err = upd.QueryRowContext(ctx, 2, ex.User.Tokens+ex.Assistant.Tokens, provider, model, s.d.T(now),
 			ex.SessionID, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)).Scan(&last, &total, &space)
 		if errors.Is(err, sql.ErrNoRows) {
 			return s.whyNotWritable(ctx, tx, ex.SessionID)
@@ -175,7 +176,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 		if err != nil {
 			return fmt.Errorf("update session: %w", err)
 		}
-		se := &smriti.Session{ID: ex.SessionID, SpaceID: nullID(space)}
+		se := &smriti.Session{ID: ex.SessionID, SpaceID: dbx.NullID(space)}
 		pos, err := s.turnPositions(ctx, tx, se.SpaceID, 2, last)
 		if err != nil {
 			return err
@@ -202,15 +203,15 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 			return err
 		}
 		if ex.IdempotencyKey != "" {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at, request_hash)
-				VALUES (?, ?, ?, ?, ?, ?)`), se.ID, ex.IdempotencyKey, user.ID, asst.ID, s.d.t(now), ex.RequestHash); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO send_keys (session_id, idempotency_key, user_turn_id, assistant_turn_id, created_at, request_hash)
+				VALUES (?, ?, ?, ?, ?, ?)`), se.ID, ex.IdempotencyKey, user.ID, asst.ID, s.d.T(now), ex.RequestHash); err != nil {
 				return fmt.Errorf("record idempotency key: %w", err)
 			}
 		}
 		res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
 		return nil
 	})
-	if err != nil && ambiguous(err) && res != nil && !res.Replayed {
+	if err != nil && dbx.Ambiguous(err) && res != nil && !res.Replayed {
 		// The COMMIT's answer was lost: the exchange may be stored.
 		found, lerr := s.stored(ctx, "sessions", []smriti.ID{ex.SessionID}, "turns", []smriti.ID{res.User.ID})
 		switch {
@@ -248,7 +249,7 @@ func (s *Store) keyRetention() time.Duration {
 // Expired keys are already ignored by a replay; purging only reclaims their
 // rows.
 func (s *Store) PurgeSendKeys(ctx context.Context) (int64, error) {
-	res, err := s.write.ExecContext(ctx, s.d.rebind(`DELETE FROM send_keys WHERE created_at < ?`), s.d.t(s.Now().Add(-s.keyRetention())))
+	res, err := s.write.ExecContext(ctx, s.d.Rebind(`DELETE FROM send_keys WHERE created_at < ?`), s.d.T(s.Now().Add(-s.keyRetention())))
 	if err != nil {
 		return 0, fmt.Errorf("purge idempotency keys: %w", err)
 	}
@@ -269,12 +270,12 @@ func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key str
 	return s.replay(ctx, s.read, sessionID, key)
 }
 
-func (s *Store) replay(ctx context.Context, q querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+func (s *Store) replay(ctx context.Context, q dbx.Querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
 	var userID, asstID smriti.ID
 	var hash string
-	err := q.QueryRowContext(ctx, s.d.rebind(`SELECT user_turn_id, assistant_turn_id, request_hash FROM send_keys
+	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT user_turn_id, assistant_turn_id, request_hash FROM send_keys
 		WHERE session_id = ? AND idempotency_key = ? AND created_at >= ?`),
-		sessionID, key, s.d.t(s.Now().Add(-s.keyRetention()))).Scan(&userID, &asstID, &hash)
+		sessionID, key, s.d.T(s.Now().Add(-s.keyRetention()))).Scan(&userID, &asstID, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -313,8 +314,8 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 	if err != nil {
 		return err
 	}
-	if len(ts) > 2 && s.d.wideWrites {
-		if _, err := tx.ExecContext(ctx, s.d.rebind(sqlInsertTurns(len(ts)/2)), args...); err != nil {
+	if len(ts) > 2 && s.d.WideWrites {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(sqlInsertTurns(len(ts)/2)), args...); err != nil {
 			return fmt.Errorf("insert turns: %w", err)
 		}
 		return nil
@@ -324,7 +325,7 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 		for n > pairs {
 			n /= 2
 		}
-		st, err := s.txStmt(ctx, tx, sqlInsertTurns(n))
+		st, err := s.stmts.TxStmt(ctx, tx, sqlInsertTurns(n))
 		if err != nil {
 			return err
 		}
@@ -340,12 +341,12 @@ func (s *Store) insertTurns(ctx context.Context, tx *sql.Tx, ts []*smriti.Turn, 
 func (s *Store) turnArgs(ts []*smriti.Turn, totals []int64) ([]any, error) {
 	args := make([]any, 0, 13*len(ts))
 	for i, t := range ts {
-		meta, err := jsonArg(t.Metadata)
+		meta, err := dbx.JSONArg(t.Metadata)
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
-			t.Tokens, totals[i], meta, s.d.t(t.CreatedAt))
+		args = append(args, t.ID, t.SessionID, dbx.IDArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos,
+			t.Tokens, totals[i], meta, s.d.T(t.CreatedAt))
 	}
 	return args, nil
 }
@@ -354,19 +355,19 @@ func (s *Store) turnArgs(ts []*smriti.Turn, totals []int64) ([]any, error) {
 // one by one, in sequence order): its running token total continues the
 // previous turn's, and the session's total grows with it.
 func (s *Store) insertTurn(ctx context.Context, tx *sql.Tx, t *smriti.Turn) error {
-	meta, err := jsonArg(t.Metadata)
+	meta, err := dbx.JSONArg(t.Metadata)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
+	_, err = tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO turns (id, session_id, space_id, role, content, provider, model,
 		sequence_number, log_pos, tokens, token_total, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 		? + COALESCE((SELECT p.token_total FROM turns p WHERE p.session_id = ? AND p.sequence_number = ?), 0), ?, ?)`),
-		t.ID, t.SessionID, idArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens,
-		t.Tokens, t.SessionID, t.Seq-1, meta, s.d.t(t.CreatedAt))
+		t.ID, t.SessionID, dbx.IDArg(t.SpaceID), t.Role, t.Content, t.Provider, t.Model, t.Seq, t.LogPos, t.Tokens,
+		t.Tokens, t.SessionID, t.Seq-1, meta, s.d.T(t.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert turn: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE sessions SET token_total = token_total + ? WHERE id = ?`), t.Tokens, t.SessionID); err != nil {
+	if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE sessions SET token_total = token_total + ? WHERE id = ?`), t.Tokens, t.SessionID); err != nil {
 		return fmt.Errorf("update session: %w", err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 // maxVerify bounds a verification walk; a chain longer than this is reported
@@ -83,8 +84,8 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 // verifyChain lists the ancestry of id within space, newest first, and
 // each checkpoint's stored hash (what a child's hash is computed from).
 func (s *Store) verifyChain(ctx context.Context, tx *sql.Tx, id, space smriti.ID) ([]smriti.ID, map[smriti.ID]string, error) {
-	rows, err := tx.QueryContext(ctx, s.d.rebind(`WITH RECURSIVE anc (id, depth) AS (
-			SELECT CAST(? AS `+s.d.idType()+`), 0
+	rows, err := tx.QueryContext(ctx, s.d.Rebind(`WITH RECURSIVE anc (id, depth) AS (
+			SELECT CAST(? AS `+s.d.IDType()+`), 0
 			UNION
 			SELECT p.id, anc.depth + 1 FROM anc JOIN checkpoints c ON c.id = anc.id
 			JOIN checkpoints p ON p.id = c.parent_id OR p.id = c.merge_parent_id
@@ -117,7 +118,7 @@ func (s *Store) verifyPageOf(ctx context.Context, tx *sql.Tx, ids []smriti.ID) (
 	for i, id := range ids {
 		args[i] = id
 	}
-	page, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+placeholders(len(ids))+`)
+	page, err := s.queryCheckpoints(ctx, tx, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.id IN (`+dbx.Placeholders(len(ids))+`)
 		ORDER BY c.log_pos DESC`, args...)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func TestCheckpointsRunBesideWrites(t *testing.T) {
 		}
 		defer s.Close()
 		if !background {
-			s.stopCheckpointer()
+			s.ckpt.Stop()
 		}
 		se, err := s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})
 		if err != nil {
@@ -43,9 +43,9 @@ func TestCheckpointsRunBesideWrites(t *testing.T) {
 			if background && i%50 == 49 {
 				// Wait for the checkpoint these writes asked for, as the
 				// gaps between a real client's sends would allow.
-				want := s.ckpt.runs.Load() + 1
+				want := s.ckpt.Runs() + 1
 				deadline := time.Now().Add(10 * time.Second)
-				for s.ckpt.runs.Load() < want {
+				for s.ckpt.Runs() < want {
 					if time.Now().After(deadline) {
 						t.Fatalf("no checkpoint within 10 s of send %d", i)
 					}
@@ -57,7 +57,7 @@ func TestCheckpointsRunBesideWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return fi.Size(), s.ckpt.runs.Load()
+		return fi.Size(), s.ckpt.Runs()
 	}
 	without, runsWithout := walAfter(t, false)
 	with, runs := walAfter(t, true)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/store/internal/dbx"
 )
 
 var _ coord.WorktreeStore = (*Store)(nil)
@@ -23,7 +24,7 @@ const visibleWorktree = ` FROM worktrees w JOIN spaces sp ON sp.id = w.space_id 
 func scanWorktree(row interface{ Scan(...any) error }) (*coord.Worktree, error) {
 	var w coord.Worktree
 	var base sql.NullString
-	var created, closed dbTime
+	var created, closed dbx.Time
 	if err := row.Scan(&w.ID, &w.SpaceID, &w.Agent, &w.Path, &w.BranchName, &base, &w.Status, &created, &closed); err != nil {
 		return nil, err
 	}
@@ -36,7 +37,7 @@ func scanWorktree(row interface{ Scan(...any) error }) (*coord.Worktree, error) 
 }
 
 func (s *Store) queryWorktrees(ctx context.Context, query string, args ...any) ([]*coord.Worktree, error) {
-	return queryAll(ctx, s, s.read, "list worktrees", scanWorktree, query, args...)
+	return dbx.QueryAll(ctx, s.d, s.read, "list worktrees", scanWorktree, query, args...)
 }
 
 // InsertWorktree implements coord.WorktreeStore.
@@ -45,8 +46,8 @@ func (s *Store) InsertWorktree(ctx context.Context, w *coord.Worktree) error {
 		if err := s.requireRole(ctx, tx, w.SpaceID, account.NeedWrite); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO worktrees (id, space_id, agent, path, branch_name, base_commit_sha, status, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), w.ID, w.SpaceID, w.Agent, w.Path, w.BranchName, w.BaseCommitSHA, w.Status, s.d.t(w.CreatedAt))
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO worktrees (id, space_id, agent, path, branch_name, base_commit_sha, status, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), w.ID, w.SpaceID, w.Agent, w.Path, w.BranchName, w.BaseCommitSHA, w.Status, s.d.T(w.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("insert worktree: %w", err)
 		}
@@ -80,7 +81,7 @@ func (s *Store) WorktreesByPrefix(ctx context.Context, prefix string, limit int)
 func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Time) (*coord.Worktree, error) {
 	var out *coord.Worktree
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		w, err := scanWorktree(tx.QueryRowContext(ctx, s.d.rebind(`SELECT `+worktreeCols+visibleWorktree+` AND w.id = ?`+forUpdateOf(s.d, "w")),
+		w, err := scanWorktree(tx.QueryRowContext(ctx, s.d.Rebind(`SELECT `+worktreeCols+visibleWorktree+` AND w.id = ?`+forUpdateOf(s.d, "w")),
 			smriti.UserFromContext(ctx), id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return smriti.Errorf(smriti.ENOTFOUND, "Worktree not found")
@@ -94,11 +95,11 @@ func (s *Store) MarkWorktreeClosed(ctx context.Context, id smriti.ID, at time.Ti
 		if w.Status == coord.WorktreeClosed {
 			return smriti.Errorf(smriti.ECONFLICT, "Worktree is already closed")
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE worktrees SET status = ?, closed_at = ? WHERE id = ?`),
-			coord.WorktreeClosed, s.d.t(at), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE worktrees SET status = ?, closed_at = ? WHERE id = ?`),
+			coord.WorktreeClosed, s.d.T(at), id); err != nil {
 			return fmt.Errorf("close worktree: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM worktree_probes WHERE worktree_id = ?`), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM worktree_probes WHERE worktree_id = ?`), id); err != nil {
 			return fmt.Errorf("close worktree: %w", err)
 		}
 		w.Status, w.ClosedAt = coord.WorktreeClosed, &at
@@ -114,20 +115,20 @@ func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Tim
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := []any{s.d.t(since)}
+	args := []any{s.d.T(since)}
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := s.read.QueryContext(ctx, s.d.rebind(`SELECT worktree_id, probe, error, probed_at FROM worktree_probes
-		WHERE probed_at >= ? AND worktree_id IN (`+placeholders(len(ids))+`)`), args...)
+	rows, err := s.read.QueryContext(ctx, s.d.Rebind(`SELECT worktree_id, probe, error, probed_at FROM worktree_probes
+		WHERE probed_at >= ? AND worktree_id IN (`+dbx.Placeholders(len(ids))+`)`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("read probes: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p coord.CachedProbe
-		var probed dbTime
-		if err := rows.Scan(&p.WorktreeID, jsonCol{&p.Probe}, &p.Error, &probed); err != nil {
+		var probed dbx.Time
+		if err := rows.Scan(&p.WorktreeID, dbx.JSONCol{Dst: &p.Probe}, &p.Error, &probed); err != nil {
 			return nil, fmt.Errorf("read probes: %w", err)
 		}
 		p.ProbedAt = probed.Time
@@ -140,17 +141,17 @@ func (s *Store) ProbesSince(ctx context.Context, ids []smriti.ID, since time.Tim
 func (s *Store) SaveProbe(ctx context.Context, p *coord.CachedProbe) error {
 	var probe any
 	if p.Probe != nil {
-		j, err := jsonArg(p.Probe)
+		j, err := dbx.JSONArg(p.Probe)
 		if err != nil {
 			return err
 		}
 		probe = j
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO worktree_probes (worktree_id, probe, error, probed_at)
+		_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO worktree_probes (worktree_id, probe, error, probed_at)
 			VALUES (?, ?, ?, ?)
 			ON CONFLICT (worktree_id) DO UPDATE SET probe = excluded.probe, error = excluded.error, probed_at = excluded.probed_at`),
-			p.WorktreeID, probe, p.Error, s.d.t(p.ProbedAt))
+			p.WorktreeID, probe, p.Error, s.d.T(p.ProbedAt))
 		if err != nil {
 			return fmt.Errorf("save probe: %w", err)
 		}
@@ -168,7 +169,7 @@ func (s *Store) ResolveProjectRoot(ctx context.Context, spaceID smriti.ID) (stri
 		return strings.TrimSpace(*sp.ProjectRoot), true, nil
 	}
 	var root string
-	err = s.read.QueryRowContext(ctx, s.d.rebind(`SELECT project_root FROM checkpoints WHERE space_id = ?
+	err = s.read.QueryRowContext(ctx, s.d.Rebind(`SELECT project_root FROM checkpoints WHERE space_id = ?
 		AND project_root IS NOT NULL AND project_root <> '' ORDER BY log_pos DESC LIMIT 1`), spaceID).Scan(&root)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil

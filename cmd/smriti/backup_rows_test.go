@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,14 +50,14 @@ func testBackupRestoresEveryRow(t *testing.T, liveDSN, restoredDSN, format, file
 	}
 	switch format {
 	case "sqlite":
-		err = backupSQLite(ctx, live, file)
+		_, err = backups().Write(ctx, live, file, "sqlite")
 	default:
-		_, err = writeToNewFile(file, func(w io.Writer) (int, error) { return writeBundleBackup(ctx, live, w) })
+		_, err = backups().Write(ctx, live, file, "bundles")
 	}
 	if err != nil {
 		t.Fatalf("backup create: %v", err)
 	}
-	v, err := restoreBackup(ctx, file, restoredDSN)
+	v, err := backups().Restore(ctx, file, restoredDSN)
 	if err != nil {
 		t.Fatalf("backup restore: %v", err)
 	}
@@ -123,10 +122,10 @@ func TestBackupSQLiteRestoresIntoPostgres(t *testing.T) {
 	defer live.Close()
 	fx := storetest.FillForBackup(t, live, mergeByApp)
 	file := filepath.Join(dir, "backup.db")
-	if err := backupSQLite(ctx, live, file); err != nil {
+	if _, err := backups().Write(ctx, live, file, "sqlite"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := restoreBackup(ctx, file, restoredDSN)
+	v, err := backups().Restore(ctx, file, restoredDSN)
 	if err != nil {
 		t.Fatalf("restore into PostgreSQL: %v", err)
 	}

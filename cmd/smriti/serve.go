@@ -333,6 +333,11 @@ func releaseMemory(ctx context.Context, db *store.Store, logger *slog.Logger) {
 	}
 }
 
+// isPostgres reports whether dsn names a PostgreSQL database.
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
 // redactDSN hides a password in a database URL.
 func redactDSN(dsn string) string {
 	if i := strings.Index(dsn, "://"); i >= 0 {

@@ -1,4 +1,4 @@
-package store
+package dbx
 
 import (
 	"fmt"
@@ -11,32 +11,32 @@ import (
 	"smriti"
 )
 
-// keyset is the paging half of a keyset-paginated listing, newest first:
+// Keyset is the paging half of a keyset-paginated listing, newest first:
 // the condition that starts after the cursor, the order, and a limit one
 // row over the page, so that the extra row says another page follows.
 // A list is ordered either by a time column then an id column (timeCol,
 // idCol; cursor "<unix micros>_<id>") or by a log position (logCol;
 // cursor "<log position>"). Cursors are opaque to clients.
-type keyset struct {
+type Keyset struct {
 	after                  string
 	limit                  int
 	timeCol, idCol, logCol string
 }
 
-// timeKeyset pages a list ordered by timeCol then idCol, newest first.
-func timeKeyset(page smriti.Page, timeCol, idCol string) keyset {
-	return keyset{after: page.After, limit: clampLimit(page.Limit, smriti.ListCap, smriti.ListCap), timeCol: timeCol, idCol: idCol}
+// TimeKeyset pages a list ordered by timeCol then idCol, newest first.
+func TimeKeyset(page smriti.Page, timeCol, idCol string) Keyset {
+	return Keyset{after: page.After, limit: ClampLimit(page.Limit, smriti.ListCap, smriti.ListCap), timeCol: timeCol, idCol: idCol}
 }
 
-// logKeyset pages a list ordered by the log position in logCol, newest
+// LogKeyset pages a list ordered by the log position in logCol, newest
 // first.
-func logKeyset(page smriti.Page, logCol string) keyset {
-	return keyset{after: page.After, limit: clampLimit(page.Limit, smriti.ListCap, smriti.ListCap), logCol: logCol}
+func LogKeyset(page smriti.Page, logCol string) Keyset {
+	return Keyset{after: page.After, limit: ClampLimit(page.Limit, smriti.ListCap, smriti.ListCap), logCol: logCol}
 }
 
-// apply appends the cursor's condition (query already has a WHERE), the
+// Apply appends the cursor's condition (query already has a WHERE), the
 // order and the limit; EINVALID for a cursor this list never gave.
-func (k keyset) apply(d dialect, query string, args []any) (string, []any, error) {
+func (k Keyset) Apply(d Dialect, query string, args []any) (string, []any, error) {
 	if k.logCol != "" {
 		if k.after != "" {
 			pos, err := parseLogCursor(k.after)
@@ -54,14 +54,14 @@ func (k keyset) apply(d dialect, query string, args []any) (string, []any, error
 			return "", nil, err
 		}
 		query += fmt.Sprintf(` AND (%s < ? OR (%s = ? AND %s < ?))`, k.timeCol, k.timeCol, k.idCol)
-		args = append(args, d.t(t), d.t(t), id)
+		args = append(args, d.T(t), d.T(t), id)
 	}
 	return query + fmt.Sprintf(` ORDER BY %s DESC, %s DESC LIMIT ?`, k.timeCol, k.idCol), append(args, k.limit+1), nil
 }
 
-// pageOf cuts the rows a keyset query returned to the page and gives the
+// PageOf cuts the rows a Keyset query returned to the page and gives the
 // cursor of the next ("" after the last page).
-func pageOf[T any](k keyset, rows []T, cursor func(T) string) ([]T, string) {
+func PageOf[T any](k Keyset, rows []T, cursor func(T) string) ([]T, string) {
 	if len(rows) <= k.limit {
 		return rows, ""
 	}
@@ -69,7 +69,7 @@ func pageOf[T any](k keyset, rows []T, cursor func(T) string) ([]T, string) {
 	return rows, cursor(rows[len(rows)-1])
 }
 
-func clampLimit(n, def, max int) int {
+func ClampLimit(n, def, max int) int {
 	if n <= 0 {
 		return def
 	}
@@ -79,7 +79,7 @@ func clampLimit(n, def, max int) int {
 	return n
 }
 
-func timeCursor(t time.Time, id smriti.ID) string {
+func TimeCursor(t time.Time, id smriti.ID) string {
 	return strconv.FormatInt(t.UnixMicro(), 10) + "_" + id.String()
 }
 

@@ -1,4 +1,4 @@
-package store
+package dbx
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 // Ids (google/uuid) reach pgx as driver.Valuers that answer a string: for a
 // uuid parameter, sent in binary, pgx first fails to encode the string (and
 // formats an error for it), then parses it back and encodes the bytes. That
-// is most of the CPU pgx spends on a send's arguments. wrapUUIDs hands pgx
+// is most of the CPU pgx spends on a send's arguments. WrapUUIDs hands pgx
 // the id's bytes as a pgtype.UUID instead: the uuid codec encodes it at
 // once, and a parameter of another type (text) still gets the string from
 // its Value.
-func wrapUUIDs(_ context.Context, c *pgx.Conn) error {
+func WrapUUIDs(_ context.Context, c *pgx.Conn) error {
 	m := c.TypeMap()
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapUUID}, m.TryWrapEncodePlanFuncs...)
 	return nil

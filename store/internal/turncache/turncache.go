@@ -1,4 +1,6 @@
-package store
+// Package turncache keeps the recent turns of hot sessions in memory for
+// the store's history reads.
+package turncache
 
 import (
 	"container/list"
@@ -7,12 +9,12 @@ import (
 	"smriti"
 )
 
-// turnCache keeps the recent turns of hot sessions in memory, least
+// Cache keeps the recent turns of hot sessions in memory, least
 // recently used first out, within a byte limit. Turns are append-only and
 // their content never changes once written; their log positions change only
 // when the session is attached to another space (an entry remembers the
 // space, and one of another space is dropped) and the whole cache is dropped
-// when the database itself is another (see topology.go). What the cache may
+// when the database itself is another (see dbx.Topology). What the cache may
 // lack is newer turns (written by another server on the same database), and
 // the reader asks the database for exactly those — the ones above the newest
 // sequence number it holds.
@@ -22,7 +24,7 @@ import (
 // token count). Readers take a snapshot of an entry's slice under the lock
 // and read it without the lock: writers only append past a snapshot's end or
 // re-slice, never overwrite an element a snapshot can see.
-type turnCache struct {
+type Cache struct {
 	mu    sync.Mutex
 	limit int64
 	used  int64
@@ -51,7 +53,7 @@ type cacheEntry struct {
 }
 
 // What the cache counts for its memory, measured against the Go heap by
-// TestTurnCacheBoundCoversItsMemory so that the bound is a bound on memory:
+// the store's TestTurnCacheBoundCoversItsMemory so that the bound is a bound on memory:
 // a turn costs its struct (160 bytes), its slot in a slice that grows by
 // doubling (up to 16), and its content rounded up to the allocator's size
 // class (at most an eighth more, and a little for short strings); an entry
@@ -61,14 +63,14 @@ const (
 	entryOverhead = 256
 )
 
-// DefaultTurnCacheBytes is the turn cache's default memory bound: with it
+// DefaultBytes is the turn cache's default memory bound: with it
 // full, an idle server stays within SPEC's 30 MB resident set. It holds the
 // windows of about a hundred sessions of a few dozen turns; a team server
 // with many hot sessions raises it (serve --turn-cache-mb).
-const DefaultTurnCacheBytes = 4 << 20
+const DefaultBytes = 4 << 20
 
-func newTurnCache(limit int64) *turnCache {
-	return &turnCache{limit: limit, byID: map[smriti.ID]*list.Element{}}
+func New(limit int64) *Cache {
+	return &Cache{limit: limit, byID: map[smriti.ID]*list.Element{}}
 }
 
 func turnBytes(ts []*smriti.Turn) int64 {
@@ -79,19 +81,19 @@ func turnBytes(ts []*smriti.Turn) int64 {
 	return n
 }
 
-// setLimit changes the bound, evicting at once what no longer fits; 0
+// SetLimit changes the bound, evicting at once what no longer fits; 0
 // turns the cache off.
-func (c *turnCache) setLimit(limit int64) {
+func (c *Cache) SetLimit(limit int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.limit = max(0, limit)
 	c.evictLocked()
 }
 
-// get returns a snapshot of the session's cached turns (nil when none) while
+// Get returns a snapshot of the session's cached turns (nil when none) while
 // the session is in space (nil: none); an entry cached while it was in
 // another space is dropped.
-func (c *turnCache) get(id smriti.ID, space *smriti.ID) []*smriti.Turn {
+func (c *Cache) Get(id smriti.ID, space *smriti.ID) []*smriti.Turn {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
@@ -106,12 +108,12 @@ func (c *turnCache) get(id smriti.ID, space *smriti.ID) []*smriti.Turn {
 	return el.Value.(*cacheEntry).turns
 }
 
-// add records turns (ascending, consecutive) read or written for a session
+// Add records turns (ascending, consecutive) read or written for a session
 // and returns the entry's snapshot afterwards. Turns that continue the entry
 // are appended, turns that end just before it are prepended; turns that are
 // not contiguous with it replace it when they are newer and are dropped when
 // older.
-func (c *turnCache) add(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) []*smriti.Turn {
+func (c *Cache) Add(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) []*smriti.Turn {
 	return c.put(id, space, ts, true)
 }
 
@@ -123,9 +125,9 @@ func spaceKey(space *smriti.ID) smriti.ID {
 	return *space
 }
 
-func (c *turnCache) put(id smriti.ID, space *smriti.ID, ts []*smriti.Turn, create bool) []*smriti.Turn {
+func (c *Cache) put(id smriti.ID, space *smriti.ID, ts []*smriti.Turn, create bool) []*smriti.Turn {
 	if len(ts) == 0 {
-		return c.get(id, space)
+		return c.Get(id, space)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -171,9 +173,9 @@ func (c *turnCache) put(id smriti.ID, space *smriti.ID, ts []*smriti.Turn, creat
 	return out
 }
 
-// bound returns the remembered first sequence number of the session's
+// Bound returns the remembered first sequence number of the session's
 // turns after log position pos, if the entry has it.
-func (c *turnCache) bound(id smriti.ID, space *smriti.ID, pos int64) (int64, bool) {
+func (c *Cache) Bound(id smriti.ID, space *smriti.ID, pos int64) (int64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
@@ -187,9 +189,9 @@ func (c *turnCache) bound(id smriti.ID, space *smriti.ID, pos int64) (int64, boo
 	return e.firstAfter, true
 }
 
-// setBound remembers that the session's first turn after log position pos
+// SetBound remembers that the session's first turn after log position pos
 // is seq (see cacheEntry); a session not in the cache stays out.
-func (c *turnCache) setBound(id smriti.ID, space *smriti.ID, pos, seq int64) {
+func (c *Cache) SetBound(id smriti.ID, space *smriti.ID, pos, seq int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
@@ -203,15 +205,15 @@ func (c *turnCache) setBound(id smriti.ID, space *smriti.ID, pos, seq int64) {
 	e.afterPos, e.firstAfter, e.hasBound = pos, seq, true
 }
 
-// extend appends turns that continue a session's entry; a session not in
+// Extend appends turns that continue a session's entry; a session not in
 // the cache stays out (it is not known to be hot).
-func (c *turnCache) extend(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) {
+func (c *Cache) Extend(id smriti.ID, space *smriti.ID, ts []*smriti.Turn) {
 	c.put(id, space, ts, false)
 }
 
-// trim drops the session's turns older than seq keep once budget is at least
+// Trim drops the session's turns older than seq keep once budget is at least
 // the largest budget the entry has served.
-func (c *turnCache) trim(id smriti.ID, keep int64, budget int) {
+func (c *Cache) Trim(id smriti.ID, keep int64, budget int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byID[id]
@@ -236,8 +238,8 @@ func (c *turnCache) trim(id smriti.ID, keep int64, budget int) {
 	c.used -= n
 }
 
-// clear forgets every session.
-func (c *turnCache) clear() {
+// Clear forgets every session.
+func (c *Cache) Clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.lru.Init()
@@ -245,8 +247,8 @@ func (c *turnCache) clear() {
 	c.used = 0
 }
 
-// drop forgets a session.
-func (c *turnCache) drop(id smriti.ID) {
+// Drop forgets a session.
+func (c *Cache) Drop(id smriti.ID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.byID[id]; ok {
@@ -254,20 +256,20 @@ func (c *turnCache) drop(id smriti.ID) {
 	}
 }
 
-func (c *turnCache) evictLocked() {
+func (c *Cache) evictLocked() {
 	for c.used > c.limit && c.lru.Len() > 0 {
 		c.removeLocked(c.lru.Back())
 	}
 }
 
-func (c *turnCache) removeLocked(el *list.Element) {
+func (c *Cache) removeLocked(el *list.Element) {
 	e := c.lru.Remove(el).(*cacheEntry)
 	delete(c.byID, e.session)
 	c.used -= e.bytes
 }
 
-// size reports the entries and bytes held.
-func (c *turnCache) size() (entries int, bytes int64) {
+// Size reports the entries and bytes held.
+func (c *Cache) Size() (entries int, bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len(), c.used

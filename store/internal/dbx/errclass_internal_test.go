@@ -1,4 +1,4 @@
-package store
+package dbx
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func TestClassifyByErrorClass(t *testing.T) {
 		{"CallerGone", context.Canceled, smriti.EINTERNAL},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := classify(c.err)
+			got := Classify(c.err)
 			if code := smriti.ErrorCode(got); code != c.want {
 				t.Fatalf("code %q, want %q", code, c.want)
 			}

@@ -1,7 +1,9 @@
-package store
+package dbx
 
 import (
 	"context"
+	"database/sql"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,14 +20,15 @@ import (
 const (
 	// checkpointAfter is how soon after a write a checkpoint may start.
 	checkpointAfter = 50 * time.Millisecond
-	// backstopPages is SQLite's own checkpoint threshold (the DSN's
+	// BackstopPages is SQLite's own checkpoint threshold (the DSN's
 	// wal_autocheckpoint), in log pages.
-	backstopPages = 10000
+	BackstopPages = 10000
 )
 
-// checkpointer runs PASSIVE checkpoints, which never wait for readers or the
-// writer, off the request path.
-type checkpointer struct {
+// Checkpointer runs PASSIVE checkpoints, which never wait for readers or the
+// writer, off the request path. A nil Checkpointer (PostgreSQL) does
+// nothing.
+type Checkpointer struct {
 	kick     chan struct{}
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -34,11 +37,10 @@ type checkpointer struct {
 	after    time.Duration
 }
 
-// startCheckpointer starts the goroutine on a SQLite store.
-func (s *Store) startCheckpointer() {
-	c := &checkpointer{kick: make(chan struct{}, 1), stop: make(chan struct{}), after: checkpointAfter}
-	s.ckpt = c
-	db, log := s.read, s.log // the pools are fixed once open; tests swap s.read
+// StartCheckpointer starts the goroutine that checkpoints the SQLite
+// database behind db.
+func StartCheckpointer(db *sql.DB, log *slog.Logger) *Checkpointer {
+	c := &Checkpointer{kick: make(chan struct{}, 1), stop: make(chan struct{}), after: checkpointAfter}
 	c.done.Add(1)
 	go func() {
 		defer c.done.Done()
@@ -64,11 +66,11 @@ func (s *Store) startCheckpointer() {
 			}
 		}
 	}()
+	return c
 }
 
-// wrote tells the checkpointer a write committed.
-func (s *Store) wrote() {
-	c := s.ckpt
+// Wrote tells the checkpointer a write committed.
+func (c *Checkpointer) Wrote() {
 	if c == nil {
 		return
 	}
@@ -78,11 +80,14 @@ func (s *Store) wrote() {
 	}
 }
 
-// stopCheckpointer ends the goroutine; Close then lets SQLite checkpoint the
-// rest as the last connection closes.
-func (s *Store) stopCheckpointer() {
-	if c := s.ckpt; c != nil {
+// Stop ends the goroutine; closing the database then lets SQLite
+// checkpoint the rest as the last connection closes.
+func (c *Checkpointer) Stop() {
+	if c != nil {
 		c.stopOnce.Do(func() { close(c.stop) })
 		c.done.Wait()
 	}
 }
+
+// Runs is how many checkpoints completed.
+func (c *Checkpointer) Runs() int64 { return c.runs.Load() }

@@ -1,4 +1,4 @@
-package store
+package dbx
 
 import (
 	"database/sql/driver"
@@ -20,27 +20,14 @@ import (
 // Anything else stays what it was (an internal error unless the store said
 // otherwise).
 
-// unavailableMessage is what a client is told about a connection-class
+// UnavailableMessage is what a client is told about a connection-class
 // failure.
-const unavailableMessage = "the database is unavailable right now; try again shortly"
+const UnavailableMessage = "the database is unavailable right now; try again shortly"
 
 // Classify returns err as a smriti.ETRYAGAIN error when it is a
 // connection-class database failure, and err unchanged otherwise. Domain
 // errors the store raised keep their code.
-// A broken connection also closes the idle pooled connections (see
-// retry.go).
-func (s *Store) Classify(err error) error {
-	err = classify(err)
-	if smriti.ErrorCode(err) == smriti.ETRYAGAIN {
-		var de *smriti.Error
-		if errors.As(err, &de) && de.Err != nil && brokenConn(de.Err) {
-			s.dropIdle()
-		}
-	}
-	return err
-}
-
-func classify(err error) error {
+func Classify(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -48,15 +35,15 @@ func classify(err error) error {
 	if errors.As(err, &de) {
 		return err
 	}
-	if connectionClass(err) {
-		return &smriti.Error{Code: smriti.ETRYAGAIN, Message: unavailableMessage, Err: err}
+	if ConnectionClass(err) {
+		return &smriti.Error{Code: smriti.ETRYAGAIN, Message: UnavailableMessage, Err: err}
 	}
 	return err
 }
 
-// connectionClass reports whether err says the database could not be
+// ConnectionClass reports whether err says the database could not be
 // reached or written for a reason that passes.
-func connectionClass(err error) bool {
+func ConnectionClass(err error) bool {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		switch {

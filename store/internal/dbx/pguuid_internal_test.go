@@ -1,9 +1,10 @@
-package store
+package dbx
 
 import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -29,8 +30,8 @@ func TestUUIDParameters(t *testing.T) {
 	if url == "" {
 		t.Skip("SMRITI_TEST_POSTGRES_URL not set")
 	}
-	for _, pooler := range []string{"", PoolerTransaction} {
-		db, err := openPostgres(url, Options{Pooler: pooler}, nil)
+	for _, pooler := range []bool{false, true} {
+		db, err := OpenPostgres(url, PoolConfig{MaxConns: 20, Timeout: 10 * time.Second, TransactionPooler: pooler}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,10 +45,10 @@ func TestUUIDParameters(t *testing.T) {
 			Scan(&asUUID, &asText, &null, &some, &count)
 		db.Close()
 		if err != nil {
-			t.Fatalf("pooler %q: %v", pooler, err)
+			t.Fatalf("transaction pooler %v: %v", pooler, err)
 		}
 		if asUUID != id.String() || asText != id.String() || null.Valid || some != (uuid.NullUUID{UUID: other, Valid: true}) || count != 1 {
-			t.Errorf("pooler %q: got %s, %s, %v, %v, %d", pooler, asUUID, asText, null, some, count)
+			t.Errorf("transaction pooler %v: got %s, %s, %v, %v, %d", pooler, asUUID, asText, null, some, count)
 		}
 	}
 }
