@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -83,19 +84,19 @@ func AsOfIndex(line []*Checkpoint, ref string) (int, error) {
 	}
 	p := strings.ToLower(ref)
 	if len(p) < MinRefPrefix {
-		return -1, Errorf(EINVALID, "as_of %q: give a checkpoint id or hash (at least %d characters) or an RFC 3339 time", Truncate(ref, 64), MinRefPrefix)
+		return -1, Errorf(EINVALID, "as_of %q: give a checkpoint id or hash (at least %d characters) or an RFC 3339 time", textutil.Truncate(ref, 64), MinRefPrefix)
 	}
 	found := -1
 	for i, c := range line {
 		if strings.HasPrefix(c.ID.String(), p) || strings.HasPrefix(c.Hash, p) {
 			if found >= 0 {
-				return -1, Errorf(EINVALID, "as_of %q matches more than one checkpoint; give more characters", Truncate(ref, 64))
+				return -1, Errorf(EINVALID, "as_of %q matches more than one checkpoint; give more characters", textutil.Truncate(ref, 64))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return -1, Errorf(ENOTFOUND, "no checkpoint on this line of work matches %q", Truncate(ref, 64))
+		return -1, Errorf(ENOTFOUND, "no checkpoint on this line of work matches %q", textutil.Truncate(ref, 64))
 	}
 	return found, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -82,7 +83,7 @@ func (c *Content) Validate() error {
 	if msg == "" {
 		return Errorf(EUNPROCESSABLE, "message is required (the checkpoint's title)")
 	}
-	if RuneLen(msg) > MaxCheckpointMessageChars {
+	if textutil.RuneLen(msg) > MaxCheckpointMessageChars {
 		return TooLong("message", MaxCheckpointMessageChars)
 	}
 	for _, l := range []struct {
@@ -97,7 +98,7 @@ func (c *Content) Validate() error {
 		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), MaxListItems)
 	}
 	for i, t := range c.Tasks {
-		if RuneLen(t.Text) > MaxItemChars {
+		if textutil.RuneLen(t.Text) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, MaxItemChars)
 		}
 		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != TaskOpen && st != TaskDone {
@@ -121,7 +122,7 @@ func validateList(name string, list []string) error {
 		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), MaxListItems)
 	}
 	for i, item := range list {
-		if RuneLen(item) > MaxItemChars {
+		if textutil.RuneLen(item) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "%s[%d] is longer than %d characters", name, i, MaxItemChars)
 		}
 	}

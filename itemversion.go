@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"smriti/internal/textutil"
 	"sort"
 	"strings"
 )
@@ -53,17 +54,17 @@ func ParseItemVersion(s string) (ItemVersion, error) {
 	s = strings.TrimSpace(s)
 	id, hash, ok := strings.Cut(s, "@")
 	if !ok {
-		return ItemVersion{}, Errorf(EINVALID, "%q is not an item version: write ITEM@VERSION, e.g. d-7f3a9c@3f9a1c2b", Truncate(s, 90))
+		return ItemVersion{}, Errorf(EINVALID, "%q is not an item version: write ITEM@VERSION, e.g. d-7f3a9c@3f9a1c2b", textutil.Truncate(s, 90))
 	}
 	if !ValidItemID(id) {
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: %q is not an item id (a kind letter d, a, t, q or e, a dash and 6 to 16 hex digits, e.g. d-7f3a9c)", Truncate(s, 90), Truncate(id, 30))
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: %q is not an item id (a kind letter d, a, t, q or e, a dash and 6 to 16 hex digits, e.g. d-7f3a9c)", textutil.Truncate(s, 90), textutil.Truncate(id, 30))
 	}
 	hash = strings.ToLower(hash)
 	switch {
 	case len(hash) < MinVersionPrefix:
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: give at least %d hex digits of the version's checkpoint hash", Truncate(s, 90), MinVersionPrefix)
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: give at least %d hex digits of the version's checkpoint hash", textutil.Truncate(s, 90), MinVersionPrefix)
 	case len(hash) > 64 || strings.Trim(hash, "0123456789abcdef") != "":
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: the version must be hex digits of a checkpoint hash (at most 64)", Truncate(s, 90))
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: the version must be hex digits of a checkpoint hash (at most 64)", textutil.Truncate(s, 90))
 	}
 	return ItemVersion{ItemID: id, Hash: hash}, nil
 }
@@ -105,7 +106,7 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		msg := Errorf(ENOTFOUND, "Item %s has no version %s in this space", v.ItemID, Truncate(v.Hash, 64))
+		msg := Errorf(ENOTFOUND, "Item %s has no version %s in this space", v.ItemID, textutil.Truncate(v.Hash, 64))
 		if len(all) == 0 {
 			return nil, msg
 		}

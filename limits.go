@@ -56,9 +56,6 @@ func TooLong(field string, max int) error {
 	return Errorf(EUNPROCESSABLE, "%s must be at most %d characters", field, max)
 }
 
-// RuneLen is the length text limits count: characters (runes), not bytes.
-func RuneLen(s string) int { return utf8.RuneCountInString(s) }
-
 // CheckText refuses a NUL byte or invalid UTF-8 in a text field: neither
 // survives both database engines (PostgreSQL rejects NUL in text), and
 // neither is anything a person or a model meant to write.

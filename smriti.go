@@ -16,9 +16,10 @@ package smriti
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
+
+	"smriti/internal/textutil"
 )
 
 // ID identifies every stored thing.
@@ -41,7 +42,7 @@ const LocalUsername = "local"
 func ParseID(field, s string) (ID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
-		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, Truncate(s, 64))
+		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, textutil.Truncate(s, 64))
 	}
 	return id, nil
 }
@@ -64,21 +65,4 @@ func UserFromContext(ctx context.Context) ID {
 		return u
 	}
 	return LocalUserID
-}
-
-// Clock returns the current time. Stores and services take one so that tests
-// control time; production uses Now.
-type Clock func() time.Time
-
-// Now is the production clock: UTC, truncated to microseconds because that is
-// what both database engines keep (and the checkpoint hash covers the time).
-func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
-
-// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
-func Truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -35,7 +36,7 @@ func (in *SpaceCreate) Validate() error {
 	switch {
 	case strings.TrimSpace(in.Name) == "":
 		return Errorf(EUNPROCESSABLE, "name is required")
-	case RuneLen(in.Name) > maxSpaceNameChars:
+	case textutil.RuneLen(in.Name) > maxSpaceNameChars:
 		return TooLong("name", maxSpaceNameChars)
 	}
 	if err := checkOptPath("project_root", in.ProjectRoot); err != nil {

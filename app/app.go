@@ -25,6 +25,7 @@ import (
 	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
+	"smriti/internal/clock"
 	"smriti/portability"
 	"smriti/remote"
 	"smriti/search"
@@ -89,8 +90,8 @@ type Config struct {
 	// Tokens counts tokens for chat budgets (intelligence.EstimateCounter
 	// when nil).
 	Tokens intelligence.TokenCounter
-	// Now is the clock (smriti.Now when nil).
-	Now smriti.Clock
+	// Now is the clock (clock.Now when nil).
+	Now clock.Clock
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Store without git (worktree use cases then answer EUNAVAILABLE).
 	Coordinator *Coordinator
@@ -118,7 +119,7 @@ type App struct {
 	coordinator *Coordinator
 	transcripts *portability.TranscriptImporter
 	gate        *Gate
-	now         smriti.Clock
+	now         clock.Clock
 	dial        remote.Dialer
 	gitDial     remote.Dialer
 }
@@ -127,7 +128,7 @@ type App struct {
 func New(cfg Config) *App {
 	now := cfg.Now
 	if now == nil {
-		now = smriti.Now
+		now = clock.Now
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -41,7 +42,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			return nil, err
 		}
 		if branch != "" && branch != named.BranchName {
-			return nil, smriti.Errorf(smriti.EINVALID, "checkpoint %s is on branch %q, not %q: leave branch out when as_of names a checkpoint", smriti.ShortHash(named.Hash), named.BranchName, branch)
+			return nil, smriti.Errorf(smriti.EINVALID, "checkpoint %s is on branch %q, not %q: leave branch out when as_of names a checkpoint", textutil.ShortHash(named.Hash), named.BranchName, branch)
 		}
 		branch = named.BranchName
 	}
@@ -53,7 +54,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 		return nil, err
 	}
 	if len(heads) == 0 {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "branch %q has no checkpoints", smriti.Truncate(branch, 64))
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "branch %q has no checkpoints", textutil.Truncate(branch, 64))
 	}
 	line, err := a.store.Ancestors(ctx, heads[0].ID, maxAsOfLine)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/clock"
+	"smriti/internal/textutil"
 	"smriti/remote"
 	"strings"
 	"time"
@@ -33,7 +35,7 @@ type Coordinator struct {
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
 	Git coord.Git
-	Now smriti.Clock
+	Now clock.Clock
 	// ProbeTTL is how long a cached probe is reused (DefaultProbeTTL when 0).
 	ProbeTTL time.Duration
 	// Root is where worktrees go when the caller names no path:
@@ -45,7 +47,7 @@ var _ coord.WorktreeService = (*Coordinator)(nil)
 
 func (c *Coordinator) now() time.Time {
 	if c.Now == nil {
-		return smriti.Now()
+		return clock.Now()
 	}
 	return c.Now()
 }
@@ -289,7 +291,7 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*coord.W
 		return ws[0], nil
 	}
 	if len(s) > 36 || strings.Trim(s, "0123456789abcdef-") != "" {
-		return nil, smriti.Errorf(smriti.EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", smriti.Truncate(s, 40))
+		return nil, smriti.Errorf(smriti.EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", textutil.Truncate(s, 40))
 	}
 	ws, err := c.Store.WorktreesByPrefix(ctx, s, 4)
 	if err != nil {

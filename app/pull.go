@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/remote"
 )
 
@@ -95,7 +96,7 @@ func (a *App) Pull(ctx context.Context, in PullRequest) (*PullResult, error) {
 					return nil, err
 				}
 				if inHistory == nil || inHistory.ID != tracked.CheckpointID {
-					return nil, smriti.Errorf(smriti.ECONFLICT, "%s/%s is stored here on another line than %s; merge it with `smriti merge %s`", in.Remote, branch, branch, smriti.ShortHash(tracked.Hash))
+					return nil, smriti.Errorf(smriti.ECONFLICT, "%s/%s is stored here on another line than %s; merge it with `smriti merge %s`", in.Remote, branch, branch, textutil.ShortHash(tracked.Hash))
 				}
 			}
 		case err != nil:

@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"smriti/tokenizer"
 )
 
@@ -28,14 +29,14 @@ func (in *CompactionIn) validate() error {
 	switch {
 	case in.AgentSession == "":
 		return smriti.Errorf(smriti.EINVALID, "agent_session is required: the host's session_id")
-	case smriti.RuneLen(in.AgentSession) > smriti.MaxAgentSessionChars:
+	case textutil.RuneLen(in.AgentSession) > smriti.MaxAgentSessionChars:
 		return smriti.TooLong("agent_session", smriti.MaxAgentSessionChars)
 	case !smriti.ValidHost(in.Host):
-		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", smriti.HostClaudeCode, smriti.HostCodex, smriti.Truncate(in.Host, 32))
+		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", smriti.HostClaudeCode, smriti.HostCodex, textutil.Truncate(in.Host, 32))
 	case !receiptEvents[in.Event]:
-		return smriti.Errorf(smriti.EINVALID, "event must be SessionStart or PostCompact, not %q", smriti.Truncate(in.Event, 32))
+		return smriti.Errorf(smriti.EINVALID, "event must be SessionStart or PostCompact, not %q", textutil.Truncate(in.Event, 32))
 	case in.Trigger != "" && in.Trigger != "manual" && in.Trigger != "auto":
-		return smriti.Errorf(smriti.EINVALID, "trigger must be manual, auto or empty, not %q", smriti.Truncate(in.Trigger, 32))
+		return smriti.Errorf(smriti.EINVALID, "trigger must be manual, auto or empty, not %q", textutil.Truncate(in.Trigger, 32))
 	case strings.TrimSpace(in.Injected) == "":
 		return smriti.Errorf(smriti.EINVALID, "injected is required: the text the hook gave the agent")
 	case len(in.Injected) > smriti.MaxInjectedBytes:

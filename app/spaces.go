@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"smriti"
+	"smriti/internal/pages"
 	"smriti/portability"
 )
 
@@ -26,7 +27,7 @@ func (a *App) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, st
 
 // AllSpaces lists every space the caller can see.
 func (a *App) AllSpaces(ctx context.Context) ([]*smriti.Space, error) {
-	return smriti.AllPages(func(after string) ([]*smriti.Space, string, error) {
+	return pages.All(func(after string) ([]*smriti.Space, string, error) {
 		return a.store.Spaces(ctx, smriti.Page{After: after})
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -207,7 +208,7 @@ func newProposalAcceptCmd() *cobra.Command {
 				return printJSON(env.Stdout, out)
 			}
 			cp := out.Checkpoint
-			fmt.Fprintf(env.Stdout, "Accepted proposal %s: saved checkpoint %s %q on %s\n", shortID(id), smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			fmt.Fprintf(env.Stdout, "Accepted proposal %s: saved checkpoint %s %q on %s\n", shortID(id), textutil.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, &cp)
 			return nil
 		},

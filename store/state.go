@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/coord"
+	"smriti/internal/textutil"
 
 	"github.com/google/uuid"
 
@@ -137,7 +138,7 @@ func (s *Store) activeBranchHeads(ctx context.Context, q querier, spaceID smriti
 		if agent.Valid {
 			h.AuthorAgent = &agent.String
 		}
-		h.Summary = smriti.Truncate(h.Summary, coord.BranchSummaryCap)
+		h.Summary = textutil.Truncate(h.Summary, coord.BranchSummaryCap)
 		h.CreatedAt = created.Time
 		out = append(out, h)
 	}
