@@ -14,13 +14,6 @@ import (
 // unchanged), so a name resolves to the same version on every copy. Like a
 // git commit, a version may be given by a prefix of its hash.
 
-// MinVersionPrefix is the fewest hex digits of the hash a version name may
-// give; ShortVersionChars how many a shown name carries.
-const (
-	MinVersionPrefix  = 8
-	ShortVersionChars = 12
-)
-
 // ItemVersion is a parsed item version name. Hash is the whole hash of the
 // checkpoint that introduced the version, or a prefix of it (at least
 // MinVersionPrefix lower-case hex digits).
@@ -32,14 +25,10 @@ type ItemVersion struct {
 // String is the name as given: item@hash.
 func (v ItemVersion) String() string { return v.ItemID + "@" + v.Hash }
 
-// ItemVersionName is the full name of the version of itemID that the
-// checkpoint with hash introduced.
-func ItemVersionName(itemID, hash string) string { return itemID + "@" + hash }
-
-// ShortItemVersion is the name as briefs and histories show it: the hash
-// cut to ShortVersionChars digits.
-func ShortItemVersion(itemID, hash string) string {
-	return itemID + "@" + hash[:min(len(hash), ShortVersionChars)]
+// Short is the name as briefs and histories show it: the hash cut to
+// ShortVersionChars digits.
+func (v ItemVersion) Short() string {
+	return v.ItemID + "@" + v.Hash[:min(len(v.Hash), ShortVersionChars)]
 }
 
 // IsItemVersionRef reports whether ref is written as an item version (it
@@ -82,7 +71,7 @@ func (ev *ItemEvent) VersionName() string {
 	if ev.Rejected || ev.Item.Change == nil || ev.Item.Change.Op == "" {
 		return ""
 	}
-	return ItemVersionName(ev.Item.ID, ev.CommitHash)
+	return ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.String()
 }
 
 // PickItemVersion returns the event among evs that introduced version v:
@@ -112,7 +101,7 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 		}
 		names := make([]string, 0, len(all))
 		for _, ev := range all[max(0, len(all)-5):] {
-			names = append(names, ShortItemVersion(ev.Item.ID, ev.CommitHash))
+			names = append(names, ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.Short())
 		}
 		more := ""
 		if len(all) > 5 {
@@ -122,7 +111,7 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 	}
 	names := make([]string, len(found))
 	for i, ev := range found {
-		names[i] = ItemVersionName(ev.Item.ID, ev.CommitHash)
+		names[i] = ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.String()
 	}
 	sort.Strings(names)
 	return nil, Errorf(EINVALID, "item version %s is ambiguous: %s; give more digits", v, strings.Join(names, ", "))

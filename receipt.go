@@ -21,14 +21,6 @@ const (
 	HostCodex      = "codex"
 )
 
-// Receipt limits.
-const (
-	// MaxInjectedBytes is the most text a receipt's check reads.
-	MaxInjectedBytes = 1 << 20
-	// MaxAgentSessionChars bounds the host's session id.
-	MaxAgentSessionChars = 200
-)
-
 // CompactionReceipt is the record of one re-injection of the state after an
 // agent host compacted its context: which of the items live at that moment
 // the agent was given in full, which it was only told about (counted, with

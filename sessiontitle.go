@@ -28,7 +28,3 @@ func ForkTitle(branch, checkpointTitle string, limit int) string {
 	}
 	return "New branch"
 }
-
-// GeneratedTitleChars bounds a session title Smriti makes up (from a
-// branch, a checkpoint or a first message), in characters.
-const GeneratedTitleChars = 60

@@ -25,14 +25,15 @@ import (
 // ID identifies every stored thing.
 type ID = uuid.UUID
 
-// NilID is the zero ID.
-var NilID = uuid.Nil
-
-// LocalUserID is the built-in user every request runs as in local mode (no
-// --auth).
-// It matches the single tenant of the first implementation so that migrated
-// data keeps its owner.
-var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
+var (
+	// NilID is the zero ID.
+	NilID = uuid.Nil
+	// LocalUserID is the built-in user every request runs as in local mode (no
+	// --auth).
+	// It matches the single tenant of the first implementation so that migrated
+	// data keeps its owner.
+	LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
+)
 
 // LocalUsername is the local user's name, which is how it is shown.
 const LocalUsername = "local"

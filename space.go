@@ -29,7 +29,7 @@ type SpaceCreate struct {
 }
 
 // Validate checks a new Space: a name that is not blank and at most
-// maxSpaceNameChars, a project root CheckPath accepts, and metadata within
+// maxSpaceNameChars, a project root checkPath accepts, and metadata within
 // CheckMetadata's bounds.
 // EUNPROCESSABLE otherwise.
 func (in *SpaceCreate) Validate() error {

@@ -41,7 +41,7 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		if !se.InSpace(in.SpaceID) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
-		branch = smriti.CommitBranch(se)
+		branch = se.CommitBranch()
 	}
 	base := in.BaseCheckpointID
 	if base == nil {

@@ -184,7 +184,7 @@ func (t *tools) writeItems(ctx context.Context, req *smriti.CheckpointCommit) ([
 		}
 		return items, added, nil
 	}
-	items := smriti.ContentItems(&req.Content)
+	items := req.Content.ListItems()
 	base := map[string]string{}
 	onto := req.BaseCheckpointID
 	if onto == nil {

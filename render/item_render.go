@@ -19,13 +19,13 @@ func RenderItem(at *smriti.ItemAt) string {
 	}
 	cur := &at.Version.Item
 	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), block(cur.Text))
-	fmt.Fprintf(&b, "Version `%s`", smriti.ShortItemVersion(itemID, at.Version.CommitHash))
+	fmt.Fprintf(&b, "Version `%s`", smriti.ItemVersion{ItemID: itemID, Hash: at.Version.CommitHash}.Short())
 	if at.Latest() {
 		b.WriteString(" (the newest).\n\n")
 	} else {
 		newest := at.Newest()
 		fmt.Fprintf(&b, ", written on %s %s; the newest is `%s`.\n\n", at.Version.BranchName,
-			at.Version.CreatedAt.UTC().Format("2006-01-02 15:04"), smriti.ShortItemVersion(itemID, newest.CommitHash))
+			at.Version.CreatedAt.UTC().Format("2006-01-02 15:04"), smriti.ItemVersion{ItemID: itemID, Hash: newest.CommitHash}.Short())
 	}
 	if o := cur.Origin; o.CheckpointID != nil {
 		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
