@@ -27,6 +27,7 @@ import (
 	"smriti/intelligence"
 	"smriti/internal/clock"
 	"smriti/portability"
+	"smriti/proposal"
 	"smriti/remote"
 	"smriti/search"
 )
@@ -39,7 +40,7 @@ type Store interface {
 	smriti.CheckpointService
 	smriti.ItemService
 	smriti.LineageService
-	smriti.ProposalService
+	proposal.Service
 	search.Service
 	portability.SpaceStore
 	portability.TranscriptStore

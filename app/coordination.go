@@ -7,6 +7,7 @@ import (
 	"smriti/coord"
 	"smriti/internal/clock"
 	"smriti/internal/textutil"
+	"smriti/proposal"
 	"smriti/remote"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ type Coordinator struct {
 	// Receipts, when set, gives the brief its newest compaction receipt.
 	Receipts smriti.ReceiptService
 	// Proposals, when set, puts the space's waiting proposals in the brief.
-	Proposals smriti.ProposalService
+	Proposals proposal.Service
 	// Remotes, when set, says in the brief how the space stands against
 	// its other copies.
 	Remotes func(ctx context.Context, space smriti.ID) ([]remote.Divergence, error)

@@ -8,6 +8,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/textutil"
+	"smriti/proposal"
 )
 
 // minIDPrefix is the shortest id prefix that names a session or a
@@ -70,7 +71,7 @@ func (a *App) ResolveSession(ctx context.Context, ref string) (*smriti.Session, 
 // query finds the candidates. EINVALID for a ref too short or ambiguous,
 // ENOTFOUND when nothing matches (or the space is not the caller's to
 // see).
-func (a *App) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error) {
+func (a *App) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*proposal.Proposal, error) {
 	id, prefix, err := idRef("proposal", ref)
 	if err != nil {
 		return nil, err

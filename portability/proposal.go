@@ -3,6 +3,7 @@ package portability
 import (
 	"encoding/json"
 	"smriti/internal/textutil"
+	"smriti/proposal"
 
 	"smriti"
 )
@@ -26,11 +27,11 @@ func (br *BundleReader) checkProposal(p *BundleProposal, bad func(string, ...any
 			}
 		}
 	}
-	if !smriti.ValidProposalStatus(p.Status) {
+	if !proposal.ValidStatus(p.Status) {
 		return bad("proposal %s has status %q", p.ID, textutil.Truncate(p.Status, 32))
 	}
 	ok := false
-	for _, s := range smriti.ProposalSources {
+	for _, s := range proposal.Sources {
 		ok = ok || s == p.Source
 	}
 	if !ok {

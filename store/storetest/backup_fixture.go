@@ -13,6 +13,7 @@ import (
 	"smriti/account"
 	"smriti/coord"
 	"smriti/portability"
+	"smriti/proposal"
 	"smriti/store"
 )
 
@@ -118,9 +119,9 @@ func FillForBackup(t *testing.T, s *store.Store, merge Merge) BackupFixture {
 	// Proposals: one waiting, one accepted (naming its checkpoint), one rejected.
 	Get(s.CreateProposal(ctx, proposalIn(sp, main, m1, "Waiting draft"))).Must(t)
 	took := Get(s.CreateProposal(ctx, proposalIn(sp, main, first, "Accepted draft"))).Must(t)
-	Get(s.SetProposalStatus(ctx, took.ID, smriti.ProposalPending, smriti.ProposalAccepted, &m1.ID)).Must(t)
+	Get(s.SetProposalStatus(ctx, took.ID, proposal.Pending, proposal.Accepted, &m1.ID)).Must(t)
 	no := Get(s.CreateProposal(ctx, proposalIn(sp, fork, b1, "Rejected draft"))).Must(t)
-	Get(s.SetProposalStatus(ctx, no.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
+	Get(s.SetProposalStatus(ctx, no.ID, proposal.Pending, proposal.Rejected, nil)).Must(t)
 
 	// Alice's space, shared with bob.
 	actx := smriti.WithUser(bg, alice.ID)
