@@ -28,6 +28,7 @@ import (
 	"smriti/internal/clock"
 	"smriti/portability"
 	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/remote"
 	"smriti/search"
 )
@@ -51,7 +52,7 @@ type Store interface {
 	coord.StateService
 	coord.WorktreeStore
 	smriti.SpaceEventLog
-	smriti.ReceiptService
+	receipt.Service
 	remote.Store
 	smriti.SecretService
 	account.Service

@@ -8,6 +8,7 @@ import (
 	"smriti/internal/clock"
 	"smriti/internal/textutil"
 	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/remote"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ type Coordinator struct {
 	Briefs coord.StateService
 	Store  coord.WorktreeStore
 	// Receipts, when set, gives the brief its newest compaction receipt.
-	Receipts smriti.ReceiptService
+	Receipts receipt.Service
 	// Proposals, when set, puts the space's waiting proposals in the brief.
 	Proposals proposal.Service
 	// Remotes, when set, says in the brief how the space stands against

@@ -7,6 +7,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/textutil"
+	"smriti/receipt"
 	"smriti/tokenizer"
 )
 
@@ -31,8 +32,8 @@ func (in *CompactionIn) validate() error {
 		return smriti.Errorf(smriti.EINVALID, "agent_session is required: the host's session_id")
 	case textutil.RuneLen(in.AgentSession) > smriti.MaxAgentSessionChars:
 		return smriti.TooLong("agent_session", smriti.MaxAgentSessionChars)
-	case !smriti.ValidHost(in.Host):
-		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", smriti.HostClaudeCode, smriti.HostCodex, textutil.Truncate(in.Host, 32))
+	case !receipt.ValidHost(in.Host):
+		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", receipt.HostClaudeCode, receipt.HostCodex, textutil.Truncate(in.Host, 32))
 	case !receiptEvents[in.Event]:
 		return smriti.Errorf(smriti.EINVALID, "event must be SessionStart or PostCompact, not %q", textutil.Truncate(in.Event, 32))
 	case in.Trigger != "" && in.Trigger != "manual" && in.Trigger != "auto":
@@ -53,7 +54,7 @@ func (in *CompactionIn) validate() error {
 // of them only counted or left out makes it incomplete. EINVALID for a
 // malformed report, ENOTFOUND for a space the caller cannot see,
 // EFORBIDDEN without write access.
-func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in CompactionIn) (*smriti.CompactionReceipt, error) {
+func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in CompactionIn) (*receipt.Receipt, error) {
 	// The space first: a space the caller cannot see is ENOTFOUND whatever
 	// the report holds.
 	sp, err := a.store.Space(ctx, spaceID)
@@ -68,7 +69,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 		// a hook's would be loaded afresh on each run (seconds).
 		in.Tokens = tokenizer.CountO200K(in.Injected)
 	}
-	r := &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
+	r := &receipt.Receipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
 		Trigger: in.Trigger, ListCommand: sp.AllItemsCommand(), Tokens: in.Tokens, CreatedAt: a.now()}
 	var items []smriti.Item
 	heads, err := a.store.LatestCheckpoints(ctx, spaceID, smriti.MainBranch, 1)
@@ -81,7 +82,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 			return nil, err
 		}
 	}
-	r.LiveIDs, r.InjectedIDs, r.OmittedIDs, r.MissingIDs, r.Status = smriti.ReceiptCoverage(items, in.Injected)
+	r.LiveIDs, r.InjectedIDs, r.OmittedIDs, r.MissingIDs, r.Status = receipt.Coverage(items, in.Injected)
 	if err := a.store.AddReceipt(ctx, r); err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 // CompactionReceipts lists a space's receipts, newest first, at most limit
 // (every one up to smriti.ListCap when limit <= 0); ENOTFOUND for a space
 // the caller cannot see.
-func (a *App) CompactionReceipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*smriti.CompactionReceipt, error) {
+func (a *App) CompactionReceipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*receipt.Receipt, error) {
 	return a.store.Receipts(ctx, spaceID, limit)
 }
 

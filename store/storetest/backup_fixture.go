@@ -14,6 +14,7 @@ import (
 	"smriti/coord"
 	"smriti/portability"
 	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/store"
 )
 
@@ -94,7 +95,7 @@ func FillForBackup(t *testing.T, s *store.Store, merge Merge) BackupFixture {
 	}
 	Get(s.FinishClaim(ctx, done.ID, coord.ClaimDone)).Must(t)
 	// A compaction receipt, as a hook records one after a host compacted.
-	rc := receiptOf(sp, &m1.ID, time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC), smriti.ReceiptIncomplete, "d-000001")
+	rc := receiptOf(sp, &m1.ID, time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC), receipt.Incomplete, "d-000001")
 	if err := s.AddReceipt(ctx, rc); err != nil {
 		t.Fatal(err)
 	}
