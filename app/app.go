@@ -26,6 +26,7 @@ import (
 	"smriti/idempotency"
 	"smriti/intelligence"
 	"smriti/internal/clock"
+	"smriti/lineage"
 	"smriti/portability"
 	"smriti/proposal"
 	"smriti/receipt"
@@ -40,7 +41,7 @@ type Store interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.ItemService
-	smriti.LineageService
+	lineage.Service
 	proposal.Service
 	search.Service
 	portability.SpaceStore

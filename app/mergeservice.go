@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"smriti"
 	"smriti/internal/textutil"
+	"smriti/lineage"
 )
 
 // MergeRequest asks to merge a source checkpoint (usually a branch head)
@@ -62,7 +63,7 @@ type MergeBackend interface {
 	smriti.SpaceService
 	smriti.CheckpointService
 	smriti.ItemService
-	smriti.LineageService
+	lineage.Service
 }
 
 // MergeCheckpoints runs a merge: it finds the base with CommonAncestor,

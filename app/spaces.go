@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/internal/pages"
+	"smriti/lineage"
 	"smriti/portability"
 )
 
@@ -43,7 +44,7 @@ func (a *App) DeleteSpace(ctx context.Context, id smriti.ID) error {
 }
 
 // SpaceTree is a space's checkpoint graph.
-func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*smriti.Tree, error) {
+func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*lineage.Tree, error) {
 	return a.store.SpaceTree(ctx, id)
 }
 
