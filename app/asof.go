@@ -73,7 +73,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			}
 			at = len(line) - 1
 		}
-	} else if at, err = smriti.AsOfIndex(line, ref); err != nil {
+	} else if at, err = smriti.Line(line).Index(ref); err != nil {
 		return nil, err
 	}
 	for _, c := range line {
@@ -81,5 +81,5 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			return nil, err
 		}
 	}
-	return &AsOfState{Space: sp, Branch: branch, Checkpoint: line[at], Items: smriti.StateAsOf(line, at), Head: line[len(line)-1]}, nil
+	return &AsOfState{Space: sp, Branch: branch, Checkpoint: line[at], Items: smriti.Line(line).StateAt(at), Head: line[len(line)-1]}, nil
 }
