@@ -31,12 +31,3 @@ func (d *ProposalDraft) Validate() error {
 	}
 	return nil
 }
-
-func oneOf(s string, set []string) bool {
-	for _, v := range set {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
