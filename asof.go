@@ -1,13 +1,17 @@
 package smriti
 
 import (
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
 
 // State as of: what a line of work held at one of its checkpoints, each
-// item with the stretch of that line over which it was live. A line of
-// work is a branch head's first-parent chain, oldest first.
+// item with the stretch of that line over which it was live.
+
+// Line is a line of work: a branch head's first-parent chain, oldest
+// first.
+type Line []*Checkpoint
 
 // ItemSpan is one item of the state as of a checkpoint and when it held on
 // the line: ValidFrom is the first checkpoint of the unbroken run of
@@ -21,9 +25,9 @@ type ItemSpan struct {
 	ValidTo   *Checkpoint
 }
 
-// StateAsOf returns the live items of line[at], in its order, with their
+// StateAt returns the live items of line[at], in its order, with their
 // spans on line. Each checkpoint of line must carry its Items.
-func StateAsOf(line []*Checkpoint, at int) []ItemSpan {
+func (line Line) StateAt(at int) []ItemSpan {
 	// heldAt[i] maps each item line[i] holds live to its text and status.
 	heldAt := make([]map[string]string, len(line))
 	for i, c := range line {
@@ -61,13 +65,13 @@ func StateAsOf(line []*Checkpoint, at int) []ItemSpan {
 	return out
 }
 
-// AsOfIndex returns the index in line (oldest first) of the checkpoint an
+// Index returns the index in line (oldest first) of the checkpoint an
 // as-of reference names: a time (RFC 3339, or a date YYYY-MM-DD meaning the
 // end of that day in UTC) picks the newest checkpoint written at or before
 // it; anything else is matched against the checkpoints' ids and hashes as
 // a prefix of at least MinRefPrefix characters. ENOTFOUND when nothing on
 // the line matches; EINVALID when the reference is too short or ambiguous.
-func AsOfIndex(line []*Checkpoint, ref string) (int, error) {
+func (line Line) Index(ref string) (int, error) {
 	ref = strings.TrimSpace(ref)
 	if t, ok := AsOfTime(ref); ok {
 		at := -1
@@ -83,19 +87,19 @@ func AsOfIndex(line []*Checkpoint, ref string) (int, error) {
 	}
 	p := strings.ToLower(ref)
 	if len(p) < MinRefPrefix {
-		return -1, Errorf(EINVALID, "as_of %q: give a checkpoint id or hash (at least %d characters) or an RFC 3339 time", Truncate(ref, 64), MinRefPrefix)
+		return -1, Errorf(EINVALID, "as_of %q: give a checkpoint id or hash (at least %d characters) or an RFC 3339 time", textutil.Truncate(ref, 64), MinRefPrefix)
 	}
 	found := -1
 	for i, c := range line {
 		if strings.HasPrefix(c.ID.String(), p) || strings.HasPrefix(c.Hash, p) {
 			if found >= 0 {
-				return -1, Errorf(EINVALID, "as_of %q matches more than one checkpoint; give more characters", Truncate(ref, 64))
+				return -1, Errorf(EINVALID, "as_of %q matches more than one checkpoint; give more characters", textutil.Truncate(ref, 64))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return -1, Errorf(ENOTFOUND, "no checkpoint on this line of work matches %q", Truncate(ref, 64))
+		return -1, Errorf(ENOTFOUND, "no checkpoint on this line of work matches %q", textutil.Truncate(ref, 64))
 	}
 	return found, nil
 }

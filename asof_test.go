@@ -43,15 +43,15 @@ func TestStateAsOfSpans(t *testing.T) {
 		"d-1 a open 1→head, t-1 t done 2→head, d-3 c2 open 4→head",
 		"d-1 a open 1→head, t-1 t done 2→head, d-2 b open 5→head, d-3 c2 open 4→head",
 	} {
-		if got := render(StateAsOf(line, at)); got != want {
+		if got := render(Line(line).StateAt(at)); got != want {
 			t.Errorf("as of %d:\n got %s\nwant %s", at+1, got, want)
 		}
 	}
 	for ref, want := range map[string]int{
 		"2026-12-01T10:30:00Z": 1, "2026-12-01T11:00:00Z": 2, "2026-12-01": 4, "abcdef03": 2,
 	} {
-		if got, err := AsOfIndex(line, ref); err != nil || got != want {
-			t.Errorf("AsOfIndex(%q) = %d, %v; want %d", ref, got, err, want)
+		if got, err := Line(line).Index(ref); err != nil || got != want {
+			t.Errorf("Line.Index(%q) = %d, %v; want %d", ref, got, err, want)
 		}
 	}
 	for ref, want := range map[string]string{
@@ -60,8 +60,8 @@ func TestStateAsOfSpans(t *testing.T) {
 		"abcdef0":      `as_of "abcdef0" matches more than one checkpoint; give more characters`,
 		"ffffffffffff": `no checkpoint on this line of work matches "ffffffffffff"`,
 	} {
-		if _, err := AsOfIndex(line, ref); err == nil || ErrorMessage(err) != want {
-			t.Errorf("AsOfIndex(%q) error = %v, want %q", ref, err, want)
+		if _, err := Line(line).Index(ref); err == nil || ErrorMessage(err) != want {
+			t.Errorf("Line.Index(%q) error = %v, want %q", ref, err, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -82,7 +83,7 @@ func (c *Content) Validate() error {
 	if msg == "" {
 		return Errorf(EUNPROCESSABLE, "message is required (the checkpoint's title)")
 	}
-	if RuneLen(msg) > MaxCheckpointMessageChars {
+	if textutil.RuneLen(msg) > MaxCheckpointMessageChars {
 		return TooLong("message", MaxCheckpointMessageChars)
 	}
 	for _, l := range []struct {
@@ -97,7 +98,7 @@ func (c *Content) Validate() error {
 		return Errorf(EUNPROCESSABLE, "tasks has %d items; at most %d are allowed", len(c.Tasks), MaxListItems)
 	}
 	for i, t := range c.Tasks {
-		if RuneLen(t.Text) > MaxItemChars {
+		if textutil.RuneLen(t.Text) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "tasks[%d] is longer than %d characters", i, MaxItemChars)
 		}
 		if st := strings.ToLower(strings.TrimSpace(t.Status)); st != "" && st != TaskOpen && st != TaskDone {
@@ -121,7 +122,7 @@ func validateList(name string, list []string) error {
 		return Errorf(EUNPROCESSABLE, "%s has %d items; at most %d are allowed", name, len(list), MaxListItems)
 	}
 	for i, item := range list {
-		if RuneLen(item) > MaxItemChars {
+		if textutil.RuneLen(item) > MaxItemChars {
 			return Errorf(EUNPROCESSABLE, "%s[%d] is longer than %d characters", name, i, MaxItemChars)
 		}
 	}
@@ -281,7 +282,7 @@ func (st SourceTurns) Check(se *Session) error {
 
 // CommitBranch is the branch a checkpoint written in session se goes on:
 // the session's branch, or main for a write with no session (se nil).
-func CommitBranch(se *Session) string {
+func (se *Session) CommitBranch() string {
 	if se == nil || se.BranchName == "" {
 		return MainBranch
 	}
@@ -290,14 +291,14 @@ func CommitBranch(se *Session) string {
 
 // CommitBase is the checkpoint the next checkpoint written in session se
 // builds on — its parent, and the base a draft or extract for it changes:
-// head, the newest checkpoint of CommitBranch(se), when there is one; else,
+// head, the newest checkpoint of se.CommitBranch(), when there is one; else,
 // on a forked branch, the checkpoint it was forked from; else nil (the
 // first checkpoint of its line). se nil is a write with no session.
-func CommitBase(se *Session, head *ID) *ID {
+func (se *Session) CommitBase(head *ID) *ID {
 	if head != nil {
 		return head
 	}
-	if se != nil && CommitBranch(se) != MainBranch && se.ForkedFromCheckpointID != nil {
+	if se != nil && se.CommitBranch() != MainBranch && se.ForkedFromCheckpointID != nil {
 		return se.ForkedFromCheckpointID
 	}
 	return nil
@@ -374,7 +375,7 @@ type CheckpointCreate struct {
 }
 
 // Validate checks a commit from a session: its content, its project root
-// (CheckPath), its git state (GitState.Validate) and, when given, its
+// (checkPath), its git state (GitState.Validate) and, when given, its
 // source turns (0 <= FromSeq <= ToSeq). EUNPROCESSABLE otherwise.
 func (in *CheckpointCommit) Validate() error {
 	if err := in.Content.Validate(); err != nil {
@@ -396,7 +397,7 @@ func (in *CheckpointCommit) Validate() error {
 
 // Validate checks a checkpoint written with an explicit parent: its
 // content, author type ("" means llm), branch name ("" means main), project
-// root (CheckPath) and metadata.git when there is one (GitStateOf).
+// root (checkPath) and metadata.git when there is one (GitStateOf).
 // EUNPROCESSABLE otherwise.
 func (in *CheckpointCreate) Validate() error {
 	if err := in.Content.Validate(); err != nil {
@@ -420,7 +421,7 @@ func checkOptPath(field string, p *string) error {
 	if p == nil {
 		return nil
 	}
-	return CheckPath(field, *p)
+	return checkPath(field, *p)
 }
 
 // validateAuthorType accepts the author types: agent, llm, system, user.

@@ -20,11 +20,11 @@ func TestCommitBase(t *testing.T) {
 		{"MainSessionNeverBuildsOnASource", seeded, nil, nil, MainBranch},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := CommitBase(c.se, c.head)
+			got := c.se.CommitBase(c.head)
 			if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
 				t.Fatalf("CommitBase = %v, want %v", got, c.want)
 			}
-			if b := CommitBranch(c.se); b != c.wantBranch {
+			if b := c.se.CommitBranch(); b != c.wantBranch {
 				t.Fatalf("CommitBranch = %q, want %q", b, c.wantBranch)
 			}
 		})

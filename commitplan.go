@@ -137,12 +137,12 @@ func PlanCommit(in CheckpointCommit, facts CommitFacts) (CommitPlan, error) {
 		}
 		plan.Meta.SessionID = &se.ID
 	}
-	plan.Branch = CommitBranch(se)
+	plan.Branch = se.CommitBranch()
 	head, err := facts.BranchHead(plan.Branch)
 	if err != nil {
 		return plan, err
 	}
-	plan.Parent = CommitBase(se, head)
+	plan.Parent = se.CommitBase(head)
 	plan.Author = Author{Type: in.AuthorType, Agent: in.AuthorAgent}
 	if plan.Author.Type == "" {
 		plan.Author.Type = AuthorUser

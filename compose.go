@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"fmt"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -137,7 +138,7 @@ func (c *composer) stepOf(op DraftOp) draftStep {
 }
 
 func (c *composer) warn(op DraftOp, format string, args ...any) {
-	c.out.Warnings = append(c.out.Warnings, fmt.Sprintf("%s operation", Truncate(op.Op, 20))+
+	c.out.Warnings = append(c.out.Warnings, fmt.Sprintf("%s operation", textutil.Truncate(op.Op, 20))+
 		opTarget(op)+" ignored: "+fmt.Sprintf(format, args...))
 }
 
@@ -164,7 +165,7 @@ func (c *composer) live(kind ItemKind, text string) (int, bool) {
 func (c *composer) target(op DraftOp) (*Item, bool) {
 	i, ok := c.index[strings.TrimSpace(op.ID)]
 	if !ok || !c.items[i].Live() {
-		c.warn(op, "the base has no live item %q", Truncate(op.ID, 30))
+		c.warn(op, "the base has no live item %q", textutil.Truncate(op.ID, 30))
 		return nil, false
 	}
 	return &c.items[i], true
@@ -342,10 +343,10 @@ func mergeChange(prev, next *ItemChange, before string) *ItemChange {
 
 func opTarget(op DraftOp) string {
 	if op.ID != "" {
-		return fmt.Sprintf(" on %q", Truncate(op.ID, 30))
+		return fmt.Sprintf(" on %q", textutil.Truncate(op.ID, 30))
 	}
 	if op.Text != "" {
-		return fmt.Sprintf(" %q", Truncate(op.Text, 40))
+		return fmt.Sprintf(" %q", textutil.Truncate(op.Text, 40))
 	}
 	return ""
 }
@@ -366,6 +367,6 @@ func capQuote(q *string) *string {
 	if s == "" {
 		return nil
 	}
-	s = Truncate(s, MaxQuoteChars)
+	s = textutil.Truncate(s, MaxQuoteChars)
 	return &s
 }

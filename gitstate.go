@@ -136,9 +136,9 @@ func (g *GitState) RestoreCommand() string {
 	}
 	cmd := "git stash push -u -m smriti-restore && "
 	if g.Branch == "" {
-		cmd += "git switch --detach -- " + ShellQuote(g.Commit)
+		cmd += "git switch --detach -- " + shellQuote(g.Commit)
 	} else {
-		cmd += "git switch -- " + ShellQuote(g.Branch) + " && git reset --keep " + ShellQuote(g.Commit) + " --"
+		cmd += "git switch -- " + shellQuote(g.Branch) + " && git reset --keep " + shellQuote(g.Commit) + " --"
 	}
 	if g.Dirty {
 		cmd += "   # the checkpoint saw uncommitted changes (diff " + g.DiffSHA256[:min(12, len(g.DiffSHA256))] + ") that git cannot bring back"
@@ -146,9 +146,9 @@ func (g *GitState) RestoreCommand() string {
 	return cmd
 }
 
-// ShellQuote is s as one POSIX shell word: in single quotes, inside which
+// shellQuote is s as one POSIX shell word: in single quotes, inside which
 // nothing is special, with each ' written as '\”.
-func ShellQuote(s string) string {
+func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 

@@ -279,11 +279,3 @@ func canonicalJSON(v any) []byte {
 	out, _ := json.Marshal(generic)
 	return out
 }
-
-// ShortHash is the display form of a checkpoint hash.
-func ShortHash(h string) string {
-	if len(h) > 7 {
-		return h[:7]
-	}
-	return h
-}

@@ -27,14 +27,6 @@ type LineRange struct {
 	To   int `json:"to" doc:"Last line (at least from)"`
 }
 
-// Limits on refs.
-const (
-	MaxRefsPerItem = 20
-	MaxRefPathLen  = 500
-	MaxRefLine     = 10_000_000
-	maxSymbolLen   = 200
-)
-
 // ValidateRefs checks an item's refs: at most MaxRefsPerItem, each with a
 // clean relative path, a line range in order, a commit and a span hash in
 // hex. EUNPROCESSABLE names the first bad field.
@@ -122,6 +114,6 @@ func (l LineRange) String() string {
 	return strconv.Itoa(l.From) + "-" + strconv.Itoa(l.To)
 }
 
-// ContentItems lists the content's items in checkpoint order, without ids
+// ListItems lists the content's items in checkpoint order, without ids
 // (the classic lists read as items).
-func ContentItems(c *Content) []Item { return itemsOfContent(c) }
+func (c *Content) ListItems() []Item { return itemsOfContent(c) }

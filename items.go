@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 	"time"
@@ -172,7 +173,7 @@ func ParseItemKind(s string) (ItemKind, error) {
 	case "entity", "entities":
 		return KindEntity, nil
 	}
-	return "", Errorf(EUNPROCESSABLE, "kind must be decision, assumption, task, open_question or entity, not %q", Truncate(s, 30))
+	return "", Errorf(EUNPROCESSABLE, "kind must be decision, assumption, task, open_question or entity, not %q", textutil.Truncate(s, 30))
 }
 
 // Field is the content field holding items of kind k.

@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"smriti/internal/textutil"
 	"sort"
 	"strings"
 )
@@ -13,13 +14,6 @@ import (
 // unchanged), so a name resolves to the same version on every copy. Like a
 // git commit, a version may be given by a prefix of its hash.
 
-// MinVersionPrefix is the fewest hex digits of the hash a version name may
-// give; ShortVersionChars how many a shown name carries.
-const (
-	MinVersionPrefix  = 8
-	ShortVersionChars = 12
-)
-
 // ItemVersion is a parsed item version name. Hash is the whole hash of the
 // checkpoint that introduced the version, or a prefix of it (at least
 // MinVersionPrefix lower-case hex digits).
@@ -31,14 +25,10 @@ type ItemVersion struct {
 // String is the name as given: item@hash.
 func (v ItemVersion) String() string { return v.ItemID + "@" + v.Hash }
 
-// ItemVersionName is the full name of the version of itemID that the
-// checkpoint with hash introduced.
-func ItemVersionName(itemID, hash string) string { return itemID + "@" + hash }
-
-// ShortItemVersion is the name as briefs and histories show it: the hash
-// cut to ShortVersionChars digits.
-func ShortItemVersion(itemID, hash string) string {
-	return itemID + "@" + hash[:min(len(hash), ShortVersionChars)]
+// Short is the name as briefs and histories show it: the hash cut to
+// ShortVersionChars digits.
+func (v ItemVersion) Short() string {
+	return v.ItemID + "@" + v.Hash[:min(len(v.Hash), ShortVersionChars)]
 }
 
 // IsItemVersionRef reports whether ref is written as an item version (it
@@ -53,17 +43,17 @@ func ParseItemVersion(s string) (ItemVersion, error) {
 	s = strings.TrimSpace(s)
 	id, hash, ok := strings.Cut(s, "@")
 	if !ok {
-		return ItemVersion{}, Errorf(EINVALID, "%q is not an item version: write ITEM@VERSION, e.g. d-7f3a9c@3f9a1c2b", Truncate(s, 90))
+		return ItemVersion{}, Errorf(EINVALID, "%q is not an item version: write ITEM@VERSION, e.g. d-7f3a9c@3f9a1c2b", textutil.Truncate(s, 90))
 	}
 	if !ValidItemID(id) {
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: %q is not an item id (a kind letter d, a, t, q or e, a dash and 6 to 16 hex digits, e.g. d-7f3a9c)", Truncate(s, 90), Truncate(id, 30))
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: %q is not an item id (a kind letter d, a, t, q or e, a dash and 6 to 16 hex digits, e.g. d-7f3a9c)", textutil.Truncate(s, 90), textutil.Truncate(id, 30))
 	}
 	hash = strings.ToLower(hash)
 	switch {
 	case len(hash) < MinVersionPrefix:
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: give at least %d hex digits of the version's checkpoint hash", Truncate(s, 90), MinVersionPrefix)
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: give at least %d hex digits of the version's checkpoint hash", textutil.Truncate(s, 90), MinVersionPrefix)
 	case len(hash) > 64 || strings.Trim(hash, "0123456789abcdef") != "":
-		return ItemVersion{}, Errorf(EINVALID, "item version %q: the version must be hex digits of a checkpoint hash (at most 64)", Truncate(s, 90))
+		return ItemVersion{}, Errorf(EINVALID, "item version %q: the version must be hex digits of a checkpoint hash (at most 64)", textutil.Truncate(s, 90))
 	}
 	return ItemVersion{ItemID: id, Hash: hash}, nil
 }
@@ -81,7 +71,7 @@ func (ev *ItemEvent) VersionName() string {
 	if ev.Rejected || ev.Item.Change == nil || ev.Item.Change.Op == "" {
 		return ""
 	}
-	return ItemVersionName(ev.Item.ID, ev.CommitHash)
+	return ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.String()
 }
 
 // PickItemVersion returns the event among evs that introduced version v:
@@ -105,13 +95,13 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		msg := Errorf(ENOTFOUND, "Item %s has no version %s in this space", v.ItemID, Truncate(v.Hash, 64))
+		msg := Errorf(ENOTFOUND, "Item %s has no version %s in this space", v.ItemID, textutil.Truncate(v.Hash, 64))
 		if len(all) == 0 {
 			return nil, msg
 		}
 		names := make([]string, 0, len(all))
 		for _, ev := range all[max(0, len(all)-5):] {
-			names = append(names, ShortItemVersion(ev.Item.ID, ev.CommitHash))
+			names = append(names, ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.Short())
 		}
 		more := ""
 		if len(all) > 5 {
@@ -121,7 +111,7 @@ func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
 	}
 	names := make([]string, len(found))
 	for i, ev := range found {
-		names[i] = ItemVersionName(ev.Item.ID, ev.CommitHash)
+		names[i] = ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.String()
 	}
 	sort.Strings(names)
 	return nil, Errorf(EINVALID, "item version %s is ambiguous: %s; give more digits", v, strings.Join(names, ", "))

@@ -57,9 +57,9 @@ func TestItemVersionNames(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"Full", ItemVersionName("d-7f3a9c", hashA), "d-7f3a9c@" + hashA},
-		{"Short", ShortItemVersion("d-7f3a9c", hashA), "d-7f3a9c@3f9a1c2b7d4e"},
-		{"ShortOfShortHash", ShortItemVersion("d-7f3a9c", "3f9a1c2b"), "d-7f3a9c@3f9a1c2b"},
+		{"Full", ItemVersion{ItemID: "d-7f3a9c", Hash: hashA}.String(), "d-7f3a9c@" + hashA},
+		{"Short", ItemVersion{ItemID: "d-7f3a9c", Hash: hashA}.Short(), "d-7f3a9c@3f9a1c2b7d4e"},
+		{"ShortOfShortHash", ItemVersion{ItemID: "d-7f3a9c", Hash: "3f9a1c2b"}.Short(), "d-7f3a9c@3f9a1c2b"},
 		{"String", ItemVersion{"e-123456", "c0ffee00"}.String(), "e-123456@c0ffee00"},
 	}
 	for _, tt := range tests {

@@ -35,6 +35,23 @@ const (
 	ListCap = 5000
 	// MinRefPrefix is the shortest checkpoint id or hash prefix accepted.
 	MinRefPrefix = 7
+	// MinVersionPrefix is the fewest hex digits of the hash an item
+	// version name may give; ShortVersionChars how many a shown name
+	// carries.
+	MinVersionPrefix  = 8
+	ShortVersionChars = 12
+	// MaxRefsPerItem caps an item's refs; MaxRefPathLen and MaxRefLine
+	// bound each ref's path and lines.
+	MaxRefsPerItem = 20
+	MaxRefPathLen  = 500
+	MaxRefLine     = 10_000_000
+	// GeneratedTitleChars bounds a session title Smriti makes up (from a
+	// branch, a checkpoint or a first message), in characters.
+	GeneratedTitleChars = 60
+	// MaxInjectedBytes is the most text a compaction receipt's check reads.
+	MaxInjectedBytes = 1 << 20
+	// MaxAgentSessionChars bounds an agent host's session id on a receipt.
+	MaxAgentSessionChars = 200
 
 	// maxCheckpointArtifacts caps the artifacts of a written checkpoint.
 	maxCheckpointArtifacts = 100
@@ -46,6 +63,8 @@ const (
 	maxAuthorAgentChars = 255
 	// maxPathBytes caps a project root (PATH_MAX on Linux).
 	maxPathBytes = 4096
+	// maxSymbolLen caps a ref's symbol.
+	maxSymbolLen = 200
 	// maxNoteChars and maxNoteAuthorChars cap a checkpoint note.
 	maxNoteChars       = 2000
 	maxNoteAuthorChars = 100
@@ -55,9 +74,6 @@ const (
 func TooLong(field string, max int) error {
 	return Errorf(EUNPROCESSABLE, "%s must be at most %d characters", field, max)
 }
-
-// RuneLen is the length text limits count: characters (runes), not bytes.
-func RuneLen(s string) int { return utf8.RuneCountInString(s) }
 
 // CheckText refuses a NUL byte or invalid UTF-8 in a text field: neither
 // survives both database engines (PostgreSQL rejects NUL in text), and
@@ -72,11 +88,11 @@ func CheckText(field, s string) error {
 	return nil
 }
 
-// CheckPath refuses a path (a project root) that is over maxPathBytes or
+// checkPath refuses a path (a project root) that is over maxPathBytes or
 // holds a control character: a path is shown on one line, in briefs and in
 // the commands they suggest, where a newline or an escape sequence would
 // forge or hide text.
-func CheckPath(field, p string) error {
+func checkPath(field, p string) error {
 	if err := CheckText(field, p); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"fmt"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -274,7 +275,7 @@ func (m *merger) setResolutions(resolutions []MergeResolution) error {
 		switch r.Choice {
 		case ChooseOurs, ChooseTheirs, ChooseBase, ChooseCustom:
 		default:
-			return Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), Truncate(r.Choice, 20))
+			return Errorf(EUNPROCESSABLE, "resolution of %s: choice must be ours, theirs, base or custom, not %q", describeRef(r.Field, r.Key), textutil.Truncate(r.Choice, 20))
 		}
 		m.res[conflictRef{r.Field, r.Key}] = r
 	}
@@ -305,7 +306,7 @@ func describeRef(field, key string) string {
 	if key == "" {
 		return fmt.Sprintf("%q", field)
 	}
-	return fmt.Sprintf("%q item %q", field, Truncate(key, 60))
+	return fmt.Sprintf("%q item %q", field, textutil.Truncate(key, 60))
 }
 
 // conflict records c, or returns the caller's resolution for it. aliases

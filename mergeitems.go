@@ -6,7 +6,7 @@ import (
 
 // adoptNearCopies is a side's items where each base item the side dropped
 // and replaced with a near copy (an added item of the same kind that is
-// NearSameItem) is that item, edited: the copy takes the base item's id
+// nearSameItem) is that item, edited: the copy takes the base item's id
 // and the side's tombstone of it is dropped. So two sides that each
 // rewrote one base item as remove + add conflict on it, and one side's
 // rewrite against the other's retraction is removed_vs_edited, as if the

@@ -1,6 +1,7 @@
 package smriti
 
 import (
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -56,9 +57,9 @@ func (n *NoteCreate) Validate() error {
 	switch {
 	case strings.TrimSpace(n.Text) == "":
 		return Errorf(EUNPROCESSABLE, "text is required")
-	case RuneLen(n.Text) > maxNoteChars:
+	case textutil.RuneLen(n.Text) > maxNoteChars:
 		return TooLong("text", maxNoteChars)
-	case RuneLen(n.Author) > maxNoteAuthorChars:
+	case textutil.RuneLen(n.Author) > maxNoteAuthorChars:
 		return TooLong("author", maxNoteAuthorChars)
 	}
 	return validateNoteKind(n.Kind)
@@ -71,5 +72,5 @@ func validateNoteKind(kind string) error {
 	case NoteKindMilestone, NoteKindNoise, NoteKindNote:
 		return nil
 	}
-	return Errorf(EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", Truncate(kind, 40))
+	return Errorf(EINVALID, "Invalid kind '%s'. Must be one of: milestone, noise, note", textutil.Truncate(kind, 40))
 }

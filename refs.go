@@ -31,8 +31,3 @@ func MatchSpaceName(names []string, arg string) (int, error) {
 	}
 	return -1, Errorf(ENOTFOUND, "no space found matching %q", arg)
 }
-
-// LooksLikeID reports whether s has the shape of a UUID.
-func LooksLikeID(s string) bool {
-	return len(s) == 36 && strings.Count(s, "-") == 4
-}

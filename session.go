@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 	"unicode"
@@ -22,7 +23,7 @@ const (
 // what it defaults to, is the caller's rule.
 func ValidateBranchName(name string) error {
 	switch {
-	case RuneLen(name) > maxBranchNameChars:
+	case textutil.RuneLen(name) > maxBranchNameChars:
 		return TooLong("branch_name", maxBranchNameChars)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return Errorf(EUNPROCESSABLE, "branch_name must not contain control characters")
@@ -37,7 +38,7 @@ func ValidateDisposition(d string) error {
 	case DispositionAbandoned, DispositionActive, DispositionIntegrated:
 		return nil
 	}
-	return Errorf(EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", Truncate(d, 40))
+	return Errorf(EINVALID, "Invalid disposition '%s'. Must be one of: abandoned, active, integrated", textutil.Truncate(d, 40))
 }
 
 // Turn roles.
@@ -257,7 +258,7 @@ type SessionService interface {
 // HistoryQuery selects the history of a send: the session's non-system
 // turns after AfterSeq and after log position AfterLogPos (no bound when
 // nil) up to the session's LastSeq, newest first, read back only until their
-// token counts (TurnTokens) add up to more than Budget.
+// token counts (Turn.TokenCount) add up to more than Budget.
 type HistoryQuery struct {
 	AfterSeq    *int64
 	AfterLogPos *int64

@@ -15,7 +15,7 @@ import (
 // replaced one base item with a near-copy changed that item, which is a
 // conflict on it rather than two unrelated additions.
 //
-// The rule (NearSameItem) works on an item's words: NormalizeItem's words,
+// The rule (nearSameItem) works on an item's words: NormalizeItem's words,
 // a plural "s" dropped, without the filler words below. Two texts are near
 // the same when
 //
@@ -205,9 +205,9 @@ func (p itemWords) sameSubject(q itemWords) bool {
 		(!slices.Equal(p.numbers, q.numbers) || p.negated != q.negated)
 }
 
-// NearSameItem reports whether two item texts say nearly the same thing
+// nearSameItem reports whether two item texts say nearly the same thing
 // (see the rule above), so that replacing one with the other is an edit.
-func NearSameItem(a, b string) bool {
+func nearSameItem(a, b string) bool {
 	if ItemKey(a) == ItemKey(b) {
 		return true
 	}

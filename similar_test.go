@@ -32,11 +32,11 @@ func TestNearSameItem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := NearSameItem(tt.a, tt.b); got != tt.want {
-				t.Fatalf("NearSameItem(%q, %q) = %v, want %v ", tt.a, tt.b, got, tt.want)
+			if got := nearSameItem(tt.a, tt.b); got != tt.want {
+				t.Fatalf("nearSameItem(%q, %q) = %v, want %v ", tt.a, tt.b, got, tt.want)
 			}
-			if got := NearSameItem(tt.b, tt.a); got != tt.want {
-				t.Fatalf("NearSameItem is not symmetric for %q, %q", tt.a, tt.b)
+			if got := nearSameItem(tt.b, tt.a); got != tt.want {
+				t.Fatalf("nearSameItem is not symmetric for %q, %q", tt.a, tt.b)
 			}
 		})
 	}

@@ -16,22 +16,24 @@ package smriti
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
+
+	"smriti/internal/textutil"
 )
 
 // ID identifies every stored thing.
 type ID = uuid.UUID
 
-// NilID is the zero ID.
-var NilID = uuid.Nil
-
-// LocalUserID is the built-in user every request runs as in local mode (no
-// --auth).
-// It matches the single tenant of the first implementation so that migrated
-// data keeps its owner.
-var LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
+var (
+	// NilID is the zero ID.
+	NilID = uuid.Nil
+	// LocalUserID is the built-in user every request runs as in local mode (no
+	// --auth).
+	// It matches the single tenant of the first implementation so that migrated
+	// data keeps its owner.
+	LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
+)
 
 // LocalUsername is the local user's name, which is how it is shown.
 const LocalUsername = "local"
@@ -41,7 +43,7 @@ const LocalUsername = "local"
 func ParseID(field, s string) (ID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
-		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, Truncate(s, 64))
+		return NilID, Errorf(EINVALID, "%s: %q is not a valid UUID", field, textutil.Truncate(s, 64))
 	}
 	return id, nil
 }
@@ -64,21 +66,4 @@ func UserFromContext(ctx context.Context) ID {
 		return u
 	}
 	return LocalUserID
-}
-
-// Clock returns the current time. Stores and services take one so that tests
-// control time; production uses Now.
-type Clock func() time.Time
-
-// Now is the production clock: UTC, truncated to microseconds because that is
-// what both database engines keep (and the checkpoint hash covers the time).
-func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
-
-// Truncate cuts s to at most n runes, marking the cut with an ellipsis.
-func Truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -2,6 +2,7 @@ package smriti
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -28,14 +29,14 @@ type SpaceCreate struct {
 }
 
 // Validate checks a new Space: a name that is not blank and at most
-// maxSpaceNameChars, a project root CheckPath accepts, and metadata within
+// maxSpaceNameChars, a project root checkPath accepts, and metadata within
 // CheckMetadata's bounds.
 // EUNPROCESSABLE otherwise.
 func (in *SpaceCreate) Validate() error {
 	switch {
 	case strings.TrimSpace(in.Name) == "":
 		return Errorf(EUNPROCESSABLE, "name is required")
-	case RuneLen(in.Name) > maxSpaceNameChars:
+	case textutil.RuneLen(in.Name) > maxSpaceNameChars:
 		return TooLong("name", maxSpaceNameChars)
 	}
 	if err := checkOptPath("project_root", in.ProjectRoot); err != nil {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"smriti"
 	"smriti/credential"
+	"smriti/internal/textutil"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +53,7 @@ func parseScope(s string) (Scope, error) {
 	case ScopeRead, ScopeWrite, ScopeAdmin:
 		return Scope(s), nil
 	}
-	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "scope: %q is not one of read, write, admin", smriti.Truncate(s, 32))
+	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "scope: %q is not one of read, write, admin", textutil.Truncate(s, 32))
 }
 
 // Permits reports whether a token of this scope may do what need asks.
@@ -84,7 +85,7 @@ func ParseRole(s string) (Role, error) {
 	case RoleViewer, RoleEditor, RoleOwner:
 		return Role(s), nil
 	}
-	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "role: %q is not one of owner, editor, viewer", smriti.Truncate(s, 32))
+	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "role: %q is not one of owner, editor, viewer", textutil.Truncate(s, 32))
 }
 
 // Permits is the one rule for what a member may do in a Space: a viewer
@@ -171,7 +172,7 @@ var usernameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // with a letter or digit.
 func ValidateUsername(name string) error {
 	if !usernameRE().MatchString(name) {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", smriti.Truncate(name, 64))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "username: %q must be 1–64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit", textutil.Truncate(name, 64))
 	}
 	return nil
 }
@@ -253,7 +254,7 @@ func IssueToken(ctx context.Context, accounts Service, user smriti.ID, in TokenR
 	if in.ExpiresIn != "" {
 		d, err := time.ParseDuration(in.ExpiresIn)
 		if err != nil || d <= 0 || d > 10*365*24*time.Hour {
-			return nil, "", smriti.Errorf(smriti.EUNPROCESSABLE, "expires_in: %q is not a positive duration such as \"720h\" (at most ten years)", smriti.Truncate(in.ExpiresIn, 32))
+			return nil, "", smriti.Errorf(smriti.EUNPROCESSABLE, "expires_in: %q is not a positive duration such as \"720h\" (at most ten years)", textutil.Truncate(in.ExpiresIn, 32))
 		}
 		exp := now.Add(d)
 		t.ExpiresAt = &exp

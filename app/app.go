@@ -27,7 +27,11 @@ import (
 	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
+	"smriti/internal/clock"
+	"smriti/lineage"
 	"smriti/portability"
+	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/remote"
 	"smriti/search"
 )
@@ -39,8 +43,8 @@ type Store interface {
 	smriti.SessionService
 	smriti.CheckpointService
 	smriti.ItemService
-	smriti.LineageService
-	smriti.ProposalService
+	lineage.Service
+	proposal.Service
 	search.Service
 	portability.SpaceStore
 	portability.TranscriptStore
@@ -51,7 +55,7 @@ type Store interface {
 	coord.StateService
 	coord.WorktreeStore
 	smriti.SpaceEventLog
-	smriti.ReceiptService
+	receipt.Service
 	remote.Store
 	smriti.SecretService
 	account.Service
@@ -95,8 +99,8 @@ type Config struct {
 	// Tokens counts tokens for chat budgets (intelligence.EstimateCounter
 	// when nil).
 	Tokens intelligence.TokenCounter
-	// Now is the clock (smriti.Now when nil).
-	Now smriti.Clock
+	// Now is the clock (clock.Now when nil).
+	Now clock.Clock
 	// Coordinator serves the state brief and worktrees; nil builds one over
 	// Store without git (worktree use cases then answer EUNAVAILABLE).
 	Coordinator *Coordinator
@@ -124,7 +128,7 @@ type App struct {
 	coordinator *Coordinator
 	transcripts *portability.TranscriptImporter
 	gate        *Gate
-	now         smriti.Clock
+	now         clock.Clock
 	dial        remote.Dialer
 	gitDial     remote.Dialer
 }
@@ -133,7 +137,7 @@ type App struct {
 func New(cfg Config) *App {
 	now := cfg.Now
 	if now == nil {
-		now = smriti.Now
+		now = clock.Now
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
 	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens, epoch: cfg.Store.CacheEpoch}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -41,7 +42,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			return nil, err
 		}
 		if branch != "" && branch != named.BranchName {
-			return nil, smriti.Errorf(smriti.EINVALID, "checkpoint %s is on branch %q, not %q: leave branch out when as_of names a checkpoint", smriti.ShortHash(named.Hash), named.BranchName, branch)
+			return nil, smriti.Errorf(smriti.EINVALID, "checkpoint %s is on branch %q, not %q: leave branch out when as_of names a checkpoint", textutil.ShortHash(named.Hash), named.BranchName, branch)
 		}
 		branch = named.BranchName
 	}
@@ -53,7 +54,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 		return nil, err
 	}
 	if len(heads) == 0 {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "branch %q has no checkpoints", smriti.Truncate(branch, 64))
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "branch %q has no checkpoints", textutil.Truncate(branch, 64))
 	}
 	line, err := a.store.Ancestors(ctx, heads[0].ID, maxAsOfLine)
 	if err != nil {
@@ -72,7 +73,7 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			}
 			at = len(line) - 1
 		}
-	} else if at, err = smriti.AsOfIndex(line, ref); err != nil {
+	} else if at, err = smriti.Line(line).Index(ref); err != nil {
 		return nil, err
 	}
 	for _, c := range line {
@@ -80,5 +81,5 @@ func (a *App) StateAsOf(ctx context.Context, spaceID smriti.ID, ref, branch stri
 			return nil, err
 		}
 	}
-	return &AsOfState{Space: sp, Branch: branch, Checkpoint: line[at], Items: smriti.StateAsOf(line, at), Head: line[len(line)-1]}, nil
+	return &AsOfState{Space: sp, Branch: branch, Checkpoint: line[at], Items: smriti.Line(line).StateAt(at), Head: line[len(line)-1]}, nil
 }

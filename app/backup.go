@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/clock"
 	"smriti/portability"
 	"smriti/records"
 )
@@ -85,8 +86,8 @@ type Backups struct {
 	// RedactDSN hides a password in a database URL shown in an error (nil:
 	// shown as given).
 	RedactDSN func(dsn string) string
-	// Now is the clock (smriti.Now when nil).
-	Now smriti.Clock
+	// Now is the clock (clock.Now when nil).
+	Now clock.Clock
 }
 
 // Backup is what Create wrote.
@@ -101,7 +102,7 @@ type Backup struct {
 
 func (b *Backups) now() time.Time {
 	if b.Now == nil {
-		return smriti.Now()
+		return clock.Now()
 	}
 	return b.Now()
 }

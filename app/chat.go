@@ -5,6 +5,7 @@ import (
 	"context"
 	"smriti"
 	"smriti/intelligence"
+	"smriti/internal/clock"
 	"strings"
 	"time"
 )
@@ -20,7 +21,7 @@ type Chat struct {
 	// turn; nil means estimateCounter.
 	Tokens intelligence.TokenCounter
 	// Now stamps stored replies; nil means the production clock.
-	Now smriti.Clock
+	Now clock.Clock
 	// cache keeps rendered checkpoint state by the checkpoints' ids and
 	// hashes; nil renders it on every send.
 	cache *stateCache
@@ -152,7 +153,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	pc := intelligence.AssembleContext(plan, checkpoints, state.system, hist.Turns, req.Message, budget)
 	pc.Tokens = fixed
 	for _, t := range pc.Turns {
-		pc.Tokens += smriti.TurnTokens(t) + intelligence.MessageOverheadTokens
+		pc.Tokens += t.TokenCount() + intelligence.MessageOverheadTokens
 	}
 	// Allowed turns older than the oldest one read were never read.
 	pc.Dropped += hist.Unread
@@ -314,7 +315,7 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 	rs.text("reply", &reply)
 	now := c.Now
 	if now == nil {
-		now = smriti.Now
+		now = clock.Now
 	}
 	meta := intelligence.ReplyMeta{Usage: comp.Usage, Context: p.Context.Reply(), At: now().UTC().Truncate(time.Second)}
 	provider := p.Provider.Name()

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"smriti"
+	"smriti/internal/textutil"
 	"sort"
 	"strings"
 )
@@ -19,7 +20,7 @@ type checkpointRef struct {
 func matchCheckpointRef(cands []checkpointRef, ref string) (int, error) {
 	p := strings.ToLower(strings.TrimSpace(ref))
 	if len(p) < smriti.MinRefPrefix {
-		return -1, smriti.Errorf(smriti.EINVALID, "checkpoint %q: give the full id or at least %d characters of its id or hash", smriti.Truncate(ref, 64), smriti.MinRefPrefix)
+		return -1, smriti.Errorf(smriti.EINVALID, "checkpoint %q: give the full id or at least %d characters of its id or hash", textutil.Truncate(ref, 64), smriti.MinRefPrefix)
 	}
 	var found []int
 	for i, c := range cands {
@@ -29,7 +30,7 @@ func matchCheckpointRef(cands []checkpointRef, ref string) (int, error) {
 	}
 	switch len(found) {
 	case 0:
-		return -1, smriti.Errorf(smriti.ENOTFOUND, "no checkpoint matches %q", smriti.Truncate(ref, 64))
+		return -1, smriti.Errorf(smriti.ENOTFOUND, "no checkpoint matches %q", textutil.Truncate(ref, 64))
 	case 1:
 		return found[0], nil
 	}
@@ -38,7 +39,7 @@ func matchCheckpointRef(cands []checkpointRef, ref string) (int, error) {
 		names[i] = cands[f].Hash[:min(len(cands[f].Hash), smriti.MinRefPrefix)] + " (" + cands[f].ID + ")"
 	}
 	sort.Strings(names)
-	return -1, smriti.Errorf(smriti.EINVALID, "checkpoint prefix %q is ambiguous: %s; give more characters", smriti.Truncate(ref, 64), strings.Join(names, ", "))
+	return -1, smriti.Errorf(smriti.EINVALID, "checkpoint prefix %q is ambiguous: %s; give more characters", textutil.Truncate(ref, 64), strings.Join(names, ", "))
 }
 
 // resolveCheckpointRef returns the ID of the checkpoint ref names: a full
@@ -50,7 +51,7 @@ func matchCheckpointRef(cands []checkpointRef, ref string) (int, error) {
 // fetches the checkpoint, so a UUID naming none is its ENOTFOUND.
 func resolveCheckpointRef(ctx context.Context, ref string, find func(ctx context.Context, prefix string) ([]checkpointRef, error)) (smriti.ID, error) {
 	ref = strings.TrimSpace(ref)
-	if smriti.LooksLikeID(ref) {
+	if textutil.LooksLikeID(ref) {
 		return smriti.ParseID("checkpoint", ref)
 	}
 	if len(ref) < smriti.MinRefPrefix {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/internal/pages"
 
 	"smriti"
 )
@@ -25,7 +26,7 @@ func (a *App) AllCheckpoints(ctx context.Context, space smriti.ID, branch string
 	if branch != "" {
 		q.Branch = &branch
 	}
-	return smriti.AllPages(func(after string) ([]*smriti.Checkpoint, string, error) {
+	return pages.All(func(after string) ([]*smriti.Checkpoint, string, error) {
 		q.After = after
 		return a.store.Checkpoints(ctx, space, q)
 	})

@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/pages"
 )
 
 // CreateClaim stores a claim and returns the live claims it collides with.
@@ -29,7 +30,7 @@ func (a *App) Claims(ctx context.Context, space smriti.ID, q coord.ClaimQuery) (
 // unless includeExpired.
 func (a *App) AllClaims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
 	q := coord.ClaimQuery{IncludeExpired: includeExpired}
-	return smriti.AllPages(func(after string) ([]*coord.Claim, string, error) {
+	return pages.All(func(after string) ([]*coord.Claim, string, error) {
 		q.After = after
 		return a.store.Claims(ctx, space, q)
 	})

@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/clock"
+	"smriti/internal/textutil"
+	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/remote"
 	"strings"
 	"time"
@@ -24,16 +28,16 @@ type Coordinator struct {
 	Briefs coord.StateService
 	Store  coord.WorktreeStore
 	// Receipts, when set, gives the brief its newest compaction receipt.
-	Receipts smriti.ReceiptService
+	Receipts receipt.Service
 	// Proposals, when set, puts the space's waiting proposals in the brief.
-	Proposals smriti.ProposalService
+	Proposals proposal.Service
 	// Remotes, when set, says in the brief how the space stands against
 	// its other copies.
 	Remotes func(ctx context.Context, space smriti.ID) ([]remote.Divergence, error)
 	// Git runs the git binary; nil makes worktree operations EUNAVAILABLE
 	// (the brief still works, without probes).
 	Git coord.Git
-	Now smriti.Clock
+	Now clock.Clock
 	// ProbeTTL is how long a cached probe is reused (DefaultProbeTTL when 0).
 	ProbeTTL time.Duration
 	// Root is where worktrees go when the caller names no path:
@@ -45,7 +49,7 @@ var _ coord.WorktreeService = (*Coordinator)(nil)
 
 func (c *Coordinator) now() time.Time {
 	if c.Now == nil {
-		return smriti.Now()
+		return clock.Now()
 	}
 	return c.Now()
 }
@@ -289,7 +293,7 @@ func (c *Coordinator) Worktree(ctx context.Context, idOrPrefix string) (*coord.W
 		return ws[0], nil
 	}
 	if len(s) > 36 || strings.Trim(s, "0123456789abcdef-") != "" {
-		return nil, smriti.Errorf(smriti.EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", smriti.Truncate(s, 40))
+		return nil, smriti.Errorf(smriti.EINVALID, "%q is not a worktree id or id prefix (hex digits and hyphens)", textutil.Truncate(s, 40))
 	}
 	ws, err := c.Store.WorktreesByPrefix(ctx, s, 4)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"smriti"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -46,7 +47,7 @@ func requestDigest(req SendRequest) string {
 func checkReplay(req SendRequest, stored *smriti.ExchangeResult) error {
 	if stored.RequestHash != "" && stored.RequestHash != requestDigest(req) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key %q was already used for a different request; use a new key for a new request",
-			smriti.Truncate(req.IdempotencyKey, 64))
+			textutil.Truncate(req.IdempotencyKey, 64))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/idempotency"
+	"smriti/internal/textutil"
 	"time"
 
 	"smriti"
@@ -110,16 +111,16 @@ func (a *App) storedAnswer(ctx context.Context, w IdempotentWrite, digest string
 			return IdempotentAnswer{}, false, nil
 		case prev.RequestHash != digest:
 			return IdempotentAnswer{}, false, smriti.Errorf(smriti.EUNPROCESSABLE,
-				"Idempotency-Key %q was already used for a different request; use a new key for a new request", smriti.Truncate(w.Key, 64))
+				"Idempotency-Key %q was already used for a different request; use a new key for a new request", textutil.Truncate(w.Key, 64))
 		case prev.Status != 0:
 			return IdempotentAnswer{Status: prev.Status, Body: prev.Body, Replayed: true}, true, nil
 		case a.now().Sub(prev.CreatedAt) >= inProgressFor:
 			return IdempotentAnswer{}, false, smriti.Errorf(smriti.ECONFLICT,
 				"the request with Idempotency-Key %q was stored but its answer was not recorded; it will not be written again — look the result up instead",
-				smriti.Truncate(w.Key, 64))
+				textutil.Truncate(w.Key, 64))
 		case !time.Now().Before(deadline):
 			return IdempotentAnswer{}, false, &RetryLater{Seconds: 1, Err: smriti.Errorf(smriti.ECONFLICT,
-				"a request with Idempotency-Key %q is still in progress; send it again shortly for its answer", smriti.Truncate(w.Key, 64))}
+				"a request with Idempotency-Key %q is still in progress; send it again shortly for its answer", textutil.Truncate(w.Key, 64))}
 		}
 		t := time.NewTimer(replayPoll)
 		select {

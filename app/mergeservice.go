@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"smriti"
+	"smriti/internal/textutil"
+	"smriti/lineage"
 )
 
 // MergeRequest asks to merge a source checkpoint (usually a branch head)
@@ -25,7 +27,7 @@ type MergeRequest struct {
 // Validate checks the message (at most smriti.MaxCheckpointMessageChars) and the
 // number of resolutions (at most smriti.MaxListItems). EUNPROCESSABLE otherwise.
 func (r *MergeRequest) Validate() error {
-	if smriti.RuneLen(r.Message) > smriti.MaxCheckpointMessageChars {
+	if textutil.RuneLen(r.Message) > smriti.MaxCheckpointMessageChars {
 		return smriti.TooLong("message", smriti.MaxCheckpointMessageChars)
 	}
 	if len(r.Resolutions) > smriti.MaxListItems {
@@ -61,7 +63,7 @@ type MergeBackend interface {
 	smriti.SpaceService
 	smriti.CheckpointService
 	smriti.ItemService
-	smriti.LineageService
+	lineage.Service
 }
 
 // MergeCheckpoints runs a merge: it finds the base with CommonAncestor,
@@ -100,7 +102,7 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 		return nil, err
 	}
 	if base != nil && base.ID == source.ID {
-		return nil, smriti.Errorf(smriti.ECONFLICT, "Nothing to merge: checkpoint %s is already in the history of %s", smriti.ShortHash(source.Hash), smriti.ShortHash(target.Hash))
+		return nil, smriti.Errorf(smriti.ECONFLICT, "Nothing to merge: checkpoint %s is already in the history of %s", textutil.ShortHash(source.Hash), textutil.ShortHash(target.Hash))
 	}
 
 	// The merge checkpoint gets its own title, so the sides' titles take no
@@ -200,7 +202,7 @@ func mergeTarget(ctx context.Context, b MergeBackend, req MergeRequest) (*smriti
 	}
 	if len(head) == 1 && head[0].ID != target.ID {
 		return nil, smriti.Errorf(smriti.ECONFLICT, "Target checkpoint %s is not the head of branch '%s' (the head is %s); merge into the head",
-			smriti.ShortHash(target.Hash), target.BranchName, smriti.ShortHash(head[0].Hash))
+			textutil.ShortHash(target.Hash), target.BranchName, textutil.ShortHash(head[0].Hash))
 	}
 	return target, nil
 }

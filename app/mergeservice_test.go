@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"smriti"
+	"smriti/lineage"
 	"testing"
 )
 
@@ -13,7 +14,7 @@ import (
 type fakeHistory struct {
 	smriti.SpaceService
 	smriti.CheckpointService
-	smriti.LineageService
+	lineage.Service
 
 	space   smriti.ID
 	byID    map[smriti.ID]*smriti.Checkpoint

@@ -18,7 +18,7 @@ type NextBase struct {
 
 // NextBase answers what a checkpoint committed now in session (smriti.NilID:
 // with no session, onto main) would build on, by the one domain rule
-// (smriti.CommitBranch, smriti.CommitBase). ENOTFOUND for a space the
+// (smriti.Session.CommitBranch, smriti.Session.CommitBase). ENOTFOUND for a space the
 // caller cannot see, or a session the caller cannot see or of another
 // space.
 func (a *App) NextBase(ctx context.Context, space, session smriti.ID) (*NextBase, error) {
@@ -32,7 +32,7 @@ func (a *App) NextBase(ctx context.Context, space, session smriti.ID) (*NextBase
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "Session not found in this space")
 		}
 	}
-	branch := smriti.CommitBranch(se)
+	branch := se.CommitBranch()
 	// The store tells a space the caller cannot see from an empty one.
 	heads, err := a.store.LatestCheckpoints(ctx, space, branch, 1)
 	if err != nil {
@@ -42,7 +42,7 @@ func (a *App) NextBase(ctx context.Context, space, session smriti.ID) (*NextBase
 	if len(heads) > 0 {
 		head = &heads[0].ID
 	}
-	out := &NextBase{BranchName: branch, CheckpointID: smriti.CommitBase(se, head)}
+	out := &NextBase{BranchName: branch, CheckpointID: se.CommitBase(head)}
 	switch {
 	case out.CheckpointID == nil:
 	case head != nil && *out.CheckpointID == *head:

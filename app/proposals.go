@@ -5,6 +5,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/proposal"
 )
 
 // ProposalSave is a draft to keep for later as a proposal.
@@ -27,7 +28,7 @@ type ProposalSave struct {
 // superseded (kept, out of the brief), and a reviewer sees one proposal per
 // line of work. ENOTFOUND for a session or base of another space,
 // EUNPROCESSABLE for content a commit would refuse.
-func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Proposal, error) {
+func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*proposal.Proposal, error) {
 	session := smriti.NilID
 	if in.SessionID != nil {
 		session = *in.SessionID
@@ -41,7 +42,7 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 		if !se.InSpace(in.SpaceID) {
 			return nil, smriti.Errorf(smriti.ENOTFOUND, "session_id: no such session in this space")
 		}
-		branch = smriti.CommitBranch(se)
+		branch = se.CommitBranch()
 	}
 	base := in.BaseCheckpointID
 	if base == nil {
@@ -54,8 +55,8 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 	rs := a.redactor(ctx, in.SpaceID)
 	rs.content(&in.Draft.Content)
 	rs.items(in.Draft.Items)
-	p := &smriti.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base, BranchName: branch, Source: in.Source, Draft: in.Draft}
-	if in.Source == smriti.ProposalFromHook && session != smriti.NilID {
+	p := &proposal.Proposal{SpaceID: in.SpaceID, SessionID: in.SessionID, BaseCheckpointID: base, BranchName: branch, Source: in.Source, Draft: in.Draft}
+	if in.Source == proposal.FromHook && session != smriti.NilID {
 		p, _, err := a.store.ReplaceProposals(ctx, p)
 		return p, err
 	}
@@ -64,7 +65,7 @@ func (a *App) SaveProposal(ctx context.Context, in ProposalSave) (*smriti.Propos
 
 // ShowProposal returns a proposal of space (ENOTFOUND when missing,
 // unseen or of another space).
-func (a *App) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+func (a *App) ShowProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error) {
 	p, err := a.store.Proposal(ctx, id)
 	if err != nil {
 		return nil, err
@@ -77,18 +78,18 @@ func (a *App) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Pr
 
 // ListProposals lists a space's proposals, newest first, of one status
 // when status is set (EUNPROCESSABLE for another word).
-func (a *App) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+func (a *App) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*proposal.Proposal, error) {
 	return a.store.Proposals(ctx, space, status)
 }
 
 // EditProposal changes a pending proposal of space (ECONFLICT once it is
 // accepted or rejected; EUNPROCESSABLE for content a commit would refuse).
-func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e proposal.Edit) (*proposal.Proposal, error) {
 	p, err := a.ShowProposal(ctx, space, id)
 	if err != nil {
 		return nil, err
 	}
-	if p.Status != smriti.ProposalPending {
+	if p.Status != proposal.Pending {
 		return nil, smriti.Errorf(smriti.ECONFLICT, "Proposal %s is %s; only a pending proposal can be edited", id, p.Status)
 	}
 	d := p.Draft
@@ -100,11 +101,11 @@ func (a *App) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.Pr
 
 // RejectProposal marks a pending proposal rejected (ECONFLICT when it was
 // decided already).
-func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error) {
 	if _, err := a.ShowProposal(ctx, space, id); err != nil {
 		return nil, err
 	}
-	return a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalRejected, nil)
+	return a.store.SetProposalStatus(ctx, id, proposal.Pending, proposal.Rejected, nil)
 }
 
 // AcceptProposal commits a pending proposal as Save does, on its branch
@@ -114,14 +115,14 @@ func (a *App) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.
 // proposal, committing it and recording the checkpoint on it are one
 // transaction: a failure anywhere leaves the proposal pending and nothing
 // committed, and two accepts never commit twice (the second is ECONFLICT).
-func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutions []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutions []smriti.MergeResolution) (*proposal.Proposal, *smriti.Checkpoint, error) {
 	if _, err := a.ShowProposal(ctx, space, id); err != nil {
 		return nil, nil, err
 	}
-	var p *smriti.Proposal
+	var p *proposal.Proposal
 	var cp *smriti.Checkpoint
 	err := a.store.RunInTx(ctx, func(ctx context.Context) error {
-		taken, err := a.store.SetProposalStatus(ctx, id, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+		taken, err := a.store.SetProposalStatus(ctx, id, proposal.Pending, proposal.Accepted, nil)
 		if err != nil {
 			return err
 		}
@@ -137,7 +138,7 @@ func (a *App) AcceptProposal(ctx context.Context, space, id smriti.ID, resolutio
 			return err
 		}
 		cp = saved.Checkpoint
-		p, err = a.store.SetProposalStatus(ctx, id, smriti.ProposalAccepted, smriti.ProposalAccepted, &cp.ID)
+		p, err = a.store.SetProposalStatus(ctx, id, proposal.Accepted, proposal.Accepted, &cp.ID)
 		return err
 	})
 	if err != nil {
@@ -151,7 +152,7 @@ func (c *Coordinator) attachProposals(ctx context.Context, b *coord.StateBrief) 
 	if c.Proposals == nil || b.Space == nil {
 		return nil
 	}
-	ps, err := c.Proposals.Proposals(ctx, b.Space.ID, smriti.ProposalPending)
+	ps, err := c.Proposals.Proposals(ctx, b.Space.ID, proposal.Pending)
 	if err != nil {
 		return err
 	}

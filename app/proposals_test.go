@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/proposal"
 	"smriti/provider"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -21,7 +22,7 @@ type failsRecording struct {
 
 var errRecording = errors.New("disk full")
 
-func (f failsRecording) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*smriti.Proposal, error) {
+func (f failsRecording) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*proposal.Proposal, error) {
 	if checkpoint != nil {
 		return nil, errRecording
 	}
@@ -79,7 +80,7 @@ func TestAcceptProposalFailingItsLastWriteLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after.Status != smriti.ProposalPending || after.CheckpointID != nil || after.DecidedAt != nil {
+			if after.Status != proposal.Pending || after.CheckpointID != nil || after.DecidedAt != nil {
 				t.Fatalf("proposal = %s (checkpoint %v, decided %v); want pending, as before the accept", after.Status, after.CheckpointID, after.DecidedAt)
 			}
 
@@ -87,7 +88,7 @@ func TestAcceptProposalFailingItsLastWriteLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if accepted.Status != smriti.ProposalAccepted || accepted.CheckpointID == nil || *accepted.CheckpointID != cp.ID ||
+			if accepted.Status != proposal.Accepted || accepted.CheckpointID == nil || *accepted.CheckpointID != cp.ID ||
 				cp.ParentID == nil || *cp.ParentID != head.ID || cp.Message != "Add SQLite" {
 				t.Fatalf("accepted = %s → %v, checkpoint %q on %v; want accepted → the new checkpoint %q on %s",
 					accepted.Status, accepted.CheckpointID, cp.Message, cp.ParentID, "Add SQLite", head.ID)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/internal/textutil"
+	"smriti/proposal"
 	"smriti/remote"
 )
 
@@ -39,7 +41,7 @@ type PullResult struct {
 	Conflicts []smriti.MergeConflict
 	// Proposal, with the propose policy and conflicts, holds the other
 	// copy's side of each conflict for a person to accept or reject.
-	Proposal *smriti.Proposal
+	Proposal *proposal.Proposal
 	Applied  remote.Counts
 }
 
@@ -95,7 +97,7 @@ func (a *App) Pull(ctx context.Context, in PullRequest) (*PullResult, error) {
 					return nil, err
 				}
 				if inHistory == nil || inHistory.ID != tracked.CheckpointID {
-					return nil, smriti.Errorf(smriti.ECONFLICT, "%s/%s is stored here on another line than %s; merge it with `smriti merge %s`", in.Remote, branch, branch, smriti.ShortHash(tracked.Hash))
+					return nil, smriti.Errorf(smriti.ECONFLICT, "%s/%s is stored here on another line than %s; merge it with `smriti merge %s`", in.Remote, branch, branch, textutil.ShortHash(tracked.Hash))
 				}
 			}
 		case err != nil:
@@ -203,7 +205,7 @@ func (a *App) planMerge(ctx context.Context, in PullRequest, branch string, head
 		}
 		draft := other.Merged
 		draft.Message = fmt.Sprintf("Take %s/%s's side of %d conflict(s)", in.Remote, branch, len(first.Conflicts))
-		out.Proposal = &smriti.Proposal{Draft: smriti.ProposalDraft{Content: draft, Items: other.Items, AuthorType: author.Type,
+		out.Proposal = &proposal.Proposal{Draft: smriti.ProposalDraft{Content: draft, Items: other.Items, AuthorType: author.Type,
 			AuthorAgent: author.Agent, ProjectRoot: head.ProjectRoot, Conflicts: first.Conflicts}}
 		out.Outcome = PullProposed
 	}

@@ -6,6 +6,8 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
+	"smriti/receipt"
 	"smriti/tokenizer"
 )
 
@@ -28,14 +30,14 @@ func (in *CompactionIn) validate() error {
 	switch {
 	case in.AgentSession == "":
 		return smriti.Errorf(smriti.EINVALID, "agent_session is required: the host's session_id")
-	case smriti.RuneLen(in.AgentSession) > smriti.MaxAgentSessionChars:
+	case textutil.RuneLen(in.AgentSession) > smriti.MaxAgentSessionChars:
 		return smriti.TooLong("agent_session", smriti.MaxAgentSessionChars)
-	case !smriti.ValidHost(in.Host):
-		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", smriti.HostClaudeCode, smriti.HostCodex, smriti.Truncate(in.Host, 32))
+	case !receipt.ValidHost(in.Host):
+		return smriti.Errorf(smriti.EINVALID, "host must be %s or %s, not %q", receipt.HostClaudeCode, receipt.HostCodex, textutil.Truncate(in.Host, 32))
 	case !receiptEvents[in.Event]:
-		return smriti.Errorf(smriti.EINVALID, "event must be SessionStart or PostCompact, not %q", smriti.Truncate(in.Event, 32))
+		return smriti.Errorf(smriti.EINVALID, "event must be SessionStart or PostCompact, not %q", textutil.Truncate(in.Event, 32))
 	case in.Trigger != "" && in.Trigger != "manual" && in.Trigger != "auto":
-		return smriti.Errorf(smriti.EINVALID, "trigger must be manual, auto or empty, not %q", smriti.Truncate(in.Trigger, 32))
+		return smriti.Errorf(smriti.EINVALID, "trigger must be manual, auto or empty, not %q", textutil.Truncate(in.Trigger, 32))
 	case strings.TrimSpace(in.Injected) == "":
 		return smriti.Errorf(smriti.EINVALID, "injected is required: the text the hook gave the agent")
 	case len(in.Injected) > smriti.MaxInjectedBytes:
@@ -52,7 +54,7 @@ func (in *CompactionIn) validate() error {
 // of them only counted or left out makes it incomplete. EINVALID for a
 // malformed report, ENOTFOUND for a space the caller cannot see,
 // EFORBIDDEN without write access.
-func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in CompactionIn) (*smriti.CompactionReceipt, error) {
+func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in CompactionIn) (*receipt.Receipt, error) {
 	// The space first: a space the caller cannot see is ENOTFOUND whatever
 	// the report holds.
 	sp, err := a.store.Space(ctx, spaceID)
@@ -67,7 +69,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 		// a hook's would be loaded afresh on each run (seconds).
 		in.Tokens = tokenizer.CountO200K(in.Injected)
 	}
-	r := &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
+	r := &receipt.Receipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: in.AgentSession, Host: in.Host, Event: in.Event,
 		Trigger: in.Trigger, ListCommand: sp.AllItemsCommand(), Tokens: in.Tokens, CreatedAt: a.now()}
 	var items []smriti.Item
 	heads, err := a.store.LatestCheckpoints(ctx, spaceID, smriti.MainBranch, 1)
@@ -80,7 +82,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 			return nil, err
 		}
 	}
-	r.LiveIDs, r.InjectedIDs, r.OmittedIDs, r.MissingIDs, r.Status = smriti.ReceiptCoverage(items, in.Injected)
+	r.LiveIDs, r.InjectedIDs, r.OmittedIDs, r.MissingIDs, r.Status = receipt.Coverage(items, in.Injected)
 	if err := a.store.AddReceipt(ctx, r); err != nil {
 		return nil, err
 	}
@@ -90,7 +92,7 @@ func (a *App) RecordCompaction(ctx context.Context, spaceID smriti.ID, in Compac
 // CompactionReceipts lists a space's receipts, newest first, at most limit
 // (every one up to smriti.ListCap when limit <= 0); ENOTFOUND for a space
 // the caller cannot see.
-func (a *App) CompactionReceipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*smriti.CompactionReceipt, error) {
+func (a *App) CompactionReceipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*receipt.Receipt, error) {
 	return a.store.Receipts(ctx, spaceID, limit)
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/internal/textutil"
 
 	"smriti"
 )
@@ -32,7 +33,7 @@ func (a *App) ResolveCheckpoint(ctx context.Context, space *smriti.ID, ref strin
 		return nil, err
 	}
 	if space != nil && c.SpaceID != *space {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "no checkpoint matches %q in this space", smriti.Truncate(ref, 64))
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "no checkpoint matches %q in this space", textutil.Truncate(ref, 64))
 	}
 	return c, nil
 }

@@ -7,6 +7,8 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
+	"smriti/proposal"
 )
 
 // minIDPrefix is the shortest id prefix that names a session or a
@@ -33,12 +35,12 @@ func pickByPrefix(what, ref string, candidates []smriti.ID) (smriti.ID, error) {
 // one shorter than minIDPrefix or not hex.
 func idRef(what, ref string) (id smriti.ID, prefix string, err error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
-	if smriti.LooksLikeID(ref) {
+	if textutil.LooksLikeID(ref) {
 		id, err := smriti.ParseID(what, ref)
 		return id, "", err
 	}
 	if len(ref) < minIDPrefix || strings.Trim(ref, "0123456789abcdef-") != "" {
-		return smriti.NilID, "", smriti.Errorf(smriti.EINVALID, "%q: give the %s id or at least %d characters of it", smriti.Truncate(ref, 40), what, minIDPrefix)
+		return smriti.NilID, "", smriti.Errorf(smriti.EINVALID, "%q: give the %s id or at least %d characters of it", textutil.Truncate(ref, 40), what, minIDPrefix)
 	}
 	return smriti.NilID, ref, nil
 }
@@ -69,7 +71,7 @@ func (a *App) ResolveSession(ctx context.Context, ref string) (*smriti.Session, 
 // query finds the candidates. EINVALID for a ref too short or ambiguous,
 // ENOTFOUND when nothing matches (or the space is not the caller's to
 // see).
-func (a *App) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error) {
+func (a *App) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*proposal.Proposal, error) {
 	id, prefix, err := idRef("proposal", ref)
 	if err != nil {
 		return nil, err
@@ -180,11 +182,11 @@ func findItem(items []smriti.Item, query string) (*smriti.Item, error) {
 	case 1:
 		return contains[0], nil
 	case 0:
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "No item of the head matches %q; give an item id (checkpoint show --items lists them)", smriti.Truncate(q, 60))
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "No item of the head matches %q; give an item id (checkpoint show --items lists them)", textutil.Truncate(q, 60))
 	}
 	var names []string
 	for _, it := range contains {
-		names = append(names, fmt.Sprintf("%s %q", it.ID, smriti.Truncate(it.Text, 50)))
+		names = append(names, fmt.Sprintf("%s %q", it.ID, textutil.Truncate(it.Text, 50)))
 	}
-	return nil, smriti.Errorf(smriti.EINVALID, "%q matches %d items: %s; give one id", smriti.Truncate(q, 60), len(contains), strings.Join(names, ", "))
+	return nil, smriti.Errorf(smriti.EINVALID, "%q matches %d items: %s; give one id", textutil.Truncate(q, 60), len(contains), strings.Join(names, ", "))
 }

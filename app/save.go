@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/intelligence"
+	"smriti/proposal"
 )
 
 // SaveRequest is a checkpoint to save. Its CheckpointCommit is the content
@@ -41,7 +42,7 @@ type Saved struct {
 	// Checkpoint is the checkpoint committed (nil for a proposal or a dry
 	// run); Proposal the proposal kept (nil otherwise).
 	Checkpoint *smriti.Checkpoint
-	Proposal   *smriti.Proposal
+	Proposal   *proposal.Proposal
 	// Redactions are the secrets replaced in the content before it was
 	// stored.
 	Redactions []smriti.Redaction

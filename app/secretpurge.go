@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/secrets"
@@ -90,13 +91,13 @@ func (a *App) secretAdmin(ctx context.Context, space smriti.ID, what string) (st
 // reports them.
 func validSecretName(rule, fingerprint string, needFingerprint bool) error {
 	if len(rule) > 100 || strings.ContainsAny(rule, " \t\n/") {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "rule: %q is not a rule id (secrets scan names them: github-pat, aws-access-token, …)", smriti.Truncate(rule, 40))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "rule: %q is not a rule id (secrets scan names them: github-pat, aws-access-token, …)", textutil.Truncate(rule, 40))
 	}
 	if !needFingerprint {
 		return nil
 	}
 	if len(fingerprint) != 16 || strings.Trim(fingerprint, "0123456789abcdef") != "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "fingerprint: %q is not 16 hex digits as secrets scan reports them", smriti.Truncate(fingerprint, 40))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "fingerprint: %q is not 16 hex digits as secrets scan reports them", textutil.Truncate(fingerprint, 40))
 	}
 	return nil
 }

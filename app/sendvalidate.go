@@ -2,6 +2,7 @@ package app
 
 import (
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -13,7 +14,7 @@ func (r *SendRequest) Validate() error {
 	switch {
 	case strings.TrimSpace(r.Message) == "":
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "message is required")
-	case smriti.RuneLen(r.Message) > maxMessageChars:
+	case textutil.RuneLen(r.Message) > maxMessageChars:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "message must be at most %d characters", maxMessageChars)
 	case r.HistoryBudget < 0:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "history_token_budget must be positive")

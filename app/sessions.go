@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -14,7 +15,7 @@ const MaxSessionTitleChars = 255
 // MaxSessionTitleChars characters (EUNPROCESSABLE), the provider and model
 // chosen once (ChooseModel), seeded as in.SeedFrom says.
 func (a *App) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
-	if smriti.RuneLen(in.Title) > MaxSessionTitleChars {
+	if textutil.RuneLen(in.Title) > MaxSessionTitleChars {
 		return nil, smriti.TooLong("title", MaxSessionTitleChars)
 	}
 	in.Title = strings.TrimSpace(in.Title)

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"smriti"
+	"smriti/internal/pages"
+	"smriti/lineage"
 	"smriti/portability"
 )
 
@@ -26,7 +28,7 @@ func (a *App) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, st
 
 // AllSpaces lists every space the caller can see.
 func (a *App) AllSpaces(ctx context.Context) ([]*smriti.Space, error) {
-	return smriti.AllPages(func(after string) ([]*smriti.Space, string, error) {
+	return pages.All(func(after string) ([]*smriti.Space, string, error) {
 		return a.store.Spaces(ctx, smriti.Page{After: after})
 	})
 }
@@ -42,7 +44,7 @@ func (a *App) DeleteSpace(ctx context.Context, id smriti.ID) error {
 }
 
 // SpaceTree is a space's checkpoint graph.
-func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*smriti.Tree, error) {
+func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*lineage.Tree, error) {
 	return a.store.SpaceTree(ctx, id)
 }
 

@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -105,8 +106,8 @@ func TestSendsReadAHeadCheckpointOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Exchange.Assistant.Content, "checkpoints="+smriti.ShortHash(cp2.Hash)) {
-		t.Fatalf("reply after a new head = %q, want it built on %s", res.Exchange.Assistant.Content, smriti.ShortHash(cp2.Hash))
+	if !strings.Contains(res.Exchange.Assistant.Content, "checkpoints="+textutil.ShortHash(cp2.Hash)) {
+		t.Fatalf("reply after a new head = %q, want it built on %s", res.Exchange.Assistant.Content, textutil.ShortHash(cp2.Hash))
 	}
 	if n := reads.full.Load(); n != 2 {
 		t.Fatalf("checkpoints read in full = %d after a new head, want 2", n)

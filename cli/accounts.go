@@ -14,6 +14,7 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/credential"
+	"smriti/internal/clock"
 	"smriti/internal/nonnil"
 	"smriti/wire"
 )
@@ -237,7 +238,7 @@ func newTokenCreateCmd(defaultDB string, open AccountOpener) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				tok, secret, err := account.IssueToken(ctx, a, u.ID, account.TokenRequest{Name: name, Scope: scope, ExpiresIn: expires}, smriti.Now())
+				tok, secret, err := account.IssueToken(ctx, a, u.ID, account.TokenRequest{Name: name, Scope: scope, ExpiresIn: expires}, clock.Now())
 				if err != nil {
 					return err
 				}

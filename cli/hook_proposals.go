@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/proposal"
 	"smriti/wire"
 )
 
@@ -98,7 +99,7 @@ func coversTurns(saved, st *smriti.SourceTurns) bool {
 // turns the saved draft covers (drafts read every turn no checkpoint
 // consumed, so the save holds what they proposed, or newer).
 func rejectCovered(ctx context.Context, env *Env, c *client.Client, space smriti.ID, saved *smriti.SourceTurns) error {
-	ps, err := c.Proposals(ctx, space, smriti.ProposalPending)
+	ps, err := c.Proposals(ctx, space, proposal.Pending)
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func rejectCovered(ctx context.Context, env *Env, c *client.Client, space smriti
 
 // newestHookProposal is the newest pending proposal a hook saved in space.
 func newestHookProposal(ctx context.Context, c *client.Client, space *wire.Repo) (*wire.ProposalOut, error) {
-	ps, err := c.Proposals(ctx, space.ID, smriti.ProposalPending)
+	ps, err := c.Proposals(ctx, space.ID, proposal.Pending)
 	if err != nil {
 		return nil, err
 	}

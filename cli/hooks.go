@@ -17,6 +17,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/skills"
 	"smriti/wire"
 )
@@ -327,7 +328,7 @@ func newHookImportCmd(sub string) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+		fmt.Fprintf(env.Stdout, "Smriti: saved checkpoint %s %q on %s\n", textutil.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 		printRebased(env, cp)
 		// A draft kept by an earlier conflicted auto-save of this
 		// session is stale once this save covered its turns.
@@ -411,7 +412,7 @@ func newHookSaveDraftCmd() *cobra.Command {
 				return printJSON(env.Stdout, out.Checkpoint)
 			}
 			cp := out.Checkpoint
-			fmt.Fprintf(env.Stdout, "Saved checkpoint %s %q on %s\n", smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			fmt.Fprintf(env.Stdout, "Saved checkpoint %s %q on %s\n", textutil.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, &cp)
 			return nil
 		},

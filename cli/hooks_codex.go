@@ -2,8 +2,7 @@ package cli
 
 import (
 	"path/filepath"
-
-	"smriti"
+	"smriti/receipt"
 )
 
 // Codex hook events Smriti installs in the project's .codex/hooks.json
@@ -27,7 +26,7 @@ var codexHookEvents = []hookEvent{
 // codexHookCommand is what a Codex hook runs: `smriti` from PATH, so the
 // file works in every clone of the project.
 func codexHookCommand(sub, space string, autoSave bool) string {
-	return hookCommand(sub, space, autoSave) + " --host " + smriti.HostCodex
+	return hookCommand(sub, space, autoSave) + " --host " + receipt.HostCodex
 }
 
 // codexHooksRel is the project's Codex hooks file.

@@ -16,6 +16,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/receipt"
 	"smriti/render"
 	"smriti/skills"
 	"smriti/wire"
@@ -54,16 +55,16 @@ func peekHookInput(env *Env) (*compactInput, error) {
 
 // hostFlag adds --host to a hook command.
 func hostFlag(cmd *cobra.Command) {
-	cmd.Flags().String("host", smriti.HostClaudeCode, "the agent host running the hook: claude-code or codex")
+	cmd.Flags().String("host", receipt.HostClaudeCode, "the agent host running the hook: claude-code or codex")
 }
 
 // hookHost reads --host.
 func hookHost(cmd *cobra.Command) (string, error) {
 	h, _ := cmd.Flags().GetString("host")
 	if h == "" {
-		h = smriti.HostClaudeCode
+		h = receipt.HostClaudeCode
 	}
-	if !smriti.ValidHost(h) {
+	if !receipt.ValidHost(h) {
 		return "", usageErr(cmd, fmt.Sprintf("--host must be claude-code or codex, not %q", h))
 	}
 	return h, nil
@@ -72,9 +73,9 @@ func hookHost(cmd *cobra.Command) (string, error) {
 // hostSource is the transcript format of the hook's host. A Codex hook's
 // checkpoints are authored by codex unless SMRITI_AGENT names the agent.
 func hostSource(cmd *cobra.Command) string {
-	if h, _ := hookHost(cmd); h == smriti.HostCodex {
+	if h, _ := hookHost(cmd); h == receipt.HostCodex {
 		if agentName("") == "" {
-			os.Setenv("SMRITI_AGENT", smriti.HostCodex)
+			os.Setenv("SMRITI_AGENT", receipt.HostCodex)
 		}
 		return portability.SourceCodex
 	}
@@ -328,7 +329,7 @@ func reinject(cmd *cobra.Command, env *Env, host string, in *compactInput, text 
 	case err != nil:
 		o.SystemMessage = "Smriti: the brief was re-injected after compaction, but no receipt was recorded: " + smriti.ErrorMessage(err)
 		fmt.Fprintln(env.Stderr, o.SystemMessage)
-	case rc.Status == smriti.ReceiptIncomplete:
+	case rc.Status == receipt.Incomplete:
 		o.SystemMessage = "Smriti: " + render.CompactionLine(rc.Receipt(), time.Now())
 		fmt.Fprintln(env.Stderr, o.SystemMessage)
 		// The line names every item left out; the model is given as much

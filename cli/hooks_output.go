@@ -16,6 +16,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/portability"
+	"smriti/receipt"
 	"smriti/render"
 	"smriti/wire"
 )
@@ -50,7 +51,7 @@ func sayHookStatus(env *Env, host, sub, text string) error {
 			fmt.Fprintln(env.Stdout, text)
 		}
 		return nil
-	case sub == "pre-compact" && host == smriti.HostCodex:
+	case sub == "pre-compact" && host == receipt.HostCodex:
 		return printStopOutput(env, text)
 	}
 	if text != "" {
@@ -100,7 +101,7 @@ func withHookLog(cmd *cobra.Command) *cobra.Command {
 		if err != nil {
 			what = "error: " + smriti.ErrorMessage(err)
 		}
-		line := fmt.Sprintf("%s %s %s %s %dms %s: %s\n", start.UTC().Format(time.RFC3339), c.Name(), firstNonEmpty(host, smriti.HostClaudeCode),
+		line := fmt.Sprintf("%s %s %s %s %dms %s: %s\n", start.UTC().Format(time.RFC3339), c.Name(), firstNonEmpty(host, receipt.HostClaudeCode),
 			firstNonEmpty(in.SessionID, "-"), time.Since(start).Milliseconds(), what, oneLineCut(said.String(), 400))
 		appendHookLog(hookLog(in.Cwd), line)
 		return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"smriti/receipt"
 	"strings"
 
 	"smriti"
@@ -57,7 +58,7 @@ func findTranscript(host, session string) (string, error) {
 	if !agentSessionID.MatchString(session) {
 		return "", smriti.Errorf(smriti.EINVALID, "the hook input names no transcript_path and no usable session_id")
 	}
-	if host == smriti.HostCodex {
+	if host == receipt.HostCodex {
 		home, err := codexHome()
 		if err != nil {
 			return "", err

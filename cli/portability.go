@@ -10,6 +10,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/search"
 	"smriti/wire"
@@ -231,7 +232,7 @@ func formatSearch(res *wire.SearchResponse) string {
 		where := ""
 		switch {
 		case h.CommitHash != nil:
-			where = fmt.Sprintf("%s@%s", h.Branch, smriti.ShortHash(*h.CommitHash))
+			where = fmt.Sprintf("%s@%s", h.Branch, textutil.ShortHash(*h.CommitHash))
 		case h.SessionID != nil && h.Seq != nil:
 			where = fmt.Sprintf("%s, session %s #%d", h.Branch, short(h.SessionID.String()), *h.Seq)
 		}

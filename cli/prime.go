@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/client"
+	"smriti/internal/estimate"
 	"smriti/render"
 	"smriti/wire"
 )
@@ -83,7 +83,7 @@ func primeOf(ctx context.Context, env *Env, c *client.Client, sp *wire.Repo) (Pr
 		return Prime{}, failf("the server's prime text is not one this smriti reads; run the same version as the server (smriti version)")
 	}
 	if checked := withChecks(brief, checks); checked != brief {
-		n += max(0, smriti.EstimateTokens(checked)-smriti.EstimateTokens(brief))
+		n += max(0, estimate.Tokens(checked)-estimate.Tokens(brief))
 		brief = checked
 	}
 	text, _ = render.WithTokenLine(usage+"\n"+strings.TrimLeft(brief, "\n"), func(string) int { return n })

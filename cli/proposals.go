@@ -10,6 +10,8 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
+	"smriti/proposal"
 	"smriti/wire"
 )
 
@@ -71,7 +73,7 @@ func printProposalList(w io.Writer, space, status string, ps []wire.ProposalOut)
 	for _, p := range ps {
 		fmt.Fprintf(w, "%s  %-8s  %-4s  %-10s  %s  %s\n", shortID(p.ID), p.Status, p.Source, p.BranchName, p.CreatedAt.UTC().Format("2006-01-02 15:04"), p.Title)
 	}
-	if status == smriti.ProposalPending {
+	if status == proposal.Pending {
 		fmt.Fprintf(w, "Review one: smriti proposals show %s\n", shortID(ps[0].ID))
 	}
 }
@@ -169,7 +171,7 @@ func proposalText(p *wire.ProposalOut) string {
 	section("Tasks", tasks)
 	section("Open questions", p.OpenQuestions)
 	section("Entities", p.Entities)
-	if p.Status == smriti.ProposalPending {
+	if p.Status == proposal.Pending {
 		id := shortID(p.ID)
 		fmt.Fprintf(&b, "\nAccept: smriti proposals accept %s · edit: smriti proposals edit %s --title … · reject: smriti proposals reject %s\n", id, id, id)
 	}
@@ -207,7 +209,7 @@ func newProposalAcceptCmd() *cobra.Command {
 				return printJSON(env.Stdout, out)
 			}
 			cp := out.Checkpoint
-			fmt.Fprintf(env.Stdout, "Accepted proposal %s: saved checkpoint %s %q on %s\n", shortID(id), smriti.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
+			fmt.Fprintf(env.Stdout, "Accepted proposal %s: saved checkpoint %s %q on %s\n", shortID(id), textutil.ShortHash(cp.CommitHash), cp.Message, cp.BranchName)
 			printRebased(env, &cp)
 			return nil
 		},

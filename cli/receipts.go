@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
+	"smriti/internal/textutil"
 	"smriti/render"
 	"smriti/wire"
 )
@@ -64,7 +64,7 @@ func receiptsText(space string, rs []wire.ReceiptOut, now time.Time) string {
 		if r.Trigger != "" {
 			trigger = ", " + r.Trigger
 		}
-		fmt.Fprintf(&b, "\n%s  %s  %s%s  session %s  ~%d tokens\n", strings.ToUpper(r.Status), r.Host, r.Event, trigger, smriti.Truncate(r.AgentSession, 36), r.Tokens)
+		fmt.Fprintf(&b, "\n%s  %s  %s%s  session %s  ~%d tokens\n", strings.ToUpper(r.Status), r.Host, r.Event, trigger, textutil.Truncate(r.AgentSession, 36), r.Tokens)
 		fmt.Fprintf(&b, "  %s\n", render.CompactionLine(rc, now))
 		if len(r.OmittedItemIDs) > 0 {
 			fmt.Fprintf(&b, "  only counted: %s\n", strings.Join(r.OmittedItemIDs, ", "))

@@ -9,6 +9,7 @@ import (
 	"smriti/client"
 	"smriti/coderef"
 	"smriti/gitcli"
+	"smriti/internal/estimate"
 	"smriti/refcheck"
 	"smriti/render"
 	"smriti/wire"
@@ -125,16 +126,16 @@ func checksReserve(checks []coderef.ItemCheck) int {
 	if section == "" {
 		return 0
 	}
-	n := smriti.EstimateTokens(section + "\n")
+	n := estimate.Tokens(section + "\n")
 	for _, s := range coderef.Stale(checks) {
-		n += smriti.EstimateTokens(" [check: " + string(s.Status) + "]")
+		n += estimate.Tokens(" [check: " + string(s.Status) + "]")
 	}
 	return n
 }
 
 // withChecks is a brief the server rendered with its stale items marked
 // where they are listed and the check section in front. A token line at
-// its end grows by an estimate (smriti.EstimateTokens, high) of what the
+// its end grows by an estimate (estimate.Tokens, high) of what the
 // checks added: the server counted the brief without them.
 func withChecks(md string, checks []coderef.ItemCheck) string {
 	if len(coderef.Stale(checks)) == 0 {
@@ -145,7 +146,7 @@ func withChecks(md string, checks []coderef.ItemCheck) string {
 	if !counted {
 		return out
 	}
-	n += max(0, smriti.EstimateTokens(out)-smriti.EstimateTokens(body))
+	n += max(0, estimate.Tokens(out)-estimate.Tokens(body))
 	out, _ = render.WithTokenLine(out, func(string) int { return n })
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/wire"
 
 	"smriti"
@@ -14,7 +15,7 @@ const spaceListHint = "Run `smriti space list` to see the spaces."
 // resolveSpace finds a space by UUID or by name (exact, then
 // case-insensitive); several matches ask for the UUID.
 func resolveSpace(ctx context.Context, c *client.Client, arg string) (*wire.Repo, error) {
-	if smriti.LooksLikeID(arg) {
+	if textutil.LooksLikeID(arg) {
 		id, err := smriti.ParseID("space", arg)
 		if err == nil {
 			r, err := c.Space(ctx, id)

@@ -10,6 +10,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -154,7 +155,7 @@ func newRemoteShowCmd() *cobra.Command {
 			}
 			writeRemote(env.Stdout, r)
 			for _, h := range r.Heads {
-				fmt.Fprintf(env.Stdout, "  %s/%s at %s\n", r.Name, h.Branch, smriti.ShortHash(h.CommitHash))
+				fmt.Fprintf(env.Stdout, "  %s/%s at %s\n", r.Name, h.Branch, textutil.ShortHash(h.CommitHash))
 			}
 			return nil
 		},
@@ -308,7 +309,7 @@ Items both copies changed follow --on-conflict:
 func writePull(w io.Writer, name string, res *wire.PullOut) {
 	head := "none"
 	if res.Head != nil {
-		head = smriti.ShortHash(res.Head.CommitHash)
+		head = textutil.ShortHash(res.Head.CommitHash)
 	}
 	switch res.Outcome {
 	case "up_to_date":
@@ -366,14 +367,14 @@ accepts it with smriti proposals accept, which rebases it by item id.`,
 				return nil
 			}
 			if res.Outcome == "up_to_date" {
-				fmt.Fprintf(env.Stdout, "%s on %s is already at %s\n", res.Branch, remoteArg(args), smriti.ShortHash(res.NewHead))
+				fmt.Fprintf(env.Stdout, "%s on %s is already at %s\n", res.Branch, remoteArg(args), textutil.ShortHash(res.NewHead))
 				return nil
 			}
 			old := "nothing"
 			if res.OldHead != nil {
-				old = smriti.ShortHash(*res.OldHead)
+				old = textutil.ShortHash(*res.OldHead)
 			}
-			fmt.Fprintf(env.Stdout, "Pushed %s to %s: %s → %s (%s)\n", res.Branch, remoteArg(args), old, smriti.ShortHash(res.NewHead), countsText(res.Stored))
+			fmt.Fprintf(env.Stdout, "Pushed %s to %s: %s → %s (%s)\n", res.Branch, remoteArg(args), old, textutil.ShortHash(res.NewHead), countsText(res.Stored))
 			return nil
 		},
 	}

@@ -10,6 +10,7 @@ package coderef
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 
@@ -104,17 +105,17 @@ func ParseSpec(s string) (string, *smriti.LineRange, error) {
 	}
 	p = strings.TrimPrefix(p, "./")
 	if msg := smriti.RefPathProblem(p); msg != "" {
-		return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: the path %s", smriti.Truncate(s, 80), msg)
+		return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: the path %s", textutil.Truncate(s, 80), msg)
 	}
 	if lines == "" {
 		if strings.HasSuffix(s, ":") {
-			return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: give lines after the colon (path:12 or path:12-30)", smriti.Truncate(s, 80))
+			return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: give lines after the colon (path:12 or path:12-30)", textutil.Truncate(s, 80))
 		}
 		return p, nil, nil
 	}
 	r, ok := parseRange(lines)
 	if !ok {
-		return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: lines must be N or FROM-TO with 1 <= FROM <= TO", smriti.Truncate(s, 80))
+		return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: lines must be N or FROM-TO with 1 <= FROM <= TO", textutil.Truncate(s, 80))
 	}
 	return p, r, nil
 }

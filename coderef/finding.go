@@ -96,12 +96,12 @@ func ByItem(fs []Finding) []ItemCheck {
 }
 
 // Name is how the check cites its item: the version's name
-// (item@version, see smriti.ShortItemVersion) when known, else the id.
+// (item@version, see smriti.ItemVersion.Short) when known, else the id.
 func (c *ItemCheck) Name() string {
 	if c.Version == "" {
 		return c.ItemID
 	}
-	return smriti.ShortItemVersion(c.ItemID, c.Version)
+	return smriti.ItemVersion{ItemID: c.ItemID, Hash: c.Version}.Short()
 }
 
 // Stale is the checks that are not fresh.

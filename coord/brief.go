@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"smriti"
+	"smriti/receipt"
 	"smriti/remote"
 	"time"
 )
@@ -36,7 +37,7 @@ type StateBrief struct {
 	Mount *MountedCheckpoint
 	// Compaction is the space's newest compaction receipt (nil when no
 	// agent host has compacted yet).
-	Compaction *smriti.CompactionReceipt
+	Compaction *receipt.Receipt
 	// Proposals are the space's pending proposals, newest first.
 	Proposals []ProposalWaiting
 	// Remotes say how each branch tracked on another copy of the space

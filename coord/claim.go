@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -89,16 +90,16 @@ func (in *ClaimCreate) Normalize() error {
 	}
 	switch {
 	case !smriti.ValidIntent(in.Intent):
-		return smriti.Errorf(smriti.EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", smriti.Truncate(in.Intent, 40))
+		return smriti.Errorf(smriti.EINVALID, "Invalid intent_type '%s'. Must be one of: docs, implement, investigate, review, test", textutil.Truncate(in.Intent, 40))
 	case *in.TTL < MinClaimTTL || *in.TTL > MaxClaimTTL:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "ttl_hours must be between 1 minute (0.0167) and 7 days (168), got %.4g hours", in.TTL.Hours())
 	case in.Scope == "":
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope must not be empty")
-	case smriti.RuneLen(in.Scope) > maxClaimScope:
+	case textutil.RuneLen(in.Scope) > maxClaimScope:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "scope must be at most %d characters", maxClaimScope)
-	case smriti.RuneLen(in.Agent) > MaxClaimAgent:
+	case textutil.RuneLen(in.Agent) > MaxClaimAgent:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "agent must be at most %d characters", MaxClaimAgent)
-	case smriti.RuneLen(in.TaskID) > maxClaimTaskID:
+	case textutil.RuneLen(in.TaskID) > maxClaimTaskID:
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "task_id must be at most %d characters", maxClaimTaskID)
 	}
 	return smriti.ValidateBranchName(in.BranchName)
@@ -119,7 +120,7 @@ func (c *Claim) Collides(o *Claim) bool {
 // finished or has expired at now).
 func (c *Claim) CheckFinish(status string, now time.Time) error {
 	if status != ClaimDone && status != ClaimAbandoned {
-		return smriti.Errorf(smriti.EINVALID, "Invalid status '%s'. Must be 'done' or 'abandoned'.", smriti.Truncate(status, 40))
+		return smriti.Errorf(smriti.EINVALID, "Invalid status '%s'. Must be 'done' or 'abandoned'.", textutil.Truncate(status, 40))
 	}
 	if c.Status != ClaimActive {
 		return smriti.Errorf(smriti.ECONFLICT, "Claim is already '%s' — cannot update.", c.Status)

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"smriti"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +14,7 @@ import (
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	bad := func() (time.Duration, error) {
-		return 0, smriti.Errorf(smriti.EINVALID, "invalid duration %q: use a form like 90m, 2h, 1h30m, 3d or 1w", smriti.Truncate(s, 40))
+		return 0, smriti.Errorf(smriti.EINVALID, "invalid duration %q: use a form like 90m, 2h, 1h30m, 3d or 1w", textutil.Truncate(s, 40))
 	}
 	if s == "" {
 		return bad()

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +95,7 @@ func failed(what, msg string) error {
 	if msg == "" {
 		msg = "no output"
 	}
-	return smriti.Errorf(smriti.EUPSTREAM, "%s failed: %s", what, smriti.Truncate(msg, 1000))
+	return smriti.Errorf(smriti.EUPSTREAM, "%s failed: %s", what, textutil.Truncate(msg, 1000))
 }
 
 // ResolveDir implements coord.Git.
@@ -230,7 +231,7 @@ func (g *Git) Probe(ctx context.Context, dir string) (*coord.WorktreeProbe, erro
 		a, errA := strconv.Atoi(safeField(f, 0))
 		b, errB := strconv.Atoi(safeField(f, 1))
 		if len(f) != 2 || errA != nil || errB != nil {
-			return nil, smriti.Errorf(smriti.EUPSTREAM, "git rev-list answered %q", smriti.Truncate(counts, 80))
+			return nil, smriti.Errorf(smriti.EUPSTREAM, "git rev-list answered %q", textutil.Truncate(counts, 80))
 		}
 		p.Ahead, p.Behind = a, b
 		break

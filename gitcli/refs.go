@@ -2,6 +2,7 @@ package gitcli
 
 import (
 	"context"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 
@@ -123,7 +124,7 @@ func (g *Git) WorkTreeHead(ctx context.Context, dir string) (root, head string, 
 	}
 	out := strings.Split(strings.TrimRight(r.out, "\n"), "\n") // a root may hold spaces
 	if r.code != 0 || len(out) != 2 {
-		return "", "", smriti.Errorf(smriti.ENOTFOUND, "%s is not in a git work tree with a commit: %s", dir, smriti.Truncate(msg, 200))
+		return "", "", smriti.Errorf(smriti.ENOTFOUND, "%s is not in a git work tree with a commit: %s", dir, textutil.Truncate(msg, 200))
 	}
 	return out[0], out[1], nil
 }

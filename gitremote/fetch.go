@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/remote"
@@ -223,7 +224,7 @@ func decodeLogRecord(raw []byte) (*records.BundleRecord, smriti.ID, error) {
 	case rec.Type == records.RecordTurn && rec.Turn != nil:
 		return &rec, rec.Turn.ID, nil
 	}
-	return nil, smriti.NilID, smriti.Errorf(smriti.EUPSTREAM, "the git repository's log holds a %q record where a session or turn belongs", smriti.Truncate(rec.Type, 40))
+	return nil, smriti.NilID, smriti.Errorf(smriti.EUPSTREAM, "the git repository's log holds a %q record where a session or turn belongs", textutil.Truncate(rec.Type, 40))
 }
 
 // Propose is refused: a git repository holds records, not a review queue.

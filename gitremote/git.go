@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/remote"
 )
 
@@ -96,7 +97,7 @@ func (e *gitError) Error() string {
 	if msg == "" {
 		msg = e.err.Error()
 	}
-	return fmt.Sprintf("git %s: %s", e.args[0], smriti.Truncate(msg, 600))
+	return fmt.Sprintf("git %s: %s", e.args[0], textutil.Truncate(msg, 600))
 }
 
 func (e *gitError) Unwrap() error { return e.err }

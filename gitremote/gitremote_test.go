@@ -15,6 +15,7 @@ import (
 
 	"smriti"
 	"smriti/gitremote"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/remote"
@@ -284,7 +285,7 @@ func TestPushRefusals(t *testing.T) {
 	}
 	refs := git(t, "--git-dir="+repo, "for-each-ref")
 	_, err := p.Push(ctx, space, remote.Push{Branch: "main", Head: hashOf(c2)}, stream(t, space, c2))
-	if smriti.ErrorCode(err) != smriti.ECONFLICT || !strings.Contains(err.Error(), "main on the remote is at "+smriti.ShortHash(hashOf(c1))+", not none") {
+	if smriti.ErrorCode(err) != smriti.ECONFLICT || !strings.Contains(err.Error(), "main on the remote is at "+textutil.ShortHash(hashOf(c1))+", not none") {
 		t.Fatalf("a push expecting no branch = %v", err)
 	}
 	_, err = p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(c2)}, stream(t, space, orphan))
@@ -292,7 +293,7 @@ func TestPushRefusals(t *testing.T) {
 		t.Fatalf("a push with a missing parent = %v", err)
 	}
 	_, err = p.Push(ctx, space, remote.Push{Branch: "main", Expect: strp(hashOf(c1)), Head: hashOf(c2)}, stream(t, space))
-	if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE || !strings.Contains(err.Error(), "do not hold the head "+smriti.ShortHash(hashOf(c2))) {
+	if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE || !strings.Contains(err.Error(), "do not hold the head "+textutil.ShortHash(hashOf(c2))) {
 		t.Fatalf("a push without its head = %v", err)
 	}
 	unrelated := cp(space, smriti.NewID(), nil, "main", "unrelated")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/remote"
@@ -266,7 +267,7 @@ func (p *Peer) buildImport(body io.Reader, st *state, ix *index, push remote.Pus
 	}
 	head, ok := hashCommit[push.Head]
 	if !ok {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "the pushed records do not hold the head %s they claim; nothing was pushed", smriti.ShortHash(push.Head))
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "the pushed records do not hold the head %s they claim; nothing was pushed", textutil.ShortHash(push.Head))
 	}
 	f.headMark = head
 	if log.Len() > 0 || st.logTip == "" {

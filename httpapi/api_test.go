@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/httpapi"
+	"smriti/internal/textutil"
 	"smriti/store/storetest"
 	"smriti/wire"
 )
@@ -243,7 +244,7 @@ func TestCheckpointsEndToEnd(t *testing.T) {
 		`{"session_id": "` + se.ID.String() + `", "message": "x"}`:                                                                     422,
 	} {
 		if status, resp := e.raw(t, "POST", "/api/v4/chat/commit", body); status != want {
-			t.Errorf("commit %s: %d %s, want %d", smriti.Truncate(body, 120), status, resp, want)
+			t.Errorf("commit %s: %d %s, want %d", textutil.Truncate(body, 120), status, resp, want)
 		}
 	}
 

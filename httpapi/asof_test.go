@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/store/storetest"
 	"smriti/wire"
 )
@@ -137,7 +138,7 @@ func TestStateAsOf(t *testing.T) {
 		{"?as_of=abc", 400, `{"detail":"checkpoint \"abc\": give the full id or at least 7 characters of its id or hash"}`},
 		{"?as_of=ffffffffffff", 404, `{"detail":"no checkpoint matches \"ffffffffffff\""}`},
 		{"?as_of=2000-01-01", 404, `{"detail":"no checkpoint on this line of work was written at or before 2000-01-01T23:59:59Z"}`},
-		{"?as_of=" + altCps[0].ID.String() + "&branch=main", 400, `{"detail":"checkpoint ` + smriti.ShortHash(altCps[0].CommitHash) + ` is on branch \"alt\", not \"main\": leave branch out when as_of names a checkpoint"}`},
+		{"?as_of=" + altCps[0].ID.String() + "&branch=main", 400, `{"detail":"checkpoint ` + textutil.ShortHash(altCps[0].CommitHash) + ` is on branch \"alt\", not \"main\": leave branch out when as_of names a checkpoint"}`},
 		{"?as_of=2999-01-01&branch=nope", 404, `{"detail":"branch \"nope\" has no checkpoints"}`},
 	} {
 		if code, body := e.raw(t, http.MethodGet, base+tc.query, ""); code != tc.code || strings.TrimSpace(body) != tc.body {

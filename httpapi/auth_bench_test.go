@@ -14,6 +14,7 @@ import (
 	"smriti/app"
 	"smriti/credential"
 	"smriti/httpapi"
+	"smriti/internal/clock"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -86,7 +87,7 @@ func BenchmarkAuthPerRequest(b *testing.B) {
 	}{{"token", 0}, {"token-uncached", -1}} {
 		b.Run(c.name, func(b *testing.B) {
 			h, st, u := newAuthBench(b, true, c.ttl)
-			tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeRead, CreatedAt: smriti.Now()}
+			tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeRead, CreatedAt: clock.Now()}
 			secret, hash, _ := credential.NewSecret()
 			if err := st.CreateToken(context.Background(), tok, hash); err != nil {
 				b.Fatal(err)
@@ -97,7 +98,7 @@ func BenchmarkAuthPerRequest(b *testing.B) {
 	b.Run("session", func(b *testing.B) {
 		h, st, u := newAuthBench(b, true)
 		secret, hash, _ := credential.NewSecret()
-		if err := st.CreateBrowserSession(context.Background(), hash, u.ID, smriti.Now().Add(httpapi.DefaultSessionTTL)); err != nil {
+		if err := st.CreateBrowserSession(context.Background(), hash, u.ID, clock.Now().Add(httpapi.DefaultSessionTTL)); err != nil {
 			b.Fatal(err)
 		}
 		serveBench(b, h, me("Cookie", httpapi.SessionCookie+"="+secret), 200)

@@ -16,6 +16,7 @@ import (
 	"smriti/client"
 	"smriti/credential"
 	"smriti/httpapi"
+	"smriti/internal/clock"
 	"smriti/store/storetest"
 	"smriti/wire"
 )
@@ -73,7 +74,7 @@ func (e *testEnv) issue(t *testing.T, u *account.User, scope account.Scope, expi
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: scope, CreatedAt: smriti.Now(), ExpiresAt: expires}
+	tok := &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: scope, CreatedAt: clock.Now(), ExpiresAt: expires}
 	if err := e.store.CreateToken(bg, tok, hash); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func TestAttackRevokedAndExpiredTokensFail(t *testing.T) {
 		if st, d := call(t, alice.c, "GET", "/api/v2/repos", nil); st != 200 {
 			t.Fatalf("live token: %d %s", st, d)
 		}
-		past := smriti.Now().Add(-time.Minute)
+		past := clock.Now().Add(-time.Minute)
 		_, expired := e.issue(t, alice.user, account.ScopeAdmin, &past)
 		wantUnauthorized(t, e, "expired token", http.Header{"Authorization": {"Bearer " + expired}})
 
@@ -444,7 +445,7 @@ func TestAttackCookieSessionLoginLogoutExpiry(t *testing.T) {
 
 		// An expired session is refused even though its row is still there.
 		secret, hash, _ := credential.NewSecret()
-		if err := e.store.CreateBrowserSession(bg, hash, alice.user.ID, smriti.Now().Add(-time.Second)); err != nil {
+		if err := e.store.CreateBrowserSession(bg, hash, alice.user.ID, clock.Now().Add(-time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		wantUnauthorized(t, e, "expired session", http.Header{"Cookie": {httpapi.SessionCookie + "=" + secret}})

@@ -15,6 +15,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/httpapi"
+	"smriti/internal/estimate"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -105,7 +106,7 @@ func (e *benchEnv) bulkTurnsOf(b *testing.B, n int, turn func(j int) (role, cont
 			}
 			sb.WriteString("(?, ?, ?, ?, ?, 'mock', 'mock', ?, ?, ?, ?, '{}', ?)")
 			role, content := turn(j)
-			tokens := smriti.EstimateTokens(content)
+			tokens := estimate.Tokens(content)
 			total += tokens
 			args = append(args, smriti.NewID(), e.session.ID, e.space.ID, role, content, j, start+int64(j)+1, tokens, total, now)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"smriti/render"
 	"smriti/tokenizer"
 )
@@ -28,7 +29,7 @@ func (s *Server) spaceBrief(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if f := r.URL.Query().Get("format"); f != "" && f != "markdown" {
-		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", smriti.Truncate(f, 32))
+		return smriti.Errorf(smriti.EINVALID, "format must be markdown, got %q", textutil.Truncate(f, 32))
 	}
 	opts, prime, mainOnly, err := briefOptionsOf(r)
 	if err != nil {
@@ -106,7 +107,7 @@ func queryCount(r *http.Request, name string, least int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < least || n > 1_000_000 {
-		return 0, smriti.Errorf(smriti.EINVALID, "%s must be a whole number from %d to 1000000, got %q", name, least, smriti.Truncate(v, 32))
+		return 0, smriti.Errorf(smriti.EINVALID, "%s must be a whole number from %d to 1000000, got %q", name, least, textutil.Truncate(v, 32))
 	}
 	return n, nil
 }

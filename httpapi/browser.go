@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -79,7 +80,7 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 		return false, err
 	}
 	if dotSegments(r.URL.Path) {
-		return false, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, smriti.Truncate(r.URL.Path, 200))
+		return false, smriti.Errorf(smriti.ENOTFOUND, "Not found: %s %s", r.Method, textutil.Truncate(r.URL.Path, 200))
 	}
 	origin := r.Header.Get("Origin")
 	allowed := origin != "" && g.origins[strings.ToLower(origin)]
@@ -91,7 +92,7 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 	}
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 		if !allowed {
-			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-origin requests from %s are not allowed; start the server with --cors-origin to allow a named origin", smriti.Truncate(origin, 100))
+			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-origin requests from %s are not allowed; start the server with --cors-origin to allow a named origin", textutil.Truncate(origin, 100))
 		}
 		h := w.Header()
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
@@ -105,7 +106,7 @@ func (g *browserGuard) check(w http.ResponseWriter, r *http.Request) (done bool,
 		// the Host comparison, which a reverse proxy that rewrites Host
 		// defeats (Go's http.CrossOriginProtection decides the same way).
 		if origin != "" && !allowed && !sameOrigin(origin, r) && r.Header.Get("Sec-Fetch-Site") != "same-origin" {
-			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-origin request refused: origin %s may not change data here", smriti.Truncate(origin, 100))
+			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-origin request refused: origin %s may not change data here", textutil.Truncate(origin, 100))
 		}
 		if origin == "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
 			return false, smriti.Errorf(smriti.EFORBIDDEN, "cross-site request refused")
@@ -159,7 +160,7 @@ func checkContentType(r *http.Request) error {
 	if ct == "" {
 		ct = "none"
 	}
-	return smriti.Errorf(smriti.EUNSUPPORTEDMEDIA, "request bodies must be sent as Content-Type: application/json (got %s)", smriti.Truncate(ct, 100))
+	return smriti.Errorf(smriti.EUNSUPPORTEDMEDIA, "request bodies must be sent as Content-Type: application/json (got %s)", textutil.Truncate(ct, 100))
 }
 
 // checkHost refuses a Host header that does not name this server when it
@@ -188,5 +189,5 @@ func (g *browserGuard) checkHost(r *http.Request) error {
 	} else if name == "localhost" || name == "127.0.0.1" || name == "::1" {
 		return nil
 	}
-	return smriti.Errorf(smriti.EMISDIRECTED, "host %q is not served here; add --allowed-host to serve it", smriti.Truncate(r.Host, 100))
+	return smriti.Errorf(smriti.EMISDIRECTED, "host %q is not served here; add --allowed-host to serve it", textutil.Truncate(r.Host, 100))
 }

@@ -15,6 +15,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"smriti/provider"
 	"smriti/store/storetest"
 	"smriti/wire"
@@ -411,7 +412,7 @@ func TestSendValidation(t *testing.T) {
 		`{"session_id": "` + id + `", "message": "` + strings.Repeat("x", 100001) + `"}`: 422,
 	} {
 		if status, resp := e.raw(t, "POST", "/api/v4/chat/send", body); status != want {
-			t.Errorf("send %s: %d %s, want %d", smriti.Truncate(body, 100), status, resp, want)
+			t.Errorf("send %s: %d %s, want %d", textutil.Truncate(body, 100), status, resp, want)
 		}
 	}
 	if turns := storetest.Get(e.c.Turns(bg, se.ID)).Must(t); len(turns) != 0 {

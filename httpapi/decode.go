@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"smriti/internal/textutil"
 	"smriti/wire"
 	"strconv"
 	"strings"
@@ -62,7 +63,7 @@ func queryBool(r *http.Request, name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, smriti.Errorf(smriti.EINVALID, "query parameter %s must be true or false, got %q", name, smriti.Truncate(v, 32))
+		return false, smriti.Errorf(smriti.EINVALID, "query parameter %s must be true or false, got %q", name, textutil.Truncate(v, 32))
 	}
 	return b, nil
 }
@@ -85,7 +86,7 @@ func queryPage(r *http.Request) (smriti.Page, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
-			return p, smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer from 1 to 1000, got %q", smriti.Truncate(v, 32))
+			return p, smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer from 1 to 1000, got %q", textutil.Truncate(v, 32))
 		}
 		p.Limit = n
 	}

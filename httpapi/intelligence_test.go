@@ -15,6 +15,7 @@ import (
 	"smriti"
 	"smriti/httpapi"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"smriti/provider"
 	"smriti/store/storetest"
 	"smriti/wire"
@@ -793,7 +794,7 @@ func TestIntelligenceBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			status, body := e.raw(t, tc.method, tc.path, tc.body)
 			if status != tc.status || !strings.Contains(body, `"detail"`) || !strings.Contains(body, tc.detail) {
-				t.Errorf("%s %s = %d %s, want %d with %q", tc.method, tc.path, status, smriti.Truncate(body, 300), tc.status, tc.detail)
+				t.Errorf("%s %s = %d %s, want %d with %q", tc.method, tc.path, status, textutil.Truncate(body, 300), tc.status, tc.detail)
 			}
 		})
 	}

@@ -43,7 +43,7 @@ func makeItemVersions(t *testing.T, e *testEnv) (wire.Repo, []itemVersion, *wire
 			if it.Change == nil {
 				continue
 			}
-			want := smriti.ItemVersionName(it.ID, head.CommitHash)
+			want := smriti.ItemVersion{ItemID: it.ID, Hash: head.CommitHash}.String()
 			if it.Version == nil || *it.Version != want {
 				t.Fatalf("%s: item %s version = %v, want %s", msg, it.ID, it.Version, want)
 			}
@@ -169,7 +169,7 @@ func TestItemRouteTakesAVersionName(t *testing.T) {
 			t.Fatalf("newest = %+v", newest)
 		}
 		for _, ev := range h.History {
-			if ev.Version == nil || *ev.Version != smriti.ItemVersionName(id, ev.CommitHash) {
+			if ev.Version == nil || *ev.Version != (smriti.ItemVersion{ItemID: id, Hash: ev.CommitHash}.String()) {
 				t.Fatalf("history entry %+v: version %v", ev, ev.Version)
 			}
 		}

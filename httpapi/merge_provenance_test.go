@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/render"
 	"smriti/store/storetest"
 	"smriti/wire"
@@ -92,7 +93,7 @@ func TestMergeResolutionProvenance(t *testing.T) {
 
 				why := render.RenderItem(wire.DomainItemAt(h))
 				head := "## decision " + ttl.ID + " (open)\n\n" + kept + "\n\n"
-				at := smriti.ShortHash(m.CommitHash) + " " + m.CreatedAt.UTC().Format("2006-01-02 15:04")
+				at := textutil.ShortHash(m.CommitHash) + " " + m.CreatedAt.UTC().Format("2006-01-02 15:04")
 				tail := "- rejected in merge " + m.ID.String() + " on main (" + at + "): \"" + rejected + "\" from " + rejectedSide +
 					" [session " + rejectedSrc.SessionID.String()[:8] + ", turns 0–0]\n  > " + *rejectedSrc.Quote + "\n" +
 					"- changed on main (" + at + ", merge): kept \"" + kept + "\" from " + choice +

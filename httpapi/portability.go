@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/wire"
 
@@ -109,7 +110,7 @@ func (s *Server) importTranscript(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Server) importAgentTranscript(w http.ResponseWriter, r *http.Request, spaceID smriti.ID, format string, body io.Reader) error {
 	if !portability.ValidAgentFormat(format) {
-		return smriti.Errorf(smriti.EINVALID, "query parameter format must be claude-code or codex, got %q", smriti.Truncate(format, 40))
+		return smriti.Errorf(smriti.EINVALID, "query parameter format must be claude-code or codex, got %q", textutil.Truncate(format, 40))
 	}
 	q := r.URL.Query()
 	res, err := s.app.ImportAgentTranscript(r.Context(), body, portability.AgentImport{SpaceID: spaceID, Format: format,

@@ -8,6 +8,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -24,7 +25,7 @@ func (s *Server) readyRoutes() []route {
 
 func readyOf(t coord.ReadyTask) wire.ReadyTaskOut {
 	return wire.ReadyTaskOut{Key: t.Key, Text: t.Task.Text, ID: t.Task.ID, IntentHint: t.Task.IntentHint, BlockedBy: t.Task.BlockedBy,
-		BranchName: t.Branch, CheckpointID: t.CheckpointID, CommitHash: smriti.ShortHash(t.Hash), Unblocks: t.Unblocks, Since: t.Since}
+		BranchName: t.Branch, CheckpointID: t.CheckpointID, CommitHash: textutil.ShortHash(t.Hash), Unblocks: t.Unblocks, Since: t.Since}
 }
 
 func (s *Server) readyTasks(w http.ResponseWriter, r *http.Request) error {
@@ -35,7 +36,7 @@ func (s *Server) readyTasks(w http.ResponseWriter, r *http.Request) error {
 	q := coord.ReadyQuery{}
 	if v := r.URL.Query().Get("limit"); v != "" {
 		if q.Limit, err = strconv.Atoi(v); err != nil || q.Limit < 1 {
-			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be a positive integer, got %q", smriti.Truncate(v, 32))
+			return smriti.Errorf(smriti.EINVALID, "query parameter limit must be a positive integer, got %q", textutil.Truncate(v, 32))
 		}
 	}
 	ts, err := s.app.ReadyTasks(r.Context(), id, q)

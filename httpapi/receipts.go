@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -51,7 +52,7 @@ func (s *Server) listReceipts(w http.ResponseWriter, r *http.Request) error {
 	limit := 0
 	if v := r.URL.Query().Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
-			return smriti.Errorf(smriti.EINVALID, "limit must be a positive integer, got %q", smriti.Truncate(v, 32))
+			return smriti.Errorf(smriti.EINVALID, "limit must be a positive integer, got %q", textutil.Truncate(v, 32))
 		}
 	}
 	rs, err := s.app.CompactionReceipts(r.Context(), space, limit)
@@ -74,7 +75,7 @@ func briefBudget(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return 0, smriti.Errorf(smriti.EINVALID, "budget must be a positive number of tokens, got %q", smriti.Truncate(v, 32))
+		return 0, smriti.Errorf(smriti.EINVALID, "budget must be a positive number of tokens, got %q", textutil.Truncate(v, 32))
 	}
 	return n, nil
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/search"
 	"smriti/wire"
 	"strconv"
@@ -42,7 +43,7 @@ func searchQuery(r *http.Request) (search.Query, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return sq, smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer, got %q", smriti.Truncate(v, 32))
+			return sq, smriti.Errorf(smriti.EINVALID, "query parameter limit must be an integer, got %q", textutil.Truncate(v, 32))
 		}
 		sq.Limit = n
 	}

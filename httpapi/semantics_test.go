@@ -13,6 +13,7 @@ import (
 	"smriti"
 	"smriti/httpapi"
 	"smriti/intelligence"
+	"smriti/internal/estimate"
 	"smriti/provider"
 	"smriti/store/storetest"
 	"smriti/tokenizer"
@@ -472,8 +473,8 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 	for i := range 60 {
 		msg := kinds[i%len(kinds)]
 		if _, err := e.store.AppendExchange(bg, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)},
-			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: smriti.EstimateTokens(msg)}}); err != nil {
+			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)},
+			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

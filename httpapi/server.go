@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"smriti/app"
+	"smriti/internal/clock"
 	"strings"
 	"time"
 
@@ -62,8 +63,8 @@ type Config struct {
 	// Metrics receives request and provider-call series; when nil, New
 	// makes its own.
 	Metrics *Metrics
-	// Now is the clock for rendered relative times (smriti.Now when nil).
-	Now smriti.Clock
+	// Now is the clock for rendered relative times (clock.Now when nil).
+	Now clock.Clock
 	// Auth is auth mode (see auth.go); the zero value is local mode. The
 	// LLM rate limit is the app's gate.
 	Auth AuthConfig
@@ -185,7 +186,7 @@ func (s *Server) now() time.Time {
 	if s.cfg.Now != nil {
 		return s.cfg.Now()
 	}
-	return smriti.Now()
+	return clock.Now()
 }
 
 // ServeHTTP implements http.Handler.

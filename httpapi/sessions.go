@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/internal/textutil"
 	"smriti/wire"
 	"strconv"
 
@@ -157,7 +158,7 @@ func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID sm
 	if v := page.After; v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < -1 {
-			return smriti.Errorf(smriti.EINVALID, "query parameter after must be a turn sequence number >= -1 (from X-Next-Cursor), got %q", smriti.Truncate(v, 32))
+			return smriti.Errorf(smriti.EINVALID, "query parameter after must be a turn sequence number >= -1 (from X-Next-Cursor), got %q", textutil.Truncate(v, 32))
 		}
 		q.AfterSeq = &n
 	}

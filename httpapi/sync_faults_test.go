@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/store"
 	"smriti/wire"
 )
@@ -655,7 +656,7 @@ func TestSyncRaceEightClients(t *testing.T) {
 	}
 	verifyHead(t, team, sp.ID)
 	t.Logf("%d commits from %d clients in %s (rounds %v); team main %s holds %d decisions, %d wait in proposals",
-		len(acked), clients, raceFor, rounds, smriti.ShortHash(head.CommitHash), len(live), len(waiting))
+		len(acked), clients, raceFor, rounds, textutil.ShortHash(head.CommitHash), len(live), len(waiting))
 }
 
 // distinctItems hands out decision texts whose item ids differ. An item's

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -149,7 +150,7 @@ func TestGitRemoteTwoClonesStory(t *testing.T) {
 	}
 	_, err = b.c.Push(bg, space, "origin", wire.PushRequest{})
 	wantCode(t, err, smriti.ECONFLICT)
-	wantMsg := "push refused: main on the remote is at " + smriti.ShortHash(pa.NewHead) + ", not " + smriti.ShortHash(first.NewHead) +
+	wantMsg := "push refused: main on the remote is at " + textutil.ShortHash(pa.NewHead) + ", not " + textutil.ShortHash(first.NewHead) +
 		" as this copy last saw it; run `smriti pull origin`, then push again"
 	if msg := smriti.ErrorMessage(err); msg != wantMsg {
 		t.Fatalf("refused push says %q;\nwant %q", msg, wantMsg)

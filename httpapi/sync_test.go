@@ -12,6 +12,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -129,8 +130,8 @@ func TestSyncTwoClonesStory(t *testing.T) {
 	}
 	_, err = b.c.Push(bg, space, "origin", wire.PushRequest{})
 	wantCode(t, err, smriti.ECONFLICT)
-	if msg := err.Error(); !strings.Contains(msg, smriti.ShortHash(pa.NewHead)) || !strings.Contains(msg, "smriti pull origin") {
-		t.Fatalf("refused push says %q; want A's head %s and the pull to run", msg, smriti.ShortHash(pa.NewHead))
+	if msg := err.Error(); !strings.Contains(msg, textutil.ShortHash(pa.NewHead)) || !strings.Contains(msg, "smriti pull origin") {
+		t.Fatalf("refused push says %q; want A's head %s and the pull to run", msg, textutil.ShortHash(pa.NewHead))
 	}
 
 	pull, err := b.c.Pull(bg, space, "origin", wire.PullRequest{})

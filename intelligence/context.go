@@ -2,6 +2,7 @@ package intelligence
 
 import (
 	"smriti"
+	"smriti/internal/textutil"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func scopeDepth(memoryScope string) (int, error) {
 		return 3, nil
 	}
 	return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "memory_scope must be %q or %q, not %q",
-		ScopeLatest1, ScopeLatest3, smriti.Truncate(memoryScope, 40))
+		ScopeLatest1, ScopeLatest3, textutil.Truncate(memoryScope, 40))
 }
 
 // contextPlan is the decision of which checkpoints and turns a send may use,
@@ -246,7 +247,7 @@ func selectTurns(turns []*smriti.Turn, q smriti.TurnQuery) []*smriti.Turn {
 func fitTurns(newestFirst []*smriti.Turn, budget int) (kept []*smriti.Turn, dropped int) {
 	used, n := 0, 0
 	for _, t := range newestFirst {
-		tok := smriti.TurnTokens(t)
+		tok := t.TokenCount()
 		if used+tok > budget {
 			break
 		}
@@ -346,7 +347,7 @@ const (
 func (pc *PromptContext) Annotations() map[string]string {
 	hashes := make([]string, 0, len(pc.Checkpoints))
 	for _, c := range pc.Checkpoints {
-		hashes = append(hashes, smriti.ShortHash(c.Hash))
+		hashes = append(hashes, textutil.ShortHash(c.Hash))
 	}
 	return map[string]string{
 		annotationMode:        string(pc.Mode),

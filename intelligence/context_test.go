@@ -3,6 +3,8 @@ package intelligence
 import (
 	"reflect"
 	"smriti"
+	"smriti/internal/estimate"
+	"smriti/internal/textutil"
 	"strings"
 	"testing"
 	"time"
@@ -227,12 +229,12 @@ func TestContextScenarios(t *testing.T) {
 			t.Fatalf("got mode %s, %d checkpoints, %d turns", pc.Mode, len(pc.Checkpoints), len(pc.Turns))
 		}
 		text := promptText(pc.Messages)
-		for _, bad := range append(nz, smriti.ShortHash(cp2.Hash)) {
+		for _, bad := range append(nz, textutil.ShortHash(cp2.Hash)) {
 			if strings.Contains(text, bad) {
 				t.Errorf("prompt leaks %q:\n%s", bad, text)
 			}
 		}
-		for _, good := range []string{"Visit Sydney", smriti.ShortHash(cp1.Hash), "What about Perth?"} {
+		for _, good := range []string{"Visit Sydney", textutil.ShortHash(cp1.Hash), "What about Perth?"} {
 			if !strings.Contains(text, good) {
 				t.Errorf("prompt lacks %q:\n%s", good, text)
 			}
@@ -281,7 +283,7 @@ func TestContextScenarios(t *testing.T) {
 		if !strings.Contains(text, "Fork first message") || !strings.Contains(text, "Hobart") {
 			t.Fatalf("fork history missing:\n%s", text)
 		}
-		if strings.Contains(text, "New Zealand") || strings.Contains(text, smriti.ShortHash(cp2.Hash)) {
+		if strings.Contains(text, "New Zealand") || strings.Contains(text, textutil.ShortHash(cp2.Hash)) {
 			t.Fatalf("fork prompt leaks main's later state:\n%s", text)
 		}
 	})
@@ -312,7 +314,7 @@ func TestContextScenarios(t *testing.T) {
 			t.Fatalf("checkpoints = %v", pc.Checkpoints)
 		}
 		text := pc.Messages[0].Content
-		if !strings.Contains(text, "Checkpoint 1 ("+smriti.ShortHash(cp1.Hash)+", branch main)") ||
+		if !strings.Contains(text, "Checkpoint 1 ("+textutil.ShortHash(cp1.Hash)+", branch main)") ||
 			strings.Index(text, "Checkpoint 1") > strings.Index(text, "Checkpoint 3") {
 			t.Fatalf("labels/order wrong:\n%s", text)
 		}
@@ -338,7 +340,7 @@ func TestContextScenarios(t *testing.T) {
 		for i := range 6 {
 			w.say(s, smriti.RoleUser, strings.Repeat("x", 40)+string(rune('a'+i)), time.Now())
 		}
-		two := 2 * smriti.EstimateTokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
+		two := 2 * estimate.Tokens(strings.Repeat("x", 40)+"a") // room for two turns, not three
 		pc := w.send(t, s, ContextRequest{MountedCheckpointID: &cp1.ID, HistoryBaseSeq: &base}, "new message", two+1)
 		if len(pc.Turns) != 2 || pc.Dropped != 4 {
 			t.Fatalf("kept %d dropped %d", len(pc.Turns), pc.Dropped)
@@ -350,7 +352,7 @@ func TestContextScenarios(t *testing.T) {
 			t.Fatalf("checkpoint block or new message cut: %+v", pc.Messages)
 		}
 		a := pc.Annotations()
-		if a[annotationMode] != "MOUNTED" || a[annotationTurns] != "2" || a[annotationDropped] != "4" || a[annotationCheckpoints] != smriti.ShortHash(cp1.Hash) {
+		if a[annotationMode] != "MOUNTED" || a[annotationTurns] != "2" || a[annotationDropped] != "4" || a[annotationCheckpoints] != textutil.ShortHash(cp1.Hash) {
 			t.Fatalf("annotations = %v", a)
 		}
 	})
@@ -515,7 +517,7 @@ func TestFitTurns(t *testing.T) {
 		})
 	}
 	t.Run("EstimatesWhenTokensUnset", func(t *testing.T) {
-		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, smriti.EstimateTokens(strings.Repeat("a", 40)))
+		kept, _ := fitTurns([]*smriti.Turn{{Content: strings.Repeat("a", 40)}}, estimate.Tokens(strings.Repeat("a", 40)))
 		if len(kept) != 1 {
 			t.Fatal("a turn should fit a budget of its estimate")
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 )
 
 // Background intelligence — drafting a checkpoint from turns, extracting one
@@ -309,7 +310,7 @@ func titlePrompt(turns []*smriti.Turn) []Message {
 			break
 		}
 		if t.Role != smriti.RoleSystem {
-			fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(t.Role), smriti.Truncate(t.Content, 300))
+			fmt.Fprintf(&b, "%s: %s\n", strings.ToUpper(t.Role), textutil.Truncate(t.Content, 300))
 		}
 	}
 	return []Message{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"unicode/utf8"
 )
@@ -306,7 +307,7 @@ func chunkSize(turns []*smriti.Turn, budget int) int {
 	used := 0
 	turns = turns[:min(len(turns), maxChunkTurns)]
 	for i, t := range turns {
-		used += smriti.TurnTokens(t) + chunkTurnOverhead
+		used += t.TokenCount() + chunkTurnOverhead
 		if used > budget && i > 0 {
 			return i
 		}
@@ -544,7 +545,7 @@ func structuredCall[T any](ctx context.Context, p Provider, model string, msgs [
 	if problem == nil {
 		return v, nil
 	}
-	req.Messages = RetryPrompt(msgs, smriti.Truncate(c.Text, maxRetryEcho), problem)
+	req.Messages = RetryPrompt(msgs, textutil.Truncate(c.Text, maxRetryEcho), problem)
 	if c, err = p.Complete(ctx, req); err != nil {
 		return zero, err
 	}

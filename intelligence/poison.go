@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"sync"
 )
@@ -64,7 +65,7 @@ func suspiciousSnippet(s string) (string, bool) {
 	if len([]rune(line)) > 160 {
 		// keep the match itself visible
 		m := strings.TrimSpace(s[loc[0]:loc[1]])
-		line = smriti.Truncate(m, 160)
+		line = textutil.Truncate(m, 160)
 	}
 	return line, true
 }

@@ -3,6 +3,7 @@ package intelligence
 import (
 	"fmt"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"unicode/utf8"
 )
@@ -76,7 +77,7 @@ func SystemPrompt(checkpoints []*smriti.Checkpoint) string {
 		}
 		var about []string
 		if c.Hash != "" {
-			about = append(about, smriti.ShortHash(c.Hash))
+			about = append(about, textutil.ShortHash(c.Hash))
 		}
 		if c.BranchName != "" {
 			about = append(about, "branch "+quoteData(c.BranchName))

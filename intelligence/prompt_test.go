@@ -2,6 +2,7 @@ package intelligence
 
 import (
 	"smriti"
+	"smriti/internal/estimate"
 	"strings"
 	"testing"
 )
@@ -117,8 +118,8 @@ func TestEstimateTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := smriti.EstimateTokens(tt.in); got != tt.want {
-				t.Fatalf("smriti.EstimateTokens(%q) = %d, want %d", tt.in, got, tt.want)
+			if got := estimate.Tokens(tt.in); got != tt.want {
+				t.Fatalf("estimate.Tokens(%q) = %d, want %d", tt.in, got, tt.want)
 			}
 		})
 	}

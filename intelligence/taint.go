@@ -3,6 +3,7 @@ package intelligence
 import (
 	"fmt"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func dropInjectedItems(d *Draft, what string, sources ...string) {
 		kept := []string{}
 		for _, it := range items {
 			if t.injected(it) {
-				d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a %s that only instruction-like text in the %s supports: %q", name, what, smriti.Truncate(it, 160)))
+				d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a %s that only instruction-like text in the %s supports: %q", name, what, textutil.Truncate(it, 160)))
 				continue
 			}
 			kept = append(kept, it)
@@ -42,7 +43,7 @@ func dropInjectedItems(d *Draft, what string, sources ...string) {
 	tasks := []smriti.Task{}
 	for _, tk := range d.Tasks {
 		if t.injected(tk.Text) {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, smriti.Truncate(tk.Text, 160)))
+			d.Warnings = append(d.Warnings, fmt.Sprintf("Dropped a task that only instruction-like text in the %s supports: %q", what, textutil.Truncate(tk.Text, 160)))
 			continue
 		}
 		tasks = append(tasks, tk)
@@ -65,7 +66,7 @@ func dropInjectedOps(r *ChangeReply, src string, sources ...string) {
 			if kind, err := smriti.ParseItemKind(op.Kind); err == nil && op.Op == smriti.OpAdd {
 				what = "a " + strings.ReplaceAll(string(kind), "_", " ")
 			}
-			r.Warnings = append(r.Warnings, fmt.Sprintf("Dropped %s that only instruction-like text in the %s supports: %q", what, src, smriti.Truncate(op.Text, 160)))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("Dropped %s that only instruction-like text in the %s supports: %q", what, src, textutil.Truncate(op.Text, 160)))
 			continue
 		}
 		kept = append(kept, op)

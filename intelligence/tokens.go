@@ -1,8 +1,6 @@
 package intelligence
 
-import (
-	"smriti"
-)
+import "smriti/internal/estimate"
 
 // TokenCounter counts tokens the way a model's tokenizer would. Every token
 // count Smriti stores or budgets with comes from one: the per-turn count
@@ -21,7 +19,7 @@ type EstimateCounter struct{}
 
 // CountTokens implements TokenCounter.
 func (EstimateCounter) CountTokens(_, _, text string) (int, bool) {
-	return smriti.EstimateTokens(text), false
+	return estimate.Tokens(text), false
 }
 
 // Per-message framing of a chat request, as OpenAI documents it for its

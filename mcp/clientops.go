@@ -8,6 +8,7 @@ import (
 	"smriti/client"
 	"smriti/coord"
 	"smriti/intelligence"
+	"smriti/internal/pages"
 	"smriti/wire"
 )
 
@@ -307,7 +308,7 @@ func (o ClientOps) FinishClaim(ctx context.Context, id smriti.ID, status string)
 
 func (o ClientOps) AllClaims(ctx context.Context, space smriti.ID, includeExpired bool) ([]*coord.Claim, error) {
 	opts := client.ClaimsOptions{IncludeExpired: includeExpired}
-	return smriti.AllPages(func(after string) ([]*coord.Claim, string, error) {
+	return pages.All(func(after string) ([]*coord.Claim, string, error) {
 		opts.After = after
 		page, next, err := o.c.Claims(ctx, space, opts)
 		claims := make([]*coord.Claim, len(page))

@@ -5,10 +5,11 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/proposal"
 	"smriti/wire"
 )
 
-func (o ClientOps) SaveProposal(ctx context.Context, in app.ProposalSave) (*smriti.Proposal, error) {
+func (o ClientOps) SaveProposal(ctx context.Context, in app.ProposalSave) (*proposal.Proposal, error) {
 	p, err := o.c.SaveProposal(ctx, in.SpaceID, wire.ProposalRequestOf(in.SessionID, in.BaseCheckpointID, in.Source, in.Draft))
 	if err != nil {
 		return nil, err
@@ -16,19 +17,19 @@ func (o ClientOps) SaveProposal(ctx context.Context, in app.ProposalSave) (*smri
 	return p.Proposal(), nil
 }
 
-func (o ClientOps) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
+func (o ClientOps) ListProposals(ctx context.Context, space smriti.ID, status string) ([]*proposal.Proposal, error) {
 	ps, err := o.c.Proposals(ctx, space, status)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*smriti.Proposal, 0, len(ps))
+	out := make([]*proposal.Proposal, 0, len(ps))
 	for i := range ps {
 		out = append(out, ps[i].Proposal())
 	}
 	return out, nil
 }
 
-func (o ClientOps) ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+func (o ClientOps) ShowProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error) {
 	p, err := o.c.Proposal(ctx, space, id)
 	if err != nil {
 		return nil, err
@@ -36,7 +37,7 @@ func (o ClientOps) ShowProposal(ctx context.Context, space, id smriti.ID) (*smri
 	return p.Proposal(), nil
 }
 
-func (o ClientOps) EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error) {
+func (o ClientOps) EditProposal(ctx context.Context, space, id smriti.ID, e proposal.Edit) (*proposal.Proposal, error) {
 	p, err := o.c.EditProposal(ctx, space, id, wire.ProposalEditRequest{Message: e.Message, Objective: e.Objective, Summary: e.Summary,
 		Decisions: e.Decisions, Assumptions: e.Assumptions, Tasks: e.Tasks, OpenQuestions: e.OpenQuestions, Entities: e.Entities})
 	if err != nil {
@@ -45,7 +46,7 @@ func (o ClientOps) EditProposal(ctx context.Context, space, id smriti.ID, e smri
 	return p.Proposal(), nil
 }
 
-func (o ClientOps) AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+func (o ClientOps) AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*proposal.Proposal, *smriti.Checkpoint, error) {
 	out, err := o.c.AcceptProposal(ctx, space, id, res)
 	if err != nil {
 		return nil, nil, err
@@ -53,7 +54,7 @@ func (o ClientOps) AcceptProposal(ctx context.Context, space, id smriti.ID, res 
 	return out.Proposal.Proposal(), out.Checkpoint.Checkpoint(), nil
 }
 
-func (o ClientOps) RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error) {
+func (o ClientOps) RejectProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error) {
 	p, err := o.c.RejectProposal(ctx, space, id)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func (o ClientOps) RejectProposal(ctx context.Context, space, id smriti.ID) (*sm
 	return p.Proposal(), nil
 }
 
-func (o ClientOps) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error) {
+func (o ClientOps) ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*proposal.Proposal, error) {
 	p, err := o.c.ResolveProposal(ctx, space, ref)
 	if err != nil {
 		return nil, err

@@ -5,31 +5,32 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/proposal"
 )
 
 // The proposal operations of fakeOps: no fake-based test expects them
 // (the proposal tools are tested over a real server).
 
-func (f *fakeOps) SaveProposal(context.Context, app.ProposalSave) (*smriti.Proposal, error) {
+func (f *fakeOps) SaveProposal(context.Context, app.ProposalSave) (*proposal.Proposal, error) {
 	panic("unexpected SaveProposal")
 }
-func (f *fakeOps) ListProposals(context.Context, smriti.ID, string) ([]*smriti.Proposal, error) {
+func (f *fakeOps) ListProposals(context.Context, smriti.ID, string) ([]*proposal.Proposal, error) {
 	panic("unexpected ListProposals")
 }
-func (f *fakeOps) ShowProposal(context.Context, smriti.ID, smriti.ID) (*smriti.Proposal, error) {
+func (f *fakeOps) ShowProposal(context.Context, smriti.ID, smriti.ID) (*proposal.Proposal, error) {
 	panic("unexpected ShowProposal")
 }
-func (f *fakeOps) EditProposal(context.Context, smriti.ID, smriti.ID, smriti.ProposalEdit) (*smriti.Proposal, error) {
+func (f *fakeOps) EditProposal(context.Context, smriti.ID, smriti.ID, proposal.Edit) (*proposal.Proposal, error) {
 	panic("unexpected EditProposal")
 }
-func (f *fakeOps) AcceptProposal(context.Context, smriti.ID, smriti.ID, []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error) {
+func (f *fakeOps) AcceptProposal(context.Context, smriti.ID, smriti.ID, []smriti.MergeResolution) (*proposal.Proposal, *smriti.Checkpoint, error) {
 	panic("unexpected AcceptProposal")
 }
-func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*smriti.Proposal, error) {
+func (f *fakeOps) RejectProposal(context.Context, smriti.ID, smriti.ID) (*proposal.Proposal, error) {
 	panic("unexpected RejectProposal")
 }
 
-func (f *fakeOps) ResolveProposal(context.Context, smriti.ID, string) (*smriti.Proposal, error) {
+func (f *fakeOps) ResolveProposal(context.Context, smriti.ID, string) (*proposal.Proposal, error) {
 	panic("unexpected ResolveProposal")
 }
 

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"smriti/app"
+	"smriti/internal/textutil"
 	"smriti/search"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"smriti"
 )
 
 // Searcher is what smriti_search needs; the tool is offered when the Ops
@@ -65,7 +64,7 @@ func formatSearchHits(query string, hits []*search.SearchHit) string {
 	for _, h := range hits {
 		where := h.Branch
 		if h.CommitHash != nil {
-			where += "@" + smriti.ShortHash(*h.CommitHash)
+			where += "@" + textutil.ShortHash(*h.CommitHash)
 		}
 		if h.SessionID != nil && h.Seq != nil {
 			where += fmt.Sprintf(", session %s turn %d", h.SessionID, *h.Seq)

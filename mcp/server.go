@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"smriti/internal/textutil"
 	"strings"
 	"sync"
 	"time"
@@ -151,7 +152,7 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 	if arg == "" {
 		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "space is required (a name or UUID; smriti_list_spaces lists them)")
 	}
-	if smriti.LooksLikeID(arg) {
+	if textutil.LooksLikeID(arg) {
 		if id, err := smriti.ParseID("space", arg); err == nil {
 			sp, err := t.ops.Space(ctx, id)
 			if err == nil || smriti.ErrorCode(err) != smriti.ENOTFOUND {

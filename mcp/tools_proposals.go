@@ -12,6 +12,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/proposal"
 	"smriti/wire"
 )
 
@@ -19,20 +20,20 @@ import (
 // drafts saved for later, waiting on the server until accepted, edited or
 // rejected.
 type ProposalOps interface {
-	SaveProposal(ctx context.Context, in app.ProposalSave) (*smriti.Proposal, error)
-	ListProposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error)
+	SaveProposal(ctx context.Context, in app.ProposalSave) (*proposal.Proposal, error)
+	ListProposals(ctx context.Context, space smriti.ID, status string) ([]*proposal.Proposal, error)
 	// ResolveProposal is space's proposal a UUID or a unique prefix (4+
 	// characters) of its id names (app.App.ResolveProposal).
-	ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*smriti.Proposal, error)
+	ResolveProposal(ctx context.Context, space smriti.ID, ref string) (*proposal.Proposal, error)
 	// ShowProposal, EditProposal, AcceptProposal and RejectProposal answer
 	// ENOTFOUND for a proposal of another space.
-	ShowProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error)
-	EditProposal(ctx context.Context, space, id smriti.ID, e smriti.ProposalEdit) (*smriti.Proposal, error)
+	ShowProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error)
+	EditProposal(ctx context.Context, space, id smriti.ID, e proposal.Edit) (*proposal.Proposal, error)
 	// AcceptProposal fails with ECONFLICT and a *smriti.CommitConflict
 	// when the head moved and the rebase conflicts; the proposal stays
 	// pending.
-	AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*smriti.Proposal, *smriti.Checkpoint, error)
-	RejectProposal(ctx context.Context, space, id smriti.ID) (*smriti.Proposal, error)
+	AcceptProposal(ctx context.Context, space, id smriti.ID, res []smriti.MergeResolution) (*proposal.Proposal, *smriti.Checkpoint, error)
+	RejectProposal(ctx context.Context, space, id smriti.ID) (*proposal.Proposal, error)
 }
 
 type proposeIn struct {
@@ -84,7 +85,7 @@ type proposalAnswer struct {
 	CheckpointID *smriti.ID `json:"checkpoint_id,omitempty"`
 }
 
-func answerOf(p *smriti.Proposal) proposalAnswer {
+func answerOf(p *proposal.Proposal) proposalAnswer {
 	return proposalAnswer{ProposalID: p.ID, Status: p.Status, Title: p.Draft.Content.Message, CheckpointID: p.CheckpointID}
 }
 
@@ -100,7 +101,7 @@ func (t *tools) registerProposals(s *sdk.Server) {
 			status := in.Status
 			switch status {
 			case "":
-				status = smriti.ProposalPending
+				status = proposal.Pending
 			case "all":
 				status = ""
 			}
@@ -129,7 +130,7 @@ func (t *tools) registerProposals(s *sdk.Server) {
 			if err != nil {
 				return reply{}, err
 			}
-			e := smriti.ProposalEdit{Message: in.Message, Summary: in.Summary, Objective: in.Objective}
+			e := proposal.Edit{Message: in.Message, Summary: in.Summary, Objective: in.Objective}
 			for _, l := range []struct {
 				dst **[]string
 				src []string
@@ -262,7 +263,7 @@ func acceptConflict(cc *smriti.CommitConflict, id smriti.ID) error {
 	return &smriti.Error{Code: smriti.ECONFLICT, Message: b.String(), Data: cc.Conflicts}
 }
 
-func formatProposalList(space, status string, ps []*smriti.Proposal) string {
+func formatProposalList(space, status string, ps []*proposal.Proposal) string {
 	if len(ps) == 0 {
 		return fmt.Sprintf("No %sproposals in %s.\n", map[bool]string{true: status + " ", false: ""}[status != ""], space)
 	}
@@ -275,7 +276,7 @@ func formatProposalList(space, status string, ps []*smriti.Proposal) string {
 	return b.String()
 }
 
-func formatProposal(p *smriti.Proposal) string {
+func formatProposal(p *proposal.Proposal) string {
 	var b strings.Builder
 	c := p.Draft.Content
 	fmt.Fprintf(&b, "# Proposal `%s`: %s\n%s · from %s · on `%s`", p.ID.String()[:8], c.Message, p.Status, p.Source, p.BranchName)

@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/coderef"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"smriti/render"
 )
 
@@ -183,7 +184,7 @@ func (t *tools) writeItems(ctx context.Context, req *smriti.CheckpointCommit) ([
 		}
 		return items, added, nil
 	}
-	items := smriti.ContentItems(&req.Content)
+	items := req.Content.ListItems()
 	base := map[string]string{}
 	onto := req.BaseCheckpointID
 	if onto == nil {
@@ -216,7 +217,7 @@ func (t *tools) writeItems(ctx context.Context, req *smriti.CheckpointCommit) ([
 func refTarget(items []smriti.Item, added []int, target, spec string) (int, error) {
 	if target == "" {
 		if len(added) != 1 {
-			return 0, smriti.Errorf(smriti.EINVALID, "ref %q: this write adds %d items; name the one it is for: ITEM=path[:from-to] (ITEM an item id or words of its text)", smriti.Truncate(spec, 80), len(added))
+			return 0, smriti.Errorf(smriti.EINVALID, "ref %q: this write adds %d items; name the one it is for: ITEM=path[:from-to] (ITEM an item id or words of its text)", textutil.Truncate(spec, 80), len(added))
 		}
 		return added[0], nil
 	}
@@ -224,13 +225,13 @@ func refTarget(items []smriti.Item, added []int, target, spec string) (int, erro
 	for i, it := range items {
 		if it.ID == target || strings.Contains(strings.ToLower(it.Text), strings.ToLower(target)) {
 			if found >= 0 && items[found].ID != it.ID {
-				return 0, smriti.Errorf(smriti.EINVALID, "ref %q: several items match %q; use the item id", smriti.Truncate(spec, 80), smriti.Truncate(target, 40))
+				return 0, smriti.Errorf(smriti.EINVALID, "ref %q: several items match %q; use the item id", textutil.Truncate(spec, 80), textutil.Truncate(target, 40))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return 0, smriti.Errorf(smriti.EINVALID, "ref %q: no item of this write matches %q", smriti.Truncate(spec, 80), smriti.Truncate(target, 40))
+		return 0, smriti.Errorf(smriti.EINVALID, "ref %q: no item of this write matches %q", textutil.Truncate(spec, 80), textutil.Truncate(target, 40))
 	}
 	return found, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/internal/textutil"
 	"smriti/remote"
 )
 
@@ -137,7 +138,7 @@ func (t *tools) pull(ctx context.Context, in pullIn) (reply, error) {
 	ans := syncAnswer{Remote: name, Outcome: res.Outcome, Checkpoints: res.Applied.Checkpoints, Sessions: res.Applied.Sessions, Turns: res.Applied.Turns}
 	head := "none"
 	if res.Head != nil {
-		head, ans.Head = smriti.ShortHash(res.Head.Hash), res.Head.Hash
+		head, ans.Head = textutil.ShortHash(res.Head.Hash), res.Head.Hash
 	}
 	var b strings.Builder
 	switch res.Outcome {
@@ -183,15 +184,15 @@ func (t *tools) push(ctx context.Context, in pushIn) (reply, error) {
 	var text string
 	switch {
 	case res.Outcome == app.PushUpToDate:
-		text = fmt.Sprintf("%s on %s is already at %s\n", res.Branch, name, smriti.ShortHash(res.NewHead))
+		text = fmt.Sprintf("%s on %s is already at %s\n", res.Branch, name, textutil.ShortHash(res.NewHead))
 	case res.Proposal != nil:
 		text = fmt.Sprintf("Proposed %s's state on %s as proposal `%s`; it waits there for review\n", res.Branch, name, res.Proposal.String()[:8])
 	default:
 		old := "nothing"
 		if res.OldHead != nil {
-			old = smriti.ShortHash(*res.OldHead)
+			old = textutil.ShortHash(*res.OldHead)
 		}
-		text = fmt.Sprintf("Pushed %s to %s: %s → %s (%s)\n", res.Branch, name, old, smriti.ShortHash(res.NewHead), countsText(res.Stored))
+		text = fmt.Sprintf("Pushed %s to %s: %s → %s (%s)\n", res.Branch, name, old, textutil.ShortHash(res.NewHead), countsText(res.Stored))
 	}
 	return reply{Text: text, Data: ans}, nil
 }

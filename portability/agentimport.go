@@ -5,6 +5,7 @@ import (
 	"io"
 	"path"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -53,7 +54,7 @@ const agentBatch = 256
 // transaction; entries imported before are left as they are.
 func ImportAgentTranscript(ctx context.Context, st AgentTranscriptStore, r io.Reader, in AgentImport) (*AgentImportResult, error) {
 	if !ValidAgentFormat(in.Format) {
-		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", smriti.Truncate(in.Format, 40))
+		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", textutil.Truncate(in.Format, 40))
 	}
 	res := &AgentImportResult{}
 	var batch []AgentEntry
@@ -65,7 +66,7 @@ func ImportAgentTranscript(ctx context.Context, st AgentTranscriptStore, r io.Re
 		if base == "" || base == "." || base == "/" {
 			return name + " session"
 		}
-		return smriti.Truncate(name+" session "+base, MaxImportTitleChars)
+		return textutil.Truncate(name+" session "+base, MaxImportTitleChars)
 	}
 	flush := func() error {
 		if len(batch) == 0 && res.SessionID != (smriti.ID{}) {
@@ -81,7 +82,7 @@ func ImportAgentTranscript(ctx context.Context, st AgentTranscriptStore, r io.Re
 		if k == "" || k == "." {
 			return smriti.Errorf(smriti.EUNPROCESSABLE, "the transcript names no session id; pass one")
 		}
-		key = smriti.Truncate(k, MaxAgentSessionKey)
+		key = textutil.Truncate(k, MaxAgentSessionKey)
 		s, created, added, err := st.AppendAgentEntries(ctx, in.SpaceID, in.Format, key, title(), batch)
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"smriti/secrets"
 	"strings"
@@ -90,7 +91,7 @@ func ReadAgentTranscriptAllowing(r io.Reader, format string, allowed func(rule, 
 	case SourceCodex:
 		p = &codexParser{tools: map[string]string{}}
 	default:
-		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", smriti.Truncate(format, 40))
+		return nil, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q: use claude-code or codex", textutil.Truncate(format, 40))
 	}
 	info := &AgentTranscriptInfo{Source: format}
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -219,7 +220,7 @@ func (p *claudeCodeParser) parse(line []byte, info *AgentTranscriptInfo) []Agent
 		return nil
 	}
 	if info.SessionKey == "" && l.SessionID != "" && !l.IsSidechain {
-		info.SessionKey = smriti.Truncate(l.SessionID, MaxAgentSessionKey)
+		info.SessionKey = textutil.Truncate(l.SessionID, MaxAgentSessionKey)
 	}
 	if info.Cwd == "" && l.Cwd != "" {
 		info.Cwd = l.Cwd
@@ -384,7 +385,7 @@ func (p *codexParser) parse(line []byte, info *AgentTranscriptInfo) []AgentEntry
 	switch l.Type {
 	case "session_meta":
 		if info.SessionKey == "" && pl.ID != "" {
-			info.SessionKey = smriti.Truncate(pl.ID, MaxAgentSessionKey)
+			info.SessionKey = textutil.Truncate(pl.ID, MaxAgentSessionKey)
 		}
 		if info.Cwd == "" {
 			info.Cwd = pl.Cwd

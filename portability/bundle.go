@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 )
 
@@ -152,7 +153,7 @@ func NewBundleReader(r io.Reader) (*BundleReader, error) {
 		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "not a space bundle: the first record is not a header")
 	}
 	if rec.Header.Format != bundleFormat {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "not a space bundle: format %q, want %q", smriti.Truncate(rec.Header.Format, 64), bundleFormat)
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "not a space bundle: format %q, want %q", textutil.Truncate(rec.Header.Format, 64), bundleFormat)
 	}
 	if rec.Header.Version != bundleVersion {
 		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "unsupported bundle version %d: this server reads version %d", rec.Header.Version, bundleVersion)

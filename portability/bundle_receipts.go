@@ -1,14 +1,17 @@
 package portability
 
-import "smriti"
+import (
+	"smriti/internal/textutil"
+	"smriti/receipt"
+)
 
 // problem says what is wrong with the record ("" when nothing is).
 func receiptProblem(b *BundleReceipt) string {
 	switch {
-	case !smriti.ValidHost(b.Host):
-		return "has host " + smriti.Truncate(b.Host, 32)
-	case b.Status != smriti.ReceiptComplete && b.Status != smriti.ReceiptIncomplete:
-		return "has status " + smriti.Truncate(b.Status, 32)
+	case !receipt.ValidHost(b.Host):
+		return "has host " + textutil.Truncate(b.Host, 32)
+	case b.Status != receipt.Complete && b.Status != receipt.Incomplete:
+		return "has status " + textutil.Truncate(b.Status, 32)
 	case b.AgentSession == "" || b.Event == "" || b.Tokens < 0 || b.CreatedAt.IsZero():
 		return "needs an agent session, an event, a creation time and tokens >= 0"
 	}

@@ -5,6 +5,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 )
 
 // Stages in the order records must come.
@@ -96,7 +97,7 @@ func (k recordCheck) checkCheckpoint() error {
 	switch c.AuthorType {
 	case smriti.AuthorUser, smriti.AuthorLLM, smriti.AuthorAgent, smriti.AuthorSystem:
 	default:
-		return k.bad("checkpoint %s has author_type %q", c.ID, smriti.Truncate(c.AuthorType, 32))
+		return k.bad("checkpoint %s has author_type %q", c.ID, textutil.Truncate(c.AuthorType, 32))
 	}
 	if k.br.VerifyHashes && c.CheckpointOf(k.br.space.ID).HashProvable() {
 		ph, mh := "", ""
@@ -108,12 +109,12 @@ func (k recordCheck) checkCheckpoint() error {
 		}
 		if got := c.CheckpointOf(k.br.space.ID).ComputeHash(ph, mh); got != c.CommitHash {
 			return k.bad("checkpoint %s (%s, %q) does not verify: its content hashes to %s, not its commit_hash %s",
-				c.ID, smriti.ShortHash(c.CommitHash), smriti.Truncate(c.Message, 60), smriti.ShortHash(got), smriti.ShortHash(c.CommitHash))
+				c.ID, textutil.ShortHash(c.CommitHash), textutil.Truncate(c.Message, 60), textutil.ShortHash(got), textutil.ShortHash(c.CommitHash))
 		}
 	}
 	for _, it := range c.Items {
 		if err := smriti.ValidateRefs(it.Refs); err != nil {
-			return k.bad("item %s of checkpoint %s: %s", smriti.Truncate(it.ID, 20), c.ID, smriti.ErrorMessage(err))
+			return k.bad("item %s of checkpoint %s: %s", textutil.Truncate(it.ID, 20), c.ID, smriti.ErrorMessage(err))
 		}
 	}
 	for _, n := range c.Notes {
@@ -121,7 +122,7 @@ func (k recordCheck) checkCheckpoint() error {
 			return err
 		}
 		if n.Kind != smriti.NoteKindNote && n.Kind != smriti.NoteKindMilestone && n.Kind != smriti.NoteKindNoise {
-			return k.bad("note %s has kind %q", n.ID, smriti.Truncate(n.Kind, 32))
+			return k.bad("note %s has kind %q", n.ID, textutil.Truncate(n.Kind, 32))
 		}
 	}
 	k.br.hashes[c.ID] = c.CommitHash
@@ -148,7 +149,7 @@ func (k recordCheck) checkSession() error {
 	switch se.BranchDisposition {
 	case smriti.DispositionActive, smriti.DispositionIntegrated, smriti.DispositionAbandoned:
 	default:
-		return k.bad("session %s has branch_disposition %q", se.ID, smriti.Truncate(se.BranchDisposition, 32))
+		return k.bad("session %s has branch_disposition %q", se.ID, textutil.Truncate(se.BranchDisposition, 32))
 	}
 	if se.BranchName == "" {
 		return k.bad("session %s has no branch", se.ID)
@@ -173,7 +174,7 @@ func (k recordCheck) checkTurn() error {
 		return k.bad("turn %s has sequence number %d, want %d", t.ID, t.Seq, k.br.nextSeq)
 	}
 	if t.Role != smriti.RoleUser && t.Role != smriti.RoleAssistant && t.Role != smriti.RoleSystem {
-		return k.bad("turn %s has role %q", t.ID, smriti.Truncate(t.Role, 32))
+		return k.bad("turn %s has role %q", t.ID, textutil.Truncate(t.Role, 32))
 	}
 	k.br.nextSeq++
 	k.br.counts.Turns++
@@ -197,10 +198,10 @@ func (k recordCheck) checkClaim() error {
 		}
 	}
 	if !smriti.ValidIntent(cl.Intent) {
-		return k.bad("claim %s has intent %q", cl.ID, smriti.Truncate(cl.Intent, 32))
+		return k.bad("claim %s has intent %q", cl.ID, textutil.Truncate(cl.Intent, 32))
 	}
 	if cl.Status != coord.ClaimActive && cl.Status != coord.ClaimDone && cl.Status != coord.ClaimAbandoned {
-		return k.bad("claim %s has status %q", cl.ID, smriti.Truncate(cl.Status, 32))
+		return k.bad("claim %s has status %q", cl.ID, textutil.Truncate(cl.Status, 32))
 	}
 	if cl.Scope == "" || cl.BranchName == "" || !cl.ExpiresAt.After(cl.ClaimedAt) {
 		return k.bad("claim %s needs a scope, a branch and an expiry after its claim time", cl.ID)

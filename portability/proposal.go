@@ -2,6 +2,8 @@ package portability
 
 import (
 	"encoding/json"
+	"smriti/internal/textutil"
+	"smriti/proposal"
 
 	"smriti"
 )
@@ -25,15 +27,15 @@ func (br *BundleReader) checkProposal(p *BundleProposal, bad func(string, ...any
 			}
 		}
 	}
-	if !smriti.ValidProposalStatus(p.Status) {
-		return bad("proposal %s has status %q", p.ID, smriti.Truncate(p.Status, 32))
+	if !proposal.ValidStatus(p.Status) {
+		return bad("proposal %s has status %q", p.ID, textutil.Truncate(p.Status, 32))
 	}
 	ok := false
-	for _, s := range smriti.ProposalSources {
+	for _, s := range proposal.Sources {
 		ok = ok || s == p.Source
 	}
 	if !ok {
-		return bad("proposal %s has source %q", p.ID, smriti.Truncate(p.Source, 32))
+		return bad("proposal %s has source %q", p.ID, textutil.Truncate(p.Source, 32))
 	}
 	var obj map[string]any
 	if p.BranchName == "" || p.Title == "" || json.Unmarshal(p.Draft, &obj) != nil || obj == nil {

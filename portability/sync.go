@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 )
 
@@ -99,7 +100,7 @@ func (sr *SyncReader) Next() (*BundleRecord, error) {
 		sr.end = rec.SyncEnd
 		return nil, io.EOF
 	}
-	return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "sync stream record %d: unexpected %q record", sr.line, smriti.Truncate(rec.Type, 40))
+	return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "sync stream record %d: unexpected %q record", sr.line, textutil.Truncate(rec.Type, 40))
 }
 
 func (sr *SyncReader) decode() (*BundleRecord, error) {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"regexp"
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"sort"
 	"strings"
@@ -244,10 +245,10 @@ func parseChatGPT(raw json.RawMessage) (*Conversation, error) {
 	for id := leaf; id != ""; {
 		n, ok := cv.Mapping[id]
 		if !ok {
-			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed ChatGPT conversation: node %q is missing from the mapping", smriti.Truncate(id, 64))
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed ChatGPT conversation: node %q is missing from the mapping", textutil.Truncate(id, 64))
 		}
 		if seen[id] {
-			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed ChatGPT conversation: the mapping has a cycle at %q", smriti.Truncate(id, 64))
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed ChatGPT conversation: the mapping has a cycle at %q", textutil.Truncate(id, 64))
 		}
 		seen[id] = true
 		path = append(path, &n)
@@ -356,7 +357,7 @@ func parseClaude(raw json.RawMessage) (*Conversation, error) {
 		case "assistant":
 			role = smriti.RoleAssistant
 		default:
-			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed Claude conversation: message %d has sender %q", i, smriti.Truncate(m.Sender, 32))
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed Claude conversation: message %d has sender %q", i, textutil.Truncate(m.Sender, 32))
 		}
 		text := ""
 		if m.Text != nil {
@@ -472,7 +473,7 @@ func isoTime(s *string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, *s)
 	if err != nil {
-		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed Claude conversation: %q is not an RFC 3339 time", smriti.Truncate(*s, 40))
+		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "malformed Claude conversation: %q is not an RFC 3339 time", textutil.Truncate(*s, 40))
 	}
 	t = t.UTC()
 	return &t, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/secrets"
 )
 
@@ -46,7 +47,7 @@ func (im *TranscriptImporter) Import(ctx context.Context, r io.Reader, in Transc
 	err := ReadTranscripts(r, in.Filename, func(i int, c *Conversation, perr error) error {
 		rep := ImportedConversation{Index: i, Status: ImportFailed}
 		if c != nil {
-			rep.Title, rep.Source, rep.Turns = smriti.Truncate(c.Title, MaxImportTitleChars), c.Source, len(c.Turns)
+			rep.Title, rep.Source, rep.Turns = textutil.Truncate(c.Title, MaxImportTitleChars), c.Source, len(c.Turns)
 			rep.ContentHash = c.ContentHash()
 		}
 		fail := func(err error) error {

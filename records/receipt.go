@@ -1,6 +1,7 @@
 package records
 
 import (
+	"smriti/receipt"
 	"time"
 
 	"smriti"
@@ -10,7 +11,7 @@ import (
 const RecordReceipt = "receipt"
 
 // BundleReceipt is a compaction receipt record: what a hook re-injected
-// after an agent host compacted (see smriti.CompactionReceipt).
+// after an agent host compacted (see receipt.Receipt).
 type BundleReceipt struct {
 	ID           smriti.ID  `json:"id"`
 	AgentSession string     `json:"agent_session"`
@@ -29,15 +30,15 @@ type BundleReceipt struct {
 }
 
 // BundleReceiptOf is a receipt's bundle record.
-func BundleReceiptOf(r *smriti.CompactionReceipt) *BundleReceipt {
+func BundleReceiptOf(r *receipt.Receipt) *BundleReceipt {
 	return &BundleReceipt{ID: r.ID, AgentSession: r.AgentSession, Host: r.Host, Event: r.Event, Trigger: r.Trigger,
 		CheckpointID: r.CheckpointID, LiveIDs: r.LiveIDs, InjectedIDs: r.InjectedIDs, OmittedIDs: r.OmittedIDs,
 		MissingIDs: r.MissingIDs, ListCommand: r.ListCommand, Tokens: r.Tokens, Status: r.Status, CreatedAt: r.CreatedAt.UTC()}
 }
 
 // Receipt is the record as a receipt of space.
-func (b *BundleReceipt) Receipt(space smriti.ID) *smriti.CompactionReceipt {
-	return &smriti.CompactionReceipt{ID: b.ID, SpaceID: space, AgentSession: b.AgentSession, Host: b.Host, Event: b.Event,
+func (b *BundleReceipt) Receipt(space smriti.ID) *receipt.Receipt {
+	return &receipt.Receipt{ID: b.ID, SpaceID: space, AgentSession: b.AgentSession, Host: b.Host, Event: b.Event,
 		Trigger: b.Trigger, CheckpointID: b.CheckpointID, LiveIDs: b.LiveIDs, InjectedIDs: b.InjectedIDs, OmittedIDs: b.OmittedIDs,
 		MissingIDs: b.MissingIDs, ListCommand: b.ListCommand, Tokens: b.Tokens, Status: b.Status, CreatedAt: b.CreatedAt.UTC()}
 }

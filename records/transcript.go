@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"smriti/internal/textutil"
 	"time"
 	"unicode/utf8"
 
@@ -60,7 +61,7 @@ func (c *Conversation) ContentHash() string {
 func (c *Conversation) Validate() error {
 	for i, t := range c.Turns {
 		if t.Role != smriti.RoleUser && t.Role != smriti.RoleAssistant && t.Role != smriti.RoleSystem {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d has role %q", i, smriti.Truncate(t.Role, 32))
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d has role %q", i, textutil.Truncate(t.Role, 32))
 		}
 		if utf8.RuneCountInString(t.Content) > MaxImportTurnChars {
 			return smriti.Errorf(smriti.EUNPROCESSABLE, "message %d is longer than %d characters", i, MaxImportTurnChars)

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/coderef"
 	"smriti/gitcli"
+	"smriti/internal/textutil"
 )
 
 type file struct {
@@ -118,5 +119,5 @@ func (w WorkTrees) Cite(ctx context.Context, dirs []string, spec, text string) (
 	if spec == "" {
 		return nil, nil
 	}
-	return nil, smriti.Errorf(smriti.EINVALID, "ref %q needs a git work tree: run the MCP server in the project or give project_root", smriti.Truncate(spec, 80))
+	return nil, smriti.Errorf(smriti.EINVALID, "ref %q needs a git work tree: run the MCP server in the project or give project_root", textutil.Truncate(spec, 80))
 }

@@ -19,6 +19,7 @@ import (
 	"smriti"
 	"smriti/coderef"
 	"smriti/gitcli"
+	"smriti/internal/textutil"
 )
 
 // maxFileBytes bounds a file a ref is checked against.
@@ -96,7 +97,7 @@ func (c *Checker) Ref(dir, spec string) (smriti.ItemRef, error) {
 		return smriti.ItemRef{}, err
 	}
 	if !ok {
-		return smriti.ItemRef{}, smriti.Errorf(smriti.EINVALID, "ref %q: no file %s in the work tree %s", smriti.Truncate(spec, 80), rel, c.Root)
+		return smriti.ItemRef{}, smriti.Errorf(smriti.EINVALID, "ref %q: no file %s in the work tree %s", textutil.Truncate(spec, 80), rel, c.Root)
 	}
 	return c.spanRef(rel, lines, src, spec)
 }
@@ -107,7 +108,7 @@ func (c *Checker) spanRef(rel string, lines *smriti.LineRange, src []byte, spec 
 	if lines != nil {
 		var ok bool
 		if span, ok = coderef.Span(all, *lines); !ok {
-			return smriti.ItemRef{}, smriti.Errorf(smriti.EINVALID, "ref %q: %s has %d lines", smriti.Truncate(spec, 80), rel, len(all))
+			return smriti.ItemRef{}, smriti.Errorf(smriti.EINVALID, "ref %q: %s has %d lines", textutil.Truncate(spec, 80), rel, len(all))
 		}
 	}
 	return smriti.ItemRef{Path: rel, Lines: lines, Commit: c.Head, SpanHash: coderef.SpanHash(span)}, nil
@@ -126,7 +127,7 @@ func (c *Checker) relative(dir, p string) (string, error) {
 	}
 	rel, err := filepath.Rel(c.Root, filepath.Join(base, filepath.FromSlash(p)))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", smriti.Errorf(smriti.EINVALID, "ref %q is outside the work tree %s", smriti.Truncate(p, 80), c.Root)
+		return "", smriti.Errorf(smriti.EINVALID, "ref %q is outside the work tree %s", textutil.Truncate(p, 80), c.Root)
 	}
 	return filepath.ToSlash(rel), nil
 }

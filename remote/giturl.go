@@ -2,6 +2,7 @@ package remote
 
 import (
 	"net/url"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -74,7 +75,7 @@ func checkGitURL(raw string) error {
 		bad = true
 	}
 	if bad {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is not a git repository location git can use; give an absolute path, git@host:path or a URL such as git+https://host/me/notes", smriti.Truncate(raw, 200))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is not a git repository location git can use; give an absolute path, git@host:path or a URL such as git+https://host/me/notes", textutil.Truncate(raw, 200))
 	}
 	// A remote's URL is shown and answered; a password in it would be too.
 	if u, err := url.Parse(loc); err == nil && u.User != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 
@@ -89,7 +90,7 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // repository, which git's own credentials reach). EUNPROCESSABLE otherwise.
 func (c *Create) Validate() error {
 	if !nameRE.MatchString(c.Name) {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote name %q must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit", smriti.Truncate(c.Name, 80))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote name %q must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit", textutil.Truncate(c.Name, 80))
 	}
 	if err := CheckURL(c.URL); err != nil {
 		return err
@@ -98,7 +99,7 @@ func (c *Create) Validate() error {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "token is longer than 4096 characters")
 	}
 	if c.Token != "" && IsGitURL(c.URL) {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is a git repository, which takes no token: git's own credentials (ssh keys, credential helpers) reach it", smriti.Truncate(c.URL, 200))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q is a git repository, which takes no token: git's own credentials (ssh keys, credential helpers) reach it", textutil.Truncate(c.URL, 200))
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ func CheckURL(raw string) error {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q must be an http or https URL of a Smriti server, such as https://smriti.example.com, or a git repository (a path such as /srv/notes.git, git@host:me/notes.git, or a URL ending in .git)", smriti.Truncate(raw, 200))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote URL %q must be an http or https URL of a Smriti server, such as https://smriti.example.com, or a git repository (a path such as /srv/notes.git, git@host:me/notes.git, or a URL ending in .git)", textutil.Truncate(raw, 200))
 	}
 	return nil
 }
@@ -147,7 +148,7 @@ func ParsePolicy(s string) (Policy, error) {
 	case Propose, Fail, Ours, Theirs:
 		return p, nil
 	}
-	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "on_conflict must be propose, fail, ours or theirs, got %q", smriti.Truncate(s, 40))
+	return "", smriti.Errorf(smriti.EUNPROCESSABLE, "on_conflict must be propose, fail, ours or theirs, got %q", textutil.Truncate(s, 40))
 }
 
 // Want is what a fetch asks the other server for: everything reachable
@@ -201,7 +202,7 @@ func MovedError(branch string, theirs *string, expect *string, remoteName string
 		if h == nil {
 			return "none"
 		}
-		return smriti.ShortHash(*h)
+		return textutil.ShortHash(*h)
 	}
 	msg := fmt.Sprintf("push refused: %s on the remote is at %s, not %s as this copy last saw it; run `smriti pull %s`, then push again",
 		branch, show(theirs), show(expect), remoteName)
@@ -241,7 +242,7 @@ func ago(now time.Time, t *time.Time) string {
 	if t == nil {
 		return "never"
 	}
-	return smriti.RelativeTime(*t, now)
+	return textutil.RelativeTime(*t, now)
 }
 
 // validHash reports whether h is a checkpoint hash: 64 lowercase hex digits.

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -19,13 +20,13 @@ var asOfHeadings = []struct {
 // (date)" and "until `def5678` (date)" or "still held at the head".
 func RenderStateAsOf(space, branch string, at *smriti.Checkpoint, spans []smriti.ItemSpan) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s as of `%s` on `%s`\n", oneLine(space), smriti.ShortHash(at.Hash), branch)
+	fmt.Fprintf(&b, "# %s as of `%s` on `%s`\n", oneLine(space), textutil.ShortHash(at.Hash), branch)
 	fmt.Fprintf(&b, "%s — %s\n", at.CreatedAt.UTC().Format(time.DateTime+" UTC"), oneLine(at.Message))
 	if len(spans) == 0 {
 		b.WriteString("\nNo live items at that checkpoint.\n")
 	}
 	mark := func(c *smriti.Checkpoint) string {
-		return fmt.Sprintf("`%s` (%s)", smriti.ShortHash(c.Hash), c.CreatedAt.UTC().Format(time.DateOnly))
+		return fmt.Sprintf("`%s` (%s)", textutil.ShortHash(c.Hash), c.CreatedAt.UTC().Format(time.DateOnly))
 	}
 	for _, h := range asOfHeadings {
 		first := true

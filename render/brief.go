@@ -5,6 +5,7 @@ import (
 	"math"
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -124,7 +125,7 @@ func renderBrief(b *coord.StateBrief, o BriefOptions, pick *briefPick) string {
 		add(listSection("Open questions", questions) + moreLine(len(c.OpenQuestions)-len(questions), "open questions", all))
 		add(taskSection("In progress", shownOpen) + moreLine(len(open)-len(shownOpen), "open tasks", all))
 		if o.Digest && len(done) > 0 {
-			add(fmt.Sprintf("## Done\n%d task(s) done (listed by `smriti checkpoint show %s`)\n", len(done), orQ(smriti.ShortHash(c.Hash))))
+			add(fmt.Sprintf("## Done\n%d task(s) done (listed by `smriti checkpoint show %s`)\n", len(done), orQ(textutil.ShortHash(c.Hash))))
 		} else {
 			add(taskSection("Done", shownDone) + moreLine(len(done)-len(shownDone), "done tasks", all))
 		}
@@ -202,13 +203,13 @@ func (r briefRenderer) freshness(f *coord.Freshness) string {
 		return ""
 	}
 	if !f.Changed {
-		return fmt.Sprintf("## State: unchanged since `%s`\n", smriti.ShortHash(f.SinceHash))
+		return fmt.Sprintf("## State: unchanged since `%s`\n", textutil.ShortHash(f.SinceHash))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "## State: changed since `%s`\n\n", smriti.ShortHash(f.SinceHash))
+	fmt.Fprintf(&b, "## State: changed since `%s`\n\n", textutil.ShortHash(f.SinceHash))
 	fmt.Fprintf(&b, "%d new checkpoint(s) on main:\n", f.NewCount)
 	for _, c := range f.New {
-		fmt.Fprintf(&b, "- `%s` · `%s` · %s — %s\n", smriti.ShortHash(c.Hash), agentOr(c.AuthorAgent), r.rel(c.CreatedAt), oneLine(c.Message))
+		fmt.Fprintf(&b, "- `%s` · `%s` · %s — %s\n", textutil.ShortHash(c.Hash), agentOr(c.AuthorAgent), r.rel(c.CreatedAt), oneLine(c.Message))
 	}
 	if more := f.NewCount - len(f.New); more > 0 {
 		fmt.Fprintf(&b, "  ... and %d more\n", more)
@@ -240,7 +241,7 @@ func (r briefRenderer) header(sp *smriti.Space) string {
 }
 
 func (r briefRenderer) meta(c *smriti.Checkpoint) string {
-	parts := []string{fmt.Sprintf("Latest checkpoint: `%s`", orQ(smriti.ShortHash(c.Hash)))}
+	parts := []string{fmt.Sprintf("Latest checkpoint: `%s`", orQ(textutil.ShortHash(c.Hash)))}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
 		parts = append(parts, fmt.Sprintf("by `%s`", authorName(*c.AuthorAgent)))
 	}
@@ -284,7 +285,7 @@ func (r briefRenderer) mount(m *coord.MountedCheckpoint) string {
 	if m.Message != "" {
 		msg = " — " + oneLine(m.Message)
 	}
-	return fmt.Sprintf("Mounted in this session: `%s`%s\n", orQ(smriti.ShortHash(m.Hash)), msg)
+	return fmt.Sprintf("Mounted in this session: `%s`%s\n", orQ(textutil.ShortHash(m.Hash)), msg)
 }
 
 func textSection(title, text string) string {
@@ -385,7 +386,7 @@ func (r briefRenderer) branches(bs []coord.BranchHead, more int) string {
 		if msg == "" {
 			msg = "(no message)"
 		}
-		fmt.Fprintf(&b, "- `%s` · `%s` · `%s` · %s — %s\n", h.Branch, smriti.ShortHash(h.Hash), agentOr(h.AuthorAgent), r.rel(h.CreatedAt), oneLine(msg))
+		fmt.Fprintf(&b, "- `%s` · `%s` · `%s` · %s — %s\n", h.Branch, textutil.ShortHash(h.Hash), agentOr(h.AuthorAgent), r.rel(h.CreatedAt), oneLine(msg))
 	}
 	if more > 0 {
 		fmt.Fprintf(&b, "  ... and %d more active branch(es)\n", more)
@@ -404,7 +405,7 @@ func (r briefRenderer) claims(cs []coord.ActiveClaim, more int) string {
 		if agent == "" {
 			agent = "unknown"
 		}
-		fmt.Fprintf(&b, "- `%s` [%s] on `%s` from `%s` · %s — %s", agent, c.Intent, c.BranchName, orQ(smriti.ShortHash(c.BaseHash)), r.rel(c.ClaimedAt), oneLine(c.Scope))
+		fmt.Fprintf(&b, "- `%s` [%s] on `%s` from `%s` · %s — %s", agent, c.Intent, c.BranchName, orQ(textutil.ShortHash(c.BaseHash)), r.rel(c.ClaimedAt), oneLine(c.Scope))
 		if c.TaskID != nil && *c.TaskID != "" {
 			fmt.Fprintf(&b, " (task: %s)", *c.TaskID)
 		}
@@ -466,7 +467,7 @@ func (r briefRenderer) divergence(pairs []coord.DivergencePair, more int) string
 		b.WriteString("\n")
 		for _, p := range pairs {
 			fmt.Fprintf(&b, "- `%s` (`%s`): %d decision(s) only on `main`, %d only on the branch\n",
-				p.Branch, smriti.ShortHash(p.BranchHash), len(p.MainOnly), len(p.BranchOnly))
+				p.Branch, textutil.ShortHash(p.BranchHash), len(p.MainOnly), len(p.BranchOnly))
 		}
 		if more > 0 {
 			fmt.Fprintf(&b, "  ... and %d more divergent branch(es)\n", more)
@@ -474,7 +475,7 @@ func (r briefRenderer) divergence(pairs []coord.DivergencePair, more int) string
 		return b.String()
 	}
 	for _, p := range pairs {
-		fmt.Fprintf(&b, "\n### main ↔ `%s` (`%s`)\n", p.Branch, smriti.ShortHash(p.BranchHash))
+		fmt.Fprintf(&b, "\n### main ↔ `%s` (`%s`)\n", p.Branch, textutil.ShortHash(p.BranchHash))
 		if len(p.MainOnly) > 0 {
 			b.WriteString("Only on `main`:\n")
 			for _, d := range p.MainOnly {
@@ -516,8 +517,8 @@ func (r briefRenderer) stats(head *smriti.Checkpoint, full, compact string) stri
 		prefix, n, saved, pct, f, c)
 }
 
-// RelativeTime says how long before now t was (smriti.RelativeTime).
-func RelativeTime(t, now time.Time) string { return smriti.RelativeTime(t, now) }
+// RelativeTime says how long before now t was (textutil.RelativeTime).
+func RelativeTime(t, now time.Time) string { return textutil.RelativeTime(t, now) }
 
 func orQ(s string) string {
 	if s == "" {

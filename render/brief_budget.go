@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 )
 
 // Brief budgets, in o200k tokens: what `smriti prime` and the compact brief
@@ -119,13 +120,13 @@ func fitText(b *coord.StateBrief, budget int, cost func(*coord.StateBrief) int) 
 	}
 	head := *b.Head
 	cut := func(s string) string {
-		if smriti.RuneLen(s) <= briefTextRunes {
+		if textutil.RuneLen(s) <= briefTextRunes {
 			return s
 		}
-		return smriti.Truncate(s, briefTextRunes) + fmt.Sprintf(" (cut; `smriti checkpoint show %s` has it all)", orQ(smriti.ShortHash(head.Hash)))
+		return textutil.Truncate(s, briefTextRunes) + fmt.Sprintf(" (cut; `smriti checkpoint show %s` has it all)", orQ(textutil.ShortHash(head.Hash)))
 	}
 	head.Objective, head.Summary = cut(head.Objective), cut(head.Summary)
-	short := func(s string) string { return smriti.Truncate(s, briefLabelRunes) }
+	short := func(s string) string { return textutil.Truncate(s, briefLabelRunes) }
 	head.Message = short(head.Message)
 	if head.AuthorAgent != nil {
 		a := short(*head.AuthorAgent)

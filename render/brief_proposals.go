@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 )
 
 // briefProposalsShown is how many waiting proposals the brief names.
@@ -28,7 +29,7 @@ func (r briefRenderer) proposals(ps []coord.ProposalWaiting) string {
 			fmt.Fprintf(&b, "  ... and %d more (`smriti proposals list`)\n", len(ps)-i)
 			break
 		}
-		fmt.Fprintf(&b, "- `%s` %s — from %s on `%s`, %s\n", shortProposal(p.ID), oneLine(smriti.Truncate(p.Title, 120)), p.Source, p.Branch, r.rel(p.CreatedAt))
+		fmt.Fprintf(&b, "- `%s` %s — from %s on `%s`, %s\n", shortProposal(p.ID), oneLine(textutil.Truncate(p.Title, 120)), p.Source, p.Branch, r.rel(p.CreatedAt))
 	}
 	first := shortProposal(ps[0].ID)
 	fmt.Fprintf(&b, "Review: `smriti proposals show %s`; accept: `smriti proposals accept %s`; reject: `smriti proposals reject %s`\n", first, first, first)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"smriti"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"strings"
 	"time"
 )
@@ -29,7 +30,7 @@ func RenderCheckpoint(c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 	r := briefRenderer{o: BriefOptions{Now: o.Now, Home: o.Home}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n", oneLine(c.Message))
-	meta := []string{"`" + smriti.ShortHash(c.Hash) + "`", r.rel(c.CreatedAt), "branch `" + c.BranchName + "`"}
+	meta := []string{"`" + textutil.ShortHash(c.Hash) + "`", r.rel(c.CreatedAt), "branch `" + c.BranchName + "`"}
 	if c.AuthorAgent != nil && *c.AuthorAgent != "" {
 		meta = append(meta, "by `"+authorName(*c.AuthorAgent)+"`")
 	}
@@ -81,7 +82,7 @@ func RenderCheckpointList(cps []*smriti.Checkpoint, now time.Time) string {
 		if c.BranchName != "main" {
 			branch = " (branch: " + c.BranchName + ")"
 		}
-		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", smriti.ShortHash(c.Hash), c.ID, oneLine(c.Message), RelativeTime(c.CreatedAt, now), branch)
+		fmt.Fprintf(&b, "- `%s` (%s) %s · %s%s\n", textutil.ShortHash(c.Hash), c.ID, oneLine(c.Message), RelativeTime(c.CreatedAt, now), branch)
 	}
 	return Inert(b.String())
 }
@@ -166,7 +167,7 @@ func taskLines(ts []smriti.Task) []string {
 func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOptions) string {
 	r := briefRenderer{o: BriefOptions{Now: o.Now, Home: o.Home}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", smriti.ShortHash(c.Hash))
+	fmt.Fprintf(&b, "_Continuation brief for checkpoint `%s`_\n\n", textutil.ShortHash(c.Hash))
 	name := sp.Name
 	if name == "" {
 		name = "Untitled space"
@@ -179,7 +180,7 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 		fmt.Fprintf(&b, "Project root: %s\n", r.path(*sp.ProjectRoot))
 	}
 	// The checkpoint restored, which need not be its branch's newest.
-	label := "Restored checkpoint: `" + smriti.ShortHash(c.Hash) + "`"
+	label := "Restored checkpoint: `" + textutil.ShortHash(c.Hash) + "`"
 	if c.BranchName != "" {
 		label += " on `" + c.BranchName + "`"
 	}
@@ -221,11 +222,11 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 // side or marked identical, then the shared and one-sided items of each
 // list in d.
 func RenderCompare(a, b *smriti.Checkpoint, d smriti.CheckpointDiff, ancestor *smriti.ID, ancestorHash string) string {
-	a7, b7 := smriti.ShortHash(a.Hash), smriti.ShortHash(b.Hash)
+	a7, b7 := textutil.ShortHash(a.Hash), textutil.ShortHash(b.Hash)
 	var s strings.Builder
 	fmt.Fprintf(&s, "# Compare `%s` ↔ `%s`\n\n", a7, b7)
 	if ancestor != nil && ancestorHash != "" {
-		fmt.Fprintf(&s, "Common ancestor: `%s` (%s)\n\n", smriti.ShortHash(ancestorHash), ancestor)
+		fmt.Fprintf(&s, "Common ancestor: `%s` (%s)\n\n", textutil.ShortHash(ancestorHash), ancestor)
 	} else if ancestor != nil {
 		fmt.Fprintf(&s, "Common ancestor: `%s`\n\n", ancestor)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -41,7 +42,7 @@ func RenderContextPack(space *smriti.Space, c *smriti.Checkpoint, target string)
 	case PackAgentsMD:
 		out = packAgentsMD(name, c)
 	default:
-		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "Unknown target '%s'. Must be one of: %s", smriti.Truncate(target, 40), strings.Join(PackTargets, ", "))
+		return "", smriti.Errorf(smriti.EUNPROCESSABLE, "Unknown target '%s'. Must be one of: %s", textutil.Truncate(target, 40), strings.Join(PackTargets, ", "))
 	}
 	return Inert(strings.TrimSpace(out) + "\n"), nil
 }
@@ -127,7 +128,7 @@ func packClaude(name string, c *smriti.Checkpoint) string {
 
 func packAgentsMD(name string, c *smriti.Checkpoint) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# AGENTS.md — %s\n\nState from Smriti checkpoint `%s` on branch `%s`. Read it before changing anything.\n\n", oneLine(name), smriti.ShortHash(c.Hash), c.BranchName)
+	fmt.Fprintf(&b, "# AGENTS.md — %s\n\nState from Smriti checkpoint `%s` on branch `%s`. Read it before changing anything.\n\n", oneLine(name), textutil.ShortHash(c.Hash), c.BranchName)
 	if c.Objective != "" {
 		fmt.Fprintf(&b, "## Objective\n%s\n\n", block(c.Objective))
 	}

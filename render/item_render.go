@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 )
 
@@ -18,13 +19,13 @@ func RenderItem(at *smriti.ItemAt) string {
 	}
 	cur := &at.Version.Item
 	fmt.Fprintf(&b, "## %s %s (%s)\n\n%s\n\n", cur.Kind, cur.ID, cur.StatusOrOpen(), block(cur.Text))
-	fmt.Fprintf(&b, "Version `%s`", smriti.ShortItemVersion(itemID, at.Version.CommitHash))
+	fmt.Fprintf(&b, "Version `%s`", smriti.ItemVersion{ItemID: itemID, Hash: at.Version.CommitHash}.Short())
 	if at.Latest() {
 		b.WriteString(" (the newest).\n\n")
 	} else {
 		newest := at.Newest()
 		fmt.Fprintf(&b, ", written on %s %s; the newest is `%s`.\n\n", at.Version.BranchName,
-			at.Version.CreatedAt.UTC().Format("2006-01-02 15:04"), smriti.ShortItemVersion(itemID, newest.CommitHash))
+			at.Version.CreatedAt.UTC().Format("2006-01-02 15:04"), smriti.ItemVersion{ItemID: itemID, Hash: newest.CommitHash}.Short())
 	}
 	if o := cur.Origin; o.CheckpointID != nil {
 		fmt.Fprintf(&b, "Introduced in checkpoint %s", o.CheckpointID.String()[:8])
@@ -54,7 +55,7 @@ func RenderItem(at *smriti.ItemAt) string {
 			b.WriteString(rejectedLine(ev))
 			continue
 		}
-		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+		fmt.Fprintf(&b, "- %s on %s (%s %s", kind, ev.BranchName, textutil.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 		if ev.Merge {
 			b.WriteString(", merge")
 		}
@@ -105,7 +106,7 @@ func rejectedLine(ev *smriti.ItemEvent) string {
 	if ch := ev.Item.Change; ch != nil && ch.Merge != nil && len(ch.Merge.Rejected) == 1 {
 		side = ch.Merge.Rejected[0].Side
 	}
-	fmt.Fprintf(&b, "- rejected in merge %s on %s (%s %s)", ev.CheckpointID, ev.BranchName, smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+	fmt.Fprintf(&b, "- rejected in merge %s on %s (%s %s)", ev.CheckpointID, ev.BranchName, textutil.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 	what := fmt.Sprintf("%q", ev.Item.Text)
 	if ev.Item.Text == "" {
 		what = "the removal"

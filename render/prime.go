@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/coord"
+	"smriti/internal/textutil"
 )
 
 // primeUsage is how to use Smriti, in the few commands an agent needs. The
@@ -29,7 +30,7 @@ func PrimeUsage(spaceName, headHash string) string {
 	// agent's save made meanwhile is merged in rather than overwritten.
 	baseFlag, baseNote := "", ""
 	if headHash != "" {
-		baseFlag = " --base " + smriti.ShortHash(headHash)
+		baseFlag = " --base " + textutil.ShortHash(headHash)
 		baseNote = "; --base is the checkpoint you started from: this head, or your last save"
 	}
 	return fmt.Sprintf(primeUsage, spaceName, baseFlag, baseNote)

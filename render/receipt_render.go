@@ -2,15 +2,14 @@ package render
 
 import (
 	"fmt"
+	"smriti/receipt"
 	"strings"
 	"time"
-
-	"smriti"
 )
 
 // compaction is the brief's line about the last compaction: when, and how
 // much of the state the agent was given again ("" before the first).
-func (r briefRenderer) compaction(rc *smriti.CompactionReceipt) string {
+func (r briefRenderer) compaction(rc *receipt.Receipt) string {
 	if rc == nil {
 		return ""
 	}
@@ -20,7 +19,7 @@ func (r briefRenderer) compaction(rc *smriti.CompactionReceipt) string {
 // CompactionLine says what a compaction receipt recorded, in one line:
 // "After compaction at 10:14 UTC (codex): 42 of 42 live items re-injected,
 // 0 omitted." An incomplete one names the decisions and open tasks left out.
-func CompactionLine(rc *smriti.CompactionReceipt, now time.Time) string {
+func CompactionLine(rc *receipt.Receipt, now time.Time) string {
 	at := rc.CreatedAt.UTC()
 	when := at.Format("15:04 UTC")
 	if n := now.UTC(); n.IsZero() || n.Format(time.DateOnly) != at.Format(time.DateOnly) {
@@ -28,7 +27,7 @@ func CompactionLine(rc *smriti.CompactionReceipt, now time.Time) string {
 	}
 	line := fmt.Sprintf("After compaction at %s (%s): %d of %d live items re-injected, %d omitted", when, oneLine(rc.Host),
 		len(rc.InjectedIDs), len(rc.LiveIDs), len(rc.OmittedIDs))
-	if rc.Status != smriti.ReceiptIncomplete {
+	if rc.Status != receipt.Incomplete {
 		if len(rc.OmittedIDs) > 0 {
 			line += fmt.Sprintf(" (listed by `%s`)", rc.ListCommand)
 		}

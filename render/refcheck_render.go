@@ -6,6 +6,7 @@ import (
 
 	"smriti"
 	"smriti/coderef"
+	"smriti/internal/textutil"
 )
 
 // Trust at use: state handed to a model or an agent says first which items
@@ -28,7 +29,7 @@ func RefCheckSection(checks []coderef.ItemCheck) string {
 	b.WriteString("The code these items cite is not as it was when they were written (`smriti check` shows each ref with its diff stat):\n")
 	for i := range stale {
 		c := &stale[i]
-		fmt.Fprintf(&b, "- [%s] %s %s: %s — %s\n", c.Status, kindName(c.Kind), c.Name(), oneLine(smriti.Truncate(c.Text, 200)), oneLine(c.Reasons()))
+		fmt.Fprintf(&b, "- [%s] %s %s: %s — %s\n", c.Status, kindName(c.Kind), c.Name(), oneLine(textutil.Truncate(c.Text, 200)), oneLine(c.Reasons()))
 	}
 	return Inert(b.String())
 }
@@ -110,7 +111,7 @@ func RenderCheck(root string, checks []coderef.ItemCheck) string {
 	fmt.Fprintf(&b, "%d item(s) cite code in %d ref(s); %d item(s) to check before relying on them.\n", len(checks), refs, stale)
 	for i := range checks {
 		c := &checks[i]
-		fmt.Fprintf(&b, "\n## [%s] %s %s\n%s\n", c.Status, kindName(c.Kind), c.Name(), oneLine(smriti.Truncate(c.Text, 300)))
+		fmt.Fprintf(&b, "\n## [%s] %s %s\n%s\n", c.Status, kindName(c.Kind), c.Name(), oneLine(textutil.Truncate(c.Text, 300)))
 		for j := range c.Findings {
 			f := &c.Findings[j]
 			line := fmt.Sprintf("- %s %s", f.Status, f.Ref.String())

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -17,11 +18,11 @@ func validitySection(itemID string, evs []smriti.ItemEvent) string {
 	var b strings.Builder
 	b.WriteString("Validity:\n")
 	at := func(ev *smriti.ItemEvent) string {
-		return fmt.Sprintf("`%s` (%s)", smriti.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
+		return fmt.Sprintf("`%s` (%s)", textutil.ShortHash(ev.CommitHash), ev.CreatedAt.UTC().Format("2006-01-02 15:04"))
 	}
 	for _, v := range vs {
-		fmt.Fprintf(&b, "- `%s` %q (%s) on %s: since %s", smriti.ShortItemVersion(itemID, v.From.CommitHash),
-			oneLine(smriti.Truncate(v.Text, 120)), v.Status, v.Branch, at(v.From))
+		fmt.Fprintf(&b, "- `%s` %q (%s) on %s: since %s", smriti.ItemVersion{ItemID: itemID, Hash: v.From.CommitHash}.Short(),
+			oneLine(textutil.Truncate(v.Text, 120)), v.Status, v.Branch, at(v.From))
 		if v.To != nil {
 			fmt.Fprintf(&b, ", until %s\n", at(v.To))
 		} else {

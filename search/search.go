@@ -9,6 +9,7 @@ package search
 import (
 	"context"
 	"smriti"
+	"smriti/internal/textutil"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,7 +72,7 @@ func (q *Query) Validate() error {
 	}
 	for _, k := range q.Kinds {
 		if k != KindCheckpoint && k != KindTurn && k != KindNote {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "kind must be checkpoint, turn or note, not %q", smriti.Truncate(k, 32))
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "kind must be checkpoint, turn or note, not %q", textutil.Truncate(k, 32))
 		}
 	}
 	if q.Limit == 0 {

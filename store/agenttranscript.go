@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/estimate"
+	"smriti/internal/textutil"
 	"smriti/records"
 )
 
 // AppendAgentEntries implements portability.AgentTranscriptStore.
 func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, source, key, title string, entries []records.AgentEntry) (*smriti.Session, bool, int, error) {
 	if !records.ValidAgentFormat(source) {
-		return nil, false, 0, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q", smriti.Truncate(source, 40))
+		return nil, false, 0, smriti.Errorf(smriti.EINVALID, "unknown transcript format %q", textutil.Truncate(source, 40))
 	}
 	var out *smriti.Session
 	created, added := false, 0
@@ -46,7 +48,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 			// One statement decides whether the entry is new: a second
 			// import racing this one cannot write it twice.
 			res, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO agent_entries (session_id, entry_key) VALUES (?, ?) ON CONFLICT DO NOTHING`),
-				se.ID, smriti.Truncate(e.Key, 300))
+				se.ID, textutil.Truncate(e.Key, 300))
 			if err != nil {
 				return fmt.Errorf("record agent entry: %w", err)
 			}
@@ -55,7 +57,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 				// The real message of a stand-in imported before: recorded,
 				// no second turn; the stand-in's key is free again.
 				res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM agent_entries WHERE session_id = ? AND entry_key = ?`),
-					se.ID, smriti.Truncate(e.Covers, 300))
+					se.ID, textutil.Truncate(e.Covers, 300))
 				if err != nil {
 					return fmt.Errorf("release stand-in: %w", err)
 				}
@@ -80,7 +82,7 @@ func (s *Store) AppendAgentEntries(ctx context.Context, spaceID smriti.ID, sourc
 				}
 				t := &smriti.Turn{ID: smriti.NewID(), SessionID: se.ID, SpaceID: &spaceID, Role: e.Role, Content: e.Content,
 					Provider: "import", Model: source, Seq: se.LastSeq + 1 + int64(i), LogPos: first + int64(i),
-					Tokens: smriti.EstimateTokens(e.Content), Metadata: map[string]any{"import": imp}, CreatedAt: now}
+					Tokens: estimate.Tokens(e.Content), Metadata: map[string]any{"import": imp}, CreatedAt: now}
 				if err := s.insertTurn(ctx, tx, t); err != nil {
 					return err
 				}

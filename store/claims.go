@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"smriti/account"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"time"
 
 	"github.com/google/uuid"
@@ -121,14 +122,14 @@ func (s *Store) holdTask(ctx context.Context, tx *sql.Tx, c *coord.Claim, now ti
 	err = tx.QueryRowContext(ctx, s.d.Rebind(`SELECT h.claim_id, cl.agent, h.expires_at FROM task_holds h JOIN claims cl ON cl.id = h.claim_id
 		WHERE h.space_id = ? AND h.task_id = ?`), c.SpaceID, *c.TaskID).Scan(&holder, &agent, &until)
 	if err != nil {
-		return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed", smriti.Truncate(*c.TaskID, 40))
+		return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed", textutil.Truncate(*c.TaskID, 40))
 	}
 	who := ""
 	if agent != "" {
 		who = " by " + agent
 	}
 	return smriti.Errorf(smriti.ECONFLICT, "Task '%s' is already claimed%s (claim %s) until %s",
-		smriti.Truncate(*c.TaskID, 40), who, holder[:8], until.UTC().Format(time.RFC3339))
+		textutil.Truncate(*c.TaskID, 40), who, holder[:8], until.UTC().Format(time.RFC3339))
 }
 
 // releaseHold ends the hold a claim has on its task.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"smriti/internal/textutil"
 
 	"smriti"
 	"smriti/store/internal/dbx"
@@ -26,7 +27,7 @@ func (s *Store) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool
 			}
 			if deps.BlockingCount > 0 {
 				msg := fmt.Sprintf("Cannot delete checkpoint %s: it has %d child commit(s) and %d forked session(s). Re-send with ?cascade=true to delete the subtree.",
-					smriti.ShortHash(c.Hash), len(deps.ChildCommits), len(deps.ForkedSessions))
+					textutil.ShortHash(c.Hash), len(deps.ChildCommits), len(deps.ForkedSessions))
 				return &smriti.Error{Code: smriti.ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "dependents": deps}}
 			}
 		}
@@ -55,7 +56,7 @@ func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpo
 	}
 	for _, ch := range children {
 		deps.ChildCommits = append(deps.ChildCommits, smriti.Dependent{Kind: "child_commit", ID: ch.ID,
-			Label: smriti.ShortHash(ch.Hash) + " — " + smriti.Truncate(ch.Message, 60)})
+			Label: textutil.ShortHash(ch.Hash) + " — " + textutil.Truncate(ch.Message, 60)})
 	}
 	sessions, err := s.querySessions(ctx, q, `SELECT `+sessionCols+` FROM sessions WHERE forked_from_checkpoint_id = ? OR seeded_checkpoint_id = ? ORDER BY created_at`, c.ID, c.ID)
 	if err != nil {
@@ -68,9 +69,9 @@ func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpo
 		}
 		if se.ForkedFromCheckpointID != nil && *se.ForkedFromCheckpointID == c.ID {
 			deps.ForkedSessions = append(deps.ForkedSessions, smriti.Dependent{Kind: "forked_session", ID: se.ID,
-				Label: se.BranchName + " — " + smriti.Truncate(title, 60)})
+				Label: se.BranchName + " — " + textutil.Truncate(title, 60)})
 		} else {
-			deps.SeededSessions = append(deps.SeededSessions, smriti.Dependent{Kind: "seeded_session", ID: se.ID, Label: smriti.Truncate(title, 60)})
+			deps.SeededSessions = append(deps.SeededSessions, smriti.Dependent{Kind: "seeded_session", ID: se.ID, Label: textutil.Truncate(title, 60)})
 		}
 	}
 	deps.BlockingCount = len(deps.ChildCommits) + len(deps.ForkedSessions)

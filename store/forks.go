@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -32,7 +33,7 @@ func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.
 		}
 		branch := strings.TrimSpace(in.BranchName)
 		if branch == "" {
-			if branch, err = s.freeBranchName(ctx, tx, in.SpaceID, "fork-"+smriti.ShortHash(src.Hash)); err != nil {
+			if branch, err = s.freeBranchName(ctx, tx, in.SpaceID, "fork-"+textutil.ShortHash(src.Hash)); err != nil {
 				return err
 			}
 		} else {

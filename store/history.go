@@ -80,7 +80,7 @@ func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.Histor
 			if t.Role == smriti.RoleSystem {
 				continue
 			}
-			used += smriti.TurnTokens(t)
+			used += t.TokenCount()
 			out.Turns = append(out.Turns, t)
 			if used > q.Budget {
 				out.Unread = int(t.Seq - floor)

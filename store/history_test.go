@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/internal/estimate"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -43,7 +44,7 @@ func wantHistory(all []*smriti.Turn, floor int64, budget int) (seqs []int64, unr
 		if t.Seq < floor || t.Role == smriti.RoleSystem {
 			continue
 		}
-		used += smriti.TurnTokens(t)
+		used += t.TokenCount()
 		seqs = append(seqs, t.Seq)
 		if used > budget {
 			return seqs, int(t.Seq - floor)
@@ -74,8 +75,8 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		u := fmt.Sprintf("message %d %s", i, strings.Repeat("word ", i%7))
 		r := fmt.Sprintf("reply %d %s", i, strings.Repeat("longer text ", i%5))
 		if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(u)},
-			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(r)}}); err != nil {
+			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
+			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(r)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"smriti/internal/textutil"
 	"strings"
 
 	"github.com/google/uuid"
@@ -460,7 +461,7 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if _, err := s.Space(ctx, spaceID); err != nil {
 		return nil, err
 	}
-	notFound := smriti.Errorf(smriti.ENOTFOUND, "Item %s not found in this space", smriti.Truncate(itemID, 30))
+	notFound := smriti.Errorf(smriti.ENOTFOUND, "Item %s not found in this space", textutil.Truncate(itemID, 30))
 	if !smriti.ValidItemID(itemID) {
 		return nil, notFound
 	}

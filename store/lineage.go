@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"smriti/lineage"
 	"sort"
 
 	"github.com/google/uuid"
@@ -13,7 +14,7 @@ import (
 	"smriti/store/internal/dbx"
 )
 
-var _ smriti.LineageService = (*Store)(nil)
+var _ lineage.Service = (*Store)(nil)
 
 // walkUp is the recursive step of every history walk: from the checkpoints
 // already in the walk named w, go to their parents along both edges (the
@@ -38,7 +39,7 @@ func walkUp(w string) string {
 		WHERE p.log_pos < ` + w + `.log_pos`
 }
 
-// CommonAncestor implements smriti.LineageService with one recursive query
+// CommonAncestor implements lineage.Service with one recursive query
 // of two walks up both parent edges. The older checkpoint's history is
 // walked in full; the newer one's walk stops at every checkpoint the first
 // walk holds, so the history both share is walked once, not twice. The
@@ -131,7 +132,7 @@ func (s *Store) sameSpace(ctx context.Context, a, b smriti.ID) (space, older, ne
 	return fa.space, b, a, nil
 }
 
-// ReachableCheckpoints implements smriti.LineageService. A fork sees its
+// ReachableCheckpoints implements lineage.Service. A fork sees its
 // branch and everything its branch descends from: one recursive query seeded
 // with the branch's checkpoints and the fork source walks up both parent
 // edges, so a checkpoint merged into the branch is reachable too, while
@@ -183,10 +184,10 @@ func (s *Store) attachNotesChunked(ctx context.Context, cs []*smriti.Checkpoint)
 	return nil
 }
 
-// SpaceTree implements smriti.LineageService in three queries whatever the
+// SpaceTree implements lineage.Service in three queries whatever the
 // size of the space: the checkpoints' graph columns (never their structured
 // content), the note counts grouped by checkpoint and kind, and the sessions.
-func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree, error) {
+func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*lineage.Tree, error) {
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
@@ -196,9 +197,9 @@ func (s *Store) SpaceTree(ctx context.Context, spaceID smriti.ID) (*smriti.Tree,
 		return nil, fmt.Errorf("load tree: %w", err)
 	}
 	defer rows.Close()
-	tree := &smriti.Tree{SpaceID: spaceID, Checkpoints: []smriti.TreeCheckpoint{}}
+	tree := &lineage.Tree{SpaceID: spaceID, Checkpoints: []lineage.TreeCheckpoint{}}
 	for rows.Next() {
-		var c smriti.TreeCheckpoint
+		var c lineage.TreeCheckpoint
 		var parent, merge uuid.NullUUID
 		var agent sql.NullString
 		var created dbx.Time

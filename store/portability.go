@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/estimate"
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"smriti/store/internal/dbx"
 )
@@ -329,11 +331,11 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *re
 		if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("import: %w", err)
 		}
-		title := smriti.Truncate(strings.TrimSpace(c.Title), records.MaxImportTitleChars)
+		title := textutil.Truncate(strings.TrimSpace(c.Title), records.MaxImportTitleChars)
 		if title == "" {
 			title = "Imported conversation"
 		}
-		meta := map[string]any{"import": map[string]any{"source": c.Source, "content_hash": hash, "file": smriti.Truncate(filename, 255)}}
+		meta := map[string]any{"import": map[string]any{"source": c.Source, "content_hash": hash, "file": textutil.Truncate(filename, 255)}}
 		if c.ExternalID != "" {
 			meta["import"].(map[string]any)["external_id"] = c.ExternalID
 		}
@@ -355,7 +357,7 @@ func (s *Store) ImportConversation(ctx context.Context, spaceID smriti.ID, c *re
 		first := last - int64(len(c.Turns)) + 1
 		for i, ct := range c.Turns {
 			t := &smriti.Turn{ID: smriti.NewID(), SessionID: se.ID, SpaceID: &spaceID, Role: ct.Role, Content: ct.Content,
-				Provider: "import", Model: c.Source, Seq: int64(i), LogPos: first + int64(i), Tokens: smriti.EstimateTokens(ct.Content),
+				Provider: "import", Model: c.Source, Seq: int64(i), LogPos: first + int64(i), Tokens: estimate.Tokens(ct.Content),
 				Metadata: ct.Metadata(c), CreatedAt: now}
 			if err := s.insertTurn(ctx, tx, t); err != nil {
 				return err

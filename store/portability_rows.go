@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"smriti/store/internal/dbx"
 )
@@ -111,7 +112,7 @@ func (s *Store) claimEnds(ctx context.Context, tx *sql.Tx, space smriti.ID) (map
 // importAgentSource writes a session's agent transcript source.
 func (s *Store) importAgentSource(ctx context.Context, tx *sql.Tx, space, session smriti.ID, a *records.BundleAgentSource) error {
 	if !records.ValidAgentFormat(a.Source) {
-		return smriti.Errorf(smriti.EUNPROCESSABLE, "session %s: unknown transcript format %q", session, smriti.Truncate(a.Source, 40))
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "session %s: unknown transcript format %q", session, textutil.Truncate(a.Source, 40))
 	}
 	if _, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO agent_sessions (space_id, source, session_key, session_id, created_at) VALUES (?, ?, ?, ?, ?)`),
 		space, a.Source, a.SessionKey, session, s.d.T(a.CreatedAt)); err != nil {

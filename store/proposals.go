@@ -12,10 +12,11 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/internal/nonnil"
+	"smriti/proposal"
 	"smriti/store/internal/dbx"
 )
 
-var _ smriti.ProposalService = (*Store)(nil)
+var _ proposal.Service = (*Store)(nil)
 
 const proposalCols = `p.id, p.space_id, p.session_id, p.base_checkpoint_id, p.branch_name, p.source, p.status, p.draft,
 	p.checkpoint_id, p.created_at, p.updated_at, p.decided_at`
@@ -92,8 +93,8 @@ func DecodeProposalDraft(s string) (smriti.ProposalDraft, error) {
 	return d, nil
 }
 
-func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error) {
-	var p smriti.Proposal
+func scanProposal(row interface{ Scan(...any) error }) (*proposal.Proposal, error) {
+	var p proposal.Proposal
 	var session, base, cp uuid.NullUUID
 	var draft string
 	var created, updated, decided dbx.Time
@@ -113,7 +114,7 @@ func scanProposal(row interface{ Scan(...any) error }) (*smriti.Proposal, error)
 
 var errProposalNotFound = smriti.Errorf(smriti.ENOTFOUND, "Proposal not found")
 
-func (s *Store) proposal(ctx context.Context, q dbx.Querier, id smriti.ID) (*smriti.Proposal, error) {
+func (s *Store) proposal(ctx context.Context, q dbx.Querier, id smriti.ID) (*proposal.Proposal, error) {
 	p, err := scanProposal(q.QueryRowContext(ctx, s.d.Rebind(`SELECT `+proposalCols+visibleProposal+` AND p.id = ?`),
 		smriti.UserFromContext(ctx), id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -125,33 +126,33 @@ func (s *Store) proposal(ctx context.Context, q dbx.Querier, id smriti.ID) (*smr
 	return p, nil
 }
 
-// CreateProposal implements smriti.ProposalService.
-func (s *Store) CreateProposal(ctx context.Context, p *smriti.Proposal) (*smriti.Proposal, error) {
+// CreateProposal implements proposal.Service.
+func (s *Store) CreateProposal(ctx context.Context, p *proposal.Proposal) (*proposal.Proposal, error) {
 	out, _, err := s.createProposal(ctx, p, false)
 	return out, err
 }
 
-// ReplaceProposals implements smriti.ProposalService.
-func (s *Store) ReplaceProposals(ctx context.Context, p *smriti.Proposal) (*smriti.Proposal, []*smriti.Proposal, error) {
+// ReplaceProposals implements proposal.Service.
+func (s *Store) ReplaceProposals(ctx context.Context, p *proposal.Proposal) (*proposal.Proposal, []*proposal.Proposal, error) {
 	if p.SessionID == nil {
 		return nil, nil, smriti.Errorf(smriti.EINVALID, "only a session's proposal replaces others")
 	}
 	return s.createProposal(ctx, p, true)
 }
 
-func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace bool) (*smriti.Proposal, []*smriti.Proposal, error) {
+func (s *Store) createProposal(ctx context.Context, p *proposal.Proposal, replace bool) (*proposal.Proposal, []*proposal.Proposal, error) {
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
 	}
 	in := *p
-	in.ID, in.Status, in.CheckpointID, in.DecidedAt = smriti.NewID(), smriti.ProposalPending, nil, nil
+	in.ID, in.Status, in.CheckpointID, in.DecidedAt = smriti.NewID(), proposal.Pending, nil, nil
 	in.CreatedAt = s.Now().UTC()
 	in.UpdatedAt = in.CreatedAt
 	if in.BranchName == "" {
 		in.BranchName = smriti.MainBranch
 	}
-	var out *smriti.Proposal
-	var replaced []*smriti.Proposal
+	var out *proposal.Proposal
+	var replaced []*proposal.Proposal
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		replaced = nil
 		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedWrite); err != nil {
@@ -163,13 +164,13 @@ func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace 
 		if replace {
 			old, err := dbx.QueryAll(ctx, s.d, tx, "list replaced proposals", scanProposal, `SELECT `+proposalCols+visibleProposal+
 				` AND p.space_id = ? AND p.session_id = ? AND p.source = ? AND p.status = ?`,
-				smriti.UserFromContext(ctx), in.SpaceID, *in.SessionID, in.Source, smriti.ProposalPending)
+				smriti.UserFromContext(ctx), in.SpaceID, *in.SessionID, in.Source, proposal.Pending)
 			if err != nil {
 				return err
 			}
 			for _, o := range old {
 				if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET status = ?, updated_at = ?, decided_at = ? WHERE id = ? AND status = ?`),
-					smriti.ProposalSuperseded, s.d.T(in.CreatedAt), s.d.T(in.CreatedAt), o.ID, smriti.ProposalPending); err != nil {
+					proposal.Superseded, s.d.T(in.CreatedAt), s.d.T(in.CreatedAt), o.ID, proposal.Pending); err != nil {
 					return fmt.Errorf("supersede proposal: %w", err)
 				}
 				o, err := s.proposal(ctx, tx, o.ID)
@@ -189,7 +190,7 @@ func (s *Store) createProposal(ctx context.Context, p *smriti.Proposal, replace 
 	return out, replaced, err
 }
 
-func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Proposal) error {
+func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *proposal.Proposal) error {
 	_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO proposals (id, space_id, session_id, base_checkpoint_id, branch_name, title,
 		source, status, draft, checkpoint_id, created_at, updated_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		p.ID, p.SpaceID, dbx.IDArg(p.SessionID), dbx.IDArg(p.BaseCheckpointID), p.BranchName, p.Draft.Content.Message, p.Source, p.Status,
@@ -201,7 +202,7 @@ func (s *Store) insertProposal(ctx context.Context, tx *sql.Tx, p *smriti.Propos
 }
 
 // checkProposalRefs: the session and the base must be the space's.
-func (s *Store) checkProposalRefs(ctx context.Context, q dbx.Querier, p *smriti.Proposal) error {
+func (s *Store) checkProposalRefs(ctx context.Context, q dbx.Querier, p *proposal.Proposal) error {
 	if p.BaseCheckpointID != nil {
 		ref, err := s.refInSpace(ctx, q, p.SpaceID, *p.BaseCheckpointID)
 		if err != nil {
@@ -225,14 +226,14 @@ func (s *Store) checkProposalRefs(ctx context.Context, q dbx.Querier, p *smriti.
 	return nil
 }
 
-// Proposal implements smriti.ProposalService.
-func (s *Store) Proposal(ctx context.Context, id smriti.ID) (*smriti.Proposal, error) {
+// Proposal implements proposal.Service.
+func (s *Store) Proposal(ctx context.Context, id smriti.ID) (*proposal.Proposal, error) {
 	return s.proposal(ctx, s.read, id)
 }
 
-// Proposals implements smriti.ProposalService.
-func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) ([]*smriti.Proposal, error) {
-	if status != "" && !smriti.ValidProposalStatus(status) {
+// Proposals implements proposal.Service.
+func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) ([]*proposal.Proposal, error) {
+	if status != "" && !proposal.ValidStatus(status) {
 		return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "status must be pending, accepted, rejected or superseded")
 	}
 	if _, err := s.space(ctx, s.read, space); err != nil {
@@ -248,18 +249,18 @@ func (s *Store) Proposals(ctx context.Context, space smriti.ID, status string) (
 	return dbx.QueryAll(ctx, s.d, s.read, "list proposals", scanProposal, q+` ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, args...)
 }
 
-// UpdateProposalDraft implements smriti.ProposalService.
-func (s *Store) UpdateProposalDraft(ctx context.Context, id smriti.ID, d smriti.ProposalDraft) (*smriti.Proposal, error) {
+// UpdateProposalDraft implements proposal.Service.
+func (s *Store) UpdateProposalDraft(ctx context.Context, id smriti.ID, d smriti.ProposalDraft) (*proposal.Proposal, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	var out *smriti.Proposal
+	var out *proposal.Proposal
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		p, err := s.writableProposal(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if p.Status != smriti.ProposalPending {
+		if p.Status != proposal.Pending {
 			return smriti.Errorf(smriti.ECONFLICT, "Proposal %s is %s; only a pending proposal can be edited", id, p.Status)
 		}
 		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET draft = ?, title = ?, updated_at = ? WHERE id = ?`),
@@ -274,7 +275,7 @@ func (s *Store) UpdateProposalDraft(ctx context.Context, id smriti.ID, d smriti.
 
 // writableProposal is the proposal, after checking the caller may write
 // to its space.
-func (s *Store) writableProposal(ctx context.Context, tx *sql.Tx, id smriti.ID) (*smriti.Proposal, error) {
+func (s *Store) writableProposal(ctx context.Context, tx *sql.Tx, id smriti.ID) (*proposal.Proposal, error) {
 	p, err := s.proposal(ctx, tx, id)
 	if err != nil {
 		return nil, err
@@ -285,12 +286,12 @@ func (s *Store) writableProposal(ctx context.Context, tx *sql.Tx, id smriti.ID) 
 	return p, nil
 }
 
-// SetProposalStatus implements smriti.ProposalService.
-func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*smriti.Proposal, error) {
-	if !smriti.ValidProposalStatus(from) || !smriti.ValidProposalStatus(to) {
+// SetProposalStatus implements proposal.Service.
+func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to string, checkpoint *smriti.ID) (*proposal.Proposal, error) {
+	if !proposal.ValidStatus(from) || !proposal.ValidStatus(to) {
 		return nil, smriti.Errorf(smriti.EINVALID, "a proposal's status is pending, accepted, rejected or superseded")
 	}
-	var out *smriti.Proposal
+	var out *proposal.Proposal
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		p, err := s.writableProposal(ctx, tx, id)
 		if err != nil {
@@ -301,7 +302,7 @@ func (s *Store) SetProposalStatus(ctx context.Context, id smriti.ID, from, to st
 		}
 		now := s.Now().UTC()
 		decidedAt := &now
-		if to == smriti.ProposalPending {
+		if to == proposal.Pending {
 			decidedAt = nil
 		}
 		res, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE proposals SET status = ?, checkpoint_id = ?, updated_at = ?, decided_at = ?

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/proposal"
 	"smriti/records"
 	"smriti/store/internal/dbx"
 )
@@ -41,7 +42,7 @@ func (s *Store) importProposal(ctx context.Context, tx *sql.Tx, space smriti.ID,
 	if err != nil {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "proposal %s: the draft is not a proposal's draft", b.ID)
 	}
-	p := &smriti.Proposal{ID: b.ID, SpaceID: space, SessionID: b.SessionID, BaseCheckpointID: b.BaseCheckpointID,
+	p := &proposal.Proposal{ID: b.ID, SpaceID: space, SessionID: b.SessionID, BaseCheckpointID: b.BaseCheckpointID,
 		BranchName: b.BranchName, Source: b.Source, Status: b.Status, Draft: d, CheckpointID: b.CheckpointID,
 		CreatedAt: b.CreatedAt.UTC(), UpdatedAt: b.UpdatedAt.UTC(), DecidedAt: b.DecidedAt}
 	if remap != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"smriti/coord"
+	"smriti/internal/textutil"
 	"time"
 
 	"smriti"
@@ -104,7 +105,7 @@ func (s *Store) ClaimReady(ctx context.Context, in coord.ClaimCreate) (*coord.Cl
 		}
 		for i := range ready {
 			try := in
-			try.TaskID, try.Scope = ready[i].Key, smriti.Truncate(ready[i].Task.Text, 2000)
+			try.TaskID, try.Scope = ready[i].Key, textutil.Truncate(ready[i].Task.Text, 2000)
 			if try.Intent == "" && ready[i].Task.IntentHint != "" {
 				try.Intent = ready[i].Task.IntentHint
 			}

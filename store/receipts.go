@@ -10,17 +10,18 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/receipt"
 	"smriti/records"
 	"smriti/store/internal/dbx"
 )
 
-var _ smriti.ReceiptService = (*Store)(nil)
+var _ receipt.Service = (*Store)(nil)
 
 const receiptCols = `r.id, r.space_id, r.agent_session, r.host, r.event, r.trigger_kind, r.checkpoint_id, r.live_ids, r.injected_ids,
 	r.omitted_ids, r.missing_ids, r.list_command, r.tokens, r.status, r.created_at`
 
-func scanReceipt(row interface{ Scan(...any) error }) (*smriti.CompactionReceipt, error) {
-	var r smriti.CompactionReceipt
+func scanReceipt(row interface{ Scan(...any) error }) (*receipt.Receipt, error) {
+	var r receipt.Receipt
 	var cp uuid.NullUUID
 	var live, in, omitted, missing string
 	var created dbx.Time
@@ -51,8 +52,8 @@ func idList(ids []string) string {
 	return string(b)
 }
 
-// AddReceipt implements smriti.ReceiptService.
-func (s *Store) AddReceipt(ctx context.Context, r *smriti.CompactionReceipt) error {
+// AddReceipt implements receipt.Service.
+func (s *Store) AddReceipt(ctx context.Context, r *receipt.Receipt) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, r.SpaceID, account.NeedWrite); err != nil {
 			return err
@@ -61,8 +62,8 @@ func (s *Store) AddReceipt(ctx context.Context, r *smriti.CompactionReceipt) err
 	})
 }
 
-// Receipts implements smriti.ReceiptService.
-func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*smriti.CompactionReceipt, error) {
+// Receipts implements receipt.Service.
+func (s *Store) Receipts(ctx context.Context, spaceID smriti.ID, limit int) ([]*receipt.Receipt, error) {
 	if _, err := s.space(ctx, s.read, spaceID); err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func (s *Store) importReceipt(ctx context.Context, tx *sql.Tx, space smriti.ID, 
 	return nil
 }
 
-func (s *Store) insertReceipt(ctx context.Context, tx *sql.Tx, r *smriti.CompactionReceipt) error {
+func (s *Store) insertReceipt(ctx context.Context, tx *sql.Tx, r *receipt.Receipt) error {
 	_, err := tx.ExecContext(ctx, s.d.Rebind(`INSERT INTO compaction_receipts (id, space_id, agent_session, host, event, trigger_kind,
 		checkpoint_id, live_ids, injected_ids, omitted_ids, missing_ids, list_command, tokens, status, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), r.ID, r.SpaceID, r.AgentSession, r.Host, r.Event, r.Trigger,

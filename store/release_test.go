@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/internal/estimate"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -39,7 +40,7 @@ func testReleaseMemory(t *testing.T, s *store.Store) {
 			for i := range each {
 				msg := fmt.Sprintf("writer %d message %d", w, i)
 				if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-					User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(msg)},
+					User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
 					Assistant: smriti.TurnWrite{Content: "ok", Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
 					errs <- err
 				}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/remote"
 	"smriti/store/internal/dbx"
 )
@@ -89,7 +90,7 @@ func (s *Store) Remote(ctx context.Context, space smriti.ID, name string) (*remo
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, smriti.Errorf(smriti.ENOTFOUND, "This space has no remote named %q (smriti remote list shows them)", smriti.Truncate(name, 64))
+		return nil, smriti.Errorf(smriti.ENOTFOUND, "This space has no remote named %q (smriti remote list shows them)", textutil.Truncate(name, 64))
 	}
 	return out[0], nil
 }
@@ -159,7 +160,7 @@ func (s *Store) RemoveRemote(ctx context.Context, space smriti.ID, name string) 
 			return fmt.Errorf("remove remote: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return smriti.Errorf(smriti.ENOTFOUND, "This space has no remote named %q (smriti remote list shows them)", smriti.Truncate(name, 64))
+			return smriti.Errorf(smriti.ENOTFOUND, "This space has no remote named %q (smriti remote list shows them)", textutil.Truncate(name, 64))
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
+	"smriti/internal/textutil"
 	"strings"
 
 	"github.com/google/uuid"
@@ -93,7 +94,7 @@ func (s *Store) resolveSeed(ctx context.Context, q dbx.Querier, spaceID smriti.I
 	}
 	id, err := smriti.ParseID("seed_from", seedFrom)
 	if err != nil {
-		return nil, smriti.Errorf(smriti.EINVALID, `seed_from must be "head", "none" or a checkpoint id; got %q`, smriti.Truncate(seedFrom, 64))
+		return nil, smriti.Errorf(smriti.EINVALID, `seed_from must be "head", "none" or a checkpoint id; got %q`, textutil.Truncate(seedFrom, 64))
 	}
 	var got smriti.ID
 	err = q.QueryRowContext(ctx, s.d.Rebind(`SELECT id FROM checkpoints WHERE id = ? AND space_id = ?`), id, spaceID).Scan(&got)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/coord"
+	"smriti/internal/textutil"
 
 	"github.com/google/uuid"
 
@@ -138,7 +139,7 @@ func (s *Store) activeBranchHeads(ctx context.Context, q dbx.Querier, spaceID sm
 		if agent.Valid {
 			h.AuthorAgent = &agent.String
 		}
-		h.Summary = smriti.Truncate(h.Summary, coord.BranchSummaryCap)
+		h.Summary = textutil.Truncate(h.Summary, coord.BranchSummaryCap)
 		h.CreatedAt = created.Time
 		out = append(out, h)
 	}

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"smriti/idempotency"
+	"smriti/internal/clock"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -50,7 +51,7 @@ type Store struct {
 	readIdle int
 	d        dbx.Dialect
 	// Now is the clock; tests replace it.
-	Now smriti.Clock
+	Now clock.Clock
 	log *slog.Logger
 	// KeyRetention is how long idempotency keys are honoured
 	// (DefaultKeyRetention when 0).
@@ -103,7 +104,7 @@ func OpenWith(ctx context.Context, dsn string, logger *slog.Logger, o Options) (
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Store{Now: smriti.Now, log: logger, cache: turncache.New(DefaultTurnCacheBytes), opts: o}
+	s := &Store{Now: clock.Now, log: logger, cache: turncache.New(DefaultTurnCacheBytes), opts: o}
 	var err error
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):

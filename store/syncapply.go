@@ -12,6 +12,7 @@ import (
 
 	"smriti"
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"smriti/remote"
 	"smriti/store/internal/dbx"
@@ -191,7 +192,7 @@ func (s *Store) ApplyPush(ctx context.Context, space smriti.ID, push remote.Push
 			return err
 		}
 		if after == nil || after.hash != push.Head {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "the push names %s as the new head of %s, but its records do not end there", smriti.ShortHash(push.Head), push.Branch)
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "the push names %s as the new head of %s, but its records do not end there", textutil.ShortHash(push.Head), push.Branch)
 		}
 		if head != nil && !already {
 			ok, err := s.descends(ctx, tx, after.id, head.id)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/records"
 	"smriti/remote"
 	"smriti/store/internal/dbx"
@@ -29,7 +30,7 @@ func verifySyncCheckpoint(c *smriti.Checkpoint, hashOf func(smriti.ID) (string, 
 			return err
 		}
 		if !ok {
-			return smriti.Errorf(smriti.EUNPROCESSABLE, "checkpoint %s (%s) arrived before its parent %s; nothing after it was stored", c.ID, smriti.ShortHash(c.Hash), *p)
+			return smriti.Errorf(smriti.EUNPROCESSABLE, "checkpoint %s (%s) arrived before its parent %s; nothing after it was stored", c.ID, textutil.ShortHash(c.Hash), *p)
 		}
 		if i == 0 {
 			ph = h
@@ -45,7 +46,7 @@ func verifySyncCheckpoint(c *smriti.Checkpoint, hashOf func(smriti.ID) (string, 
 	}
 	if got := c.ComputeHash(ph, mh); got != c.Hash {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "checkpoint %s does not verify: its content hashes to %s, not %s as it claims; it was refused and nothing after it was stored",
-			c.ID, smriti.ShortHash(got), smriti.ShortHash(c.Hash))
+			c.ID, textutil.ShortHash(got), textutil.ShortHash(c.Hash))
 	}
 	return nil
 }
@@ -195,7 +196,7 @@ func (s *Store) stageOne(ctx context.Context, tx *sql.Tx, space smriti.ID, name 
 func sameHash(c *smriti.Checkpoint, stored string) error {
 	if stored != c.Hash {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "checkpoint %s arrived with hash %s but this copy holds it with hash %s; history is never rewritten, so it was refused",
-			c.ID, smriti.ShortHash(c.Hash), smriti.ShortHash(stored))
+			c.ID, textutil.ShortHash(c.Hash), textutil.ShortHash(stored))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"smriti/internal/estimate"
 	"strings"
 	"testing"
 
@@ -35,8 +36,8 @@ func TestTurnCacheBoundCoversItsMemory(t *testing.T) {
 					u := fmt.Sprintf("%d %d %s", i, j, strings.Repeat("u", size))
 					a := fmt.Sprintf("%d %d %s", i, j, strings.Repeat("a", size))
 					if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-						User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(u)},
-						Assistant: smriti.TurnWrite{Content: a, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(a)}}); err != nil {
+						User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
+						Assistant: smriti.TurnWrite{Content: a, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(a)}}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -52,7 +53,7 @@ func TestTurnCacheBoundCoversItsMemory(t *testing.T) {
 			for _, se := range live {
 				// Half the history read back, then a send written on top: both
 				// paths that put turns into the cache.
-				if _, err := s.History(ctx, se, smriti.HistoryQuery{Budget: exchanges * smriti.EstimateTokens(strings.Repeat("u", size))}); err != nil {
+				if _, err := s.History(ctx, se, smriti.HistoryQuery{Budget: exchanges * estimate.Tokens(strings.Repeat("u", size))}); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"smriti/internal/estimate"
 	"testing"
 	"time"
 
@@ -36,8 +37,8 @@ func TestCheckpointsRunBesideWrites(t *testing.T) {
 		for i := range 400 {
 			msg := fmt.Sprintf("message %d with enough words to fill a few rows of the full-text index", i)
 			if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-				User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(msg)},
-				Assistant: smriti.TurnWrite{Content: "reply " + msg, Provider: "mock", Model: "mock", Tokens: smriti.EstimateTokens(msg) + 1}}); err != nil {
+				User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
+				Assistant: smriti.TurnWrite{Content: "reply " + msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg) + 1}}); err != nil {
 				t.Fatal(err)
 			}
 			if background && i%50 == 49 {

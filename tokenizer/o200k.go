@@ -1,15 +1,14 @@
 package tokenizer
 
 import (
+	"smriti/internal/estimate"
 	"strings"
 	"sync"
-
-	"smriti"
 )
 
 // CountO200K counts text with O200K, the encoding the brief's "~N tokens"
 // line, the state's brief_tokens and `smriti prime` report. Should the
-// encoding fail to load it falls back to smriti.EstimateTokens.
+// encoding fail to load it falls back to estimate.Tokens.
 //
 // The count is exact and cheap to repeat: a brief is counted many times
 // while it is fitted to its budget, and again for every reader of the same
@@ -18,7 +17,7 @@ import (
 func CountO200K(text string) int {
 	enc, err := load(O200K)
 	if err != nil {
-		return smriti.EstimateTokens(text)
+		return estimate.Tokens(text)
 	}
 	n := 0
 	for piece := range o200kPieces(text) {

@@ -2,7 +2,7 @@
 // is available offline: OpenAI's BPE encodings (cl100k_base, o200k_base)
 // for OpenAI models, whether called directly, through OpenRouter
 // ("openai/gpt-4o") or through a generic OpenAI-compatible server serving an
-// OpenAI model name. Every other model gets smriti.EstimateTokens.
+// OpenAI model name. Every other model gets estimate.Tokens.
 //
 // The encodings ship inside the binary (no download) and are loaded on the
 // first count that needs one, so a server that never counts an OpenAI
@@ -10,9 +10,8 @@
 package tokenizer
 
 import (
-	"smriti"
-
 	"smriti/intelligence"
+	"smriti/internal/estimate"
 	"strings"
 	"sync"
 
@@ -33,15 +32,15 @@ type Counter struct{}
 var _ intelligence.TokenCounter = Counter{}
 
 // CountTokens returns the exact count for OpenAI-family models and
-// smriti.EstimateTokens otherwise.
+// estimate.Tokens otherwise.
 func (Counter) CountTokens(provider, model, text string) (int, bool) {
 	name := EncodingFor(provider, model)
 	if name == "" {
-		return smriti.EstimateTokens(text), false
+		return estimate.Tokens(text), false
 	}
 	enc, err := load(name)
 	if err != nil {
-		return smriti.EstimateTokens(text), false
+		return estimate.Tokens(text), false
 	}
 	return len(enc.EncodeOrdinary(text)), true
 }

@@ -1,13 +1,12 @@
 package tokenizer
 
 import (
-	"smriti"
-
 	"encoding/json"
 	"maps"
 	"os"
 	"slices"
 	"smriti/intelligence"
+	"smriti/internal/estimate"
 	"testing"
 )
 
@@ -107,8 +106,8 @@ func TestCorpusEstimateMargin(t *testing.T) {
 		if exact {
 			t.Fatalf("anthropic count claims to be exact")
 		}
-		if got != smriti.EstimateTokens(c[kind]) {
-			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, smriti.EstimateTokens(c[kind]))
+		if got != estimate.Tokens(c[kind]) {
+			t.Fatalf("%s: counter %d != EstimateTokens %d", kind, got, estimate.Tokens(c[kind]))
 		}
 		highest := 0
 		for _, enc := range []string{CL100K, O200K} {
@@ -117,7 +116,7 @@ func TestCorpusEstimateMargin(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got < ref {
-				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, smriti.EstimateMarginPercent)
+				t.Errorf("%s: estimate %d undercounts %s's %d by more than the %d%% margin", kind, got, enc, ref, estimate.MarginPercent)
 			}
 			highest = max(highest, ref)
 		}

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 	"smriti/remote"
 )
 
@@ -146,7 +147,7 @@ func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 		sc := StateClaim{ID: c.ID, Agent: c.Agent, BranchName: c.BranchName, Scope: c.Scope, TaskID: c.TaskID,
 			WorktreeID: c.WorktreeID, IntentType: c.Intent, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
 		if c.BaseHash != "" {
-			h := smriti.ShortHash(c.BaseHash)
+			h := textutil.ShortHash(c.BaseHash)
 			sc.BaseCommitHash = &h
 		}
 		if c.Worktree != nil && c.Probe != nil {
@@ -164,10 +165,10 @@ func SpaceStateOf(b *coord.StateBrief, head Head, now time.Time) SpaceState {
 		out.Divergence = d
 	}
 	if f := b.Freshness; f != nil {
-		fo := &FreshnessOut{Changed: f.Changed, SinceCommitHash: smriti.ShortHash(f.SinceHash),
-			CurrentHeadHash: smriti.ShortHash(f.CurrentHeadHash), NewCheckpointsCount: f.NewCount, NewCheckpoints: []FreshCommitOut{}}
+		fo := &FreshnessOut{Changed: f.Changed, SinceCommitHash: textutil.ShortHash(f.SinceHash),
+			CurrentHeadHash: textutil.ShortHash(f.CurrentHeadHash), NewCheckpointsCount: f.NewCount, NewCheckpoints: []FreshCommitOut{}}
 		for _, c := range f.New {
-			fo.NewCheckpoints = append(fo.NewCheckpoints, FreshCommitOut{ID: c.ID, CommitHash: smriti.ShortHash(c.Hash),
+			fo.NewCheckpoints = append(fo.NewCheckpoints, FreshCommitOut{ID: c.ID, CommitHash: textutil.ShortHash(c.Hash),
 				AuthorAgent: c.AuthorAgent, Message: c.Message, CreatedAt: c.CreatedAt})
 		}
 		out.Freshness = fo

@@ -119,7 +119,7 @@ func VersionOut(it *smriti.Item) *string {
 	if it.Version == "" {
 		return nil
 	}
-	name := smriti.ItemVersionName(it.ID, it.Version)
+	name := smriti.ItemVersion{ItemID: it.ID, Hash: it.Version}.String()
 	return &name
 }
 

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -26,7 +27,7 @@ func ItemsIn(in []ItemIn) ([]smriti.Item, error) {
 		}
 		id := strings.TrimSpace(it.ID)
 		if id != "" && !smriti.ValidItemID(id) {
-			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].id %q is not an item id (a kind letter, \"-\" and 6 to 16 hex digits)", i, smriti.Truncate(id, 30))
+			return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].id %q is not an item id (a kind letter, \"-\" and 6 to 16 hex digits)", i, textutil.Truncate(id, 30))
 		}
 		st := strings.TrimSpace(it.Status)
 		switch st {
@@ -50,7 +51,7 @@ func ItemsIn(in []ItemIn) ([]smriti.Item, error) {
 		}
 		for _, s := range item.Supersedes {
 			if !smriti.ValidItemID(s) {
-				return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].supersedes holds %q, which is not an item id", i, smriti.Truncate(s, 30))
+				return nil, smriti.Errorf(smriti.EUNPROCESSABLE, "items[%d].supersedes holds %q, which is not an item id", i, textutil.Truncate(s, 30))
 			}
 		}
 		out = append(out, item)

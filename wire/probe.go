@@ -3,9 +3,9 @@ package wire
 import (
 	"time"
 
-	"smriti"
 	"smriti/coord"
 	"smriti/internal/nonnil"
+	"smriti/internal/textutil"
 )
 
 // probeOut fills the relative time of the last commit as of now (the cache
@@ -17,7 +17,7 @@ func ProbeOut(p *coord.WorktreeProbe, now time.Time) *coord.WorktreeProbe {
 	q := *p
 	q.DirtyPaths = nonnil.Slice(q.DirtyPaths)
 	if !q.LastCommitAt.IsZero() {
-		q.LastCommitRelative = smriti.RelativeTime(q.LastCommitAt, now)
+		q.LastCommitRelative = textutil.RelativeTime(q.LastCommitAt, now)
 	}
 	return &q
 }

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/coord"
 	"smriti/internal/nonnil"
+	"smriti/proposal"
 )
 
 // ProposalRequest saves a draft for later (POST /api/v5/spaces/{space_id}/proposals).
@@ -38,8 +39,8 @@ type ProposalEditRequest struct {
 }
 
 // Edit is the request as the domain's edit.
-func (r *ProposalEditRequest) Edit() smriti.ProposalEdit {
-	return smriti.ProposalEdit{Message: r.Message, Objective: r.Objective, Summary: r.Summary, Decisions: r.Decisions,
+func (r *ProposalEditRequest) Edit() proposal.Edit {
+	return proposal.Edit{Message: r.Message, Objective: r.Objective, Summary: r.Summary, Decisions: r.Decisions,
 		Assumptions: r.Assumptions, Tasks: r.Tasks, OpenQuestions: r.OpenQuestions, Entities: r.Entities}
 }
 
@@ -82,7 +83,7 @@ type ProposalOut struct {
 }
 
 // ProposalOf is p on the wire.
-func ProposalOf(p *smriti.Proposal) ProposalOut {
+func ProposalOf(p *proposal.Proposal) ProposalOut {
 	d, c := p.Draft, p.Draft.Content
 	return ProposalOut{ID: p.ID, RepoID: p.SpaceID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID, BranchName: p.BranchName,
 		Title: c.Message, Source: p.Source, Status: p.Status, Objective: c.Objective, Summary: c.Summary,
@@ -125,9 +126,9 @@ func (st *SpaceState) proposalsWaiting() []coord.ProposalWaiting {
 }
 
 // Proposal is the wire proposal as the domain's (a client reading it back).
-func (p *ProposalOut) Proposal() *smriti.Proposal {
+func (p *ProposalOut) Proposal() *proposal.Proposal {
 	items, _ := ItemsIn(p.Items)
-	return &smriti.Proposal{ID: p.ID, SpaceID: p.RepoID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID, BranchName: p.BranchName,
+	return &proposal.Proposal{ID: p.ID, SpaceID: p.RepoID, SessionID: p.SessionID, BaseCheckpointID: p.BaseCheckpointID, BranchName: p.BranchName,
 		Source: p.Source, Status: p.Status, CheckpointID: p.CheckpointID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, DecidedAt: p.DecidedAt,
 		Draft: smriti.ProposalDraft{Content: smriti.Content{Message: p.Title, Objective: p.Objective, Summary: p.Summary, Decisions: p.Decisions,
 			Assumptions: p.Assumptions, Tasks: p.Tasks, OpenQuestions: p.OpenQuestions, Entities: p.Entities, Artifacts: p.Artifacts},

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"smriti/receipt"
 	"time"
 
 	"smriti"
@@ -37,15 +38,15 @@ type ReceiptOut struct {
 }
 
 // ReceiptOf is a receipt's wire form.
-func ReceiptOf(r *smriti.CompactionReceipt) ReceiptOut {
+func ReceiptOf(r *receipt.Receipt) ReceiptOut {
 	return ReceiptOut{ID: r.ID, SpaceID: r.SpaceID, AgentSession: r.AgentSession, Host: r.Host, Event: r.Event, Trigger: r.Trigger,
 		CheckpointID: r.CheckpointID, LiveItemIDs: r.LiveIDs, InjectedItemIDs: r.InjectedIDs, OmittedItemIDs: r.OmittedIDs,
 		MissingItemIDs: r.MissingIDs, ListCommand: r.ListCommand, Tokens: r.Tokens, Status: r.Status, CreatedAt: r.CreatedAt}
 }
 
 // Receipt is a wire receipt back in the domain's form (the CLI renders it).
-func (o ReceiptOut) Receipt() *smriti.CompactionReceipt {
-	return &smriti.CompactionReceipt{ID: o.ID, SpaceID: o.SpaceID, AgentSession: o.AgentSession, Host: o.Host, Event: o.Event,
+func (o ReceiptOut) Receipt() *receipt.Receipt {
+	return &receipt.Receipt{ID: o.ID, SpaceID: o.SpaceID, AgentSession: o.AgentSession, Host: o.Host, Event: o.Event,
 		Trigger: o.Trigger, CheckpointID: o.CheckpointID, LiveIDs: o.LiveItemIDs, InjectedIDs: o.InjectedItemIDs, OmittedIDs: o.OmittedItemIDs,
 		MissingIDs: o.MissingItemIDs, ListCommand: o.ListCommand, Tokens: o.Tokens, Status: o.Status, CreatedAt: o.CreatedAt}
 }

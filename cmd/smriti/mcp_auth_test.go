@@ -21,6 +21,7 @@ import (
 	"smriti/credential"
 	"smriti/gitcli"
 	"smriti/httpapi"
+	"smriti/internal/clock"
 	"smriti/provider"
 	"smriti/store"
 )
@@ -101,7 +102,7 @@ func addUser(t *testing.T, db *store.Store, name string) (*account.User, string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.CreateToken(ctx, &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeWrite, CreatedAt: smriti.Now()}, sh); err != nil {
+	if err := db.CreateToken(ctx, &account.APIToken{ID: smriti.NewID(), UserID: u.ID, Scope: account.ScopeWrite, CreatedAt: clock.Now()}, sh); err != nil {
 		t.Fatal(err)
 	}
 	return u, secret

@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"smriti"
 	"smriti/client"
+	"smriti/internal/textutil"
 	"smriti/wire"
 )
 
@@ -94,7 +94,7 @@ func TestMCPSyncThroughAGitRepository(t *testing.T) {
 	aHead := data["head"].(string)
 
 	text, _ = call(onB, "smriti_push", space, true)
-	want := "HTTP 409\npush refused: main on the remote is at " + smriti.ShortHash(aHead) + ", not " + first[1] +
+	want := "HTTP 409\npush refused: main on the remote is at " + textutil.ShortHash(aHead) + ", not " + first[1] +
 		" as this copy last saw it; run `smriti pull origin`, then push again\n" +
 		"Retry: smriti_pull {\"space\": \"plans\", \"remote\": \"origin\"}, settle any conflict it leaves as a proposal, then smriti_push again.\n"
 	if !strings.HasPrefix(text, want) || !strings.Contains(text, `"tool": "smriti_pull"`) || !strings.Contains(text, `"remote_head": "`+aHead+`"`) {
@@ -114,16 +114,16 @@ func TestMCPSyncThroughAGitRepository(t *testing.T) {
 	}
 	call(onB, "smriti_accept_proposal", map[string]any{"space": "plans", "proposal_id": pid}, false)
 	text, data = call(onB, "smriti_push", space, false)
-	if !strings.HasPrefix(text, "Pushed main to origin: "+smriti.ShortHash(aHead)+" → ") || data["outcome"] != "pushed" {
+	if !strings.HasPrefix(text, "Pushed main to origin: "+textutil.ShortHash(aHead)+" → ") || data["outcome"] != "pushed" {
 		t.Fatalf("B's second push says %q, %v", text, data)
 	}
 	bHead := data["head"].(string)
 	text, data = call(onA, "smriti_pull", space, false)
-	if text != "Fast-forwarded to "+smriti.ShortHash(bHead)+" from origin\n" || data["outcome"] != "fast_forward" || data["head"] != bHead {
+	if text != "Fast-forwarded to "+textutil.ShortHash(bHead)+" from origin\n" || data["outcome"] != "fast_forward" || data["head"] != bHead {
 		t.Fatalf("A's pull says %q, %v", text, data)
 	}
 	text, _ = call(onA, "smriti_push", space, false)
-	if text != "main on origin is already at "+smriti.ShortHash(bHead)+"\n" {
+	if text != "main on origin is already at "+textutil.ShortHash(bHead)+"\n" {
 		t.Fatalf("A's push after the pull says %q", text)
 	}
 	text, _ = call(onA, "smriti_fetch", map[string]any{"space": "plans", "remote": "nowhere"}, true)

@@ -18,10 +18,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"smriti"
 	"smriti/app"
 	"smriti/gitcli"
 	"smriti/httpapi"
+	"smriti/internal/clock"
 	"smriti/internal/memtrim"
 	"smriti/provider"
 	"smriti/secrets"
@@ -266,7 +266,7 @@ func serve(ctx context.Context, o serveOptions) error {
 	metrics.Gauge("smriti_turn_cache_sessions", "Sessions whose recent turns the cache holds.",
 		func() float64 { n, _ := db.TurnCacheSize(); return float64(n) })
 	providers := provider.New(cfg, provider.WithLogger(logger), provider.WithObserver(metrics.ObserveProviderCall))
-	coord := &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: smriti.Now, Root: worktreeRoot()}
+	coord := &app.Coordinator{Briefs: db, Store: db, Git: gitcli.New(), Now: clock.Now, Root: worktreeRoot()}
 	authCfg, gate := o.auth.config(db)
 	apiCfg := apiConfig(db, providers, logger, coord, metrics, gate)
 	apiCfg.Web = web.Handler()

@@ -14,6 +14,7 @@ import (
 	"smriti"
 	"smriti/eval"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"smriti/provider"
 	"smriti/provider/mockderive"
 )
@@ -117,7 +118,7 @@ func (o Oracle) draft(data string) string {
 		seq := t.Seq
 		for _, m := range eval.ParseMarkers(t.Content) {
 			kind := string(m.Kind)
-			quote := smriti.Truncate(m.Text, 180)
+			quote := textutil.Truncate(m.Text, 180)
 			at := &oracleOp{ChangeOp: mockderive.ChangeOp{FromSeq: &seq, ToSeq: &seq, Quote: &quote}}
 			add, isAdd := pending[m.Key]
 			id, inBase := ids[m.Key]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"strings"
 
 	"smriti"
@@ -140,7 +141,7 @@ func parseChangeData(data string) changeData {
 func ptr[T any](v T) *T { return &v }
 
 func quoteOf(line string) *string {
-	return ptr(smriti.Truncate(strings.TrimSpace(line), maxQuoteRunes-1))
+	return ptr(textutil.Truncate(strings.TrimSpace(line), maxQuoteRunes-1))
 }
 
 func (c *changer) emit(o ChangeOp, kind string, src source, line string) {
@@ -154,7 +155,7 @@ func (c *changer) emit(o ChangeOp, kind string, src source, line string) {
 // becoming 30). Blank, instruction-like and already known texts add
 // nothing.
 func (c *changer) add(kind, text string, src source, line string) {
-	text = smriti.Truncate(strings.TrimSpace(text), smriti.MaxItemChars-1)
+	text = textutil.Truncate(strings.TrimSpace(text), smriti.MaxItemChars-1)
 	key := kind + "\x00" + dedupKey(text)
 	if text == "" || intelligence.IsSuspicious(text) || intelligence.IsSuspicious(line) || c.known[key] {
 		return
@@ -205,7 +206,7 @@ func (c *changer) done(ref string, src source, line string) {
 		return // already done, or resolved earlier in this draft
 	}
 	// A resolve with a text instead of an id adds the task done.
-	text := smriti.Truncate(strings.TrimSpace(ref), smriti.MaxItemChars-1)
+	text := textutil.Truncate(strings.TrimSpace(ref), smriti.MaxItemChars-1)
 	key := kindTask + "\x00" + dedupKey(text)
 	if text == "" || intelligence.IsSuspicious(text) || c.known[key] {
 		return
@@ -497,7 +498,7 @@ func deriveExtractChanges(data string) *changesAnswer {
 	if title == "" {
 		title = "Offline mock extract"
 	}
-	a := &changesAnswer{Title: smriti.Truncate(title, intelligence.MaxTitleChars-1), Objective: c.objective,
+	a := &changesAnswer{Title: textutil.Truncate(title, intelligence.MaxTitleChars-1), Objective: c.objective,
 		Operations: nonNilOps(c.ops), Artifacts: &arts}
 	if arts == nil {
 		a.Artifacts = &[]smriti.Artifact{}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"smriti/intelligence"
+	"smriti/internal/textutil"
 	"strings"
 	"unicode/utf8"
 
@@ -55,7 +56,7 @@ func Reply(req intelligence.CompletionRequest) string {
 		turns := parseTranscript(data)
 		title := ""
 		if len(turns) > 0 {
-			title = smriti.PhraseTitle(withoutSuspicious(turns[0].text), intelligence.MaxSessionTitleChars)
+			title = textutil.PhraseTitle(withoutSuspicious(turns[0].text), intelligence.MaxSessionTitleChars)
 		}
 		v = map[string]string{"title": title}
 	default:

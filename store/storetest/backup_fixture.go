@@ -13,6 +13,8 @@ import (
 	"smriti/account"
 	"smriti/coord"
 	"smriti/portability"
+	"smriti/proposal"
+	"smriti/receipt"
 	"smriti/store"
 )
 
@@ -93,7 +95,7 @@ func FillForBackup(t *testing.T, s *store.Store, merge Merge) BackupFixture {
 	}
 	Get(s.FinishClaim(ctx, done.ID, coord.ClaimDone)).Must(t)
 	// A compaction receipt, as a hook records one after a host compacted.
-	rc := receiptOf(sp, &m1.ID, time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC), smriti.ReceiptIncomplete, "d-000001")
+	rc := receiptOf(sp, &m1.ID, time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC), receipt.Incomplete, "d-000001")
 	if err := s.AddReceipt(ctx, rc); err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +120,9 @@ func FillForBackup(t *testing.T, s *store.Store, merge Merge) BackupFixture {
 	// Proposals: one waiting, one accepted (naming its checkpoint), one rejected.
 	Get(s.CreateProposal(ctx, proposalIn(sp, main, m1, "Waiting draft"))).Must(t)
 	took := Get(s.CreateProposal(ctx, proposalIn(sp, main, first, "Accepted draft"))).Must(t)
-	Get(s.SetProposalStatus(ctx, took.ID, smriti.ProposalPending, smriti.ProposalAccepted, &m1.ID)).Must(t)
+	Get(s.SetProposalStatus(ctx, took.ID, proposal.Pending, proposal.Accepted, &m1.ID)).Must(t)
 	no := Get(s.CreateProposal(ctx, proposalIn(sp, fork, b1, "Rejected draft"))).Must(t)
-	Get(s.SetProposalStatus(ctx, no.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
+	Get(s.SetProposalStatus(ctx, no.ID, proposal.Pending, proposal.Rejected, nil)).Must(t)
 
 	// Alice's space, shared with bob.
 	actx := smriti.WithUser(bg, alice.ID)

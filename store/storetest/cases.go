@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/internal/textutil"
 	"smriti/store"
 )
 
@@ -590,7 +591,7 @@ func testForkNames(t *testing.T, s *store.Store) {
 	a := commit(t, ctx, s, sp, se, "A")
 	f1 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).Must(t)
 	f2 := Get(s.ForkSession(ctx, smriti.ForkCreate{SpaceID: sp.ID, CheckpointID: a.ID})).Must(t)
-	want := "fork-" + smriti.ShortHash(a.Hash)
+	want := "fork-" + textutil.ShortHash(a.Hash)
 	if f1.BranchName != want || f2.BranchName != want+"-2" {
 		t.Fatalf("default names = %s, %s", f1.BranchName, f2.BranchName)
 	}

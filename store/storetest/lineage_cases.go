@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/lineage"
 	"smriti/store"
 )
 
@@ -187,7 +188,7 @@ func testSpaceTree(t *testing.T, s *store.Store) {
 
 	tree := Get(s.SpaceTree(ctx, h.space.ID)).Must(t)
 	var got []string
-	byName := map[string]smriti.TreeCheckpoint{}
+	byName := map[string]lineage.TreeCheckpoint{}
 	for _, c := range tree.Checkpoints {
 		got = append(got, c.Message)
 		byName[c.Message] = c

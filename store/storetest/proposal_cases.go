@@ -8,6 +8,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/proposal"
 	"smriti/store"
 )
 
@@ -22,9 +23,9 @@ var proposalCases = []struct {
 	{"ProposalReplacesTheSessionsPendingDraft", testProposalReplaces},
 }
 
-func proposalIn(sp *smriti.Space, se *smriti.Session, base *smriti.Checkpoint, title string) *smriti.Proposal {
+func proposalIn(sp *smriti.Space, se *smriti.Session, base *smriti.Checkpoint, title string) *proposal.Proposal {
 	from := int64(0)
-	return &smriti.Proposal{SpaceID: sp.ID, SessionID: &se.ID, BaseCheckpointID: &base.ID, BranchName: smriti.MainBranch, Source: "hook",
+	return &proposal.Proposal{SpaceID: sp.ID, SessionID: &se.ID, BaseCheckpointID: &base.ID, BranchName: smriti.MainBranch, Source: "hook",
 		Draft: smriti.ProposalDraft{Content: smriti.Content{Message: title, Summary: "where things stand",
 			Decisions: []string{"Use SQLite", "Ship weekly"}, Tasks: []smriti.Task{{Text: "Write docs", ID: "t1", Structured: true}}},
 			Items: []smriti.Item{{ID: "d-0123456789ab", Kind: smriti.KindDecision, Text: "Ship weekly", Status: smriti.ItemOpen,
@@ -41,7 +42,7 @@ func testProposalLifecycle(t *testing.T, s *store.Store) {
 	base := commit(t, ctx, s, sp, se, "Base", "Use SQLite")
 	in := proposalIn(sp, se, base, "Weekly releases")
 	p := Get(s.CreateProposal(ctx, in)).Must(t)
-	if p.Status != smriti.ProposalPending || p.ID == smriti.NilID || p.CheckpointID != nil || p.DecidedAt != nil || !p.CreatedAt.Equal(p.UpdatedAt) {
+	if p.Status != proposal.Pending || p.ID == smriti.NilID || p.CheckpointID != nil || p.DecidedAt != nil || !p.CreatedAt.Equal(p.UpdatedAt) {
 		t.Fatalf("created %+v", p)
 	}
 	if len(p.Draft.Items) != 1 || !reflect.DeepEqual(p.Draft.Items[0].Refs, in.Draft.Items[0].Refs) {
@@ -65,26 +66,26 @@ func testProposalLifecycle(t *testing.T, s *store.Store) {
 	if up.Draft.Content.Message != "Weekly releases (edited)" || !reflect.DeepEqual(up.Draft.Content.Decisions, edited.Content.Decisions) {
 		t.Fatalf("edited = %+v", up.Draft.Content)
 	}
-	accepted := Get(s.SetProposalStatus(ctx, p.ID, smriti.ProposalPending, smriti.ProposalAccepted, &base.ID)).Must(t)
-	if accepted.Status != smriti.ProposalAccepted || accepted.CheckpointID == nil || *accepted.CheckpointID != base.ID || accepted.DecidedAt == nil {
+	accepted := Get(s.SetProposalStatus(ctx, p.ID, proposal.Pending, proposal.Accepted, &base.ID)).Must(t)
+	if accepted.Status != proposal.Accepted || accepted.CheckpointID == nil || *accepted.CheckpointID != base.ID || accepted.DecidedAt == nil {
 		t.Fatalf("accepted = %+v", accepted)
 	}
-	_, err := s.SetProposalStatus(ctx, p.ID, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+	_, err := s.SetProposalStatus(ctx, p.ID, proposal.Pending, proposal.Accepted, nil)
 	wantCode(t, err, smriti.ECONFLICT)
 	if want := "Proposal " + p.ID.String() + " is already accepted"; smriti.ErrorMessage(err) != want {
 		t.Fatalf("accept twice: %q, want %q", smriti.ErrorMessage(err), want)
 	}
 	_, err = s.UpdateProposalDraft(ctx, p.ID, edited)
 	wantCode(t, err, smriti.ECONFLICT)
-	Get(s.SetProposalStatus(ctx, second.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
-	for status, want := range map[string]int{smriti.ProposalPending: 0, smriti.ProposalAccepted: 1, smriti.ProposalRejected: 1} {
+	Get(s.SetProposalStatus(ctx, second.ID, proposal.Pending, proposal.Rejected, nil)).Must(t)
+	for status, want := range map[string]int{proposal.Pending: 0, proposal.Accepted: 1, proposal.Rejected: 1} {
 		if n := len(Get(s.Proposals(ctx, sp.ID, status)).Must(t)); n != want {
 			t.Fatalf("%d %s proposals, want %d", n, status, want)
 		}
 	}
 	// A failed accept puts a proposal back: accepted → pending clears the decision.
-	back := Get(s.SetProposalStatus(ctx, p.ID, smriti.ProposalAccepted, smriti.ProposalPending, nil)).Must(t)
-	if back.Status != smriti.ProposalPending || back.DecidedAt != nil || back.CheckpointID != nil {
+	back := Get(s.SetProposalStatus(ctx, p.ID, proposal.Accepted, proposal.Pending, nil)).Must(t)
+	if back.Status != proposal.Pending || back.DecidedAt != nil || back.CheckpointID != nil {
 		t.Fatalf("back to pending: %+v", back)
 	}
 	// Deleting the space deletes its proposals.
@@ -95,7 +96,7 @@ func testProposalLifecycle(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
-func titles(ps []*smriti.Proposal) []string {
+func titles(ps []*proposal.Proposal) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Draft.Content.Message)
@@ -132,7 +133,7 @@ func testProposalRefusals(t *testing.T, s *store.Store) {
 	wantCode(t, err, smriti.ENOTFOUND)
 	_, err = s.Proposals(stranger, sp.ID, "")
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.SetProposalStatus(stranger, p.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)
+	_, err = s.SetProposalStatus(stranger, p.ID, proposal.Pending, proposal.Rejected, nil)
 	wantCode(t, err, smriti.ENOTFOUND)
 	_, err = s.Proposal(ctx, smriti.NewID())
 	wantCode(t, err, smriti.ENOTFOUND)
@@ -146,7 +147,7 @@ func testProposalsInBundles(t *testing.T, s *store.Store) {
 	base := commit(t, ctx, s, sp, se, "Base", "Use SQLite")
 	pending := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "Waiting"))).Must(t)
 	done := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "Taken"))).Must(t)
-	done = Get(s.SetProposalStatus(ctx, done.ID, smriti.ProposalPending, smriti.ProposalAccepted, &base.ID)).Must(t)
+	done = Get(s.SetProposalStatus(ctx, done.ID, proposal.Pending, proposal.Accepted, &base.ID)).Must(t)
 	b := exportBytes(t, ctx, s, sp.ID)
 
 	// Deleted, then imported with its ids: every field is kept.
@@ -154,7 +155,7 @@ func testProposalsInBundles(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 	Get(portability.ImportSpace(ctx, s, bytes.NewReader(b), false)).Must(t)
-	for _, want := range []*smriti.Proposal{pending, done} {
+	for _, want := range []*proposal.Proposal{pending, done} {
 		got := Get(s.Proposal(ctx, want.ID)).Must(t)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("imported\n%+v\nwant\n%+v", got, want)
@@ -188,7 +189,7 @@ func testProposalReplaces(t *testing.T, s *store.Store) {
 	base := commit(t, ctx, s, sp, se, "Base", "Use SQLite")
 	first := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "First"))).Must(t)
 	decided := Get(s.CreateProposal(ctx, proposalIn(sp, se, base, "Decided"))).Must(t)
-	Get(s.SetProposalStatus(ctx, decided.ID, smriti.ProposalPending, smriti.ProposalRejected, nil)).Must(t)
+	Get(s.SetProposalStatus(ctx, decided.ID, proposal.Pending, proposal.Rejected, nil)).Must(t)
 	fromCLI := proposalIn(sp, se, base, "From the CLI")
 	fromCLI.Source = "cli"
 	cli := Get(s.CreateProposal(ctx, fromCLI)).Must(t)
@@ -197,26 +198,26 @@ func testProposalReplaces(t *testing.T, s *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(replaced) != 1 || replaced[0].ID != first.ID || replaced[0].Status != smriti.ProposalSuperseded || replaced[0].DecidedAt == nil ||
+	if len(replaced) != 1 || replaced[0].ID != first.ID || replaced[0].Status != proposal.Superseded || replaced[0].DecidedAt == nil ||
 		!replaced[0].DecidedAt.Equal(second.CreatedAt) {
 		t.Fatalf("replaced = %+v, want the first, superseded when the second was saved", replaced)
 	}
-	pending := Get(s.Proposals(ctx, sp.ID, smriti.ProposalPending)).Must(t)
+	pending := Get(s.Proposals(ctx, sp.ID, proposal.Pending)).Must(t)
 	if got, want := strings.Join(titles(pending), "|"), "Second|Other session|From the CLI"; got != want {
 		t.Fatalf("pending = %q, want %q", got, want)
 	}
-	sup := Get(s.Proposals(ctx, sp.ID, smriti.ProposalSuperseded)).Must(t)
+	sup := Get(s.Proposals(ctx, sp.ID, proposal.Superseded)).Must(t)
 	if len(sup) != 1 || sup[0].ID != first.ID {
 		t.Fatalf("superseded = %v, want the first", titles(sup))
 	}
 	for _, id := range []smriti.ID{decided.ID, cli.ID, elsewhere.ID} {
-		if p := Get(s.Proposal(ctx, id)).Must(t); p.Status == smriti.ProposalSuperseded {
+		if p := Get(s.Proposal(ctx, id)).Must(t); p.Status == proposal.Superseded {
 			t.Fatalf("%s was superseded", p.Draft.Content.Message)
 		}
 	}
 	// A superseded proposal is decided: it cannot be accepted.
-	_, err = s.SetProposalStatus(ctx, first.ID, smriti.ProposalPending, smriti.ProposalAccepted, nil)
+	_, err = s.SetProposalStatus(ctx, first.ID, proposal.Pending, proposal.Accepted, nil)
 	wantCode(t, err, smriti.ECONFLICT)
-	_, _, err = s.ReplaceProposals(ctx, &smriti.Proposal{SpaceID: sp.ID, Source: "hook", Draft: smriti.ProposalDraft{Content: smriti.Content{Message: "x"}}})
+	_, _, err = s.ReplaceProposals(ctx, &proposal.Proposal{SpaceID: sp.ID, Source: "hook", Draft: smriti.ProposalDraft{Content: smriti.Content{Message: "x"}}})
 	wantCode(t, err, smriti.EINVALID)
 }

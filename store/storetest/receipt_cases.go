@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/receipt"
 	"smriti/store"
 )
 
@@ -18,9 +19,9 @@ var receiptCases = []struct {
 	{"ReceiptsNeedWriteToAddAndMembershipToRead", testReceiptsAccess},
 }
 
-func receiptOf(sp *smriti.Space, cp *smriti.ID, at time.Time, status string, missing ...string) *smriti.CompactionReceipt {
-	return &smriti.CompactionReceipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: "5e55a0e1-1111-4222-8333-444455556666",
-		Host: smriti.HostCodex, Event: "SessionStart", Trigger: "auto", CheckpointID: cp,
+func receiptOf(sp *smriti.Space, cp *smriti.ID, at time.Time, status string, missing ...string) *receipt.Receipt {
+	return &receipt.Receipt{ID: smriti.NewID(), SpaceID: sp.ID, AgentSession: "5e55a0e1-1111-4222-8333-444455556666",
+		Host: receipt.HostCodex, Event: "SessionStart", Trigger: "auto", CheckpointID: cp,
 		LiveIDs: []string{"d-000001", "t-000002", "a-000003"}, InjectedIDs: []string{"a-000003"}, OmittedIDs: []string{"d-000001", "t-000002"},
 		MissingIDs: missing, ListCommand: "smriti state demo --all", Tokens: 412, Status: status, CreatedAt: at}
 }
@@ -34,10 +35,10 @@ func testReceiptsRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatalf("receipts of a new space = %#v, want []", got)
 	}
 	at := time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC)
-	first := receiptOf(sp, &cp.ID, at, smriti.ReceiptIncomplete, "d-000001", "t-000002")
-	second := receiptOf(sp, nil, at.Add(time.Minute), smriti.ReceiptComplete)
-	second.Host, second.Event, second.Trigger, second.MissingIDs = smriti.HostClaudeCode, "PostCompact", "", nil
-	for _, r := range []*smriti.CompactionReceipt{first, second} {
+	first := receiptOf(sp, &cp.ID, at, receipt.Incomplete, "d-000001", "t-000002")
+	second := receiptOf(sp, nil, at.Add(time.Minute), receipt.Complete)
+	second.Host, second.Event, second.Trigger, second.MissingIDs = receipt.HostClaudeCode, "PostCompact", "", nil
+	for _, r := range []*receipt.Receipt{first, second} {
 		if err := s.AddReceipt(ctx, r); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func testReceiptsRoundTrip(t *testing.T, s *store.Store) {
 		t.Fatalf("got %d receipts, want 2", len(got))
 	}
 	second.MissingIDs = []string{} // stored as [] and read back as []
-	for i, want := range []*smriti.CompactionReceipt{second, first} {
+	for i, want := range []*receipt.Receipt{second, first} {
 		got[i].CreatedAt = got[i].CreatedAt.UTC()
 		if !reflect.DeepEqual(got[i], want) {
 			t.Fatalf("receipt %d =\n%+v\nwant\n%+v", i, got[i], want)
@@ -73,15 +74,15 @@ func testReceiptsAccess(t *testing.T, s *store.Store) {
 	sp := newSpace(t, alice, s)
 	at := time.Date(2026, 12, 3, 10, 14, 0, 0, time.UTC)
 	// Not a member: the space does not exist for bob.
-	wantCode(t, s.AddReceipt(bobCtx, receiptOf(sp, nil, at, smriti.ReceiptComplete)), smriti.ENOTFOUND)
+	wantCode(t, s.AddReceipt(bobCtx, receiptOf(sp, nil, at, receipt.Complete)), smriti.ENOTFOUND)
 	_, err := s.Receipts(bobCtx, sp.ID, 0)
 	wantCode(t, err, smriti.ENOTFOUND)
 	// A viewer reads receipts but cannot add one.
 	Get(s.SetMember(alice, sp.ID, bob.ID, account.RoleViewer)).Must(t)
-	if err := s.AddReceipt(alice, receiptOf(sp, nil, at, smriti.ReceiptComplete)); err != nil {
+	if err := s.AddReceipt(alice, receiptOf(sp, nil, at, receipt.Complete)); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, s.AddReceipt(bobCtx, receiptOf(sp, nil, at, smriti.ReceiptComplete)), smriti.EFORBIDDEN)
+	wantCode(t, s.AddReceipt(bobCtx, receiptOf(sp, nil, at, receipt.Complete)), smriti.EFORBIDDEN)
 	if got := Get(s.Receipts(bobCtx, sp.ID, 0)).Must(t); len(got) != 1 {
 		t.Fatalf("viewer sees %d receipts, want 1", len(got))
 	}

@@ -2,6 +2,7 @@ package dbx
 
 import (
 	"fmt"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 	"time"
@@ -88,7 +89,7 @@ func parseTimeCursor(c string) (time.Time, smriti.ID, error) {
 	micros, err := strconv.ParseInt(ts, 10, 64)
 	id, err2 := uuid.Parse(idPart)
 	if !ok || err != nil || err2 != nil {
-		return time.Time{}, smriti.NilID, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
+		return time.Time{}, smriti.NilID, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", textutil.Truncate(c, 80))
 	}
 	return time.UnixMicro(micros).UTC(), id, nil
 }
@@ -96,7 +97,7 @@ func parseTimeCursor(c string) (time.Time, smriti.ID, error) {
 func parseLogCursor(c string) (int64, error) {
 	n, err := strconv.ParseInt(c, 10, 64)
 	if err != nil || n < 0 {
-		return 0, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", smriti.Truncate(c, 80))
+		return 0, smriti.Errorf(smriti.EINVALID, "invalid page cursor %q", textutil.Truncate(c, 80))
 	}
 	return n, nil
 }

@@ -1,9 +1,10 @@
-package smriti
+// Package pages reads keyset-paginated lists whole.
+package pages
 
-// AllPages reads every page of a keyset-paginated list (see Page): fetch
+// All reads every page of a keyset-paginated list (see smriti.Page): fetch
 // gets the cursor ("" for the first page) and returns a page and the next
 // cursor ("" after the last).
-func AllPages[T any](fetch func(after string) ([]T, string, error)) ([]T, error) {
+func All[T any](fetch func(after string) ([]T, string, error)) ([]T, error) {
 	var all []T
 	after := ""
 	for {
