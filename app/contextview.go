@@ -22,10 +22,10 @@ type ContextTurns struct {
 	StoppedSeqs []int64
 }
 
-// ContextTurns reads the boundary of p's allowed turns and the stopped
+// contextTurns reads the boundary of p's allowed turns and the stopped
 // replies it sends. A session that is not stored (a new session's preview)
 // has no turns: AllowedFromSeq is 0.
-func (a *App) ContextTurns(ctx context.Context, p *Prepared) (ContextTurns, error) {
+func (a *App) contextTurns(ctx context.Context, p *Prepared) (ContextTurns, error) {
 	out := ContextTurns{StoppedSeqs: []int64{}}
 	if p.Session.ID == smriti.NilID {
 		return out, nil

@@ -7,10 +7,10 @@ import (
 	"smriti/intelligence"
 )
 
-// Preview is what a send would give the model, without calling it (no
-// gate: nothing reaches a provider). With no session and a space it is
-// what a new session of the space would start from; nothing is stored.
-func (a *App) Preview(ctx context.Context, space *smriti.ID, req SendRequest) (*Prepared, error) {
+// prepareView prepares a send without calling the model (no gate:
+// nothing reaches a provider). With no session and a space it prepares
+// the first send of a new session of the space; nothing is stored.
+func (a *App) prepareView(ctx context.Context, space *smriti.ID, req SendRequest) (*Prepared, error) {
 	if req.SessionID == smriti.NilID && space != nil {
 		if _, err := a.store.Space(ctx, *space); err != nil {
 			return nil, err
@@ -23,26 +23,19 @@ func (a *App) Preview(ctx context.Context, space *smriti.ID, req SendRequest) (*
 	return a.chat.Prepare(ctx, req)
 }
 
-// PreviewUsage is what a preview reports beside the prompt: whether its
+// readUsage sets what a preview reports beside the prompt: whether its
 // token figures are exact for the model, and the provider's usage of the
 // session's last reply (nil when it has none).
-type PreviewUsage struct {
-	ExactTokens bool
-	LastUsage   *intelligence.Usage
-}
-
-// UsageOf is the PreviewUsage of a prepared send.
-func (a *App) UsageOf(ctx context.Context, p *Prepared) (PreviewUsage, error) {
-	var out PreviewUsage
+func (a *App) readUsage(ctx context.Context, p *Prepared, out *ContextPreview) error {
 	if tokens := a.chat.Tokens; tokens != nil {
 		_, out.ExactTokens = tokens.CountTokens(p.Provider.Name(), p.Model, "")
 	}
 	if p.Session.ID == smriti.NilID { // a new session's preview has no turns yet
-		return out, nil
+		return nil
 	}
 	last, err := a.store.Turns(ctx, p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
 	if err != nil {
-		return out, err
+		return err
 	}
 	for _, t := range last {
 		if t.Role == smriti.RoleAssistant {
@@ -51,30 +44,71 @@ func (a *App) UsageOf(ctx context.Context, p *Prepared) (PreviewUsage, error) {
 			break
 		}
 	}
-	return out, nil
+	return nil
 }
 
-// ContextPreview is a summary of what a send would give the model.
+// ContextPreview is the whole of what a send would give the model: every
+// entry point (the HTTP answer, the MCP tool in-process and over the API)
+// translates this one value.
 type ContextPreview struct {
-	Mode          string
-	Provider      string
-	Model         string
-	Checkpoints   []*smriti.Checkpoint
-	TurnCount     int
+	Mode     string
+	Provider string
+	Model    string
+	// Checkpoints are those given to the model, oldest first.
+	Checkpoints []PreviewCheckpoint
+	// FromSeq and ToSeq bound the history turns sent (nil when none).
+	FromSeq, ToSeq *int64
+	TurnCount      int
+	// DroppedTurns counts the allowed turns left out to fit HistoryBudget.
 	DroppedTurns  int
+	HistoryBudget int
+	// TokenEstimate is the whole prompt's size; ExactTokens says it comes
+	// from the model's own tokenizer.
 	TokenEstimate int
-	Messages      []intelligence.Message
+	ExactTokens   bool
+	ReplyTokens   int
+	// Mount is the mount the send would run under: the one the request
+	// names, else the session's (nil when none).
+	Mount *smriti.Mount
+	// LastUsage is the provider's usage of the session's newest reply (nil
+	// before the first).
+	LastUsage *intelligence.Usage
+	Messages  []intelligence.Message
+	ContextTurns
 }
 
-// PreviewContext is what a send of message in the session would give the
-// model; with no session (smriti.NilID), what a new session of space
-// would (see Preview).
-func (a *App) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error) {
-	p, err := a.Preview(ctx, space, SendRequest{SessionID: session, Message: message})
+// PreviewCheckpoint names a checkpoint given to the model.
+type PreviewCheckpoint struct {
+	ID         smriti.ID
+	Hash       string
+	Message    string
+	BranchName string
+}
+
+// PreviewContext is what req would give the model, without calling it;
+// with no session (smriti.NilID) and a space, what a new session of the
+// space would start from; nothing is stored.
+func (a *App) PreviewContext(ctx context.Context, space *smriti.ID, req SendRequest) (*ContextPreview, error) {
+	p, err := a.prepareView(ctx, space, req)
 	if err != nil {
 		return nil, err
 	}
-	return &ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model,
-		Checkpoints: p.Context.Checkpoints, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
-		TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages}, nil
+	out := &ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model,
+		Checkpoints: make([]PreviewCheckpoint, 0, len(p.Context.Checkpoints)), TurnCount: len(p.Context.Turns),
+		DroppedTurns: p.Context.Dropped, HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, ReplyTokens: p.ReplyTokens,
+		Mount: p.Session.Mount, Messages: p.Context.Messages}
+	if p.Mount != nil {
+		out.Mount = p.Mount
+	}
+	for _, c := range p.Context.Checkpoints {
+		out.Checkpoints = append(out.Checkpoints, PreviewCheckpoint{ID: c.ID, Hash: c.Hash, Message: c.Message, BranchName: c.BranchName})
+	}
+	out.FromSeq, out.ToSeq = p.Context.SeqRange()
+	if err := a.readUsage(ctx, p, out); err != nil {
+		return nil, err
+	}
+	if out.ContextTurns, err = a.contextTurns(ctx, p); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -70,7 +70,7 @@ func TestSendsReadAHeadCheckpointOnce(t *testing.T) {
 	}
 	one, two := session(), session()
 	const msg = "What next?"
-	p, err := a.Preview(ctx, nil, app.SendRequest{SessionID: one.ID, Message: msg})
+	p, err := a.PreviewContext(ctx, nil, app.SendRequest{SessionID: one.ID, Message: msg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,15 +79,14 @@ func TestSendsReadAHeadCheckpointOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := intelligence.BuildPrompt([]*smriti.Checkpoint{full}, nil, msg)
-	if len(p.Context.Messages) != 2 || p.Context.Messages[0] != want[0] || p.Context.Messages[1] != want[1] {
-		t.Fatalf("prompt = %q\nwant %q", p.Context.Messages, want)
+	if len(p.Messages) != 2 || p.Messages[0] != want[0] || p.Messages[1] != want[1] {
+		t.Fatalf("prompt = %q\nwant %q", p.Messages, want)
 	}
-	if wantTokens := intelligence.CountMessages(nil, "mock", "mock", want); p.Context.Tokens != wantTokens {
-		t.Fatalf("tokens = %d, want %d", p.Context.Tokens, wantTokens)
+	if wantTokens := intelligence.CountMessages(nil, "mock", "mock", want); p.TokenEstimate != wantTokens {
+		t.Fatalf("tokens = %d, want %d", p.TokenEstimate, wantTokens)
 	}
-	if len(p.Context.Checkpoints) != 1 || p.Context.Checkpoints[0].ID != cp1.ID || p.Context.Checkpoints[0].Hash != cp1.Hash ||
-		p.Context.Checkpoints[0].Message != "Plan" || p.Context.Checkpoints[0].BranchName != smriti.MainBranch {
-		t.Fatalf("checkpoints = %+v", p.Context.Checkpoints)
+	if want := (app.PreviewCheckpoint{ID: cp1.ID, Hash: cp1.Hash, Message: "Plan", BranchName: smriti.MainBranch}); len(p.Checkpoints) != 1 || p.Checkpoints[0] != want {
+		t.Fatalf("checkpoints = %+v", p.Checkpoints)
 	}
 	for _, se := range []*smriti.Session{one, two, one} {
 		if _, err := a.Send(ctx, app.SendRequest{SessionID: se.ID, Message: msg}); err != nil {

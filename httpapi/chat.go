@@ -155,36 +155,27 @@ func (s *Server) previewContext(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.app.Preview(r.Context(), space, req)
+	p, err := s.app.PreviewContext(r.Context(), space, req)
 	if err != nil {
 		return err
 	}
-	out := wire.ContextPreview{Mode: string(p.Context.Mode), Provider: p.Provider.Name(), Model: p.Model, CheckpointIDs: []smriti.ID{},
-		Checkpoints: []wire.PreviewCommit{}, TurnCount: len(p.Context.Turns), DroppedTurns: p.Context.Dropped,
-		HistoryBudget: p.Budget, TokenEstimate: p.Context.Tokens, Messages: p.Context.Messages, ReplyTokens: p.ReplyTokens,
-		Mount: wire.SessionMountOf(p.Session.Mount)}
-	if p.Mount != nil {
-		out.Mount = wire.SessionMountOf(p.Mount)
-	}
-	usage, err := s.app.UsageOf(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	out.ExactTokens, out.LastUsage = usage.ExactTokens, usage.LastUsage
-	for _, c := range p.Context.Checkpoints {
+	writeJSON(w, http.StatusOK, contextPreview(p))
+	return nil
+}
+
+func contextPreview(p *app.ContextPreview) wire.ContextPreview {
+	out := wire.ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, CheckpointIDs: []smriti.ID{},
+		Checkpoints: []wire.PreviewCommit{}, TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns, HistoryBudget: p.HistoryBudget,
+		TokenEstimate: p.TokenEstimate, ExactTokens: p.ExactTokens, ReplyTokens: p.ReplyTokens, Mount: wire.SessionMountOf(p.Mount),
+		LastUsage: p.LastUsage, Messages: p.Messages, AllowedFromSeq: p.AllowedFromSeq, StoppedTurns: p.StoppedSeqs}
+	for _, c := range p.Checkpoints {
 		out.CheckpointIDs = append(out.CheckpointIDs, c.ID)
 		out.Checkpoints = append(out.Checkpoints, wire.PreviewCommit{ID: c.ID, CommitHash: c.Hash, Message: c.Message, BranchName: c.BranchName})
 	}
-	if from, to := p.Context.SeqRange(); from != nil {
-		out.TurnRange = &wire.SeqRange{FromSeq: *from, ToSeq: *to}
+	if p.FromSeq != nil {
+		out.TurnRange = &wire.SeqRange{FromSeq: *p.FromSeq, ToSeq: *p.ToSeq}
 	}
-	seen, err := s.app.ContextTurns(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	out.AllowedFromSeq, out.StoppedTurns = seen.AllowedFromSeq, seen.StoppedSeqs
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return out
 }
 
 func (s *Server) providerStatus(w http.ResponseWriter, r *http.Request) error {

@@ -10,6 +10,15 @@ import (
 	"smriti/wire"
 )
 
+// keyOf is the key of an optional item text (see wire.ItemOut.Key).
+func keyOf(text *string) *string {
+	if text == nil {
+		return nil
+	}
+	k := smriti.ItemKey(*text)
+	return &k
+}
+
 func changeViewOf(res *intelligence.DraftResult) wire.ChangeView {
 	v := wire.ChangeView{Items: itemsOut(res.Items), Changes: []wire.ChangeOut{}}
 	if res.Base != nil {
@@ -25,7 +34,8 @@ func changeViewOf(res *intelligence.DraftResult) wire.ChangeView {
 		Assumptions: nonnil.Slice(d.Assumptions), Tasks: nonnil.Slice(d.Tasks), OpenQuestions: nonnil.Slice(d.OpenQuestions),
 		Entities: nonnil.Slice(d.Entities), Artifacts: nonnil.Slice(d.Artifacts)}
 	for _, c := range res.Changes {
-		v.Changes = append(v.Changes, wire.ChangeOut{Op: c.Op, Kind: string(c.Kind), ID: c.ID, Before: c.Before, After: c.After, By: c.By, Reason: c.Reason, Source: c.Source})
+		v.Changes = append(v.Changes, wire.ChangeOut{Op: c.Op, Kind: string(c.Kind), ID: c.ID, Before: c.Before, After: c.After,
+			BeforeKey: keyOf(c.Before), AfterKey: keyOf(c.After), By: c.By, Reason: c.Reason, Source: c.Source})
 	}
 	return v
 }

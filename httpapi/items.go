@@ -16,7 +16,7 @@ import (
 const itemRefDoc = "An item id (d-7f3a9c), or an item version's name item@version (d-7f3a9c@3f9a1c2b…): the item id, @ and the hash, or a unique prefix of at least 8 hex digits, of the checkpoint that introduced the version"
 
 func itemOf(it smriti.Item) wire.ItemOut {
-	return wire.ItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Status: wire.ItemStatus(it.Status), Origin: it.Origin,
+	return wire.ItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text, Key: smriti.ItemKey(it.Text), Status: wire.ItemStatus(it.Status), Origin: it.Origin,
 		Supersedes: nonnil.Slice(it.Supersedes), Change: it.Change, Refs: nonnil.Slice(it.Refs), Version: wire.VersionOut(&it)}
 }
 

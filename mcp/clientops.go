@@ -231,26 +231,46 @@ func (o ClientOps) Merge(ctx context.Context, in app.MergeRequest) (*app.MergeOu
 		Conflicts: []smriti.MergeConflict{}, Resolved: r.ConflictsResolved}, nil
 }
 
-func (o ClientOps) PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error) {
-	req := wire.SendRequest{Message: &message}
-	if session != smriti.NilID {
-		sid := session.String()
-		req.SessionID = &sid
-	} else if space != nil {
-		sp := space.String()
-		req.RepoID = &sp
-	}
-	p, err := o.c.PreviewContext(ctx, req)
+func (o ClientOps) PreviewContext(ctx context.Context, space *smriti.ID, req app.SendRequest) (*ContextPreview, error) {
+	p, err := o.c.PreviewContext(ctx, sendBody(space, req))
 	if err != nil {
 		return nil, err
 	}
-	out := &ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns,
-		TokenEstimate: p.TokenEstimate, Messages: p.Messages}
+	out := &ContextPreview{Mode: p.Mode, Provider: p.Provider, Model: p.Model, Checkpoints: make([]app.PreviewCheckpoint, 0, len(p.Checkpoints)),
+		TurnCount: p.TurnCount, DroppedTurns: p.DroppedTurns, HistoryBudget: p.HistoryBudget, TokenEstimate: p.TokenEstimate,
+		ExactTokens: p.ExactTokens, ReplyTokens: p.ReplyTokens, LastUsage: p.LastUsage, Messages: p.Messages,
+		ContextTurns: app.ContextTurns{AllowedFromSeq: p.AllowedFromSeq, StoppedSeqs: p.StoppedTurns}}
 	for _, c := range p.Checkpoints {
-		out.Checkpoints = append(out.Checkpoints, &smriti.Checkpoint{ID: c.ID, Hash: c.CommitHash, BranchName: c.BranchName,
-			Content: smriti.Content{Message: c.Message}})
+		out.Checkpoints = append(out.Checkpoints, app.PreviewCheckpoint{ID: c.ID, Hash: c.CommitHash, Message: c.Message, BranchName: c.BranchName})
+	}
+	if r := p.TurnRange; r != nil {
+		out.FromSeq, out.ToSeq = &r.FromSeq, &r.ToSeq
+	}
+	if m := p.Mount; m != nil {
+		out.Mount = &smriti.Mount{CheckpointID: m.CheckpointID, BaseSeq: m.HistoryBaseSeq}
 	}
 	return out, nil
+}
+
+// sendBody is the request body of a send (or its preview): in the session
+// req names, or with none, a new session of space. An explicit unmount
+// has no body form the client sends; previews over the API keep the mount.
+func sendBody(space *smriti.ID, req app.SendRequest) wire.SendRequest {
+	out := wire.SendRequest{Message: &req.Message, Provider: req.Provider, Model: req.Model, UseMock: req.UseMock,
+		MemoryScope: req.Context.MemoryScope, HistoryBaseSeq: req.Context.HistoryBaseSeq, ClientRequestID: req.IdempotencyKey,
+		HistoryTokenBudget: req.HistoryBudget}
+	if req.SessionID != smriti.NilID {
+		sid := req.SessionID.String()
+		out.SessionID = &sid
+	} else if space != nil {
+		sp := space.String()
+		out.RepoID = &sp
+	}
+	if m := req.Context.MountedCheckpointID; m != nil {
+		id := m.String()
+		out.MountedCheckpointID = &id
+	}
+	return out
 }
 
 func (o ClientOps) SpaceState(ctx context.Context, space smriti.ID, q coord.StateQuery) (*coord.StateBrief, error) {

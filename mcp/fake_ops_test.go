@@ -43,7 +43,7 @@ type fakeOps struct {
 	WorktreesFn            func(a0 context.Context, a1 smriti.ID, a2 bool) ([]*coord.Worktree, map[smriti.ID]*coord.WorktreeProbe, error)
 	WorktreeFn             func(a0 context.Context, a1 string) (*coord.Worktree, error)
 	CloseWorktreeFn        func(a0 context.Context, a1 string, a2 bool) (*coord.Worktree, error)
-	PreviewContextFn       func(a0 context.Context, a1 *smriti.ID, a2 smriti.ID, a3 string) (*ContextPreview, error)
+	PreviewContextFn       func(a0 context.Context, a1 *smriti.ID, a2 app.SendRequest) (*ContextPreview, error)
 }
 
 var _ Ops = (*fakeOps)(nil)
@@ -296,11 +296,11 @@ func (f *fakeOps) CloseWorktree(a0 context.Context, a1 string, a2 bool) (*coord.
 	return f.CloseWorktreeFn(a0, a1, a2)
 }
 
-func (f *fakeOps) PreviewContext(a0 context.Context, a1 *smriti.ID, a2 smriti.ID, a3 string) (*ContextPreview, error) {
+func (f *fakeOps) PreviewContext(a0 context.Context, a1 *smriti.ID, a2 app.SendRequest) (*ContextPreview, error) {
 	if f.PreviewContextFn == nil {
 		panic("fakeOps.PreviewContext called unexpectedly")
 	}
-	return f.PreviewContextFn(a0, a1, a2, a3)
+	return f.PreviewContextFn(a0, a1, a2)
 }
 
 func (f *fakeOps) CommitBase(a0 context.Context, a1 smriti.ID, a2 smriti.ID) (*smriti.ID, error) {

@@ -93,14 +93,13 @@ type Ops interface {
 	Worktree(ctx context.Context, idOrPrefix string) (*coord.Worktree, error)
 	CloseWorktree(ctx context.Context, idOrPrefix string, force bool) (*coord.Worktree, error)
 
-	// PreviewContext is what a send of message in the session would give
-	// the model; with no session (smriti.NilID), what a new session of
-	// space would.
-	PreviewContext(ctx context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error)
+	// PreviewContext is what the send req would give the model; with no
+	// session (smriti.NilID), what a new session of space would.
+	PreviewContext(ctx context.Context, space *smriti.ID, req app.SendRequest) (*ContextPreview, error)
 
 	ProposalOps
 	SyncOps
 }
 
-// ContextPreview is what a send would give the model.
+// ContextPreview is the whole of what a send would give the model.
 type ContextPreview = app.ContextPreview

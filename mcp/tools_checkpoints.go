@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/app"
 	"smriti/render"
 )
 
@@ -83,7 +84,7 @@ func (t *tools) registerCheckpoints(s *sdk.Server) {
 				}
 				space = &sp.ID
 			}
-			p, err := t.ops.PreviewContext(ctx, space, session, in.Message)
+			p, err := t.ops.PreviewContext(ctx, space, app.SendRequest{SessionID: session, Message: in.Message})
 			if err != nil {
 				return "", err
 			}

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"smriti"
+	"smriti/app"
 	"smriti/intelligence"
 )
 
@@ -101,9 +102,9 @@ func TestCreateCheckpointCommitsOntoMainWithoutASession(t *testing.T) {
 func TestContextWithoutSessionPreviewsTheSpace(t *testing.T) {
 	ops := &fakeOps{
 		SpacesFn: func(context.Context) ([]*smriti.Space, error) { return []*smriti.Space{demo}, nil },
-		PreviewContextFn: func(_ context.Context, space *smriti.ID, session smriti.ID, message string) (*ContextPreview, error) {
-			if space == nil || *space != demo.ID || session != smriti.NilID || message != "what now?" {
-				t.Errorf("preview of %v/%s %q, want demo's new session", space, session, message)
+		PreviewContextFn: func(_ context.Context, space *smriti.ID, req app.SendRequest) (*ContextPreview, error) {
+			if space == nil || *space != demo.ID || req != (app.SendRequest{Message: "what now?"}) {
+				t.Errorf("preview of %v %+v, want demo's new session", space, req)
 			}
 			return &ContextPreview{Mode: "HEAD", Provider: "mock", Model: "mock-1", TokenEstimate: 42}, nil
 		},

@@ -64,14 +64,17 @@ type ContentOut struct {
 
 // ChangeOut is one change of a draft.
 type ChangeOut struct {
-	Op     string            `json:"op" enum:"add,update,resolve,retract,supersede" doc:"What the change does"`
-	Kind   string            `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"The item's kind"`
-	ID     string            `json:"id" doc:"The item's id (for supersede, the new item's)"`
-	Before *string           `json:"before" doc:"The text before (null for an add)"`
-	After  *string           `json:"after" doc:"The text after (null for resolve and retract)"`
-	By     *string           `json:"by" doc:"How a task was done or a question answered; null otherwise"`
-	Reason *string           `json:"reason" doc:"Why an item was retracted; null otherwise"`
-	Source smriti.ItemSource `json:"source" doc:"The turns (session, seq range, quote) the change came from"`
+	Op     string  `json:"op" enum:"add,update,resolve,retract,supersede" doc:"What the change does"`
+	Kind   string  `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"The item's kind"`
+	ID     string  `json:"id" doc:"The item's id (for supersede, the new item's)"`
+	Before *string `json:"before" doc:"The text before (null for an add)"`
+	After  *string `json:"after" doc:"The text after (null for resolve and retract)"`
+	// The keys are what the server matches before and after by (ItemOut.Key).
+	BeforeKey *string           `json:"before_key" doc:"The key of before, as items' key: what the server matches it by (null with before)"`
+	AfterKey  *string           `json:"after_key" doc:"The key of after, as items' key (null with after)"`
+	By        *string           `json:"by" doc:"How a task was done or a question answered; null otherwise"`
+	Reason    *string           `json:"reason" doc:"Why an item was retracted; null otherwise"`
+	Source    smriti.ItemSource `json:"source" doc:"The turns (session, seq range, quote) the change came from"`
 }
 
 // ExtractRequest extracts a checkpoint from freeform markdown

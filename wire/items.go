@@ -14,6 +14,7 @@ type ItemOut struct {
 	ID         string             `json:"id" doc:"Stable item id (kind letter, \"-\", 6 hex digits, e.g. d-7f3a9c); the same item keeps it across checkpoints"`
 	Kind       string             `json:"kind" enum:"decision,assumption,task,open_question,entity" doc:"What the item is"`
 	Text       string             `json:"text" doc:"The item's text as this checkpoint holds it"`
+	Key        string             `json:"key" doc:"What the server matches the item by when a save, a draft or a merge compares items: its text lower-cased, with punctuation and symbols deleted and spacing collapsed (an item with no letters or digits keys by its exact text after a NUL). Compare keys, not texts"`
 	Status     string             `json:"status" enum:"open,done,answered,retracted,superseded" doc:"open and done items are part of the state (in the classic lists); answered, retracted and superseded ones are recorded only in the checkpoint that ended them"`
 	Origin     smriti.ItemOrigin  `json:"origin" doc:"Where the item was introduced"`
 	Supersedes []string           `json:"supersedes" doc:"Ids of the items this one replaced ([] when none)"`

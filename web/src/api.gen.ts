@@ -1743,8 +1743,12 @@ export interface components {
         ChangeOut: {
             /** @description The text after (null for resolve and retract) */
             after: string | null;
+            /** @description The key of after, as items' key (null with after) */
+            after_key: string | null;
             /** @description The text before (null for an add) */
             before: string | null;
+            /** @description The key of before, as items' key: what the server matches it by (null with before) */
+            before_key: string | null;
             /** @description How a task was done or a question answered; null otherwise */
             by: string | null;
             /** @description The item's id (for supersede, the new item's) */
@@ -2689,6 +2693,8 @@ export interface components {
             change: components["schemas"]["ItemChange"] | null;
             /** @description Stable item id (kind letter, "-", 6 hex digits, e.g. d-7f3a9c); the same item keeps it across checkpoints */
             id: string;
+            /** @description What the server matches the item by when a save, a draft or a merge compares items: its text lower-cased, with punctuation and symbols deleted and spacing collapsed (an item with no letters or digits keys by its exact text after a NUL). Compare keys, not texts */
+            key: string;
             /**
              * @description What the item is
              * @enum {string}
@@ -2874,6 +2880,8 @@ export interface components {
             change: components["schemas"]["ItemChange"] | null;
             /** @description Stable item id (kind letter, "-", 6 hex digits, e.g. d-7f3a9c); the same item keeps it across checkpoints */
             id: string;
+            /** @description What the server matches the item by when a save, a draft or a merge compares items: its text lower-cased, with punctuation and symbols deleted and spacing collapsed (an item with no letters or digits keys by its exact text after a NUL). Compare keys, not texts */
+            key: string;
             /**
              * @description What the item is
              * @enum {string}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from "react";
 import { ApiError, blockersOf, short, type Artifact, type Checkpoint, type CommitBody, type Draft, type ID, type ItemKind, type ItemView, type MergeConflict, type TaskObject, type TaskWire } from "../api";
-import { clientChanges, fieldOfKind, norm, type ShownChange } from "../lib/diff";
+import { clientChanges, fieldOfKind, type ShownChange } from "../lib/diff";
+import { keysOf, type KeyOf } from "../lib/itemKeys";
 import { adoptIds, changeList, realign, rowsWithIds, taskRowsWithIds, type Row, type TaskRow } from "../lib/inplace";
 import { Blockers } from "./Blockers";
 import { ConflictDialog, conflictOf } from "./ConflictDialog";
@@ -116,24 +117,29 @@ export function CheckpointForm({
     // Functional, so several edits in one tick (dropping remembered changes) compose.
     lineState[field][1]((rows) => realign(rows, fn(rowTexts(rows)).join("\n")));
   }
-  const without = (xs: string[], t: string | null) => xs.filter((x) => norm(x) !== norm(t ?? ""));
-  const replace = (xs: string[], from: string | null, to: string | null) => {
-    const i = xs.findIndex((x) => norm(x) === norm(from ?? ""));
-    if (i < 0) return to ? [...xs, to] : xs;
-    return xs.map((x, j) => (j === i ? (to ?? x) : x));
-  };
+  // The server's keys of the texts the form holds (see KeyOf): the base's
+  // and the draft's items, and the proposal's changes.
+  const formKeys = () => keysOf(base?.items, openedOn.current?.items, draftItems, proposal?.changes);
 
   // Drops a change from the form (or brings it back): the fields are edited
-  // in place, so what the user typed elsewhere stays.
-  function applyChange(c: ShownChange, include: boolean) {
+  // in place, so what the user typed elsewhere stays. Lines are matched to
+  // the change's texts by keyOf.
+  function applyChange(c: ShownChange, include: boolean, keyOf: KeyOf = formKeys()) {
+    const same = (x: string, t: string | null) => keyOf(x) === keyOf(t);
+    const without = (xs: string[], t: string | null) => xs.filter((x) => !same(x, t));
+    const replace = (xs: string[], from: string | null, to: string | null) => {
+      const i = xs.findIndex((x) => same(x, from));
+      if (i < 0) return to ? [...xs, to] : xs;
+      return xs.map((x, j) => (j === i ? (to ?? x) : x));
+    };
     const field = fieldOfKind(c.kind) ?? (c.id ? fieldOfKind(({ d: "decision", a: "assumption", t: "task", q: "open_question", e: "entity" } as const)[c.id[0] as "d"]) : null);
     if (!field) return;
     if (field === "tasks") {
       setTasks((ts) => {
-        const find = (t: string | null) => ts.findIndex((x) => norm(x.text) === norm(t ?? ""));
+        const find = (t: string | null) => ts.findIndex((x) => same(x.text, t));
         switch (c.op) {
           case "add":
-            return include ? (find(c.after) < 0 ? [...ts, { text: c.after ?? "", status: "open" }] : ts) : ts.filter((x) => norm(x.text) !== norm(c.after ?? ""));
+            return include ? (find(c.after) < 0 ? [...ts, { text: c.after ?? "", status: "open" }] : ts) : ts.filter((x) => !same(x.text, c.after));
           case "update":
           case "supersede": {
             const i = find(include ? c.before : c.after);
@@ -146,7 +152,7 @@ export function CheckpointForm({
             return ts.map((x, j) => (j === i ? { ...x, status: include ? "done" : "open" } : x));
           }
           default:
-            return include ? ts.filter((x) => norm(x.text) !== norm(c.before ?? "")) : find(c.before) < 0 ? [...ts, { text: c.before ?? "", status: "open" }] : ts;
+            return include ? ts.filter((x) => !same(x.text, c.before)) : find(c.before) < 0 ? [...ts, { text: c.before ?? "", status: "open" }] : ts;
         }
       });
       return;
@@ -154,13 +160,13 @@ export function CheckpointForm({
     editLines(field, (xs) => {
       switch (c.op) {
         case "add":
-          return include ? (xs.some((x) => norm(x) === norm(c.after ?? "")) ? xs : [...xs, c.after ?? ""]) : without(xs, c.after);
+          return include ? (xs.some((x) => same(x, c.after)) ? xs : [...xs, c.after ?? ""]) : without(xs, c.after);
         case "update":
         case "supersede":
           return include ? replace(xs, c.before, c.after) : replace(xs, c.after, c.before);
         default:
           // resolve (a question answered) and retract take the item out.
-          return include ? without(xs, c.before) : xs.some((x) => norm(x) === norm(c.before ?? "")) ? xs : [...xs, c.before ?? ""];
+          return include ? without(xs, c.before) : xs.some((x) => same(x, c.before)) ? xs : [...xs, c.before ?? ""];
       }
     });
   }
@@ -190,18 +196,19 @@ export function CheckpointForm({
       setObjective(d.objective ?? "");
       setSummary(d.summary ?? "");
       const known = [...d.items, ...((openedOn.current ?? base)?.items ?? [])];
-      setDecisions(rowsWithIds("decision", d.decisions, known));
-      setAssumptions(rowsWithIds("assumption", d.assumptions, known));
-      setQuestions(rowsWithIds("open_question", d.open_questions, known));
-      setEntities(rowsWithIds("entity", d.entities, known));
-      setTasks(taskRowsWithIds(toTaskObjects(d.tasks), known));
+      const keyOf = keysOf(known, d.changes);
+      setDecisions(rowsWithIds("decision", d.decisions, known, keyOf));
+      setAssumptions(rowsWithIds("assumption", d.assumptions, known, keyOf));
+      setQuestions(rowsWithIds("open_question", d.open_questions, known, keyOf));
+      setEntities(rowsWithIds("entity", d.entities, known, keyOf));
+      setTasks(taskRowsWithIds(toTaskObjects(d.tasks), known, keyOf));
       setDraftItems(d.items);
       const dc = { changes: d.changes, fromServer: true };
       const baseId = d.base_checkpoint_id ?? base?.id ?? undefined;
       setProposal({ ...dc, baseId });
       // What the user dropped before on this base stays dropped.
       const again = baseId ? droppedChanges.stillDropped(baseId, dc.changes) : new Set<number>();
-      for (const i of again) applyChange(dc.changes[i], false);
+      for (const i of again) applyChange(dc.changes[i], false, keyOf);
       setExcluded(again);
       setHandEdited(false);
     } catch (e) {
@@ -291,13 +298,14 @@ export function CheckpointForm({
   // the turns it came from), followed by the dropped ones, restorable.
   const shown = (() => {
     if (!proposal || !handEdited) return { changes: proposal?.changes ?? [], excluded, toggle };
+    const keyOf = formKeys();
     const now = clientChanges(base, {
       decisions: rowTexts(decisions),
       assumptions: rowTexts(assumptions),
       open_questions: rowTexts(questions),
       entities: rowTexts(entities),
       tasks: tasks.filter((t) => t.text.trim()).map((t) => ({ text: t.text, status: t.status })),
-    }).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && norm(p.after ?? p.before ?? "") === norm(c.after ?? c.before ?? ""))?.source ?? null }));
+    }, keyOf).map((c) => ({ ...c, source: c.source ?? proposal.changes.find((p) => p.kind === c.kind && keyOf(p.after ?? p.before) === keyOf(c.after ?? c.before))?.source ?? null }));
     const dropped = [...excluded].sort((a, b) => a - b);
     return {
       changes: [...now, ...dropped.map((i) => proposal.changes[i])],

@@ -3,6 +3,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { CheckpointForm } from "./CheckpointForm";
 import { clientChanges } from "../lib/diff";
+import { keysOf } from "../lib/itemKeys";
 import type { Checkpoint, Draft } from "../api";
 import { changeOf, checkpointOf, draftOf } from "../testing/wire";
 
@@ -46,13 +47,22 @@ const lines = (label: string) => (screen.getByLabelText(label) as HTMLTextAreaEl
 
 describe("clientChanges", () => {
   it("derives added, changed, resolved and removed items from the base and the proposal", () => {
-    const got = clientChanges(base, v5Draft);
+    const got = clientChanges(base, v5Draft, keysOf(v5Draft.changes));
+    // The fixtures' keys are their texts.
+    const keyed = (before: string | null, after: string | null) => ({ before, after, before_key: before, after_key: after });
     expect(got).toEqual([
-      { op: "update", kind: "decision", id: null, before: "Use Go with cobra", after: "Use Go with cobra and viper", source: null },
-      { op: "add", kind: "decision", id: null, before: null, after: "Use SQLite", source: null },
-      { op: "retract", kind: "assumption", id: null, before: "Users have git installed", after: null, source: null },
-      { op: "resolve", kind: "task", id: null, before: "Write the install script", after: "Write the install script", source: null },
+      { op: "update", kind: "decision", id: null, ...keyed("Use Go with cobra", "Use Go with cobra and viper"), source: null },
+      { op: "add", kind: "decision", id: null, ...keyed(null, "Use SQLite"), source: null },
+      { op: "retract", kind: "assumption", id: null, ...keyed("Users have git installed", null), source: null },
+      { op: "resolve", kind: "task", id: null, ...keyed("Write the install script", "Write the install script"), source: null },
     ]);
+  });
+
+  it("matches items by the server's keys, and typed text by itself", () => {
+    const lists = (decisions: string[]) => ({ decisions, assumptions: [], tasks: [], open_questions: [], entities: [] });
+    const keyOf = keysOf([changeOf({ op: "update", kind: "decision", before: "Use SQLite.", before_key: "use sqlite", after: "use sqlite", after_key: "use sqlite" })]);
+    expect(clientChanges(lists(["Use SQLite."]), lists(["use sqlite"]), keyOf)).toEqual([]);
+    expect(clientChanges(lists(["Use SQLite."]), lists(["use SQLite"]), keyOf).map((c) => `${c.op}:${c.before}>${c.after}`)).toEqual(["update:Use SQLite.>use SQLite"]);
   });
 
   it("against no base, everything is added", () => {

@@ -1,10 +1,11 @@
 import type { Checkpoint, DraftChange, ItemKind, TaskWire } from "../api";
+import { keysOf, type KeyOf } from "./itemKeys";
 
 /**
  * A change as the form shows it: a draft's change from the server, or one the
  * browser computed after a hand edit (which has no item id or source yet).
  */
-export type ShownChange = Pick<DraftChange, "op" | "kind" | "before" | "after"> & { id: string | null; source: DraftChange["source"] | null };
+export type ShownChange = Pick<DraftChange, "op" | "kind" | "before" | "after" | "before_key" | "after_key"> & { id: string | null; source: DraftChange["source"] | null };
 
 /** The list fields of a checkpoint, the item kind each holds, and its label. */
 export const LIST_FIELDS = [
@@ -19,12 +20,7 @@ export type ListField = (typeof LIST_FIELDS)[number]["field"];
 export const fieldOfKind = (k: ItemKind | null | undefined): ListField | null => LIST_FIELDS.find((f) => f.kind === k)?.field ?? null;
 export const labelOfKind = (k: ItemKind | null | undefined) => LIST_FIELDS.find((f) => f.kind === k)?.label ?? "Items";
 
-/** Text compared the way the server matches items: case, spacing and end punctuation ignored. */
-export function norm(s: string): string {
-  return s.toLowerCase().replace(/\s+/g, " ").replace(/[.!;:,]+$/, "").trim();
-}
-
-const words = (s: string) => new Set(norm(s).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+const words = (s: string) => new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
 /** Word overlap (Jaccard) of two texts, 0..1. */
 export function similarity(a: string, b: string): number {
   const A = words(a);
@@ -43,20 +39,31 @@ const taskOf = (t: TaskWire) => (typeof t === "string" ? { text: t, status: "ope
  * the user edited a draft by hand: per field, items only in the
  * proposal are added, items only in the base removed, a removed and an
  * added item that share most of their words are one change, and a task
- * that became done is resolved.
+ * that became done is resolved. Items are matched by keyOf (the server's
+ * keys of the texts it sent; typed text by itself).
  */
-export function clientChanges(base: Lists | null, proposed: Lists): ShownChange[] {
+export function clientChanges(base: Lists | null, proposed: Lists, keyOf: KeyOf = keysOf()): ShownChange[] {
   const out: ShownChange[] = [];
+  const change = (op: DraftChange["op"], kind: ItemKind, before: string | null, after: string | null): ShownChange => ({
+    op,
+    kind,
+    id: null,
+    before,
+    after,
+    before_key: before == null ? null : keyOf(before),
+    after_key: after == null ? null : keyOf(after),
+    source: null,
+  });
   for (const { field, kind } of LIST_FIELDS) {
     const before = field === "tasks" ? (base?.tasks ?? []).map(taskOf) : ((base?.[field] as string[] | undefined) ?? []).map((text) => ({ text, status: "open" }));
     const after = field === "tasks" ? (proposed.tasks ?? []).map(taskOf) : ((proposed[field] as string[] | undefined) ?? []).map((text) => ({ text, status: "open" }));
-    const bKeys = new Map(before.map((x) => [norm(x.text), x]));
-    const aKeys = new Map(after.map((x) => [norm(x.text), x]));
-    const added = after.filter((x) => !bKeys.has(norm(x.text)));
-    const removed = before.filter((x) => !aKeys.has(norm(x.text)));
+    const bKeys = new Map(before.map((x) => [keyOf(x.text), x]));
+    const aKeys = new Map(after.map((x) => [keyOf(x.text), x]));
+    const added = after.filter((x) => !bKeys.has(keyOf(x.text)));
+    const removed = before.filter((x) => !aKeys.has(keyOf(x.text)));
     for (const x of after) {
-      const old = bKeys.get(norm(x.text));
-      if (old && old.status !== "done" && x.status === "done") out.push({ op: "resolve", kind, id: null, before: old.text, after: x.text, source: null });
+      const old = bKeys.get(keyOf(x.text));
+      if (old && old.status !== "done" && x.status === "done") out.push(change("resolve", kind, old.text, x.text));
     }
     const paired = new Set<number>();
     for (const r of removed) {
@@ -72,11 +79,11 @@ export function clientChanges(base: Lists | null, proposed: Lists): ShownChange[
       });
       if (best >= 0) {
         paired.add(best);
-        out.push({ op: "update", kind, id: null, before: r.text, after: added[best].text, source: null });
-      } else out.push({ op: "retract", kind, id: null, before: r.text, after: null, source: null });
+        out.push(change("update", kind, r.text, added[best].text));
+      } else out.push(change("retract", kind, r.text, null));
     }
     added.forEach((a, i) => {
-      if (!paired.has(i)) out.push({ op: "add", kind, id: null, before: null, after: a.text, source: null });
+      if (!paired.has(i)) out.push(change("add", kind, null, a.text));
     });
   }
   return out;

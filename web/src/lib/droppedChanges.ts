@@ -1,4 +1,4 @@
-import { norm, type ShownChange } from "./diff";
+import type { ShownChange } from "./diff";
 
 /**
  * What the user dropped from a draft, remembered per base checkpoint (in
@@ -13,7 +13,8 @@ interface Dropped {
 
 const PREFIX = "smriti.dropped.";
 
-export const changeKey = (c: ShownChange) => `${c.op}|${c.kind ?? ""}|${c.id ?? ""}|${norm(c.before ?? "")}|${norm(c.after ?? "")}`;
+/** A change's identity: its op, kind, item and the server's keys of its texts. */
+export const changeKey = (c: ShownChange) => `${c.op}|${c.kind ?? ""}|${c.id ?? ""}|${c.before_key ?? ""}|${c.after_key ?? ""}`;
 
 function read(base: string): Dropped[] {
   try {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ItemView } from "../api";
-import { itemChangeOf, itemOf } from "../testing/wire";
+import { changeOf, itemChangeOf, itemOf } from "../testing/wire";
+import { keysOf } from "./itemKeys";
 import { adoptIds, changeList, changesOnly, realign, rowsWithIds, taskRowsWithIds, type EditedLists, type Row } from "./inplace";
 
 const base: ItemView[] = [
   itemOf({ id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" }),
-  itemOf({ id: "d-000002", kind: "decision", text: "Use Go", status: "open" }),
+  itemOf({ id: "d-000002", kind: "decision", text: "Use Go", key: "use go", status: "open" }),
   itemOf({ id: "d-000003", kind: "decision", text: "Old idea", status: "retracted" }),
   itemOf({ id: "t-000001", kind: "task", text: "Write the docs", status: "open" }),
   itemOf({ id: "q-000001", kind: "open_question", text: "Which region?", status: "open" }),
@@ -14,13 +15,18 @@ const base: ItemView[] = [
 const lists = (over: Partial<EditedLists>): EditedLists => ({ decision: [], assumption: [], open_question: [], entity: [], task: [], ...over });
 
 describe("rowsWithIds", () => {
-  it("gives each text the id of the live item of its kind and normalised text, once", () => {
-    expect(rowsWithIds("decision", ["use go.", "Pricing is per-seat at $12", "Old idea", "Use Go"], base)).toEqual([
+  it("gives each text the id of the live item of its kind and key, once", () => {
+    // "use go." as a draft's change served it, with the server's key.
+    const keyOf = keysOf(base, [changeOf({ op: "update", kind: "decision", after: "use go.", after_key: "use go" })]);
+    expect(rowsWithIds("decision", ["use go.", "Pricing is per-seat at $12", "Old idea", "Use Go"], base, keyOf)).toEqual([
       { id: "d-000002", text: "use go." },
       { id: "d-000001", text: "Pricing is per-seat at $12" },
       { text: "Old idea" },
       { text: "Use Go" },
     ]);
+  });
+  it("matches a text the server did not key only to an item of exactly that text", () => {
+    expect(rowsWithIds("decision", ["use go.", "Use Go "], base)).toEqual([{ text: "use go." }, { id: "d-000002", text: "Use Go " }]);
   });
   it("finds task item ids by text, keeping the task's annotations", () => {
     expect(taskRowsWithIds([{ text: "Write the docs", id: "t1", status: "open" }, { text: "New" }], base)).toEqual([
@@ -131,11 +137,25 @@ describe("changeList", () => {
   });
 
   it("gives a row typed back the id of the base item it matches instead of retracting that item", () => {
-    const items = changeList(lists({ decision: [{ id: "d-000002", text: "Use Go" }, { text: "pricing is per-seat at $12" }] }), base);
+    const items = changeList(lists({ decision: [{ id: "d-000002", text: "Use Go" }, { text: "Pricing is per-seat at $12" }] }), base);
     expect(items.filter((it) => it.kind === "decision")).toEqual([
       { id: "d-000002", kind: "decision", text: "Use Go", status: "open" },
-      { id: "d-000001", kind: "decision", text: "pricing is per-seat at $12", status: "open", change: { op: "update", before: "Pricing is per-seat at $12" } },
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "open" },
     ]);
+  });
+
+  it("sends a row typed as a variant of a base item as new, for the server to match by its key on save", () => {
+    const items = changeList(lists({ decision: [{ id: "d-000002", text: "Use Go" }, { text: "pricing is per-seat at $12" }] }), base);
+    expect(changesOnly(items).filter((it) => it.kind === "decision")).toEqual([
+      { kind: "decision", text: "pricing is per-seat at $12", status: "open", change: { op: "add" } },
+      { id: "d-000001", kind: "decision", text: "Pricing is per-seat at $12", status: "retracted", change: { op: "retract", before: "Pricing is per-seat at $12" } },
+    ]);
+  });
+
+  it("gives a row typed back the id of the draft item of that text", () => {
+    const draft = [itemOf({ id: "d-0000bb", kind: "decision", text: "Ship weekly!", key: "ship weekly", change: itemChangeOf({ op: "add" }) })];
+    const items = changeList(lists({ decision: [{ text: "Ship weekly!" }] }), [], draft);
+    expect(items).toEqual([{ id: "d-0000bb", kind: "decision", text: "Ship weekly!", status: "open", origin: draft[0].origin, change: draft[0].change }]);
   });
 
   it("keeps a draft's origin and change, and sends its tombstones for items no row holds", () => {

@@ -1,5 +1,5 @@
 import type { ItemIn, ItemKind, ItemView, TaskObject } from "../api";
-import { norm } from "./diff";
+import { keysOf, type KeyOf } from "./itemKeys";
 
 /**
  * In-place editing of a checkpoint's items. The form shows each item as a
@@ -24,14 +24,14 @@ const live = (it: ItemView) => LIVE.has(it.status);
 
 /**
  * Rows for texts of one kind, each taking the id of the first live item of
- * that kind and normalised text not already taken (items: a checkpoint's or
- * a draft's items view).
+ * that kind and key not already taken (items: a checkpoint's or a draft's
+ * items view; keyOf: the server's keys, by default those of items).
  */
-export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: ItemView[] | null | undefined): Row[] {
+export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: ItemView[] | null | undefined, keyOf: KeyOf = keysOf(items)): Row[] {
   const pool = (items ?? []).filter((it) => it.kind === kind && it.id && live(it));
   const used = new Set<string>();
   return (texts ?? []).map((text) => {
-    const hit = pool.find((it) => !used.has(it.id) && norm(it.text) === norm(text));
+    const hit = pool.find((it) => !used.has(it.id) && it.key === keyOf(text));
     if (!hit) return { text };
     used.add(hit.id);
     return { id: hit.id, text };
@@ -45,19 +45,21 @@ export function rowsWithIds(kind: ItemKind, texts: string[] | undefined, items: 
 export function adoptIds<R extends { text: string }>(kind: ItemKind, rows: R[], items: ItemView[] | null | undefined, idOf: (r: R) => string | undefined, withId: (r: R, id: string) => R): R[] {
   const used = new Set(rows.flatMap((r) => (idOf(r) ? [idOf(r)!] : [])));
   const pool = (items ?? []).filter((it) => it.kind === kind && it.id && live(it) && !used.has(it.id));
+  const keyOf = keysOf(items);
   return rows.map((r) => {
     if (idOf(r)) return r;
-    const k = pool.findIndex((it) => norm(it.text) === norm(r.text));
+    const k = pool.findIndex((it) => it.key === keyOf(r.text));
     return k < 0 ? r : withId(r, pool.splice(k, 1)[0].id);
   });
 }
 
 /** Task rows for tasks, with item ids found as rowsWithIds finds them. */
-export function taskRowsWithIds(tasks: TaskObject[], items: ItemView[] | null | undefined): TaskRow[] {
+export function taskRowsWithIds(tasks: TaskObject[], items: ItemView[] | null | undefined, keyOf: KeyOf = keysOf(items)): TaskRow[] {
   const ids = rowsWithIds(
     "task",
     tasks.map((t) => t.text),
     items,
+    keyOf,
   );
   return tasks.map((t, i) => (ids[i].id ? { ...t, itemId: ids[i].id } : { ...t }));
 }
@@ -140,7 +142,8 @@ const KINDS: ItemKind[] = ["decision", "assumption", "task", "open_question", "e
  * superseded) for items no row holds. A row without an id whose text is
  * that of a base or draft item no other row holds takes that id (a line
  * deleted and typed back, a change of a draft turned off), as the server
- * would match it. Draft items keep their origin, supersedes and change.
+ * would match it (by the served key; typed text by its exact text, see
+ * KeyOf). Draft items keep their origin, supersedes and change.
  * Rows with blank text count as deleted. Texts are trimmed.
  */
 export function changeList(lists: EditedLists, baseItems: ItemView[] | null | undefined, draftItems: ItemView[] = []): ItemIn[] {
@@ -159,9 +162,10 @@ export function changeList(lists: EditedLists, baseItems: ItemView[] | null | un
   }
   const used = new Set(entries.flatMap((e) => (e.id ? [e.id] : [])));
   const known = [...(baseItems ?? []), ...draftItems].filter((it) => it.id && live(it));
+  const keyOf = keysOf(baseItems, draftItems);
   for (const e of entries) {
     if (e.id) continue;
-    const hit = known.find((it) => it.kind === e.kind && !used.has(it.id) && norm(it.text) === norm(e.text));
+    const hit = known.find((it) => it.kind === e.kind && !used.has(it.id) && it.key === keyOf(e.text));
     if (hit) {
       e.id = hit.id;
       used.add(hit.id);
@@ -183,16 +187,16 @@ export function changeList(lists: EditedLists, baseItems: ItemView[] | null | un
     if (!b) {
       // Not in the base (or no base items to compare with): as the draft
       // describes it (null: carried) while its text is the draft's.
-      if (d && norm(d.text) === norm(e.text)) {
+      if (d && d.key === keyOf(e.text)) {
         if (d.change) item.change = d.change;
       } else item.change = { op: d?.supersedes?.length ? "supersede" : d && !d.change ? "update" : "add" };
     } else if (b.text === e.text && b.status === e.status) {
       // carried unchanged
-    } else if (e.kind === "task" && e.status === "done" && b.status !== "done" && norm(b.text) === norm(e.text)) {
+    } else if (e.kind === "task" && e.status === "done" && b.status !== "done" && b.key === keyOf(e.text)) {
       item.change = { op: "resolve", before: b.text };
     } else {
       item.change = { op: "update", before: b.text };
-      if (d?.change && d.change.op === "update" && norm(d.text) === norm(e.text)) item.change = { ...d.change, op: "update", before: b.text };
+      if (d?.change && d.change.op === "update" && d.key === keyOf(e.text)) item.change = { ...d.change, op: "update", before: b.text };
     }
     out.push(item);
   }

@@ -22,3 +22,9 @@ export const useSession = (session: ID | null | undefined, o: Opts = {}) =>
   useQuery({ queryKey: queryKeys.session(session), queryFn: () => api.session(session!), ...o });
 
 export const useTree = (space: ID, o: Opts = {}) => useQuery({ queryKey: queryKeys.tree(space), queryFn: () => api.tree(space), ...o });
+
+/** The newest checkpoint on a space's main branch; the caller disables it while the id is unknown. */
+export const useHead = (space: ID | null | undefined, o: Opts = {}) => useQuery({ queryKey: queryKeys.head(space), queryFn: () => api.head(space!), ...o });
+
+/** The caller disables it while the id is unknown. */
+export const useCheckpoint = (id: ID | null | undefined, o: Opts = {}) => useQuery({ queryKey: queryKeys.checkpoint(id), queryFn: () => api.checkpoint(id!), ...o });

@@ -139,11 +139,21 @@ describe("Chat checkpoint save", () => {
           entities: [],
           base_checkpoint_id: "c1",
           items: [
-            { id: "d-1a2b3c", kind: "decision", text: "Access token TTL is 5 minutes", status: "open", supersedes: [], change: { op: "update", before: "Access token TTL is 15 minutes" } },
-            { id: "t-4d5e6f", kind: "task", text: "Rotate the keys", status: "open", supersedes: [], change: null },
-            { id: "q-777777", kind: "open_question", text: "Do refresh tokens expire?", status: "answered", supersedes: [], change: { op: "resolve", before: "Do refresh tokens expire?" } },
+            { id: "d-1a2b3c", kind: "decision", text: "Access token TTL is 5 minutes", key: "access token ttl is 5 minutes", status: "open", supersedes: [], change: { op: "update", before: "Access token TTL is 15 minutes" } },
+            { id: "t-4d5e6f", kind: "task", text: "Rotate the keys", key: "rotate the keys", status: "open", supersedes: [], change: null },
+            { id: "q-777777", kind: "open_question", text: "Do refresh tokens expire?", key: "do refresh tokens expire", status: "answered", supersedes: [], change: { op: "resolve", before: "Do refresh tokens expire?" } },
           ],
-          changes: [{ op: "update", kind: "decision", id: "d-1a2b3c", before: "Access token TTL is 15 minutes", after: "Access token TTL is 5 minutes" }],
+          changes: [
+            {
+              op: "update",
+              kind: "decision",
+              id: "d-1a2b3c",
+              before: "Access token TTL is 15 minutes",
+              after: "Access token TTL is 5 minutes",
+              before_key: "access token ttl is 15 minutes",
+              after_key: "access token ttl is 5 minutes",
+            },
+          ],
         };
       if (path === "/api/v4/chat/commit" && method === "POST") return saved;
       return undefined;
@@ -221,7 +231,7 @@ describe("Chat checkpoint base", () => {
       if (path === "/api/v5/spaces/r1/next-base?session_id=s1")
         return { space_id: "r1", session_id: "s1", branch_name: "east", base_checkpoint_id: "c9", base_commit_hash: own.commit_hash };
       if (path === "/api/v2/commits/c9") return own;
-      if (path === "/api/v2/commits/c9?items=true") return { ...own, items: [{ id: "d-east01", kind: "decision", text: "Drive the east coast", status: "open", supersedes: [], change: null }] };
+      if (path === "/api/v2/commits/c9?items=true") return { ...own, items: [{ id: "d-east01", kind: "decision", text: "Drive the east coast", key: "drive the east coast", status: "open", supersedes: [], change: null }] };
       return undefined;
     });
     vi.stubGlobal("fetch", vi.fn(srv.fetchFn));

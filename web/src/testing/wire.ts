@@ -36,6 +36,8 @@ export const itemOf = (p: Pick<ItemView, "id" | "kind" | "text"> & Partial<Omit<
   refs: [],
   supersedes: [],
   version: null,
+  // The server's key; a fixture keys an item by its text unless it says otherwise.
+  key: p.key ?? p.text,
   ...p,
   origin: originOf(p.origin ?? {}),
 });
@@ -46,6 +48,8 @@ export const changeOf = (p: Pick<DraftChange, "op" | "kind"> & Partial<Omit<Draf
   after: null,
   by: null,
   reason: null,
+  before_key: p.before_key ?? p.before ?? null,
+  after_key: p.after_key ?? p.after ?? null,
   ...p,
   source: sourceOf(p.source ?? {}),
 });
