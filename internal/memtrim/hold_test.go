@@ -1,44 +1,49 @@
 package memtrim
 
 import (
-	"math"
 	"runtime/debug"
 	"testing"
 )
 
-func TestHoldLowersTheLimitUntilTheLastRelease(t *testing.T) {
-	prev := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(prev)
+func TestHoldLowersTheTargetUntilTheLastRelease(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
 
 	first := Hold()
-	held := debug.SetMemoryLimit(-1)
-	if held == math.MaxInt64 || held < HoldHeadroom {
-		t.Fatalf("limit while held = %d; want a finite limit of at least %d", held, HoldHeadroom)
+	if got := gcPercent(); got != HoldGCPercent {
+		t.Fatalf("target while held = %d; want %d", got, HoldGCPercent)
 	}
 	second := Hold()
-	if got := debug.SetMemoryLimit(-1); got != held {
-		t.Fatalf("a second hold changed the limit to %d; want %d", got, held)
-	}
 	first()
 	first() // a second call does nothing
-	if got := debug.SetMemoryLimit(-1); got != held {
-		t.Fatalf("limit after the first release = %d; want %d while the second holds", got, held)
+	if got := gcPercent(); got != HoldGCPercent {
+		t.Fatalf("target after the first release = %d; want %d while the second holds", got, HoldGCPercent)
 	}
 	second()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Fatalf("limit after the last release = %d; want %d", got, int64(math.MaxInt64))
+	if got := gcPercent(); got != 100 {
+		t.Fatalf("target after the last release = %d; want 100", got)
 	}
 }
 
-func TestHoldKeepsALowerLimit(t *testing.T) {
-	prev := debug.SetMemoryLimit(1 << 20)
-	defer debug.SetMemoryLimit(prev)
-	release := Hold()
-	if got := debug.SetMemoryLimit(-1); got != 1<<20 {
-		t.Fatalf("limit while held = %d; want the lower %d kept", got, 1<<20)
+func TestHoldKeepsALowerTargetAndACollectorTurnedOff(t *testing.T) {
+	prev := debug.SetGCPercent(20)
+	defer debug.SetGCPercent(prev)
+	for _, set := range []int{20, -1} {
+		debug.SetGCPercent(set)
+		release := Hold()
+		if got := gcPercent(); got != set {
+			t.Fatalf("target while held = %d; want %d kept", got, set)
+		}
+		release()
+		if got := gcPercent(); got != set {
+			t.Fatalf("target after release = %d; want %d", got, set)
+		}
 	}
-	release()
-	if got := debug.SetMemoryLimit(-1); got != 1<<20 {
-		t.Fatalf("limit after release = %d; want %d", got, 1<<20)
-	}
+}
+
+// gcPercent reads the collector's target without changing it.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
 }
