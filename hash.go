@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"smriti/internal/nonnil"
@@ -34,9 +35,22 @@ const hashTimeLayout = "2006-01-02T15:04:05.000000Z"
 // Notes, the log position and the row id are deliberately not covered: notes
 // are annotations beside the checkpoint, and the id names the link.
 func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
-	sum := sha256.Sum256(c.hashDocument(parentHash, mergeParentHash))
+	w := docWriters.Get().(*docWriter)
+	sum := sha256.Sum256(c.writeHashDocument(w, parentHash, mergeParentHash))
+	w.b, w.digest, w.kept = w.b[:0], nil, nil
+	if cap(w.b) <= maxPooledDoc && cap(w.scratch) <= maxPooledDoc {
+		docWriters.Put(w)
+	}
 	return hex.EncodeToString(sum[:])
 }
+
+// docWriters keeps the writers of hash documents between hashes: a chain
+// of checkpoints (a bundle's check, a verify) hashes one after another.
+var docWriters = sync.Pool{New: func() any { return &docWriter{b: make([]byte, 0, 4096)} }}
+
+// maxPooledDoc is the largest document (or text) buffer kept for the
+// next hash.
+const maxPooledDoc = 1 << 20
 
 // hashDocument is canonicalJSON(c.hashDoc(…)) written directly: the
 // object's keys in sorted order, and each value as canonicalJSON gives it
@@ -47,7 +61,13 @@ func (c *Checkpoint) ComputeHash(parentHash, mergeParentHash string) string {
 // The canonical form of an object is its members' canonical forms in key
 // order, so the bytes are the same; TestHashDocumentIsCanonical checks it.
 func (c *Checkpoint) hashDocument(parentHash, mergeParentHash string) []byte {
-	w := &docWriter{b: make([]byte, 0, 1024), v: c.hashVersion(), digest: c.digester()}
+	return c.writeHashDocument(&docWriter{b: make([]byte, 0, 1024)}, parentHash, mergeParentHash)
+}
+
+// writeHashDocument writes the hash document with w (empty) and returns
+// its bytes.
+func (c *Checkpoint) writeHashDocument(w *docWriter, parentHash, mergeParentHash string) []byte {
+	w.v, w.digest, w.kept = c.hashVersion(), c.digester(), c.keptDigests()
 	// In sorted key order, as canonicalJSON writes an object.
 	members := []struct {
 		key   string
@@ -94,11 +114,15 @@ func (c *Checkpoint) hashDocument(parentHash, mergeParentHash string) []byte {
 }
 
 // docWriter writes the members of a hash document of version v: texts as
-// themselves below version 3, by their digests (digest) from 3 on.
+// themselves below version 3, by their digests (digest) from 3 on. kept
+// is the digests a purge kept, by field (nil when there are none); scratch
+// holds each text while it is hashed.
 type docWriter struct {
-	b      []byte
-	v      int
-	digest func(field, s string) string
+	b       []byte
+	v       int
+	digest  func(field, s string) string
+	kept    map[string]string
+	scratch []byte
 }
 
 func (w *docWriter) str(s string) {
@@ -126,7 +150,35 @@ func (w *docWriter) text(field, s string) {
 		w.str(s)
 		return
 	}
-	w.b = append(append(append(w.b, '"'), w.digest(field, s)...), '"')
+	d, ok := w.kept[field]
+	w.putDigest(s, d, ok)
+}
+
+// textAt is text for the field path(field, key), a path built only when a
+// purge kept digests.
+func (w *docWriter) textAt(path func(string, string) string, field, key, s string) {
+	if w.v < 3 {
+		w.str(s)
+		return
+	}
+	d, ok := "", false
+	if w.kept != nil {
+		d, ok = w.kept[path(field, key)]
+	}
+	w.putDigest(s, d, ok)
+}
+
+// putDigest writes kept (when ok) or TextDigest(s), quoted.
+func (w *docWriter) putDigest(s, kept string, ok bool) {
+	w.b = append(w.b, '"')
+	if ok {
+		w.b = append(w.b, kept...)
+	} else {
+		w.scratch = append(w.scratch[:0], s...)
+		sum := sha256.Sum256(w.scratch)
+		w.b = hex.AppendEncode(w.b, sum[:])
+	}
+	w.b = append(w.b, '"')
 }
 
 func (w *docWriter) optText(field string, s *string) {
@@ -143,11 +195,7 @@ func (w *docWriter) texts(field string, list []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		if w.v < 3 {
-			w.str(s)
-		} else {
-			w.text(listPath(field, i), s)
-		}
+		w.textAt(listKeyPath, field, strconv.Itoa(i), s)
 	}
 	w.b = append(w.b, ']')
 }
@@ -176,7 +224,7 @@ func (w *docWriter) items(items []Item) {
 		w.b = append(w.b, ',')
 		w.str(it.StatusOrOpen())
 		w.b = append(w.b, ',')
-		w.text(itemPath(it.ID), it.Text)
+		w.textAt(itemKeyPath, "", it.ID, it.Text)
 		w.b = append(w.b, ']')
 	}
 	w.b = append(w.b, ']')

@@ -122,6 +122,24 @@ func (c *Checkpoint) digester() func(field, s string) string {
 
 func listPath(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 
+// listKeyPath and itemKeyPath are listPath and itemPath with the index or
+// id given as a string.
+func listKeyPath(field, i string) string { return field + "[" + i + "]" }
+func itemKeyPath(_, id string) string    { return itemPath(id) }
+
+// keptDigests is the digests c's purges kept, by field; nil when there
+// are none.
+func (c *Checkpoint) keptDigests() map[string]string {
+	if len(c.Purged) == 0 {
+		return nil
+	}
+	kept := make(map[string]string, len(c.Purged))
+	for _, p := range c.Purged {
+		kept[p.Field] = p.Digest
+	}
+	return kept
+}
+
 func itemPath(id string) string { return "items[" + id + "]" }
 
 // genericJSON is v after a JSON round trip: maps, slices, strings, float64s,

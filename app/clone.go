@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"smriti"
+	"smriti/internal/memtrim"
 	"smriti/portability"
 	"smriti/remote"
 )
@@ -52,8 +53,10 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	}
 	defer os.Remove(spool.Name())
 	defer spool.Close()
+	release := memtrim.Hold()
 	counts, err := spoolChecked(spool, body)
 	body.Close()
+	release()
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package portability
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -169,14 +170,36 @@ type lineLimit struct {
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
-	for _, b := range p[:n] {
-		if b == '\n' {
-			l.run = 0
-		} else if l.run++; l.run > maxBundleLine {
-			return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "a bundle record is longer than %d bytes", maxBundleLine)
+	chunk := p[:n]
+	if n > maxBundleLine {
+		// A line may lie whole inside the chunk: byte by byte.
+		for _, b := range chunk {
+			if b == '\n' {
+				l.run = 0
+			} else if l.run++; l.run > maxBundleLine {
+				return 0, l.tooLong()
+			}
 		}
+		return n, err
+	}
+	// Only the line that began before the chunk and the one it ends in
+	// can be longer than the chunk.
+	if first := bytes.IndexByte(chunk, '\n'); first < 0 {
+		l.run += n
+	} else {
+		if l.run+first > maxBundleLine {
+			return 0, l.tooLong()
+		}
+		l.run = n - bytes.LastIndexByte(chunk, '\n') - 1
+	}
+	if l.run > maxBundleLine {
+		return 0, l.tooLong()
 	}
 	return n, err
+}
+
+func (l *lineLimit) tooLong() error {
+	return smriti.Errorf(smriti.EUNPROCESSABLE, "a bundle record is longer than %d bytes", maxBundleLine)
 }
 
 func (br *BundleReader) decode() (*BundleRecord, error) {

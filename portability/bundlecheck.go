@@ -99,7 +99,11 @@ func (k recordCheck) checkCheckpoint() error {
 	default:
 		return k.bad("checkpoint %s has author_type %q", c.ID, textutil.Truncate(c.AuthorType, 32))
 	}
-	if k.br.VerifyHashes && c.CheckpointOf(k.br.space.ID).HashProvable() {
+	var cp *smriti.Checkpoint
+	if k.br.VerifyHashes {
+		cp = c.CheckpointOf(k.br.space.ID)
+	}
+	if cp != nil && cp.HashProvable() {
 		ph, mh := "", ""
 		if c.ParentID != nil {
 			ph = k.br.hashes[*c.ParentID]
@@ -107,7 +111,7 @@ func (k recordCheck) checkCheckpoint() error {
 		if c.MergeParentID != nil {
 			mh = k.br.hashes[*c.MergeParentID]
 		}
-		if got := c.CheckpointOf(k.br.space.ID).ComputeHash(ph, mh); got != c.CommitHash {
+		if got := cp.ComputeHash(ph, mh); got != c.CommitHash {
 			return k.bad("checkpoint %s (%s, %q) does not verify: its content hashes to %s, not its commit_hash %s",
 				c.ID, textutil.ShortHash(c.CommitHash), textutil.Truncate(c.Message, 60), textutil.ShortHash(got), textutil.ShortHash(c.CommitHash))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/internal/estimate"
+	"smriti/internal/memtrim"
 	"smriti/internal/nonnil"
 	"smriti/internal/textutil"
 	"smriti/records"
@@ -199,6 +200,9 @@ const importReadAhead = 64
 // by portability.ImportSpace), so records that changed since still cannot
 // leave half a space behind.
 func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.Space, error) {
+	// An import makes a few hundred kilobytes of short-lived garbage a
+	// checkpoint: collect it sooner than the heap's doubling would.
+	defer memtrim.Hold()()
 	var im *spaceImport
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		im = &spaceImport{s: s, ctx: ctx, tx: tx, user: smriti.UserFromContext(ctx), lastSeq: map[smriti.ID]int64{},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/internal/memtrim"
 	"smriti/store/internal/dbx"
 )
 
@@ -37,6 +38,11 @@ func (s *Store) VerifyCheckpoint(ctx context.Context, id smriti.ID) (*smriti.Ver
 		chain, hashes, err := s.verifyChain(ctx, tx, id, start.SpaceID)
 		if err != nil {
 			return err
+		}
+		if len(chain) > verifyPage {
+			// Each page read and hashed is garbage by the next: a long
+			// chain's collect sooner (as an import's).
+			defer memtrim.Hold()()
 		}
 		hashOf := func(p *smriti.ID) (string, bool) {
 			if p == nil {

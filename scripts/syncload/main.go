@@ -40,6 +40,10 @@ import (
 	"smriti/wire"
 )
 
+// gcTrace, when set, is a directory that receives each server's log with
+// the Go collector's trace (a.log, b.log): the heap at each collection.
+var gcTrace = flag.String("gctrace", "", "write each server's log, with GODEBUG=gctrace=1, to this directory")
+
 func main() {
 	bin := flag.String("bin", "bin/smriti", "the smriti binary")
 	dbA := flag.String("db-a", "", "server A's database (default: a temporary SQLite file)")
@@ -72,6 +76,15 @@ func start(bin, db, dir, name string) (*server, error) {
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--config", filepath.Join(dir, "none.yaml"), "--env-file", filepath.Join(dir, "none.env"))
 	cmd.Env = append(os.Environ(), "HOME="+dir)
 	cmd.Stderr, cmd.Stdout = io.Discard, io.Discard
+	if *gcTrace != "" {
+		// The file stays open until the process ends.
+		f, err := os.OpenFile(filepath.Join(*gcTrace, name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Stderr = f
+		cmd.Env = append(cmd.Env, "GODEBUG=gctrace=1")
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
