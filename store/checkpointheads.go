@@ -23,7 +23,8 @@ import (
 // the row: on SQLite reading it walks the content's overflow pages, which
 // every write elsewhere evicts from the readers' page caches. So the send
 // path reads only a head's id, hash and log position (the first columns of
-// the row and the index) and takes the rest from heads, kept by those three.
+// the row and the index) and its message (which a secret purge may
+// rewrite in place), and takes the rest from heads, kept by those three.
 
 const checkpointHeadCols = `c.id, c.space_id, c.commit_hash, c.parent_id, c.merge_parent_id, c.branch_name, c.message,
 	c.log_pos, c.created_at, c.hash_version`
@@ -32,7 +33,7 @@ const sqlCheckpointHeads = `SELECT ` + checkpointHeadCols + visibleCheckpoint + 
 	ORDER BY c.log_pos DESC LIMIT ?`
 
 // sqlHeadKeys is sqlCheckpointHeads reading only what names a head.
-const sqlHeadKeys = `SELECT c.id, c.commit_hash, c.log_pos` + visibleCheckpoint + ` AND c.space_id = ? AND c.branch_name = ?
+const sqlHeadKeys = `SELECT c.id, c.commit_hash, c.log_pos, c.message` + visibleCheckpoint + ` AND c.space_id = ? AND c.branch_name = ?
 	ORDER BY c.log_pos DESC LIMIT ?`
 
 // sqlHeadByID reads one head the caller may see.
@@ -106,7 +107,7 @@ func (s *Store) CheckpointHeads(ctx context.Context, spaceID smriti.ID, branch s
 }
 
 // headKeys reads what names the n newest heads of a branch, newest first.
-func (s *Store) headKeys(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]headKey, error) {
+func (s *Store) headKeys(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]headRead, error) {
 	st, err := s.prepared(ctx, s.read, sqlHeadKeys)
 	if err != nil {
 		return nil, err
@@ -116,10 +117,10 @@ func (s *Store) headKeys(ctx context.Context, spaceID smriti.ID, branch string, 
 		return nil, fmt.Errorf("list checkpoint heads: %w", err)
 	}
 	defer rows.Close()
-	var out []headKey
+	var out []headRead
 	for rows.Next() {
-		var k headKey
-		if err := rows.Scan(&k.id, &k.hash, &k.pos); err != nil {
+		var k headRead
+		if err := rows.Scan(&k.id, &k.hash, &k.pos, &k.message); err != nil {
 			return nil, fmt.Errorf("list checkpoint heads: %w", err)
 		}
 		out = append(out, k)
@@ -130,10 +131,11 @@ func (s *Store) headKeys(ctx context.Context, spaceID smriti.ID, branch string, 
 	return out, nil
 }
 
-// head is the head k names, kept or read; nil when the caller can no
-// longer see it (deleted since k was read).
-func (s *Store) head(ctx context.Context, k headKey) (*smriti.Checkpoint, error) {
-	if h := s.heads.get(k); h != nil {
+// head is the head k names, kept or read, with k's message; nil when the
+// caller can no longer see it (deleted since k was read).
+func (s *Store) head(ctx context.Context, k headRead) (*smriti.Checkpoint, error) {
+	if h := s.heads.get(k.headKey); h != nil {
+		h.Message = k.message
 		return h, nil
 	}
 	st, err := s.prepared(ctx, s.read, sqlHeadByID)
@@ -150,7 +152,8 @@ func (s *Store) head(ctx context.Context, k headKey) (*smriti.Checkpoint, error)
 	if h.Hash != k.hash || h.LogPos != k.pos {
 		return nil, nil
 	}
-	s.heads.put(k, h)
+	s.heads.put(k.headKey, h)
+	h.Message = k.message
 	return h, nil
 }
 
@@ -173,6 +176,12 @@ type headKey struct {
 	id   smriti.ID
 	hash string
 	pos  int64
+}
+
+// headRead is a head's key and its message as just read.
+type headRead struct {
+	headKey
+	message string
 }
 
 // headCache keeps heads by their keys, at most maxHeads of them; each get

@@ -162,13 +162,14 @@ const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` 
 
 // sqlSessionHead is sqlSession with what names the head of main in the
 // session's space (see headKey): NULLs when it has no space or main no
-// checkpoint. A member of the space sees its checkpoints, so the session's
-// visibility is theirs; each of the three reads one entry of the index on
-// (space_id, branch_name, log_pos).
+// checkpoint, and its message. A member of the space sees its
+// checkpoints, so the session's visibility is theirs; each sub-select reads
+// one entry of the index on (space_id, branch_name, log_pos).
 const sqlSessionHead = `SELECT ` + sessionCols + `,
 	(SELECT c.id ` + mainHeadOfSession + `),
 	(SELECT c.commit_hash ` + mainHeadOfSession + `),
-	(SELECT c.log_pos ` + mainHeadOfSession + `)
+	(SELECT c.log_pos ` + mainHeadOfSession + `),
+	(SELECT c.message ` + mainHeadOfSession + `)
 	FROM sessions WHERE id = ? AND ` + sessionVisible
 
 const mainHeadOfSession = `FROM checkpoints c WHERE c.space_id = sessions.space_id AND c.branch_name = '` + smriti.MainBranch + `'
@@ -184,14 +185,14 @@ func (s *Store) SessionHead(ctx context.Context, id smriti.ID) (*smriti.Session,
 		return nil, nil, err
 	}
 	var headID uuid.NullUUID
-	var hash sql.NullString
+	var hash, message sql.NullString
 	var pos sql.NullInt64
 	user := smriti.UserFromContext(ctx)
-	se, err := s.sessionRow(st.QueryRowContext(ctx, id, user, user), &headID, &hash, &pos)
+	se, err := s.sessionRow(st.QueryRowContext(ctx, id, user, user), &headID, &hash, &pos, &message)
 	if err != nil || !headID.Valid || se.SpaceID == nil {
 		return se, nil, err
 	}
-	h, err := s.head(ctx, headKey{id: headID.UUID, hash: hash.String, pos: pos.Int64})
+	h, err := s.head(ctx, headRead{headKey{id: headID.UUID, hash: hash.String, pos: pos.Int64}, message.String})
 	if err != nil || h != nil {
 		return se, h, err
 	}

@@ -10,7 +10,8 @@ import (
 
 // testSessionHead: SessionHead is the session as Session reads it and the
 // head of main in its space as CheckpointHeads reads it, before the first
-// checkpoint, after each new one and after the newest is deleted; a
+// checkpoint, after each new one, after a message is rewritten in place and
+// after the newest is deleted; a
 // session without a space has none, and another user sees nothing.
 func testSessionHead(t *testing.T, s *store.Store) {
 	ctx := userCtx()
@@ -54,6 +55,12 @@ func testSessionHead(t *testing.T, s *store.Store) {
 	check("first again", a)
 	b := commit(t, ctx, s, sp, se, "B")
 	check("second", b)
+	// A secret purge rewrites a message in place, the hash kept.
+	if _, err := s.DB().Exec(s.Rebind(`UPDATE checkpoints SET message = 'rewritten' WHERE id = ?`), b.ID); err != nil {
+		t.Fatal(err)
+	}
+	b.Message = "rewritten"
+	check("second, its message rewritten", b)
 	if err := s.DeleteCheckpoint(ctx, b.ID, false); err != nil {
 		t.Fatal(err)
 	}
