@@ -59,6 +59,11 @@ type Store interface {
 	remote.Store
 	smriti.SecretService
 	account.Service
+	// SessionHead is Session with, for a session in a space, the head of
+	// main there as CheckpointHeads(space, main, 1) reads it (nil when main
+	// has no checkpoint), read in one go: what a HEAD send starts from.
+	// ENOTFOUND as Session.
+	SessionHead(ctx context.Context, id smriti.ID) (*smriti.Session, *smriti.Checkpoint, error)
 	// SpaceRole is the caller's role in a space (ENOTFOUND when they are
 	// no member).
 	SpaceRole(ctx context.Context, id smriti.ID) (account.Role, error)
@@ -140,7 +145,11 @@ func New(cfg Config) *App {
 		now = clock.Now
 	}
 	a := &App{store: cfg.Store, providers: cfg.Providers, now: now, gate: NewGate(cfg.Gate), dial: cfg.Dialer, gitDial: cfg.GitDialer}
-	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens, epoch: cfg.Store.CacheEpoch}
+	a.chat = &Chat{Sessions: cfg.Store, Checkpoints: cfg.Store, Providers: cfg.Providers, Now: now, Tokens: cfg.Tokens}
+	if cfg.Store != nil {
+		a.chat.sessionHead = cfg.Store.SessionHead
+		a.chat.epoch = cfg.Store.CacheEpoch
+	}
 	a.chat.allow = func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool {
 		return a.allowlist(ctx, func() (smriti.ID, error) { return a.sessionSpace(ctx, session) })
 	}

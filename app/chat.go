@@ -30,6 +30,9 @@ type Chat struct {
 	epoch func() int64
 	// allow is the allowlist of a session's space (nil: none).
 	allow func(ctx context.Context, session smriti.ID) func(rule, fingerprint string) bool
+	// sessionHead reads a session with the head of main in its space (see
+	// Store.SessionHead); nil reads the session, then the head.
+	sessionHead func(ctx context.Context, id smriti.ID) (*smriti.Session, *smriti.Checkpoint, error)
 }
 
 // SendRequest is one user message to send.
@@ -98,11 +101,18 @@ func (c *Chat) Prepare(ctx context.Context, req SendRequest) (*Prepared, error) 
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	if c.sessionHead != nil {
+		se, head, err := c.sessionHead(ctx, req.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		return c.prepare(ctx, se, req, &mainHead{head})
+	}
 	se, err := c.Sessions.Session(ctx, req.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	return c.prepare(ctx, se, req)
+	return c.prepare(ctx, se, req, nil)
 }
 
 // PrepareFor is Prepare for a session that need not be stored (a new
@@ -111,10 +121,29 @@ func (c *Chat) PrepareFor(ctx context.Context, se *smriti.Session, req SendReque
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return c.prepare(ctx, se, req)
+	return c.prepare(ctx, se, req, nil)
 }
 
-func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest) (*Prepared, error) {
+// mainHead is the head of main in a session's space, read with the session
+// (nil: main has no checkpoint).
+type mainHead struct{ cp *smriti.Checkpoint }
+
+// heads are the checkpoints of a plan without their content, oldest first:
+// the head read with the session for HEAD on the newest one alone,
+// otherwise read now.
+func (c *Chat) heads(ctx context.Context, se *smriti.Session, plan *intelligence.ContextPlan, known *mainHead) ([]*smriti.Checkpoint, error) {
+	if known != nil && plan.Mode == intelligence.ModeHead && plan.Depth == 1 && se.SpaceID != nil {
+		if known.cp == nil {
+			return []*smriti.Checkpoint{}, nil
+		}
+		return []*smriti.Checkpoint{known.cp}, nil
+	}
+	return intelligence.PlanHeads(ctx, c.Checkpoints, se, plan)
+}
+
+// prepare resolves a send in se; head, when not nil, is the head of main
+// read with se.
+func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest, head *mainHead) (*Prepared, error) {
 	prov, model, err := c.chooseProvider(se, req)
 	if err != nil {
 		return nil, err
@@ -125,7 +154,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest)
 	}
 	// The checkpoints' identity is read on every send, their content only
 	// the first time they are seen (see stateCache).
-	checkpoints, err := intelligence.PlanHeads(ctx, c.Checkpoints, se, &plan)
+	checkpoints, err := c.heads(ctx, se, &plan, head)
 	if err != nil {
 		return nil, err
 	}

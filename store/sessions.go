@@ -22,13 +22,18 @@ const sessionCols = `id, space_id, owner_id, title, active_provider, active_mode
 var errSessionNotFound = smriti.Errorf(smriti.ENOTFOUND, "Session not found")
 
 func scanSession(row interface{ Scan(...any) error }) (*smriti.Session, error) {
+	return scanSessionWith(row)
+}
+
+// scanSessionWith reads sessionCols, then into extra the columns after them.
+func scanSessionWith(row interface{ Scan(...any) error }, extra ...any) (*smriti.Session, error) {
 	var se smriti.Session
 	var space, seeded, forked, mounted uuid.NullUUID
 	var base sql.NullInt64
 	var created, updated dbx.Time
-	if err := row.Scan(&se.ID, &space, &se.OwnerID, &se.Title, &se.ActiveProvider, &se.ActiveModel, &seeded,
+	if err := row.Scan(append([]any{&se.ID, &space, &se.OwnerID, &se.Title, &se.ActiveProvider, &se.ActiveModel, &seeded,
 		&forked, &se.BranchName, &se.BranchDisposition, &se.LastSeq, dbx.JSONCol{Dst: &se.Metadata}, &created, &updated,
-		&mounted, &base); err != nil {
+		&mounted, &base}, extra...)...); err != nil {
 		return nil, err
 	}
 	if mounted.Valid && base.Valid {
@@ -157,12 +162,56 @@ func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, err
 
 const sqlSession = `SELECT ` + sessionCols + ` FROM sessions WHERE id = ? AND ` + sessionVisible
 
+// sqlSessionHead is sqlSession with what names the head of main in the
+// session's space (see headKey): NULLs when it has no space or main no
+// checkpoint, and its message. A member of the space sees its
+// checkpoints, so the session's visibility is theirs; each sub-select reads
+// one entry of the index on (space_id, branch_name, log_pos).
+const sqlSessionHead = `SELECT ` + sessionCols + `,
+	(SELECT c.id ` + mainHeadOfSession + `),
+	(SELECT c.commit_hash ` + mainHeadOfSession + `),
+	(SELECT c.log_pos ` + mainHeadOfSession + `),
+	(SELECT c.message ` + mainHeadOfSession + `)
+	FROM sessions WHERE id = ? AND ` + sessionVisible
+
+const mainHeadOfSession = `FROM checkpoints c WHERE c.space_id = sessions.space_id AND c.branch_name = '` + smriti.MainBranch + `'
+		ORDER BY c.log_pos DESC LIMIT 1`
+
+// SessionHead is Session with, for a session in a space, the head of main
+// there as CheckpointHeads(space, main, 1) reads it (nil when main has no
+// checkpoint), read with the session in one statement: what a send in HEAD
+// mode needs before it can resolve its context. ENOTFOUND as Session.
+func (s *Store) SessionHead(ctx context.Context, id smriti.ID) (*smriti.Session, *smriti.Checkpoint, error) {
+	st, err := s.stmts.Prepared(ctx, s.read, sqlSessionHead)
+	if err != nil {
+		return nil, nil, err
+	}
+	var headID uuid.NullUUID
+	var hash, message sql.NullString
+	var pos sql.NullInt64
+	user := smriti.UserFromContext(ctx)
+	se, err := s.sessionRow(st.QueryRowContext(ctx, id, user, user), &headID, &hash, &pos, &message)
+	if err != nil || !headID.Valid || se.SpaceID == nil {
+		return se, nil, err
+	}
+	h, err := s.head(ctx, headRead{headKey{id: headID.UUID, hash: hash.String, pos: pos.Int64}, message.String})
+	if err != nil || h != nil {
+		return se, h, err
+	}
+	// Deleted since: the head now.
+	heads, err := s.CheckpointHeads(ctx, *se.SpaceID, smriti.MainBranch, 1)
+	if err != nil || len(heads) == 0 {
+		return se, nil, err
+	}
+	return se, heads[0], nil
+}
+
 func (s *Store) session(ctx context.Context, q dbx.Querier, id smriti.ID, lock string) (*smriti.Session, error) {
 	return s.sessionRow(s.stmtOn(ctx, q, sqlSession+lock).QueryRowContext(ctx, id, smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)))
 }
 
-func (s *Store) sessionRow(row *sql.Row) (*smriti.Session, error) {
-	se, err := scanSession(row)
+func (s *Store) sessionRow(row *sql.Row, extra ...any) (*smriti.Session, error) {
+	se, err := scanSessionWith(row, extra...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errSessionNotFound
 	}

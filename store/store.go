@@ -65,6 +65,8 @@ type Store struct {
 	group groupcommit.Queue[*pendingExchange]
 	// spaceOf: each session's space as the group commit last found it.
 	spaceOf sessionSpaces
+	// heads keeps checkpoint heads' identity for the send path.
+	heads headCache
 	// writes groups concurrent checkpoint commits into one transaction
 	// (SQLite).
 	writes groupcommit.Queue[*pendingWrite]

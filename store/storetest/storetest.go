@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 		{"CheckpointPaging", testCheckpointPaging},
 		{"Ancestors", testAncestors},
 		{"CheckpointHeadsAreTheIdentityOfTheCheckpoints", testCheckpointHeads},
+		{"SessionHeadIsTheSessionAndItsMainHead", testSessionHead},
 		{"DeleteRefusedWithDependentsThenCascade", testDeleteCascade},
 		{"VerifyDetectsTamperedRow", testVerify},
 		{"Notes", testNotes},
