@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -180,60 +179,6 @@ func digestTree(field string, v any, f func(field, s string) string) any {
 	return v
 }
 
-// SecretMatch is one secret a purge replaces: the value, and what replaces
-// it (a marker naming the rule that found it).
-type SecretMatch struct {
-	Value       string
-	Rule        string
-	Replacement string
-}
-
-// PurgeRequest is what a purge removes from one space: every value Find
-// returns for some stored text (the caller chooses them, by rule or by
-// fingerprint), wherever in the space it is stored. Rule and Fingerprint
-// are what the caller chose, for the audit; By is who purged.
-type PurgeRequest struct {
-	SpaceID     ID
-	Rule        string
-	Fingerprint string
-	By          string
-	Find        func(text string) []SecretMatch
-	// Full asks for every old byte to leave the database's files even where
-	// that locks the rewritten tables (PostgreSQL's VACUUM FULL), and for
-	// that step to run even when nothing is found to purge (to finish an
-	// earlier purge); see SecretPurge.Erasure.
-	Full bool
-}
-
-// SecretPurge is the audit record of a purge: who, when, what it chose,
-// how many distinct values it replaced and which stored fields it rewrote.
-type SecretPurge struct {
-	ID          ID          `json:"id" doc:"The purge"`
-	SpaceID     ID          `json:"space_id" doc:"The space it purged"`
-	By          string      `json:"purged_by" doc:"Who purged"`
-	At          time.Time   `json:"purged_at" doc:"When"`
-	Rule        string      `json:"rule" doc:"The rule it purged the values of ('' when chosen by fingerprint alone)"`
-	Fingerprint string      `json:"fingerprint" doc:"The fingerprint of the one value it purged ('' when chosen by rule)"`
-	Values      int         `json:"values" doc:"Distinct secret values replaced"`
-	Rows        []PurgedRow `json:"rows" doc:"Every stored field it rewrote"`
-	Erasure     string      `json:"erasure" doc:"What became of the old bytes in the database's files once the purge committed: 'rewritten' (no copy remains in them: SQLite's file rebuilt from its live rows and its write-ahead log emptied; on PostgreSQL, with full, the rewritten tables and their indexes copied into new files and the old ones dropped), 'vacuumed' (PostgreSQL without full: the dead row versions removed and the full-text indexes rebuilt, but freed space inside a table's pages can hold old bytes until it is reused; purge again with full to rewrite the tables), 'incomplete: …' (the purge stands, the reason it could not reach the files follows; run it again), or 'none' when nothing was purged. PostgreSQL's own write-ahead log, WAL archives and base backups keep old bytes until they are recycled: outside what the purge can reach"`
-}
-
-// What SecretPurge.Erasure reports.
-const (
-	ErasureNone       = "none"
-	ErasureRewritten  = "rewritten"
-	ErasureVacuumed   = "vacuumed"
-	ErasureIncomplete = "incomplete"
-)
-
-// PurgedRow is one stored field a purge rewrote.
-type PurgedRow struct {
-	Kind  string `json:"kind" enum:"turn,session,checkpoint,item,note,claim,proposal,receipt,staged,idempotency" doc:"What holds it: a turn, a session, a checkpoint, a checkpoint's item row, a note, a claim, a proposal (draft), a compaction receipt, a record fetched and not yet applied, a kept answer to a retried write"`
-	ID    string `json:"id" doc:"The record (a checkpoint's item row: checkpoint id/item id)"`
-	Field string `json:"field" doc:"The field: content, metadata, title, message, decisions[2], items[d-1a2b3c], text, draft, …"`
-}
-
 // VerifiedPurge is, in a verification, a field of a checkpoint on the
 // chain that a purge replaced: whether the checkpoint is still proven (a
 // version 3 hash covers the kept digest) and what that means.
@@ -259,33 +204,4 @@ func PurgeStatement(c *Checkpoint, p PurgedField) VerifiedPurge {
 			" covers the text itself, which is gone: this checkpoint's content is no longer proven, and its link to its parents is taken as stored"
 	}
 	return v
-}
-
-// SecretAllow is a value a space keeps although it looks like a secret (a
-// test fixture's fake key): the rule that finds it and its fingerprint.
-// Every door lets it through in that space, and nowhere else.
-type SecretAllow struct {
-	SpaceID     ID        `json:"space_id" doc:"The space"`
-	Rule        string    `json:"rule" doc:"The detection rule that finds the value"`
-	Fingerprint string    `json:"fingerprint" doc:"The value's fingerprint (the first 16 hex digits of its SHA-256), as secrets scan reports it"`
-	CreatedBy   string    `json:"created_by" doc:"Who allowed it"`
-	CreatedAt   time.Time `json:"created_at" doc:"When"`
-}
-
-// SecretService keeps a space's secret purges and allowlist. Every method
-// is scoped to the caller in ctx: ENOTFOUND for a space they may not see.
-type SecretService interface {
-	// PurgeSecrets replaces the values req.Find picks wherever the space
-	// stores them (see the store's documentation) and records the purge.
-	// EFORBIDDEN unless the caller owns the space.
-	PurgeSecrets(ctx context.Context, req PurgeRequest) (*SecretPurge, error)
-	// AllowSecret adds a value to the space's allowlist (again is a
-	// no-op answering the entry as it was). EFORBIDDEN unless the caller
-	// owns the space.
-	AllowSecret(ctx context.Context, a SecretAllow) (*SecretAllow, error)
-	// SecretAllowlist lists the space's allowed values, oldest first.
-	SecretAllowlist(ctx context.Context, space ID) ([]SecretAllow, error)
-	// RemoveSecretAllow takes a value off the allowlist; ENOTFOUND when it
-	// is not on it, EFORBIDDEN unless the caller owns the space.
-	RemoveSecretAllow(ctx context.Context, space ID, rule, fingerprint string) error
 }

@@ -34,6 +34,7 @@ import (
 	"smriti/receipt"
 	"smriti/remote"
 	"smriti/search"
+	"smriti/secretlog"
 )
 
 // Store is everything the use cases need from storage; the store package
@@ -57,7 +58,7 @@ type Store interface {
 	smriti.SpaceEventLog
 	receipt.Service
 	remote.Store
-	smriti.SecretService
+	secretlog.SecretService
 	account.Service
 	// SessionHead is Session with, for a session in a space, the head of
 	// main there as CheckpointHeads(space, main, 1) reads it (nil when main

@@ -17,6 +17,7 @@ import (
 	"smriti/internal/clock"
 	"smriti/portability"
 	"smriti/records"
+	"smriti/secretlog"
 )
 
 // A backup is one of two kinds of file, told apart by their first bytes:
@@ -54,7 +55,7 @@ type BackupStore interface {
 	// AllSpaces lists every space of every user, oldest first.
 	AllSpaces(ctx context.Context) ([]records.SpaceOwner, error)
 	// SecretAllowlist is the values a space allows (the caller must see it).
-	SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.SecretAllow, error)
+	SecretAllowlist(ctx context.Context, space smriti.ID) ([]secretlog.SecretAllow, error)
 	// ExportAccounts reads the users, tokens and memberships no bundle
 	// carries; RestoreUsers and RestoreMembers write them back.
 	ExportAccounts(ctx context.Context) (*records.Accounts, error)

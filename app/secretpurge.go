@@ -9,6 +9,7 @@ import (
 	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/records"
+	"smriti/secretlog"
 	"smriti/secrets"
 )
 
@@ -22,8 +23,8 @@ import (
 // ENOTFOUND for a space the caller may not see, EFORBIDDEN for one they do
 // not own, EUNPROCESSABLE without a rule or fingerprint. Once it commits,
 // the old bytes are removed from the database's files as well (see
-// smriti.SecretPurge.Erasure; full for PostgreSQL's VACUUM FULL).
-func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*smriti.SecretPurge, error) {
+// secretlog.SecretPurge.Erasure; full for PostgreSQL's VACUUM FULL).
+func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*secretlog.SecretPurge, error) {
 	by, err := a.secretAdmin(ctx, space, "purging secrets")
 	if err != nil {
 		return nil, err
@@ -45,17 +46,17 @@ func (a *App) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerpri
 			allowed[al.Rule+"/"+al.Fingerprint] = true
 		}
 	}
-	find := func(text string) []smriti.SecretMatch {
-		var out []smriti.SecretMatch
+	find := func(text string) []secretlog.SecretMatch {
+		var out []secretlog.SecretMatch
 		for _, f := range secrets.Find(text) {
 			if rule != "" && f.Rule != rule || fingerprint != "" && f.Fingerprint != fingerprint || allowed[f.Rule+"/"+f.Fingerprint] {
 				continue
 			}
-			out = append(out, smriti.SecretMatch{Value: text[f.Start:f.End], Rule: f.Rule, Replacement: secrets.Marker(f.Rule)})
+			out = append(out, secretlog.SecretMatch{Value: text[f.Start:f.End], Rule: f.Rule, Replacement: secrets.Marker(f.Rule)})
 		}
 		return out
 	}
-	p, err := a.store.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: space, Rule: rule, Fingerprint: fingerprint, By: by, Find: find, Full: full})
+	p, err := a.store.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: space, Rule: rule, Fingerprint: fingerprint, By: by, Find: find, Full: full})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func validSecretName(rule, fingerprint string, needFingerprint bool) error {
 // fixture's fake key) in one space: every door lets it through there.
 // Named by its rule and fingerprint, as secrets scan and each redaction
 // report them; never a switch for a whole rule. The space's owner only.
-func (a *App) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretAllow, error) {
+func (a *App) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprint string) (*secretlog.SecretAllow, error) {
 	by, err := a.secretAdmin(ctx, space, "allowing a secret")
 	if err != nil {
 		return nil, err
@@ -118,12 +119,12 @@ func (a *App) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprin
 	if err := validSecretName(rule, fingerprint, true); err != nil {
 		return nil, err
 	}
-	return a.store.AllowSecret(ctx, smriti.SecretAllow{SpaceID: space, Rule: rule, Fingerprint: fingerprint, CreatedBy: by})
+	return a.store.AllowSecret(ctx, secretlog.SecretAllow{SpaceID: space, Rule: rule, Fingerprint: fingerprint, CreatedBy: by})
 }
 
 // SecretAllowlist lists the values a space keeps although they look like
 // secrets, oldest first. ENOTFOUND for a space the caller may not see.
-func (a *App) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.SecretAllow, error) {
+func (a *App) SecretAllowlist(ctx context.Context, space smriti.ID) ([]secretlog.SecretAllow, error) {
 	return a.store.SecretAllowlist(ctx, space)
 }
 

@@ -12,6 +12,7 @@ import (
 	"smriti/app"
 	"smriti/coord"
 	"smriti/portability"
+	"smriti/secretlog"
 	"smriti/secrets"
 )
 
@@ -190,7 +191,7 @@ func TestPurgeIsTheOwnersAndAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p.Values != 1 || p.By != smriti.LocalUsername || p.Fingerprint != secrets.Fingerprint(fakeGitHub) ||
-		!reflect.DeepEqual(p.Rows, []smriti.PurgedRow{{Kind: "turn", ID: p.Rows[0].ID, Field: "content"}}) {
+		!reflect.DeepEqual(p.Rows, []secretlog.PurgedRow{{Kind: "turn", ID: p.Rows[0].ID, Field: "content"}}) {
 		t.Fatalf("purge %+v", p)
 	}
 	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})

@@ -5,6 +5,7 @@ import (
 
 	"smriti"
 	"smriti/portability"
+	"smriti/secretlog"
 )
 
 // ScanSecrets looks for secrets in what is already stored — turns, checkpoint
@@ -13,7 +14,7 @@ import (
 // is nil. Each space is read from one consistent snapshot, one record at a
 // time; found is called for each secret as it is found, and an error from it
 // stops the scan. ENOTFOUND for a space the caller may not see.
-func (a *App) ScanSecrets(ctx context.Context, space *smriti.ID, found func(smriti.StoredSecret) error) (smriti.SecretScan, error) {
+func (a *App) ScanSecrets(ctx context.Context, space *smriti.ID, found func(secretlog.StoredSecret) error) (secretlog.SecretScan, error) {
 	sc := &portability.SecretScanner{Found: found}
 	if space != nil {
 		err := a.store.ExportSpace(ctx, *space, sc)

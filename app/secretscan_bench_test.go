@@ -13,6 +13,7 @@ import (
 	"smriti/app"
 	"smriti/internal/synthbundle"
 	"smriti/portability"
+	"smriti/secretlog"
 	"smriti/secrets/secretstest"
 	"smriti/store"
 )
@@ -56,7 +57,7 @@ func BenchmarkScanSecrets100kTurns(b *testing.B) {
 	a := app.New(app.Config{Store: s})
 	for b.Loop() {
 		start := time.Now()
-		read, err := a.ScanSecrets(ctx, &sp.ID, func(smriti.StoredSecret) error { return nil })
+		read, err := a.ScanSecrets(ctx, &sp.ID, func(secretlog.StoredSecret) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func BenchmarkPurgeSecret100kTurns(b *testing.B) {
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "s/purge")
 		b.StopTimer()
-		if p.Values != 1 || len(p.Rows) != 100 || p.Erasure != smriti.ErasureRewritten {
+		if p.Values != 1 || len(p.Rows) != 100 || p.Erasure != secretlog.ErasureRewritten {
 			b.Fatalf("purge: %d values, %d rows, erasure %q", p.Values, len(p.Rows), p.Erasure)
 		}
 		b.ReportMetric(float64(st.Size())/(1<<20), "MB-database")

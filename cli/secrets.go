@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"smriti/secretlog"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,7 @@ func newSecretsScanCmd() *cobra.Command {
 			// Findings are printed as they arrive: one JSON object per line
 			// with --json, else one line each.
 			var werr error
-			read, err := c.ScanSecrets(ctx, id, func(f smriti.StoredSecret) {
+			read, err := c.ScanSecrets(ctx, id, func(f secretlog.StoredSecret) {
 				if werr != nil {
 					return
 				}

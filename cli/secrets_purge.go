@@ -2,11 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"smriti/secretlog"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"smriti"
 )
 
 func newSecretsPurgeCmd() *cobra.Command {
@@ -183,11 +182,11 @@ func newSecretsDisallowCmd() *cobra.Command {
 // erasureLine says what a purge's Erasure means for the database's files.
 func erasureLine(e string) string {
 	switch {
-	case e == smriti.ErasureRewritten:
+	case e == secretlog.ErasureRewritten:
 		return "rewritten; no copy of the old text remains in them (the server's write-ahead log, WAL archives and backups taken before can still hold it until recycled)"
-	case e == smriti.ErasureVacuumed:
+	case e == secretlog.ErasureVacuumed:
 		return "vacuumed; freed space in the tables can still hold old bytes until reused: run again with --full to rewrite the tables"
-	case strings.HasPrefix(e, smriti.ErasureIncomplete):
+	case strings.HasPrefix(e, secretlog.ErasureIncomplete):
 		return e + " (the purge stands; run it again with --full)"
 	}
 	return e

@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/wire"
 )
 
 // ScanSecrets asks the server for the secrets already stored in a space
 // (every space the caller can see when space is nil), calling onFinding for
 // each as the server finds it, and returns what the scan read.
-func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding func(smriti.StoredSecret)) (*smriti.SecretScan, error) {
+func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding func(secretlog.StoredSecret)) (*secretlog.SecretScan, error) {
 	path := "/api/v5/secrets/scan"
 	if space != nil {
 		path += "?space_id=" + url.QueryEscape(space.String())
@@ -60,13 +61,13 @@ func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding fu
 			raw := []byte(data.String())
 			switch name {
 			case "finding":
-				var f smriti.StoredSecret
+				var f secretlog.StoredSecret
 				if err := json.Unmarshal(raw, &f); err != nil {
 					return nil, fmt.Errorf("decode finding: %w", err)
 				}
 				onFinding(f)
 			case "done":
-				var out smriti.SecretScan
+				var out secretlog.SecretScan
 				if err := json.Unmarshal(raw, &out); err != nil {
 					return nil, fmt.Errorf("decode done event: %w", err)
 				}
@@ -90,21 +91,21 @@ func (c *Client) ScanSecrets(ctx context.Context, space *smriti.ID, onFinding fu
 
 // PurgeSecrets purges a stored secret from a space: every value rule finds,
 // or the one value with fingerprint (see App.PurgeSecrets).
-func (c *Client) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*smriti.SecretPurge, error) {
-	var out smriti.SecretPurge
+func (c *Client) PurgeSecrets(ctx context.Context, space smriti.ID, rule, fingerprint string, full bool) (*secretlog.SecretPurge, error) {
+	var out secretlog.SecretPurge
 	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/purge", wire.SecretPurgeRequest{Rule: rule, Fingerprint: fingerprint, Full: full}, &out)
 }
 
 // AllowSecret keeps one value that only looks like a secret in a space.
-func (c *Client) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprint string) (*smriti.SecretAllow, error) {
-	var out smriti.SecretAllow
+func (c *Client) AllowSecret(ctx context.Context, space smriti.ID, rule, fingerprint string) (*secretlog.SecretAllow, error) {
+	var out secretlog.SecretAllow
 	return &out, c.post(ctx, "/api/v5/spaces/"+space.String()+"/secrets/allowlist", wire.SecretAllowRequest{Rule: rule, Fingerprint: fingerprint}, &out)
 }
 
 // SecretAllowlist lists the values a space keeps although they look like
 // secrets.
-func (c *Client) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.SecretAllow, error) {
-	var out []smriti.SecretAllow
+func (c *Client) SecretAllowlist(ctx context.Context, space smriti.ID) ([]secretlog.SecretAllow, error) {
+	var out []secretlog.SecretAllow
 	return out, c.get(ctx, "/api/v5/spaces/"+space.String()+"/secrets/allowlist", &out)
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/wire"
 )
 
@@ -14,11 +15,11 @@ func (s *Server) secretRoutes() []route {
 			stream: "finding (data: {space_id, kind, id, field, rule, fingerprint}) for each secret as it is found, then done (data: what was scanned and how many were found) or error ({status, detail})",
 			status: 200, handle: s.scanSecrets},
 		{method: "POST", path: "/api/v5/spaces/{space_id}/secrets/purge", summary: "Purge a stored secret from a space: every value a rule finds, or one value by fingerprint, replaced by the rule's marker wherever the space stores it; checkpoints keep each purged text's digest, so version 3 hashes still verify (owner only; audited)", tag: "secrets",
-			in: wire.SecretPurgeRequest{}, out: smriti.SecretPurge{}, status: 200, handle: s.purgeSecrets},
+			in: wire.SecretPurgeRequest{}, out: secretlog.SecretPurge{}, status: 200, handle: s.purgeSecrets},
 		{method: "GET", path: "/api/v5/spaces/{space_id}/secrets/allowlist", summary: "The values a space keeps although they look like secrets, oldest first", tag: "secrets",
-			out: []smriti.SecretAllow{}, status: 200, handle: s.secretAllowlist},
+			out: []secretlog.SecretAllow{}, status: 200, handle: s.secretAllowlist},
 		{method: "POST", path: "/api/v5/spaces/{space_id}/secrets/allowlist", summary: "Keep one value that only looks like a secret (a test fixture's fake key) in a space, by its rule and fingerprint: every door lets it through there (owner only)", tag: "secrets",
-			in: wire.SecretAllowRequest{}, out: smriti.SecretAllow{}, status: 201, handle: s.allowSecret},
+			in: wire.SecretAllowRequest{}, out: secretlog.SecretAllow{}, status: 201, handle: s.allowSecret},
 		{method: "DELETE", path: "/api/v5/spaces/{space_id}/secrets/allowlist/{rule}/{fingerprint}", summary: "Take a value off a space's allowlist: every door redacts it again (owner only)", tag: "secrets",
 			paths:  map[string]string{"rule": "the rule that finds the value", "fingerprint": "the value's fingerprint (16 hex digits)"},
 			status: 204, handle: s.removeSecretAllow},
@@ -97,7 +98,7 @@ func (s *Server) scanSecrets(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	read, err := s.app.ScanSecrets(r.Context(), space, func(f smriti.StoredSecret) error { return es.send("finding", f) })
+	read, err := s.app.ScanSecrets(r.Context(), space, func(f secretlog.StoredSecret) error { return es.send("finding", f) })
 	if err != nil {
 		return s.failStream(es, r, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/secrets"
 	"smriti/store/storetest"
 	"smriti/wire"
@@ -78,9 +79,9 @@ func TestSecretsScanFindsWhatWasStoredBefore(t *testing.T) {
 		Content: smriti.Content{Message: "Old", Decisions: []string{"keep it", "token " + key}}})).Must(t)
 	clean := storetest.Get(e.c.CreateSpace(bg, wire.SpaceCreateRequest{Name: new("Clean"), Description: new("")})).Must(t)
 
-	var got []smriti.StoredSecret
-	read := storetest.Get(e.c.ScanSecrets(bg, nil, func(f smriti.StoredSecret) { got = append(got, f) })).Must(t)
-	want := []smriti.StoredSecret{{SpaceID: sp.ID, Kind: "checkpoint", ID: c.ID, Field: "decisions[1]", Rule: "github-pat", Fingerprint: got0(got).Fingerprint}}
+	var got []secretlog.StoredSecret
+	read := storetest.Get(e.c.ScanSecrets(bg, nil, func(f secretlog.StoredSecret) { got = append(got, f) })).Must(t)
+	want := []secretlog.StoredSecret{{SpaceID: sp.ID, Kind: "checkpoint", ID: c.ID, Field: "decisions[1]", Rule: "github-pat", Fingerprint: got0(got).Fingerprint}}
 	if !reflect.DeepEqual(got, want) || got0(got).Fingerprint == "" {
 		t.Errorf("findings %+v, want %+v", got, want)
 	}
@@ -88,15 +89,15 @@ func TestSecretsScanFindsWhatWasStoredBefore(t *testing.T) {
 		t.Errorf("scan read %+v, want 2 spaces, 1 checkpoint, 1 found", *read)
 	}
 	got = nil
-	read = storetest.Get(e.c.ScanSecrets(bg, &clean.ID, func(f smriti.StoredSecret) { got = append(got, f) })).Must(t)
+	read = storetest.Get(e.c.ScanSecrets(bg, &clean.ID, func(f secretlog.StoredSecret) { got = append(got, f) })).Must(t)
 	if len(got) != 0 || read.Spaces != 1 || read.Found != 0 {
 		t.Errorf("scan of the clean space: %+v, %+v", got, *read)
 	}
 }
 
-func got0(fs []smriti.StoredSecret) smriti.StoredSecret {
+func got0(fs []secretlog.StoredSecret) secretlog.StoredSecret {
 	if len(fs) == 0 {
-		return smriti.StoredSecret{}
+		return secretlog.StoredSecret{}
 	}
 	return fs[0]
 }

@@ -5,6 +5,7 @@ import (
 
 	"smriti"
 	"smriti/records"
+	"smriti/secretlog"
 	"smriti/secrets"
 )
 
@@ -57,10 +58,10 @@ func (g *importGate) Next() (*records.BundleRecord, error) {
 		for i := range c.Notes {
 			c.Notes[i].Text = g.redact(c.Notes[i].Text)
 		}
-		var first *smriti.StoredSecret
+		var first *secretlog.StoredSecret
 		checkpointTexts(c, func(field, text string) {
 			if fs := g.find(text); first == nil && len(fs) > 0 {
-				first = &smriti.StoredSecret{Field: field, Rule: fs[0].Rule}
+				first = &secretlog.StoredSecret{Field: field, Rule: fs[0].Rule}
 			}
 		})
 		if first != nil {
@@ -104,9 +105,9 @@ func checkpointTexts(c *records.BundleCheckpoint, fn func(field, text string)) {
 // from one consistent snapshot, record by record, without holding more than
 // one in memory. Found is called for each secret as it is found.
 type SecretScanner struct {
-	Found func(smriti.StoredSecret) error
+	Found func(secretlog.StoredSecret) error
 	// Read counts what was scanned.
-	Read  smriti.SecretScan
+	Read  secretlog.SecretScan
 	space smriti.ID
 }
 
@@ -114,7 +115,7 @@ func (s *SecretScanner) Write(rec records.BundleRecord) error {
 	report := func(kind string, id smriti.ID, field, text string) error {
 		for _, f := range secrets.Find(text) {
 			s.Read.Found++
-			if err := s.Found(smriti.StoredSecret{SpaceID: s.space, Kind: kind, ID: id, Field: field, Rule: f.Rule, Fingerprint: f.Fingerprint}); err != nil {
+			if err := s.Found(secretlog.StoredSecret{SpaceID: s.space, Kind: kind, ID: id, Field: field, Rule: f.Rule, Fingerprint: f.Fingerprint}); err != nil {
 				return err
 			}
 		}

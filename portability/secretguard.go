@@ -3,6 +3,7 @@ package portability
 import (
 	"smriti"
 	"smriti/records"
+	"smriti/secretlog"
 )
 
 // SecretGuard is a records.Writer at an exit — an export, a backup, a
@@ -35,7 +36,7 @@ func (g *SecretGuard) Write(rec records.BundleRecord) error {
 	return g.Next.Write(rec)
 }
 
-func (g *SecretGuard) refuse(f smriti.StoredSecret) error {
+func (g *SecretGuard) refuse(f secretlog.StoredSecret) error {
 	if g.Allowed != nil && g.Allowed(f.Rule, f.Fingerprint) {
 		return nil
 	}

@@ -8,22 +8,23 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/records"
+	"smriti/secretlog"
 	"smriti/store/internal/dbx"
 )
 
 const allowCols = `space_id, rule, fingerprint, created_by, created_at`
 
-func scanAllow(r interface{ Scan(...any) error }) (smriti.SecretAllow, error) {
-	var a smriti.SecretAllow
+func scanAllow(r interface{ Scan(...any) error }) (secretlog.SecretAllow, error) {
+	var a secretlog.SecretAllow
 	var at dbx.Time
 	err := r.Scan(&a.SpaceID, &a.Rule, &a.Fingerprint, &a.CreatedBy, &at)
 	a.CreatedAt = at.Time
 	return a, err
 }
 
-// AllowSecret implements smriti.SecretService.
-func (s *Store) AllowSecret(ctx context.Context, in smriti.SecretAllow) (*smriti.SecretAllow, error) {
-	var out smriti.SecretAllow
+// AllowSecret implements secretlog.SecretService.
+func (s *Store) AllowSecret(ctx context.Context, in secretlog.SecretAllow) (*secretlog.SecretAllow, error) {
+	var out secretlog.SecretAllow
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, in.SpaceID, account.NeedAdmin); err != nil {
 			return err
@@ -46,8 +47,8 @@ func (s *Store) AllowSecret(ctx context.Context, in smriti.SecretAllow) (*smriti
 	return &out, nil
 }
 
-// SecretAllowlist implements smriti.SecretService.
-func (s *Store) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.SecretAllow, error) {
+// SecretAllowlist implements secretlog.SecretService.
+func (s *Store) SecretAllowlist(ctx context.Context, space smriti.ID) ([]secretlog.SecretAllow, error) {
 	if _, err := s.Space(ctx, space); err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func (s *Store) SecretAllowlist(ctx context.Context, space smriti.ID) ([]smriti.
 		WHERE space_id = ? ORDER BY created_at, rule, fingerprint`, space)
 }
 
-// RemoveSecretAllow implements smriti.SecretService.
+// RemoveSecretAllow implements secretlog.SecretService.
 func (s *Store) RemoveSecretAllow(ctx context.Context, space smriti.ID, rule, fingerprint string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, space, account.NeedAdmin); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/secretlog"
 	"smriti/store/internal/dbx"
 )
 
@@ -18,7 +19,7 @@ import (
 // columns that name a row, the text columns, and which rows belong to a
 // space (a condition with one placeholder for the space id).
 type purgeColumn struct {
-	kind  string // as smriti.PurgedRow.Kind names it
+	kind  string // as secretlog.PurgedRow.Kind names it
 	table string
 	keys  []string
 	cols  []string
@@ -118,18 +119,18 @@ func (s *Store) eachCell(ctx context.Context, tx *sql.Tx, space smriti.ID, fn fu
 	return nil
 }
 
-// PurgeSecrets implements smriti.SecretService: in one transaction it finds
+// PurgeSecrets implements secretlog.SecretService: in one transaction it finds
 // the values to purge (req.Find over every stored text of the space), then
 // replaces each wherever it is stored in the space — turns and their
 // context records, sessions, checkpoints and their item rows, notes,
 // claims, proposals, receipts, staged sync records — and in kept answers to
 // retried writes. A checkpoint keeps, for each text it rewrote, the digest
 // of what the text held, so a version 3 checkpoint still verifies. The
-// purge is recorded (see smriti.SecretPurge). ENOTFOUND for a space the
+// purge is recorded (see secretlog.SecretPurge). ENOTFOUND for a space the
 // caller may not see, EFORBIDDEN unless they own it; a purge that finds nothing writes nothing and
 // answers with Values 0.
-func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smriti.SecretPurge, error) {
-	var out *smriti.SecretPurge
+func (s *Store) PurgeSecrets(ctx context.Context, req secretlog.PurgeRequest) (*secretlog.SecretPurge, error) {
+	var out *secretlog.SecretPurge
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if err := s.requireRole(ctx, tx, req.SpaceID, account.NeedAdmin); err != nil {
 			return err
@@ -141,7 +142,7 @@ func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smr
 	if err != nil {
 		return nil, err
 	}
-	out.Erasure = smriti.ErasureNone
+	out.Erasure = secretlog.ErasureNone
 	if out.Values > 0 {
 		// Cached turns and items may hold what was purged.
 		s.cache.Clear()
@@ -154,10 +155,10 @@ func (s *Store) PurgeSecrets(ctx context.Context, req smriti.PurgeRequest) (*smr
 	return out, nil
 }
 
-func (s *Store) purgeTx(ctx context.Context, tx *sql.Tx, req smriti.PurgeRequest) (*smriti.SecretPurge, error) {
-	p := &smriti.SecretPurge{ID: smriti.NewID(), SpaceID: req.SpaceID, By: req.By, At: s.Now().UTC(),
-		Rule: req.Rule, Fingerprint: req.Fingerprint, Rows: []smriti.PurgedRow{}}
-	found := map[string]smriti.SecretMatch{}
+func (s *Store) purgeTx(ctx context.Context, tx *sql.Tx, req secretlog.PurgeRequest) (*secretlog.SecretPurge, error) {
+	p := &secretlog.SecretPurge{ID: smriti.NewID(), SpaceID: req.SpaceID, By: req.By, At: s.Now().UTC(),
+		Rule: req.Rule, Fingerprint: req.Fingerprint, Rows: []secretlog.PurgedRow{}}
+	found := map[string]secretlog.SecretMatch{}
 	err := s.eachCell(ctx, tx, req.SpaceID, func(c purgeCell) error {
 		for _, m := range req.Find(c.text) {
 			if m.Value != "" && m.Value != m.Replacement {
@@ -205,11 +206,11 @@ func (s *Store) purgeTx(ctx context.Context, tx *sql.Tx, req smriti.PurgeRequest
 			return nil, err
 		}
 		if c.pc.kind != "checkpoint" {
-			p.Rows = append(p.Rows, smriti.PurgedRow{Kind: c.pc.kind, ID: c.id(), Field: c.col})
+			p.Rows = append(p.Rows, secretlog.PurgedRow{Kind: c.pc.kind, ID: c.id(), Field: c.col})
 		}
 	}
 	for _, f := range fields {
-		p.Rows = append(p.Rows, smriti.PurgedRow{Kind: "checkpoint", ID: f.checkpoint.String(), Field: f.Field})
+		p.Rows = append(p.Rows, secretlog.PurgedRow{Kind: "checkpoint", ID: f.checkpoint.String(), Field: f.Field})
 	}
 	idem, err := s.purgeKeptAnswers(ctx, tx, r)
 	if err != nil {
@@ -258,7 +259,7 @@ type purgedField struct {
 // purgedFieldsOf reads the checkpoints a purge rewrites, before it does,
 // and names each text of theirs it changes with the digest of what the
 // text holds — or, for a text purged before, of what it held then.
-func (s *Store) purgedFieldsOf(ctx context.Context, tx *sql.Tx, ids map[smriti.ID]bool, r *valueReplacer, p *smriti.SecretPurge) ([]purgedField, error) {
+func (s *Store) purgedFieldsOf(ctx context.Context, tx *sql.Tx, ids map[smriti.ID]bool, r *valueReplacer, p *secretlog.SecretPurge) ([]purgedField, error) {
 	list := make([]smriti.ID, 0, len(ids))
 	for id := range ids {
 		list = append(list, id)
@@ -294,7 +295,7 @@ func (s *Store) purgedFieldsOf(ctx context.Context, tx *sql.Tx, ids map[smriti.I
 
 // purgeKeptAnswers rewrites the answers kept for retried writes that hold a
 // purged value (they belong to a user, not a space, so all are read).
-func (s *Store) purgeKeptAnswers(ctx context.Context, tx *sql.Tx, r *valueReplacer) ([]smriti.PurgedRow, error) {
+func (s *Store) purgeKeptAnswers(ctx context.Context, tx *sql.Tx, r *valueReplacer) ([]secretlog.PurgedRow, error) {
 	type kept struct {
 		user, kind, key string
 		body            []byte
@@ -320,18 +321,18 @@ func (s *Store) purgeKeptAnswers(ctx context.Context, tx *sql.Tx, r *valueReplac
 	if err != nil {
 		return nil, fmt.Errorf("purge: read kept answers: %w", err)
 	}
-	var out []smriti.PurgedRow
+	var out []secretlog.PurgedRow
 	for _, k := range hits {
 		if _, err := tx.ExecContext(ctx, s.d.Rebind(`UPDATE idempotency_keys SET body = ? WHERE user_id = ? AND kind = ? AND idempotency_key = ?`),
 			k.body, k.user, k.kind, k.key); err != nil {
 			return nil, fmt.Errorf("purge: rewrite kept answer: %w", err)
 		}
-		out = append(out, smriti.PurgedRow{Kind: "idempotency", ID: k.kind + "/" + k.key, Field: "body"})
+		out = append(out, secretlog.PurgedRow{Kind: "idempotency", ID: k.kind + "/" + k.key, Field: "body"})
 	}
 	return out, nil
 }
 
-func (s *Store) writePurgeRecord(ctx context.Context, tx *sql.Tx, p *smriti.SecretPurge, fields []purgedField) error {
+func (s *Store) writePurgeRecord(ctx context.Context, tx *sql.Tx, p *secretlog.SecretPurge, fields []purgedField) error {
 	rowsJSON, err := json.Marshal(p.Rows)
 	if err != nil {
 		return fmt.Errorf("purge: %w", err)
@@ -421,11 +422,11 @@ func (s *Store) attachPurged(ctx context.Context, q dbx.Querier, cs ...*smriti.C
 // a JSON string (with and without HTML escaping).
 type valueReplacer struct {
 	r     *strings.Replacer
-	found map[string]smriti.SecretMatch
+	found map[string]secretlog.SecretMatch
 	order []string // values, longest first
 }
 
-func newValueReplacer(found map[string]smriti.SecretMatch) *valueReplacer {
+func newValueReplacer(found map[string]secretlog.SecretMatch) *valueReplacer {
 	vr := &valueReplacer{found: found}
 	for v := range found {
 		vr.order = append(vr.order, v)

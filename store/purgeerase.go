@@ -3,10 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
+	"smriti/secretlog"
 	"sort"
 	"strings"
-
-	"smriti"
 )
 
 // A purge rewrites rows, and a database keeps what a row held before in
@@ -31,25 +30,25 @@ import (
 //     the old bytes until they are recycled: outside what a client of the
 //     database can reach.
 //
-// It answers what it did, as smriti.SecretPurge.Erasure reports it. The
+// It answers what it did, as secretlog.SecretPurge.Erasure reports it. The
 // purge itself has committed by then, so a failure here is reported there
 // (and logged), not returned.
-func (s *Store) eraseOldBytes(ctx context.Context, rows []smriti.PurgedRow, full bool) string {
+func (s *Store) eraseOldBytes(ctx context.Context, rows []secretlog.PurgedRow, full bool) string {
 	var err error
 	var done string
 	switch {
 	case s.d.Name == "postgres" && full:
 		// Every table a purge may rewrite: a full erasure may finish an
 		// earlier purge, whose rows this one did not rewrite.
-		done, err = smriti.ErasureRewritten, s.vacuumFull(ctx, allPurgeTables())
+		done, err = secretlog.ErasureRewritten, s.vacuumFull(ctx, allPurgeTables())
 	case s.d.Name == "postgres":
-		done, err = smriti.ErasureVacuumed, s.vacuumPurged(ctx, purgedTables(rows))
+		done, err = secretlog.ErasureVacuumed, s.vacuumPurged(ctx, purgedTables(rows))
 	default:
-		done, err = smriti.ErasureRewritten, s.rewriteFile(ctx)
+		done, err = secretlog.ErasureRewritten, s.rewriteFile(ctx)
 	}
 	if err != nil {
 		s.log.WarnContext(ctx, "a purge committed, but the database's files may still hold the old bytes", "err", err)
-		return smriti.ErasureIncomplete + ": " + err.Error()
+		return secretlog.ErasureIncomplete + ": " + err.Error()
 	}
 	return done
 }
@@ -127,7 +126,7 @@ var searchIndexOf = map[string]string{
 }
 
 // purgedTables is the tables holding the rows a purge rewrote, sorted.
-func purgedTables(rows []smriti.PurgedRow) []string {
+func purgedTables(rows []secretlog.PurgedRow) []string {
 	seen := map[string]bool{}
 	for _, r := range rows {
 		if t := purgedTable(r.Kind); t != "" {
@@ -144,9 +143,9 @@ func purgedTables(rows []smriti.PurgedRow) []string {
 
 // allPurgeTables is every table a purge may rewrite, sorted.
 func allPurgeTables() []string {
-	rows := []smriti.PurgedRow{{Kind: "idempotency"}}
+	rows := []secretlog.PurgedRow{{Kind: "idempotency"}}
 	for _, pc := range purgeColumns {
-		rows = append(rows, smriti.PurgedRow{Kind: pc.kind})
+		rows = append(rows, secretlog.PurgedRow{Kind: pc.kind})
 	}
 	return purgedTables(rows)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/store/storetest"
 )
 
@@ -43,10 +44,10 @@ func TestPurgeReachesTheOtherServersCaches(t *testing.T) {
 		t.Fatalf("before: %q", got)
 	}
 	epoch := b.CacheEpoch()
-	p := storetest.Get(a.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana",
-		Find: func(text string) []smriti.SecretMatch {
+	p := storetest.Get(a.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana",
+		Find: func(text string) []secretlog.SecretMatch {
 			if strings.Contains(text, key) {
-				return []smriti.SecretMatch{{Value: key, Rule: "github-pat", Replacement: "[redacted: github-pat]"}}
+				return []secretlog.SecretMatch{{Value: key, Rule: "github-pat", Replacement: "[redacted: github-pat]"}}
 			}
 			return nil
 		}})).Must(t)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/secrets"
 	"smriti/store"
 )
@@ -47,7 +48,7 @@ func TestBackupRefusesAStoreThatHoldsASecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AllowSecret(ctx, smriti.SecretAllow{SpaceID: sp.ID, Rule: "github-pat", Fingerprint: secrets.Fingerprint(key), CreatedBy: "local"}); err != nil {
+	if _, err := db.AllowSecret(ctx, secretlog.SecretAllow{SpaceID: sp.ID, Rule: "github-pat", Fingerprint: secrets.Fingerprint(key), CreatedBy: "local"}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -11,6 +11,7 @@ import (
 	"smriti"
 	"smriti/portability"
 	"smriti/search"
+	"smriti/secretlog"
 	"smriti/secrets"
 	"smriti/store"
 )
@@ -30,7 +31,7 @@ func testPurgedBundle(t *testing.T, s *store.Store) {
 	se := newSession(t, ctx, s, sp)
 	a := commit(t, ctx, s, sp, se, "Setup", "Use Go", "token "+purgeSecret)
 	b := commit(t, ctx, s, sp, se, "Next", "Use Go", "token "+purgeSecret, "Ship weekly")
-	Get(s.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
+	Get(s.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
 	bundle := exportBytes(t, ctx, s, sp.ID)
 	if strings.Contains(string(bundle), purgeFragment) {
 		t.Fatal("the bundle holds the purged key")
@@ -77,12 +78,12 @@ const (
 )
 
 // ruleFinder finds the values of one rule, as the purge use case does.
-func ruleFinder(rule string) func(string) []smriti.SecretMatch {
-	return func(text string) []smriti.SecretMatch {
-		var out []smriti.SecretMatch
+func ruleFinder(rule string) func(string) []secretlog.SecretMatch {
+	return func(text string) []secretlog.SecretMatch {
+		var out []secretlog.SecretMatch
 		for _, f := range secrets.Find(text) {
 			if f.Rule == rule {
-				out = append(out, smriti.SecretMatch{Value: text[f.Start:f.End], Rule: f.Rule, Replacement: secrets.Marker(f.Rule)})
+				out = append(out, secretlog.SecretMatch{Value: text[f.Start:f.End], Rule: f.Rule, Replacement: secrets.Marker(f.Rule)})
 			}
 		}
 		return out
@@ -129,9 +130,9 @@ func testPurge(t *testing.T, s *store.Store) {
 	}
 	before := dumpDatabase(t, s)
 
-	_, err := s.PurgeSecrets(userCtx(), smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "mallory", Find: ruleFinder("github-pat")})
+	_, err := s.PurgeSecrets(userCtx(), secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "mallory", Find: ruleFinder("github-pat")})
 	wantCode(t, err, smriti.ENOTFOUND)
-	p := Get(s.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
+	p := Get(s.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
 	if p.Values != 1 || p.By != "ana" || p.Rule != "github-pat" {
 		t.Fatalf("purge = %+v", p)
 	}
@@ -230,7 +231,7 @@ func testPurge(t *testing.T, s *store.Store) {
 	if v := Get(s.VerifyCheckpoint(ctx, c.ID)).Must(t); v.OK || v.FirstMismatch == nil || *v.FirstMismatch != b.ID {
 		t.Fatalf("tampered after the purge: %+v", v)
 	}
-	again := Get(s.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
+	again := Get(s.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat")})).Must(t)
 	if again.Values != 0 || len(again.Rows) != 0 {
 		t.Fatalf("a second purge found %+v", again)
 	}

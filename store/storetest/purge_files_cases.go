@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/secretlog"
 	"smriti/store"
 )
 
@@ -71,25 +72,25 @@ func testPurgeErasesFiles(t *testing.T, s *store.Store) {
 	if len(holding()) == 0 {
 		t.Fatal("before the purge no file holds the key: the test reads the wrong files")
 	}
-	purge := func(full bool) *smriti.SecretPurge {
-		return Get(s.PurgeSecrets(ctx, smriti.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat"), Full: full})).Must(t)
+	purge := func(full bool) *secretlog.SecretPurge {
+		return Get(s.PurgeSecrets(ctx, secretlog.PurgeRequest{SpaceID: sp.ID, Rule: "github-pat", By: "ana", Find: ruleFinder("github-pat"), Full: full})).Must(t)
 	}
 	p := purge(false)
-	want := smriti.ErasureRewritten
+	want := secretlog.ErasureRewritten
 	if s.Engine() == "postgres" {
-		want = smriti.ErasureVacuumed
+		want = secretlog.ErasureVacuumed
 	}
 	if p.Values != 1 || p.Erasure != want {
 		t.Fatalf("purge: values %d, erasure %q; want 1, %q", p.Values, p.Erasure, want)
 	}
 	// Nothing is left to find: without Full the files are not touched
 	// again; with Full they are rewritten all the same.
-	if again := purge(false); again.Values != 0 || again.Erasure != smriti.ErasureNone {
-		t.Fatalf("second purge: values %d, erasure %q; want 0, %q", again.Values, again.Erasure, smriti.ErasureNone)
+	if again := purge(false); again.Values != 0 || again.Erasure != secretlog.ErasureNone {
+		t.Fatalf("second purge: values %d, erasure %q; want 0, %q", again.Values, again.Erasure, secretlog.ErasureNone)
 	}
 	if s.Engine() == "postgres" {
-		if full := purge(true); full.Values != 0 || full.Erasure != smriti.ErasureRewritten {
-			t.Fatalf("full purge: values %d, erasure %q; want 0, %q", full.Values, full.Erasure, smriti.ErasureRewritten)
+		if full := purge(true); full.Values != 0 || full.Erasure != secretlog.ErasureRewritten {
+			t.Fatalf("full purge: values %d, erasure %q; want 0, %q", full.Values, full.Erasure, secretlog.ErasureRewritten)
 		}
 	}
 	if files := holding(); len(files) > 0 {
