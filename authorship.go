@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"strings"
 )
 
@@ -57,25 +56,4 @@ func CommitAuthor(authorType string, authorAgent *string, drafted bool, backgrou
 		typ = AuthorUser
 	}
 	return Author{Type: typ, Agent: agent}, nil
-}
-
-// MergeAuthor attributes a merge checkpoint to whoever merged. An agent the
-// request names is the author ("agent"). Otherwise the caller is named by
-// their user id (the local user by its name, "local"): as "user" when they settled conflicts (they wrote part of
-// the result), as "system" when the merge combined the two sides by
-// itself.
-func MergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) Author {
-	if authorAgent != nil {
-		if a := strings.TrimSpace(*authorAgent); a != "" {
-			return Author{Type: AuthorAgent, Agent: &a}
-		}
-	}
-	who := UserFromContext(ctx).String()
-	if UserFromContext(ctx) == LocalUserID {
-		who = LocalUsername
-	}
-	if resolvedConflicts > 0 {
-		return Author{Type: AuthorUser, Agent: &who}
-	}
-	return Author{Type: AuthorSystem, Agent: &who}
 }

@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -42,30 +41,6 @@ func TestCommitAuthor(t *testing.T) {
 			}
 			if got.Type != tt.wantType || agent != tt.wantAgent || (tt.wantAgent == "") != (got.Agent == nil) {
 				t.Fatalf("got %s/%v, want %s/%q", got.Type, got.Agent, tt.wantType, tt.wantAgent)
-			}
-		})
-	}
-}
-
-func TestMergeAuthor(t *testing.T) {
-	user := NewID()
-	ctx := WithUser(context.Background(), user)
-	agent := "merge-bot"
-	for _, tt := range []struct {
-		name      string
-		agent     *string
-		resolved  int
-		wantType  string
-		wantAgent string
-	}{
-		{"CleanMergeByAPerson", nil, 0, AuthorSystem, user.String()},
-		{"PersonSettledConflicts", nil, 2, AuthorUser, user.String()},
-		{"AgentMerged", &agent, 1, AuthorAgent, "merge-bot"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := MergeAuthor(ctx, tt.agent, tt.resolved)
-			if got.Type != tt.wantType || got.Agent == nil || *got.Agent != tt.wantAgent {
-				t.Fatalf("got %s/%v, want %s/%s", got.Type, got.Agent, tt.wantType, tt.wantAgent)
 			}
 		})
 	}

@@ -439,22 +439,6 @@ type CheckpointQuery struct {
 	Page
 }
 
-// Dependents are what stops a checkpoint from being deleted.
-type Dependents struct {
-	CheckpointID   ID          `json:"checkpoint_id"`
-	ChildCommits   []Dependent `json:"child_commits"`
-	ForkedSessions []Dependent `json:"forked_sessions"`
-	SeededSessions []Dependent `json:"seeded_sessions"`
-	BlockingCount  int         `json:"blocking_count"`
-}
-
-// Dependent is one thing that depends on a checkpoint.
-type Dependent struct {
-	Kind  string `json:"kind"`
-	ID    ID     `json:"id"`
-	Label string `json:"label"`
-}
-
 // Verification is the result of recomputing a hash chain.
 type Verification struct {
 	OK bool `json:"ok"`
@@ -503,7 +487,7 @@ type CheckpointService interface {
 	// AncestorHeads is Ancestors without the content, as CheckpointHeads.
 	AncestorHeads(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
 	// DeleteCheckpoint removes the checkpoint. Without cascade, a checkpoint
-	// with children or forked sessions is ECONFLICT with *Dependents as the
+	// with children or forked sessions is ECONFLICT with what depends on it as the
 	// error data; with cascade the subtree and sessions forked from it go
 	// too. ENOTFOUND as Checkpoint.
 	DeleteCheckpoint(ctx context.Context, id ID, cascade bool) error

@@ -377,12 +377,17 @@ func (c *Content) LinkTasks(items []Item) {
 	}
 }
 
-// WithRejections is an item's history with, before each merge row that
+// ItemHistory is an item's history as ItemService.ItemHistory returns it:
+// the events of the checkpoints that added, changed, resolved, retracted or
+// superseded it (and the rows that mention it), oldest first.
+type ItemHistory []ItemEvent
+
+// WithRejections is the history with, before each merge row that
 // settled a conflict on it, one event per version the merge turned down
 // (see ItemEvent.Rejected), so the history says what each merge rejected
 // while its latest entry stays the version the merge kept.
-func WithRejections(evs []ItemEvent) []ItemEvent {
-	out := make([]ItemEvent, 0, len(evs))
+func (evs ItemHistory) WithRejections() ItemHistory {
+	out := make(ItemHistory, 0, len(evs))
 	for _, ev := range evs {
 		if ch := ev.Item.Change; ch != nil && ch.Merge != nil {
 			for _, v := range ch.Merge.Rejected {

@@ -31,11 +31,6 @@ func (v ItemVersion) Short() string {
 	return v.ItemID + "@" + v.Hash[:min(len(v.Hash), ShortVersionChars)]
 }
 
-// IsItemVersionRef reports whether ref is written as an item version (it
-// holds an @) rather than as an item id or words of an item's text; such a
-// ref must then parse with ParseItemVersion.
-func IsItemVersionRef(ref string) bool { return strings.Contains(ref, "@") }
-
 // ParseItemVersion reads an item version name: an item id (see ValidItemID),
 // "@" and at least MinVersionPrefix hex digits of a checkpoint hash (upper
 // case is read as lower). EINVALID names what is wrong.
@@ -74,12 +69,12 @@ func (ev *ItemEvent) VersionName() string {
 	return ItemVersion{ItemID: ev.Item.ID, Hash: ev.CommitHash}.String()
 }
 
-// PickItemVersion returns the event among evs that introduced version v:
+// Pick returns the event among evs that introduced version v:
 // the one version of v's item whose checkpoint hash starts with v.Hash.
 // evs may hold any events (an item's history, or rows found by hash
 // prefix); the others are ignored. ENOTFOUND when none matches, naming the
 // item's versions among evs; EINVALID when the prefix matches several.
-func PickItemVersion(evs []ItemEvent, v ItemVersion) (*ItemEvent, error) {
+func (evs ItemHistory) Pick(v ItemVersion) (*ItemEvent, error) {
 	var found, all []*ItemEvent
 	for i := range evs {
 		ev := &evs[i]
@@ -129,13 +124,13 @@ type ItemAt struct {
 	Version *ItemEvent
 }
 
-// ItemAtOf picks a version of itemID out of its history evs: the one v
-// names (see PickItemVersion for its errors), or the newest when v is nil
+// At picks a version of itemID out of its history evs: the one v
+// names (see Pick for its errors), or the newest when v is nil
 // (none when the history holds only other items' rows).
-func ItemAtOf(evs []ItemEvent, itemID string, v *ItemVersion) (*ItemAt, error) {
+func (evs ItemHistory) At(itemID string, v *ItemVersion) (*ItemAt, error) {
 	at := &ItemAt{ItemID: itemID, History: evs}
 	if v != nil {
-		ev, err := PickItemVersion(evs, *v)
+		ev, err := evs.Pick(*v)
 		if err != nil {
 			return nil, err
 		}

@@ -69,16 +69,6 @@ func TestItemVersionNames(t *testing.T) {
 			}
 		})
 	}
-	for _, ref := range []string{"d-7f3a9c@3f9a1c2b", "@"} {
-		if !IsItemVersionRef(ref) {
-			t.Errorf("IsItemVersionRef(%q) = false", ref)
-		}
-	}
-	for _, ref := range []string{"d-7f3a9c", "token TTL"} {
-		if IsItemVersionRef(ref) {
-			t.Errorf("IsItemVersionRef(%q) = true", ref)
-		}
-	}
 }
 
 func TestPickItemVersion(t *testing.T) {
@@ -117,7 +107,7 @@ func TestPickItemVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PickItemVersion(evs, tt.v)
+			got, err := ItemHistory(evs).Pick(tt.v)
 			if tt.code == "" {
 				if err != nil || got.Item.Text != tt.wantText {
 					t.Fatalf("PickItemVersion(%s) = %+v, %v; want text %q", tt.v, got, err, tt.wantText)

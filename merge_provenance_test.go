@@ -188,7 +188,7 @@ func TestWithRejectionsListsTurnedDownVersionsBeforeTheMergeRow(t *testing.T) {
 	merge := uuid.MustParse("00000000-0000-0000-0000-0000000000c1")
 	kept := Item{ID: id, Kind: KindDecision, Text: "Use gRPC", Status: ItemOpen,
 		Change: &ItemChange{Op: OpUpdate, Merge: &ItemMerge{Choice: ChooseOurs, Rejected: []RejectedVersion{{Side: ChooseTheirs, Text: strPtr("Use GraphQL")}}}}}
-	evs := WithRejections([]ItemEvent{{CheckpointID: merge, Merge: true, Item: kept}})
+	evs := ItemHistory([]ItemEvent{{CheckpointID: merge, Merge: true, Item: kept}}).WithRejections()
 	if len(evs) != 2 {
 		t.Fatalf("events %+v", evs)
 	}

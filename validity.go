@@ -13,10 +13,9 @@ type ItemValidity struct {
 	To     *ItemEvent
 }
 
-// ValidityOf reads an item's history (oldest first, as ItemHistory returns
-// it) as the versions it went through, oldest first. Versions a merge
+// Validity reads the history of itemID as the versions it went through, oldest first. Versions a merge
 // turned down are not versions of the item.
-func ValidityOf(evs []ItemEvent, itemID string) []ItemValidity {
+func (evs ItemHistory) Validity(itemID string) []ItemValidity {
 	var out []ItemValidity
 	open := map[string]int{} // branch → index in out of its current version
 	for i := range evs {

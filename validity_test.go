@@ -14,7 +14,7 @@ func TestValidityOf(t *testing.T) {
 		ev("main", "c4", "d-000001", "use SQLite, WAL", ItemOpen, false),
 		ev("main", "c5", "d-000002", "use SQLite with WAL and a writer", ItemOpen, false),
 	}
-	got := ValidityOf(evs, "d-000001")
+	got := ItemHistory(evs).Validity("d-000001")
 	type span struct{ text, branch, from, to string }
 	want := []span{{"use SQLite", "main", "c1", "c3"}, {"use PostgreSQL", "alt", "b2", ""}, {"use SQLite, WAL", "main", "c3", "c4"}, {"use SQLite, WAL", "main", "c4", "c5"}}
 	if len(got) != len(want) {
@@ -30,7 +30,7 @@ func TestValidityOf(t *testing.T) {
 			t.Errorf("version %d = %q on %s from %s to %q; want %+v", i, g.Text, g.Branch, g.From.CommitHash, to, w)
 		}
 	}
-	ended := ValidityOf([]ItemEvent{ev("main", "c1", "q-000001", "why?", ItemOpen, false), ev("main", "c2", "q-000001", "why?", ItemAnswered, false)}, "q-000001")
+	ended := ItemHistory([]ItemEvent{ev("main", "c1", "q-000001", "why?", ItemOpen, false), ev("main", "c2", "q-000001", "why?", ItemAnswered, false)}).Validity("q-000001")
 	if len(ended) != 1 || ended[0].To == nil || ended[0].To.CommitHash != "c2" {
 		t.Errorf("an answered question's validity = %+v; want one version ending at c2", ended)
 	}

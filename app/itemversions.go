@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"smriti"
 )
@@ -24,13 +25,13 @@ func (a *App) Item(ctx context.Context, space smriti.ID, ref string) (*smriti.It
 	if err != nil {
 		return nil, err
 	}
-	return smriti.ItemAtOf(evs, itemID, v)
+	return smriti.ItemHistory(evs).At(itemID, v)
 }
 
 // parseItemRef splits an item ref into its id and, for an item@version
 // name, the version.
 func parseItemRef(ref string) (string, *smriti.ItemVersion, error) {
-	if !smriti.IsItemVersionRef(ref) {
+	if !isItemVersionRef(ref) {
 		return ref, nil, nil
 	}
 	v, err := smriti.ParseItemVersion(ref)
@@ -53,5 +54,10 @@ func (a *App) ItemVersion(ctx context.Context, space *smriti.ID, name string) (*
 	if err != nil {
 		return nil, err
 	}
-	return smriti.PickItemVersion(evs, v)
+	return smriti.ItemHistory(evs).Pick(v)
 }
+
+// isItemVersionRef reports whether ref is written as an item version (it
+// holds an @) rather than as an item id or words of an item's text; such a
+// ref must then parse with ParseItemVersion.
+func isItemVersionRef(ref string) bool { return strings.Contains(ref, "@") }

@@ -6,6 +6,7 @@ import (
 	"smriti"
 	"smriti/internal/textutil"
 	"smriti/lineage"
+	"strings"
 )
 
 // MergeRequest asks to merge a source checkpoint (usually a branch head)
@@ -151,7 +152,7 @@ func MergeCheckpoints(ctx context.Context, b MergeBackend, req MergeRequest) (*M
 		return nil, &smriti.Error{Code: smriti.ECONFLICT, Message: msg, Data: map[string]any{"message": msg, "conflicts": open}}
 	}
 
-	author := smriti.MergeAuthor(ctx, req.AuthorAgent, out.Resolved)
+	author := mergeAuthor(ctx, req.AuthorAgent, out.Resolved)
 	in := smriti.CheckpointCreate{
 		SpaceID: req.SpaceID, ParentID: &target.ID, MergeParentID: &source.ID, BranchName: target.BranchName, ParentMustBeHead: true,
 		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: target.ProjectRoot, Content: merged, Items: res.Items,
@@ -323,4 +324,25 @@ func sideChanges(ctx context.Context, b MergeBackend, space smriti.ID, head, bas
 // Merge previews or commits a merge (see MergeCheckpoints).
 func (a *App) Merge(ctx context.Context, in MergeRequest) (*MergeOutcome, error) {
 	return MergeCheckpoints(ctx, a.store, in)
+}
+
+// mergeAuthor attributes a merge checkpoint to whoever merged. An agent the
+// request names is the author ("agent"). Otherwise the caller is named by
+// their user id (the local user by its name, "local"): as "user" when they settled conflicts (they wrote part of
+// the result), as "system" when the merge combined the two sides by
+// itself.
+func mergeAuthor(ctx context.Context, authorAgent *string, resolvedConflicts int) smriti.Author {
+	if authorAgent != nil {
+		if a := strings.TrimSpace(*authorAgent); a != "" {
+			return smriti.Author{Type: smriti.AuthorAgent, Agent: &a}
+		}
+	}
+	who := smriti.UserFromContext(ctx).String()
+	if smriti.UserFromContext(ctx) == smriti.LocalUserID {
+		who = smriti.LocalUsername
+	}
+	if resolvedConflicts > 0 {
+		return smriti.Author{Type: smriti.AuthorUser, Agent: &who}
+	}
+	return smriti.Author{Type: smriti.AuthorSystem, Agent: &who}
 }

@@ -190,7 +190,7 @@ func (a *App) planMerge(ctx context.Context, in PullRequest, branch string, head
 	}
 	content := merged.Merged
 	content.Message = fmt.Sprintf("Merge %s/%s into %s", in.Remote, branch, branch)
-	author := smriti.MergeAuthor(ctx, nil, merged.Resolved)
+	author := mergeAuthor(ctx, nil, merged.Resolved)
 	plan.Merge = &smriti.CheckpointCreate{SpaceID: in.SpaceID, ParentID: &head.ID, MergeParentID: &theirs.ID, BranchName: branch,
 		AuthorAgent: author.Agent, AuthorType: author.Type, ProjectRoot: head.ProjectRoot, Content: content, Items: merged.Items,
 		Metadata: map[string]any{"merge": map[string]any{

@@ -127,7 +127,7 @@ func (a *App) ResolveClaim(ctx context.Context, ref string) (*coord.Claim, error
 // EINVALID naming the candidates when several do.
 func (a *App) ResolveItem(ctx context.Context, space smriti.ID, ref string) (string, error) {
 	ref = strings.TrimSpace(ref)
-	if smriti.ValidItemID(ref) || smriti.IsItemVersionRef(ref) {
+	if smriti.ValidItemID(ref) || isItemVersionRef(ref) {
 		return ref, nil
 	}
 	heads, err := a.store.LatestCheckpoints(ctx, space, smriti.MainBranch, 1)

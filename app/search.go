@@ -24,7 +24,7 @@ func (a *App) Search(ctx context.Context, q search.Query) ([]*search.SearchHit, 
 // each version matching it, of the query's space and branch, [] when none.
 func (a *App) searchVersion(ctx context.Context, q search.Query) ([]*search.SearchHit, bool, error) {
 	text := strings.TrimSpace(q.Text)
-	if !smriti.IsItemVersionRef(text) || strings.ContainsAny(text, " \t\r\n") {
+	if !isItemVersionRef(text) || strings.ContainsAny(text, " \t\r\n") {
 		return nil, false, nil
 	}
 	v, err := smriti.ParseItemVersion(text)

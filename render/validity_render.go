@@ -9,9 +9,9 @@ import (
 )
 
 // validitySection lists the versions of an item with the checkpoints that
-// began and ended each (see smriti.ValidityOf); "" when it has none.
+// began and ended each (see smriti.ItemHistory.Validity); "" when it has none.
 func validitySection(itemID string, evs []smriti.ItemEvent) string {
-	vs := smriti.ValidityOf(evs, itemID)
+	vs := smriti.ItemHistory(evs).Validity(itemID)
 	if len(vs) == 0 {
 		return ""
 	}

@@ -48,14 +48,14 @@ func (s *Store) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool
 	})
 }
 
-func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint) (*smriti.Dependents, error) {
-	deps := &smriti.Dependents{CheckpointID: c.ID, ChildCommits: []smriti.Dependent{}, ForkedSessions: []smriti.Dependent{}, SeededSessions: []smriti.Dependent{}}
+func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpoint) (*Dependents, error) {
+	deps := &Dependents{CheckpointID: c.ID, ChildCommits: []Dependent{}, ForkedSessions: []Dependent{}, SeededSessions: []Dependent{}}
 	children, err := s.queryCheckpoints(ctx, q, `SELECT `+checkpointCols+` FROM checkpoints c WHERE c.parent_id = ? OR c.merge_parent_id = ? ORDER BY c.log_pos`, c.ID, c.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, ch := range children {
-		deps.ChildCommits = append(deps.ChildCommits, smriti.Dependent{Kind: "child_commit", ID: ch.ID,
+		deps.ChildCommits = append(deps.ChildCommits, Dependent{Kind: "child_commit", ID: ch.ID,
 			Label: textutil.ShortHash(ch.Hash) + " — " + textutil.Truncate(ch.Message, 60)})
 	}
 	sessions, err := s.querySessions(ctx, q, `SELECT `+sessionCols+` FROM sessions WHERE forked_from_checkpoint_id = ? OR seeded_checkpoint_id = ? ORDER BY created_at`, c.ID, c.ID)
@@ -68,12 +68,28 @@ func (s *Store) dependents(ctx context.Context, q dbx.Querier, c *smriti.Checkpo
 			title = "Untitled"
 		}
 		if se.ForkedFromCheckpointID != nil && *se.ForkedFromCheckpointID == c.ID {
-			deps.ForkedSessions = append(deps.ForkedSessions, smriti.Dependent{Kind: "forked_session", ID: se.ID,
+			deps.ForkedSessions = append(deps.ForkedSessions, Dependent{Kind: "forked_session", ID: se.ID,
 				Label: se.BranchName + " — " + textutil.Truncate(title, 60)})
 		} else {
-			deps.SeededSessions = append(deps.SeededSessions, smriti.Dependent{Kind: "seeded_session", ID: se.ID, Label: textutil.Truncate(title, 60)})
+			deps.SeededSessions = append(deps.SeededSessions, Dependent{Kind: "seeded_session", ID: se.ID, Label: textutil.Truncate(title, 60)})
 		}
 	}
 	deps.BlockingCount = len(deps.ChildCommits) + len(deps.ForkedSessions)
 	return deps, nil
+}
+
+// Dependents are what stops a checkpoint from being deleted.
+type Dependents struct {
+	CheckpointID   smriti.ID   `json:"checkpoint_id"`
+	ChildCommits   []Dependent `json:"child_commits"`
+	ForkedSessions []Dependent `json:"forked_sessions"`
+	SeededSessions []Dependent `json:"seeded_sessions"`
+	BlockingCount  int         `json:"blocking_count"`
+}
+
+// Dependent is one thing that depends on a checkpoint.
+type Dependent struct {
+	Kind  string    `json:"kind"`
+	ID    smriti.ID `json:"id"`
+	Label string    `json:"label"`
 }

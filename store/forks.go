@@ -50,7 +50,7 @@ func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.
 		}
 		se = &smriti.Session{
 			ID: smriti.NewID(), SpaceID: &in.SpaceID, OwnerID: smriti.UserFromContext(ctx),
-			Title: smriti.ForkTitle(branch, src.Message, smriti.GeneratedTitleChars), ActiveProvider: in.Provider, ActiveModel: in.Model,
+			Title: textutil.ForkTitle(branch, src.Message, smriti.GeneratedTitleChars), ActiveProvider: in.Provider, ActiveModel: in.Model,
 			SeededCheckpointID: &src.ID, ForkedFromCheckpointID: &src.ID, BranchName: branch,
 			BranchDisposition: smriti.DispositionActive, LastSeq: -1, Metadata: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 		}

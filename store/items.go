@@ -480,7 +480,7 @@ func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID strin
 	if len(out) == 0 {
 		return nil, notFound
 	}
-	return smriti.WithRejections(out), nil
+	return smriti.ItemHistory(out).WithRejections(), nil
 }
 
 // itemEventCols are the columns scanItemEvents reads: an item row and its

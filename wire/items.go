@@ -70,7 +70,7 @@ func ValidityOut(evs []smriti.ItemEvent, itemID string) []ItemValidityOut {
 		return EventMark{CheckpointID: ev.CheckpointID, CommitHash: ev.CommitHash, CreatedAt: ev.CreatedAt}
 	}
 	out := []ItemValidityOut{}
-	for _, v := range smriti.ValidityOf(evs, itemID) {
+	for _, v := range smriti.ItemHistory(evs).Validity(itemID) {
 		o := ItemValidityOut{Text: v.Text, Status: v.Status, BranchName: v.Branch, ValidFrom: mark(v.From)}
 		if v.To != nil {
 			m := mark(v.To)

@@ -515,7 +515,7 @@ func testDeleteCascade(t *testing.T, s *store.Store) {
 	err := s.DeleteCheckpoint(ctx, a.ID, false)
 	wantCode(t, err, smriti.ECONFLICT)
 	data, _ := smriti.ErrorData(err).(map[string]any)
-	deps, _ := data["dependents"].(*smriti.Dependents)
+	deps, _ := data["dependents"].(*store.Dependents)
 	if deps == nil || deps.BlockingCount != 3 || len(deps.ChildCommits) != 2 || len(deps.ForkedSessions) != 1 {
 		t.Fatalf("dependents = %+v", data)
 	}

@@ -1,11 +1,9 @@
-package smriti
+package textutil
 
 import (
 	"regexp"
 	"strings"
 	"unicode"
-
-	"smriti/internal/textutil"
 )
 
 // generatedBranch matches the branch names a fork gets when none is given.
@@ -20,10 +18,10 @@ func ForkTitle(branch, checkpointTitle string, limit int) string {
 		if len(words) > 0 {
 			r := []rune(strings.Join(words, " "))
 			r[0] = unicode.ToUpper(r[0])
-			return textutil.PhraseTitle(string(r), limit)
+			return PhraseTitle(string(r), limit)
 		}
 	}
-	if t := textutil.PhraseTitle(checkpointTitle, limit-len("Branch of “”")); t != "" {
+	if t := PhraseTitle(checkpointTitle, limit-len("Branch of “”")); t != "" {
 		return "Branch of “" + t + "”"
 	}
 	return "New branch"

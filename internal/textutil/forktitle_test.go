@@ -1,4 +1,4 @@
-package smriti
+package textutil
 
 import (
 	"testing"
