@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"smriti/internal/textutil"
@@ -451,57 +450,6 @@ type Verification struct {
 	// (hash version 3) or no longer provable (older versions, whose hashes
 	// are taken as stored rather than failing the chain).
 	Purged []VerifiedPurge `json:"purged,omitempty"`
-}
-
-// CheckpointService manages checkpoints. Every method is scoped to the caller
-// in ctx: a checkpoint in a space the caller may not see is ENOTFOUND.
-type CheckpointService interface {
-	// CommitCheckpoint writes a checkpoint onto the head of the session's
-	// branch (a fork's first one onto the fork's source), or of main when
-	// in.SessionID is NilID. ENOTFOUND for an unknown space, or a session
-	// that is missing or not in that space.
-	CommitCheckpoint(ctx context.Context, in CheckpointCommit) (*Checkpoint, error)
-	// CreateCheckpoint writes a checkpoint with an explicit parent.
-	// ENOTFOUND for an unknown space; EINVALID for a parent that is missing
-	// or in another space.
-	CreateCheckpoint(ctx context.Context, in CheckpointCreate) (*Checkpoint, error)
-	// Checkpoint returns the checkpoint with its notes, or ENOTFOUND.
-	Checkpoint(ctx context.Context, id ID) (*Checkpoint, error)
-	// Checkpoints lists a space's checkpoints newest first; ENOTFOUND for an
-	// unknown space.
-	Checkpoints(ctx context.Context, spaceID ID, q CheckpointQuery) ([]*Checkpoint, string, error)
-	// LatestCheckpoints returns up to n newest checkpoints of the branch,
-	// newest first ([] when there are none); ENOTFOUND for an unknown space.
-	LatestCheckpoints(ctx context.Context, spaceID ID, branch string, n int) ([]*Checkpoint, error)
-	// Ancestors returns the checkpoint and up to n-1 of its ancestors along
-	// the parent chain, oldest first; ENOTFOUND for an unknown checkpoint.
-	Ancestors(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
-	// CheckpointHeads is LatestCheckpoints without the content: each
-	// checkpoint's id, space, hash, parents, branch, title (Message), log
-	// position, creation time and hash version, everything else zero. A
-	// send reads its state this way and renders the content once per
-	// checkpoint, not once per send. Unlike LatestCheckpoints, a space the
-	// caller may not see is [] (a send has read its session, which proves
-	// the space visible, and pays for no second query).
-	CheckpointHeads(ctx context.Context, spaceID ID, branch string, n int) ([]*Checkpoint, error)
-	// AncestorHeads is Ancestors without the content, as CheckpointHeads.
-	AncestorHeads(ctx context.Context, id ID, n int) ([]*Checkpoint, error)
-	// DeleteCheckpoint removes the checkpoint. Without cascade, a checkpoint
-	// with children or forked sessions is ECONFLICT with what depends on it as the
-	// error data; with cascade the subtree and sessions forked from it go
-	// too. ENOTFOUND as Checkpoint.
-	DeleteCheckpoint(ctx context.Context, id ID, cascade bool) error
-	// AddNote stores a note beside the checkpoint; ENOTFOUND as Checkpoint.
-	AddNote(ctx context.Context, checkpointID ID, in NoteCreate) (*Note, error)
-	// TurnsConsumed is the last sequence number of the session that a
-	// checkpoint accounts for: the greatest to_seq of a checkpoint drafted
-	// from its turns, or its last turn before a checkpoint it committed
-	// without source turns; -1 when none does. ENOTFOUND for an unknown
-	// session.
-	TurnsConsumed(ctx context.Context, sessionID ID) (int64, error)
-	// VerifyCheckpoint recomputes the hash chain from the checkpoint to its
-	// root(s); ENOTFOUND as Checkpoint.
-	VerifyCheckpoint(ctx context.Context, id ID) (*Verification, error)
 }
 
 // Equal reports whether two tasks have the same text, annotations and form.

@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"time"
 )
 
@@ -25,14 +24,4 @@ type SpaceEvent struct {
 	SubjectID  ID // the checkpoint, session or claim the event is about
 	BranchName string
 	CreatedAt  time.Time
-}
-
-// SpaceEventLog reads the per-space event log.
-type SpaceEventLog interface {
-	// SpaceEvents returns up to limit events of the Space with a position
-	// greater than after, oldest first; ENOTFOUND as SpaceService.Space.
-	SpaceEvents(ctx context.Context, space ID, after int64, limit int) ([]SpaceEvent, error)
-	// LogPosition is the position in the Space's log every committed write
-	// has reached: a subscriber starting now asks for events after it.
-	LogPosition(ctx context.Context, space ID) (int64, error)
 }

@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -348,17 +347,6 @@ type ItemEvent struct {
 	Item     Item
 }
 
-// ItemService reads items with identity. Scoped to the caller like
-// CheckpointService.
-type ItemService interface {
-	// CheckpointItems returns the checkpoint's items in order, tombstones
-	// last; ENOTFOUND as Checkpoint.
-	CheckpointItems(ctx context.Context, id ID) ([]Item, error)
-	// ItemHistory returns the changes to the item in the space, oldest
-	// first; ENOTFOUND for an unknown space or an item the space never had.
-	ItemHistory(ctx context.Context, spaceID ID, itemID string) ([]ItemEvent, error)
-}
-
 // LinkTasks gives the live task items their annotations from c's tasks
 // (stored items keep only text and status): the n-th live task item is the
 // n-th task.
@@ -377,7 +365,7 @@ func (c *Content) LinkTasks(items []Item) {
 	}
 }
 
-// ItemHistory is an item's history as ItemService.ItemHistory returns it:
+// ItemHistory is an item's history as the storage contract's ItemHistory returns it:
 // the events of the checkpoints that added, changed, resolved, retracted or
 // superseded it (and the rows that mention it), oldest first.
 type ItemHistory []ItemEvent

@@ -115,7 +115,7 @@ func (evs ItemHistory) Pick(v ItemVersion) (*ItemEvent, error) {
 // ItemAt is an item's history with one version of it picked out.
 type ItemAt struct {
 	ItemID string
-	// History is the item's history, as ItemService.ItemHistory returns
+	// History is the item's history, as the storage contract's ItemHistory returns
 	// it.
 	History []ItemEvent
 	// Version is the event of History that introduced the version picked:

@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"smriti/internal/textutil"
 	"strings"
 	"time"
@@ -93,7 +92,7 @@ func (s *Session) MountAt(checkpoint ID, base *int64) Mount {
 
 // Validate checks the mount's own fields: EUNPROCESSABLE for a BaseSeq
 // below -1. That the checkpoint exists and is in the session's space is
-// the service's check (SessionService.SetMount).
+// the service's check (the storage contract's SetMount).
 func (m Mount) Validate() error {
 	if m.BaseSeq < -1 {
 		return Errorf(EUNPROCESSABLE, "history_base_seq must be -1 or more, not %d", m.BaseSeq)
@@ -202,57 +201,6 @@ type TurnQuery struct {
 	// Content and Tokens — so a send reading hundreds of history turns
 	// does not pay for ids, metadata and timestamps it never uses.
 	PromptOnly bool
-}
-
-// SessionService manages sessions and their turns. Every method is scoped to
-// the caller in ctx: a session of a space the caller may not see is ENOTFOUND.
-type SessionService interface {
-	// CreateSession stores a new session on main; ENOTFOUND for an unknown space.
-	CreateSession(ctx context.Context, in SessionCreate) (*Session, error)
-	// Session returns the session or ENOTFOUND.
-	Session(ctx context.Context, id ID) (*Session, error)
-	// Sessions lists the caller's sessions, most recently updated first;
-	// spaceID narrows it to one space (ENOTFOUND for an unknown space).
-	Sessions(ctx context.Context, spaceID *ID, page Page) ([]*Session, string, error)
-	// DeleteSession removes the session and its turns; checkpoints it wrote
-	// remain. ENOTFOUND as Session.
-	DeleteSession(ctx context.Context, id ID) error
-	// AttachSession attaches the session (and its turns) to a space;
-	// ENOTFOUND for an unknown session or space.
-	AttachSession(ctx context.Context, id, spaceID ID) (*Session, error)
-	// SetSessionTitle replaces the title; ENOTFOUND as Session.
-	SetSessionTitle(ctx context.Context, id ID, title string) (*Session, error)
-	// Turn returns one turn; ENOTFOUND for an unknown turn or one whose
-	// session the caller may not see.
-	Turn(ctx context.Context, id ID) (*Turn, error)
-	// Turns returns the session's turns selected by q; ENOTFOUND as Session.
-	Turns(ctx context.Context, sessionID ID, q TurnQuery) ([]*Turn, error)
-	// History returns the history a send may fit into a token budget, as of
-	// the session se read (Session): see HistoryQuery. The returned turns
-	// are shared and must not be modified.
-	History(ctx context.Context, se *Session, q HistoryQuery) (HistoryWindow, error)
-	// AppendExchange writes the user and assistant turns with the next two
-	// sequence numbers in one transaction and records the provider and model
-	// as the session's active ones. ENOTFOUND as Session.
-	AppendExchange(ctx context.Context, ex Exchange) (*ExchangeResult, error)
-	// ReplayExchange returns the exchange stored under an idempotency key,
-	// or nil when there is none or it is older than the key retention.
-	// ENOTFOUND as Session.
-	ReplayExchange(ctx context.Context, sessionID ID, key string) (*ExchangeResult, error)
-	// SetMount records m as the session's mount, or ends the mount when m
-	// is nil. ENOTFOUND as Session or for an unknown checkpoint; EINVALID
-	// for a checkpoint outside the session's space (or a session without
-	// one); EUNPROCESSABLE as Mount.Validate.
-	SetMount(ctx context.Context, sessionID ID, m *Mount) (*Session, error)
-	// ForkSession creates a session on a new branch starting at the
-	// checkpoint. ENOTFOUND for an unknown space or checkpoint, EINVALID when
-	// the checkpoint is in another space, ECONFLICT for a branch name that is
-	// main or already in use.
-	ForkSession(ctx context.Context, in ForkCreate) (*Session, error)
-	// SetBranchDisposition sets the disposition of every session on the
-	// branch and returns how many changed; ENOTFOUND for an unknown space or
-	// a branch without sessions.
-	SetBranchDisposition(ctx context.Context, spaceID ID, branch, disposition string) (int, error)
 }
 
 // HistoryQuery selects the history of a send: the session's non-system

@@ -1,7 +1,6 @@
 package smriti
 
 import (
-	"context"
 	"smriti/internal/textutil"
 	"strings"
 	"time"
@@ -51,23 +50,6 @@ type Page struct {
 	// Limit is the page size; 0 means everything up to ListCap.
 	Limit int
 	After string
-}
-
-// SpaceService manages Spaces. Every method is scoped to the caller in ctx.
-type SpaceService interface {
-	// CreateSpace stores a new Space owned by the caller; the error
-	// SpaceCreate.Validate gives for input it refuses, ECONFLICT when the
-	// caller has a Space of that name.
-	CreateSpace(ctx context.Context, in SpaceCreate) (*Space, error)
-	// Space returns the Space, or ENOTFOUND when it does not exist or the
-	// caller may not see it.
-	Space(ctx context.Context, id ID) (*Space, error)
-	// Spaces lists the caller's Spaces, most recently updated first.
-	Spaces(ctx context.Context, page Page) ([]*Space, string, error)
-	// SetProjectRoot replaces the Space's project root; ENOTFOUND as Space.
-	SetProjectRoot(ctx context.Context, id ID, root string) (*Space, error)
-	// DeleteSpace removes the Space and everything in it; ENOTFOUND as Space.
-	DeleteSpace(ctx context.Context, id ID) error
 }
 
 // AllItemsCommand is the command that lists every live item of the space,

@@ -24,6 +24,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/idempotency"
 	"smriti/intelligence"
@@ -40,10 +41,10 @@ import (
 // Store is everything the use cases need from storage; the store package
 // implements it on SQLite and PostgreSQL.
 type Store interface {
-	smriti.SpaceService
-	smriti.SessionService
-	smriti.CheckpointService
-	smriti.ItemService
+	contract.SpaceService
+	contract.SessionService
+	contract.CheckpointService
+	contract.ItemService
 	lineage.Service
 	proposal.Service
 	search.Service
@@ -55,7 +56,7 @@ type Store interface {
 	coord.MetricsService
 	coord.StateService
 	coord.WorktreeStore
-	smriti.SpaceEventLog
+	contract.SpaceEventLog
 	receipt.Service
 	remote.Store
 	secretlog.SecretService

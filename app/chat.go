@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"smriti"
+	"smriti/contract"
 	"smriti/intelligence"
 	"smriti/internal/clock"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // provider, and stores the user turn and the reply together once the
 // provider has answered — so a failed call writes nothing.
 type Chat struct {
-	Sessions    smriti.SessionService
-	Checkpoints smriti.CheckpointService
+	Sessions    contract.SessionService
+	Checkpoints contract.CheckpointService
 	Providers   intelligence.Providers
 	// Tokens counts tokens for budgets and for the count stored with each
 	// turn; nil means estimateCounter.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"smriti/lineage"
 	"strings"
@@ -61,9 +62,9 @@ type MergeOutcome struct {
 
 // MergeBackend is what a merge needs from storage.
 type MergeBackend interface {
-	smriti.SpaceService
-	smriti.CheckpointService
-	smriti.ItemService
+	contract.SpaceService
+	contract.CheckpointService
+	contract.ItemService
 	lineage.Service
 }
 
@@ -208,7 +209,7 @@ func mergeTarget(ctx context.Context, b MergeBackend, req MergeRequest) (*smriti
 	return target, nil
 }
 
-func checkpointInSpace(ctx context.Context, b smriti.CheckpointService, space, id smriti.ID, role string) (*smriti.Checkpoint, error) {
+func checkpointInSpace(ctx context.Context, b contract.CheckpointService, space, id smriti.ID, role string) (*smriti.Checkpoint, error) {
 	c, err := b.Checkpoint(ctx, id)
 	if smriti.ErrorCode(err) == smriti.ENOTFOUND {
 		return nil, smriti.Errorf(smriti.ENOTFOUND, "%s checkpoint not found", role)

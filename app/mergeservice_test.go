@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"smriti"
+	"smriti/contract"
 	"smriti/lineage"
 	"testing"
 )
@@ -12,8 +13,8 @@ import (
 // MergeCheckpoints. The interfaces it embeds are nil; a call outside the
 // methods below would panic, which would be a test failure worth seeing.
 type fakeHistory struct {
-	smriti.SpaceService
-	smriti.CheckpointService
+	contract.SpaceService
+	contract.CheckpointService
 	lineage.Service
 
 	space   smriti.ID

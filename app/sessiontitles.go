@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/contract"
 
 	"smriti"
 )
@@ -23,7 +24,7 @@ func (a *App) redactTitle(ctx context.Context, space *smriti.ID, title *string) 
 // titleRedacting is the session service the background model's title
 // goes through.
 type titleRedacting struct {
-	smriti.SessionService
+	contract.SessionService
 	a *App
 }
 

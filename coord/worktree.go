@@ -112,7 +112,7 @@ type WorktreeStore interface {
 	// non-empty checkpoint project root when the space has none (""
 	// when neither exists); ENOTFOUND for an unknown space.
 	ResolveProjectRoot(ctx context.Context, spaceID smriti.ID) (root string, fromSpace bool, err error)
-	// Space and SetProjectRoot as in smriti.SpaceService (the root is back-filled
+	// Space and SetProjectRoot as in contract.SpaceService (the root is back-filled
 	// from a checkpoint's when the space had none).
 	Space(ctx context.Context, id smriti.ID) (*smriti.Space, error)
 	SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*smriti.Space, error)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"strings"
 	"unicode/utf8"
@@ -31,10 +32,10 @@ const (
 // with the background intelligence provider. Every method is scoped to the
 // caller in ctx through the services.
 type Intelligence struct {
-	Sessions    smriti.SessionService
-	Checkpoints smriti.CheckpointService
+	Sessions    contract.SessionService
+	Checkpoints contract.CheckpointService
 	// Items reads the base's items; nil drafts as if every base had none.
-	Items     smriti.ItemService
+	Items     contract.ItemService
 	Providers Providers
 }
 

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"smriti"
+	"smriti/contract"
 	"time"
 )
 
-// CheckpointReader is the part of smriti.CheckpointService that fetches the
+// CheckpointReader is the part of contract.CheckpointService that fetches the
 // checkpoints of a context plan.
 type CheckpointReader interface {
 	LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error)
@@ -63,12 +64,12 @@ func PlanCheckpoints(ctx context.Context, cps CheckpointReader, se *smriti.Sessi
 // PlanHeads is PlanCheckpoints reading only the checkpoints' identity
 // (CheckpointService.CheckpointHeads and AncestorHeads): what a send needs
 // on every call, its content being rendered once per checkpoint.
-func PlanHeads(ctx context.Context, cps smriti.CheckpointService, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
+func PlanHeads(ctx context.Context, cps contract.CheckpointService, se *smriti.Session, plan *ContextPlan) ([]*smriti.Checkpoint, error) {
 	return PlanCheckpoints(ctx, headReader{cps}, se, plan)
 }
 
 // headReader reads heads where PlanCheckpoints reads checkpoints.
-type headReader struct{ cps smriti.CheckpointService }
+type headReader struct{ cps contract.CheckpointService }
 
 func (h headReader) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
 	return h.cps.CheckpointHeads(ctx, spaceID, branch, n)

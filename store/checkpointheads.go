@@ -86,7 +86,7 @@ func (s *Store) queryHeads(ctx context.Context, query string, args ...any) ([]*s
 	return out, nil
 }
 
-// CheckpointHeads implements smriti.CheckpointService.
+// CheckpointHeads implements contract.CheckpointService.
 func (s *Store) CheckpointHeads(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
 	keys, err := s.headKeys(ctx, spaceID, branch, max(1, n))
 	if err != nil {
@@ -158,7 +158,7 @@ func (s *Store) head(ctx context.Context, k headRead) (*smriti.Checkpoint, error
 	return h, nil
 }
 
-// AncestorHeads implements smriti.CheckpointService.
+// AncestorHeads implements contract.CheckpointService.
 func (s *Store) AncestorHeads(ctx context.Context, id smriti.ID, n int) ([]*smriti.Checkpoint, error) {
 	out, err := s.queryHeads(ctx, sqlAncestorHeads, id, max(1, n), smriti.UserFromContext(ctx))
 	if err != nil {

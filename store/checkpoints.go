@@ -150,7 +150,7 @@ func (f *commitFacts) parent(id *smriti.ID) (*headRef, error) {
 	return f.s.refInSpace(f.ctx, f.tx, f.space, *id)
 }
 
-// CommitCheckpoint implements smriti.CheckpointService: what the commit
+// CommitCheckpoint implements contract.CheckpointService: what the commit
 // writes is decided by smriti.PlanCommit, in the writing transaction.
 func (s *Store) CommitCheckpoint(ctx context.Context, in smriti.CheckpointCommit) (*smriti.Checkpoint, error) {
 	if err := in.Validate(); err != nil {
@@ -243,7 +243,7 @@ func (s *Store) rebaseOntoHead(ctx context.Context, tx *sql.Tx, in smriti.Checkp
 	return res, nil
 }
 
-// CreateCheckpoint implements smriti.CheckpointService.
+// CreateCheckpoint implements contract.CheckpointService.
 func (s *Store) CreateCheckpoint(ctx context.Context, in smriti.CheckpointCreate) (*smriti.Checkpoint, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -396,7 +396,7 @@ func (s *Store) checkpointRowArgs(c *smriti.Checkpoint, depth int64, skip *smrit
 	return append(args, c.RawSourceText, meta, c.LogPos, s.d.T(c.CreatedAt), depthArg, dbx.IDArg(skip), hv, ready), nil
 }
 
-// Checkpoint implements smriti.CheckpointService.
+// Checkpoint implements contract.CheckpointService.
 func (s *Store) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error) {
 	c, err := s.checkpoint(ctx, s.read, id)
 	if err != nil {
@@ -424,7 +424,7 @@ func (s *Store) queryCheckpoints(ctx context.Context, q dbx.Querier, query strin
 	return dbx.QueryAll(ctx, s.d, q, "list checkpoints", scanCheckpoint, query, args...)
 }
 
-// Checkpoints implements smriti.CheckpointService.
+// Checkpoints implements contract.CheckpointService.
 func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
 	query := `SELECT ` + checkpointCols + visibleCheckpoint + ` AND c.space_id = ?`
 	args := []any{smriti.UserFromContext(ctx), spaceID}
@@ -455,7 +455,7 @@ func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.Che
 	return out, next, nil
 }
 
-// LatestCheckpoints implements smriti.CheckpointService.
+// LatestCheckpoints implements contract.CheckpointService.
 func (s *Store) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error) {
 	if n <= 0 {
 		n = 1
@@ -464,7 +464,7 @@ func (s *Store) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch
 	return out, err
 }
 
-// Ancestors implements smriti.CheckpointService. One recursive query walks
+// Ancestors implements contract.CheckpointService. One recursive query walks
 // the parent chain, bounded by n, so a deep chain costs one round trip.
 func (s *Store) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.Checkpoint, error) {
 	if n <= 0 {
@@ -487,7 +487,7 @@ func (s *Store) Ancestors(ctx context.Context, id smriti.ID, n int) ([]*smriti.C
 	return out, nil
 }
 
-// AddNote implements smriti.CheckpointService.
+// AddNote implements contract.CheckpointService.
 func (s *Store) AddNote(ctx context.Context, checkpointID smriti.ID, in smriti.NoteCreate) (*smriti.Note, error) {
 	in.Normalize()
 	if err := in.Validate(); err != nil {

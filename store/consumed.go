@@ -10,7 +10,7 @@ import (
 	"smriti/store/internal/dbx"
 )
 
-// TurnsConsumed implements smriti.CheckpointService: the last sequence
+// TurnsConsumed implements contract.CheckpointService: the last sequence
 // number of the session that a checkpoint of its space accounts for. A
 // checkpoint drafted from the session's turns (metadata.source_turns naming
 // it) accounts for turns up to its to_seq; one the session committed

@@ -10,7 +10,7 @@ import (
 	"smriti/store/internal/dbx"
 )
 
-// DeleteCheckpoint implements smriti.CheckpointService.
+// DeleteCheckpoint implements contract.CheckpointService.
 func (s *Store) DeleteCheckpoint(ctx context.Context, id smriti.ID, cascade bool) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		c, err := s.checkpoint(ctx, tx, id)

@@ -10,7 +10,7 @@ import (
 	"smriti/store/internal/dbx"
 )
 
-// SpaceEvents implements smriti.SpaceEventLog. The rows are written by the
+// SpaceEvents implements contract.SpaceEventLog. The rows are written by the
 // triggers of migration 8.
 func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]smriti.SpaceEvent, error) {
 	if _, err := s.Space(ctx, space); err != nil {
@@ -36,7 +36,7 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 	return out, rows.Err()
 }
 
-// LogPosition implements smriti.SpaceEventLog: the position of the space's
+// LogPosition implements contract.SpaceEventLog: the position of the space's
 // log (on SQLite the store-wide log, of which each space's positions are a
 // part). Writers hold the log row's lock until they commit, so every
 // position up to the committed value is final: nothing can later appear

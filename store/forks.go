@@ -11,7 +11,7 @@ import (
 	"smriti/store/internal/dbx"
 )
 
-// ForkSession implements smriti.SessionService. The space row is locked
+// ForkSession implements contract.SessionService. The space row is locked
 // while the branch name is chosen, so two forks at once never share a
 // default name.
 func (s *Store) ForkSession(ctx context.Context, in smriti.ForkCreate) (*smriti.Session, error) {
@@ -82,7 +82,7 @@ func (s *Store) freeBranchName(ctx context.Context, q dbx.Querier, spaceID smrit
 	}
 }
 
-// SetBranchDisposition implements smriti.SessionService.
+// SetBranchDisposition implements contract.SessionService.
 func (s *Store) SetBranchDisposition(ctx context.Context, spaceID smriti.ID, branch, disposition string) (int, error) {
 	if branch == "" {
 		return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "branch_name is required")

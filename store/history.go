@@ -24,7 +24,7 @@ AND sequence_number > COALESCE((SELECT b.sequence_number FROM turns b WHERE b.se
 	ORDER BY b.token_total DESC, b.sequence_number DESC LIMIT 1), -1)
 ORDER BY sequence_number`
 
-// History implements smriti.SessionService. se must come from Session for
+// History implements contract.SessionService. se must come from Session for
 // the same caller (it carries the visibility check and the snapshot's
 // newest sequence number). A session served before reads from the
 // database only the turns written since (by this server or another).

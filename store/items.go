@@ -204,7 +204,7 @@ func (s *Store) itemsOf(ctx context.Context, q dbx.Querier, ids ...smriti.ID) (m
 	return out, rows.Err()
 }
 
-// CheckpointItems implements smriti.ItemService.
+// CheckpointItems implements contract.ItemService.
 func (s *Store) CheckpointItems(ctx context.Context, id smriti.ID) ([]smriti.Item, error) {
 	c, err := s.checkpoint(ctx, s.read, id)
 	if err != nil {
@@ -454,7 +454,7 @@ func (s *Store) deriveItems(ctx context.Context, tx *sql.Tx, c *smriti.Checkpoin
 	return err
 }
 
-// ItemHistory implements smriti.ItemService: every row of the item in the
+// ItemHistory implements contract.ItemService: every row of the item in the
 // space where a checkpoint changed it, plus the rows of items that
 // superseded it, in log order.
 func (s *Store) ItemHistory(ctx context.Context, spaceID smriti.ID, itemID string) ([]smriti.ItemEvent, error) {

@@ -47,7 +47,7 @@ func scanSessionWith(row interface{ Scan(...any) error }, extra ...any) (*smriti
 	return &se, nil
 }
 
-// CreateSession implements smriti.SessionService.
+// CreateSession implements contract.SessionService.
 func (s *Store) CreateSession(ctx context.Context, in smriti.SessionCreate) (*smriti.Session, error) {
 	now := s.Now()
 	se := &smriti.Session{
@@ -149,7 +149,7 @@ func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, se *smriti.Sessio
 	return nil
 }
 
-// Session implements smriti.SessionService.
+// Session implements contract.SessionService.
 func (s *Store) Session(ctx context.Context, id smriti.ID) (*smriti.Session, error) {
 	// Every send starts here: the statement is prepared once, not parsed
 	// per call.
@@ -221,7 +221,7 @@ func (s *Store) sessionRow(row *sql.Row, extra ...any) (*smriti.Session, error) 
 	return se, nil
 }
 
-// Sessions implements smriti.SessionService.
+// Sessions implements contract.SessionService.
 func (s *Store) Sessions(ctx context.Context, spaceID *smriti.ID, page smriti.Page) ([]*smriti.Session, string, error) {
 	q := `SELECT ` + sessionCols + ` FROM sessions WHERE ` + sessionVisible
 	args := []any{smriti.UserFromContext(ctx), smriti.UserFromContext(ctx)}
@@ -249,7 +249,7 @@ func (s *Store) querySessions(ctx context.Context, q dbx.Querier, query string, 
 	return dbx.QueryAll(ctx, s.d, q, "list sessions", scanSession, query, args...)
 }
 
-// DeleteSession implements smriti.SessionService.
+// DeleteSession implements contract.SessionService.
 func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
 	defer s.cache.Drop(id)
 	return s.tx(ctx, func(tx *sql.Tx) error {
@@ -264,7 +264,7 @@ func (s *Store) DeleteSession(ctx context.Context, id smriti.ID) error {
 	})
 }
 
-// AttachSession implements smriti.SessionService.
+// AttachSession implements contract.SessionService.
 func (s *Store) AttachSession(ctx context.Context, id, spaceID smriti.ID) (*smriti.Session, error) {
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -314,7 +314,7 @@ func (s *Store) renumberTurns(ctx context.Context, tx *sql.Tx, session, space sm
 	return nil
 }
 
-// SetSessionTitle implements smriti.SessionService.
+// SetSessionTitle implements contract.SessionService.
 func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string) (*smriti.Session, error) {
 	var se *smriti.Session
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -332,7 +332,7 @@ func (s *Store) SetSessionTitle(ctx context.Context, id smriti.ID, title string)
 	return se, err
 }
 
-// SetMount implements smriti.SessionService.
+// SetMount implements contract.SessionService.
 func (s *Store) SetMount(ctx context.Context, id smriti.ID, m *smriti.Mount) (*smriti.Session, error) {
 	if m != nil {
 		if err := m.Validate(); err != nil {

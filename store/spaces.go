@@ -35,7 +35,7 @@ func scanSpace(row interface{ Scan(...any) error }) (*smriti.Space, error) {
 	return &sp, nil
 }
 
-// CreateSpace implements smriti.SpaceService.
+// CreateSpace implements contract.SpaceService.
 func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti.Space, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func (s *Store) CreateSpace(ctx context.Context, in smriti.SpaceCreate) (*smriti
 	return sp, nil
 }
 
-// Space implements smriti.SpaceService.
+// Space implements contract.SpaceService.
 func (s *Store) Space(ctx context.Context, id smriti.ID) (*smriti.Space, error) {
 	return s.space(ctx, s.read, id)
 }
@@ -107,7 +107,7 @@ func (s *Store) lockSpace(ctx context.Context, tx *sql.Tx, id smriti.ID, now tim
 	return s.requireRole(ctx, tx, id, account.NeedWrite)
 }
 
-// Spaces implements smriti.SpaceService.
+// Spaces implements contract.SpaceService.
 func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, string, error) {
 	k := dbx.TimeKeyset(page, "updated_at", "id")
 	q, args, err := k.Apply(s.d, `SELECT `+spaceCols+` FROM spaces WHERE id`+memberSpace, []any{smriti.UserFromContext(ctx)})
@@ -122,7 +122,7 @@ func (s *Store) Spaces(ctx context.Context, page smriti.Page) ([]*smriti.Space, 
 	return out, next, nil
 }
 
-// SetProjectRoot implements smriti.SpaceService.
+// SetProjectRoot implements contract.SpaceService.
 func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (*smriti.Space, error) {
 	var sp *smriti.Space
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -140,7 +140,7 @@ func (s *Store) SetProjectRoot(ctx context.Context, id smriti.ID, root string) (
 	return sp, err
 }
 
-// DeleteSpace implements smriti.SpaceService.
+// DeleteSpace implements contract.SpaceService.
 func (s *Store) DeleteSpace(ctx context.Context, id smriti.ID) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.Rebind(`DELETE FROM spaces WHERE id = ? AND id`+ownedSpace), id, smriti.UserFromContext(ctx))

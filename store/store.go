@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"smriti/contract"
 	"smriti/idempotency"
 	"smriti/internal/clock"
 	"strconv"
@@ -86,9 +87,9 @@ type Store struct {
 }
 
 var (
-	_ smriti.SpaceService      = (*Store)(nil)
-	_ smriti.SessionService    = (*Store)(nil)
-	_ smriti.CheckpointService = (*Store)(nil)
+	_ contract.SpaceService      = (*Store)(nil)
+	_ contract.SessionService    = (*Store)(nil)
+	_ contract.CheckpointService = (*Store)(nil)
 )
 
 // Open connects to dsn with the default Options and runs the migrations.

@@ -9,7 +9,7 @@ import (
 	"smriti"
 )
 
-// Turn implements smriti.SessionService: one turn by id, scoped to the caller
+// Turn implements contract.SessionService: one turn by id, scoped to the caller
 // through its session.
 func (s *Store) Turn(ctx context.Context, id smriti.ID) (*smriti.Turn, error) {
 	user := smriti.UserFromContext(ctx)

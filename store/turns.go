@@ -31,7 +31,7 @@ func scanTurn(row interface{ Scan(...any) error }) (*smriti.Turn, error) {
 	return &t, nil
 }
 
-// Turns implements smriti.SessionService.
+// Turns implements contract.SessionService.
 func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error) {
 	cols := turnCols
 	if q.PromptOnly {
@@ -116,7 +116,7 @@ func (s *Store) queryTurns(ctx context.Context, q dbx.Querier, query string, arg
 	return dbx.QueryAll(ctx, s.d, q, "list turns", scanTurn, query, args...)
 }
 
-// AppendExchange implements smriti.SessionService. The session row is
+// AppendExchange implements contract.SessionService. The session row is
 // locked first (by its UPDATE: a row lock on PostgreSQL; the single writer on
 // SQLite), so concurrent sends to one session — from any number of server
 // replicas — take consecutive sequence numbers and never collide. The

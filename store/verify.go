@@ -18,7 +18,7 @@ const maxVerify = 100000
 // content and items at a time.
 const verifyPage = 200
 
-// VerifyCheckpoint implements smriti.CheckpointService. It lists the
+// VerifyCheckpoint implements contract.CheckpointService. It lists the
 // checkpoint's ancestry (both parent edges) with one recursive query, then
 // reads it a page at a time and recomputes every hash from the stored
 // content and the stored hashes of the parents, so an edit to any row shows
