@@ -432,12 +432,6 @@ func validateAuthorType(t string) error {
 	return Errorf(EUNPROCESSABLE, "author_type must be one of: agent, llm, system, user")
 }
 
-// CheckpointQuery selects checkpoints of one space, newest first.
-type CheckpointQuery struct {
-	Branch *string
-	Page
-}
-
 // Verification is the result of recomputing a hash chain.
 type Verification struct {
 	OK bool `json:"ok"`

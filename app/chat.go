@@ -73,13 +73,13 @@ type Prepared struct {
 	Unmount bool
 	// Allowed is the query for the turns the context mode allows, before
 	// the token budget is applied.
-	Allowed smriti.TurnQuery
+	Allowed contract.TurnQuery
 }
 
 // SendResult is a completed (or replayed) send.
 type SendResult struct {
 	Prepared   *Prepared
-	Exchange   *smriti.ExchangeResult
+	Exchange   *contract.ExchangeResult
 	Completion *intelligence.Completion
 	// Reply is what the assistant turn records about how it was made; for a
 	// replayed send, what was recorded the first time.
@@ -173,7 +173,7 @@ func (c *Chat) prepare(ctx context.Context, se *smriti.Session, req SendRequest,
 	if budget <= 0 {
 		budget = max(0, window-reply-fixed)
 	}
-	hist, err := c.Sessions.History(ctx, se, smriti.HistoryQuery{AfterSeq: q.AfterSeq, AfterLogPos: q.AfterLogPos, Budget: budget})
+	hist, err := c.Sessions.History(ctx, se, contract.HistoryQuery{AfterSeq: q.AfterSeq, AfterLogPos: q.AfterLogPos, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func (c *Chat) run(ctx context.Context, req SendRequest, onMeta func(*Prepared) 
 
 // exchange is the write of a send's two turns; the reply is redacted here
 // (the message was, before the provider saw it), its secrets added to rs.
-func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Completion, rs *redactions) (smriti.Exchange, intelligence.ReplyMeta) {
+func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Completion, rs *redactions) (contract.Exchange, intelligence.ReplyMeta) {
 	reply := comp.Text
 	rs.text("reply", &reply)
 	now := c.Now
@@ -351,14 +351,14 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 	provider := p.Provider.Name()
 	userTokens, _ := c.counter().CountTokens(provider, p.Model, req.Message)
 	replyTokens, _ := c.counter().CountTokens(provider, p.Model, reply)
-	ex := smriti.Exchange{
+	ex := contract.Exchange{
 		SessionID:      req.SessionID,
 		IdempotencyKey: req.IdempotencyKey,
 		RequestHash:    requestDigest(req),
 		Mount:          p.Mount,
 		Unmount:        p.Unmount,
-		User:           smriti.TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
-		Assistant: smriti.TurnWrite{Content: reply, Provider: provider, Model: p.Model, Tokens: replyTokens,
+		User:           contract.TurnWrite{Content: req.Message, Provider: provider, Model: p.Model, Tokens: userTokens},
+		Assistant: contract.TurnWrite{Content: reply, Provider: provider, Model: p.Model, Tokens: replyTokens,
 			Metadata: meta.Metadata()},
 	}
 	if req.IdempotencyKey == "" {
@@ -371,7 +371,7 @@ func (c *Chat) exchange(req SendRequest, p *Prepared, comp *intelligence.Complet
 
 // replayed answers a repeated idempotency key with the stored exchange,
 // without calling the provider again.
-func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *smriti.ExchangeResult, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
+func (c *Chat) replayed(ctx context.Context, req SendRequest, ex *contract.ExchangeResult, onMeta func(*Prepared) error, onDelta func(string) error) (*SendResult, error) {
 	se, err := c.Sessions.Session(ctx, req.SessionID)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/contract"
 	"smriti/internal/pages"
 
 	"smriti"
@@ -15,14 +16,14 @@ func (a *App) Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint,
 
 // Checkpoints lists one page of a space's checkpoints, newest first, and
 // the cursor of the next ("" after the last).
-func (a *App) Checkpoints(ctx context.Context, space smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
+func (a *App) Checkpoints(ctx context.Context, space smriti.ID, q contract.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
 	return a.store.Checkpoints(ctx, space, q)
 }
 
 // AllCheckpoints lists every checkpoint of a space, newest first, of one
 // branch unless branch is "".
 func (a *App) AllCheckpoints(ctx context.Context, space smriti.ID, branch string) ([]*smriti.Checkpoint, error) {
-	q := smriti.CheckpointQuery{}
+	q := contract.CheckpointQuery{}
 	if branch != "" {
 		q.Branch = &branch
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/intelligence"
 )
 
@@ -47,7 +48,7 @@ func (a *App) contextTurns(ctx context.Context, p *Prepared) (ContextTurns, erro
 	// The history turns were read without their metadata; the stopped mark
 	// is read for the range sent.
 	after := *from - 1
-	sent, err := a.store.Turns(ctx, p.Session.ID, smriti.TurnQuery{AfterSeq: &after, Limit: int(*to - *from + 1), ExcludeSystem: true})
+	sent, err := a.store.Turns(ctx, p.Session.ID, contract.TurnQuery{AfterSeq: &after, Limit: int(*to - *from + 1), ExcludeSystem: true})
 	if err != nil {
 		return out, err
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/contract"
 
 	"smriti"
 )
@@ -14,6 +15,6 @@ func (a *App) LogPosition(ctx context.Context, space smriti.ID) (int64, error) {
 
 // SpaceEvents are up to limit changes of a space after a log position,
 // oldest first.
-func (a *App) SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]smriti.SpaceEvent, error) {
+func (a *App) SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]contract.SpaceEvent, error) {
 	return a.store.SpaceEvents(ctx, space, after, limit)
 }

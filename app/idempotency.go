@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"smriti"
+	"smriti/contract"
 	"smriti/intelligence"
 	"smriti/internal/textutil"
 	"strings"
@@ -44,7 +45,7 @@ func requestDigest(req SendRequest) string {
 // not right for this (nothing is in a conflicting state), so a key reused
 // with a different request is EUNPROCESSABLE (422). Exchanges stored
 // before digests were kept ("" digest) answer any request with their key.
-func checkReplay(req SendRequest, stored *smriti.ExchangeResult) error {
+func checkReplay(req SendRequest, stored *contract.ExchangeResult) error {
 	if stored.RequestHash != "" && stored.RequestHash != requestDigest(req) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "Idempotency-Key %q was already used for a different request; use a new key for a new request",
 			textutil.Truncate(req.IdempotencyKey, 64))

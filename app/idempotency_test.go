@@ -2,6 +2,7 @@ package app
 
 import (
 	"smriti"
+	"smriti/contract"
 	"smriti/intelligence"
 	"testing"
 )
@@ -35,15 +36,15 @@ func TestRequestDigest(t *testing.T) {
 			t.Errorf("%s did not change the digest", name)
 		}
 	}
-	if err := checkReplay(base, &smriti.ExchangeResult{RequestHash: d}); err != nil {
+	if err := checkReplay(base, &contract.ExchangeResult{RequestHash: d}); err != nil {
 		t.Fatalf("same request refused: %v", err)
 	}
 	other := base
 	other.Message = "something else"
-	if err := checkReplay(other, &smriti.ExchangeResult{RequestHash: d}); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
+	if err := checkReplay(other, &contract.ExchangeResult{RequestHash: d}); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
 		t.Fatalf("different request: %v, want unprocessable", err)
 	}
-	if err := checkReplay(other, &smriti.ExchangeResult{}); err != nil {
+	if err := checkReplay(other, &contract.ExchangeResult{}); err != nil {
 		t.Fatalf("a key stored without a digest refused: %v", err)
 	}
 }

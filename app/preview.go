@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/intelligence"
 )
 
@@ -33,7 +34,7 @@ func (a *App) readUsage(ctx context.Context, p *Prepared, out *ContextPreview) e
 	if p.Session.ID == smriti.NilID { // a new session's preview has no turns yet
 		return nil
 	}
-	last, err := a.store.Turns(ctx, p.Session.ID, smriti.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
+	last, err := a.store.Turns(ctx, p.Session.ID, contract.TurnQuery{Newest: true, Limit: 2, ExcludeSystem: true})
 	if err != nil {
 		return err
 	}

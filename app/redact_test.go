@@ -13,6 +13,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/intelligence"
 	"smriti/portability"
@@ -147,7 +148,7 @@ func TestSendStoresNeitherTheSecretInTheMessageNorTheOneInTheReply(t *testing.T)
 	if !reflect.DeepEqual(res.Redactions, want) {
 		t.Errorf("redactions %v, want %v", res.Redactions, want)
 	}
-	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, se.ID, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,9 +270,9 @@ func TestDraftNeitherGivesTheModelAnOldSecretNorReturnsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User:      smriti.TurnWrite{Content: "Decision: deploy with " + fakePGURL, Provider: "mock", Model: "mock"},
-		Assistant: smriti.TurnWrite{Content: "Decision: use token " + fakeGitHub, Provider: "mock", Model: "mock"}}); err != nil {
+	if _, err := e.st.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User:      contract.TurnWrite{Content: "Decision: deploy with " + fakePGURL, Provider: "mock", Model: "mock"},
+		Assistant: contract.TurnWrite{Content: "Decision: use token " + fakeGitHub, Provider: "mock", Model: "mock"}}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.app.Draft(ctx, intelligence.DraftRequest{SessionID: se.ID})
@@ -312,9 +313,9 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User:      smriti.TurnWrite{Content: "token " + fakeGitHub, Provider: "mock", Model: "mock"},
-		Assistant: smriti.TurnWrite{Content: "ok", Provider: "mock", Model: "mock"}}); err != nil {
+	if _, err := e.st.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User:      contract.TurnWrite{Content: "token " + fakeGitHub, Provider: "mock", Model: "mock"},
+		Assistant: contract.TurnWrite{Content: "ok", Provider: "mock", Model: "mock"}}); err != nil {
 		t.Fatal(err)
 	}
 	sp, err := e.app.ImportSpace(ctx, bytes.NewReader(export(e)), true)
@@ -328,7 +329,7 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 	if sessions[0].Title != "key [redacted: aws-access-token]" {
 		t.Errorf("imported session title %q", sessions[0].Title)
 	}
-	turns, err := e.app.Turns(ctx, sessions[0].ID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, sessions[0].ID, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestImportedChatExportIsRedacted(t *testing.T) {
 	if err != nil || len(res) != 1 || res[0].SessionID == nil {
 		t.Fatalf("import %+v, %v", res, err)
 	}
-	turns, err := e.app.Turns(ctx, *res[0].SessionID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, *res[0].SessionID, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestEveryDoorRedactsTheCredentialCorpus(t *testing.T) {
 		stored["checkpoint"] = append(stored["checkpoint"], got.Decisions[0])
 		stored["note"] = append(stored["note"], n.Text)
 	}
-	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, se.ID, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +458,7 @@ func TestStoppedReplyIsRedacted(t *testing.T) {
 	if err == nil {
 		t.Fatal("a stopped stream answered no error")
 	}
-	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, se.ID, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/internal/textutil"
 	"smriti/proposal"
@@ -135,7 +136,7 @@ func (a *App) ResolveItem(ctx context.Context, space smriti.ID, ref string) (str
 		return "", err
 	}
 	if len(heads) == 0 {
-		if heads, _, err = a.store.Checkpoints(ctx, space, smriti.CheckpointQuery{Page: smriti.Page{Limit: 1}}); err != nil {
+		if heads, _, err = a.store.Checkpoints(ctx, space, contract.CheckpointQuery{Page: smriti.Page{Limit: 1}}); err != nil {
 			return "", err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/app"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/portability"
 	"smriti/secretlog"
@@ -60,7 +61,7 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	if err != nil || len(imported) != 1 || imported[0].SessionID == nil {
 		t.Fatalf("import %+v, %v", imported, err)
 	}
-	if turns, err := e.app.Turns(ctx, *imported[0].SessionID, smriti.TurnQuery{}); err != nil || turns[0].Content != text {
+	if turns, err := e.app.Turns(ctx, *imported[0].SessionID, contract.TurnQuery{}); err != nil || turns[0].Content != text {
 		t.Fatalf("imported transcript turns %+v, %v", turns, err)
 	}
 	// Another value of the same rule is not allowed.
@@ -73,7 +74,7 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	if err != nil || ar.Added != 2 {
 		t.Fatalf("agent transcript import %+v, %v", ar, err)
 	}
-	if turns, err := e.app.Turns(ctx, ar.SessionID, smriti.TurnQuery{}); err != nil || len(turns) != 2 ||
+	if turns, err := e.app.Turns(ctx, ar.SessionID, contract.TurnQuery{}); err != nil || len(turns) != 2 ||
 		turns[0].Content != text+" and [redacted: github-pat]" || turns[1].Content != "Noted "+text {
 		t.Fatalf("agent transcript turns %+v, %v", turns, err)
 	}
@@ -168,7 +169,7 @@ func TestPurgeIsTheOwnersAndAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Old data: written straight to the store, as before redaction.
-	if _, err := e.st.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "key " + fakeGitHub}, Assistant: smriti.TurnWrite{Content: "ok"}}); err != nil {
+	if _, err := e.st.AppendExchange(ctx, contract.Exchange{SessionID: se.ID, User: contract.TurnWrite{Content: "key " + fakeGitHub}, Assistant: contract.TurnWrite{Content: "ok"}}); err != nil {
 		t.Fatal(err)
 	}
 	u, err := e.st.CreateUser(ctx, "eve", "")
@@ -194,7 +195,7 @@ func TestPurgeIsTheOwnersAndAudited(t *testing.T) {
 		!reflect.DeepEqual(p.Rows, []secretlog.PurgedRow{{Kind: "turn", ID: p.Rows[0].ID, Field: "content"}}) {
 		t.Fatalf("purge %+v", p)
 	}
-	turns, err := e.app.Turns(ctx, se.ID, smriti.TurnQuery{})
+	turns, err := e.app.Turns(ctx, se.ID, contract.TurnQuery{})
 	if err != nil || turns[0].Content != "key [redacted: github-pat]" {
 		t.Fatalf("turns %+v, %v", turns, err)
 	}

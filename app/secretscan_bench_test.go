@@ -11,6 +11,7 @@ import (
 
 	"smriti"
 	"smriti/app"
+	"smriti/contract"
 	"smriti/internal/synthbundle"
 	"smriti/portability"
 	"smriti/secretlog"
@@ -107,9 +108,9 @@ func BenchmarkPurgeSecret100kTurns(b *testing.B) {
 			b.Fatalf("sessions: %v", err)
 		}
 		for j := range 100 {
-			if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: ses[0].ID,
-				User:      smriti.TurnWrite{Content: strconv.Itoa(j) + ": export GITHUB_TOKEN=" + key},
-				Assistant: smriti.TurnWrite{Content: "ok"}}); err != nil {
+			if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: ses[0].ID,
+				User:      contract.TurnWrite{Content: strconv.Itoa(j) + ": export GITHUB_TOKEN=" + key},
+				Assistant: contract.TurnWrite{Content: "ok"}}); err != nil {
 				b.Fatal(err)
 			}
 		}

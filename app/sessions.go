@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"strings"
 
@@ -63,7 +64,7 @@ func (a *App) Turn(ctx context.Context, id smriti.ID) (*smriti.Turn, error) {
 }
 
 // Turns lists a session's turns.
-func (a *App) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error) {
+func (a *App) Turns(ctx context.Context, sessionID smriti.ID, q contract.TurnQuery) ([]*smriti.Turn, error) {
 	return a.store.Turns(ctx, sessionID, q)
 }
 

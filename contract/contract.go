@@ -1,6 +1,8 @@
 // Package contract declares what Smriti's storage promises: the services
-// the store implements and the App and the intelligence layer call. Every
-// method is scoped to the caller in ctx. The conformance suite in
+// the store implements and the App and the intelligence layer call, with
+// the queries, writes and answers that are theirs alone (the domain's own
+// types stay in package smriti). Every method is scoped to the caller in
+// ctx. The conformance suite in
 // store/storetest holds both engines to these promises.
 package contract
 
@@ -25,7 +27,7 @@ type CheckpointService interface {
 	Checkpoint(ctx context.Context, id smriti.ID) (*smriti.Checkpoint, error)
 	// Checkpoints lists a space's checkpoints newest first; ENOTFOUND for an
 	// unknown space.
-	Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error)
+	Checkpoints(ctx context.Context, spaceID smriti.ID, q CheckpointQuery) ([]*smriti.Checkpoint, string, error)
 	// LatestCheckpoints returns up to n newest checkpoints of the branch,
 	// newest first ([] when there are none); ENOTFOUND for an unknown space.
 	LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch string, n int) ([]*smriti.Checkpoint, error)
@@ -93,19 +95,19 @@ type SessionService interface {
 	// session the caller may not see.
 	Turn(ctx context.Context, id smriti.ID) (*smriti.Turn, error)
 	// Turns returns the session's turns selected by q; ENOTFOUND as Session.
-	Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error)
+	Turns(ctx context.Context, sessionID smriti.ID, q TurnQuery) ([]*smriti.Turn, error)
 	// History returns the history a send may fit into a token budget, as of
 	// the session se read (Session): see HistoryQuery. The returned turns
 	// are shared and must not be modified.
-	History(ctx context.Context, se *smriti.Session, q smriti.HistoryQuery) (smriti.HistoryWindow, error)
+	History(ctx context.Context, se *smriti.Session, q HistoryQuery) (HistoryWindow, error)
 	// AppendExchange writes the user and assistant turns with the next two
 	// sequence numbers in one transaction and records the provider and model
 	// as the session's active ones. ENOTFOUND as Session.
-	AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error)
+	AppendExchange(ctx context.Context, ex Exchange) (*ExchangeResult, error)
 	// ReplayExchange returns the exchange stored under an idempotency key,
 	// or nil when there is none or it is older than the key retention.
 	// ENOTFOUND as Session.
-	ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error)
+	ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*ExchangeResult, error)
 	// SetMount records m as the session's mount, or ends the mount when m
 	// is nil. ENOTFOUND as Session or for an unknown checkpoint; EINVALID
 	// for a checkpoint outside the session's space (or a session without
@@ -143,7 +145,7 @@ type SpaceService interface {
 type SpaceEventLog interface {
 	// SpaceEvents returns up to limit events of the Space with a position
 	// greater than after, oldest first; ENOTFOUND as SpaceService.Space.
-	SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]smriti.SpaceEvent, error)
+	SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]SpaceEvent, error)
 	// LogPosition is the position in the Space's log every committed write
 	// has reached: a subscriber starting now asks for events after it.
 	LogPosition(ctx context.Context, space smriti.ID) (int64, error)

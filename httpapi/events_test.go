@@ -9,6 +9,7 @@ import (
 
 	"smriti"
 	"smriti/client"
+	"smriti/contract"
 	"smriti/store/storetest"
 	"smriti/wire"
 )
@@ -99,11 +100,11 @@ func TestSpaceEvents(t *testing.T) {
 				subject smriti.ID
 				branch  string
 			}{
-				{smriti.EventSessionCreated, se.ID, "main"},
-				{smriti.EventSessionUpdated, se.ID, "main"},
-				{smriti.EventCheckpointCreated, cp.ID, "main"},
-				{smriti.EventSessionCreated, fork.SessionID, "by-bus"},
-				{smriti.EventDispositionChanged, fork.SessionID, "by-bus"},
+				{contract.EventSessionCreated, se.ID, "main"},
+				{contract.EventSessionUpdated, se.ID, "main"},
+				{contract.EventCheckpointCreated, cp.ID, "main"},
+				{contract.EventSessionCreated, fork.SessionID, "by-bus"},
+				{contract.EventDispositionChanged, fork.SessionID, "by-bus"},
 			}
 			for i, w := range want {
 				g := got[i]
@@ -133,7 +134,7 @@ func TestSpaceEventsAcrossReplicas(t *testing.T) {
 	events := subscribe(t, a.url, sp.ID, nil)
 	se := storetest.Get(b.c.CreateSession(bg, &sp.ID, "From B", "mock", "")).Must(t)
 	got := nextEvents(t, events, 1)
-	if got[0].Kind != smriti.EventSessionCreated || got[0].SubjectID != se.ID {
+	if got[0].Kind != contract.EventSessionCreated || got[0].SubjectID != se.ID {
 		t.Fatalf("event = %+v, want session.created for %s", got[0], se.ID)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/internal/textutil"
@@ -159,9 +160,9 @@ func (e *testEnv) spaceSession(t *testing.T) (wire.Repo, wire.SessionOut) {
 // exchange stores a user turn and its reply through the store's write path.
 func (e *testEnv) exchange(t *testing.T, session smriti.ID, user, assistant string) {
 	t.Helper()
-	if _, err := e.store.AppendExchange(bg, smriti.Exchange{SessionID: session,
-		User:      smriti.TurnWrite{Content: user},
-		Assistant: smriti.TurnWrite{Content: assistant, Provider: "mock", Model: "mock"},
+	if _, err := e.store.AppendExchange(bg, contract.Exchange{SessionID: session,
+		User:      contract.TurnWrite{Content: user},
+		Assistant: contract.TurnWrite{Content: assistant, Provider: "mock", Model: "mock"},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/httpapi"
 	"smriti/intelligence"
 	"smriti/internal/estimate"
@@ -472,9 +473,9 @@ func TestWindowEdgeAnthropic(t *testing.T) {
 	}
 	for i := range 60 {
 		msg := kinds[i%len(kinds)]
-		if _, err := e.store.AppendExchange(bg, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)},
-			Assistant: smriti.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)}}); err != nil {
+		if _, err := e.store.AppendExchange(bg, contract.Exchange{SessionID: se.ID,
+			User:      contract.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)},
+			Assistant: contract.TurnWrite{Content: msg, Provider: "anthropic", Model: "edge-model", Tokens: estimate.Tokens(msg)}}); err != nil {
 			t.Fatal(err)
 		}
 	}

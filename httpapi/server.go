@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"smriti/app"
+	"smriti/contract"
 	"smriti/internal/clock"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ type Backend interface {
 	Classify(err error) error
 	// Status checks the database within ctx's deadline: reachable,
 	// writable, migration version and pool statistics.
-	Status(ctx context.Context) smriti.DatabaseStatus
+	Status(ctx context.Context) contract.DatabaseStatus
 }
 
 // Config configures a Server.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"smriti/wire"
 	"strconv"
@@ -150,7 +151,7 @@ func (s *Server) listSpaceTurns(w http.ResponseWriter, r *http.Request) error {
 // and X-Next-Cursor carries the cursor (?after=) of the next one, as for
 // every list. ?after_seq= is the older name of the same cursor.
 func (s *Server) writeTurns(w http.ResponseWriter, r *http.Request, sessionID smriti.ID) error {
-	q := smriti.TurnQuery{Limit: smriti.ListCap}
+	q := contract.TurnQuery{Limit: smriti.ListCap}
 	page, err := queryPage(r)
 	if err != nil {
 		return err

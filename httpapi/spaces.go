@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/nonnil"
 	"smriti/wire"
 )
@@ -115,7 +116,7 @@ func (s *Server) listCheckpoints(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := smriti.CheckpointQuery{Page: page}
+	q := contract.CheckpointQuery{Page: page}
 	if r.URL.Query().Has("branch") {
 		b := r.URL.Query().Get("branch")
 		q.Branch = &b

@@ -3,10 +3,9 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"smriti/contract"
 	"smriti/wire"
 	"time"
-
-	"smriti"
 )
 
 // Capabilities lists what this server supports; agents use it to detect a
@@ -41,7 +40,7 @@ func (s *Server) systemRoutes() []route {
 const readyDeadline = time.Second
 
 // dbStatus runs the readiness check under its deadline.
-func (s *Server) dbStatus(r *http.Request) smriti.DatabaseStatus {
+func (s *Server) dbStatus(r *http.Request) contract.DatabaseStatus {
 	ctx, cancel := context.WithTimeout(r.Context(), readyDeadline)
 	defer cancel()
 	st := s.store.Status(ctx)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 	"smriti/wire"
@@ -103,7 +104,7 @@ func TestDatabaseFailuresAnswer503WithRetryAfter(t *testing.T) {
 	if status, _, body := e.rawHeader(t, "POST", "/api/v4/chat/send", send); status != 200 {
 		t.Fatalf("send once writable again: %d %s", status, body)
 	}
-	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, smriti.TurnQuery{})).Must(t)
+	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 6 {
 		t.Errorf("the session holds %d turns, want 6 (three acknowledged sends, nothing else)", len(turns))
 	}
@@ -207,7 +208,7 @@ func TestFrozenDatabaseAnswers503(t *testing.T) {
 		t.Fatalf("send after the database answers again: %d %s", status, body)
 	}
 	acked++
-	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, smriti.TurnQuery{})).Must(t)
+	turns := storetest.Get(e.store.Turns(smriti.WithUser(bg, smriti.LocalUserID), se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 2*acked {
 		t.Errorf("the session holds %d turns, want %d (the acknowledged sends only)", len(turns), 2*acked)
 	}

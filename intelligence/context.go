@@ -2,6 +2,7 @@ package intelligence
 
 import (
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"sort"
 	"strconv"
@@ -188,8 +189,8 @@ func CheckMount(s *smriti.Session, mounted *smriti.Checkpoint) error {
 // A mounted checkpoint or fork source that cannot be found is the caller's
 // error to report; unlike the first implementation, nothing silently falls
 // back to HEAD.
-func (p *ContextPlan) Resolve(checkpoints []*smriti.Checkpoint) smriti.TurnQuery {
-	q := smriti.TurnQuery{ExcludeSystem: true, Newest: true}
+func (p *ContextPlan) Resolve(checkpoints []*smriti.Checkpoint) contract.TurnQuery {
+	q := contract.TurnQuery{ExcludeSystem: true, Newest: true}
 	switch p.Mode {
 	case ModeMounted:
 		q.AfterSeq = p.AfterSeq
@@ -214,7 +215,7 @@ func (p *ContextPlan) Resolve(checkpoints []*smriti.Checkpoint) smriti.TurnQuery
 // reference behaviour of SessionService.Turns, which the store's
 // conformance tests compare against. The input is not modified; the result
 // is never nil. A Limit of 0 or less means no limit.
-func selectTurns(turns []*smriti.Turn, q smriti.TurnQuery) []*smriti.Turn {
+func selectTurns(turns []*smriti.Turn, q contract.TurnQuery) []*smriti.Turn {
 	out := []*smriti.Turn{}
 	for _, t := range turns {
 		switch {

@@ -3,6 +3,7 @@ package intelligence
 import (
 	"reflect"
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/estimate"
 	"smriti/internal/textutil"
 	"strings"
@@ -363,7 +364,7 @@ func TestContextScenarios(t *testing.T) {
 			t.Fatalf("plan %+v err %v", p, err)
 		}
 		q := p.Resolve(nil)
-		if q != (smriti.TurnQuery{ExcludeSystem: true, Newest: true}) {
+		if q != (contract.TurnQuery{ExcludeSystem: true, Newest: true}) {
 			t.Fatalf("query %+v", q)
 		}
 	})
@@ -456,19 +457,19 @@ func TestSelectTurns(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		q    smriti.TurnQuery
+		q    contract.TurnQuery
 		want []int64
 	}{
-		{"EverythingOldestFirst", smriti.TurnQuery{}, []int64{0, 1, 2, 3, 4, 5}},
-		{"NewestFirst", smriti.TurnQuery{Newest: true}, []int64{5, 4, 3, 2, 1, 0}},
-		{"ExcludeSystem", smriti.TurnQuery{ExcludeSystem: true}, []int64{0, 1, 3, 4, 5}},
-		{"AfterSeqExclusive", smriti.TurnQuery{AfterSeq: ptr[int64](3)}, []int64{4, 5}},
-		{"AfterLogPosExclusive", smriti.TurnQuery{AfterLogPos: ptr[int64](70)}, []int64{0, 1, 2}},
-		{"BeforeSeqExclusive", smriti.TurnQuery{BeforeSeq: ptr[int64](2)}, []int64{0, 1}},
-		{"LimitNewestKeepsMostRecent", smriti.TurnQuery{Newest: true, Limit: 2}, []int64{5, 4}},
-		{"LimitOldestKeepsEarliest", smriti.TurnQuery{Limit: 2}, []int64{0, 1}},
-		{"PagingBackwards", smriti.TurnQuery{Newest: true, BeforeSeq: ptr[int64](4), Limit: 2, ExcludeSystem: true}, []int64{3, 1}},
-		{"NothingMatchesGivesEmpty", smriti.TurnQuery{AfterSeq: ptr[int64](9)}, []int64{}},
+		{"EverythingOldestFirst", contract.TurnQuery{}, []int64{0, 1, 2, 3, 4, 5}},
+		{"NewestFirst", contract.TurnQuery{Newest: true}, []int64{5, 4, 3, 2, 1, 0}},
+		{"ExcludeSystem", contract.TurnQuery{ExcludeSystem: true}, []int64{0, 1, 3, 4, 5}},
+		{"AfterSeqExclusive", contract.TurnQuery{AfterSeq: ptr[int64](3)}, []int64{4, 5}},
+		{"AfterLogPosExclusive", contract.TurnQuery{AfterLogPos: ptr[int64](70)}, []int64{0, 1, 2}},
+		{"BeforeSeqExclusive", contract.TurnQuery{BeforeSeq: ptr[int64](2)}, []int64{0, 1}},
+		{"LimitNewestKeepsMostRecent", contract.TurnQuery{Newest: true, Limit: 2}, []int64{5, 4}},
+		{"LimitOldestKeepsEarliest", contract.TurnQuery{Limit: 2}, []int64{0, 1}},
+		{"PagingBackwards", contract.TurnQuery{Newest: true, BeforeSeq: ptr[int64](4), Limit: 2, ExcludeSystem: true}, []int64{3, 1}},
+		{"NothingMatchesGivesEmpty", contract.TurnQuery{AfterSeq: ptr[int64](9)}, []int64{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

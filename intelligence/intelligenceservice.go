@@ -496,7 +496,7 @@ func (in *Intelligence) Title(ctx context.Context, sessionID smriti.ID) (*smriti
 	if err != nil {
 		return nil, err
 	}
-	turns, err := in.Sessions.Turns(ctx, sessionID, smriti.TurnQuery{ExcludeSystem: true, Limit: titleTurns})
+	turns, err := in.Sessions.Turns(ctx, sessionID, contract.TurnQuery{ExcludeSystem: true, Limit: titleTurns})
 	if err != nil {
 		return nil, err
 	}

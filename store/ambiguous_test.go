@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -39,14 +40,14 @@ func failOnce(calls *atomic.Int32) func() error {
 // gapless.
 func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
-	exchange := func(id smriti.ID, name string) smriti.Exchange {
-		return smriti.Exchange{SessionID: id,
-			User:      smriti.TurnWrite{Content: "q " + name, Provider: "mock", Model: "mock", Tokens: 1},
-			Assistant: smriti.TurnWrite{Content: "a " + name, Provider: "mock", Model: "mock", Tokens: 1}}
+	exchange := func(id smriti.ID, name string) contract.Exchange {
+		return contract.Exchange{SessionID: id,
+			User:      contract.TurnWrite{Content: "q " + name, Provider: "mock", Model: "mock", Tokens: 1},
+			Assistant: contract.TurnWrite{Content: "a " + name, Provider: "mock", Model: "mock", Tokens: 1}}
 	}
 	// stored is every turn of the session as "seq:content".
 	stored := func(t *testing.T, s *store.Store, id smriti.ID) []string {
-		turns := storetest.Get(s.Turns(ctx, id, smriti.TurnQuery{})).Must(t)
+		turns := storetest.Get(s.Turns(ctx, id, contract.TurnQuery{})).Must(t)
 		out := []string{}
 		for _, tu := range turns {
 			out = append(out, fmt.Sprintf("%d:%s", tu.Seq, tu.Content))
@@ -64,7 +65,7 @@ func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 			} else {
 				s.SetCommitFaults(failOnce(&calls), nil)
 			}
-			exs := []smriti.Exchange{exchange(a.ID, "a1"), exchange(b.ID, "b1"), exchange(a.ID, "a2"), exchange(b.ID, "b2")}
+			exs := []contract.Exchange{exchange(a.ID, "a1"), exchange(b.ID, "b1"), exchange(a.ID, "a2"), exchange(b.ID, "b2")}
 			res, errs := s.WriteGroup([]context.Context{ctx, ctx, ctx, ctx}, exs)
 			s.SetCommitFaults(nil, nil)
 			for i, err := range errs {
@@ -86,7 +87,7 @@ func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 				t.Errorf("session b holds %s, want %s", g, wantB)
 			}
 			// Each answer names the turn that is stored.
-			turns := storetest.Get(s.Turns(ctx, a.ID, smriti.TurnQuery{})).Must(t)
+			turns := storetest.Get(s.Turns(ctx, a.ID, contract.TurnQuery{})).Must(t)
 			if turns[0].ID != res[0].User.ID || turns[3].ID != res[2].Assistant.ID {
 				t.Error("the answers name turns other than the stored ones")
 			}
@@ -126,7 +127,7 @@ func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+		list, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func testAmbiguousCommit(t *testing.T, open func() *store.Store) {
 		if err == nil {
 			t.Fatal("a transaction that never committed was reported written")
 		}
-		list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+		list, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}

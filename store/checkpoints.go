@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"smriti/account"
+	"smriti/contract"
 	"strconv"
 
 	"github.com/google/uuid"
@@ -425,7 +426,7 @@ func (s *Store) queryCheckpoints(ctx context.Context, q dbx.Querier, query strin
 }
 
 // Checkpoints implements contract.CheckpointService.
-func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q smriti.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
+func (s *Store) Checkpoints(ctx context.Context, spaceID smriti.ID, q contract.CheckpointQuery) ([]*smriti.Checkpoint, string, error) {
 	query := `SELECT ` + checkpointCols + visibleCheckpoint + ` AND c.space_id = ?`
 	args := []any{smriti.UserFromContext(ctx), spaceID}
 	if q.Branch != nil {
@@ -460,7 +461,7 @@ func (s *Store) LatestCheckpoints(ctx context.Context, spaceID smriti.ID, branch
 	if n <= 0 {
 		n = 1
 	}
-	out, _, err := s.Checkpoints(ctx, spaceID, smriti.CheckpointQuery{Branch: &branch, Page: smriti.Page{Limit: n}})
+	out, _, err := s.Checkpoints(ctx, spaceID, contract.CheckpointQuery{Branch: &branch, Page: smriti.Page{Limit: n}})
 	return out, err
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -25,14 +26,14 @@ func TestHistoryOfDeletedSessionPostgres(t *testing.T) {
 func testHistoryOfDeletedSession(t *testing.T, s *store.Store) {
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
-	storetest.Get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User: smriti.TurnWrite{Content: "q", Tokens: 1}, Assistant: smriti.TurnWrite{Content: "a", Tokens: 1}})).Must(t)
+	storetest.Get(s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User: contract.TurnWrite{Content: "q", Tokens: 1}, Assistant: contract.TurnWrite{Content: "a", Tokens: 1}})).Must(t)
 	snapshot := storetest.Get(s.Session(ctx, se.ID)).Must(t)
 	s.SetTurnCacheBytes(0) // the history must come from the database
 	if err := s.DeleteSession(ctx, se.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.History(ctx, snapshot, smriti.HistoryQuery{Budget: 1000})
+	_, err := s.History(ctx, snapshot, contract.HistoryQuery{Budget: 1000})
 	if code := smriti.ErrorCode(err); code != smriti.ENOTFOUND {
 		t.Fatalf("history of a session deleted meanwhile: %q (%v), want %q", code, err, smriti.ENOTFOUND)
 	}

@@ -7,12 +7,13 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store/internal/dbx"
 )
 
 // SpaceEvents implements contract.SpaceEventLog. The rows are written by the
 // triggers of migration 8.
-func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]smriti.SpaceEvent, error) {
+func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, limit int) ([]contract.SpaceEvent, error) {
 	if _, err := s.Space(ctx, space); err != nil {
 		return nil, err
 	}
@@ -23,9 +24,9 @@ func (s *Store) SpaceEvents(ctx context.Context, space smriti.ID, after int64, l
 		return nil, fmt.Errorf("space events: %w", err)
 	}
 	defer rows.Close()
-	out := []smriti.SpaceEvent{}
+	out := []contract.SpaceEvent{}
 	for rows.Next() {
-		var ev smriti.SpaceEvent
+		var ev contract.SpaceEvent
 		var at dbx.Time
 		if err := rows.Scan(&ev.Position, &ev.SpaceID, &ev.Kind, &ev.SubjectID, &ev.BranchName, &at); err != nil {
 			return nil, fmt.Errorf("scan space event: %w", err)

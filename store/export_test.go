@@ -5,21 +5,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"smriti/contract"
 	"strconv"
 	"strings"
-
-	"smriti"
 )
 
 // WriteGroup writes exchanges as one group commit, each under its own
 // context, and returns their results in order.
-func (s *Store) WriteGroup(ctxs []context.Context, exs []smriti.Exchange) ([]*smriti.ExchangeResult, []error) {
+func (s *Store) WriteGroup(ctxs []context.Context, exs []contract.Exchange) ([]*contract.ExchangeResult, []error) {
 	batch := make([]*pendingExchange, len(exs))
 	for i := range exs {
 		batch[i] = &pendingExchange{ctx: ctxs[i], ex: exs[i]}
 	}
 	s.writeGroup(batch)
-	res, errs := make([]*smriti.ExchangeResult, len(exs)), make([]error, len(exs))
+	res, errs := make([]*contract.ExchangeResult, len(exs)), make([]error, len(exs))
 	for i, p := range batch {
 		res[i], errs[i] = p.res, p.err
 	}

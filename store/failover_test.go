@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -30,8 +31,8 @@ func TestBrokenPoolDoesNotReachTheCallerPostgres(t *testing.T) {
 	sp := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "x"})).Must(t)
 	se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID})).Must(t)
 	send := func(i int, key string) error {
-		_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID, IdempotencyKey: key,
-			User: smriti.TurnWrite{Content: fmt.Sprint("q", i)}, Assistant: smriti.TurnWrite{Content: fmt.Sprint("a", i)}})
+		_, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID, IdempotencyKey: key,
+			User: contract.TurnWrite{Content: fmt.Sprint("q", i)}, Assistant: contract.TurnWrite{Content: fmt.Sprint("a", i)}})
 		return err
 	}
 	// Fill the pool: eight connections, all idle afterwards.
@@ -85,7 +86,7 @@ func TestBrokenPoolDoesNotReachTheCallerPostgres(t *testing.T) {
 			}
 		}
 	}
-	turns := storetest.Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	turns := storetest.Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 2*9 {
 		t.Fatalf("turns = %d, want %d (each write once)", len(turns), 2*9)
 	}
@@ -96,7 +97,7 @@ func TestBrokenPoolDoesNotReachTheCallerPostgres(t *testing.T) {
 		}
 		seen[tr.Content] = true
 	}
-	if cps, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{}); err != nil || len(cps) != 1 {
+	if cps, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{}); err != nil || len(cps) != 1 {
 		t.Fatalf("checkpoints = %d (%v), want 1", len(cps), err)
 	}
 }
@@ -144,15 +145,15 @@ func testIdentityChangeDropsTurnCache(t *testing.T, s *store.Store) {
 	ctx := smriti.WithUser(context.Background(), smriti.NewID())
 	se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
 	for i := 0; i < 2; i++ {
-		storetest.Get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-			User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}})).Must(t)
+		storetest.Get(s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+			User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"}})).Must(t)
 	}
 	identity := "7714491086006758926/1"
 	s.SetIdentityProbe(func(context.Context) (string, error) { return identity, nil })
 	history := func() {
 		t.Helper()
 		snap := storetest.Get(s.Session(ctx, se.ID)).Must(t)
-		if w := storetest.Get(s.History(ctx, snap, smriti.HistoryQuery{Budget: 1000})).Must(t); len(w.Turns) != 4 {
+		if w := storetest.Get(s.History(ctx, snap, contract.HistoryQuery{Budget: 1000})).Must(t); len(w.Turns) != 4 {
 			t.Fatalf("history = %d turns, want 4", len(w.Turns))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store/internal/dbx"
 )
 
@@ -48,19 +49,19 @@ func (s *Store) waitsForBatch() bool { return !s.d.WideWrites }
 
 type pendingExchange struct {
 	ctx context.Context
-	ex  smriti.Exchange
-	res *smriti.ExchangeResult
+	ex  contract.Exchange
+	res *contract.ExchangeResult
 	err error
 	// retry: after the batch failed, write this exchange on its own.
 	retry bool
 }
 
 // grouped reports whether an exchange may be written in a group.
-func grouped(ex smriti.Exchange) bool {
+func grouped(ex contract.Exchange) bool {
 	return ex.IdempotencyKey == "" && ex.Mount == nil && !ex.Unmount
 }
 
-func (s *Store) appendGrouped(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+func (s *Store) appendGrouped(ctx context.Context, ex contract.Exchange) (*contract.ExchangeResult, error) {
 	p := &pendingExchange{ctx: ctx, ex: ex}
 	s.group.Do(p, s.writeGroup)
 	return p.res, p.err
@@ -194,7 +195,7 @@ func (s *Store) groupTurns(live []*pendingExchange, runs []*sessionRun, now time
 			sum += int64(asst.Tokens)
 			totals = append(totals, sum)
 			turns = append(turns, user, asst)
-			p.res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
+			p.res = &contract.ExchangeResult{User: user, Assistant: asst, RequestHash: p.ex.RequestHash}
 		}
 	}
 	return turns, totals

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -44,21 +45,21 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 	a := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
 	b := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
 	hidden := storetest.Get(s.CreateSession(other, smriti.SessionCreate{Provider: "mock", Model: "mock"})).Must(t)
-	exchange := func(id smriti.ID, name string) smriti.Exchange {
-		return smriti.Exchange{SessionID: id,
-			User:      smriti.TurnWrite{Content: "q " + name, Provider: "mock", Model: "mock", Tokens: len(name) + 1},
-			Assistant: smriti.TurnWrite{Content: "a " + name, Provider: "mock", Model: "mock", Tokens: 2 * len(name)}}
+	exchange := func(id smriti.ID, name string) contract.Exchange {
+		return contract.Exchange{SessionID: id,
+			User:      contract.TurnWrite{Content: "q " + name, Provider: "mock", Model: "mock", Tokens: len(name) + 1},
+			Assistant: contract.TurnWrite{Content: "a " + name, Provider: "mock", Model: "mock", Tokens: 2 * len(name)}}
 	}
 	// A first send on its own, and a read that puts a in the turn cache.
 	storetest.Get(s.AppendExchange(ctx, exchange(a.ID, "a0"))).Must(t)
-	storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), smriti.HistoryQuery{Budget: 1000})).Must(t)
+	storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), contract.HistoryQuery{Budget: 1000})).Must(t)
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	bad := exchange(b.ID, "bad")
 	bad.Assistant.Metadata = map[string]any{"x": math.Inf(1)} // does not encode as JSON
 	ctxs := []context.Context{ctx, ctx, ctx, ctx, ctx, cancelled, ctx, ctx, ctx}
-	exs := []smriti.Exchange{exchange(a.ID, "a1"), exchange(b.ID, "b1"), exchange(a.ID, "a2"), exchange(smriti.NewID(), "x"),
+	exs := []contract.Exchange{exchange(a.ID, "a1"), exchange(b.ID, "b1"), exchange(a.ID, "a2"), exchange(smriti.NewID(), "x"),
 		exchange(hidden.ID, "h"), exchange(a.ID, "gone"), bad, exchange(b.ID, "b2"), exchange(a.ID, "a3")}
 	for _, round := range []string{"batch", "batch with a failing exchange"} {
 		if round == "batch" {
@@ -110,14 +111,14 @@ func testGroupCommit(t *testing.T, s *store.Store) {
 	}
 	// The cached session got the batch's turns without reading them back.
 	before := s.HistoryRowsRead()
-	w := storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), smriti.HistoryQuery{Budget: 1000})).Must(t)
+	w := storetest.Get(s.History(ctx, storetest.Get(s.Session(ctx, a.ID)).Must(t), contract.HistoryQuery{Budget: 1000})).Must(t)
 	if read := s.HistoryRowsRead() - before; read != 0 || len(w.Turns) != 14 || w.Turns[0].Content != "a a3" {
 		t.Fatalf("history after the batch: %d rows read, %d turns, newest %q", read, len(w.Turns), w.Turns[0].Content)
 	}
 }
 
 // stamps collects the distinct creation times of the stored exchanges.
-func stamps(res []*smriti.ExchangeResult) map[time.Time]bool {
+func stamps(res []*contract.ExchangeResult) map[time.Time]bool {
 	at := map[time.Time]bool{}
 	for _, r := range res {
 		if r != nil {
@@ -129,7 +130,7 @@ func stamps(res []*smriti.ExchangeResult) map[time.Time]bool {
 
 // checkGroup compares a batch's results with the expected outcome of each
 // exchange: its name (stored, user turn at seq) or the failure.
-func checkGroup(t *testing.T, res []*smriti.ExchangeResult, errs []error, want []string, seqs []int64) {
+func checkGroup(t *testing.T, res []*contract.ExchangeResult, errs []error, want []string, seqs []int64) {
 	t.Helper()
 	for i, w := range want {
 		switch w {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -31,13 +32,13 @@ func BenchmarkGroupCommitBatch(b *testing.B) {
 				s.SetCommitFaults(func() error { return nil }, nil)
 			}
 			ctx := smriti.WithUser(context.Background(), smriti.NewID())
-			var exs []smriti.Exchange
+			var exs []contract.Exchange
 			for i := 0; i < 3; i++ {
 				sp := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: fmt.Sprintf("space %d", i)})).Must(b)
 				se := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID, Provider: "mock", Model: "m"})).Must(b)
-				exs = append(exs, smriti.Exchange{SessionID: se.ID,
-					User:      smriti.TurnWrite{Content: "a question", Provider: "mock", Model: "m", Tokens: 3},
-					Assistant: smriti.TurnWrite{Content: "an answer", Provider: "mock", Model: "m", Tokens: 5}})
+				exs = append(exs, contract.Exchange{SessionID: se.ID,
+					User:      contract.TurnWrite{Content: "a question", Provider: "mock", Model: "m", Tokens: 3},
+					Assistant: contract.TurnWrite{Content: "an answer", Provider: "mock", Model: "m", Tokens: 5}})
 			}
 			ctxs := slices.Repeat([]context.Context{ctx}, len(exs))
 			write := func() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -54,16 +55,16 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 	sessions = append(sessions, storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "m0"})).Must(t))
 	foreign := storetest.Get(s.CreateSpace(other, smriti.SpaceCreate{Name: "not mine"})).Must(t)
 	hidden := storetest.Get(s.CreateSession(other, smriti.SessionCreate{SpaceID: &foreign.ID})).Must(t)
-	exchange := func(id smriti.ID, name, model string) smriti.Exchange {
-		return smriti.Exchange{SessionID: id,
-			User:      smriti.TurnWrite{Content: "q " + name, Provider: "mock", Model: model, Tokens: 3},
-			Assistant: smriti.TurnWrite{Content: "a " + name, Provider: "mock", Model: model, Tokens: 5}}
+	exchange := func(id smriti.ID, name, model string) contract.Exchange {
+		return contract.Exchange{SessionID: id,
+			User:      contract.TurnWrite{Content: "q " + name, Provider: "mock", Model: model, Tokens: 3},
+			Assistant: contract.TurnWrite{Content: "a " + name, Provider: "mock", Model: model, Tokens: 5}}
 	}
 	// Sessions 0..4: space 0 has one, space 1 two, space 2 one, then the
 	// loose one. The last exchange of session 2 is a one-off model.
 	keep := exchange(sessions[2].ID, "s2 once", "once")
 	keep.KeepSessionModel = true
-	exs := []smriti.Exchange{exchange(sessions[3].ID, "s3", "m1"), exchange(sessions[1].ID, "s1", "m1"), exchange(hidden.ID, "h", "m1"),
+	exs := []contract.Exchange{exchange(sessions[3].ID, "s3", "m1"), exchange(sessions[1].ID, "s1", "m1"), exchange(hidden.ID, "h", "m1"),
 		exchange(sessions[0].ID, "s0", "m1"), exchange(sessions[4].ID, "s4", "m1"), exchange(sessions[2].ID, "s2", "m1"), keep,
 		exchange(sessions[1].ID, "s1 again", "m2")}
 	ctxs := slices.Repeat([]context.Context{ctx}, len(exs))
@@ -104,7 +105,7 @@ func testGroupCommitAcrossSpaces(t *testing.T, s, replica *store.Store) {
 
 	// One session for two callers makes two runs of it: written one run
 	// after another, and the caller who may not write it is refused.
-	res, errs = s.WriteGroup([]context.Context{ctx, other}, []smriti.Exchange{exchange(sessions[0].ID, "mine", "m1"), exchange(sessions[0].ID, "theirs", "m1")})
+	res, errs = s.WriteGroup([]context.Context{ctx, other}, []contract.Exchange{exchange(sessions[0].ID, "mine", "m1"), exchange(sessions[0].ID, "theirs", "m1")})
 	if errs[0] != nil || res[0].User.Seq != 2 || smriti.ErrorCode(errs[1]) != smriti.ENOTFOUND {
 		t.Fatalf("one session for two callers: %+v, %v", res, errs)
 	}
@@ -214,15 +215,15 @@ func testGroupCommitSessionMoved(t *testing.T, s *store.Store) {
 	b := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "b"})).Must(t)
 	inA := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &a.ID, Provider: "mock", Model: "m"})).Must(t)
 	loose := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{Provider: "mock", Model: "m"})).Must(t)
-	exchange := func(id smriti.ID, n int) smriti.Exchange {
-		return smriti.Exchange{SessionID: id,
-			User:      smriti.TurnWrite{Content: fmt.Sprintf("q %d", n), Provider: "mock", Model: "m", Tokens: 3},
-			Assistant: smriti.TurnWrite{Content: fmt.Sprintf("a %d", n), Provider: "mock", Model: "m", Tokens: 5}}
+	exchange := func(id smriti.ID, n int) contract.Exchange {
+		return contract.Exchange{SessionID: id,
+			User:      contract.TurnWrite{Content: fmt.Sprintf("q %d", n), Provider: "mock", Model: "m", Tokens: 3},
+			Assistant: contract.TurnWrite{Content: fmt.Sprintf("a %d", n), Provider: "mock", Model: "m", Tokens: 5}}
 	}
 	ctxs := []context.Context{ctx, ctx}
 	write := func(n int) {
 		t.Helper()
-		_, errs := s.WriteGroup(ctxs, []smriti.Exchange{exchange(inA.ID, n), exchange(loose.ID, n)})
+		_, errs := s.WriteGroup(ctxs, []contract.Exchange{exchange(inA.ID, n), exchange(loose.ID, n)})
 		for _, err := range errs {
 			if err != nil {
 				t.Fatal(err)

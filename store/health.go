@@ -3,14 +3,14 @@ package store
 import (
 	"context"
 
-	"smriti"
+	"smriti/contract"
 	"smriti/store/internal/dbx"
 )
 
 // Status checks the database within ctx (the caller bounds it): reachable,
 // writable, the migration version and the pool's statistics. It never
 // returns an error; what went wrong is in Problem.
-func (s *Store) Status(ctx context.Context) smriti.DatabaseStatus {
+func (s *Store) Status(ctx context.Context) contract.DatabaseStatus {
 	return dbx.Status(ctx, s.d, s.read, s.write)
 }
 

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store/internal/turncache"
 )
 
@@ -28,8 +29,8 @@ ORDER BY sequence_number`
 // the same caller (it carries the visibility check and the snapshot's
 // newest sequence number). A session served before reads from the
 // database only the turns written since (by this server or another).
-func (s *Store) History(ctx context.Context, se *smriti.Session, q smriti.HistoryQuery) (smriti.HistoryWindow, error) {
-	out := smriti.HistoryWindow{Turns: []*smriti.Turn{}}
+func (s *Store) History(ctx context.Context, se *smriti.Session, q contract.HistoryQuery) (contract.HistoryWindow, error) {
+	out := contract.HistoryWindow{Turns: []*smriti.Turn{}}
 	top := se.LastSeq
 	floor := int64(0)
 	if q.AfterSeq != nil {

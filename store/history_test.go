@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/estimate"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -74,9 +75,9 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		t.Helper()
 		u := fmt.Sprintf("message %d %s", i, strings.Repeat("word ", i%7))
 		r := fmt.Sprintf("reply %d %s", i, strings.Repeat("longer text ", i%5))
-		if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-			User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
-			Assistant: smriti.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(r)}}); err != nil {
+		if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+			User:      contract.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
+			Assistant: contract.TurnWrite{Content: r, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(r)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +92,7 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all, err := s.Turns(ctx, se.ID, smriti.TurnQuery{})
+		all, err := s.Turns(ctx, se.ID, contract.TurnQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 		}
 		wantSeqs, wantUnread := wantHistory(all, lo, budget)
 		before := s.HistoryRowsRead()
-		w, err := s.History(ctx, cur, smriti.HistoryQuery{AfterSeq: floor, AfterLogPos: afterLog, Budget: budget})
+		w, err := s.History(ctx, cur, contract.HistoryQuery{AfterSeq: floor, AfterLogPos: afterLog, Budget: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +215,7 @@ func testHistory(t *testing.T, open func(t *testing.T) *store.Store) {
 
 func mustTurns(t *testing.T, s *store.Store, ctx context.Context, id smriti.ID) []*smriti.Turn {
 	t.Helper()
-	all, err := s.Turns(ctx, id, smriti.TurnQuery{})
+	all, err := s.Turns(ctx, id, contract.TurnQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/idempotency"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -46,7 +47,7 @@ func testKeyedAmbiguousCommit(t *testing.T, s *store.Store) {
 	if got == nil || got.RequestHash != "h" || got.Status != 0 {
 		t.Fatalf("key after the ambiguous commit = %+v", got)
 	}
-	list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+	list, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{})
 	if err != nil || len(list) != 1 || list[0].ID != cp.ID {
 		t.Fatalf("checkpoints = %d (err %v), want only %s", len(list), err, cp.ID)
 	}

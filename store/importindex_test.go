@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/portability"
 	"smriti/search"
 	"smriti/store"
@@ -31,9 +32,9 @@ func indexedSpace(t *testing.T, ctx context.Context, s *store.Store) *smriti.Spa
 	}
 	var last *smriti.Checkpoint
 	for i := range 6 {
-		if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: main.ID,
-			User:      smriti.TurnWrite{Content: fmt.Sprintf("Question %d about the Tasman crossing", i), Provider: "mock", Model: "m"},
-			Assistant: smriti.TurnWrite{Content: fmt.Sprintf("Answer %d: take the ferry from Wellington", i), Provider: "mock", Model: "m"}}); err != nil {
+		if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: main.ID,
+			User:      contract.TurnWrite{Content: fmt.Sprintf("Question %d about the Tasman crossing", i), Provider: "mock", Model: "m"},
+			Assistant: contract.TurnWrite{Content: fmt.Sprintf("Answer %d: take the ferry from Wellington", i), Provider: "mock", Model: "m"}}); err != nil {
 			t.Fatal(err)
 		}
 		last, err = s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: main.ID, Content: smriti.Content{
@@ -56,9 +57,9 @@ func indexedSpace(t *testing.T, ctx context.Context, s *store.Store) *smriti.Spa
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: fork.ID,
-		User:      smriti.TurnWrite{Content: "Would flying be quicker?", Provider: "mock", Model: "m"},
-		Assistant: smriti.TurnWrite{Content: "A flight takes an hour", Provider: "mock", Model: "m"}}); err != nil {
+	if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: fork.ID,
+		User:      contract.TurnWrite{Content: "Would flying be quicker?", Provider: "mock", Model: "m"},
+		Assistant: contract.TurnWrite{Content: "A flight takes an hour", Provider: "mock", Model: "m"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: fork.ID,

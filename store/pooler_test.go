@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -124,9 +125,9 @@ func TestPgbouncerTransactionModeTwoReplicas(t *testing.T) {
 			defer wg.Done()
 			s := replicas[c%2]
 			for i := range each {
-				_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: sessions[(c+i)%4],
-					User:      smriti.TurnWrite{Content: fmt.Sprintf("q %d/%d", c, i), Tokens: 1},
-					Assistant: smriti.TurnWrite{Content: fmt.Sprintf("a %d/%d", c, i), Tokens: 1}})
+				_, err := s.AppendExchange(ctx, contract.Exchange{SessionID: sessions[(c+i)%4],
+					User:      contract.TurnWrite{Content: fmt.Sprintf("q %d/%d", c, i), Tokens: 1},
+					Assistant: contract.TurnWrite{Content: fmt.Sprintf("a %d/%d", c, i), Tokens: 1}})
 				if err != nil {
 					failed.Add(1)
 					firstErr.Do(func() { t.Errorf("send failed: %v", err) })
@@ -140,7 +141,7 @@ func TestPgbouncerTransactionModeTwoReplicas(t *testing.T) {
 	stored := 0
 	seen := map[string]bool{}
 	for _, id := range sessions {
-		turns := storetest.Get(replicas[1].Turns(ctx, id, smriti.TurnQuery{})).Must(t)
+		turns := storetest.Get(replicas[1].Turns(ctx, id, contract.TurnQuery{})).Must(t)
 		for i, tu := range turns {
 			if tu.Seq != int64(i) {
 				t.Fatalf("session %s: turn %d has seq %d (gap or duplicate)", id, i, tu.Seq)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/secretlog"
 	"smriti/store/storetest"
 )
@@ -23,12 +24,12 @@ func TestPurgeReachesTheOtherServersCaches(t *testing.T) {
 	sp := storetest.Get(a.CreateSpace(ctx, smriti.SpaceCreate{Name: "purge-replicas"})).Must(t)
 	se := storetest.Get(a.CreateSession(ctx, smriti.SessionCreate{SpaceID: &sp.ID})).Must(t)
 	const key = "ghp_R8x2Kq9LmZ4vT7wN1pY6sB3dF5hJ0cG2aE4u"
-	storetest.Get(a.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User: smriti.TurnWrite{Content: "deploy with " + key}, Assistant: smriti.TurnWrite{Content: "ok"}})).Must(t)
+	storetest.Get(a.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User: contract.TurnWrite{Content: "deploy with " + key}, Assistant: contract.TurnWrite{Content: "ok"}})).Must(t)
 	first := func() string {
 		t.Helper()
 		snap := storetest.Get(b.Session(ctx, se.ID)).Must(t)
-		w := storetest.Get(b.History(ctx, snap, smriti.HistoryQuery{Budget: 1000})).Must(t)
+		w := storetest.Get(b.History(ctx, snap, contract.HistoryQuery{Budget: 1000})).Must(t)
 		if len(w.Turns) != 2 {
 			t.Fatalf("history = %d turns, want 2", len(w.Turns))
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/estimate"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -39,12 +40,12 @@ func testReleaseMemory(t *testing.T, s *store.Store) {
 			defer wg.Done()
 			for i := range each {
 				msg := fmt.Sprintf("writer %d message %d", w, i)
-				if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-					User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
-					Assistant: smriti.TurnWrite{Content: "ok", Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
+				if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+					User:      contract.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
+					Assistant: contract.TurnWrite{Content: "ok", Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
 					errs <- err
 				}
-				if _, err := s.Turns(ctx, se.ID, smriti.TurnQuery{}); err != nil {
+				if _, err := s.Turns(ctx, se.ID, contract.TurnQuery{}); err != nil {
 					errs <- err
 				}
 			}
@@ -61,7 +62,7 @@ func testReleaseMemory(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 
-	turns, err := s.Turns(ctx, se.ID, smriti.TurnQuery{Limit: 1000})
+	turns, err := s.Turns(ctx, se.ID, contract.TurnQuery{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func testReleaseMemory(t *testing.T, s *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := smriti.HistoryQuery{Budget: 100000}
+	q := contract.HistoryQuery{Budget: 100000}
 	if _, err := s.History(ctx, cur, q); err != nil {
 		t.Fatal(err)
 	}

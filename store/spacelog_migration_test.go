@@ -10,6 +10,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -115,8 +116,8 @@ func TestSpaceLogMigrationPostgres(t *testing.T) {
 	s3 := storetest.Get(s.CreateSpace(uctx, smriti.SpaceCreate{Name: "new"})).Must(t)
 	c := storetest.Get(s.CreateSession(uctx, smriti.SessionCreate{SpaceID: &s3.ID})).Must(t)
 	for _, se := range []smriti.ID{a, b, c.ID, loose} {
-		storetest.Get(s.AppendExchange(uctx, smriti.Exchange{SessionID: se,
-			User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}})).Must(t)
+		storetest.Get(s.AppendExchange(uctx, contract.Exchange{SessionID: se,
+			User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"}})).Must(t)
 	}
 	want("a", ints(`SELECT log_pos FROM turns WHERE session_id = $1 ORDER BY sequence_number`, a), 3, 5, 10, 11)
 	want("b", ints(`SELECT log_pos FROM turns WHERE session_id = $1 ORDER BY sequence_number`, b), 4, 8, 10, 11)
@@ -171,8 +172,8 @@ func TestSpacesDoNotWaitOnEachOtherPostgres(t *testing.T) {
 	free := storetest.Get(s.CreateSpace(ctx, smriti.SpaceCreate{Name: "free"})).Must(t)
 	inHeld := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &held.ID})).Must(t)
 	inFree := storetest.Get(s.CreateSession(ctx, smriti.SessionCreate{SpaceID: &free.ID})).Must(t)
-	ex := func(se *smriti.Session) smriti.Exchange {
-		return smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
+	ex := func(se *smriti.Session) contract.Exchange {
+		return contract.Exchange{SessionID: se.ID, User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"}}
 	}
 	tx, err := s.DB().BeginTx(ctx, nil)
 	if err != nil {

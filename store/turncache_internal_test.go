@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"smriti/contract"
 	"smriti/internal/estimate"
 	"strings"
 	"testing"
@@ -35,9 +36,9 @@ func TestTurnCacheBoundCoversItsMemory(t *testing.T) {
 				for j := range exchanges {
 					u := fmt.Sprintf("%d %d %s", i, j, strings.Repeat("u", size))
 					a := fmt.Sprintf("%d %d %s", i, j, strings.Repeat("a", size))
-					if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-						User:      smriti.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
-						Assistant: smriti.TurnWrite{Content: a, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(a)}}); err != nil {
+					if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+						User:      contract.TurnWrite{Content: u, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(u)},
+						Assistant: contract.TurnWrite{Content: a, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(a)}}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -53,12 +54,12 @@ func TestTurnCacheBoundCoversItsMemory(t *testing.T) {
 			for _, se := range live {
 				// Half the history read back, then a send written on top: both
 				// paths that put turns into the cache.
-				if _, err := s.History(ctx, se, smriti.HistoryQuery{Budget: exchanges * estimate.Tokens(strings.Repeat("u", size))}); err != nil {
+				if _, err := s.History(ctx, se, contract.HistoryQuery{Budget: exchanges * estimate.Tokens(strings.Repeat("u", size))}); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-					User:      smriti.TurnWrite{Content: "one more " + strings.Repeat("u", size), Provider: "mock", Model: "mock", Tokens: 1},
-					Assistant: smriti.TurnWrite{Content: "and " + strings.Repeat("a", size), Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
+				if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+					User:      contract.TurnWrite{Content: "one more " + strings.Repeat("u", size), Provider: "mock", Model: "mock", Tokens: 1},
+					Assistant: contract.TurnWrite{Content: "and " + strings.Repeat("a", size), Provider: "mock", Model: "mock", Tokens: 1}}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store/internal/dbx"
 )
 
@@ -32,7 +33,7 @@ func scanTurn(row interface{ Scan(...any) error }) (*smriti.Turn, error) {
 }
 
 // Turns implements contract.SessionService.
-func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q smriti.TurnQuery) ([]*smriti.Turn, error) {
+func (s *Store) Turns(ctx context.Context, sessionID smriti.ID, q contract.TurnQuery) ([]*smriti.Turn, error) {
 	cols := turnCols
 	if q.PromptOnly {
 		cols = promptTurnCols
@@ -122,7 +123,7 @@ func (s *Store) queryTurns(ctx context.Context, q dbx.Querier, query string, arg
 // replicas — take consecutive sequence numbers and never collide. The
 // session's running token total moves with it, and each turn stores the
 // total up to and including itself.
-func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
+func (s *Store) AppendExchange(ctx context.Context, ex contract.Exchange) (*contract.ExchangeResult, error) {
 	if grouped(ex) {
 		return s.appendGrouped(ctx, ex)
 	}
@@ -136,8 +137,8 @@ func (s *Store) AppendExchange(ctx context.Context, ex smriti.Exchange) (*smriti
 }
 
 // appendOne writes one exchange in its own transaction.
-func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.ExchangeResult, error) {
-	var res *smriti.ExchangeResult
+func (s *Store) appendOne(ctx context.Context, ex contract.Exchange) (*contract.ExchangeResult, error) {
+	var res *contract.ExchangeResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = nil
 		if ex.IdempotencyKey != "" {
@@ -208,7 +209,7 @@ func (s *Store) appendOne(ctx context.Context, ex smriti.Exchange) (*smriti.Exch
 				return fmt.Errorf("record idempotency key: %w", err)
 			}
 		}
-		res = &smriti.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
+		res = &contract.ExchangeResult{User: user, Assistant: asst, RequestHash: ex.RequestHash}
 		return nil
 	})
 	if err != nil && dbx.Ambiguous(err) && res != nil && !res.Replayed {
@@ -263,14 +264,14 @@ func (s *Store) PurgeSendKeys(ctx context.Context) (int64, error) {
 
 // ReplayExchange returns the exchange stored under an idempotency key, or
 // nil when there is none within the retention.
-func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+func (s *Store) ReplayExchange(ctx context.Context, sessionID smriti.ID, key string) (*contract.ExchangeResult, error) {
 	if _, err := s.session(ctx, s.read, sessionID, ""); err != nil {
 		return nil, err
 	}
 	return s.replay(ctx, s.read, sessionID, key)
 }
 
-func (s *Store) replay(ctx context.Context, q dbx.Querier, sessionID smriti.ID, key string) (*smriti.ExchangeResult, error) {
+func (s *Store) replay(ctx context.Context, q dbx.Querier, sessionID smriti.ID, key string) (*contract.ExchangeResult, error) {
 	var userID, asstID smriti.ID
 	var hash string
 	err := q.QueryRowContext(ctx, s.d.Rebind(`SELECT user_turn_id, assistant_turn_id, request_hash FROM send_keys
@@ -289,10 +290,10 @@ func (s *Store) replay(ctx context.Context, q dbx.Querier, sessionID smriti.ID, 
 	if len(turns) != 2 {
 		return nil, fmt.Errorf("idempotency key %q points at %d turns", key, len(turns))
 	}
-	return &smriti.ExchangeResult{User: turns[0], Assistant: turns[1], Replayed: true, RequestHash: hash}, nil
+	return &contract.ExchangeResult{User: turns[0], Assistant: turns[1], Replayed: true, RequestHash: hash}, nil
 }
 
-func (s *Store) newTurn(se *smriti.Session, role string, w smriti.TurnWrite, seq, pos int64, now time.Time) *smriti.Turn {
+func (s *Store) newTurn(se *smriti.Session, role string, w contract.TurnWrite, seq, pos int64, now time.Time) *smriti.Turn {
 	t := &smriti.Turn{
 		ID: smriti.NewID(), SessionID: se.ID, SpaceID: se.SpaceID, Role: role, Content: w.Content,
 		Provider: w.Provider, Model: w.Model, Seq: seq, LogPos: pos, Tokens: w.Tokens, Metadata: w.Metadata,

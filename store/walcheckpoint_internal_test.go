@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"smriti/contract"
 	"smriti/internal/estimate"
 	"testing"
 	"time"
@@ -36,9 +37,9 @@ func TestCheckpointsRunBesideWrites(t *testing.T) {
 		}
 		for i := range 400 {
 			msg := fmt.Sprintf("message %d with enough words to fill a few rows of the full-text index", i)
-			if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-				User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
-				Assistant: smriti.TurnWrite{Content: "reply " + msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg) + 1}}); err != nil {
+			if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+				User:      contract.TurnWrite{Content: msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg)},
+				Assistant: contract.TurnWrite{Content: "reply " + msg, Provider: "mock", Model: "mock", Tokens: estimate.Tokens(msg) + 1}}); err != nil {
 				t.Fatal(err)
 			}
 			if background && i%50 == 49 {

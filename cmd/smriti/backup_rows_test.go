@@ -13,6 +13,7 @@ import (
 	"smriti"
 	"smriti/app"
 	"smriti/client"
+	"smriti/contract"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -78,7 +79,7 @@ func testBackupRestoresEveryRow(t *testing.T, liveDSN, restoredDSN, format, file
 		n := 0
 		for _, sp := range owners {
 			uctx := smriti.WithUser(ctx, sp.OwnerID)
-			cps, _, err := restored.Checkpoints(uctx, sp.ID, smriti.CheckpointQuery{Page: smriti.Page{Limit: 1000}})
+			cps, _, err := restored.Checkpoints(uctx, sp.ID, contract.CheckpointQuery{Page: smriti.Page{Limit: 1000}})
 			if err != nil {
 				t.Fatal(err)
 			}

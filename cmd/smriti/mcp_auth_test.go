@@ -18,6 +18,7 @@ import (
 	"smriti"
 	"smriti/account"
 	"smriti/app"
+	"smriti/contract"
 	"smriti/credential"
 	"smriti/gitcli"
 	"smriti/httpapi"
@@ -163,7 +164,7 @@ func TestMCPOverHTTPAuthGatesLLMTools(t *testing.T) {
 		t.Fatalf("alice's create_checkpoint = %v %q", isErr, got)
 	}
 	wantCalls(1)
-	cps, _, err := db.Checkpoints(aliceCtx, sp.ID, smriti.CheckpointQuery{})
+	cps, _, err := db.Checkpoints(aliceCtx, sp.ID, contract.CheckpointQuery{})
 	if err != nil || len(cps) != 1 {
 		t.Fatalf("checkpoints = %d, %v", len(cps), err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"smriti"
 	"smriti/account"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/credential"
 	"smriti/store"
@@ -155,7 +156,7 @@ func testMembership(t *testing.T, s *store.Store) {
 	}
 	_, err := s.Space(bobCtx, sp.ID)
 	wantCode(t, err, smriti.ENOTFOUND)
-	_, err = s.Turns(bobCtx, se.ID, smriti.TurnQuery{})
+	_, err = s.Turns(bobCtx, se.ID, contract.TurnQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 
 	m := Get(s.SetMember(alice, sp.ID, bob.ID, account.RoleViewer)).Must(t)
@@ -168,7 +169,7 @@ func testMembership(t *testing.T, s *store.Store) {
 	if got := Get(s.Checkpoint(bobCtx, cp.ID)).Must(t); got.ID != cp.ID {
 		t.Fatalf("viewer sees checkpoint %s", got.ID)
 	}
-	if turns := Get(s.Turns(bobCtx, se.ID, smriti.TurnQuery{})).Must(t); len(turns) != 2 {
+	if turns := Get(s.Turns(bobCtx, se.ID, contract.TurnQuery{})).Must(t); len(turns) != 2 {
 		t.Fatalf("viewer sees %d turns, want 2", len(turns))
 	}
 	list, _, err := s.Spaces(bobCtx, smriti.Page{})
@@ -244,7 +245,7 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 			t.Errorf("viewer %s: %v, want EFORBIDDEN", what, err)
 		}
 	}
-	ex := smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "x"}, Assistant: smriti.TurnWrite{Content: "y"}}
+	ex := contract.Exchange{SessionID: se.ID, User: contract.TurnWrite{Content: "x"}, Assistant: contract.TurnWrite{Content: "y"}}
 	_, err := s.AppendExchange(vicCtx, ex)
 	forbidden("send", err)
 	ex.IdempotencyKey = "k"
@@ -278,7 +279,7 @@ func testViewerWrites(t *testing.T, s *store.Store) {
 	_, err = s.AttachSession(vicCtx, loose.ID, sp.ID)
 	forbidden("attach into the space", err)
 
-	if turns := Get(s.Turns(alice, se.ID, smriti.TurnQuery{})).Must(t); len(turns) != 2 {
+	if turns := Get(s.Turns(alice, se.ID, contract.TurnQuery{})).Must(t); len(turns) != 2 {
 		t.Fatalf("turns = %d, want 2", len(turns))
 	}
 	if got := Get(s.Session(alice, se.ID)).Must(t); got.Title != se.Title || got.Mount != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/internal/textutil"
 	"smriti/store"
 )
@@ -91,7 +92,7 @@ func testSessions(t *testing.T, s *store.Store) {
 	if attached.SpaceID == nil || *attached.SpaceID != sp.ID {
 		t.Fatalf("attach did not set space: %+v", attached)
 	}
-	turns := Get(s.Turns(ctx, loose.ID, smriti.TurnQuery{})).Must(t)
+	turns := Get(s.Turns(ctx, loose.ID, contract.TurnQuery{})).Must(t)
 	for _, tr := range turns {
 		if tr.SpaceID == nil || *tr.SpaceID != sp.ID {
 			t.Fatalf("turn %d not attached", tr.Seq)
@@ -115,7 +116,7 @@ func testSessions(t *testing.T, s *store.Store) {
 	if err := s.DeleteSession(ctx, loose.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Turns(ctx, loose.ID, smriti.TurnQuery{})
+	_, err = s.Turns(ctx, loose.ID, contract.TurnQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 	wantCode(t, s.DeleteSession(ctx, loose.ID), smriti.ENOTFOUND)
 }
@@ -175,15 +176,15 @@ func testAppendExchange(t *testing.T, s *store.Store) {
 	if got.LastSeq != 5 || got.ActiveProvider != "mock" {
 		t.Fatalf("session after sends = %+v", got)
 	}
-	_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: smriti.NewID()})
+	_, err := s.AppendExchange(ctx, contract.Exchange{SessionID: smriti.NewID()})
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 
 func testIdempotency(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
-	ex := smriti.Exchange{SessionID: se.ID, IdempotencyKey: "k1",
-		User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
+	ex := contract.Exchange{SessionID: se.ID, IdempotencyKey: "k1",
+		User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"}}
 	first := Get(s.AppendExchange(ctx, ex)).Must(t)
 	ex.Assistant.Content = "a different answer"
 	again := Get(s.AppendExchange(ctx, ex)).Must(t)
@@ -197,7 +198,7 @@ func testIdempotency(t *testing.T, s *store.Store) {
 	if none := Get(s.ReplayExchange(ctx, se.ID, "other")).Must(t); none != nil {
 		t.Fatal("unknown key replayed")
 	}
-	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	turns := Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 2 {
 		t.Fatalf("turns = %d, want 2", len(turns))
 	}
@@ -213,8 +214,8 @@ func testConcurrentSends(t *testing.T, s *store.Store) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			_, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-				User: smriti.TurnWrite{Content: fmt.Sprintf("q%d", i)}, Assistant: smriti.TurnWrite{Content: fmt.Sprintf("a%d", i)}})
+			_, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+				User: contract.TurnWrite{Content: fmt.Sprintf("q%d", i)}, Assistant: contract.TurnWrite{Content: fmt.Sprintf("a%d", i)}})
 			errs <- err
 		}(i)
 	}
@@ -225,7 +226,7 @@ func testConcurrentSends(t *testing.T, s *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	checkPairs(t, Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t), n)
+	checkPairs(t, Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t), n)
 }
 
 // checkPairs asserts turns are numbered 0..2n-1 without gaps and each reply
@@ -251,7 +252,7 @@ func checkPairs(t *testing.T, turns []*smriti.Turn, n int) {
 func testTurnQueries(t *testing.T, s *store.Store) {
 	ctx := userCtx()
 	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
-	var ex []*smriti.ExchangeResult
+	var ex []*contract.ExchangeResult
 	for i := 0; i < 5; i++ {
 		ex = append(ex, send(t, ctx, s, se, fmt.Sprintf("m%d", i)))
 	}
@@ -265,14 +266,14 @@ func testTurnQueries(t *testing.T, s *store.Store) {
 	three, pos := int64(3), ex[2].User.LogPos
 	cases := []struct {
 		name string
-		q    smriti.TurnQuery
+		q    contract.TurnQuery
 		want string
 	}{
-		{"All", smriti.TurnQuery{}, "[0 1 2 3 4 5 6 7 8 9]"},
-		{"AfterSeq", smriti.TurnQuery{AfterSeq: &three}, "[4 5 6 7 8 9]"},
-		{"BeforeSeq", smriti.TurnQuery{BeforeSeq: &three}, "[0 1 2]"},
-		{"AfterLogPos", smriti.TurnQuery{AfterLogPos: &pos}, "[5 6 7 8 9]"},
-		{"NewestLimit", smriti.TurnQuery{Newest: true, Limit: 3}, "[9 8 7]"},
+		{"All", contract.TurnQuery{}, "[0 1 2 3 4 5 6 7 8 9]"},
+		{"AfterSeq", contract.TurnQuery{AfterSeq: &three}, "[4 5 6 7 8 9]"},
+		{"BeforeSeq", contract.TurnQuery{BeforeSeq: &three}, "[0 1 2]"},
+		{"AfterLogPos", contract.TurnQuery{AfterLogPos: &pos}, "[5 6 7 8 9]"},
+		{"NewestLimit", contract.TurnQuery{Newest: true, Limit: 3}, "[9 8 7]"},
 	}
 	for _, c := range cases {
 		got := fmt.Sprint(seq(Get(s.Turns(ctx, se.ID, c.q)).Must(t)))
@@ -313,7 +314,7 @@ func testCommitParentRules(t *testing.T, s *store.Store) {
 		t.Fatal("main checkpoint after fork parents to the fork")
 	}
 	main := "main"
-	list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Branch: &main})
+	list, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{Branch: &main})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +368,7 @@ func testConcurrentCommits(t *testing.T, s *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	list, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+	list, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{})
 	if err != nil || len(list) != n {
 		t.Fatalf("checkpoints = %d, err %v", len(list), err)
 	}
@@ -404,7 +405,7 @@ func testCheckpointPaging(t *testing.T, s *store.Store) {
 	var all []string
 	after := ""
 	for pages := 0; ; pages++ {
-		list, next, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Page: smriti.Page{Limit: 3, After: after}})
+		list, next, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{Page: smriti.Page{Limit: 3, After: after}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -423,7 +424,7 @@ func testCheckpointPaging(t *testing.T, s *store.Store) {
 	if len(latest) != 2 || latest[0].Message != "6" {
 		t.Fatalf("latest = %v", latest)
 	}
-	_, _, err := s.Checkpoints(ctx, smriti.NewID(), smriti.CheckpointQuery{})
+	_, _, err := s.Checkpoints(ctx, smriti.NewID(), contract.CheckpointQuery{})
 	wantCode(t, err, smriti.ENOTFOUND)
 }
 

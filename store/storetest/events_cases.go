@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/store"
 )
@@ -39,15 +40,15 @@ func testSpaceEvents(t *testing.T, s *store.Store) {
 		subject smriti.ID
 		branch  string
 	}{
-		{smriti.EventSessionCreated, se.ID, "main"},
-		{smriti.EventSessionUpdated, se.ID, "main"},
-		{smriti.EventCheckpointCreated, a.ID, "main"},
-		{smriti.EventSessionUpdated, se.ID, "main"},
-		{smriti.EventSessionCreated, fork.ID, "exp"},
-		{smriti.EventDispositionChanged, fork.ID, "exp"},
-		{smriti.EventSessionUpdated, loose.ID, "main"},
-		{smriti.EventClaimChanged, claim.ID, "exp"},
-		{smriti.EventClaimChanged, claim.ID, "exp"},
+		{contract.EventSessionCreated, se.ID, "main"},
+		{contract.EventSessionUpdated, se.ID, "main"},
+		{contract.EventCheckpointCreated, a.ID, "main"},
+		{contract.EventSessionUpdated, se.ID, "main"},
+		{contract.EventSessionCreated, fork.ID, "exp"},
+		{contract.EventDispositionChanged, fork.ID, "exp"},
+		{contract.EventSessionUpdated, loose.ID, "main"},
+		{contract.EventClaimChanged, claim.ID, "exp"},
+		{contract.EventClaimChanged, claim.ID, "exp"},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("got %d events, want %d: %+v", len(evs), len(want), evs)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/idempotency"
 	"smriti/store"
 )
@@ -31,7 +32,7 @@ func claimCtx(ctx context.Context, kind, key, hash string) (context.Context, *id
 
 func countCheckpoints(t *testing.T, ctx context.Context, s *store.Store, space smriti.ID) int {
 	t.Helper()
-	list, _, err := s.Checkpoints(ctx, space, smriti.CheckpointQuery{})
+	list, _, err := s.Checkpoints(ctx, space, contract.CheckpointQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/portability"
 	"smriti/store"
 )
@@ -40,7 +41,7 @@ func turnsAfter(t *testing.T, s *store.Store, owner *smriti.Session, c *smriti.C
 	ctx := smriti.WithUser(context.Background(), owner.OwnerID)
 	se := Get(s.Session(ctx, owner.ID)).Must(t)
 	cp := Get(s.Checkpoint(ctx, c.ID)).Must(t)
-	w := Get(s.History(ctx, se, smriti.HistoryQuery{AfterLogPos: &cp.LogPos, Budget: 1 << 20})).Must(t)
+	w := Get(s.History(ctx, se, contract.HistoryQuery{AfterLogPos: &cp.LogPos, Budget: 1 << 20})).Must(t)
 	var out []string
 	for i := len(w.Turns) - 1; i >= 0; i-- {
 		out = append(out, w.Turns[i].Content)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 )
 
@@ -29,7 +30,7 @@ func testMounts(t *testing.T, s *store.Store) {
 	if again := Get(s.Session(ctx, se.ID)).Must(t); !reflect.DeepEqual(again.Mount, want) {
 		t.Fatalf("reloaded mount = %+v, want %+v", again.Mount, want)
 	}
-	ex := smriti.Exchange{SessionID: se.ID, User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"},
+	ex := contract.Exchange{SessionID: se.ID, User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"},
 		Mount: &smriti.Mount{CheckpointID: cp2.ID, BaseSeq: -1}}
 	Get(s.AppendExchange(ctx, ex)).Must(t)
 	if again := Get(s.Session(ctx, se.ID)).Must(t); !reflect.DeepEqual(again.Mount, ex.Mount) || again.LastSeq != 1 {
@@ -99,8 +100,8 @@ func testKeyDigestAndRetention(t *testing.T, s *store.Store) {
 	s.Now = func() time.Time { return now }
 	s.KeyRetention = time.Hour
 	se := Get(s.CreateSession(ctx, smriti.SessionCreate{})).Must(t)
-	ex := smriti.Exchange{SessionID: se.ID, IdempotencyKey: "k", RequestHash: "h1",
-		User: smriti.TurnWrite{Content: "q"}, Assistant: smriti.TurnWrite{Content: "a"}}
+	ex := contract.Exchange{SessionID: se.ID, IdempotencyKey: "k", RequestHash: "h1",
+		User: contract.TurnWrite{Content: "q"}, Assistant: contract.TurnWrite{Content: "a"}}
 	first := Get(s.AppendExchange(ctx, ex)).Must(t)
 	if first.RequestHash != "h1" || first.Replayed {
 		t.Fatalf("first = %+v", first)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/portability"
 	"smriti/search"
@@ -161,7 +162,7 @@ func testBundleAsNew(t *testing.T, s *store.Store) {
 	if cp.ID == sp.ID {
 		t.Fatal("as_new kept the space id")
 	}
-	list, _, err := s.Checkpoints(ctx, cp.ID, smriti.CheckpointQuery{})
+	list, _, err := s.Checkpoints(ctx, cp.ID, contract.CheckpointQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func testImportConversation(t *testing.T, s *store.Store) {
 	if err != nil || !created {
 		t.Fatalf("import: created=%v err=%v", created, err)
 	}
-	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	turns := Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 2 || turns[0].Seq != 0 || turns[1].Seq != 1 || turns[0].Content != "Grüezi, plan Zürich?" {
 		t.Fatalf("turns = %+v", turns)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/portability"
 	"smriti/search"
 	"smriti/secretlog"
@@ -95,9 +96,9 @@ func testPurge(t *testing.T, s *store.Store) {
 	sp := newSpace(t, ctx, s)
 	se := newSession(t, ctx, s, sp)
 	withKey := "deploy with GITHUB_TOKEN=" + purgeSecret + " tonight"
-	Get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User:      smriti.TurnWrite{Content: withKey, Provider: "mock", Model: "m"},
-		Assistant: smriti.TurnWrite{Content: "ok", Provider: "mock", Model: "m", Metadata: map[string]any{"context": map[string]any{"quote": withKey}}}})).Must(t)
+	Get(s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User:      contract.TurnWrite{Content: withKey, Provider: "mock", Model: "m"},
+		Assistant: contract.TurnWrite{Content: "ok", Provider: "mock", Model: "m", Metadata: map[string]any{"context": map[string]any{"quote": withKey}}}})).Must(t)
 	send(t, ctx, s, se, "an ordinary message")
 	Get(s.SetSessionTitle(ctx, se.ID, "Token "+purgeSecret)).Must(t)
 	// A line of three: the first as an older version wrote it (hash version

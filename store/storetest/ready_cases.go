@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/coord"
 	"smriti/portability"
 	"smriti/store"
@@ -175,7 +176,7 @@ func testAgentEntries(t *testing.T, s *store.Store) {
 	if err != nil || created || added != 1 || se2.ID != se.ID || se2.LastSeq != 2 {
 		t.Fatalf("second = %+v %v %d %v", se2, created, added, err)
 	}
-	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	turns := Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 	if len(turns) != 3 || turns[2].Content != "three" || turns[2].Seq != 2 {
 		t.Fatalf("turns = %d", len(turns))
 	}
@@ -209,7 +210,7 @@ func testAgentStandIn(t *testing.T, s *store.Store) {
 	if _, _, added, err := s.AppendAgentEntries(ctx, sp.ID, portability.SourceClaudeCode, "k1", "s", []portability.AgentEntry{user, msg("a1"), msg("a2")}); err != nil || added != 1 {
 		t.Fatalf("repeated words: added %d, %v; want 1", added, err)
 	}
-	turns := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+	turns := Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 	var got []string
 	for _, tu := range turns {
 		got = append(got, tu.Role+": "+tu.Content)

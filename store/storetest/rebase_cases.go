@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 )
 
@@ -64,7 +65,7 @@ func testGroupedCommits(t *testing.T, s *store.Store) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	cps, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{Page: smriti.Page{Limit: 200}})
+	cps, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{Page: smriti.Page{Limit: 200}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func testRebaseStorm(t *testing.T, s *store.Store) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("head holds %d items, want %d:\n got %v\nwant %v", len(got), len(want), got, want)
 	}
-	all, _, err := s.Checkpoints(ctx, sp.ID, smriti.CheckpointQuery{})
+	all, _, err := s.Checkpoints(ctx, sp.ID, contract.CheckpointQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

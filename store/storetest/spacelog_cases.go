@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 )
 
@@ -39,7 +40,7 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 		// before and after: the turn ids visible before each checkpoint
 		// began and once it had committed.
 		before, after map[smriti.ID]map[smriti.ID]bool
-		seen          []smriti.SpaceEvent
+		seen          []contract.SpaceEvent
 	}
 	runs := make([]*spaceRun, spaces)
 	for i := range runs {
@@ -53,7 +54,7 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 	visible := func(r *spaceRun) (map[smriti.ID]bool, error) {
 		ids := map[smriti.ID]bool{}
 		for _, se := range r.sessions {
-			ts, err := s.Turns(ctx, se.ID, smriti.TurnQuery{})
+			ts, err := s.Turns(ctx, se.ID, contract.TurnQuery{})
 			if err != nil {
 				return nil, err
 			}
@@ -75,8 +76,8 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 					defer writers.Done()
 					for n := 0; n < sends; n++ {
 						msg := fmt.Sprintf("q%d-%d", k, n)
-						if _, err := s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-							User: smriti.TurnWrite{Content: msg}, Assistant: smriti.TurnWrite{Content: "a" + msg[1:]}}); err != nil {
+						if _, err := s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+							User: contract.TurnWrite{Content: msg}, Assistant: contract.TurnWrite{Content: "a" + msg[1:]}}); err != nil {
 							errs <- err
 							return
 						}
@@ -145,7 +146,7 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 	for i, r := range runs {
 		var turns []*smriti.Turn
 		for _, se := range r.sessions {
-			ts := Get(s.Turns(ctx, se.ID, smriti.TurnQuery{})).Must(t)
+			ts := Get(s.Turns(ctx, se.ID, contract.TurnQuery{})).Must(t)
 			if len(ts) != 2*senders*sends {
 				t.Fatalf("space %d session has %d turns, want %d", i, len(ts), 2*senders*sends)
 			}
@@ -156,7 +157,7 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 			}
 			turns = append(turns, ts...)
 		}
-		cps, _, err := s.Checkpoints(ctx, r.sp.ID, smriti.CheckpointQuery{})
+		cps, _, err := s.Checkpoints(ctx, r.sp.ID, contract.CheckpointQuery{})
 		if err != nil || len(cps) != commits {
 			t.Fatalf("space %d: %d checkpoints, err %v", i, len(cps), err)
 		}
@@ -188,7 +189,7 @@ func testSpaceLogsConcurrent(t *testing.T, s *store.Store) {
 			above := 0
 			for _, se := range r.sessions {
 				pos := c.LogPos
-				above += len(Get(s.Turns(ctx, se.ID, smriti.TurnQuery{AfterLogPos: &pos})).Must(t))
+				above += len(Get(s.Turns(ctx, se.ID, contract.TurnQuery{AfterLogPos: &pos})).Must(t))
 			}
 			if below+above != len(turns) {
 				t.Fatalf("space %d: %d turns below checkpoint %d and %d after it, of %d", i, below, c.LogPos, above, len(turns))
@@ -235,13 +236,13 @@ func testAttachRenumbers(t *testing.T, s *store.Store) {
 	send(t, ctx, s, inSpace, "in the space")
 	send(t, ctx, s, loose, "two")
 	// The cache holds the loose session's turns with their old positions.
-	Get(s.History(ctx, Get(s.Session(ctx, loose.ID)).Must(t), smriti.HistoryQuery{Budget: 1000})).Must(t)
+	Get(s.History(ctx, Get(s.Session(ctx, loose.ID)).Must(t), contract.HistoryQuery{Budget: 1000})).Must(t)
 	c := commit(t, ctx, s, sp, inSpace, "A")
 
 	Get(s.AttachSession(ctx, loose.ID, sp.ID)).Must(t)
 	check := func(space *smriti.Space, after *smriti.Checkpoint) {
 		t.Helper()
-		ts := Get(s.Turns(ctx, loose.ID, smriti.TurnQuery{})).Must(t)
+		ts := Get(s.Turns(ctx, loose.ID, contract.TurnQuery{})).Must(t)
 		if len(ts) != 4 {
 			t.Fatalf("turns = %d", len(ts))
 		}
@@ -252,7 +253,7 @@ func testAttachRenumbers(t *testing.T, s *store.Store) {
 		}
 		pos := after.LogPos
 		se := Get(s.Session(ctx, loose.ID)).Must(t)
-		w := Get(s.History(ctx, se, smriti.HistoryQuery{AfterLogPos: &pos, Budget: 1000})).Must(t)
+		w := Get(s.History(ctx, se, contract.HistoryQuery{AfterLogPos: &pos, Budget: 1000})).Must(t)
 		if len(w.Turns) != 4 {
 			t.Fatalf("history after checkpoint %d: %d turns, want 4", pos, len(w.Turns))
 		}
@@ -262,7 +263,7 @@ func testAttachRenumbers(t *testing.T, s *store.Store) {
 			t.Fatalf("checkpoint at %d, not after the attached turns (%d)", next.LogPos, ts[3].LogPos)
 		}
 		pos = next.LogPos
-		if w := Get(s.History(ctx, se, smriti.HistoryQuery{AfterLogPos: &pos, Budget: 1000})).Must(t); len(w.Turns) != 0 {
+		if w := Get(s.History(ctx, se, contract.HistoryQuery{AfterLogPos: &pos, Budget: 1000})).Must(t); len(w.Turns) != 0 {
 			t.Fatalf("history after the new checkpoint: %d turns, want 0", len(w.Turns))
 		}
 	}

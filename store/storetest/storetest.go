@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"smriti"
+	"smriti/contract"
 	"smriti/store"
 )
 
@@ -138,9 +139,9 @@ func commit(t *testing.T, ctx context.Context, s *store.Store, space *smriti.Spa
 		Content: smriti.Content{Message: msg, Summary: "summary of " + msg, Decisions: decisions}})).Must(t)
 }
 
-func send(t *testing.T, ctx context.Context, s *store.Store, se *smriti.Session, msg string) *smriti.ExchangeResult {
+func send(t *testing.T, ctx context.Context, s *store.Store, se *smriti.Session, msg string) *contract.ExchangeResult {
 	t.Helper()
-	return Get(s.AppendExchange(ctx, smriti.Exchange{SessionID: se.ID,
-		User:      smriti.TurnWrite{Content: msg, Provider: "mock", Model: "m"},
-		Assistant: smriti.TurnWrite{Content: "reply to " + msg, Provider: "mock", Model: "m"}})).Must(t)
+	return Get(s.AppendExchange(ctx, contract.Exchange{SessionID: se.ID,
+		User:      contract.TurnWrite{Content: msg, Provider: "mock", Model: "m"},
+		Assistant: contract.TurnWrite{Content: "reply to " + msg, Provider: "mock", Model: "m"}})).Must(t)
 }

@@ -5,17 +5,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-
-	"smriti"
+	"smriti/contract"
 )
 
 // Status checks the database of engine d within ctx (the caller bounds
 // it): reachable through read, writable through write, the migration
 // version and read's pool statistics. It never returns an error; what went
 // wrong is in Problem.
-func Status(ctx context.Context, d Dialect, read, write *sql.DB) smriti.DatabaseStatus {
+func Status(ctx context.Context, d Dialect, read, write *sql.DB) contract.DatabaseStatus {
 	st := read.Stats()
-	out := smriti.DatabaseStatus{OpenConns: st.OpenConnections, InUseConns: st.InUse, IdleConns: st.Idle,
+	out := contract.DatabaseStatus{OpenConns: st.OpenConnections, InUseConns: st.InUse, IdleConns: st.Idle,
 		MaxConns: st.MaxOpenConnections, WaitCount: st.WaitCount}
 	if err := read.QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version`).Scan(&out.MigrationVersion); err != nil {
 		out.Problem = "the database does not answer: " + problem(ctx, err)

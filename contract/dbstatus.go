@@ -1,4 +1,4 @@
-package smriti
+package contract
 
 // DatabaseStatus is what a readiness check found out about the database.
 type DatabaseStatus struct {

@@ -1,6 +1,7 @@
-package smriti
+package contract
 
 import (
+	"smriti"
 	"time"
 )
 
@@ -19,9 +20,9 @@ const (
 // Positions of different Spaces are not comparable.
 type SpaceEvent struct {
 	Position   int64
-	SpaceID    ID
+	SpaceID    smriti.ID
 	Kind       string
-	SubjectID  ID // the checkpoint, session or claim the event is about
+	SubjectID  smriti.ID // the checkpoint, session or claim the event is about
 	BranchName string
 	CreatedAt  time.Time
 }
