@@ -35,7 +35,7 @@ func resolveSpace(ctx context.Context, c *client.Client, arg string) (*wire.Repo
 	for i, r := range all {
 		names[i] = r.Name
 	}
-	i, err := smriti.MatchSpaceName(names, arg)
+	i, err := client.MatchSpaceName(names, arg)
 	if err != nil {
 		return nil, withHint(withHint(err, smriti.ENOTFOUND, spaceListHint), smriti.EINVALID, spaceListHint)
 	}

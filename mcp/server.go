@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"smriti/client"
 	"smriti/internal/textutil"
 	"strings"
 	"sync"
@@ -168,7 +169,7 @@ func (t *tools) space(ctx context.Context, arg string) (*smriti.Space, error) {
 	for i, s := range all {
 		names[i] = s.Name
 	}
-	i, err := smriti.MatchSpaceName(names, arg)
+	i, err := client.MatchSpaceName(names, arg)
 	if err != nil {
 		return nil, err
 	}

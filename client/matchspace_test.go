@@ -1,6 +1,7 @@
-package smriti
+package client
 
 import (
+	"smriti"
 	"testing"
 )
 
@@ -14,12 +15,12 @@ func TestMatchSpaceName(t *testing.T) {
 		{"demo", 1, ""},
 		{"Demo", 0, ""},
 		{"OTHER", 2, ""},
-		{"twin", -1, EINVALID},
-		{"DEMO", -1, EINVALID},
-		{"none", -1, ENOTFOUND},
+		{"twin", -1, smriti.EINVALID},
+		{"DEMO", -1, smriti.EINVALID},
+		{"none", -1, smriti.ENOTFOUND},
 	} {
 		got, err := MatchSpaceName(names, c.arg)
-		if got != c.want || ErrorCode(err) != c.code {
+		if got != c.want || smriti.ErrorCode(err) != c.code {
 			t.Errorf("MatchSpaceName(%q) = %d, %v; want %d, %q", c.arg, got, err, c.want, c.code)
 		}
 	}
