@@ -22,7 +22,7 @@ type CheckpointMeta struct {
 	SessionID   *ID
 	SourceTurns *SourceTurns
 	// Git is nil when there is none; a stored value that does not
-	// validate is kept (its Line says InvalidGitState), so a reader can
+	// validate is kept (its Line says "invalid git state"), so a reader can
 	// tell "no state" from "a bad one".
 	Git *GitState
 }

@@ -155,7 +155,7 @@ func DiffCheckpoints(a, b *Checkpoint) CheckpointDiff {
 		ObjectiveB:    cb.Objective,
 		Decisions:     DiffLists(ca.Decisions, cb.Decisions),
 		Assumptions:   DiffLists(ca.Assumptions, cb.Assumptions),
-		Tasks:         DiffLists(TaskTexts(ca.Tasks), TaskTexts(cb.Tasks)),
+		Tasks:         DiffLists(ca.TaskTexts(), cb.TaskTexts()),
 		OpenQuestions: DiffLists(ca.OpenQuestions, cb.OpenQuestions),
 		Entities:      DiffLists(ca.Entities, cb.Entities),
 	}

@@ -48,7 +48,7 @@ func FuzzGitStateValidate(f *testing.F) {
 		g := GitState{Commit: commit, Branch: branch, DiffSHA256: diff, Dirty: dirty}
 		_, readErr := GitStateOf(map[string]any{"git": g.Map()})
 		if err := g.Validate(); err != nil {
-			if g.RestoreCommand() != "" || g.Line() != InvalidGitState || readErr == nil {
+			if g.RestoreCommand() != "" || g.Line() != invalidGitState || readErr == nil {
 				t.Fatalf("invalid %+v: command %q, line %q, read back %v", g, g.RestoreCommand(), g.Line(), readErr)
 			}
 			return

@@ -24,8 +24,8 @@ type GitState struct {
 	DiffSHA256 string `json:"diff_sha256"`
 }
 
-// InvalidGitState is how a git state that fails Validate is shown.
-const InvalidGitState = "invalid git state"
+// invalidGitState is how a git state that fails Validate is shown.
+const invalidGitState = "invalid git state"
 
 // maxGitBranchBytes bounds a branch name; git has no limit of its own, but
 // file systems cap a ref's path component at 255 bytes.
@@ -102,10 +102,10 @@ func GitStateOf(meta map[string]any) (*GitState, error) {
 }
 
 // Line is the one-line view: "abc1234 on main, dirty (diff 1a2b3c4d)";
-// InvalidGitState for a state that fails Validate.
+// "invalid git state" for a state that fails Validate.
 func (g *GitState) Line() string {
 	if g.Validate() != nil {
-		return InvalidGitState
+		return invalidGitState
 	}
 	s := g.Commit[:12]
 	if g.Branch != "" {

@@ -61,8 +61,8 @@ func TestGitStateSpecification(t *testing.T) {
 					if cmd := direct.RestoreCommand(); cmd != "" {
 						t.Errorf("RestoreCommand() = %q for an invalid state, want none", cmd)
 					}
-					if line := direct.Line(); line != smriti.InvalidGitState {
-						t.Errorf("Line() = %q, want %q", line, smriti.InvalidGitState)
+					if line := direct.Line(); line != "invalid git state" {
+						t.Errorf("Line() = %q, want %q", line, "invalid git state")
 					}
 				}
 				return

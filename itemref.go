@@ -1,7 +1,7 @@
 package smriti
 
 import (
-	"path"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 )
@@ -44,7 +44,7 @@ func ValidateRefs(refs []ItemRef) error {
 
 // Validate checks one ref (see ValidateRefs).
 func (r *ItemRef) Validate() error {
-	if msg := RefPathProblem(r.Path); msg != "" {
+	if msg := textutil.PathProblem(r.Path, MaxRefPathLen); msg != "" {
 		return Errorf(EUNPROCESSABLE, "path %s", msg)
 	}
 	if l := r.Lines; l != nil && (l.From < 1 || l.To < l.From || l.To > MaxRefLine) {
@@ -60,25 +60,6 @@ func (r *ItemRef) Validate() error {
 		return Errorf(EUNPROCESSABLE, "span_hash must be 64 lowercase hex digits (SHA-256)")
 	}
 	return nil
-}
-
-// RefPathProblem says what is wrong with a ref's path ("" when nothing):
-// it must be relative, use forward slashes, be clean and stay inside the
-// project root.
-func RefPathProblem(p string) string {
-	switch {
-	case p == "":
-		return "is empty"
-	case len(p) > MaxRefPathLen:
-		return "is longer than 500 characters"
-	case strings.ContainsAny(p, "\\\x00\n\r"):
-		return "must use forward slashes and hold no control characters"
-	case strings.HasPrefix(p, "/"):
-		return "must be relative to the project root"
-	case path.Clean(p) != p || p == "." || p == ".." || strings.HasPrefix(p, "../"):
-		return "must be a clean path inside the project root"
-	}
-	return ""
 }
 
 func hexOfLen(s string, n int) bool {

@@ -7,9 +7,6 @@ import (
 	"unicode"
 )
 
-// MainBranch is the branch every Space starts with.
-const MainBranch = "main"
-
 // Branch dispositions.
 const (
 	DispositionActive     = "active"

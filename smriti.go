@@ -35,8 +35,13 @@ var (
 	LocalUserID = uuid.MustParse("00000000-0000-0000-0000-00000000000a")
 )
 
-// LocalUsername is the local user's name, which is how it is shown.
-const LocalUsername = "local"
+// Built-in names.
+const (
+	// MainBranch is the branch every Space starts with.
+	MainBranch = "main"
+	// LocalUsername is the local user's name, which is how it is shown.
+	LocalUsername = "local"
+)
 
 // ParseID parses s as a UUID, returning an EINVALID error naming field when it
 // is not one.

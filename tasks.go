@@ -193,9 +193,9 @@ func (t Task) Key() string {
 
 // TaskTexts returns the text of each task, in order; annotations are ignored
 // (compare matches tasks by text only).
-func TaskTexts(tasks []Task) []string {
-	out := make([]string, 0, len(tasks))
-	for _, t := range tasks {
+func (c *Content) TaskTexts() []string {
+	out := make([]string, 0, len(c.Tasks))
+	for _, t := range c.Tasks {
 		out = append(out, t.Text)
 	}
 	return out

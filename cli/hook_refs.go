@@ -9,6 +9,7 @@ import (
 	"smriti"
 	"smriti/client"
 	"smriti/gitcli"
+	"smriti/internal/textutil"
 	"smriti/portability"
 	"smriti/refcheck"
 	"smriti/wire"
@@ -140,7 +141,7 @@ func workTreePath(root, dir, p string) (string, bool) {
 		return "", false
 	}
 	rel = filepath.ToSlash(rel)
-	if strings.ContainsAny(rel, ":") || smriti.RefPathProblem(rel) != "" {
+	if strings.ContainsAny(rel, ":") || textutil.PathProblem(rel, smriti.MaxRefPathLen) != "" {
 		return "", false
 	}
 	return rel, true

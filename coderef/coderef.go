@@ -104,7 +104,7 @@ func ParseSpec(s string) (string, *smriti.LineRange, error) {
 		p, lines = s[:i], s[i+1:]
 	}
 	p = strings.TrimPrefix(p, "./")
-	if msg := smriti.RefPathProblem(p); msg != "" {
+	if msg := textutil.PathProblem(p, smriti.MaxRefPathLen); msg != "" {
 		return "", nil, smriti.Errorf(smriti.EINVALID, "ref %q: the path %s", textutil.Truncate(s, 80), msg)
 	}
 	if lines == "" {

@@ -2,6 +2,7 @@ package coderef
 
 import (
 	"regexp"
+	"smriti/internal/textutil"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,7 @@ func Mentions(text string) []Mention {
 	}
 	for _, m := range pathMention.FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], ".")
-		if smriti.RefPathProblem(p) != "" || !strings.Contains(p, ".") {
+		if textutil.PathProblem(p, smriti.MaxRefPathLen) != "" || !strings.Contains(p, ".") {
 			continue
 		}
 		mention := Mention{Path: p}

@@ -49,7 +49,7 @@ func FuzzParseDraft(f *testing.F) {
 			if runes(d.Title) > MaxTitleChars || runes(d.Summary) > maxSummaryChars || runes(d.Objective) > smriti.MaxItemChars {
 				t.Fatalf("scalar caps broken: %+v", d)
 			}
-			lists := [][]string{d.Decisions, d.Assumptions, d.OpenQuestions, d.Entities, smriti.TaskTexts(d.Tasks)}
+			lists := [][]string{d.Decisions, d.Assumptions, d.OpenQuestions, d.Entities, (&smriti.Content{Tasks: d.Tasks}).TaskTexts()}
 			for _, l := range lists {
 				if l == nil || len(l) > MaxDraftItems {
 					t.Fatalf("list nil or over cap: %d", len(l))
@@ -77,7 +77,7 @@ func FuzzParseDraft(f *testing.F) {
 				}
 				ids[a.ID] = true
 			}
-			for _, it := range append(append([]string{}, d.Decisions...), smriti.TaskTexts(d.Tasks)...) {
+			for _, it := range append(append([]string{}, d.Decisions...), (&smriti.Content{Tasks: d.Tasks}).TaskTexts()...) {
 				if IsSuspicious(it) {
 					t.Fatalf("instruction-like item kept: %q", it)
 				}

@@ -135,7 +135,7 @@ func ReviewChecks(c *smriti.Checkpoint) []ReviewIssue {
 		name  string
 		items []string
 	}{
-		{"decision", c.Decisions}, {"assumption", c.Assumptions}, {"task", smriti.TaskTexts(c.Tasks)},
+		{"decision", c.Decisions}, {"assumption", c.Assumptions}, {"task", c.TaskTexts()},
 		{"open question", c.OpenQuestions}, {"entity", c.Entities},
 	}
 	for _, l := range lists {

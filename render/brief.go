@@ -263,7 +263,7 @@ func codeLine(g *smriti.GitState) string {
 		return ""
 	}
 	if g.Validate() != nil {
-		return "Code: " + smriti.InvalidGitState + "\n"
+		return "Code: " + g.Line() + "\n"
 	}
 	s := "Code: git " + g.Commit[:12]
 	if g.Branch != "" {

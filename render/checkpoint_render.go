@@ -194,7 +194,7 @@ func RenderRestore(sp *smriti.Space, c *smriti.Checkpoint, o CheckpointRenderOpt
 		if cmd := g.RestoreCommand(); cmd != "" {
 			fmt.Fprintf(&b, "## Code\nWritten at git %s. To get the code there:\n    %s\n\n", g.Line(), cmd)
 		} else {
-			fmt.Fprintf(&b, "## Code\nThe checkpoint's git state is an %s, so no command to get the code back is offered.\n\n", smriti.InvalidGitState)
+			fmt.Fprintf(&b, "## Code\nThe checkpoint's git state is an %s, so no command to get the code back is offered.\n\n", g.Line())
 		}
 	}
 	if c.Objective != "" {

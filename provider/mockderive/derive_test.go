@@ -105,7 +105,7 @@ func TestDeriveExtract(t *testing.T) {
 	}
 	t.Run("HeadedSectionsVerbatim", func(t *testing.T) {
 		if d.Title != "Handoff: store layer" || !reflect.DeepEqual(d.Decisions, []string{"Keep WAL mode", "Use SQLite via modernc"}) ||
-			!reflect.DeepEqual(smriti.TaskTexts(d.Tasks), []string{"Test Postgres replicas", "Write migrations"}) ||
+			!reflect.DeepEqual((&smriti.Content{Tasks: d.Tasks}).TaskTexts(), []string{"Test Postgres replicas", "Write migrations"}) ||
 			!reflect.DeepEqual(d.OpenQuestions, []string{"Do we need sharding?"}) {
 			t.Fatalf("%+v", d)
 		}
