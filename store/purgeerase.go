@@ -76,19 +76,22 @@ func (s *Store) rewriteFile(ctx context.Context) error {
 	}
 	// TRUNCATE waits (up to the busy timeout) for readers of older
 	// snapshots; busy = 1 means one outlasted it and the log still holds
-	// frames, so it is asked again, a few times.
-	for try := 0; ; try++ {
-		var busy, logged, copied int
-		if err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logged, &copied); err != nil {
-			return fmt.Errorf("checkpoint: %w", err)
+	// frames, so it is asked again, a few times. SQLite answers busy at once
+	// while another checkpoint runs, so the background ones wait for it.
+	return s.ckpt.Exclusive(func() error {
+		for try := 0; ; try++ {
+			var busy, logged, copied int
+			if err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logged, &copied); err != nil {
+				return fmt.Errorf("checkpoint: %w", err)
+			}
+			if busy == 0 {
+				return nil
+			}
+			if try == 3 {
+				return fmt.Errorf("checkpoint: readers kept the write-ahead log busy; run the purge again when the server is quieter")
+			}
 		}
-		if busy == 0 {
-			return nil
-		}
-		if try == 3 {
-			return fmt.Errorf("checkpoint: readers kept the write-ahead log busy; run the purge again when the server is quieter")
-		}
-	}
+	})
 }
 
 // vacuumPurged is PostgreSQL's erasure over the tables a purge rewrote.

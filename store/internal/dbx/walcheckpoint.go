@@ -35,6 +35,10 @@ type Checkpointer struct {
 	done     sync.WaitGroup
 	runs     atomic.Int64 // checkpoints that completed, for tests
 	after    time.Duration
+	// mu is held while a checkpoint runs. SQLite lets one checkpoint run
+	// at a time and answers any other at once as busy, without waiting, so
+	// a caller that needs its own (a purge's TRUNCATE) takes it first.
+	mu sync.Mutex
 }
 
 // StartCheckpointer starts the goroutine that checkpoints the SQLite
@@ -59,7 +63,10 @@ func StartCheckpointer(db *sql.DB, log *slog.Logger) *Checkpointer {
 			}
 			// Best effort: a failed checkpoint leaves the log longer, and
 			// the next write asks again (SQLite's backstop covers the rest).
-			if _, err := db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
+			c.mu.Lock()
+			_, err := db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+			c.mu.Unlock()
+			if err == nil {
 				c.runs.Add(1)
 			} else {
 				log.Warn("WAL checkpoint failed", "err", err)
@@ -78,6 +85,17 @@ func (c *Checkpointer) Wrote() {
 	case c.kick <- struct{}{}:
 	default: // one is already due
 	}
+}
+
+// Exclusive runs f while no background checkpoint runs (f itself may
+// checkpoint). A nil Checkpointer just runs f.
+func (c *Checkpointer) Exclusive(f func() error) error {
+	if c == nil {
+		return f()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return f()
 }
 
 // Stop ends the goroutine; closing the database then lets SQLite
