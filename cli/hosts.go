@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"smriti/receipt"
 	"strings"
+	"sync"
 
 	"smriti"
 )
@@ -46,8 +47,10 @@ func codexConfigPath() (string, error) {
 }
 
 // agentSessionID is what a host's session id looks like (a UUID or
-// similar): nothing that could step out of a folder.
-var agentSessionID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$`)
+// similar): nothing that could step out of a folder. It is compiled on
+// first use: its bounded repetition makes a large program, and a command
+// that reads no transcript should not pay for it at start-up.
+var agentSessionID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$`) })
 
 // findTranscript finds an agent session's transcript when the hook input
 // names none (Codex's SessionEnd may send transcript_path null): Codex's
@@ -55,7 +58,7 @@ var agentSessionID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$`)
 // Code's projects/SLUG/ID.jsonl under its config folder. ENOTFOUND when
 // there is none.
 func findTranscript(host, session string) (string, error) {
-	if !agentSessionID.MatchString(session) {
+	if !agentSessionID().MatchString(session) {
 		return "", smriti.Errorf(smriti.EINVALID, "the hook input names no transcript_path and no usable session_id")
 	}
 	if host == receipt.HostCodex {

@@ -70,13 +70,10 @@ func checkCheckpoint(ctx context.Context, c *client.Client, ck *refcheck.Checker
 // work tree, as checkItems does. It asks the server for the items that
 // cite code first: most heads have none, and then no git runs.
 func headChecks(ctx context.Context, env *Env, c *client.Client, space smriti.ID, projectRoot *string) []coderef.ItemCheck {
-	head, err := c.HeadCitingCode(ctx, space)
-	if err != nil || head == nil || head.Items == nil {
-		// No checkpoint yet (or a server that does not say): nothing to check.
-		return nil
-	}
-	items := *head.Items
-	if len(items) == 0 {
+	items, err := c.HeadCitingCode(ctx, space)
+	if err != nil || len(items) == 0 {
+		// No checkpoint yet (or a server that does not say), or no item
+		// cites code: nothing to check.
 		return nil
 	}
 	ck := openWorkTree(ctx, env, projectRoot)

@@ -5,6 +5,7 @@ import (
 	"smriti/internal/textutil"
 	"strconv"
 	"strings"
+	"sync"
 
 	"smriti"
 )
@@ -18,13 +19,18 @@ type Mention struct {
 	Symbol string
 }
 
+// The patterns are compiled on first use, not at every command's start-up.
 var (
 	// a relative path with an extension, optionally :N or :N-M; it
 	// starts a word (after space, an opening bracket or a quote)
-	pathMention = regexp.MustCompile("(?:^|[\\s(\\[`'\"])((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\\.[A-Za-z0-9]{1,10})(?::([0-9]{1,7})(?:-([0-9]{1,7}))?)?")
+	pathMention = lazyRegexp("(?:^|[\\s(\\[`'\"])((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\\.[A-Za-z0-9]{1,10})(?::([0-9]{1,7})(?:-([0-9]{1,7}))?)?")
 	// a Go name in backquotes, qualified once or twice, maybe with ()
-	symbolMention = regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*){1,2})(?:\\(\\))?`")
+	symbolMention = lazyRegexp("`([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*){1,2})(?:\\(\\))?`")
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Mentions lists the code text cites, in order, without repeats, at most
 // smriti.MaxRefsPerItem. Whether a path exists or a symbol is declared is
@@ -38,7 +44,7 @@ func Mentions(text string) []Mention {
 			out = append(out, m)
 		}
 	}
-	for _, m := range pathMention.FindAllStringSubmatch(text, -1) {
+	for _, m := range pathMention().FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], ".")
 		if textutil.PathProblem(p, smriti.MaxRefPathLen) != "" || !strings.Contains(p, ".") {
 			continue
@@ -59,7 +65,7 @@ func Mentions(text string) []Mention {
 		}
 		add(mention, key)
 	}
-	for _, m := range symbolMention.FindAllStringSubmatch(text, -1) {
+	for _, m := range symbolMention().FindAllStringSubmatch(text, -1) {
 		if looksLikeFile(m[1]) {
 			continue
 		}

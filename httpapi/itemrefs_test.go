@@ -56,8 +56,8 @@ func TestItemRefsOverHTTP(t *testing.T) {
 		t.Fatalf("all items %+v, citing code %+v", all, citing)
 	}
 	head := storetest.Get(e.c.HeadCitingCode(context.Background(), sp.ID)).Must(t)
-	if head.ID != cps[0].ID || head.Items == nil || len(*head.Items) != 1 || (*head.Items)[0].Text != "Sends go through app.Send" {
-		t.Fatalf("head citing code = %s with items %+v", head.ID, head.Items)
+	if len(head) != 1 || head[0].Text != "Sends go through app.Send" || head[0].Refs[0].String() != "app/send.go#app.Send:4-7" {
+		t.Fatalf("head items citing code = %+v", head)
 	}
 	if status, out := e.raw(t, "GET", "/api/v5/checkpoints/"+cps[0].ID.String()+"/items?cites_code=yes", ""); status != 400 ||
 		out != `{"detail":"query parameter cites_code must be true or false, got \"yes\""}`+"\n" {

@@ -66,3 +66,18 @@ func BenchmarkSpaceStateItems(b *testing.B) {
 	path := "/api/v4/chat/spaces/" + e.space.ID.String() + "/state"
 	timed(b, func(int) { e.do(b, "GET", path, "", 200) })
 }
+
+// BenchmarkSpaceBriefItems is the brief `smriti state --compact` and the
+// SessionStart hook read: rendered by the server, on a space whose head
+// checkpoint holds 300 items.
+//
+//	go test -run '^$' -bench SpaceBriefItems -benchtime 200x -cpuprofile cpu.out ./httpapi/
+func BenchmarkSpaceBriefItems(b *testing.B) {
+	e := newBenchEnv(b)
+	if _, err := e.st.CommitCheckpoint(context.Background(), smriti.CheckpointCommit{SpaceID: e.space.ID, SessionID: e.session.ID,
+		Content: stateContent(300)}); err != nil {
+		b.Fatal(err)
+	}
+	path := "/api/v5/spaces/" + e.space.ID.String() + "/brief?format=markdown&compact=true&budget=3000&home=%2Froot"
+	timed(b, func(int) { e.do(b, "GET", path, "", 200) })
+}

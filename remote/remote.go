@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"smriti/internal/textutil"
 	"strings"
+	"sync"
 	"time"
 
 	"smriti"
@@ -82,14 +83,15 @@ type Create struct {
 	Token         string
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// nameRE is compiled on first use, not at every command's start-up.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // Validate checks a new remote: a name of letters, digits, '.', '_' and '-'
 // (at most 64, not starting with a punctuation mark), a URL CheckURL
 // accepts, a token of at most 4,096 characters (and none for a git
 // repository, which git's own credentials reach). EUNPROCESSABLE otherwise.
 func (c *Create) Validate() error {
-	if !nameRE.MatchString(c.Name) {
+	if !nameRE().MatchString(c.Name) {
 		return smriti.Errorf(smriti.EUNPROCESSABLE, "remote name %q must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit", textutil.Truncate(c.Name, 80))
 	}
 	if err := CheckURL(c.URL); err != nil {
