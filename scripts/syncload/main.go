@@ -295,6 +295,17 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	fmt.Printf("verify CPU time: A %.2fs, B %.2fs\n", a.cpu()-cpuA, b.cpu()-cpuB)
 	phasePeaks("the verification", a, b)
 
+	if err := syncRounds(ctx, ca, cb, space, &m); err != nil {
+		return err
+	}
+	phasePeaks("the fetches and pushes", a, b)
+	return nil
+}
+
+// syncRounds adds one checkpoint on A and times B's fetch and pull of it,
+// then one on B and times B's push, rounds times, m counting the bytes and
+// round trips through the proxy to A.
+func syncRounds(ctx context.Context, ca, cb *client.Client, space smriti.ID, m *meter) error {
 	decisions := func(c *client.Client) []string {
 		head, err := c.LatestCheckpoint(ctx, space, "main")
 		if err != nil {
@@ -302,6 +313,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		}
 		return head.Decisions
 	}
+	var t time.Time
 	var fetches, pushes []float64
 	for round := 0; round < rounds; round++ {
 		msg := fmt.Sprintf("On A %d", round)
@@ -338,7 +350,6 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		fmt.Println(string(out))
 	}
 	fmt.Printf("median of %d rounds: fetch %.1f ms, push %.1f ms\n", rounds, median(fetches), median(pushes))
-	phasePeaks("the fetches and pushes", a, b)
 	return nil
 }
 
