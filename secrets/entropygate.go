@@ -79,10 +79,5 @@ func (r *ruleScan) dropsValue(v string) bool {
 	if entropy(v) <= r.entropyGate {
 		return true
 	}
-	if r.stopwords != nil {
-		if stop, _ := r.stopwords.ContainsStopWord(v); stop {
-			return true
-		}
-	}
-	return false
+	return r.stopwords.in(v)
 }

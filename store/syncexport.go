@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"smriti"
+	"smriti/internal/memtrim"
 	"smriti/internal/nonnil"
 	"smriti/records"
 	"smriti/remote"
@@ -100,6 +101,9 @@ func (s *Store) SyncExport(ctx context.Context, space smriti.ID, want remote.Wan
 	if err := want.Validate(); err != nil {
 		return err
 	}
+	// A first fetch of a whole space is as long as an export (see
+	// ExportSpace).
+	defer memtrim.Hold()()
 	return s.readTx(ctx, func(tx *sql.Tx) error {
 		sp, err := s.space(ctx, tx, space)
 		if err != nil {

@@ -6,8 +6,9 @@
 // times B's push, five times. It prints checkpoints/s of the clone and the
 // CPU time each server spent on it (on a shared machine the wall time
 // depends on the other processes, the CPU time does not), each server's
-// peak RSS, and the time, bytes on the wire and round trips of each
-// incremental fetch and push, with their medians.
+// peak RSS in each phase (the clone, the verification, the rounds), and
+// the time, bytes on the wire and round trips of each incremental fetch
+// and push, with their medians.
 //
 //	go run ./scripts/syncload -bin bin/smriti
 //	go run ./scripts/syncload -bin bin/smriti -db-b postgres://…   (B on PostgreSQL)
@@ -44,6 +45,10 @@ import (
 // the Go collector's trace (a.log, b.log): the heap at each collection.
 var gcTrace = flag.String("gctrace", "", "write each server's log, with GODEBUG=gctrace=1, to this directory")
 
+// envA is more of server A's environment (the answering side), as
+// KEY=VALUE pairs separated by spaces.
+var envA = flag.String("env-a", "", "more environment for server A: KEY=VALUE pairs separated by spaces")
+
 func main() {
 	bin := flag.String("bin", "bin/smriti", "the smriti binary")
 	dbA := flag.String("db-a", "", "server A's database (default: a temporary SQLite file)")
@@ -75,6 +80,9 @@ func start(bin, db, dir, name string) (*server, error) {
 	ln.Close()
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--config", filepath.Join(dir, "none.yaml"), "--env-file", filepath.Join(dir, "none.env"))
 	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if name == "a" {
+		cmd.Env = append(cmd.Env, strings.Fields(*envA)...)
+	}
 	cmd.Stderr, cmd.Stdout = io.Discard, io.Discard
 	if *gcTrace != "" {
 		// The file stays open until the process ends.
@@ -116,6 +124,23 @@ func (s *server) peakRSS() float64 {
 		}
 	}
 	return -1
+}
+
+// resetPeak starts the process's high-water resident set (VmHWM) again
+// from its resident set now, so the next peakRSS is one phase's.
+func (s *server) resetPeak() error {
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.cmd.Process.Pid), []byte("5"), 0)
+}
+
+// phasePeaks prints both servers' peak RSS since the last resetPeak and
+// starts the next phase's.
+func phasePeaks(phase string, a, b *server) {
+	fmt.Printf("peak RSS during %s: A %.1f MiB, B %.1f MiB\n", phase, a.peakRSS(), b.peakRSS())
+	for _, s := range []*server{a, b} {
+		if err := s.resetPeak(); err != nil {
+			fmt.Fprintln(os.Stderr, "syncload: reset the peak RSS:", err)
+		}
+	}
 }
 
 // rss is the process's resident set now, anonymous and file-backed.
@@ -244,6 +269,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	px := proxy(a.url, &m)
 	defer px.Close()
 	id := space.String()
+	phasePeaks("start-up", a, b)
 	t = time.Now()
 	cpuA, cpuB := a.cpu(), b.cpu()
 	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
@@ -256,13 +282,30 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	// On a shared machine the wall time depends on the other processes;
 	// the CPU time the servers spent does not.
 	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
-	fmt.Printf("peak RSS: A %.1f MiB, B %.1f MiB (B now: %s)\n", a.peakRSS(), b.peakRSS(), b.rss())
+	fmt.Printf("A now: %s; B now: %s\n", a.rss(), b.rss())
+	fmt.Printf("A's largest mappings now (MiB): %s\n", a.largestMappings(6))
 	fmt.Printf("B's largest mappings now (MiB): %s\n", b.largestMappings(6))
+	// Each phase's peak apart: the clone's, the verification's, the rounds'.
+	phasePeaks("the clone", a, b)
 
+	cpuA, cpuB = a.cpu(), b.cpu()
 	if err := sameVerifiedHead(ctx, ca, cb, space, n); err != nil {
 		return err
 	}
+	fmt.Printf("verify CPU time: A %.2fs, B %.2fs\n", a.cpu()-cpuA, b.cpu()-cpuB)
+	phasePeaks("the verification", a, b)
 
+	if err := syncRounds(ctx, ca, cb, space, &m); err != nil {
+		return err
+	}
+	phasePeaks("the fetches and pushes", a, b)
+	return nil
+}
+
+// syncRounds adds one checkpoint on A and times B's fetch and pull of it,
+// then one on B and times B's push, rounds times, m counting the bytes and
+// round trips through the proxy to A.
+func syncRounds(ctx context.Context, ca, cb *client.Client, space smriti.ID, m *meter) error {
 	decisions := func(c *client.Client) []string {
 		head, err := c.LatestCheckpoint(ctx, space, "main")
 		if err != nil {
@@ -270,6 +313,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		}
 		return head.Decisions
 	}
+	var t time.Time
 	var fetches, pushes []float64
 	for round := 0; round < rounds; round++ {
 		msg := fmt.Sprintf("On A %d", round)
@@ -306,7 +350,6 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 		fmt.Println(string(out))
 	}
 	fmt.Printf("median of %d rounds: fetch %.1f ms, push %.1f ms\n", rounds, median(fetches), median(pushes))
-	fmt.Printf("peak RSS after: A %.1f MiB, B %.1f MiB\n", a.peakRSS(), b.peakRSS())
 	return nil
 }
 
