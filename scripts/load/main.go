@@ -417,7 +417,8 @@ type target struct{ name, body string }
 // o.rounds times, each target's measurement followed by one of the
 // baseline when there is one (so every ratio compares measurements taken
 // side by side), then the medians: sends/s and p50 per target, against the
-// baseline and against FRESH when it was measured.
+// baseline and against FRESH when it was measured (also as the median of
+// each round's ratio to FRESH's rate in that round).
 func measureRounds(cl *http.Client, o options, sendURL string, targets []target, pid int) {
 	fmt.Printf("%-12s %5s %4s %7s %10s %9s %9s %7s %14s\n", "target", "round", "c", "n", "sends/s", "p50 ms", "p99 ms", "errors", "CPU ms/send")
 	for _, c := range o.conc {
@@ -443,7 +444,7 @@ func measureRounds(cl *http.Client, o options, sendURL string, targets []target,
 			}
 		}
 		fmt.Printf("c=%d, medians over %d rounds:\n", c, o.rounds)
-		fmt.Printf("  %-12s %10s %9s %12s %12s %9s %12s %12s\n", "target", "sends/s", "p50 ms", "CPU ms/send", "× baseline", "× FRESH", "p50 × FRESH", "CPU × FRESH")
+		fmt.Printf("  %-12s %10s %9s %12s %12s %9s %12s %12s %15s\n", "target", "sends/s", "p50 ms", "CPU ms/send", "× baseline", "× FRESH", "p50 × FRESH", "CPU × FRESH", "× FRESH paired")
 		fresh, freshP50 := 0.0, 0.0
 		if rs, ok := rates["FRESH"]; ok {
 			fresh, freshP50 = median(rs), median(p50s["FRESH"])
@@ -456,8 +457,14 @@ func measureRounds(cl *http.Client, o options, sendURL string, targets []target,
 				line += fmt.Sprintf(" %12s", "-")
 			}
 			if fresh > 0 {
-				line += fmt.Sprintf(" %9.2f %12.2f %12.2f", median(rates[t.name])/fresh, median(p50s[t.name])/freshP50,
-					median(cpus[t.name])/median(cpus["FRESH"]))
+				// Paired: each round's rate against FRESH's in the same
+				// round, so a machine that slows over the run moves both.
+				paired := make([]float64, len(rates[t.name]))
+				for i, r := range rates[t.name] {
+					paired[i] = r / rates["FRESH"][i]
+				}
+				line += fmt.Sprintf(" %9.2f %12.2f %12.2f %15.2f", median(rates[t.name])/fresh, median(p50s[t.name])/freshP50,
+					median(cpus[t.name])/median(cpus["FRESH"]), median(paired))
 			}
 			fmt.Println(line)
 		}
