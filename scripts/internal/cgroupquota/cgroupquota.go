@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Quota confines each replica to a share of one CPU with a cgroup of its
@@ -218,20 +219,30 @@ func (q *Quota) String() string {
 }
 
 // Remove moves the processes still in the groups back to the root group and
-// removes the groups (a group with a process in it cannot be removed).
+// removes the groups (a group with a process in it cannot be removed). A
+// process may join a group meanwhile (PostgreSQL starts a backend) or be
+// on its way out and not move (a backend whose client left): each group is
+// emptied and removed again until it is gone, for at most five seconds.
 func (q *Quota) Remove() {
 	if q == nil || q.parent == "" {
 		return
 	}
 	root := filepath.Dir(q.parent)
+	deadline := time.Now().Add(5 * time.Second)
 	for i := len(q.groups) - 1; i >= 0; i-- {
 		g := q.groups[i]
-		if data, err := os.ReadFile(filepath.Join(g, "cgroup.procs")); err == nil {
-			for _, pid := range strings.Fields(string(data)) {
-				os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0)
+		for {
+			if data, err := os.ReadFile(filepath.Join(g, "cgroup.procs")); err == nil {
+				for _, pid := range strings.Fields(string(data)) {
+					os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0)
+				}
 			}
+			err := os.Remove(g)
+			if err == nil || os.IsNotExist(err) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		os.Remove(g)
 	}
 	os.Remove(q.parent)
 }
