@@ -73,7 +73,7 @@ type options struct {
 func main() {
 	var o options
 	var conc, states, replicas string
-	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start")
+	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start (-mode commit and -replicas: several, comma separated, each measured in turn in every round)")
 	flag.StringVar(&o.mode, "mode", "send", "what to measure: send (chat sends) or commit (checkpoint commits)")
 	flag.IntVar(&o.items, "items", 10, "-mode commit: decisions in each commit (and a tenth as many tasks, at least one)")
 	flag.StringVar(&o.db, "db", "", "database for the server (default: a fresh SQLite file in a temporary directory)")

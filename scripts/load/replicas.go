@@ -10,7 +10,9 @@ package main
 // own held to that share of one CPU (scripts/internal/cgroupquota, as
 // scripts/ha does), PostgreSQL and the load in groups at the highest weight
 // without a quota, and the replicas' GOMAXPROCS is the quota's CPUs rounded
-// up.
+// up. With several binaries in -bin, each gets replicas of its own and
+// every round measures each binary's counts in turn, so that two builds are
+// compared under the same noise.
 //
 // Sessions per state: one per client by default (-sessions = the largest
 // -c). A session is one conversation: its turns are one sequence, assigned
@@ -31,6 +33,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,10 +88,17 @@ func replicaOptions(o *options, replicas, conc string) error {
 // replicaRun is what one replica measurement needs besides the load.
 type replicaRun struct {
 	cl         *http.Client
-	servers    []*server // all started, the first n in use
+	builds     []replicaBuild
 	quota      *cgroupquota.Quota
 	db         *sql.DB
 	postmaster int
+}
+
+// replicaBuild is one binary's replicas: all started, the first n in use
+// by a measurement of n. name labels its lines when -bin names several.
+type replicaBuild struct {
+	name    string
+	servers []*server
 }
 
 // replicaResult is one measurement with the machine's figures around it.
@@ -141,25 +151,38 @@ func runReplicas(o options) error {
 	rr := &replicaRun{cl: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}},
 		quota: quota, db: db, postmaster: postmaster}
 	defer func() {
-		for _, s := range rr.servers {
-			s.stop()
+		for _, b := range rr.builds {
+			for _, s := range b.servers {
+				s.stop()
+			}
 		}
 	}()
-	for range slices.Max(o.replicas) {
-		s, err := startServer(o.bin, o, env...)
-		if err != nil {
-			return err
+	bins := strings.Split(o.bin, ",")
+	for _, bin := range bins {
+		b := replicaBuild{}
+		if len(bins) > 1 {
+			b.name = filepath.Base(bin) + " "
 		}
-		rr.servers = append(rr.servers, s)
+		for range slices.Max(o.replicas) {
+			s, err := startServer(bin, o, env...)
+			if err != nil {
+				return err
+			}
+			b.servers = append(b.servers, s)
+		}
+		rr.builds = append(rr.builds, b)
 	}
 	// Sessions are made and seeded before the quota holds the replicas.
-	targets, err := prepareTargets(rr.cl, rr.servers[0].base, rr.servers[0].base+"/api/v4/chat/send", o)
+	first := rr.builds[0].servers[0].base
+	targets, err := prepareTargets(rr.cl, first, first+"/api/v4/chat/send", o)
 	if err != nil {
 		return err
 	}
-	for _, s := range rr.servers {
-		if err := quota.Confine(s.cmd.Process.Pid); err != nil {
-			return err
+	for _, b := range rr.builds {
+		for _, s := range b.servers {
+			if err := quota.Confine(s.cmd.Process.Pid); err != nil {
+				return err
+			}
 		}
 	}
 	if err := quota.Favour("postgres", cpustat.Family(postmaster)...); err != nil {
@@ -183,9 +206,11 @@ func runReplicas(o options) error {
 // measureAll warms every replica up, measures o.rounds rounds of each
 // replica count at each concurrency and prints the medians.
 func (rr *replicaRun) measureAll(o options, targets []target) {
-	for _, t := range targets {
-		// Every replica's turn cache and connections, at the largest c.
-		rr.measure(len(rr.servers), t, min(o.n, 1000), slices.Max(o.conc))
+	for _, b := range rr.builds {
+		for _, t := range targets {
+			// Every replica's turn cache and connections, at the largest c.
+			rr.measure(b.servers, t, min(o.n, 1000), slices.Max(o.conc))
+		}
 	}
 	fmt.Printf("%-12s %5s %4s %8s %7s %10s %9s %9s %7s %6s %6s %6s %10s %10s %10s\n", "target", "round", "c", "replicas", "n", "sends/s", "p50 ms", "p99 ms", "errors",
 		"busy", "thrott", "batch", "smriti ms", "pg ms", "load ms")
@@ -193,12 +218,14 @@ func (rr *replicaRun) measureAll(o options, targets []target) {
 	for _, c := range o.conc {
 		for round := 1; round <= o.rounds; round++ {
 			for _, t := range targets {
-				for _, n := range o.replicas {
-					r := rr.measure(n, t, o.n, c)
-					fmt.Printf("%-12s %5d %4d %8d %7d %10.0f %9.2f %9.2f %7d %5.0f%% %5.0f%% %6.1f %10.3f %10.3f %10.3f\n", t.name, round, c, n, r.n, r.rps, r.p50, r.p99, r.errors,
-						r.busy, r.throttled, r.batch, r.smritiMS, r.pgMS, r.loadMS)
-					key := fmt.Sprintf("%s c=%d/%d", t.name, c, n)
-					res[key] = append(res[key], r)
+				for _, b := range rr.builds {
+					for _, n := range o.replicas {
+						r := rr.measure(b.servers[:n], t, o.n, c)
+						fmt.Printf("%-12s %5d %4d %8d %7d %10.0f %9.2f %9.2f %7d %5.0f%% %5.0f%% %6.1f %10.3f %10.3f %10.3f\n", b.name+t.name, round, c, n, r.n, r.rps, r.p50, r.p99, r.errors,
+							r.busy, r.throttled, r.batch, r.smritiMS, r.pgMS, r.loadMS)
+						key := fmt.Sprintf("%s c=%d/%d", b.name+t.name, c, n)
+						res[key] = append(res[key], r)
+					}
 				}
 			}
 		}
@@ -207,10 +234,10 @@ func (rr *replicaRun) measureAll(o options, targets []target) {
 		fmt.Printf("c=%d, medians over %d rounds:\n", c, o.rounds)
 		fmt.Printf("  %-12s %8s %10s %9s %6s %6s %6s %10s %10s %10s %14s %15s\n", "target", "replicas", "sends/s", "p50 ms", "busy", "thrott", "batch", "smriti ms", "pg ms", "load ms",
 			"× first count", "× first paired")
-		for _, t := range targets {
-			first := res[fmt.Sprintf("%s c=%d/%d", t.name, c, o.replicas[0])]
+		for _, name := range names(rr.builds, targets) {
+			first := res[fmt.Sprintf("%s c=%d/%d", name, c, o.replicas[0])]
 			for _, n := range o.replicas {
-				rs := res[fmt.Sprintf("%s c=%d/%d", t.name, c, n)]
+				rs := res[fmt.Sprintf("%s c=%d/%d", name, c, n)]
 				of := func(f func(replicaResult) float64) float64 {
 					xs := make([]float64, len(rs))
 					for i, r := range rs {
@@ -227,13 +254,25 @@ func (rr *replicaRun) measureAll(o options, targets []target) {
 				for i := range paired {
 					paired[i] /= first[i].rps
 				}
-				fmt.Printf("  %-12s %8d %10.0f %9.2f %5.0f%% %5.0f%% %6.1f %10.3f %10.3f %10.3f %14.2f %15.2f\n", t.name, n, rate, of(func(r replicaResult) float64 { return r.p50 }),
+				fmt.Printf("  %-12s %8d %10.0f %9.2f %5.0f%% %5.0f%% %6.1f %10.3f %10.3f %10.3f %14.2f %15.2f\n", name, n, rate, of(func(r replicaResult) float64 { return r.p50 }),
 					of(func(r replicaResult) float64 { return r.busy }), of(func(r replicaResult) float64 { return r.throttled }),
 					of(func(r replicaResult) float64 { return r.batch }), of(func(r replicaResult) float64 { return r.smritiMS }),
 					of(func(r replicaResult) float64 { return r.pgMS }), of(func(r replicaResult) float64 { return r.loadMS }), rate/firstRate, median(paired))
 			}
 		}
 	}
+}
+
+// names lists the measured lines' names: each build's label with each
+// target's.
+func names(builds []replicaBuild, targets []target) []string {
+	var out []string
+	for _, t := range targets {
+		for _, b := range builds {
+			out = append(out, b.name+t.name)
+		}
+	}
+	return out
 }
 
 func rates(rs []replicaResult) []float64 {
@@ -244,11 +283,11 @@ func rates(rs []replicaResult) []float64 {
 	return xs
 }
 
-// measure sends n requests from c clients over the first count replicas
-// and t's sessions, and reads the machine's figures around it.
-func (rr *replicaRun) measure(count int, t target, n, c int) replicaResult {
-	urls := make([]string, count)
-	for i, s := range rr.servers[:count] {
+// measure sends n requests from c clients over servers and t's sessions,
+// and reads the machine's figures around it.
+func (rr *replicaRun) measure(servers []*server, t target, n, c int) replicaResult {
+	urls := make([]string, len(servers))
+	for i, s := range servers {
 		urls[i] = s.base + "/api/v4/chat/send"
 	}
 	busy0, all0 := cpustat.Machine()
@@ -268,7 +307,7 @@ func (rr *replicaRun) measure(count int, t target, n, c int) replicaResult {
 	busy1, all1 := cpustat.Machine()
 	ok := float64(max(1, r.n-r.errors))
 	r.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
-	r.throttled = 100 * (thr1 - thr0) / 1000 / el / float64(count)
+	r.throttled = 100 * (thr1 - thr0) / 1000 / el / float64(len(servers))
 	r.batch = ok / float64(max(1, x1-x0))
 	r.smritiMS = float64(sm1-sm0) * cpustat.TickMS / ok
 	pg := int64(0)
@@ -284,8 +323,10 @@ func (rr *replicaRun) measure(count int, t target, n, c int) replicaResult {
 
 func (rr *replicaRun) smritiTicks() int64 {
 	t := int64(0)
-	for _, s := range rr.servers {
-		t += cpustat.Ticks(s.cmd.Process.Pid)
+	for _, b := range rr.builds {
+		for _, s := range b.servers {
+			t += cpustat.Ticks(s.cmd.Process.Pid)
+		}
 	}
 	return t
 }
