@@ -230,16 +230,16 @@ type measurement struct {
 	cpuPerOp map[string]float64
 }
 
-// processTimes sums user and system CPU ticks of the servers (under
+// processTimes sums the CPU time (ns, cpustat.Nanos) of the servers (under
 // "smriti") and of the cluster's PostgreSQL processes, the postmaster and its
 // children (under "postgres"); other processes on the machine are left out.
 func processTimes(servers []*server, p *node) map[string]int64 {
 	out := map[string]int64{}
 	for _, s := range servers {
-		out["smriti"] += cpustat.Ticks(s.cmd.Process.Pid)
+		out["smriti"] += cpustat.Nanos(s.cmd.Process.Pid)
 	}
 	for _, pid := range p.pids() {
-		out["postgres"] += cpustat.Ticks(pid)
+		out["postgres"] += cpustat.Nanos(pid)
 	}
 	return out
 }
@@ -261,7 +261,7 @@ func (n *node) pids() []int {
 func perOp(before, after map[string]int64, n int) map[string]float64 {
 	out := map[string]float64{}
 	for k, v := range after {
-		out[k] = float64(v-before[k]) * cpustat.TickMS / float64(max(1, n))
+		out[k] = float64(v-before[k]) / 1e6 / float64(max(1, n))
 	}
 	return out
 }

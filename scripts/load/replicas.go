@@ -292,50 +292,51 @@ func (rr *replicaRun) measure(servers []*server, t target, n, c int) replicaResu
 	}
 	busy0, all0 := cpustat.Machine()
 	_, thr0 := rr.quota.Throttled()
-	sm0 := rr.smritiTicks()
-	pg0 := familyTicks(rr.postmaster)
+	sm0 := rr.smritiNanos()
+	pg0 := familyNanos(rr.postmaster)
 	x0 := xids(rr.db)
-	me0 := cpustat.Ticks(os.Getpid())
+	me0 := cpustat.Nanos(os.Getpid())
 	t0 := time.Now()
 	r := replicaResult{result: measureSpread(rr.cl, urls, t.bodies, n, c, 200)}
 	el := time.Since(t0).Seconds()
-	me1 := cpustat.Ticks(os.Getpid())
+	me1 := cpustat.Nanos(os.Getpid())
 	x1 := xids(rr.db)
-	pg1 := familyTicks(rr.postmaster)
-	sm1 := rr.smritiTicks()
+	pg1 := familyNanos(rr.postmaster)
+	sm1 := rr.smritiNanos()
 	_, thr1 := rr.quota.Throttled()
 	busy1, all1 := cpustat.Machine()
 	ok := float64(max(1, r.n-r.errors))
 	r.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
 	r.throttled = 100 * (thr1 - thr0) / 1000 / el / float64(len(servers))
 	r.batch = ok / float64(max(1, x1-x0))
-	r.smritiMS = float64(sm1-sm0) * cpustat.TickMS / ok
+	r.smritiMS = float64(sm1-sm0) / 1e6 / ok
 	pg := int64(0)
 	for pid, v := range pg1 {
 		// A backend born during the measurement counts from zero; one
 		// that ended is missed (the replicas pool their connections).
 		pg += v - pg0[pid]
 	}
-	r.pgMS = float64(pg) * cpustat.TickMS / ok
-	r.loadMS = float64(me1-me0) * cpustat.TickMS / ok
+	r.pgMS = float64(pg) / 1e6 / ok
+	r.loadMS = float64(me1-me0) / 1e6 / ok
 	return r
 }
 
-func (rr *replicaRun) smritiTicks() int64 {
+func (rr *replicaRun) smritiNanos() int64 {
 	t := int64(0)
 	for _, b := range rr.builds {
 		for _, s := range b.servers {
-			t += cpustat.Ticks(s.cmd.Process.Pid)
+			t += cpustat.Nanos(s.cmd.Process.Pid)
 		}
 	}
 	return t
 }
 
-// familyTicks reads the CPU ticks of the postmaster and its children by pid.
-func familyTicks(postmaster int) map[int]int64 {
+// familyNanos reads the CPU time (ns) of the postmaster and its children
+// by pid.
+func familyNanos(postmaster int) map[int]int64 {
 	out := map[int]int64{}
 	for _, pid := range cpustat.Family(postmaster) {
-		out[pid] = cpustat.Ticks(pid)
+		out[pid] = cpustat.Nanos(pid)
 	}
 	return out
 }
