@@ -28,6 +28,13 @@
 //	go run ./scripts/load -bin bin/smriti -baseline http://127.0.0.1:8100/send -rounds 3 \
 //	  -states FRESH,HEAD1,HEAD30,HEAD300,HEAD3000,MOUNTED300,FORKED300
 //
+// -replicas 1,3 with -db on PostgreSQL measures one replica against three
+// on that database instead, each replica held to -cpu-quota with a cgroup of
+// its own, the clients spread over the replicas and over -sessions sessions
+// per state (replicas.go says why one per client by default):
+//
+//	go run ./scripts/load -bin /tmp/smriti -db postgres://… -replicas 1,3 -cpu-quota 15% -rounds 3 -n 3000
+//
 // Everything talks to 127.0.0.1 and every loop is bounded.
 package main
 
