@@ -41,28 +41,35 @@ type SpaceStore interface {
 }
 
 // ImportSpace recreates the bundle's space for the caller in one
-// transaction after checking the whole bundle (VerifyBundle): nothing is
-// written unless all of it is. Without asNew the ids and hashes are the
-// bundle's (ECONFLICT when the space or any of its ids exists); with asNew
-// every id is new and every hash recomputed, the lineage kept. EINVALID /
-// EUNPROCESSABLE for a bundle that cannot be read or does not verify,
-// naming the record. The bundle is read twice: checked first with nothing
-// written, then checked again as the store writes it, so a bundle that
-// changed between the passes still cannot leave half a space behind.
+// transaction: nothing is written unless all of it is. Without asNew the
+// ids and hashes are the bundle's (ECONFLICT when the space or any of its
+// ids exists); with asNew every id is new and every hash recomputed, the
+// lineage kept. EINVALID / EUNPROCESSABLE for a bundle that cannot be read
+// or does not verify, naming the record. Every record is decoded once,
+// checked as the store writes it (the checks of VerifyBundle), and a
+// record that fails refuses the whole import; a first pass over the
+// bundle (ScanBundle) only finds how many records it holds.
 func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	_, counts, err := VerifyBundle(r)
-	if err != nil {
-		return nil, err
-	}
-	return ImportVerified(ctx, st, r, counts, asNew)
+	return ImportScanned(ctx, st, r, ScanBundle(r), asNew)
 }
 
-// ImportVerified is ImportSpace for a bundle whose first pass has been
-// made already: counts are what VerifyBundle returned for the same bytes
-// (a clone checks the bundle as it downloads it). The bundle is checked
-// again as the store writes it, so counts that do not match it fail the
-// import with nothing written.
-func ImportVerified(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *BundleCounts, asNew bool) (*smriti.Space, error) {
+// ImportScanned is ImportSpace for a bundle whose first pass has been
+// made already: counts are what ScanBundle returned for the same bytes (a
+// clone scans the bundle as it downloads it). When they are nil the
+// bundle is checked whole first (VerifyBundle), so a bundle that is not
+// in an export's form is refused naming what is wrong, or imported. The
+// bundle is checked as the store writes it, so counts that do not match
+// it fail the import with nothing written.
+func ImportScanned(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *BundleCounts, asNew bool) (*smriti.Space, error) {
+	if counts == nil {
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("import: rewind bundle: %w", err)
+		}
+		var err error
+		if _, counts, err = VerifyBundle(r); err != nil {
+			return nil, err
+		}
+	}
 	in := records.Import{Logged: counts.Checkpoints + counts.Turns, Open: func() (records.Reader, error) {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("import: rewind bundle: %w", err)
