@@ -77,3 +77,30 @@ func TestImportSpaceRefusesWhatTheScanCannotTell(t *testing.T) {
 		t.Fatalf("err = %v, want EUNPROCESSABLE saying what the bundle declares", err)
 	}
 }
+
+// TestBundleRecordsKeepEncodingJSONMeaning: the bundle reader decodes as
+// encoding/json does — names matched without regard to case, invalid
+// UTF-8 replaced — and names the field of the wrong type.
+func TestBundleRecordsKeepEncodingJSONMeaning(t *testing.T) {
+	header := `{"type":"header","header":{"format":"smriti-space-bundle","version":1}}`
+	end := `{"type":"end","end":{"checkpoints":0,"notes":0,"sessions":0,"turns":0}}`
+	bundle := func(space string) []byte {
+		var out bytes.Buffer
+		if err := gzipLines(&out, []string{header, space, end}); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	sp, _, err := portability.VerifyBundle(bytes.NewReader(bundle(
+		`{"Type":"space","SPACE":{"id":"6d1f2c1e-0000-4000-8000-000000000001","Name":"S` + "\xff" + `","created_at":"2024-01-01T00:00:00Z"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Name != "S\uFFFD" {
+		t.Fatalf("space name %q, want %q", sp.Name, "S\uFFFD")
+	}
+	_, _, err = portability.VerifyBundle(bytes.NewReader(bundle(`{"type":"space","space":{"id":"6d1f2c1e-0000-4000-8000-000000000001","name":7}}`)))
+	if smriti.ErrorCode(err) != smriti.EINVALID || !strings.Contains(err.Error(), "record 2 of the bundle is not valid: space.name should be string, not number") {
+		t.Fatalf("err = %v, want EINVALID naming space.name", err)
+	}
+}
