@@ -141,6 +141,7 @@ type BundleReader struct {
 	counts       BundleCounts
 	ids          map[smriti.ID]bool
 	done         bool
+	size         int
 	VerifyHashes bool
 }
 
@@ -225,7 +226,10 @@ func (l *lineLimit) tooLong() error {
 func (br *BundleReader) decode() (*BundleRecord, error) {
 	br.line++
 	var rec BundleRecord
-	if err := br.dec.Decode(&rec); err != nil {
+	start := br.dec.InputOffset()
+	err := br.dec.Decode(&rec)
+	br.size = int(br.dec.InputOffset() - start)
+	if err != nil {
 		var de *smriti.Error
 		switch {
 		case errors.As(err, &de):
@@ -239,6 +243,9 @@ func (br *BundleReader) decode() (*BundleRecord, error) {
 	}
 	return &rec, nil
 }
+
+// LastSize is how many bytes of JSON the record Next returned last took.
+func (br *BundleReader) LastSize() int { return br.size }
 
 // Space is the bundle's space record (nil before it has been read).
 func (br *BundleReader) Space() *BundleSpace { return br.space }

@@ -196,8 +196,13 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 }
 
 // importReadAhead is how many records an import decodes ahead of the one
-// it writes.
-const importReadAhead = 64
+// it writes, and importReadAheadBytes how many bytes of their JSON at most
+// (a checkpoint of 30 items is some 11 KB; a decoded record takes two or
+// three times its JSON).
+const (
+	importReadAhead      = 64
+	importReadAheadBytes = 8 << 20
+)
 
 // ImportRecords writes a space's records inside one transaction. The
 // records are checked as they are read, each once, and the first that
@@ -219,7 +224,7 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 		if err != nil {
 			return err
 		}
-		ra := newReadAhead(rs, importReadAhead)
+		ra := newReadAhead(rs, importReadAhead, importReadAheadBytes)
 		defer ra.close()
 		return im.run(ra)
 	})
