@@ -60,7 +60,7 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := portability.ImportScanned(ctx, a.store, spool, counts, false)
+	sp, _, err := portability.ImportScanned(ctx, a.store, spool, counts, false)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,8 @@ type SpaceStore interface {
 // record that fails refuses the whole import; a first pass over the
 // bundle (ScanBundle) only finds how many records it holds.
 func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	return ImportScanned(ctx, st, r, ScanBundle(r), asNew)
+	sp, _, err := ImportScanned(ctx, st, r, ScanBundle(r), asNew)
+	return sp, err
 }
 
 // ImportScanned is ImportSpace for a bundle whose first pass has been
@@ -61,15 +62,16 @@ func ImportSpace(ctx context.Context, st SpaceStore, r io.ReadSeeker, asNew bool
 // bundle is checked whole first (VerifyBundle), so a bundle that is not
 // in an export's form is refused naming what is wrong, or imported. The
 // bundle is checked as the store writes it, so counts that do not match
-// it fail the import with nothing written.
-func ImportScanned(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *BundleCounts, asNew bool) (*smriti.Space, error) {
+// it fail the import with nothing written. It returns what the bundle
+// held.
+func ImportScanned(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *BundleCounts, asNew bool) (*smriti.Space, *BundleCounts, error) {
 	if counts == nil {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("import: rewind bundle: %w", err)
+			return nil, nil, fmt.Errorf("import: rewind bundle: %w", err)
 		}
 		var err error
 		if _, counts, err = VerifyBundle(r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	in := records.Import{Logged: counts.Checkpoints + counts.Turns, Open: func() (records.Reader, error) {
@@ -85,7 +87,11 @@ func ImportScanned(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts *
 	if asNew {
 		in.Remap = func() records.Remapper { return NewBundleRemap() }
 	}
-	return st.ImportRecords(ctx, in)
+	sp, err := st.ImportRecords(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, counts, nil
 }
 
 // BundleWriter writes a bundle. Its output is a function of the records

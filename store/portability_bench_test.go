@@ -351,7 +351,7 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 					b.Fatal("the scan could not count the bundle")
 				}
 				scanned := processCPU()
-				if _, err := portability.ImportScanned(ctx, s, f, counts, false); err != nil {
+				if _, _, err := portability.ImportScanned(ctx, s, f, counts, false); err != nil {
 					b.Fatal(err)
 				}
 				// The scan is what a clone's server spends as the bundle

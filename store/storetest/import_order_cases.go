@@ -120,10 +120,13 @@ func testImportRefusesWrongCounts(t *testing.T, s *store.Store) {
 	for _, delta := range []int{-1, 1} {
 		wrong := *counts
 		wrong.Turns += delta
-		_, err := portability.ImportScanned(ctx, s, bytes.NewReader(bundle), &wrong, false)
+		_, _, err := portability.ImportScanned(ctx, s, bytes.NewReader(bundle), &wrong, false)
 		wantCode(t, err, smriti.EUNPROCESSABLE)
 		_, err = s.Space(ctx, space)
 		wantCode(t, err, smriti.ENOTFOUND)
 	}
-	Get(portability.ImportScanned(ctx, s, bytes.NewReader(bundle), counts, false)).Must(t)
+	_, held, err := portability.ImportScanned(ctx, s, bytes.NewReader(bundle), counts, false)
+	if err != nil || *held != *counts {
+		t.Fatalf("import: held %+v, %v; want %+v", held, err, counts)
+	}
 }
