@@ -104,7 +104,7 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	copied, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
+	copied, _, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
 	if err != nil {
 		t.Fatalf("import of a space with an allowed value: %v", err)
 	}
