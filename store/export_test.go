@@ -101,3 +101,8 @@ func (s *Store) FileRelation(ctx context.Context, file string) string {
 // MarkProbeDue makes the next read probe the database (identity and purge
 // mark), as a reconnect or topologyEvery's passing does.
 func (s *Store) MarkProbeDue() { s.topo.Reconnected() }
+
+// ImportStatementRows is how many rows a space import writes with one
+// multi-row insert, by table.
+var ImportStatementRows = map[string]int{"checkpoints": importCheckpointRows, "checkpoint_items": importItemRows,
+	"checkpoint_notes": importNoteRows, "turns": importTurnRows}
