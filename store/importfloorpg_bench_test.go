@@ -298,3 +298,43 @@ func backendCPU(pid int) time.Duration {
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * 10 * time.Millisecond
 }
+
+// serverCPU starts counting the CPU time of the PostgreSQL backends
+// connected to dsn's database (nil on SQLite); the function it returns is
+// the time they have spent since, those that ended before it excepted.
+// The server must be on this machine.
+func serverCPU(b *testing.B, dsn string) func() time.Duration {
+	if !strings.HasPrefix(dsn, "postgres") {
+		return nil
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	backends := func() map[int]time.Duration {
+		rows, err := db.Query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[int]time.Duration{}
+		for rows.Next() {
+			var pid int
+			if err := rows.Scan(&pid); err != nil {
+				b.Fatal(err)
+			}
+			out[pid] = backendCPU(pid)
+		}
+		return out
+	}
+	before := backends()
+	return func() time.Duration {
+		defer db.Close()
+		var sum time.Duration
+		for pid, t := range backends() {
+			sum += t - before[pid]
+		}
+		return sum
+	}
+}

@@ -335,7 +335,8 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 	for _, e := range engines {
 		b.Run(e.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				s, err := store.Open(ctx, e.dsn(b), nil)
+				dsn := e.dsn(b)
+				s, err := store.Open(ctx, dsn, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -349,13 +350,16 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				cpu := processCPU()
+				cpu, server := processCPU(), serverCPU(b, dsn)
 				if _, err := portability.ImportVerified(ctx, s, f, counts, false); err != nil {
 					b.Fatal(err)
 				}
 				// The second pass is what a clone's server spends after the
 				// transfer (the first runs as the bundle arrives).
 				b.ReportMetric((processCPU()-cpu).Seconds()*1e3/float64(n), "import-cpu-ms/checkpoint")
+				if server != nil {
+					b.ReportMetric(server().Seconds()*1e3/float64(n), "pg-cpu-ms/checkpoint")
+				}
 				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "checkpoints/s")
 				b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
 				f.Close()
