@@ -106,3 +106,7 @@ func (s *Store) MarkProbeDue() { s.topo.Reconnected() }
 // multi-row insert, by table.
 var ImportStatementRows = map[string]int{"checkpoints": importCheckpointRows, "checkpoint_items": importItemRows,
 	"checkpoint_notes": importNoteRows, "turns": importTurnRows}
+
+// SetImportCopyMinRows sets the fewest pending rows a PostgreSQL import
+// writes with COPY (negative: none; 0: the default).
+func (s *Store) SetImportCopyMinRows(n int) { s.copyMinRows = n }

@@ -23,6 +23,8 @@ import (
 // the COPY runs on that connection, inside the transaction.
 type importCopy struct {
 	conn *sql.Conn
+	// min is the fewest pending rows that go by COPY.
+	min int
 	// targets is each insert's table and columns, by the insert's head.
 	targets map[string]copyTarget
 }
@@ -33,7 +35,8 @@ type copyTarget struct {
 }
 
 // copyMinRows: fewer pending rows than this go by insert; a COPY takes
-// more round trips than one prepared statement.
+// more round trips than one prepared statement. (Store.copyMinRows, set by
+// tests, replaces it: negative, no COPY.)
 const copyMinRows = 8
 
 // txConns is the connection each PostgreSQL write transaction was begun
@@ -54,14 +57,18 @@ func (c *txConns) of(tx *sql.Tx) *sql.Conn {
 // SQLite, and when tx was not begun on a connection of its own (the rows
 // then go by insert).
 func (s *Store) importCopier(tx *sql.Tx) *importCopy {
-	if s.d.Name != "postgres" {
+	if s.d.Name != "postgres" || s.copyMinRows < 0 {
 		return nil
 	}
 	conn := s.conns.of(tx)
 	if conn == nil {
 		return nil
 	}
-	return &importCopy{conn: conn, targets: map[string]copyTarget{}}
+	min := copyMinRows
+	if s.copyMinRows > 0 {
+		min = s.copyMinRows
+	}
+	return &importCopy{conn: conn, min: min, targets: map[string]copyTarget{}}
 }
 
 // write copies p's rows, cols values each, into the table and columns

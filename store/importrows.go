@@ -173,7 +173,7 @@ func (r *importRows) flushTurns() error {
 // most rows each; the rest in statements of the powers of two below it, so
 // an import prepares a handful of statements whatever its row counts.
 func (r *importRows) write(p *pendingRows, head string, cols, most int, what string) error {
-	if r.copier != nil && p.rows >= copyMinRows {
+	if r.copier != nil && p.rows >= r.copier.min {
 		return r.copier.write(r.ctx, p, head, cols, what)
 	}
 	args := p.args

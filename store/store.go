@@ -73,6 +73,8 @@ type Store struct {
 	writes groupcommit.Queue[*pendingWrite]
 	// conns is the connection each PostgreSQL write transaction holds.
 	conns txConns
+	// copyMinRows replaces copyMinRows when not 0 (tests).
+	copyMinRows int
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]
