@@ -272,6 +272,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	phasePeaks("start-up", a, b)
 	t = time.Now()
 	cpuA, cpuB := a.cpu(), b.cpu()
+	pgA, pgB := pgCPU(dbA), pgCPU(dbB)
 	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
 		return fmt.Errorf("clone: %w", err)
 	}
@@ -282,6 +283,14 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	// On a shared machine the wall time depends on the other processes;
 	// the CPU time the servers spent does not.
 	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
+	for _, pg := range []struct {
+		name string
+		cpu  func() float64
+	}{{"A", pgA}, {"B", pgB}} {
+		if pg.cpu != nil {
+			fmt.Printf("clone CPU time of %s's PostgreSQL backends: %.2fs\n", pg.name, pg.cpu())
+		}
+	}
 	fmt.Printf("A now: %s; B now: %s\n", a.rss(), b.rss())
 	fmt.Printf("A's largest mappings now (MiB): %s\n", a.largestMappings(6))
 	fmt.Printf("B's largest mappings now (MiB): %s\n", b.largestMappings(6))
