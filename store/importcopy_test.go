@@ -25,7 +25,7 @@ import (
 // large enough to take many batches.
 func TestImportByCopyWritesTheRowsInsertsWrite(t *testing.T) {
 	ctx := smriti.WithUser(context.Background(), smriti.LocalUserID)
-	src := openPostgresStore(t)
+	src := openPostgresStore(t, store.Options{})
 	fx := storetest.FillForBackup(t, src, mergeByApp)
 	var bundles [][]byte
 	var owners []context.Context
@@ -58,11 +58,15 @@ func TestImportByCopyWritesTheRowsInsertsWrite(t *testing.T) {
 	}
 	bundles, owners = append(bundles, big), append(owners, ctx)
 
-	byCopy, byInsert := openPostgresStore(t), openPostgresStore(t)
+	// byPooler speaks the simple protocol, as behind a transaction-mode
+	// pooler: its COPY learns the column types by a statement of its own.
+	byCopy, byInsert, byPooler := openPostgresStore(t, store.Options{}), openPostgresStore(t, store.Options{}),
+		openPostgresStore(t, store.Options{Pooler: store.PoolerTransaction})
 	byCopy.SetImportCopyMinRows(1)
+	byPooler.SetImportCopyMinRows(1)
 	byInsert.SetImportCopyMinRows(-1)
 	for i, b := range bundles {
-		for _, s := range []*store.Store{byInsert, byCopy} {
+		for _, s := range []*store.Store{byInsert, byCopy, byPooler} {
 			if _, err := portability.ImportSpace(owners[i], s, bytes.NewReader(b), false); err != nil {
 				t.Fatal(err)
 			}
@@ -71,6 +75,9 @@ func TestImportByCopyWritesTheRowsInsertsWrite(t *testing.T) {
 	want, got := storetest.StoreRows(t, byInsert), storetest.StoreRows(t, byCopy)
 	if diff := storetest.DiffStoreRows(want, got); len(diff) > 0 {
 		t.Fatalf("the rows COPY wrote differ from the rows inserts wrote:\n%s", strings.Join(diff, "\n"))
+	}
+	if diff := storetest.DiffStoreRows(want, storetest.StoreRows(t, byPooler)); len(diff) > 0 {
+		t.Fatalf("the rows COPY wrote in the simple protocol differ from the rows inserts wrote:\n%s", strings.Join(diff, "\n"))
 	}
 	if n := len(got["checkpoints"]); n != fx.Checkpoints+150 {
 		t.Fatalf("%d checkpoints imported, want %d", n, fx.Checkpoints+150)
@@ -82,8 +89,10 @@ func TestImportByCopyWritesTheRowsInsertsWrite(t *testing.T) {
 		t.Fatalf("%d turns numbered 9 in the large space, want 100", n)
 	}
 	wantEvents, gotEvents := spaceEvents(t, byInsert), spaceEvents(t, byCopy)
-	if strings.Join(wantEvents, "\n") != strings.Join(gotEvents, "\n") {
-		t.Fatalf("space events after COPY:\n%s\nafter inserts:\n%s", strings.Join(gotEvents, "\n"), strings.Join(wantEvents, "\n"))
+	for _, got := range [][]string{gotEvents, spaceEvents(t, byPooler)} {
+		if strings.Join(wantEvents, "\n") != strings.Join(got, "\n") {
+			t.Fatalf("space events after COPY:\n%s\nafter inserts:\n%s", strings.Join(got, "\n"), strings.Join(wantEvents, "\n"))
+		}
 	}
 	// 150 checkpoints and 500 assistant turns of the large space, and
 	// more of the fixture's.
@@ -92,9 +101,9 @@ func TestImportByCopyWritesTheRowsInsertsWrite(t *testing.T) {
 	}
 }
 
-func openPostgresStore(t *testing.T) *store.Store {
+func openPostgresStore(t *testing.T, o store.Options) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), storetest.PostgresDSN(t), nil)
+	s, err := store.OpenWith(context.Background(), storetest.PostgresDSN(t), nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
