@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 )
@@ -64,4 +65,23 @@ func procCPU(pid int) float64 {
 	fmt.Sscan(f[11], &utime)
 	fmt.Sscan(f[12], &stime)
 	return (utime + stime) / 100 // clock ticks; USER_HZ is 100 on Linux
+}
+
+// vacuum runs VACUUM (ANALYZE) on dsn's PostgreSQL database (nothing for
+// SQLite).
+func vacuum(dsn string) error {
+	if !strings.HasPrefix(dsn, "postgres") {
+		return nil
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t := time.Now()
+	if _, err := db.Exec(`VACUUM (ANALYZE)`); err != nil {
+		return fmt.Errorf("vacuum A: %w", err)
+	}
+	fmt.Printf("vacuumed A's database in %s\n", time.Since(t).Round(time.Millisecond))
+	return nil
 }
