@@ -36,8 +36,9 @@ import (
 // SMRITI_FLOOR_STRIP, a comma-separated list, takes parts of the schema
 // away before the timed writes, to see what each costs: gin (the search
 // indexes), tsv (the search columns and their indexes), events (the
-// space event triggers), fk (the foreign keys of checkpoints, items, notes
-// and turns).
+// space event triggers), stmtevents (those triggers replaced by triggers
+// a statement that record the same events), fk (the foreign keys of
+// checkpoints, items, notes and turns).
 func BenchmarkImportFloorPostgres(b *testing.B) {
 	n := 1000
 	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
@@ -146,6 +147,22 @@ func pgFloorStrip(b *testing.B, ctx context.Context, conn *sql.Conn, strip strin
 		"tsv": {`ALTER TABLE checkpoints DROP COLUMN search_tsv`, `ALTER TABLE checkpoint_notes DROP COLUMN search_tsv`,
 			`ALTER TABLE turns DROP COLUMN search_tsv`},
 		"events": {`DROP TRIGGER space_events_checkpoint ON checkpoints`, `DROP TRIGGER space_events_turn ON turns`},
+		// The same events recorded by one trigger a statement, from its
+		// transition table, instead of one a row.
+		"stmtevents": {`DROP TRIGGER space_events_checkpoint ON checkpoints`, `DROP TRIGGER space_events_turn ON turns`,
+			`CREATE FUNCTION floor_checkpoint_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+				INSERT INTO space_events (position, space_id, kind, subject_id, branch_name)
+				SELECT n.log_pos, n.space_id, 'checkpoint.created', n.id, n.branch_name FROM new_rows n;
+				RETURN NULL; END; $$`,
+			`CREATE TRIGGER floor_checkpoint_events AFTER INSERT ON checkpoints REFERENCING NEW TABLE AS new_rows
+				FOR EACH STATEMENT EXECUTE FUNCTION floor_checkpoint_events()`,
+			`CREATE FUNCTION floor_turn_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+				INSERT INTO space_events (position, space_id, kind, subject_id, branch_name)
+				SELECT n.log_pos, n.space_id, 'session.updated', n.session_id, s.branch_name
+				FROM new_rows n JOIN sessions s ON s.id = n.session_id WHERE n.space_id IS NOT NULL AND n.role = 'assistant';
+				RETURN NULL; END; $$`,
+			`CREATE TRIGGER floor_turn_events AFTER INSERT ON turns REFERENCING NEW TABLE AS new_rows
+				FOR EACH STATEMENT EXECUTE FUNCTION floor_turn_events()`},
 		"fk": {`ALTER TABLE checkpoints DROP CONSTRAINT checkpoints_space_id_fkey, DROP CONSTRAINT checkpoints_parent_id_fkey,
 			DROP CONSTRAINT checkpoints_merge_parent_id_fkey, DROP CONSTRAINT checkpoints_skip_id_fkey`,
 			`ALTER TABLE checkpoint_items DROP CONSTRAINT checkpoint_items_checkpoint_id_fkey`,
