@@ -27,6 +27,8 @@ type importCopy struct {
 	min int
 	// targets is each insert's table and columns, by the insert's head.
 	targets map[string]copyTarget
+	// copied counts the rows copied into each table.
+	copied map[string]int
 }
 
 type copyTarget struct {
@@ -68,7 +70,7 @@ func (s *Store) importCopier(tx *sql.Tx) *importCopy {
 	if s.copyMinRows > 0 {
 		min = s.copyMinRows
 	}
-	return &importCopy{conn: conn, min: min, targets: map[string]copyTarget{}}
+	return &importCopy{conn: conn, min: min, targets: map[string]copyTarget{}, copied: map[string]int{}}
 }
 
 // write copies p's rows, cols values each, into the table and columns
@@ -89,6 +91,7 @@ func (c *importCopy) write(ctx context.Context, p *pendingRows, head string, col
 	if err := dbx.CopyFrom(ctx, c.conn, t.table, t.cols, p.rows, func(i int) []any { return args[i*cols : (i+1)*cols] }); err != nil {
 		return importConflict(fmt.Errorf("%s: %w", what, err))
 	}
+	c.copied[t.table] += p.rows
 	clear(p.args)
 	p.args, p.rows = p.args[:0], 0
 	return nil
@@ -108,4 +111,38 @@ func parseInsertHead(head string) (copyTarget, error) {
 		t.cols = append(t.cols, strings.TrimSpace(c))
 	}
 	return t, nil
+}
+
+// analyzeMinRows: an import that copied fewer rows into a table leaves its
+// statistics to autovacuum.
+const analyzeMinRows = 1000
+
+// analyzeCopied refreshes the planner's statistics of each table an
+// import (committed) copied many rows into: at least analyzeMinRows and a
+// tenth of the rows the table was last counted to hold, or any number if
+// it was never counted. Autovacuum would, within a minute or so; until
+// then a table that was empty before a clone (a new server's) has no
+// statistics, and reads of the cloned space (a page of items by
+// checkpoint) scan the whole table instead of its index. Best effort: a
+// failure is logged, the import stands.
+func (s *Store) analyzeCopied(ctx context.Context, c *importCopy) {
+	if c == nil {
+		return
+	}
+	for table, n := range c.copied {
+		if n < analyzeMinRows {
+			continue
+		}
+		var counted float64
+		if err := s.write.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)`, table).Scan(&counted); err != nil {
+			s.log.WarnContext(ctx, "import: read the table's statistics", "table", table, "err", err)
+			continue
+		}
+		if counted >= 0 && float64(n) < counted/10 {
+			continue
+		}
+		if _, err := s.write.ExecContext(ctx, `ANALYZE `+table); err != nil {
+			s.log.WarnContext(ctx, "import: analyze", "table", table, "err", err)
+		}
+	}
 }

@@ -152,3 +152,34 @@ func mergeByApp(ctx context.Context, s *store.Store, in storetest.MergeCall) (*s
 	}
 	return &storetest.MergeResult{Checkpoint: out.Checkpoint, Merged: out.Merged, Removes: out.Removes}, nil
 }
+
+// TestLargeImportIntoPostgresCountsItsTables: an import that copies many
+// rows into a table that was empty analyzes it before it answers, so the
+// first reads of the space are planned on the table as it now is (the
+// item and turn counts are the planner's), and a table it wrote few rows
+// into is left to autovacuum.
+func TestLargeImportIntoPostgresCountsItsTables(t *testing.T) {
+	ctx := smriti.WithUser(context.Background(), smriti.LocalUserID)
+	s := openPostgresStore(t, store.Options{})
+	path := filepath.Join(t.TempDir(), "space.bundle")
+	if _, err := synthbundle.WriteFile(path, 100, 30, 1000); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := portability.ImportSpace(ctx, s, f, false); err != nil {
+		t.Fatal(err)
+	}
+	for table, want := range map[string]float64{"checkpoint_items": 3000, "turns": 1000} {
+		var counted float64
+		if err := s.DB().QueryRow(`SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)`, table).Scan(&counted); err != nil {
+			t.Fatal(err)
+		}
+		if counted != want {
+			t.Errorf("the planner counts %v rows in %s, want %v", counted, table, want)
+		}
+	}
+}
