@@ -252,10 +252,16 @@ func newSpaceWithHistory(t *testing.T, e *testEnv, canary string) (smriti.ID, sm
 // same records (ids, hashes, items, sessions, turns) as the original's
 // shareable part, verify passes on both, and no private canary reached the
 // laptop's database or the wire.
-func TestSyncCloneIsAnExactCopy(t *testing.T) {
+func TestSyncCloneIsAnExactCopy(t *testing.T) { testSyncCloneIsAnExactCopy(t) }
+
+// TestSyncCloneIsAnExactCopyPostgres: the same with the laptop's server on
+// PostgreSQL.
+func TestSyncCloneIsAnExactCopyPostgres(t *testing.T) { testSyncCloneIsAnExactCopy(t, withPostgres()) }
+
+func testSyncCloneIsAnExactCopy(t *testing.T, laptopOpts ...envOption) {
 	const canary = "CANARY-7f3a9c-PRIVATE"
 	team := newEnv(t, withPostgres())
-	laptop := newEnv(t)
+	laptop := newEnv(t, laptopOpts...)
 	space, _ := newSpaceWithHistory(t, team, canary)
 	proxy, url := newSyncProxy(t, team.url)
 	id := space.String()

@@ -101,3 +101,12 @@ func (s *Store) FileRelation(ctx context.Context, file string) string {
 // MarkProbeDue makes the next read probe the database (identity and purge
 // mark), as a reconnect or topologyEvery's passing does.
 func (s *Store) MarkProbeDue() { s.topo.Reconnected() }
+
+// ImportStatementRows is how many rows a space import writes with one
+// multi-row insert, by table.
+var ImportStatementRows = map[string]int{"checkpoints": importCheckpointRows, "checkpoint_items": importItemRows,
+	"checkpoint_notes": importNoteRows, "turns": importTurnRows}
+
+// SetImportCopyMinRows sets the fewest pending rows a PostgreSQL import
+// writes with COPY (negative: none; 0: the default).
+func (s *Store) SetImportCopyMinRows(n int) { s.copyMinRows = n }

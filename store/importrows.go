@@ -32,6 +32,9 @@ type importRows struct {
 	// nothing from the database.
 	anc *ancestry
 
+	// copier writes the rows with COPY (PostgreSQL; nil: by insert).
+	copier *importCopy
+
 	checkpoints, items, notes, turns pendingRows
 	// tokens is each imported session's running token total.
 	tokens map[smriti.ID]int64
@@ -70,7 +73,8 @@ const (
 )
 
 func newImportRows(ctx context.Context, s *Store, tx *sql.Tx) *importRows {
-	return &importRows{s: s, ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, anc: s.newAncestry(tx), tokens: map[smriti.ID]int64{}}
+	return &importRows{s: s, ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, anc: s.newAncestry(tx), tokens: map[smriti.ID]int64{},
+		copier: s.importCopier(tx)}
 }
 
 // close releases the statements prepared on the transaction.
@@ -169,6 +173,9 @@ func (r *importRows) flushTurns() error {
 // most rows each; the rest in statements of the powers of two below it, so
 // an import prepares a handful of statements whatever its row counts.
 func (r *importRows) write(p *pendingRows, head string, cols, most int, what string) error {
+	if r.copier != nil && p.rows >= r.copier.min {
+		return r.copier.write(r.ctx, p, head, cols, what)
+	}
 	args := p.args
 	for rows := p.rows; rows > 0; {
 		n := most

@@ -238,6 +238,9 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 	if im == nil {
 		return nil, err
 	}
+	if err == nil {
+		s.analyzeCopied(ctx, im.rows.copier)
+	}
 	return im.out, err
 }
 

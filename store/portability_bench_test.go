@@ -335,7 +335,8 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 	for _, e := range engines {
 		b.Run(e.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				s, err := store.Open(ctx, e.dsn(b), nil)
+				dsn := e.dsn(b)
+				s, err := store.Open(ctx, dsn, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -350,7 +351,7 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 				if counts == nil {
 					b.Fatal("the scan could not count the bundle")
 				}
-				scanned := processCPU()
+				scanned, server := processCPU(), serverCPU(b, dsn)
 				if _, _, err := portability.ImportScanned(ctx, s, f, counts, false); err != nil {
 					b.Fatal(err)
 				}
@@ -358,6 +359,9 @@ func BenchmarkImportSpaceBundle(b *testing.B) {
 				// arrives; the import, what it spends after the transfer.
 				b.ReportMetric((scanned-cpu).Seconds()*1e3/float64(n), "scan-cpu-ms/checkpoint")
 				b.ReportMetric((processCPU()-scanned).Seconds()*1e3/float64(n), "import-cpu-ms/checkpoint")
+				if server != nil {
+					b.ReportMetric(server().Seconds()*1e3/float64(n), "pg-cpu-ms/checkpoint")
+				}
 				b.ReportMetric(float64(n)/time.Since(start).Seconds(), "checkpoints/s")
 				b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
 				f.Close()

@@ -79,7 +79,8 @@ func (s *Store) beginTx(ctx context.Context) (*sql.Tx, func(), error) {
 		c.Close()
 		return nil, nil, err
 	}
-	return tx, func() { c.Close() }, nil
+	s.conns.hold(tx, c)
+	return tx, func() { s.conns.drop(tx); c.Close() }, nil
 }
 
 // writeConn takes a connection from the write pool, waiting at most d for

@@ -71,6 +71,10 @@ type Store struct {
 	// writes groups concurrent checkpoint commits into one transaction
 	// (SQLite).
 	writes groupcommit.Queue[*pendingWrite]
+	// conns is the connection each PostgreSQL write transaction holds.
+	conns txConns
+	// copyMinRows replaces copyMinRows when not 0 (tests).
+	copyMinRows int
 	// writing is the write transaction s.tx is running (SQLite has one
 	// at a time), for stmtOn.
 	writing atomic.Pointer[sql.Tx]

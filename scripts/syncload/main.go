@@ -45,6 +45,11 @@ import (
 // the Go collector's trace (a.log, b.log): the heap at each collection.
 var gcTrace = flag.String("gctrace", "", "write each server's log, with GODEBUG=gctrace=1, to this directory")
 
+// vacuumA: when A is on PostgreSQL, vacuum and analyze its database after
+// the import, so the clone reads a settled space (as a server's would be
+// long after its writes) and autovacuum does not run beside the clone.
+var vacuumA = flag.Bool("vacuum-a", false, "vacuum A's PostgreSQL database after the import, before the clone")
+
 // envA is more of server A's environment (the answering side), as
 // KEY=VALUE pairs separated by spaces.
 var envA = flag.String("env-a", "", "more environment for server A: KEY=VALUE pairs separated by spaces")
@@ -258,6 +263,11 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	f.Close()
 	fmt.Printf("import into A: %s, %.0f checkpoints/s; peak RSS of A %.1f MiB\n", time.Since(t).Round(time.Millisecond),
 		float64(n)/time.Since(t).Seconds(), a.peakRSS())
+	if *vacuumA {
+		if err := vacuum(dbA); err != nil {
+			return err
+		}
+	}
 	// A starts again, so its peak RSS below is the clone's, not the import's.
 	a.stop()
 	if a, err = start(bin, dbA, dir, "a"); err != nil {
@@ -272,6 +282,7 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	phasePeaks("start-up", a, b)
 	t = time.Now()
 	cpuA, cpuB := a.cpu(), b.cpu()
+	pgA, pgB := pgCPU(dbA), pgCPU(dbB)
 	if _, err := cb.Clone(ctx, wire.CloneRequest{URL: px.URL, SpaceID: &id}); err != nil {
 		return fmt.Errorf("clone: %w", err)
 	}
@@ -282,6 +293,14 @@ func run(bin, dbA, dbB string, n, items, turns int) error {
 	// On a shared machine the wall time depends on the other processes;
 	// the CPU time the servers spent does not.
 	fmt.Printf("clone CPU time: A %.2fs, B %.2fs (B: %.0f checkpoints per CPU second)\n", cpuA, cpuB, float64(n)/cpuB)
+	for _, pg := range []struct {
+		name string
+		cpu  func() float64
+	}{{"A", pgA}, {"B", pgB}} {
+		if pg.cpu != nil {
+			fmt.Printf("clone CPU time of %s's PostgreSQL backends: %.2fs\n", pg.name, pg.cpu())
+		}
+	}
 	fmt.Printf("A now: %s; B now: %s\n", a.rss(), b.rss())
 	fmt.Printf("A's largest mappings now (MiB): %s\n", a.largestMappings(6))
 	fmt.Printf("B's largest mappings now (MiB): %s\n", b.largestMappings(6))
