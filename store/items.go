@@ -164,14 +164,29 @@ func (s *Store) itemsOf(ctx context.Context, q dbx.Querier, ids ...smriti.ID) (m
 		return nil, fmt.Errorf("load items: %w", err)
 	}
 	defer rows.Close()
+	// The rows come a checkpoint at a time: each checkpoint's run is
+	// gathered in run and copied out at its length.
 	r := newItemRow()
+	var run []smriti.Item
+	var runOf smriti.ID
+	flush := func() {
+		if len(run) > 0 {
+			out[runOf] = append(out[runOf], run...)
+			run = run[:0]
+		}
+	}
 	for rows.Next() {
 		cp, it, err := r.scan(rows)
 		if err != nil {
 			return nil, fmt.Errorf("load items: %w", err)
 		}
-		out[cp] = append(out[cp], it)
+		if cp != runOf {
+			flush()
+			runOf = cp
+		}
+		run = append(run, it)
 	}
+	flush()
 	return out, rows.Err()
 }
 

@@ -60,10 +60,12 @@ func (r *itemRow) scan(row interface{ Scan(...any) error }) (smriti.ID, smriti.I
 			it.Change.Merge = &m
 		}
 	}
-	if refs := c.OptBytes(v[22]); refs != nil {
-		if err := json.Unmarshal(refs, &it.Refs); err != nil {
+	if b := c.OptBytes(v[22]); b != nil {
+		var refs []smriti.ItemRef
+		if err := json.Unmarshal(b, &refs); err != nil {
 			return cp, it, fmt.Errorf("item %s: refs: %w", it.ID, err)
 		}
+		it.Refs = refs
 	}
 	if err := c.Err(); err != nil {
 		return cp, it, fmt.Errorf("item %s: %w", it.ID, err)
