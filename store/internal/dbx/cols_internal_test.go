@@ -2,6 +2,7 @@ package dbx
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -70,5 +71,28 @@ func TestColsConvertsDriverValues(t *testing.T) {
 	}
 	if c.Int("7"); c.Err() == nil {
 		t.Error("Int of text: no error")
+	}
+}
+
+func TestJSONColReadsAsTheDecoderDoes(t *testing.T) {
+	type task struct {
+		Text string `json:"text"`
+	}
+	for _, s := range []string{`[]`, `{}`, `["a","b"]`, `["a\nb"]`, `[{"text":"x"}]`, `{"k":1}`, `null`} {
+		var strs, decStrs []string
+		var tasks, decTasks []task
+		var m, decM map[string]any
+		for _, c := range []struct {
+			got, want any
+		}{{&strs, &decStrs}, {&tasks, &decTasks}, {&m, &decM}} {
+			gerr := JSONCol{Dst: c.got}.Scan(s)
+			werr := json.Unmarshal([]byte(s), c.want)
+			if (gerr != nil) != (werr != nil) {
+				t.Errorf("%q into %T: error %v; the decoder's %v", s, c.got, gerr, werr)
+			}
+		}
+		if !reflect.DeepEqual(strs, decStrs) || !reflect.DeepEqual(tasks, decTasks) || !reflect.DeepEqual(m, decM) {
+			t.Errorf("%q: read %#v %#v %#v; the decoder reads %#v %#v %#v", s, strs, tasks, m, decStrs, decTasks, decM)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -156,7 +157,45 @@ func (j JSONCol) Scan(v any) error {
 	if len(b) == 0 {
 		return nil
 	}
+	if readEmptyJSON(b, j.Dst) {
+		return nil
+	}
+	if d, ok := j.Dst.(*[]string); ok {
+		if out, ok := plainStrings(string(b)); ok {
+			*d = out
+			return nil
+		}
+	}
 	return json.Unmarshal(b, j.Dst)
+}
+
+// readEmptyJSON reads b into dst as encoding/json would when b is [] and
+// dst a slice, or b is {} and dst a map — most of a checkpoint's JSON
+// columns — and reports whether it did.
+func readEmptyJSON(b []byte, dst any) bool {
+	if len(b) != 2 {
+		return false
+	}
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return false
+	}
+	v = v.Elem()
+	switch {
+	case b[0] == '[' && b[1] == ']' && v.Kind() == reflect.Slice:
+		if v.IsNil() {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		} else {
+			v.SetLen(0)
+		}
+		return true
+	case b[0] == '{' && b[1] == '}' && v.Kind() == reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		return true
+	}
+	return false
 }
 
 // IDArg passes an optional id.
