@@ -89,9 +89,10 @@ func ImportVerified(ctx context.Context, st SpaceStore, r io.ReadSeeker, counts 
 // alone (no time stamp in the gzip header, map keys sorted), so exporting
 // the same space twice, from either engine, gives the same bytes.
 type BundleWriter struct {
-	gz  *gzip.Writer
-	buf *bufio.Writer
-	enc *json.Encoder
+	gz    *gzip.Writer
+	buf   *bufio.Writer
+	enc   *json.Encoder
+	lines *lineEncoder
 }
 
 // NewBundleWriter starts a bundle on w and writes its header.
@@ -100,12 +101,16 @@ func NewBundleWriter(w io.Writer) (*BundleWriter, error) {
 	gz, _ := gzip.NewWriterLevel(buf, bundleLevel)
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
-	bw := &BundleWriter{gz: gz, buf: buf, enc: enc}
+	bw := &BundleWriter{gz: gz, buf: buf, enc: enc, lines: newLineEncoder()}
 	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: bundleFormat, Version: bundleVersion}})
 }
 
 // Write appends one record.
 func (w *BundleWriter) Write(rec BundleRecord) error {
+	if line, ok := w.lines.encode(&rec); ok {
+		_, err := w.gz.Write(line)
+		return err
+	}
 	return w.enc.Encode(rec)
 }
 
