@@ -90,6 +90,12 @@ func TestJSONColReadsAsTheDecoderDoes(t *testing.T) {
 			if (gerr != nil) != (werr != nil) {
 				t.Errorf("%q into %T: error %v; the decoder's %v", s, c.got, gerr, werr)
 			}
+			// As PostgreSQL's driver gives it, into a fresh value.
+			fresh := reflect.New(reflect.TypeOf(c.got).Elem())
+			if err := (JSONCol{Dst: fresh.Interface()}).Scan([]byte(s)); (err != nil) != (werr != nil) ||
+				(werr == nil && !reflect.DeepEqual(fresh.Elem().Interface(), reflect.ValueOf(c.want).Elem().Interface())) {
+				t.Errorf("%q as bytes into %T: %#v, %v; the decoder's %#v, %v", s, c.got, fresh.Elem().Interface(), err, c.want, werr)
+			}
 		}
 		if !reflect.DeepEqual(strs, decStrs) || !reflect.DeepEqual(tasks, decTasks) || !reflect.DeepEqual(m, decM) {
 			t.Errorf("%q: read %#v %#v %#v; the decoder reads %#v %#v %#v", s, strs, tasks, m, decStrs, decTasks, decM)

@@ -143,36 +143,44 @@ func JSONArg(v any) (string, error) {
 type JSONCol struct{ Dst any }
 
 func (j JSONCol) Scan(v any) error {
-	var b []byte
+	var text string
 	switch x := v.(type) {
 	case string:
-		b = []byte(x)
+		text = x
 	case []byte:
-		b = x
+		if len(x) == 0 {
+			return nil
+		}
+		if len(x) == 2 && readEmptyJSON(string(x), j.Dst) {
+			return nil
+		}
+		if _, ok := j.Dst.(*[]string); !ok {
+			return json.Unmarshal(x, j.Dst)
+		}
+		// The strings are cut from text: a copy, as the driver may
+		// reuse x.
+		text = string(x)
 	case nil:
 		return nil
 	default:
 		return fmt.Errorf("cannot scan %T into json", v)
 	}
-	if len(b) == 0 {
-		return nil
-	}
-	if readEmptyJSON(b, j.Dst) {
+	if text == "" || readEmptyJSON(text, j.Dst) {
 		return nil
 	}
 	if d, ok := j.Dst.(*[]string); ok {
-		if out, ok := plainStrings(string(b)); ok {
+		if out, ok := plainStrings(text); ok {
 			*d = out
 			return nil
 		}
 	}
-	return json.Unmarshal(b, j.Dst)
+	return json.Unmarshal([]byte(text), j.Dst)
 }
 
 // readEmptyJSON reads b into dst as encoding/json would when b is [] and
 // dst a slice, or b is {} and dst a map — most of a checkpoint's JSON
 // columns — and reports whether it did.
-func readEmptyJSON(b []byte, dst any) bool {
+func readEmptyJSON(b string, dst any) bool {
 	if len(b) != 2 {
 		return false
 	}
