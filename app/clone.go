@@ -54,16 +54,13 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	defer os.Remove(spool.Name())
 	defer spool.Close()
 	release := memtrim.Hold()
-	counts, err := spoolChecked(spool, body)
+	counts, err := spoolScanned(spool, body)
 	body.Close()
 	release()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("clone: %w", err)
-	}
-	sp, err := portability.ImportVerified(ctx, a.store, spool, counts, false)
+	sp, _, err := portability.ImportScanned(ctx, a.store, spool, counts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -81,28 +78,26 @@ func (a *App) Clone(ctx context.Context, in CloneRequest) (*smriti.Space, error)
 	return sp, nil
 }
 
-// spoolChecked copies a clone's bundle into spool and checks it on the way
-// (portability.VerifyBundle, on a goroutine of its own), so the first of
-// an import's two passes overlaps the transfer instead of following it.
-func spoolChecked(spool io.Writer, body io.Reader) (*portability.BundleCounts, error) {
+// spoolScanned copies a clone's bundle into spool and counts its records
+// on the way (portability.ScanBundle, on a goroutine of its own), so the
+// import that follows decodes each record once, checking it as it writes
+// it. The counts are nil when the scan could not tell them; the import
+// then checks the bundle whole first.
+func spoolScanned(spool io.Writer, body io.Reader) (*portability.BundleCounts, error) {
 	pr, pw := io.Pipe()
-	type checked struct {
-		counts *portability.BundleCounts
-		err    error
-	}
-	done := make(chan checked, 1)
+	done := make(chan *portability.BundleCounts, 1)
 	go func() {
-		_, counts, err := portability.VerifyBundle(pr)
-		// Keep reading after a failed check, so the copy below finishes
-		// and reports the transfer's own error, if any.
+		counts := portability.ScanBundle(pr)
+		// Keep reading after a scan that gave up, so the copy below
+		// finishes and reports the transfer's own error, if any.
 		io.Copy(io.Discard, pr)
-		done <- checked{counts, err}
+		done <- counts
 	}()
 	_, err := io.Copy(io.MultiWriter(spool, pw), body)
 	pw.CloseWithError(err)
-	res := <-done
+	counts := <-done
 	if err != nil {
 		return nil, smriti.Errorf(smriti.EINVALID, "the clone's transfer was cut off (%v); nothing was written, run it again", err)
 	}
-	return res.counts, res.err
+	return counts, nil
 }

@@ -318,7 +318,7 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 		Assistant: contract.TurnWrite{Content: "ok", Provider: "mock", Model: "mock"}}); err != nil {
 		t.Fatal(err)
 	}
-	sp, err := e.app.ImportSpace(ctx, bytes.NewReader(export(e)), true)
+	sp, _, err := e.app.ImportSpace(ctx, bytes.NewReader(export(e)), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestBundleImportRedactsTurnsAndRefusesACheckpointWithASecret(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = old.app.ImportSpace(ctx, bytes.NewReader(export(old)), true)
+	_, _, err = old.app.ImportSpace(ctx, bytes.NewReader(export(old)), true)
 	want := "the bundle's checkpoint " + c.ID.String() + " holds a secret in summary (aws-access-token)"
 	if smriti.ErrorCode(err) != smriti.EUNPROCESSABLE || !strings.Contains(smriti.ErrorMessage(err), want) {
 		t.Errorf("import of a checkpoint with a secret: %v; want EUNPROCESSABLE saying %q", err, want)

@@ -97,7 +97,7 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	if err := e.app.ExportSpace(ctx, e.space, &buf); err != nil {
 		t.Fatalf("export of a space with an allowed value: %v", err)
 	}
-	copied, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
+	copied, _, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
 	if err != nil {
 		t.Fatalf("import of a space with an allowed value: %v", err)
 	}

@@ -79,7 +79,10 @@ func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w io.Writer) error 
 	return err
 }
 
-// ImportSpace reads a bundle into a space (a new one when asNew).
-func (a *App) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, error) {
-	return portability.ImportSpace(ctx, a.store, r, asNew)
+// ImportSpace reads a bundle into a space (a new one when asNew) and
+// returns what the bundle held. Each record is decoded once, checked as it
+// is written; the import is one transaction, so a record that fails
+// leaves nothing behind.
+func (a *App) ImportSpace(ctx context.Context, r io.ReadSeeker, asNew bool) (*smriti.Space, *portability.BundleCounts, error) {
+	return portability.ImportScanned(ctx, a.store, r, portability.ScanBundle(r), asNew)
 }

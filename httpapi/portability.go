@@ -179,14 +179,7 @@ func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("spool bundle: %w", err)
 	}
-	_, counts, err := portability.VerifyBundle(f)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("spool bundle: %w", err)
-	}
-	sp, err := s.app.ImportSpace(r.Context(), f, asNew)
+	sp, counts, err := s.app.ImportSpace(r.Context(), f, asNew)
 	if err != nil {
 		return err
 	}

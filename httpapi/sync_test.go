@@ -341,8 +341,8 @@ func TestSyncBackgroundFetchSaysBehind(t *testing.T) {
 	}
 }
 
-// TestSyncCloneRefusesTamperedOrCutBundle: a clone checks the bundle as it
-// downloads it and again as it writes it. A bundle with one checkpoint's
+// TestSyncCloneRefusesTamperedOrCutBundle: a clone counts the bundle as it
+// downloads it and checks each record as it writes it. A bundle with one checkpoint's
 // text changed is refused naming that checkpoint, one cut off midway is
 // refused as cut off; neither leaves anything of the space behind, and a
 // clone from the sound remote then completes and verifies.

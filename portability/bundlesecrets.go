@@ -34,6 +34,15 @@ func (g *importGate) find(text string) []secrets.Finding {
 	return kept
 }
 
+// LastSize is the size of the record Next returned last, when the reader
+// knows it (0 when not).
+func (g *importGate) LastSize() int {
+	if sr, ok := g.Reader.(records.SizedReader); ok {
+		return sr.LastSize()
+	}
+	return 0
+}
+
 func (g *importGate) redact(text string) string { return secrets.Apply(text, g.find(text)) }
 
 func (g *importGate) Next() (*records.BundleRecord, error) {

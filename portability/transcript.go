@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Transcript sources.
@@ -479,10 +481,16 @@ func isoTime(s *string) (*time.Time, error) {
 	return &t, nil
 }
 
+// jsonProblem says what is wrong with a record, from encoding/json's
+// error or the bundle decoder's (newRecordDecoder).
 func jsonProblem(err error) string {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		return fmt.Sprintf("%s should be %s, not %s", typ.Field, typ.Type, typ.Value)
+	}
+	var typ1 *jsonv1.UnmarshalTypeError
+	if errors.As(err, &typ1) {
+		return fmt.Sprintf("%s should be %s, not %s", typ1.Field, typ1.Type, typ1.Value)
 	}
 	return err.Error()
 }

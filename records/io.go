@@ -13,6 +13,14 @@ type Reader interface {
 	Next() (*BundleRecord, error)
 }
 
+// SizedReader is a Reader that knows how many bytes of its input the
+// record Next returned last took, so what reads ahead of a writer can hold
+// a bounded number of bytes, not only of records.
+type SizedReader interface {
+	Reader
+	LastSize() int
+}
+
 // Remapper gives an imported space's rows new ids and its checkpoints new
 // hashes, keeping the lineage (an import "as new").
 type Remapper interface {

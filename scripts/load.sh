@@ -6,6 +6,9 @@
 #   scripts/load.sh -turns 100000 -n 500  # any flag of scripts/load
 #   scripts/load.sh -db postgres://…      # a PostgreSQL database instead
 # With -baseline URL it alternates with a reference server and prints the ratio.
+#   scripts/load.sh -db postgres://… -replicas 1,3 -cpu-quota 15% -rounds 3 -n 3000
+#                                         # one replica against three on that
+#                                         # database, each in a quota'd cgroup (root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make build >/dev/null

@@ -218,7 +218,7 @@ func TestFailedImportKeepsTheIndexTriggers(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts.Turns--
-	if _, err := portability.ImportVerified(ctx, cp, bytes.NewReader(buf.Bytes()), counts, false); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
+	if _, _, err := portability.ImportScanned(ctx, cp, bytes.NewReader(buf.Bytes()), counts, false); smriti.ErrorCode(err) != smriti.EUNPROCESSABLE {
 		t.Fatalf("import with wrong counts: %v, want EUNPROCESSABLE", err)
 	}
 	if _, err := cp.Space(ctx, sp.ID); smriti.ErrorCode(err) != smriti.ENOTFOUND {

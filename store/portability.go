@@ -196,13 +196,18 @@ func (s *Store) exportTurns(ctx context.Context, tx *sql.Tx, sessionID smriti.ID
 }
 
 // importReadAhead is how many records an import decodes ahead of the one
-// it writes.
-const importReadAhead = 64
+// it writes, and importReadAheadBytes how many bytes of their JSON at most
+// (a checkpoint of 30 items is some 11 KB; a decoded record takes two or
+// three times its JSON).
+const (
+	importReadAhead      = 64
+	importReadAheadBytes = 8 << 20
+)
 
 // ImportRecords writes a space's records inside one transaction. The
-// records are checked as they are read (a bundle is checked whole before,
-// by portability.ImportSpace), so records that changed since still cannot
-// leave half a space behind.
+// records are checked as they are read, each once, and the first that
+// fails rolls the whole import back: a bad record cannot leave half a
+// space behind.
 func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.Space, error) {
 	// An import makes a few hundred kilobytes of short-lived garbage a
 	// checkpoint: collect it sooner than the heap's doubling would.
@@ -219,7 +224,7 @@ func (s *Store) ImportRecords(ctx context.Context, in records.Import) (*smriti.S
 		if err != nil {
 			return err
 		}
-		ra := newReadAhead(rs, importReadAhead)
+		ra := newReadAhead(rs, importReadAhead, importReadAheadBytes)
 		defer ra.close()
 		return im.run(ra)
 	})
@@ -246,6 +251,8 @@ type importLog struct {
 	first   int64
 	ordered *bool
 	seen    []bool
+	// placed counts the positions given by order.
+	placed int64
 }
 
 func (l *importLog) position(ctx context.Context, s *Store, tx *sql.Tx, space smriti.ID, order *int64) (int64, error) {
@@ -270,7 +277,17 @@ func (l *importLog) position(ctx context.Context, s *Store, tx *sql.Tx, space sm
 		return 0, smriti.Errorf(smriti.EUNPROCESSABLE, "the bundle's log orders must number its checkpoints and turns 0 to %d, each once", l.n-1)
 	}
 	l.seen[*order] = true
+	l.placed++
 	return l.first + *order, nil
+}
+
+// complete refuses an ordered import that left some of its n positions
+// unused: the records held fewer checkpoints and turns than it was told.
+func (l *importLog) complete() error {
+	if l.ordered != nil && *l.ordered && l.placed != l.n {
+		return smriti.Errorf(smriti.EUNPROCESSABLE, "the bundle's log orders must number its checkpoints and turns 0 to %d, each once", l.n-1)
+	}
+	return nil
 }
 
 func (s *Store) insertImportedSpace(ctx context.Context, tx *sql.Tx, sp *smriti.Space) error {

@@ -230,6 +230,9 @@ func (im *spaceImport) finish() error {
 	if err := im.rows.flush(); err != nil {
 		return err
 	}
+	if err := im.logged.complete(); err != nil {
+		return err
+	}
 	if err := im.rows.setSessionTotals(im.lastSeq); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"smriti/scripts/internal/cgroupquota"
+	"smriti/scripts/internal/cpustat"
 )
 
 type loadOptions struct {
@@ -31,20 +33,19 @@ type loadOptions struct {
 // statements each request runs. With o.old set, three replicas of that
 // binary run beside three of bin, and every round measures both, old first.
 func runLoad(bin, root string, o loadOptions) error {
-	percent, err := parsePercent(o.cpuQuota)
+	percent, err := cgroupquota.ParsePercent(o.cpuQuota)
 	if err != nil {
 		return err
 	}
-	quota, err := newCPUQuota(percent)
+	quota, err := cgroupquota.New(percent)
 	if err != nil {
 		return err
 	}
-	defer quota.remove()
-	if serverGOMAXPROCS == 0 && percent > 0 {
+	defer quota.Remove()
+	if serverGOMAXPROCS == 0 {
 		// A replica on a machine of its own with that much CPU runs that
-		// many Ps; Go's default here (at least 2, and the machine's CPUs
-		// under a v1 quota) spends the quota on idle Ps waking up.
-		serverGOMAXPROCS = int(math.Ceil(percent / 100))
+		// many Ps (see Quota.Procs).
+		serverGOMAXPROCS = quota.Procs()
 	}
 	whats, err := parseWhat(o.what)
 	if err != nil {
@@ -70,15 +71,15 @@ func runLoad(bin, root string, o loadOptions) error {
 			}
 		}(builds[i].servers)
 		for _, s := range builds[i].servers {
-			if err := quota.confine(s.cmd.Process.Pid); err != nil {
+			if err := quota.Confine(s.cmd.Process.Pid); err != nil {
 				return err
 			}
 		}
 	}
-	if err := quota.favour("postgres", p.pids()...); err != nil {
+	if err := quota.Favour("postgres", p.pids()...); err != nil {
 		return err
 	}
-	if err := quota.favour("load", os.Getpid()); err != nil {
+	if err := quota.Favour("load", os.Getpid()); err != nil {
 		return err
 	}
 	targets, err := makeTargets(builds[0].servers[0].base, o.spaces)
@@ -144,25 +145,25 @@ type loadResults struct {
 
 // round runs one measurement with the samplers around it and prints its
 // line.
-func (lr *loadResults) round(what string, n int, servers []*server, p *node, db *sql.DB, quota *cpuQuota, sc *statementCounter,
+func (lr *loadResults) round(what string, n int, servers []*server, p *node, db *sql.DB, quota *cgroupquota.Quota, sc *statementCounter,
 	run func(during func(stop <-chan struct{})) measurement, each time.Duration) {
 	ls := newLockSample()
-	busy0, all0 := cpuTimes()
+	busy0, all0 := cpustat.Machine()
 	procs0 := processTimes(servers, p)
-	_, thr0 := quota.throttled()
+	_, thr0 := quota.Throttled()
 	xid0 := xids(db)
 	sc.reset()
 	m := run(func(stop <-chan struct{}) { ls.run(db, stop) })
 	calls, execMS := sc.read()
 	procs1 := processTimes(servers, p)
-	_, thr1 := quota.throttled()
+	_, thr1 := quota.Throttled()
 	// Requests per write transaction (transaction ids handed out): the
 	// group commit's mean batch, over every replica.
 	m.batch = float64(m.count) / float64(max(1, xids(db)-xid0))
 	// The share of wall time the used replicas spent held back by their
 	// quota.
 	m.throttled = 100 * (thr1 - thr0) / 1000 / each.Seconds() / float64(n)
-	busy1, all1 := cpuTimes()
+	busy1, all1 := cpustat.Machine()
 	m.busy = 100 * float64(busy1-busy0) / float64(max(1, all1-all0))
 	m.cpuPerOp = perOp(procs0, procs1, m.count)
 	key := fmt.Sprintf("%s/%d", what, n)
@@ -229,18 +230,16 @@ type measurement struct {
 	cpuPerOp map[string]float64
 }
 
-// processTimes sums user and system CPU ticks of the servers (under
+// processTimes sums the CPU time (ns, cpustat.Nanos) of the servers (under
 // "smriti") and of the cluster's PostgreSQL processes, the postmaster and its
 // children (under "postgres"); other processes on the machine are left out.
 func processTimes(servers []*server, p *node) map[string]int64 {
 	out := map[string]int64{}
 	for _, s := range servers {
-		_, t := procStat(s.cmd.Process.Pid)
-		out["smriti"] += t
+		out["smriti"] += cpustat.Nanos(s.cmd.Process.Pid)
 	}
 	for _, pid := range p.pids() {
-		_, t := procStat(pid)
-		out["postgres"] += t
+		out["postgres"] += cpustat.Nanos(pid)
 	}
 	return out
 }
@@ -253,38 +252,7 @@ func (n *node) pids() []int {
 	}
 	first, _, _ := strings.Cut(string(pidFile), "\n")
 	postmaster, _ := strconv.Atoi(strings.TrimSpace(first))
-	out := []int{postmaster}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, f := range stats {
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-		if ppid, _ := procStat(pid); ppid == postmaster {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// procStat reads a process's parent and its user plus system CPU ticks.
-func procStat(pid int) (ppid int, ticks int64) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0
-	}
-	// pid (comm) state ppid ...: comm may hold spaces, so the fields are
-	// counted after its ')'; utime and stime are the 14th and 15th.
-	s := string(data)
-	end := strings.LastIndexByte(s, ')')
-	if end < 0 {
-		return 0, 0
-	}
-	rest := strings.Fields(s[end+1:])
-	if len(rest) < 13 {
-		return 0, 0
-	}
-	ppid, _ = strconv.Atoi(rest[1])
-	ut, _ := strconv.ParseInt(rest[11], 10, 64)
-	st, _ := strconv.ParseInt(rest[12], 10, 64)
-	return ppid, ut + st
+	return cpustat.Family(postmaster)
 }
 
 // perOp turns two processTimes readings into CPU ms per request. A
@@ -293,27 +261,9 @@ func procStat(pid int) (ppid int, ticks int64) {
 func perOp(before, after map[string]int64, n int) map[string]float64 {
 	out := map[string]float64{}
 	for k, v := range after {
-		// A tick is 10 ms (USER_HZ is 100 on Linux).
-		out[k] = float64(v-before[k]) * 10 / float64(max(1, n))
+		out[k] = float64(v-before[k]) / 1e6 / float64(max(1, n))
 	}
 	return out
-}
-
-// cpuTimes reads the machine's busy and total CPU time from /proc/stat.
-func cpuTimes() (busy, total int64) {
-	data, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0, 0
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	for i, f := range strings.Fields(line)[1:] {
-		v, _ := strconv.ParseInt(f, 10, 64)
-		total += v
-		if i != 3 && i != 4 { // idle, iowait
-			busy += v
-		}
-	}
-	return busy, total
 }
 
 // measure runs c clients for d against servers (spread by workers) and

@@ -21,7 +21,9 @@ type server struct {
 	tmp  string
 }
 
-func startServer(bin string, o options) (*server, error) {
+// startServer starts bin on o.db (or a fresh SQLite file) with env added
+// to the server's environment.
+func startServer(bin string, o options, env ...string) (*server, error) {
 	tmp, err := os.MkdirTemp("", "smriti-load-")
 	if err != nil {
 		return nil, err
@@ -41,7 +43,7 @@ func startServer(bin string, o options) (*server, error) {
 		"--config", filepath.Join(tmp, "none.yaml"), "--env-file", filepath.Join(tmp, "none.env"),
 		"--idle-release", o.idleRelease.String(), "--turn-cache-mb", strconv.Itoa(o.cacheMB))
 	cmd.Dir = tmp
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp}, env...)
 	logf, err := os.Create(filepath.Join(tmp, "server.log"))
 	if err != nil {
 		return nil, err
@@ -154,6 +156,14 @@ func runCommits(o options) error {
 
 // measureStatus is measure with the status a success answers.
 func measureStatus(cl *http.Client, url, body string, n, c, want int) result {
+	return measureSpread(cl, []string{url}, []string{body}, n, c, want)
+}
+
+// measureSpread posts n requests from c workers: worker w posts
+// bodies[w % len(bodies)] to urls[w % len(urls)], so that each worker stays
+// on one server and one session, as one client of a load balancer with
+// sticky sessions does.
+func measureSpread(cl *http.Client, urls, bodies []string, n, c, want int) result {
 	lat := make([]time.Duration, n)
 	var mu sync.Mutex
 	next, errs := 0, 0
@@ -163,6 +173,7 @@ func measureStatus(cl *http.Client, url, body string, n, c, want int) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			url, body := urls[w%len(urls)], bodies[w%len(bodies)]
 			for {
 				mu.Lock()
 				i := next

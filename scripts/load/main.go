@@ -28,6 +28,13 @@
 //	go run ./scripts/load -bin bin/smriti -baseline http://127.0.0.1:8100/send -rounds 3 \
 //	  -states FRESH,HEAD1,HEAD30,HEAD300,HEAD3000,MOUNTED300,FORKED300
 //
+// -replicas 1,3 with -db on PostgreSQL measures one replica against three
+// on that database instead, each replica held to -cpu-quota with a cgroup of
+// its own, the clients spread over the replicas and over -sessions sessions
+// per state (replicas.go says why one per client by default):
+//
+//	go run ./scripts/load -bin /tmp/smriti -db postgres://… -replicas 1,3 -cpu-quota 15% -rounds 3 -n 3000
+//
 // Everything talks to 127.0.0.1 and every loop is bounded.
 package main
 
@@ -61,12 +68,19 @@ type options struct {
 	fill                            bool
 	conc                            []int
 	states                          []state
+	// sessions is the sessions per state the clients spread over.
+	sessions int
+	// replicas, when set, are the replica counts measured (scripts/load
+	// then runs replicas.go's measurement instead of run's).
+	replicas   []int
+	cpuQuota   string
+	gomaxprocs int
 }
 
 func main() {
 	var o options
-	var conc, states string
-	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start")
+	var conc, states, replicas string
+	flag.StringVar(&o.bin, "bin", "bin/smriti", "the smriti binary to start (-mode commit and -replicas: several, comma separated, each measured in turn in every round)")
 	flag.StringVar(&o.mode, "mode", "send", "what to measure: send (chat sends) or commit (checkpoint commits)")
 	flag.IntVar(&o.items, "items", 10, "-mode commit: decisions in each commit (and a tenth as many tasks, at least one)")
 	flag.StringVar(&o.db, "db", "", "database for the server (default: a fresh SQLite file in a temporary directory)")
@@ -82,6 +96,12 @@ func main() {
 	flag.DurationVar(&o.hold, "hold", 0, "keep the server running this long after the last figure, to inspect it (its pid is printed)")
 	flag.StringVar(&states, "states", "FRESH", "the sessions to measure, comma separated: FRESH (no space), HEADn (a space whose head checkpoint has n items), "+
 		"MOUNTEDn (mounted on such a checkpoint), FORKEDn (forked from it); e.g. FRESH,HEAD1,HEAD30,HEAD300,HEAD3000,MOUNTED300,FORKED300")
+	flag.StringVar(&replicas, "replicas", "", "replica counts to measure against each other on the -db PostgreSQL, e.g. 1,3: that many `smriti serve` processes share the database, "+
+		"the clients spread over them round-robin, and every round measures each count in turn (see replicas.go)")
+	flag.StringVar(&o.cpuQuota, "cpu-quota", "", "-replicas: confine each replica to this share of one CPU with a cgroup of its own, e.g. 15% (root only)")
+	flag.IntVar(&o.sessions, "sessions", 0, "sessions per state the clients spread over, client w on session w % N "+
+		"(default 1; with -replicas the largest -c, one session per client: see replicas.go)")
+	flag.IntVar(&o.gomaxprocs, "gomaxprocs", 0, "-replicas: GOMAXPROCS of the replicas (default: with -cpu-quota the quota's CPUs rounded up, else the Go runtime's)")
 	flag.Parse()
 	var err error
 	if o.states, err = parseStates(states); err != nil {
@@ -102,6 +122,15 @@ func main() {
 	}
 	if o.items < 0 || o.items > 10000 {
 		fail(errors.New("-items out of range"))
+	}
+	if err := replicaOptions(&o, replicas, conc); err != nil {
+		fail(err)
+	}
+	if len(o.replicas) > 0 {
+		if err := runReplicas(o); err != nil {
+			fail(err)
+		}
+		return
 	}
 	if o.mode == "commit" {
 		if err := runCommits(o); err != nil {
@@ -410,8 +439,13 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// target is one measured session: its state's name and its send body.
-type target struct{ name, body string }
+// target is one measured state: its name and the send body of each of its
+// sessions (one unless -sessions says more); worker w sends bodies[w %
+// len(bodies)].
+type target struct {
+	name   string
+	bodies []string
+}
 
 // measureRounds prints the send rate of each target at each concurrency,
 // o.rounds times, each target's measurement followed by one of the
@@ -426,7 +460,7 @@ func measureRounds(cl *http.Client, o options, sendURL string, targets []target,
 		for round := 1; round <= o.rounds; round++ {
 			for _, t := range targets {
 				cpu0 := cpuTicks(pid)
-				r := measure(cl, sendURL, t.body, o.n, c)
+				r := measureSpread(cl, []string{sendURL}, t.bodies, o.n, c, 200)
 				// The server's own CPU per send moves much less with the
 				// machine's other work than the rate does.
 				cpu := float64(cpuTicks(pid)-cpu0) * 10 / float64(r.n) // a tick is 10 ms
@@ -469,41 +503,4 @@ func measureRounds(cl *http.Client, o options, sendURL string, targets []target,
 			fmt.Println(line)
 		}
 	}
-}
-
-// prepareTargets makes one session per state, seeds its turns and checks
-// through the context preview that it sends in the state's mode.
-func prepareTargets(cl *http.Client, base, sendURL string, o options) ([]target, error) {
-	var targets []target
-	for _, st := range o.states {
-		id, err := stateSession(cl, base, st)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", st.name, err)
-		}
-		body := fmt.Sprintf(`{"session_id":%q,"provider":"mock","model":"mock","message":"hello there, what should we do next about the plan?"}`, id)
-		if o.turns > 0 {
-			t0 := time.Now()
-			r := measure(cl, sendURL, body, (o.turns+1)/2, 16)
-			if r.errors > 0 {
-				return nil, fmt.Errorf("%s: seeding: %d of %d sends failed", st.name, r.errors, r.n)
-			}
-			fmt.Printf("%s: seeded %d turns through the API in %.1f s\n", st.name, r.n*2, time.Since(t0).Seconds())
-		}
-		var prev struct {
-			Mode          string `json:"mode"`
-			Turns         int    `json:"turn_count"`
-			Dropped       int    `json:"dropped_turns"`
-			TokenEstimate int    `json:"token_estimate"`
-		}
-		if err := postJSON(cl, base+"/api/v5/chat/context", body, 200, &prev); err != nil {
-			return nil, fmt.Errorf("%s: context preview: %w", st.name, err)
-		}
-		if want := strings.ToUpper(st.mode); prev.Mode != want {
-			return nil, fmt.Errorf("%s: the session sends in %s mode, not %s", st.name, prev.Mode, want)
-		}
-		fmt.Printf("%s: %s mode, %d history turns in the window, %d older dropped, prompt ~%d tokens\n",
-			st.name, prev.Mode, prev.Turns, prev.Dropped, prev.TokenEstimate)
-		targets = append(targets, target{name: st.name, body: body})
-	}
-	return targets, nil
 }

@@ -19,6 +19,7 @@ var importOrderCases = []struct {
 }{
 	{"ImportKeepsTurnsOnTheirSideOfEachCheckpoint", testImportKeepsLogOrder},
 	{"ImportOfABundleWithoutLogOrderStillWorks", testImportWithoutLogOrder},
+	{"ImportRefusesCountsItsRecordsDoNotMatch", testImportRefusesWrongCounts},
 }
 
 // orderedSpace is a session with two turns, a checkpoint, and two more
@@ -101,4 +102,31 @@ func testImportWithoutLogOrder(t *testing.T, s *store.Store) {
 	}
 	_, err := portability.ImportSpace(smriti.WithUser(context.Background(), se.OwnerID), s, bytes.NewReader(mixed), false)
 	wantCode(t, err, smriti.EUNPROCESSABLE)
+}
+
+// An import told more or fewer checkpoints and turns than its records hold
+// (ScanBundle's counts are the end record's word) is refused, with nothing
+// written.
+func testImportRefusesWrongCounts(t *testing.T, s *store.Store) {
+	space, se, _, bundle := orderedSpace(t, s)
+	ctx := smriti.WithUser(context.Background(), se.OwnerID)
+	if err := s.DeleteSpace(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	counts := portability.ScanBundle(bytes.NewReader(bundle))
+	if counts == nil || counts.Checkpoints != 1 || counts.Turns != 4 {
+		t.Fatalf("ScanBundle = %+v, want 1 checkpoint and 4 turns", counts)
+	}
+	for _, delta := range []int{-1, 1} {
+		wrong := *counts
+		wrong.Turns += delta
+		_, _, err := portability.ImportScanned(ctx, s, bytes.NewReader(bundle), &wrong, false)
+		wantCode(t, err, smriti.EUNPROCESSABLE)
+		_, err = s.Space(ctx, space)
+		wantCode(t, err, smriti.ENOTFOUND)
+	}
+	_, held, err := portability.ImportScanned(ctx, s, bytes.NewReader(bundle), counts, false)
+	if err != nil || *held != *counts {
+		t.Fatalf("import: held %+v, %v; want %+v", held, err, counts)
+	}
 }

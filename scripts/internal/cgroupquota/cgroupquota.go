@@ -1,19 +1,25 @@
-package main
+// Package cgroupquota confines processes to a share of one CPU with a
+// cgroup each, for the load scripts that measure `smriti serve` replicas as
+// if each ran on a small machine of its own (scripts/ha and scripts/load).
+// It needs root; every group it makes is removed by Remove.
+package cgroupquota
 
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// cpuQuota confines each replica to a share of one CPU with a cgroup of its
+// Quota confines each replica to a share of one CPU with a cgroup of its
 // own, so that, as on machines of their own, a replica's CPU is what limits
 // it and not the machine's: on cgroup v2 (cpu.max) where the cpu controller
 // is enabled, else on cgroup v1's cpu controller (cpu.cfs_quota_us).
-type cpuQuota struct {
+type Quota struct {
 	percent float64 // of one CPU; 0: no quota
 	version string  // "v2 <dir>" or "v1 <dir>", as reported
 	parent  string  // the directory the replicas' groups are made in
@@ -22,8 +28,8 @@ type cpuQuota struct {
 
 const cfsPeriod = 100000 // µs
 
-// parsePercent reads "15%" or "15" (percent of one CPU); "" is no quota.
-func parsePercent(s string) (float64, error) {
+// ParsePercent reads "15%" or "15" (percent of one CPU); "" is no quota.
+func ParsePercent(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
@@ -34,11 +40,11 @@ func parsePercent(s string) (float64, error) {
 	return v, nil
 }
 
-// newCPUQuota finds a cgroup hierarchy with the cpu controller: cgroup v2
+// New finds a cgroup hierarchy with the cpu controller: cgroup v2
 // first (the unified mount, or /sys/fs/cgroup itself when it is cgroup2),
 // then v1.
-func newCPUQuota(percent float64) (*cpuQuota, error) {
-	q := &cpuQuota{percent: percent}
+func New(percent float64) (*Quota, error) {
+	q := &Quota{percent: percent}
 	if percent == 0 {
 		return q, nil
 	}
@@ -56,7 +62,7 @@ func newCPUQuota(percent float64) (*cpuQuota, error) {
 				continue
 			}
 		}
-		parent := filepath.Join(root, fmt.Sprintf("smriti-ha-%d", os.Getpid()))
+		parent := filepath.Join(root, fmt.Sprintf("smriti-quota-%d", os.Getpid()))
 		if err := os.Mkdir(parent, 0o755); err != nil {
 			continue
 		}
@@ -71,7 +77,7 @@ func newCPUQuota(percent float64) (*cpuQuota, error) {
 		if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
 			continue
 		}
-		parent := filepath.Join(root, fmt.Sprintf("smriti-ha-%d", os.Getpid()))
+		parent := filepath.Join(root, fmt.Sprintf("smriti-quota-%d", os.Getpid()))
 		if err := os.Mkdir(parent, 0o755); err != nil {
 			return nil, fmt.Errorf("-cpu-quota: %w (root is needed to make cgroups)", err)
 		}
@@ -79,6 +85,18 @@ func newCPUQuota(percent float64) (*cpuQuota, error) {
 		return q, q.weigh(parent)
 	}
 	return nil, errors.New("-cpu-quota: no cgroup hierarchy with the cpu controller (v2 cpu.max or v1 cpu.cfs_quota_us)")
+}
+
+// Procs is the GOMAXPROCS of a process held to the quota, as on a machine
+// of that size: the quota's CPUs rounded up; 0 without a quota (the Go
+// runtime's default). Go's own default under a quota is at least 2, and
+// under a cgroup v1 quota the machine's CPUs, which spends a small quota
+// on idle Ps waking up.
+func (q *Quota) Procs() int {
+	if q == nil || q.percent == 0 {
+		return 0
+	}
+	return int(math.Ceil(q.percent / 100))
 }
 
 func hasWord(s, w string) bool {
@@ -90,27 +108,27 @@ func hasWord(s, w string) bool {
 	return false
 }
 
-// confine moves pid into a new group of its own with the quota.
-func (q *cpuQuota) confine(pid int) error {
+// Confine moves pid into a new group of its own with the quota.
+func (q *Quota) Confine(pid int) error {
 	if q == nil || q.percent == 0 {
 		return nil
 	}
 	return q.group(fmt.Sprintf("replica-%d", pid), true, pid)
 }
 
-// favour moves pids (PostgreSQL's processes, the load's own) into a group
+// Favour moves pids (PostgreSQL's processes, the load's own) into a group
 // without a quota, at the highest weight, so that other work on a shared
 // machine does not take the CPU the measurement needs: only the replicas'
 // quota bounds it. Processes they start later (PostgreSQL's backends) are
 // born into the group.
-func (q *cpuQuota) favour(name string, pids ...int) error {
+func (q *Quota) Favour(name string, pids ...int) error {
 	if q == nil || q.percent == 0 {
 		return nil
 	}
 	return q.group(name, false, pids...)
 }
 
-func (q *cpuQuota) group(name string, limit bool, pids ...int) error {
+func (q *Quota) group(name string, limit bool, pids ...int) error {
 	dir := filepath.Join(q.parent, name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
@@ -154,7 +172,7 @@ func (q *cpuQuota) group(name string, limit bool, pids ...int) error {
 // weigh gives a group the highest CPU weight: against the machine's other
 // processes, a quota-bound replica gets all of its quota and PostgreSQL
 // what it asks for.
-func (q *cpuQuota) weigh(dir string) error {
+func (q *Quota) weigh(dir string) error {
 	file, v := "cpu.shares", "262144"
 	if strings.HasPrefix(q.version, "v2") {
 		file, v = "cpu.weight", "10000"
@@ -165,10 +183,10 @@ func (q *cpuQuota) weigh(dir string) error {
 	return nil
 }
 
-// throttled sums, over the replicas' groups, the periods the quota held a
+// Throttled sums, over the replicas' groups, the periods the quota held a
 // group back and the time it did (cpu.stat: nr_throttled and
 // throttled_time ns on v1, throttled_usec on v2).
-func (q *cpuQuota) throttled() (periods int64, ms float64) {
+func (q *Quota) Throttled() (periods int64, ms float64) {
 	if q == nil {
 		return 0, 0
 	}
@@ -193,28 +211,38 @@ func (q *cpuQuota) throttled() (periods int64, ms float64) {
 	return periods, ms
 }
 
-func (q *cpuQuota) String() string {
+func (q *Quota) String() string {
 	if q == nil || q.percent == 0 {
 		return "no CPU quota"
 	}
 	return fmt.Sprintf("CPU quota %g%% of one CPU per replica (cgroup %s; PostgreSQL and the load at the highest weight, no quota)", q.percent, q.version)
 }
 
-// remove moves the processes still in the groups back to the root group and
-// removes the groups (a group with a process in it cannot be removed).
-func (q *cpuQuota) remove() {
+// Remove moves the processes still in the groups back to the root group and
+// removes the groups (a group with a process in it cannot be removed). A
+// process may join a group meanwhile (PostgreSQL starts a backend) or be
+// on its way out and not move (a backend whose client left): each group is
+// emptied and removed again until it is gone, for at most five seconds.
+func (q *Quota) Remove() {
 	if q == nil || q.parent == "" {
 		return
 	}
 	root := filepath.Dir(q.parent)
+	deadline := time.Now().Add(5 * time.Second)
 	for i := len(q.groups) - 1; i >= 0; i-- {
 		g := q.groups[i]
-		if data, err := os.ReadFile(filepath.Join(g, "cgroup.procs")); err == nil {
-			for _, pid := range strings.Fields(string(data)) {
-				os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0)
+		for {
+			if data, err := os.ReadFile(filepath.Join(g, "cgroup.procs")); err == nil {
+				for _, pid := range strings.Fields(string(data)) {
+					os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(pid), 0)
+				}
 			}
+			err := os.Remove(g)
+			if err == nil || os.IsNotExist(err) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		os.Remove(g)
 	}
 	os.Remove(q.parent)
 }
