@@ -94,15 +94,8 @@ func TestAllowedValuePassesEveryDoorOfItsSpaceOnly(t *testing.T) {
 	// The allowed value leaves with its space's allowlist and passes the
 	// import on the other side.
 	var buf bytes.Buffer
-	w, err := portability.NewBundleWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.app.ExportSpace(ctx, e.space, w); err != nil {
+	if err := e.app.ExportSpace(ctx, e.space, &buf); err != nil {
 		t.Fatalf("export of a space with an allowed value: %v", err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
 	}
 	copied, _, err := e.app.ImportSpace(ctx, bytes.NewReader(buf.Bytes()), true)
 	if err != nil {

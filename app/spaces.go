@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 
 	"smriti"
 	"smriti/internal/pages"
@@ -48,16 +50,33 @@ func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*lineage.Tree, error
 	return a.store.SpaceTree(ctx, id)
 }
 
-// ExportSpace writes a space as a bundle (an export, or the source of a
-// clone). The space is checked for secrets first (see exitGuard), so a
-// refusal comes before the bundle's first byte.
-func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w *portability.BundleWriter) error {
-	if err := a.store.ExportSpace(ctx, id, a.exitGuard(ctx, id, "export", nil)); err != nil {
+// ExportSpace writes a space's bundle to w (an export, or the source of a
+// clone). The space is read once, from one snapshot: its records pass the
+// exit guard (see exitGuard) on their way into a spool file, and the
+// bundle is copied to w only when all of them have, so a refusal comes
+// before w's first byte.
+func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w io.Writer) error {
+	spool, err := os.CreateTemp("", "smriti-export-*")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	bw, err := portability.NewBundleWriter(spool)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := a.store.ExportSpace(ctx, id, a.exitGuard(ctx, id, "export", bw)); err != nil {
 		return err
 	}
-	// Everything written between the two reads went through a redacting
-	// door, so the bundle is not scanned twice.
-	return a.store.ExportSpace(ctx, id, w)
+	if err := bw.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	_, err = io.Copy(w, spool)
+	return err
 }
 
 // ImportSpace reads a bundle into a space (a new one when asNew) and

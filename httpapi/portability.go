@@ -148,14 +148,7 @@ func (s *Server) exportSpace(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="space-%s.smriti.jsonl.gz"`, id))
-	bw, err := portability.NewBundleWriter(w)
-	if err != nil {
-		return err
-	}
-	if err := s.app.ExportSpace(r.Context(), id, bw); err != nil {
-		return err
-	}
-	return bw.Close()
+	return s.app.ExportSpace(r.Context(), id, w)
 }
 
 func (s *Server) importSpace(w http.ResponseWriter, r *http.Request) error {

@@ -68,9 +68,9 @@ func (g *importGate) Next() (*records.BundleRecord, error) {
 			c.Notes[i].Text = g.redact(c.Notes[i].Text)
 		}
 		var first *secretlog.StoredSecret
-		checkpointTexts(c, func(field, text string) {
+		checkpointTexts(c, func(field textField, text string) {
 			if fs := g.find(text); first == nil && len(fs) > 0 {
-				first = &secretlog.StoredSecret{Field: field, Rule: fs[0].Rule}
+				first = &secretlog.StoredSecret{Field: field.String(), Rule: fs[0].Rule}
 			}
 		})
 		if first != nil {
@@ -83,30 +83,49 @@ func (g *importGate) Next() (*records.BundleRecord, error) {
 }
 
 // checkpointTexts calls fn with each text of a checkpoint's content that its
-// hash covers, named as on the wire.
-func checkpointTexts(c *records.BundleCheckpoint, fn func(field, text string)) {
-	fn("message", c.Message)
-	fn("objective", c.Objective)
-	fn("summary", c.Summary)
+// hash covers and the field that holds it, named as on the wire.
+func checkpointTexts(c *records.BundleCheckpoint, fn func(field textField, text string)) {
+	fn(textField{name: "message"}, c.Message)
+	fn(textField{name: "objective"}, c.Objective)
+	fn(textField{name: "summary"}, c.Summary)
 	for _, l := range []struct {
 		name string
 		xs   []string
 	}{{"decisions", c.Decisions}, {"assumptions", c.Assumptions}, {"open_questions", c.OpenQuestions}, {"entities", c.Entities}} {
 		for i, x := range l.xs {
-			fn(fmt.Sprintf("%s[%d]", l.name, i), x)
+			fn(textField{name: l.name, index: i, listed: true}, x)
 		}
 	}
 	for i, t := range c.Tasks {
-		fn(fmt.Sprintf("tasks[%d].text", i), t.Text)
-		fn(fmt.Sprintf("tasks[%d].intent_hint", i), t.IntentHint)
+		fn(textField{name: "tasks", index: i, listed: true, sub: "text"}, t.Text)
+		fn(textField{name: "tasks", index: i, listed: true, sub: "intent_hint"}, t.IntentHint)
 	}
 	for i, a := range c.Artifacts {
-		fn(fmt.Sprintf("artifacts[%d].label", i), a.Label)
-		fn(fmt.Sprintf("artifacts[%d].content", i), a.Content)
+		fn(textField{name: "artifacts", index: i, listed: true, sub: "label"}, a.Label)
+		fn(textField{name: "artifacts", index: i, listed: true, sub: "content"}, a.Content)
 	}
 	if c.RawSourceText != nil {
-		fn("raw_source_text", *c.RawSourceText)
+		fn(textField{name: "raw_source_text"}, *c.RawSourceText)
 	}
+}
+
+// textField names a text of a checkpoint — summary, decisions[2],
+// tasks[0].text — spelled out only when a secret is found in it.
+type textField struct {
+	name   string
+	index  int
+	listed bool
+	sub    string
+}
+
+func (f textField) String() string {
+	if !f.listed {
+		return f.name
+	}
+	if f.sub == "" {
+		return fmt.Sprintf("%s[%d]", f.name, f.index)
+	}
+	return fmt.Sprintf("%s[%d].%s", f.name, f.index, f.sub)
 }
 
 // SecretScanner is a records.Writer that, instead of writing a space's
@@ -121,10 +140,10 @@ type SecretScanner struct {
 }
 
 func (s *SecretScanner) Write(rec records.BundleRecord) error {
-	report := func(kind string, id smriti.ID, field, text string) error {
+	report := func(kind string, id smriti.ID, field textField, text string) error {
 		for _, f := range secrets.Find(text) {
 			s.Read.Found++
-			if err := s.Found(secretlog.StoredSecret{SpaceID: s.space, Kind: kind, ID: id, Field: field, Rule: f.Rule, Fingerprint: f.Fingerprint}); err != nil {
+			if err := s.Found(secretlog.StoredSecret{SpaceID: s.space, Kind: kind, ID: id, Field: field.String(), Rule: f.Rule, Fingerprint: f.Fingerprint}); err != nil {
 				return err
 			}
 		}
@@ -138,32 +157,32 @@ func (s *SecretScanner) Write(rec records.BundleRecord) error {
 		c := rec.Checkpoint
 		s.Read.Checkpoints++
 		var err error
-		checkpointTexts(c, func(field, text string) {
+		checkpointTexts(c, func(field textField, text string) {
 			if err == nil {
 				err = report("checkpoint", c.ID, field, text)
 			}
 		})
 		for _, n := range c.Notes {
 			if err == nil {
-				err = report("note", n.ID, "text", n.Text)
+				err = report("note", n.ID, textField{name: "text"}, n.Text)
 			}
 		}
 		return err
 	case rec.Session != nil:
 		s.Read.Sessions++
-		return report("session", rec.Session.ID, "title", rec.Session.Title)
+		return report("session", rec.Session.ID, textField{name: "title"}, rec.Session.Title)
 	case rec.Turn != nil:
 		s.Read.Turns++
-		return report("turn", rec.Turn.ID, "content", rec.Turn.Content)
+		return report("turn", rec.Turn.ID, textField{name: "content"}, rec.Turn.Content)
 	case rec.Claim != nil:
 		s.Read.Claims++
-		return report("claim", rec.Claim.ID, "scope", rec.Claim.Scope)
+		return report("claim", rec.Claim.ID, textField{name: "scope"}, rec.Claim.Scope)
 	case rec.Proposal != nil:
 		s.Read.Proposals++
-		if err := report("proposal", rec.Proposal.ID, "title", rec.Proposal.Title); err != nil {
+		if err := report("proposal", rec.Proposal.ID, textField{name: "title"}, rec.Proposal.Title); err != nil {
 			return err
 		}
-		return report("proposal", rec.Proposal.ID, "draft", string(rec.Proposal.Draft))
+		return report("proposal", rec.Proposal.ID, textField{name: "draft"}, string(rec.Proposal.Draft))
 	}
 	return nil
 }

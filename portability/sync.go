@@ -19,7 +19,7 @@ func NewSyncWriter(w io.Writer) (*BundleWriter, error) {
 	gz, _ := gzip.NewWriterLevel(buf, gzip.DefaultCompression)
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
-	bw := &BundleWriter{gz: gz, buf: buf, enc: enc}
+	bw := &BundleWriter{gz: gz, buf: buf, enc: enc, lines: newLineEncoder()}
 	return bw, bw.Write(BundleRecord{Type: RecordHeader, Header: &BundleHeader{Format: records.SyncFormat, Version: records.SyncVersion}})
 }
 

@@ -27,37 +27,7 @@ const itemCols = `ci.checkpoint_id, ci.item_id, ci.kind, ci.text, ci.status, ci.
 const itemRowArgs = 24
 
 func scanItem(row interface{ Scan(...any) error }) (smriti.ID, smriti.Item, error) {
-	var cp smriti.ID
-	var it smriti.Item
-	var kind, op string
-	var before, by, reason, srcQuote, quote, agent, model sql.NullString
-	var srcSession, originCP, originSession uuid.NullUUID
-	var srcFrom, srcTo, from, to sql.NullInt64
-	var merge, refs sql.NullString
-	if err := row.Scan(&cp, &it.ID, &kind, &it.Text, &it.Status, dbx.JSONCol{Dst: &it.Supersedes}, &op, &before, &by, &reason,
-		&srcSession, &srcFrom, &srcTo, &srcQuote, &originCP, &originSession, &from, &to, &quote, &agent, &model, &merge, &refs); err != nil {
-		return cp, it, err
-	}
-	if refs.Valid {
-		if err := json.Unmarshal([]byte(refs.String), &it.Refs); err != nil {
-			return cp, it, fmt.Errorf("item %s: refs: %w", it.ID, err)
-		}
-	}
-	it.Kind = smriti.ItemKind(kind)
-	it.Origin = smriti.ItemOrigin{CheckpointID: dbx.NullID(originCP), SessionID: dbx.NullID(originSession), FromSeq: nullInt(from),
-		ToSeq: nullInt(to), Quote: nullStr(quote), AuthorAgent: nullStr(agent), Model: nullStr(model)}
-	if op != "" {
-		it.Change = &smriti.ItemChange{Op: op, Before: nullStr(before), By: nullStr(by), Reason: nullStr(reason),
-			Source: smriti.ItemSource{SessionID: dbx.NullID(srcSession), FromSeq: nullInt(srcFrom), ToSeq: nullInt(srcTo), Quote: nullStr(srcQuote)}}
-		if merge.Valid {
-			var m smriti.ItemMerge
-			if err := json.Unmarshal([]byte(merge.String), &m); err != nil {
-				return cp, it, fmt.Errorf("item %s: merge record: %w", it.ID, err)
-			}
-			it.Change.Merge = &m
-		}
-	}
-	return cp, it, nil
+	return newItemRow().scan(row)
 }
 
 func nullInt(n sql.NullInt64) *int64 {
@@ -194,13 +164,29 @@ func (s *Store) itemsOf(ctx context.Context, q dbx.Querier, ids ...smriti.ID) (m
 		return nil, fmt.Errorf("load items: %w", err)
 	}
 	defer rows.Close()
+	// The rows come a checkpoint at a time: each checkpoint's run is
+	// gathered in run and copied out at its length.
+	r := newItemRow()
+	var run []smriti.Item
+	var runOf smriti.ID
+	flush := func() {
+		if len(run) > 0 {
+			out[runOf] = append(out[runOf], run...)
+			run = run[:0]
+		}
+	}
 	for rows.Next() {
-		cp, it, err := scanItem(rows)
+		cp, it, err := r.scan(rows)
 		if err != nil {
 			return nil, fmt.Errorf("load items: %w", err)
 		}
-		out[cp] = append(out[cp], it)
+		if cp != runOf {
+			flush()
+			runOf = cp
+		}
+		run = append(run, it)
 	}
+	flush()
 	return out, rows.Err()
 }
 

@@ -9,6 +9,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -142,21 +143,67 @@ func JSONArg(v any) (string, error) {
 type JSONCol struct{ Dst any }
 
 func (j JSONCol) Scan(v any) error {
-	var b []byte
+	var text string
 	switch x := v.(type) {
 	case string:
-		b = []byte(x)
+		text = x
 	case []byte:
-		b = x
+		if len(x) == 0 {
+			return nil
+		}
+		if len(x) == 2 && readEmptyJSON(string(x), j.Dst) {
+			return nil
+		}
+		if _, ok := j.Dst.(*[]string); !ok {
+			return json.Unmarshal(x, j.Dst)
+		}
+		// The strings are cut from text: a copy, as the driver may
+		// reuse x.
+		text = string(x)
 	case nil:
 		return nil
 	default:
 		return fmt.Errorf("cannot scan %T into json", v)
 	}
-	if len(b) == 0 {
+	if text == "" || readEmptyJSON(text, j.Dst) {
 		return nil
 	}
-	return json.Unmarshal(b, j.Dst)
+	if d, ok := j.Dst.(*[]string); ok {
+		if out, ok := plainStrings(text); ok {
+			*d = out
+			return nil
+		}
+	}
+	return json.Unmarshal([]byte(text), j.Dst)
+}
+
+// readEmptyJSON reads b into dst as encoding/json would when b is [] and
+// dst a slice, or b is {} and dst a map — most of a checkpoint's JSON
+// columns — and reports whether it did.
+func readEmptyJSON(b string, dst any) bool {
+	if len(b) != 2 {
+		return false
+	}
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return false
+	}
+	v = v.Elem()
+	switch {
+	case b[0] == '[' && b[1] == ']' && v.Kind() == reflect.Slice:
+		if v.IsNil() {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		} else {
+			v.SetLen(0)
+		}
+		return true
+	case b[0] == '{' && b[1] == '}' && v.Kind() == reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		return true
+	}
+	return false
 }
 
 // IDArg passes an optional id.
