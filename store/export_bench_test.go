@@ -2,12 +2,9 @@ package store_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"smriti/internal/synthbundle"
 	"smriti/portability"
 	"smriti/store"
 	"smriti/store/storetest"
@@ -27,15 +24,7 @@ func (w *byteCounter) Write(p []byte) (int, error) { w.n += int64(len(p)); retur
 // bytes.
 // SMRITI_BENCH_CHECKPOINTS changes the size (turns stay 5 a checkpoint).
 func BenchmarkExportSpaceBundle(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
-	dir := b.TempDir()
-	path := filepath.Join(dir, "space.bundle")
-	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
-		b.Fatal(err)
-	}
+	path, n, _ := store.BenchBundle(b)
 	ctx := context.Background()
 	engines := []struct {
 		name string
@@ -51,15 +40,7 @@ func BenchmarkExportSpaceBundle(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			f, err := os.Open(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp, err := portability.ImportSpace(ctx, s, f, false)
-			f.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
+			sp := store.ImportBenchBundle(b, s, path)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := processCPU()

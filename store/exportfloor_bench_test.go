@@ -2,13 +2,8 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"smriti/internal/synthbundle"
-	"smriti/portability"
 )
 
 // BenchmarkExportFloor is the least an export of a space from SQLite can
@@ -19,30 +14,14 @@ import (
 // checked, encoded or compressed. It reports the CPU time of the process
 // per checkpoint; compare with BenchmarkExportSpaceBundle's.
 func BenchmarkExportFloor(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
+	path, n, _ := BenchBundle(b)
 	ctx := context.Background()
-	dir := b.TempDir()
-	path := filepath.Join(dir, "space.bundle")
-	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
-		b.Fatal(err)
-	}
-	s, err := Open(ctx, filepath.Join(dir, "src.db"), nil)
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "src.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := portability.ImportSpace(ctx, s, f, false)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	sp := ImportBenchBundle(b, s, path)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := cpuTime()

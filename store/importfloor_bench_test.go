@@ -3,16 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"smriti/internal/synthbundle"
-	"smriti/portability"
 	"smriti/store/internal/dbx"
 )
 
@@ -27,29 +23,14 @@ import (
 // of the process per checkpoint, of the rows alone and with the bulk
 // index; compare with BenchmarkImportSpaceBundle's.
 func BenchmarkImportFloor(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
+	path, n, _ := BenchBundle(b)
 	ctx := context.Background()
 	dir := b.TempDir()
-	path := filepath.Join(dir, "space.bundle")
-	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
-		b.Fatal(err)
-	}
 	src, err := Open(ctx, filepath.Join(dir, "src.db"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := portability.ImportSpace(ctx, src, f, false)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	sp := ImportBenchBundle(b, src, path)
 	// In an order the foreign keys accept, each with the import's
 	// statement size.
 	tables := []floorTable{{name: "spaces", most: 1}, {name: "checkpoints", most: importCheckpointRows},

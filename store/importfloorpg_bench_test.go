@@ -3,9 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,8 +13,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"smriti"
-	"smriti/internal/synthbundle"
-	"smriti/portability"
 	"smriti/store"
 	"smriti/store/storetest"
 )
@@ -40,30 +36,15 @@ import (
 // a statement that record the same events), fk (the foreign keys of
 // checkpoints, items, notes and turns).
 func BenchmarkImportFloorPostgres(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
+	path, n, _ := store.BenchBundle(b)
 	ctx := context.Background()
-	path := filepath.Join(b.TempDir(), "space.bundle")
-	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
-		b.Fatal(err)
-	}
 	dsn := storetest.PostgresDSN(b)
 	src, err := store.Open(ctx, dsn, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := portability.ImportSpace(ctx, src, f, false)
-	f.Close()
+	sp := store.ImportBenchBundle(b, src, path)
 	src.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		b.Fatal(err)

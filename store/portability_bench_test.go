@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"smriti"
-	"smriti/internal/synthbundle"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/search"
@@ -315,15 +314,7 @@ func BenchmarkImportLargeExport(b *testing.B) {
 // the largest Go heap seen while importing. SMRITI_BENCH_CHECKPOINTS
 // changes the size (turns stay 5 a checkpoint).
 func BenchmarkImportSpaceBundle(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
-	dir := b.TempDir()
-	path := filepath.Join(dir, "space.bundle")
-	if _, err := synthbundle.WriteFile(path, n, 30, 5*n); err != nil {
-		b.Fatal(err)
-	}
+	path, n, _ := store.BenchBundle(b)
 	ctx := context.Background()
 	engines := []struct {
 		name string

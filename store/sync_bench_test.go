@@ -2,14 +2,11 @@ package store_test
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"smriti"
-	"smriti/internal/synthbundle"
 	"smriti/portability"
 	"smriti/records"
 	"smriti/remote"
@@ -25,16 +22,7 @@ import (
 // should follow the change, not the history: compare the figures at 1,000
 // and 10,000 checkpoints.
 func BenchmarkSyncOneCheckpoint(b *testing.B) {
-	n := 1000
-	if v := os.Getenv("SMRITI_BENCH_CHECKPOINTS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
-	dir := b.TempDir()
-	path := filepath.Join(dir, "space.bundle")
-	space, err := synthbundle.WriteFile(path, n, 30, 5*n)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, _, space := store.BenchBundle(b)
 	ctx := context.Background()
 	engines := []struct {
 		name string
@@ -50,15 +38,7 @@ func BenchmarkSyncOneCheckpoint(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			f, err := os.Open(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			_, err = portability.ImportSpace(ctx, s, f, false)
-			f.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
+			store.ImportBenchBundle(b, s, path)
 			heads, cursor, err := s.SyncHeads(ctx, space)
 			if err != nil || len(heads) != 1 {
 				b.Fatalf("heads %v, %v", heads, err)
