@@ -9,7 +9,6 @@ import (
 
 	"smriti"
 	"smriti/portability"
-	"smriti/records"
 	"smriti/remote"
 )
 
@@ -19,16 +18,25 @@ func (a *App) SyncRefs(ctx context.Context, space smriti.ID) ([]remote.Head, int
 	return a.store.SyncHeads(ctx, space)
 }
 
-// SyncExport answers a fetch with sync records. What it would send is
-// checked for secrets first (see exitGuard), so a refusal comes before the
-// answer's first byte.
-func (a *App) SyncExport(ctx context.Context, space smriti.ID, want remote.Want, w records.Writer) error {
-	if err := a.store.SyncExport(ctx, space, want, a.exitGuard(ctx, space, "fetch answer", nil)); err != nil {
-		return err
-	}
-	// Everything written between the two reads went through a redacting
-	// door, so the answer is not scanned twice.
-	return a.store.SyncExport(ctx, space, want, w)
+// SyncExport writes the answer to a fetch, a gzip'd sync stream, to w. The
+// space is read once, from one snapshot: its records pass the exit guard
+// (see exitGuard) on their way into a spool file, and the stream is copied
+// to w only when all of them have, so a refusal comes before w's first
+// byte.
+func (a *App) SyncExport(ctx context.Context, space smriti.ID, want remote.Want, w io.Writer) error {
+	return spooled(w, "fetch", func(spool io.Writer) error {
+		sw, err := portability.NewSyncWriter(spool)
+		if err != nil {
+			return fmt.Errorf("fetch: %w", err)
+		}
+		if err := a.store.SyncExport(ctx, space, want, a.exitGuard(ctx, space, "fetch answer", sw)); err != nil {
+			return err
+		}
+		if err := sw.Close(); err != nil {
+			return fmt.Errorf("fetch: %w", err)
+		}
+		return nil
+	})
 }
 
 // ReceivePush stores a pushed sync stream (remote.Store.ApplyPush).

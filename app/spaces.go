@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"smriti"
 	"smriti/internal/pages"
@@ -56,27 +55,19 @@ func (a *App) SpaceTree(ctx context.Context, id smriti.ID) (*lineage.Tree, error
 // bundle is copied to w only when all of them have, so a refusal comes
 // before w's first byte.
 func (a *App) ExportSpace(ctx context.Context, id smriti.ID, w io.Writer) error {
-	spool, err := os.CreateTemp("", "smriti-export-*")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer os.Remove(spool.Name())
-	defer spool.Close()
-	bw, err := portability.NewBundleWriter(spool)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := a.store.ExportSpace(ctx, id, a.exitGuard(ctx, id, "export", bw)); err != nil {
-		return err
-	}
-	if err := bw.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	_, err = io.Copy(w, spool)
-	return err
+	return spooled(w, "export", func(spool io.Writer) error {
+		bw, err := portability.NewBundleWriter(spool)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		if err := a.store.ExportSpace(ctx, id, a.exitGuard(ctx, id, "export", bw)); err != nil {
+			return err
+		}
+		if err := bw.Close(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	})
 }
 
 // ImportSpace reads a bundle into a space (a new one when asNew) and

@@ -6,7 +6,6 @@ import (
 
 	"smriti"
 	"smriti/app"
-	"smriti/portability"
 	"smriti/remote"
 	"smriti/wire"
 )
@@ -78,21 +77,28 @@ func (s *Server) syncFetch(w http.ResponseWriter, r *http.Request) error {
 	if err := want.Validate(); err != nil {
 		return err
 	}
-	// Errors before the first byte still get a JSON answer.
 	if _, err := s.app.Space(r.Context(), space); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/gzip")
-	sw, err := portability.NewSyncWriter(w)
-	if err != nil {
-		return err
+	// The answer is written whole before its first byte is sent, so every
+	// error gets a JSON answer; one while it is sent (the connection) cuts
+	// it short, which is how the receiver learns (its stream ends before
+	// the sync_end record).
+	return s.app.SyncExport(r.Context(), space, want, &gzipAnswer{w: w})
+}
+
+// gzipAnswer sets a sync answer's content type at its first byte.
+type gzipAnswer struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (g *gzipAnswer) Write(p []byte) (int, error) {
+	if !g.started {
+		g.started = true
+		g.w.Header().Set("Content-Type", "application/gzip")
 	}
-	if err := s.app.SyncExport(r.Context(), space, want, sw); err != nil {
-		// The answer has started: cutting it short is how the receiver
-		// learns (its stream ends before the sync_end record).
-		return err
-	}
-	return sw.Close()
+	return g.w.Write(p)
 }
 
 func (s *Server) syncPush(w http.ResponseWriter, r *http.Request) error {
