@@ -192,10 +192,11 @@ func NewBundleReader(r io.Reader) (*BundleReader, error) {
 // newRecordDecoder decodes a stream of records with encoding/json's
 // meaning (field names matched without regard to case, invalid UTF-8
 // replaced, a later duplicate name winning) in the implementation of
-// encoding/json/v2 — the Go team's, which becomes the standard library's in
-// Go 1.27 — at under half the CPU: decoding was most of the work of reading
-// a bundle, and an import's records are decoded alongside the writing of
-// its rows.
+// encoding/json/v2 — the Go team's module, which the standard library
+// carries as the jsonv2 experiment and which builds as an alias of it when
+// that experiment is on — at under half the CPU: decoding was most of the
+// work of reading a bundle, and an import's records are decoded alongside
+// the writing of its rows.
 func newRecordDecoder(r io.Reader) *jsonv1.Decoder {
 	return jsonv1.NewDecoder(r)
 }
