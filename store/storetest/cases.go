@@ -350,11 +350,12 @@ func testConcurrentCommits(t *testing.T, s *store.Store) {
 			defer wg.Done()
 			// ETRYAGAIN is the store asking the caller to retry (a lock
 			// wait that passed the statement timeout on a slow machine):
-			// retry as a client would; the chain must still be one.
+			// retry as a client would, on the error as the API classifies
+			// it; the chain must still be one.
 			var err error
 			for try := 0; try < 5; try++ {
 				_, err = s.CommitCheckpoint(ctx, smriti.CheckpointCommit{SpaceID: sp.ID, SessionID: se.ID, Content: smriti.Content{Message: fmt.Sprint(i)}})
-				if smriti.ErrorCode(err) != smriti.ETRYAGAIN {
+				if smriti.ErrorCode(s.Classify(err)) != smriti.ETRYAGAIN {
 					break
 				}
 			}
