@@ -411,17 +411,5 @@ func median(xs []float64) float64 {
 
 // cpu is the CPU time the process has used (user and system), in seconds.
 func (s *server) cpu() float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the command name, which is in parentheses.
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	var utime, stime float64
-	fmt.Sscan(f[11], &utime)
-	fmt.Sscan(f[12], &stime)
-	return (utime + stime) / 100 // clock ticks; USER_HZ is 100 on Linux
+	return procCPU(s.cmd.Process.Pid)
 }
